@@ -1,0 +1,184 @@
+"""The game-engine contract every game under ``domain/games/`` implements.
+
+Source: ``shared/DESIGN.md`` ("The decider contract"). The domain is pure: no Flask,
+Redis, RQ, clock or I/O. Randomness enters only through the ``rng`` argument of
+``new_match``/``decide``; every random outcome is written into an event, so folding
+(``evolve``) never needs the RNG.
+
+Shapes used throughout
+----------------------
+- seat: ``int`` in ``0..n-1`` (clockwise; left neighbour of s is s+1 mod n).
+- command: a JSON object ``{"type": str, ...fields}`` (an imperative request).
+- :class:`Event`: a past-tense fact ``(type, data, seat)``; ``data`` is JSON-serialisable.
+- state: game-owned object. ``evolve`` may mutate and return it (the fold owns it);
+  ``dump_state``/``load_state`` turn it into/from a JSON-serialisable dict (snapshots).
+- viewer: a seat number, or ``None`` for a spectator.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A domain event: a past-tense fact produced by ``new_match`` or ``decide``.
+
+    ``type`` is PascalCase past tense (``CardDrafted``); ``data`` a JSON object;
+    ``seat`` the seat the fact is about (or ``None`` for table-wide facts).
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return ``{"type", "seat", "data"}`` (JSON-serialisable)."""
+        return {"type": self.type, "seat": self.seat, "data": dict(self.data)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Event":
+        """Inverse of :meth:`to_dict`; extra keys (envelope fields) are ignored."""
+        return cls(type=d["type"], data=d.get("data") or {}, seat=d.get("seat"))
+
+
+class RuleError(Exception):
+    """A command the rules reject. Nothing is appended.
+
+    Attributes:
+        code: stable machine code, snake_case (``not_your_turn``, ``illegal_move``,
+            ``unknown_action``, ``invalid_command``, ``match_finished``, or a finer
+            game-specific code such as ``cell_not_adjacent``).
+        detail: one sentence a player understands.
+        status: HTTP status the API answers with (409 for turn/finish conflicts,
+            422 for rule violations, 400 for malformed commands).
+    """
+
+    def __init__(self, code: str, detail: str, status: int = 422):
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+
+class NotYourTurn(RuleError):
+    """The seat has no pending decision now (HTTP 409, code ``not_your_turn``)."""
+
+    def __init__(self, detail: str = "It is not your turn to act."):
+        super().__init__("not_your_turn", detail, 409)
+
+
+class MatchFinished(RuleError):
+    """The match has a result; no command is accepted (HTTP 409, ``match_finished``)."""
+
+    def __init__(self, detail: str = "The match is finished."):
+        super().__init__("match_finished", detail, 409)
+
+
+class UnknownAction(RuleError):
+    """The command ``type`` is not one this game knows (HTTP 422, ``unknown_action``)."""
+
+    def __init__(self, action: str):
+        super().__init__("unknown_action", f"Unknown action type {action!r}.", 422)
+
+
+class InvalidCommand(RuleError):
+    """The command is malformed for its type (HTTP 400, ``invalid_command``)."""
+
+    def __init__(self, detail: str):
+        super().__init__("invalid_command", detail, 400)
+
+
+class IllegalMove(RuleError):
+    """A well-formed command the rules forbid now (HTTP 422, ``illegal_move`` or finer)."""
+
+    def __init__(self, detail: str, code: str = "illegal_move"):
+        super().__init__(code, detail, 422)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What ``new_match`` needs: seat count and validated, normalised game options."""
+
+    seats: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A named policy. ``choose`` returns one command from ``legal_actions(state, seat)``.
+
+    A bot reads only what ``view(state, seat)`` would show that seat (no peeking).
+    """
+
+    name: str
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """One game's decider (see module docstring and DESIGN.md)."""
+
+    game_id: str            # URL-safe id, e.g. "ai-100-human"
+    title: str              # e.g. "AI: 100% Human"
+    min_seats: int
+    max_seats: int
+    schema_version: int     # bump when the state layout changes (snapshots invalidate)
+    options_schema: Mapping[str, Any]   # JSON Schema (object) of the match options
+    command_schemas: Mapping[str, Mapping[str, Any]]  # command type -> JSON Schema
+    bots: Mapping[str, Bot]             # level name -> policy ("random" always present)
+    timeout_bot: str                    # bot level that decides for a timed-out seat
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return normalised options (defaults filled); raise :class:`InvalidCommand`."""
+
+    def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
+        """Set-up events (seating, shuffles, deals). The first event starts the fold."""
+
+    def decide(self, state: Any, seat: int, command: Mapping[str, Any],
+               rng: random.Random) -> list[Event]:
+        """Validate ``command`` for ``seat``; return the events it causes; raise RuleError."""
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """Fold one event (``state`` is ``None`` before the first). Total, deterministic."""
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` may see (JSON). Spectator when ``None``."""
+
+    def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
+        """The event's ``data`` as ``viewer`` may see it (``state`` is the state *after* it)."""
+
+    def pending(self, state: Any) -> dict[int, str]:
+        """Seats that must act now -> decision kind (several for simultaneous steps)."""
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """Every command ``seat`` may send now (empty when it has nothing to do)."""
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        """``None`` while running; else ``{"scores": [...], "ranking": [...], "winners": [...]}``."""
+
+    def dump_state(self, state: Any) -> dict[str, Any]:
+        """JSON-serialisable snapshot of ``state``."""
+
+    def load_state(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of :meth:`dump_state`."""
+
+
+def derive_rng(seed: bytes, version: int) -> random.Random:
+    """The RNG for the command decided at stream ``version`` (events so far).
+
+    ``Random(int(SHA-256(seed || version as 8-byte big-endian)))`` — anyone holding the
+    revealed seed re-derives every shuffle (DESIGN.md, "provably fair dealing").
+    """
+    digest = hashlib.sha256(seed + version.to_bytes(8, "big")).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def fold(engine: Engine, events: Iterable[Event], state: Any = None) -> Any:
+    """Fold ``events`` into ``state`` (``None`` = from the beginning) with ``engine.evolve``."""
+    for event in events:
+        state = engine.evolve(state, event)
+    return state
