@@ -1,0 +1,109 @@
+"""Builds the one MatchService of a process (API, worker, CLI) and its RQ queue.
+
+No ``REDIS_URL`` => embedded mode: both the event store and RQ use one shared
+``fakeredis.FakeServer`` per process (fakeredis state is per process; see embedded.py).
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Mapping
+
+import redis
+from rq import Queue
+
+from domain.engine import Engine
+from service.config import Config
+from service.keys import Keys
+from service.match_service import MatchService
+from service.scheduling import TurnScheduler
+
+_lock = threading.Lock()
+_fake_server = None
+_service: MatchService | None = None
+
+
+def fake_server():
+    """The process-wide ``fakeredis.FakeServer`` (created on first use)."""
+    global _fake_server
+    with _lock:
+        if _fake_server is None:
+            import fakeredis
+
+            _fake_server = fakeredis.FakeServer()
+        return _fake_server
+
+
+def store_connection(config: Config):
+    """Event-store client (``decode_responses=True``) for ``REDIS_URL`` or fakeredis."""
+    if config.embedded:
+        import fakeredis
+
+        return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
+    return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
+
+
+def rq_connection(config: Config):
+    """RQ client (``decode_responses=False``, as RQ needs) for ``RQ_REDIS_URL``/``REDIS_URL``
+    or the embedded fakeredis."""
+    if config.embedded:
+        import fakeredis
+
+        return fakeredis.FakeRedis(server=fake_server())
+    return redis.Redis.from_url(config.rq_url)
+
+
+def rq_queue(config: Config, connection=None) -> Queue:
+    """The turn queue (``config.queue``) on ``connection`` (default :func:`rq_connection`)."""
+    return Queue(config.queue, connection=connection or rq_connection(config))
+
+
+def load_engines(config: Config) -> Mapping[str, Engine] | None:
+    """The engines named by ``ARENA_ENGINES`` (``module:attribute``), or None (= default)."""
+    if not config.engines_path:
+        return None
+    module_name, _, attribute = config.engines_path.partition(":")
+    target = getattr(importlib.import_module(module_name), attribute or "ENGINES")
+    return target() if callable(target) else target
+
+
+def build_service(config: Config | None = None,
+                  engines: Mapping[str, Engine] | None = None) -> MatchService:
+    """A MatchService wired to the configured store and RQ queue (``config`` default
+    ``Config.from_env()``; ``engines`` default ``ARENA_ENGINES`` or the game registry)."""
+    config = config or Config.from_env()
+    keys = Keys(config.key_prefix)
+    scheduler = TurnScheduler(rq_queue(config), keys, job_timeout_s=config.bot_job_timeout_s)
+    service = MatchService(store_connection(config), keys, scheduler,
+                           engines if engines is not None else load_engines(config),
+                           snapshot_every=config.snapshot_every,
+                           append_attempts=config.append_attempts,
+                           blocking_reads=not config.embedded)
+    service.config = config
+    return service
+
+
+def install(service: MatchService) -> MatchService:
+    """Make ``service`` the one :func:`get_service` returns in this process (embedded mode,
+    tests running jobs in-process)."""
+    global _service
+    with _lock:
+        _service = service
+    return service
+
+
+def get_service() -> MatchService:
+    """The process's MatchService, built from the environment on first use."""
+    global _service
+    with _lock:
+        current = _service
+    if current is None:
+        return install(build_service())
+    return current
+
+
+def reset() -> None:
+    """Forget the process's service (tests)."""
+    global _service
+    with _lock:
+        _service = None

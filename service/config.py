@@ -1,0 +1,106 @@
+"""Service configuration read from environment variables (embedded defaults when unset).
+
+Variables (all optional):
+
+- ``REDIS_URL``: event store Redis (single server or Cluster-compatible keys). Unset =>
+  embedded mode: one shared in-process ``fakeredis.FakeServer`` (see DESIGN.md "Embedded mode").
+- ``RQ_REDIS_URL``: Redis for RQ (queues, scheduler); defaults to ``REDIS_URL``. RQ does not
+  support Redis Cluster, so it may point at a separate standalone server.
+- ``ARENA_KEY_PREFIX``: key prefix ``P`` (default ``arena``).
+- ``ARENA_SNAPSHOT_EVERY``: snapshot the folded state every N events (default 50).
+- ``ARENA_RECONCILE_S``: seconds between two reconcile passes in a worker (default 2.0).
+- ``ARENA_BOT_JOB_TIMEOUT_S``: a bot turn job still "started" after this many seconds is
+  considered lost by reconcile, and RQ kills it after that long (default 30).
+- ``ARENA_QUEUE``: RQ queue name (default ``<prefix>-turns``).
+- ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
+- ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
+  returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Immutable service settings; build with :meth:`from_env` or directly in tests."""
+
+    redis_url: str | None = None
+    rq_redis_url: str | None = None
+    key_prefix: str = "arena"
+    snapshot_every: int = 50
+    reconcile_s: float = 2.0
+    bot_job_timeout_s: float = 30.0
+    queue_name: str | None = None
+    append_attempts: int = 5
+    engines_path: str | None = None
+
+    @property
+    def embedded(self) -> bool:
+        """True when no ``REDIS_URL`` is configured (fakeredis in this process)."""
+        return not self.redis_url
+
+    @property
+    def rq_url(self) -> str | None:
+        """The RQ Redis URL (``RQ_REDIS_URL``, falling back to ``REDIS_URL``)."""
+        return self.rq_redis_url or self.redis_url
+
+    @property
+    def queue(self) -> str:
+        """The RQ queue name bot turns and timeouts go to."""
+        return self.queue_name or f"{self.key_prefix}-turns"
+
+    def with_(self, **changes) -> "Config":
+        """A copy with ``changes`` applied (dataclass ``replace``)."""
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
+        """Read the variables listed in the module docstring from ``env`` (default ``os.environ``).
+
+        Raises ``ValueError`` when a numeric variable does not parse or is not positive.
+        """
+        env = os.environ if env is None else env
+
+        def number(name: str, default: float, kind=float):
+            raw = env.get(name)
+            if raw is None or raw == "":
+                return default
+            value = kind(raw)
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {raw!r}")
+            return value
+
+        return cls(
+            redis_url=env.get("REDIS_URL") or None,
+            rq_redis_url=env.get("RQ_REDIS_URL") or None,
+            key_prefix=env.get("ARENA_KEY_PREFIX") or "arena",
+            snapshot_every=number("ARENA_SNAPSHOT_EVERY", 50, int),
+            reconcile_s=number("ARENA_RECONCILE_S", 2.0),
+            bot_job_timeout_s=number("ARENA_BOT_JOB_TIMEOUT_S", 30.0),
+            queue_name=env.get("ARENA_QUEUE") or None,
+            append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
+            engines_path=env.get("ARENA_ENGINES") or None,
+        )
+
+    def to_env(self) -> dict[str, str]:
+        """Environment variables that make :meth:`from_env` rebuild this config
+        (used to start worker subprocesses with the same settings)."""
+        env = {
+            "ARENA_KEY_PREFIX": self.key_prefix,
+            "ARENA_SNAPSHOT_EVERY": str(self.snapshot_every),
+            "ARENA_RECONCILE_S": str(self.reconcile_s),
+            "ARENA_BOT_JOB_TIMEOUT_S": str(self.bot_job_timeout_s),
+            "ARENA_APPEND_ATTEMPTS": str(self.append_attempts),
+        }
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
+        if self.rq_redis_url:
+            env["RQ_REDIS_URL"] = self.rq_redis_url
+        if self.queue_name:
+            env["ARENA_QUEUE"] = self.queue_name
+        if self.engines_path:
+            env["ARENA_ENGINES"] = self.engines_path
+        return env

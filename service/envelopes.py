@@ -1,0 +1,72 @@
+"""Wrapping domain events into chained envelopes, and back (docs/CONTRACTS.md "Event envelope")."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping, Sequence
+
+from domain.engine import Event
+from service.codec import canonical_json, seal
+
+
+def utc_iso(moment: datetime | None = None) -> str:
+    """``moment`` (default now) as ISO 8601 UTC with microseconds and ``+00:00``."""
+    moment = moment or datetime.now(timezone.utc)
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def plain(data: Any) -> Any:
+    """``data`` as pure JSON values (tuples -> lists, int keys -> str), as stored."""
+    return json.loads(canonical_json(data))
+
+
+def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str, cause: str,
+                    command_id: str | None = None, command: Mapping[str, Any] | None = None,
+                    actor: int | None = None, at: str | None = None) -> list[dict[str, Any]]:
+    """Chained envelopes for one batch starting at ``first_version``.
+
+    The first envelope of a command's batch also stores ``command`` (the command as
+    decided) and ``actor`` (the deciding seat) so a verifier can re-run ``decide``.
+    """
+    at = at or utc_iso()
+    out: list[dict[str, Any]] = []
+    for offset, event in enumerate(events):
+        env: dict[str, Any] = {
+            "version": first_version + offset, "type": event.type, "seat": event.seat,
+            "data": plain(dict(event.data)), "command_id": command_id, "cause": cause, "at": at}
+        if offset == 0 and command is not None:
+            env["command"] = plain(dict(command))
+            env["actor"] = actor
+        prev_hash = seal(env, prev_hash)["hash"]
+        out.append(env)
+    return out
+
+
+def rechain(envelopes: Iterable[Mapping[str, Any]], prev_hash: str) -> list[dict[str, Any]]:
+    """Copies of ``envelopes`` with a new hash chain starting at ``prev_hash`` (fork)."""
+    out = []
+    for env in envelopes:
+        copy = {k: v for k, v in env.items() if k not in ("hash", "prev_hash")}
+        prev_hash = seal(copy, prev_hash)["hash"]
+        out.append(copy)
+    return out
+
+
+def to_event(envelope: Mapping[str, Any]) -> Event:
+    """The domain :class:`Event` inside an envelope."""
+    return Event.from_dict(envelope)
+
+
+def batches(envelopes: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """Split a log into batches: the setup batch, then one batch per ``command_id``."""
+    groups: list[list[Mapping[str, Any]]] = []
+    for env in envelopes:
+        key = "setup" if env.get("cause") == "setup" else env.get("command_id")
+        prev = groups[-1][0] if groups else None
+        prev_key = None if prev is None else ("setup" if prev.get("cause") == "setup"
+                                              else prev.get("command_id"))
+        if groups and key == prev_key and "command" not in env:
+            groups[-1].append(env)
+        else:
+            groups.append([env])
+    return groups

@@ -1,0 +1,114 @@
+"""Service errors: each carries a stable ``code``, an HTTP ``status`` and a ``detail``.
+
+The API maps them (and ``domain.engine.RuleError``) to RFC 9457 problem+json; ``extra``
+fields become extension members (e.g. ``current_version``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base class: ``ServiceError(code, status, detail, **extra)``."""
+
+    def __init__(self, code: str, status: int, detail: str, **extra: Any):
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.status = status
+        self.detail = detail
+        self.extra = extra
+
+
+class MatchNotFound(ServiceError):
+    """404 ``match_not_found``: no match with that id."""
+
+    def __init__(self, match_id: str):
+        super().__init__("match_not_found", 404, f"No match {match_id!r}.")
+
+
+class UnknownGame(ServiceError):
+    """404 ``unknown_game``: the game id is not installed."""
+
+    def __init__(self, game: str):
+        super().__init__("unknown_game", 404, f"No game {game!r} is installed.")
+
+
+class InvalidSeats(ServiceError):
+    """422 ``invalid_seats``: seat list malformed or outside the game's seat range."""
+
+    def __init__(self, detail: str):
+        super().__init__("invalid_seats", 422, detail)
+
+
+class SeatNotFound(ServiceError):
+    """404 ``seat_not_found``: the seat number is not part of the match."""
+
+    def __init__(self, seat: Any):
+        super().__init__("seat_not_found", 404, f"The match has no seat {seat!r}.")
+
+
+class SeatTaken(ServiceError):
+    """409 ``seat_taken``: the seat is already claimed or played by a bot."""
+
+    def __init__(self, seat: int):
+        super().__init__("seat_taken", 409, f"Seat {seat} is not open.")
+
+
+class InvalidToken(ServiceError):
+    """401 ``invalid_token``: the bearer token matches no seat of the match."""
+
+    def __init__(self):
+        super().__init__("invalid_token", 401, "The seat token is not valid for this match.")
+
+
+class VersionConflict(ServiceError):
+    """409 ``version_conflict``: ``expected_version`` is stale; extra ``current_version``."""
+
+    def __init__(self, expected: int, current: int):
+        super().__init__("version_conflict", 409,
+                         f"Expected version {expected} but the match is at {current}.",
+                         current_version=current)
+
+
+class IdempotencyKeyReused(ServiceError):
+    """422 ``idempotency_key_reused``: the key was first used with a different command."""
+
+    def __init__(self):
+        super().__init__("idempotency_key_reused", 422,
+                         "This Idempotency-Key was already used with a different command.")
+
+
+class MatchRunning(ServiceError):
+    """409 ``match_running``: the full log is only available once the match has a result."""
+
+    def __init__(self):
+        super().__init__("match_running", 409, "The match is still running.")
+
+
+class Forbidden(ServiceError):
+    """403 ``forbidden``: the viewer may not see this (e.g. another seat's past view)."""
+
+    def __init__(self, detail: str):
+        super().__init__("forbidden", 403, detail)
+
+
+class VersionOutOfRange(ServiceError):
+    """422 ``version_out_of_range``: asked for a version the match does not have."""
+
+    def __init__(self, version: Any, current: int):
+        super().__init__("version_out_of_range", 422,
+                         f"Version {version!r} is outside 1..{current}.", current_version=current)
+
+
+class InvalidLog(ServiceError):
+    """422 ``invalid_log``: an imported log is malformed (not merely failing verification)."""
+
+    def __init__(self, detail: str):
+        super().__init__("invalid_log", 422, detail)
+
+
+class TooManyConflicts(ServiceError):
+    """503 ``busy``: the command kept losing the append race; the client may retry."""
+
+    def __init__(self, attempts: int):
+        super().__init__("busy", 503, f"The match changed {attempts} times while deciding; retry.")

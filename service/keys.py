@@ -1,0 +1,79 @@
+"""Every Redis key, RQ queue name and RQ job id the service uses (the ONLY place spelling them).
+
+Per-match keys carry the hash tag ``{match_id}`` so one match lives in one Redis Cluster
+slot and the append script may touch all of them (docs/CONTRACTS.md, "Redis keys").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """Key names under ``prefix`` (``ARENA_KEY_PREFIX``)."""
+
+    prefix: str = "arena"
+
+    # -- per match (hash-tagged) -------------------------------------------------------
+    def events(self, match_id: str) -> str:
+        """Stream of event envelopes; entry id ``0-<version>``, field ``e``."""
+        return f"{self.prefix}:{{{match_id}}}:events"
+
+    def meta(self, match_id: str) -> str:
+        """Hash: version, head_hash, game, status, seats, options, seed, pending, ..."""
+        return f"{self.prefix}:{{{match_id}}}:meta"
+
+    def snap(self, match_id: str) -> str:
+        """Hash: the latest snapshot (version, schema_version, state)."""
+        return f"{self.prefix}:{{{match_id}}}:snap"
+
+    def idem(self, match_id: str) -> str:
+        """Hash: ``<seat>:<idempotency key>`` -> JSON of the first answer."""
+        return f"{self.prefix}:{{{match_id}}}:idem"
+
+    def tokens(self, match_id: str) -> str:
+        """Hash: seat -> SHA-256 hex of the seat token."""
+        return f"{self.prefix}:{{{match_id}}}:tokens"
+
+    def deadlines(self, match_id: str) -> str:
+        """Hash: seat -> JSON ``{"version", "deadline", "job_id"}`` of its turn timeout."""
+        return f"{self.prefix}:{{{match_id}}}:deadlines"
+
+    def match_keys(self, match_id: str) -> list[str]:
+        """All per-match keys (for deletion in tests and tooling)."""
+        return [self.events(match_id), self.meta(match_id), self.snap(match_id),
+                self.idem(match_id), self.tokens(match_id), self.deadlines(match_id)]
+
+    # -- global ------------------------------------------------------------------------
+    def matches(self) -> str:
+        """Sorted set: match id scored by creation time (Unix seconds)."""
+        return f"{self.prefix}:matches"
+
+    def running(self) -> str:
+        """Set of match ids without a result (what reconcile scans)."""
+        return f"{self.prefix}:running"
+
+    def metrics(self) -> str:
+        """Hash of Prometheus counters shared by all processes."""
+        return f"{self.prefix}:metrics"
+
+    # -- RQ ----------------------------------------------------------------------------
+    def bot_job_id(self, match_id: str, version: int, seat: int) -> str:
+        """RQ job id of the bot turn for ``seat`` at ``version`` (duplicates collapse)."""
+        return f"{self.prefix}-bot-{match_id}-{version}-{seat}"
+
+    def timeout_job_id(self, match_id: str, seat: int, version: int) -> str:
+        """RQ job id of ``seat``'s turn timeout whose decision started at ``version``."""
+        return f"{self.prefix}-timeout-{match_id}-{seat}-{version}"
+
+    # -- idempotency record fields (inside the ``idem`` hash) ----------------------------
+    @staticmethod
+    def idem_field(seat: int, key: str) -> str:
+        """Field of a client ``Idempotency-Key`` for ``seat``: ``<seat>:<key>``."""
+        return f"{seat}:{key}"
+
+    @staticmethod
+    def timeout_idem_field(seat: int, version: int) -> str:
+        """Field of the service's own turn-timeout decision (clients cannot forge ``#``
+        because their fields always have ``:`` right after the seat number)."""
+        return f"{seat}#timeout:{version}"

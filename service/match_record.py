@@ -1,0 +1,78 @@
+"""The match record kept in ``P:{mid}:meta``: static facts plus the head of the stream."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """Parsed meta hash of one match.
+
+    ``seats``: list of ``{"seat", "kind": "human"|"bot"|"open", "bot"?, "name"?}`` as created;
+    ``names``: seat -> name given at join; ``pending``: seat -> decision kind at ``version``;
+    ``seed``: 32 secret bytes (never leaves the server before the result).
+    """
+
+    match_id: str
+    game: str
+    version: int
+    head_hash: str
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: bytes
+    seed_commitment: str
+    status: str
+    pending: dict[int, str]
+    result: Any
+    turn_timeout_s: float | None
+    created_at: str
+    names: dict[int, str]
+    forked_from: Any
+
+    @classmethod
+    def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
+        """Build from the raw hash (strings); ``KeyError`` when fields are missing."""
+        names = {int(k[5:]): v for k, v in meta.items() if k.startswith("name:")}
+        timeout = meta.get("turn_timeout_s") or ""
+        return cls(
+            match_id=match_id, game=meta["game"], version=int(meta.get("version", 0)),
+            head_hash=meta.get("head_hash", ""), seats=json.loads(meta["seats"]),
+            options=json.loads(meta["options"]), seed=bytes.fromhex(meta["seed"]),
+            seed_commitment=meta["seed_commitment"], status=meta.get("status", "running"),
+            pending={int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()},
+            result=json.loads(meta.get("result", "null")),
+            turn_timeout_s=float(timeout) if timeout else None,
+            created_at=meta.get("created_at", ""), names=names,
+            forked_from=json.loads(meta.get("forked_from", "null")))
+
+    @property
+    def finished(self) -> bool:
+        """True once the match has a result."""
+        return self.status == "finished"
+
+    def seat_kind(self, seat: int, claimed: bool) -> str:
+        """``bot``, ``human``, or ``open`` (an open seat nobody joined yet)."""
+        kind = self.seats[seat]["kind"]
+        if kind == "open":
+            return "human" if claimed else "open"
+        return kind
+
+    def is_bot(self, seat: int) -> bool:
+        """True when ``seat`` is played by a bot."""
+        return self.seats[seat]["kind"] == "bot"
+
+    def public_seats(self, claimed: set[int]) -> list[dict[str, Any]]:
+        """Seat list for any viewer: kind, bot level, name (never tokens)."""
+        out = []
+        for item in self.seats:
+            seat = item["seat"]
+            entry: dict[str, Any] = {"seat": seat, "kind": self.seat_kind(seat, seat in claimed)}
+            if item.get("bot"):
+                entry["bot"] = item["bot"]
+            name = self.names.get(seat) or item.get("name")
+            if name:
+                entry["name"] = name
+            out.append(entry)
+        return out

@@ -1,0 +1,49 @@
+"""Prometheus counters shared by every process through one Redis hash (``P:metrics``)."""
+from __future__ import annotations
+
+from service.keys import Keys
+
+COUNTERS = {
+    "matches_created": ("arena_matches_created_total", "Matches created (including forks)."),
+    "actions_accepted": ("arena_actions_accepted_total", "Commands accepted and appended."),
+    "append_conflicts": ("arena_append_conflicts_total", "Appends that lost a version race."),
+    "bot_turns": ("arena_bot_turns_total", "Decisions made by bots."),
+    "timeouts": ("arena_timeouts_total", "Decisions made for timed-out seats."),
+    "idempotent_replays": ("arena_idempotent_replays_total", "Repeated Idempotency-Keys answered."),
+    "reconcile_requeued": ("arena_reconcile_requeued_total", "Turn jobs re-created by reconcile."),
+}
+REJECTED = "rejected:"
+
+
+class Metrics:
+    """Increment and render counters (``redis`` with ``decode_responses=True``)."""
+
+    def __init__(self, redis, keys: Keys):
+        self.redis = redis
+        self.keys = keys
+
+    def incr(self, name: str, amount: int = 1) -> None:
+        """Add ``amount`` to counter ``name`` (a key of :data:`COUNTERS`)."""
+        self.redis.hincrby(self.keys.metrics(), name, amount)
+
+    def rejected(self, code: str) -> None:
+        """Count one rejected command by its error ``code``."""
+        self.redis.hincrby(self.keys.metrics(), REJECTED + code, 1)
+
+    def render(self, running: int) -> str:
+        """Prometheus text exposition (version 0.0.4) of every counter plus the
+        ``arena_running_matches`` gauge."""
+        raw = self.redis.hgetall(self.keys.metrics())
+        lines: list[str] = []
+        for field_name, (metric, help_text) in COUNTERS.items():
+            lines += [f"# HELP {metric} {help_text}", f"# TYPE {metric} counter",
+                      f"{metric} {int(raw.get(field_name, 0))}"]
+        lines += ["# HELP arena_actions_rejected_total Commands rejected, by error code.",
+                  "# TYPE arena_actions_rejected_total counter"]
+        for field_name in sorted(raw):
+            if field_name.startswith(REJECTED):
+                code = field_name[len(REJECTED):].replace("\\", "\\\\").replace('"', '\\"')
+                lines.append(f'arena_actions_rejected_total{{code="{code}"}} {int(raw[field_name])}')
+        lines += ["# HELP arena_running_matches Matches without a result.",
+                  "# TYPE arena_running_matches gauge", f"arena_running_matches {running}"]
+        return "\n".join(lines) + "\n"

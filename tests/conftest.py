@@ -1,0 +1,156 @@
+"""Shared fixtures.
+
+- ``redis_url``: the real test Redis from ``ARENA_TEST_REDIS_URL`` (default
+  ``redis://127.0.0.1:6379/13``); tests using it are skipped cleanly when no server answers.
+- ``key_prefix``: a unique key prefix per test; every key under it (and its RQ queue, jobs
+  and workers) is deleted afterwards.
+- ``service``: a MatchService on a private fakeredis server with the test games
+  (``tests.support.games``), its RQ queue on the same fake server.
+- ``real_config`` / ``real_service``: the same on the real Redis.
+- ``start_worker``: starts a real RQ worker process (``python -m workers.runner``) for the
+  real service; every started process group is killed at teardown.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_ENGINES = "tests.support.games:ENGINES"
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of the real test Redis (skips the test when it does not answer)."""
+    import redis
+
+    url = os.environ.get("ARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"no test Redis at {url}: {exc}")
+    return url
+
+
+@pytest.fixture
+def key_prefix() -> str:
+    """A key prefix no other test uses (``t`` + 10 hex digits)."""
+    return "t" + uuid.uuid4().hex[:10]
+
+
+def _service_for(config, engines):
+    from service.bootstrap import build_service
+
+    return build_service(config, engines=engines)
+
+
+@pytest.fixture
+def fake_redis_server():
+    """A private fakeredis server for one test."""
+    import fakeredis
+
+    return fakeredis.FakeServer()
+
+
+@pytest.fixture
+def service(fake_redis_server, key_prefix):
+    """MatchService on fakeredis with the test games; jobs queue on the same fake server
+    and run in-process via :func:`tests.support.runtime.drain`."""
+    import fakeredis
+    from rq import Queue
+
+    from service import bootstrap
+    from service.keys import Keys
+    from service.match_service import MatchService
+    from service.scheduling import TurnScheduler
+    from tests.support.games import ENGINES
+
+    keys = Keys(key_prefix)
+    queue = Queue(f"{key_prefix}-turns", connection=fakeredis.FakeRedis(server=fake_redis_server))
+    svc = MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True), keys,
+                       TurnScheduler(queue, keys, job_timeout_s=5), ENGINES,
+                       snapshot_every=5, blocking_reads=False)
+    bootstrap.install(svc)
+    yield svc
+    bootstrap.reset()
+
+
+def _cleanup(url: str, prefix: str) -> None:
+    import redis
+
+    conn = redis.Redis.from_url(url)
+    patterns = [f"{prefix}:*", f"rq:job:{prefix}-*", f"rq:*:{prefix}-turns*", f"rq:*{prefix}-*",
+                f"rq:queue:{prefix}-turns", f"rq:results:{prefix}-*", f"rq:execution*{prefix}-*"]
+    for pattern in patterns:
+        for key in conn.scan_iter(pattern, count=500):
+            conn.delete(key)
+    for set_key in (b"rq:workers", b"rq:queues"):
+        for member in conn.smembers(set_key):
+            if prefix.encode() in member:
+                conn.srem(set_key, member)
+
+
+@pytest.fixture
+def real_config(redis_url, key_prefix):
+    """Config for the real Redis with this test's prefix (keys removed at teardown)."""
+    from service.config import Config
+
+    config = Config(redis_url=redis_url, key_prefix=key_prefix, snapshot_every=5,
+                    reconcile_s=0.5, bot_job_timeout_s=3, engines_path=TEST_ENGINES)
+    _cleanup(redis_url, key_prefix)
+    yield config
+    _cleanup(redis_url, key_prefix)
+
+
+@pytest.fixture
+def real_service(real_config):
+    """MatchService on the real Redis (test games, per-test prefix)."""
+    from service import bootstrap
+    from tests.support.games import ENGINES
+
+    svc = bootstrap.install(_service_for(real_config, ENGINES))
+    yield svc
+    bootstrap.reset()
+
+
+@pytest.fixture
+def start_worker(real_config, tmp_path):
+    """``start_worker(name=None, extra_env=None, **config_changes) -> Popen``: a real RQ
+    worker process (``python -m workers.runner``) on this test's queue and prefix."""
+    procs: list[subprocess.Popen] = []
+
+    def start(name: str | None = None, extra_env: dict | None = None, **changes) -> subprocess.Popen:
+        config = real_config.with_(**changes) if changes else real_config
+        env = {**os.environ, **config.to_env(), "PYTHONPATH": str(ROOT), **(extra_env or {})}
+        name = name or f"{config.key_prefix}-w{len(procs)}"
+        # logs go to a file: an unread pipe fills up and blocks the worker
+        log_file = open(tmp_path / f"{name}.log", "ab")
+        proc = subprocess.Popen([sys.executable, "-m", "workers.runner", "--name", name],
+                                cwd=ROOT, env=env, start_new_session=True,
+                                stdout=log_file, stderr=subprocess.STDOUT)
+        log_file.close()
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        kill_group(proc)
+
+
+def kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
+    """Send ``sig`` to the process group of ``proc`` (worker + its scheduler) and reap it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass

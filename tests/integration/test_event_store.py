@@ -1,0 +1,79 @@
+"""The Redis Streams event store against a real Redis (Lua append, ids, idempotency)."""
+import re
+import threading
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from service.codec import genesis_hash
+from service.envelopes import build_envelopes
+from service.event_store import APPEND_LUA, EventStore
+from service.keys import Keys
+from domain.engine import Event
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def store(real_config):
+    return EventStore(redis.Redis.from_url(real_config.redis_url, decode_responses=True),
+                      Keys(real_config.key_prefix))
+
+
+def _batch(first, prev, n=2, cause="player"):
+    return build_envelopes([Event("Ticked", {"i": first + i}) for i in range(n)], first, prev, cause,
+                           "c%d" % first, {"type": "tick"}, 0)
+
+
+def test_append_is_gap_free_with_stream_ids_0_version(store):
+    first = _batch(1, genesis_hash("m"))
+    assert store.append("m", 0, first).version == 2
+    second = _batch(3, first[-1]["hash"], 3)
+    assert store.append("m", 2, second, {"head_hash": second[-1]["hash"]}).version == 5
+    ids = [entry_id for entry_id, _ in store.redis.xrange(store.keys.events("m"))]
+    assert ids == ["0-1", "0-2", "0-3", "0-4", "0-5"]
+    assert [e["version"] for e in store.read("m", after=2, upto=4)] == [3, 4]
+    assert store.meta("m") == {"version": "5", "head_hash": second[-1]["hash"]}
+
+
+def test_stale_expected_version_appends_nothing(store):
+    store.append("m", 0, _batch(1, genesis_hash("m")))
+    outcome = store.append("m", 1, _batch(2, "x"))
+    assert (outcome.status, outcome.version) == ("conflict", 2)
+    assert store.redis.xlen(store.keys.events("m")) == 2
+
+
+def test_racing_identical_idempotent_appends_append_once(store, real_config):
+    """Eight clients race the same Idempotency-Key: exactly one appends."""
+    store.append("m", 0, _batch(1, genesis_hash("m"), 1))
+    outcomes = []
+    barrier = threading.Barrier(8)
+
+    def racer():
+        conn = EventStore(redis.Redis.from_url(real_config.redis_url, decode_responses=True), store.keys)
+        barrier.wait()
+        outcomes.append(conn.append("m", 1, _batch(2, "h", 2), idem_field="0:key",
+                                    idem_answer={"answer": {"version": 3}}))
+
+    threads = [threading.Thread(target=racer) for _ in range(8)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(o.status for o in outcomes) == ["ok"] + ["replayed"] * 7
+    assert all(o.answer == {"answer": {"version": 3}} for o in outcomes if o.status == "replayed")
+    assert store.redis.xlen(store.keys.events("m")) == 3
+
+
+def test_script_touches_only_keys_it_is_given_in_one_cluster_slot(store):
+    calls = re.findall(r"redis\.call\('(\w+)', ([^,)]+)", APPEND_LUA)
+    assert calls and all(key.startswith("KEYS[") for _cmd, key in calls)
+    keys = store.keys
+    assert len({key_slot(k.encode()) for k in keys.match_keys("abc")}) == 1
+
+
+def test_blocking_long_poll_wakes_on_append(store):
+    store.append("m", 0, _batch(1, genesis_hash("m"), 1))
+    timer = threading.Timer(0.3, lambda: store.append("m", 1, _batch(2, "h", 1)))
+    timer.start()
+    assert store.wait_after("m", 1, 5) is True
+    assert store.wait_after("m", 2, 0.2) is False

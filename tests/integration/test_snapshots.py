@@ -1,0 +1,43 @@
+"""Snapshots on a real Redis: O(tail) loads, ignorable, schema-versioned."""
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def _play(svc, mid, moves):
+    for _ in range(moves):
+        turn = svc.match_view(mid, None)["view"]["turn"]
+        svc.act(mid, turn, {"type": "add", "amount": 1})
+
+
+def test_loads_read_only_the_tail_after_the_snapshot(real_service, monkeypatch):
+    mid = real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 100})["match_id"]
+    _play(real_service, mid, 13)  # 14 events; snapshot_every=5 -> snapshot at 10
+    reads = []
+    original = real_service.store.read
+    monkeypatch.setattr(real_service.store, "read",
+                        lambda m, after=0, upto=None, limit=None: reads.append((after, upto)) or original(m, after, upto, limit))
+    assert real_service.match_view(mid, None)["view"]["total"] == 13
+    assert reads == [(10, 14)]
+
+
+def test_deleting_snapshots_changes_no_answer(real_service):
+    mid = real_service.create_match("race", [{"kind": "human"}] * 3, {"target": 100})["match_id"]
+    _play(real_service, mid, 22)
+
+    def answers():
+        return ([real_service.match_view(mid, s) for s in (0, 1, None)],
+                [real_service.state_at(mid, 0, v) for v in (1, 5, 11, 23)],
+                real_service.events(mid, 2, after=7), real_service.legal_actions(mid, 0))
+
+    assert real_service.redis.hget(real_service.keys.snap(mid), "version") == "20"
+    before = answers()
+    real_service.snapshots.delete(mid)
+    assert answers() == before
+
+
+def test_snapshot_of_another_schema_version_is_ignored(real_service):
+    mid = real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 100})["match_id"]
+    _play(real_service, mid, 6)
+    real_service.redis.hset(real_service.keys.snap(mid), mapping={"schema_version": 0, "state": '{"total": 999}'})
+    assert real_service.match_view(mid, None)["view"]["total"] == 6

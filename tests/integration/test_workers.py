@@ -1,0 +1,82 @@
+"""Bot turns and timeouts through REAL RQ worker processes (``python -m workers.runner``)."""
+import time
+from datetime import datetime
+
+import pytest
+from rq.registry import StartedJobRegistry
+
+from tests.conftest import kill_group
+
+pytestmark = pytest.mark.integration
+
+BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+def wait_for(predicate, timeout_s, step=0.05):
+    """Poll ``predicate`` until truthy or ``timeout_s``; returns its last value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(step)
+
+
+def test_a_real_worker_plays_a_bot_only_match_to_the_end(real_service, start_worker):
+    start_worker()
+    mid = real_service.create_match("race", BOTS3, {"target": 40})["match_id"]
+    assert wait_for(lambda: real_service.match_view(mid, None)["status"] == "finished", 30)
+    log = real_service.export(mid)
+    assert {e["cause"] for e in log["events"][1:]} == {"bot"}
+    assert real_service.verify(log)["valid"] is True
+
+
+def test_killed_worker_mid_match_the_match_still_finishes_quickly(real_service, start_worker):
+    """kill -9 a worker while it runs a (slow) bot turn; reconcile in a new worker re-enqueues it."""
+    worker = start_worker()
+    bots = [{"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "slow"}]
+    # sequential: the killed job's turn is the only pending decision, nobody else moves it on
+    mid = real_service.create_match("race", bots, {"target": 15, "bot_delay_s": 0.7})["match_id"]
+    started = StartedJobRegistry(queue=real_service.scheduler.queue)
+    assert wait_for(lambda: started.get_job_ids(), 15), "the worker never started a bot turn"
+    kill_group(worker)
+    version_at_kill = real_service.match_view(mid, None)["version"]
+    t0 = time.monotonic()
+    start_worker()
+    assert wait_for(lambda: real_service.match_view(mid, None)["status"] == "finished", 30)
+    elapsed = time.monotonic() - t0
+    assert elapsed < 20, f"recovery took {elapsed:.1f} s"
+    assert real_service.match_view(mid, None)["version"] > version_at_kill
+    assert "arena_reconcile_requeued_total 0" not in real_service.metrics()
+    assert real_service.verify(real_service.export(mid))["valid"] is True
+
+
+def test_turn_timeout_fires_through_rqs_scheduler_not_early_under_los_angeles_time(real_service, start_worker):
+    start_worker(extra_env={"TZ": "America/Los_Angeles"})
+    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 50},
+                                    turn_timeout_s=2)["match_id"]
+    view = real_service.match_view(mid, None)
+    deadline = datetime.fromisoformat(view["deadline"])
+    assert wait_for(lambda: len(real_service.store.read(mid)) > 1, 15)
+    event = real_service.store.read(mid)[1]
+    assert event["cause"] == "timeout" and event["seat"] == view["view"]["turn"]
+    fired = datetime.fromisoformat(event["at"])
+    assert deadline <= fired and (fired - deadline).total_seconds() < 6
+
+
+def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_worker):
+    start_worker()
+    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+                                    {"target": 50}, turn_timeout_s=1.5)["match_id"]
+    turn = real_service.match_view(mid, None)["view"]["turn"]
+    if turn == 1:
+        assert wait_for(lambda: real_service.match_view(mid, None)["view"]["turn"] == 0, 10)
+    version = real_service.match_view(mid, None)["version"]
+    job_id = real_service.keys.timeout_job_id(mid, 0, version)
+    assert real_service.scheduler.scheduled_at(job_id) is not None
+    real_service.act(mid, 0, {"type": "add", "amount": 1})
+    assert real_service.scheduler.scheduled_at(job_id) is None
+    time.sleep(2.5)
+    causes = [e["cause"] for e in real_service.store.read(mid) if e.get("seat") == 0]
+    assert causes[0] == "player"
+    assert real_service.run_turn_timeout(mid, 0, version) == {"status": "stale"}

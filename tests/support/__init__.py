@@ -1,0 +1,1 @@
+"""Test-only support code for platform tests (tiny but complete test games)."""

@@ -1,0 +1,38 @@
+"""Configuration from the environment (service/config.py)."""
+import pytest
+
+from service.config import Config
+from service.keys import Keys
+
+
+def test_defaults_are_embedded_mode():
+    config = Config.from_env({})
+    assert config.embedded and config.redis_url is None and config.rq_url is None
+    assert (config.key_prefix, config.snapshot_every, config.reconcile_s) == ("arena", 50, 2.0)
+    assert config.queue == "arena-turns"
+
+
+def test_rq_url_defaults_to_redis_url_and_may_be_separate():
+    assert Config.from_env({"REDIS_URL": "redis://a/1"}).rq_url == "redis://a/1"
+    config = Config.from_env({"REDIS_URL": "redis://cluster/0", "RQ_REDIS_URL": "redis://rq/2",
+                              "ARENA_KEY_PREFIX": "p", "ARENA_SNAPSHOT_EVERY": "7"})
+    assert (config.redis_url, config.rq_url, config.key_prefix, config.snapshot_every) == \
+        ("redis://cluster/0", "redis://rq/2", "p", 7)
+    assert not config.embedded
+
+
+def test_round_trip_through_environment():
+    config = Config(redis_url="redis://x/3", key_prefix="q", snapshot_every=9, reconcile_s=0.5,
+                    engines_path="m:E")
+    assert Config.from_env(config.to_env()) == config
+
+
+def test_bad_numbers_are_rejected():
+    with pytest.raises(ValueError):
+        Config.from_env({"ARENA_SNAPSHOT_EVERY": "0"})
+
+
+def test_match_keys_share_one_hash_tag():
+    keys = Keys("arena")
+    assert keys.events("abc") == "arena:{abc}:events"
+    assert {k.split("{")[1].split("}")[0] for k in keys.match_keys("abc")} == {"abc"}

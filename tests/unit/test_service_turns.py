@@ -1,0 +1,192 @@
+"""Bot turns, turn timeouts and reconcile on fakeredis, with RQ jobs run in-process."""
+import json
+import os
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from rq.job import Job, JobStatus
+from rq.registry import ScheduledJobRegistry
+
+from service.embedded import start_embedded
+from tests.support.runtime import drain, promote_due
+
+BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+
+
+def _causes(service, mid):
+    return [e["cause"] for e in service.store.read(mid)]
+
+
+def test_bot_only_match_plays_to_the_end_through_rq_jobs(service):
+    mid = service.create_match("race", BOTS3, {"target": 21})["match_id"]
+    assert service.scheduler.queue.job_ids == [service.keys.bot_job_id(mid, 1, service.match_view(mid, None)["view"]["turn"])]
+    drain(service)
+    view = service.match_view(mid, None)
+    assert view["status"] == "finished" and view["view"]["total"] >= 21
+    assert set(_causes(service, mid)[1:]) == {"bot"}
+    assert service.verify(service.export(mid))["valid"] is True
+    assert "arena_bot_turns_total %d" % (len(_causes(service, mid)) - 1 - 1) in service.metrics()
+
+
+def test_duplicate_bot_jobs_collapse_and_stale_jobs_do_nothing(service):
+    mid = service.create_match("high-card", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {})["match_id"]
+    queue = service.scheduler.queue
+    service.scheduler.enqueue_bot_turn(mid, 4, 1)
+    assert queue.job_ids == [service.keys.bot_job_id(mid, 4, 1)]
+    assert service.run_bot_turn(mid, 3, 1) == {"status": "stale"}
+    assert service.run_bot_turn(mid, 4, 0) == {"status": "stale"}  # seat 0 is human
+    assert service.run_bot_turn(mid, 4, 1) == {"status": "acted", "seat": 1, "version": 5}
+    assert service.run_bot_turn(mid, 4, 1) == {"status": "stale"}  # the job ran twice
+    assert service.match_view(mid, None)["version"] == 5
+
+
+def _timed_race(service, timeout_s):
+    mid = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 30},
+                               turn_timeout_s=timeout_s)["match_id"]
+    return mid, service.match_view(mid, None)["view"]["turn"]
+
+
+def test_timeout_decides_with_the_timeout_bot_after_the_deadline(service):
+    mid, turn = _timed_race(service, 1)
+    job_id = service.keys.timeout_job_id(mid, turn, 1)
+    at = service.scheduler.scheduled_at(job_id)
+    assert at is not None and abs((at - datetime.now(timezone.utc)).total_seconds() - 1) < 1.5
+    view = service.match_view(mid, turn)
+    assert datetime.fromisoformat(view["deadline"]).tzinfo is not None
+    assert service.run_turn_timeout(mid, turn, 1) == {"status": "early"}
+    time.sleep(1.1)
+    drain(service, with_scheduler=True)
+    log = service.store.read(mid)
+    assert [(e["cause"], e["seat"], e["data"]["amount"]) for e in log[1:]] == [("timeout", turn, 3)]
+    # the next seat now has its own deadline, started at version 2
+    assert service.scheduler.scheduled_at(service.keys.timeout_job_id(mid, 1 - turn, 2)) is not None
+    assert "arena_timeouts_total 1" in service.metrics()
+
+
+def test_timeout_job_run_twice_decides_once(service):
+    mid, turn = _timed_race(service, 0.2)
+    time.sleep(0.3)
+    first = service.run_turn_timeout(mid, turn, 1)
+    second = service.run_turn_timeout(mid, turn, 1)
+    assert first == {"status": "acted", "seat": turn, "version": 2}
+    assert second == {"status": "stale"}
+    assert len(service.store.read(mid)) == 2
+
+
+def test_cancelled_timeout_never_fires_a_turn(service):
+    mid, turn = _timed_race(service, 0.5)
+    job_id = service.keys.timeout_job_id(mid, turn, 1)
+    service.act(mid, turn, {"type": "add", "amount": 1})
+    assert service.scheduler.scheduled_at(job_id) is None
+    assert Job.exists(job_id, connection=service.scheduler.connection) is False
+    time.sleep(0.6)
+    drain(service, with_scheduler=True)
+    assert service.run_turn_timeout(mid, turn, 1) == {"status": "stale"}
+    # only seat 1-turn's own timeout may have fired; never a second decision for `turn` at v1
+    log = service.store.read(mid)
+    assert [(e["cause"], e["seat"]) for e in log[1:3]] == [("player", turn), ("timeout", 1 - turn)]
+
+
+def test_simultaneous_step_keeps_the_waiting_seats_deadline(service):
+    mid = service.create_match("high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
+                               turn_timeout_s=60)["match_id"]
+    before = service.match_view(mid, 1)["deadlines"]
+    service.act(mid, 0, service.legal_actions(mid, 0)["actions"][0])
+    after = service.match_view(mid, 1)
+    assert after["deadlines"] == {"1": before["1"]} and after["deadline"] == before["1"]
+    assert service.scheduler.scheduled_at(service.keys.timeout_job_id(mid, 1, 4)) is not None
+    assert service.scheduler.scheduled_at(service.keys.timeout_job_id(mid, 0, 4)) is None
+
+
+def test_timeouts_are_scheduled_in_utc_whatever_the_local_timezone(service):
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = "America/Los_Angeles"
+    time.tzset()
+    try:
+        assert time.timezone != 0
+        mid, turn = _timed_race(service, 30)
+        job_id = service.keys.timeout_job_id(mid, turn, 1)
+        score = service.scheduler.connection.zscore(ScheduledJobRegistry(queue=service.scheduler.queue).key, job_id)
+        assert abs(score - (time.time() + 30)) < 2
+        promote_due(service)
+        assert job_id not in service.scheduler.queue.job_ids  # not fired early
+        with pytest.raises(ValueError):
+            service.scheduler.schedule_turn_timeout(mid, turn, 1, datetime.now() + timedelta(seconds=5))
+    finally:
+        if old is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = old
+        time.tzset()
+
+
+def test_reconcile_requeues_a_lost_bot_job(service):
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+    job_id = service.keys.bot_job_id(mid, 1, seat)
+    Job.fetch(job_id, connection=service.scheduler.connection).delete()
+    assert service.scheduler.queue.job_ids == []
+    assert service.reconcile() == {"checked": 1, "requeued": 1}
+    assert service.reconcile() == {"checked": 1, "requeued": 0}  # alive now: not duplicated
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+    assert service.reconcile() == {"checked": 0, "requeued": 0}
+
+
+def test_reconcile_treats_a_long_started_job_as_dead(service):
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+    job = Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection)
+    service.scheduler.queue.remove(job.id)
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=2)
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    assert service.scheduler.job_state(job.id) == "alive"  # within its 5 s budget
+    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=60)
+    job.save()
+    assert service.scheduler.job_state(job.id) == "dead"
+    assert service.reconcile()["requeued"] == 1
+    assert Job.fetch(job.id, connection=service.scheduler.connection).meta["attempt"] == 2
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+
+
+def test_reconcile_restores_a_missing_timeout(service):
+    mid, turn = _timed_race(service, 0.3)
+    service.scheduler.cancel(service.keys.timeout_job_id(mid, turn, 1))
+    time.sleep(0.4)
+    assert service.reconcile()["requeued"] == 1
+    drain(service, with_scheduler=True)
+    assert service.store.read(mid)[1]["cause"] == "timeout"
+
+
+def test_embedded_runtime_runs_worker_scheduler_and_reconcile_in_one_process(service):
+    runtime = start_embedded(service, reconcile_s=0.5)
+    try:
+        bots = service.create_match("race", BOTS3, {"target": 15})["match_id"]
+        timed, turn = _timed_race(service, 1)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if service.match_view(bots, None)["status"] == "finished" and len(service.store.read(timed)) > 1:
+                break
+            time.sleep(0.1)
+        assert service.match_view(bots, None)["status"] == "finished"
+        assert service.store.read(timed)[1]["cause"] == "timeout"
+    finally:
+        runtime.stop()
+
+
+def test_reconcile_enqueues_a_timeout_whose_scheduler_died(service):
+    """Scheduled, but nobody promoted it 3+ s after its deadline: reconcile enqueues it."""
+    mid, turn = _timed_race(service, 0.2)
+    job_id = service.keys.timeout_job_id(mid, turn, 1)
+    time.sleep(0.3)
+    assert service.reconcile()["requeued"] == 0  # just due: the scheduler gets its chance
+    entry = service._deadlines(mid)[turn]
+    late = (datetime.now(timezone.utc) - timedelta(seconds=10)).isoformat()
+    service.redis.hset(service.keys.deadlines(mid), str(turn), json.dumps({**entry, "deadline": late}))
+    assert service.reconcile()["requeued"] == 1
+    assert job_id in service.scheduler.queue.job_ids and service.scheduler.scheduled_at(job_id) is None
+    drain(service)
+    assert service.store.read(mid)[1]["cause"] == "timeout"
