@@ -1,0 +1,93 @@
+"""Play one all-bot match through the domain only (no Redis, no HTTP).
+
+Used by ``arena simulate`` and the benchmarks. The loop is the decider contract of
+``domain/engine.py`` run by hand: ``new_match`` with ``derive_rng(seed, 0)``, then, while
+``result`` is ``None``, the lowest pending seat's bot picks a command from what it may see
+and ``decide`` (with ``derive_rng(seed, version)``, ``version`` = events so far) produces the
+events that ``evolve`` folds. Simultaneous steps (several pending seats) are resolved one
+seat at a time in seat order, exactly as separate HTTP commands would be.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from domain.engine import Engine, Event, Setup, derive_rng, fold
+
+
+@dataclass(frozen=True, slots=True)
+class BotMatch:
+    """A finished bot match.
+
+    Attributes:
+        events: every event in stream order (``len(events)`` is the final version).
+        state: the folded final state.
+        result: ``engine.result(state)`` (``{"scores", "ranking", "winners"}``).
+        decisions: number of commands decided.
+        seconds: wall-clock time of the whole match (set-up, bots, decide, fold).
+    """
+
+    events: list[Event]
+    state: Any
+    result: dict[str, Any]
+    decisions: int
+    seconds: float
+
+
+def match_seed(base: str | int | None, index: int) -> bytes:
+    """The 32-byte secret seed of match ``index`` of a run seeded with ``base``.
+
+    ``None`` draws a fresh random seed; otherwise ``SHA-256("<base>:<index>")`` so the
+    same ``--seed`` replays the same matches.
+    """
+    if base is None:
+        return secrets.token_bytes(32)
+    return hashlib.sha256(f"{base}:{index}".encode()).digest()
+
+
+def bot_rng(seed: bytes, version: int, seat: int) -> random.Random:
+    """The RNG a bot seat uses for its choice at ``version``.
+
+    Same derivation as the service's bot turns (``MatchService._bot_rng``):
+    ``derive_rng(hex(SHA-256(seed || ":bot:<seat>")), version)``, independent of the deal RNG.
+    """
+    return derive_rng(hashlib.sha256(seed + f":bot:{seat}".encode()).hexdigest().encode(), version)
+
+
+def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
+                   options: Mapping[str, Any] | None = None,
+                   max_decisions: int = 100_000) -> BotMatch:
+    """Play a match where seat ``i`` is driven by ``engine.bots[bots[i]]``.
+
+    Raises:
+        KeyError: an unknown bot level.
+        domain.engine.InvalidCommand: bad options for this seat count.
+        domain.engine.RuleError: a bot chose an illegal command (a bot defect).
+        RuntimeError: the match stalls (no pending seat and no result) or exceeds
+            ``max_decisions`` commands.
+    """
+    policies = [engine.bots[level] for level in bots]
+    started = time.perf_counter()
+    normalised = engine.validate_options(len(bots), dict(options or {}))
+    events = list(engine.new_match(Setup(seats=len(bots), options=normalised), derive_rng(seed, 0)))
+    state = fold(engine, events)
+    decisions = 0
+    while (result := engine.result(state)) is None:
+        pending = engine.pending(state)
+        if not pending:
+            raise RuntimeError(f"match stalled at version {len(events)}: nobody is pending")
+        if decisions >= max_decisions:
+            raise RuntimeError(f"match exceeded {max_decisions} decisions")
+        seat = min(pending)
+        version = len(events)
+        command = policies[seat].choose(state, seat, bot_rng(seed, version, seat))
+        produced = engine.decide(state, seat, command, derive_rng(seed, version))
+        state = fold(engine, produced, state)
+        events.extend(produced)
+        decisions += 1
+    return BotMatch(events=events, state=state, result=result, decisions=decisions,
+                    seconds=time.perf_counter() - started)

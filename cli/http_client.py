@@ -1,0 +1,92 @@
+"""A thin client of the public HTTP API (``openapi.yaml``), used by ``arena play``.
+
+Only public endpoints are called, authenticated with the seat token as
+``Authorization: Bearer <token>``; errors come back as ``application/problem+json``
+(RFC 9457) and are raised as :class:`ApiError`.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import requests
+
+
+class ApiError(Exception):
+    """A non-2xx answer. ``status`` is the HTTP status, ``problem`` the problem+json body
+    (``{"type","title","status","detail","code",...}``; ``{}`` when the body is not JSON)."""
+
+    def __init__(self, status: int, problem: dict[str, Any]):
+        self.status = status
+        self.problem = problem
+        self.code = problem.get("code", "")
+        super().__init__(f"HTTP {status} {self.code}: {problem.get('detail') or problem}")
+
+
+class ArenaClient:
+    """Calls ``/v1/...`` on ``base_url`` (e.g. ``http://127.0.0.1:8000``).
+
+    ``timeout_s`` bounds every request beyond its own long-poll wait.
+    """
+
+    def __init__(self, base_url: str, timeout_s: float = 10.0,
+                 session: requests.Session | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self.session = session or requests.Session()
+
+    def _call(self, method: str, path: str, token: str | None = None,
+              wait_s: float = 0.0, **kwargs: Any) -> Any:
+        headers = dict(kwargs.pop("headers", {}) or {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.session.request(method, self.base_url + path, headers=headers,
+                                        timeout=self.timeout_s + wait_s, **kwargs)
+        if response.status_code >= 400:
+            try:
+                problem = response.json()
+            except ValueError:
+                problem = {"detail": response.text[:200]}
+            raise ApiError(response.status_code, problem if isinstance(problem, dict) else {})
+        return response.json() if response.content else None
+
+    def health(self) -> dict[str, Any]:
+        """``GET /healthz``."""
+        return self._call("GET", "/healthz")
+
+    def games(self) -> list[dict[str, Any]]:
+        """``GET /v1/games``: the installed games with their bots and command schemas."""
+        body = self._call("GET", "/v1/games")
+        return body["games"] if isinstance(body, dict) and "games" in body else body
+
+    def create_match(self, game: str, seats: list[dict[str, Any]],
+                     options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``POST /v1/matches``; the answer carries each human seat's token (shown once)."""
+        return self._call("POST", "/v1/matches",
+                          json={"game": game, "seats": seats, "options": options or {}})
+
+    def match(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """``GET /v1/matches/{id}``: the match as the bearer's seat may see it."""
+        return self._call("GET", f"/v1/matches/{match_id}", token)
+
+    def legal_actions(self, match_id: str, token: str) -> dict[str, Any]:
+        """``GET /v1/matches/{id}/legal-actions``: ``{"version", "actions": [...]}``."""
+        return self._call("GET", f"/v1/matches/{match_id}/legal-actions", token)
+
+    def act(self, match_id: str, token: str, command: dict[str, Any],
+            expected_version: int | None = None,
+            idempotency_key: str | None = None) -> dict[str, Any]:
+        """``POST /v1/matches/{id}/actions`` (the body is the command object plus
+        ``expected_version``) with an ``Idempotency-Key`` (a fresh UUID unless given), so a
+        retried request never acts twice."""
+        body = dict(command)
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        return self._call("POST", f"/v1/matches/{match_id}/actions", token, json=body,
+                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+
+    def events(self, match_id: str, token: str | None, after: int,
+               wait_s: float = 0.0) -> dict[str, Any]:
+        """``GET /v1/matches/{id}/events?after=N&wait=S`` (long-poll up to ``wait_s`` s)."""
+        return self._call("GET", f"/v1/matches/{match_id}/events", token, wait_s=wait_s,
+                          params={"after": after, "wait": wait_s})

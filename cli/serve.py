@@ -1,0 +1,141 @@
+"""``arena serve``: run the HTTP API.
+
+- ``REDIS_URL`` unset: embedded mode. One process holds an in-memory Redis (fakeredis),
+  the API, an RQ worker thread and the scheduler (``service.embedded``); the API is
+  served by werkzeug's threaded server (long-polls need one thread per waiting client).
+- ``REDIS_URL`` set: the API alone under gunicorn (``api.app:create_app()``); bots and
+  turn timeouts need ``arena worker`` running against the same Redis.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import click
+from rich.console import Console
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+
+class QuietRequestHandler(WSGIRequestHandler):
+    """werkzeug's handler without the per-request access log line (``arena play``)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Log nothing for a served request."""
+
+
+class EmbeddedServer:
+    """The embedded stack (fakeredis + API + RQ worker + scheduler) serving HTTP on a thread.
+
+    ``port=0`` picks a free port; :attr:`url` tells which. ``access_log=False`` drops the
+    per-request log lines. Use as a context manager or call :meth:`close`. Raises
+    ``OSError`` when the port is taken.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, access_log: bool = True):
+        from service.bootstrap import build_service
+        from service.config import Config
+        from service.embedded import start_embedded
+
+        # Always the in-process fakeredis, even when REDIS_URL is set (``arena play``
+        # without --url); other settings (prefix, snapshot period, ...) from the env.
+        config = Config.from_env().with_(redis_url=None, rq_redis_url=None)
+        self.embedded = start_embedded(build_service(config))
+        try:
+            from api.app import create_app
+
+            self.app = create_app(self.embedded.service)
+            self.http: BaseWSGIServer = make_server(
+                host, port, self.app, threaded=True,
+                request_handler=None if access_log else QuietRequestHandler)
+        except BaseException:
+            self.embedded.stop()
+            raise
+        self.thread = threading.Thread(target=self.http.serve_forever, name="arena-http",
+                                       daemon=True)
+
+    @property
+    def url(self) -> str:
+        """``http://host:port`` the API answers on."""
+        return f"http://{self.http.host}:{self.http.server_port}"
+
+    def start(self) -> "EmbeddedServer":
+        """Start serving HTTP on a daemon thread; returns ``self``."""
+        self.thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the HTTP server, then the worker and scheduler threads."""
+        self.http.shutdown()
+        self.http.server_close()
+        self.embedded.stop()
+
+    def __enter__(self) -> "EmbeddedServer":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
+    """A gunicorn application serving ``api.app:create_app()`` on ``bind`` (``host:port``).
+
+    ``threads`` > 1 selects the ``gthread`` worker so long-polls do not block a process.
+    """
+    from gunicorn.app.base import BaseApplication
+
+    class ArenaApplication(BaseApplication):
+        """Gunicorn configured from Python instead of a config file."""
+
+        def load_config(self) -> None:
+            self.cfg.set("bind", bind)
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", threads)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("timeout", 120)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:
+            from api.app import create_app
+
+            return create_app()
+
+    return ArenaApplication()
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1),
+              help="Gunicorn worker processes (REDIS_URL mode only).")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1),
+              help="Threads per gunicorn worker (REDIS_URL mode only).")
+def serve(host: str, port: int, workers: int, threads: int) -> None:
+    """Serve the HTTP API (embedded in-memory Redis when REDIS_URL is unset)."""
+    console = Console(stderr=True)
+    if not os.environ.get("REDIS_URL"):
+        server = EmbeddedServer(host, port)
+        console.print(f"[bold green]Apocalypse Arena[/] (embedded: in-memory Redis, API, RQ "
+                      f"worker and scheduler in this process) on [bold]{server.url}[/]")
+        console.print("State is lost when this process exits. Ctrl-C to stop.")
+        try:
+            server.http.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
+        return
+    console.print(f"[bold green]Apocalypse Arena[/] API on [bold]http://{host}:{port}[/] "
+                  f"(Redis {redacted_url(os.environ['REDIS_URL'])}). Bots and turn timeouts need "
+                  "[bold]arena worker[/] running against the same Redis.")
+    gunicorn_application(f"{host}:{port}", workers, threads).run()
+
+
+def redacted_url(url: str) -> str:
+    """``url`` without its password (``redis://:secret@h`` -> ``redis://:***@h``)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@", 1)
+    return url

@@ -1,0 +1,31 @@
+"""``arena worker``: a real RQ worker (with the scheduler) for bot turns and turn timeouts.
+
+Jobs read and append match events on ``REDIS_URL`` (required); the queue and scheduler
+live on ``RQ_REDIS_URL`` (default ``REDIS_URL``): RQ needs a standalone Redis, not a
+Cluster (DESIGN.md "Scale"). The job functions and queue names are ``workers/``'s.
+"""
+from __future__ import annotations
+
+import os
+
+import click
+from rich.console import Console
+
+
+@click.command("worker")
+@click.option("--burst", is_flag=True, help="Exit once the queue is empty.")
+@click.option("--name", default=None, help="RQ worker name (default: random).")
+@click.option("--fork", is_flag=True,
+              help="Fork a work horse per job (RQ Worker) instead of running jobs in-process.")
+def worker(burst: bool, name: str | None, fork: bool) -> None:
+    """Run an RQ worker with its scheduler on RQ_REDIS_URL / REDIS_URL."""
+    if not os.environ.get("REDIS_URL"):
+        raise click.UsageError("set REDIS_URL: `arena worker` needs the real Redis the API "
+                               "uses (`arena serve` without REDIS_URL runs its own worker).")
+    from cli.serve import redacted_url
+    from workers.runner import run_worker
+
+    queue_url = os.environ.get("RQ_REDIS_URL") or os.environ["REDIS_URL"]
+    Console(stderr=True).print(f"[bold green]arena worker[/] on queue Redis "
+                               f"{redacted_url(queue_url)}{' (burst)' if burst else ''}")
+    run_worker(burst=burst, name=name, fork=fork)
