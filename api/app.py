@@ -1,0 +1,47 @@
+"""The Flask application factory (``create_app``) of the Apocalypse Arena HTTP API.
+
+Run it with gunicorn (``gunicorn 'api.app:create_app()'``) or ``arena serve``. The app is
+stateless apart from caches: every match lives in the service's Redis store, so any
+number of processes may serve the same matches.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Flask
+
+from api import events, games, matches, ops, replays
+from api.errors import register_error_handlers
+from api.runtime import Runtime
+from api.schemas import check_match_id
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,  # bytes; an exported log can be large
+    "SSE_POLL_S": 15.0,  # seconds one SSE long-poll waits before a keep-alive comment
+}
+
+
+def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the API app.
+
+    Args:
+        service: the ``MatchService`` to serve; default ``service.bootstrap.build_service()``
+            (configured from the environment: embedded fakeredis when ``REDIS_URL`` is unset).
+        config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``, ...).
+    """
+    if service is None:
+        from service.bootstrap import build_service
+
+        service = build_service()
+    app = Flask(__name__, static_folder=None)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    app.url_map.strict_slashes = False
+    app.extensions["arena"] = Runtime(service)
+    for module in (games, matches, events, replays, ops):
+        app.register_blueprint(module.bp)
+    app.url_value_preprocessor(check_match_id)
+    register_error_handlers(app)
+    return app

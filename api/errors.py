@@ -1,0 +1,166 @@
+"""Every error the HTTP API answers, mapped in one place to RFC 9457 problem details.
+
+A problem response has the media type ``application/problem+json`` and the body::
+
+    {"type": "https://apocalypse-arena.dev/problems/<code>", "title": str, "status": int,
+     "detail": str, "code": str, "instance": "<request path>", ...extras}
+
+``code`` is stable (clients branch on it; ``openapi.yaml`` lists it as an enum plus the
+games' finer rule codes). Extras carry machine-readable context: ``errors`` (field ->
+messages) for ``validation_error``, ``current_version`` for ``version_conflict``.
+
+Sources mapped here:
+
+- :class:`Problem` — raised by the API itself (bad JSON, validation, auth, ...);
+- :class:`domain.engine.RuleError` — a command the rules reject (passes through the service);
+- :class:`service.errors.ServiceError` — the service's own failures (unknown match, ...);
+- werkzeug ``HTTPException`` — unknown route (404), wrong method (405), body too large (413);
+- anything else — a genuine bug: logged with its traceback, answered 500 ``internal_error``
+  without internals.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, json, request
+from werkzeug.exceptions import HTTPException
+
+from domain.engine import RuleError
+from service.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_TYPE_BASE = "https://apocalypse-arena.dev/problems/"
+
+#: Titles of the codes the API and service answer (RFC 9457 "title": same for every
+#: occurrence of a code). Codes not listed (finer game rule codes) get a title from the code.
+TITLES: dict[str, str] = {
+    "malformed_json": "Malformed JSON",
+    "validation_error": "Validation failed",
+    "unsupported_media_type": "Unsupported media type",
+    "payload_too_large": "Payload too large",
+    "bad_request": "Bad request",
+    "missing_token": "Missing bearer token",
+    "invalid_token": "Invalid bearer token",
+    "forbidden": "Forbidden",
+    "not_found": "Not found",
+    "unknown_game": "Unknown game",
+    "match_not_found": "Match not found",
+    "method_not_allowed": "Method not allowed",
+    "unknown_action": "Unknown action",
+    "invalid_command": "Invalid command",
+    "illegal_move": "Illegal move",
+    "not_your_turn": "Not your turn",
+    "match_finished": "Match finished",
+    "match_running": "Match still running",
+    "version_conflict": "Version conflict",
+    "seat_taken": "Seat taken",
+    "seat_not_found": "Seat not found",
+    "invalid_seats": "Invalid seats",
+    "idempotency_key_reused": "Idempotency key reused",
+    "version_out_of_range": "Version out of range",
+    "invalid_log": "Invalid log",
+    "busy": "Busy, retry",
+    "invalid_turn_timeout": "Invalid turn timeout",
+    "not_a_batch_boundary": "Not a batch boundary",
+    "internal_error": "Internal server error",
+    "service_unavailable": "Service unavailable",
+}
+
+#: werkzeug HTTP status -> stable code for routing/protocol errors raised before a view runs.
+_HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+class Problem(Exception):
+    """An error the API raises itself; rendered as problem+json by :func:`problem_response`.
+
+    Args:
+        status: HTTP status (4xx for bad input).
+        code: stable snake_case code (see :data:`TITLES`).
+        detail: one sentence for a human.
+        headers: extra response headers (e.g. ``WWW-Authenticate``).
+        **extras: additional members of the problem object (``errors``, ``current_version``).
+    """
+
+    def __init__(self, status: int, code: str, detail: str,
+                 headers: dict[str, str] | None = None, **extras: Any):
+        super().__init__(f"{code}: {detail}")
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extras = extras
+
+
+def validation_problem(errors: Any, detail: str = "The request is not valid.") -> Problem:
+    """A 400 ``validation_error`` carrying marshmallow-style ``errors`` (field -> messages)."""
+    return Problem(400, "validation_error", detail, errors=errors)
+
+
+def problem_response(status: int, code: str, detail: str,
+                     headers: dict[str, str] | None = None, **extras: Any) -> Response:
+    """Build the RFC 9457 response (``instance`` is the request path when in a request)."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE_BASE + code,
+        "title": TITLES.get(code, code.replace("_", " ").capitalize()),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "instance": request.path if request else None,
+    }
+    for key, value in extras.items():
+        if key not in body:
+            body[key] = value
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install the one mapping from exceptions to problem+json responses on ``app``."""
+
+    @app.errorhandler(Problem)
+    def _problem(error: Problem) -> Response:
+        return problem_response(error.status, error.code, error.detail, error.headers,
+                                **error.extras)
+
+    @app.errorhandler(RuleError)
+    def _rule_error(error: RuleError) -> Response:
+        return problem_response(error.status, error.code, error.detail)
+
+    @app.errorhandler(ServiceError)
+    def _service_error(error: ServiceError) -> Response:
+        headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} \
+            if error.status == 401 else None
+        return problem_response(error.status, error.code, error.detail, headers,
+                                **error.extra)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        code = _HTTP_CODES.get(status, "bad_request" if status < 500 else "internal_error")
+        headers = {}
+        if status == 405:
+            allowed = getattr(error, "valid_methods", None)
+            if allowed:
+                headers["Allow"] = ", ".join(sorted(allowed))
+        detail = {
+            404: f"No resource at {request.path}.",
+            405: f"{request.method} is not allowed on {request.path}.",
+        }.get(status, error.description or TITLES.get(code, code))
+        return problem_response(status, code, detail, headers)
+
+    @app.errorhandler(Exception)
+    def _bug(error: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return problem_response(500, "internal_error",
+                                "An unexpected error occurred; it has been logged.")

@@ -1,0 +1,69 @@
+"""Match events for a viewer: long-poll ``GET .../events`` and SSE ``GET .../events/stream``.
+
+Events are the envelopes of docs/CONTRACTS.md with ``data`` redacted for the viewer (the
+bearer's seat, or a spectator without a token) by the service.
+
+SSE (HTML Living Standard, "Server-sent events"): one message per event with
+``id: <version>``, ``event: <type>`` and ``data: <envelope JSON>``; a reconnecting client
+sends ``Last-Event-ID`` and resumes after it. A comment line keeps idle connections open.
+A stream lasts at most ``max_s`` seconds (query, default 60, at most 300) and ends early
+once a finished match has delivered its last event; clients reconnect (``retry:`` hint).
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Iterator
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from api import schemas
+from api.auth import optional_seat
+from api.runtime import service
+
+bp = Blueprint("events", __name__, url_prefix="/v1/matches")
+
+
+@bp.get("/<match_id>/events")
+def events(match_id: str):
+    """Events after version ``after``; waits up to ``wait`` s (max 30) for the first one."""
+    viewer = optional_seat(match_id)
+    q = schemas.query(schemas.EventsQuerySchema())
+    return jsonify(service().events(match_id, viewer, after=q["after"], wait_s=q["wait"],
+                                    limit=q["limit"]))
+
+
+@bp.get("/<match_id>/events/stream")
+def stream(match_id: str):
+    """``text/event-stream`` of the viewer's events (see module docstring)."""
+    viewer = optional_seat(match_id)
+    q = schemas.query(schemas.StreamQuerySchema())
+    resume = schemas.last_event_id()
+    after = resume if resume is not None else q["after"]
+    first = service().match_view(match_id, viewer)  # 404 before the stream starts
+    poll_s = float(current_app.config["SSE_POLL_S"])
+    messages = _messages(service(), match_id, viewer, after, q["max_s"], poll_s,
+                         first["status"] == "finished")
+    return Response(messages, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: float,
+              poll_s: float, finished: bool) -> Iterator[str]:
+    """SSE frames until ``max_s`` passes or a finished match has nothing more to send."""
+    deadline = time.monotonic() + max_s
+    yield "retry: 2000\n\n"
+    while True:
+        wait = 0.0 if finished else max(0.0, min(poll_s, deadline - time.monotonic()))
+        page = svc.events(match_id, viewer, after=after, wait_s=wait)
+        for envelope in page["events"]:
+            after = envelope["version"]
+            yield (f"id: {after}\nevent: {envelope['type']}\n"
+                   f"data: {json.dumps(envelope, separators=(',', ':'))}\n\n")
+        if time.monotonic() >= deadline:
+            return
+        if not page["events"] and after >= page["version"]:
+            finished = finished or svc.match_view(match_id, viewer)["status"] == "finished"
+            if finished:
+                return
+            yield ": keep-alive\n\n"

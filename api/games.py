@@ -1,0 +1,24 @@
+"""``/v1/games``: the game catalogue (option schemas, command schemas, bot levels)."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from api.errors import Problem
+from api.runtime import runtime
+
+bp = Blueprint("games", __name__, url_prefix="/v1/games")
+
+
+@bp.get("")
+def list_games():
+    """Every installed game: ``{"games": [MatchService.games() entries]}``."""
+    return jsonify({"games": list(runtime().catalogue().values())})
+
+
+@bp.get("/<game_id>")
+def get_game(game_id: str):
+    """One game's catalogue entry; 404 ``unknown_game``."""
+    game = runtime().game(game_id)
+    if game is None:
+        raise Problem(404, "unknown_game", f"There is no game {game_id!r}.")
+    return jsonify(game)

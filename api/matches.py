@@ -1,0 +1,95 @@
+"""``/v1/matches``: create, view, join, legal actions, act, state at a version, export, fork.
+
+Each view: request -> validated input -> one service call -> JSON. Seat-specific answers
+come only from the service's ``view``/``redact`` output (hidden information stays hidden).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, url_for
+
+from api import schemas
+from api.auth import optional_seat, require_seat
+from api.runtime import runtime, service
+
+bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
+
+
+def _created(match: dict):
+    """201 with ``Location`` for a new match (create or fork)."""
+    runtime().remember(match["match_id"], match["game"])
+    response = jsonify(match)
+    response.status_code = 201
+    response.headers["Location"] = url_for("matches.get_match", match_id=match["match_id"])
+    return response
+
+
+@bp.post("")
+def create_match():
+    """Create a match; the body's human seats get their tokens here, shown once."""
+    body = schemas.create_match_body()
+    return _created(service().create_match(body["game"], body["seats"], body["options"],
+                                           body["turn_timeout_s"]))
+
+
+@bp.get("/<match_id>")
+def get_match(match_id: str):
+    """The match as the bearer's seat sees it (spectator view without a token)."""
+    view = service().match_view(match_id, optional_seat(match_id))
+    response = jsonify(view)
+    response.headers["ETag"] = f'"{view["version"]}"'
+    return response
+
+
+@bp.post("/<match_id>/seats/<int:seat>/join")
+def join(match_id: str, seat: int):
+    """Claim an open seat; answers ``{"seat", "token"}`` (the token is shown once)."""
+    body = schemas.load(schemas.JoinSchema(), schemas.json_body(optional=True))
+    return jsonify(service().join(match_id, seat, body["name"]))
+
+
+@bp.get("/<match_id>/legal-actions")
+def legal_actions(match_id: str):
+    """Every command the bearer's seat may send now."""
+    seat = require_seat(match_id)
+    return jsonify(service().legal_actions(match_id, seat))
+
+
+@bp.post("/<match_id>/actions")
+def act(match_id: str):
+    """Send one command for the bearer's seat; answers the new version and its events.
+
+    An idempotent repeat (same seat, same ``Idempotency-Key``) answers the first body
+    again with the header ``Idempotent-Replayed: true``.
+    """
+    seat = require_seat(match_id)
+    command, expected = schemas.command_body(runtime().game_of(match_id))
+    outcome = service().act(match_id, seat, command, idempotency_key=schemas.idempotency_key(),
+                            expected_version=expected)
+    response = jsonify({"version": outcome["version"], "events": outcome["events"]})
+    response.headers["ETag"] = f'"{outcome["version"]}"'
+    if outcome.get("replayed"):
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@bp.get("/<match_id>/state")
+def state_at(match_id: str):
+    """The view at ``version`` (finished matches: anyone; running: a seat, its own view)."""
+    viewer = optional_seat(match_id)
+    version = schemas.query(schemas.StateQuerySchema())["version"]
+    return jsonify(service().state_at(match_id, viewer, version))
+
+
+@bp.get("/<match_id>/export")
+def export(match_id: str):
+    """The full, hash-chained log of a finished match (409 ``match_running`` before)."""
+    return jsonify(service().export(match_id))
+
+
+@bp.post("/<match_id>/fork")
+def fork(match_id: str):
+    """A new match continuing from the first ``version`` events of a finished one."""
+    body = schemas.load(schemas.ForkSchema(), schemas.json_body())
+    if body["seats"] is not None:
+        schemas.check_seats(runtime().game(runtime().game_of(match_id)), body["seats"])
+    return _created(service().fork(match_id, body["version"], body["seats"]))

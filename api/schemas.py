@@ -1,0 +1,323 @@
+"""Request bodies, query strings and headers, validated with marshmallow.
+
+Every function here raises :class:`api.errors.Problem` for bad input (400
+``malformed_json`` / ``validation_error``, 415 ``unsupported_media_type``, 422
+``unknown_action``) before anything reaches the service, so bad input appends nothing.
+Game commands and match options are validated against the JSON Schemas the engine
+declares (see :mod:`api.schema_builder`).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+from flask import request
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from api.errors import Problem, validation_problem
+from api.runtime import runtime
+from api.schema_builder import JsonObject, StrictInteger, StrictNumber
+from domain.engine import UnknownAction
+
+MAX_LONG_POLL_S = 30.0
+MAX_EVENTS_PAGE = 500
+MAX_VERSION = 10**12
+MATCH_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")
+_IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
+
+
+def check_match_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """URL value preprocessor: a ``match_id`` that no match can have is a 404 at once.
+
+    Raises:
+        Problem: 404 ``match_not_found`` unless the id is 1-64 of ``[A-Za-z0-9_-]``.
+    """
+    match_id = (values or {}).get("match_id")
+    if match_id is not None and not MATCH_ID_PATTERN.match(match_id):
+        raise Problem(404, "match_not_found", f"No match {match_id!r}.")
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def json_body(*, optional: bool = False) -> Any:
+    """The request body parsed as strict JSON (RFC 8259: no NaN/Infinity).
+
+    Args:
+        optional: an empty body is allowed and parses to ``{}`` (then no content type
+            is required either).
+
+    Raises:
+        Problem: 415 ``unsupported_media_type`` unless ``Content-Type`` is JSON
+            (``application/json`` or ``application/*+json``); 400 ``malformed_json``.
+    """
+    raw = request.get_data(cache=True)
+    if optional and not raw.strip():
+        return {}
+    mimetype = request.mimetype or ""
+    if not (mimetype == "application/json" or
+            (mimetype.startswith("application/") and mimetype.endswith("+json"))):
+        raise Problem(415, "unsupported_media_type",
+                      f"Send the body as application/json (got {mimetype or 'no content type'}).")
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Problem(400, "malformed_json", f"The body is not valid JSON: {error}.") from None
+
+
+def load(schema: Schema, data: Any, *, what: str = "body") -> dict[str, Any]:
+    """``schema.load(data)``; a JSON value that is not an object or fails is a 400."""
+    if not isinstance(data, Mapping):
+        raise validation_problem({"_schema": [f"The {what} must be a JSON object."]})
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise validation_problem(error.messages, f"The {what} is not valid.") from None
+
+
+def query(schema: Schema) -> dict[str, Any]:
+    """The query string validated by ``schema`` (one value per parameter; unknown ignored)."""
+    return load(schema, request.args.to_dict(flat=True), what="query string")
+
+
+# -- matches ------------------------------------------------------------------------------
+
+class SeatSpecSchema(Schema):
+    """One seat of a new match: ``{kind: human|bot|open, bot?: level, name?: str}``."""
+
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
+    bot = fields.String(validate=validate.Length(min=1, max=64))
+    name = fields.String(validate=validate.Length(min=1, max=64))
+
+    @validates_schema
+    def _bot_level_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
+        if "bot" in data and data["kind"] != "bot":
+            raise ValidationError("Only a bot seat has a bot level.", "bot")
+
+
+class CreateMatchSchema(Schema):
+    """``POST /v1/matches`` body (the options are checked against the game's schema later)."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
+                        validate=validate.Length(min=1, max=16))
+    options = JsonObject(keys=fields.String(), load_default=dict)
+    turn_timeout_s = StrictNumber(allow_none=True, load_default=None,
+                                  validate=validate.Range(min=1, max=86400))
+
+
+class JoinSchema(Schema):
+    """``POST .../seats/{seat}/join`` body (may be empty)."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+
+
+class ForkSchema(Schema):
+    """``POST .../fork`` body: the number of events to keep and optionally new seats."""
+
+    class Meta:
+        unknown = RAISE
+
+    version = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    seats = fields.List(fields.Nested(SeatSpecSchema), load_default=None,
+                        validate=validate.Length(min=1, max=16))
+
+
+class EventsQuerySchema(Schema):
+    """``GET .../events`` query: ``after`` (version), ``wait`` (seconds), ``limit``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    wait = fields.Float(load_default=0.0, allow_nan=False,
+                        validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
+    limit = fields.Integer(load_default=MAX_EVENTS_PAGE,
+                           validate=validate.Range(min=1, max=MAX_EVENTS_PAGE))
+
+
+class StreamQuerySchema(Schema):
+    """``GET .../events/stream`` query: ``after`` (overridden by Last-Event-ID), ``max_s``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    max_s = fields.Float(load_default=60.0, allow_nan=False,
+                         validate=validate.Range(min=0, max=300))
+
+
+class StateQuerySchema(Schema):
+    """``GET .../state`` query: the ``version`` (events folded) to show."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+
+
+# -- replays ------------------------------------------------------------------------------
+
+class EnvelopeSchema(Schema):
+    """One stored event envelope (docs/CONTRACTS.md "Event envelope")."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    version = StrictInteger(required=True, validate=validate.Range(min=1))
+    type = fields.String(required=True, validate=validate.Length(min=1, max=128))
+    seat = StrictInteger(required=True, allow_none=True, validate=validate.Range(min=0))
+    data = JsonObject(keys=fields.String(), required=True)
+    command_id = fields.String(required=True, allow_none=True)
+    cause = fields.String(required=True,
+                          validate=validate.OneOf(["setup", "player", "bot", "timeout"]))
+    at = fields.String(required=True)
+    prev_hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+
+
+class MatchLogSchema(Schema):
+    """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@1``)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("apocalypse-arena/log@1"))
+    match_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seats = fields.List(JsonObject(keys=fields.String()), required=True,
+                        validate=validate.Length(min=1, max=16))
+    options = JsonObject(keys=fields.String(), required=True)
+    seed = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-fA-F]+$"))
+    seed_commitment = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    events = fields.List(fields.Nested(EnvelopeSchema), required=True,
+                         validate=validate.Length(min=1))
+
+
+def match_log() -> dict[str, Any]:
+    """The validated log of ``POST /v1/replays``; the original JSON is what is verified
+    (field values are not normalised, so hashes are recomputed over what was sent)."""
+    body = json_body()
+    load(MatchLogSchema(), body)
+    return body
+
+
+# -- game-specific payloads ---------------------------------------------------------------
+
+def create_match_body() -> dict[str, Any]:
+    """The validated ``POST /v1/matches`` body, options checked against the game's schema.
+
+    Raises:
+        Problem: 404 ``unknown_game``; 400 ``validation_error`` (also for a bot level the
+            game does not have).
+    """
+    body = load(CreateMatchSchema(), json_body())
+    game = runtime().game(body["game"])
+    if game is None:
+        raise Problem(404, "unknown_game", f"There is no game {body['game']!r}.")
+    check_seats(game, body["seats"])
+    try:
+        body["options"] = runtime().options_schema(body["game"]).load(body["options"])
+    except ValidationError as error:
+        raise validation_problem({"options": error.messages}, "The options are not valid.") \
+            from None
+    return body
+
+
+def check_seats(game: Mapping[str, Any], seats: list[dict[str, Any]] | None) -> None:
+    """Seat count within the game's bounds; bot levels among the game's ``bots``."""
+    if seats is None:
+        return
+    low, high = game["min_seats"], game["max_seats"]
+    if not low <= len(seats) <= high:
+        raise validation_problem({"seats": [f"{game['id']} seats {low} to {high} players."]})
+    levels = list(game.get("bots") or [])
+    errors = {i: {"bot": [f"Unknown bot level; one of {levels}."]}
+              for i, seat in enumerate(seats)
+              if seat["kind"] == "bot" and seat.get("bot", "random") not in levels}
+    if errors:
+        raise validation_problem({"seats": errors})
+
+
+def command_body(game_id: str) -> tuple[dict[str, Any], int | None]:
+    """The command of ``POST .../actions`` and its expected version.
+
+    The body is the command object plus an optional ``expected_version``; the
+    ``If-Match`` header (``"<version>"``) is the other way to send it (both must agree).
+
+    Raises:
+        Problem: 400 ``validation_error`` (no string ``type``, fields not matching the
+            command's JSON Schema, disagreeing versions); 422 ``unknown_action`` is raised
+            as :class:`domain.engine.UnknownAction`.
+    """
+    body = json_body()
+    if not isinstance(body, dict):
+        raise validation_problem({"_schema": ["The command must be a JSON object."]})
+    command = dict(body)
+    expected = _expected_version(command.pop("expected_version", None))
+    kind = command.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise validation_problem({"type": ["A command needs a string 'type'."]})
+    schema = runtime().command_schema(game_id, kind)
+    if schema is None:
+        raise UnknownAction(kind)
+    try:
+        command = schema.load(command)
+    except ValidationError as error:
+        raise validation_problem(error.messages, f"The {kind!r} command is not valid.") from None
+    command["type"] = kind
+    header = if_match_version()
+    if header is not None and expected is not None and header != expected:
+        raise validation_problem({"expected_version": ["Disagrees with the If-Match header."]})
+    return command, expected if expected is not None else header
+
+
+def _expected_version(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VERSION:
+        raise validation_problem({"expected_version": ["Must be a non-negative integer."]})
+    return value
+
+
+def if_match_version() -> int | None:
+    """The version in an ``If-Match`` header (``"12"``, ``W/"12"`` or ``12``), else ``None``."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    found = _IF_MATCH.match(header)
+    if not found:
+        raise validation_problem({"If-Match": ['Expected a match version such as "12".']})
+    return int(found.group(1))
+
+
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header (1-128 visible ASCII characters) or ``None``."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY_PATTERN.match(key):
+        raise validation_problem({"Idempotency-Key": ["1-128 visible ASCII characters."]})
+    return key
+
+
+def last_event_id() -> int | None:
+    """The SSE ``Last-Event-ID`` header as a version, or ``None``."""
+    value = request.headers.get("Last-Event-ID")
+    if value is None or not value.strip():
+        return None
+    if not value.strip().isdigit() or len(value.strip()) > 18:
+        raise validation_problem({"Last-Event-ID": ["Must be an event version."]})
+    return int(value)

@@ -1,0 +1,79 @@
+"""E2E fixtures: the API over the embedded service, and a live HTTP server on real Redis.
+
+- ``embedded_service`` (session): a MatchService on the process's fakeredis under a
+  unique key prefix, with the embedded worker/scheduler threads running, so bot seats play.
+- ``app`` / ``client``: the Flask app over it and a test client.
+- ``live_server``: a werkzeug server (threaded) in a background thread serving a service on
+  the real Redis of ``real_config`` (tests/conftest.py: own key prefix, keys deleted
+  afterwards). No worker runs there: live tests use human seats only.
+- ``http``: :class:`tests.e2e.http_helpers.Http` over the test client.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+from typing import Any, Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+from api.app import create_app
+from service import bootstrap
+from service.bootstrap import build_service
+from service.config import Config
+from service.embedded import EmbeddedRuntime
+from tests.e2e.http_helpers import Http
+
+
+@pytest.fixture(scope="session")
+def embedded_service() -> Iterator[Any]:
+    """A MatchService on embedded fakeredis (unique prefix) with worker threads running."""
+    service = build_service(Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}"))
+    runtime = EmbeddedRuntime(service, interval_s=1, reconcile_s=1.0).start()
+    yield service
+    runtime.stop()
+
+
+@pytest.fixture(scope="session")
+def app(embedded_service):
+    """The API app over the embedded service (short SSE polls for tests)."""
+    return create_app(embedded_service, {"SSE_POLL_S": 0.5, "TESTING": True})
+
+
+@pytest.fixture
+def client(app, embedded_service):
+    """A Flask test client (the embedded service is (re)installed as the process's service,
+    which the worker thread's jobs use)."""
+    bootstrap.install(embedded_service)
+    return app.test_client()
+
+
+class LiveServer:
+    """A running HTTP server: ``url`` and the ``service`` behind it."""
+
+    def __init__(self, url: str, service: Any):
+        self.url = url
+        self.service = service
+
+
+@pytest.fixture
+def live_server(real_config) -> Iterator[LiveServer]:
+    """The API served over real HTTP (werkzeug, threaded) on the real Redis of
+    ``real_config`` (tests/conftest.py: per-test prefix, keys deleted afterwards), with the
+    installed games rather than the test games."""
+    service = build_service(real_config.with_(engines_path=None))
+    server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}),
+                         threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-live-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", service)
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def http(client) -> Http:
+    """:class:`Http` over the Flask test client of the embedded app."""
+    return Http(client)

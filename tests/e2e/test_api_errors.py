@@ -1,0 +1,244 @@
+"""Every documented error: RFC 9457 problem+json, a stable code, and nothing appended.
+
+Matches are ai-100-human with human seats only (so nothing moves between two requests
+except what the test sends).
+"""
+from __future__ import annotations
+
+import pytest
+
+from api.app import create_app
+from tests.e2e.http_helpers import GAME, create, tokens_of, version_of
+
+PROBLEM = "application/problem+json"
+HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+
+
+def assert_problem(response, status: int, code: str) -> dict:
+    got_status, headers, body = response
+    assert got_status == status, body
+    assert headers["Content-Type"].startswith(PROBLEM)
+    assert body["code"] == code and body["status"] == status
+    assert body["type"].endswith("/" + code)
+    assert body["title"] and body["detail"] and body["instance"].startswith("/")
+    return body
+
+
+@pytest.fixture
+def match(http):
+    """A fresh 3-human match: ``(match_id, tokens)``."""
+    created = create(http, HUMANS, options={"objectives": "starter"})
+    return created["match_id"], tokens_of(created)
+
+
+def actions_path(match_id: str) -> str:
+    return f"/v1/matches/{match_id}/actions"
+
+
+def test_malformed_json_is_400_and_appends_nothing(http, match):
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=b'{"type": "dr'),
+                   400, "malformed_json")
+    assert_problem(http.call("POST", "/v1/matches", raw=b"[1,"), 400, "malformed_json")
+    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=b'{"n": NaN}'),
+                   400, "malformed_json")
+    assert version_of(http, match_id) == before
+
+
+def test_wrong_content_type_is_415(http, match):
+    match_id, tokens = match
+    body = assert_problem(http.call("POST", actions_path(match_id), tokens[0],
+                                    raw=b'{"type": "draft"}', content_type="text/plain"),
+                          415, "unsupported_media_type")
+    assert "text/plain" in body["detail"]
+
+
+def test_missing_fields_and_wrong_types_name_the_field(http, match):
+    match_id, tokens = match
+    body = assert_problem(http.post("/v1/matches", {"game": GAME}), 400, "validation_error")
+    assert body["errors"] == {"seats": ["Missing data for required field."]}
+    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "alien"}]}),
+                          400, "validation_error")
+    assert "kind" in body["errors"]["seats"]["0"]
+    before = version_of(http, match_id)
+    body = assert_problem(http.post(actions_path(match_id), {"type": "draft", "card": 17},
+                                    tokens[0]), 400, "validation_error")
+    assert body["errors"] == {"card": ["Not a valid string."]}
+    body = assert_problem(http.post(actions_path(match_id), {"card": "017"}, tokens[0]),
+                          400, "validation_error")
+    assert "type" in body["errors"]
+    assert version_of(http, match_id) == before
+
+
+def test_seat_count_outside_the_games_range_is_a_validation_error(http):
+    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": HUMANS[:2]}),
+                          400, "validation_error")
+    assert "3 to 6" in body["errors"]["seats"][0]
+
+
+def test_unknown_game_is_404(http):
+    assert_problem(http.get("/v1/games/chess"), 404, "unknown_game")
+    assert_problem(http.post("/v1/matches", {"game": "chess", "seats": HUMANS}), 404,
+                   "unknown_game")
+
+
+def test_unknown_match_is_404(http):
+    assert_problem(http.get("/v1/matches/0123456789abcdef0123"), 404, "match_not_found")
+    assert_problem(http.get("/v1/matches/not{a}match"), 404, "match_not_found")
+    assert_problem(http.post(actions_path("nope"), {"type": "draft", "card": "001"}, "tok"),
+                   404, "match_not_found")
+
+
+def test_missing_and_wrong_tokens_are_401_with_a_bearer_challenge(http, match):
+    match_id, _ = match
+    body = assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions"), 401,
+                          "missing_token")
+    assert body["detail"]
+    status, headers, _ = http.get(f"/v1/matches/{match_id}/legal-actions", "forged-token")
+    assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer")
+    assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions", "forged-token"), 401,
+                   "invalid_token")
+    assert_problem(http.get(f"/v1/matches/{match_id}", headers={"Authorization": "Basic eDp5"}),
+                   401, "invalid_token")
+
+
+def test_unknown_action_is_422(http, match):
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    body = assert_problem(http.post(actions_path(match_id), {"type": "teleport"}, tokens[0]),
+                          422, "unknown_action")
+    assert "teleport" in body["detail"]
+    assert version_of(http, match_id) == before
+
+
+def test_illegal_move_is_422_with_the_engines_code(http, match):
+    match_id, tokens = match
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])
+    command = dict(legal["actions"][0])
+    command["card"] = "AI-99"  # a card this seat was not dealt
+    before = version_of(http, match_id)
+    status, headers, body = http.post(actions_path(match_id), command, tokens[0])
+    assert status == 422 and headers["Content-Type"].startswith(PROBLEM)
+    assert body["code"] not in ("unknown_action", "validation_error")
+    assert version_of(http, match_id) == before
+
+
+def test_acting_twice_in_one_simultaneous_step_is_not_your_turn(http, match):
+    match_id, tokens = match
+    sent = None
+    for _ in range(5):  # set-up: choose the AI side, then keep 2 of the 4 dealt cards
+        _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])
+        if not legal["actions"]:
+            break
+        sent = legal["actions"][0]
+        assert http.post(actions_path(match_id), sent, tokens[0])[0] == 200
+    assert sent is not None and legal["actions"] == []
+    before = version_of(http, match_id)
+    assert_problem(http.post(actions_path(match_id), sent, tokens[0]), 409, "not_your_turn")
+    assert version_of(http, match_id) == before
+
+
+def test_stale_expected_version_is_409_with_current_version(http, match):
+    match_id, tokens = match
+    current = version_of(http, match_id)
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])
+    command = {**legal["actions"][0], "expected_version": current - 1}
+    body = assert_problem(http.post(actions_path(match_id), command, tokens[1]), 409,
+                          "version_conflict")
+    assert body["current_version"] == current
+    body = assert_problem(http.post(actions_path(match_id), legal["actions"][0], tokens[1],
+                                    headers={"If-Match": f'"{current - 1}"'}),
+                          409, "version_conflict")
+    assert body["current_version"] == current
+    assert version_of(http, match_id) == current
+    status, headers, accepted = http.post(actions_path(match_id), legal["actions"][0], tokens[1],
+                                          headers={"If-Match": f'"{current}"'})
+    assert status == 200 and accepted["version"] > current
+    assert headers["ETag"] == f'"{accepted["version"]}"'
+
+
+def test_expected_version_in_body_and_if_match_must_agree(http, match):
+    match_id, tokens = match
+    current = version_of(http, match_id)
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[2])
+    body = assert_problem(http.post(actions_path(match_id),
+                                    {**legal["actions"][0], "expected_version": current},
+                                    tokens[2], headers={"If-Match": f'"{current + 1}"'}),
+                          400, "validation_error")
+    assert "expected_version" in body["errors"]
+
+
+def test_idempotent_repeat_returns_the_first_body_and_appends_once(http, match):
+    match_id, tokens = match
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])
+    key = {"Idempotency-Key": "draft-once"}
+    status, headers, first = http.post(actions_path(match_id), legal["actions"][0], tokens[0],
+                                       headers=key)
+    assert status == 200 and "Idempotent-Replayed" not in headers
+    status, headers, again = http.post(actions_path(match_id), legal["actions"][0], tokens[0],
+                                       headers=key)
+    assert status == 200 and headers["Idempotent-Replayed"] == "true"
+    assert again == first
+    assert version_of(http, match_id) == first["version"]
+
+
+def test_bad_query_parameters_are_400(http, match):
+    match_id, _ = match
+    for query in ("after=-1", "after=x", "wait=31", "wait=nan", "limit=0"):
+        body = assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400,
+                              "validation_error")
+        assert set(body["errors"]) <= {"after", "wait", "limit"}
+    assert_problem(http.get(f"/v1/matches/{match_id}/state"), 400, "validation_error")
+    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=abc"), 400,
+                   "validation_error")
+    assert_problem(http.get(f"/v1/matches/{match_id}/events/stream",
+                            headers={"Last-Event-ID": "seven"}), 400, "validation_error")
+
+
+def test_unknown_route_and_wrong_method(http, match):
+    match_id, _ = match
+    assert_problem(http.get("/v1/nothing-here"), 404, "not_found")
+    status, headers, body = http.call("DELETE", f"/v1/matches/{match_id}")
+    assert_problem((status, headers, body), 405, "method_not_allowed")
+    assert "GET" in headers["Allow"]
+
+
+def test_running_match_cannot_be_exported_and_spectators_cannot_time_travel(http, match):
+    match_id, _ = match
+    assert_problem(http.get(f"/v1/matches/{match_id}/export"), 409, "match_running")
+    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=1"), 403, "forbidden")
+    assert_problem(http.post(f"/v1/matches/{match_id}/fork", {"version": 1}), 409,
+                   "match_running")
+
+
+def test_join_rules(http):
+    created = create(http, [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])
+    match_id = created["match_id"]
+    status, _, joined = http.post(f"/v1/matches/{match_id}/seats/1/join", {"name": "Ada"})
+    assert status == 200 and joined["seat"] == 1 and joined["token"]
+    assert http.get(f"/v1/matches/{match_id}/legal-actions", joined["token"])[0] == 200
+    assert_problem(http.post(f"/v1/matches/{match_id}/seats/1/join"), 409, "seat_taken")
+    assert_problem(http.post(f"/v1/matches/{match_id}/seats/0/join"), 409, "seat_taken")
+    assert_problem(http.post(f"/v1/matches/{match_id}/seats/9/join"), 404, "seat_not_found")
+    assert_problem(http.post(f"/v1/matches/{match_id}/seats/2/join", {"name": ""}), 400,
+                   "validation_error")
+
+
+class ExplodingService:
+    """A service whose reads fail like a bug would (to prove the catch-all)."""
+
+    def games(self):
+        return []
+
+    def match_view(self, match_id, viewer):
+        raise RuntimeError("boom: secret internals")
+
+
+def test_a_genuine_bug_is_a_500_problem_without_internals():
+    http_client = create_app(ExplodingService()).test_client()
+    response = http_client.get("/v1/matches/abc")
+    assert response.status_code == 500
+    assert response.mimetype == PROBLEM
+    body = response.get_json()
+    assert body["code"] == "internal_error" and "boom" not in response.get_data(as_text=True)
