@@ -1,0 +1,155 @@
+"""Bot policies: ``random`` (uniform over legal actions) and ``greedy`` (immediate VP).
+
+Bots read only what their seat sees: :func:`views.view` for that seat plus
+:func:`actions.legal_actions` (which depends only on the seat's own cards and the public
+tableaux). ``greedy`` maximises the VP its choice scores right now; drafting and reserve
+creation keep the card with the best immediate VP in any legal cell; AI-6 is used at its
+first chance, discarding the two weakest hand cards; 119/120 moves, and AI-5 exchanges
+(considered in the place step of each phase's 7th turn), are made only when they raise
+the current objective plus the AI card's end VP.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import roles
+from .actions import legal_actions
+from .hacking import swap
+from .scoring import score_ai_card, score_effect, score_objective
+from .spec import TURNS_PER_PHASE
+from .state import MatchState, Pos, cell
+from .tableau import AI_POS, placement_cells
+from .views import view
+
+# Fixed-VP AI sides first, then the flexible ones (a simple, documented preference).
+AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
+                      "AI-12", "AI-7", "AI-2", "AI-6")
+COPY_POINTS_ESTIMATE = 4     # a 105/106 is worth about a good neighbour turn
+
+
+class RandomBot:
+    """Uniform choice over ``legal_actions`` (terminates: powers are once per game/phase)."""
+
+    name = "random"
+
+    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One legal command for ``seat``; raises ValueError when it has none."""
+        options = legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        return rng.choice(options)
+
+
+class GreedyBot:
+    """Best immediate VP; ties broken by the first option in canonical order."""
+
+    name = "greedy"
+
+    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One legal command for ``seat`` chosen from its own view; ValueError if none."""
+        options = legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        seen = _Seen(view(state, seat), seat)
+        kinds = {o["type"] for o in options}
+        if "choose_ai_side" in kinds:
+            return min(options, key=lambda o: AI_SIDE_PREFERENCE.index(o["card"]))
+        if "keep_reserve" in kinds:
+            return max(options, key=lambda o: sum(seen.potential(c) for c in o["cards"]))
+        if "draft" in kinds:
+            ai6 = [o for o in options if o["type"] == "use_ai6"]
+            if ai6:
+                return max(ai6, key=lambda o: -sum(seen.potential(c) for c in o["discard"]))
+            drafts = [o for o in options if o["type"] == "draft"]
+            return max(drafts, key=lambda o: seen.potential(o["card"]))
+        if "place" in kinds:
+            swaps = [o for o in options if o["type"] == "use_ai5"]
+            if swaps and seen.v["turn"] == TURNS_PER_PHASE:
+                best = max(swaps, key=seen.move_gain)
+                if seen.move_gain(best)[0] > 0:
+                    return best
+            places = [o for o in options if o["type"] == "place"]
+            return max(places, key=lambda o: seen.value(o["card"], cell(o["cell"])))
+        if "copy" in kinds:
+            return max(options, key=lambda o: seen.copy_value(o["card"], seen.played_pos()))
+        if "exchange_reserve" in kinds:
+            return max(options, key=lambda o: seen.value(o["card"], cell(o["cell"]),
+                                                         copy=o.get("copy"), replace=True))
+        if "move_card" in kinds:
+            return max(options, key=seen.move_gain)
+        if "place_extra" in kinds:
+            return max(options, key=lambda o: seen.value(o["card"], cell(o["cell"]),
+                                                         copy=o.get("copy"), frame=False))
+        return options[0]
+
+
+class _Seen:
+    """The seat's own view turned into tableaux for the scoring functions."""
+
+    def __init__(self, v: dict[str, Any], seat: int):
+        self.v = v
+        self.seat = seat
+        self.tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
+        n = len(self.tableaux)
+        ai = v["you"]["ai_card"]
+        self.own = self.tableaux[seat]
+        if not self.own and ai:                  # set-up: own side chosen, not yet revealed
+            self.own = {AI_POS: ai}
+        self.neighbours = (self.tableaux[(seat + 1) % n], self.tableaux[(seat - 1) % n])
+        self.diagonal = roles.ai_power(ai) == roles.DIAGONAL_PLACEMENT
+        self._cache: dict[str, int] = {}
+
+    def played_pos(self) -> Pos:
+        """The cell of the card this seat revealed this turn."""
+        for p in self.v["last_reveal"]:
+            if p["seat"] == self.seat:
+                return cell(p["cell"])
+        raise ValueError("no card revealed for this seat")
+
+    def copy_value(self, target: str, pos: Pos, tableau: dict | None = None) -> int:
+        """VP of copying ``target``'s effect at ``pos`` of the own tableau."""
+        return score_effect(target, tableau if tableau is not None else self.own, pos, self.neighbours)
+
+    def value(self, card: str, pos: Pos, copy: str | None = None, replace: bool = False,
+              frame: bool = True) -> int:
+        """Immediate VP of ``card`` put at ``pos`` in the own tableau."""
+        tableau = dict(self.own)
+        tableau[pos] = card
+        r = roles.role(card)
+        if r == roles.COPY:
+            if copy:
+                return self.copy_value(copy, pos, tableau)
+            targets = self._targets(card)
+            return max((self.copy_value(t, pos, tableau) for t in targets), default=0)
+        if r == roles.COPY_POINTS:
+            return COPY_POINTS_ESTIMATE
+        return score_effect(card, tableau, pos, self.neighbours)
+
+    def potential(self, card: str) -> int:
+        """Best immediate VP of ``card`` over the cells open in the own tableau now."""
+        if card not in self._cache:
+            cells = placement_cells(self.own, diagonal=self.diagonal) if self.own else []
+            self._cache[card] = max((self.value(card, p) for p in cells), default=0)
+        return self._cache[card]
+
+    def _targets(self, card: str) -> list[str]:
+        wanted = roles.copy_color(card)
+        return sorted({c for t in self.neighbours for c in t.values()
+                       if not roles.is_ai(c) and roles.color(c) == wanted})
+
+    def move_gain(self, option: dict[str, Any]) -> tuple[int, int]:
+        """119/120 move or AI-5 exchange: gain in the current objective plus the AI card's
+        end VP; ``decline`` wins ties."""
+        if option["type"] == "decline":
+            return (0, 1)
+        a, b = (option["cells"] if option["type"] == "use_ai5" else (option["from"], option["to"]))
+        moved = swap(self.own, cell(a), cell(b))
+        return (self._end_value(moved) - self._end_value(self.own), 0)
+
+    def _end_value(self, tableau: dict) -> int:
+        ai = self.v["you"]["ai_card"]
+        return score_objective(self.v["current_objective"], tableau) + score_ai_card(ai, tableau)
+
+
+BOTS = {"random": RandomBot(), "greedy": GreedyBot()}

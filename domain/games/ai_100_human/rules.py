@@ -1,0 +1,190 @@
+"""``decide``: validate one seat's command against the rules and return the events it causes.
+
+Checks, in order: the match runs (``match_finished``), the command is a known type
+(``unknown_action``) with a well-formed body (``invalid_command``), the seat owes a
+decision (``not_your_turn``) of a kind this command answers (``wrong_step``), then the
+rule itself with a fine code (``card_not_in_hand``, ``cell_not_available``, ...). Finally
+the command must be one of :func:`actions.legal_actions` (``illegal_move``). The seat's
+event is followed by every automatic event it unlocks (:func:`flow.advance`).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
+                           UnknownAction)
+
+from . import actions as A
+from . import flow, roles
+from .recorder import Recorder
+from .spec import COMMAND_SCHEMAS
+from .state import MatchState, clone
+from .turn_scoring import score_played_card
+
+# Which command types answer which pending decision kind.
+ANSWERS: dict[str, tuple[str, ...]] = {
+    A.CHOOSE_AI_SIDE: ("choose_ai_side",),
+    A.KEEP_RESERVE: ("keep_reserve",),
+    A.DRAFT: ("draft", "use_ai5", "use_ai6"),
+    A.PLACE: ("place", "use_ai5"),
+    A.COPY: ("copy",),
+    A.EXCHANGE_RESERVE: ("exchange_reserve",),
+    A.MOVE_CARD: ("move_card", "decline"),
+    A.PLACE_EXTRA: ("place_extra",),
+}
+
+
+def decide(state: MatchState, seat: int, command: Mapping[str, Any],
+           rng: random.Random) -> list[Event]:
+    """Events caused by ``seat`` sending ``command`` (``state`` is not modified).
+
+    Raises: MatchFinished, UnknownAction, InvalidCommand, NotYourTurn, IllegalMove.
+    """
+    if state.result is not None:
+        raise MatchFinished()
+    check_shape(command)
+    ctype = command["type"]
+    if not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        raise NotYourTurn("This seat does not exist in the match.")
+    kind = A.seat_pending(state, seat)
+    if kind is None:
+        raise NotYourTurn("You have no decision to make now; wait for the other seats.")
+    if ctype not in ANSWERS[kind]:
+        raise IllegalMove(f"Now you must decide {kind!r}; {ctype!r} is not possible.", "wrong_step")
+    _explain_rejection(state, seat, command)
+    legal = {A.canonical(c) for c in A.legal_actions(state, seat)}
+    if A.canonical(command) not in legal:
+        raise IllegalMove("The rules do not allow this command now.")
+    rec = Recorder(clone(state))
+    _own_events(rec, seat, command)
+    flow.advance(rec, rng)
+    return rec.events
+
+
+def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
+    s = rec.state.seats[seat]
+    ctype = command["type"]
+    if ctype == "choose_ai_side":
+        rec.emit("AISideChosen", {"card": command["card"]}, seat)
+    elif ctype == "keep_reserve":
+        kept = sorted(command["cards"])
+        rec.emit("ReserveKept", {"kept": kept}, seat)
+    elif ctype == "draft":
+        rec.emit("CardDrafted", {"card": command["card"], "forced": False}, seat)
+    elif ctype == "place":
+        rec.emit("PlacementChosen", {"card": command["card"], "cell": list(command["cell"])}, seat)
+    elif ctype in ("copy", "exchange_reserve", "move_card", "decline"):
+        rec.emit("ResolutionChosen", {"command": _plain(command)}, seat)
+    elif ctype == "use_ai5":
+        rec.emit("AIPowerUsed", {"power": roles.EXCHANGE_TWO, "ai_card": s.ai_card,
+                                 "cells": [list(c) for c in command["cells"]]}, seat)
+    elif ctype == "use_ai6":
+        drawn = list(rec.state.deck[:2])
+        rec.emit("AIPowerUsed", {"power": roles.DRAW_TWO, "ai_card": s.ai_card, "drawn": drawn,
+                                 "discarded": sorted(command["discard"])}, seat)
+    elif ctype == "place_extra":
+        card, pos = command["card"], (command["cell"][0], command["cell"][1])
+        rec.emit("ExtraCardPlaced", {"card": card, "cell": list(pos), "via": s.ai_card}, seat)
+        if roles.role(card) == roles.COPY_POINTS:
+            rec.emit("VPScored", {"reason": "card", "card": card, "cell": list(pos), "vp": 0,
+                                  "from_seat": None, "via": s.ai_card}, seat)
+        else:
+            score_played_card(rec, seat, card, pos, copy=command.get("copy"), via=s.ai_card)
+
+
+def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any]) -> None:
+    """Raise the most precise rule error for a command that is not legal (fine codes)."""
+    s = state.seats[seat]
+    ctype = command["type"]
+    card = command.get("card")
+    if ctype == "choose_ai_side" and card not in s.ai_pair:
+        raise IllegalMove("Choose one of the two sides of the AI card you were dealt.", "side_not_dealt")
+    if ctype == "keep_reserve":
+        cards = command["cards"]
+        if any(c not in s.dealt for c in cards):
+            raise IllegalMove("Keep only cards dealt to you for the reserve.", "card_not_dealt")
+        if len(cards) != A.keep_count(state, seat):
+            raise IllegalMove(f"Keep exactly {A.keep_count(state, seat)} cards.", "wrong_keep_count")
+    if ctype == "draft" and card not in s.hand:
+        raise IllegalMove("That card is not in your hand.", "card_not_in_hand")
+    if ctype in ("place", "place_extra"):
+        if card not in s.reserve:
+            raise IllegalMove("That card is not in your reserve.", "card_not_in_reserve")
+        if card == s.locked:
+            raise IllegalMove("The card returned to the reserve cannot be placed this turn.",
+                              "card_locked")
+        if not any(a["cell"] == list(command["cell"])
+                   for a in A.legal_actions(state, seat) if a["type"] == ctype):
+            raise IllegalMove("A card must go to an empty cell next to a card of your tableau, "
+                              "inside the frame.", "cell_not_available")
+    if ctype == "use_ai6":
+        if roles.ai_power(s.ai_card) != roles.DRAW_TWO:
+            raise IllegalMove("Only the AI-6 side has this power.", "not_your_power")
+        if s.ai6_used:
+            raise IllegalMove("AI-6 can be used once per phase.", "power_used")
+        if any(c not in s.hand for c in command["discard"]):
+            raise IllegalMove("Discard two cards from your hand.", "card_not_in_hand")
+    if ctype == "use_ai5":
+        if roles.ai_power(s.ai_card) != roles.EXCHANGE_TWO:
+            raise IllegalMove("Only the AI-5 side has this power.", "not_your_power")
+        if s.ai5_used:
+            raise IllegalMove("AI-5 can be used once per game.", "power_used")
+    if ctype == "copy" and card not in {a["card"] for a in A.legal_actions(state, seat)}:
+        raise IllegalMove("Copy a card of the printed colour from an adjacent player's tableau.",
+                          "invalid_copy_target")
+
+
+def _plain(command: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in command.items()}
+
+
+# ---------------------------------------------------------------- command shapes
+
+def check_shape(command: Any) -> None:
+    """Validate ``command`` against :data:`spec.COMMAND_SCHEMAS` (the subset of JSON
+    Schema they use). Raises UnknownAction or InvalidCommand."""
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise InvalidCommand("A command is a JSON object with a string \"type\".")
+    schema = COMMAND_SCHEMAS.get(command["type"])
+    if schema is None:
+        raise UnknownAction(command["type"])
+    _check(command, schema, "command")
+
+
+def _check(value: Any, schema: Mapping[str, Any], where: str) -> None:
+    if "const" in schema and value != schema["const"]:
+        raise InvalidCommand(f"{where} must be {schema['const']!r}.")
+    t = schema.get("type")
+    if t == "object":
+        if not isinstance(value, Mapping):
+            raise InvalidCommand(f"{where} must be an object.")
+        props = schema.get("properties", {})
+        for key in schema.get("required", ()):
+            if key not in value:
+                raise InvalidCommand(f"{where} needs the field {key!r}.")
+        if schema.get("additionalProperties") is False:
+            extra = sorted(set(value) - set(props))
+            if extra:
+                raise InvalidCommand(f"{where} has unknown field(s): {', '.join(map(str, extra))}.")
+        for key, sub in props.items():
+            if key in value:
+                _check(value[key], sub, f"{where}.{key}")
+    elif t == "array":
+        if not isinstance(value, (list, tuple)):
+            raise InvalidCommand(f"{where} must be an array.")
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 10 ** 6):
+            raise InvalidCommand(f"{where} has a wrong number of items.")
+        if schema.get("uniqueItems") and len({repr(v) for v in value}) != len(value):
+            raise InvalidCommand(f"{where} must not repeat items.")
+        for i, item in enumerate(value):
+            _check(item, schema.get("items", {}), f"{where}[{i}]")
+    elif t == "string":
+        if not isinstance(value, str) or len(value) < schema.get("minLength", 0) \
+                or len(value) > schema.get("maxLength", 10 ** 6):
+            raise InvalidCommand(f"{where} must be a card id string.")
+    elif t == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidCommand(f"{where} must be an integer.")
+        if value < schema.get("minimum", -10 ** 9) or value > schema.get("maximum", 10 ** 9):
+            raise InvalidCommand(f"{where} is out of range.")

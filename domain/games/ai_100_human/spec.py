@@ -1,0 +1,123 @@
+"""Declarative game type of "AI: 100% Human": players, modes, options and command schemas.
+
+Rulebook sections: "Setup", "2 Phases Overview" (3-6 players). The 2-player and solo
+modes of the book are declared in :data:`MODES` but not playable yet (``mode`` is fixed to
+``"standard"``); the state keeps a ``mode`` field so they can be added without a new layout.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.engine import InvalidCommand
+
+GAME_ID = "ai-100-human"
+TITLE = "AI: 100% Human"
+MIN_SEATS = 3
+MAX_SEATS = 6
+SCHEMA_VERSION = 1
+MODES = {"standard": (3, 6)}          # "duel" (2 players) and "solo" come later
+
+PHASES = (1, 2)
+TURNS_PER_PHASE = 7                   # "2 Phases Overview": 7 drafting turns per phase
+RESERVE_DEAL = 4                      # A.1 "deal 4 Development cards to each player"
+RESERVE_KEEP = 2                      # A.1 "each player chooses 2 cards"
+RESERVE_KEEP_ONGOING = 3              # 117/118 "At the start of Phase 2, keep 3 cards"
+HAND_SIZE = 7                         # A.2 "deal 7 Development cards to each player"
+PASS_DIRECTION = {1: "left", 2: "right"}   # B.2 left in Phase 1, right in Phase 2
+STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}   # Setup 3 / Objective Cards Details
+
+# Cards with a flow of their own are recognised from their effect data (see roles.py):
+# 099-104 copy, 105/106 copy points, 115/116 exchange with the reserve, 117/118 draw,
+# 119/120 move to an empty cell; AI-5 exchange two, AI-6 draw two, AI-2 extra placement,
+# AI-8 diagonal placement.
+AI6_MIN_HAND = 3                      # ruling R-AI6: the hand must still allow a draft
+
+_CELL = {"type": "array", "items": {"type": "integer", "minimum": -1, "maximum": 5},
+         "minItems": 2, "maxItems": 2,
+         "description": "[row, column]; rows 0..2 top to bottom, columns 0..4 left to right"}
+_CARD = {"type": "string", "minLength": 1, "maxLength": 8, "description": "card id, e.g. \"082\""}
+
+
+def _command(name: str, props: Mapping[str, Any], required: tuple[str, ...], doc: str) -> dict:
+    properties = {"type": {"const": name}}
+    properties.update(props)
+    return {"type": "object", "description": doc, "properties": properties,
+            "required": ["type", *required], "additionalProperties": False}
+
+
+COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
+    "choose_ai_side": _command("choose_ai_side", {"card": _CARD}, ("card",),
+                               "Setup 4: choose the side (AI card id) of your AI card."),
+    "keep_reserve": _command("keep_reserve", {"cards": {"type": "array", "items": _CARD,
+                                                        "minItems": 2, "maxItems": 3,
+                                                        "uniqueItems": True}},
+                             ("cards",), "A.1: keep 2 (3 with 117/118 in Phase 2) of the 4 dealt cards."),
+    "draft": _command("draft", {"card": _CARD}, ("card",),
+                      "B.1: move one hand card into your reserve."),
+    "place": _command("place", {"card": _CARD, "cell": _CELL}, ("card", "cell"),
+                      "B.3: choose a reserve card and the tableau cell it goes to (face down)."),
+    "copy": _command("copy", {"card": _CARD}, ("card",),
+                     "099-104: the card of the required colour in an adjacent player's tableau to copy."),
+    "exchange_reserve": _command("exchange_reserve", {"cell": _CELL, "card": _CARD, "copy": _CARD},
+                                 ("cell", "card"),
+                                 "115/116: swap the card at `cell` with reserve card `card` "
+                                 "(`copy` when the card put into play is 099-104)."),
+    "move_card": _command("move_card", {"from": _CELL, "to": _CELL}, ("from", "to"),
+                          "119/120: move a tableau card to an empty cell (it must stay adjacent)."),
+    "decline": _command("decline", {}, (), "119/120: do not use the optional exchange."),
+    "use_ai5": _command("use_ai5", {"cells": {"type": "array", "items": _CELL,
+                                              "minItems": 2, "maxItems": 2}},
+                        ("cells",), "AI-5 (once per game): exchange two cells of your tableau."),
+    "use_ai6": _command("use_ai6", {"discard": {"type": "array", "items": _CARD,
+                                                "minItems": 2, "maxItems": 2, "uniqueItems": True}},
+                        ("discard",), "AI-6 (once per phase): draw 2 into the reserve, discard 2 hand cards."),
+    "place_extra": _command("place_extra", {"card": _CARD, "cell": _CELL, "copy": _CARD},
+                            ("card", "cell"),
+                            "AI-2 (end of game): place one reserve card next to any card."),
+}
+
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "objectives": {
+            "description": "\"random\" (default), \"starter\" (Omega-3 / Omega-4) or explicit ids.",
+            "default": "random",
+            "oneOf": [
+                {"type": "string", "enum": ["random", "starter"]},
+                {"type": "object",
+                 "properties": {"phase1": {"type": "string"}, "phase2": {"type": "string"}},
+                 "required": ["phase1", "phase2"], "additionalProperties": False},
+            ],
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Normalise match options: ``{"objectives": "random"|"starter"|{"phase1","phase2"}}``.
+
+    Raises :class:`InvalidCommand` for a seat count outside 3..6, unknown keys, or an
+    objective id that does not exist for its phase (Objective Cards Details).
+    """
+    from domain.games.ai_100_human.cards import catalogue
+
+    if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
+        raise InvalidCommand(f"AI: 100% Human is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
+    options = dict(options or {})
+    unknown = set(options) - {"objectives"}
+    if unknown:
+        raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
+    objectives = options.get("objectives", "random")
+    if isinstance(objectives, str):
+        if objectives not in ("random", "starter"):
+            raise InvalidCommand("objectives must be \"random\", \"starter\" or {phase1, phase2}.")
+        return {"objectives": objectives}
+    if not isinstance(objectives, Mapping) or set(objectives) != {"phase1", "phase2"}:
+        raise InvalidCommand("objectives must be \"random\", \"starter\" or {phase1, phase2}.")
+    cat = catalogue()
+    for phase in PHASES:
+        oid = objectives[f"phase{phase}"]
+        if oid not in cat.objectives_for(phase):
+            raise InvalidCommand(f"{oid!r} is not a Phase {phase} objective.")
+    return {"objectives": {"phase1": objectives["phase1"], "phase2": objectives["phase2"]}}

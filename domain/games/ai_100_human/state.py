@@ -1,0 +1,142 @@
+"""The folded state of one match (a projection of its event stream) and its snapshot form.
+
+Shapes: a cell (``Pos``) is ``(row, col)``; a tableau is ``{Pos: card_id}`` and holds the AI
+card at ``AI_POS`` once the sides are revealed. ``deck`` lists the current phase deck top
+first. Everything private (hands, reserves, dealt cards, choices, the deck) lives here and
+leaves the domain only through :mod:`.views`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+Pos = tuple[int, int]
+
+
+@dataclass
+class SeatState:
+    """One seat: AI card, tableau, hand, reserve, score and its decisions of the current step.
+
+    ``ai_pair``: the two sides of the dealt physical AI card; ``ai_card``: the chosen side
+    (hidden until ``ai_revealed``). ``dealt``: the 4 reserve-creation cards awaiting
+    ``keep_reserve``. ``done``: the seat decided in the current step. ``choice``: its hidden
+    choice (placement or resolution). ``played``: ``{"card", "cell"}`` placed this turn.
+    ``need``: resolution kind this turn (``"copy"``, ``"exchange_reserve"``, ``"move_card"``).
+    ``locked``: card returned to the reserve by 115/116 this turn (cannot be placed).
+    """
+
+    ai_pair: list[str] = field(default_factory=list)
+    ai_card: str | None = None
+    ai_revealed: bool = False
+    tableau: dict[Pos, str] = field(default_factory=dict)
+    hand: list[str] = field(default_factory=list)
+    reserve: list[str] = field(default_factory=list)
+    dealt: list[str] = field(default_factory=list)
+    score: int = 0
+    done: bool = False
+    choice: dict[str, Any] | None = None
+    played: dict[str, Any] | None = None
+    need: str | None = None
+    locked: str | None = None
+    ai5_used: bool = False
+    ai6_used: bool = False
+    turn_vp: int = 0
+
+
+@dataclass
+class MatchState:
+    """The whole match. ``step`` is one of ``setup``, ``draft``, ``place``, ``resolve``,
+    ``extra`` (AI-2 end placement) or ``finished``; ``turn`` is 0 during set-up, then 1..7."""
+
+    seat_count: int
+    options: dict[str, Any]
+    objectives: dict[str, str]
+    mode: str = "standard"
+    phase: int = 1
+    turn: int = 0
+    step: str = "setup"
+    deck: list[str] = field(default_factory=list)
+    seats: list[SeatState] = field(default_factory=list)
+    last_reveal: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def left(self, seat: int) -> int:
+        """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General")."""
+        return (seat + 1) % self.seat_count
+
+    def right(self, seat: int) -> int:
+        """Right neighbour: seat - 1 mod n."""
+        return (seat - 1) % self.seat_count
+
+    def neighbours(self, seat: int) -> list[int]:
+        """The adjacent players (left, right); distinct for 3+ seats."""
+        return [self.left(seat), self.right(seat)]
+
+    def neighbour_tableaux(self, seat: int) -> tuple[dict[Pos, str], ...]:
+        """The adjacent players' tableaux, left first (for 099-114)."""
+        return tuple(self.seats[s].tableau for s in self.neighbours(seat))
+
+
+def cell(value: Any) -> Pos:
+    """``[row, col]`` (JSON) -> ``(row, col)``."""
+    return (int(value[0]), int(value[1]))
+
+
+def cell_json(pos: Pos) -> list[int]:
+    """``(row, col)`` -> ``[row, col]``."""
+    return [pos[0], pos[1]]
+
+
+def tableau_json(tableau: Mapping[Pos, str]) -> list[dict[str, Any]]:
+    """A tableau as ``[{"cell": [r, c], "card": id}]`` sorted by cell."""
+    return [{"cell": cell_json(p), "card": c} for p, c in sorted(tableau.items())]
+
+
+def dump_state(state: MatchState) -> dict[str, Any]:
+    """JSON-serialisable snapshot (tableaux as lists of ``{"cell", "card"}``)."""
+    seats = []
+    for s in state.seats:
+        d = dict(s.__dict__)
+        d["tableau"] = tableau_json(s.tableau)
+        d["hand"], d["reserve"], d["dealt"] = list(s.hand), list(s.reserve), list(s.dealt)
+        d["ai_pair"] = list(s.ai_pair)
+        seats.append(d)
+    data = dict(state.__dict__)
+    data["seats"] = seats
+    data["deck"] = list(state.deck)
+    return _copy_json(data)
+
+
+def load_state(data: Mapping[str, Any]) -> MatchState:
+    """Inverse of :func:`dump_state`."""
+    data = _copy_json(data)
+    seats = []
+    for d in data.pop("seats"):
+        d["tableau"] = {cell(e["cell"]): e["card"] for e in d["tableau"]}
+        seats.append(SeatState(**d))
+    return MatchState(seats=seats, **data)
+
+
+def _copy_json(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _copy_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_copy_json(v) for v in obj]
+    return obj
+
+
+def clone(state: MatchState) -> MatchState:
+    """A deep, independent copy (``decide`` works on one so it never mutates its input)."""
+    seats = []
+    for s in state.seats:
+        seats.append(SeatState(
+            ai_pair=list(s.ai_pair), ai_card=s.ai_card, ai_revealed=s.ai_revealed,
+            tableau=dict(s.tableau), hand=list(s.hand), reserve=list(s.reserve),
+            dealt=list(s.dealt), score=s.score, done=s.done,
+            choice=_copy_json(s.choice), played=_copy_json(s.played), need=s.need,
+            locked=s.locked, ai5_used=s.ai5_used, ai6_used=s.ai6_used, turn_vp=s.turn_vp))
+    return MatchState(
+        seat_count=state.seat_count, options=_copy_json(state.options),
+        objectives=dict(state.objectives), mode=state.mode, phase=state.phase,
+        turn=state.turn, step=state.step, deck=list(state.deck), seats=seats,
+        last_reveal=_copy_json(state.last_reveal), result=_copy_json(state.result))
