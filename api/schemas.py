@@ -26,6 +26,11 @@ MAX_VERSION = 10**12
 MATCH_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")
 _IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
+MAX_JSON_DEPTH = 64
+# Names are shown to other players: no control characters, no bidi overrides/isolates.
+NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+$")
+_QUERY_INT = re.compile(r"^[0-9]{1,18}$")
+_QUERY_NUMBER = re.compile(r"^[0-9]{1,18}(?:\.[0-9]{1,9})?$")
 
 
 def check_match_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
@@ -63,9 +68,47 @@ def json_body(*, optional: bool = False) -> Any:
         raise Problem(415, "unsupported_media_type",
                       f"Send the body as application/json (got {mimetype or 'no content type'}).")
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as error:
         raise Problem(400, "malformed_json", f"The body is not valid JSON: {error}.") from None
+    except RecursionError:
+        raise Problem(400, "malformed_json",
+                      f"The body nests deeper than {MAX_JSON_DEPTH} levels.") from None
+    _check_depth_and_text(data)
+    return data
+
+
+def _check_depth_and_text(data: Any) -> None:
+    """Reject JSON nested deeper than ``MAX_JSON_DEPTH`` or holding unpaired surrogates
+    (``"\\ud800"`` parses but is not Unicode text: RFC 8259 section 8.2).
+
+    Raises:
+        Problem: 400 ``malformed_json``.
+    """
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise Problem(400, "malformed_json",
+                              f"The body nests deeper than {MAX_JSON_DEPTH} levels.")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    _check_text(key)
+                    stack.append((item, depth + 1))
+            else:
+                stack.extend((item, depth + 1) for item in value)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Problem(400, "malformed_json",
+                      "The body holds a string that is not valid Unicode "
+                      "(an unpaired surrogate).") from None
 
 
 def load(schema: Schema, data: Any, *, what: str = "body") -> dict[str, Any]:
@@ -79,8 +122,35 @@ def load(schema: Schema, data: Any, *, what: str = "body") -> dict[str, Any]:
 
 
 def query(schema: Schema) -> dict[str, Any]:
-    """The query string validated by ``schema`` (one value per parameter; unknown ignored)."""
+    """The query string validated by ``schema`` (one value per parameter; unknown ignored).
+
+    Raises:
+        Problem: 400 ``validation_error`` when a parameter the schema knows is repeated.
+    """
+    repeated = {name: ["Give this parameter once."] for name in schema.fields
+                if len(request.args.getlist(name)) > 1}
+    if repeated:
+        raise validation_problem(repeated, "The query string is not valid.")
     return load(schema, request.args.to_dict(flat=True), what="query string")
+
+
+class QueryInteger(fields.Integer):
+    """A query-string integer written with ASCII digits only (no sign, spaces or the
+    other Unicode digits Python's ``int()`` would accept)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, str) or not _QUERY_INT.match(value):
+            raise ValidationError("Must be a non-negative integer written with digits 0-9.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryNumber(fields.Float):
+    """A query-string number of seconds written with ASCII digits (``3`` or ``2.5``)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
+        if not isinstance(value, str) or not _QUERY_NUMBER.match(value):
+            raise ValidationError("Must be a non-negative number written with digits 0-9.")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 # -- matches ------------------------------------------------------------------------------
@@ -93,7 +163,8 @@ class SeatSpecSchema(Schema):
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
     bot = fields.String(validate=validate.Length(min=1, max=64))
-    name = fields.String(validate=validate.Length(min=1, max=64))
+    name = fields.String(validate=[validate.Length(min=1, max=64),
+                                    validate.Regexp(NAME_PATTERN, error="No control characters.")])
 
     @validates_schema
     def _bot_level_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
@@ -121,7 +192,9 @@ class JoinSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    name = fields.String(validate=[validate.Length(min=1, max=64),
+                                    validate.Regexp(NAME_PATTERN, error="No control characters.")],
+                         load_default=None)
 
 
 class ForkSchema(Schema):
@@ -141,10 +214,10 @@ class EventsQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
-    wait = fields.Float(load_default=0.0, allow_nan=False,
-                        validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
-    limit = fields.Integer(load_default=MAX_EVENTS_PAGE,
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    wait = QueryNumber(load_default=0.0, allow_nan=False,
+                       validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
+    limit = QueryInteger(load_default=MAX_EVENTS_PAGE,
                            validate=validate.Range(min=1, max=MAX_EVENTS_PAGE))
 
 
@@ -154,8 +227,8 @@ class StreamQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
-    max_s = fields.Float(load_default=60.0, allow_nan=False,
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    max_s = QueryNumber(load_default=60.0, allow_nan=False,
                          validate=validate.Range(min=0, max=300))
 
 
@@ -165,7 +238,7 @@ class StateQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    version = QueryInteger(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
 
 
 # -- replays ------------------------------------------------------------------------------
@@ -293,9 +366,12 @@ def _expected_version(value: Any) -> int | None:
 
 
 def if_match_version() -> int | None:
-    """The version in an ``If-Match`` header (``"12"``, ``W/"12"`` or ``12``), else ``None``."""
+    """The version in an ``If-Match`` header (``"12"``, ``W/"12"`` or ``12``), else ``None``.
+
+    ``*`` matches any current version (RFC 9110 section 13.1.1), so it also gives ``None``.
+    """
     header = request.headers.get("If-Match")
-    if header is None:
+    if header is None or header.strip() == "*":
         return None
     found = _IF_MATCH.match(header)
     if not found:

@@ -72,9 +72,9 @@ def test_missing_fields_and_wrong_types_name_the_field(http, match):
 
 
 def test_seat_count_outside_the_games_range_is_a_validation_error(http):
-    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": HUMANS[:2]}),
+    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": HUMANS * 3}),
                           400, "validation_error")
-    assert "3 to 6" in body["errors"]["seats"][0]
+    assert "to 6" in body["errors"]["seats"][0]
 
 
 def test_unknown_game_is_404(http):
@@ -242,3 +242,49 @@ def test_a_genuine_bug_is_a_500_problem_without_internals():
     assert response.mimetype == PROBLEM
     body = response.get_json()
     assert body["code"] == "internal_error" and "boom" not in response.get_data(as_text=True)
+
+
+def test_hostile_json_bodies_are_400_not_500(http, match):
+    """Found by the newcomer probe: deep nesting raised RecursionError and unpaired
+    surrogates raised UnicodeEncodeError deep in the service (500s)."""
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for path, token in ((actions_path(match_id), tokens[0]), ("/v1/matches", None),
+                        ("/v1/replays", None)):
+        assert_problem(http.call("POST", path, token, raw=deep), 400, "malformed_json")
+        nested = b'{"a":' * 65 + b"1" + b"}" * 65
+        assert_problem(http.call("POST", path, token, raw=nested), 400, "malformed_json")
+    for raw in (b'{"type":"choose_ai_side","card":"\\ud800"}',
+                b'{"type":"keep_reserve","\\ud800":1}'):
+        assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw),
+                       400, "malformed_json")
+    create = b'{"game":"ai-100-human","seats":[{"kind":"human","name":"\\ud800"}]}'
+    assert_problem(http.call("POST", "/v1/matches", raw=create), 400, "malformed_json")
+    assert version_of(http, match_id) == before
+
+
+def test_seat_names_reject_control_and_bidi_characters(http):
+    for name in ("a\u0000b", "evil\u202eexe", "tab\there"):
+        body = assert_problem(http.post("/v1/matches", {
+            "game": GAME, "seats": [{"kind": "human", "name": name}] * 3}),
+            400, "validation_error")
+        assert "seats" in body["errors"]
+
+
+def test_query_integers_are_ascii_digits_given_once(http, match):
+    match_id, _ = match
+    for query in ("after=%201", "after=%EF%BC%91", "after=1&after=2", "wait=%EF%BC%91",
+                  "after=+1"):
+        assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400,
+                       "validation_error")
+    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=%EF%BC%91"), 400,
+                   "validation_error")
+
+
+def test_if_match_star_matches_any_version(http, match):
+    match_id, tokens = match
+    legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
+    status, _, body = http.call("POST", actions_path(match_id), tokens[0], body=legal[0],
+                                headers={"If-Match": "*"})
+    assert status == 200, body
