@@ -39,7 +39,8 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     """Verify an exported log. Returns ``{"valid", "version", "result", "errors"}``.
 
     ``version`` is the number of events verified; ``result`` the engine's result after
-    folding them (``None`` when the replay stopped early). Never raises for bad content.
+    folding them (``None`` when the replay stopped early). A log that replays cleanly but
+    ends before the match has a result is invalid (truncated). Never raises for bad content.
     """
     errors: list[str] = []
     events = log.get("events")
@@ -97,5 +98,10 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     except (KeyError, TypeError, ValueError) as exc:
         errors.append(f"after event {version}: malformed log ({exc.__class__.__name__})")
     result = engine.result(state) if state is not None else None
+    if not errors and result is None:
+        # An export exists only for a finished match: a log whose replay has no result
+        # was cut short (even when it was cut at a command boundary).
+        errors.append(f"the log ends at event {version} before the match has a result "
+                      "(truncated)")
     return {"valid": not errors and version == len(events), "version": version,
             "result": result, "errors": errors}

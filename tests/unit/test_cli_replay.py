@@ -76,3 +76,17 @@ def test_a_file_that_is_not_json_fails(tmp_path):
     result = _replay(tmp_path, "{not json")
     assert result.exit_code == 1
     assert "cannot read log" in result.output
+
+
+def test_a_log_cut_at_a_command_boundary_fails_as_truncated(tmp_path, exported_log):
+    """Newcomer probe: keeping only whole commands (here: the set-up batch and the next
+    ones up to a boundary) used to verify as valid with result null."""
+    from service.envelopes import batches
+
+    log = copy.deepcopy(exported_log)
+    groups = batches(log["events"])
+    keep = sum(len(g) for g in groups[: len(groups) // 2])
+    log["events"] = log["events"][:keep]
+    result = _replay(tmp_path, log)
+    assert result.exit_code == 1
+    assert "truncated" in result.output
