@@ -1,0 +1,116 @@
+"""A.I.Pokalypse simulation: N seeded 4-seat bot matches through the domain (no Redis).
+
+Usage: python benchmarks/aipokalypse_sim.py [--matches 40] [--seats 4] [--seed S]
+        [--levels tactician,random] [--no-replay]
+
+Seats get the bot levels in turn, rotated by match index, so every level plays every seat.
+Each match must finish; unless ``--no-replay`` it is replayed from the same seed (identical
+events) and its log is folded again (identical state). Prints one JSON object: the metric is
+the tactician's win share (target >= 0.6 against random), with rounds per match, the share of
+games ending by elimination / A.I.Pokalypse / alternative win, win rates by faction and by
+bot level.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import _common  # noqa: F401  (import path)
+from _common import report
+from domain.engine import Event, Setup, derive_rng, fold
+from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.cards import catalogue
+
+MAX_DECISIONS = 20_000
+
+
+@dataclass(frozen=True)
+class Match:
+    """A finished match: every event, the folded state and ``ENGINE.result``."""
+
+    events: list[Event]
+    state: Any
+    result: dict[str, Any]
+
+
+def match_seed(base: str, index: int) -> bytes:
+    """Secret seed of match ``index``: ``SHA-256("<base>:<index>")`` (same run, same matches)."""
+    return hashlib.sha256(f"{base}:{index}".encode()).digest()
+
+
+def play_bot_match(engine: Any, bots: list[str], seed: bytes) -> Match:
+    """The decider loop of ``domain/engine.py``: ``new_match`` with ``derive_rng(seed, 0)``,
+    then the lowest pending seat's bot chooses and ``decide`` runs with
+    ``derive_rng(seed, version)``. Raises RuntimeError when the match does not finish."""
+    events = engine.new_match(Setup(len(bots), {}), derive_rng(seed, 0))
+    state = fold(engine, events)
+    bot_rng = random.Random(seed)
+    for _ in range(MAX_DECISIONS):
+        if engine.result(state) is not None:
+            return Match(events, state, engine.result(state))
+        seat = min(engine.pending(state))
+        command = engine.bots[bots[seat]].choose(state, seat, bot_rng)
+        new = engine.decide(state, seat, command, derive_rng(seed, len(events)))
+        for event in new:
+            state = engine.evolve(state, event)
+        events = events + new
+    raise RuntimeError(f"match did not finish in {MAX_DECISIONS} decisions")
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Parse ``argv``, play and check the matches, print and return the JSON report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seed", default="aipokalypse-sim")
+    parser.add_argument("--levels", default="tactician,random")
+    parser.add_argument("--no-replay", action="store_true")
+    args = parser.parse_args(argv)
+    levels = args.levels.split(",")
+    cat = catalogue()
+    rounds, reasons = [], Counter()
+    level_games, level_wins = Counter(), Counter()
+    faction_games, faction_wins = Counter(), Counter()
+    replay_failures = 0
+    for i in range(args.matches):
+        bots = [levels[(seat + i) % len(levels)] for seat in range(args.seats)]
+        seed = match_seed(args.seed, i)
+        match = play_bot_match(ENGINE, bots, seed)
+        if not args.no_replay:
+            again = play_bot_match(ENGINE, bots, seed)
+            same = [e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
+            if not same or fold(ENGINE, match.events) != match.state:
+                replay_failures += 1
+        state, result = match.state, match.result
+        rounds.append(state["round"])
+        reasons[result["reason"]] += 1
+        share = 1 / len(result["winners"])
+        for seat, bot in enumerate(bots):
+            faction = cat[state["players"][seat]["faction"]].name
+            level_games[bot] += 1
+            faction_games[faction] += 1
+            if seat in result["winners"]:
+                level_wins[bot] += share
+                faction_wins[faction] += share
+    n = args.matches
+    by_level = {lv: round(level_wins[lv] / level_games[lv], 3) if level_games[lv] else 0.0 for lv in levels}
+    win_share = defaultdict(float)
+    for lv in levels:
+        win_share[lv] = round(level_wins[lv] / n, 3)
+    return report(
+        "aipokalypse_sim", "tactician_win_share", win_share.get("tactician", 0.0) or 1e-9, "share",
+        ">=", 0.6, matches=n, seats=args.seats, replay_failures=replay_failures,
+        rounds_per_match={"mean": round(statistics.mean(rounds), 2), "min": min(rounds), "max": max(rounds),
+                          "all": rounds},
+        end_reasons={k: round(reasons[k] / n, 3) for k in ("elimination", "aipokalypse", "alternative_win")},
+        win_share_by_level=dict(win_share), win_rate_by_level_per_seat=by_level,
+        win_rate_by_faction={f: round(faction_wins[f] / faction_games[f], 3) for f in sorted(faction_games)})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""Phase 2: Battle — battle cards, colour matching, battle strength, reactions, points.
+
+Rulebook "Phase 2: Battle" (Before the Battle, Battle Cards, Increasing Battle Strength) and
+RULINGS.md (A.I.Pokalypse): all seats reveal at once; then a reaction window: a seat that is
+not (tied) highest may replace its battle card with a hand card or spend ammo, only if that
+makes it (tied) highest; windows repeat until nobody can or wants to react.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .cards import catalogue
+from .context import Ctx
+from .effects import modifiers
+from .effects.resolve import discard_card, exhaust_unit, fire, gain, gain_ammo, run, origin_of
+from .spec import AMMO_BATTLE_STRENGTH
+from .state import alive, color_of, fits, strength_of, units
+
+
+def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
+    """Where the battle card ``card`` goes: ``(slot, fights)``.
+
+    The leftmost active unit whose colour fits ("Battle Cards"); an A.I.Lien card goes to an
+    active unit with a ``magnet`` for green (Nanobots, Black Noise) first. With no fitting
+    unit only the card value counts: ``(None, False)``; the seat then chooses where the card
+    goes (:func:`placements`, command ``place_card``).
+    """
+    cat = catalogue()
+    ccolor = cat[card].color
+    active = [(i, s) for i, s in units(p) if not s["exhausted"] and not modifiers.never_fights(p, i)]
+    if ccolor == "green":
+        for i, s in active:
+            if any(op["color"] == "green" for op in cat[s["unit"]].ops("battle") if op["op"] == "magnet"):
+                return i, True
+    for i, s in active:
+        if fits(color_of(s["unit"]), ccolor):
+            return i, True
+    return None, False
+
+
+def placements(p: Mapping[str, Any]) -> list[int]:
+    """Where a battle card without a fitting unit may go: "on the top edge of an empty slot
+    or an active unit (This unit is then exhausted)" — empty slots (The Scream counts as
+    one) first, then active units, left to right. Empty: beside the slots."""
+    empty = [i for i, s in enumerate(p["slots"])
+             if (not s["unit"] or modifiers.never_fights(p, i)) and not s["exhausted"]]
+    active = [i for i, s in units(p) if not s["exhausted"] and i not in empty]
+    return empty + active
+
+
+def needs_placement(state: Mapping[str, Any], seat: int) -> list[int]:
+    """The placement options of ``seat`` when its revealed card still needs a place."""
+    p = state["players"][seat]
+    cur = p["current"]
+    if p["eliminated"] or not cur or cur["fights"] or cur.get("placed"):
+        return []
+    return placements(p)
+
+
+def auto_place(ctx: Ctx) -> bool:
+    """Place cards with at most one option; True when some seat still has to choose."""
+    waiting = False
+    for seat in alive(ctx.state):
+        options = needs_placement(ctx.state, seat)
+        if len(options) == 1:
+            ctx.emit("BattleCardPlaced", seat, slot=options[0])
+        elif options:
+            waiting = True
+    return waiting
+
+
+def _battle_ops(p: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    cat = catalogue()
+    return [(i, op) for i, s in units(p) for op in cat[s["unit"]].ops("battle")]
+
+
+def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | None = None) -> int:
+    """Battle strength of ``seat`` for the current point: battle card value, plus (when a unit
+    fights) its strength, its temporary strength and battle effects, plus 2 per ammo spent,
+    minus opponents' ``temp`` to ``opponents`` (The Scream). Never below 0."""
+    p = state["players"][seat]
+    cur = current if current is not None else p["current"]
+    if cur is None:
+        return 0
+    cat = catalogue()
+    card = cat[cur["card"]]
+    total = (card.value or 0) + AMMO_BATTLE_STRENGTH * cur["ammo"] + cur["bonus"]
+    if cur["fights"] and cur["slot"] is not None:
+        total += fighting_temp(state, seat, cur) + strength_of(p["slots"][cur["slot"]])
+        for other in alive(state):
+            if other != seat:
+                total += sum(op["n"] for _, op in _battle_ops(state["players"][other])
+                             if op["op"] == "temp" and op["to"] == "opponents")
+    return max(total, 0)
+
+
+def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -> int:
+    """Temporary strength of the fighting unit (slot temp, Desert Rats ammo, battle effects)."""
+    p = state["players"][seat]
+    me = cur["slot"]
+    slot = p["slots"][me]
+    cat = catalogue()
+    card = cat[cur["card"]]
+    total = slot["temp"] + slot["ammo_temp"]
+    unit_color = color_of(slot["unit"])
+    for i, op in _battle_ops(p):
+        name = op["op"]
+        if name == "temp" and op["to"] in ("self", "all"):
+            if op["to"] == "self" and i != me:
+                continue
+            if op["to"] == "all" and op.get("color") and op["color"] != unit_color:
+                continue
+            per = op.get("per")
+            if per == "attached":
+                total += op["n"] * len(slot["attached"])
+            elif per == "lost_health":
+                total += max(0, 6 - len(p["health"]))
+            elif per == "ailien_value":
+                total += card.value if card.kind == "ailien" else 0
+            elif per == "discard_units":
+                total += op["n"] * sum(1 for _, s in units(p) if cat[s["unit"]].ops("discard"))
+            else:
+                total += op["n"]
+        elif name == "magnet" and i == me and card.color == op["color"]:
+            total += op["n"]
+        elif name == "mirror" and i == me:
+            others = [strength_of(s) for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
+            total += max(others, default=0)
+    return total
+
+
+def strengths(state: Mapping[str, Any]) -> dict[int, int]:
+    """Battle strength of every living seat with a revealed battle card."""
+    return {s: strength(state, s) for s in alive(state) if state["players"][s]["current"]}
+
+
+# ------------------------------------------------------------------ reactions
+
+def _others_best(state: Mapping[str, Any], seat: int) -> int:
+    return max((v for s, v in strengths(state).items() if s != seat), default=0)
+
+
+def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
+
+    Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
+    A.I.Lien included) or an ammo count that makes it (tied) highest."""
+    p = state["players"][seat]
+    if state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]:
+        return []
+    mine, best = strength(state, seat), _others_best(state, seat)
+    if mine >= best:
+        return []
+    out: list[dict[str, Any]] = []
+    cat = catalogue()
+    for cid in sorted(set(p["hand"])):
+        if cat[cid].category != "basic":
+            continue
+        if replaced_strength(state, seat, cid) >= best:
+            out.append({"type": "react_card", "card": cid})
+    for k in range(1, len(p["ammo"]) + 1):
+        if mine + AMMO_BATTLE_STRENGTH * k >= best:
+            out.append({"type": "react_ammo", "count": k})
+    if out:
+        out.append({"type": "pass"})
+    return out
+
+
+def replaced_strength(state: Mapping[str, Any], seat: int, card: str) -> int:
+    """Battle strength if ``card`` from hand replaced the current battle card."""
+    p = state["players"][seat]
+    slot, fights = fighter_for(p, card)
+    cur = dict(p["current"], card=card, slot=slot, fights=fights)
+    return strength(state, seat, cur)
+
+
+def eligible(state: Mapping[str, Any]) -> list[int]:
+    """Seats with an open reaction decision in the current window."""
+    return [s for s in alive(state) if reactions(state, s)]
+
+
+def placing(state: Mapping[str, Any]) -> list[int]:
+    """Seats that must choose where their non-fighting battle card goes (after reactions)."""
+    if state["phase"] != "battle" or eligible(state):
+        return []
+    return [s for s in alive(state) if len(needs_placement(state, s)) > 1]
+
+
+# ------------------------------------------------------------------ reveal and resolve
+
+def reveal_point(ctx: Ctx) -> None:
+    """All seats reveal the top card of their battle card stack at once; fighting-unit battle
+    effects that change the board (Journalist's rally, reactivation) resolve now."""
+    for seat in alive(ctx.state):
+        p = ctx.players[seat]
+        if not p["stack"]:
+            continue
+        card = p["stack"][0]
+        slot, fights = fighter_for(p, card)
+        ctx.emit("BattleCardRevealed", seat, card=card, slot=slot, fights=fights)
+    for seat in alive(ctx.state):
+        cur = ctx.players[seat]["current"]
+        if cur and cur["fights"]:
+            _on_fight(ctx, seat, cur["slot"])
+
+
+def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
+    p = ctx.players[seat]
+    fighting_color = color_of(p["slots"][me]["unit"])
+    for i, op in list(_battle_ops(p)):
+        if op["op"] == "rally" and fighting_color == op["color"]:
+            helpers = [j for j, s in units(p) if j != me and not s["exhausted"]
+                       and color_of(s["unit"]) == op["color"]]
+            if helpers:
+                j = helpers[-1]
+                ctx.emit("FightBonus", seat, n=strength_of(p["slots"][j]))
+                exhaust_unit(ctx, seat, j)
+                gain(ctx, seat, me, 1)
+        elif op["op"] == "reactivate" and i == me:
+            run(ctx, seat, [op], origin_of(p["slots"][me]["unit"], me))
+
+
+def resolve_point(ctx: Ctx) -> None:
+    """Score the point: forced winners ("you win the point": Postman, Murderer) if any, else
+    the highest battle strength, ties all score (Neo / Last Light win ties alone). Then the
+    point hooks (point won, fight with temporary strength, Droid Army's refund)."""
+    state = ctx.state
+    cat = catalogue()
+    forced: list[int] = []
+    for seat in alive(state):
+        p = ctx.players[seat]
+        cur = p["current"]
+        if not cur or not cur["fights"]:
+            continue
+        me = cur["slot"]
+        for i, op in _battle_ops(p):
+            if i != me or not p["slots"][me]["unit"]:
+                continue
+            if op["op"] == "win_point" and (cat[cur["card"]].value or 0) <= op["max_value"]:
+                forced.append(seat)
+            elif op["op"] == "sacrifice_win" and strength(state, seat) < _others_best(state, seat):
+                victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
+                if victims:
+                    victim = min(victims, key=lambda j: (strength_of(p["slots"][j]), -j))
+                    discard_card(ctx, seat, p["slots"][victim]["unit"], trigger=False)
+                    ctx.emit("FightBonus", seat, forced=True)
+                    forced.append(seat)
+    st = strengths(ctx.state)
+    if not st:
+        return
+    if forced:
+        winners = sorted(set(forced))
+    else:
+        top = max(st.values())
+        winners = [s for s, v in st.items() if v == top]
+        breakers = [s for s in winners if modifiers.has(ctx.players[s], "tiebreak")]
+        if len(winners) > 1 and breakers:
+            winners = breakers
+    fought = {s: dict(ctx.players[s]["current"]) for s in st}
+    temps = {s: (c["fights"] and (fighting_temp(ctx.state, s, c) > 0 or c["ammo"] > 0)) for s, c in fought.items()}
+    ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})
+    for seat, cur in fought.items():
+        if seat in winners and cur["fights"]:
+            fire(ctx, seat, "point_won", {"slot": cur["slot"]})
+        if temps[seat]:
+            fire(ctx, seat, "fight_with_temp", {})
+        refund = modifiers.refund_color(ctx.players[seat])
+        if (seat not in winners and refund and cur["ammo"] and cur["fights"]
+                and color_of(ctx.players[seat]["slots"][cur["slot"]]["unit"]) == refund):
+            gain_ammo(ctx, seat, 1)
+
+
+def battle_card_count(state: Mapping[str, Any]) -> int:
+    """"As many cards ... as the number of units (not slots) of the player with the most
+    units" (The Scream counts), adjusted by Special Agents; never below 0."""
+    most = max((len(units(state["players"][s])) for s in alive(state)), default=0)
+    return max(0, most + modifiers.battle_card_delta(state))
+
+
+def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
+    """What every seat sees of a board once it is revealed (no hand, no health stack order)."""
+    return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
+            "slots": [{k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
+                      for s in p["slots"]],
+            "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
+            "pool": list(p["pool"])}

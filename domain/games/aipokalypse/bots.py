@@ -1,0 +1,148 @@
+"""Bots: ``random`` (any legal command; ends Recruitment with probability 1/4 per step),
+``tactician`` (recruits for synergy, keeps pairs for Triples, reacts in battle when it pays)
+and ``idle`` (the turn-timeout policy: ready at once, pass every reaction).
+
+Both read only their own seat's view (hand, board, ammo) and ``legal_actions``.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .actions import legal_actions
+from .cards import catalogue
+from .state import strength_of
+
+_DIFF = {"easy": 0, "medium": 1, "hard": 2}
+
+
+class RandomBot:
+    """Uniformly random legal command; ``ready`` with probability 1/4 when available."""
+
+    name = "random"
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command from ``legal_actions(state, seat)`` (ValueError when there is none)."""
+        actions = legal_actions(state, seat)
+        if not actions:
+            raise ValueError("no legal action")
+        ready = [a for a in actions if a["type"] == "ready"]
+        if ready and (len(actions) == 1 or rng.random() < 0.25):
+            return ready[0]
+        others = [a for a in actions if a["type"] != "ready"] or actions
+        return rng.choice(others)
+
+
+def _card_score(cid: str) -> float:
+    """Heuristic worth of a unit: Special Units high, then card value, active effects."""
+    card = catalogue()[cid]
+    score = 10.0 if card.category == "special" else float(card.value or 0)
+    for eff in card.effects:
+        if eff["trigger"] in ("recruit", "round_bonus", "battle", "preparation"):
+            score += 1.5
+    return score
+
+
+class TacticianBot:
+    """Greedy recruiter: Triple into Special Units (pool first, never its last 2 health),
+    recruit the best card on an empty slot (targeting its strongest unit), keep pairs,
+    open slots with spare cards, spend ammo beyond 2 on the strongest unit, react with the
+    cheapest winning reaction."""
+
+    name = "tactician"
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command from ``legal_actions(state, seat)``."""
+        actions = legal_actions(state, seat)
+        if not actions:
+            raise ValueError("no legal action")
+        kinds = {a["type"] for a in actions}
+        p = state["players"][seat]
+        cat = catalogue()
+        if "choose_faction" in kinds:
+            return min(actions, key=lambda a: (_DIFF[cat[a["faction"]].difficulty], a["faction"]))
+        if "choose_special" in kinds:
+            return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
+        if "place_card" in kinds:
+            empty = [a for a in actions if not p["slots"][a["slot"]]["unit"]]
+            return empty[0] if empty else min(
+                actions, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
+        if kinds & {"react_card", "react_ammo", "pass"}:
+            return self._react(state, seat, actions)
+        return self._recruit(state, p, actions)
+
+    def _react(self, state: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        cat = catalogue()
+        # A point saved is a health point saved; it pays unless it costs more than 2 ammo
+        # or a card worth keeping (an A.I.Lien, or a card of a pair kept for a Triple).
+        ammo = [a for a in actions if a["type"] == "react_ammo" and a["count"] <= 2]
+        cards = [a for a in actions if a["type"] == "react_card" and cat[a["card"]].kind != "ailien"
+                 and not self._paired(state, seat, a["card"])]
+        if ammo:
+            return ammo[0]
+        if cards:
+            return min(cards, key=lambda a: (cat[a["card"]].value, a["card"]))
+        return {"type": "pass"}
+
+    @staticmethod
+    def _paired(state: Any, seat: int, cid: str) -> bool:
+        cat = catalogue()
+        key = (cat[cid].color, cat[cid].value)
+        return sum(1 for c in state["players"][seat]["hand"]
+                   if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key) >= 2
+
+    def _recruit(self, state: Any, p: dict, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        cat = catalogue()
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for a in actions:
+            by_type.setdefault(a["type"], []).append(a)
+        triples = by_type.get("triple", [])
+        if triples:
+            pool = [a for a in triples if a["source"] == "pool"]
+            health = [a for a in triples if a["source"] == "health" and len(p["health"]) > 2]
+            pick = pool or health
+            if pick:
+                return max(pick, key=lambda a: (sum(1 for c in a["cards"] if c not in p["hand"]),
+                                                _card_score(a.get("special", "S01"))))
+        counts = Counter((cat[c].color, cat[c].value) for c in p["hand"] if cat[c].category == "basic")
+        pairs = {k for k, n in counts.items() if n >= 2}
+
+        def keep(cid: str) -> bool:
+            c = cat[cid]
+            return c.category == "basic" and (c.color, c.value) in pairs
+
+        recruits = [a for a in by_type.get("recruit", []) if not keep(a["card"])]
+        if recruits:
+            def value(a: dict[str, Any]) -> tuple:
+                t = a.get("target")
+                t_str = strength_of(p["slots"][t]) if t is not None else 0
+                return (_card_score(a["card"]), t_str, -a["slot"])
+            return max(recruits, key=value)
+        spare = [a for a in by_type.get("open_slot", []) if not keep(a["card"])]
+        if spare and len(p["hand"]) >= 2:
+            return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
+        spend = by_type.get("spend_ammo", [])
+        if spend and len(p["ammo"]) > 2:
+            return max(spend, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
+        return {"type": "ready"}
+
+
+class IdleBot:
+    """The turn-timeout policy: keeps the first offered faction / drawn Special Unit, ends
+    Recruitment at once and passes every reaction window (RULINGS: a timeout is a pass)."""
+
+    name = "idle"
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """``ready`` / ``pass`` when legal, else the first legal command."""
+        actions = legal_actions(state, seat)
+        if not actions:
+            raise ValueError("no legal action")
+        for kind in ("ready", "pass"):
+            if {"type": kind} in actions:
+                return {"type": kind}
+        return actions[0]
+
+
+BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot()}

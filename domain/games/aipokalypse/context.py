@@ -1,0 +1,68 @@
+"""The decision context: rules run on a scratch copy of the state and record atomic events.
+
+``Ctx.emit`` folds each event into the scratch state at once (with :func:`.fold.evolve`), so
+rules always read the current situation, and keeps the list ``decide`` returns. Random
+outcomes (reshuffles, searches) use ``ctx.rng`` and are written into the events.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.engine import Event
+
+from . import fold
+from .state import dump_state
+
+
+# Seat events of the Recruitment Phase that everybody sees at once (health and readiness are
+# public); every other seat event of that phase is marked ``hidden`` until the battle reveal.
+PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered"})
+
+
+class Ctx:
+    """Scratch state + recorded events of one ``decide``/``new_match`` call."""
+
+    def __init__(self, state: dict | None, rng: random.Random):
+        self.state: dict | None = dump_state(state) if state is not None else None
+        self.rng = rng
+        self.events: list[Event] = []
+        self.depth = 0
+
+    def emit(self, type_: str, seat: int | None = None, **data: Any) -> None:
+        """Record event ``type_`` about ``seat`` and fold it into the scratch state."""
+        if (seat is not None and self.state is not None and self.state["phase"] == "recruitment"
+                and type_ not in PUBLIC_IN_RECRUITMENT):
+            data["hidden"] = True        # RULINGS: board changes stay private until the battle
+        event = Event(type_, data, seat)
+        self.state = fold.evolve(self.state, event)
+        self.events.append(event)
+
+    @property
+    def players(self) -> list[dict]:
+        """The scratch state's players."""
+        return self.state["players"]
+
+    def ensure_draw(self) -> bool:
+        """Reshuffle the discard pile into a new draw pile when the draw pile is empty
+        ("When the common draw pile ever becomes empty, shuffle the discard pile").
+        Returns False when both are empty."""
+        s = self.state
+        if s["draw"]:
+            return True
+        if not s["discard"]:
+            return False
+        order = list(s["discard"])
+        self.rng.shuffle(order)
+        self.emit("DrawPileReshuffled", None, order=order)
+        return True
+
+    def draw(self, seat: int, count: int, to: str = "hand") -> list[str]:
+        """Draw ``count`` cards (fewer when draw and discard piles run out) into the seat's
+        hand or battle stack; one ``CardsDrawn`` per contiguous run. Returns the cards."""
+        got: list[str] = []
+        while len(got) < count and self.ensure_draw():
+            take = self.state["draw"][:count - len(got)]
+            self.emit("CardsDrawn", seat, cards=take, to=to)
+            got.extend(take)
+        return got

@@ -1,0 +1,1 @@
+"""The data-driven effect engine of A.I.Pokalypse: vocabulary, static modifiers, resolution."""

@@ -1,0 +1,87 @@
+"""Static (passive) modifiers: what the rules ask the cards in play before counting.
+
+A seat's *effect sources* are its units on slots, left to right, then its faction(s)
+("Factions": the passive and round-bonus effects of faction cards always come after those of
+your units). Attached cards only show their effect in the sense of the attaching card; they
+are not sources. Every function here is a pure query on the state.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from ..cards import Card, catalogue
+from ..state import alive, factions
+
+
+def sources(player: Mapping[str, Any]) -> Iterator[tuple[int | None, Card]]:
+    """``(slot index | None, card)`` of each effect source: units left to right, then factions."""
+    cat = catalogue()
+    for i, slot in enumerate(player["slots"]):
+        if slot["unit"]:
+            yield i, cat[slot["unit"]]
+    for fid in factions(player):
+        yield None, cat[fid]
+
+
+def statics(player: Mapping[str, Any], name: str) -> list[tuple[int | None, Mapping[str, Any]]]:
+    """Every op called ``name`` in any effect of the seat's sources, with its slot."""
+    return [(i, op) for i, card in sources(player) for op in card.has(name)]
+
+
+def has(player: Mapping[str, Any], name: str) -> bool:
+    """True when a source of the seat carries op ``name`` (e.g. ``tiebreak``, ``pair_triple``)."""
+    return bool(statics(player, name))
+
+
+def ammo_bonus(player: Mapping[str, Any], slot: int) -> int:
+    """Extra strength per ammo spent in Recruitment on ``slot`` (Disintegrator on itself;
+    Dreadator, The Corporation on any unit)."""
+    return sum(op["n"] for i, op in statics(player, "ammo_bonus")
+               if op["to"] == "any" or i == slot)
+
+
+def ammo_temp(player: Mapping[str, Any]) -> int:
+    """Temporary strength per ammo spent in Recruitment that stays on the unit (Desert Rats)."""
+    return sum(op["n"] for _, op in statics(player, "ammo_temp"))
+
+
+def doubles_strength(player: Mapping[str, Any], slot: int) -> bool:
+    """Homo Deus: the unit on ``slot`` gains twice any "X strength"."""
+    return any(i == slot for i, _ in statics(player, "double_strength"))
+
+
+def never_fights(player: Mapping[str, Any], slot: int) -> bool:
+    """The Scream never fights; in battle it is treated as an empty slot."""
+    return any(i == slot for i, _ in statics(player, "never_fights"))
+
+
+def battle_card_delta(state: Mapping[str, Any]) -> int:
+    """Sum of ``battle_cards`` ops on every living seat (Special Agent: -1 for all players)."""
+    return sum(op["n"] for s in alive(state) for _, op in statics(state["players"][s], "battle_cards"))
+
+
+def ammo_triple_cost(player: Mapping[str, Any]) -> int | None:
+    """Ammo that replaces a Triple (Berserker: 3), or ``None``."""
+    costs = [op["n"] for _, op in statics(player, "ammo_triple")]
+    return min(costs) if costs else None
+
+
+def stash_size(player: Mapping[str, Any]) -> int:
+    """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1)."""
+    return max([op["n"] for _, op in statics(player, "stash")] or [0])
+
+
+def ammo_per_damage(player: Mapping[str, Any]) -> int:
+    """Ammo gained per health point lost (Elysium)."""
+    return sum(op["n"] for _, op in statics(player, "ammo_per_damage"))
+
+
+def refund_color(player: Mapping[str, Any]) -> str | None:
+    """Droid Army: colour of units whose battle ammo comes back when they lose the point."""
+    ops = statics(player, "ammo_refund")
+    return ops[0][1]["color"] if ops else None
+
+
+def wild_for_triple(card: Card) -> bool:
+    """Surrogate: this card Triples with every colour."""
+    return bool(card.has("wild_triple"))

@@ -1,0 +1,108 @@
+"""The effect vocabulary: every ``op`` a card effect may use and the parameters it takes.
+
+A card's ``effects`` is a list of ``{"trigger": T, "ops": [op, ...]}``; an op is
+``{"op": name, **params}``. Triggers follow the rulebook's effect symbols ("Recruitment
+Effects", "Phase 2: Battle"): ``passive``, ``recruit``, ``discard``, ``round_bonus``,
+``preparation``, ``battle``, plus ``start`` (faction "at the start of the game") and
+``triple`` (a card used in a Triple, Goldfish). :data:`OPS` maps op name -> parameter spec
+``{param: kind}``; a kind ending in ``?`` is optional. Kinds: ``int``, ``bool``, ``color``,
+``ops`` (nested op list), ``ints`` (list of integers) or a tuple of allowed strings.
+
+Op families:
+
+- board: ``strength`` (permanent, scale steps), ``temp`` (temporary battle strength),
+  ``red_slot``, ``attach``, ``swap``, ``absorb``, ``merge``, ``bequeath``, ``valley``,
+  ``open_slot``, ``convert_temp``, ``ammo_all``;
+- cards: ``ammo``, ``draw``, ``discard``, ``draw_discard``, ``search``, ``salvage``,
+  ``pray``, ``stash`` (static), ``retrigger``;
+- special units / health: ``heal``, ``renew_pool``, ``special_to_slot``, ``pool_ammo``,
+  ``steal_pool``, ``scam``, ``free_special``, ``health_from_deck``, ``extra_faction``,
+  ``damage``;
+- battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
+  ``mirror``, ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``;
+- static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
+  ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
+  ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``;
+- game end: ``alt_win``, ``apocalypse``;
+- ``listen``: a passive hook (``on`` one of :data:`HOOKS`) running nested ``then`` ops.
+"""
+from __future__ import annotations
+
+TRIGGERS = ("passive", "recruit", "discard", "round_bonus", "preparation", "battle", "start", "triple")
+HOOKS = ("discard_effect", "ammo_spent", "ammo_gained", "unit_discarded", "point_won",
+         "battle_won", "reactivated", "fight_with_temp")
+PICKS = ("strongest", "weakest")
+
+OPS: dict[str, dict[str, object]] = {
+    "strength": {"n": "int", "to": ("self", "target", "all", "leftmost"), "color": "color?"},
+    "temp": {"n": "int", "to": ("self", "all", "opponents", "weakest"), "color": "color?",
+             "fighting": "bool?", "per": ("attached", "lost_health", "ailien_value", "discard_units", "?")},
+    "ammo": {"n": "int"},
+    "draw": {"n": "int", "if_pool": "bool?"},
+    "discard": {"n": "int", "silent": "bool?", "per": "ops?", "then": "ops?"},
+    "draw_discard": {"draw": "int", "discard": "int"},
+    "red_slot": {"into": ("own_slot", "?")},
+    "attach": {"n": "int", "to": ("self",)},
+    "exhaust": {"pick": PICKS},
+    "reactivate": {"color": "color?"},
+    "kill": {"pick": PICKS, "once": "bool?", "max_health": "int?"},
+    "swap": {"mode": ("strength", "position"), "auto": ("strongest_left", "?")},
+    "win_point": {"max_value": "int"},
+    "alt_win": {"kind": ("one_color",), "count": "int"},
+    "battle_cards": {"n": "int"},
+    "max_ammo": {"n": "int"},
+    "ammo_per_damage": {"n": "int"},
+    "ammo_bonus": {"n": "int", "to": ("self", "any")},
+    "ammo_temp": {"n": "int"},
+    "ammo_refund": {"color": "color"},
+    "heal": {"n": "int"},
+    "tiebreak": {},
+    "pair_triple": {},
+    "ammo_triple": {"n": "int"},
+    "wild_triple": {},
+    "special_choice": {},
+    "double_strength": {},
+    "double_damage": {},
+    "red_double": {},
+    "never_fights": {},
+    "idle_first_round": {},
+    "listen": {"on": HOOKS, "then": "ops", "color": "color?", "self_only": "bool?",
+               "unique": "bool?", "phase": ("recruitment", "battle", "?")},
+    "steal_pool": {},
+    "open_slot": {"extra": "bool"},
+    "renew_pool": {},
+    "special_to_slot": {},
+    "retrigger": {"trigger": ("recruit", "discard"), "color": "color?"},
+    "rally": {"color": "color"},
+    "magnet": {"color": "color", "n": "int"},
+    "absorb": {},
+    "convert_temp": {"to": ("self", "?")},
+    "apocalypse": {},
+    "pool_ammo": {},
+    "damage": {"n": "int"},
+    "bequeath": {"color": "color"},
+    "merge": {"color": "color"},
+    "mirror": {"color": "color"},
+    "sacrifice_win": {"color": "color"},
+    "salvage": {},
+    "search": {"kind": ("ailien", "blue", "red", "yellow")},
+    "scam": {},
+    "extra_faction": {},
+    "stash": {"n": "int"},
+    "valley": {"n": "int"},
+    "free_special": {"rounds": "ints"},
+    "health_from_deck": {},
+    "pray": {"n": "int"},
+    "ammo_all": {"color": "color"},
+}
+
+# Ops that only change how the rules count (read by effects.modifiers); never "executed".
+STATIC_OPS = frozenset({
+    "ammo_bonus", "ammo_temp", "ammo_triple", "pair_triple", "wild_triple", "special_choice",
+    "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
+    "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
+    "stash", "listen",
+})
+# Ops evaluated while a unit fights (read by battle strength / point resolution).
+BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
+                        "sacrifice_win", "listen"})

@@ -1,0 +1,234 @@
+"""Automatic steps between decisions: set-up, phase changes, battle result, game end.
+
+Rulebook: "Game Setup", "Game Start", "Phase 1: Recruitment" (draw to 6, round bonus),
+"Before the Battle", "Battle Result", "Loss of Health Points & Pool", "End of Game & Sudden
+Death", "The A.I.Pokalypse", "Total Strength".
+"""
+from __future__ import annotations
+
+from .cards import catalogue
+from .context import Ctx
+from .effects import modifiers
+from .effects.resolve import fire, gain_ammo, run, origin_of
+from . import battle
+from .spec import FACTIONS_OFFERED, HAND_SIZE, HEALTH_POINTS
+from .state import alive, color_of, total_strength, units
+
+
+def start_match(ctx: Ctx, seats: int, mode: str) -> None:
+    """Game Setup (A)-(D): shuffle factions (ammo deck), special units and basic units; deal
+    2 factions, 6 health points and 6 hand cards per seat; one ``MatchStarted`` event."""
+    cat, rng = catalogue(), ctx.rng
+    factions, specials, basics = list(cat.faction), list(cat.special), list(cat.basic)
+    for deck in (factions, specials, basics):
+        rng.shuffle(deck)
+    offered = [factions[i * FACTIONS_OFFERED:(i + 1) * FACTIONS_OFFERED] for i in range(seats)]
+    health = [specials[i * HEALTH_POINTS:(i + 1) * HEALTH_POINTS] for i in range(seats)]
+    hands = [basics[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(seats)]
+    ctx.emit("MatchStarted", None, n=seats, mode=mode, offered=offered, health=health, hands=hands,
+             draw=basics[seats * HAND_SIZE:], specials=specials[seats * HEALTH_POINTS:],
+             ammo_deck=factions[seats * FACTIONS_OFFERED:])
+
+
+def factions_chosen(ctx: Ctx) -> None:
+    """All seats chose: reveal the factions, run start-of-game faction effects, begin round 1."""
+    ctx.emit("FactionsRevealed", None, factions=[p["faction"] for p in ctx.players])
+    for seat, p in enumerate(ctx.players):
+        for fid in [p["faction"]]:
+            ops = catalogue()[fid].ops("start")
+            if ops:
+                run(ctx, seat, ops, origin_of(fid))
+    start_recruitment(ctx)
+
+
+def start_recruitment(ctx: Ctx) -> None:
+    """Draw up to 6 (not in round 1), stored cards return, round bonuses left to right with
+    the faction last ("Round bonus effect")."""
+    rnd = ctx.state["round"] + 1
+    ctx.emit("RecruitmentStarted", None, round=rnd)
+    for seat in alive(ctx.state):
+        p = ctx.players[seat]
+        if rnd > 1 and len(p["hand"]) < HAND_SIZE:
+            ctx.draw(seat, HAND_SIZE - len(p["hand"]))
+        if p["stash"]:
+            ctx.emit("StashReturned", seat, cards=list(p["stash"]))
+    for seat in alive(ctx.state):
+        for i, card in list(modifiers.sources(ctx.players[seat])):
+            ops = card.ops("round_bonus")
+            if ops and (i is None or ctx.players[seat]["slots"][i]["unit"] == card.id):
+                run(ctx, seat, ops, origin_of(card.id, i))
+        if ctx.state["phase"] == "ended":
+            return
+
+
+def seat_ready(ctx: Ctx, seat: int) -> None:
+    """A seat ends its Recruitment Phase (Erit Lux / Sic Mundus store hand cards); when every
+    seat is ready the A.I.Pokalypse ends the game, otherwise the battle begins."""
+    p = ctx.players[seat]
+    keep = modifiers.stash_size(p)
+    if keep and p["hand"]:
+        cat = catalogue()
+        best = sorted(p["hand"], key=lambda c: (-(cat[c].value or 0), c))[:keep]
+        ctx.emit("CardsStashed", seat, cards=best)
+    ctx.emit("SeatReady", seat)
+    if all(ctx.players[s]["ready"] for s in alive(ctx.state)):
+        if ctx.state["apocalypse"]:
+            finish_by_strength(ctx, alive(ctx.state), "aipokalypse", with_hand=True)
+        else:
+            start_battle(ctx)
+
+
+def start_battle(ctx: Ctx) -> None:
+    """Reveal boards, preparation effects (left to right, faction last), deal battle stacks."""
+    ctx.emit("BoardsRevealed", None,
+             boards={str(s): battle.public_board(ctx.players[s]) for s in alive(ctx.state)})
+    ctx.emit("BattlePhaseStarted", None)
+    for seat in alive(ctx.state):
+        for i, card in list(modifiers.sources(ctx.players[seat])):
+            ops = card.ops("preparation")
+            if ops and (i is None or ctx.players[seat]["slots"][i]["unit"] == card.id):
+                run(ctx, seat, ops, origin_of(card.id, i))
+    count = battle.battle_card_count(ctx.state)
+    ctx.emit("BattleStarted", None, cards=count)
+    for seat in alive(ctx.state):
+        ctx.draw(seat, count, to="stack")
+    next_point(ctx)
+
+
+def next_point(ctx: Ctx) -> None:
+    """Reveal the next battle cards, or end the battle when the stacks are empty."""
+    if any(ctx.players[s]["stack"] for s in alive(ctx.state)):
+        battle.reveal_point(ctx)
+        advance(ctx)
+    else:
+        end_battle(ctx)
+
+
+def advance(ctx: Ctx) -> None:
+    """Resolve points while no seat has an open reaction decision."""
+    while ctx.state["phase"] == "battle" and not battle.eligible(ctx.state):
+        if not any(ctx.players[s]["current"] for s in alive(ctx.state)):
+            next_point(ctx)
+            return
+        if battle.auto_place(ctx):
+            return                                   # a seat chooses where its card goes
+        battle.resolve_point(ctx)
+        if ctx.state["phase"] != "battle":
+            return
+        if any(ctx.players[s]["stack"] for s in alive(ctx.state)):
+            battle.reveal_point(ctx)
+        else:
+            end_battle(ctx)
+            return
+
+
+def battle_damage(state: dict) -> dict[int, int]:
+    """"Battle Result": damage = best score minus own score; all equal -> everyone loses 1.
+    Tie-winners (Neo, Last Light) take no damage from a shared best score. C.H.R.O.M.E.
+    doubles the damage of the others when its seat alone has the best score."""
+    seats = alive(state)
+    scores = {s: state["players"][s]["score"] for s in seats}
+    best = max(scores.values(), default=0)
+    tied = [s for s in seats if scores[s] == best]
+    breakers = [s for s in tied if modifiers.has(state["players"][s], "tiebreak")]
+    damage = {}
+    for s in seats:
+        d = best - scores[s]
+        if d == 0 and len(tied) > 1:
+            d = 0 if (breakers and s in breakers) else 1
+        damage[s] = d
+    if len(tied) == 1 and modifiers.has(state["players"][tied[0]], "double_damage"):
+        damage = {s: d * 2 for s, d in damage.items()}
+    return damage
+
+
+def end_battle(ctx: Ctx) -> None:
+    """Battle Result, Sudden Death and elimination, alternative wins, clean-up, next round."""
+    state = ctx.state
+    damage = battle_damage(state)
+    scores = {str(s): state["players"][s]["score"] for s in alive(state)}
+    ctx.emit("BattleEnded", None, scores=scores, damage={str(k): v for k, v in damage.items()})
+    best = max(scores.values(), default=0)
+    winners = [int(s) for s, v in scores.items() if v == best]
+    if len(winners) == 1:
+        fire(ctx, winners[0], "battle_won", {})
+    apply_damage(ctx, damage)
+    if ctx.state["phase"] == "ended":
+        return
+    ctx.emit("BattleCleared", None)
+    if check_alternative_win(ctx):
+        return
+    start_recruitment(ctx)
+
+
+def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
+    """Lose health points: reveal them from the health stack into the pool.
+
+    Before Sudden Death nobody loses more than their stack; when one or more stacks run out
+    for the first time the remaining damage is nullified and Sudden Death starts. In Sudden
+    Death a seat that must lose a point with an empty stack is eliminated. Elysium: +1 ammo
+    per lost point. Ends the match when at most one seat is left."""
+    sudden = ctx.state["sudden_death"]
+    eliminated_now: list[int] = []
+    for seat in sorted(damage):
+        n = damage[seat]
+        p = ctx.players[seat]
+        if n <= 0 or p["eliminated"]:
+            continue
+        lose = min(n, len(p["health"]))
+        if lose:
+            ctx.emit("HealthLost", seat, cards=p["health"][:lose])
+            per = modifiers.ammo_per_damage(p)
+            if per:
+                gain_ammo(ctx, seat, per * lose)
+        if sudden and n > lose:
+            ctx.emit("SeatEliminated", seat)
+            eliminated_now.append(seat)
+    if not sudden and any(not ctx.players[s]["health"] for s in alive(ctx.state)):
+        ctx.emit("SuddenDeathStarted", None)
+    left = alive(ctx.state)
+    if len(left) == 1:
+        finish(ctx, left, "elimination")
+    elif not left:
+        finish_by_strength(ctx, eliminated_now, "elimination")
+
+
+def check_alternative_win(ctx: Ctx) -> bool:
+    """Special Units' alternative win conditions (Invader: 5 units of one colour, Rogues
+    count as purple), checked after each battle. Several at once -> total strength."""
+    winners = []
+    for seat in alive(ctx.state):
+        p = ctx.players[seat]
+        for _, op in modifiers.statics(p, "alt_win"):
+            colors = [color_of(s["unit"]) for _, s in units(p)]
+            if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
+                winners.append(seat)
+                break
+    if len(winners) == 1:
+        finish(ctx, winners, "alternative_win")
+    elif winners:
+        finish_by_strength(ctx, winners, "alternative_win")
+    return bool(winners)
+
+
+def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
+    p = ctx.players[seat]
+    return (total_strength(p, with_hand), 1 if modifiers.has(p, "tiebreak") else 0, len(p["health"]))
+
+
+def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
+    """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
+    then more remaining health points; a full tie is a shared win."""
+    best = max(_strength_key(ctx, s, with_hand) for s in contenders)
+    finish(ctx, [s for s in contenders if _strength_key(ctx, s, with_hand) == best], reason, with_hand)
+
+
+def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -> None:
+    """Emit ``MatchEnded``: scores are total strengths; ranking = winners, then living seats,
+    then the eliminated, each by total strength and health."""
+    n = ctx.state["n"]
+    scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
+    rest = sorted((s for s in range(n) if s not in winners),
+                  key=lambda s: (ctx.players[s]["eliminated"], -scores[s], -len(ctx.players[s]["health"]), s))
+    ctx.emit("MatchEnded", None, reason=reason, winners=sorted(winners), ranking=sorted(winners) + rest,
+             scores=scores)

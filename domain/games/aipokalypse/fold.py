@@ -1,0 +1,489 @@
+"""``evolve``: fold one A.I.Pokalypse event into the state (total, deterministic, no RNG).
+
+Every event is an atomic fact recorded by the rules (:mod:`.recruitment`, :mod:`.battle`,
+:mod:`.flow`); the card ids that moved are in the event, so folding only moves them.
+Unknown event types raise ``ValueError`` (a corrupt log, not a rule violation).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from domain.engine import Event
+
+from .cards import catalogue
+from .state import new_player, new_slot
+
+Handler = Callable[[dict, Event], None]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _on(name: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        _HANDLERS[name] = fn
+        return fn
+    return deco
+
+
+def evolve(state: dict | None, event: Event) -> dict:
+    """Apply ``event`` to ``state`` (``None`` before ``MatchStarted``) and return it."""
+    if state is None:
+        if event.type != "MatchStarted":
+            raise ValueError(f"the first event must be MatchStarted, not {event.type}")
+        state = {}
+    handler = _HANDLERS.get(event.type)
+    if handler is None:
+        raise ValueError(f"unknown event type {event.type!r}")
+    handler(state, event)
+    return state
+
+
+def _p(state: dict, e: Event) -> dict:
+    return state["players"][e.seat]
+
+
+def _to_discard(state: dict, cid: str) -> None:
+    """Basic units go on the discard pile; Special Units always go under their deck."""
+    category = catalogue()[cid].category
+    if category == "special":
+        state["specials"].append(cid)
+    elif category == "faction":
+        state["ammo_deck"].insert(0, cid)
+    else:
+        state["discard"].append(cid)
+
+
+def _take_top(pile: list, cards: list) -> None:
+    if pile[:len(cards)] != list(cards):
+        raise ValueError(f"event cards {cards} are not the top of the pile")
+    del pile[:len(cards)]
+
+
+@_on("MatchStarted")
+def _started(s: dict, e: Event) -> None:
+    d = e.data
+    s.update({"n": d["n"], "mode": d["mode"], "round": 0, "phase": "faction",
+              "draw": list(d["draw"]), "discard": [], "specials": list(d["specials"]),
+              "ammo_deck": list(d["ammo_deck"]), "sudden_death": False, "apocalypse": False,
+              "factions_revealed": False, "battle": {"cards": 0, "point": 0}, "result": None,
+              "players": [new_player(o, h, c) for o, h, c in zip(d["offered"], d["health"], d["hands"])]})
+
+
+@_on("FactionChosen")
+def _faction(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["faction"] = e.data["faction"]
+    for other in p["offered"]:
+        if other != e.data["faction"]:
+            s["ammo_deck"].append(other)          # "returned under the ammo deck"
+    p["offered"] = []
+
+
+@_on("FactionsRevealed")
+def _factions_revealed(s: dict, e: Event) -> None:
+    s["factions_revealed"] = True
+
+
+@_on("RecruitmentStarted")
+def _recruitment(s: dict, e: Event) -> None:
+    s["phase"] = "recruitment"
+    s["round"] = e.data["round"]
+    s["table_public"] = {"discard": list(s["discard"]), "draw": len(s["draw"]),
+                         "specials": len(s["specials"]), "ammo_deck": len(s["ammo_deck"])}
+    for p in s["players"]:
+        p["ready"] = p["eliminated"]
+
+
+@_on("CardsDrawn")
+def _drawn(s: dict, e: Event) -> None:
+    _take_top(s["draw"], e.data["cards"])
+    target = "stack" if e.data["to"] == "stack" else "hand"
+    _p(s, e)[target].extend(e.data["cards"])
+
+
+@_on("CardsMilled")
+def _milled(s: dict, e: Event) -> None:
+    _take_top(s["draw"], e.data["cards"])
+    s["discard"].extend(e.data["cards"])
+
+
+@_on("DrawPileReshuffled")
+def _reshuffled(s: dict, e: Event) -> None:
+    if sorted(e.data["order"]) != sorted(s["discard"]) or s["draw"]:
+        raise ValueError("reshuffle order must be the discard pile, with the draw pile empty")
+    s["draw"] = list(e.data["order"])
+    s["discard"] = []
+
+
+@_on("CardTaken")
+def _taken(s: dict, e: Event) -> None:
+    s["discard"].remove(e.data["card"])
+    _p(s, e)["hand"].append(e.data["card"])
+
+
+@_on("SlotOpened")
+def _slot_opened(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    if d["from"] == "hand":
+        p["hand"].remove(d["card"])
+    else:
+        _take_top(s["draw"], [d["card"]])
+    p["slots"].append(new_slot(d["card"]))
+
+
+@_on("UnitRecruited")
+def _recruited(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    source = d["from"]
+    if source == "hand":
+        p["hand"].remove(d["card"])
+    elif source == "pool":
+        p["pool"].remove(d["card"])
+    elif source == "offer":
+        p["offer"].remove(d["card"])
+    slot = p["slots"][d["slot"]]
+    slot["unit"], slot["pos"] = d["card"], d["pos"]
+
+
+@_on("StrengthChanged")
+def _strength(s: dict, e: Event) -> None:
+    _p(s, e)["slots"][e.data["slot"]]["pos"] = e.data["pos"]
+
+
+@_on("TempAdded")
+def _temp(s: dict, e: Event) -> None:
+    slot = _p(s, e)["slots"][e.data["slot"]]
+    slot[e.data.get("field", "temp")] += e.data["n"]
+
+
+@_on("AmmoGained")
+def _ammo_gained(s: dict, e: Event) -> None:
+    _take_top(s["ammo_deck"], e.data["cards"])
+    _p(s, e)["ammo"].extend(e.data["cards"])
+
+
+@_on("AmmoSpent")
+def _ammo_spent(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    count = e.data["count"]
+    spent, p["ammo"] = p["ammo"][len(p["ammo"]) - count:], p["ammo"][:len(p["ammo"]) - count]
+    s["ammo_deck"][:0] = list(reversed(spent))       # back on top of the ammo deck
+    if e.data.get("battle"):
+        p["current"]["ammo"] += count
+        _reset_passes(s, e.seat)
+
+
+@_on("CardDiscarded")
+def _discarded(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    cid, where = d["card"], d["from"]
+    if where == "hand":
+        p["hand"].remove(cid)
+    elif where == "pool":
+        p["pool"].remove(cid)
+    elif where == "stash":
+        p["stash"].remove(cid)
+    elif where == "slot":
+        slot = p["slots"][d["slot"]]
+        for att in slot["attached"]:
+            _to_discard(s, att)
+        slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+    _to_discard(s, cid)
+
+
+@_on("CardAttached")
+def _attached(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    if d["from"] == "hand":
+        p["hand"].remove(d["card"])
+    else:
+        src = p["slots"][d["from_slot"]]
+        src["attached"], moved = [], src["attached"]
+        src.update(unit=None, pos=0, temp=0, ammo_temp=0)
+        p["slots"][d["slot"]]["attached"].extend(moved)
+    p["slots"][d["slot"]]["attached"].append(d["card"])
+
+
+@_on("RedSlotPlaced")
+def _red_slot(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    _take_top(s["specials"], [d["card"]])
+    if d["mode"] == "new":
+        p["slots"].append(new_slot(d["card"], red=True))
+        return
+    slot = p["slots"][d["slot"]]
+    _to_discard(s, slot["card"])
+    slot["card"], slot["red"] = d["card"], True
+
+
+@_on("RedSlotExchanged")
+def _red_exchanged(s: dict, e: Event) -> None:
+    slot = _p(s, e)["slots"][e.data["slot"]]
+    s["specials"].append(slot["card"])
+    _take_top(s["draw"], [e.data["card"]])
+    slot["card"], slot["red"] = e.data["card"], False
+
+
+@_on("SpecialGained")
+def _special_gained(s: dict, e: Event) -> None:
+    _take_top(s["specials"], [e.data["card"]])
+    p = _p(s, e)
+    if e.data["to"] == "health":
+        p["health"].insert(0, e.data["card"])
+    else:
+        p[e.data["to"]].append(e.data["card"])
+
+
+@_on("SpecialsOffered")
+def _offered(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    _take_top(p["health"] if d["source"] == "health" else s["specials"], d["cards"])
+    p["offer"] = list(d["cards"])
+    p["offer_ctx"] = dict(d["ctx"])
+
+
+@_on("SpecialChosen")
+def _chosen(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    for other in p["offer"]:
+        if other != d["special"]:
+            (p["health"] if p["offer_ctx"]["source"] == "health" else s["specials"]).append(other)
+    if d["to"] == "hand":
+        p["hand"].append(d["special"])
+    p["offer"], p["offer_ctx"] = [], None
+
+
+@_on("TripleMade")
+def _triple(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    for cid in d["cards"]:
+        if cid in p["hand"]:
+            p["hand"].remove(cid)
+        else:
+            for slot in p["slots"]:
+                if slot["unit"] == cid:
+                    for att in slot["attached"]:
+                        _to_discard(s, att)
+                    slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+        _to_discard(s, cid)
+    if d.get("ammo"):
+        count = d["ammo"]
+        spent, p["ammo"] = p["ammo"][len(p["ammo"]) - count:], p["ammo"][:len(p["ammo"]) - count]
+        s["ammo_deck"][:0] = list(reversed(spent))
+    p["triples"] += 1
+
+
+_MOVING = ("unit", "pos", "attached", "temp", "ammo_temp", "battle", "exhausted")
+
+
+@_on("UnitsSwapped")
+def _swapped(s: dict, e: Event) -> None:
+    slots = _p(s, e)["slots"]
+    a, b = slots[e.data["a"]], slots[e.data["b"]]
+    keys = ("pos",) if e.data["mode"] == "strength" else _MOVING
+    for k in keys:
+        a[k], b[k] = b[k], a[k]
+
+
+@_on("SpecialTaken")
+def _special_taken(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    if e.data["from"] == "health":
+        _take_top(p["health"], [e.data["card"]])
+    else:
+        p["pool"].remove(e.data["card"])
+    p["hand"].append(e.data["card"])
+
+
+@_on("PoolCardMoved")
+def _pool_moved(s: dict, e: Event) -> None:
+    d = e.data
+    src = s["players"][d["from_seat"]]
+    if d["from_where"] == "specials":
+        s["specials"].remove(d["card"])
+    elif d["from_where"] == "slot":
+        slot = src["slots"][d["slot"]]
+        slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+    else:
+        src[d["from_where"]].remove(d["card"])
+    s["players"][d["to_seat"]]["pool"].append(d["card"])
+
+
+@_on("FactionGained")
+def _faction_gained(s: dict, e: Event) -> None:
+    _take_top(s["ammo_deck"], [e.data["card"]])
+    _p(s, e)["extra_factions"].append(e.data["card"])
+
+
+@_on("CardsStashed")
+def _stashed(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    for cid in e.data["cards"]:
+        p["hand"].remove(cid)
+        p["stash"].append(cid)
+
+
+@_on("StashReturned")
+def _stash_returned(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["hand"].extend(p["stash"])
+    p["stash"] = []
+
+
+@_on("OnceUsed")
+def _once(s: dict, e: Event) -> None:
+    _p(s, e)["used"].append(e.data["key"])
+
+
+@_on("SeatReady")
+def _ready(s: dict, e: Event) -> None:
+    _p(s, e)["ready"] = True
+
+
+@_on("BoardsRevealed")
+def _revealed(s: dict, e: Event) -> None:
+    for seat, board in e.data["boards"].items():
+        s["players"][int(seat)]["public"] = board
+
+
+@_on("BattlePhaseStarted")
+def _battle_phase(s: dict, e: Event) -> None:
+    s["phase"] = "battle"
+    s["battle"] = {"cards": 0, "point": 0}
+
+
+@_on("BattleStarted")
+def _battle_started(s: dict, e: Event) -> None:
+    s["battle"] = {"cards": e.data["cards"], "point": 0}
+
+
+@_on("BattleCardRevealed")
+def _card_revealed(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    _take_top(p["stack"], [e.data["card"]])
+    p["current"] = {"card": e.data["card"], "slot": e.data["slot"], "fights": e.data["fights"],
+                    "placed": e.data["fights"], "ammo": 0, "bonus": 0, "forced": False}
+    p["passed"] = False
+
+
+@_on("BattleCardReplaced")
+def _replaced(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    s["discard"].append(p["current"]["card"])
+    p["hand"].remove(e.data["card"])
+    p["current"].update(card=e.data["card"], slot=e.data["slot"], fights=e.data["fights"],
+                        placed=e.data["fights"])
+    _reset_passes(s, e.seat)
+
+
+def _reset_passes(s: dict, seat: int) -> None:
+    for other, p in enumerate(s["players"]):
+        if other != seat:
+            p["passed"] = False
+
+
+@_on("BattleCardPlaced")
+def _placed(s: dict, e: Event) -> None:
+    cur = _p(s, e)["current"]
+    cur["slot"], cur["placed"] = e.data["slot"], True
+
+
+@_on("FightBonus")
+def _fight_bonus(s: dict, e: Event) -> None:
+    cur = _p(s, e)["current"]
+    cur["bonus"] += e.data.get("n", 0)
+    if e.data.get("forced"):
+        cur["forced"] = True
+
+
+@_on("ReactionPassed")
+def _passed(s: dict, e: Event) -> None:
+    _p(s, e)["passed"] = True
+
+
+@_on("PointScored")
+def _point(s: dict, e: Event) -> None:
+    winners = set(e.data["winners"])
+    for seat, p in enumerate(s["players"]):
+        cur = p["current"]
+        if cur is None:
+            continue
+        up = seat in winners
+        if cur["slot"] is None:
+            p["beside"].append([cur["card"], up])
+        else:
+            slot = p["slots"][cur["slot"]]
+            slot["battle"].append([cur["card"], up])
+            slot["exhausted"] = True
+        if up:
+            p["score"] += 1
+        p["current"], p["passed"] = None, False
+    s["battle"]["point"] += 1
+
+
+@_on("UnitExhausted")
+def _exhausted(s: dict, e: Event) -> None:
+    slot = _p(s, e)["slots"][e.data["slot"]]
+    if e.data.get("card"):
+        _take_top(s["draw"], [e.data["card"]])
+        slot["battle"].append([e.data["card"], False])
+    slot["exhausted"] = True
+
+
+@_on("UnitReactivated")
+def _reactivated(s: dict, e: Event) -> None:
+    slots = _p(s, e)["slots"]
+    slot = slots[e.data["slot"]]
+    slots[e.data["by"]]["battle"].extend(slot["battle"])
+    slot["battle"], slot["exhausted"] = [], False
+
+
+@_on("BattleEnded")
+def _battle_ended(s: dict, e: Event) -> None:
+    s["battle"]["scores"] = dict(e.data["scores"])
+
+
+@_on("HealthLost")
+def _health_lost(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    _take_top(p["health"], e.data["cards"])
+    p["pool"].extend(e.data["cards"])
+
+
+@_on("HealthGained")
+def _health_gained(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["pool"].remove(e.data["card"])
+    p["health"].insert(0, e.data["card"])
+
+
+@_on("SuddenDeathStarted")
+def _sudden_death(s: dict, e: Event) -> None:
+    s["sudden_death"] = True
+
+
+@_on("SeatEliminated")
+def _eliminated(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["eliminated"], p["ready"], p["current"] = True, True, None
+
+
+@_on("AIPokalypseTriggered")
+def _apocalypse(s: dict, e: Event) -> None:
+    s["apocalypse"] = True
+
+
+@_on("BattleCleared")
+def _cleared(s: dict, e: Event) -> None:
+    for p in s["players"]:
+        for slot in p["slots"]:
+            s["discard"].extend(c for c, _ in slot["battle"])
+            slot.update(battle=[], exhausted=False, temp=0, ammo_temp=0)
+        s["discard"].extend(c for c, _ in p["beside"])
+        s["discard"].extend(p["stack"])
+        p.update(beside=[], stack=[], score=0, current=None, passed=False)
+
+
+@_on("MatchEnded")
+def _ended(s: dict, e: Event) -> None:
+    s["phase"] = "ended"
+    s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason")}

@@ -1,0 +1,292 @@
+"""Phase 1: Recruitment — the commands a seat sends while recruiting, simultaneously and
+privately (RULINGS: board changes stay private until the Battle Phase reveal).
+
+Rulebook: "Slots & Recruitment", "Improving Units", "Recruitment Effects", "Ammo",
+"Special Units and Triples", "Red Slots", "Rogues & A.I.Lien"; card notes Berserker,
+Priest, Surrogate, W4TCHM3N, Goldfish.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Mapping
+
+from domain.engine import IllegalMove, InvalidCommand
+
+from .cards import catalogue
+from .context import Ctx
+from .effects import modifiers
+from .effects.resolve import discard_card, recruit_card, run, origin_of, spend_ammo
+from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
+from .state import color_of, pos_for_strength, strength_of, units
+
+TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("auto"),
+             "absorb": lambda op: True, "bequeath": lambda op: True}
+
+
+def _target_ops(cid: str, trigger: str) -> list[Mapping[str, Any]]:
+    return [op for op in catalogue()[cid].ops(trigger) if op["op"] in TARGETING and TARGETING[op["op"]](op)]
+
+
+def valid_targets(p: Mapping[str, Any], cid: str, trigger: str, own_slot: int | None) -> list[int]:
+    """Slots a ``recruit``/``discard`` command may name as ``target`` for ``cid``'s effect."""
+    ops = _target_ops(cid, trigger)
+    if not ops:
+        return []
+    color = next((op.get("color") for op in ops if op.get("color")), None)
+    out = []
+    for i, s in units(p):
+        if i == own_slot or s["unit"] == cid:
+            continue
+        if color and color_of(s["unit"]) != color:
+            continue
+        if any(op["op"] == "swap" and op["mode"] == "strength" for op in ops) and s["red"]:
+            continue
+        out.append(i)
+    return out
+
+
+def idle_round(state: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
+    """Vault A.F.K.: in round 1 the seat may only discard and end its Recruitment."""
+    return state["round"] == 1 and modifiers.has(p, "idle_first_round")
+
+
+def can_recruit(state: Mapping[str, Any], cid: str) -> bool:
+    """A.I.Lien may only be recruited in Sudden Death; factions are never units."""
+    card = catalogue()[cid]
+    return card.category in ("basic", "special") and (card.kind != "ailien" or state["sudden_death"])
+
+
+# ------------------------------------------------------------------ triples
+
+def _key(cid: str) -> tuple[str, int] | None:
+    card = catalogue()[cid]
+    return (card.color, card.value) if card.category == "basic" else None
+
+
+def is_set(cids: list[str], size: int) -> bool:
+    """Same colour and card value (Surrogate triples with every colour)."""
+    if len(cids) != size:
+        return False
+    cat = catalogue()
+    cards = [cat[c] for c in cids]
+    if any(c.category != "basic" for c in cards):
+        return False
+    if len({c.value for c in cards}) != 1:
+        return False
+    colors = {c.color for c in cards if not modifiers.wild_for_triple(c)}
+    return len(colors) <= 1
+
+
+def triple_cards(p: Mapping[str, Any]) -> list[str]:
+    """Basic units in hand and on slots (the cards a Triple may use)."""
+    cat = catalogue()
+    return [c for c in p["hand"] if cat[c].category == "basic"] + \
+           [s["unit"] for _, s in units(p) if cat[s["unit"]].category == "basic"]
+
+
+def triple_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple[list[str], str]]:
+    """``(cards, pay)`` of every way to pay for a Special Unit now: Triples, W4TCHM3N pairs
+    plus 1 ammo, Berserker's ammo."""
+    pool_cards = sorted(triple_cards(p))
+    out: list[tuple[list[str], str]] = []
+    for combo in combinations(pool_cards, TRIPLE_SIZE):
+        if is_set(list(combo), TRIPLE_SIZE):
+            out.append((list(combo), "cards"))
+    if modifiers.has(p, "pair_triple") and p["ammo"]:
+        for combo in combinations(pool_cards, 2):
+            if is_set(list(combo), 2):
+                out.append((list(combo), "pair_ammo"))
+    cost = modifiers.ammo_triple_cost(p)
+    if cost is not None and len(p["ammo"]) >= cost:
+        out.append(([], "ammo"))
+    return out
+
+
+def sources_for(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """Where the Special Unit may come from: each pool card, the health stack, (Priest) the deck."""
+    out: list[tuple[str, str | None]] = [("pool", c) for c in sorted(set(p["pool"]))]
+    if p["health"]:
+        out.append(("health", None))
+    if state["specials"] and modifiers.has(p, "special_choice"):
+        out.append(("deck", None))
+    return out
+
+
+# ------------------------------------------------------------------ legal actions
+
+def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every Recruitment command of ``seat`` (its pending decision is ``recruit``)."""
+    p = state["players"][seat]
+    if p["offer"]:
+        return [{"type": "choose_special", "special": c} for c in p["offer"]]
+    cat = catalogue()
+    out: list[dict[str, Any]] = []
+    idle = idle_round(state, p)
+    empty = [i for i, s in enumerate(p["slots"]) if not s["unit"]]
+    for cid in sorted(set(p["hand"])):
+        card = cat[cid]
+        if not idle and card.category == "basic" and len(p["slots"]) < MAX_SLOTS:
+            out.append({"type": "open_slot", "card": cid})
+        if not idle and can_recruit(state, cid):
+            for slot in empty:
+                targets = valid_targets(p, cid, "recruit", slot)
+                if targets:
+                    out.extend({"type": "recruit", "card": cid, "slot": slot, "target": t} for t in targets)
+                else:
+                    out.append({"type": "recruit", "card": cid, "slot": slot})
+        out.extend(_discard_actions(p, cid, None))
+    if not idle:
+        for i, s in units(p):
+            out.extend(_discard_actions(p, s["unit"], i))
+        if p["ammo"]:
+            out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
+        for cards, pay in triple_options(state, p):
+            for source, special in sources_for(state, p):
+                cmd: dict[str, Any] = {"type": "triple", "cards": cards, "source": source}
+                if special:
+                    cmd["special"] = special
+                if pay != "cards":
+                    cmd["pay"] = pay
+                out.append(cmd)
+    out.append({"type": "ready"})
+    return out
+
+
+def _discard_actions(p: Mapping[str, Any], cid: str, slot: int | None) -> list[dict[str, Any]]:
+    targets = valid_targets(p, cid, "discard", slot)
+    if targets and slot is not None:
+        return [{"type": "discard", "card": cid, "target": t} for t in targets]
+    return [{"type": "discard", "card": cid}]
+
+
+# ------------------------------------------------------------------ decide
+
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    """Validate and apply one Recruitment command (raises IllegalMove / InvalidCommand)."""
+    state, p = ctx.state, ctx.players[seat]
+    kind = cmd["type"]
+    if p["offer"] and kind != "choose_special":
+        raise IllegalMove("Choose one of the drawn Special Units first.", "special_choice_pending")
+    if kind == "choose_special":
+        return _choose_special(ctx, seat, cmd)
+    if kind == "ready":
+        from .flow import seat_ready
+        return seat_ready(ctx, seat)
+    if idle_round(state, p) and kind != "discard":
+        raise IllegalMove("Vault A.F.K.: in round 1 you may only discard and end Recruitment.", "vault_idle")
+    if kind == "open_slot":
+        cid = _hand_card(p, cmd)
+        if catalogue()[cid].category != "basic":
+            raise IllegalMove("Only a basic unit can be placed as a slot.", "not_a_basic_unit")
+        if len(p["slots"]) >= MAX_SLOTS:
+            raise IllegalMove("You already have 6 slots.", "slots_full")
+        ctx.emit("SlotOpened", seat, card=cid, slot=len(p["slots"]), **{"from": "hand"})
+    elif kind == "recruit":
+        cid = _hand_card(p, cmd)
+        slot = _slot(p, cmd["slot"])
+        if p["slots"][slot]["unit"]:
+            raise IllegalMove("Only one unit can be in each slot at a time.", "slot_occupied")
+        if not can_recruit(state, cid):
+            raise IllegalMove("A.I.Lien can only be recruited in Sudden Death.", "ailien_locked")
+        target = _target(p, cid, "recruit", slot, cmd)
+        recruit_card(ctx, seat, cid, slot, target)
+    elif kind == "discard":
+        cid = cmd.get("card")
+        on_slot = next((i for i, s in units(p) if s["unit"] == cid), None)
+        if cid not in p["hand"] and on_slot is None:
+            raise IllegalMove("That card is neither in your hand nor on a slot.", "card_not_available")
+        if on_slot is not None and idle_round(state, p):
+            raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
+        target = _target(p, cid, "discard", on_slot, cmd) if on_slot is not None else None
+        if on_slot is None and "target" in cmd:
+            raise InvalidCommand("A target is only used when discarding from a slot.")
+        discard_card(ctx, seat, cid, target)
+    elif kind == "spend_ammo":
+        slot = _slot(p, cmd["slot"])
+        if not p["ammo"]:
+            raise IllegalMove("You have no ammo.", "no_ammo")
+        if not p["slots"][slot]["unit"] or p["slots"][slot]["pos"] >= MAX_POS:
+            raise IllegalMove("Ammo improves a unit below 15 strength.", "no_unit")
+        spend_ammo(ctx, seat, slot)
+    elif kind == "triple":
+        _triple(ctx, seat, cmd)
+    else:
+        raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
+
+
+def _hand_card(p: Mapping[str, Any], cmd: Mapping[str, Any]) -> str:
+    cid = cmd.get("card")
+    if cid not in p["hand"]:
+        raise IllegalMove(f"{cid!r} is not in your hand.", "card_not_in_hand")
+    return cid
+
+
+def _slot(p: Mapping[str, Any], slot: Any) -> int:
+    if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(p["slots"]):
+        raise IllegalMove(f"You have no slot {slot!r}.", "no_such_slot")
+    return slot
+
+
+def _target(p: Mapping[str, Any], cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]) -> int | None:
+    targets = valid_targets(p, cid, trigger, own)
+    if "target" not in cmd:
+        if targets:
+            raise IllegalMove("This effect needs a target unit.", "target_required")
+        return None
+    if cmd["target"] not in targets:
+        raise IllegalMove(f"Slot {cmd['target']!r} is not a valid target for this effect.", "invalid_target")
+    return cmd["target"]
+
+
+def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    state, p = ctx.state, ctx.players[seat]
+    cards, pay, source = list(cmd.get("cards", [])), cmd.get("pay", "cards"), cmd["source"]
+    options = [(sorted(c), y) for c, y in triple_options(state, p)]
+    if (sorted(cards), pay) not in options:
+        raise IllegalMove("These cards (and ammo) do not make a Triple.", "not_a_triple")
+    if (source, cmd.get("special")) not in sources_for(state, p):
+        raise IllegalMove("That Special Unit source is not available.", "invalid_special_source")
+    on_slots = {s["unit"]: i for i, s in units(p) if s["unit"] in cards}
+    carried = sum(strength_of(p["slots"][i]) for i in on_slots.values())
+    freed = min(on_slots.values()) if on_slots else None
+    ammo = {"cards": 0, "pair_ammo": 1, "ammo": modifiers.ammo_triple_cost(p) or 0}[pay]
+    first_goldfish = next((c for c in cards if catalogue()[c].ops("triple")), None)
+    ctx.emit("TripleMade", seat, cards=cards, pay=pay, ammo=ammo)
+    if first_goldfish:                                   # Goldfish: one Red Slot per Triple
+        run(ctx, seat, catalogue()[first_goldfish].ops("triple"), origin_of(first_goldfish))
+    pos = pos_for_strength(carried) if carried else 0
+    if freed is not None and ctx.players[seat]["slots"][freed]["unit"]:
+        freed = next((i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"]), None)
+    if source == "pool":
+        special = cmd["special"]
+        if freed is None:
+            ctx.emit("SpecialTaken", seat, card=special, **{"from": "pool"})
+        else:
+            recruit_card(ctx, seat, special, freed, None, source="pool", pos=pos)
+        return
+    pile = p["health"] if source == "health" else state["specials"]
+    ctx.emit("SpecialsOffered", seat, cards=pile[:HEALTH_DRAW], source=source,
+             ctx={"source": source, "pos": pos, "slot": freed})
+
+
+def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    p = ctx.players[seat]
+    special = cmd.get("special")
+    if not p["offer"]:
+        raise IllegalMove("There is no Special Unit to choose.", "no_special_offer")
+    if special not in p["offer"]:
+        raise IllegalMove(f"{special!r} is not one of the drawn Special Units.", "not_offered")
+    octx = dict(p["offer_ctx"])
+    slot = octx["slot"]
+    if slot is not None and not p["slots"][slot]["unit"]:
+        ctx.emit("UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"})
+        ctx.emit("SpecialChosen", seat, special=special, to="slot")
+        from .effects.resolve import check_red_exchange
+        check_red_exchange(ctx, seat, slot)
+        ops = catalogue()[special].ops("recruit")
+        if ops:
+            run(ctx, seat, ops, origin_of(special, slot))
+    else:
+        ctx.emit("SpecialChosen", seat, special=special, to="hand")
+    if not ctx.state["sudden_death"] and not ctx.players[seat]["health"]:
+        ctx.emit("SuddenDeathStarted", None)     # Tips: "force Sudden Death by drawing from your health"

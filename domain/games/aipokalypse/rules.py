@@ -1,0 +1,120 @@
+"""``decide``: validate a command for a seat and return the events it causes.
+
+Dispatches to :mod:`.recruitment` (Phase 1) and the reaction commands of :mod:`.battle`
+(Phase 2); faction choice is Game Setup (B). After the command's own events the automatic
+steps of :mod:`.flow` run (battle start when every seat is ready, points without reactions,
+battle result, next round) in the same batch. Errors are the ``domain.engine`` RuleError
+family with stable codes; nothing is returned on error.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn, UnknownAction
+
+from . import battle, flow, recruitment
+from .actions import pending
+from .context import Ctx
+from .spec import COMMAND_SCHEMAS
+
+_FIELD_TYPES = {"card": str, "special": str, "faction": str, "slot": int, "target": int, "count": int,
+                "cards": list, "source": str, "pay": str}
+
+
+def check_shape(cmd: Mapping[str, Any]) -> str:
+    """Check ``cmd`` against its command schema (fields and their JSON types); return its type."""
+    if not isinstance(cmd, Mapping) or not isinstance(cmd.get("type"), str):
+        raise InvalidCommand("A command is an object with a string 'type'.")
+    kind = cmd["type"]
+    schema = COMMAND_SCHEMAS.get(kind)
+    if schema is None:
+        raise UnknownAction(kind)
+    allowed = set(schema["properties"])
+    extra = sorted(set(cmd) - allowed)
+    if extra:
+        raise InvalidCommand(f"Unknown field(s) for {kind}: {', '.join(extra)}.")
+    for field in schema["required"]:
+        if field not in cmd:
+            raise InvalidCommand(f"{kind} needs the field {field!r}.")
+    for field, value in cmd.items():
+        want = _FIELD_TYPES.get(field)
+        if want is None:
+            continue
+        if want is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidCommand(f"{field!r} must be an integer.")
+        if want is not int and not isinstance(value, want):
+            raise InvalidCommand(f"{field!r} must be a {want.__name__}.")
+    if kind == "triple":
+        if not all(isinstance(c, str) for c in cmd["cards"]) or len(set(cmd["cards"])) != len(cmd["cards"]):
+            raise InvalidCommand("'cards' must be distinct card ids.")
+        if cmd["source"] not in ("pool", "health", "deck"):
+            raise InvalidCommand("'source' must be pool, health or deck.")
+        if (cmd["source"] == "pool") != ("special" in cmd):
+            raise InvalidCommand("'special' names the pool card, and only for source 'pool'.")
+        if cmd.get("pay", "cards") not in ("cards", "pair_ammo", "ammo"):
+            raise InvalidCommand("'pay' must be cards, pair_ammo or ammo.")
+    if kind == "react_ammo" and cmd["count"] < 1:
+        raise InvalidCommand("'count' must be at least 1.")
+    return kind
+
+
+def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """Events caused by ``cmd`` from ``seat`` (see module doc). Raises RuleError subclasses:
+    ``match_finished``, ``not_your_turn``, ``unknown_action``, ``invalid_command``,
+    ``wrong_phase`` and the finer codes of :mod:`.recruitment`."""
+    if state["phase"] == "ended":
+        raise MatchFinished()
+    kind = check_shape(cmd)
+    if not isinstance(seat, int) or not 0 <= seat < state["n"] or seat not in pending(state):
+        raise NotYourTurn()
+    ctx = Ctx(state, rng)
+    phase = state["phase"]
+    if phase == "faction":
+        if kind != "choose_faction":
+            raise IllegalMove("Choose your faction first.", "wrong_phase")
+        p = ctx.players[seat]
+        if cmd["faction"] not in p["offered"]:
+            raise IllegalMove("That faction was not offered to you.", "faction_not_offered")
+        ctx.emit("FactionChosen", seat, faction=cmd["faction"])
+        if all(pl["faction"] for pl in ctx.players):
+            flow.factions_chosen(ctx)
+    elif phase == "recruitment":
+        if kind in ("react_card", "react_ammo", "pass", "choose_faction", "place_card"):
+            raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
+        recruitment.decide(ctx, seat, cmd)
+    else:
+        if kind not in ("react_card", "react_ammo", "pass", "place_card"):
+            raise IllegalMove(f"{kind!r} is not a Battle Phase action.", "wrong_phase")
+        if kind == "place_card":
+            _place(ctx, seat, cmd)
+        else:
+            _react(ctx, seat, cmd)
+    return ctx.events
+
+
+def _place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    if pending(ctx.state).get(seat) != "place_card":
+        raise IllegalMove("Your battle card needs no place now.", "wrong_phase")
+    if cmd["slot"] not in battle.needs_placement(ctx.state, seat):
+        raise IllegalMove("Place the card on an empty slot or an active unit.", "invalid_placement")
+    ctx.emit("BattleCardPlaced", seat, slot=cmd["slot"])
+    flow.advance(ctx)
+
+
+def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    legal = battle.reactions(ctx.state, seat)
+    if dict(cmd) not in legal:
+        raise IllegalMove("Only a reaction that makes you (tied) highest is allowed.", "reaction_not_allowed")
+    kind = cmd["type"]
+    p = ctx.players[seat]
+    if kind == "pass":
+        ctx.emit("ReactionPassed", seat)
+    elif kind == "react_card":
+        slot, fights = battle.fighter_for(p, cmd["card"])
+        ctx.emit("BattleCardReplaced", seat, card=cmd["card"], slot=slot, fights=fights)
+        if fights:
+            battle._on_fight(ctx, seat, slot)
+    else:
+        ctx.emit("AmmoSpent", seat, count=cmd["count"], slot=p["current"]["slot"], battle=True)
+    flow.advance(ctx)

@@ -1,0 +1,122 @@
+"""Match state of A.I.Pokalypse: a plain JSON-shaped dict (snapshots are the dict itself).
+
+Layout (every id is a card id of :mod:`.cards`)::
+
+    {"n": seats, "mode": "competitive", "round": int,
+     "phase": "faction" | "recruitment" | "battle" | "ended",
+     "draw": [ids] (top = index 0), "discard": [ids] (top = last), "specials": [ids] (main deck
+     of Special Units, top = 0), "ammo_deck": [faction ids] (top = 0),
+     "sudden_death": bool, "apocalypse": bool, "battle": {"cards": int, "point": int},
+     "result": None | {...}, "players": [player, ...]}
+
+    player = {"offered": [2 faction ids], "faction": id | None, "extra_factions": [ids],
+      "hand": [ids], "health": [ids] (top = 0), "pool": [ids], "ammo": [faction ids],
+      "slots": [slot, ...], "ready": bool, "eliminated": bool, "offer": [ids],
+      "offer_ctx": None | {"pos": int, "slot": int | None, "source": str},
+      "public": None | {revealed board}, "stack": [battle card ids], "current": None | fight,
+      "beside": [[id, up]], "passed": bool, "score": int, "stash": [ids], "used": [str],
+      "triples": int}
+
+    slot = {"card": id, "red": bool, "unit": id | None, "pos": int (index into SCALE),
+      "attached": [ids], "temp": int, "battle": [[id, up]], "exhausted": bool,
+      "ammo_temp": int}
+
+    fight = {"card": id, "slot": int | None, "ammo": [faction ids], "bonus": int,
+      "forced": bool}
+
+Rulebook: "Game Setup", "Slots & Recruitment", "Improving Units", "Ammo", "Red Slots",
+"Before the Battle", "Battle Cards".
+"""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Mapping
+
+from .cards import catalogue
+from .spec import MAX_AMMO, MAX_POS, SCALE, WILD_COLORS
+
+
+def new_player(offered: list[str], health: list[str], hand: list[str]) -> dict[str, Any]:
+    """A seat right after Game Setup (B)-(D): offered factions, health stack, 6 hand cards."""
+    return {"offered": list(offered), "faction": None, "extra_factions": [], "hand": list(hand),
+            "health": list(health), "pool": [], "ammo": [], "slots": [], "ready": False,
+            "eliminated": False, "offer": [], "offer_ctx": None, "public": None, "stack": [],
+            "current": None, "beside": [], "passed": False, "score": 0, "stash": [], "used": [],
+            "triples": 0}
+
+
+def new_slot(card: str, red: bool = False) -> dict[str, Any]:
+    """An empty slot made of ``card`` (a basic unit face down, or a Special Unit's red side)."""
+    return {"card": card, "red": red, "unit": None, "pos": 0, "attached": [], "temp": 0,
+            "battle": [], "exhausted": False, "ammo_temp": 0}
+
+
+def strength_of(slot: Mapping[str, Any]) -> int:
+    """The printed strength of the unit on ``slot`` (0 for an empty slot)."""
+    return SCALE[slot["pos"]] if slot["unit"] else 0
+
+
+def pos_for_strength(strength: int) -> int:
+    """Highest scale index whose strength does not exceed ``strength`` (Triples add strengths)."""
+    best = 0
+    for i, s in enumerate(SCALE):
+        if s <= strength:
+            best = i
+    return min(best, MAX_POS)
+
+
+def color_of(cid: str) -> str | None:
+    """Colour of a unit card (``None`` for factions)."""
+    return catalogue()[cid].color
+
+
+def fits(unit_color: str | None, card_color: str | None) -> bool:
+    """Colour matching ("Battle Cards"): same colour, or either side a Rogue / A.I.Lien."""
+    if unit_color is None or card_color is None:
+        return False
+    return unit_color == card_color or unit_color in WILD_COLORS or card_color in WILD_COLORS
+
+
+def factions(player: Mapping[str, Any]) -> list[str]:
+    """The seat's faction(s): the kept one plus any Stalker extra faction."""
+    return ([player["faction"]] if player["faction"] else []) + list(player["extra_factions"])
+
+
+def units(player: Mapping[str, Any]) -> list[tuple[int, dict]]:
+    """``(index, slot)`` of every slot holding a unit, left to right."""
+    return [(i, s) for i, s in enumerate(player["slots"]) if s["unit"]]
+
+
+def alive(state: Mapping[str, Any]) -> list[int]:
+    """Seats still in the game."""
+    return [s for s, p in enumerate(state["players"]) if not p["eliminated"]]
+
+
+def max_ammo(player: Mapping[str, Any]) -> int:
+    """Ammo storage limit: 6, or a ``max_ammo`` faction's value (Elysium: 8)."""
+    best = MAX_AMMO
+    for fid in factions(player):
+        for op in catalogue()[fid].has("max_ammo"):
+            best = max(best, op["n"])
+    return best
+
+
+def total_strength(player: Mapping[str, Any], with_ailien_hand: bool = False) -> int:
+    """"Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
+    also the card values of A.I.Lien cards in hand."""
+    total = sum(strength_of(s) for _, s in units(player))
+    if with_ailien_hand:
+        cat = catalogue()
+        total += sum(cat[c].value or 0 for c in player["hand"] if cat[c].kind == "ailien")
+    return total
+
+
+def dump_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """JSON-serialisable deep copy of ``state``."""
+    return json.loads(json.dumps(state))
+
+
+def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Inverse of :func:`dump_state` (a deep copy)."""
+    return copy.deepcopy(dict(data))

@@ -1,0 +1,117 @@
+"""Projections: ``view`` (what a viewer may see of the state) and ``redact`` (of an event).
+
+During Recruitment every viewer sees the shared piles (discard pile, pile sizes) as they
+were when the phase began, and the other seats' boards, hand sizes, ammo, pool and health as
+of the last Battle Phase reveal, so no seat's private recruiting shows through them.
+
+Hidden information (DESIGN.md, RULINGS.md): hands, the health stacks (face down, even for
+the owner), the deck orders, face-down slot cards and battle stacks, Special Units drawn for
+a choice, and — until the Battle Phase reveal — every Recruitment board change of a seat
+(events carrying ``hidden``) are shown only as counts (or not at all) to other viewers.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.engine import Event
+
+from .battle import strengths
+from .spec import HAND_SIZE, HEALTH_POINTS
+
+_OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned"}
+
+
+def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
+    out = []
+    for s in slots:
+        d = {k: s.get(k) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
+        if not owner and not s.get("red"):
+            d["card"] = None                     # slot cards lie face down
+        for k in ("battle", "exhausted"):
+            if k in s:
+                d[k] = [[c if up else None, up] for c, up in s[k]] if k == "battle" else s[k]
+        out.append(d)
+    return out
+
+
+def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+    p = state["players"][seat]
+    own = viewer == seat
+    revealed = state["factions_revealed"] or own
+    live = own or state["phase"] in ("battle", "ended")
+    public = p["public"] or {}
+    view: dict[str, Any] = {
+        "seat": seat, "faction": p["faction"] if revealed else None,
+        "extra_factions": list(p["extra_factions"]) if live else list(public.get("extra_factions", [])),
+        # before the first reveal the others know what Game Setup dealt: 6 cards, 6 health
+        "hand_count": len(p["hand"]) if live else public.get("hand", HAND_SIZE),
+        "health_count": len(p["health"]) if live else public.get("health", HEALTH_POINTS),
+        "pool": list(p["pool"]) if live else list(public.get("pool", [])),
+        "ammo": len(p["ammo"]) if live else public.get("ammo", 0),
+        "slots": _slots(p["slots"], own) if live else _slots(public.get("slots", []), False),
+        "ready": p["ready"], "eliminated": p["eliminated"], "score": p["score"],
+        "battle_stack": len(p["stack"]), "current": p["current"],
+        "beside": [[c if up else None, up] for c, up in p["beside"]],
+    }
+    if own:
+        view.update(hand=list(p["hand"]), offered=list(p["offered"]), offer=list(p["offer"]),
+                    stash=list(p["stash"]))
+    return view
+
+
+def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+    table = {"discard": list(state["discard"]), "draw": len(state["draw"]),
+             "specials": len(state["specials"]), "ammo_deck": len(state["ammo_deck"])}
+    if state["phase"] == "recruitment" and "table_public" in state:
+        table = state["table_public"]         # shared piles as of the start of the phase
+    return {
+        "phase": state["phase"], "round": state["round"], "sudden_death": state["sudden_death"],
+        "apocalypse": state["apocalypse"], "draw_pile": table["draw"],
+        "discard_pile": list(table["discard"]), "specials_deck": table["specials"],
+        "ammo_deck": table["ammo_deck"], "battle": dict(state["battle"]),
+        "strengths": {str(k): v for k, v in strengths(state).items()} if state["phase"] == "battle" else {},
+        "result": state["result"], "viewer": viewer,
+        "seats": [_seat_view(state, s, viewer) for s in range(state["n"])],
+    }
+
+
+def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
+    """``event.data`` as ``viewer`` may see it (see module doc)."""
+    d = dict(event.data)
+    t = event.type
+    own = viewer is not None and viewer == event.seat
+    if t == "MatchStarted":
+        return {"n": d["n"], "mode": d["mode"],
+                "offered": [o if viewer == s else len(o) for s, o in enumerate(d["offered"])],
+                "hands": [h if viewer == s else len(h) for s, h in enumerate(d["hands"])],
+                "health": [len(h) for h in d["health"]], "draw": len(d["draw"]),
+                "specials": len(d["specials"]), "ammo_deck": len(d["ammo_deck"])}
+    if d.get("hidden") and not own:
+        return {"hidden": True}
+    if t == "AmmoGained":
+        return {"count": len(d["cards"])}      # ammo lies ammo side up: faction faces stay hidden
+    if t == "DrawPileReshuffled":
+        return {"count": len(d["order"])}
+    if t == "CardsDrawn" and (d["to"] == "stack" or not own):
+        return {"count": len(d["cards"]), "to": d["to"]}
+    if t == "UnitExhausted":
+        return {"slot": d["slot"], "card": None}
+    if t == "RedSlotExchanged" and not own:
+        d["card"] = None
+    if t == "FactionChosen" and not own:
+        return {}
+    if t == "SpecialGained" and d["to"] in ("hand", "health") and not own:
+        return {"to": d["to"]}
+    if t == "SpecialTaken" and d["from"] == "health" and not own:
+        return {"from": "health"}
+    if t in _OWNER_ONLY and not own:
+        return {"count": len(d.get("cards", []))} if "cards" in d else {}
+    if t == "SpecialsOffered" and own:
+        return {"cards": d["cards"], "source": d["source"]}
+    if t == "SlotOpened" and not own:
+        d["card"] = None
+    if t == "BoardsRevealed":
+        d["boards"] = {k: dict(b, slots=_slots(b["slots"], viewer == int(k)))
+                       for k, b in d["boards"].items()}
+    return d

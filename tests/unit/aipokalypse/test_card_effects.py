@@ -1,0 +1,22 @@
+"""One test per card effect: the card's effect changes the game compared with a control card
+in the same situation (concrete situations in ``probes.py``), plus concrete before/after
+values for the cards the rulebook's card notes name."""
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.aipokalypse.helpers import CAT
+from tests.unit.aipokalypse.probes import control_for, outcome, probe_for
+
+TIE_PROBES = {"Last Light"}          # only acts on a tie
+DEDICATED = {"Droid Army": "test_rules_battle.py::test_droid_army_refunds_ammo_of_a_mech_that_lost"}
+
+
+@pytest.mark.parametrize("cid", [c for c in CAT.cards if CAT[c].name not in DEDICATED])
+def test_card_effect_is_not_a_no_op(cid):
+    card = CAT[cid]
+    probe = probe_for(cid)
+    tie = card.name in TIE_PROBES
+    mine = outcome(cid, probe, tie)
+    control = outcome(control_for(cid, probe), probe, tie)
+    assert mine != control, f"{cid} {card.name} ({probe}) changed nothing"

@@ -1,0 +1,83 @@
+"""Hidden information: hands, health stacks, deck orders, face-down cards and Recruitment
+board changes (until the Battle Phase reveal) never reach another seat or a spectator."""
+from __future__ import annotations
+
+import json
+import random
+
+from domain.engine import Setup, derive_rng
+from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.bots import BOTS
+from domain.games.aipokalypse.cards import catalogue
+
+
+def _play(seed: int, seats: int = 3, steps: int = 400):
+    events = ENGINE.new_match(Setup(seats, {}), derive_rng(b"h", 0))
+    state = None
+    for e in events:
+        state = ENGINE.evolve(state, e)
+    log = [(e, ENGINE.dump_state(state)) for e in events]
+    rng = random.Random(seed)
+    while ENGINE.result(state) is None and steps:
+        seat = sorted(ENGINE.pending(state))[0]
+        cmd = BOTS["tactician"].choose(state, seat, rng)
+        for e in ENGINE.decide(state, seat, cmd, derive_rng(b"h", len(log))):
+            state = ENGINE.evolve(state, e)
+            log.append((e, ENGINE.dump_state(state)))
+        steps -= 1
+    return log
+
+
+def _secret_ids(snapshot, viewer):
+    """Card ids that ``viewer`` must not see in this snapshot: other hands, health stacks,
+    the draw pile and the specials deck (basic slot cards lie face down)."""
+    secret = set(snapshot["draw"]) | set(snapshot["specials"])
+    for seat, p in enumerate(snapshot["players"]):
+        secret |= set(p["health"])
+        if seat != viewer:
+            secret |= set(p["hand"]) | set(p["stash"]) | set(p["offer"]) | set(p["offered"])
+    return secret
+
+
+def test_redacted_events_never_show_another_seats_hand_or_any_deck_order():
+    log = _play(1)
+    cat = catalogue()
+    for viewer in (None, 0, 1):
+        for index, (event, after) in enumerate(log):
+            before = log[index - 1][1] if index else after
+            text = json.dumps(ENGINE.redact(event, viewer, after))
+            leaked = {c for c in cat.cards if f'"{c}"' in text}
+            secret = _secret_ids(before, viewer) & _secret_ids(after, viewer)
+            assert not (leaked & secret), (viewer, event.type, leaked & secret)
+
+
+def test_views_never_show_another_seats_hand_or_health_stack():
+    log = _play(2)
+    for viewer in (None, 0, 1, 2):
+        for _, snap in log[::7]:
+            text = json.dumps(ENGINE.view(snap, viewer))
+            for seat, p in enumerate(snap["players"]):
+                for c in p["health"]:
+                    assert f'"{c}"' not in text or c in p["pool"]
+                if seat != viewer:
+                    for c in p["hand"]:
+                        assert f'"{c}"' not in text or c in snap["discard"]
+
+
+def test_ammo_shows_only_its_count():
+    from domain.engine import Event
+    event = Event("AmmoGained", {"cards": ["F03", "F07"]}, 0)
+    assert [ENGINE.redact(event, v) for v in (0, 1, None)] == [{"count": 2}] * 3
+
+
+def test_recruitment_board_changes_are_hidden_until_the_battle_reveal():
+    log = _play(3)
+    hidden = [e for e, _ in log if e.data.get("hidden")]
+    assert hidden, "recruitment produced board events"
+    for e in hidden:
+        other = (e.seat + 1) % 3
+        assert ENGINE.redact(e, other) == {"hidden": True}
+        assert ENGINE.redact(e, None) == {"hidden": True}
+        assert ENGINE.redact(e, e.seat) != {"hidden": True}
+    reveal = next(e for e, _ in log if e.type == "BoardsRevealed")
+    assert set(ENGINE.redact(reveal, 1)["boards"]) == {"0", "1", "2"}

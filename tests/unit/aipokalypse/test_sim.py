@@ -1,0 +1,22 @@
+"""Smoke run of ``benchmarks/aipokalypse_sim.py`` with 2 matches."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_simulation_reports_rounds_end_reasons_and_win_rates():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert body["benchmark"] == "aipokalypse_sim" and body["matches"] == 2
+    assert body["replay_failures"] == 0
+    assert len(body["rounds_per_match"]["all"]) == 2 and body["rounds_per_match"]["min"] >= 1
+    assert abs(sum(body["end_reasons"].values()) - 1.0) < 1e-9
+    assert set(body["win_share_by_level"]) == {"tactician", "random"}
+    assert len(body["win_rate_by_faction"]) >= 2
