@@ -141,7 +141,7 @@ def test_sse_on_a_running_match_ends_after_max_s(client, http):
 def test_catalogue_lists_the_game_with_its_schemas(http):
     status, _, body = http.get("/v1/games")
     game = next(g for g in body["games"] if g["id"] == "ai-100-human")
-    assert (game["min_seats"], game["max_seats"]) == (3, 6)
+    assert (game["min_seats"], game["max_seats"]) == (1, 6)
     assert {"draft", "place"} <= set(game["commands"]) and "random" in game["bots"]
     assert http.get("/v1/games/ai-100-human")[2] == game
 

@@ -9,7 +9,8 @@ import json
 from itertools import combinations
 from typing import Any, Mapping
 
-from . import hacking, powers, roles
+from . import hacking, powers, roles, solo
+from .duo import DISCARD
 from .spec import RESERVE_KEEP, RESERVE_KEEP_ONGOING
 from .state import MatchState
 from .tableau import placement_cells
@@ -23,6 +24,7 @@ COPY = "copy"
 EXCHANGE_RESERVE = "exchange_reserve"
 MOVE_CARD = "move_card"
 PLACE_EXTRA = "place_extra"
+# DISCARD = "discard" (2-player mode, imported from .duo)
 
 
 def keep_count(state: MatchState, seat: int) -> int:
@@ -49,7 +51,11 @@ def seat_pending(state: MatchState, seat: int) -> str | None:
             return CHOOSE_AI_SIDE
         return KEEP_RESERVE if s.dealt else None
     if state.step == "draft":
+        if state.mode == "solo":
+            return DRAFT if solo.offer(state) else None
         return DRAFT if s.hand else None
+    if state.step == DISCARD:
+        return DISCARD if s.hand else None
     if state.step == "place":
         return PLACE if placeable(state, seat) else None
     if state.step in ("resolve", "extra"):
@@ -81,8 +87,11 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
         return [{"type": KEEP_RESERVE, "cards": sorted(combo)}
                 for combo in combinations(sorted(s.dealt), keep_count(state, seat))]
     if kind == DRAFT:
-        return ([{"type": DRAFT, "card": c} for c in sorted(s.hand)]
+        cards = sorted(c for _, c in solo.offer(state)) if state.mode == "solo" else sorted(s.hand)
+        return ([{"type": DRAFT, "card": c} for c in cards]
                 + powers.ai6_actions(state, seat) + powers.ai5_actions(state, seat))
+    if kind == DISCARD:
+        return [{"type": DISCARD, "card": c} for c in sorted(set(s.hand))]
     if kind == PLACE:
         cells = placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
         return ([{"type": PLACE, "card": c, "cell": [r, col]}

@@ -6,7 +6,9 @@ tableaux). ``greedy`` maximises the VP its choice scores right now; drafting and
 creation keep the card with the best immediate VP in any legal cell; AI-6 is used at its
 first chance, discarding the two weakest hand cards; 119/120 moves, and AI-5 exchanges
 (considered in the place step of each phase's 7th turn), are made only when they raise
-the current objective plus the AI card's end VP.
+the current objective plus the AI card's end VP. In the 2-player discard step greedy
+discards its weakest hand card; black cards are valued against the neutral grid (2-player)
+or the draft grid (solo), where solo 105/106 are worth their flat 4 VP.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from . import roles
 from .actions import legal_actions
 from .hacking import swap
 from .scoring import score_ai_card, score_effect, score_objective
-from .spec import TURNS_PER_PHASE
+from .spec import SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
 from .state import MatchState, Pos, cell
 from .tableau import AI_POS, placement_cells
 from .views import view
@@ -63,6 +65,8 @@ class GreedyBot:
                 return max(ai6, key=lambda o: -sum(seen.potential(c) for c in o["discard"]))
             drafts = [o for o in options if o["type"] == "draft"]
             return max(drafts, key=lambda o: seen.potential(o["card"]))
+        if "discard" in kinds:
+            return min(options, key=lambda o: seen.potential(o["card"]))
         if "place" in kinds:
             swaps = [o for o in options if o["type"] == "use_ai5"]
             if swaps and seen.v["turn"] == TURNS_PER_PHASE:
@@ -96,7 +100,8 @@ class _Seen:
         self.own = self.tableaux[seat]
         if not self.own and ai:                  # set-up: own side chosen, not yet revealed
             self.own = {AI_POS: ai}
-        self.neighbours = (self.tableaux[(seat + 1) % n], self.tableaux[(seat - 1) % n])
+        self.neighbours = _neighbours(v, self.tableaux, seat)
+        self.solo = v.get("mode") == "solo"
         self.diagonal = roles.ai_power(ai) == roles.DIAGONAL_PLACEMENT
         self._cache: dict[str, int] = {}
 
@@ -123,7 +128,7 @@ class _Seen:
             targets = self._targets(card)
             return max((self.copy_value(t, pos, tableau) for t in targets), default=0)
         if r == roles.COPY_POINTS:
-            return COPY_POINTS_ESTIMATE
+            return SOLO_COPY_POINTS_VP if self.solo else COPY_POINTS_ESTIMATE
         return score_effect(card, tableau, pos, self.neighbours)
 
     def potential(self, card: str) -> int:
@@ -152,4 +157,17 @@ class _Seen:
         return score_objective(self.v["current_objective"], tableau) + score_ai_card(ai, tableau)
 
 
+def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dict, ...]:
+    """The tableaux black cards look at, from the view (see ``MatchState.neighbour_tableaux``)."""
+    def grid(entries: list[dict[str, Any]]) -> dict:
+        return {cell(e["cell"]): e["card"] for e in entries}
+    if v.get("mode") == "duo":
+        return (tableaux[1 - seat], grid(v["neutral_grid"]))
+    if v.get("mode") == "solo":
+        return (grid(v["solo"]["draft_grid"]),)
+    n = len(tableaux)
+    return (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n])
+
+
 BOTS = {"random": RandomBot(), "greedy": GreedyBot()}
+from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)

@@ -5,25 +5,31 @@ reveal, score) x7, D (last turn, discard the reserve), E (phase objective), then
 the same way passing right, then F (AI card scoring) and the end. ``advance`` emits the
 events of every automatic transition until some seat owes a decision or the match ends.
 Randomness (shuffles, objective choice, AI card deal) comes only from ``rng``.
+The 2-player mode (:mod:`.duo`) and the solo mode (:mod:`.solo`) plug in at set-up, after
+the draft and at the end of each turn; everything else is the same flow.
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from . import hacking, roles
+from . import duo, hacking, roles, solo
 from .actions import PLACE_EXTRA, pending
 from .cards import catalogue
 from .powers import diagonal, extra_placements
 from .recorder import Recorder
 from .scoring import score_ai_card, score_objective
 from .spec import (HAND_SIZE, PASS_DIRECTION, RESERVE_DEAL, STARTER_OBJECTIVES,
-                   TURNS_PER_PHASE)
+                   TURNS_PER_PHASE, mode_for)
 from .turn_scoring import score_turn
 
 
 def start_match(rec: Recorder, seats: int, options: dict[str, Any], rng: random.Random) -> None:
-    """Setup 3-5 and Phase 1 A.1: objectives, AI cards, Phase 1 deck, 4 cards per seat."""
+    """Setup 3-5 and Phase 1 A.1: objectives, AI cards, Phase 1 deck, 4 cards per seat.
+
+    The mode follows ``seats`` (spec.mode_for). Solo: every AI side is offered to the seat
+    ("Choose your AI card", R-SOLO-AI); otherwise one random physical card per seat.
+    """
     cat = catalogue()
     chosen = options.get("objectives", "random")
     if chosen == "starter":
@@ -32,19 +38,29 @@ def start_match(rec: Recorder, seats: int, options: dict[str, Any], rng: random.
         objectives = {str(p): rng.choice(cat.objectives_for(p)) for p in (1, 2)}
     else:
         objectives = {"1": chosen["phase1"], "2": chosen["phase2"]}
+    mode = mode_for(seats)
     rec.emit("MatchStarted", {"seats": seats, "options": options, "objectives": objectives,
-                              "mode": "standard"})
-    pairs = rng.sample(list(cat.ai_cards), seats)
-    rec.emit("AICardsDealt", {"cards": [list(p) for p in pairs]})
+                              "mode": mode})
+    if mode == "solo":
+        rec.emit("AICardsDealt", {"cards": [solo.all_ai_sides()]})
+    else:
+        pairs = rng.sample(list(cat.ai_cards), seats)
+        rec.emit("AICardsDealt", {"cards": [list(p) for p in pairs]})
     start_phase(rec, 1, rng)
 
 
 def start_phase(rec: Recorder, phase: int, rng: random.Random) -> None:
-    """A.1 of ``phase``: shuffle its 60 cards, deal 4 to each seat for the reserve."""
+    """A.1 of ``phase``: shuffle its 60 cards, deal 4 to each seat for the reserve
+    (2-player mode: first reveal 2 neutral grid columns; solo: see :func:`solo.start_phase`)."""
     rec.emit("PhaseStarted", {"phase": phase})
     order = list(catalogue().phase_deck(phase))
     rng.shuffle(order)
     rec.emit("DeckShuffled", {"phase": phase, "reason": "phase", "order": order})
+    if rec.state.mode == "solo":
+        solo.start_phase(rec, phase, rng)
+        return
+    if rec.state.mode == "duo":
+        duo.reveal_neutral(rec, phase)
     for seat in range(rec.state.seat_count):
         rec.emit("CardsDealt", {"purpose": "reserve", "cards": rec.state.deck[:RESERVE_DEAL]}, seat)
 
@@ -57,6 +73,8 @@ def advance(rec: Recorder, rng: random.Random) -> None:
             _finish_setup(rec, rng)
         elif step == "draft":
             _finish_draft(rec)
+        elif step == duo.DISCARD:
+            duo.finish_discard(rec)
         elif step == "place":
             _finish_place(rec, rng)
         elif step == "resolve":
@@ -72,11 +90,15 @@ def _finish_setup(rec: Recorder, rng: random.Random) -> None:
     state = rec.state
     if state.phase == 1 and not all(s.ai_revealed for s in state.seats):
         rec.emit("AISidesRevealed", {"cards": [s.ai_card for s in state.seats]})
+    if state.mode == "solo":
+        solo.finish_setup(rec)
     order = list(state.deck)
     rng.shuffle(order)
     rec.emit("DeckShuffled", {"phase": state.phase, "reason": "returned", "order": order})
-    for seat in range(state.seat_count):
-        rec.emit("CardsDealt", {"purpose": "hand", "cards": rec.state.deck[:HAND_SIZE]}, seat)
+    if state.mode != "solo":                 # solo drafts from the grid, it has no hand
+        for seat in range(state.seat_count):
+            rec.emit("CardsDealt", {"purpose": "hand", "cards": rec.state.deck[:HAND_SIZE]},
+                     seat)
     _start_turn(rec, 1)
 
 
@@ -91,7 +113,10 @@ def _start_turn(rec: Recorder, turn: int) -> None:
 
 def _finish_draft(rec: Recorder) -> None:
     state = rec.state
-    if any(s.hand for s in state.seats):
+    if state.mode == "duo":
+        duo.start_discard(rec)
+        return
+    if state.mode == "standard" and any(s.hand for s in state.seats):
         rec.emit("HandsPassed", {"direction": PASS_DIRECTION[state.phase]})
     rec.emit("StepStarted", {"phase": state.phase, "turn": state.turn, "step": "place"})
 
@@ -133,6 +158,10 @@ def _resolution_needed(rec: Recorder, seat: int) -> str | None:
 
 def _end_turn(rec: Recorder, rng: random.Random) -> None:
     state = rec.state
+    if state.mode == "duo":
+        duo.pass_hands(rec)
+    elif state.mode == "solo":
+        solo.refill(rec)
     if state.turn < TURNS_PER_PHASE:
         _start_turn(rec, state.turn + 1)
         return
@@ -146,6 +175,8 @@ def _end_turn(rec: Recorder, rng: random.Random) -> None:
         rec.emit("VPScored", {"reason": "objective", "objective": objective,
                               "vp": score_objective(objective, s.tableau)}, seat)
     if state.phase == 1:
+        if state.mode == "solo":
+            solo.discard_grid(rec)
         start_phase(rec, 2, rng)
         return
     needs = {str(i): PLACE_EXTRA for i in kept_by if extra_placements(rec.state, i)}
@@ -156,12 +187,14 @@ def _end_turn(rec: Recorder, rng: random.Random) -> None:
 
 
 def _end_match(rec: Recorder) -> None:
-    """F: AI card scoring for every seat, then the result (shared victory on ties)."""
+    """F: AI card scoring for every seat, then the result (shared victory on ties; solo:
+    with its rating on the ladder)."""
     for seat, s in enumerate(rec.state.seats):
         rec.emit("VPScored", {"reason": "ai_card", "card": s.ai_card,
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
-    rec.emit("MatchEnded", result_of(scores))
+    result = result_of(scores)
+    rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 
 def result_of(scores: list[int]) -> dict[str, Any]:

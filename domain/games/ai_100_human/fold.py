@@ -51,6 +51,7 @@ def _ai_dealt(state: MatchState, event: Event) -> None:
 @_on("PhaseStarted")
 def _phase_started(state: MatchState, event: Event) -> None:
     state.phase, state.turn, state.step = event.data["phase"], 0, "setup"
+    state.tilted = []
     state.last_reveal = []
     for seat in state.seats:
         seat.done, seat.choice, seat.played, seat.need, seat.locked = False, None, None, None, None
@@ -126,7 +127,12 @@ def _power(state: MatchState, event: Event) -> None:
         _take_from_deck(state, d["drawn"])
         seat.reserve.extend(d["drawn"])
         for card in d["discarded"]:
-            seat.hand.remove(card)
+            if state.mode == "solo":           # R-SOLO-AI6: discarded from the standee's line
+                pos = next(p for p, c in state.grid.items() if c == card)
+                del state.grid[pos]
+                state.tilted.append([pos[0], pos[1]])
+            else:
+                seat.hand.remove(card)
         seat.ai6_used = True
     elif d["power"] == EXCHANGE_TWO:
         _swap(seat, cell(d["cells"][0]), cell(d["cells"][1]))
@@ -198,7 +204,8 @@ def _vp(state: MatchState, event: Event) -> None:
 def _drawn(state: MatchState, event: Event) -> None:
     cards = list(event.data["cards"])
     _take_from_deck(state, cards)
-    _seat(state, event).reserve.extend(cards)
+    seat = _seat(state, event)
+    (seat.hand if event.data.get("to") == "hand" else seat.reserve).extend(cards)
 
 
 @_on("ReservesDiscarded")
@@ -219,10 +226,77 @@ def _extra(state: MatchState, event: Event) -> None:
 
 @_on("MatchEnded")
 def _ended(state: MatchState, event: Event) -> None:
-    state.result = {k: event.data[k] for k in ("scores", "ranking", "winners")}
+    state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating")
+                    if k in event.data}
     state.step = "finished"
     for seat in state.seats:
         seat.done, seat.need = False, None
+
+
+# ---------------------------------------------------------------- 2-player mode
+
+@_on("NeutralGridRevealed")
+def _neutral(state: MatchState, event: Event) -> None:
+    for entry in event.data["cards"]:
+        _take_from_deck(state, [entry["card"]])
+        state.neutral[cell(entry["cell"])] = entry["card"]
+
+
+@_on("CardDiscarded")
+def _card_discarded(state: MatchState, event: Event) -> None:
+    seat = _seat(state, event)
+    seat.hand.remove(event.data["card"])
+    seat.done = True
+
+
+# ---------------------------------------------------------------- solo mode
+
+@_on("DividersPlaced")
+def _dividers(state: MatchState, event: Event) -> None:
+    state.dividers = {"rows": list(event.data["rows"]), "columns": list(event.data["columns"])}
+
+
+@_on("DraftGridBuilt")
+def _grid_built(state: MatchState, event: Event) -> None:
+    state.grid, state.tilted = {}, []
+    for entry in event.data["cards"]:
+        _take_from_deck(state, [entry["card"]])
+        state.grid[cell(entry["cell"])] = entry["card"]
+
+
+@_on("TimerStackFormed")
+def _timer(state: MatchState, event: Event) -> None:
+    count = event.data["count"]
+    state.timer, state.deck = state.deck[:count], state.deck[count:]
+
+
+@_on("StandeeMoved")
+def _standee(state: MatchState, event: Event) -> None:
+    state.standee = {k: event.data[k] for k in ("color", "line", "index")}
+
+
+@_on("GridCardTaken")
+def _grid_taken(state: MatchState, event: Event) -> None:
+    seat = _seat(state, event)
+    del state.grid[cell(event.data["cell"])]
+    seat.reserve.append(event.data["card"])
+    state.tilted.extend([list(p) for p in event.data["tilted"]])
+    seat.done = True
+
+
+@_on("GridRefilled")
+def _grid_refilled(state: MatchState, event: Event) -> None:
+    for pos in state.tilted:
+        state.grid.pop(cell(pos), None)
+    state.tilted = []
+    for entry in event.data["cards"]:
+        state.timer.remove(entry["card"])
+        state.grid[cell(entry["cell"])] = entry["card"]
+
+
+@_on("DraftGridDiscarded")
+def _grid_discarded(state: MatchState, event: Event) -> None:
+    state.grid, state.tilted = {}, []
 
 
 def _take_from_deck(state: MatchState, cards: list[str]) -> None:

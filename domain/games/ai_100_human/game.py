@@ -1,6 +1,7 @@
-"""The :class:`domain.engine.Engine` of "AI: 100% Human" (3-6 seats), wiring the modules:
-spec (options, commands), flow (set-up and automatic steps), rules (decide), fold
-(evolve), actions (pending, legal actions), views (view, redact), bots."""
+"""The :class:`domain.engine.Engine` of "AI: 100% Human" (1-6 seats: solo, 2-player mode,
+standard game), wiring the modules: spec (options, commands, modes), flow (set-up and
+automatic steps; duo and solo plug in there), rules (decide), fold (evolve), actions
+(pending, legal actions), views (view, redact), bots."""
 from __future__ import annotations
 
 import random

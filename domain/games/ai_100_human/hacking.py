@@ -36,7 +36,9 @@ def connected(tableau: Mapping[Pos, str], diagonal: bool = False) -> bool:
 
 def copy_targets(state: MatchState, seat: int, copy_card: str) -> list[str]:
     """Card ids a copy card (099-104) of ``seat`` may copy: development cards of its colour
-    in the adjacent players' tableaux (AI cards cannot be copied), sorted, no duplicates."""
+    in the adjacent players' tableaux (2-player mode: the opponent's tableau and the neutral
+    grid; solo: the draft grid; see ``MatchState.neighbour_tableaux``). AI cards cannot be
+    copied. Sorted, no duplicates."""
     wanted = roles.copy_color(copy_card)
     found: set[str] = set()
     for tableau in state.neighbour_tableaux(seat):

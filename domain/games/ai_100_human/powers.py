@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import roles
+from . import roles, solo
 from .hacking import card_swaps, copy_targets, moves_to_empty
 from .spec import AI6_MIN_HAND
 from .state import MatchState
@@ -33,13 +33,15 @@ def ai5_actions(state: MatchState, seat: int) -> list[dict]:
 
 
 def ai6_actions(state: MatchState, seat: int) -> list[dict]:
-    """``use_ai6`` commands (one per pair of hand cards to discard); empty when unavailable."""
+    """``use_ai6`` commands (one per pair of hand cards to discard); empty when unavailable.
+    Solo (R-SOLO-AI6): the "hand" is the offer of the standee's line."""
     s = state.seats[seat]
+    hand = solo.ai6_offer(state) if state.mode == "solo" else sorted(s.hand)
     if (not s.ai_revealed or roles.ai_power(s.ai_card) != roles.DRAW_TWO or s.ai6_used
-            or len(s.hand) < AI6_MIN_HAND):
+            or len(hand) < AI6_MIN_HAND):
         return []
     return [{"type": "use_ai6", "discard": sorted(pair)}
-            for pair in combinations(sorted(s.hand), 2)]
+            for pair in combinations(hand, 2)]
 
 
 def extra_placements(state: MatchState, seat: int) -> list[dict]:

@@ -16,17 +16,19 @@ from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, No
                            UnknownAction)
 
 from . import actions as A
-from . import flow, roles
+from . import flow, roles, solo
+from .duo import DISCARD
 from .recorder import Recorder
 from .spec import COMMAND_SCHEMAS
 from .state import MatchState, clone
-from .turn_scoring import score_played_card
+from .turn_scoring import score_copy_points, score_played_card
 
 # Which command types answer which pending decision kind.
 ANSWERS: dict[str, tuple[str, ...]] = {
     A.CHOOSE_AI_SIDE: ("choose_ai_side",),
     A.KEEP_RESERVE: ("keep_reserve",),
     A.DRAFT: ("draft", "use_ai5", "use_ai6"),
+    DISCARD: ("discard",),
     A.PLACE: ("place", "use_ai5"),
     A.COPY: ("copy",),
     A.EXCHANGE_RESERVE: ("exchange_reserve",),
@@ -70,8 +72,12 @@ def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
     elif ctype == "keep_reserve":
         kept = sorted(command["cards"])
         rec.emit("ReserveKept", {"kept": kept}, seat)
+    elif ctype == "draft" and rec.state.mode == "solo":
+        solo.take(rec, seat, command["card"])
     elif ctype == "draft":
         rec.emit("CardDrafted", {"card": command["card"], "forced": False}, seat)
+    elif ctype == DISCARD:
+        rec.emit("CardDiscarded", {"card": command["card"], "forced": False}, seat)
     elif ctype == "place":
         rec.emit("PlacementChosen", {"card": command["card"], "cell": list(command["cell"])}, seat)
     elif ctype in ("copy", "exchange_reserve", "move_card", "decline"):
@@ -86,7 +92,9 @@ def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
     elif ctype == "place_extra":
         card, pos = command["card"], (command["cell"][0], command["cell"][1])
         rec.emit("ExtraCardPlaced", {"card": card, "cell": list(pos), "via": s.ai_card}, seat)
-        if roles.role(card) == roles.COPY_POINTS:
+        if roles.role(card) == roles.COPY_POINTS and rec.state.mode == "solo":
+            score_copy_points(rec, seat, card, pos, via=s.ai_card)
+        elif roles.role(card) == roles.COPY_POINTS:
             rec.emit("VPScored", {"reason": "card", "card": card, "cell": list(pos), "vp": 0,
                                   "from_seat": None, "via": s.ai_card}, seat)
         else:
@@ -106,7 +114,11 @@ def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any])
             raise IllegalMove("Keep only cards dealt to you for the reserve.", "card_not_dealt")
         if len(cards) != A.keep_count(state, seat):
             raise IllegalMove(f"Keep exactly {A.keep_count(state, seat)} cards.", "wrong_keep_count")
-    if ctype == "draft" and card not in s.hand:
+    if ctype == "draft" and state.mode == "solo":
+        if card not in {c for _, c in solo.offer(state)}:
+            raise IllegalMove("Take one of the cards of the row/column where your standee is.",
+                              "card_not_offered")
+    elif ctype in ("draft", DISCARD) and card not in s.hand:
         raise IllegalMove("That card is not in your hand.", "card_not_in_hand")
     if ctype in ("place", "place_extra"):
         if card not in s.reserve:
@@ -123,8 +135,10 @@ def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any])
             raise IllegalMove("Only the AI-6 side has this power.", "not_your_power")
         if s.ai6_used:
             raise IllegalMove("AI-6 can be used once per phase.", "power_used")
-        if any(c not in s.hand for c in command["discard"]):
-            raise IllegalMove("Discard two cards from your hand.", "card_not_in_hand")
+        hand = solo.ai6_offer(state) if state.mode == "solo" else s.hand
+        if any(c not in hand for c in command["discard"]):
+            raise IllegalMove("Discard two cards from your hand (solo: from the standee's "
+                              "row/column).", "card_not_in_hand")
     if ctype == "use_ai5":
         if roles.ai_power(s.ai_card) != roles.EXCHANGE_TWO:
             raise IllegalMove("Only the AI-5 side has this power.", "not_your_power")

@@ -1,8 +1,8 @@
 """Declarative game type of "AI: 100% Human": players, modes, options and command schemas.
 
-Rulebook sections: "Setup", "2 Phases Overview" (3-6 players). The 2-player and solo
-modes of the book are declared in :data:`MODES` but not playable yet (``mode`` is fixed to
-``"standard"``); the state keeps a ``mode`` field so they can be added without a new layout.
+Rulebook sections: "Setup", "2 Phases Overview" (3-6 players), "2-Player Mode" and "Solo
+Mode". The mode follows the seat count (:func:`mode_for`): 1 seat ``"solo"``, 2 seats
+``"duo"``, 3-6 seats ``"standard"``; there is no option to choose it.
 """
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from domain.engine import InvalidCommand
 
 GAME_ID = "ai-100-human"
 TITLE = "AI: 100% Human"
-MIN_SEATS = 3
+MIN_SEATS = 1
 MAX_SEATS = 6
-SCHEMA_VERSION = 1
-MODES = {"standard": (3, 6)}          # "duel" (2 players) and "solo" come later
+SCHEMA_VERSION = 1                    # the mode fields have defaults: old snapshots still load
+MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}   # mode -> (min, max) seats
 
 PHASES = (1, 2)
 TURNS_PER_PHASE = 7                   # "2 Phases Overview": 7 drafting turns per phase
@@ -31,6 +31,38 @@ STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}   # Setup 3 / Objective Cards 
 # 119/120 move to an empty cell; AI-5 exchange two, AI-6 draw two, AI-2 extra placement,
 # AI-8 diagonal placement.
 AI6_MIN_HAND = 3                      # ruling R-AI6: the hand must still allow a draft
+
+# "2-Player Mode": the neutral grid is 3 rows; 2 columns are revealed in each phase.
+NEUTRAL_ROWS = 3
+NEUTRAL_COLUMNS_PER_PHASE = 2
+# "Solo Mode": a 3x3 draft grid, 3 dividers on the rows and 3 on the columns, an 18-card
+# timer stack per phase, 105/106 worth a flat 4 VP.
+GRID_SIZE = 3
+DIVIDER_COLORS = ("red", "yellow", "blue", "black", "purple", "green")   # one per colour
+TIMER_STACK = 18
+SOLO_COPY_POINTS_VP = 4
+# "Solo Mode" / "Scoring": (lowest score, rating), best first; below 111 is a Failure.
+RATING_LADDER = ((142, "PRIV8"), (135, "Skynet"), (129, "Cortana"), (123, "Shyrka"),
+                 (117, "AL9000"), (111, "Mentat"))
+RATING_FAILURE = "Failure"
+
+
+def mode_for(seats: int) -> str:
+    """The rulebook mode played by ``seats`` seats: ``"solo"`` (1), ``"duo"`` (2, "2-Player
+    Mode") or ``"standard"`` (3-6). Raises ``ValueError`` outside 1..6."""
+    for mode, (low, high) in MODES.items():
+        if low <= seats <= high:
+            return mode
+    raise ValueError(f"no mode for {seats} seats")
+
+
+def rating(score: int) -> str:
+    """The solo rating ladder ("Scoring"): 110 or less Failure, 111 Mentat, 117 AL9000,
+    123 Shyrka, 129 Cortana, 135 Skynet, 142 PRIV8 (each from that score up)."""
+    for lowest, name in RATING_LADDER:
+        if score >= lowest:
+            return name
+    return RATING_FAILURE
 
 _CELL = {"type": "array", "items": {"type": "integer", "minimum": -1, "maximum": 5},
          "minItems": 2, "maxItems": 2,
@@ -53,7 +85,11 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
                                                         "uniqueItems": True}},
                              ("cards",), "A.1: keep 2 (3 with 117/118 in Phase 2) of the 4 dealt cards."),
     "draft": _command("draft", {"card": _CARD}, ("card",),
-                      "B.1: move one hand card into your reserve."),
+                      "B.1: move one hand card into your reserve (solo: one card of the "
+                      "draft grid's row/column where the standee is)."),
+    "discard": _command("discard", {"card": _CARD}, ("card",),
+                        "2-Player Mode: after drafting, discard one hand card (face down); "
+                        "a card is then drawn into your hand."),
     "place": _command("place", {"card": _CARD, "cell": _CELL}, ("card", "cell"),
                       "B.3: choose a reserve card and the tableau cell it goes to (face down)."),
     "copy": _command("copy", {"card": _CARD}, ("card",),
@@ -70,7 +106,8 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
                         ("cells",), "AI-5 (once per game): exchange two cells of your tableau."),
     "use_ai6": _command("use_ai6", {"discard": {"type": "array", "items": _CARD,
                                                 "minItems": 2, "maxItems": 2, "uniqueItems": True}},
-                        ("discard",), "AI-6 (once per phase): draw 2 into the reserve, discard 2 hand cards."),
+                        ("discard",), "AI-6 (once per phase): draw 2 into the reserve, discard 2 hand cards "
+                        "(solo: 2 cards of the standee's line)."),
     "place_extra": _command("place_extra", {"card": _CARD, "cell": _CELL, "copy": _CARD},
                             ("card", "cell"),
                             "AI-2 (end of game): place one reserve card next to any card."),
@@ -78,6 +115,8 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
 
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
+    "description": "The mode follows the seat count: 1 seat solo, 2 seats 2-player mode, "
+                   "3-6 seats the standard game.",
     "properties": {
         "objectives": {
             "description": "\"random\" (default), \"starter\" (Omega-3 / Omega-4) or explicit ids.",
@@ -97,7 +136,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Normalise match options: ``{"objectives": "random"|"starter"|{"phase1","phase2"}}``.
 
-    Raises :class:`InvalidCommand` for a seat count outside 3..6, unknown keys, or an
+    Raises :class:`InvalidCommand` for a seat count outside 1..6, unknown keys, or an
     objective id that does not exist for its phase (Objective Cards Details).
     """
     from domain.games.ai_100_human.cards import catalogue

@@ -45,8 +45,16 @@ class SeatState:
 
 @dataclass
 class MatchState:
-    """The whole match. ``step`` is one of ``setup``, ``draft``, ``place``, ``resolve``,
-    ``extra`` (AI-2 end placement) or ``finished``; ``turn`` is 0 during set-up, then 1..7."""
+    """The whole match. ``step`` is one of ``setup``, ``draft``, ``discard`` (2-player mode),
+    ``place``, ``resolve``, ``extra`` (AI-2 end placement) or ``finished``; ``turn`` is 0
+    during set-up, then 1..7. ``mode`` is ``standard``, ``duo`` or ``solo`` (spec.mode_for).
+
+    2-player mode: ``neutral`` is the neutral grid (``(row, col)`` -> card, rows 0..2,
+    columns 0-1 from Phase 1 and 2-3 from Phase 2). Solo mode: ``grid`` is the draft grid
+    (rows/columns 0..2), ``dividers`` ``{"rows": [3 colours], "columns": [3 colours]}``,
+    ``standee`` ``{"color", "line": "row"|"column", "index"}``, ``timer`` the face-down
+    timer stack (top first), ``tilted`` the cells of the cards tilted this turn.
+    """
 
     seat_count: int
     options: dict[str, Any]
@@ -59,6 +67,12 @@ class MatchState:
     seats: list[SeatState] = field(default_factory=list)
     last_reveal: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    neutral: dict[Pos, str] = field(default_factory=dict)
+    grid: dict[Pos, str] = field(default_factory=dict)
+    dividers: dict[str, list[str]] = field(default_factory=dict)
+    standee: dict[str, Any] | None = None
+    timer: list[str] = field(default_factory=list)
+    tilted: list[list[int]] = field(default_factory=list)
 
     def left(self, seat: int) -> int:
         """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General")."""
@@ -73,7 +87,16 @@ class MatchState:
         return [self.left(seat), self.right(seat)]
 
     def neighbour_tableaux(self, seat: int) -> tuple[dict[Pos, str], ...]:
-        """The adjacent players' tableaux, left first (for 099-114)."""
+        """The tableaux black cards 099-114 look at, left first.
+
+        Standard: the two adjacent players. 2-player mode: the opponent and the neutral
+        grid ("This grid represents a neutral neighbor for each player"). Solo: the
+        current draft grid (shared RULINGS, solo mode).
+        """
+        if self.mode == "duo":
+            return (self.seats[1 - seat].tableau, self.neutral)
+        if self.mode == "solo":
+            return (self.grid,)
         return tuple(self.seats[s].tableau for s in self.neighbours(seat))
 
 
@@ -104,6 +127,8 @@ def dump_state(state: MatchState) -> dict[str, Any]:
     data = dict(state.__dict__)
     data["seats"] = seats
     data["deck"] = list(state.deck)
+    data["neutral"] = tableau_json(state.neutral)
+    data["grid"] = tableau_json(state.grid)
     return _copy_json(data)
 
 
@@ -114,6 +139,8 @@ def load_state(data: Mapping[str, Any]) -> MatchState:
     for d in data.pop("seats"):
         d["tableau"] = {cell(e["cell"]): e["card"] for e in d["tableau"]}
         seats.append(SeatState(**d))
+    for name in ("neutral", "grid"):
+        data[name] = {cell(e["cell"]): e["card"] for e in data.get(name, [])}
     return MatchState(seats=seats, **data)
 
 
@@ -139,4 +166,7 @@ def clone(state: MatchState) -> MatchState:
         seat_count=state.seat_count, options=_copy_json(state.options),
         objectives=dict(state.objectives), mode=state.mode, phase=state.phase,
         turn=state.turn, step=state.step, deck=list(state.deck), seats=seats,
-        last_reveal=_copy_json(state.last_reveal), result=_copy_json(state.result))
+        last_reveal=_copy_json(state.last_reveal), result=_copy_json(state.result),
+        neutral=dict(state.neutral), grid=dict(state.grid), dividers=_copy_json(state.dividers),
+        standee=_copy_json(state.standee), timer=list(state.timer),
+        tilted=_copy_json(state.tilted))

@@ -14,6 +14,7 @@ from typing import Any
 from . import roles
 from .recorder import Recorder
 from .scoring import score_effect
+from .spec import SOLO_COPY_POINTS_VP
 from .state import cell
 
 
@@ -37,10 +38,16 @@ def score_played_card(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
 
 def score_copy_points(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
                       via: str | None = None) -> None:
-    """105/106: VP equal to the best neighbour's VP this turn (their 105/106 excluded)."""
+    """105/106: VP equal to the best neighbour's VP this turn (their 105/106 excluded).
+
+    2-player mode: the neutral grid gains no VP, so the opponent's VP this turn count.
+    Solo ("The effect of cards 105 and 106 cannot be applied in solo mode"): a flat 4 VP.
+    """
     state = rec.state
     best_seat, best = None, 0
-    for n in state.neighbours(seat):
+    if state.mode == "solo":
+        best = SOLO_COPY_POINTS_VP
+    for n in (state.neighbours(seat) if state.mode != "solo" else ()):
         if state.seats[n].turn_vp > best:
             best_seat, best = n, state.seats[n].turn_vp
     data = {"reason": "card", "card": card, "cell": [pos[0], pos[1]], "vp": best,

@@ -5,6 +5,11 @@ all chose), hand/reserve/deck counts, who has decided this step (not what), last
 Private to the owning seat: hand, reserve, reserve-creation cards, its chosen AI side before
 the reveal, its hidden choice of the step, cards it drew or discarded. Never shown: the
 deck order (DESIGN.md "Hidden information").
+
+2-player mode adds the public ``neutral_grid``; the discard and the drawn card are private
+(others see that a card was discarded / drawn, not which). Solo adds ``solo``: the draft
+grid (face up), dividers, standee, tilted cells, the timer stack's count (never its
+order), the rating ladder and, once finished, the rating.
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from domain.engine import Event
 
+from . import solo
 from .actions import seat_pending
 from .spec import GAME_ID
 from .state import MatchState, tableau_json
@@ -52,6 +58,20 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         "result": state.result,
         "you": None,
     }
+    if state.mode == "duo":
+        out["neutral_grid"] = tableau_json(state.neutral)
+    if state.mode == "solo":
+        out["pass_direction"] = None
+        out["solo"] = {
+            "draft_grid": tableau_json(state.grid),
+            "dividers": {k: list(v) for k, v in state.dividers.items()},
+            "standee": dict(state.standee) if state.standee else None,
+            "offer": [c for _, c in solo.offer(state)] if state.step == "draft" else [],
+            "tilted": [list(p) for p in state.tilted],
+            "timer_count": len(state.timer),
+            "ladder": solo.ladder_json(),
+            "rating": state.result.get("rating") if state.result else None,
+        }
     if isinstance(viewer, int) and 0 <= viewer < state.seat_count:
         s = state.seats[viewer]
         out["you"] = {
@@ -112,6 +132,8 @@ _REDACTIONS: dict[str, Callable[[Mapping[str, Any], bool], dict[str, Any]]] = {
     "CardDrafted": _private(lambda d: {"forced": d["forced"]}),
     "PlacementChosen": _private(lambda d: {}),
     "ResolutionChosen": _private(lambda d: {}),
-    "CardsDrawn": _private(lambda d: {"count": len(d["cards"]), "reason": d["reason"]}),
+    "CardsDrawn": _private(lambda d: {"count": len(d["cards"]), "reason": d["reason"],
+                                      **({"to": d["to"]} if "to" in d else {})}),
+    "CardDiscarded": _private(lambda d: {"forced": d["forced"]}),
     "AIPowerUsed": _power,
 }

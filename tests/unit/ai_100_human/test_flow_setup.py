@@ -118,7 +118,7 @@ def test_options_are_normalised(options, expected):
 
 
 @pytest.mark.parametrize("seats, options", [
-    (2, {}), (7, {}), (4, {"colour": "red"}), (4, {"objectives": "first"}),
+    (0, {}), (7, {}), (4, {"colour": "red"}), (4, {"objectives": "first"}),
     (4, {"objectives": {"phase1": "Omega-4", "phase2": "Omega-16"}}),    # Omega-4 is Phase 2
     (4, {"objectives": {"phase1": "Omega-7"}}),
 ])
@@ -158,13 +158,13 @@ def test_command_shape_errors():
 def test_every_command_type_has_a_schema_and_options_schema_is_an_object():
     assert set(E.command_schemas) == {"choose_ai_side", "keep_reserve", "draft", "place", "copy",
                                       "exchange_reserve", "move_card", "decline", "use_ai5",
-                                      "use_ai6", "place_extra"}
+                                      "use_ai6", "place_extra", "discard"}
     for name, schema in E.command_schemas.items():
         assert schema["type"] == "object" and schema["properties"]["type"] == {"const": name}
     assert E.options_schema["type"] == "object"
-    assert (E.game_id, E.title, E.min_seats, E.max_seats) == ("ai-100-human", "AI: 100% Human", 3, 6)
+    assert (E.game_id, E.title, E.min_seats, E.max_seats) == ("ai-100-human", "AI: 100% Human", 1, 6)
     assert E.schema_version == 1 and E.timeout_bot == "greedy"
-    assert set(E.bots) == {"random", "greedy"}
+    assert set(E.bots) == {"random", "greedy", "expert"}
 
 
 def test_decide_does_not_modify_the_state():

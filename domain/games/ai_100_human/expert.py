@@ -1,0 +1,524 @@
+"""The ``expert`` bot: determinized Monte Carlo rollouts over a pruned set of candidates.
+
+How it decides (one call of :meth:`ExpertBot.choose`):
+
+1. **Candidates.** Every legal command gets a *prior*: the immediate VP of the card (as
+   ``greedy`` sees it) plus the change it makes to the *end value* of the own tableau,
+   i.e. the current phase objective plus the own AI card (rulebook E and F; both score
+   on the finished tableau, so building towards them early matters). Drafts, reserve
+   creation and AI-6 are valued by the best prior of the card over the open cells. The
+   ``candidates`` best commands (both AI sides at set-up) go to the rollouts.
+2. **Determinization.** A sample world is built **from** ``view(state, seat)`` **only**
+   (plus the public card catalogue): the cards the seat cannot see (other hands,
+   reserves, reserve-creation cards, the deck, AI-6 discards) are the current phase's
+   cards minus every card it can see, shuffled and dealt back by the public counts.
+   Other seats' hidden choices of the current step are dropped and made again by the
+   rollout policy; hidden AI sides before the reveal are chosen again too.
+3. **Rollouts.** For each sample, every candidate is applied to a copy of the sample
+   world and the match is played on by a fast policy until the end of the current
+   phase (the end of the match for the AI side choice): the seat itself drafts the card
+   with the best immediate VP over its open cells and places for the best immediate VP
+   (so the cards it will see again after passing, the reserve it carries across turns
+   and the phase objective are all played out); the other seats draft and place at
+   random. Candidates share the samples and the rollout RNG (common random numbers).
+   The value of a rollout is the seat's score at the horizon; a Phase 1 horizon adds
+   :data:`AI_PARTIAL_WEIGHT` x the AI card's VP on the partial tableau.
+4. The candidate with the best mean value wins (ties: the better prior, then the
+   canonical order of ``legal_actions``).
+
+Determinism: the choice depends only on the view and ``rng``; ``budget`` (rollouts per
+decision) bounds the work. ``time_cap_s`` is a safety net only: when a decision takes
+longer, the samples finished so far decide (then the choice may depend on the machine).
+
+Bot options: the Engine/Bot protocol has no per-seat bot options, so ``BOTS["expert"]``
+uses the module defaults :data:`DEFAULT_BUDGET`, :data:`DEFAULT_CANDIDATES` and
+:data:`DEFAULT_TIME_CAP_S`; build ``ExpertBot(budget=..., ...)`` for other settings
+(benchmarks, tests).
+
+Modes other than ``"standard"`` (2-player and solo, whose decisions this module does not
+know), or a sample world the engine rejects, fall back to the prior alone.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Mapping
+
+from . import actions as A
+from . import flow, hacking, roles, rules
+from .cards import catalogue
+from .powers import diagonal as has_diagonal
+from .recorder import Recorder
+from .scoring import score_ai_card, score_effect, score_objective
+from .state import MatchState, Pos, SeatState, cell
+from .tableau import AI_POS, placement_cells
+from .views import view
+
+DEFAULT_BUDGET = 48             # rollouts per decision (iterations)
+DEFAULT_CANDIDATES = 4          # commands evaluated by rollouts
+DEFAULT_TIME_CAP_S = 1.2        # wall-clock safety net per decision (seconds)
+AI_PARTIAL_WEIGHT = 0.7         # Phase 1 horizon: weight of the AI card on the partial tableau
+COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rule: 4 VP)
+END_WEIGHT = 1.0                # prior: weight of the end-value change
+AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
+                      "AI-12", "AI-7", "AI-2", "AI-6")
+ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, A.PLACE, A.COPY,
+                           A.EXCHANGE_RESERVE, A.MOVE_CARD, A.PLACE_EXTRA})
+
+
+class ExpertBot:
+    """Monte Carlo bot (module doc). ``budget``: rollouts per decision; ``candidates``:
+    commands kept for the rollouts; ``time_cap_s``: wall-clock cap per decision."""
+
+    name = "expert"
+
+    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int = DEFAULT_CANDIDATES,
+                 time_cap_s: float = DEFAULT_TIME_CAP_S):
+        if budget < 0 or candidates < 1 or time_cap_s <= 0:
+            raise ValueError("budget >= 0, candidates >= 1 and time_cap_s > 0 are required")
+        self.budget = budget
+        self.candidates = candidates
+        self.time_cap_s = time_cap_s
+        self.last_rollouts = 0          # rollouts run by the latest choose (for tests/benchmarks)
+
+    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
+        and ``rng`` only. Raises ValueError when the seat has no decision to make."""
+        options = A.legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        self.last_rollouts = 0
+        if len(options) == 1:
+            return options[0]
+        v = view(state, seat)
+        prior = Prior(v, seat)
+        scored = sorted(((prior.of(o), -i, o) for i, o in enumerate(options)),
+                        key=lambda x: (x[0], x[1]), reverse=True)
+        keep = 2 if options[0]["type"] == A.CHOOSE_AI_SIDE else self.candidates
+        shortlist = [(p, o) for p, _, o in scored[:keep]]
+        kind = v["you"]["pending"]
+        if (len(shortlist) == 1 or self.budget == 0 or v["mode"] != "standard"
+                or kind not in ROLLOUT_KINDS):
+            return shortlist[0][1]
+        values = self._rollouts(v, seat, [o for _, o in shortlist], rng)
+        if values is None:
+            return shortlist[0][1]
+        best = max(range(len(shortlist)), key=lambda i: (values[i], shortlist[i][0], -i))
+        return shortlist[best][1]
+
+    def _rollouts(self, v: dict[str, Any], seat: int, commands: list[dict[str, Any]],
+                  rng: random.Random) -> list[float] | None:
+        """Mean rollout value of each command, or ``None`` when no sample world works."""
+        samples = max(1, self.budget // len(commands))
+        horizon_end = v["you"]["pending"] == A.CHOOSE_AI_SIDE
+        totals = [0.0] * len(commands)
+        done = 0
+        started = time.perf_counter()
+        for _ in range(samples):
+            world_seed = rng.getrandbits(64)
+            play_seed = rng.getrandbits(64)
+            results = []
+            for command in commands:
+                try:
+                    world = determinize(v, seat, random.Random(world_seed))
+                    results.append(rollout(world, seat, command, random.Random(play_seed),
+                                           to_end=horizon_end))
+                except (ValueError, KeyError, IndexError):
+                    return None if done == 0 else [t / done for t in totals]
+                self.last_rollouts += 1
+                if done and time.perf_counter() - started > self.time_cap_s:
+                    return [t / done for t in totals]      # cap: whole samples only
+            totals = [t + r for t, r in zip(totals, results)]
+            done += 1
+            if time.perf_counter() - started > self.time_cap_s:
+                break
+        return [t / done for t in totals]
+
+
+# ---------------------------------------------------------------- prior (one ply)
+
+class Prior:
+    """One-ply value of a command seen from the seat's view: immediate VP plus the change
+    of the end value (current objective + own AI card) of the own tableau."""
+
+    def __init__(self, v: Mapping[str, Any], seat: int):
+        self.v = v
+        self.seat = seat
+        tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
+        n = len(tableaux)
+        self.ai = v["you"]["ai_card"]
+        self.own = tableaux[seat] or ({AI_POS: self.ai} if self.ai else {})
+        self.neighbours = (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n]) if n > 1 else ()
+        self.diagonal = roles.ai_power(self.ai) == roles.DIAGONAL_PLACEMENT
+        self.objective = v["current_objective"]
+        self.base_end = self.end_value(self.own)
+        self._potential: dict[str, float] = {}
+
+    def end_value(self, tableau: Mapping[Pos, str]) -> int:
+        """Current phase objective plus own AI card VP of ``tableau`` (E and F)."""
+        if not tableau:
+            return 0
+        value = score_objective(self.objective, tableau)
+        return value + (score_ai_card(self.ai, tableau) if self.ai else 0)
+
+    def immediate(self, card: str, pos: Pos, tableau: Mapping[Pos, str],
+                  copy: str | None = None) -> float:
+        """VP ``card`` scores at ``pos`` of ``tableau`` (which already holds it)."""
+        r = roles.role(card)
+        if r == roles.COPY:
+            targets = [copy] if copy else self._targets(card)
+            return max((score_effect(t, tableau, pos, self.neighbours) for t in targets), default=0)
+        if r == roles.COPY_POINTS:
+            return COPY_POINTS_ESTIMATE
+        return score_effect(card, tableau, pos, self.neighbours)
+
+    def placed(self, card: str, pos: Pos, copy: str | None = None,
+               base: Mapping[Pos, str] | None = None) -> float:
+        """Prior of putting ``card`` at ``pos`` (own tableau, or ``base``)."""
+        tableau = dict(self.own if base is None else base)
+        tableau[pos] = card
+        gain = self.end_value(tableau) - (self.base_end if base is None else self.end_value(base))
+        return self.immediate(card, pos, tableau, copy) + END_WEIGHT * gain
+
+    def potential(self, card: str) -> float:
+        """Best prior of ``card`` over the open cells of the own tableau now."""
+        if card not in self._potential:
+            cells = placement_cells(self.own, diagonal=self.diagonal) if self.own else []
+            self._potential[card] = max((self.placed(card, p) for p in cells), default=0.0)
+        return self._potential[card]
+
+    def _targets(self, card: str) -> list[str]:
+        wanted = roles.copy_color(card)
+        return sorted({c for t in self.neighbours for c in t.values()
+                       if not roles.is_ai(c) and roles.color(c) == wanted})
+
+    def of(self, o: Mapping[str, Any]) -> float:
+        """Prior of command ``o`` (higher is better)."""
+        t = o["type"]
+        if t == A.CHOOSE_AI_SIDE:
+            return -AI_SIDE_PREFERENCE.index(o["card"]) if o["card"] in AI_SIDE_PREFERENCE else -99
+        if t == A.KEEP_RESERVE:
+            return sum(self.potential(c) for c in o["cards"])
+        if t == A.DRAFT:
+            return self.potential(o["card"])
+        if t == "discard":                       # 2-player discard step: the weakest card
+            return -self.potential(o["card"])
+        if t == "use_ai6":
+            hand = self.v["you"]["hand"]
+            best_kept = max((self.potential(c) for c in hand if c not in o["discard"]), default=0)
+            best_any = max((self.potential(c) for c in hand), default=0)
+            # two extra reserve cards are worth about one average card; the draft still follows
+            return best_kept - best_any + 1.0 - 0.01 * sum(self.potential(c) for c in o["discard"])
+        if t == "use_ai5":
+            a, b = (cell(x) for x in o["cells"])
+            return END_WEIGHT * (self.end_value(hacking.swap(self.own, a, b)) - self.base_end) - 0.5
+        if t in (A.PLACE, A.PLACE_EXTRA):
+            return self.placed(o["card"], cell(o["cell"]), o.get("copy"))
+        if t == A.COPY:
+            pos = next((cell(p["cell"]) for p in self.v["last_reveal"] if p["seat"] == self.seat),
+                       None)
+            return score_effect(o["card"], self.own, pos, self.neighbours) if pos else 0
+        if t == A.EXCHANGE_RESERVE:
+            pos = cell(o["cell"])
+            returned = self.own.get(pos)
+            tableau = dict(self.own)
+            tableau[pos] = o["card"]
+            gain = self.end_value(tableau) - self.base_end
+            keep = 0.3 * self.potential(returned) if returned else 0
+            return self.immediate(o["card"], pos, tableau, o.get("copy")) + gain + keep
+        if t == A.MOVE_CARD:
+            moved = hacking.swap(self.own, cell(o["from"]), cell(o["to"]))
+            return self.end_value(moved) - self.base_end - 0.1
+        return 0.0
+
+
+# ---------------------------------------------------------------- determinization
+
+def _seen(v: Mapping[str, Any]) -> set[str]:
+    you = v["you"]
+    seen = set(you["hand"]) | set(you["reserve"]) | set(you["dealt"])
+    for s in v["seats"]:
+        seen.update(e["card"] for e in s["tableau"])
+    return seen
+
+
+def unseen_cards(v: Mapping[str, Any]) -> list[str]:
+    """Cards of the current phase the viewing seat cannot see (sorted): the phase deck
+    minus its own hand, reserve and reserve-creation cards and every tableau card."""
+    seen = _seen(v)
+    return [c for c in catalogue().phase_deck(v["phase"]) if c not in seen]
+
+
+def other_phase_unseen(v: Mapping[str, Any]) -> list[str]:
+    """Phase 1 cards the seat cannot see, during Phase 2 (sorted; else empty): a 115/116
+    exchange can return a Phase 1 tableau card to a hidden reserve."""
+    if v["phase"] != 2:
+        return []
+    seen = _seen(v)
+    return [c for c in catalogue().phase_deck(1) if c not in seen]
+
+
+def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchState:
+    """A complete sample world consistent with the view ``v`` of ``seat``.
+
+    Hidden cards are dealt from :func:`unseen_cards` by the public counts (other hands,
+    reserves, reserve-creation cards, then the deck; the rest were discarded face down).
+    Other seats' hidden choices of this step are cleared so the rollout makes them again.
+    Raises ValueError when the counts exceed the unseen cards (inconsistent view).
+    """
+    you = v["you"]
+    pool = unseen_cards(v)
+    rng.shuffle(pool)
+    spare = other_phase_unseen(v)                 # 115/116 may return an older card
+    rng.shuffle(spare)
+    step = v["step"]
+
+    def take(k: int) -> list[str]:
+        out = pool[:k]
+        del pool[:k]
+        while len(out) < k:
+            if not spare:
+                raise ValueError("the view counts more hidden cards than there are unseen cards")
+            out.append(spare.pop())
+        return out
+
+    deck = take(v["deck_count"])
+    hidden = {i: {"hand": take(s["hand_count"]), "dealt": take(s["dealt_count"])}
+              for i, s in enumerate(v["seats"]) if i != seat}
+    for i, s in enumerate(v["seats"]):
+        if i != seat:
+            hidden[i]["reserve"] = take(s["reserve_count"])
+    reveal = {p["seat"]: p for p in v["last_reveal"]}
+    seats = []
+    for i, s in enumerate(v["seats"]):
+        mine = i == seat
+        st = SeatState(
+            ai_pair=list(s["ai_cards_dealt"]),
+            ai_card=you["ai_card"] if mine else s["ai_card"],
+            ai_revealed=s["ai_card"] is not None,
+            tableau={cell(e["cell"]): e["card"] for e in s["tableau"]},
+            hand=list(you["hand"]) if mine else hidden[i]["hand"],
+            reserve=list(you["reserve"]) if mine else hidden[i]["reserve"],
+            dealt=list(you["dealt"]) if mine else hidden[i]["dealt"],
+            score=s["score"], turn_vp=s["turn_vp"],
+            ai5_used=s["ai5_used"], ai6_used=s["ai6_used"],
+            locked=you["locked"] if mine else None,
+            choice=dict(you["choice"]) if mine and you["choice"] else None,
+        )
+        if step == "resolve" and i in reveal:
+            st.played = {"card": reveal[i]["card"], "cell": list(reveal[i]["cell"])}
+        if mine:
+            st.done = bool(s["decided"]) if step in ("draft", "extra") else False
+            st.need = you["pending"] if step in ("resolve", "extra") else None
+        elif step in ("draft", "extra"):
+            st.done = bool(s["decided"])          # a drafted card / extra card is public by count
+            st.need = s["pending"] if step == "extra" else None
+        else:
+            st.done = False                       # hidden choice: made again in the rollout
+            st.need = s["pending"]
+        seats.append(st)
+    state = MatchState(
+        seat_count=v["seat_count"],
+        options={"objectives": dict(v["objectives"])},
+        objectives={"1": v["objectives"]["phase1"], "2": v["objectives"]["phase2"]},
+        mode=v["mode"], phase=v["phase"], turn=v["turn"], step=step,
+        deck=deck, seats=seats,
+        last_reveal=[dict(p) for p in v["last_reveal"]], result=None)
+    for i, s in enumerate(v["seats"]):
+        st = state.seats[i]
+        if i == seat:
+            continue
+        if step == "setup" and not st.ai_revealed:
+            st.ai_card = None                      # a hidden side: chosen again
+        if step == "resolve" and s["decided"]:
+            st.need = _resolution_need(state, i)   # the kind is hidden once decided
+    return state
+
+
+def _resolution_need(state: MatchState, seat: int) -> str | None:
+    """The decision the revealed card of ``seat`` asks (same test as the flow)."""
+    s = state.seats[seat]
+    if not s.played:
+        return None
+    card = s.played["card"]
+    r = roles.role(card)
+    if r == roles.COPY and hacking.copy_targets(state, seat, card):
+        return A.COPY
+    if r == roles.EXCHANGE_RESERVE and hacking.reserve_exchanges(state, seat):
+        return A.EXCHANGE_RESERVE
+    if r == roles.EXCHANGE_EMPTY and hacking.moves_to_empty(s.tableau, has_diagonal(state, seat)):
+        return A.MOVE_CARD
+    return None
+
+
+# ---------------------------------------------------------------- rollouts
+
+def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
+                  rng: random.Random) -> MatchState:
+    """Fold the events of a command known to be legal into ``state`` (mutated, returned):
+    the seat's own events then every automatic transition (``rules`` and ``flow``), without
+    re-checking legality (the rollout policies only build legal commands)."""
+    rec = Recorder(state)
+    rules._own_events(rec, seat, command)
+    flow.advance(rec, rng)
+    return rec.state
+
+
+def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random,
+            to_end: bool = False) -> float:
+    """Value for ``seat`` of playing ``command`` in the sample ``world`` (mutated), then the
+    rollout policies until the end of the current phase (``to_end``: of the match)."""
+    phase = world.phase
+    state = apply_command(world, seat, command, rng)
+    steps = 0
+    while state.result is None and (to_end or state.phase == phase):
+        pend = A.pending(state)
+        if not pend:
+            raise ValueError("rollout stalled")
+        actor = min(pend)
+        policy = _OWN_POLICY if actor == seat else _OTHER_POLICY
+        state = apply_command(state, actor, policy[pend[actor]](state, actor, rng), rng)
+        steps += 1
+        if steps > 2000:
+            raise ValueError("rollout does not terminate")
+    s = state.seats[seat]
+    value = float(s.score)
+    if state.result is None and not to_end and phase == 1:
+        value += AI_PARTIAL_WEIGHT * score_ai_card(s.ai_card, s.tableau)
+    return value
+
+
+def _cells(state: MatchState, seat: int) -> list[Pos]:
+    return placement_cells(state.seats[seat].tableau, diagonal=has_diagonal(state, seat))
+
+
+def _card_vp(state: MatchState, seat: int, card: str, pos: Pos) -> float:
+    """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target)."""
+    tableau = dict(state.seats[seat].tableau)
+    tableau[pos] = card
+    r = roles.role(card)
+    nbrs = state.neighbour_tableaux(seat)
+    if r == roles.COPY:
+        return max((score_effect(t, tableau, pos, nbrs)
+                    for t in hacking.copy_targets(state, seat, card)), default=0)
+    if r == roles.COPY_POINTS:
+        return COPY_POINTS_ESTIMATE
+    return score_effect(card, tableau, pos, nbrs)
+
+
+def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]) -> tuple:
+    best, best_vp = (cards[0], cells[0]), None
+    for card in cards:
+        for pos in cells:
+            vp = _card_vp(state, seat, card, pos)
+            if best_vp is None or vp > best_vp:
+                best, best_vp = (card, pos), vp
+    return best
+
+
+def _own_place(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))), _cells(state, seat))
+    return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
+
+
+def _own_draft(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    hand = sorted(set(state.seats[seat].hand))
+    cells = _cells(state, seat)
+    best = max(hand, key=lambda c: max((_card_vp(state, seat, c, p) for p in cells), default=0))
+    return {"type": A.DRAFT, "card": best}
+
+
+def _own_keep(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    s = state.seats[seat]
+    tableau = s.tableau or ({AI_POS: s.ai_card} if s.ai_card else {})
+    cells = placement_cells(tableau, diagonal=has_diagonal(state, seat)) if tableau else []
+    nbrs = state.neighbour_tableaux(seat)
+
+    def pot(card: str) -> float:
+        if roles.role(card) in (roles.COPY, roles.COPY_POINTS):
+            return COPY_POINTS_ESTIMATE
+        return max((score_effect(card, {**tableau, p: card}, p, nbrs) for p in cells), default=0)
+
+    ranked = sorted(sorted(s.dealt), key=pot, reverse=True)
+    return {"type": A.KEEP_RESERVE, "cards": sorted(ranked[:A.keep_count(state, seat)])}
+
+
+def _random_place(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    card = rng.choice(sorted(set(A.placeable(state, seat))))
+    pos = rng.choice(_cells(state, seat))
+    return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
+
+
+def _random_draft(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return {"type": A.DRAFT, "card": rng.choice(sorted(state.seats[seat].hand))}
+
+
+def _random_keep(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    s = state.seats[seat]
+    return {"type": A.KEEP_RESERVE, "cards": sorted(rng.sample(sorted(s.dealt), A.keep_count(state, seat)))}
+
+
+def _random_side(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return {"type": A.CHOOSE_AI_SIDE, "card": rng.choice(state.seats[seat].ai_pair)}
+
+
+def _own_copy(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    s = state.seats[seat]
+    pos = cell(s.played["cell"])
+    nbrs = state.neighbour_tableaux(seat)
+    targets = hacking.copy_targets(state, seat, s.played["card"])
+    return {"type": A.COPY, "card": max(targets, key=lambda t: score_effect(t, s.tableau, pos, nbrs))}
+
+
+def _own_exchange(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    def value(o: dict) -> float:
+        pos = cell(o["cell"])
+        tableau = dict(state.seats[seat].tableau)
+        tableau[pos] = o["card"]
+        if o.get("copy"):
+            return score_effect(o["copy"], tableau, pos, state.neighbour_tableaux(seat))
+        return _card_vp(state, seat, o["card"], pos)
+    return max(hacking.reserve_exchanges(state, seat), key=value)
+
+
+def _own_extra(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    s = state.seats[seat]
+    nbrs = state.neighbour_tableaux(seat)
+
+    def value(o: dict) -> float:
+        pos = cell(o["cell"])
+        tableau = {**s.tableau, pos: o["card"]}
+        effect = o.get("copy") or o["card"]
+        return score_effect(effect, tableau, pos, nbrs)
+    return max(A.legal_actions(state, seat), key=value)
+
+
+def _random_legal(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return rng.choice(A.legal_actions(state, seat))
+
+
+def _decline(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+    return {"type": "decline"}
+
+
+_OWN_POLICY: dict[str, Callable[[MatchState, int, random.Random], dict[str, Any]]] = {
+    A.CHOOSE_AI_SIDE: lambda st, s, r: {"type": A.CHOOSE_AI_SIDE, "card": min(
+        st.seats[s].ai_pair, key=lambda c: AI_SIDE_PREFERENCE.index(c))},
+    A.KEEP_RESERVE: _own_keep,
+    A.DRAFT: _own_draft,
+    A.PLACE: _own_place,
+    A.COPY: _own_copy,
+    A.EXCHANGE_RESERVE: _own_exchange,
+    A.MOVE_CARD: _decline,
+    A.PLACE_EXTRA: _own_extra,
+}
+_OTHER_POLICY: dict[str, Callable[[MatchState, int, random.Random], dict[str, Any]]] = {
+    A.CHOOSE_AI_SIDE: _random_side,
+    A.KEEP_RESERVE: _random_keep,
+    A.DRAFT: _random_draft,
+    A.PLACE: _random_place,
+    A.COPY: _random_legal,
+    A.EXCHANGE_RESERVE: _random_legal,
+    A.MOVE_CARD: _decline,
+    A.PLACE_EXTRA: _random_legal,
+}

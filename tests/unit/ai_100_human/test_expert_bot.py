@@ -1,0 +1,231 @@
+"""The ``expert`` bot (issue 3): legal in every decision kind, blind to hidden cards,
+deterministic given its RNG, bounded by its rollout budget. Strength is measured by
+``benchmarks/ai_100_human_tournament.py`` (too noisy for a small unit-test sample)."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from domain.engine import Setup, fold
+from domain.games.ai_100_human.actions import legal_actions
+from domain.games.ai_100_human.cards import catalogue
+from domain.games.ai_100_human.expert import ExpertBot, determinize, unseen_cards
+from domain.games.ai_100_human.views import view
+
+from .test_flow_support import E, given, run, state_of
+
+SMALL = ExpertBot(budget=8, candidates=3)
+
+
+def test_expert_is_registered_as_a_bot_level():
+    assert isinstance(E.bots["expert"], ExpertBot)
+    assert E.bots["expert"].name == "expert"
+
+
+def _states_along_a_match(seats: int, seed: int, watch: int):
+    """Yield every state where seat ``watch`` owes a decision, in a match played by
+    random/greedy bots (seat ``watch`` itself played by greedy)."""
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, {})), rng))
+    while E.result(state) is None:
+        pending = E.pending(state)
+        if watch in pending:
+            yield state
+        seat = min(pending)
+        level = "greedy" if seat == watch or seat % 2 else "random"
+        command = E.bots[level].choose(state, seat, rng)
+        state = fold(E, E.decide(state, seat, command, rng), state)
+
+
+@pytest.mark.parametrize("seats,seed", [(3, 11), (4, 12), (5, 13)])
+def test_expert_returns_a_legal_action_along_whole_matches(seats, seed):
+    kinds = set()
+    for i, state in enumerate(_states_along_a_match(seats, seed, watch=0)):
+        choice = SMALL.choose(state, 0, random.Random(i))
+        assert choice in legal_actions(state, 0)
+        kinds.add(E.pending(state)[0])
+    assert {"choose_ai_side", "keep_reserve", "draft", "place"} <= kinds
+
+
+HANDS = {0: ["031", "033", "035", "037"], 1: ["039", "041", "043", "045"],
+         2: ["047", "049", "050", "051"]}
+
+
+def _place_all(state, placements):
+    return run(state, [(s, {"type": "place", "card": c, "cell": list(p)})
+                       for s, (c, p) in placements.items()])
+
+
+def _copy_state():
+    state = state_of(given(seats=3, step="place", hands=HANDS,
+                           tableaux={1: {(1, 1): "052", (0, 2): "057"}, 2: {(1, 3): "048"}},
+                           reserves={0: ["103"], 1: ["001"], 2: ["003"]}))
+    state, _ = _place_all(state, {0: ("103", (1, 1)), 1: ("001", (1, 3)), 2: ("003", (1, 1))})
+    return state
+
+
+def _exchange_state():
+    state = state_of(given(seats=3, phase=2, step="place", hands=HANDS,
+                           tableaux={0: {(1, 1): "052", (1, 0): "064"}},
+                           reserves={0: ["115", "056", "066"], 1: ["060"], 2: ["062"]}))
+    state, _ = _place_all(state, {0: ("115", (0, 2)), 1: ("060", (1, 1)), 2: ("062", (1, 1))})
+    return state
+
+
+def _move_state():
+    state = state_of(given(seats=3, step="place", hands=HANDS, tableaux={0: {(1, 1): "001"}},
+                           reserves={0: ["119"], 1: ["003"], 2: ["005"]}))
+    state, _ = _place_all(state, {0: ("119", (1, 3)), 1: ("003", (1, 1)), 2: ("005", (1, 1))})
+    return state
+
+
+def _extra_state():
+    from domain.games.ai_100_human.tableau import FRAME
+    free = [p for p in FRAME if p not in ((1, 2), (2, 4))]
+    used = {"052", "056", "058", "060", "062"}
+    pool = [c for c in catalogue().phase_deck(2)
+            if c not in used and int(c) < 99][:39]
+    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13])) for s in range(3)}
+    state = state_of(given(seats=3, ai=["AI-2", "AI-3", "AI-1"], phase=2, turn=7, step="place",
+                           tableaux=tableaux, reserves={0: ["052", "056", "058"], 1: ["060"],
+                                                        2: ["062"]}))
+    state, _ = _place_all(state, {0: ("052", (2, 4)), 1: ("060", (2, 4)), 2: ("062", (2, 4))})
+    return state
+
+
+def _power_state(ai: str, step: str):
+    return state_of(given(seats=3, ai=[ai, "AI-3", "AI-1"], step=step, hands=HANDS,
+                          tableaux={0: {(1, 1): "001", (1, 3): "005"}},
+                          reserves={0: ["007", "009"], 1: ["011"], 2: ["013"]}))
+
+
+@pytest.mark.parametrize("build,kind", [
+    (_copy_state, "copy"), (_exchange_state, "exchange_reserve"), (_move_state, "move_card"),
+    (_extra_state, "place_extra"), (lambda: _power_state("AI-6", "draft"), "draft"),
+    (lambda: _power_state("AI-5", "place"), "place")])
+def test_expert_returns_a_legal_action_in_every_resolution_and_power_step(build, kind):
+    state = build()
+    assert E.pending(state).get(0) == kind
+    legal = legal_actions(state, 0)
+    assert len(legal) > 1
+    for seed in range(5):
+        assert SMALL.choose(state, 0, random.Random(seed)) in legal
+    assert E.bots["expert"].choose(state, 0, random.Random(0)) in legal
+
+
+def _mid_match_state(seed: int, step: str, turn: int):
+    """A 4-seat match played by random bots up to seat 0's decision of ``step`` in ``turn``."""
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(4, {"objectives": "random"}), rng))
+    while not (state.step == step and state.turn == turn and 0 in E.pending(state)):
+        seat = min(E.pending(state))
+        state = fold(E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state)
+    return state
+
+
+def _twisted(state):
+    """The same match with everything seat 0 cannot see rearranged."""
+    other = E.load_state(E.dump_state(state))
+    other.deck.reverse()
+    other.seats[1].hand, other.seats[2].hand = other.seats[2].hand, other.seats[1].hand
+    other.seats[3].reserve, other.seats[1].reserve = other.seats[1].reserve, other.seats[3].reserve
+    return other
+
+
+@pytest.mark.parametrize("step,turn", [("draft", 2), ("place", 3)])
+def test_expert_does_not_read_hidden_cards(step, turn):
+    state = _mid_match_state(5, step, turn)
+    twisted = _twisted(state)
+    assert E.view(twisted, 0) == E.view(state, 0)
+    assert (twisted.deck, twisted.seats[1].hand) != (state.deck, state.seats[1].hand)
+    bot = ExpertBot(budget=12, candidates=3)
+    assert bot.choose(twisted, 0, random.Random(7)) == bot.choose(state, 0, random.Random(7))
+
+
+def test_expert_ignores_other_seats_hidden_placements():
+    state = _mid_match_state(6, "place", 2)
+    # seat 1 decides its face-down placement first; seat 0 must not be able to tell which
+    state1 = E.load_state(E.dump_state(state))
+    state2 = E.load_state(E.dump_state(state))
+    options = [o for o in legal_actions(state, 1) if o["type"] == "place"]
+    first, last = options[0], options[-1]
+    assert (first["card"], first["cell"]) != (last["card"], last["cell"])
+    state1 = fold(E, E.decide(state1, 1, first, random.Random(0)), state1)
+    state2 = fold(E, E.decide(state2, 1, last, random.Random(0)), state2)
+    assert E.view(state1, 0) == E.view(state2, 0)
+    bot = ExpertBot(budget=12, candidates=3)
+    assert bot.choose(state1, 0, random.Random(3)) == bot.choose(state2, 0, random.Random(3))
+
+
+def test_determinized_worlds_hold_only_unseen_cards_in_hidden_places():
+    state = _mid_match_state(8, "draft", 3)
+    v = view(state, 0)
+    hidden = set(unseen_cards(v))
+    assert not hidden & (set(state.seats[0].hand) | set(state.seats[0].reserve))
+    world = determinize(v, 0, random.Random(1))
+    for i in (1, 2, 3):
+        assert len(world.seats[i].hand) == len(state.seats[i].hand)
+        assert len(world.seats[i].reserve) == len(state.seats[i].reserve)
+        assert set(world.seats[i].hand) <= hidden and set(world.seats[i].reserve) <= hidden
+        assert world.seats[i].tableau == state.seats[i].tableau
+    assert world.seats[0].hand == state.seats[0].hand
+    assert len(world.deck) == len(state.deck) and set(world.deck) <= hidden
+    # the same real cards are hidden, but a sample deals them differently
+    assert world.deck != state.deck or world.seats[1].hand != state.seats[1].hand
+
+
+def test_expert_is_deterministic_given_its_rng():
+    state = _mid_match_state(9, "draft", 1)
+    bot = ExpertBot(budget=16, candidates=4)
+    assert bot.choose(state, 0, random.Random(42)) == bot.choose(state, 0, random.Random(42))
+
+
+def test_expert_respects_its_rollout_budget():
+    state = _mid_match_state(10, "place", 4)
+    assert len(legal_actions(state, 0)) > 3
+    bot = ExpertBot(budget=9, candidates=3)
+    bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 9                       # 3 samples x 3 candidates
+    bot = ExpertBot(budget=10, candidates=4)
+    bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 8                       # whole samples only: 2 x 4
+    bot = ExpertBot(budget=0)
+    choice = bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 0 and choice in legal_actions(state, 0)
+
+
+def test_expert_stops_at_its_wall_clock_cap():
+    state = _mid_match_state(11, "draft", 1)
+    bot = ExpertBot(budget=10_000, candidates=4, time_cap_s=0.05)
+    started = time.perf_counter()
+    bot.choose(state, 0, random.Random(0))
+    assert time.perf_counter() - started < 2.0
+    assert 4 <= bot.last_rollouts < 10_000
+
+
+def test_default_expert_decides_the_costliest_step_within_2_seconds():
+    # Turn 1 of Phase 1: rollouts are longest (7 turns to the objective).
+    state = _mid_match_state(12, "draft", 1)
+    started = time.perf_counter()
+    E.bots["expert"].choose(state, 0, random.Random(0))
+    assert time.perf_counter() - started < 2.0
+
+
+def test_expert_rejects_a_seat_without_a_decision():
+    state = _mid_match_state(13, "draft", 1)
+    E.decide(state, 0, legal_actions(state, 0)[0], random.Random(0))
+    waiting = [s for s in range(4) if s not in E.pending(state)]
+    if not waiting:
+        state = fold(E, E.decide(state, 0, legal_actions(state, 0)[0], random.Random(0)), state)
+        waiting = [0]
+    with pytest.raises(ValueError):
+        E.bots["expert"].choose(state, waiting[0], random.Random(0))
+
+
+def test_invalid_options_are_rejected():
+    with pytest.raises(ValueError):
+        ExpertBot(budget=-1)
+    with pytest.raises(ValueError):
+        ExpertBot(candidates=0)
