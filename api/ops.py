@@ -1,7 +1,14 @@
 """Operations endpoints: ``/healthz`` (liveness + Redis reachability), ``/metrics``
-(Prometheus text exposition format 0.0.4) and ``/openapi.yaml`` (the contract)."""
+(Prometheus text exposition format 0.0.4) and ``/openapi.yaml`` (the contract).
+
+The contract is one file, ``openapi.yaml`` at the repository root. It is read from there
+in a source checkout (editable install, tests, ``arena serve`` from the tree); an installed
+package (plain ``pip install .``, the Docker image) reads the copy shipped as package data
+of ``api`` (``api/openapi.yaml``, a link to the root file in the source tree).
+"""
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from flask import Blueprint, Response, jsonify
@@ -11,7 +18,33 @@ from api.runtime import service
 
 bp = Blueprint("ops", __name__)
 
+#: The contract in a source checkout (the repository root).
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+#: The contract as package data of an installed distribution: ``(package, resource)``.
+OPENAPI_RESOURCE = ("api", "openapi.yaml")
+
+
+def load_openapi(path: Path | None = None,
+                 resource: tuple[str, str] | None = None) -> str | None:
+    """The OpenAPI document's text (UTF-8), or ``None`` when it is nowhere to be found.
+
+    Tries ``path`` (default :data:`OPENAPI_PATH`) first, but only inside a source checkout
+    (a ``pyproject.toml`` beside it: an installed ``api`` package's parent is
+    ``site-packages``, where a stray ``openapi.yaml`` of another distribution must not be
+    served), then the package resource ``resource`` (default :data:`OPENAPI_RESOURCE`,
+    read with :func:`importlib.resources.files`, so it also works from a wheel or a zip).
+    """
+    path = OPENAPI_PATH if path is None else path
+    if path.is_file() and (path.parent / "pyproject.toml").is_file():
+        return path.read_text(encoding="utf-8")
+    package, name = OPENAPI_RESOURCE if resource is None else resource
+    try:
+        shipped = resources.files(package).joinpath(name)
+        if shipped.is_file():
+            return shipped.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        return None
+    return None
 
 
 @bp.get("/healthz")
@@ -31,7 +64,9 @@ def metrics():
 
 @bp.get("/openapi.yaml")
 def openapi():
-    """The OpenAPI 3.1 contract this server implements."""
-    if not OPENAPI_PATH.is_file():
+    """The OpenAPI 3.1 contract this server implements (:func:`load_openapi`); 404
+    ``not_found`` when neither the checkout's file nor the packaged copy exists."""
+    text = load_openapi()
+    if text is None:
         raise Problem(404, "not_found", "The OpenAPI document is not installed.")
-    return Response(OPENAPI_PATH.read_text(encoding="utf-8"), mimetype="application/yaml")
+    return Response(text, mimetype="application/yaml")

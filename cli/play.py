@@ -18,7 +18,8 @@ import requests
 from rich.console import Console
 
 from cli.http_client import ApiError, ArenaClient
-from cli.render import describe_action, render_events, render_result, render_view
+from cli.render import (copy_sources, describe_action, render_events, render_result,
+                        render_view)
 
 #: How long one long-poll waits for the next event (seconds).
 POLL_WAIT_S = 10.0
@@ -61,7 +62,9 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                max_steps: int = 10_000) -> dict[str, Any]:
     """Create a match (seat 0 human, seats 1.. bots of level ``bots``) and play it out.
 
-    Returns the finished match as seat 0 sees it (``"result"`` holds the scores).
+    Returns the finished match as seat 0 sees it (``"result"`` holds the scores and, in
+    solo mode, the ``"rating"``). One seat is the solo mode (no bots), two the 2-player
+    mode.
 
     Raises:
         cli.http_client.ApiError: the server refused something a retry cannot fix.
@@ -71,8 +74,8 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         game, [{"kind": "human", "name": "you"}] + [{"kind": "bot", "bot": bots}] * (seats - 1))
     match_id = created["match_id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
-    console.print(f"match [bold]{match_id}[/] ({game}, {seats} seats: you are seat 0, "
-                  f"bots: {bots}); seed commitment {created['seed_commitment'][:16]}...")
+    console.print(f"match [bold]{match_id}[/] ({game}, {_lineup(seats, bots)}); "
+                  f"seed commitment {created['seed_commitment'][:16]}...")
     seen = created.get("version", 0)
     for _ in range(max_steps):
         match = client.match(match_id, token)
@@ -91,8 +94,9 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
             continue
         if show:
             render_view(console, match, you=0)
+            where = copy_sources(match.get("view") or {}, 0)
             for number, action in enumerate(actions, start=1):
-                console.print(f"  [bold cyan]{number:>3}[/]  {describe_action(action)}")
+                console.print(f"  [bold cyan]{number:>3}[/]  {describe_action(action, where)}")
         command = actions[choose(actions)]
         answer = _send(client, match_id, token, command, legal["version"])
         if answer is None:
@@ -103,6 +107,16 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
             seen = max([seen] + [e["version"] for e in page["events"]])
         seen = max(seen, answer["version"])
     raise RuntimeError(f"match {match_id} did not finish within {max_steps} steps")
+
+
+def _lineup(seats: int, bots: str) -> str:
+    """Who plays, by the rulebook mode of the seat count: ``solo mode: you are seat 0, no
+    bots``, ``2-player mode: you are seat 0, 1 bot (greedy)``, ``4 seats: you are seat 0,
+    3 bots (greedy)``."""
+    if seats == 1:
+        return "solo mode: you are seat 0, no bots"
+    others = f"{seats - 1} bot{'s' if seats > 2 else ''} ({bots})"
+    return f"{'2-player mode' if seats == 2 else f'{seats} seats'}: you are seat 0, {others}"
 
 
 def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any],
@@ -128,7 +142,8 @@ def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any
 @click.option("--url", default=None,
               help="Server URL, e.g. http://127.0.0.1:8000 (default: start an embedded one).")
 @click.option("--game", default="ai-100-human", show_default=True, help="Game id.")
-@click.option("--seats", default=4, show_default=True, type=click.IntRange(1), help="Seats.")
+@click.option("--seats", default=4, show_default=True, type=click.IntRange(1),
+              help="Seats: 1 = solo mode, 2 = 2-player mode, 3-6 = the standard game.")
 @click.option("--bots", default="greedy", show_default=True, help="Bot level of the others.")
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
 @click.option("--seed", default=None, type=int, help="Seed of the --auto policy.")

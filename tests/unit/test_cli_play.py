@@ -1,12 +1,29 @@
-"""``arena play`` client logic without a server: resending after a version conflict, and
-errors reported as one line (the full game runs in tests/e2e/test_cli_play.py)."""
+"""``arena play`` client logic without a server: resending after a version conflict,
+errors reported as one line, and whole solo / 2-player matches played through
+``play_match`` against an in-process stand-in of the HTTP API (the domain engine answering
+for seat 0's token). The full game over HTTP runs in tests/e2e/test_cli_play.py; the
+``--seats 1`` / ``--seats 2`` command lines run at the end of this file (marked e2e)."""
 from __future__ import annotations
 
-from click.testing import CliRunner
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from cli.bot_match import bot_rng, match_seed
 from cli.http_client import ApiError
 from cli.main import main
-from cli.play import _send, auto_chooser
+from cli.play import _lineup, _send, auto_chooser, play_match
+from cli.render import card_label
+from domain.engine import Event, Setup, derive_rng, fold
+from domain.games import get_engine
+
+ROOT = Path(__file__).resolve().parents[2]
 
 DRAFT = {"type": "draft", "card": "001"}
 
@@ -69,3 +86,154 @@ def test_an_unreachable_server_is_one_error_line():
     result = CliRunner().invoke(main, ["play", "--url", "http://127.0.0.1:1", "--auto"])
     assert result.exit_code == 1
     assert "cannot reach the server at http://127.0.0.1:1" in result.output
+
+
+def test_lineup_names_the_mode_of_the_seat_count():
+    assert _lineup(1, "greedy") == "solo mode: you are seat 0, no bots"
+    assert _lineup(2, "random") == "2-player mode: you are seat 0, 1 bot (random)"
+    assert _lineup(4, "greedy") == "4 seats: you are seat 0, 3 bots (greedy)"
+
+
+class DomainApi:
+    """The answers of the public HTTP API for one match of AI: 100% Human, computed in
+    process by the domain engine: seat 0 holds token ``"t0"``; the other seats are random
+    bots that act as soon as they are pending. Views and events are those seat 0 receives
+    (``engine.view`` / ``engine.redact`` for viewer 0)."""
+
+    def __init__(self, seed: bytes):
+        self.engine = get_engine("ai-100-human")
+        self.seed = seed
+        self.log: list[Event] = []
+        self.state: Any = None
+        self.views: list[dict] = []           # every view seat 0 fetched
+
+    def create_match(self, game, seats, options=None):
+        assert game == "ai-100-human" and seats[0]["kind"] == "human"
+        self.seats = [{"seat": i, **{k: v for k, v in s.items() if k != "name"}}
+                      for i, s in enumerate(seats)]
+        self._append(self.engine.new_match(
+            Setup(len(seats), self.engine.validate_options(len(seats), options or {})),
+            derive_rng(self.seed, 0)))
+        self._bots()
+        return {"match_id": "m", "version": 0, "seed_commitment": "c" * 64,
+                "seats": [{"seat": 0, "kind": "human", "token": "t0"}]}
+
+    def _append(self, events):
+        self.log.extend(events)
+        self.state = fold(self.engine, events, self.state)
+
+    def _bots(self):
+        while self.engine.result(self.state) is None:
+            bots = sorted(s for s in self.engine.pending(self.state) if s != 0)
+            if not bots:
+                return
+            version = len(self.log)
+            command = self.engine.bots["random"].choose(
+                self.state, bots[0], bot_rng(self.seed, version, bots[0]))
+            self._append(self.engine.decide(self.state, bots[0], command,
+                                            derive_rng(self.seed, version)))
+
+    def match(self, match_id, token):
+        assert token == "t0"
+        result = self.engine.result(self.state)
+        view = self.engine.view(self.state, 0)
+        self.views.append(view)
+        return {"match_id": match_id, "version": len(self.log), "seats": self.seats,
+                "status": "running" if result is None else "finished", "view": view,
+                "result": result, "seed_commitment": "c" * 64}
+
+    def legal_actions(self, match_id, token):
+        return {"version": len(self.log), "actions": self.engine.legal_actions(self.state, 0)}
+
+    def act(self, match_id, token, command, expected_version=None):
+        if expected_version != len(self.log):
+            raise ApiError(409, {"code": "version_conflict", "current_version": len(self.log)})
+        before = len(self.log)
+        self._append(self.engine.decide(self.state, 0, command, derive_rng(self.seed, before)))
+        self._bots()
+        return {"version": len(self.log), "events": self.events(match_id, token, before)["events"],
+                "replayed": False}
+
+    def events(self, match_id, token, after, wait_s=0.0):
+        return {"version": len(self.log), "events": [
+            {"version": v, "type": e.type, "seat": e.seat,
+             "data": self.engine.redact(e, 0)}
+            for v, e in enumerate(self.log, start=1) if v > after]}
+
+
+def _play(seats: int, seed: str) -> tuple[dict, str, DomainApi]:
+    api = DomainApi(match_seed(seed, 0))
+    console = Console(record=True, width=200, color_system=None)
+    match = play_match(api, "ai-100-human", seats, "random", auto_chooser(3), console)
+    return match, console.export_text(), api
+
+
+def test_auto_play_finishes_a_solo_match_and_prints_the_rating():
+    match, text, api = _play(1, "play-solo")
+    assert match["status"] == "finished"
+    result = match["result"]
+    assert result["rating"] in {"Failure", "Mentat", "AL9000", "Shyrka", "Cortana", "Skynet",
+                                "PRIV8"}
+    score = result["scores"][0]
+    assert f"{result['rating']} ({score} VP)" in text and "solo rating" in text
+    assert "solo mode: you are seat 0, no bots" in text
+    # Every draft decision was shown with the draft grid and its offer (R-SOLO-LINE).
+    assert "draft grid" in text and "\u25b6 offered" in text and "timer stack:" in text
+    # R-SOLO-SETUP / R-SOLO-LINE: 18 timer cards at the first draft, 3 fewer per refill.
+    drafts = [v for v in api.views if v["step"] == "draft" and v["phase"] == 1]
+    assert drafts[0]["solo"]["timer_count"] == 18
+    assert "timer stack: 18 cards face down" in text
+
+
+def test_auto_play_finishes_a_2_player_match_and_prints_both_seats():
+    match, text, api = _play(2, "play-duo")
+    assert match["status"] == "finished"
+    final = text.rsplit("final result of match", 1)[1]
+    rows = [line for line in final.splitlines() if line.startswith("\u2502")]
+    assert len(rows) == 2 and "bot (random)" in final and "you" in final
+    assert "neutral grid" in text and "seat 1's tableau (opponent)" in text
+    # R-DUO-GRID: 12 neutral cards by the end, all drawn on seat 0's screen.
+    neutral = api.views[-1]["neutral_grid"]
+    assert len(neutral) == 12
+    # Seat 1's hidden cards never reach seat 0: every hand/reserve card it ever held and
+    # never showed (in a tableau or the neutral grid) is absent from the output.
+    shown = {e["card"] for e in neutral} | {
+        e["card"] for s in api.views[-1]["seats"] for e in s["tableau"]}
+    seen_by_0 = set()
+    for v in api.views:
+        seen_by_0 |= set(v["you"]["hand"] + v["you"]["reserve"] + v["you"]["dealt"])
+    secret = set()
+    for event in api.log:
+        if event.seat == 1 and event.type in ("CardDiscarded", "CardsDrawn"):
+            secret |= set(event.data.get("cards") or [event.data.get("card")])
+    secret -= shown | seen_by_0
+    assert secret
+    assert not any(card_label(card).plain in text for card in secret)
+
+
+def _arena(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
+    env.update(COLUMNS="200", PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.e2e
+def test_arena_play_seats_1_auto_finishes_and_prints_the_rating():
+    proc = _arena("play", "--seats", "1", "--auto", "--quiet", "--seed", "4")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "solo mode: you are seat 0, no bots" in proc.stdout
+    assert "final result of match" in proc.stdout and "solo rating" in proc.stdout
+    assert "rating ladder" in proc.stdout and "\u25c0 final:" in proc.stdout
+
+
+@pytest.mark.e2e
+def test_arena_play_seats_2_auto_finishes_and_prints_the_result():
+    proc = _arena("play", "--seats", "2", "--auto", "--seed", "4", "--bots", "random")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "2-player mode: you are seat 0, 1 bot (random)" in out
+    assert "neutral grid" in out and "seat 1's tableau (opponent)" in out
+    final = out.rsplit("final result of match", 1)[1]
+    assert sum(line.startswith("\u2502") for line in final.splitlines()) == 2
+    assert "solo rating" not in out

@@ -4,8 +4,9 @@ from __future__ import annotations
 from rich.console import Console
 
 from cli.bot_match import bot_rng, match_seed
-from cli.render import (card_label, describe_action, render_events, render_view, result_table,
-                        tableau_grid)
+from cli.render import (card_label, copy_sources, describe_action, draft_grid_table,
+                        ladder_rung, ladder_table, neutral_grid_table, render_events,
+                        render_result, render_view, result_table, tableau_grid)
 from domain.engine import Setup, derive_rng, fold
 from domain.games import get_engine
 
@@ -102,3 +103,177 @@ def test_render_events_names_you_and_other_seats():
               {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}}]
     text = _text(draw=lambda console: render_events(console, events, you=0))
     assert "v7 CardDrafted you" in text and "v8 CardDrafted seat 2" in text
+
+
+# ------------------------------------------------------------ 2-player and solo modes
+
+def _played(seats: int, seed: bytes, until) -> object:
+    """A ``seats``-seat match played by random bots (lowest pending seat first) until
+    ``until(state)`` holds or the match is over."""
+    state = fold(ENGINE, ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, {})),
+                                          derive_rng(seed, 0)))
+    version = 0
+    while not until(state) and state.result is None:
+        seat = min(ENGINE.pending(state))
+        events = ENGINE.decide(state, seat, ENGINE.bots["random"].choose(
+            state, seat, bot_rng(seed, version, seat)), derive_rng(seed, version))
+        version += len(events)
+        state = fold(ENGINE, events, state)
+    return state
+
+
+def _match(state, seats: int) -> dict:
+    view = ENGINE.view(state, 0)
+    return {"match_id": "m1", "version": 9,
+            "seats": [{"seat": 0, "kind": "human", "name": "ann"}]
+            + [{"seat": s, "kind": "bot", "bot": "random"} for s in range(1, seats)],
+            "view": view, "result": view["result"]}
+
+
+def _line(text: str, *needles: str) -> str:
+    return next(line for line in text.splitlines() if all(n in line for n in needles))
+
+
+def test_solo_view_shows_the_draft_grid_dividers_standee_offer_and_timer_stack():
+    state = _played(1, match_seed("render-solo", 0), lambda s: s.step == "draft")
+    assert state.mode == "solo" and state.turn == 1
+    match = _match(state, 1)
+    text = _text(draw=lambda console: render_view(console, match, you=0))
+    assert "solo mode" in text and "hand passes" not in text
+    for card in state.grid.values():                       # the 9 face-up grid cards
+        assert card_label(card).plain in text
+    for color in state.dividers["rows"] + state.dividers["columns"]:
+        assert color in text
+    # R-SOLO-SETUP: 18 cards form the timer stack; its cards stay face down.
+    assert "timer stack: 18 cards face down" in text
+    timer_only = set(state.timer) - set(state.grid.values()) - set(state.seats[0].reserve)
+    assert timer_only and not any(card_label(c).plain in text for c in timer_only)
+    # Exactly the 3 cards of the standee's line are offered (R-SOLO-LINE).
+    assert text.count("\u25b6 offered") == 3 == len(match["view"]["solo"]["offer"])
+    assert text.count("\u265f standee") == 1
+    assert "rating ladder" in text and "\u25c0 now: 0 VP" in _line(text, "Failure")
+    assert "110 VP or less" in text and "111 VP" in _line(text, "Mentat")
+
+
+def test_draft_grid_puts_the_standee_on_its_divider_and_marks_offer_and_tilted():
+    solo = {"draft_grid": [{"cell": [r, c], "card": f"{1 + 3 * r + c:03}"}
+                           for r in range(3) for c in range(3)],
+            "dividers": {"rows": ["green", "purple", "black"],
+                         "columns": ["blue", "yellow", "red"]},
+            "standee": {"color": "red", "line": "column", "index": 2},
+            "offer": ["003", "006", "009"], "tilted": [[0, 0], [0, 1]], "timer_count": 12}
+    text = _text(draft_grid_table(solo))
+    lines = text.splitlines()
+    # Column 2's divider (red) carries the standee, in the header above the first card row,
+    # under the label "column 2" (not in the row-label column).
+    first_row = next(i for i, line in enumerate(lines) if "001" in line)
+    header = lines[:first_row]
+    label = next(line for line in header if "column 2" in line).index("column 2")
+    standee = next(line for line in header if "\u265f standee" in line).index("\u265f")
+    assert abs(standee - label) <= 2 and "red" in "\n".join(header)
+    # Offered cells sit in column 2 of every row; tilted ones in row 0.
+    offered = [line for line in lines if "\u25b6 offered" in line]
+    assert len(offered) == 3
+    assert all(line.index("\u25b6 offered") > _line(text, "003").index("002") for line in offered)
+    assert _line(text, "tilted").count("tilted") == 2
+    assert "green" in lines[lines.index(_line(text, "row 0")) + 1]
+    assert "timer stack: 12 cards face down" in text
+
+
+def test_duo_view_shows_the_neutral_grid_and_the_opponent_but_no_hidden_card():
+    state = _played(2, match_seed("render-duo", 0),
+                    lambda s: s.phase == 2 and s.step == "draft")
+    assert state.mode == "duo" and len(state.neutral) == 12
+    match = _match(state, 2)
+    text = _text(draw=lambda console: render_view(console, match, you=0))
+    assert "2-player mode - hands pass to your opponent" in text
+    assert "neutral grid" in text and "your second neighbour for black cards" in text
+    for card in state.neutral.values():
+        assert card_label(card).plain in text
+    assert "seat 1's tableau (opponent)" in text
+    for card in state.seats[1].tableau.values():
+        assert card_label(card).plain in text
+    visible = (set(state.neutral.values()) | set(state.seats[0].hand + state.seats[0].reserve)
+               | {c for s in state.seats for c in s.tableau.values()})
+    hidden = (set(state.seats[1].hand + state.seats[1].reserve) | set(state.deck)) - visible
+    assert hidden and not any(card_label(c).plain in text for c in hidden)
+
+
+def test_neutral_grid_columns_2_and_3_are_the_phase_2_columns():
+    text = _text(neutral_grid_table([{"cell": [0, 0], "card": "001"},
+                                     {"cell": [2, 3], "card": "002"}]))
+    header = _line(text, "phase 1")
+    assert header.count("phase 1") == 2 and header.count("phase 2") == 2
+    assert _line(text, "001 P2").index("001 P2") < _line(text, "002 R1").index("002 R1")
+
+
+def test_duo_copy_targets_name_the_neutral_grid_and_the_opponent():
+    # Seed found by search: seat 0 must choose a copy target (R-COPY) in Phase 2, turn 6,
+    # and some targets lie in the neutral grid (R-DUO-GRID).
+    state = _played(2, match_seed("render-duo-copy", 1),
+                    lambda s: ENGINE.pending(s).get(0) == "copy")
+    view = ENGINE.view(state, 0)
+    where = copy_sources(view, 0)
+    lines = [describe_action(a, where).plain for a in ENGINE.legal_actions(state, 0)]
+    actions = ENGINE.legal_actions(state, 0)
+    in_grid = {a["card"] for a in actions} & set(state.neutral.values())
+    assert in_grid
+    for action, line in zip(actions, lines):
+        cells = [p for p, c in state.neutral.items() if c == action["card"]]
+        for pos in cells:
+            assert f"the neutral grid, row {pos[0]}, column {pos[1]}" in line
+        assert bool(cells) == ("neutral grid" in line)
+    assert any("from seat 1's tableau (opponent)" in line for line in lines)
+
+
+def test_solo_copy_targets_come_from_the_draft_grid():
+    state = _played(1, match_seed("copy", 0), lambda s: ENGINE.pending(s).get(0) == "copy")
+    view = ENGINE.view(state, 0)
+    lines = [describe_action(a, copy_sources(view, 0)).plain
+             for a in ENGINE.legal_actions(state, 0)]
+    assert lines and all(" from the draft grid, row " in line for line in lines)
+    for action, line in zip(ENGINE.legal_actions(state, 0), lines):
+        pos = next(p for p, c in state.grid.items() if c == action["card"])
+        assert line.endswith(f"from the draft grid, row {pos[0]}, column {pos[1]}")
+
+
+def test_standard_copy_targets_name_the_neighbour_seat():
+    view = {"game": "ai-100-human", "mode": "standard", "seat_count": 4, "seats": [
+        {"seat": s, "tableau": [{"cell": [0, s], "card": f"{10 + s:03}"}]} for s in range(4)]}
+    where = copy_sources(view, 0)
+    assert where == {"011": ["seat 1's tableau, row 0, column 1"],
+                     "013": ["seat 3's tableau, row 0, column 3"]}   # not seat 2 (opposite)
+    assert copy_sources({"game": "aipokalypse", "seats": []}, 0) == {}
+
+
+def test_ladder_rung_follows_the_rulebook_scoring_ladder():
+    # "Scoring": 110 or less Failure, 111 Mentat, 117 AL9000, ..., 142 PRIV8.
+    from domain.games.ai_100_human.solo import ladder_json
+    ladder = ladder_json()
+    assert [ladder_rung(ladder, vp) for vp in (0, 110, 111, 116, 117, 141, 142, 200)] == \
+        ["Failure", "Failure", "Mentat", "Mentat", "AL9000", "Skynet", "PRIV8", "PRIV8"]
+    text = _text(ladder_table(ladder, 130))
+    assert "\u25c0 now: 130 VP" in _line(text, "Cortana")
+    assert text.count("\u25c0") == 1
+
+
+def test_solo_result_shows_the_rating_and_the_ladder():
+    state = _played(1, match_seed("render-solo", 0), lambda s: False)
+    match = _match(state, 1)
+    score = state.result["scores"][0]
+    rating = match["result"]["rating"]
+    assert rating == ladder_rung(match["view"]["solo"]["ladder"], score)
+    text = _text(draw=lambda console: render_result(console, match, you=0))
+    assert "solo rating" in text and f"{rating} ({score} VP)" in text
+    assert f"\u25c0 final: {score} VP" in _line(text, rating, "\u25c0")
+
+
+def test_a_mentat_result_is_printed_with_its_rating():
+    ladder = [{"rating": "Mentat", "from": 111}, {"rating": "Failure", "from": None}]
+    match = {"match_id": "m2", "seats": [{"seat": 0, "kind": "human"}],
+             "view": {"solo": {"ladder": ladder}},
+             "result": {"scores": [113], "ranking": [{"seat": 0, "score": 113, "rank": 1}],
+                        "winners": [0], "rating": "Mentat"}}
+    text = _text(draw=lambda console: render_result(console, match, you=0))
+    assert "Mentat (113 VP)" in text and "winner" in text
+    assert "\u25c0 final: 113 VP" in _line(text, "Mentat", "111 VP")
