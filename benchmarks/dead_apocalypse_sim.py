@@ -1,0 +1,125 @@
+"""Dead Apocalypse balance simulation: win rate of ``cooperative`` bot teams.
+
+For each variant and 1-4 seats, plays ``--games`` seeded matches (seed = base + i) with
+every seat on the ``cooperative`` bot and reports the win rate with a 95% Wilson score
+interval, the mean game length in turns and the loss reasons. Prints a table (default) or
+one JSON object (``--json``). Example::
+
+    python benchmarks/dead_apocalypse_sim.py --games 200 --workers 4
+    python benchmarks/dead_apocalypse_sim.py --variants standard easiest --seats 2 --json
+
+Target (issue 4): standard 30-70 %, easiest >= 90 %.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "harder_no_kill_2": {"no_kill_ditch": 2},
+    "harder_no_kill_3": {"no_kill_ditch": 3},
+    "harder_half_hp": {"attack_ditch_half_hp": True},
+    "easy": {"difficulty": "easy"},
+    "easier": {"difficulty": "easier"},
+    "easiest": {"difficulty": "easiest"},
+    "competitive": {"competitive": True},
+}
+MAX_DECISIONS = 100_000          # a safety net only; no game has come near it
+
+
+def play(seats: int, options: dict[str, Any], seed: int, bot: str = "cooperative") -> dict[str, Any]:
+    """One match with every seat on ``bot``: ``{"won", "turns", "reason", "decisions"}``."""
+    from domain.engine import Setup, fold
+    from domain.games.dead_apocalypse import ENGINE as E
+
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, options)), rng))
+    decisions = 0
+    while E.result(state) is None:
+        seat = next(iter(E.pending(state)))
+        command = E.bots[bot].choose(state, seat, rng)
+        state = fold(E, E.decide(state, seat, command, rng), state)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"match did not finish (seats={seats}, seed={seed}, {options})")
+    result = E.result(state)
+    return {"won": result["outcome"] == "won", "turns": state.turn, "reason": result["reason"],
+            "decisions": decisions}
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a binomial proportion (``(low, high)`` in 0..1)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _job(args: tuple[str, int, int]) -> tuple[str, int, dict[str, Any]]:
+    variant, seats, seed = args
+    return variant, seats, play(seats, VARIANTS[variant], seed)
+
+
+def simulate(variants: list[str], seat_counts: list[int], games: int, seed: int,
+             workers: int) -> list[dict[str, Any]]:
+    """Rows ``{"variant","seats","games","wins","win_rate","ci95","mean_turns","losses"}``."""
+    jobs = [(v, s, seed + i) for v in variants for s in seat_counts for i in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            outcomes = list(pool.map(_job, jobs, chunksize=8))
+    else:
+        outcomes = [_job(j) for j in jobs]
+    rows = []
+    for v in variants:
+        for s in seat_counts:
+            got = [o for vv, ss, o in outcomes if vv == v and ss == s]
+            wins = sum(o["won"] for o in got)
+            losses: dict[str, int] = {}
+            for o in got:
+                if not o["won"]:
+                    losses[o["reason"]] = losses.get(o["reason"], 0) + 1
+            lo, hi = wilson(wins, len(got))
+            rows.append({"variant": v, "seats": s, "games": len(got), "wins": wins,
+                         "win_rate": round(wins / len(got), 4), "ci95": [round(lo, 4), round(hi, 4)],
+                         "mean_turns": round(sum(o["turns"] for o in got) / len(got), 2),
+                         "losses": losses})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point (see module doc)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="games per variant and seat count")
+    ap.add_argument("--seed", type=int, default=1, help="first seed")
+    ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    ap.add_argument("--seats", nargs="+", type=int, default=[1, 2, 3, 4], choices=[1, 2, 3, 4])
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = ap.parse_args(argv)
+    rows = simulate(args.variants, args.seats, args.games, args.seed, args.workers)
+    if args.json:
+        print(json.dumps({"benchmark": "dead_apocalypse_sim", "bot": "cooperative", "rows": rows}))
+        return 0
+    print(f"{'variant':<18}{'seats':>6}{'games':>7}{'win rate':>10}{'95% CI':>17}{'turns':>8}")
+    for r in rows:
+        ci = f"[{r['ci95'][0] * 100:4.1f}, {r['ci95'][1] * 100:5.1f}]"
+        print(f"{r['variant']:<18}{r['seats']:>6}{r['games']:>7}{r['win_rate'] * 100:>9.1f}%"
+              f"{ci:>17}{r['mean_turns']:>8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Who must act now (``pending``) and every command a seat may send (``legal_actions``).
+
+Decision kinds: ``turn`` (the active seat's play step), ``help`` (a seat answering a Call
+for Help, one at a time from the active seat's left), ``assist`` (that seat playing cards
+from its hand), ``ditch``/``occupy`` (an ability prompt), ``reward`` (an assisting seat
+choosing the Resource Row card or an Adept Survivor).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import catalogue
+from .combat import can_defeat, reward_options
+from .effects import ditch_candidates, occupy_targets
+from .state import MatchState
+
+PLAYABLE = ("human", "equipment", "location")
+
+
+def pending(state: MatchState) -> dict[int, str]:
+    """``{seat: kind}`` of the one seat that must act now; ``{}`` once the match is over."""
+    if state.result is not None:
+        return {}
+    if state.prompt is not None:
+        return {state.prompt["seat"]: state.prompt["kind"]}
+    if state.help.get("assisting") is not None:
+        return {state.help["assisting"]: "assist"}
+    if state.help.get("queue"):
+        return {state.help["queue"][0]: "help"}
+    return {state.active: "turn"}
+
+
+def can_call_for_help(state: MatchState) -> bool:
+    """Call for Help: only when attacked (an attacking Zombie is still undefeated), once
+    per turn, and only with other seats at the table."""
+    return (state.seat_count > 1 and not state.help["called"]
+            and any(state.zombie_row[c] is not None for c in state.attackers))
+
+
+def playable(state: MatchState, seat: int) -> list[str]:
+    """Hand cards ``seat`` may play (Infections never: they are never "in play")."""
+    cat = catalogue()
+    return [c for c in state.seats[seat].hand if cat.of(c).kind in PLAYABLE]
+
+
+def repeatable(state: MatchState, seat: int) -> list[str]:
+    """Locations of ``seat`` in play with a Repeat ability not yet used this turn."""
+    cat = catalogue()
+    return [loc["card"] for loc in state.seats[seat].locations
+            if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]
+
+
+def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
+    """Every command ``seat`` may send now, in a stable order (empty if it has none)."""
+    kind = pending(state).get(seat)
+    if kind is None:
+        return []
+    if kind == "ditch":
+        cards = ditch_candidates(state, seat, state.prompt["from"])
+        return [{"type": "choose", "card": c} for c in cards] + [{"type": "skip"}]
+    if kind == "occupy":
+        return ([{"type": "choose", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
+                + [{"type": "skip"}])
+    if kind == "reward":
+        p = state.prompt
+        return [{"type": "claim", "choice": o} for o in reward_options(state, p["column"], p["taken"])]
+    if kind == "help":
+        return [{"type": "assist"}, {"type": "decline"}]
+    plays = [{"type": "play", "card": c} for c in playable(state, seat)]
+    if kind == "assist":
+        return plays + [{"type": "end_assist"}]
+    out = plays
+    out += [{"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
+    out += [{"type": "use_repeat", "card": c} for c in repeatable(state, seat)]
+    out += [{"type": "defeat", "column": c} for c in range(len(state.zombie_row)) if can_defeat(state, c)]
+    if can_call_for_help(state):
+        out.append({"type": "call_for_help"})
+    out.append({"type": "end_turn"})
+    return out

@@ -1,0 +1,138 @@
+"""Combating Zombies, Zombie Immunities, Call for Help rewards and After Combat effects.
+
+- A Zombie is defeated by spending damage equal to its HP from the turn's pool; damage
+  whose source shares a Card Type, Faction or title with the Zombie's immunities does not
+  count (Zombie Immunities). Damage gained by assisting seats counts only against
+  attacking Zombies (Call for Help).
+- Spending order (ruling R-SPEND): assisting seats' damage first, then the damage that the
+  most other Zombies in the row are immune to, then oldest first; the last entry may be
+  partly spent.
+- After Combat effects resolve right after the defeat, for the active seat and every
+  assisting seat (After Combat effects); ignored in the easiest game.
+- Reward: the adjacent Resource Row card (same column) goes to the active seat; with
+  assisting seats, each of them in turn (left to right) claims that card or an Adept
+  Survivor, then the active seat takes the card if nobody did, else an Adept Survivor.
+- Gaining the CDC wins the game (Game Ends).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from . import spec
+from .cards import CardDef, catalogue
+from .effects import run_zombie_steps
+from .ending import finish
+from .recorder import Recorder
+from .state import MatchState
+
+CDC = "cdc#1"
+
+
+def immune(zombie: CardDef, damage: Mapping[str, Any]) -> bool:
+    """True when ``zombie`` is immune to the source of ``damage`` (type, faction or title)."""
+    im = zombie.immune
+    return (damage["kind"] in im.get("types", ()) or damage["faction"] in im.get("factions", ())
+            or damage["title"] in im.get("titles", ()))
+
+
+def usable(state: MatchState, column: int) -> list[int]:
+    """Indices of pool entries that may be spent on the Zombie in ``column``."""
+    zombie = catalogue().of(state.zombie_row[column])
+    attacking = column in state.attackers
+    return [i for i, d in enumerate(state.damage)
+            if d["amount"] > 0 and not immune(zombie, d) and (attacking or not d["ally"])]
+
+
+def usable_total(state: MatchState, column: int) -> int:
+    """Damage that counts against the Zombie in ``column`` (0 for an empty place)."""
+    if state.zombie_row[column] is None:
+        return 0
+    return sum(state.damage[i]["amount"] for i in usable(state, column))
+
+
+def can_defeat(state: MatchState, column: int) -> bool:
+    """The Zombie in ``column`` exists and the usable damage reaches its HP."""
+    z = state.zombie_row[column]
+    return z is not None and usable_total(state, column) >= catalogue().of(z).hp
+
+
+def spend_plan(state: MatchState, column: int) -> list[list[int]]:
+    """``[[index, amount], ...]`` spending exactly the Zombie's HP (ruling R-SPEND)."""
+    cat = catalogue()
+    others = [cat.of(z) for c, z in enumerate(state.zombie_row) if z is not None and c != column]
+
+    def order(i: int) -> tuple[int, int, int]:
+        d = state.damage[i]
+        return (0 if d["ally"] else 1, -sum(immune(o, d) for o in others), i)
+
+    need = cat.of(state.zombie_row[column]).hp
+    plan = []
+    for i in sorted(usable(state, column), key=order):
+        if need <= 0:
+            break
+        take = min(need, state.damage[i]["amount"])
+        plan.append([i, take])
+        need -= take
+    return plan
+
+
+def defeat(rec: Recorder, column: int, rng: random.Random) -> None:
+    """Defeat the Zombie in ``column`` (caller checked :func:`can_defeat`)."""
+    s = rec.state
+    zombie = s.zombie_row[column]
+    rec.emit("ZombieDefeated", {"seat": s.active, "column": column, "card": zombie,
+                                "spent": spend_plan(s, column)}, s.active)
+    receivers = [s.active] + [a for a in s.allies_in_order() if a in s.help["assisted"]]
+    if not spec.easiest(s.options):
+        for seat in receivers:
+            run_zombie_steps(rec, seat, catalogue().of(zombie).after_combat, rng)
+    _offer(rec, column, receivers[1:], taken=False)
+
+
+def reward_options(state: MatchState, column: int, taken: bool) -> list[str]:
+    """What an assisting seat may claim now: ``"resource"`` and/or ``"adept"``."""
+    options = []
+    if not taken and state.resource_row[column] is not None:
+        options.append("resource")
+    if state.adept_stack:
+        options.append("adept")
+    return options
+
+
+def _offer(rec: Recorder, column: int, queue: list[int], taken: bool) -> None:
+    """Ask the next assisting seat that has a choice, else finish with the active seat."""
+    while queue:
+        seat, queue = queue[0], queue[1:]
+        if reward_options(rec.state, column, taken):
+            rec.emit("PromptOpened", {"prompt": {"kind": "reward", "seat": seat, "column": column,
+                                                 "queue": queue, "taken": taken}}, seat)
+            return
+    _active_reward(rec, column, taken)
+
+
+def claim(rec: Recorder, choice: str, rng: random.Random) -> None:
+    """An assisting seat's ``claim`` answer to the open reward prompt."""
+    p = dict(rec.state.prompt)
+    _gain(rec, p["seat"], p["column"], choice)
+    rec.emit("PromptClosed", {"kind": "reward"}, p["seat"])
+    _offer(rec, p["column"], list(p["queue"]), p["taken"] or choice == "resource")
+
+
+def _gain(rec: Recorder, seat: int, column: int, choice: str) -> None:
+    s = rec.state
+    if choice == "resource":
+        rec.emit("CardGained", {"seat": seat, "card": s.resource_row[column], "from": "resource_row",
+                                "column": column}, seat)
+    elif s.adept_stack:
+        rec.emit("CardGained", {"seat": seat, "card": s.adept_stack[0], "from": "adept_stack"}, seat)
+
+
+def _active_reward(rec: Recorder, column: int, taken: bool) -> None:
+    s = rec.state
+    if not taken and s.resource_row[column] is not None:
+        _gain(rec, s.active, column, "resource")
+    elif s.help["assisted"]:
+        _gain(rec, s.active, column, "adept")
+    if rec.state.cdc_holder is not None:
+        finish(rec, "won", "cdc_gained")

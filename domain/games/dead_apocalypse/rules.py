@@ -1,0 +1,145 @@
+"""``decide``: validate a command for a seat and return the events it causes.
+
+Order of checks (stable error codes, ``domain.engine``): ``match_finished`` (409),
+``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
+for its schema), then a rule reason (422): ``card_not_in_hand``, ``card_not_playable``,
+``not_a_human``, ``location_not_in_play``, ``location_full``, ``repeat_unavailable``,
+``no_zombie``, ``not_enough_damage``, ``help_unavailable``, ``not_allowed_now``,
+``not_ditchable``, ``reward_unavailable`` or ``illegal_move``. A command is accepted
+exactly when it is one of :func:`actions.legal_actions`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
+                           UnknownAction)
+
+from . import spec
+from .actions import legal_actions, pending
+from .cards import catalogue
+from .combat import claim, defeat, usable_total
+from .effects import answer_prompt, resolve_card
+from .recorder import GameOver, Recorder
+from .state import MatchState, clone
+from .turns import end_turn
+
+
+def check_shape(command: Mapping[str, Any]) -> str:
+    """The command's type after checking its fields against :data:`spec.COMMAND_SCHEMAS`.
+
+    Raises UnknownAction / InvalidCommand."""
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise InvalidCommand("A command is an object with a string 'type'.")
+    kind = command["type"]
+    schema = spec.COMMAND_SCHEMAS.get(kind)
+    if schema is None:
+        raise UnknownAction(kind)
+    props = schema["properties"]
+    for key in command:
+        if key not in props:
+            raise InvalidCommand(f"'{kind}' has no field {key!r}.")
+    for key in schema["required"]:
+        if key not in command:
+            raise InvalidCommand(f"'{kind}' needs the field {key!r}.")
+    for key, value in command.items():
+        p = props[key]
+        if key == "type":
+            continue
+        if p.get("type") == "string" and not isinstance(value, str):
+            raise InvalidCommand(f"{key!r} must be a string (a card id).")
+        if p.get("type") == "integer" and (not isinstance(value, int) or isinstance(value, bool)
+                                           or not p["minimum"] <= value <= p["maximum"]):
+            raise InvalidCommand(f"{key!r} must be an integer {p['minimum']}..{p['maximum']}.")
+        if "enum" in p and value not in p["enum"]:
+            raise InvalidCommand(f"{key!r} must be one of {p['enum']}.")
+    return kind
+
+
+def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str) -> IllegalMove:
+    """The most specific reason a well-formed command is not legal now."""
+    cat = catalogue()
+    me = state.seats[seat]
+    decision = pending(state)[seat]
+    allowed = {"turn": {"play", "occupy", "use_repeat", "defeat", "call_for_help", "end_turn"},
+               "assist": {"play", "end_assist"}, "help": {"assist", "decline"},
+               "ditch": {"choose", "skip"}, "occupy": {"choose", "skip"}, "reward": {"claim"}}[decision]
+    if kind not in allowed:
+        return IllegalMove(f"'{kind}' is not possible now (you must answer: {decision}).", "not_allowed_now")
+    card = command.get("card")
+    if kind in ("play", "occupy") or (kind == "choose" and decision == "occupy"):
+        if card not in me.hand:
+            return IllegalMove(f"{card!r} is not in your hand.", "card_not_in_hand")
+        if kind == "play":
+            return IllegalMove(f"{card!r} cannot be played (Infections never are).", "card_not_playable")
+        if cat.of(card).kind != "human":
+            return IllegalMove("Only a Human can occupy a Location.", "not_a_human")
+        loc = next((x for x in me.locations if x["card"] == command.get("location")), None)
+        if loc is None:
+            return IllegalMove("That Location is not in play for you.", "location_not_in_play")
+        return IllegalMove("That Location is at its Occupancy.", "location_full")
+    if kind == "use_repeat":
+        return IllegalMove(f"{card!r} has no unused Repeat ability in play.", "repeat_unavailable")
+    if kind == "defeat":
+        if state.zombie_row[command["column"]] is None:
+            return IllegalMove("There is no Zombie in that column.", "no_zombie")
+        return IllegalMove(f"Only {usable_total(state, command['column'])} damage counts against that "
+                           "Zombie (immunities, assist damage only against attackers).", "not_enough_damage")
+    if kind == "call_for_help":
+        return IllegalMove("You may Call for Help once per turn, while attacked, with other players.",
+                           "help_unavailable")
+    if kind == "choose":
+        return IllegalMove(f"{card!r} cannot be Ditched from your {state.prompt['from']}.", "not_ditchable")
+    if kind == "claim":
+        return IllegalMove(f"'{command['choice']}' is not available.", "reward_unavailable")
+    return IllegalMove(f"'{kind}' is not legal now.")
+
+
+def decide(state: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    """Validate ``command`` for ``seat`` and return its events (``state`` is not mutated)."""
+    if state.result is not None:
+        raise MatchFinished()
+    if seat not in pending(state):
+        raise NotYourTurn()
+    kind = check_shape(command)
+    command = dict(command)
+    if command not in legal_actions(state, seat):
+        raise _reason(state, seat, command, kind)
+    rec = Recorder(clone(state))
+    try:
+        _apply(rec, seat, command, kind, rng)
+    except GameOver:
+        pass
+    return rec.events
+
+
+def _apply(rec: Recorder, seat: int, command: dict[str, Any], kind: str, rng: random.Random) -> None:
+    s = rec.state
+    cat = catalogue()
+    if kind == "play":
+        card = command["card"]
+        rec.emit("CardPlayed", {"seat": seat, "card": card}, seat)
+        if cat.of(card).kind == "location" and cat.of(card).repeat:
+            rec.emit("RepeatUsed", {"seat": seat, "card": card}, seat)
+        resolve_card(rec, seat, card, ally=seat != s.active, rng=rng)
+    elif kind == "occupy":
+        rec.emit("HumanOccupied", {"seat": seat, "card": command["card"], "location": command["location"],
+                                   "upright": False}, seat)
+    elif kind == "use_repeat":
+        rec.emit("RepeatUsed", {"seat": seat, "card": command["card"]}, seat)
+        resolve_card(rec, seat, command["card"], ally=False, rng=rng)
+    elif kind == "defeat":
+        defeat(rec, command["column"], rng)
+    elif kind == "call_for_help":
+        rec.emit("HelpCalled", {"seat": seat, "queue": s.allies_in_order()}, seat)
+    elif kind in ("assist", "decline"):
+        rec.emit("HelpAnswered", {"seat": seat, "assist": kind == "assist"}, seat)
+    elif kind == "end_assist":
+        rec.emit("AssistEnded", {"seat": seat, "discarded": list(s.seats[seat].played)}, seat)
+    elif kind in ("choose", "skip"):
+        answer_prompt(rec, command, rng)
+    elif kind == "claim":
+        claim(rec, command["choice"], rng)
+    elif kind == "end_turn":
+        end_turn(rec, rng)

@@ -1,0 +1,86 @@
+"""Bots choose legal commands from their own view; ``cooperative`` answers sensibly."""
+from __future__ import annotations
+
+import random
+
+from domain.games.dead_apocalypse import ENGINE as E
+
+from .support import act, table
+
+
+def coop(state, seat):
+    return E.bots["cooperative"].choose(state, seat, random.Random(0))
+
+
+def test_both_bot_levels_exist_and_timeouts_use_the_cooperative_one():
+    assert set(E.bots) == {"random", "cooperative"} and E.timeout_bot == "cooperative"
+
+
+def test_cooperative_plays_its_cards_before_defeating_and_takes_the_best_zombie():
+    state = table(hands={0: ["shotgun#2", "survivor#s0.1"]},
+                  zombie_row=["shambler#1", None, "pack-hunter#1", None, None],
+                  resource_row=["radio#1", "soldier#1", "assault-rifle#1", "nurse#1", "machete#1"])
+    assert coop(state, 0) == {"type": "play", "card": "shotgun#2"}
+    _, state = act(state, 0, {"type": "play", "card": "shotgun#2"})
+    _, state = act(state, 0, coop(state, 0))
+    assert coop(state, 0) == {"type": "defeat", "column": 0}         # 4 damage: only the Shambler
+
+
+def test_cooperative_goes_for_the_cdc_column_first():
+    state = table(resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+                  zombie_row=["shambler#1", None, "shambler#2", None, None])
+    state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+                     "amount": 4, "ally": False}]
+    assert coop(state, 0) == {"type": "defeat", "column": 2}
+
+
+def test_cooperative_calls_for_help_only_when_an_attacker_is_out_of_reach():
+    state = table(seats=2, attackers=[3], hands={0: []})
+    assert coop(state, 0) == {"type": "call_for_help"}
+    state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+                     "amount": 6, "ally": False}]
+    assert coop(state, 0) == {"type": "defeat", "column": 3}
+
+
+def test_cooperative_ally_assists_with_damage_then_stops_and_takes_an_adept():
+    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2", "soldier#2", "survivor#s1.1"]})
+    _, state = act(state, 0, {"type": "call_for_help"})
+    assert coop(state, 1) == {"type": "assist"}
+    _, state = act(state, 1, {"type": "assist"})
+    assert coop(state, 1) == {"type": "play", "card": "shotgun#2"}  # 3 of the Shambler's 4 HP
+    _, state = act(state, 1, {"type": "play", "card": "shotgun#2"})
+    assert coop(state, 1) == {"type": "play", "card": "soldier#2"}
+    _, state = act(state, 1, {"type": "play", "card": "soldier#2"})
+    assert coop(state, 1) == {"type": "end_assist"}                  # covered: keep the Survivor
+    _, state = act(state, 1, {"type": "end_assist"})
+    assert coop(state, 0) == {"type": "defeat", "column": 0}
+    _, state = act(state, 0, {"type": "defeat", "column": 0})
+    assert coop(state, 1) == {"type": "claim", "choice": "adept"}
+
+
+def test_cooperative_ally_declines_without_damage_cards():
+    state = table(seats=2, attackers=[0], hands={0: [], 1: ["infection#1", "base-camp#s1.1"]})
+    _, state = act(state, 0, {"type": "call_for_help"})
+    assert coop(state, 1) == {"type": "decline"}
+
+
+def test_cooperative_occupies_when_the_kill_plan_does_not_need_the_human():
+    state = table(hands={0: ["soldier#2"]}, zombie_row=["brute#1", None, None, None, None])
+    state.seats[0].locations = [{"card": "base-camp#s0.1", "occupants": []}]
+    assert coop(state, 0) == {"type": "occupy", "card": "soldier#2", "location": "base-camp#s0.1"}
+    state.zombie_row = ["shambler#1", None, None, None, None]         # HP 4 = 1 + 2 + 1 (+1)
+    state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+                     "amount": 1, "ally": False}]
+    state.seats[0].hand = ["police-officer#2", "survivor#s0.1", "survivor#s0.2"]
+    assert coop(state, 0)["type"] == "play"                          # without the Officer: 3 < 4
+
+
+def test_cooperative_ditches_survivors_only_from_a_healthy_deck():
+    thin = table(hands={0: ["crowbar#1", "survivor#s0.1"]}, decks={0: ["survivor#s0.2"]})
+    _, thin = act(thin, 0, {"type": "play", "card": "crowbar#1"})
+    assert coop(thin, 0) == {"type": "skip"}
+    strong = ["shotgun#2", "shotgun#3", "soldier#2", "soldier#3", "assault-rifle#1"]
+    fat = table(hands={0: ["crowbar#1", "survivor#s0.1"]}, decks={0: [f"survivor#s0.{k}" for k in range(2, 8)]},
+                discards={0: strong})
+    _, fat = act(fat, 0, {"type": "play", "card": "crowbar#1"})
+    assert coop(fat, 0) == {"type": "choose", "card": "survivor#s0.1"}
