@@ -1,4 +1,5 @@
-"""Shared helpers of the benchmark scripts: the JSON report and the import path.
+"""Shared helpers of the benchmark scripts: the JSON report, the import path, Redis key
+clean-up and CPU accounting of local processes (Linux ``/proc``).
 
 Every benchmark prints exactly one JSON object on stdout::
 
@@ -55,3 +56,85 @@ def cleanup_prefix(redis_url: str, prefix: str) -> int:
         if members:
             conn.srem(set_key, *members)
     return deleted
+
+
+def _proc_stats() -> dict[int, tuple[int, int]]:
+    """``pid -> (process group id, CPU clock ticks used: user + system)`` of every process."""
+    out: dict[int, tuple[int, int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                raw = handle.read()
+        except OSError:
+            continue
+        fields = raw[raw.rfind(")") + 2:].split()   # after "pid (comm) "
+        # fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15 (proc(5))
+        out[int(name)] = (int(fields[2]), int(fields[11]) + int(fields[12]))
+    return out
+
+
+class CpuMeter:
+    """CPU seconds used by groups of local processes between :meth:`start` and :meth:`stop`.
+
+    ``groups``: name -> set of process-group ids (every process in the group counts,
+    including children started later, e.g. gunicorn workers) ; ``pids``: name -> set of
+    single pids (e.g. the Redis server). Also measures the whole machine (``/proc/stat``),
+    so a report can say how much CPU *other* processes took during the run. Linux only;
+    elsewhere every figure is ``None``.
+    """
+
+    def __init__(self, groups: dict[str, set[int]] | None = None,
+                 pids: dict[str, set[int]] | None = None):
+        self.groups = groups or {}
+        self.pids = pids or {}
+        self.available = os.path.isdir("/proc") and os.path.exists("/proc/stat")
+        self._start: dict[str, int] = {}
+        self._machine_start = 0
+        self._wall_start = 0.0
+        self.tick = os.sysconf("SC_CLK_TCK") if self.available else 100
+
+    def _sample(self) -> dict[str, int]:
+        stats = _proc_stats()
+        used = {name: 0 for name in [*self.groups, *self.pids]}
+        for pid, (pgrp, ticks) in stats.items():
+            for name, pgids in self.groups.items():
+                if pgrp in pgids:
+                    used[name] += ticks
+            for name, wanted in self.pids.items():
+                if pid in wanted:
+                    used[name] += ticks
+        return used
+
+    @staticmethod
+    def _machine_ticks() -> int:
+        with open("/proc/stat", encoding="ascii") as handle:
+            parts = handle.readline().split()[1:]
+        busy = [int(v) for v in parts[:3]] + [int(v) for v in parts[5:8]]  # not idle/iowait
+        return sum(busy)
+
+    def start(self) -> None:
+        """Take the starting sample."""
+        import time
+
+        self._wall_start = time.perf_counter()
+        if self.available:
+            self._start = self._sample()
+            self._machine_start = self._machine_ticks()
+
+    def stop(self, own_cpu_s: float | None = None) -> dict[str, Any]:
+        """CPU seconds per group since :meth:`start`, plus ``machine_busy_cores`` (average
+        busy cores over the window) and ``other_processes_cores`` (the part not used by the
+        measured groups nor ``own_cpu_s``, this process's CPU seconds)."""
+        import time
+
+        wall = max(time.perf_counter() - self._wall_start, 1e-9)
+        if not self.available:
+            return {"wall_s": wall, **{name: None for name in [*self.groups, *self.pids]}}
+        end = self._sample()
+        used = {name: (end[name] - self._start.get(name, 0)) / self.tick for name in end}
+        machine = (self._machine_ticks() - self._machine_start) / self.tick
+        ours = sum(used.values()) + (own_cpu_s or 0.0)
+        return {"wall_s": wall, **used, "machine_busy_cores": machine / wall,
+                "other_processes_cores": max(0.0, machine - ours) / wall}

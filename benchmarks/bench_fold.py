@@ -4,7 +4,8 @@ Usage: python benchmarks/bench_fold.py [--matches 4] [--seats 4] [--min-seconds 
 Plays ``--matches`` greedy-bot matches through the domain, then folds every log from the
 start (``domain.engine.fold``, what a load without snapshot does) until at least
 ``--min-seconds`` have passed. Also reports the rate including decoding the stored JSON
-envelopes (``Event.from_dict(json.loads(...))``), the cost of a load from Redis.
+envelopes (``Event.from_dict(service.codec.loads(...))``, the parser the event store
+uses), the cost of a load from Redis.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from _common import report
 from cli.bot_match import match_seed, play_bot_match
 from domain.engine import Event, fold
 from domain.games import get_engine
+from service.codec import loads
 
 
 def _rate(work, min_seconds: float) -> tuple[float, int]:
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     def decode_and_fold_all() -> int:
         for log in stored:
-            fold(engine, (Event.from_dict(json.loads(raw)) for raw in log))
+            fold(engine, (Event.from_dict(loads(raw)) for raw in log))
         return sum(map(len, stored))
 
     rate, events = _rate(fold_all, args.min_seconds)

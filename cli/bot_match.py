@@ -10,13 +10,13 @@ seat at a time in seat order, exactly as separate HTTP commands would be.
 from __future__ import annotations
 
 import hashlib
-import random
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from domain.engine import Engine, Event, Setup, derive_rng, fold
+from service.codec import bot_rng  # the service's bot-turn RNG, re-exported here
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +47,6 @@ def match_seed(base: str | int | None, index: int) -> bytes:
     if base is None:
         return secrets.token_bytes(32)
     return hashlib.sha256(f"{base}:{index}".encode()).digest()
-
-
-def bot_rng(seed: bytes, version: int, seat: int) -> random.Random:
-    """The RNG a bot seat uses for its choice at ``version``.
-
-    Same derivation as the service's bot turns (``MatchService._bot_rng``):
-    ``derive_rng(hex(SHA-256(seed || ":bot:<seat>")), version)``, independent of the deal RNG.
-    """
-    return derive_rng(hashlib.sha256(seed + f":bot:{seat}".encode()).hexdigest().encode(), version)
 
 
 def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,

@@ -149,7 +149,14 @@ class Engine(Protocol):
         """What ``viewer`` may see (JSON). Spectator when ``None``."""
 
     def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
-        """The event's ``data`` as ``viewer`` may see it (``state`` is the state *after* it)."""
+        """The event's ``data`` as ``viewer`` may see it (``state`` is the state *after* it).
+
+        Optional companion (not part of this Protocol, so older engines stay conforming):
+        ``redact_type(event, viewer, state) -> str`` returns the envelope ``type`` the
+        viewer may see, for games where the kind of a hidden move is itself a secret (e.g.
+        a neutral ``"RecruitmentMoveMade"``). The service uses it when the engine has it
+        (see :func:`redacted_type`); without it the stored type is shown.
+        """
 
     def pending(self, state: Any) -> dict[int, str]:
         """Seats that must act now -> decision kind (several for simultaneous steps)."""
@@ -165,6 +172,20 @@ class Engine(Protocol):
 
     def load_state(self, data: Mapping[str, Any]) -> Any:
         """Inverse of :meth:`dump_state`."""
+
+
+def redacted_type(engine: Any, event: Event, viewer: int | None, state: Any = None) -> str:
+    """The envelope ``type`` of ``event`` as ``viewer`` may see it: ``engine.redact_type(...)``
+    when the engine defines that optional method (see :meth:`Engine.redact`), else
+    ``event.type``. Raises ``TypeError`` when the engine answers something other than a
+    non-empty string (a bug in the engine, never shown to a client)."""
+    hook = getattr(engine, "redact_type", None)
+    if hook is None:
+        return event.type
+    shown = hook(event, viewer, state)
+    if not isinstance(shown, str) or not shown:
+        raise TypeError(f"redact_type must return a non-empty str, got {shown!r}")
+    return shown
 
 
 def derive_rng(seed: bytes, version: int) -> random.Random:

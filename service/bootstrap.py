@@ -78,7 +78,8 @@ def build_service(config: Config | None = None,
                            engines if engines is not None else load_engines(config),
                            snapshot_every=config.snapshot_every,
                            append_attempts=config.append_attempts,
-                           blocking_reads=not config.embedded)
+                           blocking_reads=not config.embedded,
+                           fold_cache_size=config.fold_cache_size)
     service.config = config
     return service
 

@@ -13,6 +13,8 @@ Variables (all optional):
   considered lost by reconcile, and RQ kills it after that long (default 30).
 - ``ARENA_QUEUE``: RQ queue name (default ``<prefix>-turns``).
 - ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
+- ``ARENA_FOLD_CACHE_SIZE``: matches whose folded state each process keeps in memory
+  between requests (default 1024; only a cache, see ``service/fold_cache.py``).
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 """
@@ -36,6 +38,7 @@ class Config:
     queue_name: str | None = None
     append_attempts: int = 5
     engines_path: str | None = None
+    fold_cache_size: int = 1024
 
     @property
     def embedded(self) -> bool:
@@ -83,6 +86,7 @@ class Config:
             queue_name=env.get("ARENA_QUEUE") or None,
             append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
             engines_path=env.get("ARENA_ENGINES") or None,
+            fold_cache_size=number("ARENA_FOLD_CACHE_SIZE", 1024, int),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -94,6 +98,7 @@ class Config:
             "ARENA_RECONCILE_S": str(self.reconcile_s),
             "ARENA_BOT_JOB_TIMEOUT_S": str(self.bot_job_timeout_s),
             "ARENA_APPEND_ATTEMPTS": str(self.append_attempts),
+            "ARENA_FOLD_CACHE_SIZE": str(self.fold_cache_size),
         }
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url

@@ -1,12 +1,12 @@
 """Wrapping domain events into chained envelopes, and back (docs/CONTRACTS.md "Event envelope")."""
 from __future__ import annotations
 
-import json
+import secrets
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 from domain.engine import Event
-from service.codec import canonical_json, seal
+from service.codec import dumps, loads, seal
 
 
 def utc_iso(moment: datetime | None = None) -> str:
@@ -16,8 +16,9 @@ def utc_iso(moment: datetime | None = None) -> str:
 
 
 def plain(data: Any) -> Any:
-    """``data`` as pure JSON values (tuples -> lists, int keys -> str), as stored."""
-    return json.loads(canonical_json(data))
+    """``data`` as pure JSON values (tuples -> lists, int keys -> str), as stored.
+    Raises ``TypeError`` for values JSON cannot hold."""
+    return loads(dumps(data))
 
 
 def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str, cause: str,
@@ -27,13 +28,16 @@ def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str,
 
     The first envelope of a command's batch also stores ``command`` (the command as
     decided) and ``actor`` (the deciding seat) so a verifier can re-run ``decide``.
+    Every envelope carries a random ``nonce`` (hashed, never shown before the export) so
+    its published ``hash`` reveals nothing about redacted ``data``.
     """
     at = at or utc_iso()
     out: list[dict[str, Any]] = []
     for offset, event in enumerate(events):
         env: dict[str, Any] = {
             "version": first_version + offset, "type": event.type, "seat": event.seat,
-            "data": plain(dict(event.data)), "command_id": command_id, "cause": cause, "at": at}
+            "data": plain(dict(event.data)), "command_id": command_id, "cause": cause, "at": at,
+            "nonce": secrets.token_hex(16)}
         if offset == 0 and command is not None:
             env["command"] = plain(dict(command))
             env["actor"] = actor

@@ -5,18 +5,19 @@ runs on Redis Cluster). It, atomically:
 
 1. returns the stored first answer when the idempotency field already exists (nothing
    appended: two racing identical requests cannot both append);
-2. returns ``conflict`` when the match version is not the expected one;
+2. returns ``conflict`` when the match version is not the expected one, or its
+   ``head_hash`` is not the expected one (when one is given: the new envelopes' first
+   ``prev_hash`` must be the stored head, so the chain can never fork);
 3. otherwise ``XADD``s every envelope at entry id ``0-<version>`` (gap-free, 1-based), sets
    ``version`` and the given meta fields, and records the idempotent answer.
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from service.codec import canonical_json
+from service.codec import dumps, loads
 from service.keys import Keys
 
 APPEND_LUA = """
@@ -27,8 +28,11 @@ end
 local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local expected = tonumber(ARGV[1])
 if current ~= expected then return {'conflict', tostring(current)} end
+if ARGV[5] ~= '' and (redis.call('HGET', KEYS[2], 'head_hash') or '') ~= ARGV[5] then
+  return {'conflict', tostring(current)}
+end
 local pairs_n = tonumber(ARGV[4])
-local first = 5 + 2 * pairs_n
+local first = 6 + 2 * pairs_n
 local v = expected
 for i = first, #ARGV do
   v = v + 1
@@ -36,7 +40,7 @@ for i = first, #ARGV do
 end
 redis.call('HSET', KEYS[2], 'version', v)
 for i = 0, pairs_n - 1 do
-  redis.call('HSET', KEYS[2], ARGV[5 + 2 * i], ARGV[6 + 2 * i])
+  redis.call('HSET', KEYS[2], ARGV[6 + 2 * i], ARGV[7 + 2 * i])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 return {'ok', tostring(v)}
@@ -70,9 +74,10 @@ class EventStore:
 
     def append(self, match_id: str, expected_version: int, envelopes: Sequence[Mapping[str, Any]],
                meta: Mapping[str, str] | None = None, idem_field: str | None = None,
-               idem_answer: Any = None) -> AppendResult:
+               idem_answer: Any = None, expected_head: str | None = None) -> AppendResult:
         """Append ``envelopes`` (versions ``expected_version+1..``) iff the match is at
-        ``expected_version`` and ``idem_field`` (if given) was never recorded.
+        ``expected_version`` (and, when ``expected_head`` is given, its stored ``head_hash``
+        is that hash) and ``idem_field`` (if given) was never recorded.
 
         ``meta`` fields are set in the same transaction (``head_hash``, ``pending``, ...).
         The envelopes must already carry their versions and hashes.
@@ -84,12 +89,13 @@ class EventStore:
         for field_name, value in (meta or {}).items():
             pairs += [field_name, str(value)]
         args = [str(expected_version), idem_field or "",
-                canonical_json(idem_answer) if idem_field else "", str(len(pairs) // 2), *pairs]
-        args += [canonical_json(env) for env in envelopes]
+                dumps(idem_answer) if idem_field else "", str(len(pairs) // 2),
+                expected_head or "", *pairs]
+        args += [dumps(env) for env in envelopes]
         keys = [self.keys.events(match_id), self.keys.meta(match_id), self.keys.idem(match_id)]
         status, value = self._append(keys=keys, args=args)
         if status == "replayed":
-            return AppendResult("replayed", answer=json.loads(value))
+            return AppendResult("replayed", answer=loads(value))
         return AppendResult(status, version=int(value))
 
     def meta(self, match_id: str) -> dict[str, str]:
@@ -103,12 +109,12 @@ class EventStore:
         if upto is not None and upto <= after:
             return []
         entries = self.redis.xrange(self.keys.events(match_id), f"0-{after + 1}", end, count=limit)
-        return [json.loads(fields["e"]) for _entry_id, fields in entries]
+        return [loads(fields["e"]) for _entry_id, fields in entries]
 
     def recorded_answer(self, match_id: str, idem_field: str) -> Any:
         """The JSON-decoded answer recorded under ``idem_field`` or ``None``."""
         raw = self.redis.hget(self.keys.idem(match_id), idem_field)
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else loads(raw)
 
     def wait_after(self, match_id: str, after: int, wait_s: float) -> bool:
         """Block until the stream has an entry after version ``after`` or ``wait_s`` pass.

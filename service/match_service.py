@@ -19,9 +19,11 @@ from typing import Any, Callable, Mapping
 from domain.engine import (Engine, InvalidCommand, MatchFinished, NotYourTurn, RuleError, Setup,
                            derive_rng)
 from service import errors
-from service.codec import canonical_json, genesis_hash, public_envelope, seed_commitment, sha256_hex
+from service.codec import (bot_rng, canonical_json, dumps, genesis_hash, loads, public_envelope,
+                           seed_commitment, sha256_hex)
 from service.envelopes import build_envelopes, rechain, to_event, utc_iso
 from service.event_store import EventStore
+from service.fold_cache import CachedFold, FoldCache, TokenCache
 from service.keys import Keys
 from service.match_record import MatchRecord
 from service.metrics import Metrics
@@ -65,12 +67,15 @@ class MatchService:
         append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
         blocking_reads: use ``XREAD BLOCK`` for long-polls (False on fakeredis: poll loop).
         clock: returns the current aware UTC datetime (tests may inject one).
+        fold_cache_size: matches whose folded state this process keeps between requests
+            (:class:`service.fold_cache.FoldCache`; ``0`` disables it). Only a cache: every
+            answer is the same without it.
     """
 
     def __init__(self, redis, keys: Keys, scheduler: TurnScheduler | None = None,
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
                  append_attempts: int = 5, blocking_reads: bool = True,
-                 clock: Callable[[], datetime] | None = None):
+                 clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
@@ -80,6 +85,8 @@ class MatchService:
         self.append_attempts = append_attempts
         self._engines = engines
         self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.folds = FoldCache(fold_cache_size)
+        self.token_digests = TokenCache(4 * max(fold_cache_size, 1))
 
     # ------------------------------------------------------------------ engines/loading
     @property
@@ -127,8 +134,62 @@ class MatchService:
             head = self.store.read(match_id, version - 1, version)[0]["hash"]
         return Loaded(record, engine, version, head, state)
 
+    def _head(self, match_id: str, idem_field: str | None = None) -> tuple[Loaded, Any]:
+        """The match folded to its head, through the fold cache, and the answer recorded
+        under ``idem_field`` (``None`` when there is none or no field is given).
+
+        One ``MULTI`` round trip reads the meta hash, the stream tail after the cached
+        version and the idempotency record; the tail is folded into the cached state only
+        when it links to the cached ``head_hash`` and ends at the meta version, else the
+        match is loaded from its snapshot (:meth:`_load`). The returned state is owned by
+        the caller; :meth:`_keep` gives it back once it is known to be exact.
+        Raises MatchNotFound.
+        """
+        if not isinstance(match_id, str):
+            raise errors.MatchNotFound(str(match_id))
+        entry = self.folds.take(match_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.keys.meta(match_id))
+        if entry is not None:
+            pipe.xrange(self.keys.events(match_id), f"0-{entry.version + 1}", "+")
+        if idem_field:
+            pipe.hget(self.keys.idem(match_id), idem_field)
+        replies = pipe.execute()
+        meta = replies[0]
+        if not meta or "game" not in meta:
+            raise errors.MatchNotFound(match_id)
+        record = MatchRecord.parse(match_id, meta)
+        raw_prior = replies[-1] if idem_field else None
+        prior = None if raw_prior is None else loads(raw_prior)
+        engine = self._engine(record.game)
+        if entry is not None and entry.game == record.game:
+            tail = [loads(fields["e"]) for _entry_id, fields in replies[1]]
+            head = tail[-1]["hash"] if tail else entry.head_hash
+            linked = tail[0].get("prev_hash") == entry.head_hash if tail else True
+            if linked and head == record.head_hash and entry.version + len(tail) == record.version:
+                state = entry.state
+                for env in tail:
+                    state = engine.evolve(state, to_event(env))
+                return Loaded(record, engine, record.version, head, state), prior
+        return self._load(match_id, record=record), prior
+
+    def _keep(self, loaded: Loaded) -> None:
+        """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.
+        The caller must not touch the state afterwards."""
+        self.folds.put(loaded.record.match_id, CachedFold(loaded.version, loaded.head_hash,
+                                                          loaded.record.game, loaded.state,
+                                                          loaded.record))
+
     def _claimed(self, match_id: str) -> set[int]:
         return {int(s) for s in self.redis.hkeys(self.keys.tokens(match_id))}
+
+    def _checked_seat(self, loaded: Loaded, seat: Any) -> int:
+        """:meth:`_check_seat` for a held fold: it goes back to the cache before raising."""
+        try:
+            return self._check_seat(loaded.record, seat)
+        except errors.SeatNotFound:
+            self._keep(loaded)
+            raise
 
     def _check_seat(self, record: MatchRecord, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(record.seats):
@@ -227,9 +288,9 @@ class MatchService:
         finished = engine.result(state) is not None
         if not finished:
             self.redis.sadd(self.keys.running(), match_id)
-        self.counters.incr("matches_created")
         record = self._record(match_id)
-        self._after_append(record, engine, state, 0, len(envelopes), actor=None)
+        self._after_append(record, engine, state, 0, len(envelopes), actor=None,
+                           counted=["matches_created"])
         seats_out = []
         for s in seat_list:
             entry = dict(s)
@@ -244,9 +305,9 @@ class MatchService:
     def _head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]]) -> dict[str, str]:
         result = engine.result(state)
         return {"head_hash": envelopes[-1]["hash"],
-                "pending": canonical_json({str(k): v for k, v in engine.pending(state).items()}),
+                "pending": dumps({str(k): v for k, v in engine.pending(state).items()}),
                 "status": "running" if result is None else "finished",
-                "result": canonical_json(result)}
+                "result": dumps(result)}
 
     def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
         """Claim an ``open`` seat: returns ``{"seat", "token"}`` (token shown once).
@@ -267,10 +328,23 @@ class MatchService:
     def authenticate(self, match_id: str, token: str) -> int:
         """The seat owning ``token`` (constant-time compare of SHA-256 digests).
         Raises MatchNotFound or InvalidToken."""
-        self._record(match_id)
+        if not isinstance(match_id, str):
+            raise errors.MatchNotFound(str(match_id))
+        if isinstance(token, str) and token:
+            cached = self.token_digests.get(match_id)
+            seat = find_seat(cached, token) if cached else None
+            if seat is not None:   # tokens are never revoked: a cached digest stays valid
+                return seat
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hexists(self.keys.meta(match_id), "game")
+        pipe.hgetall(self.keys.tokens(match_id))
+        exists, raw = pipe.execute()
+        if not exists:
+            raise errors.MatchNotFound(match_id)
         if not isinstance(token, str) or not token:
             raise errors.InvalidToken()
-        digests = {int(k): v for k, v in self.redis.hgetall(self.keys.tokens(match_id)).items()}
+        digests = {int(k): v for k, v in raw.items()}
+        self.token_digests.set(match_id, digests)
         seat = find_seat(digests, token)
         if seat is None:
             raise errors.InvalidToken()
@@ -283,23 +357,28 @@ class MatchService:
 
     def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
         """The match as ``viewer`` (seat or ``None`` = spectator) may see it now."""
-        loaded = self._load(match_id)
+        loaded, _ = self._head(match_id)
         record, engine = loaded.record, loaded.engine
         if viewer is not None:
-            self._check_seat(record, viewer)
+            self._checked_seat(loaded, viewer)
         result = engine.result(loaded.state)
+        pending = {str(k): v for k, v in engine.pending(loaded.state).items()}
+        view = engine.view(loaded.state, viewer)
+        self._keep(loaded)   # only after the engine calls succeeded (read-only calls)
+        has_open = any(s["kind"] == "open" for s in record.seats)
         out: dict[str, Any] = {
             "match_id": match_id, "game": record.game, "version": loaded.version,
             "status": "finished" if result is not None else "running",
-            "seats": record.public_seats(self._claimed(match_id)),
-            "pending": {str(k): v for k, v in engine.pending(loaded.state).items()},
-            "view": engine.view(loaded.state, viewer), "result": result,
+            "seats": record.public_seats(self._claimed(match_id) if has_open else set()),
+            "pending": pending, "view": view, "result": result,
             "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s}
         if result is not None:
             out["seed"] = record.seed.hex()
         if record.forked_from:
             out["forked_from"] = record.forked_from
-        deadlines = {str(s): d["deadline"] for s, d in self._deadlines(match_id).items()
+        # deadline records exist only for timed matches (_start_deadline)
+        running_deadlines = self._deadlines(match_id) if record.turn_timeout_s else {}
+        deadlines = {str(s): d["deadline"] for s, d in running_deadlines.items()
                      if str(s) in out["pending"]}
         if deadlines and result is None:
             out["deadlines"] = deadlines
@@ -309,17 +388,24 @@ class MatchService:
 
     def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
         """``{"version", "actions"}``: every command ``seat`` may send now."""
-        loaded = self._load(match_id)
-        seat = self._check_seat(loaded.record, seat)
-        return {"version": loaded.version, "actions": loaded.engine.legal_actions(loaded.state, seat)}
+        loaded, _ = self._head(match_id)
+        seat = self._checked_seat(loaded, seat)
+        actions = loaded.engine.legal_actions(loaded.state, seat)
+        self._keep(loaded)
+        return {"version": loaded.version, "actions": actions}
 
     def _redacted(self, engine: Engine, envelopes, viewer: int | None, state: Any) -> tuple[list, Any]:
-        """Fold ``envelopes`` into ``state``; return their redacted copies for ``viewer``."""
+        """Fold ``envelopes`` into ``state``; return their redacted copies for ``viewer``
+        (``data`` from ``engine.redact``; ``type`` from the engine's optional
+        ``redact_type``, see ``domain.engine.redacted_type``)."""
+        from domain.engine import redacted_type
+
         out = []
         for env in envelopes:
             event = to_event(env)
             state = engine.evolve(state, event)
             copy = public_envelope(env)
+            copy["type"] = redacted_type(engine, event, viewer, state)
             copy["data"] = engine.redact(event, viewer, state)
             out.append(copy)
         return out, state
@@ -418,26 +504,38 @@ class MatchService:
         state (``append_attempts`` times, then ``busy``); with a stale one VersionConflict.
         Raises RuleError (domain), SeatNotFound, IdempotencyKeyReused, VersionConflict.
         """
-        record = self._record(match_id)
-        seat = self._check_seat(record, seat)
-        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-            self.counters.rejected("invalid_command")
-            raise InvalidCommand("A command is an object with a string 'type'.")
+        bad_command = not isinstance(command, dict) or not isinstance(command.get("type"), str)
+        bad_key = False
         if idempotency_key is not None and idem_field is None:
-            if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255:
-                raise InvalidCommand("Idempotency-Key must be 1-255 characters.")
-            idem_field = self.keys.idem_field(seat, idempotency_key)
-        fingerprint = sha256_hex(canonical_json(command))
-        if idem_field:
-            prior = self.store.recorded_answer(match_id, idem_field)
-            if prior is not None:
-                return self._replay(prior, fingerprint)
+            bad_key = not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255
+            if not bad_key:
+                idem_field = self.keys.idem_field(seat, idempotency_key)
+        fingerprint = "" if bad_command else sha256_hex(canonical_json(command))
+        if not (bad_command or bad_key):
+            answer = self._act_on_cached_fold(match_id, seat, command, idem_field, fingerprint,
+                                              expected_version, cause)
+            if answer is not None:
+                return answer
         for _attempt in range(self.append_attempts):
-            loaded = self._load(match_id, record=record)
+            # errors keep their order: match, seat, command, Idempotency-Key
+            loaded, prior = self._head(match_id, None if bad_command or bad_key else idem_field)
+            record, engine = loaded.record, loaded.engine
+            seat = self._checked_seat(loaded, seat)
+            if bad_command or bad_key:
+                self._keep(loaded)
+                if bad_command:
+                    self.counters.rejected("invalid_command")
+                    raise InvalidCommand("A command is an object with a string 'type'.")
+                raise InvalidCommand("Idempotency-Key must be 1-255 characters.")
+            if prior is not None:
+                self._keep(loaded)
+                return self._replay(prior, fingerprint)
             if expected_version is not None and loaded.version != expected_version:
+                self._keep(loaded)
                 self.counters.rejected("version_conflict")
                 raise errors.VersionConflict(expected_version, loaded.version)
-            engine = loaded.engine
+            # From here the held state is not given back unless the append succeeds: a
+            # failed decide or a lost race never leaves a touched state in the cache.
             try:
                 if engine.result(loaded.state) is not None:
                     raise MatchFinished()
@@ -446,6 +544,7 @@ class MatchService:
                 self.counters.rejected(exc.code)
                 raise
             if not events:
+                self._keep(loaded)
                 return {"version": loaded.version, "events": [], "replayed": False}
             envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
                                         uuid.uuid4().hex, command, seat, utc_iso(self.clock()))
@@ -453,24 +552,83 @@ class MatchService:
             answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
             outcome = self.store.append(match_id, loaded.version, envelopes,
                                         self._head_fields(engine, state, envelopes),
-                                        idem_field, {"fingerprint": fingerprint, "answer": answer})
+                                        idem_field, {"fingerprint": fingerprint, "answer": answer},
+                                        expected_head=loaded.head_hash)
             if outcome.status == "replayed":
                 return self._replay(outcome.answer, fingerprint)
             if outcome.status == "ok":
-                self.counters.incr("actions_accepted")
-                if cause == "bot":
-                    self.counters.incr("bot_turns")
-                elif cause == "timeout":
-                    self.counters.incr("timeouts")
-                self._after_append(self._record(match_id), engine, state, loaded.version,
-                                   outcome.version, actor=seat)
+                self._appended(record, engine, state, loaded.version, envelopes, seat, cause)
                 return answer
             self.counters.incr("append_conflicts")
             if expected_version is not None:
                 self.counters.rejected("version_conflict")
                 raise errors.VersionConflict(expected_version, outcome.version)
-            record = self._record(match_id)
         raise errors.TooManyConflicts(self.append_attempts)
+
+    def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
+                            idem_field: str | None, fingerprint: str,
+                            expected_version: int | None, cause: str) -> dict[str, Any] | None:
+        """The fast path of :meth:`act`: decide on this process's cached fold and append
+        conditionally on its version *and* head hash, without reading the store first
+        (one round trip instead of two).
+
+        Returns the answer (accepted, or an idempotent replay found by the append script),
+        or ``None`` when the verified path must run: no cached fold, a seat or expected
+        version the fold cannot vouch for, a rejected command or an empty batch (a rule
+        error is only ever answered from a fold just read from the store), or an append
+        refused because the fold is stale. A fold touched by ``decide``/``evolve`` goes back
+        to the cache only after its append succeeded.
+        """
+        entry = self.folds.take(match_id)
+        if entry is None:
+            return None
+        record = entry.record
+        if record is None or record.game != entry.game or \
+                (expected_version is not None and expected_version != entry.version) or \
+                isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < len(record.seats):
+            self.folds.put(match_id, entry)
+            return None
+        engine = self._engine(record.game)
+        try:
+            if engine.result(entry.state) is not None:
+                self.folds.put(match_id, entry)
+                return None
+            events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
+        except RuleError:
+            return None
+        if not events:
+            self.folds.put(match_id, entry)
+            return None
+        envelopes = build_envelopes(events, entry.version + 1, entry.head_hash, cause,
+                                    uuid.uuid4().hex, command, seat, utc_iso(self.clock()))
+        redacted, state = self._redacted(engine, envelopes, seat, entry.state)
+        answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
+        outcome = self.store.append(match_id, entry.version, envelopes,
+                                    self._head_fields(engine, state, envelopes),
+                                    idem_field, {"fingerprint": fingerprint, "answer": answer},
+                                    expected_head=entry.head_hash)
+        if outcome.status == "replayed":
+            return self._replay(outcome.answer, fingerprint)
+        if outcome.status != "ok":
+            self.counters.incr("append_conflicts")   # another process appended first
+            return None   # the verified path reads the store and decides again
+        self._appended(record, engine, state, entry.version, envelopes, seat, cause)
+        return answer
+
+    def _appended(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
+                  envelopes: list[dict[str, Any]], seat: int, cause: str) -> None:
+        """Book-keeping after a command's batch was appended: counters, snapshot, running
+        index and turn jobs (:meth:`_after_append`), then the new fold into the cache."""
+        counted = ["actions_accepted"]
+        if cause == "bot":
+            counted.append("bot_turns")
+        elif cause == "timeout":
+            counted.append("timeouts")
+        new_version = envelopes[-1]["version"]
+        self._after_append(record, engine, state, old_version, new_version, actor=seat,
+                           counted=counted)
+        self._keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state))
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         if prior.get("fingerprint") != fingerprint:
@@ -481,18 +639,24 @@ class MatchService:
 
     # ------------------------------------------------------------------ after an append
     def _after_append(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-                      new_version: int, actor: int | None) -> None:
-        """Snapshot when due, maintain the running index, schedule bot turns and timeouts.
+                      new_version: int, actor: int | None, counted: tuple | list = ()) -> None:
+        """Count the append (``counted``: :data:`service.metrics.COUNTERS` names), snapshot
+        when due, maintain the running index (one pipelined round trip), then schedule bot
+        turns and timeouts.
 
         Failures here never undo the append: reconcile re-derives missing jobs.
         """
         match_id = record.match_id
+        finished = engine.result(state) is not None
+        pipe = self.redis.pipeline(transaction=False)
+        for name in counted:
+            self.counters.incr(name, pipe=pipe)
         if self.snapshots.due(old_version, new_version):
             self.snapshots.save(match_id, new_version, record.game, engine.schema_version,
-                                engine.dump_state(state))
-        finished = engine.result(state) is not None
+                                engine.dump_state(state), pipe=pipe)
         if finished:
-            self.redis.srem(self.keys.running(), match_id)
+            pipe.srem(self.keys.running(), match_id)
+        pipe.execute()
         try:
             self._schedule(record, {} if finished else engine.pending(state), new_version, actor)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
@@ -501,7 +665,8 @@ class MatchService:
     def _schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
                   actor: int | None) -> None:
         match_id = record.match_id
-        deadlines = self._deadlines(match_id)
+        # deadline records exist only for timed matches (see _start_deadline)
+        deadlines = self._deadlines(match_id) if record.turn_timeout_s else {}
         for seat, item in deadlines.items():
             if seat == actor or seat not in pending:
                 self.redis.hdel(self.keys.deadlines(match_id), str(seat))
@@ -532,25 +697,28 @@ class MatchService:
         record = self._record(match_id)
         if record.finished or record.version != version:
             return {"status": "stale"}
-        loaded = self._load(match_id, record=record)
+        loaded, _ = self._head(match_id)
+        record = loaded.record
         if loaded.version != version:
+            self._keep(loaded)
             return {"status": "stale"}
         pending = loaded.engine.pending(loaded.state)
         candidates = [seat] if seat is not None else sorted(pending)
+        chosen = None
         for s in candidates:
             if s in pending and 0 <= s < len(record.seats) and record.is_bot(s):
                 bot = loaded.engine.bots[record.seats[s]["bot"]]
-                command = bot.choose(loaded.state, s, self._bot_rng(record.seed, s, version))
-                try:
-                    answer = self.act(match_id, s, command, expected_version=version, cause="bot")
-                except errors.VersionConflict:
-                    return {"status": "stale"}
-                return {"status": "acted", "seat": s, "version": answer["version"]}
-        return {"status": "stale"}
-
-    @staticmethod
-    def _bot_rng(seed: bytes, seat: int, version: int):
-        return derive_rng(sha256_hex(seed + f":bot:{seat}".encode()).encode(), version)
+                chosen = s, bot.choose(loaded.state, s, bot_rng(record.seed, version, s))
+                break
+        self._keep(loaded)   # bots read the state only (what view() shows the seat)
+        if chosen is None:
+            return {"status": "stale"}
+        s, command = chosen
+        try:
+            answer = self.act(match_id, s, command, expected_version=version, cause="bot")
+        except errors.VersionConflict:
+            return {"status": "stale"}
+        return {"status": "acted", "seat": s, "version": answer["version"]}
 
     def run_turn_timeout(self, match_id: str, seat: int, version: int) -> dict[str, Any]:
         """Decide for a seat whose deadline (started at ``version``) passed, with the
@@ -570,15 +738,19 @@ class MatchService:
                 return {"status": "stale"}
             if datetime.fromisoformat(entry["deadline"]) > self.clock():
                 return {"status": "early"}
-            loaded = self._load(match_id, record=record)
-            if seat not in loaded.engine.pending(loaded.state):
+            loaded, _ = self._head(match_id)
+            pending = loaded.engine.pending(loaded.state)
+            command = None
+            if seat in pending:
+                bot = loaded.engine.bots[loaded.engine.timeout_bot]
+                command = bot.choose(loaded.state, seat, bot_rng(record.seed, loaded.version, seat))
+            self._keep(loaded)   # read only (pending, the bot's view)
+            if command is None:
                 return {"status": "stale"}
             acted = any(e.get("actor") == seat and "command" in e
                         for e in self.store.read(match_id, after=version, upto=loaded.version))
             if acted:
                 return {"status": "stale"}
-            bot = loaded.engine.bots[loaded.engine.timeout_bot]
-            command = bot.choose(loaded.state, seat, self._bot_rng(record.seed, seat, loaded.version))
             try:
                 answer = self.act(match_id, seat, command, expected_version=loaded.version,
                                   cause="timeout", idem_field=self.keys.timeout_idem_field(seat, version))

@@ -22,9 +22,10 @@ class Metrics:
         self.redis = redis
         self.keys = keys
 
-    def incr(self, name: str, amount: int = 1) -> None:
-        """Add ``amount`` to counter ``name`` (a key of :data:`COUNTERS`)."""
-        self.redis.hincrby(self.keys.metrics(), name, amount)
+    def incr(self, name: str, amount: int = 1, pipe=None) -> None:
+        """Add ``amount`` to counter ``name`` (a key of :data:`COUNTERS`); queued on
+        ``pipe`` (a redis pipeline the caller executes) when given."""
+        (pipe if pipe is not None else self.redis).hincrby(self.keys.metrics(), name, amount)
 
     def rejected(self, code: str) -> None:
         """Count one rejected command by its error ``code``."""

@@ -6,10 +6,9 @@ whose ``schema_version`` or ``game`` differs from the running engine is ignored.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from service.codec import canonical_json
+from service.codec import dumps, loads
 from service.keys import Keys
 
 
@@ -26,11 +25,12 @@ class SnapshotStore:
         return new_version // self.every > old_version // self.every
 
     def save(self, match_id: str, version: int, game: str, schema_version: int,
-             state: dict[str, Any]) -> None:
-        """Store ``state`` (already ``dump_state``-ed) as the snapshot at ``version``."""
-        self.redis.hset(self.keys.snap(match_id), mapping={
+             state: dict[str, Any], pipe=None) -> None:
+        """Store ``state`` (already ``dump_state``-ed) as the snapshot at ``version``
+        (queued on ``pipe``, a redis pipeline the caller executes, when given)."""
+        (pipe if pipe is not None else self.redis).hset(self.keys.snap(match_id), mapping={
             "version": version, "game": game, "schema_version": schema_version,
-            "state": canonical_json(state)})
+            "state": dumps(state)})
 
     def load(self, match_id: str, game: str, schema_version: int,
              upto: int) -> tuple[int, dict[str, Any]] | None:
@@ -42,7 +42,7 @@ class SnapshotStore:
             version = int(snap["version"])
             usable = (snap["game"] == game and int(snap["schema_version"]) == schema_version
                       and 0 < version <= upto)
-            return (version, json.loads(snap["state"])) if usable else None
+            return (version, loads(snap["state"])) if usable else None
         except (KeyError, ValueError):
             return None
 

@@ -13,6 +13,7 @@ def _play(svc, mid, moves):
 def test_loads_read_only_the_tail_after_the_snapshot(real_service, monkeypatch):
     mid = real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 100})["match_id"]
     _play(real_service, mid, 13)  # 14 events; snapshot_every=5 -> snapshot at 10
+    real_service.folds.clear()    # a process that never saw this match: snapshot + tail
     reads = []
     original = real_service.store.read
     monkeypatch.setattr(real_service.store, "read",
@@ -33,6 +34,7 @@ def test_deleting_snapshots_changes_no_answer(real_service):
     assert real_service.redis.hget(real_service.keys.snap(mid), "version") == "20"
     before = answers()
     real_service.snapshots.delete(mid)
+    real_service.folds.clear()   # nor the in-process fold cache
     assert answers() == before
 
 
@@ -40,4 +42,5 @@ def test_snapshot_of_another_schema_version_is_ignored(real_service):
     mid = real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 100})["match_id"]
     _play(real_service, mid, 6)
     real_service.redis.hset(real_service.keys.snap(mid), mapping={"schema_version": 0, "state": '{"total": 999}'})
+    real_service.folds.clear()
     assert real_service.match_view(mid, None)["view"]["total"] == 6

@@ -73,7 +73,8 @@ def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_
         assert wait_for(lambda: real_service.match_view(mid, None)["view"]["turn"] == 0, 10)
     version = real_service.match_view(mid, None)["version"]
     job_id = real_service.keys.timeout_job_id(mid, 0, version)
-    assert real_service.scheduler.scheduled_at(job_id) is not None
+    # the bot's worker schedules the timeout just after its append becomes visible
+    assert wait_for(lambda: real_service.scheduler.scheduled_at(job_id) is not None, 5)
     real_service.act(mid, 0, {"type": "add", "amount": 1})
     assert real_service.scheduler.scheduled_at(job_id) is None
     time.sleep(2.5)

@@ -1,0 +1,277 @@
+"""The fold cache is only a cache: on fakeredis, two MatchService instances (two API
+processes) share one store; every answer must equal a cache-less instance's answer."""
+import random
+
+import fakeredis
+import pytest
+
+from domain.engine import IllegalMove, NotYourTurn
+from service import errors
+from service.codec import bot_rng, dumps, loads, sha256_hex
+from service.match_service import MatchService
+from tests.support.games import ENGINES, Race
+
+HUMANS3 = [{"kind": "human"}] * 3
+
+
+@pytest.fixture
+def instance(service, fake_redis_server):
+    """``instance(engines=ENGINES, fold_cache_size=1024)``: another process's service (own
+    connection and caches) on the same fake Redis server and key prefix."""
+    def make(engines=ENGINES, fold_cache_size=1024):
+        return MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+                            service.keys, None, engines, snapshot_every=5, blocking_reads=False,
+                            fold_cache_size=fold_cache_size)
+    return make
+
+
+def _answers(svc, mid, seats=3):
+    return ([svc.match_view(mid, s) for s in [*range(seats), None]],
+            [svc.legal_actions(mid, s) for s in range(seats)])
+
+
+def _turn(svc, mid):
+    return svc.match_view(mid, None)["view"]["turn"]
+
+
+def test_an_instance_sees_appends_made_by_another_one(service, instance):
+    other = instance()
+    fresh = instance(fold_cache_size=0)
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    for _ in range(4):
+        service.act(mid, _turn(service, mid), {"type": "add", "amount": 1})
+    assert _answers(other, mid) == _answers(fresh, mid)      # other caches version 5
+    for _ in range(3):
+        other.act(mid, _turn(other, mid), {"type": "add", "amount": 2})
+    assert service.match_view(mid, None)["view"]["total"] == 4 + 6
+    assert _answers(service, mid) == _answers(fresh, mid)    # folded the 3-event tail
+    # acting on a stale cache continues from the real head, with gap-free versions
+    got = service.act(mid, _turn(fresh, mid), {"type": "add", "amount": 3})
+    assert got["version"] == 9 and got["events"][0]["data"] == {"amount": 3, "total": 13}
+    assert [e["version"] for e in service.store.read(mid)] == list(range(1, 10))
+
+
+def test_a_rewritten_stream_is_detected_by_the_hash_link(service, instance):
+    """A store that lost its last events (failover) and then got different ones at the
+    same versions: the cached fold must not be reused."""
+    fresh = instance(fold_cache_size=0)
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    for _ in range(3):
+        service.act(mid, _turn(service, mid), {"type": "add", "amount": 1})
+    assert service.match_view(mid, None)["view"]["total"] == 3    # cached at version 4
+    # roll back to version 2 (versions 3-4 lost), then other facts up to version 5
+    _roll_back(service, mid, 2)
+    writer = instance(fold_cache_size=0)
+    for _ in range(3):
+        writer.act(mid, _turn(writer, mid), {"type": "add", "amount": 3})
+    assert writer.match_view(mid, None)["version"] == 5
+    assert _answers(service, mid) == _answers(fresh, mid)
+    assert service.match_view(mid, None)["view"]["total"] == 1 + 9
+    # the same version as the cached one, other content: still detected
+    mid2 = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    service.act(mid2, _turn(service, mid2), {"type": "add", "amount": 1})
+    assert service.match_view(mid2, None)["view"]["total"] == 1   # cached at version 2
+    _roll_back(service, mid2, 1)
+    writer.act(mid2, _turn(writer, mid2), {"type": "add", "amount": 2})
+    assert service.match_view(mid2, None)["view"]["total"] == 2
+    assert _answers(service, mid2) == _answers(fresh, mid2)
+
+
+def _roll_back(service, mid, version):
+    """What a failover to a lagging replica does: the stream and meta as at ``version``."""
+    kept = service.store.read(mid, upto=version)
+    service.redis.delete(service.keys.events(mid))
+    for env in kept:
+        service.redis.xadd(service.keys.events(mid), {"e": dumps(env)}, id=f"0-{env['version']}")
+    service.redis.hset(service.keys.meta(mid), mapping={"version": version,
+                                                         "head_hash": kept[-1]["hash"]})
+
+
+class _CorruptingRace(Race):
+    """A defective decide: mutates the state it was given, then rejects the command."""
+
+    def decide(self, state, seat, command, rng):
+        if command.get("amount") == 3:
+            state["total"] += 100
+            raise IllegalMove("three is forbidden here", "three_forbidden")
+        return super().decide(state, seat, command, rng)
+
+
+def test_a_state_touched_by_a_failed_decide_is_never_served(service, instance):
+    corrupting = {"race": _CorruptingRace()}
+    svc = instance(engines=corrupting)
+    fresh = instance(engines=corrupting, fold_cache_size=0)
+    mid = svc.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    svc.act(mid, _turn(svc, mid), {"type": "add", "amount": 2})
+    with pytest.raises(IllegalMove):
+        svc.act(mid, _turn(svc, mid), {"type": "add", "amount": 3})
+    assert svc.match_view(mid, None)["view"]["total"] == 2
+    assert _answers(svc, mid) == _answers(fresh, mid)
+    got = svc.act(mid, _turn(svc, mid), {"type": "add", "amount": 1})
+    assert got["events"][0]["data"] == {"amount": 1, "total": 3}
+
+
+def test_a_lost_append_race_does_not_leave_its_state_in_the_cache(service, instance, monkeypatch):
+    fresh = instance(fold_cache_size=0)
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    turn = _turn(service, mid)
+    original = service.store.append
+    raced = []
+
+    def append_after_a_rival(match_id, expected, envelopes, *args, **kwargs):
+        if not raced:
+            raced.append(True)   # another process appends first
+            instance(fold_cache_size=0).act(mid, turn, {"type": "add", "amount": 3})
+        return original(match_id, expected, envelopes, *args, **kwargs)
+
+    monkeypatch.setattr(service.store, "append", append_after_a_rival)
+    with pytest.raises(NotYourTurn):       # re-decided on the new state: no longer its turn
+        service.act(mid, turn, {"type": "add", "amount": 1})
+    monkeypatch.setattr(service.store, "append", original)
+    assert _answers(service, mid) == _answers(fresh, mid)
+    assert service.match_view(mid, None)["view"]["total"] == 3
+
+
+def test_random_interleaving_of_two_instances_matches_a_cacheless_one(service, instance):
+    """300 random commands, each sent by one of two caching instances; after each one
+    both answer exactly like an instance without cache."""
+    a, b = service, instance()
+    fresh = instance(fold_cache_size=0)
+    rng = random.Random(7)
+    mid = a.create_match("high-card", HUMANS3[:2], {"rounds": 5})["match_id"]
+    steps = 0
+    while a.match_view(mid, None)["status"] == "running" and steps < 300:
+        acting = rng.choice([a, b])
+        seat = rng.choice([int(s) for s in fresh.match_view(mid, None)["pending"]])
+        action = rng.choice(acting.legal_actions(mid, seat)["actions"])
+        acting.act(mid, seat, action, idempotency_key=f"k{steps}")
+        steps += 1
+        if steps % 3 == 0:
+            assert _answers(rng.choice([a, b]), mid, 2) == _answers(fresh, mid, 2)
+    assert a.match_view(mid, None)["status"] == "finished"
+    assert _answers(a, mid, 2) == _answers(fresh, mid, 2) == _answers(b, mid, 2)
+    assert a.verify(a.export(mid))["valid"] is True
+
+
+def test_idempotent_repeat_is_answered_from_the_record_by_any_instance(service, instance):
+    other = instance()
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    turn = _turn(service, mid)
+    first = service.act(mid, turn, {"type": "add", "amount": 2}, idempotency_key="k")
+    assert other.act(mid, turn, {"type": "add", "amount": 2}, idempotency_key="k") == \
+        {**first, "replayed": True}
+    with pytest.raises(errors.IdempotencyKeyReused):
+        other.act(mid, turn, {"type": "add", "amount": 1}, idempotency_key="k")
+    assert service.match_view(mid, None)["version"] == 2
+
+
+def test_error_order_is_match_then_seat_then_command(service, instance):
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    with pytest.raises(errors.MatchNotFound):
+        service.act("nope", 9, "not a command")
+    with pytest.raises(errors.SeatNotFound):
+        service.act(mid, 9, "not a command")
+    with pytest.raises(errors.SeatNotFound):
+        service.act(mid, True, {"type": "add", "amount": 1})
+    with pytest.raises(Exception) as exc:
+        service.act(mid, 0, "not a command")
+    assert getattr(exc.value, "code", None) == "invalid_command"
+    with pytest.raises(Exception) as exc:
+        service.act(mid, 0, {"type": "add", "amount": 1}, idempotency_key="")
+    assert getattr(exc.value, "code", None) == "invalid_command"
+    assert service.match_view(mid, None)["version"] == 1
+
+
+def test_tokens_of_seats_joined_after_caching_are_accepted(service, instance):
+    other = instance()
+    created = service.create_match("race", [{"kind": "human"}, {"kind": "open"}], {})
+    mid, token0 = created["match_id"], created["seats"][0]["token"]
+    assert other.authenticate(mid, token0) == 0          # caches seat 0's digest only
+    joined = service.join(mid, 1)
+    assert other.authenticate(mid, joined["token"]) == 1  # a miss re-reads the store
+    with pytest.raises(errors.InvalidToken):
+        other.authenticate(mid, "not-a-token")
+    with pytest.raises(errors.InvalidToken):
+        other.authenticate(mid, "")
+    with pytest.raises(errors.MatchNotFound):
+        other.authenticate("missing", token0)
+
+
+def test_bot_rng_is_the_one_the_service_and_the_cli_share():
+    import cli.bot_match
+
+    seed = bytes(range(32))
+    assert cli.bot_match.bot_rng is bot_rng
+    expected = random.Random(int.from_bytes(__import__("hashlib").sha256(
+        sha256_hex(seed + b":bot:2").encode() + (17).to_bytes(8, "big")).digest(), "big"))
+    assert bot_rng(seed, 17, 2).random() == expected.random()
+    assert bot_rng(seed, 17, 2).random() != bot_rng(seed, 17, 1).random()
+
+
+def test_storage_json_round_trips_plain_values():
+    value = {"a": [1, 2.5, None, True], "b": {"c": "é\n"}, 3: (4, 5)}
+    assert loads(dumps(value)) == {"a": [1, 2.5, None, True], "b": {"c": "é\n"}, "3": [4, 5]}
+    assert loads(dumps({"big": 2 ** 70})) == {"big": 2 ** 70}      # beyond orjson's 64 bits
+    with pytest.raises(TypeError):
+        dumps({"s": {1, 2}})
+
+
+def test_act_on_a_current_fold_skips_the_store_read(service, monkeypatch):
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    turn = _turn(service, mid)                      # caches the fold at version 1
+    reads = []
+    original = service._head
+    monkeypatch.setattr(service, "_head", lambda *a, **k: reads.append(a) or original(*a, **k))
+    got = service.act(mid, turn, {"type": "add", "amount": 2}, expected_version=1)
+    assert got["version"] == 2 and reads == []      # decided on the cached fold
+    assert service.store.read(mid)[-1]["prev_hash"] == service.store.read(mid)[0]["hash"]
+
+
+def test_a_rule_error_is_never_answered_from_an_unverified_fold(service, instance):
+    """The cached fold says "not your turn" but another process moved the turn on."""
+    other = instance()
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    first = _turn(service, mid)                     # service caches version 1
+    other.act(mid, first, {"type": "add", "amount": 1})
+    second = (first + 1) % 3
+    got = service.act(mid, second, {"type": "add", "amount": 2})
+    assert got["version"] == 3 and got["events"][0]["data"] == {"amount": 2, "total": 3}
+    with pytest.raises(NotYourTurn):
+        service.act(mid, second, {"type": "add", "amount": 2})
+
+
+def test_a_stale_fold_loses_the_append_and_the_command_is_redecided(service, instance):
+    other = instance()
+    fresh = instance(fold_cache_size=0)
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    turn = _turn(service, mid)
+    service.legal_actions(mid, turn)                # cached at version 1
+    other.act(mid, turn, {"type": "add", "amount": 1})
+    other.act(mid, (turn + 1) % 3, {"type": "add", "amount": 1})
+    other.act(mid, (turn + 2) % 3, {"type": "add", "amount": 1})
+    # the same seat's turn again at version 4: the cached fold (version 1) would accept
+    # the command too, but the append script refuses a stale version/head
+    got = service.act(mid, turn, {"type": "add", "amount": 3})
+    assert got["version"] == 5 and got["events"][0]["data"] == {"amount": 3, "total": 6}
+    assert "arena_append_conflicts_total 1" in service.metrics()
+    assert _answers(service, mid) == _answers(fresh, mid)
+    with pytest.raises(errors.VersionConflict):     # a stale expected_version is still refused
+        service.act(mid, (turn + 1) % 3, {"type": "add", "amount": 1}, expected_version=4)
+
+
+def test_append_refuses_a_batch_that_does_not_continue_the_stored_head(service):
+    from service.codec import genesis_hash
+    from service.envelopes import build_envelopes
+    from domain.engine import Event
+
+    store = service.store
+    first = build_envelopes([Event("A", {})], 1, genesis_hash("m"), "setup")
+    assert store.append("m", 0, first, {"head_hash": first[-1]["hash"]}).status == "ok"
+    forked = build_envelopes([Event("B", {})], 2, "f" * 64, "player")
+    outcome = store.append("m", 1, forked, {"head_hash": forked[-1]["hash"]},
+                           expected_head="f" * 64)
+    assert (outcome.status, outcome.version) == ("conflict", 1)
+    linked = build_envelopes([Event("B", {})], 2, first[-1]["hash"], "player")
+    assert store.append("m", 1, linked, {"head_hash": linked[-1]["hash"]},
+                        expected_head=first[-1]["hash"]).status == "ok"
+    assert [e["type"] for e in store.read("m")] == ["A", "B"]
