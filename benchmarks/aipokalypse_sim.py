@@ -1,14 +1,15 @@
 """A.I.Pokalypse simulation: N seeded 4-seat bot matches through the domain (no Redis).
 
 Usage: python benchmarks/aipokalypse_sim.py [--matches 40] [--seats 4] [--seed S]
-        [--levels tactician,random] [--no-replay]
+        [--levels tactician,random] [--no-replay] [--expert] [--force-the-luck]
 
 Seats get the bot levels in turn, rotated by match index, so every level plays every seat.
 Each match must finish; unless ``--no-replay`` it is replayed from the same seed (identical
 events) and its log is folded again (identical state). Prints one JSON object: the metric is
 the tactician's win share (target >= 0.6 against random), with rounds per match, the share of
 games ending by elimination / A.I.Pokalypse / alternative win, win rates by faction and by
-bot level.
+bot level, and how many effect decisions (``ChoiceRequested``) a match holds. ``--expert``
+and ``--force-the-luck`` play the rulebook's variants.
 """
 from __future__ import annotations
 
@@ -43,11 +44,12 @@ def match_seed(base: str, index: int) -> bytes:
     return hashlib.sha256(f"{base}:{index}".encode()).digest()
 
 
-def play_bot_match(engine: Any, bots: list[str], seed: bytes) -> Match:
+def play_bot_match(engine: Any, bots: list[str], seed: bytes, options: dict | None = None) -> Match:
     """The decider loop of ``domain/engine.py``: ``new_match`` with ``derive_rng(seed, 0)``,
     then the lowest pending seat's bot chooses and ``decide`` runs with
     ``derive_rng(seed, version)``. Raises RuntimeError when the match does not finish."""
-    events = engine.new_match(Setup(len(bots), {}), derive_rng(seed, 0))
+    options = engine.validate_options(len(bots), options or {})
+    events = engine.new_match(Setup(len(bots), options), derive_rng(seed, 0))
     state = fold(engine, events)
     bot_rng = random.Random(seed)
     for _ in range(MAX_DECISIONS):
@@ -70,7 +72,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", default="aipokalypse-sim")
     parser.add_argument("--levels", default="tactician,random")
     parser.add_argument("--no-replay", action="store_true")
+    parser.add_argument("--expert", action="store_true", help="Expert Variant: draft the health stacks")
+    parser.add_argument("--force-the-luck", action="store_true", help="Engineer Guild for everyone")
     args = parser.parse_args(argv)
+    options = {"expert": args.expert, "force_the_luck": args.force_the_luck}
+    choices = []
     levels = args.levels.split(",")
     cat = catalogue()
     rounds, reasons = [], Counter()
@@ -80,9 +86,10 @@ def main(argv: list[str] | None = None) -> dict:
     for i in range(args.matches):
         bots = [levels[(seat + i) % len(levels)] for seat in range(args.seats)]
         seed = match_seed(args.seed, i)
-        match = play_bot_match(ENGINE, bots, seed)
+        match = play_bot_match(ENGINE, bots, seed, options)
+        choices.append(sum(1 for e in match.events if e.type == "ChoiceRequested"))
         if not args.no_replay:
-            again = play_bot_match(ENGINE, bots, seed)
+            again = play_bot_match(ENGINE, bots, seed, options)
             same = [e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
             if not same or fold(ENGINE, match.events) != match.state:
                 replay_failures += 1
@@ -104,7 +111,8 @@ def main(argv: list[str] | None = None) -> dict:
         win_share[lv] = round(level_wins[lv] / n, 3)
     return report(
         "aipokalypse_sim", "tactician_win_share", win_share.get("tactician", 0.0) or 1e-9, "share",
-        ">=", 0.6, matches=n, seats=args.seats, replay_failures=replay_failures,
+        ">=", 0.6, matches=n, seats=args.seats, replay_failures=replay_failures, options=options,
+        decisions_per_match=round(statistics.mean(choices), 2),
         rounds_per_match={"mean": round(statistics.mean(rounds), 2), "min": min(rounds), "max": max(rounds),
                           "all": rounds},
         end_reasons={k: round(reasons[k] / n, 3) for k in ("elimination", "aipokalypse", "alternative_win")},

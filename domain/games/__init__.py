@@ -10,8 +10,9 @@ from domain.engine import Engine
 def registry() -> dict[str, Engine]:
     """All installed games keyed by ``game_id`` (import is lazy to keep start-up cheap)."""
     from domain.games.ai_100_human import ENGINE as ai_100_human
+    from domain.games.aipokalypse import ENGINE as aipokalypse
 
-    engines: list[Engine] = [ai_100_human]
+    engines: list[Engine] = [ai_100_human, aipokalypse]
     return {e.game_id: e for e in engines}
 
 

@@ -1,7 +1,9 @@
 """``pending`` and ``legal_actions``: who decides now and every command they may send.
 
-Game Setup (B): every seat chooses its faction at once. Recruitment: every living seat that
-is not ready (``recruit``, or ``choose_special`` after drawing Special Units). Battle: the
+Expert Variant: every seat drafts at once (:mod:`.draft`). Game Setup (B): every seat
+chooses its faction at once. Recruitment: every living seat that
+is not ready (``recruit``, or ``choose_special`` after drawing Special Units). An open effect
+decision (``choice``, see :mod:`.rules`) blocks everyone but its chooser. Battle: the
 seats with an open reaction decision (``react``), several at once; when no reaction is
 open, the seats whose battle card fits no active unit choose where it goes (``place_card``).
 """
@@ -9,13 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from . import battle, recruitment
+from . import battle, draft, recruitment
+from .effects import modifiers
 from .state import alive
 
 
 def pending(state: Mapping[str, Any]) -> dict[int, str]:
     """Seats that must act now -> decision kind."""
     phase = state["phase"]
+    choice = state.get("choice")
+    if choice:
+        return {choice["seat"]: "choose"}           # an effect waits for this decision
+    if phase == "draft":
+        return draft.pending(state)
     if phase == "faction":
         return {s: "choose_faction" for s, p in enumerate(state["players"]) if not p["faction"]}
     if phase == "recruitment":
@@ -32,10 +40,16 @@ def legal_actions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     kind = pending(state).get(seat)
     if kind is None:
         return []
+    if kind == "choose":
+        return [{"type": "choose", "option": o} for o in state["choice"]["options"]]
+    if kind in ("draft_special", "order_health"):
+        return draft.legal(state, seat)
     if kind == "choose_faction":
         return [{"type": "choose_faction", "faction": f} for f in state["players"][seat]["offered"]]
     if kind in ("recruit", "choose_special"):
         return recruitment.legal(state, seat)
     if kind == "place_card":
-        return [{"type": "place_card", "slot": i} for i in battle.needs_placement(state, seat)]
+        p = state["players"][seat]
+        return ([{"type": "place_card", "slot": i} for i in battle.needs_placement(state, seat)]
+                + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])   # Big Benji
     return battle.reactions(state, seat)

@@ -11,8 +11,8 @@ from typing import Any, Mapping
 
 from .cards import catalogue
 from .context import Ctx
-from .effects import modifiers
-from .effects.resolve import discard_card, exhaust_unit, fire, gain, gain_ammo, run, origin_of
+from .effects import choices, modifiers
+from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
 from .state import alive, color_of, fits, strength_of, units
 
@@ -21,17 +21,21 @@ def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
     """Where the battle card ``card`` goes: ``(slot, fights)``.
 
     The leftmost active unit whose colour fits ("Battle Cards"); an A.I.Lien card goes to an
-    active unit with a ``magnet`` for green (Nanobots, Black Noise) first. With no fitting
+    active unit with a ``magnet`` for green (Nanobots) first — with Black Noise always to the
+    leftmost active unit ("always fight with the unit farthest to the left"). With no fitting
     unit only the card value counts: ``(None, False)``; the seat then chooses where the card
     goes (:func:`placements`, command ``place_card``).
     """
     cat = catalogue()
     ccolor = cat[card].color
     active = [(i, s) for i, s in units(p) if not s["exhausted"] and not modifiers.never_fights(p, i)]
-    if ccolor == "green":
-        for i, s in active:
-            if any(op["color"] == "green" for op in cat[s["unit"]].ops("battle") if op["op"] == "magnet"):
-                return i, True
+    if ccolor == "green" and active:
+        magnets = [(i, op) for i, s in active for op in cat[s["unit"]].ops("battle")
+                   if op["op"] == "magnet" and op["color"] == "green"]
+        if any(op.get("to") == "leftmost" for _, op in magnets):
+            return active[0][0], True                # Black Noise: always the leftmost unit
+        if magnets:
+            return magnets[0][0], True               # Nanobots
     for i, s in active:
         if fits(color_of(s["unit"]), ccolor):
             return i, True
@@ -121,7 +125,7 @@ def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -
                 total += op["n"] * sum(1 for _, s in units(p) if cat[s["unit"]].ops("discard"))
             else:
                 total += op["n"]
-        elif name == "magnet" and i == me and card.color == op["color"]:
+        elif name == "magnet" and card.color == op["color"] and (i == me or op.get("to") == "leftmost"):
             total += op["n"]
         elif name == "mirror" and i == me:
             others = [strength_of(s) for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
@@ -144,7 +148,8 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
-    A.I.Lien included) or an ammo count that makes it (tied) highest."""
+    A.I.Lien included) or an ammo count that makes it (tied) highest — or, with Illusionists,
+    a decoy card (:func:`decoys`); Big Benji may cash pool cards."""
     p = state["players"][seat]
     if state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]:
         return []
@@ -153,7 +158,7 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     cat = catalogue()
-    for cid in sorted(set(p["hand"])):
+    for cid in sorted(set(p["hand"]) | set(colony_card(p))):
         if cat[cid].category != "basic":
             continue
         if replaced_strength(state, seat, cid) >= best:
@@ -161,8 +166,39 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     for k in range(1, len(p["ammo"]) + 1):
         if mine + AMMO_BATTLE_STRENGTH * k >= best:
             out.append({"type": "react_ammo", "count": k})
+    out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
+    out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))   # Big Benji
     if out:
         out.append({"type": "pass"})
+    return out
+
+
+def colony_card(p: Mapping[str, Any]) -> list[str]:
+    """Venus Colony: its A.I.Lien "as a battle card in every battle" (once per battle, while
+    it is not the current card)."""
+    cid = p.get("colony")
+    if not cid or p.get("colony_out") or (p["current"] and p["current"]["card"] == cid):
+        return []
+    return [cid]
+
+
+def decoys(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Illusionists: "If a strong unit of yours is about to lose its point in battle, you can
+    play a card of a different color that would activate a weaker unit of yours instead" —
+    ``react_card`` commands (the seat is behind) that need not make it highest."""
+    p = state["players"][seat]
+    cur = p["current"]
+    if not modifiers.has(p, "illusion") or not cur or not cur["fights"] or cur["slot"] is None:
+        return []
+    cat = catalogue()
+    strong = strength_of(p["slots"][cur["slot"]])
+    out = []
+    for cid in sorted(set(p["hand"])):
+        if cat[cid].category != "basic" or cat[cid].color == cat[cur["card"]].color:
+            continue
+        slot, fights = fighter_for(p, cid)
+        if fights and slot != cur["slot"] and strength_of(p["slots"][slot]) < strong:
+            out.append({"type": "react_card", "card": cid})
     return out
 
 
@@ -209,13 +245,7 @@ def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
     fighting_color = color_of(p["slots"][me]["unit"])
     for i, op in list(_battle_ops(p)):
         if op["op"] == "rally" and fighting_color == op["color"]:
-            helpers = [j for j, s in units(p) if j != me and not s["exhausted"]
-                       and color_of(s["unit"]) == op["color"]]
-            if helpers:
-                j = helpers[-1]
-                ctx.emit("FightBonus", seat, n=strength_of(p["slots"][j]))
-                exhaust_unit(ctx, seat, j)
-                gain(ctx, seat, me, 1)
+            choices.journalist_rally(ctx, seat, me, op["color"], p["slots"][i]["unit"])
         elif op["op"] == "reactivate" and i == me:
             run(ctx, seat, [op], origin_of(p["slots"][me]["unit"], me))
 
@@ -280,7 +310,7 @@ def battle_card_count(state: Mapping[str, Any]) -> int:
 def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
     """What every seat sees of a board once it is revealed (no hand, no health stack order)."""
     return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
-            "slots": [{k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
-                      for s in p["slots"]],
+            "slots": [dict({k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")},
+                           ammo_on=len(s.get("ammo_cards") or [])) for s in p["slots"]],
             "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
-            "pool": list(p["pool"])}
+            "pool": list(p["pool"]), "colony": p.get("colony")}

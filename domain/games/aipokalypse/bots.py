@@ -2,7 +2,8 @@
 ``tactician`` (recruits for synergy, keeps pairs for Triples, reacts in battle when it pays)
 and ``idle`` (the turn-timeout policy: ready at once, pass every reaction).
 
-Both read only their own seat's view (hand, board, ammo) and ``legal_actions``.
+Both read only their own seat's view (hand, board, ammo, open effect decision) and
+``legal_actions``; an effect decision (``choose``) is answered from its listed options.
 """
 from __future__ import annotations
 
@@ -60,17 +61,37 @@ class TacticianBot:
         kinds = {a["type"] for a in actions}
         p = state["players"][seat]
         cat = catalogue()
+        if "choose" in kinds:
+            return self._choose(state, actions)
+        if "draft_special" in kinds:
+            return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
+        if "order_health" in kinds:
+            return actions[0]                          # the drafted order: best cards on top
         if "choose_faction" in kinds:
             return min(actions, key=lambda a: (_DIFF[cat[a["faction"]].difficulty], a["faction"]))
         if "choose_special" in kinds:
             return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "place_card" in kinds:
-            empty = [a for a in actions if not p["slots"][a["slot"]]["unit"]]
+            places = [a for a in actions if a["type"] == "place_card"]
+            empty = [a for a in places if not p["slots"][a["slot"]]["unit"]]
             return empty[0] if empty else min(
-                actions, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
+                places, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
         if kinds & {"react_card", "react_ammo", "pass"}:
             return self._react(state, seat, actions)
         return self._recruit(state, p, actions)
+
+    @staticmethod
+    def _choose(state: Any, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Effect decisions: the default (first) option — lowest discards, weakest own unit
+        given up, strongest enemy unit hit — except that C.H.R.O.M.E. always doubles and
+        Journalist rallies every other Human."""
+        kind = state["choice"]["kind"]
+        options = [a["option"] for a in actions]
+        if kind == "chrome" and "double" in options:
+            return {"type": "choose", "option": "double"}
+        if kind == "rally":
+            return next((a for a in actions if a["option"] != "stop"), actions[0])
+        return actions[0]
 
     def _react(self, state: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
         cat = catalogue()

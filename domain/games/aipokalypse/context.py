@@ -20,14 +20,48 @@ from .state import dump_state
 PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered"})
 
 
-class Ctx:
-    """Scratch state + recorded events of one ``decide``/``new_match`` call."""
+class NeedChoice(Exception):
+    """Raised by :meth:`Ctx.ask` when a seat must decide before the effect can go on.
 
-    def __init__(self, state: dict | None, rng: random.Random):
+    ``seat`` chooses among ``options`` (JSON scalars; the first is the default a timeout
+    takes); ``kind`` names the decision (``discard``, ``kill``, ...), ``prompt`` says what
+    it is for (the effect's card name)."""
+
+    def __init__(self, seat: int, kind: str, options: list, prompt: str):
+        super().__init__(f"seat {seat} must choose {kind}")
+        self.seat, self.kind, self.options, self.prompt = seat, kind, list(options), prompt
+
+
+class Ctx:
+    """Scratch state + recorded events of one ``decide``/``new_match`` call.
+
+    ``answers`` are the choices already made for the command being (re-)executed (see
+    :mod:`.choices`): each :meth:`ask` takes the next one, or raises :class:`NeedChoice`."""
+
+    def __init__(self, state: dict | None, rng: random.Random, answers: list | None = None):
         self.state: dict | None = dump_state(state) if state is not None else None
         self.rng = rng
         self.events: list[Event] = []
         self.depth = 0
+        self.answers: list = list(answers or [])
+        self.asked = 0
+
+    def ask(self, seat: int, kind: str, options: list, prompt: str) -> Any:
+        """The option ``seat`` chose for this decision point ("you can choose ..." in the
+        card notes). With a single option there is nothing to decide and it is returned.
+        Raises :class:`NeedChoice` when the answer is not known yet, ``ValueError`` when
+        a recorded answer is not an option (a corrupt log; execution is deterministic)."""
+        if not options:
+            raise ValueError(f"no options for {kind}")
+        if len(options) == 1:
+            return options[0]
+        if self.asked < len(self.answers):
+            answer = self.answers[self.asked]
+            self.asked += 1
+            if answer not in options:
+                raise ValueError(f"recorded answer {answer!r} is not an option of {kind}")
+            return answer
+        raise NeedChoice(seat, kind, options, prompt)
 
     def emit(self, type_: str, seat: int | None = None, **data: Any) -> None:
         """Record event ``type_`` about ``seat`` and fold it into the scratch state."""

@@ -8,26 +8,39 @@ from __future__ import annotations
 
 from .cards import catalogue
 from .context import Ctx
-from .effects import modifiers
-from .effects.resolve import fire, gain_ammo, run, origin_of
+from .effects import choices, modifiers
+from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from . import battle
-from .spec import FACTIONS_OFFERED, HAND_SIZE, HEALTH_POINTS
+from .spec import EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION, HAND_SIZE, HEALTH_POINTS
 from .state import alive, color_of, total_strength, units
 
 
-def start_match(ctx: Ctx, seats: int, mode: str) -> None:
+def start_match(ctx: Ctx, seats: int, options: dict) -> None:
     """Game Setup (A)-(D): shuffle factions (ammo deck), special units and basic units; deal
-    2 factions, 6 health points and 6 hand cards per seat; one ``MatchStarted`` event."""
+    2 factions, 6 health points and 6 hand cards per seat; one ``MatchStarted`` event.
+
+    Expert Variant (``expert``): instead of a health stack each seat gets a packet of 7
+    Special Units to draft from (:mod:`.draft`). "Force the Luck" (``force_the_luck``): the
+    Engineer Guild is taken out of the faction cards and lies on the table for everyone."""
     cat, rng = catalogue(), ctx.rng
     factions, specials, basics = list(cat.faction), list(cat.special), list(cat.basic)
+    table: list[str] = []
+    if options.get("force_the_luck"):
+        table = [f for f in factions if cat[f].name == FORCE_THE_LUCK_FACTION]
+        factions = [f for f in factions if f not in table]
     for deck in (factions, specials, basics):
         rng.shuffle(deck)
+    per = EXPERT_PACKET if options.get("expert") else HEALTH_POINTS
     offered = [factions[i * FACTIONS_OFFERED:(i + 1) * FACTIONS_OFFERED] for i in range(seats)]
-    health = [specials[i * HEALTH_POINTS:(i + 1) * HEALTH_POINTS] for i in range(seats)]
+    dealt = [specials[i * per:(i + 1) * per] for i in range(seats)]
     hands = [basics[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(seats)]
-    ctx.emit("MatchStarted", None, n=seats, mode=mode, offered=offered, health=health, hands=hands,
-             draw=basics[seats * HAND_SIZE:], specials=specials[seats * HEALTH_POINTS:],
-             ammo_deck=factions[seats * FACTIONS_OFFERED:])
+    extra = {"table_factions": table} if table else {}
+    if options.get("expert"):
+        extra.update(expert=True, packets=dealt, health_order=options.get("health_order", "shuffled"))
+        dealt = [[] for _ in range(seats)]
+    ctx.emit("MatchStarted", None, n=seats, mode=options["mode"], offered=offered, health=dealt,
+             hands=hands, draw=basics[seats * HAND_SIZE:], specials=specials[seats * per:],
+             ammo_deck=factions[seats * FACTIONS_OFFERED:], **extra)
 
 
 def factions_chosen(ctx: Ctx) -> None:
@@ -62,14 +75,15 @@ def start_recruitment(ctx: Ctx) -> None:
 
 
 def seat_ready(ctx: Ctx, seat: int) -> None:
-    """A seat ends its Recruitment Phase (Erit Lux / Sic Mundus store hand cards); when every
+    """A seat ends its Recruitment Phase (Erit Lux / Sic Mundus store hand cards of its
+    choice, see :func:`.effects.choices.hand_choices`); when every
     seat is ready the A.I.Pokalypse ends the game, otherwise the battle begins."""
     p = ctx.players[seat]
     keep = modifiers.stash_size(p)
     if keep and p["hand"]:
-        cat = catalogue()
-        best = sorted(p["hand"], key=lambda c: (-(cat[c].value or 0), c))[:keep]
-        ctx.emit("CardsStashed", seat, cards=best)
+        stored = choices.hand_choices(ctx, seat, keep, "Store a hand card on your faction?")
+        if stored:
+            ctx.emit("CardsStashed", seat, cards=stored)
     ctx.emit("SeatReady", seat)
     if all(ctx.players[s]["ready"] for s in alive(ctx.state)):
         if ctx.state["apocalypse"]:
@@ -92,7 +106,18 @@ def start_battle(ctx: Ctx) -> None:
     ctx.emit("BattleStarted", None, cards=count)
     for seat in alive(ctx.state):
         ctx.draw(seat, count, to="stack")
+    for seat in alive(ctx.state):
+        if modifiers.has(ctx.players[seat], "guess_score"):
+            guess_score(ctx, seat, count)
     next_point(ctx)
+
+
+def guess_score(ctx: Ctx, seat: int, cards: int) -> None:
+    """XxX: the seat secretly guesses its score of this battle (0..battle cards; default the
+    even share of the points). Checked in :func:`end_battle`."""
+    share = cards // max(1, len(alive(ctx.state)))
+    options = [share] + [k for k in range(cards + 1) if k != share]
+    ctx.emit("ScoreGuessed", seat, guess=ctx.ask(seat, "guess", options, "XxX: guess your score of this battle"))
 
 
 def next_point(ctx: Ctx) -> None:
@@ -124,8 +149,8 @@ def advance(ctx: Ctx) -> None:
 
 def battle_damage(state: dict) -> dict[int, int]:
     """"Battle Result": damage = best score minus own score; all equal -> everyone loses 1.
-    Tie-winners (Neo, Last Light) take no damage from a shared best score. C.H.R.O.M.E.
-    doubles the damage of the others when its seat alone has the best score."""
+    Tie-winners (Neo, Last Light) take no damage from a shared best score. (C.H.R.O.M.E.'s
+    doubling is its owner's decision, see :func:`end_battle`.)"""
     seats = alive(state)
     scores = {s: state["players"][s]["score"] for s in seats}
     best = max(scores.values(), default=0)
@@ -137,28 +162,72 @@ def battle_damage(state: dict) -> dict[int, int]:
         if d == 0 and len(tied) > 1:
             d = 0 if (breakers and s in breakers) else 1
         damage[s] = d
-    if len(tied) == 1 and modifiers.has(state["players"][tied[0]], "double_damage"):
-        damage = {s: d * 2 for s, d in damage.items()}
+    return damage
+
+
+def chrome_decision(ctx: Ctx, damage: dict[int, int]) -> dict[int, int]:
+    """C.H.R.O.M.E.: "You can discard C.H.R.O.M.E. if you won the last battle to deal double
+    damage to your opponents" — asked of the seat that alone has the best score (default:
+    keep it). Returns the damage to apply."""
+    scores = {s: ctx.players[s]["score"] for s in damage}
+    best = max(scores.values(), default=0)
+    winners = [s for s, v in scores.items() if v == best]
+    if len(winners) != 1:
+        return damage
+    seat = winners[0]
+    p = ctx.players[seat]
+    for i, _ in modifiers.statics(p, "double_damage"):
+        if i is None or not p["slots"][i]["unit"]:
+            continue
+        unit = p["slots"][i]["unit"]
+        if ctx.ask(seat, "chrome", ["keep", "double"], "C.H.R.O.M.E.: discard it to double your "
+                                                       "opponents' damage?") == "double":
+            discard_card(ctx, seat, unit, trigger=False)
+            return {s: d * 2 for s, d in damage.items()}
     return damage
 
 
 def end_battle(ctx: Ctx) -> None:
     """Battle Result, Sudden Death and elimination, alternative wins, clean-up, next round."""
     state = ctx.state
-    damage = battle_damage(state)
+    damage = chrome_decision(ctx, battle_damage(state))
+    state = ctx.state
     scores = {str(s): state["players"][s]["score"] for s in alive(state)}
     ctx.emit("BattleEnded", None, scores=scores, damage={str(k): v for k, v in damage.items()})
     best = max(scores.values(), default=0)
     winners = [int(s) for s, v in scores.items() if v == best]
     if len(winners) == 1:
         fire(ctx, winners[0], "battle_won", {})
+    for seat in alive(ctx.state):              # XxX: "If you have guessed the correct score"
+        guess = ctx.players[seat].get("guess")
+        if guess is not None and guess == ctx.players[seat]["score"]:
+            fire(ctx, seat, "score_guessed", {})
     apply_damage(ctx, damage)
     if ctx.state["phase"] == "ended":
         return
     ctx.emit("BattleCleared", None)
+    for seat in alive(ctx.state):
+        if modifiers.has(ctx.players[seat], "tuck"):
+            tuck_cards(ctx, seat)
     if check_alternative_win(ctx):
         return
     start_recruitment(ctx)
+
+
+def tuck_cards(ctx: Ctx, seat: int) -> None:
+    """Kollektah: "If you have cards left after the battle, you can place them under any
+    Special Units in your pool" — hand card by hand card (default: keep them), then the pool
+    card it goes under. They return when that Special Unit is recruited (see ``fold``)."""
+    while True:
+        p = ctx.players[seat]
+        if not p["hand"] or not p["pool"]:
+            return
+        card = ctx.ask(seat, "tuck", ["stop"] + sorted(p["hand"]), "Kollektah: place a hand card under "
+                                                                    "a Special Unit of your pool?")
+        if card == "stop":
+            return
+        under = ctx.ask(seat, "special", sorted(set(p["pool"])), "Kollektah: under which Special Unit?")
+        ctx.emit("CardTucked", seat, card=card, under=under)
 
 
 def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:

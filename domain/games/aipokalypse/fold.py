@@ -52,6 +52,39 @@ def _to_discard(state: dict, cid: str) -> None:
         state["discard"].append(cid)
 
 
+def _vacate(s: dict, slot: dict) -> None:
+    """A unit leaves ``slot``: attached cards go to the discard pile, Desert Rats ammo lying
+    on it back on top of the ammo deck; the slot is empty."""
+    for att in slot["attached"]:
+        _to_discard(s, att)
+    _return_ammo(s, slot)
+    slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+
+
+def _return_ammo(s: dict, slot: dict) -> None:
+    cards = slot.get("ammo_cards") or []
+    s["ammo_deck"][:0] = list(reversed(cards))
+    slot["ammo_cards"] = []
+
+
+def _untuck(p: dict, special: str) -> None:
+    """Kollektah: cards under ``special`` return to the hand when it is recruited."""
+    p["hand"].extend(p.get("tucked", {}).pop(special, []))
+
+
+def _retuck(s: dict, p: dict, special: str) -> None:
+    """Kollektah: a pool card left otherwise; its cards go under the first remaining pool
+    card, or are lost (discard pile) when none is left."""
+    cards = p.get("tucked", {}).pop(special, [])
+    if not cards:
+        return
+    if p["pool"]:
+        p["tucked"].setdefault(p["pool"][0], []).extend(cards)
+    else:
+        for cid in cards:
+            _to_discard(s, cid)
+
+
 def _take_top(pile: list, cards: list) -> None:
     if pile[:len(cards)] != list(cards):
         raise ValueError(f"event cards {cards} are not the top of the pile")
@@ -65,7 +98,52 @@ def _started(s: dict, e: Event) -> None:
               "draw": list(d["draw"]), "discard": [], "specials": list(d["specials"]),
               "ammo_deck": list(d["ammo_deck"]), "sudden_death": False, "apocalypse": False,
               "factions_revealed": False, "battle": {"cards": 0, "point": 0}, "result": None,
-              "players": [new_player(o, h, c) for o, h, c in zip(d["offered"], d["health"], d["hands"])]})
+              "choice": None,
+              "players": [new_player(o, h, c) for o, h, c in zip(d["offered"], d["health"], d["hands"])],
+              "health_order": d.get("health_order", "shuffled")})
+    for seat, p in enumerate(s["players"]):
+        p["table_factions"] = list(d.get("table_factions", []))     # Force the Luck
+        if d.get("expert"):
+            p["packet"] = list(d["packets"][seat])
+    if d.get("expert"):
+        s["phase"] = "draft"
+
+
+@_on("SpecialDrafted")
+def _drafted(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["packet"].remove(e.data["card"])
+    p["drafted"].append(e.data["card"])
+    p["picked"] = True
+
+
+@_on("PacketsPassed")
+def _passed_packets(s: dict, e: Event) -> None:
+    """Every packet goes to the left neighbour (seat s -> s+1)."""
+    n = s["n"]
+    packets = [p["packet"] for p in s["players"]]
+    for seat, p in enumerate(s["players"]):
+        p["packet"], p["picked"] = list(packets[(seat - 1) % n]), False
+
+
+@_on("DraftEnded")
+def _draft_ended(s: dict, e: Event) -> None:
+    for p in s["players"]:
+        s["specials"].extend(p["packet"])          # "The last card gets discarded"
+        p["packet"], p["picked"] = [], False
+
+
+@_on("HealthStackFormed")
+def _health_formed(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    if sorted(e.data["cards"]) != sorted(p["drafted"]):
+        raise ValueError("a health stack is formed from the drafted Special Units")
+    p["health"], p["drafted"] = list(e.data["cards"]), []
+
+
+@_on("DraftFinished")
+def _draft_finished(s: dict, e: Event) -> None:
+    s["phase"] = "faction"
 
 
 @_on("FactionChosen")
@@ -138,10 +216,34 @@ def _recruited(s: dict, e: Event) -> None:
         p["hand"].remove(d["card"])
     elif source == "pool":
         p["pool"].remove(d["card"])
+        _untuck(p, d["card"])
     elif source == "offer":
         p["offer"].remove(d["card"])
+    elif source == "colony":
+        p["colony"], p["colony_out"] = None, False
     slot = p["slots"][d["slot"]]
     slot["unit"], slot["pos"] = d["card"], d["pos"]
+
+
+@_on("UnitExchanged")
+def _exchanged(s: dict, e: Event) -> None:
+    p, d = _p(s, e), e.data
+    p["hand"].remove(d["unit"])
+    p["hand"].append(d["back"])
+    p["slots"][d["slot"]]["unit"] = d["unit"]
+
+
+@_on("CardTucked")
+def _tucked(s: dict, e: Event) -> None:
+    p = _p(s, e)
+    p["hand"].remove(e.data["card"])
+    p.setdefault("tucked", {}).setdefault(e.data["under"], []).append(e.data["card"])
+
+
+@_on("ColonyLoaded")
+def _colony(s: dict, e: Event) -> None:
+    _take_top(s["draw"], [e.data["card"]])
+    _p(s, e)["colony"] = _p(s, e)["colony_seen"] = e.data["card"]   # seen by all when placed
 
 
 @_on("StrengthChanged")
@@ -166,7 +268,10 @@ def _ammo_spent(s: dict, e: Event) -> None:
     p = _p(s, e)
     count = e.data["count"]
     spent, p["ammo"] = p["ammo"][len(p["ammo"]) - count:], p["ammo"][:len(p["ammo"]) - count]
-    s["ammo_deck"][:0] = list(reversed(spent))       # back on top of the ammo deck
+    if e.data.get("stays"):                           # Desert Rats: stays above the unit
+        p["slots"][e.data["slot"]].setdefault("ammo_cards", []).extend(spent)
+    else:
+        s["ammo_deck"][:0] = list(reversed(spent))   # back on top of the ammo deck
     if e.data.get("battle"):
         p["current"]["ammo"] += count
         _reset_passes(s, e.seat)
@@ -180,13 +285,11 @@ def _discarded(s: dict, e: Event) -> None:
         p["hand"].remove(cid)
     elif where == "pool":
         p["pool"].remove(cid)
+        _retuck(s, p, cid)
     elif where == "stash":
         p["stash"].remove(cid)
     elif where == "slot":
-        slot = p["slots"][d["slot"]]
-        for att in slot["attached"]:
-            _to_discard(s, att)
-        slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+        _vacate(s, p["slots"][d["slot"]])
     _to_discard(s, cid)
 
 
@@ -198,6 +301,7 @@ def _attached(s: dict, e: Event) -> None:
     else:
         src = p["slots"][d["from_slot"]]
         src["attached"], moved = [], src["attached"]
+        _return_ammo(s, src)
         src.update(unit=None, pos=0, temp=0, ammo_temp=0)
         p["slots"][d["slot"]]["attached"].extend(moved)
     p["slots"][d["slot"]]["attached"].append(d["card"])
@@ -261,9 +365,7 @@ def _triple(s: dict, e: Event) -> None:
         else:
             for slot in p["slots"]:
                 if slot["unit"] == cid:
-                    for att in slot["attached"]:
-                        _to_discard(s, att)
-                    slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+                    _vacate(s, slot)
         _to_discard(s, cid)
     if d.get("ammo"):
         count = d["ammo"]
@@ -272,7 +374,7 @@ def _triple(s: dict, e: Event) -> None:
     p["triples"] += 1
 
 
-_MOVING = ("unit", "pos", "attached", "temp", "ammo_temp", "battle", "exhausted")
+_MOVING = ("unit", "pos", "attached", "temp", "ammo_temp", "ammo_cards", "battle", "exhausted")
 
 
 @_on("UnitsSwapped")
@@ -284,6 +386,24 @@ def _swapped(s: dict, e: Event) -> None:
         a[k], b[k] = b[k], a[k]
 
 
+@_on("SpecialSearched")
+def _special_searched(s: dict, e: Event) -> None:
+    s["specials"].remove(e.data["card"])
+    _p(s, e)["hand"].append(e.data["card"])
+
+
+@_on("SpecialsShuffled")
+def _specials_shuffled(s: dict, e: Event) -> None:
+    if sorted(e.data["order"]) != sorted(s["specials"]):
+        raise ValueError("the shuffled Special deck must hold the same cards")
+    s["specials"] = list(e.data["order"])
+
+
+@_on("ScoreGuessed")
+def _score_guessed(s: dict, e: Event) -> None:
+    _p(s, e)["guess"] = e.data["guess"]
+
+
 @_on("SpecialTaken")
 def _special_taken(s: dict, e: Event) -> None:
     p = _p(s, e)
@@ -291,6 +411,7 @@ def _special_taken(s: dict, e: Event) -> None:
         _take_top(p["health"], [e.data["card"]])
     else:
         p["pool"].remove(e.data["card"])
+        _untuck(p, e.data["card"])
     p["hand"].append(e.data["card"])
 
 
@@ -301,10 +422,11 @@ def _pool_moved(s: dict, e: Event) -> None:
     if d["from_where"] == "specials":
         s["specials"].remove(d["card"])
     elif d["from_where"] == "slot":
-        slot = src["slots"][d["slot"]]
-        slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
+        _vacate(s, src["slots"][d["slot"]])
     else:
         src[d["from_where"]].remove(d["card"])
+        if d["from_where"] == "pool":
+            _retuck(s, src, d["card"])
     s["players"][d["to_seat"]]["pool"].append(d["card"])
 
 
@@ -332,6 +454,19 @@ def _stash_returned(s: dict, e: Event) -> None:
 @_on("OnceUsed")
 def _once(s: dict, e: Event) -> None:
     _p(s, e)["used"].append(e.data["key"])
+
+
+@_on("ChoiceRequested")
+def _choice_requested(s: dict, e: Event) -> None:
+    d = e.data
+    s["choice"] = {"seat": e.seat, "actor": d["actor"], "command": dict(d["command"]),
+                   "seed": d["seed"], "answers": list(d["answers"]), "kind": d["kind"],
+                   "options": list(d["options"]), "prompt": d["prompt"]}
+
+
+@_on("ChoiceMade")
+def _choice_made(s: dict, e: Event) -> None:
+    s["choice"] = None
 
 
 @_on("SeatReady")
@@ -368,8 +503,12 @@ def _card_revealed(s: dict, e: Event) -> None:
 @_on("BattleCardReplaced")
 def _replaced(s: dict, e: Event) -> None:
     p = _p(s, e)
-    s["discard"].append(p["current"]["card"])
-    p["hand"].remove(e.data["card"])
+    if p["current"]["card"] != p.get("colony"):          # Venus Colony's A.I.Lien stays out
+        s["discard"].append(p["current"]["card"])
+    if e.data["card"] == p.get("colony") and e.data["card"] not in p["hand"]:
+        p["colony_out"] = True
+    else:
+        p["hand"].remove(e.data["card"])
     p["current"].update(card=e.data["card"], slot=e.data["slot"], fights=e.data["fights"],
                         placed=e.data["fights"])
     _reset_passes(s, e.seat)
@@ -453,6 +592,7 @@ def _health_lost(s: dict, e: Event) -> None:
 def _health_gained(s: dict, e: Event) -> None:
     p = _p(s, e)
     p["pool"].remove(e.data["card"])
+    _retuck(s, p, e.data["card"])
     p["health"].insert(0, e.data["card"])
 
 
@@ -475,12 +615,14 @@ def _apocalypse(s: dict, e: Event) -> None:
 @_on("BattleCleared")
 def _cleared(s: dict, e: Event) -> None:
     for p in s["players"]:
+        home = p.get("colony")                  # Venus Colony: "return it after the battle"
         for slot in p["slots"]:
-            s["discard"].extend(c for c, _ in slot["battle"])
+            s["discard"].extend(c for c, _ in slot["battle"] if c != home)
+            _return_ammo(s, slot)                    # Desert Rats: "Discard the ammo after the battle"
             slot.update(battle=[], exhausted=False, temp=0, ammo_temp=0)
-        s["discard"].extend(c for c, _ in p["beside"])
+        s["discard"].extend(c for c, _ in p["beside"] if c != home)
         s["discard"].extend(p["stack"])
-        p.update(beside=[], stack=[], score=0, current=None, passed=False)
+        p.update(beside=[], stack=[], score=0, current=None, passed=False, guess=None, colony_out=False)
 
 
 @_on("MatchEnded")

@@ -26,14 +26,14 @@ class AIPokalypseEngine:
     timeout_bot = "idle"
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Normalised options (``{"mode": "competitive"}``); raises InvalidCommand."""
+        """Normalised options (see :func:`spec.validate_options`); raises InvalidCommand."""
         return spec.validate_options(seats, options)
 
     def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
         """Game Setup: one ``MatchStarted`` event with every shuffle and deal."""
         options = self.validate_options(setup.seats, setup.options)
         ctx = Ctx(None, rng)
-        flow.start_match(ctx, setup.seats, options["mode"])
+        flow.start_match(ctx, setup.seats, options)
         return ctx.events
 
     def decide(self, state: dict, seat: int, command: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -51,6 +51,10 @@ class AIPokalypseEngine:
     def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
         """See :func:`views.redact`."""
         return views.redact(event, viewer, state)
+
+    def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
+        """See :func:`views.redact_type` (optional capability, ``domain.engine.redacted_type``)."""
+        return views.redact_type(event, viewer, state)
 
     def pending(self, state: dict) -> dict[int, str]:
         """See :func:`actions.pending`."""

@@ -14,13 +14,13 @@ from domain.engine import IllegalMove, InvalidCommand
 
 from .cards import catalogue
 from .context import Ctx
-from .effects import modifiers
+from .effects import choices, modifiers
 from .effects.resolve import discard_card, recruit_card, run, origin_of, spend_ammo
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
 
-TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("auto"),
-             "absorb": lambda op: True, "bequeath": lambda op: True}
+TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("choose"),
+             "absorb": lambda op: True}
 
 
 def _target_ops(cid: str, trigger: str) -> list[Mapping[str, Any]]:
@@ -43,6 +43,54 @@ def valid_targets(p: Mapping[str, Any], cid: str, trigger: str, own_slot: int | 
             continue
         out.append(i)
     return out
+
+
+def target_optional(cid: str, trigger: str) -> bool:
+    """True when every targeting op of the effect is optional (Desert Rat "you may swap")."""
+    ops = _target_ops(cid, trigger)
+    return bool(ops) and all(op.get("optional") for op in ops)
+
+
+def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    """Big Benji: "You can discard as many Special Units from your pool as you like. You
+    receive one ammo for each unit. You can do this at any time, even during battle." One
+    pool card per command, whenever the seat has a decision (raises IllegalMove)."""
+    if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
+        raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
+                          "cannot_cash")
+    choices.cash_pool(ctx, seat, cmd["card"])
+    if ctx.state["phase"] == "battle":
+        from .flow import advance
+        advance(ctx)
+
+
+def exchange_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Megagneto's ``exchange_unit`` commands: any hand card paid, any basic unit on a slot,
+    any other hand card that may be recruited."""
+    if not modifiers.has(p, "exchange"):
+        return []
+    cat = catalogue()
+    basics = [i for i, s in units(p) if cat[s["unit"]].category == "basic"]
+    hand = sorted(set(p["hand"]))
+    return [{"type": "exchange_unit", "card": cost, "slot": i, "unit": new}
+            for cost in hand for i in basics for new in hand if new != cost and can_recruit(state, new)]
+
+
+def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    """Megagneto: "You can discard a card to take a Basic Unit from a slot back to your hand
+    and put a card from your hand into the slot. The strength remains the same, and no
+    recruit effects are triggered. A card that you take back on hand does not trigger
+    discard effects." The paid card is a real discard (its discard effect resolves first);
+    if that effect removed the unit or the card to put in, the exchange does not happen."""
+    if dict(cmd) not in exchange_options(ctx.state, ctx.players[seat]):
+        raise IllegalMove("Megagneto: pay a hand card, name a basic unit on a slot and another "
+                          "hand card.", "invalid_exchange")
+    slot, new = cmd["slot"], cmd["unit"]
+    back = ctx.players[seat]["slots"][slot]["unit"]
+    discard_card(ctx, seat, cmd["card"])
+    p = ctx.players[seat]
+    if p["slots"][slot]["unit"] == back and new in p["hand"]:
+        ctx.emit("UnitExchanged", seat, slot=slot, unit=new, back=back)
 
 
 def idle_round(state: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
@@ -123,6 +171,10 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     idle = idle_round(state, p)
     empty = [i for i, s in enumerate(p["slots"]) if not s["unit"]]
+    colony = [p["colony"]] if p.get("colony") and state["sudden_death"] else []
+    for cid in colony:                                  # Venus Colony: "play it for A.I.Pokalypse"
+        if not idle:
+            out.extend({"type": "recruit", "card": cid, "slot": slot} for slot in empty)
     for cid in sorted(set(p["hand"])):
         card = cat[cid]
         if not idle and card.category == "basic" and len(p["slots"]) < MAX_SLOTS:
@@ -130,9 +182,8 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
         if not idle and can_recruit(state, cid):
             for slot in empty:
                 targets = valid_targets(p, cid, "recruit", slot)
-                if targets:
-                    out.extend({"type": "recruit", "card": cid, "slot": slot, "target": t} for t in targets)
-                else:
+                out.extend({"type": "recruit", "card": cid, "slot": slot, "target": t} for t in targets)
+                if not targets or target_optional(cid, "recruit"):
                     out.append({"type": "recruit", "card": cid, "slot": slot})
         out.extend(_discard_actions(p, cid, None))
     if not idle:
@@ -140,6 +191,8 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
             out.extend(_discard_actions(p, s["unit"], i))
         if p["ammo"]:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
+        out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
+        out.extend(exchange_options(state, p))
         for cards, pay in triple_options(state, p):
             for source, special in sources_for(state, p):
                 cmd: dict[str, Any] = {"type": "triple", "cards": cards, "source": source}
@@ -182,14 +235,15 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             raise IllegalMove("You already have 6 slots.", "slots_full")
         ctx.emit("SlotOpened", seat, card=cid, slot=len(p["slots"]), **{"from": "hand"})
     elif kind == "recruit":
-        cid = _hand_card(p, cmd)
+        from_colony = cmd.get("card") == p.get("colony") and state["sudden_death"] and cmd["card"] not in p["hand"]
+        cid = cmd["card"] if from_colony else _hand_card(p, cmd)
         slot = _slot(p, cmd["slot"])
         if p["slots"][slot]["unit"]:
             raise IllegalMove("Only one unit can be in each slot at a time.", "slot_occupied")
         if not can_recruit(state, cid):
             raise IllegalMove("A.I.Lien can only be recruited in Sudden Death.", "ailien_locked")
         target = _target(p, cid, "recruit", slot, cmd)
-        recruit_card(ctx, seat, cid, slot, target)
+        recruit_card(ctx, seat, cid, slot, target, source="colony" if from_colony else "hand")
     elif kind == "discard":
         cid = cmd.get("card")
         on_slot = next((i for i, s in units(p) if s["unit"] == cid), None)
@@ -210,6 +264,10 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         spend_ammo(ctx, seat, slot)
     elif kind == "triple":
         _triple(ctx, seat, cmd)
+    elif kind == "cash_pool":
+        cash_pool(ctx, seat, cmd)
+    elif kind == "exchange_unit":
+        exchange_unit(ctx, seat, cmd)
     else:
         raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
 
@@ -230,7 +288,7 @@ def _slot(p: Mapping[str, Any], slot: Any) -> int:
 def _target(p: Mapping[str, Any], cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]) -> int | None:
     targets = valid_targets(p, cid, trigger, own)
     if "target" not in cmd:
-        if targets:
+        if targets and not target_optional(cid, trigger):
             raise IllegalMove("This effect needs a target unit.", "target_required")
         return None
     if cmd["target"] not in targets:

@@ -13,13 +13,13 @@ from typing import Any, Mapping
 
 from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn, UnknownAction
 
-from . import battle, flow, recruitment
+from . import battle, draft, flow, recruitment
 from .actions import pending
-from .context import Ctx
+from .context import Ctx, NeedChoice
 from .spec import COMMAND_SCHEMAS
 
-_FIELD_TYPES = {"card": str, "special": str, "faction": str, "slot": int, "target": int, "count": int,
-                "cards": list, "source": str, "pay": str}
+_FIELD_TYPES = {"unit": str, "card": str, "special": str, "faction": str, "slot": int, "target": int, "count": int,
+                "cards": list, "source": str, "pay": str, "option": (str, int)}
 
 
 def check_shape(cmd: Mapping[str, Any]) -> str:
@@ -43,7 +43,10 @@ def check_shape(cmd: Mapping[str, Any]) -> str:
             continue
         if want is int and (not isinstance(value, int) or isinstance(value, bool)):
             raise InvalidCommand(f"{field!r} must be an integer.")
-        if want is not int and not isinstance(value, want):
+        if want == (str, int):
+            if isinstance(value, bool) or not isinstance(value, want):
+                raise InvalidCommand(f"{field!r} must be a string or an integer.")
+        elif want is not int and not isinstance(value, want):
             raise InvalidCommand(f"{field!r} must be a {want.__name__}.")
     if kind == "triple":
         if not all(isinstance(c, str) for c in cmd["cards"]) or len(set(cmd["cards"])) != len(cmd["cards"]):
@@ -54,6 +57,9 @@ def check_shape(cmd: Mapping[str, Any]) -> str:
             raise InvalidCommand("'special' names the pool card, and only for source 'pool'.")
         if cmd.get("pay", "cards") not in ("cards", "pair_ammo", "ammo"):
             raise InvalidCommand("'pay' must be cards, pair_ammo or ammo.")
+    if kind == "order_health" and (not all(isinstance(c, str) for c in cmd["cards"])
+                                   or len(set(cmd["cards"])) != len(cmd["cards"])):
+        raise InvalidCommand("'cards' must be distinct card ids.")
     if kind == "react_ammo" and cmd["count"] < 1:
         raise InvalidCommand("'count' must be at least 1.")
     return kind
@@ -62,15 +68,58 @@ def check_shape(cmd: Mapping[str, Any]) -> str:
 def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
     """Events caused by ``cmd`` from ``seat`` (see module doc). Raises RuleError subclasses:
     ``match_finished``, ``not_your_turn``, ``unknown_action``, ``invalid_command``,
-    ``wrong_phase`` and the finer codes of :mod:`.recruitment`."""
+    ``wrong_phase``, ``choice_pending``, ``no_choice``, ``invalid_choice`` and the finer codes
+    of :mod:`.recruitment`.
+
+    A command whose effects need a decision (:meth:`.context.Ctx.ask`) is held: its only
+    event is ``ChoiceRequested`` (the command, the answers so far and a 64-bit seed for its
+    randomness); only the choosing seat is pending. Its ``choose`` answer re-executes the
+    held command on the unchanged state with the same seed and the answers, so the effect
+    continues exactly where it stopped (:func:`execute`)."""
     if state["phase"] == "ended":
         raise MatchFinished()
     kind = check_shape(cmd)
     if not isinstance(seat, int) or not 0 <= seat < state["n"] or seat not in pending(state):
         raise NotYourTurn()
-    ctx = Ctx(state, rng)
-    phase = state["phase"]
-    if phase == "faction":
+    held = state.get("choice")
+    if held:
+        if kind != "choose":
+            raise IllegalMove("Answer the open choice first.", "choice_pending")
+        if cmd["option"] not in held["options"] or isinstance(cmd["option"], bool):
+            raise IllegalMove(f"{cmd['option']!r} is not one of the options.", "invalid_choice")
+        head = [Event("ChoiceMade", {"kind": held["kind"], "option": cmd["option"]}, seat)]
+        return execute(state, held["actor"], held["command"], held["seed"],
+                       held["answers"] + [cmd["option"]], head)
+    if kind == "choose":
+        raise IllegalMove("There is no open choice.", "no_choice")
+    return execute(state, seat, dict(cmd), rng.getrandbits(64), [], [])
+
+
+def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int, answers: list,
+            head: list[Event]) -> list[Event]:
+    """Run ``cmd`` of ``seat`` after the events ``head`` with ``Random(seed)`` and the
+    recorded ``answers``; on a new decision return ``head`` + one ``ChoiceRequested``."""
+    ctx = Ctx(state, random.Random(seed), answers)
+    for event in head:
+        ctx.emit(event.type, event.seat, **dict(event.data))
+    try:
+        dispatch(ctx, seat, cmd)
+    except NeedChoice as need:
+        ctx = Ctx(state, random.Random(seed))
+        for event in head:
+            ctx.emit(event.type, event.seat, **dict(event.data))
+        ctx.emit("ChoiceRequested", need.seat, actor=seat, command=dict(cmd), seed=seed,
+                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt)
+    return ctx.events
+
+
+def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    """Apply one validated command of ``seat`` to ``ctx`` (phase by phase)."""
+    kind = cmd["type"]
+    phase = ctx.state["phase"]
+    if phase == "draft":
+        draft.decide(ctx, seat, cmd)
+    elif phase == "faction":
         if kind != "choose_faction":
             raise IllegalMove("Choose your faction first.", "wrong_phase")
         p = ctx.players[seat]
@@ -80,17 +129,19 @@ def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -
         if all(pl["faction"] for pl in ctx.players):
             flow.factions_chosen(ctx)
     elif phase == "recruitment":
-        if kind in ("react_card", "react_ammo", "pass", "choose_faction", "place_card"):
+        if kind in ("react_card", "react_ammo", "pass", "choose_faction", "place_card", "draft_special",
+                    "order_health"):
             raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
         recruitment.decide(ctx, seat, cmd)
     else:
-        if kind not in ("react_card", "react_ammo", "pass", "place_card"):
+        if kind not in ("react_card", "react_ammo", "pass", "place_card", "cash_pool"):
             raise IllegalMove(f"{kind!r} is not a Battle Phase action.", "wrong_phase")
         if kind == "place_card":
             _place(ctx, seat, cmd)
+        elif kind == "cash_pool":
+            recruitment.cash_pool(ctx, seat, cmd)
         else:
             _react(ctx, seat, cmd)
-    return ctx.events
 
 
 def _place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:

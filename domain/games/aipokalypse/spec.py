@@ -15,7 +15,7 @@ GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
 MIN_SEATS = 2
 MAX_SEATS = 4
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MODES = {"competitive": (2, 4)}       # "large" (5-8), "expert" draft and "solo"/"coop" later
 
 SCALE: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15)   # strength scale positions
@@ -71,6 +71,26 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
     "react_ammo": _command("react_ammo", {"count": {"type": "integer", "minimum": 1, "maximum": 8}},
                            ("count",), "Increasing Battle Strength: spend ammo, +2 each for this point."),
     "pass": _command("pass", {}, (), "Do not react in this reaction window."),
+    "choose": _command("choose", {"option": {"type": ["string", "integer"], "maxLength": 16,
+                                             "minimum": -1, "maximum": 99,
+                                             "description": "one of the listed options"}},
+                       ("option",),
+                       "Answer an effect's open decision (\"you can choose ...\" in the card notes): "
+                       "a card id, slot index, seat, colour, count or \"stop\" from legal-actions."),
+    "exchange_unit": _command("exchange_unit", {"card": _CARD, "slot": _SLOT, "unit": _CARD},
+                              ("card", "slot", "unit"),
+                              "Megagneto: discard `card`, take the basic unit on `slot` back to your hand and "
+                              "put `unit` from your hand into that slot at the same strength."),
+    "cash_pool": _command("cash_pool", {"card": _CARD}, ("card",),
+                          "Big Benji: discard a Special Unit from your pool for 1 ammo (any time "
+                          "you have a decision, even in battle)."),
+    "draft_special": _command("draft_special", {"special": _CARD}, ("special",),
+                              "Expert Variant: set one Special Unit of your packet aside for your "
+                              "health stack; the rest passes to your left neighbour."),
+    "order_health": _command("order_health", {"cards": {"type": "array", "items": _CARD, "minItems": 6,
+                                                        "maxItems": 6, "uniqueItems": True}},
+                             ("cards",), "Expert Variant (health_order 'chosen'): your drafted Special "
+                                         "Units as your health stack, top first."),
     "place_card": _command("place_card", {"slot": _SLOT}, ("slot",),
                            "Battle Cards: your card fits no active unit; put it on an empty slot "
                            "or an active unit (which is then exhausted)."),
@@ -81,23 +101,46 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "properties": {
         "mode": {"enum": ["competitive"], "default": "competitive",
                  "description": "Only the competitive 2-4 seat game is available."},
+        "expert": {"type": "boolean", "default": False,
+                   "description": "Expert Variant: draft the 6 Special Units of your health stack "
+                                  "(7 dealt, keep one and pass the rest to the left)."},
+        "health_order": {"enum": ["shuffled", "chosen"], "default": "shuffled",
+                         "description": "Expert Variant: each player shuffles the drafted stack, or "
+                                        "puts it into their preferred order."},
+        "force_the_luck": {"type": "boolean", "default": False,
+                           "description": "Variant \"Force the Luck\": the Engineer Guild faction lies "
+                                          "in the middle of the table; every player may use its effect."},
     },
     "additionalProperties": False,
 }
 
+EXPERT_PACKET = 7                     # "each player receives 7 Special Units in hand"
+FORCE_THE_LUCK_FACTION = "Engineer Guild"
+
 
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Normalise options to ``{"mode": "competitive"}``.
+    """Normalise options to ``{"mode", "expert", "health_order", "force_the_luck"}``.
 
-    Raises :class:`InvalidCommand` for a seat count outside 2..4, unknown keys or modes.
+    Raises :class:`InvalidCommand` for a seat count outside 2..4, unknown keys, modes or
+    values of the wrong type.
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"A.I.Pokalypse is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
     options = dict(options or {})
-    unknown = set(options) - {"mode"}
+    unknown = set(options) - set(OPTIONS_SCHEMA["properties"])
     if unknown:
         raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
     mode = options.get("mode", "competitive")
     if mode not in MODES:
         raise InvalidCommand(f"Unknown mode {mode!r}; only 'competitive' is available.")
-    return {"mode": mode}
+    out: dict[str, Any] = {"mode": mode}
+    for flag in ("expert", "force_the_luck"):
+        value = options.get(flag, False)
+        if not isinstance(value, bool):
+            raise InvalidCommand(f"{flag!r} must be true or false.")
+        out[flag] = value
+    order = options.get("health_order", "shuffled")
+    if order not in ("shuffled", "chosen"):
+        raise InvalidCommand("'health_order' must be 'shuffled' or 'chosen'.")
+    out["health_order"] = order
+    return out

@@ -3,11 +3,13 @@
 Layout (every id is a card id of :mod:`.cards`)::
 
     {"n": seats, "mode": "competitive", "round": int,
-     "phase": "faction" | "recruitment" | "battle" | "ended",
+     "phase": "draft" | "faction" | "recruitment" | "battle" | "ended",
      "draw": [ids] (top = index 0), "discard": [ids] (top = last), "specials": [ids] (main deck
      of Special Units, top = 0), "ammo_deck": [faction ids] (top = 0),
      "sudden_death": bool, "apocalypse": bool, "battle": {"cards": int, "point": int},
-     "result": None | {...}, "players": [player, ...]}
+     "result": None | {...}, "players": [player, ...],
+     "choice": None | {"seat", "actor", "command", "seed", "answers", "kind", "options",
+                       "prompt"} (an effect decision the held command waits for)}
 
     player = {"offered": [2 faction ids], "faction": id | None, "extra_factions": [ids],
       "hand": [ids], "health": [ids] (top = 0), "pool": [ids], "ammo": [faction ids],
@@ -15,11 +17,16 @@ Layout (every id is a card id of :mod:`.cards`)::
       "offer_ctx": None | {"pos": int, "slot": int | None, "source": str},
       "public": None | {revealed board}, "stack": [battle card ids], "current": None | fight,
       "beside": [[id, up]], "passed": bool, "score": int, "stash": [ids], "used": [str],
-      "triples": int}
+      "triples": int, "guess": None | int (XxX's secret score guess),
+      "packet": [ids], "drafted": [ids], "picked": bool (Expert Variant draft),
+      "table_factions": [ids] (Force the Luck: factions every seat uses),
+      "tucked": {pool special id: [ids]} (Kollektah: cards under pool Special Units),
+      "colony": id | None, "colony_out": bool (Venus Colony's A.I.Lien, in use this battle),
+      "colony_seen": id | None (the A.I.Lien everybody saw placed on Venus Colony)}
 
     slot = {"card": id, "red": bool, "unit": id | None, "pos": int (index into SCALE),
       "attached": [ids], "temp": int, "battle": [[id, up]], "exhausted": bool,
-      "ammo_temp": int}
+      "ammo_temp": int, "ammo_cards": [faction ids] (Desert Rats: ammo lying on the unit)}
 
     fight = {"card": id, "slot": int | None, "ammo": [faction ids], "bonus": int,
       "forced": bool}
@@ -43,13 +50,15 @@ def new_player(offered: list[str], health: list[str], hand: list[str]) -> dict[s
             "health": list(health), "pool": [], "ammo": [], "slots": [], "ready": False,
             "eliminated": False, "offer": [], "offer_ctx": None, "public": None, "stack": [],
             "current": None, "beside": [], "passed": False, "score": 0, "stash": [], "used": [],
-            "triples": 0}
+            "triples": 0, "guess": None, "packet": [], "drafted": [], "picked": False,
+            "table_factions": [], "tucked": {}, "colony": None, "colony_out": False,
+            "colony_seen": None}
 
 
 def new_slot(card: str, red: bool = False) -> dict[str, Any]:
     """An empty slot made of ``card`` (a basic unit face down, or a Special Unit's red side)."""
     return {"card": card, "red": red, "unit": None, "pos": 0, "attached": [], "temp": 0,
-            "battle": [], "exhausted": False, "ammo_temp": 0}
+            "battle": [], "exhausted": False, "ammo_temp": 0, "ammo_cards": []}
 
 
 def strength_of(slot: Mapping[str, Any]) -> int:
@@ -79,8 +88,10 @@ def fits(unit_color: str | None, card_color: str | None) -> bool:
 
 
 def factions(player: Mapping[str, Any]) -> list[str]:
-    """The seat's faction(s): the kept one plus any Stalker extra faction."""
-    return ([player["faction"]] if player["faction"] else []) + list(player["extra_factions"])
+    """The seat's faction(s): the kept one, any Stalker extra faction, and the factions lying
+    on the table for everyone (variant "Force the Luck")."""
+    return (([player["faction"]] if player["faction"] else []) + list(player["extra_factions"])
+            + list(player.get("table_factions", [])))
 
 
 def units(player: Mapping[str, Any]) -> list[tuple[int, dict]]:

@@ -18,13 +18,15 @@ from domain.engine import Event
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
 
-_OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned"}
+_OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned", "SpecialSearched",
+               "ScoreGuessed", "SpecialDrafted"}
 
 
 def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
     out = []
     for s in slots:
         d = {k: s.get(k) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
+        d["ammo_on"] = s.get("ammo_on", len(s.get("ammo_cards") or []))   # ammo side up: a count
         if not owner and not s.get("red"):
             d["card"] = None                     # slot cards lie face down
         for k in ("battle", "exhausted"):
@@ -50,13 +52,33 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
         "ammo": len(p["ammo"]) if live else public.get("ammo", 0),
         "slots": _slots(p["slots"], own) if live else _slots(public.get("slots", []), False),
         "ready": p["ready"], "eliminated": p["eliminated"], "score": p["score"],
+        "packet_count": len(p.get("packet", [])), "drafted_count": len(p.get("drafted", [])),
+        # Venus Colony's A.I.Lien lies face up (recruiting it is a private Recruitment move)
+        "colony": p.get("colony") if live else (public.get("colony") if p["public"] else p.get("colony_seen")),
+        "tucked_count": {k: len(v) for k, v in p.get("tucked", {}).items()} if live else {},
         "battle_stack": len(p["stack"]), "current": p["current"],
         "beside": [[c if up else None, up] for c, up in p["beside"]],
     }
     if own:
         view.update(hand=list(p["hand"]), offered=list(p["offered"]), offer=list(p["offer"]),
-                    stash=list(p["stash"]))
+                    stash=list(p["stash"]), guess=p.get("guess"), packet=list(p.get("packet", [])),
+                    drafted=list(p.get("drafted", [])),
+                    tucked={k: list(v) for k, v in p.get("tucked", {}).items()})
     return view
+
+
+def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any] | None:
+    """The open effect decision: its chooser sees the options; the others only who decides
+    (and, outside the private Recruitment Phase, what kind of decision it is)."""
+    choice = state.get("choice")
+    if not choice:
+        return None
+    if viewer == choice["seat"]:
+        return {"seat": choice["seat"], "kind": choice["kind"], "prompt": choice["prompt"],
+                "options": list(choice["options"])}
+    if state["phase"] == "recruitment":
+        return {"seat": choice["seat"]}
+    return {"seat": choice["seat"], "kind": choice["kind"]}
 
 
 def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -71,9 +93,23 @@ def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         "discard_pile": list(table["discard"]), "specials_deck": table["specials"],
         "ammo_deck": table["ammo_deck"], "battle": dict(state["battle"]),
         "strengths": {str(k): v for k, v in strengths(state).items()} if state["phase"] == "battle" else {},
-        "result": state["result"], "viewer": viewer,
+        "result": state["result"], "viewer": viewer, "choice": _choice_view(state, viewer),
+        "table_factions": list(state["players"][0].get("table_factions", [])),
         "seats": [_seat_view(state, s, viewer) for s in range(state["n"])],
     }
+
+
+HIDDEN_MOVE_TYPE = "RecruitmentMoveMade"
+
+
+def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
+    """The envelope type ``viewer`` may see: another seat's hidden Recruitment event
+    (``hidden`` in its data, see :data:`.context.PUBLIC_IN_RECRUITMENT`) is shown as the
+    neutral :data:`HIDDEN_MOVE_TYPE`, so not even the kind of the move leaks (RULINGS
+    R-privacy); every other event keeps its type."""
+    if event.data.get("hidden") and not (viewer is not None and viewer == event.seat):
+        return HIDDEN_MOVE_TYPE
+    return event.type
 
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
@@ -86,12 +122,23 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
                 "offered": [o if viewer == s else len(o) for s, o in enumerate(d["offered"])],
                 "hands": [h if viewer == s else len(h) for s, h in enumerate(d["hands"])],
                 "health": [len(h) for h in d["health"]], "draw": len(d["draw"]),
-                "specials": len(d["specials"]), "ammo_deck": len(d["ammo_deck"])}
+                "specials": len(d["specials"]), "ammo_deck": len(d["ammo_deck"]),
+                "expert": bool(d.get("expert")), "table_factions": list(d.get("table_factions", [])),
+                "packets": [k if viewer == s else len(k) for s, k in enumerate(d.get("packets", []))]}
     if d.get("hidden") and not own:
         return {"hidden": True}
+    if t == "ChoiceRequested":            # the held command and its seed never leave the server
+        return ({"kind": d["kind"], "prompt": d["prompt"], "options": list(d["options"])}
+                if own else {"kind": d["kind"]})
+    if t == "ChoiceMade" and not own:
+        return {"kind": d["kind"]}
+    if t == "HealthStackFormed" and (d.get("shuffled") or not own):
+        return {"count": len(d["cards"])}      # face down: a shuffled order is nobody's to see
+    if t == "CardTucked" and not own:
+        return {"under": d["under"]}           # the card lies face down under the pool card
     if t == "AmmoGained":
         return {"count": len(d["cards"])}      # ammo lies ammo side up: faction faces stay hidden
-    if t == "DrawPileReshuffled":
+    if t in ("DrawPileReshuffled", "SpecialsShuffled"):
         return {"count": len(d["order"])}
     if t == "CardsDrawn" and (d["to"] == "stack" or not own):
         return {"count": len(d["cards"]), "to": d["to"]}

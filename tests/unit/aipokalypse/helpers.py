@@ -7,7 +7,7 @@ from typing import Any
 from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.cards import catalogue
-from domain.games.aipokalypse.context import Ctx
+from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.state import new_slot
 
 CAT = catalogue()
@@ -96,20 +96,42 @@ def give_ammo(state: dict, seat: int, k: int) -> None:
         state["players"][seat]["ammo"].append(state["ammo_deck"].pop(0))
 
 
-def act(state: dict, seat: int, cmd: dict, seed: int = 0) -> tuple[dict, list[Event]]:
-    """``decide`` + fold; returns the new state and the events."""
+def act(state: dict, seat: int, cmd: dict, seed: int = 0, answers: list | None = None,
+        defaults: bool = True) -> tuple[dict, list[Event]]:
+    """``decide`` + fold; returns the new state and all events. Open effect decisions are
+    answered from ``answers`` in order, then (``defaults``) with the default option (the
+    first, what a turn timeout takes); with ``defaults=False`` an open decision stays open."""
+    answers = list(answers or [])
     events = ENGINE.decide(state, seat, cmd, random.Random(seed))
-    new = ENGINE.load_state(ENGINE.dump_state(state))
-    for e in events:
-        new = ENGINE.evolve(new, e)
+    new = _fold(state, events)
+    while new.get("choice") and (answers or defaults):
+        choice = new["choice"]
+        option = answers.pop(0) if answers else choice["options"][0]
+        more = ENGINE.decide(new, choice["seat"], {"type": "choose", "option": option}, random.Random(seed))
+        new = _fold(new, more)
+        events = events + more
     return new, events
 
 
-def run_flow(state: dict, fn, *args, seed: int = 0) -> tuple[dict, list[Event]]:
-    """Run an automatic step (e.g. ``flow.start_battle``) on a scratch context."""
-    ctx = Ctx(state, random.Random(seed))
-    fn(ctx, *args)
-    return ctx.state, ctx.events
+def _fold(state: dict, events: list[Event]) -> dict:
+    new = ENGINE.load_state(ENGINE.dump_state(state))
+    for e in events:
+        new = ENGINE.evolve(new, e)
+    return new
+
+
+def run_flow(state: dict, fn, *args, seed: int = 0, answers: list | None = None) -> tuple[dict, list[Event]]:
+    """Run an automatic step (e.g. ``flow.start_battle``) on a scratch context; effect
+    decisions take ``answers`` in order, then the default (first) option."""
+    given = list(answers or [])
+    while True:
+        ctx = Ctx(state, random.Random(seed), given)
+        try:
+            fn(ctx, *args)
+        except NeedChoice as need:
+            given.append(need.options[0])
+            continue
+        return ctx.state, ctx.events
 
 
 def types(events: list[Event]) -> list[str]:

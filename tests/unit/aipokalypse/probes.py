@@ -21,7 +21,7 @@ WITH_TEMP = {c.id for c in CAT.cards.values() if c.name == "Were.Wolf"}
 _STATIC_PROBE = {"ammo_bonus": "spend", "ammo_temp": "spend", "double_strength": "spend",
                  "red_double": "spend", "special_choice": "legal", "pair_triple": "legal",
                  "wild_triple": "legal", "ammo_triple": "legal", "idle_first_round": "legal",
-                 "max_ammo": "ammo", "ammo_per_damage": "ammo", "stash": "ready"}
+                 "max_ammo": "ammo", "ammo_per_damage": "ammo", "stash": "ready", "exchange": "legal"}
 _HOOK_PROBE = {"discard_effect": "hand_discard", "unit_discarded": "hand_discard", "ammo_spent": "spend"}
 _TRIGGER_PROBE = {"recruit": "recruit", "discard": "discard", "round_bonus": "round",
                   "start": "start", "triple": "triple"}

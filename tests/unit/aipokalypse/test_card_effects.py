@@ -9,7 +9,10 @@ from tests.unit.aipokalypse.helpers import CAT
 from tests.unit.aipokalypse.probes import control_for, outcome, probe_for
 
 TIE_PROBES = {"Last Light"}          # only acts on a tie
-DEDICATED = {"Droid Army": "test_rules_battle.py::test_droid_army_refunds_ammo_of_a_mech_that_lost"}
+DEDICATED = {"Droid Army": "test_rules_battle.py::test_droid_army_refunds_ammo_of_a_mech_that_lost",
+             # their effect is a decision the default (a timeout) does not take:
+             "Illusionists": "test_choices.py::test_illusionists_let_a_weaker_unit_lose_the_point_instead",
+             "Kollektah": "test_choices.py::test_kollektah_keeps_cards_under_a_pool_unit_until_it_is_recruited"}
 
 
 @pytest.mark.parametrize("cid", [c for c in CAT.cards if CAT[c].name not in DEDICATED])

@@ -55,7 +55,8 @@ def test_unit_exhausted_by_an_effect_gets_a_face_down_card_and_cannot_fight():
     put(state, 1, ids("Sniper", 3)[0], SCALE.index(9))
     put(state, 1, ids("Sniper", 3)[1], SCALE.index(2))
     top = state["draw"][0]
-    state, events = run_flow(state, flow.start_battle)
+    # Eagle Eye declares blue; seat 1 has two blue units and exhausts the strong one (slot 0)
+    state, events = run_flow(state, flow.start_battle, answers=["blue", 0])
     exhausted = [e for e in events if e.type == "UnitExhausted"]
     assert exhausted[0].seat == 1 and dict(exhausted[0].data) == {"slot": 0, "card": top}
     revealed = [e for e in events if e.type == "BattleCardRevealed" and e.seat == 1]

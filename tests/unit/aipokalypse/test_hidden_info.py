@@ -60,8 +60,9 @@ def test_views_never_show_another_seats_hand_or_health_stack():
                 for c in p["health"]:
                     assert f'"{c}"' not in text or c in p["pool"]
                 if seat != viewer:
+                    seen = set((p["public"] or {}).get("pool", []))   # as revealed at the last battle
                     for c in p["hand"]:
-                        assert f'"{c}"' not in text or c in snap["discard"]
+                        assert f'"{c}"' not in text or c in snap["discard"] or c in seen
 
 
 def test_ammo_shows_only_its_count():
@@ -79,5 +80,14 @@ def test_recruitment_board_changes_are_hidden_until_the_battle_reveal():
         assert ENGINE.redact(e, other) == {"hidden": True}
         assert ENGINE.redact(e, None) == {"hidden": True}
         assert ENGINE.redact(e, e.seat) != {"hidden": True}
+    kinds = {e.type for e in hidden}
+    assert len(kinds) > 1, "several kinds of hidden moves were made"
+    for e in hidden:
+        other = (e.seat + 1) % 3
+        assert ENGINE.redact_type(e, other) == "RecruitmentMoveMade"
+        assert ENGINE.redact_type(e, None) == "RecruitmentMoveMade"
+        assert ENGINE.redact_type(e, e.seat) == e.type
+    public = [e for e, _ in log if not e.data.get("hidden")]
+    assert all(ENGINE.redact_type(e, None) == e.type for e in public)
     reveal = next(e for e, _ in log if e.type == "BoardsRevealed")
     assert set(ENGINE.redact(reveal, 1)["boards"]) == {"0", "1", "2"}

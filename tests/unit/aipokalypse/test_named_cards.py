@@ -1,6 +1,8 @@
 """Concrete before/after values for cards whose notes the rulebook prints."""
 from __future__ import annotations
 
+import copy
+
 from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions
 from domain.games.aipokalypse.spec import SCALE
@@ -179,6 +181,17 @@ def test_lich_queen_reactivates_an_exhausted_mutant_and_takes_its_battle_card():
     assert [s for _, s in _points(events)][1]["0"] == 9
 
 
+def test_lich_queen_may_leave_the_exhausted_mutant_exhausted():
+    state = table(2)
+    put(state, 0, one("Brute"), SCALE.index(4))
+    put(state, 0, one("Lich Queen"), SCALE.index(4))
+    put(state, 1, ids("Hive Mind", 3)[0], SCALE.index(15))
+    put(state, 1, ids("Hive Mind", 3)[1], SCALE.index(15))
+    y = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 3]
+    state, events = _battle(state, [y[:2], y[2:4]], answers=["skip"])
+    assert not [e for e in events if e.type == "UnitReactivated"]
+
+
 def test_the_scream_never_fights_and_weakens_fighting_opponents():
     state = table(2)
     put(state, 0, one("The Scream"), SCALE.index(15))
@@ -222,8 +235,14 @@ def test_big_benji_takes_a_pool_card_of_the_left_neighbour_when_it_wins_a_point(
     state, events = _battle(state, [[ids("Veteran", 3)[0]], [ids("Veteran", 3)[1]]])
     moved = [e.data for e in events if e.type == "PoolCardMoved"]
     assert moved == [{"card": theirs, "from_seat": 1, "to_seat": 0, "from_where": "pool"}]
-    # next round bonus: Big Benji discards that pool card for 1 ammo
+    # nothing is cashed by itself: the owner discards pool cards for ammo when it wants
+    assert state["phase"] == "recruitment" and theirs in state["players"][0]["pool"]
+    assert state["players"][0]["ammo"] == []
+    assert {"type": "cash_pool", "card": theirs} in legal_actions(state, 0)
+    assert not any(a["type"] == "cash_pool" for a in legal_actions(state, 1))
+    state, _ = act(state, 0, {"type": "cash_pool", "card": theirs})
     assert state["players"][0]["pool"] == [] and len(state["players"][0]["ammo"]) == 1
+    assert state["specials"][-1] == theirs                     # under the Special deck
 
 
 def test_rare_metal_takes_the_strength_of_the_unit_it_replaces():
@@ -248,12 +267,18 @@ def test_perfection_attaches_every_mech_and_adds_their_strengths():
     assert _strengths(state) == [0, 3, 0, 10]                                     # 1 + 4 + 5
 
 
-def test_linear_collider_gives_its_strength_to_the_target_mech():
+def test_linear_collider_splits_its_strength_among_mechs_as_its_owner_chooses():
     state = table(2)
     tank = put(state, 0, one("Heavy Tank"), SCALE.index(2))
-    put(state, 0, one("Linear Collider"), SCALE.index(3))
-    state, _ = act(state, 0, {"type": "discard", "card": one("Linear Collider"), "target": tank})
-    assert _strengths(state)[tank] == 5                                           # 2 + 3 positions
+    mod = put(state, 0, one("Module"), 0)
+    put(state, 0, one("Linear Collider"), SCALE.index(5))
+    cmd = {"type": "discard", "card": one("Linear Collider")}
+    held, _ = act(state, 0, cmd, defaults=False)
+    assert held["choice"]["kind"] == "split" and held["choice"]["options"] == [5, 4, 3, 2, 1, 0]
+    split, _ = act(state, 0, cmd, answers=[3])                 # "one Mech 3, another Mech 2"
+    assert [_strengths(split)[tank], _strengths(split)[mod]] == [5, 3]
+    default, _ = act(state, 0, cmd)                            # default: all to the leftmost Mech
+    assert [_strengths(default)[tank], _strengths(default)[mod]] == [7, 1]
 
 
 def test_bartender_triggers_the_discard_effect_of_another_mech_without_discarding_it():
@@ -288,9 +313,13 @@ def test_chrome_doubles_the_damage_when_its_seat_alone_wins():
     state = table(2)
     put(state, 0, one("C.H.R.O.M.E."), SCALE.index(10))
     put(state, 1, one("Sniper"), 0)
-    state, events = _battle(state, [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]])
+    cards = [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]]
+    doubled, events = _battle(copy.deepcopy(state), cards, answers=["double"])
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 2}]
-    assert len(state["players"][1]["health"]) == 4
+    assert len(doubled["players"][1]["health"]) == 4 and one("C.H.R.O.M.E.") in doubled["specials"]
+    kept, events = _battle(state, cards)                       # default: keep C.H.R.O.M.E.
+    assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 1}]
+    assert kept["players"][0]["slots"][0]["unit"] == one("C.H.R.O.M.E.")
 
 
 def test_stalker_gains_a_second_faction_from_the_ammo_deck():

@@ -11,8 +11,9 @@ from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, han
                                             types)
 
 
-def _battle(state, cards_by_seat, seed=0):
-    """Stack the draw pile so each seat draws ``cards_by_seat[seat]`` and start the battle."""
+def _battle(state, cards_by_seat, seed=0, answers=None):
+    """Stack the draw pile so each seat draws ``cards_by_seat[seat]`` and start the battle
+    (effect decisions: ``answers`` in order, then the defaults)."""
     count = len(cards_by_seat[0])
     order = [c for seat_cards in cards_by_seat for c in seat_cards]
     for c in order:
@@ -20,7 +21,7 @@ def _battle(state, cards_by_seat, seed=0):
             if c in state[key]:
                 state[key].remove(c)
     state["draw"] = order + state["draw"]
-    state, events = run_flow(state, flow.start_battle, seed=seed)
+    state, events = run_flow(state, flow.start_battle, seed=seed, answers=answers)
     assert [e.data["cards"] for e in events if e.type == "BattleStarted"][:1] == [count]
     return state, events
 

@@ -20,3 +20,14 @@ def test_simulation_reports_rounds_end_reasons_and_win_rates():
     assert abs(sum(body["end_reasons"].values()) - 1.0) < 1e-9
     assert set(body["win_share_by_level"]) == {"tactician", "random"}
     assert len(body["win_rate_by_faction"]) >= 2
+
+
+def test_simulation_plays_the_variants_and_counts_effect_decisions():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2",
+                           "--expert", "--force-the-luck"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert body["options"] == {"expert": True, "force_the_luck": True}
+    assert body["replay_failures"] == 0
+    assert body["decisions_per_match"] > 0          # the shared Engineer Guild asks every round
+    assert "Engineer Guild" not in body["win_rate_by_faction"]

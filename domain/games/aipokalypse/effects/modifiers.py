@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..cards import Card, catalogue
-from ..state import alive, factions
+from ..state import alive, factions, max_ammo
 
 
 def sources(player: Mapping[str, Any]) -> Iterator[tuple[int | None, Card]]:
@@ -85,3 +85,11 @@ def refund_color(player: Mapping[str, Any]) -> str | None:
 def wild_for_triple(card: Card) -> bool:
     """Surrogate: this card Triples with every colour."""
     return bool(card.has("wild_triple"))
+
+
+def can_cash(state: Mapping[str, Any], player: Mapping[str, Any]) -> list[str]:
+    """Pool cards Big Benji may discard now for 1 ammo (a Big Benji on a slot, room for ammo,
+    ammo deck not exhausted), sorted."""
+    if not has(player, "cash_pool") or len(player["ammo"]) >= max_ammo(player) or not state["ammo_deck"]:
+        return []
+    return sorted(set(player["pool"]))

@@ -9,9 +9,8 @@ and then continue"). ``origin`` describes where the effect comes from::
      "target": int | None (the command's target slot), "pos": int | None (strength index the
      card had when it left a slot)}
 
-Choices the book leaves to the player inside an effect, where the command carries no field
-for them, follow the rulings in ``RULINGS.md`` (R-auto-*): discarding picks the lowest card
-value, the opponents' kill/exhaust picks are "strongest" or "weakest" as printed.
+Choices the book leaves to a player inside an effect are decisions of that seat
+(:meth:`.context.Ctx.ask`); the ops that ask live in :mod:`.choices`.
 """
 from __future__ import annotations
 
@@ -137,23 +136,17 @@ def gain_ammo(ctx: Ctx, seat: int, n: int) -> int:
 
 def spend_ammo(ctx: Ctx, seat: int, slot: int) -> None:
     """Recruitment: 1 ammo -> +1 strength on ``slot`` (+ Dreadator/Corporation/Disintegrator
-    bonus; Desert Rats keep +2 temporary strength for the next battle)."""
+    bonus). Desert Rats: the spent ammo stays on the unit (``stays``) and gives it +2
+    temporary strength in the next battle; it returns to the ammo deck after the battle."""
     p = player(ctx, seat)
-    ctx.emit("AmmoSpent", seat, count=1, slot=slot, battle=False)
-    gain(ctx, seat, slot, 1 + modifiers.ammo_bonus(p, slot))
     extra = modifiers.ammo_temp(p)
+    # Desert Rats: "the ammo stays above the unit and gives it 2 strength in battle.
+    # Discard the ammo after the battle." (back to the ammo deck at BattleCleared)
+    ctx.emit("AmmoSpent", seat, count=1, slot=slot, battle=False, **({"stays": True} if extra else {}))
+    gain(ctx, seat, slot, 1 + modifiers.ammo_bonus(p, slot))
     if extra and p["slots"][slot]["unit"]:
         ctx.emit("TempAdded", seat, slot=slot, n=extra, field="ammo_temp")
     fire(ctx, seat, "ammo_spent", {})
-
-
-def lowest_hand(ctx: Ctx, seat: int, count: int, exclude: tuple = ()) -> list[str]:
-    """Ruling R-auto-discard: effect discards take the lowest card values first (basic units
-    before Special Units, id order on ties)."""
-    cat = catalogue()
-    hand = [c for c in player(ctx, seat)["hand"] if c not in exclude]
-    hand.sort(key=lambda c: (cat[c].category != "basic", cat[c].value or 99, c))
-    return hand[:count]
 
 
 def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
@@ -231,7 +224,8 @@ def exhaust_unit(ctx: Ctx, seat: int, slot: int) -> None:
 
 def fire(ctx: Ctx, seat: int, hook: str, info: dict) -> None:
     """Run the ``listen`` ops of ``seat`` for ``hook`` (left to right, factions last).
-    ``unique`` listeners count once per card name (Outsider is not cumulative)."""
+    ``unique`` listeners count once per card name (Outsider is not cumulative);
+    ``per_count`` ones run once per ``info["count"]`` (Queen of Elysium per renewed card)."""
     p = player(ctx, seat)
     seen: set[str] = set()
     phase = ctx.state["phase"]
@@ -249,7 +243,8 @@ def fire(ctx: Ctx, seat: int, hook: str, info: dict) -> None:
                 if card.name in seen:
                     continue
                 seen.add(card.name)
-            run(ctx, seat, op["then"], origin_of(card.id, i))
+            for _ in range(info.get("count", 1) if op.get("per_count") else 1):
+                run(ctx, seat, op["then"], origin_of(card.id, i))
 
 
 # ------------------------------------------------------------------ the ops
@@ -303,112 +298,29 @@ def _draw(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     ctx.draw(seat, op["n"])
 
 
-@_op("discard")
-def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    done = 0
-    for _ in range(op["n"]):
-        pick = lowest_hand(ctx, seat, 1, exclude=(origin["card"],))
-        if not pick:
-            break
-        discard_card(ctx, seat, pick[0], trigger=not op.get("silent"))
-        done += 1
-        if op.get("per"):
-            run(ctx, seat, op["per"], origin)
-    if done == op["n"] and op.get("then"):
-        run(ctx, seat, op["then"], origin)
-
-
-@_op("draw_discard")
-def _draw_discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    drawn = ctx.draw(seat, op["draw"])
-    for _ in range(op["discard"] if drawn else 0):
-        pick = lowest_hand(ctx, seat, 1)
-        if pick:
-            discard_card(ctx, seat, pick[0])
-
-
 @_op("red_slot")
 def _red_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     into = origin.get("slot") if op.get("into") == "own_slot" else None
     place_red_slot(ctx, seat, into)
 
 
-@_op("attach")
-def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    me = unit_slot(ctx, seat, origin)
-    cat = catalogue()
-    hand = [c for c in player(ctx, seat)["hand"] if cat[c].category == "basic"]
-    if me is None or not hand:
-        return
-    best = max(hand, key=lambda c: (cat[c].value, c))
-    ctx.emit("CardAttached", seat, card=best, slot=me, **{"from": "hand"})
-    gain(ctx, seat, me, op["n"])
-
-
-@_op("exhaust")
-def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if ctx.state["phase"] != "battle":
-        return
-    for other in alive(ctx.state):
-        if other == seat:
-            continue
-        i = pick_unit(player(ctx, other), op["pick"], active_only=True)
-        if i is not None:
-            exhaust_unit(ctx, other, i)
-
-
 @_op("reactivate")
 def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Back.Up, Dealer, Lich Queen, Ghost Twin: the seat may reactivate one of its exhausted
+    units (of ``color``) of its choice (default: the leftmost); its battle cards move to the
+    reactivating unit's ("Put the battle card of the reactivated unit to ...")."""
     me = unit_slot(ctx, seat, origin)
     if me is None or ctx.state["phase"] != "battle":
         return
-    for i, s in units(player(ctx, seat)):
-        if i != me and s["exhausted"] and _matches(s["unit"], op.get("color")):
-            ctx.emit("UnitReactivated", seat, slot=i, by=me)
-            fire(ctx, seat, "reactivated", {})
-            return
-
-
-@_op("kill")
-def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    key = f"kill:{origin['card']}"
-    if op.get("once") and key in p["used"]:
+    exhausted = [i for i, s in units(player(ctx, seat))
+                 if i != me and s["exhausted"] and _matches(s["unit"], op.get("color"))]
+    if not exhausted:
         return
-    if op.get("max_health") is not None and len(p["health"]) > op["max_health"]:
-        return
-    if op.get("once"):
-        ctx.emit("OnceUsed", seat, key=key)
-    for other in alive(ctx.state):
-        if other != seat:
-            i = pick_unit(player(ctx, other), op["pick"])
-            if i is not None:
-                discard_card(ctx, other, player(ctx, other)["slots"][i]["unit"], trigger=False)
-
-
-@_op("swap")
-def _swap(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    if op.get("auto") == "strongest_left":
-        us = units(p)
-        if len(us) < 2:
-            return
-        a, b = us[0][0], pick_unit(p, "strongest")
-    else:
-        a, b = unit_slot(ctx, seat, origin), origin.get("target")
-    if a is None or b is None or a == b or b >= len(p["slots"]) or not p["slots"][b]["unit"]:
-        return
-    if op["mode"] == "strength" and (p["slots"][a]["red"] or p["slots"][b]["red"]):
-        return                                   # Chain Reactor: not on Red Slots
-    ctx.emit("UnitsSwapped", seat, a=a, b=b, mode=op["mode"])
-
-
-@_op("heal")
-def _heal(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    for _ in range(op["n"]):
-        pool = player(ctx, seat)["pool"]
-        if pool:
-            ctx.emit("HealthGained", seat, card=pool[0])
+    pick = ctx.ask(seat, "reactivate", exhausted + ["skip"],
+                   f"{catalogue()[origin['card']].name}: reactivate an exhausted unit?")
+    if pick != "skip":
+        ctx.emit("UnitReactivated", seat, slot=pick, by=me)
+        fire(ctx, seat, "reactivated", {})
 
 
 def left_neighbour(ctx: Ctx, seat: int) -> int | None:
@@ -421,42 +333,12 @@ def left_neighbour(ctx: Ctx, seat: int) -> int | None:
     return None
 
 
-@_op("steal_pool")
-def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    other = left_neighbour(ctx, seat)
-    if other is not None and ctx.players[other]["pool"]:
-        card = ctx.players[other]["pool"][0]
-        ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
-
-
 @_op("open_slot")
 def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     limit = MAX_SLOTS + (1 if op["extra"] else 0)
     if len(player(ctx, seat)["slots"]) < limit and ctx.ensure_draw():
         ctx.emit("SlotOpened", seat, card=ctx.state["draw"][0], slot=len(player(ctx, seat)["slots"]),
                  **{"from": "draw"})
-
-
-@_op("renew_pool")
-def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    pool = list(player(ctx, seat)["pool"])
-    for cid in pool:
-        ctx.emit("CardDiscarded", seat, card=cid, **{"from": "pool"})
-    for _ in pool:
-        if ctx.state["specials"]:
-            ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="pool")
-
-
-@_op("special_to_slot")
-def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    if not p["pool"]:
-        return
-    card, slot = p["pool"][0], origin.get("slot")
-    if slot is not None and origin.get("pos") is not None and not p["slots"][slot]["unit"]:
-        recruit_card(ctx, seat, card, slot, None, source="pool", pos=origin["pos"])
-    else:
-        ctx.emit("SpecialTaken", seat, card=card, **{"from": "pool"})
 
 
 @_op("retrigger")
@@ -486,58 +368,16 @@ def _absorb(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         check_red_exchange(ctx, seat, me)
 
 
-def own_temp(card_id: str) -> int:
-    """Fixed temporary strength a unit's own battle effect gives itself (D.E.E.R., Invader)."""
-    return sum(op["n"] for op in catalogue()[card_id].ops("battle")
-               if op["op"] == "temp" and op["to"] == "self" and not op.get("per") and op["n"] > 0)
-
-
-@_op("convert_temp")
-def _convert_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    if op.get("to") == "self":
-        me = unit_slot(ctx, seat, origin)
-        total = sum(own_temp(s["unit"]) + s["temp"] for _, s in units(p))
-        if me is not None and total:
-            gain(ctx, seat, me, total)
-        return
-    for i, s in units(p):
-        n = own_temp(s["unit"])
-        if n:
-            gain(ctx, seat, i, n)
-
-
 @_op("apocalypse")
 def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if ctx.state["sudden_death"] and not ctx.state["apocalypse"]:
         ctx.emit("AIPokalypseTriggered", seat, card=origin["card"])
 
 
-@_op("pool_ammo")
-def _pool_ammo(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    if p["pool"] and len(p["ammo"]) < max_ammo(p) and ctx.state["ammo_deck"]:
-        ctx.emit("CardDiscarded", seat, card=p["pool"][0], **{"from": "pool"})
-        gain_ammo(ctx, seat, 1)
-
-
 @_op("damage")
 def _damage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     from ..flow import apply_damage
     apply_damage(ctx, {other: op["n"] for other in alive(ctx.state) if other != seat})
-
-
-@_op("bequeath")
-def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if origin.get("pos") is None:
-        return
-    p = player(ctx, seat)
-    t = origin.get("target")
-    if t is None or t >= len(p["slots"]) or not p["slots"][t]["unit"] or color_of(p["slots"][t]["unit"]) != op["color"]:
-        cands = [i for i, s in units(p) if color_of(s["unit"]) == op["color"]]
-        t = cands[0] if cands else None
-    if t is not None:
-        gain(ctx, seat, t, SCALE[origin["pos"]])
 
 
 @_op("merge")
@@ -567,6 +407,8 @@ def _salvage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("search")
 def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Draw until a card of ``kind`` turns up (the others go to the discard pile, which is
+    reshuffled if needed): into the hand, or onto Venus Colony (``to: colony``)."""
     cat = catalogue()
     budget = len(ctx.state["draw"]) + len(ctx.state["discard"])
     kind = op["kind"]
@@ -574,21 +416,13 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         top = ctx.state["draw"][0]
         card = cat[top]
         if (card.kind == "ailien") if kind == "ailien" else (card.color == kind):
-            ctx.emit("CardsDrawn", seat, cards=[top], to="hand")
+            if op.get("to") == "colony":                 # Venus Colony: placed on the faction
+                ctx.emit("ColonyLoaded", seat, card=top)
+            else:
+                ctx.emit("CardsDrawn", seat, cards=[top], to="hand")
             return
         ctx.emit("CardsMilled", seat, cards=[top])
         budget -= 1
-
-
-@_op("scam")
-def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    other = left_neighbour(ctx, seat)
-    if other is None or origin["card"] not in ctx.state["specials"]:
-        return
-    theirs = list(ctx.players[other]["pool"])
-    ctx.emit("PoolCardMoved", seat, card=origin["card"], from_seat=seat, to_seat=other, from_where="specials")
-    if theirs:
-        ctx.emit("PoolCardMoved", seat, card=theirs[0], from_seat=other, to_seat=seat, from_where="pool")
 
 
 @_op("extra_faction")
@@ -597,36 +431,10 @@ def _extra_faction(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         ctx.emit("FactionGained", seat, card=ctx.state["ammo_deck"][0])
 
 
-@_op("valley")
-def _valley(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    slots = player(ctx, seat)["slots"]
-    for i in range(1, len(slots) - 1):
-        a, me, b = slots[i - 1], slots[i], slots[i + 1]
-        if me["unit"] and a["unit"] and b["unit"] and a["pos"] > me["pos"] < b["pos"]:
-            gain(ctx, seat, i, op["n"])
-            return
-
-
-@_op("free_special")
-def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    p = player(ctx, seat)
-    if ctx.state["round"] in op["rounds"] and p["health"]:
-        ctx.emit("SpecialTaken", seat, card=p["health"][0], **{"from": "health"})
-
-
 @_op("health_from_deck")
 def _health_from_deck(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if ctx.state["specials"]:
         ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="health")
-
-
-@_op("pray")
-def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if len(player(ctx, seat)["hand"]) < op["n"] or not ctx.state["specials"]:
-        return
-    for cid in lowest_hand(ctx, seat, op["n"]):
-        discard_card(ctx, seat, cid, trigger=False)
-    ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="hand")
 
 
 @_op("ammo_all")
@@ -639,3 +447,6 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     for i in targets:
         gain(ctx, seat, i, 1)
     fire(ctx, seat, "ammo_spent", {})
+
+
+from . import choices as _choices  # noqa: E402,F401  (registers the ops with a player decision)

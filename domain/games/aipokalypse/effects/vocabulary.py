@@ -12,14 +12,16 @@ Op families:
 
 - board: ``strength`` (permanent, scale steps), ``temp`` (temporary battle strength),
   ``red_slot``, ``attach``, ``swap``, ``absorb``, ``merge``, ``bequeath``, ``valley``,
-  ``open_slot``, ``convert_temp``, ``ammo_all``;
+  ``open_slot``, ``convert_temp``, ``ammo_all``, ``exchange`` (Megagneto's command),
+  ``tuck`` (Kollektah: hand cards under pool Special Units);
 - cards: ``ammo``, ``draw``, ``discard``, ``draw_discard``, ``search``, ``salvage``,
   ``pray``, ``stash`` (static), ``retrigger``;
-- special units / health: ``heal``, ``renew_pool``, ``special_to_slot``, ``pool_ammo``,
+- special units / health: ``heal``, ``renew_pool``, ``special_to_slot``,
   ``steal_pool``, ``scam``, ``free_special``, ``health_from_deck``, ``extra_faction``,
-  ``damage``;
+  ``damage``, ``cash_pool`` (Big Benji's action), ``guess_score`` (XxX);
 - battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
-  ``mirror``, ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``;
+  ``mirror``, ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
+  ``illusion`` (Illusionists' decoy reaction);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
   ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
   ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``;
@@ -30,8 +32,8 @@ from __future__ import annotations
 
 TRIGGERS = ("passive", "recruit", "discard", "round_bonus", "preparation", "battle", "start", "triple")
 HOOKS = ("discard_effect", "ammo_spent", "ammo_gained", "unit_discarded", "point_won",
-         "battle_won", "reactivated", "fight_with_temp")
-PICKS = ("strongest", "weakest")
+         "battle_won", "reactivated", "fight_with_temp", "pool_renewed", "score_guessed", "own_exhausted")
+PICKS = ("strongest", "weakest", "owner", "victim")   # owner / victim: that seat chooses
 
 OPS: dict[str, dict[str, object]] = {
     "strength": {"n": "int", "to": ("self", "target", "all", "leftmost"), "color": "color?"},
@@ -39,14 +41,15 @@ OPS: dict[str, dict[str, object]] = {
              "fighting": "bool?", "per": ("attached", "lost_health", "ailien_value", "discard_units", "?")},
     "ammo": {"n": "int"},
     "draw": {"n": "int", "if_pool": "bool?"},
-    "discard": {"n": "int", "silent": "bool?", "per": "ops?", "then": "ops?"},
-    "draw_discard": {"draw": "int", "discard": "int"},
+    "discard": {"n": "int", "silent": "bool?", "per": "ops?", "then": "ops?", "optional": "bool?",
+                "repeat": "bool?"},
+    "draw_discard": {"draw": "int", "discard": "int", "keep": "bool?"},
     "red_slot": {"into": ("own_slot", "?")},
     "attach": {"n": "int", "to": ("self",)},
-    "exhaust": {"pick": PICKS},
+    "exhaust": {"pick": PICKS, "declare": "bool?"},
     "reactivate": {"color": "color?"},
     "kill": {"pick": PICKS, "once": "bool?", "max_health": "int?"},
-    "swap": {"mode": ("strength", "position"), "auto": ("strongest_left", "?")},
+    "swap": {"mode": ("strength", "position"), "choose": "bool?", "optional": "bool?"},
     "win_point": {"max_value": "int"},
     "alt_win": {"kind": ("one_color",), "count": "int"},
     "battle_cards": {"n": "int"},
@@ -67,25 +70,29 @@ OPS: dict[str, dict[str, object]] = {
     "never_fights": {},
     "idle_first_round": {},
     "listen": {"on": HOOKS, "then": "ops", "color": "color?", "self_only": "bool?",
-               "unique": "bool?", "phase": ("recruitment", "battle", "?")},
+               "unique": "bool?", "phase": ("recruitment", "battle", "?"), "per_count": "bool?"},
     "steal_pool": {},
     "open_slot": {"extra": "bool"},
     "renew_pool": {},
     "special_to_slot": {},
     "retrigger": {"trigger": ("recruit", "discard"), "color": "color?"},
     "rally": {"color": "color"},
-    "magnet": {"color": "color", "n": "int"},
+    "magnet": {"color": "color", "n": "int", "to": ("leftmost", "?")},
     "absorb": {},
     "convert_temp": {"to": ("self", "?")},
     "apocalypse": {},
-    "pool_ammo": {},
+    "cash_pool": {},
+    "illusion": {},
+    "exchange": {},
+    "tuck": {},
+    "guess_score": {},
     "damage": {"n": "int"},
     "bequeath": {"color": "color"},
     "merge": {"color": "color"},
     "mirror": {"color": "color"},
     "sacrifice_win": {"color": "color"},
     "salvage": {},
-    "search": {"kind": ("ailien", "blue", "red", "yellow")},
+    "search": {"kind": ("ailien", "blue", "red", "yellow"), "to": ("colony", "?")},
     "scam": {},
     "extra_faction": {},
     "stash": {"n": "int"},
@@ -101,7 +108,7 @@ STATIC_OPS = frozenset({
     "ammo_bonus", "ammo_temp", "ammo_triple", "pair_triple", "wild_triple", "special_choice",
     "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
     "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
-    "stash", "listen",
+    "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck",
 })
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
 BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",

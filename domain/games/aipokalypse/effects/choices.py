@@ -1,0 +1,318 @@
+"""Effect ops in which a player decides: each decision is a :meth:`.context.Ctx.ask` of the
+seat the card notes name ("you can choose", "your opponents can decide ... themselves").
+
+The first option of every decision is its default, the one a turn timeout takes (the
+``idle`` bot): the lowest card value for discards (basic units before Special Units, then
+id order), the weakest unit (rightmost on ties, the A.I.Toma ruling) for a unit an opponent
+gives up, the strongest one for a unit the effect's owner picks, and for optional effects
+what the effect did before it became a choice. ``"stop"`` / ``"skip"`` end optional effects.
+
+Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
+Collector, Bookkeeper ("as many times as you want"), Engineer Guild, Fallout Boyz, Zombie,
+Painkiller, Outfitter Q, Prayers of Elex, Mechatron, Linear Collider, Outer Wilds,
+Lightbringers, D.E.E.R., Journalist, Erit Lux / Sic Mundus; opponents' units in
+:mod:`.opponents`, pools and Special Units in :mod:`.pools`.
+"""
+from __future__ import annotations
+
+from ..cards import catalogue
+from ..context import Ctx
+from ..spec import SCALE
+from ..state import color_of, strength_of, units
+from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
+
+
+def name_of(cid: str) -> str:
+    """The printed name of card ``cid`` (used in decision prompts)."""
+    return catalogue()[cid].name
+
+
+def hand_by_value(ctx: Ctx, seat: int, exclude: tuple = ()) -> list[str]:
+    """The seat's hand, lowest card value first (basic units before Special Units, id order)."""
+    cat = catalogue()
+    hand = [c for c in player(ctx, seat)["hand"] if c not in exclude]
+    return sorted(hand, key=lambda c: (cat[c].category != "basic", cat[c].value or 99, c))
+
+
+def weakest_first(p: dict, slots: list[int]) -> list[int]:
+    """``slots`` ordered weakest unit first, rightmost first on ties (A.I.Toma ruling)."""
+    return sorted(slots, key=lambda i: (strength_of(p["slots"][i]), -i))
+
+
+def strongest_first(p: dict, slots: list[int]) -> list[int]:
+    """``slots`` ordered strongest unit (printed + temporary) first, leftmost on ties."""
+    return sorted(slots, key=lambda i: (-(strength_of(p["slots"][i]) + p["slots"][i]["temp"]), i))
+
+
+def opponents(ctx: Ctx, seat: int) -> list[int]:
+    """Living seats other than ``seat``, clockwise from its left neighbour."""
+    n = ctx.state["n"]
+    return [(seat + k) % n for k in range(1, n) if not ctx.players[(seat + k) % n]["eliminated"]]
+
+
+def neighbours(ctx: Ctx, seat: int) -> list[int]:
+    """The living left (seat+1) and right (seat-1) neighbours, left first, without repeats."""
+    others = opponents(ctx, seat)
+    out = others[:1] + others[-1:]
+    return list(dict.fromkeys(out))
+
+
+# ------------------------------------------------------------------ hand cards
+
+@_op("discard")
+def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Discard ``n`` hand cards of the seat's choice, one at a time, each resolving its own
+    discard effect before the next is chosen ("resolve the other effect immediately").
+    ``optional`` (Module "if you do", Scrap Collector "up to"): the seat may stop;
+    ``repeat`` (Bookkeeper "as many times as you want"): any number; ``silent``: no discard
+    effects (Engineer Guild's trash, Bookkeeper); ``per`` ops after each card; ``then`` ops
+    once all ``n`` are discarded."""
+    name = name_of(origin["card"])
+    done = 0
+    while op.get("repeat") or done < op["n"]:
+        cards = hand_by_value(ctx, seat, exclude=(origin["card"],))
+        if not cards:
+            break
+        if op.get("repeat") and done >= max(op["n"], 1):
+            options = ["stop"] + cards                   # default: stop after the first
+        elif op.get("optional") or op.get("repeat"):
+            options = cards + ["stop"]
+        else:
+            options = cards
+        pick = ctx.ask(seat, "discard", options, f"{name}: discard a card ({done + 1})")
+        if pick == "stop":
+            break
+        discard_card(ctx, seat, pick, trigger=not op.get("silent"))
+        done += 1
+        if op.get("per"):
+            run(ctx, seat, op["per"], origin)
+    if done >= op["n"] and op.get("then"):
+        run(ctx, seat, op["then"], origin)
+
+
+@_op("draw_discard")
+def _draw_discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Zombie, Painkiller: draw, then at once discard ``discard`` card(s) of the seat's
+    choice from its hand (Zombie may discard itself from its slot). Outfitter Q (``keep``):
+    keep one of the drawn cards; the others are discarded (in battle: no discard effects)."""
+    drawn = ctx.draw(seat, op["draw"])
+    if not drawn:
+        return
+    name = name_of(origin["card"])
+    if op.get("keep"):
+        cat = catalogue()
+        best_first = sorted(drawn, key=lambda c: (-(cat[c].value or 0), c))
+        keep = ctx.ask(seat, "keep", best_first, f"{name}: keep one of the drawn cards")
+        for cid in drawn:
+            if cid != keep and cid in player(ctx, seat)["hand"]:
+                discard_card(ctx, seat, cid)
+        return
+    for _ in range(op["discard"]):
+        options = hand_by_value(ctx, seat)
+        if unit_slot(ctx, seat, origin) is not None:
+            options.append(origin["card"])               # "You may discard Zombie immediately"
+        if not options:
+            return
+        pick = ctx.ask(seat, "discard", options, f"{name}: discard a card")
+        discard_card(ctx, seat, pick)
+
+
+@_op("pray")
+def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Prayers of Elex, right after drawing at the start of the Recruitment Phase: the seat
+    may discard ``n`` hand cards of its choice (no discard effects) to search the main deck
+    of Special Units for any card (into its hand); the deck is then shuffled."""
+    if len(player(ctx, seat)["hand"]) < op["n"] or not ctx.state["specials"]:
+        return
+    name = name_of(origin["card"])
+    if ctx.ask(seat, "pray", ["pray", "skip"], f"{name}: discard {op['n']} cards to search "
+                                                 "the Special Units deck?") == "skip":
+        return
+    for k in range(op["n"]):
+        pick = ctx.ask(seat, "discard", hand_by_value(ctx, seat), f"{name}: discard a card ({k + 1})")
+        discard_card(ctx, seat, pick, trigger=False)
+    special = ctx.ask(seat, "special", sorted(ctx.state["specials"]),
+                      f"{name}: take any Special Unit of the deck")
+    ctx.emit("SpecialSearched", seat, card=special)
+    order = list(ctx.state["specials"])
+    ctx.rng.shuffle(order)
+    ctx.emit("SpecialsShuffled", None, order=order)
+
+
+@_op("attach")
+def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Mechatron: attach a hand card of the seat's choice (highest value first) to this
+    unit, which gains ``n`` strength."""
+    me = unit_slot(ctx, seat, origin)
+    hand = hand_by_value(ctx, seat)
+    if me is None or not hand:
+        return
+    cat = catalogue()
+    options = sorted(hand, key=lambda c: (cat[c].category != "basic", -(cat[c].value or 0), c))
+    card = ctx.ask(seat, "attach", options, f"{name_of(origin['card'])}: attach a hand card")
+    ctx.emit("CardAttached", seat, card=card, slot=me, **{"from": "hand"})
+    gain(ctx, seat, me, op["n"])
+
+
+# ------------------------------------------------------------------ own board
+
+@_op("bequeath")
+def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Linear Collider discarded from a slot: its strength is split among your Mechs as you
+    choose ("one Mech 3 strength and another Mech 2"), asked Mech by Mech left to right;
+    the last Mech gets the rest. Default: all to the leftmost Mech."""
+    if origin.get("pos") is None:
+        return
+    p = player(ctx, seat)
+    mechs = [i for i, s in units(p) if color_of(s["unit"]) == op["color"]]
+    left = SCALE[origin["pos"]]
+    for k, i in enumerate(mechs):
+        if left <= 0:
+            break
+        if k == len(mechs) - 1:
+            give = left
+        else:
+            give = ctx.ask(seat, "split", list(range(left, -1, -1)),
+                           f"{name_of(origin['card'])}: strength for your Mech on slot {i}")
+        gain(ctx, seat, i, give)
+        left -= give
+
+
+@_op("valley")
+def _valley(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Outer Wilds: you can give ``n`` strength to one unit whose two adjacent units are
+    both stronger (printed strength; a unit without two neighbours cannot)."""
+    slots = player(ctx, seat)["slots"]
+    valleys = [i for i in range(1, len(slots) - 1)
+               if slots[i]["unit"] and slots[i - 1]["unit"] and slots[i + 1]["unit"]
+               and slots[i - 1]["pos"] > slots[i]["pos"] < slots[i + 1]["pos"]]
+    if not valleys:
+        return
+    pick = ctx.ask(seat, "strength", valleys + ["skip"], f"{name_of(origin['card'])}: give 2 strength to a unit")
+    if pick != "skip":
+        gain(ctx, seat, pick, op["n"])
+
+
+@_op("swap")
+def _swap(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Swap two units (``position``: they move with their strength; ``strength``: only the
+    strengths swap, never on Red Slots — Chain Reactor). ``choose`` (Lightbringers): the seat
+    picks both units or skips (default: its strongest unit to the leftmost slot); else the
+    source unit and the command's target (Desert Rat "may": without a target nothing)."""
+    p = player(ctx, seat)
+    if op.get("choose"):
+        own = [i for i, _ in units(p)]
+        if len(own) < 2:
+            return
+        name = name_of(origin["card"])
+        first = strongest_first(p, own)
+        a = ctx.ask(seat, "swap", first + ["skip"], f"{name}: the first unit to swap")
+        if a == "skip":
+            return
+        b = ctx.ask(seat, "swap", [i for i in own if i != a], f"{name}: the unit it swaps with")
+    else:
+        a, b = unit_slot(ctx, seat, origin), origin.get("target")
+    if a is None or b is None or a == b or b >= len(p["slots"]) or not p["slots"][b]["unit"]:
+        return
+    if op["mode"] == "strength" and (p["slots"][a]["red"] or p["slots"][b]["red"]):
+        return
+    ctx.emit("UnitsSwapped", seat, a=a, b=b, mode=op["mode"])
+
+
+def temp_grants(p: dict) -> tuple[dict[int, int], list[int]]:
+    """What the seat's units' battle effects would give in battle as temporary strength
+    (D.E.E.R.): ``({slot: strength}, [slots of units that granted it to another unit])``.
+    Effects aimed at opponents (The Scream) and those needing a battle card (Astronomer)
+    give nothing now."""
+    cat = catalogue()
+    grants: dict[int, int] = {}
+    granting: list[int] = []
+    for i, s in units(p):
+        gave = False                                     # to a unit other than itself
+        for op in cat[s["unit"]].ops("battle"):
+            if op["op"] != "temp" or op["to"] == "opponents" or op.get("per") == "ailien_value":
+                continue
+            targets = [i] if op["to"] == "self" else [
+                j for j, t in units(p) if not op.get("color") or color_of(t["unit"]) == op["color"]]
+            for j in targets:
+                per = op.get("per")
+                if per == "attached":
+                    n = op["n"] * len(p["slots"][j]["attached"])
+                elif per == "lost_health":
+                    n = max(0, 6 - len(p["health"]))
+                elif per == "discard_units":
+                    n = op["n"] * sum(1 for _, t in units(p) if cat[t["unit"]].ops("discard"))
+                else:
+                    n = op["n"]
+                if n > 0:
+                    grants[j] = grants.get(j, 0) + n
+                    gave = gave or j != i
+        if gave:
+            granting.append(i)
+    return grants, granting
+
+
+@_op("convert_temp")
+def _convert_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """D.E.E.R. (``to`` absent): your units gain permanently the exact temporary strength
+    your units' battle effects would give them; then the units whose effect granted it to
+    another unit are discarded (their discard effects resolve; a unit that only boosted
+    itself keeps what it received — ruling R-deer). Invader (``to: self``): this unit gains the sum of the
+    temporary strength your units' effects provide (preparation; max 15)."""
+    p = player(ctx, seat)
+    grants, granting = temp_grants(p)
+    if op.get("to") == "self":
+        me = unit_slot(ctx, seat, origin)
+        total = sum(grants.values()) + sum(s["temp"] for _, s in units(p))
+        if me is not None and total:
+            gain(ctx, seat, me, total)
+        return
+    for i, n in sorted(grants.items()):
+        gain(ctx, seat, i, n)
+    for i in granting:
+        unit = player(ctx, seat)["slots"][i]["unit"]
+        if unit:
+            discard_card(ctx, seat, unit)
+
+
+def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool = True) -> list[str]:
+    """Up to ``count`` hand cards the seat picks one by one (``"stop"`` ends; default: the
+    highest card values) — Erit Lux / Sic Mundus storing cards on the faction."""
+    cat = catalogue()
+    picked: list[str] = []
+    for _ in range(count):
+        hand = [c for c in player(ctx, seat)["hand"] if c not in picked]
+        if not hand:
+            break
+        ranked = sorted(hand, key=lambda c: (-(cat[c].value or 0) if best_first else (cat[c].value or 0), c))
+        pick = ctx.ask(seat, "store", ranked + ["stop"], prompt)
+        if pick == "stop":
+            break
+        picked.append(pick)
+    return picked
+
+
+def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> None:
+    """Journalist: when one of your Humans fights, you decide how many more active Humans
+    to exhaust; their strength is added to the fight, and the fighting unit then gains 1
+    strength. Default: one (the rightmost)."""
+    p = player(ctx, seat)
+    exhausted = 0
+    while True:
+        helpers = [j for j, s in units(p) if j != me and not s["exhausted"] and color_of(s["unit"]) == color]
+        if not helpers:
+            break
+        options = ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
+        pick = ctx.ask(seat, "rally", options, f"{name_of(card)}: exhaust another Human for this fight?")
+        if pick == "stop":
+            break
+        ctx.emit("FightBonus", seat, n=strength_of(p["slots"][pick]))
+        exhaust_unit(ctx, seat, pick)
+        fire(ctx, seat, "own_exhausted", {})             # Dealer
+        exhausted += 1
+    if exhausted:
+        gain(ctx, seat, me, 1)
+
+
+from . import opponents as _opponents, pools as _pools  # noqa: E402,F401  (register their ops)
+from .pools import cash_pool  # noqa: E402,F401  (Big Benji's action, used by the rules)

@@ -1,0 +1,122 @@
+"""Effect ops on pools and Special Units, each with the owner's decision: Medic, Big Benji
+(its point-won steal and the ``cash_pool`` action), Scammer, Queen of Elysium, Hacker,
+Vault A.F.K. Defaults: :mod:`.choices`; rulings R-benji, R-vault."""
+from __future__ import annotations
+
+from ..context import Ctx
+from .choices import name_of, neighbours
+from .resolve import Op, _op, fire, gain_ammo, player, recruit_card
+
+
+@_op("special_to_slot")
+def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Medic: recruit a Special Unit of the seat's choice from its pool "according to the
+    usual rules": into the slot Medic was discarded from, with Medic's strength; into the
+    hand when Medic was discarded from the hand."""
+    p = player(ctx, seat)
+    if not p["pool"]:
+        return
+    card = ctx.ask(seat, "special", list(p["pool"]), f"{name_of(origin['card'])}: recruit a Special Unit of your pool")
+    slot = origin.get("slot")
+    if slot is not None and origin.get("pos") is not None and not p["slots"][slot]["unit"]:
+        recruit_card(ctx, seat, card, slot, None, source="pool", pos=origin["pos"])
+    else:
+        ctx.emit("SpecialTaken", seat, card=card, **{"from": "pool"})
+
+
+def _neighbour_pool_cards(ctx: Ctx, seat: int) -> list[tuple[str, int]]:
+    return [(c, o) for o in neighbours(ctx, seat) for c in player(ctx, o)["pool"]]
+
+
+@_op("steal_pool")
+def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Big Benji won a point: choose a Special Unit from a neighbouring player's pool and
+    place it in your pool."""
+    cards = _neighbour_pool_cards(ctx, seat)
+    if not cards:
+        return
+    card = ctx.ask(seat, "steal", [c for c, _ in cards], f"{name_of(origin['card'])}: take a Special "
+                                                           "Unit from a neighbour's pool")
+    owner = dict(cards)[card]
+    ctx.emit("PoolCardMoved", seat, card=card, from_seat=owner, to_seat=seat, from_where="pool")
+
+
+@_op("scam")
+def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Scammer (discard effect): place Scammer in the pool of one of your neighbouring
+    opponents and take a Special Unit of your choice from that pool (with empty pools you
+    choose the neighbour)."""
+    if origin["card"] not in ctx.state["specials"]:
+        return
+    cards = _neighbour_pool_cards(ctx, seat)
+    if cards:
+        card = ctx.ask(seat, "steal", [c for c, _ in cards], "Scammer: take a Special Unit from a neighbour's pool")
+        other = dict(cards)[card]
+    else:
+        near = neighbours(ctx, seat)
+        if not near:
+            return
+        card, other = None, ctx.ask(seat, "seat", near, "Scammer: the neighbour whose pool receives Scammer")
+    ctx.emit("PoolCardMoved", seat, card=origin["card"], from_seat=seat, to_seat=other, from_where="specials")
+    if card:
+        ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
+
+
+@_op("heal")
+def _heal(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Gain a health point: a Special Unit of the seat's choice from its pool goes back on
+    top of its health stack (Queen of Elysium: none without a pool card)."""
+    for _ in range(op["n"]):
+        pool = player(ctx, seat)["pool"]
+        if not pool:
+            return
+        card = ctx.ask(seat, "special", list(pool), f"{name_of(origin['card'])}: the pool card "
+                                                      "that becomes a health point again")
+        ctx.emit("HealthGained", seat, card=card)
+
+
+@_op("renew_pool")
+def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Hacker: "If you want to renew your pool, you must discard all Special Units in your
+    pool and draw as many new ones from the main deck." Fires ``pool_renewed`` with the
+    count (Queen of Elysium: 2 strength per card exchanged)."""
+    pool = list(player(ctx, seat)["pool"])
+    if not pool or ctx.ask(seat, "renew", ["renew", "keep"],
+                           f"{name_of(origin['card'])}: renew your pool?") == "keep":
+        return
+    for cid in pool:
+        ctx.emit("CardDiscarded", seat, card=cid, **{"from": "pool"})
+    got = 0
+    for _ in pool:
+        if ctx.state["specials"]:
+            ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="pool")
+            got += 1
+    fire(ctx, seat, "pool_renewed", {"count": got})
+
+
+@_op("free_special")
+def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Vault A.F.K., rounds 2 and 3: recruit a Special Unit for free, as if by a Triple made
+    from the hand (it goes to the hand): a pool card, or up to 2 drawn from the health
+    stack (one is chosen, the other goes under the stack)."""
+    p = player(ctx, seat)
+    if ctx.state["round"] not in op["rounds"]:
+        return
+    options = list(p["pool"]) + (["health"] if p["health"] else [])
+    if not options:
+        return
+    pick = ctx.ask(seat, "special", options + ["skip"], f"{name_of(origin['card'])}: recruit a Special Unit for free")
+    if pick == "skip":
+        return
+    if pick != "health":
+        ctx.emit("SpecialTaken", seat, card=pick, **{"from": "pool"})
+        return
+    ctx.emit("SpecialsOffered", seat, cards=p["health"][:2], source="health",
+             ctx={"source": "health", "pos": 0, "slot": None})
+
+
+
+def cash_pool(ctx: Ctx, seat: int, card: str) -> None:
+    """Big Benji: discard ``card`` from the pool (under the Special deck) for 1 ammo."""
+    ctx.emit("CardDiscarded", seat, card=card, **{"from": "pool"})
+    gain_ammo(ctx, seat, 1)

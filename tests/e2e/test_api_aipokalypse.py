@@ -1,0 +1,269 @@
+"""A whole A.I.Pokalypse match over HTTP: two humans (picking from legal-actions) and two bots
+(tactician, random) in the embedded workers, with a turn timeout. Seat 0 answers a reaction
+window itself ("Increasing Battle Strength"); seat 1 leaves one reaction window open until
+the timeout bot passes for it. Played to the end; the export verifies on POST /v1/replays;
+no response to the other human or a spectator shows a seat's hand or the kind of its hidden
+Recruitment moves."""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Iterator
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+
+from service import bootstrap
+from tests.e2e.http_helpers import Http, tokens_of
+from tests.e2e.test_openapi_contract import CHECKS, aim
+
+GAME = "aipokalypse"
+SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"},
+         {"kind": "bot", "bot": "tactician"}, {"kind": "bot", "bot": "random"}]
+TIMEOUT_S = 3.0
+REACTIONS = ("react_card", "react_ammo", "pass")
+MAX_MATCHES = 6
+# events whose cards lie face up for everybody by the rules (when not hidden in Recruitment)
+FACE_UP = {"BattleCardRevealed", "BattleCardReplaced", "CardDiscarded", "BoardsRevealed", "CardTaken",
+           "CardsMilled", "PointScored", "HealthLost", "PoolCardMoved", "ColonyLoaded", "TripleMade"}
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string (keys and values) inside a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+class Table:
+    """One match driven over HTTP; records what the test needs to assert."""
+
+    def __init__(self, http: Http, rng: random.Random):
+        self.http, self.rng = http, rng
+        status, _, body = http.post("/v1/matches", {"game": GAME, "seats": SEATS,
+                                                    "turn_timeout_s": TIMEOUT_S})
+        assert status == 201, body
+        self.created = body
+        self.match_id = body["match_id"]
+        self.tokens = tokens_of(body)
+        self.answered: list[dict[str, Any]] = []     # seat 0's accepted reactions
+        self.left_open_at: int | None = None         # version when seat 1's window was left
+        self.public: set[str] = set()                # card ids ever shown face up
+        self.hidden_seen = 0                         # hidden moves seen by another viewer
+        self.checks = 0
+
+    def path(self, suffix: str = "") -> str:
+        return f"/v1/matches/{self.match_id}{suffix}"
+
+    def pick(self, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The command a human sends now, or ``None`` to let the deadline run out."""
+        kinds = {a["type"] for a in actions}
+        if kinds & set(REACTIONS):
+            if seat == 1 and self.left_open_at is None:
+                return None                           # leave this window to the timeout
+            boosts = [a for a in actions if a["type"] != "pass"]
+            return self.rng.choice(boosts) if seat == 0 else self.rng.choice(actions)
+        ready = [a for a in actions if a["type"] == "ready"]
+        if ready and (len(actions) == 1 or self.rng.random() < 0.3):
+            return ready[0]
+        building = [a for a in actions if a["type"] in ("recruit", "open_slot", "triple",
+                                                         "spend_ammo", "choose_special")]
+        others = [a for a in actions if a["type"] != "ready"]
+        return self.rng.choice(building or others or actions)
+
+    def step(self) -> bool:
+        """Every human with a decision acts once; returns whether a command was accepted."""
+        acted = False
+        for seat, token in sorted(self.tokens.items()):
+            status, _, legal = self.http.get(self.path("/legal-actions"), token)
+            assert status == 200, legal
+            if not legal["actions"]:
+                continue
+            command = self.pick(seat, legal["actions"])
+            if command is None:
+                if self.left_open_at is None:
+                    self.left_open_at = legal["version"]
+                    self.wait_for_timeout(legal["version"])
+                continue
+            status, _, body = self.http.post(self.path("/actions"), command, token,
+                                             headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
+            if status == 409 and body["code"] in ("not_your_turn", "version_conflict", "match_finished"):
+                continue                              # a bot or a timeout moved the match on
+            if status == 422 and body["code"] == "reaction_not_allowed":
+                continue                              # the window changed under us
+            assert status == 200, (seat, command, body)
+            acted = True
+            if seat == 0 and command["type"] in ("react_card", "react_ammo"):
+                self.answered.append(command)
+        return acted
+
+    def wait_for_timeout(self, version: int) -> None:
+        """Seat 1 does nothing; the embedded scheduler runs its timeout (idle bot: pass)."""
+        deadline = time.monotonic() + TIMEOUT_S + 20
+        while time.monotonic() < deadline:
+            status, _, body = self.http.get(self.path(f"/events?after={version}&wait=2"),
+                                            self.tokens[1])
+            assert status == 200, body
+            if any(e["cause"] == "timeout" and e.get("actor") == 1 for e in body["events"]):
+                return
+        raise AssertionError("seat 1's reaction window did not time out")
+
+    def all_events(self, token: str | None) -> dict[str, Any]:
+        """Every event as ``token``'s seat (None: a spectator) is shown it (paged)."""
+        events: list[dict[str, Any]] = []
+        while True:
+            status, _, page = self.http.get(self.path(f"/events?after={len(events)}&limit=500"), token)
+            assert status == 200, page
+            events += page["events"]
+            if len(events) >= page["version"] or not page["events"]:
+                return {"version": page["version"], "events": events}
+
+    def check_secrets(self) -> None:
+        """Neither the other human nor a spectator is shown a card of a seat's hand (unless
+        it lay face up before: a revealed, replaced or discarded card, a unit on a revealed
+        board, a pool card) or the type of a hidden Recruitment move."""
+        status, _, spectator = self.http.get(self.path())
+        spectator_events = self.all_events(None)
+        for envelope in spectator_events["events"]:
+            if envelope["type"] in FACE_UP:
+                self.public |= set(strings(envelope["data"]))
+        view = spectator["view"]
+        self.public |= set(view["discard_pile"])
+        for s in view["seats"]:
+            self.public |= set(s["pool"]) | {x["unit"] for x in s["slots"] if x["unit"]}
+            self.public |= {c for c, up in s["beside"] if c}
+        for seat, token in self.tokens.items():
+            mine = self.http.get(self.path(), token)[2]["view"]["seats"][seat]
+            secret = (set(mine["hand"]) | set(mine["stash"]) | set(mine["offer"])) - self.public
+            other = self.tokens[1 - seat]
+            responses = [self.http.get(self.path(), other)[2], self.all_events(other),
+                         self.http.get(self.path("/legal-actions"), other)[2],
+                         spectator, spectator_events]
+            for response in responses:
+                assert not secret & set(strings(response)), (seat, secret & set(strings(response)))
+            for viewer_events in (responses[1]["events"], responses[4]["events"]):
+                for envelope in viewer_events:
+                    if envelope["seat"] == seat and envelope["data"] == {"hidden": True}:
+                        assert envelope["type"] == "RecruitmentMoveMade", envelope
+                        self.hidden_seen += 1
+        self.checks += 1
+
+    def play(self) -> dict[str, Any]:
+        """Play to the end; returns the final spectator match view."""
+        for step in range(3000):
+            status, _, view = self.http.get(self.path())
+            assert status == 200, view
+            if view["status"] == "finished":
+                return view
+            if step % 15 == 0:
+                self.check_secrets()
+            if not self.step():
+                self.http.get(self.path(f"/events?after={view['version']}&wait=1"))
+        raise AssertionError("the match did not finish")
+
+
+@pytest.fixture(scope="module")
+def played(app, embedded_service):
+    """A finished match in which seat 0 answered a reaction window and seat 1 let one time out
+    (another match is played when the cards gave one of them no window)."""
+    bootstrap.install(embedded_service)
+    http = Http(app.test_client())
+    rng = random.Random(11)
+    for _ in range(MAX_MATCHES):
+        table = Table(http, rng)
+        view = table.play()
+        if table.answered and table.left_open_at is not None:
+            return http, table, view
+    raise AssertionError("no match gave both humans a reaction window")
+
+
+def test_the_game_is_listed_with_its_commands_and_bots(http):
+    status, _, game = http.get(f"/v1/games/{GAME}")
+    assert status == 200
+    assert (game["min_seats"], game["max_seats"]) == (2, 4)
+    assert {"recruit", "ready", "react_card", "react_ammo", "pass", "place_card"} <= set(game["commands"])
+    assert {"random", "tactician"} <= set(game["bots"])
+
+
+def test_the_match_ends_with_a_result_and_reveals_its_seed(played):
+    http, table, view = played
+    result = view["result"]
+    assert view["status"] == "finished" and result["winners"]
+    assert sorted(result["ranking"]) == [0, 1, 2, 3]
+    assert result["reason"] in ("elimination", "aipokalypse", "alternative_win")
+    assert view["view"]["phase"] == "ended" and "seed" in view
+
+
+def test_a_human_answered_a_reaction_and_another_window_timed_out_into_a_pass(played):
+    http, table, view = played
+    status, _, log = http.get(table.path("/export"))
+    assert status == 200
+    by_seat0 = [e for e in log["events"] if e.get("actor") == 0 and e["cause"] == "player"
+                and e["command"]["type"] in ("react_card", "react_ammo")]
+    # (a command whose consequences wait for an effect decision is held: ChoiceRequested)
+    assert by_seat0 and by_seat0[0]["type"] in ("BattleCardReplaced", "AmmoSpent", "ChoiceRequested")
+    timed_out = [e for e in log["events"] if e.get("actor") == 1 and e["cause"] == "timeout"
+                 and e["version"] > table.left_open_at]
+    assert timed_out and timed_out[0]["command"] == {"type": "pass"}
+    assert timed_out[0]["type"] in ("ReactionPassed", "ChoiceRequested")
+    passed = [e for e in log["events"] if e["version"] >= timed_out[0]["version"]
+              and e["type"] == "ReactionPassed" and e["seat"] == 1]
+    assert passed                                       # the pass took effect
+
+
+def test_export_verifies_on_replay_and_a_forged_log_does_not(played):
+    http, table, view = played
+    status, _, log = http.get(table.path("/export"))
+    assert status == 200 and log["game"] == GAME
+    assert [e["version"] for e in log["events"]] == list(range(1, view["version"] + 1))
+    status, _, report = http.post("/v1/replays", log)
+    assert status == 200 and report["valid"] is True, report
+    assert report["result"] == view["result"]
+    forged = dict(log, events=[dict(e) for e in log["events"]])
+    last = forged["events"][-1]
+    forged["events"][-1] = dict(last, data=dict(last["data"], winners=[0, 1, 2, 3]))
+    status, _, report = http.post("/v1/replays", forged)
+    assert status == 200 and report["valid"] is False and report["errors"]
+
+
+def test_no_response_showed_a_hand_card_or_the_kind_of_a_hidden_move(played):
+    http, table, view = played
+    assert table.checks >= 2
+    assert table.hidden_seen > 0, "the other viewers saw hidden Recruitment moves as such"
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_the_api_honours_its_contract_on_an_aipokalypse_match(app, embedded_service, mode):
+    """The schemathesis run of test_openapi_contract.py, aimed at an A.I.Pokalypse match in its
+    Expert Variant draft (half of the match cases use its id and a seat token)."""
+    bootstrap.install(embedded_service)
+    status, _, created = Http(app.test_client()).post("/v1/matches", {
+        "game": GAME, "seats": [{"kind": "human"}] * 3, "options": {"expert": True, "force_the_luck": True}})
+    assert status == 201, created
+    match_id, token = created["match_id"], tokens_of(created)[0]
+    contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    rng = random.Random(7)
+    calls = []
+    for operation in [result.ok() for result in contract.get_all_operations()]:
+
+        @given(case=operation.as_strategy(generation_mode=mode))
+        @settings(max_examples=8, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck))
+        def run(case):
+            aim(case, match_id, token, rng)
+            calls.append(case.call_and_validate(checks=CHECKS).status_code)
+
+        try:
+            run()
+        except Unsatisfiable:
+            assert mode is GenerationMode.NEGATIVE
+    assert len(calls) > 30 and max(calls) < 500
