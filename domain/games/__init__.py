@@ -11,8 +11,9 @@ def registry() -> dict[str, Engine]:
     """All installed games keyed by ``game_id`` (import is lazy to keep start-up cheap)."""
     from domain.games.ai_100_human import ENGINE as ai_100_human
     from domain.games.aipokalypse import ENGINE as aipokalypse
+    from domain.games.dead_apocalypse import ENGINE as dead_apocalypse
 
-    engines: list[Engine] = [ai_100_human, aipokalypse]
+    engines: list[Engine] = [ai_100_human, aipokalypse, dead_apocalypse]
     return {e.game_id: e for e in engines}
 
 

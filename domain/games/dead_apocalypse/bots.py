@@ -5,16 +5,20 @@ Both read only what their seat sees (:func:`views.view` for that seat) and pick 
 
 - its own turn: resolve Repeat abilities, play draw/cure cards, Locations, Equipment,
   then Humans — occupying a Location with a Human whenever this turn's best kill plan
-  does not need its damage; then defeat Zombies following the best plan (every subset of
-  the row tried with the engine's spending rule; value: the CDC column above all, then
-  attackers, Zombies with Repeat abilities, the reward card, minus After Combat harm);
-  Call for Help when an attacker is left that its damage cannot defeat.
-- Call for Help: assists when an attacker is still out of reach and its hand can close the
-  smallest shortfall, plays its strongest cards until the attackers are covered, and
-  claims an Adept Survivor (leaving the Resource Row card to the active seat).
+  does not need its damage. When attacked (2+ seats) it Calls for Help before any defeat,
+  so every assisting seat shares every reward of the turn (Call for Help, After Combat
+  effects). Then it defeats Zombies following the best plan (every subset of the row
+  tried with the engine's spending rule; value: the CDC column above all, then
+  attackers, Zombies with Repeat abilities, the Zombie's HP (the big ones go first, the
+  cheap ones stay for weaker hands), the reward card, minus After Combat harm).
+- Call for Help: assists when its hand can close an attacker's shortfall and plays only
+  the fewest cards that close it (immunities respected), keeping the rest for its own
+  next turn; when the attackers are already covered it joins with its one weakest card,
+  but only if the rest of its hand still beats the cheapest Zombie waiting in the row (a
+  hand spent without a kill of its own costs the per-player Ditch). It claims an Adept
+  Survivor (leaving the Resource Row card to the active seat).
 - prompts: Ditches plain Survivors (thinning the deck while it keeps 12+ playable cards
-  and 4+ strong ones in sight),
-  occupies with its strongest Human.
+  and 4+ strong ones in sight), occupies with its strongest Human.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from .views import view
 
 THIN_KEEP = 12           # keep at least this many playable cards (deck, hand, discard, played)
 THIN_STRONG = 4          # ... of which at least this many deal 2+ damage
+HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones first)
 
 
 class RandomBot:
@@ -72,7 +77,7 @@ def zombie_value(t: SimpleNamespace, column: int) -> float:
     cat = catalogue()
     z = cat.of(t.zombie_row[column])
     reward = t.resource_row[column]
-    value = 10.0
+    value = 10.0 + HP_WEIGHT * z.hp
     if reward is not None and cat.of(reward).kind == "cdc":
         return 1000.0
     if reward is not None:
@@ -171,35 +176,57 @@ class CooperativeBot:
         return next((o for o in options if o["choice"] == "adept"), options[0])
 
     # -- Call for Help -----------------------------------------------------------
-    def _uncovered(self, v: dict) -> int:
-        """HP of attacking Zombies the pool cannot cover (a sum, ignoring the order)."""
-        t = _table(v)
-        need = 0
-        for c in t.attackers:
-            z = catalogue().of(t.zombie_row[c])
-            have = sum(d["amount"] for d in t.damage if not immune(z, d))
-            need = max(need, z.hp - have) if need == 0 else need + z.hp
-        return max(need, 0)
-
-    def _help(self, v: dict, seat: int, options: list[dict]) -> dict:
-        """Assist when the hand's printed damage (draw cards count 1) reaches the smallest
-        shortfall among the attackers: a hand spent without a kill only weakens our turn."""
+    def _shortfalls(self, v: dict) -> list[tuple[int, CardDef]]:
+        """``(shortfall, zombie)`` of every attacker still in the row, smallest first:
+        its HP minus the pool damage that counts against it (ally damage included)."""
         cat = catalogue()
         t = _table(v)
-        shortfalls = []
+        out = []
         for c in t.attackers:
             z = cat.of(t.zombie_row[c])
-            shortfalls.append(z.hp - sum(d["amount"] for d in t.damage if not immune(z, d)))
-        need = min(shortfalls, default=0)
-        potential = sum(max(cat.of(c).damage, 1 if _draws(cat.of(c)) else 0)
-                        for c in v["seats"][seat]["hand"] if cat.of(c).kind in ("human", "equipment"))
-        return {"type": "assist"} if 0 < need <= potential else {"type": "decline"}
+            out.append((z.hp - sum(d["amount"] for d in t.damage if not immune(z, d)), z))
+        return sorted(out, key=lambda x: x[0])
+
+    def _cover_plan(self, v: dict, seat: int) -> list[str] | None:
+        """The hand cards an assisting seat plays to close the smallest attacker shortfall
+        it can close (fewest cards, then least surplus, weakest cards spent first), ``[]``
+        when an attacker is already covered, ``None`` when the hand cannot close any."""
+        cat = catalogue()
+        hand = [c for c in v["seats"][seat]["hand"] if cat.of(c).kind in ("human", "equipment")]
+        for need, zombie in self._shortfalls(v):
+            if need <= 0:
+                return []
+            best = _cover(hand, need, zombie)
+            if best is not None:
+                return best
+        return None
+
+    def _help(self, v: dict, seat: int, options: list[dict]) -> dict:
+        """Assist when the hand can close an attacker's shortfall (immunities respected, a
+        draw card counted as 1): that attacker is then defeated, the Undefeated Zombies and
+        per-player Ditches are avoided. Also assist with one weak card when the attackers
+        are already covered: every Zombie defeated after a seat assisted gives that seat a
+        card too (After Combat effects). Decline with nothing useful to play."""
+        plan = self._cover_plan(v, seat)
+        if plan or (plan == [] and _spare(v, seat) is not None):
+            return {"type": "assist"}
+        return {"type": "decline"}
 
     def _assist(self, v: dict, seat: int, options: list[dict]) -> dict:
+        """Play the cover plan's cards one by one (strongest first), keep the rest; with
+        the attackers covered, join with one spare card (none played yet) and stop."""
         cat = catalogue()
-        plays = [o for o in options if o["type"] == "play" and cat.of(o["card"]).kind != "location"]
-        if plays and self._uncovered(v) > 0:
-            return max(plays, key=lambda o: (_draws(cat.of(o["card"])), cat.of(o["card"]).damage))
+        plan = self._cover_plan(v, seat)
+        playable = {o["card"] for o in options if o["type"] == "play"}
+        if plan:
+            card = max((c for c in plan if c in playable), key=lambda c: (_draws(cat.of(c)), cat.of(c).damage),
+                       default=None)
+            if card is not None:
+                return {"type": "play", "card": card}
+        if plan == [] and not v["seats"][seat]["played"]:
+            spare = _spare(v, seat)
+            if spare is not None and spare in playable:
+                return {"type": "play", "card": spare}
         return {"type": "end_assist"}
 
     # -- own turn ----------------------------------------------------------------
@@ -225,11 +252,11 @@ class CooperativeBot:
                 return occupy
             plain = [o for o in humans if not _conditional(cat.of(o["card"]))]
             return max(plain or humans, key=lambda o: cat.of(o["card"]).damage)
+        if "call_for_help" in by_type:
+            return by_type["call_for_help"][0]     # before any defeat: helpers share every reward
         value, order = best_plan(_table(v))
         if order:
             return {"type": "defeat", "column": order[0]}
-        if "call_for_help" in by_type:
-            return by_type["call_for_help"][0]
         return {"type": "end_turn"}
 
     def _occupy_choice(self, v: dict, seat: int, occupy: list[dict], humans: list[dict]) -> dict | None:
@@ -246,6 +273,44 @@ class CooperativeBot:
             if targets:
                 return targets[0]
         return None
+
+
+def _estimate(card: CardDef, zombie: CardDef) -> int:
+    """Damage a hand card is expected to add against ``zombie``: printed damage unless the
+    Zombie is immune to it, +1 for a card that draws."""
+    entry = {"kind": card.kind, "faction": card.faction, "title": card.title}
+    return (0 if immune(zombie, entry) else card.damage) + (1 if _draws(card) else 0)
+
+
+def _cover(hand: list[str], need: int, zombie: CardDef) -> list[str] | None:
+    """Fewest hand cards whose estimated damage reaches ``need`` (ties: least surplus,
+    then the weakest cards), or ``None``."""
+    cat = catalogue()
+    worth = {c: _estimate(cat.of(c), zombie) for c in hand}
+    useful = [c for c in hand if worth[c] > 0]
+    for size in range(1, len(useful) + 1):
+        found = [combo for combo in itertools.combinations(useful, size)
+                 if sum(worth[c] for c in combo) >= need]
+        if found:
+            best = min(found, key=lambda combo: (sum(worth[c] for c in combo),
+                                                 sum(card_value(cat.of(c)) for c in combo)))
+            return list(best)
+    return None
+
+
+def _spare(v: dict, seat: int) -> str | None:
+    """The weakest Human/Equipment in ``seat``'s hand, when the rest of the hand (printed
+    damage, a draw card counted as 1) still reaches the HP of the weakest Zombie in the
+    row that is not attacking now (so giving it up to join an assist does not cost this
+    seat its own next kill, and the per-player Ditch with it); else ``None``."""
+    cat = catalogue()
+    cards = [c for c in v["seats"][seat]["hand"] if cat.of(c).kind in ("human", "equipment")]
+    if not cards:
+        return None
+    spare = min(cards, key=lambda c: (card_value(cat.of(c)), c))
+    rest = sum(cat.of(c).damage + (1 if _draws(cat.of(c)) else 0) for c in cards if c != spare)
+    waiting = [z["hp"] for z in v["zombie_row"] if z is not None and not z["attacking"]]
+    return spare if waiting and rest >= min(waiting) else None
 
 
 def _draws(card: CardDef) -> int:

@@ -30,28 +30,44 @@ def test_cooperative_goes_for_the_cdc_column_first():
     state = table(resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
                   zombie_row=["shambler#1", None, "shambler#2", None, None])
     state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
-                     "amount": 4, "ally": False}]
+                     "amount": 1, "ally": False}]                # one Shambler (HP 1) only
     assert coop(state, 0) == {"type": "defeat", "column": 2}
 
 
-def test_cooperative_calls_for_help_only_when_an_attacker_is_out_of_reach():
-    state = table(seats=2, attackers=[3], hands={0: []})
+def test_cooperative_calls_for_help_when_attacked_before_any_defeat():
+    state = table(seats=2, attackers=[3], hands={0: [], 1: ["shotgun#2", "soldier#2", "survivor#s1.1"]})
     assert coop(state, 0) == {"type": "call_for_help"}
     state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
                      "amount": 6, "ally": False}]
+    assert coop(state, 0) == {"type": "call_for_help"}             # helpers share every reward
+    _, state = act(state, 0, {"type": "call_for_help"})
+    assert coop(state, 1) == {"type": "assist"}                    # covered: joins with one card
+    _, state = act(state, 1, {"type": "assist"})
+    spare = coop(state, 1)
+    assert spare["type"] == "play" and spare["card"].startswith("survivor#")
+    _, state = act(state, 1, spare)
+    assert coop(state, 1) == {"type": "end_assist"}                 # keeps 6 >= Shambler's 4
+    _, state = act(state, 1, {"type": "end_assist"})
     assert coop(state, 0) == {"type": "defeat", "column": 3}
+    alone = table(seats=2, attackers=[], hands={0: []})
+    alone.damage = [dict(state.damage[0], amount=6)]
+    assert {"type": "call_for_help"} not in E.legal_actions(alone, 0)  # not attacked: no help
+    assert coop(alone, 0)["type"] == "defeat"
 
 
 def test_cooperative_ally_assists_with_damage_then_stops_and_takes_an_adept():
-    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2", "soldier#2", "survivor#s1.1"]})
+    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2", "soldier#2", "survivor#s1.1"]},
+                  zombie_row=["screamer#1", "brute#1", None, None, None])
     _, state = act(state, 0, {"type": "call_for_help"})
     assert coop(state, 1) == {"type": "assist"}
     _, state = act(state, 1, {"type": "assist"})
-    assert coop(state, 1) == {"type": "play", "card": "shotgun#2"}  # 3 of the Shambler's 4 HP
+    # Screamer HP 4: the fewest cards with the least surplus are a 3 and the Survivor (1).
+    assert coop(state, 1) == {"type": "play", "card": "shotgun#2"}
     _, state = act(state, 1, {"type": "play", "card": "shotgun#2"})
-    assert coop(state, 1) == {"type": "play", "card": "soldier#2"}
-    _, state = act(state, 1, {"type": "play", "card": "soldier#2"})
-    assert coop(state, 1) == {"type": "end_assist"}                  # covered: keep the Survivor
+    assert coop(state, 1) == {"type": "play", "card": "survivor#s1.1"}
+    _, state = act(state, 1, {"type": "play", "card": "survivor#s1.1"})
+    assert coop(state, 1) == {"type": "end_assist"}                  # covered: keep the Soldier
+    assert state.seats[1].hand == ["soldier#2"]
     _, state = act(state, 1, {"type": "end_assist"})
     assert coop(state, 0) == {"type": "defeat", "column": 0}
     _, state = act(state, 0, {"type": "defeat", "column": 0})
@@ -68,7 +84,7 @@ def test_cooperative_occupies_when_the_kill_plan_does_not_need_the_human():
     state = table(hands={0: ["soldier#2"]}, zombie_row=["brute#1", None, None, None, None])
     state.seats[0].locations = [{"card": "base-camp#s0.1", "occupants": []}]
     assert coop(state, 0) == {"type": "occupy", "card": "soldier#2", "location": "base-camp#s0.1"}
-    state.zombie_row = ["shambler#1", None, None, None, None]         # HP 4 = 1 + 2 + 1 (+1)
+    state.zombie_row = ["plague-carrier#1", None, None, None, None]   # HP 4 = 1 + 2 + 1 (+1)
     state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
                      "amount": 1, "ally": False}]
     state.seats[0].hand = ["police-officer#2", "survivor#s0.1", "survivor#s0.2"]
@@ -84,3 +100,17 @@ def test_cooperative_ditches_survivors_only_from_a_healthy_deck():
                 discards={0: strong})
     _, fat = act(fat, 0, {"type": "play", "card": "crowbar#1"})
     assert coop(fat, 0) == {"type": "choose", "card": "survivor#s0.1"}
+
+
+def test_cooperative_ally_keeps_its_hand_when_joining_would_cost_its_own_kill():
+    # The Shambler (HP 1) attacking in column 0 is covered by the active seat's 6 damage.
+    # Giving up the Survivor would leave the ally 3 damage: less than the cheapest Zombie
+    # waiting in the row (the Screamer, HP 4), so it declines.
+    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2", "survivor#s1.1"]},
+                  zombie_row=["shambler#1", "screamer#1", None, None, None])
+    state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+                     "amount": 6, "ally": False}]
+    _, state = act(state, 0, {"type": "call_for_help"})
+    assert coop(state, 1) == {"type": "decline"}
+    state.seats[1].hand.append("soldier#2")                        # the rest (6) beats HP 4
+    assert coop(state, 1) == {"type": "assist"}

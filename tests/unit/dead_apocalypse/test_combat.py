@@ -18,8 +18,8 @@ def with_damage(state, seat, cards):
 
 
 def test_defeating_a_zombie_spends_its_hp_and_gains_the_adjacent_resource():
-    state = with_damage(table(), 0, ["weapons-cache#s0.1", "survivor#s0.1", "survivor#s0.2"])
-    assert total_damage(state) == 4 and catalogue().of("shambler#1").hp == 4
+    state = with_damage(table(), 0, ["survivor#s0.1"])
+    assert total_damage(state) == 1 and catalogue().of("shambler#1").hp == 1
     events, state = act(state, 0, {"type": "defeat", "column": 0})
     assert types(events) == ["ZombieDefeated", "InfectionGained", "CardGained"]
     assert of(events, "CardGained") == [{"seat": 0, "card": "shotgun#1", "from": "resource_row", "column": 0}]
@@ -29,7 +29,8 @@ def test_defeating_a_zombie_spends_its_hp_and_gains_the_adjacent_resource():
 
 
 def test_not_enough_damage_is_refused_with_a_stable_code():
-    state = with_damage(table(), 0, ["survivor#s0.1", "survivor#s0.2", "survivor#s0.3"])
+    state = table(zombie_row=["rotting-walker#1", None, None, None, None])      # HP 3
+    state = with_damage(state, 0, ["survivor#s0.1", "survivor#s0.2"])
     assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)
     with pytest.raises(RuleError) as err:
         E.decide(state, 0, {"type": "defeat", "column": 0}, None)
@@ -42,16 +43,15 @@ def test_faction_immunity_ignores_armory_damage():
     hp = catalogue().of("riot-walker#1").hp
     assert total_damage(state) == 3 + 3 + 3 + 1 >= hp
     assert not E.legal_actions(state, 0)[0]["type"] == "defeat"
-    assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)   # 4 usable < 8
+    assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)   # 4 usable < 5
 
 
 def test_immune_to_survivors_includes_adept_survivors():
     state = table(zombie_row=[None, "brute#1", None, None, None])
-    state = with_damage(state, 0, ["adept-survivor#1", "adept-survivor#2", "assault-rifle#1", "soldier#2",
-                                   "soldier#3"])
-    assert total_damage(state) == 2 + 2 + 4 + 3 + 3 == 14
-    assert {"type": "defeat", "column": 1} in E.legal_actions(state, 0)           # 10 usable = HP 10
-    state.damage[2]["amount"] = 3                                                 # now 9 usable
+    state = with_damage(state, 0, ["adept-survivor#1", "adept-survivor#2", "assault-rifle#1", "soldier#2"])
+    assert total_damage(state) == 2 + 2 + 4 + 3 == 11
+    assert {"type": "defeat", "column": 1} in E.legal_actions(state, 0)           # 7 usable = HP 7
+    state.damage[2]["amount"] = 3                                                 # now 6 usable
     assert {"type": "defeat", "column": 1} not in E.legal_actions(state, 0)
 
 
@@ -64,21 +64,20 @@ def test_type_immunity_ignores_damage_generated_by_occupied_locations():
 
 def test_title_immunity_ignores_only_that_card():
     state = table(zombie_row=[None, None, None, None, "juggernaut#1"])
-    state = with_damage(state, 0, ["shotgun#2", "shotgun#3", "assault-rifle#1", "assault-rifle#2",
-                                   "soldier#2"])
-    assert total_damage(state) == 17
-    assert {"type": "defeat", "column": 4} not in E.legal_actions(state, 0)       # 11 usable < 12
-    state = with_damage(state, 0, ["survivor#s0.1"])
+    state = with_damage(state, 0, ["shotgun#2", "shotgun#3", "assault-rifle#1", "soldier#2"])
+    assert total_damage(state) == 13
+    assert {"type": "defeat", "column": 4} not in E.legal_actions(state, 0)       # 7 usable < 9
+    state = with_damage(state, 0, ["police-officer#4"])                           # 9 usable = HP 9
     assert {"type": "defeat", "column": 4} in E.legal_actions(state, 0)
 
 
 def test_spending_uses_damage_other_zombies_are_immune_to_first():
-    # Crawler (HP 4) is immune to Military: the Shambler takes the Soldier's damage first.
+    # Crawler (HP 1) is immune to Military: the Shambler (HP 1) takes the Soldier's damage.
     state = table(zombie_row=["shambler#1", None, "crawler#1", None, None])
     state = with_damage(state, 0, ["survivor#s0.1", "soldier#2", "weapons-cache#s0.1", "survivor#s0.2",
                                    "survivor#s0.3"])
     events, state = act(state, 0, {"type": "defeat", "column": 0})
-    assert of(events, "ZombieDefeated")[0]["spent"] == [[1, 3], [0, 1]]
+    assert of(events, "ZombieDefeated")[0]["spent"] == [[1, 1]]
     assert {"type": "defeat", "column": 2} in E.legal_actions(state, 0)
 
 
@@ -118,6 +117,7 @@ def test_assist_damage_counts_only_against_attacking_zombies():
     _, state = act(state, 1, {"type": "play", "card": "survivor#s1.1"})
     _, state = act(state, 1, {"type": "end_assist"})
     assert total_damage(state) == 5
+    state.zombie_row[1] = "rotting-walker#1"                # HP 3 > the active seat's own 2
     legal = E.legal_actions(state, 0)
     assert {"type": "defeat", "column": 0} in legal          # the attacker
     assert {"type": "defeat", "column": 1} not in legal      # not attacking: own 2 damage only

@@ -53,6 +53,6 @@ def test_a_reshuffle_is_redacted_even_for_its_owner():
 def test_public_table_is_visible_to_spectators():
     state = table(seats=2, attackers=[1])
     v = E.view(state, None)
-    assert v["zombie_row"][1]["attacking"] is True and v["zombie_row"][0]["hp"] == 4
+    assert v["zombie_row"][1]["attacking"] is True and v["zombie_row"][0]["hp"] == 1
     assert v["resource_row"][0]["title"] == "Shotgun" and v["resource_stack_count"] == 8
     assert v["pending"] == {"0": "turn"}
