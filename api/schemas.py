@@ -28,7 +28,8 @@ IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")
 _IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
 MAX_JSON_DEPTH = 64
 # Names are shown to other players: no control characters, no bidi overrides/isolates.
-NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+$")
+NAME_PATTERN = re.compile(
+    r"^(?=.*[^\s\u200b-\u200d\u2060\ufeff])[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+$")
 _QUERY_INT = re.compile(r"^[0-9]{1,18}$")
 _QUERY_NUMBER = re.compile(r"^[0-9]{1,18}(?:\.[0-9]{1,9})?$")
 
@@ -67,6 +68,13 @@ def json_body(*, optional: bool = False) -> Any:
             (mimetype.startswith("application/") and mimetype.endswith("+json"))):
         raise Problem(415, "unsupported_media_type",
                       f"Send the body as application/json (got {mimetype or 'no content type'}).")
+    charset = (request.mimetype_params.get("charset") or "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        raise Problem(415, "unsupported_media_type",
+                      f"JSON is UTF-8 (RFC 8259 section 8.1); got charset={charset}.")
+    if request.headers.get("Content-Encoding", "identity").lower() != "identity":
+        raise Problem(415, "unsupported_media_type",
+                      "Send the body uncompressed (no Content-Encoding).")
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as error:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -26,16 +27,23 @@ TEST_ENGINES = "tests.support.games:ENGINES"
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> str:
+def redis_url() -> Iterator[str]:
     """URL of the real test Redis (skips the test when it does not answer)."""
     import redis
 
     url = os.environ.get("ARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
     try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+        conn = redis.Redis.from_url(url, socket_connect_timeout=1)
+        conn.ping()
     except redis.RedisError as exc:
         pytest.skip(f"no test Redis at {url}: {exc}")
-    return url
+    # RQ writes a few global keys no prefix can cover (rq:clean_groups, scheduler locks):
+    # remove, at the end of the session, those that did not exist before it.
+    before = set(conn.scan_iter("rq:*", count=1000))
+    yield url
+    for key in conn.scan_iter("rq:*", count=1000):
+        if key not in before and (key == b"rq:clean_groups" or key.startswith(b"rq:scheduler")):
+            conn.delete(key)
 
 
 @pytest.fixture

@@ -288,3 +288,28 @@ def test_if_match_star_matches_any_version(http, match):
     status, _, body = http.call("POST", actions_path(match_id), tokens[0], body=legal[0],
                                 headers={"If-Match": "*"})
     assert status == 200, body
+
+
+def test_only_utf8_uncompressed_json_bodies(http, match):
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
+    import json as _json
+    raw = _json.dumps(legal[0]).encode()
+    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
+                             content_type="application/json; charset=latin-1"),
+                   415, "unsupported_media_type")
+    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
+                             headers={"Content-Encoding": "gzip"}),
+                   415, "unsupported_media_type")
+    assert version_of(http, match_id) == before
+
+
+def test_blank_or_invisible_seat_names_are_rejected(http):
+    for name in (" ", "\u200b", "\u2060 "):
+        assert_problem(http.post("/v1/matches", {
+            "game": GAME, "seats": [{"kind": "human", "name": name}] * 3}),
+            400, "validation_error")
+    status, _, _ = http.post("/v1/matches", {
+        "game": GAME, "seats": [{"kind": "human", "name": "Zoë 🧟"}] * 3})
+    assert status == 201
