@@ -1,9 +1,9 @@
 """AI: 100% Human bot tournament: seeded 4-seat matches and solo games, domain-only play.
 
 Usage:
-    python benchmarks/ai_100_human_tournament.py [--matches 40] [--solo 20] [--seed S]
-        [--lineup expert,greedy,greedy,random] [--solo-bots expert,greedy,random]
-        [--budget N] [--workers 2] [--table]
+    python benchmarks/ai_100_human_tournament.py [--matches 40] [--solo 20] [--duo 20]
+        [--seed S] [--lineup expert,greedy,greedy,random] [--solo-bots expert,greedy,random]
+        [--duo-lineup expert,greedy] [--budget N] [--workers 2] [--table]
 
 4-seat part: ``--matches`` matches of the lineup, seats rotated (match ``i`` moves every
 bot ``i mod 4`` seats to the left), match seeds ``SHA-256("<seed>:<i>")`` and bot RNGs
@@ -15,7 +15,11 @@ decision time and the slowest decision.
 Solo part (only when the engine accepts 1 seat, ``min_seats == 1``): ``--solo`` games per
 bot level on the same seeds; mean/median score with a 95% CI and the distribution over
 the rulebook's ladder ("Solo Mode", Scoring): Failure <= 110, Mentat 111, AL9000 117,
-Shyrka 123, Cortana 129, Skynet 135, PRIV8 142.
+Shyrka 123, Cortana 129, Skynet 135, PRIV8 142; mean and slowest decision time.
+
+2-player part ("2-Player Mode", only when the engine accepts 2 seats): ``--duo``
+matches of ``--duo-lineup``, seats alternated (match ``i`` rotates the lineup ``i`` seats),
+seeds ``SHA-256("<seed>-duo:<i>")``; reported like the 4-seat part.
 
 Targets (issue 3): ``expert`` wins >= 45% of the 4-seat matches and reaches a median
 solo score >= 117. Output: one JSON object on stdout (``_common.report`` format with the
@@ -135,6 +139,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", default="ai100-tournament")
     parser.add_argument("--lineup", default="expert,greedy,greedy,random")
     parser.add_argument("--solo-bots", default="expert,greedy,random")
+    parser.add_argument("--duo", type=int, default=20, help="2-player matches")
+    parser.add_argument("--duo-lineup", default="expert,greedy")
     parser.add_argument("--budget", type=int, default=None,
                         help="expert rollouts per decision (default: the module default)")
     parser.add_argument("--workers", type=int, default=2)
@@ -148,24 +154,36 @@ def main(argv: list[str] | None = None) -> dict:
     solo_levels = args.solo_bots.split(",") if engine.min_seats <= 1 else []
     solo_jobs = [([level], match_seed(f"{args.seed}-solo", i), args.budget)
                  for level in solo_levels for i in range(args.solo)]
+    duo_lineup = args.duo_lineup.split(",")
+    duo_n = args.duo if engine.min_seats <= 2 <= engine.max_seats else 0
+    duo_jobs = [(rotated(duo_lineup, i), match_seed(f"{args.seed}-duo", i), args.budget)
+                for i in range(duo_n)]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         games = list(pool.map(_job, jobs))
         solo_games = list(pool.map(_job, solo_jobs))
+        duo_games = list(pool.map(_job, duo_jobs))
     levels = list(dict.fromkeys(lineup))
     four = summarise(games, levels, {lv: lineup.count(lv) for lv in levels})
     solo: dict[str, Any] = {}
     for level in solo_levels:
         scores = [g["scores"][0] for g in solo_games if g["bots"] == [level]]
+        times = [t for g in solo_games if g["bots"] == [level] for t in g["decision_s"][level]]
         dist = {name: sum(1 for s in scores if ladder(s) == name) for _, name in reversed(LADDER)}
         solo[level] = {"games": len(scores), "score": mean_ci(scores),
                        "median_score": statistics.median(scores) if scores else None,
-                       "ladder": dist}
+                       "ladder": dist,
+                       "decision_mean_s": round(statistics.fmean(times), 4) if times else 0.0,
+                       "decision_max_s": round(max(times), 4) if times else 0.0}
+    duo_levels = list(dict.fromkeys(duo_lineup))
+    duo = summarise(duo_games, duo_levels, {lv: duo_lineup.count(lv) for lv in duo_levels}
+                    ) if duo_games else {}
     expert = four.get("expert", {})
     body = report(
         "ai_100_human_tournament", "expert_win_rate_4_seats", expert.get("win_rate", 0.0), "ratio",
         ">=", WIN_TARGET, matches=args.matches, lineup=lineup, seed=args.seed,
         expert_budget=args.budget, four_seats=four,
         solo_available=engine.min_seats <= 1, solo=solo,
+        duo_matches=duo_n, duo_lineup=duo_lineup, duo=duo,
         solo_target={"bot": "expert", "median_score": {"op": ">=", "value": SOLO_MEDIAN_TARGET},
                      "meets": (solo.get("expert", {}).get("median_score") or 0) >= SOLO_MEDIAN_TARGET
                      if solo else None},
@@ -181,24 +199,33 @@ def _tables(body: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console(file=sys.stderr)
-    t = Table(title=f"4 seats, {body['matches']} matches ({', '.join(body['lineup'])}, rotated)")
-    for col in ("bot", "wins", "win rate", "mean score (95% CI)", "median", "mean s/decision",
-                "max s/decision"):
-        t.add_column(col)
-    for level, r in body["four_seats"].items():
-        ci = r["score"]["ci95"]
-        t.add_row(level, str(r["wins"]), f"{r['win_rate']:.1%}",
-                  f"{r['score']['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]", str(r["median_score"]),
-                  f"{r['decision_mean_s']:.3f}", f"{r['decision_max_s']:.3f}")
-    console.print(t)
+    parts = [(f"4 seats, {body['matches']} matches ({', '.join(body['lineup'])}, rotated)",
+              body["four_seats"])]
+    if body["duo"]:
+        parts.append((f"2 players, {body['duo_matches']} matches "
+                      f"({', '.join(body['duo_lineup'])}, alternated)", body["duo"]))
+    for title, rows in parts:
+        t = Table(title=title)
+        for col in ("bot", "wins", "win rate", "mean score (95% CI)", "median",
+                    "mean s/decision", "max s/decision"):
+            t.add_column(col)
+        for level, r in rows.items():
+            ci = r["score"]["ci95"]
+            t.add_row(level, str(r["wins"]), f"{r['win_rate']:.1%}",
+                      f"{r['score']['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]",
+                      str(r["median_score"]), f"{r['decision_mean_s']:.3f}",
+                      f"{r['decision_max_s']:.3f}")
+        console.print(t)
     if body["solo"]:
         s = Table(title="Solo")
-        for col in ("bot", "games", "mean (95% CI)", "median", *[n for _, n in reversed(LADDER)]):
+        for col in ("bot", "games", "mean (95% CI)", "median", *[n for _, n in reversed(LADDER)],
+                    "max s/decision"):
             s.add_column(col)
         for level, r in body["solo"].items():
             ci = r["score"]["ci95"]
             s.add_row(level, str(r["games"]), f"{r['score']['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]",
-                      str(r["median_score"]), *[str(r["ladder"][n]) for _, n in reversed(LADDER)])
+                      str(r["median_score"]), *[str(r["ladder"][n]) for _, n in reversed(LADDER)],
+                      f"{r['decision_max_s']:.3f}")
         console.print(s)
     else:
         console.print("solo mode not available yet (engine min_seats > 1)")

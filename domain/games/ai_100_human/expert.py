@@ -20,11 +20,27 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    with the best immediate VP over its open cells and places for the best immediate VP
    (so the cards it will see again after passing, the reserve it carries across turns
    and the phase objective are all played out); the other seats draft and place at
-   random. Candidates share the samples and the rollout RNG (common random numbers).
+   random. In solo (:data:`ROLLOUT_END_MODES`) the seat's policy also weighs the end
+   value: of its :data:`ROLLOUT_END_TOP` best immediate placements it takes the one with
+   the best immediate VP plus change of phase objective and AI card VP (measured: +6 VP
+   mean solo score at the same budget, for 60% more time per rollout). Candidates share
+   the samples and the rollout RNG (common random numbers).
    The value of a rollout is the seat's score at the horizon; a Phase 1 horizon adds
    :data:`AI_PARTIAL_WEIGHT` x the AI card's VP on the partial tableau.
 4. The candidate with the best mean value wins (ties: the better prior, then the
    canonical order of ``legal_actions``).
+
+Modes ("2-Player Mode", "Solo Mode"): the same three steps, with the mode's hidden cards.
+Solo hides only the order of the timer stack and of the remaining deck: the draft grid,
+dividers, standee and the own reserve come from the view, the timer stack and deck are
+dealt from the unseen cards, and the rollouts take from the standee's line and refill the
+grid like the flow. "Choose your AI card" weighs :data:`SOLO_SIDE_CANDIDATES` of the 12
+sides (best by the side preference) with rollouts to the end of the match, so the side
+that reaches the best expected total on this match's objectives wins. 2-player mode hides
+the opponent's hand and reserve, its discard and the deck: the opponent's hand is dealt
+from the unseen cards by its count, and rollouts play the discard (own seat: the card
+with the lowest immediate VP; opponent: random), the draw and the pass. The neutral grid
+is every seat's second neighbour, the draft grid the solo seat's only one.
 
 Determinism: the choice depends only on the view and ``rng``; ``budget`` (rollouts per
 decision) bounds the work. ``time_cap_s`` is a safety net only: when a decision takes
@@ -35,8 +51,9 @@ uses the module defaults :data:`DEFAULT_BUDGET`, :data:`DEFAULT_CANDIDATES` and
 :data:`DEFAULT_TIME_CAP_S`; build ``ExpertBot(budget=..., ...)`` for other settings
 (benchmarks, tests).
 
-Modes other than ``"standard"`` (2-player and solo, whose decisions this module does not
-know), or a sample world the engine rejects, fall back to the prior alone.
+Budgets: ``budget`` is the number of rollouts of a 3-6 seat decision; a 2-player or solo
+rollout plays fewer seats, so those modes run :data:`MODE_BUDGET_FACTOR` times as many.
+A sample world the engine rejects falls back to the prior alone.
 """
 from __future__ import annotations
 
@@ -45,25 +62,33 @@ import time
 from typing import Any, Callable, Mapping
 
 from . import actions as A
-from . import flow, hacking, roles, rules
+from . import flow, hacking, roles, rules, solo
 from .cards import catalogue
+from .duo import DISCARD
 from .powers import diagonal as has_diagonal
 from .recorder import Recorder
 from .scoring import score_ai_card, score_effect, score_objective
+from .spec import SOLO_COPY_POINTS_VP
 from .state import MatchState, Pos, SeatState, cell
 from .tableau import AI_POS, placement_cells
 from .views import view
 
 DEFAULT_BUDGET = 48             # rollouts per decision (iterations)
 DEFAULT_CANDIDATES = 4          # commands evaluated by rollouts
-DEFAULT_TIME_CAP_S = 1.2        # wall-clock safety net per decision (seconds)
+DEFAULT_TIME_CAP_S = 1.0        # wall-clock safety net per decision (seconds; < 2 s under load)
 AI_PARTIAL_WEIGHT = 0.7         # Phase 1 horizon: weight of the AI card on the partial tableau
 COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rule: 4 VP)
 END_WEIGHT = 1.0                # prior: weight of the end-value change
 AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
                       "AI-12", "AI-7", "AI-2", "AI-6")
-ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, A.PLACE, A.COPY,
+ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, DISCARD, A.PLACE, A.COPY,
                            A.EXCHANGE_RESERVE, A.MOVE_CARD, A.PLACE_EXTRA})
+# Rollouts per decision relative to ``budget`` by mode: a solo rollout plays one seat, a
+# 2-player rollout two, so the same wall-clock time holds more of them.
+MODE_BUDGET_FACTOR = {"standard": 1.0, "duo": 1.5, "solo": 2.0}
+SOLO_SIDE_CANDIDATES = 6        # solo "Choose your AI card": sides kept for the rollouts
+ROLLOUT_END_MODES = frozenset({"solo"})   # modes whose own rollout policy weighs the end value
+ROLLOUT_END_TOP = 3             # ... of this many best immediate placements
 
 
 class ExpertBot:
@@ -94,22 +119,26 @@ class ExpertBot:
         prior = Prior(v, seat)
         scored = sorted(((prior.of(o), -i, o) for i, o in enumerate(options)),
                         key=lambda x: (x[0], x[1]), reverse=True)
-        keep = 2 if options[0]["type"] == A.CHOOSE_AI_SIDE else self.candidates
+        if options[0]["type"] == A.CHOOSE_AI_SIDE:
+            keep = SOLO_SIDE_CANDIDATES if v["mode"] == "solo" else 2
+        else:
+            keep = self.candidates
         shortlist = [(p, o) for p, _, o in scored[:keep]]
         kind = v["you"]["pending"]
-        if (len(shortlist) == 1 or self.budget == 0 or v["mode"] != "standard"
-                or kind not in ROLLOUT_KINDS):
+        budget = int(self.budget * MODE_BUDGET_FACTOR.get(v["mode"], 1.0))
+        if len(shortlist) == 1 or budget == 0 or kind not in ROLLOUT_KINDS:
             return shortlist[0][1]
-        values = self._rollouts(v, seat, [o for _, o in shortlist], rng)
+        values = self._rollouts(v, seat, [o for _, o in shortlist], rng, budget)
         if values is None:
             return shortlist[0][1]
         best = max(range(len(shortlist)), key=lambda i: (values[i], shortlist[i][0], -i))
         return shortlist[best][1]
 
     def _rollouts(self, v: dict[str, Any], seat: int, commands: list[dict[str, Any]],
-                  rng: random.Random) -> list[float] | None:
-        """Mean rollout value of each command, or ``None`` when no sample world works."""
-        samples = max(1, self.budget // len(commands))
+                  rng: random.Random, budget: int) -> list[float] | None:
+        """Mean rollout value of each command (``budget`` rollouts in whole samples), or
+        ``None`` when no sample world works."""
+        samples = max(1, budget // len(commands))
         horizon_end = v["you"]["pending"] == A.CHOOSE_AI_SIDE
         totals = [0.0] * len(commands)
         done = 0
@@ -145,10 +174,10 @@ class Prior:
         self.v = v
         self.seat = seat
         tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
-        n = len(tableaux)
         self.ai = v["you"]["ai_card"]
         self.own = tableaux[seat] or ({AI_POS: self.ai} if self.ai else {})
-        self.neighbours = (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n]) if n > 1 else ()
+        self.neighbours = view_neighbours(v, tableaux, seat)
+        self.copy_points = SOLO_COPY_POINTS_VP if v["mode"] == "solo" else COPY_POINTS_ESTIMATE
         self.diagonal = roles.ai_power(self.ai) == roles.DIAGONAL_PLACEMENT
         self.objective = v["current_objective"]
         self.base_end = self.end_value(self.own)
@@ -169,7 +198,7 @@ class Prior:
             targets = [copy] if copy else self._targets(card)
             return max((score_effect(t, tableau, pos, self.neighbours) for t in targets), default=0)
         if r == roles.COPY_POINTS:
-            return COPY_POINTS_ESTIMATE
+            return self.copy_points
         return score_effect(card, tableau, pos, self.neighbours)
 
     def placed(self, card: str, pos: Pos, copy: str | None = None,
@@ -204,7 +233,7 @@ class Prior:
         if t == "discard":                       # 2-player discard step: the weakest card
             return -self.potential(o["card"])
         if t == "use_ai6":
-            hand = self.v["you"]["hand"]
+            hand = self.v["solo"]["offer"] if self.v["mode"] == "solo" else self.v["you"]["hand"]
             best_kept = max((self.potential(c) for c in hand if c not in o["discard"]), default=0)
             best_any = max((self.potential(c) for c in hand), default=0)
             # two extra reserve cards are worth about one average card; the draft still follows
@@ -232,6 +261,19 @@ class Prior:
         return 0.0
 
 
+def view_neighbours(v: Mapping[str, Any], tableaux: list[dict[Pos, str]], seat: int
+                    ) -> tuple[dict[Pos, str], ...]:
+    """The tableaux black cards 099-114 of ``seat`` look at, read from its view (the same
+    as ``MatchState.neighbour_tableaux``): the two adjacent seats; 2-player mode: the
+    opponent and the neutral grid; solo: the draft grid (shared RULINGS)."""
+    if v["mode"] == "solo":
+        return ({cell(e["cell"]): e["card"] for e in v["solo"]["draft_grid"]},)
+    if v["mode"] == "duo":
+        return (tableaux[1 - seat], {cell(e["cell"]): e["card"] for e in v["neutral_grid"]})
+    n = len(tableaux)
+    return (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n])
+
+
 # ---------------------------------------------------------------- determinization
 
 def _seen(v: Mapping[str, Any]) -> set[str]:
@@ -239,12 +281,18 @@ def _seen(v: Mapping[str, Any]) -> set[str]:
     seen = set(you["hand"]) | set(you["reserve"]) | set(you["dealt"])
     for s in v["seats"]:
         seen.update(e["card"] for e in s["tableau"])
+    seen.update(e["card"] for e in v.get("neutral_grid", ()))
+    if v["mode"] == "solo":
+        seen.update(e["card"] for e in v["solo"]["draft_grid"])
     return seen
 
 
 def unseen_cards(v: Mapping[str, Any]) -> list[str]:
     """Cards of the current phase the viewing seat cannot see (sorted): the phase deck
-    minus its own hand, reserve and reserve-creation cards and every tableau card."""
+    minus its own hand, reserve and reserve-creation cards, every tableau card and the
+    public grids (2-player neutral grid, solo draft grid). Cards that already left the
+    game face down or unlisted (2-player discards, solo tilted cards) stay in it: the view
+    does not list them."""
     seen = _seen(v)
     return [c for c in catalogue().phase_deck(v["phase"]) if c not in seen]
 
@@ -261,8 +309,10 @@ def other_phase_unseen(v: Mapping[str, Any]) -> list[str]:
 def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchState:
     """A complete sample world consistent with the view ``v`` of ``seat``.
 
-    Hidden cards are dealt from :func:`unseen_cards` by the public counts (other hands,
-    reserves, reserve-creation cards, then the deck; the rest were discarded face down).
+    Hidden cards are dealt from :func:`unseen_cards` by the public counts (solo: the timer
+    stack; then the deck, other hands, reserve-creation cards and reserves; the rest left
+    the game face down). The public grids (2-player neutral grid; solo draft grid,
+    dividers, standee, tilted cells) are copied from the view.
     Other seats' hidden choices of this step are cleared so the rollout makes them again.
     Raises ValueError when the counts exceed the unseen cards (inconsistent view).
     """
@@ -282,6 +332,7 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
             out.append(spare.pop())
         return out
 
+    timer = take(v["solo"]["timer_count"]) if v["mode"] == "solo" else []
     deck = take(v["deck_count"])
     hidden = {i: {"hand": take(s["hand_count"]), "dealt": take(s["dealt_count"])}
               for i, s in enumerate(v["seats"]) if i != seat}
@@ -310,8 +361,8 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
         if mine:
             st.done = bool(s["decided"]) if step in ("draft", "extra") else False
             st.need = you["pending"] if step in ("resolve", "extra") else None
-        elif step in ("draft", "extra"):
-            st.done = bool(s["decided"])          # a drafted card / extra card is public by count
+        elif step in ("draft", "extra", DISCARD):
+            st.done = bool(s["decided"])          # a drafted/discarded card is public by count
             st.need = s["pending"] if step == "extra" else None
         else:
             st.done = False                       # hidden choice: made again in the rollout
@@ -323,7 +374,15 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
         objectives={"1": v["objectives"]["phase1"], "2": v["objectives"]["phase2"]},
         mode=v["mode"], phase=v["phase"], turn=v["turn"], step=step,
         deck=deck, seats=seats,
-        last_reveal=[dict(p) for p in v["last_reveal"]], result=None)
+        last_reveal=[dict(p) for p in v["last_reveal"]], result=None,
+        neutral={cell(e["cell"]): e["card"] for e in v.get("neutral_grid", ())})
+    if v["mode"] == "solo":
+        sv = v["solo"]
+        state.grid = {cell(e["cell"]): e["card"] for e in sv["draft_grid"]}
+        state.dividers = {k: list(c) for k, c in sv["dividers"].items()}
+        state.standee = dict(sv["standee"]) if sv["standee"] else None
+        state.tilted = [list(p) for p in sv["tilted"]]
+        state.timer = timer
     for i, s in enumerate(v["seats"]):
         st = state.seats[i]
         if i == seat:
@@ -353,13 +412,17 @@ def _resolution_need(state: MatchState, seat: int) -> str | None:
 
 # ---------------------------------------------------------------- rollouts
 
+Memo = dict[tuple, float]     # (phase, turn, seat, card, cell) -> immediate VP in a rollout
+Policy = Callable[[MatchState, int, random.Random, Memo], dict[str, Any]]
+
+
 def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
                   rng: random.Random) -> MatchState:
     """Fold the events of a command known to be legal into ``state`` (mutated, returned):
     the seat's own events then every automatic transition (``rules`` and ``flow``), without
     re-checking legality (the rollout policies only build legal commands)."""
     rec = Recorder(state)
-    rules._own_events(rec, seat, command)
+    rules.apply_unchecked(rec, seat, command)
     flow.advance(rec, rng)
     return rec.state
 
@@ -369,6 +432,7 @@ def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: rando
     """Value for ``seat`` of playing ``command`` in the sample ``world`` (mutated), then the
     rollout policies until the end of the current phase (``to_end``: of the match)."""
     phase = world.phase
+    memo: Memo = {}
     state = apply_command(world, seat, command, rng)
     steps = 0
     while state.result is None and (to_end or state.phase == phase):
@@ -377,7 +441,7 @@ def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: rando
             raise ValueError("rollout stalled")
         actor = min(pend)
         policy = _OWN_POLICY if actor == seat else _OTHER_POLICY
-        state = apply_command(state, actor, policy[pend[actor]](state, actor, rng), rng)
+        state = apply_command(state, actor, policy[pend[actor]](state, actor, rng, memo), rng)
         steps += 1
         if steps > 2000:
             raise ValueError("rollout does not terminate")
@@ -392,8 +456,17 @@ def _cells(state: MatchState, seat: int) -> list[Pos]:
     return placement_cells(state.seats[seat].tableau, diagonal=has_diagonal(state, seat))
 
 
-def _card_vp(state: MatchState, seat: int, card: str, pos: Pos) -> float:
-    """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target)."""
+def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> float:
+    """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target),
+    remembered in ``memo`` for the rest of the turn (the draft and the place step of one
+    turn see the same own tableau; a neighbour's change within the turn is ignored)."""
+    key = (state.phase, state.turn, seat, card, pos)
+    if key not in memo:
+        memo[key] = _card_vp_now(state, seat, card, pos)
+    return memo[key]
+
+
+def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     tableau = dict(state.seats[seat].tableau)
     tableau[pos] = card
     r = roles.role(card)
@@ -406,29 +479,65 @@ def _card_vp(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     return score_effect(card, tableau, pos, nbrs)
 
 
-def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]) -> tuple:
-    best, best_vp = (cards[0], cells[0]), None
-    for card in cards:
-        for pos in cells:
-            vp = _card_vp(state, seat, card, pos)
-            if best_vp is None or vp > best_vp:
-                best, best_vp = (card, pos), vp
-    return best
+def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos],
+                memo: Memo) -> tuple:
+    """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP; in the
+    modes of :data:`ROLLOUT_END_MODES` the :data:`ROLLOUT_END_TOP` best of them are ranked
+    again by immediate VP plus the change of the end value (phase objective + AI card)."""
+    ranked = sorted(((_card_vp(state, seat, card, pos, memo), card, pos)
+                     for card in cards for pos in cells), key=lambda x: -x[0])
+    if not ranked:
+        return (cards[0], cells[0])
+    if state.mode not in ROLLOUT_END_MODES or ROLLOUT_END_TOP <= 1:
+        return ranked[0][1:]
+    s = state.seats[seat]
+    objective = state.objectives[str(state.phase)]
+
+    def end(tableau: Mapping[Pos, str]) -> int:
+        return score_objective(objective, tableau) + score_ai_card(s.ai_card, tableau)
+
+    base = end(s.tableau)
+    best = max(ranked[:ROLLOUT_END_TOP],
+               key=lambda x: x[0] + end({**s.tableau, x[2]: x[1]}) - base)
+    return best[1:]
 
 
-def _own_place(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-    card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))), _cells(state, seat))
+def _own_place(state: MatchState, seat: int, rng: random.Random,
+               memo: Memo) -> dict[str, Any]:
+    card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))), _cells(state, seat),
+                            memo)
     return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
 
 
-def _own_draft(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-    hand = sorted(set(state.seats[seat].hand))
+def _draftable(state: MatchState, seat: int) -> list[str]:
+    """The cards ``seat`` may draft now: its hand, or in solo the standee's offer."""
+    if state.mode == "solo":
+        return sorted({c for _, c in solo.offer(state)})
+    return sorted(set(state.seats[seat].hand))
+
+
+def _own_draft(state: MatchState, seat: int, rng: random.Random,
+               memo: Memo) -> dict[str, Any]:
+    card, _ = _best_place(state, seat, _draftable(state, seat), _cells(state, seat), memo)
+    return {"type": A.DRAFT, "card": card}
+
+
+def _own_discard(state: MatchState, seat: int, rng: random.Random,
+                 memo: Memo) -> dict[str, Any]:
+    """2-player discard step: the hand card with the lowest immediate VP over open cells."""
     cells = _cells(state, seat)
-    best = max(hand, key=lambda c: max((_card_vp(state, seat, c, p) for p in cells), default=0))
-    return {"type": A.DRAFT, "card": best}
+    worst = min(sorted(set(state.seats[seat].hand)),
+                key=lambda c: max((_card_vp(state, seat, c, p, memo) for p in cells), default=0))
+    return {"type": DISCARD, "card": worst}
 
 
-def _own_keep(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_discard(state: MatchState, seat: int, rng: random.Random,
+                    memo: Memo) -> dict[str, Any]:
+    return {"type": DISCARD, "card": rng.choice(sorted(state.seats[seat].hand))}
+
+
+def _own_keep(state: MatchState, seat: int, rng: random.Random,
+              memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     tableau = s.tableau or ({AI_POS: s.ai_card} if s.ai_card else {})
     cells = placement_cells(tableau, diagonal=has_diagonal(state, seat)) if tableau else []
@@ -443,45 +552,54 @@ def _own_keep(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any
     return {"type": A.KEEP_RESERVE, "cards": sorted(ranked[:A.keep_count(state, seat)])}
 
 
-def _random_place(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_place(state: MatchState, seat: int, rng: random.Random,
+                  memo: Memo) -> dict[str, Any]:
     card = rng.choice(sorted(set(A.placeable(state, seat))))
     pos = rng.choice(_cells(state, seat))
     return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
 
 
-def _random_draft(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-    return {"type": A.DRAFT, "card": rng.choice(sorted(state.seats[seat].hand))}
+def _random_draft(state: MatchState, seat: int, rng: random.Random,
+                  memo: Memo) -> dict[str, Any]:
+    return {"type": A.DRAFT, "card": rng.choice(_draftable(state, seat))}
 
 
-def _random_keep(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_keep(state: MatchState, seat: int, rng: random.Random,
+                 memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
-    return {"type": A.KEEP_RESERVE, "cards": sorted(rng.sample(sorted(s.dealt), A.keep_count(state, seat)))}
+    kept = rng.sample(sorted(s.dealt), A.keep_count(state, seat))
+    return {"type": A.KEEP_RESERVE, "cards": sorted(kept)}
 
 
-def _random_side(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_side(state: MatchState, seat: int, rng: random.Random,
+                 memo: Memo) -> dict[str, Any]:
     return {"type": A.CHOOSE_AI_SIDE, "card": rng.choice(state.seats[seat].ai_pair)}
 
 
-def _own_copy(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _own_copy(state: MatchState, seat: int, rng: random.Random,
+              memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     pos = cell(s.played["cell"])
     nbrs = state.neighbour_tableaux(seat)
     targets = hacking.copy_targets(state, seat, s.played["card"])
-    return {"type": A.COPY, "card": max(targets, key=lambda t: score_effect(t, s.tableau, pos, nbrs))}
+    best = max(targets, key=lambda t: score_effect(t, s.tableau, pos, nbrs))
+    return {"type": A.COPY, "card": best}
 
 
-def _own_exchange(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _own_exchange(state: MatchState, seat: int, rng: random.Random,
+                  memo: Memo) -> dict[str, Any]:
     def value(o: dict) -> float:
         pos = cell(o["cell"])
         tableau = dict(state.seats[seat].tableau)
         tableau[pos] = o["card"]
         if o.get("copy"):
             return score_effect(o["copy"], tableau, pos, state.neighbour_tableaux(seat))
-        return _card_vp(state, seat, o["card"], pos)
+        return _card_vp(state, seat, o["card"], pos, memo)
     return max(hacking.reserve_exchanges(state, seat), key=value)
 
 
-def _own_extra(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _own_extra(state: MatchState, seat: int, rng: random.Random,
+               memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     nbrs = state.neighbour_tableaux(seat)
 
@@ -493,29 +611,33 @@ def _own_extra(state: MatchState, seat: int, rng: random.Random) -> dict[str, An
     return max(A.legal_actions(state, seat), key=value)
 
 
-def _random_legal(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_legal(state: MatchState, seat: int, rng: random.Random,
+                  memo: Memo) -> dict[str, Any]:
     return rng.choice(A.legal_actions(state, seat))
 
 
-def _decline(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _decline(state: MatchState, seat: int, rng: random.Random,
+             memo: Memo) -> dict[str, Any]:
     return {"type": "decline"}
 
 
-_OWN_POLICY: dict[str, Callable[[MatchState, int, random.Random], dict[str, Any]]] = {
-    A.CHOOSE_AI_SIDE: lambda st, s, r: {"type": A.CHOOSE_AI_SIDE, "card": min(
+_OWN_POLICY: dict[str, Policy] = {
+    A.CHOOSE_AI_SIDE: lambda st, s, r, m: {"type": A.CHOOSE_AI_SIDE, "card": min(
         st.seats[s].ai_pair, key=lambda c: AI_SIDE_PREFERENCE.index(c))},
     A.KEEP_RESERVE: _own_keep,
     A.DRAFT: _own_draft,
+    DISCARD: _own_discard,
     A.PLACE: _own_place,
     A.COPY: _own_copy,
     A.EXCHANGE_RESERVE: _own_exchange,
     A.MOVE_CARD: _decline,
     A.PLACE_EXTRA: _own_extra,
 }
-_OTHER_POLICY: dict[str, Callable[[MatchState, int, random.Random], dict[str, Any]]] = {
+_OTHER_POLICY: dict[str, Policy] = {
     A.CHOOSE_AI_SIDE: _random_side,
     A.KEEP_RESERVE: _random_keep,
     A.DRAFT: _random_draft,
+    DISCARD: _random_discard,
     A.PLACE: _random_place,
     A.COPY: _random_legal,
     A.EXCHANGE_RESERVE: _random_legal,

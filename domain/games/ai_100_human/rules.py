@@ -64,6 +64,20 @@ def decide(state: MatchState, seat: int, command: Mapping[str, Any],
     return rec.events
 
 
+def apply_unchecked(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
+    """Emit into ``rec`` the events of ``seat``'s own ``command`` (the seat's decision only,
+    not the automatic transitions that follow: call :func:`flow.advance` for those).
+
+    Unlike :func:`decide` nothing is validated: ``command`` must already be one of
+    :func:`actions.legal_actions` for ``seat`` in ``rec.state`` (a look-ahead such as the
+    ``expert`` bot's rollouts builds only such commands). An illegal command leaves the
+    state inconsistent or raises ``KeyError``/``ValueError``/``IndexError`` from the fold.
+    Rulebook B (draft, place), A.1 (reserve), "Copying cards", the black cards and AI
+    powers, "2-Player Mode" (discard) and "Solo Mode" (taking from the draft grid).
+    """
+    _own_events(rec, seat, command)
+
+
 def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
     s = rec.state.seats[seat]
     ctype = command["type"]

@@ -229,3 +229,133 @@ def test_invalid_options_are_rejected():
         ExpertBot(budget=-1)
     with pytest.raises(ValueError):
         ExpertBot(candidates=0)
+
+
+# ---------------------------------------------------------------- 2-player and solo modes
+
+def _mode_state(seats: int, seed: int, stop):
+    """A ``seats``-seat match (1: solo, 2: 2-player mode) played by greedy bots up to the
+    first state where ``stop(state)`` holds and seat 0 owes a decision."""
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, {})), rng))
+    while not (0 in E.pending(state) and stop(state)):
+        seat = min(E.pending(state))
+        state = fold(E, E.decide(state, seat, E.bots["greedy"].choose(state, seat, rng), rng),
+                     state)
+    return state
+
+
+@pytest.mark.parametrize("seats,seed", [(1, 21), (1, 22), (2, 23)])
+def test_expert_plays_whole_solo_and_2_player_matches_with_rollouts(seats, seed):
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, {})), rng))
+    bot = ExpertBot(budget=4, candidates=2)
+    kinds, rolled = set(), set()
+    while E.result(state) is None:
+        seat = min(E.pending(state))
+        legal = legal_actions(state, seat)
+        choice = bot.choose(state, seat, rng)
+        assert choice in legal
+        kind = E.pending(state)[seat]
+        kinds.add(kind)
+        if len(legal) > 1 and bot.last_rollouts:
+            rolled.add(kind)
+        state = fold(E, E.decide(state, seat, choice, rng), state)
+    expected = {"choose_ai_side", "keep_reserve", "draft", "place"} | (
+        {"discard"} if seats == 2 else set())
+    assert expected <= kinds
+    assert expected <= rolled                 # every such decision was looked ahead, none fell back
+
+
+def test_solo_side_choice_weighs_several_sides_to_the_end_of_the_match():
+    state = _mode_state(1, 24, lambda s: s.step == "setup")
+    assert len(legal_actions(state, 0)) == 12
+    bot = ExpertBot(budget=6, candidates=2)
+    choice = bot.choose(state, 0, random.Random(0))
+    assert choice["type"] == "choose_ai_side"
+    # 6 sides x 2 samples (solo budget = 2 x 6 rollouts = 12 -> whole samples of 6)
+    assert bot.last_rollouts == 12
+
+
+def _solo_twisted(state):
+    """The same solo match with the timer stack and the deck in another order."""
+    other = E.load_state(E.dump_state(state))
+    other.timer.reverse()
+    other.deck.reverse()
+    return other
+
+
+@pytest.mark.parametrize("step,turn", [("draft", 2), ("place", 4)])
+def test_solo_expert_does_not_read_the_timer_stack_order(step, turn):
+    state = _mode_state(1, 25, lambda s: s.step == step and s.turn == turn)
+    twisted = _solo_twisted(state)
+    assert E.view(twisted, 0) == E.view(state, 0)
+    assert twisted.timer != state.timer
+    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
+    assert bot.choose(twisted, 0, random.Random(5)) == bot.choose(state, 0, random.Random(5))
+    assert bot.last_rollouts == 24
+
+
+@pytest.mark.parametrize("step,turn", [("draft", 2), ("discard", 3), ("place", 3)])
+def test_2_player_expert_does_not_read_the_opponents_hand(step, turn):
+    state = _mode_state(2, 26, lambda s: s.step == step and s.turn == turn)
+    other = E.load_state(E.dump_state(state))
+    hand, deck = other.seats[1].hand, other.deck
+    k = min(2, len(hand))
+    other.seats[1].hand = deck[:k] + hand[k:]          # opponent's hand swapped with the deck
+    other.deck = hand[:k] + deck[k:]
+    other.seats[1].reserve = list(reversed(other.seats[1].reserve))
+    assert E.view(other, 0) == E.view(state, 0)
+    assert other.seats[1].hand != state.seats[1].hand
+    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
+    assert bot.choose(other, 0, random.Random(6)) == bot.choose(state, 0, random.Random(6))
+    assert bot.last_rollouts > 0
+
+
+def test_solo_determinized_world_keeps_the_public_grid_and_deals_the_timer_stack():
+    state = _mode_state(1, 27, lambda s: s.step == "draft" and s.turn == 3)
+    v = view(state, 0)
+    hidden = set(unseen_cards(v))
+    assert not hidden & set(state.grid.values())
+    assert set(state.timer) <= hidden and set(state.deck) <= hidden
+    world = determinize(v, 0, random.Random(2))
+    assert world.grid == state.grid and world.standee == state.standee
+    assert world.dividers == state.dividers and world.tilted == state.tilted
+    assert world.seats[0].reserve == state.seats[0].reserve
+    assert len(world.timer) == len(state.timer) == 12      # 18 - 2 refills of 3 cards
+    assert len(world.deck) == len(state.deck)
+    assert set(world.timer) <= hidden and set(world.deck) <= hidden
+    assert not set(world.timer) & set(world.deck)
+    assert world.timer != state.timer
+
+
+def test_2_player_determinized_world_keeps_the_neutral_grid_and_deals_the_opponents_hand():
+    state = _mode_state(2, 28, lambda s: s.step == "draft" and s.turn == 2)
+    v = view(state, 0)
+    world = determinize(v, 0, random.Random(3))
+    hidden = set(unseen_cards(v))
+    assert world.mode == "duo" and world.neutral == state.neutral
+    assert len(world.seats[1].hand) == len(state.seats[1].hand) == 6
+    assert set(world.seats[1].hand) <= hidden and set(world.seats[1].reserve) <= hidden
+    assert not set(world.seats[1].hand) & set(state.seats[0].hand)
+    assert world.seats[0].hand == state.seats[0].hand
+
+
+def test_apply_unchecked_then_advance_gives_the_events_of_decide():
+    from domain.games.ai_100_human import flow, rules
+    from domain.games.ai_100_human.recorder import Recorder
+    from domain.games.ai_100_human.state import clone
+    state = _mode_state(1, 29, lambda s: s.step == "place" and s.turn == 2)
+    command = legal_actions(state, 0)[0]
+    rec = Recorder(clone(state))
+    rules.apply_unchecked(rec, 0, command)
+    flow.advance(rec, random.Random(4))
+    assert rec.events == E.decide(state, 0, command, random.Random(4))
+    assert rec.events[0].type == "PlacementChosen"
+
+
+def test_default_expert_decides_the_solo_side_choice_within_2_seconds():
+    state = _mode_state(1, 30, lambda s: s.step == "setup")
+    started = time.perf_counter()
+    E.bots["expert"].choose(state, 0, random.Random(0))
+    assert time.perf_counter() - started < 2.0
