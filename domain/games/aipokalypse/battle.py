@@ -313,4 +313,4 @@ def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
             "slots": [dict({k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")},
                            ammo_on=len(s.get("ammo_cards") or [])) for s in p["slots"]],
             "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
-            "pool": list(p["pool"]), "colony": p.get("colony")}
+            "pool": list(p["pool"]), "colony": p.get("colony"), "megaton": len(p.get("megaton", []))}

@@ -69,8 +69,9 @@ class TacticianBot:
             return actions[0]                          # the drafted order: best cards on top
         if "choose_faction" in kinds:
             return min(actions, key=lambda a: (_DIFF[cat[a["faction"]].difficulty], a["faction"]))
-        if "choose_special" in kinds:
-            return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
+        if "choose_special" in kinds:                  # (Big Benji's cash_pool may be offered too)
+            offered = [a for a in actions if a["type"] == "choose_special"]
+            return max(offered, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "place_card" in kinds:
             places = [a for a in actions if a["type"] == "place_card"]
             empty = [a for a in places if not p["slots"][a["slot"]]["unit"]]

@@ -84,6 +84,8 @@ def seat_ready(ctx: Ctx, seat: int) -> None:
         stored = choices.hand_choices(ctx, seat, keep, "Store a hand card on your faction?")
         if stored:
             ctx.emit("CardsStashed", seat, cards=stored)
+    if modifiers.has(p, "load") and p["hand"]:
+        load_megaton(ctx, seat)
     ctx.emit("SeatReady", seat)
     if all(ctx.players[s]["ready"] for s in alive(ctx.state)):
         if ctx.state["apocalypse"]:
@@ -92,16 +94,48 @@ def seat_ready(ctx: Ctx, seat: int) -> None:
             start_battle(ctx)
 
 
+WAITS_FOR_OTHERS = "take_from_hands"     # Outfitter Q: "You can wait until all other players ..."
+
+
+def load_megaton(ctx: Ctx, seat: int) -> None:
+    """Megaton: "You can no longer access the cards except for Megaton's Boom effect" — when
+    the seat ends its Recruitment it may place hand cards face down on Megaton, one by one
+    (default: none). They leave the hand for good: no battle card, Triple, recruit or
+    discard effect reaches them, they are not hand cards for the A.I.Pokalypse, and only
+    the Boom (:mod:`.effects.opponents`) uses them. Ruling R-megaton."""
+    loaded: list[str] = []
+    while True:
+        hand = [c for c in ctx.players[seat]["hand"] if c not in loaded]
+        if not hand:
+            break
+        pick = ctx.ask(seat, "load", ["stop"] + sorted(hand), "Megaton: place a hand card face down on Megaton?")
+        if pick == "stop":
+            break
+        loaded.append(pick)
+    if loaded:
+        ctx.emit("CardsLoaded", seat, cards=loaded)
+
+
 def start_battle(ctx: Ctx) -> None:
-    """Reveal boards, preparation effects (left to right, faction last), deal battle stacks."""
+    """Reveal boards, preparation effects (left to right, faction last), deal battle stacks.
+
+    Outfitter Q "can wait until all other players have completed their preparation-effect
+    actions": its seat's preparation sequence stops before it and continues (Outfitter Q,
+    then the units to its right, then the faction) once every other seat is done. Waiting
+    never costs anything, so it always waits (ruling R-outfitter)."""
     ctx.emit("BoardsRevealed", None,
              boards={str(s): battle.public_board(ctx.players[s]) for s in alive(ctx.state)})
     ctx.emit("BattlePhaseStarted", None)
+    later: list[tuple[int, list]] = []
     for seat in alive(ctx.state):
-        for i, card in list(modifiers.sources(ctx.players[seat])):
-            ops = card.ops("preparation")
-            if ops and (i is None or ctx.players[seat]["slots"][i]["unit"] == card.id):
-                run(ctx, seat, ops, origin_of(card.id, i))
+        todo = [(i, card) for i, card in modifiers.sources(ctx.players[seat]) if card.ops("preparation")]
+        wait = next((k for k, (_, card) in enumerate(todo) if card.has(WAITS_FOR_OTHERS)), len(todo))
+        _prepare(ctx, seat, todo[:wait])
+        if todo[wait:]:
+            later.append((seat, todo[wait:]))
+    for seat, todo in later:
+        if not ctx.players[seat]["eliminated"]:
+            _prepare(ctx, seat, todo)
     count = battle.battle_card_count(ctx.state)
     ctx.emit("BattleStarted", None, cards=count)
     for seat in alive(ctx.state):
@@ -110,6 +144,14 @@ def start_battle(ctx: Ctx) -> None:
         if modifiers.has(ctx.players[seat], "guess_score"):
             guess_score(ctx, seat, count)
     next_point(ctx)
+
+
+def _prepare(ctx: Ctx, seat: int, todo: list) -> None:
+    """Run the preparation effects ``[(slot | None, card)]`` of ``seat`` whose card is still
+    where it was (a unit killed by an earlier preparation effect does nothing)."""
+    for i, card in todo:
+        if i is None or ctx.players[seat]["slots"][i]["unit"] == card.id:
+            run(ctx, seat, card.ops("preparation"), origin_of(card.id, i))
 
 
 def guess_score(ctx: Ctx, seat: int, cards: int) -> None:

@@ -73,7 +73,8 @@ def _untuck(p: dict, special: str) -> None:
 
 
 def _retuck(s: dict, p: dict, special: str) -> None:
-    """Kollektah: a pool card left otherwise; its cards go under the first remaining pool
+    """Kollektah: a pool card left otherwise with cards still under it (the seat's choice,
+    ``CardsRetucked``, comes first when it has one): they go under the first remaining pool
     card, or are lost (discard pile) when none is left."""
     cards = p.get("tucked", {}).pop(special, [])
     if not cards:
@@ -231,6 +232,31 @@ def _exchanged(s: dict, e: Event) -> None:
     p["hand"].remove(d["unit"])
     p["hand"].append(d["back"])
     p["slots"][d["slot"]]["unit"] = d["unit"]
+
+
+@_on("FactionDiscarded")
+def _faction_discarded(s: dict, e: Event) -> None:
+    """Fallout Boyz discarded: the faction card goes under the ammo deck."""
+    p, cid = _p(s, e), e.data["card"]
+    if p["faction"] == cid:
+        p["faction"] = None
+    else:
+        p["extra_factions"].remove(cid)
+    s["ammo_deck"].append(cid)
+
+
+@_on("HandCardTaken")
+def _hand_card_taken(s: dict, e: Event) -> None:
+    """Outfitter Q: a card moves from ``from_seat``'s hand to the acting seat's hand."""
+    s["players"][e.data["from_seat"]]["hand"].remove(e.data["card"])
+    _p(s, e)["hand"].append(e.data["card"])
+
+
+@_on("CardsRetucked")
+def _retucked(s: dict, e: Event) -> None:
+    """Kollektah: the cards under pool card ``card`` move under pool card ``under``."""
+    p = _p(s, e)
+    p["tucked"].setdefault(e.data["under"], []).extend(p["tucked"].pop(e.data["card"], []))
 
 
 @_on("CardTucked")
@@ -449,6 +475,24 @@ def _stash_returned(s: dict, e: Event) -> None:
     p = _p(s, e)
     p["hand"].extend(p["stash"])
     p["stash"] = []
+
+
+@_on("CardsLoaded")
+def _loaded(s: dict, e: Event) -> None:
+    """Megaton: hand cards go face down onto the faction card, out of reach."""
+    p = _p(s, e)
+    for cid in e.data["cards"]:
+        p["hand"].remove(cid)
+    p.setdefault("megaton", []).extend(e.data["cards"])
+
+
+@_on("MegatonBoom")
+def _boom(s: dict, e: Event) -> None:
+    """Megaton's Boom: the loaded cards are discarded (Special Units under their deck)."""
+    p = _p(s, e)
+    for cid in e.data["cards"]:
+        p["megaton"].remove(cid)
+        _to_discard(s, cid)
 
 
 @_on("OnceUsed")

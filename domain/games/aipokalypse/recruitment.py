@@ -15,7 +15,8 @@ from domain.engine import IllegalMove, InvalidCommand
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
-from .effects.resolve import discard_card, recruit_card, run, origin_of, spend_ammo
+from .effects.resolve import (discard_card, discard_faction, discardable_factions, recruit_card, run,
+                              origin_of, spend_ammo)
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
 
@@ -54,7 +55,11 @@ def target_optional(cid: str, trigger: str) -> bool:
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Big Benji: "You can discard as many Special Units from your pool as you like. You
     receive one ammo for each unit. You can do this at any time, even during battle." One
-    pool card per command, whenever the seat has a decision (raises IllegalMove)."""
+    pool card per command, at every point the seat has a decision (ruling R-benji): all
+    through its Recruitment Phase (also while it chooses a drawn Special Unit), in a
+    reaction window while behind, while placing a battle card. Not inside an open effect
+    decision: an effect resolves completely first ("Recruitment Effects"). Raises
+    IllegalMove ``cannot_cash``."""
     if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
         raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
                           "cannot_cash")
@@ -165,8 +170,9 @@ def sources_for(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple[st
 def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Every Recruitment command of ``seat`` (its pending decision is ``recruit``)."""
     p = state["players"][seat]
-    if p["offer"]:
-        return [{"type": "choose_special", "special": c} for c in p["offer"]]
+    if p["offer"]:                                      # Big Benji may still cash (R-benji)
+        return ([{"type": "choose_special", "special": c} for c in p["offer"]]
+                + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])
     cat = catalogue()
     out: list[dict[str, Any]] = []
     idle = idle_round(state, p)
@@ -186,6 +192,7 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
                 if not targets or target_optional(cid, "recruit"):
                     out.append({"type": "recruit", "card": cid, "slot": slot})
         out.extend(_discard_actions(p, cid, None))
+    out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
     if not idle:
         for i, s in units(p):
             out.extend(_discard_actions(p, s["unit"], i))
@@ -218,7 +225,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Validate and apply one Recruitment command (raises IllegalMove / InvalidCommand)."""
     state, p = ctx.state, ctx.players[seat]
     kind = cmd["type"]
-    if p["offer"] and kind != "choose_special":
+    if p["offer"] and kind not in ("choose_special", "cash_pool"):
         raise IllegalMove("Choose one of the drawn Special Units first.", "special_choice_pending")
     if kind == "choose_special":
         return _choose_special(ctx, seat, cmd)
@@ -244,6 +251,10 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             raise IllegalMove("A.I.Lien can only be recruited in Sudden Death.", "ailien_locked")
         target = _target(p, cid, "recruit", slot, cmd)
         recruit_card(ctx, seat, cid, slot, target, source="colony" if from_colony else "hand")
+    elif kind == "discard" and cmd.get("card") in discardable_factions(p):
+        if "target" in cmd:
+            raise InvalidCommand("A target is only used when discarding from a slot.")
+        discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
     elif kind == "discard":
         cid = cmd.get("card")
         on_slot = next((i for i, s in units(p) if s["unit"] == cid), None)

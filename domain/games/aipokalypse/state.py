@@ -21,6 +21,7 @@ Layout (every id is a card id of :mod:`.cards`)::
       "packet": [ids], "drafted": [ids], "picked": bool (Expert Variant draft),
       "table_factions": [ids] (Force the Luck: factions every seat uses),
       "tucked": {pool special id: [ids]} (Kollektah: cards under pool Special Units),
+      "megaton": [ids] (cards loaded face down on Megaton, only its Boom uses them),
       "colony": id | None, "colony_out": bool (Venus Colony's A.I.Lien, in use this battle),
       "colony_seen": id | None (the A.I.Lien everybody saw placed on Venus Colony)}
 
@@ -52,7 +53,7 @@ def new_player(offered: list[str], health: list[str], hand: list[str]) -> dict[s
             "current": None, "beside": [], "passed": False, "score": 0, "stash": [], "used": [],
             "triples": 0, "guess": None, "packet": [], "drafted": [], "picked": False,
             "table_factions": [], "tucked": {}, "colony": None, "colony_out": False,
-            "colony_seen": None}
+            "colony_seen": None, "megaton": []}
 
 
 def new_slot(card: str, red: bool = False) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
 
 _OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned", "SpecialSearched",
-               "ScoreGuessed", "SpecialDrafted"}
+               "ScoreGuessed", "SpecialDrafted", "CardsLoaded"}
 
 
 def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
@@ -56,6 +56,7 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
         # Venus Colony's A.I.Lien lies face up (recruiting it is a private Recruitment move)
         "colony": p.get("colony") if live else (public.get("colony") if p["public"] else p.get("colony_seen")),
         "tucked_count": {k: len(v) for k, v in p.get("tucked", {}).items()} if live else {},
+        "megaton_count": len(p.get("megaton", [])) if live else public.get("megaton", 0),
         "battle_stack": len(p["stack"]), "current": p["current"],
         "beside": [[c if up else None, up] for c, up in p["beside"]],
     }
@@ -63,7 +64,8 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
         view.update(hand=list(p["hand"]), offered=list(p["offered"]), offer=list(p["offer"]),
                     stash=list(p["stash"]), guess=p.get("guess"), packet=list(p.get("packet", [])),
                     drafted=list(p.get("drafted", [])),
-                    tucked={k: list(v) for k, v in p.get("tucked", {}).items()})
+                    tucked={k: list(v) for k, v in p.get("tucked", {}).items()},
+                    megaton=list(p.get("megaton", [])))
     return view
 
 
@@ -134,6 +136,8 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
         return {"kind": d["kind"]}
     if t == "HealthStackFormed" and (d.get("shuffled") or not own):
         return {"count": len(d["cards"])}      # face down: a shuffled order is nobody's to see
+    if t == "HandCardTaken" and not (own or viewer == d["from_seat"]):
+        return {"from_seat": d["from_seat"]}   # a hand card: only the two seats see which
     if t == "CardTucked" and not own:
         return {"under": d["under"]}           # the card lies face down under the pool card
     if t == "AmmoGained":

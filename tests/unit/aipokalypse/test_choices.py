@@ -284,14 +284,17 @@ def test_vault_afk_recruits_a_special_unit_for_free_in_round_2():
     assert len(offer) == 2 and [a["type"] for a in legal_actions(from_health, 0)] == ["choose_special"] * 2
 
 
-def test_outfitter_q_keeps_the_drawn_card_its_owner_chooses():
-    state = table(2)
+def test_outfitter_q_keeps_the_taken_card_its_owner_chooses():
+    state = table(3)
     put(state, 0, one("Outfitter Q"), 0)
     put(state, 1, ids("Veteran", 3)[0], 0)
+    put(state, 2, ids("Veteran", 3)[1], 0)
     low, high = ids("Recruit", 3)[0], ids("Brute", 3)[0]
-    state["draw"] = [low, high] + state["draw"]
+    hand(state, 1, low)
+    hand(state, 2, high)
     state, events = run_flow(state, flow.start_battle, answers=[low])
     assert low in state["players"][0]["hand"] and high in state["discard"]
+    assert [(e.data["from_seat"], e.data["card"]) for e in events if e.type == "HandCardTaken"] == [(1, low), (2, high)]
 
 
 def test_deer_makes_granted_temporary_strength_permanent_and_discards_the_granting_units():

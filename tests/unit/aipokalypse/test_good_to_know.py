@@ -22,17 +22,20 @@ def test_all_units_and_slots_exhausted_the_battle_card_value_still_counts():
 
 
 def test_discards_outside_the_recruitment_phase_do_not_trigger_discard_effects():
-    state = table(2)
-    put(state, 0, one("Outfitter Q"), 0)                 # preparation: draw 2, discard 1
+    state = table(3)
+    put(state, 0, one("Outfitter Q"), 0)                 # preparation: a card from each hand, keep 1
     put(state, 0, one("Finisher"), 0)                    # reacts to discard effects
     put(state, 1, one("Sniper"), 0)
-    state["draw"] = [one("Salvage Bot")] + state["draw"]          # not a basic: stays
-    state["draw"] = [ids("Painkiller", 3)[0]] + state["draw"]      # discard effect would draw 2
+    put(state, 2, ids("Sniper", 3)[1], 0)
+    hand(state, 1, ids("Painkiller", 3)[0])              # discard effect would draw 2
+    hand(state, 2, ids("Brute", 3)[0])                   # kept (higher card value)
     state, events = _battle(state, [[ids("Veteran", 3)[0], ids("Veteran", 3)[1]],
-                                    [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]])
+                                    [ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
+                                    [ids("Commander", 3)[0], ids("Commander", 3)[1]]])
     assert "CardDiscarded" in types(events)
-    # Outfitter Q, two battle stacks, both seats drawing up to 6 next round; no Painkiller draw
-    assert types(events).count("CardsDrawn") == 1 + 2 + 2
+    # the three battle stacks only: no Painkiller draw (Outfitter Q kept the Brute)
+    assert types(events).count("CardsDrawn") == 3
+    assert ids("Brute", 3)[0] in state["players"][0]["hand"]
     assert ids("Painkiller", 3)[0] in state["discard"]
 
 
@@ -45,7 +48,8 @@ def test_preparation_effects_left_to_right_faction_last():
     before = events[:types(events).index("BattleStarted")]
     prep = [e.type for e in before if e.seat == 0 and e.type in ("StrengthChanged", "CardsDrawn", "TempAdded")]
     # Invader (slot 0) ran before the faction gave temporary strength: it converted nothing;
-    # Outfitter Q (slot 1) drew before the faction's two TempAdded.
+    # Outfitter Q (slot 1) waits for the other seats, then runs before its faction's two
+    # TempAdded (seat 1 has no hand cards: it draws a card).
     assert prep == ["CardsDrawn", "TempAdded", "TempAdded"]
 
 

@@ -36,6 +36,7 @@ def _secret_ids(snapshot, viewer):
         secret |= set(p["health"])
         if seat != viewer:
             secret |= set(p["hand"]) | set(p["stash"]) | set(p["offer"]) | set(p["offered"])
+            secret |= set(p.get("megaton", []))          # loaded face down on Megaton
     return secret
 
 

@@ -9,7 +9,7 @@ what the effect did before it became a choice. ``"stop"`` / ``"skip"`` end optio
 
 Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
 Collector, Bookkeeper ("as many times as you want"), Engineer Guild, Fallout Boyz, Zombie,
-Painkiller, Outfitter Q, Prayers of Elex, Mechatron, Linear Collider, Outer Wilds,
+Painkiller, Prayers of Elex, Mechatron, Linear Collider, Outer Wilds,
 Lightbringers, D.E.E.R., Journalist, Erit Lux / Sic Mundus; opponents' units in
 :mod:`.opponents`, pools and Special Units in :mod:`.pools`.
 """
@@ -93,8 +93,8 @@ def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 @_op("draw_discard")
 def _draw_discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Zombie, Painkiller: draw, then at once discard ``discard`` card(s) of the seat's
-    choice from its hand (Zombie may discard itself from its slot). Outfitter Q (``keep``):
-    keep one of the drawn cards; the others are discarded (in battle: no discard effects)."""
+    choice from its hand (Zombie may discard itself from its slot). ``keep``: keep one of the
+    drawn cards of the seat's choice; the others are discarded (in battle: no discard effects)."""
     drawn = ctx.draw(seat, op["draw"])
     if not drawn:
         return
@@ -273,6 +273,38 @@ def _convert_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         unit = player(ctx, seat)["slots"][i]["unit"]
         if unit:
             discard_card(ctx, seat, unit)
+
+
+def temporary_strength(p: dict) -> dict[int, int]:
+    """Temporary strength each unit of the seat has now (``{slot: strength}``, only slots
+    with some): what its units' battle effects would give (:func:`temp_grants`), plus the
+    slot's own temporary strength and Desert Rats' ammo on it ("Temporary effects must be
+    taken into account", C.H.R.O.M.E., Eagle Eye)."""
+    grants, _ = temp_grants(p)
+    out = {}
+    for i, s in units(p):
+        n = grants.get(i, 0) + s["temp"] + s["ammo_temp"]
+        if n > 0:
+            out[i] = n
+    return out
+
+
+@_op("fix_temp")
+def _fix_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """C.H.R.O.M.E. (discard effect): "If a unit has 3 strength temporarily, you can discard
+    C.H.R.O.M.E. permanently to that unit" — a unit of the seat's choice with at least ``n``
+    temporary strength (:func:`temporary_strength`) gains ``n`` strength permanently
+    (ruling R-chrome; default: the one with the most temporary strength, leftmost on ties).
+    Like every discard effect it resolves only in the Recruitment Phase (R-discard-phase)."""
+    p = player(ctx, seat)
+    temps = temporary_strength(p)
+    fit = sorted((i for i, n in temps.items() if n >= op["n"]), key=lambda i: (-temps[i], i))
+    if not fit:
+        return
+    pick = ctx.ask(seat, "strength", fit + ["skip"],
+                   f"{name_of(origin['card'])}: make {op['n']} temporary strength of a unit permanent")
+    if pick != "skip":
+        gain(ctx, seat, pick, op["n"])
 
 
 def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool = True) -> list[str]:

@@ -1,13 +1,14 @@
-"""Effect ops that hit opponents' units, with the decision of the seat the card note names:
-Prof. Boom (its owner aims), Trapperkeeper, Eagle Eye and Riddickules (each opponent picks
-its own unit), Megaton (fixed). Defaults and rulings: :mod:`.choices`, RULINGS R-boom,
-R-eagle-eye."""
+"""Effect ops that hit opponents' units or hands, with the decision of the seat the card note
+names: Prof. Boom (its owner aims), Trapperkeeper, Eagle Eye and Riddickules (each opponent
+picks its own unit), Megaton's Boom (fixed), Outfitter Q (cards from the opponents' hands).
+Defaults and rulings: :mod:`.choices`, RULINGS R-boom, R-eagle-eye, R-outfitter, R-megaton."""
 from __future__ import annotations
 
+from ..cards import catalogue
 from ..context import Ctx
 from ..spec import COLORS, MAX_SLOTS, SCALE
 from ..state import color_of, strength_of, units
-from .choices import name_of, opponents, strongest_first, weakest_first
+from .choices import name_of, opponents, strongest_first, temporary_strength, weakest_first
 from .resolve import Op, _op, discard_card, exhaust_unit, player
 
 
@@ -31,15 +32,7 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Discard (kill) one unit of each opponent; kills never trigger discard effects.
     ``pick``: ``owner`` (Prof. Boom "you can choose which of your opponents' units": by slot,
     from what the owner may see), ``victim`` (Trapperkeeper "your opponents can decide for
-    themselves"), ``strongest``/``weakest`` (fixed). ``once`` / ``max_health``: Megaton."""
-    p = player(ctx, seat)
-    key = f"kill:{origin['card']}"
-    if op.get("once") and key in p["used"]:
-        return
-    if op.get("max_health") is not None and len(p["health"]) > op["max_health"]:
-        return
-    if op.get("once"):
-        ctx.emit("OnceUsed", seat, key=key)
+    themselves"), ``strongest``/``weakest`` (fixed)."""
     name = name_of(origin["card"])
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
@@ -59,21 +52,35 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             discard_card(ctx, other, victim["slots"][i]["unit"], trigger=False)
 
 
+def with_temporary(p: dict) -> dict[int, int]:
+    """Strength of each unit of ``p`` with its temporary effects (Eagle Eye: "Temporary
+    effects must be taken into account"): printed strength plus
+    :func:`.choices.temporary_strength` (battle-effect grants such as Sniper's +3, slot
+    temporary strength, Desert Rats' ammo), ``{slot: strength}``."""
+    temps = temporary_strength(p)
+    return {i: strength_of(s) + temps.get(i, 0) for i, s in units(p)}
+
+
 def _declared_colours(ctx: Ctx, seat: int) -> list[str]:
-    """Colours to declare, the one whose best active opposing unit is strongest first."""
+    """Colours to declare, the one whose best active opposing unit is strongest (temporary
+    effects counted) first."""
+    boards = {o: with_temporary(player(ctx, o)) for o in opponents(ctx, seat)}
+
     def threat(color: str) -> int:
-        return max((strength_of(s) + s["temp"] for o in opponents(ctx, seat)
-                    for _, s in units(player(ctx, o)) if not s["exhausted"] and color_of(s["unit"]) == color),
-                   default=-1)
+        return max((boards[o][i] for o in boards for i, s in units(player(ctx, o))
+                    if not s["exhausted"] and color_of(s["unit"]) == color), default=-1)
     return sorted(COLORS, key=lambda c: (-threat(c), COLORS.index(c)))
 
 
 @_op("exhaust")
 def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Battle Phase only: each opponent exhausts one active unit (a card from the draw pile
-    goes face down above it). ``declare`` (Eagle Eye): the owner declares a colour and only
+    goes face down above it). ``declare`` (Eagle Eye): the owner declares a colour (the one
+    whose strongest opposing unit is strongest with its temporary effects first) and only
     units of exactly that colour count (Rogues are purple); ``pick`` ``victim`` (Eagle Eye,
-    Riddickules): the opponent chooses which, weakest first; else fixed."""
+    Riddickules): the opponent chooses which, weakest first — for Eagle Eye weakest with
+    temporary effects ("Temporary effects must be taken into account", ruling R-eagle-eye);
+    else fixed."""
     if ctx.state["phase"] != "battle":
         return
     name = name_of(origin["card"])
@@ -86,10 +93,67 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                   and (color is None or color_of(s["unit"]) == color)]
         if not active:
             continue
-        if op["pick"] == "victim":
+        if op["pick"] == "victim" and color is not None:            # Eagle Eye: with temporary effects
+            strength = with_temporary(victim)
+            ranked = sorted(active, key=lambda j: (strength[j], -j))
+            i = ctx.ask(other, "exhaust", ranked, f"{name}: exhaust one of your {color} units")
+        elif op["pick"] == "victim":
             i = ctx.ask(other, "exhaust", weakest_first(victim, active), f"{name}: exhaust one of your units")
         elif op["pick"] == "strongest":
             i = strongest_first(victim, active)[0]
         else:
             i = weakest_first(victim, active)[0]
         exhaust_unit(ctx, other, i)
+
+
+@_op("take_from_hands")
+def _take_from_hands(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Outfitter Q (preparation, resolved after every other seat's preparation effects — "You
+    can wait until all other players have completed their preparation-effect actions", see
+    :func:`..flow.start_battle`): take one card at random from the hand of each opponent
+    that has hand cards (``HandCardTaken``: only the two seats see which), keep the one of
+    your choice (default: the highest card value) — "The cards you don't choose are
+    discarded" (Battle Phase: no discard effects). "If your opponents have no hand cards,
+    you can draw a card": then one card from the draw pile. Ruling R-outfitter."""
+    taken = []
+    for other in opponents(ctx, seat):
+        cards = sorted(player(ctx, other)["hand"])
+        if cards:
+            card = ctx.rng.choice(cards)
+            ctx.emit("HandCardTaken", seat, card=card, from_seat=other)
+            taken.append(card)
+    if not taken:
+        ctx.draw(seat, 1)
+        return
+    cat = catalogue()
+    best_first = sorted(taken, key=lambda c: (-(cat[c].value or 0), c))
+    keep = best_first[0] if len(taken) == 1 else ctx.ask(
+        seat, "keep", best_first, f"{name_of(origin['card'])}: keep one of the cards taken from your opponents")
+    for card in taken:
+        if card != keep:
+            discard_card(ctx, seat, card)
+
+
+@_op("boom")
+def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Megaton's Boom (preparation, the only way to the cards on Megaton, see
+    :func:`..flow.load_megaton`): when cards lie on it the seat may set it off (default:
+    wait). All of them are discarded (Battle Phase: no discard effects) and their card
+    values add up to the blast (Special Units have none); each opponent discards (kills,
+    no discard effects) its strongest unit whose printed strength is at most the blast
+    (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
+    (ruling R-megaton)."""
+    cards = list(player(ctx, seat).get("megaton", []))
+    if ctx.state["phase"] != "battle" or not cards:
+        return
+    cat = catalogue()
+    blast = sum(cat[c].value or 0 for c in cards)
+    if ctx.ask(seat, "boom", ["wait", "boom"], f"Megaton: Boom with {len(cards)} card(s), blast {blast}?") == "wait":
+        return
+    ctx.emit("MegatonBoom", seat, cards=cards, blast=blast)
+    for other in opponents(ctx, seat):
+        victim = player(ctx, other)
+        reach = [i for i, s in units(victim) if strength_of(s) <= blast]
+        if reach:
+            i = min(reach, key=lambda j: (-strength_of(victim["slots"][j]), j))
+            discard_card(ctx, other, victim["slots"][i]["unit"], trigger=False)

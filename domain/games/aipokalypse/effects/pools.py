@@ -1,11 +1,30 @@
 """Effect ops on pools and Special Units, each with the owner's decision: Medic, Big Benji
 (its point-won steal and the ``cash_pool`` action), Scammer, Queen of Elysium, Hacker,
-Vault A.F.K. Defaults: :mod:`.choices`; rulings R-benji, R-vault."""
+Vault A.F.K.; Kollektah's stored cards when their pool card leaves (:func:`release_tucked`).
+Defaults: :mod:`.choices`; rulings R-benji, R-vault, R-kollektah."""
 from __future__ import annotations
 
 from ..context import Ctx
 from .choices import name_of, neighbours
 from .resolve import Op, _op, fire, gain_ammo, player, recruit_card
+
+
+def release_tucked(ctx: Ctx, seat: int, card: str) -> None:
+    """Kollektah: "If you discard or lose a Special Unit in your pool, you can swap the cards
+    to another unit." Called just before ``card`` leaves ``seat``'s pool other than by being
+    recruited: when cards lie under it and another pool card remains, the seat chooses
+    which one they go under (``CardsRetucked``; default: the first remaining pool card).
+    With no other pool card they are lost when it leaves ("If all Special Units are gone,
+    you lose the stored cards", see ``fold``). Ruling R-kollektah."""
+    p = player(ctx, seat)
+    if not p.get("tucked", {}).get(card):
+        return
+    others = list(dict.fromkeys(c for c in p["pool"] if c != card))
+    if not others:
+        return
+    under = others[0] if len(others) == 1 else ctx.ask(
+        seat, "special", others, f"Kollektah: under which Special Unit do the cards under {name_of(card)} go?")
+    ctx.emit("CardsRetucked", seat, card=card, under=under)
 
 
 @_op("special_to_slot")
@@ -38,6 +57,7 @@ def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     card = ctx.ask(seat, "steal", [c for c, _ in cards], f"{name_of(origin['card'])}: take a Special "
                                                            "Unit from a neighbour's pool")
     owner = dict(cards)[card]
+    release_tucked(ctx, owner, card)
     ctx.emit("PoolCardMoved", seat, card=card, from_seat=owner, to_seat=seat, from_where="pool")
 
 
@@ -59,6 +79,7 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         card, other = None, ctx.ask(seat, "seat", near, "Scammer: the neighbour whose pool receives Scammer")
     ctx.emit("PoolCardMoved", seat, card=origin["card"], from_seat=seat, to_seat=other, from_where="specials")
     if card:
+        release_tucked(ctx, other, card)
         ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
 
 
@@ -72,6 +93,7 @@ def _heal(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             return
         card = ctx.ask(seat, "special", list(pool), f"{name_of(origin['card'])}: the pool card "
                                                       "that becomes a health point again")
+        release_tucked(ctx, seat, card)
         ctx.emit("HealthGained", seat, card=card)
 
 
@@ -118,5 +140,6 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 def cash_pool(ctx: Ctx, seat: int, card: str) -> None:
     """Big Benji: discard ``card`` from the pool (under the Special deck) for 1 ammo."""
+    release_tucked(ctx, seat, card)
     ctx.emit("CardDiscarded", seat, card=card, **{"from": "pool"})
     gain_ammo(ctx, seat, 1)

@@ -170,6 +170,28 @@ def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
         fire(ctx, seat, "discard_effect", {})
 
 
+def discardable_factions(p: Mapping[str, Any]) -> list[str]:
+    """The seat's own faction cards (kept or Stalker's extra, never the table's) that have a
+    discard effect and so may be discarded themselves (Fallout Boyz: "or even discard it")."""
+    own = ([p["faction"]] if p["faction"] else []) + list(p["extra_factions"])
+    return [f for f in own if catalogue()[f].ops("discard")]
+
+
+def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
+    """Fallout Boyz: "You can also trigger the discard effect of this card with other card
+    effects or even discard it." The faction card goes under the ammo deck (where the
+    unchosen faction went, Game Setup B); the seat no longer has it. In the Recruitment
+    Phase its discard effect resolves and the ``discard_effect`` hook fires (ruling
+    R-fallout)."""
+    ctx.emit("FactionDiscarded", seat, card=fid)
+    if ctx.state["phase"] != "recruitment":
+        return
+    ops = catalogue()[fid].ops("discard")
+    if ops:
+        run(ctx, seat, ops, origin_of(fid))
+        fire(ctx, seat, "discard_effect", {})
+
+
 def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
                  source: str = "hand", pos: int = 0) -> None:
     """Place ``cid`` on the empty ``slot`` (strength 1 unless a Triple carries strength) and
@@ -343,13 +365,21 @@ def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("retrigger")
 def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Bartender, Destiny (discard effect), Governor (recruit effect): the ``trigger``
+    effect of the seat's leftmost other unit (of ``color``) that has one resolves; the unit
+    stays. Without a colour the seat's faction(s) come last, as in every left-to-right
+    order ("your faction being last"): Fallout Boyz's discard effect "can also be
+    triggered with other card effects" (ruling R-fallout)."""
     p = player(ctx, seat)
-    for i, s in units(p):
-        if s["unit"] == origin["card"] or not _matches(s["unit"], op.get("color")):
-            continue
-        ops = catalogue()[s["unit"]].ops(op["trigger"])
+    cat = catalogue()
+    sources = [(i, s["unit"], s["pos"]) for i, s in units(p)
+               if s["unit"] != origin["card"] and _matches(s["unit"], op.get("color"))]
+    if op.get("color") is None and op["trigger"] == "discard":
+        sources += [(None, f, None) for f in discardable_factions(p) if f != origin["card"]]
+    for i, cid, pos in sources:
+        ops = cat[cid].ops(op["trigger"])
         if ops:
-            run(ctx, seat, ops, origin_of(s["unit"], i, None, s["pos"]))
+            run(ctx, seat, ops, origin_of(cid, i, None, pos))
             if op["trigger"] == "discard":
                 fire(ctx, seat, "discard_effect", {})
             return

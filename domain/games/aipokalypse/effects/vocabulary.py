@@ -13,8 +13,10 @@ Op families:
 - board: ``strength`` (permanent, scale steps), ``temp`` (temporary battle strength),
   ``red_slot``, ``attach``, ``swap``, ``absorb``, ``merge``, ``bequeath``, ``valley``,
   ``open_slot``, ``convert_temp``, ``ammo_all``, ``exchange`` (Megagneto's command),
-  ``tuck`` (Kollektah: hand cards under pool Special Units);
+  ``tuck`` (Kollektah: hand cards under pool Special Units), ``fix_temp`` (C.H.R.O.M.E.:
+  temporary strength made permanent);
 - cards: ``ammo``, ``draw``, ``discard``, ``draw_discard``, ``search``, ``salvage``,
+  ``take_from_hands`` (Outfitter Q),
   ``pray``, ``stash`` (static), ``retrigger``;
 - special units / health: ``heal``, ``renew_pool``, ``special_to_slot``,
   ``steal_pool``, ``scam``, ``free_special``, ``health_from_deck``, ``extra_faction``,
@@ -26,6 +28,8 @@ Op families:
   ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
   ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``;
 - game end: ``alt_win``, ``apocalypse``;
+- Megaton: ``load`` (static: hand cards go face down onto it when Recruitment ends) and
+  ``boom`` (preparation: the loaded cards blast each opponent's strongest unit in reach);
 - ``listen``: a passive hook (``on`` one of :data:`HOOKS`) running nested ``then`` ops.
 """
 from __future__ import annotations
@@ -48,7 +52,7 @@ OPS: dict[str, dict[str, object]] = {
     "attach": {"n": "int", "to": ("self",)},
     "exhaust": {"pick": PICKS, "declare": "bool?"},
     "reactivate": {"color": "color?"},
-    "kill": {"pick": PICKS, "once": "bool?", "max_health": "int?"},
+    "kill": {"pick": PICKS},
     "swap": {"mode": ("strength", "position"), "choose": "bool?", "optional": "bool?"},
     "win_point": {"max_value": "int"},
     "alt_win": {"kind": ("one_color",), "count": "int"},
@@ -101,6 +105,10 @@ OPS: dict[str, dict[str, object]] = {
     "health_from_deck": {},
     "pray": {"n": "int"},
     "ammo_all": {"color": "color"},
+    "fix_temp": {"n": "int"},
+    "take_from_hands": {},
+    "load": {},
+    "boom": {},
 }
 
 # Ops that only change how the rules count (read by effects.modifiers); never "executed".
@@ -108,7 +116,7 @@ STATIC_OPS = frozenset({
     "ammo_bonus", "ammo_temp", "ammo_triple", "pair_triple", "wild_triple", "special_choice",
     "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
     "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
-    "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck",
+    "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck", "load",
 })
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
 BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
