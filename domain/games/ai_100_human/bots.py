@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.modular import RandomBot
 from . import roles
 from .actions import legal_actions
 from .hacking import swap
@@ -30,17 +31,6 @@ AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "
 COPY_POINTS_ESTIMATE = 4     # a 105/106 is worth about a good neighbour turn
 
 
-class RandomBot:
-    """Uniform choice over ``legal_actions`` (terminates: powers are once per game/phase)."""
-
-    name = "random"
-
-    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-        """One legal command for ``seat``; raises ValueError when it has none."""
-        options = legal_actions(state, seat)
-        if not options:
-            raise ValueError(f"seat {seat} has no decision to make")
-        return rng.choice(options)
 
 
 class GreedyBot:
@@ -169,5 +159,5 @@ def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dic
     return (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n])
 
 
-BOTS = {"random": RandomBot(), "greedy": GreedyBot()}
+BOTS = {"random": RandomBot(legal_actions), "greedy": GreedyBot()}
 from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)

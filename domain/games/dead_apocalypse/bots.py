@@ -27,6 +27,7 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
+from domain.modular import RandomBot
 from .actions import legal_actions
 from .cards import CardDef, catalogue
 from .combat import can_defeat, immune, spend_plan
@@ -38,17 +39,6 @@ THIN_STRONG = 4          # ... of which at least this many deal 2+ damage
 HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones first)
 
 
-class RandomBot:
-    """Uniform choice over ``legal_actions``."""
-
-    name = "random"
-
-    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-        """One legal command for ``seat``; raises ValueError when it has none."""
-        options = legal_actions(state, seat)
-        if not options:
-            raise ValueError(f"seat {seat} has no decision to make")
-        return rng.choice(options)
 
 
 def _table(v: dict[str, Any], extra: list[dict[str, Any]] = ()) -> SimpleNamespace:
@@ -321,4 +311,4 @@ def _conditional(card: CardDef) -> bool:
     return any(s["op"] in ("damage_if", "damage_per") for s in card.abilities)
 
 
-BOTS = {"random": RandomBot(), "cooperative": CooperativeBot()}
+BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot()}

@@ -1,0 +1,123 @@
+"""An :class:`domain.engine.Engine` assembled from a game folder's modules.
+
+Every game folder reads top-down (STYLE.md): ``spec`` (ids, seats, options and command
+schemas, ``validate_options``), ``rules`` (``decide``), ``fold`` (``evolve``), ``actions``
+(``pending``, ``legal_actions``), ``views`` (``view``, ``redact``), ``state``
+(``dump_state``, ``load_state``) and ``bots`` (``BOTS``). :class:`ModularEngine` wires
+them once, so a game's ``game.py`` only says how a match starts and where its result is.
+"""
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import Any, Callable, Mapping
+
+from domain.engine import Event, Setup
+
+
+class ModularEngine:
+    """Base class: subclasses set the module attributes and implement :meth:`start`.
+
+    Class attributes a subclass sets: ``spec``, ``rules``, ``fold``, ``actions``,
+    ``views``, ``state_module`` (modules), ``bots`` (level -> Bot) and ``timeout_bot``.
+    ``game_id``, ``title``, ``min_seats``, ``max_seats``, ``schema_version``,
+    ``options_schema`` and ``command_schemas`` are read from ``spec`` (``GAME_ID``,
+    ``TITLE``, ...). When ``views`` defines ``redact_type`` the engine offers that optional
+    capability too (see :func:`domain.engine.redacted_type`).
+    """
+
+    spec: ModuleType
+    rules: ModuleType
+    fold: ModuleType
+    actions: ModuleType
+    views: ModuleType
+    state_module: ModuleType
+    bots: Mapping[str, Any]
+    timeout_bot: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.spec
+        cls.game_id = spec.GAME_ID
+        cls.title = spec.TITLE
+        cls.min_seats = spec.MIN_SEATS
+        cls.max_seats = spec.MAX_SEATS
+        cls.schema_version = spec.SCHEMA_VERSION
+        cls.options_schema = spec.OPTIONS_SCHEMA
+        cls.command_schemas = spec.COMMAND_SCHEMAS
+        if hasattr(cls.views, "redact_type"):
+            cls.redact_type = _redact_type
+
+    def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        """The set-up events of a match with validated ``options`` (game-specific)."""
+        raise NotImplementedError
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Normalised options (``spec.validate_options``); raises InvalidCommand."""
+        return self.spec.validate_options(seats, options)
+
+    def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
+        """Validated options, then :meth:`start`."""
+        return self.start(setup.seats, self.validate_options(setup.seats, setup.options), rng)
+
+    def decide(self, state: Any, seat: int, command: Mapping[str, Any],
+               rng: random.Random) -> list[Event]:
+        """``rules.decide``: the events ``command`` causes; raises RuleError."""
+        return self.rules.decide(state, seat, command, rng)
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """``fold.evolve``: fold one event (``state`` is ``None`` before the first)."""
+        return self.fold.evolve(state, event)
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """``views.view``: what ``viewer`` (a seat, or ``None`` for a spectator) may see."""
+        return self.views.view(state, viewer)
+
+    def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
+        """``views.redact``: the event's data as ``viewer`` may see it."""
+        return self.views.redact(event, viewer, state)
+
+    def pending(self, state: Any) -> dict[int, str]:
+        """``actions.pending``: seats that must act now -> decision kind."""
+        return self.actions.pending(state)
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """``actions.legal_actions``: every command ``seat`` may send now."""
+        return self.actions.legal_actions(state, seat)
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        """``None`` while running, else the game's result object."""
+        return state.result
+
+    def dump_state(self, state: Any) -> dict[str, Any]:
+        """``state.dump_state``: a JSON-serialisable snapshot."""
+        return self.state_module.dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> Any:
+        """``state.load_state``: inverse of :meth:`dump_state`."""
+        return self.state_module.load_state(data)
+
+
+def _redact_type(self: ModularEngine, event: Event, viewer: int | None, state: Any = None) -> str:
+    """``views.redact_type``: the envelope type ``viewer`` may see (optional capability)."""
+    return self.views.redact_type(event, viewer, state)
+
+
+class RandomBot:
+    """Uniform choice over a game's legal actions (every game's ``random`` level).
+
+    Args:
+        legal_actions: the game's ``legal_actions(state, seat) -> list[command]``.
+    """
+
+    name = "random"
+
+    def __init__(self, legal_actions: Callable[[Any, int], list[dict[str, Any]]]):
+        self._legal_actions = legal_actions
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One legal command for ``seat``; raises ValueError when it has none."""
+        options = self._legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        return rng.choice(options)
