@@ -273,8 +273,8 @@ def test_solo_side_choice_weighs_several_sides_to_the_end_of_the_match():
     bot = ExpertBot(budget=6, candidates=2)
     choice = bot.choose(state, 0, random.Random(0))
     assert choice["type"] == "choose_ai_side"
-    # 6 sides x 2 samples (solo budget = 2 x 6 rollouts = 12 -> whole samples of 6)
-    assert bot.last_rollouts == 12
+    # 6 sides x 4 samples (solo budget = 4 x 6 rollouts = 24 -> whole samples of 6)
+    assert bot.last_rollouts == 24
 
 
 def _solo_twisted(state):
@@ -293,7 +293,7 @@ def test_solo_expert_does_not_read_the_timer_stack_order(step, turn):
     assert twisted.timer != state.timer
     bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
     assert bot.choose(twisted, 0, random.Random(5)) == bot.choose(state, 0, random.Random(5))
-    assert bot.last_rollouts == 24
+    assert bot.last_rollouts == 48                      # solo: 4 x 12 rollouts, 16 x 3
 
 
 @pytest.mark.parametrize("step,turn", [("draft", 2), ("discard", 3), ("place", 3)])
@@ -359,3 +359,105 @@ def test_default_expert_decides_the_solo_side_choice_within_2_seconds():
     started = time.perf_counter()
     E.bots["expert"].choose(state, 0, random.Random(0))
     assert time.perf_counter() - started < 2.0
+
+
+# ---------------------------------------------------------------- solo look-ahead details
+
+def _solo_with_side(side: str, seed: int, stop):
+    """A solo match with AI side ``side``, played by greedy (never using AI-5) up to the
+    first state where ``stop(state)`` holds."""
+    rng = random.Random(seed)
+    state = fold(E, E.new_match(Setup(1, E.validate_options(1, {})), rng))
+    state = fold(E, E.decide(state, 0, {"type": "choose_ai_side", "card": side}, rng), state)
+    while not stop(state):
+        command = E.bots["greedy"].choose(state, 0, rng)
+        if command["type"] == "use_ai5":
+            command = next(o for o in legal_actions(state, 0) if o["type"] != "use_ai5")
+        state = fold(E, E.decide(state, 0, command, rng), state)
+    return state
+
+
+def test_rollout_card_vp_cache_gives_the_scoring_engines_values():
+    from domain.games.ai_100_human.expert import _card_vp_now
+    from domain.games.ai_100_human.scoring import score_effect
+    from domain.games.ai_100_human.tableau import placement_cells
+    state = _mode_state(1, 31, lambda s: s.step == "place" and s.phase == 2 and s.turn == 3)
+    own = state.seats[0].tableau
+    nbrs = state.neighbour_tableaux(0)
+    plain = [c for c in catalogue().phase_deck(2) if int(c) < 99][:12]
+    checked = 0
+    for card in plain + ["107", "111"]:
+        for pos in placement_cells(own):
+            expected = score_effect(card, {**own, pos: card}, pos, nbrs)
+            assert _card_vp_now(state, 0, card, pos) == expected
+            assert _card_vp_now(state, 0, card, pos) == expected      # cached answer
+            checked += 1
+    assert checked > 20
+
+
+def test_solo_rollout_uses_ai5_on_the_last_turn_for_the_best_end_gain():
+    from domain.games.ai_100_human.expert import _own_ai5
+    from domain.games.ai_100_human.hacking import swap
+    from domain.games.ai_100_human.scoring import score_ai_card, score_objective
+    from domain.games.ai_100_human.state import cell
+    early = _solo_with_side("AI-5", 32, lambda s: s.phase == 2 and s.turn == 6
+                            and s.step == "place")
+    assert _own_ai5(early, 0) is None                       # only on the last turn
+    state = _solo_with_side("AI-5", 32, lambda s: s.phase == 2 and s.turn == 7
+                            and s.step == "place")
+    s = state.seats[0]
+    objective = state.objectives["2"]
+
+    def end(tableau):
+        return score_objective(objective, tableau) + score_ai_card("AI-5", tableau)
+
+    gains = {tuple(map(tuple, o["cells"])): end(swap(s.tableau, *(cell(x) for x in o["cells"])))
+             - end(s.tableau) for o in legal_actions(state, 0) if o["type"] == "use_ai5"}
+    assert gains
+    chosen = _own_ai5(state, 0)
+    if max(gains.values()) <= 0:
+        assert chosen is None
+    else:
+        assert chosen in legal_actions(state, 0)
+        assert gains[tuple(map(tuple, chosen["cells"]))] == max(gains.values())
+
+
+def test_solo_rollout_uses_ai6_discarding_the_two_weakest_offered_cards():
+    from domain.games.ai_100_human.expert import _card_vp, _own_ai6
+    from domain.games.ai_100_human.solo import ai6_offer
+    from domain.games.ai_100_human.tableau import placement_cells
+    state = _solo_with_side("AI-6", 33, lambda s: s.phase == 1 and s.step == "draft")
+    offer = ai6_offer(state)
+    assert len(offer) == 3
+    memo = {}
+    cells = placement_cells(state.seats[0].tableau)
+    best = {c: max(_card_vp(state, 0, c, p, memo) for p in cells) for c in offer}
+    chosen = _own_ai6(state, 0, memo)
+    assert chosen in legal_actions(state, 0) and chosen["type"] == "use_ai6"
+    kept = next(c for c in offer if c not in chosen["discard"])
+    assert best[kept] == max(best.values())
+    used = fold(E, E.decide(state, 0, chosen, random.Random(0)), state)
+    assert _own_ai6(used, 0, {}) is None                    # once per phase
+
+
+def test_default_expert_decides_a_solo_turn_1_draft_within_2_seconds():
+    state = _mode_state(1, 34, lambda s: s.step == "draft" and s.turn == 1)
+    started = time.perf_counter()
+    E.bots["expert"].choose(state, 0, random.Random(0))
+    assert time.perf_counter() - started < 2.0
+
+
+def test_default_shortlist_and_cap_follow_the_mode():
+    from domain.games.ai_100_human.expert import DEFAULT_CANDIDATES, MODE_CANDIDATES
+    assert MODE_CANDIDATES["solo"] > DEFAULT_CANDIDATES
+    state = _mode_state(1, 35, lambda s: s.step == "place" and s.turn == 3)
+    assert len(legal_actions(state, 0)) > MODE_CANDIDATES["solo"]
+    bot = ExpertBot(budget=6, time_cap_s=60)            # solo: 4 x 6 = 24 rollouts
+    bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 24                      # 4 samples x 6 candidates
+    bot = ExpertBot(budget=6, candidates=3, time_cap_s=60)
+    bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 24                      # 8 samples x 3 candidates
+    bot = ExpertBot(budget=5, time_cap_s=60)            # 20 rollouts: 3 whole samples of 6
+    bot.choose(state, 0, random.Random(0))
+    assert bot.last_rollouts == 18
