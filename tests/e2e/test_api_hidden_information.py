@@ -12,11 +12,15 @@ a reserve (115/116 exchange) is public knowledge and not counted as a secret.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Iterator
 
 from tests.e2e.http_helpers import create, play_round, tokens_of, version_of
 
 ROUNDS = 40
+
+
+CARD_ID = re.compile(r"^(?:\d{3}|AI-\d{1,2})$")
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -35,7 +39,9 @@ def strings(value: Any) -> Iterator[str]:
 def own_cards(you: dict[str, Any]) -> set[str]:
     """The card ids private to a seat, from its own view's ``you`` section."""
     cards = set(you["hand"]) | set(you["reserve"]) | set(you["dealt"])
-    return cards | set(strings(you["choice"] or {})) - {"card", "cell", "copy", "type"}
+    # the face-down choice: only its card ids are secret (command types such as
+    # "exchange_reserve" are public decision kinds, shown in every view's "pending")
+    return cards | {s for s in strings(you["choice"] or {}) if CARD_ID.match(s)}
 
 
 def responses_for(http, client, match_id: str, token: str | None, since: int) -> list[Any]:
