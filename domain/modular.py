@@ -9,7 +9,7 @@ them once, so a game's ``game.py`` only says how a match starts and where its re
 from __future__ import annotations
 
 import random
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
 from domain.engine import Event, Setup
@@ -121,3 +121,45 @@ class RandomBot:
         if not options:
             raise ValueError(f"seat {seat} has no decision to make")
         return rng.choice(options)
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy of loaded card data: dicts -> ``MappingProxyType``, lists ->
+    tuples (so a card's effect can never be mutated by the code that reads it)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(x) for k, x in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(x) for x in value)
+    return value
+
+
+def command_schema(name: str, props: Mapping[str, Any], required: tuple[str, ...],
+                   doc: str) -> dict[str, Any]:
+    """The JSON Schema of one command ``{"type": name, **props}`` (no other fields), as
+    ``Engine.command_schemas`` declares it; the API builds its marshmallow schema from it."""
+    properties: dict[str, Any] = {"type": {"const": name}}
+    properties.update(props)
+    return {"type": "object", "description": doc, "properties": properties,
+            "required": ["type", *required], "additionalProperties": False}
+
+
+class Recorder:
+    """Collects events while ``decide`` runs and folds each into :attr:`state` at once, so
+    later steps of the same command read the state the earlier events produce.
+
+    Subclasses set ``evolve`` (the game's fold function) as a ``staticmethod``.
+    """
+
+    evolve: Callable[[Any, Event], Any]
+
+    def __init__(self, state: Any):
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, data: Mapping[str, Any] | None = None,
+             seat: int | None = None) -> Event:
+        """Record ``Event(type_, data, seat)`` and fold it into :attr:`state`."""
+        event = Event(type_, dict(data or {}), seat)
+        self.state = self.evolve(self.state, event)
+        self.events.append(event)
+        return event

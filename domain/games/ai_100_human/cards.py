@@ -31,6 +31,7 @@ Measures: ``cards {color|number: [..]}``, ``most attr``, ``least attr``, ``disti
 from __future__ import annotations
 
 import json
+from domain.modular import freeze
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -307,13 +308,6 @@ def check_effect(where: str, effect: Any) -> None:
         _fail(where, f"{f}.kind", f"unknown effect kind {kind!r}")
 
 
-def _freeze(v: Any) -> Any:
-    if isinstance(v, dict):
-        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
-
 
 def _card(raw: Any, kind: str, index: int) -> Card:
     where = f"{kind} card #{index}"
@@ -347,7 +341,7 @@ def _card(raw: Any, kind: str, index: int) -> Card:
     if not isinstance(raw["text"], str) or not raw["text"].strip():
         _fail(where, "text", "expected the effect text")
     return Card(cid, kind, phase, color, number, MappingProxyType(frozen_corners),
-                _freeze(raw["effect"]), raw["text"])
+                freeze(raw["effect"]), raw["text"])
 
 
 def _objective(raw: Any, index: int) -> Objective:
@@ -365,7 +359,7 @@ def _objective(raw: Any, index: int) -> Objective:
     check_effect(where, raw["effect"])
     if not isinstance(raw["text"], str) or not raw["text"].strip():
         _fail(where, "text", "expected the effect text")
-    return Objective(oid, phase, raw["starter"], _freeze(raw["effect"]), raw["text"])
+    return Objective(oid, phase, raw["starter"], freeze(raw["effect"]), raw["text"])
 
 
 def _items(doc: Any, name: str, key: str) -> list:

@@ -6,6 +6,7 @@ Mode". The mode follows the seat count (:func:`mode_for`): 1 seat ``"solo"``, 2 
 """
 from __future__ import annotations
 
+from domain.modular import command_schema
 from typing import Any, Mapping
 
 from domain.engine import InvalidCommand
@@ -70,11 +71,7 @@ _CELL = {"type": "array", "items": {"type": "integer", "minimum": -1, "maximum":
 _CARD = {"type": "string", "minLength": 1, "maxLength": 8, "description": "card id, e.g. \"082\""}
 
 
-def _command(name: str, props: Mapping[str, Any], required: tuple[str, ...], doc: str) -> dict:
-    properties = {"type": {"const": name}}
-    properties.update(props)
-    return {"type": "object", "description": doc, "properties": properties,
-            "required": ["type", *required], "additionalProperties": False}
+_command = command_schema
 
 
 COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {

@@ -16,6 +16,7 @@ side's scale). Factions add ``difficulty`` and ``ammo`` (``{"battle": 2, "max": 
 from __future__ import annotations
 
 import json
+from domain.modular import freeze
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -128,13 +129,6 @@ def _check_effects(where: str, effects: Any) -> None:
         _check_ops(where, f"effects[{i}].ops", eff["ops"])
 
 
-def _freeze(v: Any) -> Any:
-    if isinstance(v, dict):
-        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
-
 
 _FIELDS = {
     "basic": ("id", "name", "kind", "color", "value", "effects", "text", "source"),
@@ -194,7 +188,7 @@ def _card(raw: Any, category: str, index: int) -> Card:
         _fail(where, "ammo", "the ammo side shows +2 and max 6")
     _check_effects(where, raw["effects"])
     return Card(raw["id"], category, raw["name"], kind, color, value, difficulty,
-                _freeze(raw["effects"]), MappingProxyType(red), raw["text"], raw["source"])
+                freeze(raw["effects"]), MappingProxyType(red), raw["text"], raw["source"])
 
 
 @dataclass(frozen=True)

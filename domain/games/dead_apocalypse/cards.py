@@ -29,6 +29,7 @@ of zombies), one object per step, resolved in order:
 from __future__ import annotations
 
 import json
+from domain.modular import freeze
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -163,15 +164,8 @@ def _ops(where: str, field: str, ops: Any, vocabulary: Mapping[str, tuple[str, .
             _str(where, f"{f}.from", op["from"], ("hand", "discard"))
         if "card" in op:
             _str(where, f"{f}.card", op["card"], ("adept-survivor",))
-    return _freeze(ops)
+    return freeze(ops)
 
-
-def _freeze(v: Any) -> Any:
-    if isinstance(v, dict):
-        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
 
 
 def _card(raw: Any, file: str, index: int) -> CardDef:

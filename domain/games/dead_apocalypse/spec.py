@@ -19,6 +19,7 @@ Stack, so a team that can no longer defeat a Zombie would play forever; the matc
 """
 from __future__ import annotations
 
+from domain.modular import command_schema
 from typing import Any, Mapping
 
 from domain.engine import InvalidCommand
@@ -37,11 +38,7 @@ _CARD = {"type": "string", "minLength": 1, "maxLength": 40,
          "description": "card instance id, e.g. \"shotgun#2\""}
 
 
-def _command(name: str, props: Mapping[str, Any], required: tuple[str, ...], doc: str) -> dict:
-    properties = {"type": {"const": name}}
-    properties.update(props)
-    return {"type": "object", "description": doc, "properties": properties,
-            "required": ["type", *required], "additionalProperties": False}
+_command = command_schema
 
 
 COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
