@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/aipokalypse_sim.py [--matches 40] [--seats 4] [--seed S]
         [--levels tactician,random] [--no-replay] [--expert] [--force-the-luck]
+       python benchmarks/aipokalypse_sim.py --toma [--matches 50] [--seed S] [--no-replay]
 
 Seats get the bot levels in turn, rotated by match index, so every level plays every seat.
 Each match must finish; unless ``--no-replay`` it is replayed from the same seed (identical
@@ -9,7 +10,14 @@ events) and its log is folded again (identical state). Prints one JSON object: t
 the tactician's win share (target >= 0.6 against random), with rounds per match, the share of
 games ending by elimination / A.I.Pokalypse / alternative win, win rates by faction and by
 bot level, and how many effect decisions (``ChoiceRequested``) a match holds. ``--expert``
-and ``--force-the-luck`` play the rulebook's variants.
+and ``--force-the-luck`` play the rulebook's variants; ``--seats 5`` to ``8`` the 5-8 Player
+Variant.
+
+``--toma`` plays "Solo / Cooperative Mode" instead: for every A.I.Toma difficulty
+(Handy-Man, Boss, Endboss, Untamed A.I.) ``--matches`` matches per cell of solo (tactician;
+random) and co-op (tactician + tactician; tactician + random), and reports the human side's
+win rate per cell with the seeds of its matches (``SHA-256("<seed>:<cell>:<index>")``). The
+metric is the share of matches that finished and replayed identically (target 1.0).
 """
 from __future__ import annotations
 
@@ -64,6 +72,43 @@ def play_bot_match(engine: Any, bots: list[str], seed: bytes, options: dict | No
     raise RuntimeError(f"match did not finish in {MAX_DECISIONS} decisions")
 
 
+TOMA_CELLS = (("solo", ("tactician",)), ("solo", ("random",)), ("coop", ("tactician", "tactician")),
+              ("coop", ("tactician", "random")))
+
+
+def toma_report(matches: int, base: str, replay: bool) -> dict:
+    """Play every cell of :data:`TOMA_CELLS` x difficulty and report the win rates."""
+    from domain.games.aipokalypse.spec import DIFFICULTIES
+    cells = []
+    finished = total = 0
+    for difficulty in DIFFICULTIES:
+        for mode, bots in TOMA_CELLS:
+            name = f"{mode}:{'+'.join(bots)}:{difficulty}"
+            wins, rounds, reasons, seeds = 0, [], Counter(), []
+            for i in range(matches):
+                label = f"{base}:{name}:{i}"
+                seed = hashlib.sha256(label.encode()).digest()
+                seeds.append(label)
+                total += 1
+                match = play_bot_match(ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty})
+                ok = True
+                if replay:
+                    again = play_bot_match(ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty})
+                    ok = ([e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
+                          and fold(ENGINE, match.events) == match.state)
+                finished += ok
+                wins += match.result["outcome"] == "won"
+                rounds.append(match.state["round"])
+                reasons[match.result["reason"]] += 1
+            cells.append({"cell": name, "mode": mode, "bots": list(bots), "difficulty": difficulty,
+                          "matches": matches, "human_win_rate": round(wins / matches, 3),
+                          "rounds_mean": round(statistics.mean(rounds), 2),
+                          "end_reasons": dict(reasons), "seeds": seeds})
+    return report("aipokalypse_sim", "toma_matches_finished_and_replayed", finished / max(1, total), "share",
+                  ">=", 1.0, matches_per_cell=matches, seed=base, replayed=replay,
+                  win_rates={c["cell"]: c["human_win_rate"] for c in cells}, cells=cells)
+
+
 def main(argv: list[str] | None = None) -> dict:
     """Parse ``argv``, play and check the matches, print and return the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -74,7 +119,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--no-replay", action="store_true")
     parser.add_argument("--expert", action="store_true", help="Expert Variant: draft the health stacks")
     parser.add_argument("--force-the-luck", action="store_true", help="Engineer Guild for everyone")
+    parser.add_argument("--toma", action="store_true", help="solo / co-op against the A.I.Toma: win rate "
+                                                            "per difficulty")
     args = parser.parse_args(argv)
+    if args.toma:
+        return toma_report(args.matches, args.seed, not args.no_replay)
     options = {"expert": args.expert, "force_the_luck": args.force_the_luck}
     choices = []
     levels = args.levels.split(",")

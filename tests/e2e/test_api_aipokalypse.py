@@ -189,8 +189,9 @@ def played(app, embedded_service):
 def test_the_game_is_listed_with_its_commands_and_bots(http):
     status, _, game = http.get(f"/v1/games/{GAME}")
     assert status == 200
-    assert (game["min_seats"], game["max_seats"]) == (2, 4)
-    assert {"recruit", "ready", "react_card", "react_ammo", "pass", "place_card"} <= set(game["commands"])
+    assert (game["min_seats"], game["max_seats"]) == (1, 8)
+    assert {"recruit", "ready", "react_card", "react_ammo", "pass", "place_card", "give_ammo"} <= set(game["commands"])
+    assert set(game["options_schema"]["properties"]["mode"]["enum"]) == {"competitive", "solo", "coop"}
     assert {"random", "tactician"} <= set(game["bots"])
 
 

@@ -1,4 +1,5 @@
-"""A.I.Pokalypse: competitive auto-battler, 2-4 seats. Exports ``ENGINE`` (game_id "aipokalypse")."""
+"""A.I.Pokalypse: auto-battler, 2-8 competitive seats (5-8 with a second copy), solo and co-op
+against the A.I.Toma. Exports ``ENGINE`` (game_id "aipokalypse")."""
 from .game import AIPokalypseEngine
 
 ENGINE = AIPokalypseEngine()

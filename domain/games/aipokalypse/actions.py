@@ -25,7 +25,7 @@ def pending(state: Mapping[str, Any]) -> dict[int, str]:
     if phase == "draft":
         return draft.pending(state)
     if phase == "faction":
-        return {s: "choose_faction" for s, p in enumerate(state["players"]) if not p["faction"]}
+        return {s: "choose_faction" for s in range(state["n"]) if not state["players"][s]["faction"]}
     if phase == "recruitment":
         return {s: ("choose_special" if state["players"][s]["offer"] else "recruit")
                 for s in alive(state) if not state["players"][s]["ready"]}

@@ -4,17 +4,25 @@ Rulebook "Phase 2: Battle" (Before the Battle, Battle Cards, Increasing Battle S
 RULINGS.md (A.I.Pokalypse): all seats reveal at once; then a reaction window: a seat that is
 not (tied) highest may replace its battle card with a hand card or spend ammo, only if that
 makes it (tied) highest; windows repeat until nobody can or wants to react.
+
+Against the A.I.Toma ("Solo / Cooperative Mode", :mod:`.toma`, :mod:`.sides`): it reveals
+like any player (its cards go by :func:`.toma.fighter`), its strength is its unit's pile plus
+the passive symbol's bonus, its ammo counts the ammo-gain symbols (doubled in co-op); a human
+seat reacts while its side would lose the point and only so that its side wins it (the
+A.I.Toma wins ties, ruling R-toma-react); the A.I.Toma spends ammo by itself
+(:func:`toma_react`).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import sides, toma
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
-from .state import alive, color_of, fits, strength_of, units
+from .state import alive, color_of, fits, is_toma, opponents_of, strength_of, toma_seat, units
 
 
 def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
@@ -74,6 +82,8 @@ def auto_place(ctx: Ctx) -> bool:
 
 
 def _battle_ops(p: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    if is_toma(p):
+        return []                                 # the A.I.Toma's cards have no effects
     cat = catalogue()
     return [(i, op) for i, s in units(p) for op in cat[s["unit"]].ops("battle")]
 
@@ -81,21 +91,29 @@ def _battle_ops(p: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
 def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | None = None) -> int:
     """Battle strength of ``seat`` for the current point: battle card value, plus (when a unit
     fights) its strength, its temporary strength and battle effects, plus 2 per ammo spent,
-    minus opponents' ``temp`` to ``opponents`` (The Scream). Never below 0."""
+    minus opponents' ``temp`` to ``opponents`` (The Scream). Never below 0.
+
+    The A.I.Toma: card value, plus (when a unit fights) its pile's card values and the passive
+    symbol's bonus, plus the ammo-gain symbols' strength per ammo; doubled in co-op ("doubled
+    for every point, including temporary effects and ammo")."""
     p = state["players"][seat]
     cur = current if current is not None else p["current"]
     if cur is None:
         return 0
     cat = catalogue()
     card = cat[cur["card"]]
-    total = (card.value or 0) + AMMO_BATTLE_STRENGTH * cur["ammo"] + cur["bonus"]
+    per_ammo = toma.ammo_strength(p) if is_toma(p) else AMMO_BATTLE_STRENGTH
+    total = (card.value or 0) + per_ammo * cur["ammo"] + cur["bonus"]
     if cur["fights"] and cur["slot"] is not None:
-        total += fighting_temp(state, seat, cur) + strength_of(p["slots"][cur["slot"]])
-        for other in alive(state):
-            if other != seat:
-                total += sum(op["n"] for _, op in _battle_ops(state["players"][other])
-                             if op["op"] == "temp" and op["to"] == "opponents")
-    return max(total, 0)
+        if is_toma(p):
+            total += toma.passive_bonus(p, cur["slot"]) + strength_of(p["slots"][cur["slot"]])
+        else:
+            total += fighting_temp(state, seat, cur) + strength_of(p["slots"][cur["slot"]])
+        for other in opponents_of(state, seat):
+            total += sum(op["n"] for _, op in _battle_ops(state["players"][other])
+                         if op["op"] == "temp" and op["to"] == "opponents")
+    total = max(total, 0)
+    return total * sides.toma_factor(state) if is_toma(p) else total
 
 
 def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -> int:
@@ -144,6 +162,23 @@ def _others_best(state: Mapping[str, Any], seat: int) -> int:
     return max((v for s, v in strengths(state).items() if s != seat), default=0)
 
 
+def wins_with(state: Mapping[str, Any], seat: int, mine: int) -> bool:
+    """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
+    A.I.Toma: whether its side would win the point (the A.I.Toma wins ties)."""
+    if state.get("toma"):
+        st = strengths(state)
+        st[seat] = mine
+        return bool(sides.humans_win(state, st))
+    return mine >= _others_best(state, seat)
+
+
+def behind(state: Mapping[str, Any], seat: int) -> bool:
+    """``seat`` is strictly behind (competitive), or its side would lose the point."""
+    if state.get("toma"):
+        return not sides.humans_win(state, strengths(state))
+    return strength(state, seat) < _others_best(state, seat)
+
+
 def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
 
@@ -151,20 +186,21 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     A.I.Lien included) or an ammo count that makes it (tied) highest — or, with Illusionists,
     a decoy card (:func:`decoys`); Big Benji may cash pool cards."""
     p = state["players"][seat]
-    if state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]:
+    if (state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]
+            or is_toma(p)):
         return []
-    mine, best = strength(state, seat), _others_best(state, seat)
-    if mine >= best:
+    if not behind(state, seat):
         return []
+    mine = strength(state, seat)
     out: list[dict[str, Any]] = []
     cat = catalogue()
     for cid in sorted(set(p["hand"]) | set(colony_card(p))):
         if cat[cid].category != "basic":
             continue
-        if replaced_strength(state, seat, cid) >= best:
+        if wins_with(state, seat, replaced_strength(state, seat, cid)):
             out.append({"type": "react_card", "card": cid})
     for k in range(1, len(p["ammo"]) + 1):
-        if mine + AMMO_BATTLE_STRENGTH * k >= best:
+        if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k):
             out.append({"type": "react_ammo", "count": k})
     out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
     out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))   # Big Benji
@@ -232,6 +268,12 @@ def reveal_point(ctx: Ctx) -> None:
         if not p["stack"]:
             continue
         card = p["stack"][0]
+        if is_toma(p):
+            slot, fights, opens = toma.fighter(p, card)
+            if opens:
+                ctx.emit("TomaSlotOpened", seat, slot=slot)
+            ctx.emit("BattleCardRevealed", seat, card=card, slot=slot, fights=fights, placed=True)
+            continue
         slot, fights = fighter_for(p, card)
         ctx.emit("BattleCardRevealed", seat, card=card, slot=slot, fights=fights)
     for seat in alive(ctx.state):
@@ -268,7 +310,7 @@ def resolve_point(ctx: Ctx) -> None:
                 continue
             if op["op"] == "win_point" and (cat[cur["card"]].value or 0) <= op["max_value"]:
                 forced.append(seat)
-            elif op["op"] == "sacrifice_win" and strength(state, seat) < _others_best(state, seat):
+            elif op["op"] == "sacrifice_win" and behind(state, seat):
                 victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
                 if victims:
                     victim = min(victims, key=lambda j: (strength_of(p["slots"][j]), -j))
@@ -278,7 +320,9 @@ def resolve_point(ctx: Ctx) -> None:
     st = strengths(ctx.state)
     if not st:
         return
-    if forced:
+    if state.get("toma"):
+        winners = sides.point_winners(state, st, forced)
+    elif forced:
         winners = sorted(set(forced))
     else:
         top = max(st.values())
@@ -307,10 +351,34 @@ def battle_card_count(state: Mapping[str, Any]) -> int:
     return max(0, most + modifiers.battle_card_delta(state))
 
 
+def toma_react(ctx: Ctx) -> bool:
+    """"The A.I.Toma uses (multiple) ammo whenever it increases its battle strength enough to
+    surpass that of the other players": when the human side would win the point and some
+    number of its ammo would win it back (ties are its), it spends the fewest that do
+    (``AmmoSpent``; the human seats may react again). Returns whether it spent."""
+    seat = toma_seat(ctx.state)
+    if seat is None:
+        return False
+    p = ctx.players[seat]
+    if p["eliminated"] or not p["current"] or not p["ammo"]:
+        return False
+    st = strengths(ctx.state)
+    if not sides.humans_win(ctx.state, st):
+        return False
+    for k in range(1, len(p["ammo"]) + 1):
+        st[seat] = strength(ctx.state, seat, dict(p["current"], ammo=p["current"]["ammo"] + k))
+        if not sides.humans_win(ctx.state, st):
+            ctx.emit("AmmoSpent", seat, count=k, slot=p["current"]["slot"], battle=True)
+            return True
+    return False
+
+
 def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
-    """What every seat sees of a board once it is revealed (no hand, no health stack order)."""
+    """What every seat sees of a board once it is revealed (no hand, no health stack order;
+    an A.I.Toma unit shows its pile face up)."""
     return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
             "slots": [dict({k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")},
-                           ammo_on=len(s.get("ammo_cards") or [])) for s in p["slots"]],
+                           ammo_on=len(s.get("ammo_cards") or []),
+                           **({"pile": list(s["pile"])} if "pile" in s else {})) for s in p["slots"]],
             "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
             "pool": list(p["pool"]), "colony": p.get("colony"), "megaton": len(p.get("megaton", []))}

@@ -3,7 +3,9 @@
 and ``idle`` (the turn-timeout policy: ready at once, pass every reaction).
 
 Both read only their own seat's view (hand, board, ammo, open effect decision) and
-``legal_actions``; an effect decision (``choose``) is answered from its listed options.
+``legal_actions``; an effect decision (``choose``) is answered from its listed options. In
+solo and co-op they play the human seats with the same policies (the A.I.Toma plays itself);
+the tactician also recruits from its partner's pool when offered (Cooperative Mode).
 """
 from __future__ import annotations
 
@@ -121,7 +123,7 @@ class TacticianBot:
             by_type.setdefault(a["type"], []).append(a)
         triples = by_type.get("triple", [])
         if triples:
-            pool = [a for a in triples if a["source"] == "pool"]
+            pool = [a for a in triples if a["source"] in ("pool", "partner")]
             health = [a for a in triples if a["source"] == "health" and len(p["health"]) > 2]
             pick = pool or health
             if pick:

@@ -10,14 +10,21 @@ Card fields: ``id`` (``B001``.., ``S01``.., ``F01``..), ``name``, ``text``, ``so
 (``rulebook`` = named in the card notes, ``designed``), ``effects`` (list of
 ``{"trigger", "ops"}``). Basic units add ``kind`` (human/mech/mutant/rogue/ailien),
 ``color`` and ``value`` (card value 1-7: Triples and battle card value). Special units add
-``kind``, ``color``, ``difficulty`` and ``red_slot`` (strength -> bonus symbol on the red
-side's scale). Factions add ``difficulty`` and ``ammo`` (``{"battle": 2, "max": 6}``).
+``kind``, ``color``, ``difficulty``, ``red_slot`` (strength -> bonus symbol on the red
+side's scale) and ``action_symbols`` (the A.I.Toma's action symbols, 1-2 distinct of
+:data:`ACTION_SYMBOLS`, "Solo / Cooperative Mode"). Factions add ``difficulty`` and ``ammo``
+(``{"battle": 2, "max": 6}``).
+
+The 5-8 Player Variant adds "the basic cards from a second copy" and "the Ammo of the second
+copy": :class:`Catalogue` derives them from the same data (``copies``, ``second_basic``,
+``second_faction``), each with the id of its first-copy twin plus :data:`SECOND_COPY_SUFFIX`
+(``B017`` -> ``B017-2``, ``F05`` -> ``F05-2``); ``catalogue()[id]`` answers for both copies.
 """
 from __future__ import annotations
 
 import json
 from domain.modular import freeze
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -30,6 +37,10 @@ DATA_DIR = Path(__file__).with_name("cards")
 KIND_COLOR = {"human": "blue", "mech": "red", "mutant": "yellow", "rogue": "purple", "ailien": "green"}
 DIFFICULTIES = ("easy", "medium", "hard")
 RED_BONUSES = ("ammo", "draw", "strength")
+# The A.I.Toma's action symbols ("Special Units & Pool of A.I.Toma"): ammo-gain, move, "you lose
+# a health point" (+ a draw per draw symbol to its left), draw (the A.I.Toma draws), discard, passive.
+ACTION_SYMBOLS = ("ammo", "move", "health", "draw", "discard", "passive")
+SECOND_COPY_SUFFIX = "-2"             # 5-8 Player Variant: B017 -> B017-2 (second copy)
 COUNTS = {"basic": 102, "special": 64, "faction": 30}      # "Contents"
 
 
@@ -55,6 +66,7 @@ class Card:
     red_slot: Mapping[int, str]
     text: str
     source: str
+    action_symbols: tuple[str, ...] = ()
 
     def ops(self, trigger: str) -> list[Mapping[str, Any]]:
         """All ops of this card's effects with ``trigger`` (in printed order)."""
@@ -132,7 +144,8 @@ def _check_effects(where: str, effects: Any) -> None:
 
 _FIELDS = {
     "basic": ("id", "name", "kind", "color", "value", "effects", "text", "source"),
-    "special": ("id", "name", "kind", "color", "difficulty", "effects", "text", "red_slot", "source"),
+    "special": ("id", "name", "kind", "color", "difficulty", "effects", "text", "red_slot", "action_symbols",
+                "source"),
     "faction": ("id", "name", "difficulty", "effects", "text", "ammo", "source"),
 }
 _PREFIX = {"basic": "B", "special": "S", "faction": "F"}
@@ -184,24 +197,39 @@ def _card(raw: Any, category: str, index: int) -> Card:
             if v not in RED_BONUSES:
                 _fail(where, f"red_slot.{k}", f"{v!r} is not one of {list(RED_BONUSES)}")
             red[int(k)] = v
+        symbols = raw["action_symbols"]
+        if (not isinstance(symbols, list) or not 1 <= len(symbols) <= 2 or len(set(symbols)) != len(symbols)
+                or any(v not in ACTION_SYMBOLS for v in symbols)):
+            _fail(where, "action_symbols", f"expected 1-2 distinct symbols of {list(ACTION_SYMBOLS)}, got {symbols!r}")
     if category == "faction" and raw["ammo"] != {"battle": 2, "max": 6}:
         _fail(where, "ammo", "the ammo side shows +2 and max 6")
     _check_effects(where, raw["effects"])
     return Card(raw["id"], category, raw["name"], kind, color, value, difficulty,
-                freeze(raw["effects"]), MappingProxyType(red), raw["text"], raw["source"])
+                freeze(raw["effects"]), MappingProxyType(red), raw["text"], raw["source"],
+                tuple(raw["action_symbols"]) if category == "special" else ())
 
 
 @dataclass(frozen=True)
 class Catalogue:
-    """All cards by id, read-only; ``basic``/``special``/``faction`` list the ids in order."""
+    """All cards of one box by id, read-only; ``basic``/``special``/``faction`` list the ids in
+    order. ``copies`` holds the second copy's basic units and factions (5-8 Player Variant),
+    ``second_basic``/``second_faction`` their ids; indexing answers for both copies (KeyError
+    for an unknown id)."""
 
     cards: Mapping[str, Card]
     basic: tuple[str, ...]
     special: tuple[str, ...]
     faction: tuple[str, ...]
+    copies: Mapping[str, Card] = field(default_factory=lambda: MappingProxyType({}))
+    second_basic: tuple[str, ...] = ()
+    second_faction: tuple[str, ...] = ()
 
     def __getitem__(self, cid: str) -> Card:
-        return self.cards[cid]
+        card = self.cards.get(cid)
+        return card if card is not None else self.copies[cid]
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self.cards or cid in self.copies
 
     def by_name(self, name: str) -> Card:
         """The first card called ``name`` (KeyError when none)."""
@@ -239,7 +267,23 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
     for required in REQUIRED_NAMES:
         if required not in names:
             raise CardDataError(f"card {required!r}: field 'name': named in the rulebook's card notes but missing")
-    return Catalogue(MappingProxyType(cards), tuple(ids["basic"]), tuple(ids["special"]), tuple(ids["faction"]))
+    copies = second_copy(cards, ids["basic"] + ids["faction"])
+    return Catalogue(MappingProxyType(cards), tuple(ids["basic"]), tuple(ids["special"]), tuple(ids["faction"]),
+                     MappingProxyType(copies), tuple(c + SECOND_COPY_SUFFIX for c in ids["basic"]),
+                     tuple(c + SECOND_COPY_SUFFIX for c in ids["faction"]))
+
+
+def second_copy(cards: Mapping[str, Card], ids: list[str]) -> dict[str, Card]:
+    """The second copy's twin of each card in ``ids`` (5-8 Player Variant: its basic units and
+    its ammo/faction cards): the same card with id ``<id>-2``. Raises :class:`CardDataError`
+    when a derived id collides with a card of the data."""
+    out: dict[str, Card] = {}
+    for cid in ids:
+        twin = cid + SECOND_COPY_SUFFIX
+        if twin in cards or twin in out:
+            _fail(f"card {cid}", "id", f"its second-copy id {twin!r} is taken")
+        out[twin] = replace(cards[cid], id=twin)
+    return out
 
 
 # Every card the rulebook's card notes name (sections "Basic Units", "Special Units", "Factions").

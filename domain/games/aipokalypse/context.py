@@ -48,12 +48,13 @@ class Ctx:
 
     def ask(self, seat: int, kind: str, options: list, prompt: str) -> Any:
         """The option ``seat`` chose for this decision point ("you can choose ..." in the
-        card notes). With a single option there is nothing to decide and it is returned.
+        card notes). With a single option there is nothing to decide and it is returned, as
+        is the first (default) option of a decision of the A.I.Toma.
         Raises :class:`NeedChoice` when the answer is not known yet, ``ValueError`` when
         a recorded answer is not an option (a corrupt log; execution is deterministic)."""
         if not options:
             raise ValueError(f"no options for {kind}")
-        if len(options) == 1:
+        if len(options) == 1 or self._automatic(seat):
             return options[0]
         if self.asked < len(self.answers):
             answer = self.answers[self.asked]
@@ -62,6 +63,12 @@ class Ctx:
                 raise ValueError(f"recorded answer {answer!r} is not an option of {kind}")
             return answer
         raise NeedChoice(seat, kind, options, prompt)
+
+    def _automatic(self, seat: int) -> bool:
+        """The A.I.Toma decides nothing itself: its decisions take the first option (the
+        weakest unit from the right for a unit it gives up, see :mod:`.toma`)."""
+        players = (self.state or {}).get("players") or []
+        return 0 <= seat < len(players) and bool(players[seat].get("toma"))
 
     def emit(self, type_: str, seat: int | None = None, **data: Any) -> None:
         """Record event ``type_`` about ``seat`` and fold it into the scratch state."""

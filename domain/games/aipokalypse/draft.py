@@ -25,7 +25,7 @@ from .spec import HEALTH_POINTS
 def pending(state: Mapping[str, Any]) -> dict[int, str]:
     """``draft_special`` for seats still to pick from their packet, then ``order_health``
     for seats whose drafted stack waits for its order."""
-    players = state["players"]
+    players = state["players"][:state["n"]]            # (the A.I.Toma does not draft)
     picking = {s: "draft_special" for s, p in enumerate(players) if p["packet"] and not p["picked"]}
     if picking:
         return picking
@@ -53,7 +53,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if cmd["special"] not in p["packet"]:
             raise IllegalMove("That Special Unit is not in your packet.", "not_in_packet")
         ctx.emit("SpecialDrafted", seat, card=cmd["special"])
-        if all(pl["picked"] for pl in ctx.players):
+        if all(pl["picked"] for pl in ctx.players[:ctx.state["n"]]):
             _after_pick(ctx)
     elif cmd["type"] == "order_health" and kind == "order_health":
         if sorted(cmd["cards"]) != sorted(p["drafted"]):
@@ -70,7 +70,7 @@ def _after_pick(ctx: Ctx) -> None:
         return
     ctx.emit("DraftEnded", None)
     if ctx.state["health_order"] == "shuffled":
-        for seat, p in enumerate(ctx.players):
+        for seat, p in enumerate(ctx.players[:ctx.state["n"]]):
             order = list(p["drafted"])
             ctx.rng.shuffle(order)
             ctx.emit("HealthStackFormed", seat, cards=order, shuffled=True)

@@ -2,7 +2,9 @@
 
 Rulebook: "Game Setup", "Game Start", "Phase 1: Recruitment" (draw to 6, round bonus),
 "Before the Battle", "Battle Result", "Loss of Health Points & Pool", "End of Game & Sudden
-Death", "The A.I.Pokalypse", "Total Strength".
+Death", "The A.I.Pokalypse", "Total Strength", "5-8 Player Variant"; against the A.I.Toma
+("Solo / Cooperative Mode") the points, damage and game end of :mod:`.sides`, the A.I.Toma's
+own steps in :mod:`.toma` and the team rules of :mod:`.coop`.
 """
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
-from . import battle
-from .spec import EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION, HAND_SIZE, HEALTH_POINTS
-from .state import alive, color_of, total_strength, units
+from . import battle, coop, sides, toma
+from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
+                   HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
+from .state import alive, color_of, is_toma, seats as human_seats, toma_seat, total_strength, units
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -21,9 +24,16 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
 
     Expert Variant (``expert``): instead of a health stack each seat gets a packet of 7
     Special Units to draft from (:mod:`.draft`). "Force the Luck" (``force_the_luck``): the
-    Engineer Guild is taken out of the faction cards and lies on the table for everyone."""
+    Engineer Guild is taken out of the faction cards and lies on the table for everyone.
+    5-8 Player Variant (5+ seats): the second copy's basic units are shuffled in (its ammo is
+    added after the factions are chosen, :func:`factions_chosen`). Solo / Cooperative Mode:
+    after the hands, the A.I.Toma's starting units come from the draw pile
+    (:func:`.toma.setup`, ``difficulty``) and its 6 health points from the Special deck."""
     cat, rng = catalogue(), ctx.rng
     factions, specials, basics = list(cat.faction), list(cat.special), list(cat.basic)
+    second = seats > BASE_MAX_SEATS
+    if second:
+        basics += list(cat.second_basic)
     table: list[str] = []
     if options.get("force_the_luck"):
         table = [f for f in factions if cat[f].name == FORCE_THE_LUCK_FACTION]
@@ -34,20 +44,33 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
     offered = [factions[i * FACTIONS_OFFERED:(i + 1) * FACTIONS_OFFERED] for i in range(seats)]
     dealt = [specials[i * per:(i + 1) * per] for i in range(seats)]
     hands = [basics[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(seats)]
-    extra = {"table_factions": table} if table else {}
+    extra: dict = {"table_factions": table} if table else {}
+    if second:
+        extra["second_copy"] = True
     if options.get("expert"):
         extra.update(expert=True, packets=dealt, health_order=options.get("health_order", "shuffled"))
         dealt = [[] for _ in range(seats)]
+    draw, rest = basics[seats * HAND_SIZE:], specials[seats * per:]
+    if options["mode"] in TOMA_MODES:
+        piles, ignored, taken = toma.setup(draw, DIFFICULTIES[options["difficulty"]])
+        extra["toma"] = {"difficulty": options["difficulty"], "health": rest[:HEALTH_POINTS], "piles": piles,
+                         "ignored": ignored}
+        draw, rest = draw[taken:], rest[HEALTH_POINTS:]
     ctx.emit("MatchStarted", None, n=seats, mode=options["mode"], offered=offered, health=dealt,
-             hands=hands, draw=basics[seats * HAND_SIZE:], specials=specials[seats * per:],
-             ammo_deck=factions[seats * FACTIONS_OFFERED:], **extra)
+             hands=hands, draw=draw, specials=rest, ammo_deck=factions[seats * FACTIONS_OFFERED:], **extra)
 
 
 def factions_chosen(ctx: Ctx) -> None:
-    """All seats chose: reveal the factions, run start-of-game faction effects, begin round 1."""
-    ctx.emit("FactionsRevealed", None, factions=[p["faction"] for p in ctx.players])
-    for seat, p in enumerate(ctx.players):
-        for fid in [p["faction"]]:
+    """All seats chose: reveal the factions, add the second copy's ammo (5-8 Player Variant:
+    shuffled, under the ammo deck, ruling R-large), run start-of-game faction effects, begin
+    round 1."""
+    ctx.emit("FactionsRevealed", None, factions=[ctx.players[s]["faction"] for s in human_seats(ctx.state)])
+    if ctx.state.get("second_copy"):
+        ammo = list(catalogue().second_faction)
+        ctx.rng.shuffle(ammo)
+        ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
+    for seat in human_seats(ctx.state):
+        for fid in [ctx.players[seat]["faction"]]:
             ops = catalogue()[fid].ops("start")
             if ops:
                 run(ctx, seat, ops, origin_of(fid))
@@ -61,10 +84,13 @@ def start_recruitment(ctx: Ctx) -> None:
     ctx.emit("RecruitmentStarted", None, round=rnd)
     for seat in alive(ctx.state):
         p = ctx.players[seat]
+        if is_toma(p):
+            continue                                 # "The A.I.Toma does not recruit"
         if rnd > 1 and len(p["hand"]) < HAND_SIZE:
             ctx.draw(seat, HAND_SIZE - len(p["hand"]))
         if p["stash"]:
             ctx.emit("StashReturned", seat, cards=list(p["stash"]))
+    toma.forced_discards(ctx)                        # the A.I.Toma's discard symbols
     for seat in alive(ctx.state):
         for i, card in list(modifiers.sources(ctx.players[seat])):
             ops = card.ops("round_bonus")
@@ -89,7 +115,8 @@ def seat_ready(ctx: Ctx, seat: int) -> None:
     ctx.emit("SeatReady", seat)
     if all(ctx.players[s]["ready"] for s in alive(ctx.state)):
         if ctx.state["apocalypse"]:
-            finish_by_strength(ctx, alive(ctx.state), "aipokalypse", with_hand=True)
+            finish_by_strength(ctx, [s for s in alive(ctx.state) if s != toma_seat(ctx.state)],
+                               "aipokalypse", with_hand=True)
         else:
             start_battle(ctx)
 
@@ -172,11 +199,14 @@ def next_point(ctx: Ctx) -> None:
 
 
 def advance(ctx: Ctx) -> None:
-    """Resolve points while no seat has an open reaction decision."""
+    """Resolve points while no seat has an open reaction decision; the A.I.Toma spends its
+    ammo once the human seats are done (after which they may react again)."""
     while ctx.state["phase"] == "battle" and not battle.eligible(ctx.state):
         if not any(ctx.players[s]["current"] for s in alive(ctx.state)):
             next_point(ctx)
             return
+        if battle.toma_react(ctx):
+            continue
         if battle.auto_place(ctx):
             return                                   # a seat chooses where its card goes
         battle.resolve_point(ctx)
@@ -192,7 +222,10 @@ def advance(ctx: Ctx) -> None:
 def battle_damage(state: dict) -> dict[int, int]:
     """"Battle Result": damage = best score minus own score; all equal -> everyone loses 1.
     Tie-winners (Neo, Last Light) take no damage from a shared best score. (C.H.R.O.M.E.'s
-    doubling is its owner's decision, see :func:`end_battle`.)"""
+    doubling is its owner's decision, see :func:`end_battle`.) Against the A.I.Toma the
+    human side's rules of :func:`.sides.battle_damage` apply."""
+    if state.get("toma"):
+        return sides.battle_damage(state)
     seats = alive(state)
     scores = {s: state["players"][s]["score"] for s in seats}
     best = max(scores.values(), default=0)
@@ -209,14 +242,15 @@ def battle_damage(state: dict) -> dict[int, int]:
 
 def chrome_decision(ctx: Ctx, damage: dict[int, int]) -> dict[int, int]:
     """C.H.R.O.M.E.: "You can discard C.H.R.O.M.E. if you won the last battle to deal double
-    damage to your opponents" — asked of the seat that alone has the best score (default:
-    keep it). Returns the damage to apply."""
-    scores = {s: ctx.players[s]["score"] for s in damage}
-    best = max(scores.values(), default=0)
-    winners = [s for s, v in scores.items() if v == best]
-    if len(winners) != 1:
-        return damage
-    seat = winners[0]
+    damage to your opponents" — asked of the seat that alone has the best score, against the
+    A.I.Toma of a seat of the side that beat it (default: keep it). Returns the damage to apply."""
+    for seat in sides.battle_winners(ctx.state):
+        if not is_toma(ctx.players[seat]) and modifiers.has(ctx.players[seat], "double_damage"):
+            return _chrome(ctx, seat, damage)
+    return damage
+
+
+def _chrome(ctx: Ctx, seat: int, damage: dict[int, int]) -> dict[int, int]:
     p = ctx.players[seat]
     for i, _ in modifiers.statics(p, "double_damage"):
         if i is None or not p["slots"][i]["unit"]:
@@ -236,16 +270,15 @@ def end_battle(ctx: Ctx) -> None:
     state = ctx.state
     scores = {str(s): state["players"][s]["score"] for s in alive(state)}
     ctx.emit("BattleEnded", None, scores=scores, damage={str(k): v for k, v in damage.items()})
-    best = max(scores.values(), default=0)
-    winners = [int(s) for s, v in scores.items() if v == best]
-    if len(winners) == 1:
-        fire(ctx, winners[0], "battle_won", {})
+    for seat in sides.battle_winners(ctx.state):
+        if not is_toma(ctx.players[seat]):
+            fire(ctx, seat, "battle_won", {})
     for seat in alive(ctx.state):              # XxX: "If you have guessed the correct score"
         guess = ctx.players[seat].get("guess")
         if guess is not None and guess == ctx.players[seat]["score"]:
             fire(ctx, seat, "score_guessed", {})
     apply_damage(ctx, damage)
-    if ctx.state["phase"] == "ended":
+    if ctx.state["phase"] == "ended" or coop.alternative_win_due(ctx):
         return
     ctx.emit("BattleCleared", None)
     for seat in alive(ctx.state):
@@ -278,7 +311,9 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
     Before Sudden Death nobody loses more than their stack; when one or more stacks run out
     for the first time the remaining damage is nullified and Sudden Death starts. In Sudden
     Death a seat that must lose a point with an empty stack is eliminated. Elysium: +1 ammo
-    per lost point. Ends the match when at most one seat is left."""
+    per lost point. Ends the match when at most one seat is left. The A.I.Toma loses last,
+    one Special Unit at a time, each resolving its action symbols (:func:`.toma.lose_health`);
+    against it the match ends by :func:`.sides.check_end`."""
     sudden = ctx.state["sudden_death"]
     eliminated_now: list[int] = []
     for seat in sorted(damage):
@@ -287,7 +322,9 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
         if n <= 0 or p["eliminated"]:
             continue
         lose = min(n, len(p["health"]))
-        if lose:
+        if lose and is_toma(p):
+            eliminated_now += toma.lose_health(ctx, lose, sudden)
+        elif lose:
             ctx.emit("HealthLost", seat, cards=p["health"][:lose])
             per = modifiers.ammo_per_damage(p)
             if per:
@@ -295,8 +332,11 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
         if sudden and n > lose:
             ctx.emit("SeatEliminated", seat)
             eliminated_now.append(seat)
-    if not sudden and any(not ctx.players[s]["health"] for s in alive(ctx.state)):
+    if not ctx.state["sudden_death"] and any(not ctx.players[s]["health"] for s in alive(ctx.state)):
         ctx.emit("SuddenDeathStarted", None)
+    if ctx.state.get("toma"):
+        sides.check_end(ctx)
+        return
     left = alive(ctx.state)
     if len(left) == 1:
         finish(ctx, left, "elimination")
@@ -306,7 +346,11 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
 
 def check_alternative_win(ctx: Ctx) -> bool:
     """Special Units' alternative win conditions (Invader: 5 units of one colour, Rogues
-    count as purple), checked after each battle. Several at once -> total strength."""
+    count as purple), checked after each battle. Several at once -> total strength. Against
+    the A.I.Toma: :func:`.coop.alternative_win` (co-op: "both players must survive one more
+    battle phase")."""
+    if ctx.state.get("toma"):
+        return coop.alternative_win(ctx)
     winners = []
     for seat in alive(ctx.state):
         p = ctx.players[seat]
@@ -329,7 +373,11 @@ def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
 
 def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
     """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
-    then more remaining health points; a full tie is a shared win."""
+    then more remaining health points; a full tie is a shared win. Against the A.I.Toma:
+    :func:`.sides.finish_by_strength`."""
+    if ctx.state.get("toma"):
+        sides.finish_by_strength(ctx, reason, with_hand)
+        return
     best = max(_strength_key(ctx, s, with_hand) for s in contenders)
     finish(ctx, [s for s in contenders if _strength_key(ctx, s, with_hand) == best], reason, with_hand)
 

@@ -57,6 +57,8 @@ def _vacate(s: dict, slot: dict) -> None:
     on it back on top of the ammo deck; the slot is empty."""
     for att in slot["attached"]:
         _to_discard(s, att)
+    if "pile" in slot:                      # an A.I.Toma unit: its whole pile goes
+        toma_fold.discard_pile(s, slot)
     _return_ammo(s, slot)
     slot.update(unit=None, pos=0, attached=[], temp=0, ammo_temp=0)
 
@@ -95,7 +97,8 @@ def _take_top(pile: list, cards: list) -> None:
 @_on("MatchStarted")
 def _started(s: dict, e: Event) -> None:
     d = e.data
-    s.update({"n": d["n"], "mode": d["mode"], "round": 0, "phase": "faction",
+    s.update({"n": d["n"], "mode": d["mode"], "second_copy": bool(d.get("second_copy")), "toma": None,
+              "round": 0, "phase": "faction",
               "draw": list(d["draw"]), "discard": [], "specials": list(d["specials"]),
               "ammo_deck": list(d["ammo_deck"]), "sudden_death": False, "apocalypse": False,
               "factions_revealed": False, "battle": {"cards": 0, "point": 0}, "result": None,
@@ -106,6 +109,8 @@ def _started(s: dict, e: Event) -> None:
         p["table_factions"] = list(d.get("table_factions", []))     # Force the Luck
         if d.get("expert"):
             p["packet"] = list(d["packets"][seat])
+    if d.get("toma"):                                                 # Solo / Cooperative Mode
+        toma_fold.add_toma(s, d["toma"])
     if d.get("expert"):
         s["phase"] = "draft"
 
@@ -122,8 +127,8 @@ def _drafted(s: dict, e: Event) -> None:
 def _passed_packets(s: dict, e: Event) -> None:
     """Every packet goes to the left neighbour (seat s -> s+1)."""
     n = s["n"]
-    packets = [p["packet"] for p in s["players"]]
-    for seat, p in enumerate(s["players"]):
+    packets = [p["packet"] for p in s["players"][:n]]
+    for seat, p in enumerate(s["players"][:n]):
         p["packet"], p["picked"] = list(packets[(seat - 1) % n]), False
 
 
@@ -169,7 +174,8 @@ def _recruitment(s: dict, e: Event) -> None:
     s["table_public"] = {"discard": list(s["discard"]), "draw": len(s["draw"]),
                          "specials": len(s["specials"]), "ammo_deck": len(s["ammo_deck"])}
     for p in s["players"]:
-        p["ready"] = p["eliminated"]
+        p["ready"] = p["eliminated"] or bool(p.get("toma"))     # the A.I.Toma does not recruit
+        p["moved"] = False
 
 
 @_on("CardsDrawn")
@@ -224,6 +230,7 @@ def _recruited(s: dict, e: Event) -> None:
         p["colony"], p["colony_out"] = None, False
     slot = p["slots"][d["slot"]]
     slot["unit"], slot["pos"] = d["card"], d["pos"]
+    toma_fold.note_recruit(s, d["card"])
 
 
 @_on("UnitExchanged")
@@ -540,7 +547,7 @@ def _card_revealed(s: dict, e: Event) -> None:
     p = _p(s, e)
     _take_top(p["stack"], [e.data["card"]])
     p["current"] = {"card": e.data["card"], "slot": e.data["slot"], "fights": e.data["fights"],
-                    "placed": e.data["fights"], "ammo": 0, "bonus": 0, "forced": False}
+                    "placed": e.data.get("placed", e.data["fights"]), "ammo": 0, "bonus": 0, "forced": False}
     p["passed"] = False
 
 
@@ -659,6 +666,9 @@ def _apocalypse(s: dict, e: Event) -> None:
 @_on("BattleCleared")
 def _cleared(s: dict, e: Event) -> None:
     for p in s["players"]:
+        if p.get("toma"):
+            toma_fold.clear_battle(s, p)
+            continue
         home = p.get("colony")                  # Venus Colony: "return it after the battle"
         for slot in p["slots"]:
             s["discard"].extend(c for c, _ in slot["battle"] if c != home)
@@ -672,4 +682,8 @@ def _cleared(s: dict, e: Event) -> None:
 @_on("MatchEnded")
 def _ended(s: dict, e: Event) -> None:
     s["phase"] = "ended"
-    s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason")}
+    s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason", "outcome", "toma")
+                   if k in e.data}
+
+
+from . import toma_fold  # noqa: E402  (registers the A.I.Toma's and the 5-8 variant's events)

@@ -1,4 +1,4 @@
-"""The :class:`domain.engine.Engine` of A.I.Pokalypse (2-4 seats), wiring the modules:
+"""The :class:`domain.engine.Engine` of A.I.Pokalypse (1-8 seats), wiring the modules:
 spec (options, commands), flow (set-up and automatic steps), rules (decide), fold (evolve),
 actions (pending, legal actions), views (view, redact, redact_type), bots."""
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from domain.engine import IllegalMove, InvalidCommand
 
+from . import coop
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
@@ -155,13 +156,16 @@ def triple_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple
     return out
 
 
-def sources_for(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple[str, str | None]]:
-    """Where the Special Unit may come from: each pool card, the health stack, (Priest) the deck."""
+def sources_for(state: Mapping[str, Any], p: Mapping[str, Any], seat: int | None = None) -> list[tuple[str, str | None]]:
+    """Where the Special Unit may come from: each pool card, the health stack, (Priest) the
+    deck, (Cooperative Mode, ``seat`` given) each card of the partner's pool."""
     out: list[tuple[str, str | None]] = [("pool", c) for c in sorted(set(p["pool"]))]
     if p["health"]:
         out.append(("health", None))
     if state["specials"] and modifiers.has(p, "special_choice"):
         out.append(("deck", None))
+    if seat is not None:
+        out.extend(("partner", c) for c in coop.partner_pool(state, seat))
     return out
 
 
@@ -200,8 +204,10 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
         out.extend(exchange_options(state, p))
+        if coop.can_give(state, seat):
+            out.append({"type": "give_ammo"})
         for cards, pay in triple_options(state, p):
-            for source, special in sources_for(state, p):
+            for source, special in sources_for(state, p, seat):
                 cmd: dict[str, Any] = {"type": "triple", "cards": cards, "source": source}
                 if special:
                     cmd["special"] = special
@@ -222,8 +228,9 @@ def _discard_actions(p: Mapping[str, Any], cid: str, slot: int | None) -> list[d
 # ------------------------------------------------------------------ decide
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    """Validate and apply one Recruitment command (raises IllegalMove / InvalidCommand)."""
-    state, p = ctx.state, ctx.players[seat]
+    """Validate and apply one Recruitment command (raises IllegalMove / InvalidCommand); in
+    co-op a seat's first move of the phase is marked (:func:`.coop.mark_first_move`)."""
+    p = ctx.players[seat]
     kind = cmd["type"]
     if p["offer"] and kind not in ("choose_special", "cash_pool"):
         raise IllegalMove("Choose one of the drawn Special Units first.", "special_choice_pending")
@@ -232,6 +239,13 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if kind == "ready":
         from .flow import seat_ready
         return seat_ready(ctx, seat)
+    _decide(ctx, seat, cmd)
+    coop.mark_first_move(ctx, seat)
+
+
+def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    state, p = ctx.state, ctx.players[seat]
+    kind = cmd["type"]
     if idle_round(state, p) and kind != "discard":
         raise IllegalMove("Vault A.F.K.: in round 1 you may only discard and end Recruitment.", "vault_idle")
     if kind == "open_slot":
@@ -279,6 +293,8 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         cash_pool(ctx, seat, cmd)
     elif kind == "exchange_unit":
         exchange_unit(ctx, seat, cmd)
+    elif kind == "give_ammo":
+        coop.give_ammo(ctx, seat)
     else:
         raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
 
@@ -313,7 +329,7 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     options = [(sorted(c), y) for c, y in triple_options(state, p)]
     if (sorted(cards), pay) not in options:
         raise IllegalMove("These cards (and ammo) do not make a Triple.", "not_a_triple")
-    if (source, cmd.get("special")) not in sources_for(state, p):
+    if (source, cmd.get("special")) not in sources_for(state, p, seat):
         raise IllegalMove("That Special Unit source is not available.", "invalid_special_source")
     on_slots = {s["unit"]: i for i, s in units(p) if s["unit"] in cards}
     carried = sum(strength_of(p["slots"][i]) for i in on_slots.values())
@@ -326,6 +342,9 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     pos = pos_for_strength(carried) if carried else 0
     if freed is not None and ctx.players[seat]["slots"][freed]["unit"]:
         freed = next((i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"]), None)
+    if source == "partner":                              # Cooperative Mode, once per game
+        coop.take_from_partner(ctx, seat, cmd["special"])
+        source = "pool"
     if source == "pool":
         special = cmd["special"]
         if freed is None:

@@ -51,10 +51,10 @@ def check_shape(cmd: Mapping[str, Any]) -> str:
     if kind == "triple":
         if not all(isinstance(c, str) for c in cmd["cards"]) or len(set(cmd["cards"])) != len(cmd["cards"]):
             raise InvalidCommand("'cards' must be distinct card ids.")
-        if cmd["source"] not in ("pool", "health", "deck"):
-            raise InvalidCommand("'source' must be pool, health or deck.")
-        if (cmd["source"] == "pool") != ("special" in cmd):
-            raise InvalidCommand("'special' names the pool card, and only for source 'pool'.")
+        if cmd["source"] not in ("pool", "health", "deck", "partner"):
+            raise InvalidCommand("'source' must be pool, health, deck or partner.")
+        if (cmd["source"] in ("pool", "partner")) != ("special" in cmd):
+            raise InvalidCommand("'special' names the pool card, and only for the sources 'pool' and 'partner'.")
         if cmd.get("pay", "cards") not in ("cards", "pair_ammo", "ammo"):
             raise InvalidCommand("'pay' must be cards, pair_ammo or ammo.")
     if kind == "order_health" and (not all(isinstance(c, str) for c in cmd["cards"])
@@ -126,7 +126,7 @@ def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if cmd["faction"] not in p["offered"]:
             raise IllegalMove("That faction was not offered to you.", "faction_not_offered")
         ctx.emit("FactionChosen", seat, faction=cmd["faction"])
-        if all(pl["faction"] for pl in ctx.players):
+        if all(ctx.players[s]["faction"] for s in range(ctx.state["n"])):
             flow.factions_chosen(ctx)
     elif phase == "recruitment":
         if kind in ("react_card", "react_ammo", "pass", "choose_faction", "place_card", "draft_special",

@@ -1,9 +1,10 @@
 """Declarative game type of "A.I.Pokalypse": seats, options, constants and command schemas.
 
 Rulebook sections: "Game Setup", "Phase 1: Recruitment", "Phase 2: Battle", "Good to Know"
-("remember the number 6"). Only the competitive 2-4 seat game is playable here; the state
-keeps a ``mode`` field so the 5-8 seat variant (second copy of the basic units), the expert
-draft and the solo/co-op A.I.Toma mode can be added without a new layout.
+("remember the number 6"), "5-8 Player Variant", "Solo / Cooperative Mode". Modes (option
+``mode``, :data:`MODES`): ``competitive`` for 2-8 seats (from 5 seats the 5-8 Player Variant
+applies by itself: the second copy's basic units and ammo, ruling R-large), ``solo`` (1 seat)
+and ``coop`` (2 seats as one team) against the simulated A.I.Toma with a ``difficulty``.
 """
 from __future__ import annotations
 
@@ -13,10 +14,15 @@ from domain.engine import InvalidCommand
 
 GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
-MIN_SEATS = 2
-MAX_SEATS = 4
-SCHEMA_VERSION = 2
-MODES = {"competitive": (2, 4)}       # "large" (5-8), "expert" draft and "solo"/"coop" later
+MIN_SEATS = 1
+MAX_SEATS = 8
+SCHEMA_VERSION = 3                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats)
+MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}    # mode -> (min, max) seats
+TOMA_MODES = ("solo", "coop")
+BASE_MAX_SEATS = 4                    # "limited to 4 players"; 5-8 seats add a second copy
+# "A.I.Toma difficulty — starting cards": Handy-Man 1, Boss 3, Endboss 5, Untamed A.I. 7
+DIFFICULTIES = {"handy_man": 1, "boss": 3, "endboss": 5, "untamed": 7}
+DEFAULT_DIFFICULTY = "boss"
 
 SCALE: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15)   # strength scale positions
 MAX_POS = len(SCALE) - 1              # index of 15
@@ -58,11 +64,13 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
                            "Ammo: spend 1 ammo, the unit on `slot` gains 1 strength permanently."),
     "triple": _command("triple", {"cards": {"type": "array", "items": _CARD, "minItems": 0, "maxItems": 3,
                                             "uniqueItems": True},
-                                  "source": {"enum": ["pool", "health", "deck"]},
+                                  "source": {"enum": ["pool", "health", "deck", "partner"]},
                                   "special": _CARD, "pay": {"enum": ["cards", "pair_ammo", "ammo"]}},
                        ("cards", "source"),
                        "Special Units and Triples: discard a Triple (or W4TCHM3N pair + ammo, Berserker "
-                       "3 ammo) to recruit a Special Unit from your pool, health stack or (Priest) the deck."),
+                       "3 ammo) to recruit a Special Unit from your pool, health stack, (Priest) the deck "
+                       "or (Cooperative Mode, once per game, as your first Recruitment move) your "
+                       "partner's pool."),
     "choose_special": _command("choose_special", {"special": _CARD}, ("special",),
                                "Keep one of the drawn Special Units; the other goes under its stack."),
     "ready": _command("ready", {}, (), "End your Recruitment Phase."),
@@ -91,6 +99,8 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
                                                         "maxItems": 6, "uniqueItems": True}},
                              ("cards",), "Expert Variant (health_order 'chosen'): your drafted Special "
                                          "Units as your health stack, top first."),
+    "give_ammo": _command("give_ammo", {}, (), "Cooperative Mode: \"Once per game, one player may give 1 ammo "
+                                              "to his partner\" (in your Recruitment Phase)."),
     "place_card": _command("place_card", {"slot": _SLOT}, ("slot",),
                            "Battle Cards: your card fits no active unit; put it on an empty slot "
                            "or an active unit (which is then exhausted)."),
@@ -99,8 +109,14 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "mode": {"enum": ["competitive"], "default": "competitive",
-                 "description": "Only the competitive 2-4 seat game is available."},
+        "mode": {"enum": list(MODES),
+                 "description": "competitive: 2-8 seats (5-8 seats play the 5-8 Player Variant with a "
+                                "second copy's basic units and ammo); solo: 1 seat against the A.I.Toma; "
+                                "coop: 2 seats as a team against the A.I.Toma. Default: solo for 1 seat, "
+                                "else competitive."},
+        "difficulty": {"enum": list(DIFFICULTIES),
+                       "description": "Solo / Cooperative Mode: the A.I.Toma's starting cards (handy_man 1, "
+                                      "boss 3, endboss 5, untamed 7). Default: boss."},
         "expert": {"type": "boolean", "default": False,
                    "description": "Expert Variant: draft the 6 Special Units of your health stack "
                                   "(7 dealt, keep one and pass the rest to the left)."},
@@ -119,10 +135,14 @@ FORCE_THE_LUCK_FACTION = "Engineer Guild"
 
 
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Normalise options to ``{"mode", "expert", "health_order", "force_the_luck"}``.
+    """Normalise options to ``{"mode", "expert", "health_order", "force_the_luck"}`` plus
+    ``"difficulty"`` in the ``solo`` and ``coop`` modes.
 
-    Raises :class:`InvalidCommand` for a seat count outside 2..4, unknown keys, modes or
-    values of the wrong type.
+    The mode defaults to ``solo`` for 1 seat and ``competitive`` otherwise; 5-8 competitive
+    seats play the 5-8 Player Variant (no option: ruling R-large). Raises
+    :class:`InvalidCommand` for a seat count outside 1..8 or the mode's range (solo 1,
+    coop 2, competitive 2-8), unknown keys, modes or difficulties, a difficulty outside the
+    A.I.Toma modes, values of the wrong type.
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"A.I.Pokalypse is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
@@ -130,10 +150,21 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     unknown = set(options) - set(OPTIONS_SCHEMA["properties"])
     if unknown:
         raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
-    mode = options.get("mode", "competitive")
-    if mode not in MODES:
-        raise InvalidCommand(f"Unknown mode {mode!r}; only 'competitive' is available.")
+    mode = options.get("mode", "solo" if seats == 1 else "competitive")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise InvalidCommand(f"Unknown mode {mode!r}; one of {', '.join(MODES)}.")
+    low, high = MODES[mode]
+    if not low <= seats <= high:
+        raise InvalidCommand(f"The {mode} mode is played by {low}-{high} seats, not {seats}."
+                             if low != high else f"The {mode} mode is played by {low} seat(s), not {seats}.")
     out: dict[str, Any] = {"mode": mode}
+    if mode in TOMA_MODES:
+        difficulty = options.get("difficulty", DEFAULT_DIFFICULTY)
+        if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
+            raise InvalidCommand(f"Unknown difficulty {difficulty!r}; one of {', '.join(DIFFICULTIES)}.")
+        out["difficulty"] = difficulty
+    elif "difficulty" in options:
+        raise InvalidCommand("'difficulty' is the A.I.Toma's: only for the solo and coop modes.")
     for flag in ("expert", "force_the_luck"):
         value = options.get(flag, False)
         if not isinstance(value, bool):

@@ -2,7 +2,10 @@
 
 Layout (every id is a card id of :mod:`.cards`)::
 
-    {"n": seats, "mode": "competitive", "round": int,
+    {"n": seats (human seats), "mode": "competitive" | "solo" | "coop", "round": int,
+     "second_copy": bool (5-8 Player Variant),
+     "toma": None | {"seat": n (its index in "players"), "difficulty", "discard_due": int,
+                     "ailien_stays": bool, "alt_pending": None | int (round), "gift_used": bool},
      "phase": "draft" | "faction" | "recruitment" | "battle" | "ended",
      "draw": [ids] (top = index 0), "discard": [ids] (top = last), "specials": [ids] (main deck
      of Special Units, top = 0), "ammo_deck": [faction ids] (top = 0),
@@ -23,11 +26,15 @@ Layout (every id is a card id of :mod:`.cards`)::
       "tucked": {pool special id: [ids]} (Kollektah: cards under pool Special Units),
       "megaton": [ids] (cards loaded face down on Megaton, only its Boom uses them),
       "colony": id | None, "colony_out": bool (Venus Colony's A.I.Lien, in use this battle),
-      "colony_seen": id | None (the A.I.Lien everybody saw placed on Venus Colony)}
+      "colony_seen": id | None (the A.I.Lien everybody saw placed on Venus Colony),
+      "moved": bool (Cooperative Mode: made a Recruitment move this phase),
+      "toma": True (only on the A.I.Toma's entry, ``players[n]``: no hand, no faction)}
 
     slot = {"card": id, "red": bool, "unit": id | None, "pos": int (index into SCALE),
       "attached": [ids], "temp": int, "battle": [[id, up]], "exhausted": bool,
       "ammo_temp": int, "ammo_cards": [faction ids] (Desert Rats: ammo lying on the unit)}
+      The A.I.Toma's slots add "pile": [ids] (its unit: the stacked cards, bottom first;
+      "unit" is the bottom card, "card" is None) and their strength is the pile's card values.
 
     fight = {"card": id, "slot": int | None, "ammo": [faction ids], "bonus": int,
       "forced": bool}
@@ -63,8 +70,54 @@ def new_slot(card: str, red: bool = False) -> dict[str, Any]:
 
 
 def strength_of(slot: Mapping[str, Any]) -> int:
-    """The printed strength of the unit on ``slot`` (0 for an empty slot)."""
-    return SCALE[slot["pos"]] if slot["unit"] else 0
+    """The printed strength of the unit on ``slot`` (0 for an empty slot). An A.I.Toma unit:
+    "The strength of its units is determined by the sum of all card values in a slot"."""
+    if not slot["unit"]:
+        return 0
+    pile = slot.get("pile")
+    if pile is not None:
+        cat = catalogue()
+        return sum(cat[c].value or 0 for c in pile)
+    return SCALE[slot["pos"]]
+
+
+def new_toma_slot(pile: list[str]) -> dict[str, Any]:
+    """An A.I.Toma slot holding the unit ``pile`` (bottom card first; empty: an empty slot)."""
+    slot = new_slot(None)
+    slot["pile"] = list(pile)
+    slot["unit"] = pile[0] if pile else None
+    return slot
+
+
+def is_toma(player: Mapping[str, Any]) -> bool:
+    """True for the A.I.Toma's entry in ``players`` (Solo / Cooperative Mode)."""
+    return bool(player.get("toma"))
+
+
+def toma_seat(state: Mapping[str, Any]) -> int | None:
+    """Index of the A.I.Toma in ``state["players"]`` (``n``), ``None`` outside solo/co-op."""
+    toma = state.get("toma")
+    return toma["seat"] if toma else None
+
+
+def seats(state: Mapping[str, Any]) -> range:
+    """The human seats ``0..n-1`` (the A.I.Toma, if any, is ``players[n]``)."""
+    return range(state["n"])
+
+
+def opponents_of(state: Mapping[str, Any], seat: int) -> list[int]:
+    """Living opponents of ``seat`` clockwise from its left neighbour. Against the A.I.Toma the
+    human seats are one side: a seat's only opponent is the A.I.Toma (co-op partners are not
+    opponents), the A.I.Toma's are the human seats."""
+    total = len(state["players"])
+    order = [(seat + k) % total for k in range(1, total)
+             if not state["players"][(seat + k) % total]["eliminated"]]
+    toma = toma_seat(state)
+    if toma is None:
+        return order
+    if seat == toma:
+        return [s for s in order if s != toma]
+    return [s for s in order if s == toma]
 
 
 def pos_for_strength(strength: int) -> int:
@@ -101,7 +154,7 @@ def units(player: Mapping[str, Any]) -> list[tuple[int, dict]]:
 
 
 def alive(state: Mapping[str, Any]) -> list[int]:
-    """Seats still in the game."""
+    """Players still in the game (human seats, then the A.I.Toma if any)."""
     return [s for s, p in enumerate(state["players"]) if not p["eliminated"]]
 
 

@@ -5,9 +5,11 @@ were when the phase began, and the other seats' boards, hand sizes, ammo, pool a
 of the last Battle Phase reveal, so no seat's private recruiting shows through them.
 
 Hidden information (DESIGN.md, RULINGS.md): hands, the health stacks (face down, even for
-the owner), the deck orders, face-down slot cards and battle stacks, Special Units drawn for
-a choice, and — until the Battle Phase reveal — every Recruitment board change of a seat
-(events carrying ``hidden``) are shown only as counts (or not at all) to other viewers.
+the owner — the A.I.Toma's too), the deck orders, face-down slot cards and battle stacks,
+Special Units drawn for a choice, and — until the Battle Phase reveal — every Recruitment
+board change of a seat (events carrying ``hidden``) are shown only as counts (or not at all)
+to other viewers. The A.I.Toma (solo/co-op) is shown to everybody under ``toma``
+(:func:`.toma.view`); its units lie face up.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any, Mapping
 
 from domain.engine import Event
 
+from . import toma as toma_mod
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
 
@@ -26,6 +29,8 @@ def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
     out = []
     for s in slots:
         d = {k: s.get(k) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
+        if "pile" in s:
+            d["pile"] = list(s["pile"])           # an A.I.Toma unit: face up
         d["ammo_on"] = s.get("ammo_on", len(s.get("ammo_cards") or []))   # ammo side up: a count
         if not owner and not s.get("red"):
             d["card"] = None                     # slot cards lie face down
@@ -91,6 +96,8 @@ def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         table = state["table_public"]         # shared piles as of the start of the phase
     return {
         "phase": state["phase"], "round": state["round"], "sudden_death": state["sudden_death"],
+        "mode": state.get("mode", "competitive"), "second_copy": bool(state.get("second_copy")),
+        "toma": toma_mod.view(state),
         "apocalypse": state["apocalypse"], "draw_pile": table["draw"],
         "discard_pile": list(table["discard"]), "specials_deck": table["specials"],
         "ammo_deck": table["ammo_deck"], "battle": dict(state["battle"]),
@@ -109,8 +116,8 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
     (``hidden`` in its data, see :data:`.context.PUBLIC_IN_RECRUITMENT`) is shown as the
     neutral :data:`HIDDEN_MOVE_TYPE`, so not even the kind of the move leaks (RULINGS
     R-privacy); every other event keeps its type."""
-    if event.data.get("hidden") and not (viewer is not None and viewer == event.seat):
-        return HIDDEN_MOVE_TYPE
+    if event.data.get("hidden") and not (viewer is not None and viewer in (event.seat, event.data.get("to"))):
+        return HIDDEN_MOVE_TYPE               # (AmmoGiven: the receiving partner sees it too)
     return event.type
 
 
@@ -120,15 +127,23 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
     t = event.type
     own = viewer is not None and viewer == event.seat
     if t == "MatchStarted":
-        return {"n": d["n"], "mode": d["mode"],
+        toma = d.get("toma")
+        return {"n": d["n"], "mode": d["mode"], "second_copy": bool(d.get("second_copy")),
+                "toma": ({"difficulty": toma["difficulty"], "health": len(toma["health"]),
+                          "piles": [list(p) for p in toma["piles"]], "ignored": list(toma["ignored"])}
+                         if toma else None),
                 "offered": [o if viewer == s else len(o) for s, o in enumerate(d["offered"])],
                 "hands": [h if viewer == s else len(h) for s, h in enumerate(d["hands"])],
                 "health": [len(h) for h in d["health"]], "draw": len(d["draw"]),
                 "specials": len(d["specials"]), "ammo_deck": len(d["ammo_deck"]),
                 "expert": bool(d.get("expert")), "table_factions": list(d.get("table_factions", [])),
                 "packets": [k if viewer == s else len(k) for s, k in enumerate(d.get("packets", []))]}
+    if t == "AmmoGiven" and viewer == d.get("to"):
+        return {"to": d["to"], "count": 1}     # the partner learns it got one (not which faction)
     if d.get("hidden") and not own:
         return {"hidden": True}
+    if t in ("SecondCopyAmmoAdded", "AmmoGiven"):
+        return {k: v for k, v in d.items() if k != "cards" and k != "card"} | {"count": len(d.get("cards", [1]))}
     if t == "ChoiceRequested":            # the held command and its seed never leave the server
         return ({"kind": d["kind"], "prompt": d["prompt"], "options": list(d["options"])}
                 if own else {"kind": d["kind"]})

@@ -31,7 +31,7 @@ def apk_service(fake_redis_server, key_prefix):
 
 def test_engine_satisfies_the_protocol():
     assert isinstance(ENGINE, Engine)
-    assert ENGINE.game_id == "aipokalypse" and (ENGINE.min_seats, ENGINE.max_seats) == (2, 4)
+    assert ENGINE.game_id == "aipokalypse" and (ENGINE.min_seats, ENGINE.max_seats) == (1, 8)
     assert {"random", "tactician"} <= set(ENGINE.bots) and ENGINE.timeout_bot in ENGINE.bots
 
 

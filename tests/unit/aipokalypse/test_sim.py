@@ -31,3 +31,22 @@ def test_simulation_plays_the_variants_and_counts_effect_decisions():
     assert body["replay_failures"] == 0
     assert body["decisions_per_match"] > 0          # the shared Engineer Guild asks every round
     assert "Engineer Guild" not in body["win_rate_by_faction"]
+
+
+def test_simulation_reports_win_rates_against_the_toma_per_difficulty():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--toma", "--matches", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert body["metric"] == "toma_matches_finished_and_replayed" and body["value"] == 1.0
+    assert len(body["cells"]) == 16                       # 4 difficulties x (2 solo + 2 co-op)
+    assert {c["difficulty"] for c in body["cells"]} == {"handy_man", "boss", "endboss", "untamed"}
+    assert all(0.0 <= c["human_win_rate"] <= 1.0 and len(c["seeds"]) == 1 for c in body["cells"])
+
+
+def test_simulation_plays_the_5_8_player_variant():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "1",
+                           "--seats", "6", "--no-replay"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert body["seats"] == 6 and sum(body["end_reasons"].values()) == 1.0

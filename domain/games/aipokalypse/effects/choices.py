@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import SCALE
-from ..state import color_of, strength_of, units
+from ..state import color_of, is_toma, opponents_of, strength_of, units
 from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
 
 
@@ -45,16 +45,22 @@ def strongest_first(p: dict, slots: list[int]) -> list[int]:
 
 
 def opponents(ctx: Ctx, seat: int) -> list[int]:
-    """Living seats other than ``seat``, clockwise from its left neighbour."""
-    n = ctx.state["n"]
-    return [(seat + k) % n for k in range(1, n) if not ctx.players[(seat + k) % n]["eliminated"]]
+    """Living opponents of ``seat``, clockwise from its left neighbour (against the A.I.Toma a
+    human seat's only opponent is the A.I.Toma, :func:`..state.opponents_of`)."""
+    return opponents_of(ctx.state, seat)
 
 
-def neighbours(ctx: Ctx, seat: int) -> list[int]:
-    """The living left (seat+1) and right (seat-1) neighbours, left first, without repeats."""
-    others = opponents(ctx, seat)
-    out = others[:1] + others[-1:]
-    return list(dict.fromkeys(out))
+def neighbours(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[int]:
+    """The living left (seat+1) and right (seat-1) neighbours, left first, without repeats;
+    the A.I.Toma sits after the human seats (co-op: seat 0's neighbours are its partner and
+    the A.I.Toma). ``opponents_only`` (Scammer's "neighboring opponents") drops a partner."""
+    total = len(ctx.players)
+    others = [(seat + k) % total for k in range(1, total) if not ctx.players[(seat + k) % total]["eliminated"]]
+    out = list(dict.fromkeys(others[:1] + others[-1:]))
+    if opponents_only:
+        mine = opponents_of(ctx.state, seat)
+        out = [s for s in out if s in mine]
+    return out
 
 
 # ------------------------------------------------------------------ hand cards
@@ -227,6 +233,8 @@ def temp_grants(p: dict) -> tuple[dict[int, int], list[int]]:
     cat = catalogue()
     grants: dict[int, int] = {}
     granting: list[int] = []
+    if is_toma(p):
+        return grants, granting                          # its cards have no effects
     for i, s in units(p):
         gave = False                                     # to a unit other than itself
         for op in cat[s["unit"]].ops("battle"):
@@ -281,6 +289,9 @@ def temporary_strength(p: dict) -> dict[int, int]:
     slot's own temporary strength and Desert Rats' ammo on it ("Temporary effects must be
     taken into account", C.H.R.O.M.E., Eagle Eye)."""
     grants, _ = temp_grants(p)
+    if is_toma(p):                                       # the passive symbol's bonus
+        from ..toma import passive_bonus
+        grants = {i: passive_bonus(p, i) for i, _ in units(p)}
     out = {}
     for i, s in units(p):
         n = grants.get(i, 0) + s["temp"] + s["ammo_temp"]

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..cards import Card, catalogue
-from ..state import alive, factions, max_ammo
+from ..state import alive, factions, is_toma, max_ammo
 
 
 def sources(player: Mapping[str, Any]) -> Iterator[tuple[int | None, Card]]:
-    """``(slot index | None, card)`` of each effect source: units left to right, then factions."""
+    """``(slot index | None, card)`` of each effect source: units left to right, then factions.
+    The A.I.Toma has none: only colour and card value of its cards count (R-toma-no-effects)."""
+    if is_toma(player):
+        return
     cat = catalogue()
     for i, slot in enumerate(player["slots"]):
         if slot["unit"]:

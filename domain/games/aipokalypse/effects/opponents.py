@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..cards import catalogue
 from ..context import Ctx
-from ..spec import COLORS, MAX_SLOTS, SCALE
+from ..spec import COLORS, MAX_SLOTS
 from ..state import color_of, strength_of, units
 from .choices import name_of, opponents, strongest_first, temporary_strength, weakest_first
 from .resolve import Op, _op, discard_card, exhaust_unit, player
@@ -23,7 +23,7 @@ def _seen_slots(ctx: Ctx, seat: int, other: int) -> list[int]:
     if not board:
         return list(range(MAX_SLOTS))
     shown = [(i, s) for i, s in enumerate(board["slots"]) if s["unit"]]
-    ranked = sorted(shown, key=lambda t: (-SCALE[t[1]["pos"]], t[0]))
+    ranked = sorted(shown, key=lambda t: (-strength_of(t[1]), t[0]))      # (an A.I.Toma unit: its pile)
     return [i for i, _ in ranked] or list(range(MAX_SLOTS))
 
 

@@ -43,8 +43,8 @@ def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         ctx.emit("SpecialTaken", seat, card=card, **{"from": "pool"})
 
 
-def _neighbour_pool_cards(ctx: Ctx, seat: int) -> list[tuple[str, int]]:
-    return [(c, o) for o in neighbours(ctx, seat) for c in player(ctx, o)["pool"]]
+def _neighbour_pool_cards(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[tuple[str, int]]:
+    return [(c, o) for o in neighbours(ctx, seat, opponents_only) for c in player(ctx, o)["pool"]]
 
 
 @_op("steal_pool")
@@ -68,12 +68,12 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     choose the neighbour)."""
     if origin["card"] not in ctx.state["specials"]:
         return
-    cards = _neighbour_pool_cards(ctx, seat)
+    cards = _neighbour_pool_cards(ctx, seat, opponents_only=True)
     if cards:
         card = ctx.ask(seat, "steal", [c for c, _ in cards], "Scammer: take a Special Unit from a neighbour's pool")
         other = dict(cards)[card]
     else:
-        near = neighbours(ctx, seat)
+        near = neighbours(ctx, seat, opponents_only=True)
         if not near:
             return
         card, other = None, ctx.ask(seat, "seat", near, "Scammer: the neighbour whose pool receives Scammer")

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
-from ..state import alive, color_of, max_ammo, pos_for_strength, strength_of, units
+from ..state import color_of, max_ammo, opponents_of, pos_for_strength, strength_of, units
 from . import modifiers
 
 MAX_DEPTH = 12
@@ -347,7 +347,7 @@ def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 def left_neighbour(ctx: Ctx, seat: int) -> int | None:
     """Next living seat clockwise (RULINGS General: left neighbour of s is s+1)."""
-    n = ctx.state["n"]
+    n = len(ctx.players)
     for k in range(1, n):
         other = (seat + k) % n
         if not ctx.players[other]["eliminated"]:
@@ -407,7 +407,7 @@ def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 @_op("damage")
 def _damage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     from ..flow import apply_damage
-    apply_damage(ctx, {other: op["n"] for other in alive(ctx.state) if other != seat})
+    apply_damage(ctx, {other: op["n"] for other in opponents_of(ctx.state, seat)})
 
 
 @_op("merge")
