@@ -31,6 +31,7 @@ class Runtime:
         self._catalogue: dict[str, dict[str, Any]] | None = None
         self._commands: dict[str, dict[str, Schema]] = {}
         self._options: dict[str, Schema] = {}
+        self._bot_options: dict[str, dict[str, Schema]] = {}
         self._match_games: OrderedDict[str, str] = OrderedDict()
         self._match_cache_size = match_cache_size
 
@@ -47,6 +48,12 @@ class Runtime:
                     self._options[game_id] = schema_for(
                         entry.get("options_schema") or {"type": "object"},
                         name=f"{game_id}:options")
+                    # bot options are strict whatever the schema says: unknown keys -> 400
+                    self._bot_options[game_id] = {
+                        level: schema_for({**schema, "additionalProperties": False},
+                                          name=f"{game_id}:bot:{level}")
+                        for level, schema in (entry.get("bot_options") or {}).items()
+                    }
                 self._catalogue = entries
         return self._catalogue
 
@@ -63,6 +70,16 @@ class Runtime:
         """The compiled schema of a game's match options."""
         self.catalogue()
         return self._options[game_id]
+
+    def bot_options_schema(self, game_id: str, level: str) -> Schema:
+        """The compiled, strict schema of a bot level's per-seat options; a level the
+        catalogue lists no schema for takes none (only ``{}``)."""
+        self.catalogue()
+        schema = self._bot_options.get(game_id, {}).get(level)
+        if schema is None:
+            schema = schema_for({"type": "object", "additionalProperties": False},
+                                name=f"{game_id}:bot:{level}")
+        return schema
 
     def game_of(self, match_id: str) -> str:
         """The game a match plays (cached; a miss asks the service for the spectator view).

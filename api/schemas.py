@@ -164,13 +164,16 @@ class QueryNumber(fields.Float):
 # -- matches ------------------------------------------------------------------------------
 
 class SeatSpecSchema(Schema):
-    """One seat of a new match: ``{kind: human|bot|open, bot?: level, name?: str}``."""
+    """One seat of a new match: ``{kind: human|bot|open, bot?: level, bot_options?: object,
+    name?: str}`` (``bot_options`` are checked against the level's schema in
+    :func:`check_seats`)."""
 
     class Meta:
         unknown = RAISE
 
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
     bot = fields.String(validate=validate.Length(min=1, max=64))
+    bot_options = JsonObject(keys=fields.String())
     name = fields.String(validate=[validate.Length(min=1, max=64),
                                     validate.Regexp(NAME_PATTERN, error="No control characters.")])
 
@@ -178,6 +181,8 @@ class SeatSpecSchema(Schema):
     def _bot_level_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
         if "bot" in data and data["kind"] != "bot":
             raise ValidationError("Only a bot seat has a bot level.", "bot")
+        if "bot_options" in data and data["kind"] != "bot":
+            raise ValidationError("Only a bot seat has bot options.", "bot_options")
 
 
 class CreateMatchSchema(Schema):
@@ -318,16 +323,32 @@ def create_match_body() -> dict[str, Any]:
 
 
 def check_seats(game: Mapping[str, Any], seats: list[dict[str, Any]] | None) -> None:
-    """Seat count within the game's bounds; bot levels among the game's ``bots``."""
+    """Seat count within the game's bounds; bot levels among the game's ``bots``; each bot
+    seat's ``bot_options`` valid against its level's schema (strict: unknown keys are
+    refused; a level without options takes only ``{}``), normalised in place.
+
+    Raises:
+        Problem: 400 ``validation_error`` with ``errors.seats.<index>.bot`` or
+            ``errors.seats.<index>.bot_options.<field>``.
+    """
     if seats is None:
         return
     low, high = game["min_seats"], game["max_seats"]
     if not low <= len(seats) <= high:
         raise validation_problem({"seats": [f"{game['id']} seats {low} to {high} players."]})
     levels = list(game.get("bots") or [])
-    errors = {i: {"bot": [f"Unknown bot level; one of {levels}."]}
-              for i, seat in enumerate(seats)
-              if seat["kind"] == "bot" and seat.get("bot", "random") not in levels}
+    errors: dict[int, Any] = {
+        i: {"bot": [f"Unknown bot level; one of {levels}."]}
+        for i, seat in enumerate(seats)
+        if seat["kind"] == "bot" and seat.get("bot", "random") not in levels}
+    for index, seat in enumerate(seats):
+        if index in errors or seat["kind"] != "bot" or "bot_options" not in seat:
+            continue
+        schema = runtime().bot_options_schema(game["id"], seat.get("bot", "random"))
+        try:
+            seat["bot_options"] = schema.load(seat["bot_options"])
+        except ValidationError as error:
+            errors[index] = {"bot_options": error.messages}
     if errors:
         raise validation_problem({"seats": errors})
 

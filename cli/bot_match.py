@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from domain.engine import Engine, Event, Setup, derive_rng, fold
+from domain.engine import Engine, Event, Setup, build_bot, derive_rng, fold
 from service.codec import bot_rng  # the service's bot-turn RNG, re-exported here
 
 
@@ -51,17 +51,26 @@ def match_seed(base: str | int | None, index: int) -> bytes:
 
 def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
                    options: Mapping[str, Any] | None = None,
-                   max_decisions: int = 100_000) -> BotMatch:
-    """Play a match where seat ``i`` is driven by ``engine.bots[bots[i]]``.
+                   max_decisions: int = 100_000,
+                   bot_options: Mapping[str, Mapping[str, Any]] | None = None) -> BotMatch:
+    """Play a match where seat ``i`` is driven by the bot of level ``bots[i]``, configured
+    by ``bot_options[level]`` when given (:func:`domain.engine.build_bot`; one bot per level).
 
     Raises:
         KeyError: an unknown bot level.
+        domain.engine.InvalidBotOptions: options a level does not take.
+        ValueError: ``bot_options`` for a level no seat plays.
         domain.engine.InvalidCommand: bad options for this seat count.
         domain.engine.RuleError: a bot chose an illegal command (a bot defect).
         RuntimeError: the match stalls (no pending seat and no result) or exceeds
             ``max_decisions`` commands.
     """
-    policies = [engine.bots[level] for level in bots]
+    unused = set(bot_options or {}) - set(bots)
+    if unused:
+        raise ValueError(f"bot options for level(s) no seat plays: {sorted(unused)}")
+    built = {level: build_bot(engine, level, (bot_options or {}).get(level))
+             for level in dict.fromkeys(bots)}
+    policies = [built[level] for level in bots]
     started = time.perf_counter()
     normalised = engine.validate_options(len(bots), dict(options or {}))
     events = list(engine.new_match(Setup(seats=len(bots), options=normalised), derive_rng(seed, 0)))

@@ -6,6 +6,7 @@ Only public endpoints are called, authenticated with the seat token as
 """
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -20,7 +21,10 @@ class ApiError(Exception):
         self.status = status
         self.problem = problem
         self.code = problem.get("code", "")
-        super().__init__(f"HTTP {status} {self.code}: {problem.get('detail') or problem}")
+        message = f"HTTP {status} {self.code}: {problem.get('detail') or problem}"
+        if problem.get("errors"):
+            message += f" {json.dumps(problem['errors'], sort_keys=True)}"
+        super().__init__(message)
 
 
 class ArenaClient:

@@ -17,6 +17,7 @@ import click
 import requests
 from rich.console import Console
 
+from cli.bot_options import BOT_OPTION_HELP, parse_bot_options
 from cli.http_client import ApiError, ArenaClient
 from cli.render import (copy_sources, describe_action, render_events, render_result,
                         render_view)
@@ -59,8 +60,10 @@ def auto_chooser(seed: int | None) -> Chooser:
 
 def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                choose: Chooser, console: Console, show: bool = True,
-               max_steps: int = 10_000) -> dict[str, Any]:
-    """Create a match (seat 0 human, seats 1.. bots of level ``bots``) and play it out.
+               max_steps: int = 10_000,
+               bot_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Create a match (seat 0 human, seats 1.. bots of level ``bots``, each with
+    ``bot_options`` when given) and play it out.
 
     Returns the finished match as seat 0 sees it (``"result"`` holds the scores and, in
     solo mode, the ``"rating"``). One seat is the solo mode (no bots), two the 2-player
@@ -70,8 +73,10 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         cli.http_client.ApiError: the server refused something a retry cannot fix.
         RuntimeError: more than ``max_steps`` loop iterations (a stuck match).
     """
-    created = client.create_match(
-        game, [{"kind": "human", "name": "you"}] + [{"kind": "bot", "bot": bots}] * (seats - 1))
+    bot_seat: dict[str, Any] = {"kind": "bot", "bot": bots}
+    if bot_options:
+        bot_seat["bot_options"] = dict(bot_options)
+    created = client.create_match(game, [{"kind": "human", "name": "you"}] + [bot_seat] * (seats - 1))
     match_id = created["match_id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     console.print(f"match [bold]{match_id}[/] ({game}, {_lineup(seats, bots)}); "
@@ -145,18 +150,26 @@ def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any
 @click.option("--seats", default=4, show_default=True, type=click.IntRange(1),
               help="Seats: 1 = solo mode, 2 = 2-player mode, 3-6 = the standard game.")
 @click.option("--bots", default="greedy", show_default=True, help="Bot level of the others.")
+@click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
+              help=BOT_OPTION_HELP)
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
 @click.option("--seed", default=None, type=int, help="Seed of the --auto policy.")
 @click.option("--quiet", is_flag=True, help="With --auto: print only the result.")
-def play(url: str | None, game: str, seats: int, bots: str, auto: bool, seed: int | None,
-         quiet: bool) -> None:
-    """Play a match in the terminal against bots, over the public HTTP API."""
+def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[str, ...],
+         auto: bool, seed: int | None, quiet: bool) -> None:
+    """Play a match in the terminal against bots, over the public HTTP API.
+
+    Bot options apply to every bot seat, e.g. --bots expert --bot-option
+    expert.time_budget_ms=800; the server checks them (a 400 names the seat and option).
+    """
+    options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
     console = Console()
     choose = auto_chooser(seed) if auto else prompt_chooser()
     with server_url(url, console) as base:
         client = ArenaClient(base)
         try:
-            play_match(client, game, seats, bots, choose, console, show=not (auto and quiet))
+            play_match(client, game, seats, bots, choose, console, show=not (auto and quiet),
+                       bot_options=options)
         except (ApiError, RuntimeError) as exc:
             raise click.ClickException(str(exc)) from exc
         except requests.RequestException as exc:

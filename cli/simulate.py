@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.bot_match import BotMatch, match_seed, play_bot_match
+from cli.bot_options import BOT_OPTION_HELP, parse_bot_options
+from domain.engine import InvalidBotOptions, build_bot
 from domain.games import get_engine, registry
 
 
@@ -25,10 +27,12 @@ from domain.games import get_engine, registry
 class SimulationStats:
     """Aggregated results of a batch of bot matches.
 
-    ``scores[i]`` lists seat ``i``'s final VP per match; ``wins[i]`` its win share (float).
+    ``scores[i]`` lists seat ``i``'s final VP per match; ``wins[i]`` its win share (float);
+    ``bot_options``: level -> the per-seat bot options its seats played with.
     """
 
     bots: list[str]
+    bot_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     scores: list[list[int]] = field(init=False)
     wins: list[float] = field(init=False)
     seconds: list[float] = field(default_factory=list)
@@ -51,12 +55,16 @@ class SimulationStats:
     def as_dict(self) -> dict[str, Any]:
         """JSON summary: ``{"matches", "mean_seconds_per_match", "seats": [...], "bots": {...}}``.
 
-        Seat rows: ``{"seat", "bot", "mean", "min", "max", "win_share"}``; win shares are
-        fractions of the matches played (they sum to 1 over the seats).
+        Seat rows: ``{"seat", "bot", "mean", "min", "max", "win_share"}`` (+ ``"bot_options"``
+        when its level had options); win shares are fractions of the matches played (they
+        sum to 1 over the seats).
         """
         n = len(self.seconds)
         seats = [_score_row(self.scores[s], self.wins[s], n) | {"seat": s, "bot": self.bots[s]}
                  for s in range(len(self.bots))]
+        for row in seats:
+            if self.bot_options.get(row["bot"]):
+                row["bot_options"] = dict(self.bot_options[row["bot"]])
         by_bot: dict[str, Any] = {}
         for level in dict.fromkeys(self.bots):
             seats_of = [s for s, b in enumerate(self.bots) if b == level]
@@ -94,14 +102,31 @@ def parse_bots(spec: str, seats: int, available: Sequence[str]) -> list[str]:
     return levels + [levels[-1]] * (seats - len(levels))
 
 
+def check_bot_options(engine: Any, options: dict[str, dict[str, Any]]) -> None:
+    """Validate ``level -> options`` against each level's schema (the engine builds the bots).
+
+    Raises:
+        click.BadParameter: options a level does not take (the engine's message).
+    """
+    for level, values in options.items():
+        try:
+            build_bot(engine, level, values)
+        except InvalidBotOptions as error:
+            raise click.BadParameter(f"{level}: {error.detail}", param_hint="--bot-option") \
+                from None
+
+
 def run_simulation(game: str, matches: int, bots: list[str], seed: str | None,
-                   progress: Progress | None = None) -> SimulationStats:
-    """Play ``matches`` bot matches of ``game`` (match ``i`` seeded by ``match_seed(seed, i)``)."""
+                   progress: Progress | None = None,
+                   bot_options: dict[str, dict[str, Any]] | None = None) -> SimulationStats:
+    """Play ``matches`` bot matches of ``game`` (match ``i`` seeded by ``match_seed(seed, i)``),
+    each bot level configured by ``bot_options[level]`` when given."""
     engine = get_engine(game)
-    stats = SimulationStats(bots=bots)
+    stats = SimulationStats(bots=bots, bot_options=dict(bot_options or {}))
     task = progress.add_task("matches", total=matches) if progress else None
     for index in range(matches):
-        stats.add(play_bot_match(engine, bots, match_seed(seed, index)))
+        stats.add(play_bot_match(engine, bots, match_seed(seed, index),
+                                 bot_options=bot_options))
         if progress is not None:
             progress.advance(task)
     return stats
@@ -122,7 +147,9 @@ def render_stats(console: Console, game: str, stats: SimulationStats) -> None:
     for column in ("bot", "seats", "mean VP", "min", "max", "win share"):
         levels.add_column(column)
     for level, row in summary["bots"].items():
-        levels.add_row(level, ",".join(map(str, row["seats"])), f"{row['mean']:.2f}",
+        options = stats.bot_options.get(level)
+        name = f"{level} {json.dumps(options, sort_keys=True)}" if options else level
+        levels.add_row(name, ",".join(map(str, row["seats"])), f"{row['mean']:.2f}",
                        str(row["min"]), str(row["max"]), f"{row['win_share']:.1%}")
     console.print(levels)
 
@@ -134,11 +161,17 @@ def render_stats(console: Console, game: str, stats: SimulationStats) -> None:
 @click.option("--seats", default=4, show_default=True, type=int, help="Seats per match.")
 @click.option("--bots", default="greedy,greedy,random,random", show_default=True,
               help="Bot level per seat, comma separated; the last one repeats.")
+@click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
+              help=BOT_OPTION_HELP)
 @click.option("--seed", default=None, help="Base seed (any string); same seed, same matches.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead.")
-def simulate(game: str, matches: int, seats: int, bots: str, seed: str | None,
-             as_json: bool) -> None:
-    """Play N bot matches in-process (domain only) and print score statistics."""
+def simulate(game: str, matches: int, seats: int, bots: str, bot_option: tuple[str, ...],
+             seed: str | None, as_json: bool) -> None:
+    """Play N bot matches in-process (domain only) and print score statistics.
+
+    Bot options configure every seat of a level, e.g. --bots expert,greedy --bot-option
+    expert.budget=8 --bot-option expert.time_budget_ms=300.
+    """
     engine = get_engine(game)
     if engine is None:
         raise click.BadParameter(f"unknown game; installed: {sorted(registry())}",
@@ -147,12 +180,15 @@ def simulate(game: str, matches: int, seats: int, bots: str, seed: str | None,
         raise click.BadParameter(f"{engine.title} seats {engine.min_seats}-{engine.max_seats}",
                                  param_hint="--seats")
     levels = parse_bots(bots, seats, list(engine.bots))
+    options = parse_bot_options(bot_option, levels)
+    check_bot_options(engine, options)
     console = Console()
     if as_json:
-        click.echo(json.dumps(run_simulation(game, matches, levels, seed).as_dict()))
+        click.echo(json.dumps(run_simulation(game, matches, levels, seed,
+                                             bot_options=options).as_dict()))
         return
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        stats = run_simulation(game, matches, levels, seed, progress)
+        stats = run_simulation(game, matches, levels, seed, progress, bot_options=options)
     render_stats(console, game, stats)

@@ -13,12 +13,18 @@ Shapes used throughout
 - state: game-owned object. ``evolve`` may mutate and return it (the fold owns it);
   ``dump_state``/``load_state`` turn it into/from a JSON-serialisable dict (snapshots).
 - viewer: a seat number, or ``None`` for a spectator.
+- bot options: a JSON object configuring one seat's bot (e.g. the ``expert`` bot's
+  per-decision time budget). An engine may declare them per bot level
+  (``bot_options_schema`` + ``make_bot``, both optional); :func:`build_bot` validates and
+  builds, and a level without a schema accepts only ``{}``.
 """
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
 
 
@@ -98,6 +104,19 @@ class IllegalMove(RuleError):
         super().__init__(code, detail, 422)
 
 
+class InvalidBotOptions(RuleError):
+    """Per-seat bot options the bot level does not accept (HTTP 400, ``invalid_bot_options``).
+
+    Attributes:
+        field: the option at fault (``None`` when the options as a whole are wrong, e.g.
+            not an object); the service reports it with the seat index.
+    """
+
+    def __init__(self, detail: str, field: str | None = None):
+        super().__init__("invalid_bot_options", detail, 400)
+        self.field = field
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What ``new_match`` needs: seat count and validated, normalised game options."""
@@ -131,6 +150,13 @@ class Engine(Protocol):
     command_schemas: Mapping[str, Mapping[str, Any]]  # command type -> JSON Schema
     bots: Mapping[str, Bot]             # level name -> policy ("random" always present)
     timeout_bot: str                    # bot level that decides for a timed-out seat
+    # Optional, read with getattr (engines without it stay conforming):
+    #   bot_options_schema: Mapping[str, Mapping[str, Any]]  level -> JSON Schema (object)
+    #       of that level's per-seat bot options; a level without an entry takes none
+    #       (only ``{}``). See :func:`bot_options_schema` for the keywords honoured.
+    #   make_bot(level, options) -> Bot: a bot of ``level`` configured by validated,
+    #       non-empty ``options``; raises :class:`InvalidBotOptions` (or ValueError) for
+    #       values its schema cannot express. Callers use :func:`build_bot`.
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return normalised options (defaults filled); raise :class:`InvalidCommand`."""
@@ -186,6 +212,107 @@ def redacted_type(engine: Any, event: Event, viewer: int | None, state: Any = No
     if not isinstance(shown, str) or not shown:
         raise TypeError(f"redact_type must return a non-empty str, got {shown!r}")
     return shown
+
+
+#: The options schema of a bot level that declares none: only ``{}`` is accepted.
+NO_BOT_OPTIONS: Mapping[str, Any] = MappingProxyType(
+    {"type": "object", "properties": {}, "additionalProperties": False})
+
+_JSON_TYPES = {"integer": "an integer", "number": "a number", "boolean": "true or false",
+               "string": "a string"}
+
+
+def bot_options_schema(engine: Any, level: str) -> dict[str, Any]:
+    """The JSON Schema of ``level``'s bot options: ``engine.bot_options_schema[level]`` when
+    the engine declares one (optional attribute, see :class:`Engine`), else
+    :data:`NO_BOT_OPTIONS`. Raises KeyError when ``engine.bots`` has no such level."""
+    if level not in engine.bots:
+        raise KeyError(level)
+    declared = getattr(engine, "bot_options_schema", None) or {}
+    return dict(declared.get(level) or NO_BOT_OPTIONS)
+
+
+def bot_options_schemas(engine: Any) -> dict[str, dict[str, Any]]:
+    """Every bot level of ``engine`` -> the JSON Schema of its options (``{}`` only when
+    the level declares none), for the game catalogue."""
+    return {level: bot_options_schema(engine, level) for level in sorted(engine.bots)}
+
+
+def check_bot_options(schema: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    """Validate per-seat bot ``options`` against a level's ``schema``; return them normalised
+    (keys sorted, integral numbers of ``integer`` options as ``int``).
+
+    The schema is an object whose ``properties`` each give ``type`` (``integer``,
+    ``number``, ``boolean`` or ``string``) and optionally ``minimum``/``maximum`` and
+    ``enum``; bot options are always strict: a key the schema does not list is refused
+    (``additionalProperties: false`` whatever the schema says). Omitted keys stay omitted
+    (the bot's own default applies). JSON types are strict: ``true`` is not an integer.
+
+    Raises:
+        InvalidBotOptions: ``options`` is not an object (``field`` None), or names an
+            unknown option or has a value of the wrong type or range (``field`` = its key).
+    """
+    if not isinstance(options, Mapping):
+        raise InvalidBotOptions("Bot options must be a JSON object.")
+    properties = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    for key in sorted(options, key=str):
+        value = options[key]
+        if key not in properties:
+            known = ", ".join(sorted(properties)) or "none"
+            raise InvalidBotOptions(f"Unknown bot option {key!r} (this level takes: {known}).",
+                                    str(key))
+        out[key] = _check_option(key, properties[key], value)
+    return out
+
+
+def _check_option(key: str, prop: Mapping[str, Any], value: Any) -> Any:
+    """One option value checked against its property schema (see :func:`check_bot_options`)."""
+    kind = prop.get("type")
+    ok = {"integer": not isinstance(value, bool) and (
+              isinstance(value, int) or (isinstance(value, float) and value.is_integer())),
+          "number": not isinstance(value, bool) and isinstance(value, (int, float))
+              and math.isfinite(value),
+          "boolean": isinstance(value, bool),
+          "string": isinstance(value, str)}.get(kind, True)
+    if not ok:
+        raise InvalidBotOptions(f"Bot option {key!r} must be {_JSON_TYPES[kind]}.", key)
+    if kind == "integer":
+        value = int(value)
+    if "enum" in prop and value not in prop["enum"]:
+        raise InvalidBotOptions(f"Bot option {key!r} must be one of {list(prop['enum'])}.", key)
+    low, high = prop.get("minimum"), prop.get("maximum")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidBotOptions(f"Bot option {key!r} must be between {low} and {high}, "
+                                f"got {value!r}.", key)
+    return value
+
+
+def build_bot(engine: Any, level: str, options: Mapping[str, Any] | None = None) -> Bot:
+    """The bot of ``level`` configured by per-seat ``options`` (``None`` = ``{}``).
+
+    Options are checked with :func:`check_bot_options` against :func:`bot_options_schema`;
+    no options give the engine's shared ``engine.bots[level]``; otherwise the engine's
+    ``make_bot(level, options)`` builds a new bot (a ValueError it raises becomes
+    :class:`InvalidBotOptions`).
+
+    Raises:
+        KeyError: ``engine.bots`` has no ``level``.
+        InvalidBotOptions: options the level does not accept.
+        TypeError: the engine declares options for ``level`` but has no ``make_bot``.
+    """
+    clean = check_bot_options(bot_options_schema(engine, level), options or {})
+    if not clean:
+        return engine.bots[level]
+    factory = getattr(engine, "make_bot", None)
+    if factory is None:
+        raise TypeError(f"{engine.game_id} declares bot options for {level!r} but no make_bot")
+    try:
+        return factory(level, clean)
+    except InvalidBotOptions:
+        raise
+    except ValueError as error:
+        raise InvalidBotOptions(f"Bot options of {level!r} are not valid: {error}") from None
 
 
 def derive_rng(seed: bytes, version: int) -> random.Random:

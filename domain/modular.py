@@ -3,16 +3,20 @@
 Every game folder reads top-down (STYLE.md): ``spec`` (ids, seats, options and command
 schemas, ``validate_options``), ``rules`` (``decide``), ``fold`` (``evolve``), ``actions``
 (``pending``, ``legal_actions``), ``views`` (``view``, ``redact``), ``state``
-(``dump_state``, ``load_state``) and ``bots`` (``BOTS``). :class:`ModularEngine` wires
-them once, so a game's ``game.py`` only says how a match starts and where its result is.
+(``dump_state``, ``load_state``) and ``bots`` (``BOTS``; optionally ``BOT_OPTIONS``, level
+-> JSON Schema of that level's per-seat options, and ``BOT_FACTORIES``, level ->
+``factory(options) -> Bot``). :class:`ModularEngine` wires them once, so a game's
+``game.py`` only says how a match starts and where its result is.
 """
 from __future__ import annotations
 
+import importlib
 import random
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
-from domain.engine import Event, Setup
+from domain.engine import Event, InvalidBotOptions, Setup, check_bot_options
+from domain.engine import bot_options_schema as level_options_schema
 
 
 class ModularEngine:
@@ -24,6 +28,13 @@ class ModularEngine:
     ``options_schema`` and ``command_schemas`` are read from ``spec`` (``GAME_ID``,
     ``TITLE``, ...). When ``views`` defines ``redact_type`` the engine offers that optional
     capability too (see :func:`domain.engine.redacted_type`).
+
+    Bot options (optional Engine capability, see :func:`domain.engine.build_bot`):
+    ``bot_options_schema`` (level -> JSON Schema) and ``bot_factories`` (level ->
+    ``factory(options) -> Bot``) come from the class when a subclass sets them, else from
+    ``BOT_OPTIONS`` / ``BOT_FACTORIES`` of the game folder's ``bots`` module (the sibling
+    of ``spec``); without them every level takes no options. A level with a schema must
+    be one of ``bots`` and have a factory (``TypeError`` when the class is defined).
     """
 
     spec: ModuleType
@@ -34,10 +45,23 @@ class ModularEngine:
     state_module: ModuleType
     bots: Mapping[str, Any]
     timeout_bot: str
+    bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+    bot_factories: Mapping[str, Callable[[dict[str, Any]], Any]] = MappingProxyType({})
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         spec = cls.spec
+        bots_module = _sibling_module(spec, "bots")
+        if "bot_options_schema" not in cls.__dict__:
+            cls.bot_options_schema = MappingProxyType(
+                dict(getattr(bots_module, "BOT_OPTIONS", None) or {}))
+        if "bot_factories" not in cls.__dict__:
+            cls.bot_factories = MappingProxyType(
+                dict(getattr(bots_module, "BOT_FACTORIES", None) or {}))
+        for level in cls.bot_options_schema:
+            if level not in cls.bots or level not in cls.bot_factories:
+                raise TypeError(f"{cls.__name__}: bot level {level!r} has an options schema "
+                                "but no bot or no factory")
         cls.game_id = spec.GAME_ID
         cls.title = spec.TITLE
         cls.min_seats = spec.MIN_SEATS
@@ -51,6 +75,19 @@ class ModularEngine:
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """The set-up events of a match with validated ``options`` (game-specific)."""
         raise NotImplementedError
+
+    def make_bot(self, level: str, options: Mapping[str, Any]) -> Any:
+        """A bot of ``level`` configured by per-seat ``options`` (checked against
+        ``bot_options_schema[level]``): the shared ``bots[level]`` for ``{}``, else
+        ``bot_factories[level](options)``. Raises KeyError (unknown level) or
+        InvalidBotOptions (options the level does not take, or values its factory refuses)."""
+        clean = check_bot_options(level_options_schema(self, level), options)
+        if not clean:
+            return self.bots[level]
+        try:
+            return self.bot_factories[level](clean)
+        except ValueError as error:
+            raise InvalidBotOptions(f"Bot options of {level!r} are not valid: {error}") from None
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """Normalised options (``spec.validate_options``); raises InvalidCommand."""
@@ -96,6 +133,21 @@ class ModularEngine:
     def load_state(self, data: Mapping[str, Any]) -> Any:
         """``state.load_state``: inverse of :meth:`dump_state`."""
         return self.state_module.load_state(data)
+
+
+def _sibling_module(module: ModuleType, name: str) -> ModuleType | None:
+    """The module ``name`` of the package holding ``module`` (a game folder's ``bots``
+    next to its ``spec``), or ``None`` when the folder has no such module."""
+    package = module.__name__.rpartition(".")[0]
+    if not package:
+        return None
+    full = f"{package}.{name}"
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError as error:
+        if error.name == full:
+            return None
+        raise
 
 
 def _redact_type(self: ModularEngine, event: Event, viewer: int | None, state: Any = None) -> str:

@@ -79,7 +79,8 @@ def build_service(config: Config | None = None,
                            snapshot_every=config.snapshot_every,
                            append_attempts=config.append_attempts,
                            blocking_reads=not config.embedded,
-                           fold_cache_size=config.fold_cache_size)
+                           fold_cache_size=config.fold_cache_size,
+                           reconcile_full_s=config.reconcile_full_s)
     service.config = config
     return service
 

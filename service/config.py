@@ -9,6 +9,9 @@ Variables (all optional):
 - ``ARENA_KEY_PREFIX``: key prefix ``P`` (default ``arena``).
 - ``ARENA_SNAPSHOT_EVERY``: snapshot the folded state every N events (default 50).
 - ``ARENA_RECONCILE_S``: seconds between two reconcile passes in a worker (default 2.0).
+- ``ARENA_RECONCILE_FULL_S``: a reconcile pass scans only the matches waiting for a worker
+  (``P:awaiting``); at most this many seconds apart it scans every running match instead
+  (default 60).
 - ``ARENA_BOT_JOB_TIMEOUT_S``: a bot turn job still "started" after this many seconds is
   considered lost by reconcile, and RQ kills it after that long (default 30).
 - ``ARENA_QUEUE``: RQ queue name (default ``<prefix>-turns``).
@@ -34,6 +37,7 @@ class Config:
     key_prefix: str = "arena"
     snapshot_every: int = 50
     reconcile_s: float = 2.0
+    reconcile_full_s: float = 60.0
     bot_job_timeout_s: float = 30.0
     queue_name: str | None = None
     append_attempts: int = 5
@@ -82,6 +86,7 @@ class Config:
             key_prefix=env.get("ARENA_KEY_PREFIX") or "arena",
             snapshot_every=number("ARENA_SNAPSHOT_EVERY", 50, int),
             reconcile_s=number("ARENA_RECONCILE_S", 2.0),
+            reconcile_full_s=number("ARENA_RECONCILE_FULL_S", 60.0),
             bot_job_timeout_s=number("ARENA_BOT_JOB_TIMEOUT_S", 30.0),
             queue_name=env.get("ARENA_QUEUE") or None,
             append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
@@ -96,6 +101,7 @@ class Config:
             "ARENA_KEY_PREFIX": self.key_prefix,
             "ARENA_SNAPSHOT_EVERY": str(self.snapshot_every),
             "ARENA_RECONCILE_S": str(self.reconcile_s),
+            "ARENA_RECONCILE_FULL_S": str(self.reconcile_full_s),
             "ARENA_BOT_JOB_TIMEOUT_S": str(self.bot_job_timeout_s),
             "ARENA_APPEND_ATTEMPTS": str(self.append_attempts),
             "ARENA_FOLD_CACHE_SIZE": str(self.fold_cache_size),

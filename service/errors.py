@@ -112,3 +112,15 @@ class TooManyConflicts(ServiceError):
 
     def __init__(self, attempts: int):
         super().__init__("busy", 503, f"The match changed {attempts} times while deciding; retry.")
+
+
+class InvalidSeatBotOptions(ServiceError):
+    """400 ``validation_error``: a seat's ``bot_options`` are refused (options on a seat that
+    is not a bot, or options its bot level does not take). Extra ``errors`` has the shape
+    of the API's validation errors: ``{"seats": {"<seat>": {"bot_options": {field: [msg]}}}}``
+    (``{"bot_options": [msg]}`` when the options as a whole are wrong)."""
+
+    def __init__(self, seat: int, field: str | None, message: str):
+        where = [message] if field is None else {field: [message]}
+        super().__init__("validation_error", 400, f"Seat {seat}: {message}",
+                         errors={"seats": {str(seat): {"bot_options": where}}})

@@ -53,6 +53,12 @@ class Keys:
         """Set of match ids without a result (what reconcile scans)."""
         return f"{self.prefix}:running"
 
+    def awaiting(self) -> str:
+        """Set of running match ids whose pending decision needs a worker (a bot seat, or
+        a seat of a timed match): what each reconcile pass scans. A hint kept after every
+        append; a periodic full reconcile pass over :meth:`running` repairs it."""
+        return f"{self.prefix}:awaiting"
+
     def metrics(self) -> str:
         """Hash of Prometheus counters shared by all processes."""
         return f"{self.prefix}:metrics"

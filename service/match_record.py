@@ -10,7 +10,9 @@ from typing import Any, Mapping
 class MatchRecord:
     """Parsed meta hash of one match.
 
-    ``seats``: list of ``{"seat", "kind": "human"|"bot"|"open", "bot"?, "name"?}`` as created;
+    ``seats``: list of ``{"seat", "kind": "human"|"bot"|"open", "bot"?, "bot_options"?,
+    "name"?}`` as created (``bot_options``: the validated, non-empty per-seat options of a
+    bot seat; public, like the level);
     ``names``: seat -> name given at join; ``pending``: seat -> decision kind at ``version``;
     ``seed``: 32 secret bytes (never leaves the server before the result).
     """
@@ -63,14 +65,21 @@ class MatchRecord:
         """True when ``seat`` is played by a bot."""
         return self.seats[seat]["kind"] == "bot"
 
+    def bot_options(self, seat: int) -> dict[str, Any]:
+        """The per-seat bot options of ``seat`` (``{}``: the level's defaults; also for
+        matches stored before bot options existed)."""
+        return dict(self.seats[seat].get("bot_options") or {})
+
     def public_seats(self, claimed: set[int]) -> list[dict[str, Any]]:
-        """Seat list for any viewer: kind, bot level, name (never tokens)."""
+        """Seat list for any viewer: kind, bot level and bot options, name (never tokens)."""
         out = []
         for item in self.seats:
             seat = item["seat"]
             entry: dict[str, Any] = {"seat": seat, "kind": self.seat_kind(seat, seat in claimed)}
             if item.get("bot"):
                 entry["bot"] = item["bot"]
+            if item.get("bot_options"):
+                entry["bot_options"] = dict(item["bot_options"])
             name = self.names.get(seat) or item.get("name")
             if name:
                 entry["name"] = name

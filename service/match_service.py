@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping
 
-from domain.engine import (Engine, InvalidCommand, MatchFinished, NotYourTurn, RuleError, Setup,
-                           derive_rng)
+from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, NotYourTurn,
+                           RuleError, Setup, bot_options_schema, bot_options_schemas,
+                           check_bot_options, derive_rng)
 from service import errors
+from service.bots import BotCache
 from service.codec import (bot_rng, canonical_json, dumps, genesis_hash, loads, public_envelope,
                            seed_commitment, sha256_hex)
 from service.envelopes import build_envelopes, rechain, to_event, utc_iso
@@ -70,12 +72,15 @@ class MatchService:
         fold_cache_size: matches whose folded state this process keeps between requests
             (:class:`service.fold_cache.FoldCache`; ``0`` disables it). Only a cache: every
             answer is the same without it.
+        reconcile_full_s: seconds between two full :meth:`reconcile` passes (every running
+            match); the passes between scan only the ``awaiting`` index.
     """
 
     def __init__(self, redis, keys: Keys, scheduler: TurnScheduler | None = None,
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
                  append_attempts: int = 5, blocking_reads: bool = True,
-                 clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024):
+                 clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
+                 reconcile_full_s: float = 60.0):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
@@ -86,7 +91,10 @@ class MatchService:
         self._engines = engines
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.folds = FoldCache(fold_cache_size)
+        self.bot_cache = BotCache()   # configured bots per (game, level, bot options)
         self.token_digests = TokenCache(4 * max(fold_cache_size, 1))
+        self.reconcile_full_s = reconcile_full_s
+        self._last_full_reconcile: float | None = None   # time.monotonic() of the last one
 
     # ------------------------------------------------------------------ engines/loading
     @property
@@ -198,11 +206,13 @@ class MatchService:
 
     # ------------------------------------------------------------------ catalogue
     def games(self) -> list[dict[str, Any]]:
-        """Installed games: id, title, seat range, options schema, command schemas, bot levels."""
+        """Installed games: id, title, seat range, options schema, command schemas, bot
+        levels and ``bot_options`` (level -> JSON Schema of its per-seat options)."""
         return [{"id": e.game_id, "title": e.title, "min_seats": e.min_seats,
                  "max_seats": e.max_seats, "options_schema": dict(e.options_schema),
                  "commands": {k: dict(v) for k, v in e.command_schemas.items()},
-                 "bots": sorted(e.bots)} for e in self.engines.values()]
+                 "bots": sorted(e.bots), "bot_options": bot_options_schemas(e)}
+                for e in self.engines.values()]
 
     # ------------------------------------------------------------------ creation
     def _validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
@@ -223,6 +233,11 @@ class MatchService:
                     raise errors.InvalidSeats(
                         f"seat {index}: bot level must be one of {', '.join(sorted(engine.bots))}")
                 entry["bot"] = level
+                bot_options = self._seat_bot_options(engine, index, level, item)
+                if bot_options:
+                    entry["bot_options"] = bot_options
+            elif "bot_options" in item:
+                raise errors.InvalidSeatBotOptions(index, None, "Only a bot seat takes bot options.")
             name = item.get("name")
             if name is not None:
                 if not isinstance(name, str) or not 1 <= len(name) <= 64:
@@ -230,6 +245,32 @@ class MatchService:
                 entry["name"] = name
             out.append(entry)
         return out
+
+    def _seat_bot_options(self, engine: Engine, index: int, level: str,
+                          item: Mapping[str, Any]) -> dict[str, Any]:
+        """The validated, normalised ``bot_options`` of bot seat ``index`` (``{}`` when none
+        are given). The configured bot is built now (and cached), so options its factory
+        refuses fail the creation too. Raises InvalidSeatBotOptions (400 validation_error)."""
+        try:
+            options = check_bot_options(bot_options_schema(engine, level),
+                                        item.get("bot_options") or {})
+            self.bot_cache.get(engine, level, options)
+        except InvalidBotOptions as error:
+            raise errors.InvalidSeatBotOptions(index, error.field, error.detail) from None
+        return options
+
+    def _seat_bot(self, engine: Engine, record: MatchRecord, seat: int) -> Any:
+        """The bot playing bot seat ``seat``: its level configured by its stored options.
+
+        Options stored under an older schema that the level no longer accepts fall back to
+        the level's defaults (logged) rather than leaving the match without moves."""
+        level = record.seats[seat]["bot"]
+        try:
+            return self.bot_cache.get(engine, level, record.bot_options(seat))
+        except InvalidBotOptions as error:
+            log.warning("match %s seat %s: stored bot options refused (%s); playing %s with "
+                        "its defaults", record.match_id, seat, error.detail, level)
+            return engine.bots[level]
 
     @staticmethod
     def _check_timeout(turn_timeout_s: Any) -> float | None:
@@ -246,8 +287,10 @@ class MatchService:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
         ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat.
 
-        Raises UnknownGame, InvalidSeats, ``invalid_turn_timeout``, or the engine's
-        InvalidCommand for bad options. Tokens appear only in this answer.
+        Raises UnknownGame, InvalidSeats, InvalidSeatBotOptions (400 ``validation_error``:
+        ``bot_options`` on a seat that is not a bot, or options its level refuses),
+        ``invalid_turn_timeout``, or the engine's InvalidCommand for bad options. Nothing
+        is stored on an error. Tokens appear only in this answer.
         """
         engine = self._engine(game)
         seat_list = self._validate_seats(engine, seats)
@@ -546,23 +589,13 @@ class MatchService:
             if not events:
                 self._keep(loaded)
                 return {"version": loaded.version, "events": [], "replayed": False}
-            envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
-                                        uuid.uuid4().hex, command, seat, utc_iso(self.clock()))
-            redacted, state = self._redacted(engine, envelopes, seat, loaded.state)
-            answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
-            outcome = self.store.append(match_id, loaded.version, envelopes,
-                                        self._head_fields(engine, state, envelopes),
-                                        idem_field, {"fingerprint": fingerprint, "answer": answer},
-                                        expected_head=loaded.head_hash)
-            if outcome.status == "replayed":
-                return self._replay(outcome.answer, fingerprint)
-            if outcome.status == "ok":
-                self._appended(record, engine, state, loaded.version, envelopes, seat, cause)
+            answer, current = self._append_batch(match_id, loaded, seat, command, events, cause,
+                                                 idem_field, fingerprint)
+            if answer is not None:
                 return answer
-            self.counters.incr("append_conflicts")
             if expected_version is not None:
                 self.counters.rejected("version_conflict")
-                raise errors.VersionConflict(expected_version, outcome.version)
+                raise errors.VersionConflict(expected_version, current)
         raise errors.TooManyConflicts(self.append_attempts)
 
     def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
@@ -600,21 +633,49 @@ class MatchService:
         if not events:
             self.folds.put(match_id, entry)
             return None
-        envelopes = build_envelopes(events, entry.version + 1, entry.head_hash, cause,
+        held = Loaded(record, engine, entry.version, entry.head_hash, entry.state)
+        # None when another process appended first: the verified path reads the store
+        # and decides again
+        return self._append_batch(match_id, held, seat, command, events, cause, idem_field,
+                                  fingerprint)[0]
+
+    def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
+                      events: list, cause: str, idem_field: str | None,
+                      fingerprint: str) -> tuple[dict[str, Any] | None, int | None]:
+        """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
+        (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
+        :meth:`act`.
+
+        Builds the envelopes (versions ``loaded.version + 1..``, chained on the head hash,
+        one ``command_id``; ``command``/``actor`` on the first), folds them into
+        ``loaded.state`` while redacting them for ``seat``, and appends them in one
+        conditional script call: on the version *and* the head hash, recording
+        ``{"fingerprint", "answer"}`` under ``idem_field`` in the same transaction.
+
+        Returns ``(answer, None)`` when appended (counters, snapshot, running index, turn
+        jobs and the fold cache are updated by :meth:`_appended`) or when the append script
+        found an earlier answer under ``idem_field`` (``replayed: true``; nothing appended);
+        ``(None, current_version)`` when the store moved on (counted as an
+        ``append_conflicts``; the caller retries or answers 409). Raises
+        IdempotencyKeyReused when the recorded answer is for another command. The touched
+        state is never given back to the cache unless the append succeeded.
+        """
+        record, engine = loaded.record, loaded.engine
+        envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
                                     uuid.uuid4().hex, command, seat, utc_iso(self.clock()))
-        redacted, state = self._redacted(engine, envelopes, seat, entry.state)
+        redacted, state = self._redacted(engine, envelopes, seat, loaded.state)
         answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
-        outcome = self.store.append(match_id, entry.version, envelopes,
+        outcome = self.store.append(match_id, loaded.version, envelopes,
                                     self._head_fields(engine, state, envelopes),
                                     idem_field, {"fingerprint": fingerprint, "answer": answer},
-                                    expected_head=entry.head_hash)
+                                    expected_head=loaded.head_hash)
         if outcome.status == "replayed":
-            return self._replay(outcome.answer, fingerprint)
+            return self._replay(outcome.answer, fingerprint), None
         if outcome.status != "ok":
-            self.counters.incr("append_conflicts")   # another process appended first
-            return None   # the verified path reads the store and decides again
-        self._appended(record, engine, state, entry.version, envelopes, seat, cause)
-        return answer
+            self.counters.incr("append_conflicts")
+            return None, outcome.version
+        self._appended(record, engine, state, loaded.version, envelopes, seat, cause)
+        return answer, None
 
     def _appended(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                   envelopes: list[dict[str, Any]], seat: int, cause: str) -> None:
@@ -641,13 +702,15 @@ class MatchService:
     def _after_append(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                       new_version: int, actor: int | None, counted: tuple | list = ()) -> None:
         """Count the append (``counted``: :data:`service.metrics.COUNTERS` names), snapshot
-        when due, maintain the running index (one pipelined round trip), then schedule bot
-        turns and timeouts.
+        when due, maintain the running and awaiting indexes (one pipelined round trip), then
+        schedule bot turns and timeouts.
 
-        Failures here never undo the append: reconcile re-derives missing jobs.
+        Failures here never undo the append: reconcile re-derives missing jobs (and a full
+        reconcile pass puts a match missing from the awaiting index back).
         """
         match_id = record.match_id
         finished = engine.result(state) is not None
+        pending = {} if finished else engine.pending(state)
         pipe = self.redis.pipeline(transaction=False)
         for name in counted:
             self.counters.incr(name, pipe=pipe)
@@ -656,9 +719,13 @@ class MatchService:
                                 engine.dump_state(state), pipe=pipe)
         if finished:
             pipe.srem(self.keys.running(), match_id)
+        if self._awaits_worker(record, pending):
+            pipe.sadd(self.keys.awaiting(), match_id)
+        else:
+            pipe.srem(self.keys.awaiting(), match_id)
         pipe.execute()
         try:
-            self._schedule(record, {} if finished else engine.pending(state), new_version, actor)
+            self._schedule(record, pending, new_version, actor)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
             log.exception("scheduling turn jobs for %s failed; reconcile will retry", match_id)
 
@@ -688,7 +755,8 @@ class MatchService:
 
     # ------------------------------------------------------------------ worker entry points
     def run_bot_turn(self, match_id: str, version: int, seat: int | None = None) -> dict[str, Any]:
-        """Let the bot of ``seat`` (default: the first pending bot seat) decide at ``version``.
+        """Let the bot of ``seat`` (default: the first pending bot seat) decide at ``version``;
+        the bot is the seat's level configured by its ``bot_options`` (cached per process).
 
         A no-op (``{"status": "stale"}``) when the match moved past ``version``, finished,
         or the seat has nothing pending; the append uses ``expected_version=version`` so a
@@ -707,7 +775,7 @@ class MatchService:
         chosen = None
         for s in candidates:
             if s in pending and 0 <= s < len(record.seats) and record.is_bot(s):
-                bot = loaded.engine.bots[record.seats[s]["bot"]]
+                bot = self._seat_bot(loaded.engine, record, s)
                 chosen = s, bot.choose(loaded.state, s, bot_rng(record.seed, version, s))
                 break
         self._keep(loaded)   # bots read the state only (what view() shows the seat)
@@ -763,24 +831,53 @@ class MatchService:
             return {"status": "acted", "seat": seat, "version": answer["version"]}
         return {"status": "busy"}
 
-    def reconcile(self) -> dict[str, int]:
-        """Re-derive lost work for every running match: a pending bot seat whose job is
-        missing or dead (e.g. its worker was killed) is re-enqueued; a pending human seat
-        of a timed match gets its deadline record and job back. ``{"checked", "requeued"}``."""
+    @staticmethod
+    def _awaits_worker(record: MatchRecord, pending: Mapping[int, Any]) -> bool:
+        """True when a pending decision is a worker's job: a bot seat's turn, or any seat
+        of a timed match (its turn timeout). Untimed human seats wait for their players."""
+        return any(record.is_bot(seat) for seat in pending) or \
+            bool(record.turn_timeout_s and pending)
+
+    def reconcile(self, full: bool | None = None) -> dict[str, int]:
+        """Re-derive lost work of the matches waiting for a worker: a pending bot seat whose
+        job is missing or dead (e.g. its worker was killed) is re-enqueued; a pending human
+        seat of a timed match gets its deadline record and job back.
+
+        A pass scans the ``awaiting`` index (matches with a pending bot seat or a timed
+        seat, kept by every append), so idle human-only matches cost nothing. The index is
+        a hint: an append whose process died before it updated the index (or two appends
+        whose index updates crossed) can leave a match out. So a *full* pass scans every
+        running match and puts those that await a worker back into the index; ``full``
+        ``None`` (the reconcile loops) makes a pass full when the last full pass of this
+        service is ``reconcile_full_s`` seconds old or there was none. Finished or vanished
+        matches leave both indexes. Returns ``{"checked": running matches examined,
+        "requeued": jobs or deadlines re-created}``.
+        """
         checked = requeued = 0
         if self.scheduler is None:
             return {"checked": 0, "requeued": 0}
-        for match_id in sorted(self.redis.smembers(self.keys.running())):
+        now = time.monotonic()
+        if full is None:
+            full = self._last_full_reconcile is None or \
+                now - self._last_full_reconcile >= self.reconcile_full_s
+        if full:
+            self._last_full_reconcile = now
+        source = self.keys.running() if full else self.keys.awaiting()
+        for match_id in sorted(self.redis.smembers(source)):
             try:
                 record = self._record(match_id)
             except errors.MatchNotFound:
-                self.redis.srem(self.keys.running(), match_id)
+                self._forget_running(match_id)
                 continue
             if record.finished:
-                self.redis.srem(self.keys.running(), match_id)
+                self._forget_running(match_id)
                 continue
             checked += 1
-            deadlines = self._deadlines(match_id)
+            if not self._awaits_worker(record, record.pending):
+                continue   # a stale hint is left to the match's next append
+            if full:
+                self.redis.sadd(self.keys.awaiting(), match_id)
+            deadlines = self._deadlines(match_id) if record.turn_timeout_s else {}
             for seat in sorted(record.pending):
                 if record.is_bot(seat):
                     requeued += self.scheduler.revive_bot_turn(match_id, record.version, seat)
@@ -795,6 +892,13 @@ class MatchService:
         if requeued:
             self.counters.incr("reconcile_requeued", requeued)
         return {"checked": checked, "requeued": requeued}
+
+    def _forget_running(self, match_id: str) -> None:
+        """Drop a finished (or vanished) match from the running and awaiting indexes."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.srem(self.keys.running(), match_id)
+        pipe.srem(self.keys.awaiting(), match_id)
+        pipe.execute()
 
     # ------------------------------------------------------------------ operations
     def health(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""HTTP helpers shared by the e2e tests: a JSON client with bearer tokens, match creation."""
+"""HTTP helpers shared by the e2e tests: a JSON client with bearer tokens, match creation,
+random play to the end."""
 from __future__ import annotations
 
 import json
@@ -7,6 +8,13 @@ from typing import Any
 import requests
 
 GAME = "ai-100-human"
+#: game id -> the options the generic e2e tests create its matches with; every game of
+#: ``domain.games.registry()`` is listed (tests parametrised over it assert so)
+GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    "ai-100-human": {"objectives": "starter"},
+    "aipokalypse": {"expert": True, "force_the_luck": True},
+    "dead-apocalypse": {},
+}
 
 
 class Http:
@@ -49,11 +57,34 @@ class Http:
         return self.call("POST", path, token, body=body, **kw)
 
 
-def create(http: Http, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    """POST /v1/matches for ai-100-human with ``seats``; asserts 201 and returns the body."""
-    status, _, body = http.post("/v1/matches", {"game": GAME, "seats": seats, **extra})
+def create(http: Http, seats: list[dict[str, Any]], game: str = GAME, **extra: Any) -> dict[str, Any]:
+    """POST /v1/matches for ``game`` (default ai-100-human) with ``seats`` and ``extra``
+    body fields (``options``, ``turn_timeout_s``); asserts 201 and returns the body."""
+    status, _, body = http.post("/v1/matches", {"game": game, "seats": seats, **extra})
     assert status == 201, body
     return body
+
+
+def open_table(app: Any, service: Any, seats: list[dict[str, Any]], game: str = GAME,
+               **extra: Any) -> tuple[Http, dict[str, Any], dict[int, str]]:
+    """Install ``service`` as the process's service (the embedded workers' jobs use it),
+    then create a match over ``app``'s test client: ``(http, created body, seat tokens)``."""
+    from service import bootstrap
+
+    bootstrap.install(service)
+    http = Http(app.test_client())
+    created = create(http, seats, game, **extra)
+    return http, created, tokens_of(created)
+
+
+def verified_export(http: Http, match_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The export of a finished match, POSTed back to /v1/replays: asserts both answer 200
+    and the log verifies; returns ``(log, report)``."""
+    status, _, log = http.get(f"/v1/matches/{match_id}/export")
+    assert status == 200, log
+    status, _, report = http.post("/v1/replays", log)
+    assert status == 200 and report["valid"] is True, report
+    return log, report
 
 
 def tokens_of(match: dict[str, Any]) -> dict[int, str]:

@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from service import bootstrap
-from tests.e2e.http_helpers import Http, create, play_until_finished, tokens_of
+from tests.e2e.http_helpers import create, open_table, play_until_finished, verified_export
 
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human"},
          {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
@@ -20,10 +19,7 @@ SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human"},
 @pytest.fixture(scope="module")
 def finished(app, embedded_service):
     """``(http, match_id, tokens, final view)`` of one match played to the end."""
-    bootstrap.install(embedded_service)
-    http = Http(app.test_client())
-    created = create(http, SEATS, options={"objectives": "starter"})
-    tokens = tokens_of(created)
+    http, created, tokens = open_table(app, embedded_service, SEATS, options={"objectives": "starter"})
     assert sorted(tokens) == [0, 1]
     assert [s["kind"] for s in created["seats"]] == ["human", "human", "bot", "bot"]
     view = play_until_finished(http, created["match_id"], tokens, random.Random(7))
@@ -51,12 +47,10 @@ def test_a_finished_match_accepts_no_command(finished):
 
 def test_export_verifies_on_replay_and_a_tampered_log_does_not(finished):
     http, match_id, _, view, _ = finished
-    status, _, log = http.get(f"/v1/matches/{match_id}/export")
-    assert status == 200 and log["format"] == "apocalypse-arena/log@1"
+    log, report = verified_export(http, match_id)
+    assert log["format"] == "apocalypse-arena/log@1"
     assert [e["version"] for e in log["events"]] == list(range(1, view["version"] + 1))
     assert log["seed"] == view["seed"]
-    status, _, report = http.post("/v1/replays", log)
-    assert status == 200 and report["valid"] is True, report
     assert report["version"] == view["version"] and report["result"] == view["result"]
 
     tampered = json.loads(json.dumps(log))

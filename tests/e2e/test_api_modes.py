@@ -9,18 +9,15 @@ import random
 import pytest
 
 from domain.games.ai_100_human.spec import rating
-from service import bootstrap
-from tests.e2e.http_helpers import Http, create, play_until_finished, tokens_of
+from tests.e2e.http_helpers import open_table, play_until_finished, verified_export
 
 
 @pytest.fixture(scope="module")
 def duo(app, embedded_service):
     """``(http, match_id, tokens, final view)`` of a 2-player match: a human vs greedy."""
-    bootstrap.install(embedded_service)
-    http = Http(app.test_client())
-    created = create(http, [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}],
-                     options={"objectives": "starter"})
-    tokens = tokens_of(created)
+    http, created, tokens = open_table(app, embedded_service, [{"kind": "human", "name": "Ada"},
+                                                               {"kind": "bot", "bot": "greedy"}],
+                                       options={"objectives": "starter"})
     status, _, first = http.get(f"/v1/matches/{created['match_id']}", tokens[0])
     assert status == 200 and first["view"]["mode"] == "duo"
     assert len(first["view"]["neutral_grid"]) == 6
@@ -31,10 +28,7 @@ def duo(app, embedded_service):
 @pytest.fixture(scope="module")
 def solo(app, embedded_service):
     """``(http, match_id, tokens, final view)`` of a solo match played by a human."""
-    bootstrap.install(embedded_service)
-    http = Http(app.test_client())
-    created = create(http, [{"kind": "human", "name": "Solo"}])
-    tokens = tokens_of(created)
+    http, created, tokens = open_table(app, embedded_service, [{"kind": "human", "name": "Solo"}])
     status, _, first = http.get(f"/v1/matches/{created['match_id']}", tokens[0])
     assert status == 200 and first["view"]["mode"] == "solo"
     assert len(first["view"]["solo"]["draft_grid"]) == 9
@@ -55,11 +49,8 @@ def test_duo_match_finishes_and_its_export_verifies(duo):
     result = view["result"]
     assert sorted(r["seat"] for r in result["ranking"]) == [0, 1] and "rating" not in result
     assert len(view["view"]["neutral_grid"]) == 12
-    status, _, log = http.get(f"/v1/matches/{match_id}/export")
-    assert status == 200
+    log, report = verified_export(http, match_id)
     assert sum(1 for e in log["events"] if e["type"] == "CardDiscarded") == 24
-    status, _, report = http.post("/v1/replays", log)
-    assert status == 200 and report["valid"] is True, report
     assert report["result"] == result
 
 
@@ -83,9 +74,6 @@ def test_solo_match_finishes_with_its_rating_and_its_export_verifies(solo):
     assert result["rating"] == rating(result["scores"][0])
     assert view["view"]["solo"]["rating"] == result["rating"]
     assert result["winners"] == ([] if result["rating"] == "Failure" else [0])
-    status, _, log = http.get(f"/v1/matches/{match_id}/export")
-    assert status == 200
+    log, report = verified_export(http, match_id)
     assert sum(1 for e in log["events"] if e["type"] == "GridCardTaken") == 14
-    status, _, report = http.post("/v1/replays", log)
-    assert status == 200 and report["valid"] is True, report
     assert report["result"] == result

@@ -81,3 +81,35 @@ def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_
     causes = [e["cause"] for e in real_service.store.read(mid) if e.get("seat") == 0]
     assert causes[0] == "player"
     assert real_service.run_turn_timeout(mid, 0, version) == {"status": "stale"}
+
+
+def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_rest(
+        real_service, real_config, start_worker):
+    """Matches whose process appended and died before enqueuing (a service without a
+    scheduler appends without enqueuing). One is in the awaiting index: a running
+    worker's index passes recover it. One also missed its index update: index passes
+    never see it, nor the idle human-only matches; a worker's full pass recovers it."""
+    from service.match_service import MatchService
+    from tests.support.games import ENGINES
+
+    died = MatchService(real_service.redis, real_service.keys, None, ENGINES)
+    idle = [real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
+            for _ in range(20)]
+    probe = died.create_match("race", BOTS3, {"target": 12})["match_id"]
+    start_worker(reconcile_full_s=3600)          # its first pass is full, then index passes only
+    assert wait_for(lambda: real_service.match_view(probe, None)["status"] == "finished", 15)
+
+    indexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
+    unindexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
+    real_service.redis.srem(real_service.keys.awaiting(), unindexed)
+    assert real_service.redis.sismember(real_service.keys.awaiting(), indexed)
+    assert not set(idle) & real_service.redis.smembers(real_service.keys.awaiting())
+    assert wait_for(lambda: real_service.match_view(indexed, None)["status"] == "finished", 15)
+    time.sleep(6 * real_config.reconcile_s)      # six more index passes of the worker
+    assert real_service.match_view(unindexed, None)["version"] == 1
+    assert real_service.reconcile(full=False) == {"checked": 0, "requeued": 0}
+
+    start_worker()                               # a new worker's first pass is a full one
+    assert wait_for(lambda: real_service.match_view(unindexed, None)["status"] == "finished", 15)
+    assert real_service.verify(real_service.export(unindexed))["valid"] is True
+    assert len(real_service.redis.smembers(real_service.keys.running())) == len(idle)

@@ -27,6 +27,18 @@ def test_round_trip_through_environment():
     assert Config.from_env(config.to_env()) == config
 
 
+def test_the_full_reconcile_period_is_read_from_the_environment_and_reaches_the_service():
+    from service.bootstrap import build_service
+
+    assert Config.from_env({}).reconcile_full_s == 60.0
+    config = Config.from_env({"ARENA_RECONCILE_FULL_S": "7.5", "ARENA_KEY_PREFIX": "cfg"})
+    assert config.reconcile_full_s == 7.5
+    assert Config.from_env(config.to_env()) == config
+    assert build_service(config).reconcile_full_s == 7.5
+    with pytest.raises(ValueError):
+        Config.from_env({"ARENA_RECONCILE_FULL_S": "-1"})
+
+
 def test_bad_numbers_are_rejected():
     with pytest.raises(ValueError):
         Config.from_env({"ARENA_SNAPSHOT_EVERY": "0"})

@@ -190,3 +190,72 @@ def test_reconcile_enqueues_a_timeout_whose_scheduler_died(service):
     assert job_id in service.scheduler.queue.job_ids and service.scheduler.scheduled_at(job_id) is None
     drain(service)
     assert service.store.read(mid)[1]["cause"] == "timeout"
+
+
+# ---------------------------------------------------------------- the awaiting index
+def _awaiting(service) -> set[str]:
+    return set(service.redis.smembers(service.keys.awaiting()))
+
+
+def _lose_bot_job(service, mid) -> None:
+    """The bot job of version 1 vanished (e.g. deleted with a dead queue)."""
+    seat = service.match_view(mid, None)["view"]["turn"]
+    Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection).delete()
+
+
+def test_the_awaiting_index_holds_exactly_the_matches_a_worker_must_move(service):
+    idle = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 3})["match_id"]
+    bots = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    timed, turn = _timed_race(service, 60)
+    mixed = service.create_match("race", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+                                 {"target": 50})["match_id"]
+    bot_first = service.match_view(mixed, None)["view"]["turn"] == 1
+    assert _awaiting(service) == {bots, timed} | ({mixed} if bot_first else set())
+    assert set(service.redis.smembers(service.keys.running())) == {idle, bots, timed, mixed}
+    drain(service)
+    # the bot moved: the human of the mixed match waits for its player, out of the index
+    assert service.match_view(mixed, None)["view"]["turn"] == 0
+    assert mixed not in _awaiting(service)
+    service.act(mixed, 0, {"type": "add", "amount": 1})
+    assert mixed in _awaiting(service)                      # the bot's turn again
+    assert bots not in _awaiting(service)                   # finished: out of both indexes
+    assert bots not in service.redis.smembers(service.keys.running())
+    service.act(timed, turn, {"type": "add", "amount": 1})
+    assert timed in _awaiting(service)                      # the other seat's deadline runs
+
+
+def test_a_pass_scans_only_the_awaiting_matches_and_a_full_pass_every_running_one(service):
+    idle = [service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
+            for _ in range(5)]
+    lost = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    _lose_bot_job(service, lost)
+    assert service.reconcile(full=False) == {"checked": 1, "requeued": 1}
+    assert service.reconcile(full=False) == {"checked": 1, "requeued": 0}   # alive now
+    assert service.reconcile(full=True) == {"checked": 1 + len(idle), "requeued": 0}
+    drain(service)
+    assert service.match_view(lost, None)["status"] == "finished"
+    assert service.reconcile(full=False) == {"checked": 0, "requeued": 0}
+
+
+def test_a_full_pass_recovers_a_match_missing_from_the_index_and_puts_it_back(service):
+    """The process that appended died before its index update and before enqueuing."""
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    _lose_bot_job(service, mid)
+    service.redis.srem(service.keys.awaiting(), mid)
+    assert service.reconcile(full=False) == {"checked": 0, "requeued": 0}
+    assert service.reconcile(full=True) == {"checked": 1, "requeued": 1}
+    assert mid in _awaiting(service)
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+
+
+def test_the_first_pass_and_every_pass_after_reconcile_full_s_are_full(service):
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    service.redis.srem(service.keys.awaiting(), mid)
+    assert service.reconcile()["checked"] == 1                 # first pass of a service: full
+    service.redis.srem(service.keys.awaiting(), mid)
+    assert service.reconcile()["checked"] == 0                 # within 60 s: the index only
+    service.reconcile_full_s = 0.2
+    time.sleep(0.25)
+    assert service.reconcile()["checked"] == 1
+    assert service.reconcile()["checked"] == 1                 # back in the index

@@ -9,6 +9,9 @@ first chance, discarding the two weakest hand cards; 119/120 moves, and AI-5 exc
 the current objective plus the AI card's end VP. In the 2-player discard step greedy
 discards its weakest hand card; black cards are valued against the neutral grid (2-player)
 or the draft grid (solo), where solo 105/106 are worth their flat 4 VP.
+
+``expert`` (``expert.py``) takes per-seat bot options (:data:`BOT_OPTIONS`, built by
+:data:`BOT_FACTORIES`): ``budget``, ``candidates`` and ``time_budget_ms``.
 """
 from __future__ import annotations
 
@@ -161,3 +164,45 @@ def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dic
 
 BOTS = {"random": RandomBot(legal_actions), "greedy": GreedyBot()}
 from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+
+# Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its
+# "per-decision time budget is a bot option". An omitted option keeps ExpertBot's default
+# (its budget; candidates and time cap by the match's mode, see expert.py).
+EXPERT_OPTIONS_SCHEMA = {
+    "type": "object",
+    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
+    "properties": {
+        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
+                   "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
+                                  "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
+                                  f"alone. Default {BOTS['expert'].budget}."},
+        "candidates": {"type": "integer", "minimum": 1, "maximum": 24,
+                       "description": "Commands kept for the rollouts. Default: the "
+                                      "expert bot's shortlist for the match's mode."},
+        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
+                           "description": "Wall-clock budget of one decision in "
+                                          "milliseconds: when it runs out, the rollouts "
+                                          "finished so far decide. Default: the "
+                                          "expert bot's cap for the match's mode."},
+    },
+    "additionalProperties": False,
+}
+BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
+
+
+def make_expert(options: dict[str, Any]) -> ExpertBot:
+    """An :class:`ExpertBot` configured by validated ``options`` (:data:`EXPERT_OPTIONS_SCHEMA`):
+    ``budget`` -> ``budget``, ``candidates`` -> ``candidates``, ``time_budget_ms`` (ms) ->
+    ``time_cap_s`` (s); an omitted key keeps the constructor's default. Raises ValueError
+    for values ExpertBot refuses."""
+    kwargs: dict[str, Any] = {}
+    if "budget" in options:
+        kwargs["budget"] = options["budget"]
+    if "candidates" in options:
+        kwargs["candidates"] = options["candidates"]
+    if "time_budget_ms" in options:
+        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
+    return ExpertBot(**kwargs)
+
+
+BOT_FACTORIES = {"expert": make_expert}

@@ -3,14 +3,11 @@ events equals the live state; snapshots round-trip and decide like the live stat
 are never in two places; the 2-player hand sizes and the solo timer stack follow the book."""
 from __future__ import annotations
 
-import json
-import random
-
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from domain.engine import Setup, fold
 from domain.games.ai_100_human.hacking import connected
 from domain.games.ai_100_human.spec import rating
+from tests.support.playout import checked_playout
 
 from .test_flow_support import E, play_match
 
@@ -32,32 +29,7 @@ def zones(state) -> list[str]:
 @given(seats=st.sampled_from([1, 2]), seed=st.integers(0, 2 ** 32 - 1),
        greedy_seats=st.sets(st.integers(0, 1)))
 def test_bot_matches_finish_and_every_projection_agrees(seats, seed, greedy_seats):
-    rng = random.Random(seed)
-    events = E.new_match(Setup(seats, E.validate_options(seats, {})), rng)
-    live = fold(E, events)
-    decisions = 0
-    while E.result(live) is None:
-        pending = E.pending(live)
-        assert pending, "a running match always has a seat to act"
-        seat = rng.choice(sorted(pending))
-        level = "greedy" if seat in greedy_seats else "random"
-        command = E.bots[level].choose(live, seat, rng)
-        assert command in E.legal_actions(live, seat)
-        snapshot = json.loads(json.dumps(E.dump_state(live)))
-        restored = E.load_state(snapshot)
-        assert E.dump_state(restored) == E.dump_state(live)
-        state_seed = rng.getrandbits(64)
-        new = E.decide(live, seat, command, random.Random(state_seed))
-        assert new == E.decide(restored, seat, command, random.Random(state_seed))
-        for e in new:
-            live = E.evolve(live, e)
-            json.dumps(e.to_dict())
-        events += new
-        decisions += 1
-        cards = zones(live)
-        assert len(cards) == len(set(cards)), "a card is in two places"
-        assert decisions < 500
-    assert E.dump_state(fold(E, events)) == E.dump_state(live)
+    live, events = checked_playout(E, seats, seed, greedy_seats, zones, max_decisions=500)
     for index, s in enumerate(live.seats):
         if s.ai_card == "AI-2":                 # its end card may lie outside the frame
             assert len(s.tableau) in (15, 16)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from domain.engine import Event, Setup, fold
 from domain.games.ai_100_human.hacking import connected
 from domain.games.ai_100_human.tableau import in_frame
+from tests.support.playout import checked_playout
 
 from .test_flow_support import E
 
@@ -30,35 +31,8 @@ def zones(state) -> list[str]:
 @given(seats=st.integers(3, 6), seed=st.integers(0, 2 ** 32 - 1),
        greedy_seats=st.sets(st.integers(0, 5)))
 def test_random_matches_finish_and_every_projection_agrees(seats, seed, greedy_seats):
-    rng = random.Random(seed)
-    events = E.new_match(Setup(seats, E.validate_options(seats, {})), rng)
-    live = fold(E, events)
-    decisions = 0
-    while E.result(live) is None:
-        pending = E.pending(live)
-        assert pending, "a running match always has a seat to act"
-        seat = rng.choice(sorted(pending))
-        level = "greedy" if seat in greedy_seats else "random"
-        command = E.bots[level].choose(live, seat, rng)
-        assert command in E.legal_actions(live, seat)
-        # A snapshot restored from JSON decides exactly like the live state.
-        snapshot = json.loads(json.dumps(E.dump_state(live)))
-        restored = E.load_state(snapshot)
-        assert E.dump_state(restored) == E.dump_state(live)
-        state_seed = rng.getrandbits(64)
-        new = E.decide(live, seat, command, random.Random(state_seed))
-        assert new == E.decide(restored, seat, command, random.Random(state_seed))
-        other = rng.choice(E.legal_actions(live, seat))
-        assert E.decide(live, seat, other, random.Random(0))     # every legal action is accepted
-        for e in new:
-            live = E.evolve(live, e)
-            json.dumps(e.to_dict())                      # events are JSON
-        events += new
-        decisions += 1
-        cards = zones(live)
-        assert len(cards) == len(set(cards)), "a card is in two places"
-        assert decisions < 1000
-    assert E.dump_state(fold(E, events)) == E.dump_state(live)
+    live, events = checked_playout(E, seats, seed, greedy_seats, zones, max_decisions=1000,
+                                   every_legal_accepted=True)
     stored = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
     assert E.dump_state(fold(E, stored)) == E.dump_state(live)    # as read back from a store
     result = E.result(live)
