@@ -3,6 +3,7 @@
 Usage: python benchmarks/aipokalypse_sim.py [--matches 40] [--seats 4] [--seed S]
         [--levels tactician,random] [--no-replay] [--expert] [--force-the-luck]
        python benchmarks/aipokalypse_sim.py --toma [--matches 50] [--seed S] [--no-replay]
+        [--cells solo:toma_hunter,coop:toma_hunter+toma_hunter] [--difficulties handy_man,boss]
 
 Seats get the bot levels in turn, rotated by match index, so every level plays every seat.
 Each match must finish; unless ``--no-replay`` it is replayed from the same seed (identical
@@ -14,10 +15,12 @@ and ``--force-the-luck`` play the rulebook's variants; ``--seats 5`` to ``8`` th
 Variant.
 
 ``--toma`` plays "Solo / Cooperative Mode" instead: for every A.I.Toma difficulty
-(Handy-Man, Boss, Endboss, Untamed A.I.) ``--matches`` matches per cell of solo (tactician;
-random) and co-op (tactician + tactician; tactician + random), and reports the human side's
-win rate per cell with the seeds of its matches (``SHA-256("<seed>:<cell>:<index>")``). The
-metric is the share of matches that finished and replayed identically (target 1.0).
+(Handy-Man, Boss, Endboss, Untamed A.I.) ``--matches`` matches per cell of solo (toma_hunter;
+tactician; random) and co-op (toma_hunter + toma_hunter; tactician + tactician; tactician +
+random), and reports the human side's win rate per cell (with a 95% Wilson interval) and the
+seeds of its matches (``SHA-256("<seed>:<cell>:<index>")``; a cell's seeds do not depend on
+the other cells). ``--cells`` / ``--difficulties`` play a subset. The metric is the share of
+matches that finished and replayed identically (target 1.0).
 """
 from __future__ import annotations
 
@@ -72,17 +75,32 @@ def play_bot_match(engine: Any, bots: list[str], seed: bytes, options: dict | No
     raise RuntimeError(f"match did not finish in {MAX_DECISIONS} decisions")
 
 
-TOMA_CELLS = (("solo", ("tactician",)), ("solo", ("random",)), ("coop", ("tactician", "tactician")),
+TOMA_CELLS = (("solo", ("toma_hunter",)), ("solo", ("tactician",)), ("solo", ("random",)),
+              ("coop", ("toma_hunter", "toma_hunter")), ("coop", ("tactician", "tactician")),
               ("coop", ("tactician", "random")))
 
 
-def toma_report(matches: int, base: str, replay: bool) -> dict:
-    """Play every cell of :data:`TOMA_CELLS` x difficulty and report the win rates."""
+def wilson(wins: int, n: int, z: float = 1.96) -> list[float]:
+    """95% Wilson score interval of a win rate ``wins / n`` (``[lo, hi]``, 3 decimals)."""
+    if not n:
+        return [0.0, 1.0]
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+
+
+def toma_report(matches: int, base: str, replay: bool, cells_wanted: list[str] | None = None,
+                difficulties: list[str] | None = None) -> dict:
+    """Play every cell of :data:`TOMA_CELLS` (or ``cells_wanted``, ``"<mode>:<bot>+<bot>"``)
+    x difficulty (or ``difficulties``) and report the win rates."""
     from domain.games.aipokalypse.spec import DIFFICULTIES
     cells = []
     finished = total = 0
-    for difficulty in DIFFICULTIES:
-        for mode, bots in TOMA_CELLS:
+    wanted = ([(c.split(":")[0], tuple(c.split(":")[1].split("+"))) for c in cells_wanted]
+              if cells_wanted else TOMA_CELLS)
+    for difficulty in difficulties or list(DIFFICULTIES):
+        for mode, bots in wanted:
             name = f"{mode}:{'+'.join(bots)}:{difficulty}"
             wins, rounds, reasons, seeds = 0, [], Counter(), []
             for i in range(matches):
@@ -101,7 +119,8 @@ def toma_report(matches: int, base: str, replay: bool) -> dict:
                 rounds.append(match.state["round"])
                 reasons[match.result["reason"]] += 1
             cells.append({"cell": name, "mode": mode, "bots": list(bots), "difficulty": difficulty,
-                          "matches": matches, "human_win_rate": round(wins / matches, 3),
+                          "matches": matches, "wins": wins, "human_win_rate": round(wins / matches, 3),
+                          "ci95": wilson(wins, matches),
                           "rounds_mean": round(statistics.mean(rounds), 2),
                           "end_reasons": dict(reasons), "seeds": seeds})
     return report("aipokalypse_sim", "toma_matches_finished_and_replayed", finished / max(1, total), "share",
@@ -121,9 +140,22 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--force-the-luck", action="store_true", help="Engineer Guild for everyone")
     parser.add_argument("--toma", action="store_true", help="solo / co-op against the A.I.Toma: win rate "
                                                             "per difficulty")
+    parser.add_argument("--cells", help="--toma: comma-separated cells, e.g. solo:toma_hunter,coop:tactician+random")
+    parser.add_argument("--difficulties", help="--toma: comma-separated difficulties (default: all four)")
     args = parser.parse_args(argv)
+    from domain.games.aipokalypse.spec import DIFFICULTIES
+    for cell in (args.cells.split(",") if args.cells else []):
+        mode, _, bots = cell.partition(":")
+        seats = {"solo": 1, "coop": 2}.get(mode)
+        if seats is None or len(bots.split("+")) != seats or not set(bots.split("+")) <= set(ENGINE.bots):
+            parser.error(f"--cells: {cell!r} is not solo:<bot> or coop:<bot>+<bot> with bots {sorted(ENGINE.bots)}")
+    for difficulty in (args.difficulties.split(",") if args.difficulties else []):
+        if difficulty not in DIFFICULTIES:
+            parser.error(f"--difficulties: {difficulty!r} is not one of {sorted(DIFFICULTIES)}")
     if args.toma:
-        return toma_report(args.matches, args.seed, not args.no_replay)
+        return toma_report(args.matches, args.seed, not args.no_replay,
+                           args.cells.split(",") if args.cells else None,
+                           args.difficulties.split(",") if args.difficulties else None)
     options = {"expert": args.expert, "force_the_luck": args.force_the_luck}
     choices = []
     levels = args.levels.split(",")

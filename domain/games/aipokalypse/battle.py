@@ -164,11 +164,13 @@ def _others_best(state: Mapping[str, Any], seat: int) -> int:
 
 def wins_with(state: Mapping[str, Any], seat: int, mine: int) -> bool:
     """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
-    A.I.Toma: whether its side would win the point (the A.I.Toma wins ties)."""
+    A.I.Toma: whether its side's (summed) strength would at least equal the A.I.Toma's
+    (doubled) one. A tie is still the A.I.Toma's point, so the side stays behind and may
+    react again, e.g. with ammo (ruling R-toma-react)."""
     if state.get("toma"):
         st = strengths(state)
         st[seat] = mine
-        return bool(sides.humans_win(state, st))
+        return sides.humans_reach(state, st)
     return mine >= _others_best(state, seat)
 
 
@@ -183,8 +185,10 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
-    A.I.Lien included) or an ammo count that makes it (tied) highest — or, with Illusionists,
-    a decoy card (:func:`decoys`); Big Benji may cash pool cards."""
+    A.I.Lien included) that increases its battle strength or an ammo count that makes it
+    (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`); Big Benji may cash
+    pool cards. Against the A.I.Toma a seat reacts while its side would lose the point (a tie
+    included) and a reaction must bring its side at least level (R-toma-react)."""
     p = state["players"][seat]
     if (state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]
             or is_toma(p)):
@@ -197,7 +201,8 @@ def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     for cid in sorted(set(p["hand"]) | set(colony_card(p))):
         if cat[cid].category != "basic":
             continue
-        if wins_with(state, seat, replaced_strength(state, seat, cid)):
+        new = replaced_strength(state, seat, cid)
+        if new > mine and wins_with(state, seat, new):       # "increase your battle strength"
             out.append({"type": "react_card", "card": cid})
     for k in range(1, len(p["ammo"]) + 1):
         if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k):

@@ -1,6 +1,7 @@
 """Bots: ``random`` (any legal command; ends Recruitment with probability 1/4 per step),
 ``tactician`` (recruits for synergy, keeps pairs for Triples, reacts in battle when it pays)
-and ``idle`` (the turn-timeout policy: ready at once, pass every reaction).
+and ``idle`` (the turn-timeout policy: ready at once, pass every reaction); ``toma_hunter``
+(:mod:`.hunter`) plays solo and co-op against the A.I.Toma, elsewhere as the tactician.
 
 Both read only their own seat's view (hand, board, ammo, open effect decision) and
 ``legal_actions``; an effect decision (``choose``) is answered from its listed options. In
@@ -169,4 +170,7 @@ class IdleBot:
         return actions[0]
 
 
-BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot()}
+from .hunter import TomaHunterBot  # noqa: E402  (toma_hunter: the policy against the A.I.Toma)
+
+BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
+        "toma_hunter": TomaHunterBot(fallback=TacticianBot())}

@@ -176,6 +176,8 @@ def _recruitment(s: dict, e: Event) -> None:
     for p in s["players"]:
         p["ready"] = p["eliminated"] or bool(p.get("toma"))     # the A.I.Toma does not recruit
         p["moved"] = False
+        if not p["eliminated"]:
+            toma_fold.reveal_board(p)      # the board as the battle left it (public, R-privacy)
 
 
 @_on("CardsDrawn")

@@ -56,6 +56,18 @@ def humans_win(state: Mapping[str, Any], strengths: Mapping[int, int]) -> bool |
     return mine > theirs or (mine == theirs and _tiebreak(state, humans))
 
 
+def humans_reach(state: Mapping[str, Any], strengths: Mapping[int, int]) -> bool:
+    """Whether the human side is "(tied) highest" with the battle ``strengths`` (seat ->
+    strength, the A.I.Toma's already doubled in co-op): its summed strength at least equals
+    the A.I.Toma's. What a reaction must reach ("You can only play cards that would increase
+    your battle strength so that you have the (tied) highest strength"); the point itself
+    needs more (:func:`humans_win`, the A.I.Toma wins ties), so a tied side may react again."""
+    toma = toma_seat(state)
+    if toma not in strengths:
+        return True
+    return sum(v for s, v in strengths.items() if s != toma) >= strengths[toma]
+
+
 def point_winners(state: Mapping[str, Any], strengths: Mapping[int, int], forced: list[int]) -> list[int]:
     """The seats that score the point: every human seat with a card when the human side wins
     (or a "you win the point" effect fires for it), else the A.I.Toma."""

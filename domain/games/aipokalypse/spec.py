@@ -16,7 +16,8 @@ GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
 MIN_SEATS = 1
 MAX_SEATS = 8
-SCHEMA_VERSION = 3                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats)
+SCHEMA_VERSION = 4                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
+                                      # 4: the A.I.Toma's board is shown as the battle left it
 MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}    # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")
 BASE_MAX_SEATS = 4                    # "limited to 4 players"; 5-8 seats add a second copy

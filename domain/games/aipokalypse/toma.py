@@ -246,16 +246,20 @@ def forced_discards(ctx: Ctx) -> None:
     """"As soon as you have 6 cards in your hand at the beginning of the Recruitment Phase, you
     must discard one card. Additionally, you must discard an extra card for each 'discard'
     symbol on the Special Units further to the left": right after the draw, every living
-    human seat discards the cards due (as many as its hand holds), each of its choice
-    (default: the lowest card value); a forced discard is no played card, so no discard
-    effect resolves (ruling R-toma-discard)."""
+    human seat that holds 6 cards (or more) discards the cards due (as many as its hand
+    holds), each of its choice (default: the lowest card value); a seat the emptied piles
+    left with fewer than 6 discards nothing. A forced discard is no played card, so no
+    discard effect resolves (ruling R-toma-symbols)."""
     toma = ctx.state.get("toma")
     if not toma or not toma["discard_due"]:
         return
     from .effects.choices import hand_by_value
     from .effects.resolve import discard_card
+    from .spec import HAND_SIZE
     due = toma["discard_due"]
     for seat in humans_alive(ctx.state):
+        if len(ctx.players[seat]["hand"]) < HAND_SIZE:
+            continue                              # "As soon as you have 6 cards in your hand"
         for k in range(due):
             hand = hand_by_value(ctx, seat)
             if not hand:
@@ -275,7 +279,9 @@ def humans_alive(state: Mapping[str, Any]) -> list[int]:
 def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
     """The A.I.Toma as every viewer sees it (``None`` outside solo/co-op): its units (piles
     face up), pool, ammo and its health *count* (the stack's order is hidden from everybody).
-    During the private Recruitment Phase its board as of the last Battle Phase reveal."""
+    During the private Recruitment Phase its board as the last battle left it (snapshot at
+    ``RecruitmentStarted``, R-coop-privacy); changes the players' Recruitment effects make
+    show at the next Battle Phase reveal."""
     seat = toma_seat(state)
     if seat is None:
         return None

@@ -31,6 +31,16 @@ def add_toma(s: dict, d: Mapping[str, Any]) -> None:
     toma["public"] = public_board(toma)
 
 
+def reveal_board(player: dict) -> None:
+    """RecruitmentStarted: a board as the battle left it is what the other viewers see during
+    the Recruitment Phase — the battle, its damage and the A.I.Toma's units with this battle's
+    cards, new slots, pool and ammo all happened in the open. Only the private Recruitment
+    moves (and what they do to other boards: .Exe Suit, Scammer, Prof. Boom) wait for the next
+    Battle Phase reveal (rulings R-privacy, R-coop-privacy)."""
+    from .battle import public_board
+    player["public"] = public_board(player)
+
+
 def clear_battle(s: dict, p: dict) -> None:
     """"All battle cards remain with the respective unit and are placed on the unit as in
     A.I.Toma's setup": each slot's battle cards go onto its pile (a slot opened in this battle

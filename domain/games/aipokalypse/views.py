@@ -1,8 +1,9 @@
 """Projections: ``view`` (what a viewer may see of the state) and ``redact`` (of an event).
 
-During Recruitment every viewer sees the shared piles (discard pile, pile sizes) as they
-were when the phase began, and the other seats' boards, hand sizes, ammo, pool and health as
-of the last Battle Phase reveal, so no seat's private recruiting shows through them.
+During Recruitment every viewer sees the shared piles (discard pile, pile sizes) and the
+other seats' boards, hand sizes, ammo, pool and health as they were when the phase began
+(the last battle's outcome is public; snapshot at ``RecruitmentStarted``), so no seat's
+private recruiting shows through them until the next Battle Phase reveal (RULINGS R-privacy).
 
 Hidden information (DESIGN.md, RULINGS.md): hands, the health stacks (face down, even for
 the owner — the A.I.Toma's too), the deck orders, face-down slot cards and battle stacks,

@@ -92,3 +92,30 @@ def test_recruitment_board_changes_are_hidden_until_the_battle_reveal():
     assert all(ENGINE.redact_type(e, None) == e.type for e in public)
     reveal = next(e for e, _ in log if e.type == "BoardsRevealed")
     assert set(ENGINE.redact(reveal, 1)["boards"]) == {"0", "1", "2"}
+
+
+def test_in_recruitment_other_seats_see_the_health_the_last_battle_left_not_the_private_moves():
+    # Battle damage is public: in the next Recruitment Phase the other seats see each seat's
+    # health count and pool as the battle left them; its private Recruitment moves (a slot
+    # opened from hand) still show only at the next Battle Phase reveal.
+    log = _play(4)
+    starts = [k for k, (e, _) in enumerate(log) if e.type == "RecruitmentStarted" and e.data["round"] >= 2]
+    assert starts
+    checked = 0
+    for k in starts:
+        snap = log[k][1]
+        before = log[k - 1][1]
+        for seat in range(3):
+            p = snap["players"][seat]
+            if p["eliminated"]:
+                continue
+            seen = ENGINE.view(snap, (seat + 1) % 3)["seats"][seat]
+            assert seen["health_count"] == len(before["players"][seat]["health"]) == len(p["health"])
+            assert seen["pool"] == before["players"][seat]["pool"]
+            checked += 1
+        later = next((s for e, s in log[k:] if e.type == "SlotOpened"), None)
+        if later is not None and later["phase"] == "recruitment":
+            opener = next(e.seat for e, _ in log[k:] if e.type == "SlotOpened")
+            other = ENGINE.view(later, (opener + 1) % 3)["seats"][opener]
+            assert len(other["slots"]) == len(snap["players"][opener]["slots"])
+    assert checked

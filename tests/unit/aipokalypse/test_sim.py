@@ -39,9 +39,21 @@ def test_simulation_reports_win_rates_against_the_toma_per_difficulty():
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["metric"] == "toma_matches_finished_and_replayed" and body["value"] == 1.0
-    assert len(body["cells"]) == 16                       # 4 difficulties x (2 solo + 2 co-op)
+    assert len(body["cells"]) == 24                       # 4 difficulties x (3 solo + 3 co-op)
     assert {c["difficulty"] for c in body["cells"]} == {"handy_man", "boss", "endboss", "untamed"}
     assert all(0.0 <= c["human_win_rate"] <= 1.0 and len(c["seeds"]) == 1 for c in body["cells"])
+    assert {"solo:toma_hunter:boss", "coop:toma_hunter+toma_hunter:untamed"} <= set(body["win_rates"])
+    assert all(c["ci95"][0] <= c["human_win_rate"] <= c["ci95"][1] for c in body["cells"])
+
+
+def test_simulation_plays_chosen_cells_and_difficulties_against_the_toma():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--toma", "--matches", "2",
+                           "--cells", "solo:toma_hunter,coop:toma_hunter+tactician", "--difficulties", "handy_man",
+                           "--no-replay"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert set(body["win_rates"]) == {"solo:toma_hunter:handy_man", "coop:toma_hunter+tactician:handy_man"}
+    assert [c["matches"] for c in body["cells"]] == [2, 2]
 
 
 def test_simulation_plays_the_5_8_player_variant():

@@ -119,6 +119,19 @@ def test_discard_symbol_makes_every_player_discard_at_the_start_of_the_next_recr
     assert sum(len(e.data["cards"]) for e in drawn) == 1                  # 5 in hand: drew 1 (no Painkiller draw)
 
 
+def test_discard_symbol_needs_six_hand_cards_at_the_start_of_the_recruitment():
+    # "As soon as you have 6 cards in your hand at the beginning of the Recruitment Phase":
+    # with the draw and discard piles empty the hand stays at 5 and nothing is discarded
+    state = toma_table(piles=[[B3]], toma_health=[special_with(("discard",))], draw=[])
+    ctx = _lose(state)
+    state = ctx.state
+    state["discard"] = []
+    hand(state, 0, *basic("blue", 5, 3), *basic("red", 4, 2))
+    state, events = run_flow(state, flow.start_recruitment)
+    assert not [e for e in events if e.type == "CardDiscarded"]
+    assert len(state["players"][0]["hand"]) == 5 and state["toma"]["discard_due"] == 0
+
+
 def test_passive_symbol_on_the_last_revealed_unit_boosts_its_colour():
     red_passive = special_with(("passive",), color="red")
     state = toma_table(piles=[[R2], [B3], [ROGUE]])

@@ -96,13 +96,40 @@ def test_a_tie_in_battle_strength_is_won_by_the_toma():
     assert ctx.state["players"][0]["score"] == 0 and toma(ctx.state)["score"] == 1
 
 
-def test_a_human_reacts_only_while_losing_and_only_to_win_the_point():
-    # 8 against 8: the human loses the tie, so it may react; +2 ammo (10) wins, a tie would not
+def test_a_human_reacts_while_its_side_loses_the_point_a_tie_included():
+    # 8 against 8: the human loses the tie, so it may react; +2 ammo (10) wins
     state = _point_table([B3, B1], basic("blue", 4)[0], 2, basic("blue", 5)[0])
     state["players"][0]["ammo"] = [state["ammo_deck"].pop(0)]
     assert battle.reactions(state, 0) == [{"type": "react_ammo", "count": 1}, {"type": "pass"}]
     state = _point_table([B3, B1], basic("blue", 4)[0], 3, basic("blue", 5)[0])   # 9 > 8: winning
     state["players"][0]["ammo"] = [state["ammo_deck"].pop(0)]
+    assert battle.reactions(state, 0) == []
+
+
+def test_a_reaction_may_bring_the_human_level_with_the_toma_then_ammo_wins_the_point():
+    # "You can only play cards that would increase your battle strength so that you have the
+    # (tied) highest strength": Toma 4 + 4 = 8; human unit 3 + blue 1 = 4. Blue 5 from hand
+    # makes 3 + 5 = 8, level (tied highest) but still the Toma's point; 2 ammo make 8 too,
+    # 3 ammo 10. After the blue 5 the human is still behind and 1 ammo (10) wins the point.
+    b5, b1 = basic("blue", 5)[0], basic("blue", 1)[0]
+    state = _point_table([B3, B1], basic("blue", 4)[0], 2, b1)
+    hand(state, 0, b5, basic("blue", 2, 1, 1)[0])                 # blue 2 (3 + 2 = 5): not level
+    state["players"][0]["ammo"] = [state["ammo_deck"].pop(0) for _ in range(3)]
+    assert battle.strengths(state) == {0: 4, 1: 8}
+    assert battle.reactions(state, 0) == [{"type": "react_card", "card": b5}, {"type": "react_ammo", "count": 2},
+                                          {"type": "react_ammo", "count": 3}, {"type": "pass"}]
+    state, _ = act(state, 0, {"type": "react_card", "card": b5})
+    assert battle.strengths(state) == {0: 8, 1: 8}
+    assert {"type": "react_ammo", "count": 1} in battle.reactions(state, 0)
+    state, events = act(state, 0, {"type": "react_ammo", "count": 1})
+    scored = [e.data for e in events if e.type == "PointScored"]
+    assert scored[0]["strengths"] == {"0": 10, "1": 8} and scored[0]["winners"] == [0]
+
+
+def test_a_card_that_does_not_increase_the_battle_strength_is_no_reaction():
+    # Level at 8 against 8: a blue 5 again would leave 8 (no increase), so only ammo is offered
+    state = _point_table([B3, B1], basic("blue", 4)[0], 2, basic("blue", 5)[0])
+    hand(state, 0, basic("blue", 5, 1, 1)[0])
     assert battle.reactions(state, 0) == []
 
 
@@ -255,3 +282,27 @@ def test_the_toma_cards_have_no_effects_only_colour_and_value():
     assert battle.strength(state, 1) == CAT[sniper].value + 1     # 5 + 1, no +3
     from domain.games.aipokalypse.effects import modifiers
     assert list(modifiers.sources(toma(state))) == []
+
+
+def test_during_recruitment_everybody_sees_the_toma_board_as_the_battle_left_it():
+    # The battle happens in the open: the card the A.I.Toma kept on its unit (blue 3 + blue 1
+    # + blue 4 = 8), the slot a red 2 opened and the health point it lost are on the board
+    # every viewer sees in the next Recruitment Phase, not the board of the last reveal.
+    from domain.engine import Event
+    state = toma_table(piles=[[B3, B1]])
+    state["players"][0]["slots"] = []
+    ctx = flow_ctx(state)
+    ctx.emit("BoardsRevealed", None, boards={"0": battle.public_board(ctx.players[0]),
+                                             "1": battle.public_board(toma(ctx.state))})
+    state = ctx.state
+    toma(state)["slots"][0]["battle"] = [[take(state, basic("blue", 4)[0]), True]]
+    take(state, R2)
+    toma(state)["slots"].append(dict(toma(state)["slots"][0], pile=[], unit=None, battle=[[R2, False]]))
+    lost = toma(state)["health"][0]
+    state = ENGINE.evolve(state, Event("HealthLost", {"cards": [lost]}, 1))
+    state = ENGINE.evolve(state, Event("BattleCleared", {}, None))
+    state = ENGINE.evolve(state, Event("RecruitmentStarted", {"round": 3}, None))
+    for viewer in (0, None):
+        seen = ENGINE.view(state, viewer)["toma"]
+        assert [s["strength"] for s in seen["slots"]] == [8, 2]
+        assert seen["health_count"] == 5 and seen["pool"] == [lost]
