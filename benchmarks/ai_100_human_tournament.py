@@ -73,14 +73,26 @@ def mean_ci(values: list[float]) -> dict[str, float]:
     return {"mean": round(m, 3), "ci95": [round(m - half, 3), round(m + half, 3)], "n": n}
 
 
-def play(bots: list[str], seed: bytes, budget: int | None) -> dict[str, Any]:
+def p95(times: list[float]) -> float:
+    """The 95th percentile of decision times in seconds (0.0 for none)."""
+    if not times:
+        return 0.0
+    ordered = sorted(times)
+    return round(ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)], 4)
+
+
+def play(bots: list[str], seed: bytes, budget: int | None,
+         time_cap_s: float | None = None) -> dict[str, Any]:
     """One domain-only match (the loop of ``cli.bot_match.play_bot_match``), timing every
-    bot decision. Returns ``{"bots", "scores", "winners", "decision_s": {level: [..]}}``."""
+    bot decision. ``budget`` / ``time_cap_s``: the expert's rollouts per decision and
+    wall-clock cap (``None``: its defaults). Returns ``{"bots", "scores", "winners",
+    "decision_s": {level: [..]}}``."""
     engine = get_engine(GAME)
     policies = {level: engine.bots[level] for level in set(bots)}
-    if budget is not None and "expert" in policies:
-        from domain.games.ai_100_human.expert import ExpertBot
-        policies["expert"] = ExpertBot(budget=budget)
+    if (budget is not None or time_cap_s is not None) and "expert" in policies:
+        from domain.games.ai_100_human.expert import DEFAULT_BUDGET, ExpertBot
+        policies["expert"] = ExpertBot(budget=DEFAULT_BUDGET if budget is None else budget,
+                                       time_cap_s=time_cap_s)
     options = engine.validate_options(len(bots), {})
     events = list(engine.new_match(Setup(seats=len(bots), options=options), derive_rng(seed, 0)))
     state = fold(engine, events)
@@ -99,8 +111,8 @@ def play(bots: list[str], seed: bytes, budget: int | None) -> dict[str, Any]:
 
 
 def _job(args: tuple) -> dict[str, Any]:
-    bots, seed, budget = args
-    return play(bots, seed, budget)
+    bots, seed, budget, time_cap_s = args
+    return play(bots, seed, budget, time_cap_s)
 
 
 def rotated(lineup: list[str], i: int) -> list[str]:
@@ -127,6 +139,7 @@ def summarise(games: list[dict[str, Any]], levels: list[str], seats_per_level: d
                       "score": mean_ci(scores),
                       "median_score": statistics.median(scores) if scores else None,
                       "decision_mean_s": round(statistics.fmean(times), 4) if times else 0.0,
+                      "decision_p95_s": p95(times),
                       "decision_max_s": round(max(times), 4) if times else 0.0}
     return out
 
@@ -143,20 +156,23 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--duo-lineup", default="expert,greedy")
     parser.add_argument("--budget", type=int, default=None,
                         help="expert rollouts per decision (default: the module default)")
+    parser.add_argument("--time-cap", type=float, default=None,
+                        help="expert wall-clock cap per decision in seconds (default: the "
+                             "module's; a large value makes the results independent of load)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--table", action="store_true", help="also print rich tables on stderr")
     args = parser.parse_args(argv)
     engine = get_engine(GAME)
     lineup = args.lineup.split(",")
     started = time.perf_counter()
-    jobs = [(rotated(lineup, i), match_seed(args.seed, i), args.budget)
+    jobs = [(rotated(lineup, i), match_seed(args.seed, i), args.budget, args.time_cap)
             for i in range(args.matches)]
     solo_levels = args.solo_bots.split(",") if engine.min_seats <= 1 else []
-    solo_jobs = [([level], match_seed(f"{args.seed}-solo", i), args.budget)
+    solo_jobs = [([level], match_seed(f"{args.seed}-solo", i), args.budget, args.time_cap)
                  for level in solo_levels for i in range(args.solo)]
     duo_lineup = args.duo_lineup.split(",")
     duo_n = args.duo if engine.min_seats <= 2 <= engine.max_seats else 0
-    duo_jobs = [(rotated(duo_lineup, i), match_seed(f"{args.seed}-duo", i), args.budget)
+    duo_jobs = [(rotated(duo_lineup, i), match_seed(f"{args.seed}-duo", i), args.budget, args.time_cap)
                 for i in range(duo_n)]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         games = list(pool.map(_job, jobs))
@@ -173,6 +189,7 @@ def main(argv: list[str] | None = None) -> dict:
                        "median_score": statistics.median(scores) if scores else None,
                        "ladder": dist,
                        "decision_mean_s": round(statistics.fmean(times), 4) if times else 0.0,
+                       "decision_p95_s": p95(times),
                        "decision_max_s": round(max(times), 4) if times else 0.0}
     duo_levels = list(dict.fromkeys(duo_lineup))
     duo = summarise(duo_games, duo_levels, {lv: duo_lineup.count(lv) for lv in duo_levels}
@@ -181,7 +198,7 @@ def main(argv: list[str] | None = None) -> dict:
     body = report(
         "ai_100_human_tournament", "expert_win_rate_4_seats", expert.get("win_rate", 0.0), "ratio",
         ">=", WIN_TARGET, matches=args.matches, lineup=lineup, seed=args.seed,
-        expert_budget=args.budget, four_seats=four,
+        expert_budget=args.budget, expert_time_cap_s=args.time_cap, four_seats=four,
         solo_available=engine.min_seats <= 1, solo=solo,
         duo_matches=duo_n, duo_lineup=duo_lineup, duo=duo,
         solo_target={"bot": "expert", "median_score": {"op": ">=", "value": SOLO_MEDIAN_TARGET},

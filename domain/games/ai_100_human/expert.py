@@ -35,8 +35,10 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    AI-5 at the last place step of Phase 2 for the best objective + AI card gain.
    Scores that read only the own tableau (all but 099-114) and the end value are cached
    by tableau (:func:`tableau_key`), so the same budget takes about half the time.
-4. The candidate with the best mean value wins (ties: the better prior, then the
-   canonical order of ``legal_actions``).
+4. The rollouts are spent by successive halving: ``ceil(log2(candidates))`` rounds share
+   the budget; after each round the better half of the candidates (by mean rollout value)
+   stays, so the finalists get most of the samples. The finalist with the best mean value
+   wins (ties: the better prior, then the canonical order of ``legal_actions``).
 
 Modes ("2-Player Mode", "Solo Mode"): the same three steps, with the mode's hidden cards.
 Solo hides only the order of the timer stack and of the remaining deck: the draft grid,
@@ -54,19 +56,23 @@ Determinism: the choice depends only on the view and ``rng``; ``budget`` (rollou
 decision) bounds the work. ``time_cap_s`` is a safety net only: when a decision takes
 longer, the samples finished so far decide (then the choice may depend on the machine).
 
-Bot options: the Engine/Bot protocol has no per-seat bot options, so ``BOTS["expert"]``
-uses the module defaults :data:`DEFAULT_BUDGET`, :data:`DEFAULT_CANDIDATES` /
-:data:`MODE_CANDIDATES` and :data:`DEFAULT_TIME_CAP_S` / :data:`MODE_TIME_CAP_S`; build ``ExpertBot(budget=..., ...)`` for other settings
-(benchmarks, tests).
+Bot options (``bots.BOT_OPTIONS["expert"]``, per seat through the API's ``bot_options``):
+``budget``, ``candidates`` and ``time_budget_ms`` (the per-decision wall-clock budget, i.e.
+``time_cap_s``). Omitted options keep the module defaults :data:`DEFAULT_BUDGET`,
+:data:`DEFAULT_CANDIDATES` / :data:`MODE_CANDIDATES` and :data:`DEFAULT_TIME_CAP_S` /
+:data:`MODE_TIME_CAP_S`; ``BOTS["expert"]`` is the bot with every default.
 
 Budgets: ``budget`` is the number of rollouts of a 3-6 seat decision; a 2-player or solo
-rollout plays fewer seats, so those modes run :data:`MODE_BUDGET_FACTOR` times as many.
+rollout plays fewer seats, so those modes run :data:`MODE_BUDGET_FACTOR` times as many, and
+in solo (:data:`HORIZON_BUDGET_MODES`) :func:`horizon_factor` times more again when fewer
+turns are left to the rollout horizon (a shorter rollout costs less).
 The wall-clock cap is :data:`MODE_TIME_CAP_S` of the mode (solo has a single seat, so its
 decisions may take longer), else :data:`DEFAULT_TIME_CAP_S`; ``time_cap_s`` overrides it.
 A sample world the engine rejects falls back to the prior alone.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from functools import lru_cache
@@ -92,7 +98,7 @@ MODE_CANDIDATES = {"solo": 6}
 DEFAULT_TIME_CAP_S = 1.0        # wall-clock safety net per decision (seconds; < 2 s under load)
 # Per-mode wall-clock cap when none is given: a solo match has one seat, so each of its
 # decisions may take longer and still stay under 2 s on a loaded machine.
-MODE_TIME_CAP_S = {"solo": 1.2}
+MODE_TIME_CAP_S = {"solo": 1.8}
 AI_PARTIAL_WEIGHT = 0.7         # Phase 1 horizon: weight of the AI card on the partial tableau
 COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rule: 4 VP)
 END_WEIGHT = 1.0                # prior: weight of the end-value change
@@ -108,6 +114,27 @@ ROLLOUT_END_MODES = frozenset({"solo"})   # modes whose own rollout policy weigh
 ROLLOUT_END_TOP = 3             # ... of this many best immediate placements
 ROLLOUT_TO_END_MODES = frozenset({"solo"})  # modes whose Phase 1 rollouts play to the match end
 ROLLOUT_POWER_MODES = frozenset({"solo"})   # modes whose own rollout policy uses AI-5 / AI-6
+# Modes whose budget grows as the horizon nears (measured, solo, budget 24, seeds 0-19 /
+# 20-39: mean 116.1 -> 119.1 / median 115 -> 119; as much as doubling the budget, at the
+# same cost for the slowest, earliest decisions).
+HORIZON_BUDGET_MODES = frozenset({"solo"})
+HORIZON_BUDGET_MAX = 6.0        # ... by at most this factor
+AI5_ROLLOUT_SWAPS = 24          # AI-5 inside a rollout: swaps weighed (drawn by the rollout RNG)
+
+
+def horizon_factor(v: Mapping[str, Any], to_end: bool) -> float:
+    """Rollouts per decision relative to ``budget`` in the modes of
+    :data:`HORIZON_BUDGET_MODES` (else 1.0): a rollout plays the turns left to its horizon,
+    so a decision with fewer turns left affords more rollouts for the same work. The
+    factor is the full horizon (7 turns, 14 to the end of the match) over the turns left,
+    at most :data:`HORIZON_BUDGET_MAX`; it depends only on the view (deterministic)."""
+    if v["mode"] not in HORIZON_BUDGET_MODES:
+        return 1.0
+    full = TURNS_PER_PHASE * (2 if to_end else 1)
+    left = max(1, TURNS_PER_PHASE - max(1, v["turn"]) + 1)
+    if to_end and v["phase"] == 1:
+        left += TURNS_PER_PHASE
+    return min(HORIZON_BUDGET_MAX, full / left)
 
 
 class ExpertBot:
@@ -150,12 +177,13 @@ class ExpertBot:
             keep = MODE_CANDIDATES.get(v["mode"], DEFAULT_CANDIDATES)
         shortlist = [(p, o) for p, _, o in scored[:keep]]
         kind = v["you"]["pending"]
-        budget = int(self.budget * MODE_BUDGET_FACTOR.get(v["mode"], 1.0))
+        to_end = kind == A.CHOOSE_AI_SIDE or v["mode"] in ROLLOUT_TO_END_MODES
+        budget = int(self.budget * MODE_BUDGET_FACTOR.get(v["mode"], 1.0)
+                     * horizon_factor(v, to_end))
         if len(shortlist) == 1 or budget == 0 or kind not in ROLLOUT_KINDS:
             return shortlist[0][1]
         cap = self.time_cap_s if self.time_cap_s is not None else MODE_TIME_CAP_S.get(
             v["mode"], DEFAULT_TIME_CAP_S)
-        to_end = kind == A.CHOOSE_AI_SIDE or v["mode"] in ROLLOUT_TO_END_MODES
         values = self._rollouts(v, seat, [o for _, o in shortlist], rng, budget, cap, to_end)
         if values is None:
             return shortlist[0][1]
@@ -165,32 +193,55 @@ class ExpertBot:
     def _rollouts(self, v: dict[str, Any], seat: int, commands: list[dict[str, Any]],
                   rng: random.Random, budget: int, cap: float, horizon_end: bool
                   ) -> list[float] | None:
-        """Mean rollout value of each command (``budget`` rollouts in whole samples, at
-        most ``cap`` seconds; ``horizon_end``: roll out to the end of the match), or
-        ``None`` when no sample world works."""
-        samples = max(1, budget // len(commands))
-        totals = [0.0] * len(commands)
-        done = 0
+        """Mean rollout value of each command by *successive halving* (Karnin, Koren and
+        Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the ``budget``
+        rollouts are split evenly over ``ceil(log2(len(commands)))`` rounds; each round
+        plays whole samples (every surviving command on the same sample world and rollout
+        RNG, common random numbers), then keeps the better half by mean value. Commands
+        dropped early get ``-inf``, so only the last round's survivors can win.
+        ``horizon_end``: roll out to the end of the match. At most ``cap`` seconds (whole
+        samples only). ``None`` when no sample world works."""
+        n = len(commands)
+        alive = list(range(n))
+        totals = [0.0] * n
+        counts = [0] * n
+        rounds = max(1, math.ceil(math.log2(n)))
         started = time.perf_counter()
-        for _ in range(samples):
-            world_seed = rng.getrandbits(64)
-            play_seed = rng.getrandbits(64)
-            results = []
-            for command in commands:
-                try:
-                    world = determinize(v, seat, random.Random(world_seed))
-                    results.append(rollout(world, seat, command, random.Random(play_seed),
-                                           to_end=horizon_end))
-                except (ValueError, KeyError, IndexError):
-                    return None if done == 0 else [t / done for t in totals]
-                self.last_rollouts += 1
-                if done and time.perf_counter() - started > cap:
-                    return [t / done for t in totals]      # cap: whole samples only
-            totals = [t + r for t, r in zip(totals, results)]
-            done += 1
-            if time.perf_counter() - started > cap:
-                break
-        return [t / done for t in totals]
+        spent = 0
+        for rnd in range(rounds):
+            share = (budget - spent) // (rounds - rnd)
+            for _ in range(max(1, share // len(alive))):
+                world_seed = rng.getrandbits(64)
+                play_seed = rng.getrandbits(64)
+                results = []
+                for i in alive:
+                    try:
+                        world = determinize(v, seat, random.Random(world_seed))
+                        results.append(rollout(world, seat, commands[i],
+                                               random.Random(play_seed), to_end=horizon_end))
+                    except (ValueError, KeyError, IndexError):
+                        return self._means(totals, counts, alive)
+                    self.last_rollouts += 1
+                    spent += 1
+                    if counts[alive[0]] and time.perf_counter() - started > cap:
+                        return self._means(totals, counts, alive)   # whole samples only
+                for i, r in zip(alive, results):
+                    totals[i] += r
+                    counts[i] += 1
+                if time.perf_counter() - started > cap:
+                    return self._means(totals, counts, alive)
+            if rnd < rounds - 1 and len(alive) > 1:
+                ranked = sorted(alive, key=lambda i: (totals[i] / counts[i], -i), reverse=True)
+                alive = sorted(ranked[:math.ceil(len(alive) / 2)])
+        return self._means(totals, counts, alive)
+
+    @staticmethod
+    def _means(totals: list[float], counts: list[int], alive: list[int]) -> list[float] | None:
+        """Mean value per command; ``-inf`` for commands no longer alive; ``None`` when
+        no sample finished."""
+        if not counts[alive[0]]:
+            return None
+        return [totals[i] / counts[i] if i in alive else -math.inf for i in range(len(totals))]
 
 
 # ---------------------------------------------------------------- prior (one ply)
@@ -503,14 +554,14 @@ def tableau_key(tableau: Mapping[Pos, str]) -> TableauKey:
     return tuple(sorted(tableau.items()))
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 17)
 def _own_effect_vp(card: str, key: TableauKey, pos: Pos) -> int:
     """``score_effect`` of a card whose VP reads only its own tableau (not 099-114), cached
     by the tableau: rollouts of one decision meet the same tableaux again and again."""
     return score_effect(card, dict(key), pos)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 17)
 def end_value(objective: str, ai_card: str | None, key: TableauKey) -> int:
     """Phase objective plus AI card VP (rulebook E and F) of the tableau ``key`` (cached)."""
     tableau = dict(key)
@@ -556,15 +607,19 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
     return best[1:]
 
 
-def _own_ai5(state: MatchState, seat: int) -> dict[str, Any] | None:
+def _own_ai5(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any] | None:
     """AI-5 in a rollout ("exchange 2 cards", once per game): at the place step of the
     last turn of Phase 2, the swap or move with the best gain of Phase 2 objective plus AI
-    card VP, when it gains; else ``None``."""
+    card VP among at most :data:`AI5_ROLLOUT_SWAPS` drawn by ``rng``, when it gains; else
+    ``None``. (Scoring every swap of every rollout took a quarter of an AI-5 game's time;
+    the decision itself still weighs every swap.)"""
     if state.mode not in ROLLOUT_POWER_MODES or state.phase != 2 or state.turn != TURNS_PER_PHASE:
         return None
     options = powers.ai5_actions(state, seat)
     if not options:
         return None
+    if len(options) > AI5_ROLLOUT_SWAPS:
+        options = rng.sample(options, AI5_ROLLOUT_SWAPS)
     s = state.seats[seat]
     objective = state.objectives["2"]
     base = end_value(objective, s.ai_card, tableau_key(s.tableau))
@@ -579,7 +634,7 @@ def _own_ai5(state: MatchState, seat: int) -> dict[str, Any] | None:
 
 def _own_place(state: MatchState, seat: int, rng: random.Random,
                memo: Memo) -> dict[str, Any]:
-    ai5 = _own_ai5(state, seat)
+    ai5 = _own_ai5(state, seat, rng)
     if ai5 is not None:
         return ai5
     card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))),
