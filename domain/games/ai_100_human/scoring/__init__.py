@@ -10,17 +10,34 @@ Public API (other packages code against exactly these names):
 Every evaluator obeys the golden rule ("a card and a connector can only count toward a
 single combination during scoring") with an exact packing, and maximises VP wherever the
 rulebook lets the player choose how to count (RULINGS, General).
+
+Two layers (the bots call these functions hundreds of thousands of times per match):
+
+- the **reference semantics**: the board evaluators (:func:`.effects.evaluate` over
+  :func:`.board.boards`, i.e. ``groups``, ``sets``, ``counts``, ``connections``,
+  ``diamonds``) read one effect object on one board of faces, plainly. They are the
+  rules as written, and what the hand-made-board tests read;
+- the **compiled plans** that these public functions run (:mod:`.plans`): each card and
+  objective effect is compiled once (by id); per call the tableau is read once into a
+  packed bitboard (:mod:`.grid`: one integer, a lane of cells per colour and number) or
+  into card ids per cell; groups, sets, counts and row ends are bitmask arithmetic over
+  regions laid out once per geometry and played position (:mod:`.region_plans`),
+  connectors and diamonds read the corners (:mod:`.corner_plans`), and results that are
+  pure functions of a small input (the lanes a rule reads, the card ids of a line or of
+  a diamond, a set of placements to pack) are remembered in bounded tables
+  (:mod:`.memo`). They give exactly the reference's VP:
+  ``tests/unit/ai_100_human/test_scoring_exactness.py`` compares both over random legal
+  tableaux for every card, objective and AI card
+  (``tests/support/ai_100_human_scoring_reference.py`` keeps the former public path).
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-from domain.games.ai_100_human.cards import catalogue
 from domain.games.ai_100_human.scoring.ai_cards import score_ai_card
-from domain.games.ai_100_human.scoring.board import acts_as, boards, printed_board
-from domain.games.ai_100_human.scoring.counts import score_neighbour
-from domain.games.ai_100_human.scoring.effects import evaluate
+from domain.games.ai_100_human.scoring.board import acts_as
 from domain.games.ai_100_human.scoring.objectives import score_objective
+from domain.games.ai_100_human.scoring.plans import CARD_PLANS
 from domain.games.ai_100_human.tableau import Pos, Tableau
 
 __all__ = ["score_effect", "score_objective", "score_ai_card", "effective"]
@@ -45,15 +62,7 @@ def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
     With AI-10 in ``tableau`` the best of printed / green 4 / black 2 counts.
     Raises ``KeyError`` for an unknown card id.
     """
-    effect = catalogue().cards[effect_card_id].effect
-    kind = effect["kind"]
-    if kind == "flat":
-        return effect["vp"]
-    if kind in ("copy", "copy_points"):
-        return 0
-    if kind == "neighbour":
-        return score_neighbour(effect, [printed_board(n) for n in neighbours], pos)
-    return max(evaluate(effect, b, pos) for b in boards(tableau))
+    return CARD_PLANS[effect_card_id].score(tableau, pos, neighbours)
 
 
 def effective(card_id: str, tableau: Tableau) -> list[tuple[str, int]]:

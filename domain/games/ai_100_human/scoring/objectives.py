@@ -2,9 +2,7 @@
 "2 Phases Overview" E)."""
 from __future__ import annotations
 
-from domain.games.ai_100_human.cards import catalogue
-from domain.games.ai_100_human.scoring.board import boards
-from domain.games.ai_100_human.scoring.effects import evaluate
+from domain.games.ai_100_human.scoring.plans import OBJECTIVE_PLANS, board_plan
 from domain.games.ai_100_human.tableau import Tableau
 
 
@@ -14,7 +12,7 @@ def score_objective(objective_id: str, tableau: Tableau) -> int:
     "In this row/column" objectives score the best single row/column (RULINGS). With
     AI-10 in the tableau the AI card is evaluated as printed, green 4 and black 2 and the
     best counts ("Choose again when scoring the objective"). Raises ``KeyError`` for an
-    unknown id.
+    unknown id. Reference: ``max(evaluate(effect, b, None) for b in boards(tableau))``
+    (compiled plan, :mod:`.plans`).
     """
-    effect = catalogue().objectives[objective_id].effect
-    return max(evaluate(effect, b, None) for b in boards(tableau))
+    return board_plan(OBJECTIVE_PLANS[objective_id]).score(tableau, None)
