@@ -34,7 +34,8 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    (R-SOLO-AI6: the offered cards not taken are discarded anyway, so it is pure gain),
    AI-5 at the last place step of Phase 2 for the best objective + AI card gain.
    Scores that read only the own tableau (all but 099-114) and the end value are cached
-   by tableau (:func:`tableau_key`), so the same budget takes about half the time.
+   (the end value by :func:`tableau_key`, card effects inside the compiled scorer), so the
+   same budget takes about half the time.
 4. The rollouts are spent by successive halving: ``ceil(log2(candidates))`` rounds share
    the budget; after each round the better half of the candidates (by mean rollout value)
    stays, so the finalists get most of the samples. The finalist with the best mean value
@@ -546,19 +547,12 @@ def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> f
     return memo[key]
 
 
-TableauKey = tuple[tuple[Pos, str], ...]   # a tableau as sorted (cell, card) pairs
+TableauKey = frozenset[tuple[Pos, str]]   # a tableau as a set of (cell, card) pairs
 
 
 def tableau_key(tableau: Mapping[Pos, str]) -> TableauKey:
-    """A hashable form of a tableau (sorted ``(cell, card)`` pairs) for the score caches."""
-    return tuple(sorted(tableau.items()))
-
-
-@lru_cache(maxsize=1 << 17)
-def _own_effect_vp(card: str, key: TableauKey, pos: Pos) -> int:
-    """``score_effect`` of a card whose VP reads only its own tableau (not 099-114), cached
-    by the tableau: rollouts of one decision meet the same tableaux again and again."""
-    return score_effect(card, dict(key), pos)
+    """A hashable form of a tableau (its ``(cell, card)`` pairs) for the end-value cache."""
+    return frozenset(tableau.items())
 
 
 @lru_cache(maxsize=1 << 17)
@@ -575,7 +569,7 @@ def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     own = state.seats[seat].tableau
     r = roles.role(card)
     if r is None and catalogue().cards[card].effect["kind"] != "neighbour":
-        return _own_effect_vp(card, tableau_key({**own, pos: card}), pos)
+        return score_effect(card, {**own, pos: card}, pos)   # the scorer caches by board
     tableau = dict(own)
     tableau[pos] = card
     nbrs = state.neighbour_tableaux(seat)
