@@ -190,6 +190,8 @@ def _condition(where: str, field: str, v: Any, allowed: tuple[str, ...] = _CONDS
             _values(where, f"{field}.slots.values[{i}]", attr, slot)
     elif key == "sum":
         _int(where, f"{field}.sum", v["sum"], 2, 25)
+    elif key == "consecutive":          # a run of numbers: colours have no order
+        _choice(where, f"{field}.consecutive", v["consecutive"], ("number",))
     else:
         _choice(where, f"{field}.{key}", v[key], ATTRS)
 

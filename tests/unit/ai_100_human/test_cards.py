@@ -177,3 +177,15 @@ def test_unreadable_file_is_a_card_data_error(tmp_path):
     (tmp_path / "development.json").write_text("{not json")
     with pytest.raises(CardDataError, match="development.json"):
         load_catalogue(tmp_path)
+
+
+def test_consecutive_condition_takes_numbers_only():
+    # AI-11's "ascending numbers" is the only run; a run of colours has no order
+    import pytest
+    from domain.games.ai_100_human.cards import CardDataError, check_effect
+    run = {"kind": "set", "scope": "each_column", "size": 3,
+           "condition": {"consecutive": "number"}, "vp": 3}
+    check_effect("test", run)
+    bad = {**run, "condition": {"consecutive": "color"}}
+    with pytest.raises(CardDataError, match="consecutive"):
+        check_effect("test", bad)

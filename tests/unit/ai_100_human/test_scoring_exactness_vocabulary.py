@@ -43,7 +43,7 @@ def conditions(draw, kinds=("each", "slots", "same", "different", "sum", "consec
     """A condition of the vocabulary (``slots``: that many slots, else 1-4);
     ``consecutive`` on numbers only (AI-11)."""
     kind = draw(st.sampled_from(kinds))
-    # "consecutive" colours mean nothing (the reference cannot add 1 to a colour)
+    # "consecutive" colours mean nothing: check_effect rejects them (test_cards)
     attr = "number" if kind == "consecutive" else draw(st.sampled_from(ATTRS))
     if kind == "each":
         return {"each": {attr: draw(values(attr))}}
