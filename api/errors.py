@@ -8,6 +8,8 @@ A problem response has the media type ``application/problem+json`` and the body:
 ``code`` is stable (clients branch on it; ``openapi.yaml`` lists it as an enum plus the
 games' finer rule codes). Extras carry machine-readable context: ``errors`` (field ->
 messages) for ``validation_error``, ``current_version`` for ``version_conflict``.
+Every 503 problem (``busy``) carries ``Retry-After: 1`` (RFC 9110 section 10.2.3: delay in
+seconds before the client may retry), unless the raiser set its own.
 
 Sources mapped here:
 
@@ -33,6 +35,8 @@ log = logging.getLogger(__name__)
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://apocalypse-arena.dev/problems/"
+#: Seconds a client should wait before retrying a 503 answer (``Retry-After``).
+RETRY_AFTER_S = 1
 
 #: Titles of the codes the API and service answer (RFC 9457 "title": same for every
 #: occurrence of a code). Codes not listed (finer game rule codes) get a title from the code.
@@ -107,7 +111,10 @@ def validation_problem(errors: Any, detail: str = "The request is not valid.") -
 
 def problem_response(status: int, code: str, detail: str,
                      headers: dict[str, str] | None = None, **extras: Any) -> Response:
-    """Build the RFC 9457 response (``instance`` is the request path when in a request)."""
+    """Build the RFC 9457 response (``instance`` is the request path when in a request).
+
+    A 503 answer gets ``Retry-After: RETRY_AFTER_S`` (seconds) unless ``headers`` has one.
+    """
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE_BASE + code,
         "title": TITLES.get(code, code.replace("_", " ").capitalize()),
@@ -122,6 +129,8 @@ def problem_response(status: int, code: str, detail: str,
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
+    if status == 503 and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
     return response
 
 

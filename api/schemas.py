@@ -25,13 +25,19 @@ MAX_EVENTS_PAGE = 500
 MAX_VERSION = 10**12
 MATCH_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")
-_IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
+_IF_MATCH = re.compile(r'^(?:W/)?"?([0-9]{1,12})"?$')
 MAX_JSON_DEPTH = 64
-# Names are shown to other players: no control characters, no bidi overrides/isolates.
-NAME_PATTERN = re.compile(
-    r"^(?=.*[^\s\u200b-\u200d\u2060\ufeff])[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+$")
+# Names are shown to other players: no control characters, no bidi overrides/isolates, and
+# at least one visible character. Written without lookahead so that ``openapi.yaml`` carries
+# the very same text as its ``name`` pattern (ECMA-262 and Python read it alike).
+_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+_NAME_VISIBLE = r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+NAME_PATTERN = re.compile(f"^{_NAME_CHAR}*{_NAME_VISIBLE}{_NAME_CHAR}*$")
 _QUERY_INT = re.compile(r"^[0-9]{1,18}$")
-_QUERY_NUMBER = re.compile(r"^[0-9]{1,18}(?:\.[0-9]{1,9})?$")
+# A query-string number in JSON number syntax (RFC 8259 section 6; leading zeros also
+# taken): ASCII digits, optional fraction and exponent; the field's range decides the rest.
+_QUERY_NUMBER = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$")
+MAX_QUERY_NUMBER_CHARS = 64
 
 
 def check_match_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
@@ -153,11 +159,18 @@ class QueryInteger(fields.Integer):
 
 
 class QueryNumber(fields.Float):
-    """A query-string number of seconds written with ASCII digits (``3`` or ``2.5``)."""
+    """A query-string number of seconds in any JSON number form (``3``, ``2.5``,
+    ``0.1000000000001``, ``1e1``, ``2.5E-3``; at most ``MAX_QUERY_NUMBER_CHARS`` characters).
+
+    A leading ``+``, spaces, ``.5``, non-ASCII digits, ``nan``/``inf`` are refused; the
+    field's ``Range`` bounds the value (``-0`` is ``0``). Raises ``ValidationError`` (400).
+    """
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
-        if not isinstance(value, str) or not _QUERY_NUMBER.match(value):
-            raise ValidationError("Must be a non-negative number written with digits 0-9.")
+        if (not isinstance(value, str) or len(value) > MAX_QUERY_NUMBER_CHARS
+                or not _QUERY_NUMBER.match(value)):
+            raise ValidationError("Must be a number in JSON syntax written with digits 0-9 "
+                                  "(such as 2, 2.5 or 1e1).")
         return super()._deserialize(value, attr, data, **kwargs)
 
 

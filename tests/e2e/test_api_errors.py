@@ -313,3 +313,43 @@ def test_blank_or_invisible_seat_names_are_rejected(http):
     status, _, _ = http.post("/v1/matches", {
         "game": GAME, "seats": [{"kind": "human", "name": "Zoë 🧟"}] * 3})
     assert status == 201
+
+
+def test_busy_503_tells_the_client_when_to_retry(http, match, embedded_service, monkeypatch):
+    """Found by the newcomer probe: 503 ``busy`` had no ``Retry-After`` (RFC 9110 10.2.3)."""
+    from service.errors import TooManyConflicts
+
+    match_id, tokens = match
+    before = version_of(http, match_id)
+
+    def losing_every_race(*_args, **_kwargs):
+        raise TooManyConflicts(5)
+
+    monkeypatch.setattr(embedded_service, "act", losing_every_race)
+    legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
+    response = http.call("POST", actions_path(match_id), tokens[0], body=legal[0])
+    body = assert_problem(response, 503, "busy")
+    assert body["detail"] == "The match changed 5 times while deciding; retry."
+    assert response[1]["Retry-After"] == "1"
+    monkeypatch.undo()
+    assert version_of(http, match_id) == before
+
+
+def test_query_seconds_take_any_json_number_form(http, match):
+    """``wait`` / ``max_s`` are ``type: number`` in openapi.yaml: every JSON number form in
+    range is taken (schemathesis sent 17 decimals and exponents, which were 400s)."""
+    match_id, _ = match
+    for wait in ("0", "0.30000000000000004", "1e-05", "2.5E-3", "0e0", "00", "-0",
+                 "1E%2B0", "3e1"):  # %2B: a "+"
+        status, _, body = http.get(f"/v1/matches/{match_id}/events?wait={wait}&after=1")
+        assert status == 200, (wait, body)
+    for wait in ("30.000000001", "3.1e1", "1e999", "-1", "%2B1", ".5", "1.", "1e", "nan", "inf",
+                 "0x1", "1_0", "%201", "0." + "0" * 63):
+        body = assert_problem(http.get(f"/v1/matches/{match_id}/events?wait={wait}"), 400,
+                              "validation_error")
+        assert set(body["errors"]) == {"wait"}, wait
+    for max_s in ("0e0", "1e-9", "0.0000000001"):  # a stream of (almost) no seconds
+        status = http.get(f"/v1/matches/{match_id}/events/stream?max_s={max_s}")[0]
+        assert status == 200, max_s
+    assert_problem(http.get(f"/v1/matches/{match_id}/events/stream?max_s=3.01e2"), 400,
+                   "validation_error")
