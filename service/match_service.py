@@ -507,7 +507,9 @@ class MatchService:
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
         """A new match whose log is the first ``version`` events of a finished match,
-        re-chained under a new id, with the same (still secret) seed; it continues from there.
+        re-chained under a new id, with the same seed; it continues from there. Forks are
+        open information by design (analysis): the original's export revealed that seed, so
+        anyone holding it can compute the fork's hidden cards and future draws.
 
         ``seats`` defaults to the original seat kinds (new tokens). Raises MatchRunning,
         VersionOutOfRange (before the end of set-up or past the end), InvalidSeats.
