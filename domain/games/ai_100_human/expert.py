@@ -99,7 +99,7 @@ MODE_CANDIDATES = {"solo": 6}
 DEFAULT_TIME_CAP_S = 1.0        # wall-clock safety net per decision (seconds; < 2 s under load)
 # Per-mode wall-clock cap when none is given: a solo match has one seat, so each of its
 # decisions may take longer and still stay under 2 s on a loaded machine.
-MODE_TIME_CAP_S = {"solo": 1.8}
+MODE_TIME_CAP_S = {"solo": 1.7}     # + at most one sample's overrun: < 2 s
 AI_PARTIAL_WEIGHT = 0.7         # Phase 1 horizon: weight of the AI card on the partial tableau
 COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rule: 4 VP)
 END_WEIGHT = 1.0                # prior: weight of the end-value change
