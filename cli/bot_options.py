@@ -20,6 +20,27 @@ BOT_OPTION_HELP = ("Option of a bot level, LEVEL.KEY=VALUE (repeatable), e.g. "
 _SPEC = re.compile(r"^(?P<level>[^.=\s]+)\.(?P<key>[^=\s]+)=(?P<value>.*)$", re.S)
 
 
+#: Levels that are no general opponent: uniform random play and A.I.Pokalypse's turn-timeout
+#: policy (``idle``, it only takes default options).
+_NOT_DEFAULT = ("random", "idle")
+
+
+def default_bot_level(levels: Sequence[str]) -> str:
+    """The bot level ``arena play``/``arena simulate`` use when ``--bots`` is not given: the
+    first level the game lists that is neither ``random`` nor ``idle`` (its general bot:
+    ``greedy`` for AI: 100% Human, ``tactician`` for A.I.Pokalypse, ``cooperative`` for Dead
+    Apocalypse), else ``random``, else the first level.
+
+    Raises:
+        click.BadParameter: the game has no bot level at all.
+    """
+    levels = list(levels)
+    if not levels:
+        raise click.BadParameter("the game has no bot levels", param_hint="--bots")
+    best = [lv for lv in levels if lv not in _NOT_DEFAULT]
+    return best[0] if best else ("random" if "random" in levels else levels[0])
+
+
 def parse_bot_options(values: Sequence[str], levels: Iterable[str],
                       param_hint: str = "--bot-option") -> dict[str, dict[str, Any]]:
     """Turn ``["expert.budget=8", "expert.time_budget_ms=800"]`` into

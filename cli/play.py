@@ -17,7 +17,7 @@ import click
 import requests
 from rich.console import Console
 
-from cli.bot_options import BOT_OPTION_HELP, parse_bot_options
+from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from cli.http_client import ApiError, ArenaClient
 from cli.render import (copy_sources, describe_action, render_events, render_result,
                         render_view)
@@ -143,13 +143,36 @@ def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any
     return None
 
 
+def _local_default_bots(game: str) -> str | None:
+    """The default ``--bots`` of ``game`` from the installed games (:func:`default_bot_level`);
+    ``None`` when the game is not installed here (the server's list decides then)."""
+    from domain.games import get_engine
+
+    engine = get_engine(game)
+    return default_bot_level(list(engine.bots)) if engine is not None else None
+
+
+def _server_levels(client: ArenaClient, game: str) -> list[str]:
+    """The bot levels the server lists for ``game`` (``GET /v1/games``).
+
+    Raises:
+        click.BadParameter: the server does not know ``game``.
+    """
+    for entry in client.games():
+        if entry.get("id") == game:
+            return list(entry.get("bots") or [])
+    raise click.BadParameter(f"unknown game {game!r}", param_hint="--game")
+
+
 @click.command("play")
 @click.option("--url", default=None,
               help="Server URL, e.g. http://127.0.0.1:8000 (default: start an embedded one).")
 @click.option("--game", default="ai-100-human", show_default=True, help="Game id.")
 @click.option("--seats", default=4, show_default=True, type=click.IntRange(1),
               help="Seats: 1 = solo mode, 2 = 2-player mode, 3-6 = the standard game.")
-@click.option("--bots", default="greedy", show_default=True, help="Bot level of the others.")
+@click.option("--bots", default=None,
+              help="Bot level of the others (default: the game's general bot, e.g. greedy, "
+                   "tactician, cooperative).")
 @click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
               help=BOT_OPTION_HELP)
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
@@ -162,12 +185,18 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
     Bot options apply to every bot seat, e.g. --bots expert --bot-option
     expert.time_budget_ms=800; the server checks them (a 400 names the seat and option).
     """
-    options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
+    if bots is None:
+        bots = _local_default_bots(game)
+    options = (parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
+               if bots is not None else None)
     console = Console()
     choose = auto_chooser(seed) if auto else prompt_chooser()
     with server_url(url, console) as base:
         client = ArenaClient(base)
         try:
+            if bots is None:          # a game this installation does not know: ask the server
+                bots = default_bot_level(_server_levels(client, game))
+                options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
             play_match(client, game, seats, bots, choose, console, show=not (auto and quiet),
                        bot_options=options)
         except (ApiError, RuntimeError) as exc:

@@ -402,21 +402,50 @@ def _who(seat: int, info: Mapping[str, Any], you: int | None) -> str:
     return info.get("name") or info.get("kind", "")
 
 
-def result_table(result: Mapping[str, Any], seats: Iterable[Mapping[str, Any]],
-                 title: str, you: int | None = None) -> Table:
-    """The final ranking of ``result`` (``{"scores", "ranking": [{"seat","score","rank"}],
-    "winners"}``): rank, seat, player, VP, winners marked. Equal scores share a rank and
-    the victory (rulebook "End of the Game": "In case of tie, share the victory")."""
+# What each game's ``result.scores`` counts (the rulebooks' words); others score VP.
+SCORE_LABELS = {"aipokalypse": "strength", "dead-apocalypse": "score"}
+
+
+def ranking_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``result["ranking"]`` of any game as ``[{"seat", "score", "rank"}]``, best first.
+
+    Shapes read: AI: 100% Human and Dead Apocalypse give ``{"seat","score","rank",...}``
+    objects; A.I.Pokalypse gives seat ints in final order (winners first, then living seats,
+    then the eliminated; ``flow.finish`` / ``sides.finish``) with ``scores[seat]`` the total
+    strength: its winners share rank 1, every other seat ranks by its place in that order.
+    Without a ranking the seats are ranked by ``scores`` (equal scores share a rank). Entries
+    that are neither (a corrupt log) are skipped, never raised on."""
     scores = list(result.get("scores") or [])
     winners = set(result.get("winners") or [])
-    ranking = result.get("ranking") or [
-        {"seat": s, "score": scores[s], "rank": 1 + sum(v > scores[s] for v in scores)}
-        for s in sorted(range(len(scores)), key=lambda s: -scores[s])]
+    ranking = result.get("ranking")
+    if not ranking:
+        return [{"seat": s, "score": scores[s], "rank": 1 + sum(v > scores[s] for v in scores)}
+                for s in sorted(range(len(scores)), key=lambda s: -scores[s])]
+    rows = []
+    for place, entry in enumerate(ranking):
+        if isinstance(entry, Mapping) and "seat" in entry:
+            rows.append({"seat": entry["seat"], "score": entry.get("score", "-"),
+                         "rank": entry.get("rank", place + 1)})
+        elif isinstance(entry, int) and not isinstance(entry, bool):
+            rows.append({"seat": entry, "score": scores[entry] if 0 <= entry < len(scores) else "-",
+                         "rank": 1 if entry in winners else place + 1})
+    return rows
+
+
+def result_table(result: Mapping[str, Any], seats: Iterable[Mapping[str, Any]],
+                 title: str, you: int | None = None, game: str | None = None) -> Table:
+    """The final ranking of ``result`` (any game's shape, see :func:`ranking_rows`): rank,
+    seat, player, score (VP; A.I.Pokalypse total strength, ``SCORE_LABELS``), winners
+    marked; the caption gives ``outcome``/``reason`` when the result has them. Equal scores
+    share a rank and the victory (rulebook "End of the Game": "In case of tie, share the
+    victory")."""
+    winners = set(result.get("winners") or [])
     seats_info = {s.get("seat", i): s for i, s in enumerate(seats)}
-    table = Table(title=title)
-    for column in ("rank", "seat", "player", "VP", ""):
+    caption = ", ".join(str(result[k]) for k in ("outcome", "reason") if result.get(k)) or None
+    table = Table(title=title, caption=caption)
+    for column in ("rank", "seat", "player", SCORE_LABELS.get(game or "", "VP"), ""):
         table.add_column(column)
-    for entry in ranking:
+    for entry in ranking_rows(result):
         seat = entry["seat"]
         table.add_row(str(entry["rank"]), str(seat), _who(seat, seats_info.get(seat, {}), you),
                       str(entry["score"]), "[bold green]winner[/]" if seat in winners else "",
@@ -430,7 +459,7 @@ def render_result(console: Console, match: Mapping[str, Any], you: int) -> None:
     seed (provable fairness: anyone can re-derive every shuffle from it)."""
     result = match.get("result") or (match.get("view") or {}).get("result") or {}
     console.print(result_table(result, match.get("seats") or [],
-                               f"final result of match {match.get('match_id')}", you))
+                               f"final result of match {match.get('match_id')}", you, match.get("game")))
     if result.get("rating"):
         scores = result.get("scores") or [0]
         ladder = ((match.get("view") or {}).get("solo") or {}).get("ladder") or []

@@ -61,4 +61,4 @@ def replay(file: str) -> None:
                   f"{report.get('version')} events (hash chain, seed commitment, every "
                   "decision re-derived from the seed)")
     console.print(result_table(report.get("result") or {}, log.get("seats") or [],
-                               "final scores"))
+                               "final scores", game=log.get("game")))

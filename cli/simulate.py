@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.bot_match import BotMatch, match_seed, play_bot_match
-from cli.bot_options import BOT_OPTION_HELP, parse_bot_options
+from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from domain.engine import InvalidBotOptions, build_bot
 from domain.games import get_engine, registry
 
@@ -82,6 +82,16 @@ def _score_row(values: list[int], wins: float, matches: int) -> dict[str, Any]:
         return {"mean": 0.0, "min": 0, "max": 0, "win_share": 0.0}
     return {"mean": statistics.fmean(values), "min": min(values), "max": max(values),
             "win_share": wins / matches if matches else 0.0}
+
+
+def default_bots(available: Sequence[str], seats: int) -> str:
+    """``--bots`` when not given: the game's general bot (:func:`default_bot_level`) on the
+    first two seats and ``random`` on the others (only the general bot when the game has no
+    ``random``), cut to ``seats`` levels, e.g. ``"tactician,tactician,random"`` for 3 seats
+    of A.I.Pokalypse."""
+    best = default_bot_level(available)
+    rest = "random" if "random" in available else best
+    return ",".join(([best, best] + [rest] * max(0, seats - 2))[:max(1, min(seats, 4))])
 
 
 def parse_bots(spec: str, seats: int, available: Sequence[str]) -> list[str]:
@@ -159,8 +169,10 @@ def render_stats(console: Console, game: str, stats: SimulationStats) -> None:
 @click.option("--matches", "-n", default=20, show_default=True, type=click.IntRange(1),
               help="Number of matches.")
 @click.option("--seats", default=4, show_default=True, type=int, help="Seats per match.")
-@click.option("--bots", default="greedy,greedy,random,random", show_default=True,
-              help="Bot level per seat, comma separated; the last one repeats.")
+@click.option("--bots", default=None,
+              help="Bot level per seat, comma separated; the last one repeats. Default: the "
+                   "game's general bot on two seats, then random (ai-100-human: "
+                   "greedy,greedy,random,random).")
 @click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
               help=BOT_OPTION_HELP)
 @click.option("--seed", default=None, help="Base seed (any string); same seed, same matches.")
@@ -179,7 +191,8 @@ def simulate(game: str, matches: int, seats: int, bots: str, bot_option: tuple[s
     if not engine.min_seats <= seats <= engine.max_seats:
         raise click.BadParameter(f"{engine.title} seats {engine.min_seats}-{engine.max_seats}",
                                  param_hint="--seats")
-    levels = parse_bots(bots, seats, list(engine.bots))
+    levels = parse_bots(bots if bots else default_bots(list(engine.bots), seats), seats,
+                        list(engine.bots))
     options = parse_bot_options(bot_option, levels)
     check_bot_options(engine, options)
     console = Console()

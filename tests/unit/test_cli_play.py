@@ -237,3 +237,37 @@ def test_arena_play_seats_2_auto_finishes_and_prints_the_result():
     final = out.rsplit("final result of match", 1)[1]
     assert sum(line.startswith("\u2502") for line in final.splitlines()) == 2
     assert "solo rating" not in out
+
+
+@pytest.mark.parametrize("game, level", [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"),
+                                         ("ai-100-human", "greedy")])
+def test_play_without_bots_uses_the_general_bot_of_the_chosen_game(monkeypatch, game, level):
+    import contextlib
+
+    import cli.play as play_module
+
+    calls = []
+    monkeypatch.setattr(play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x"))
+    monkeypatch.setattr(play_module, "play_match",
+                        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)))
+    result = CliRunner().invoke(main, ["play", "--game", game, "--seats", "2", "--auto", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert calls == [(game, level)]
+
+
+def test_play_asks_the_server_for_the_levels_of_a_game_not_installed_here(monkeypatch):
+    import contextlib
+
+    import cli.play as play_module
+
+    calls = []
+    monkeypatch.setattr(play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x"))
+    monkeypatch.setattr(play_module.ArenaClient, "games",
+                        lambda self: [{"id": "other", "bots": ["random", "idle", "smart"]}])
+    monkeypatch.setattr(play_module, "play_match",
+                        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)))
+    result = CliRunner().invoke(main, ["play", "--game", "other", "--seats", "2", "--auto"])
+    assert result.exit_code == 0, result.output
+    assert calls == [("other", "smart")]
+    unknown = CliRunner().invoke(main, ["play", "--game", "chess", "--auto"])
+    assert unknown.exit_code == 2 and "chess" in unknown.output

@@ -277,3 +277,69 @@ def test_a_mentat_result_is_printed_with_its_rating():
     text = _text(draw=lambda console: render_result(console, match, you=0))
     assert "Mentat (113 VP)" in text and "winner" in text
     assert "\u25c0 final: 113 VP" in _line(text, "Mentat", "111 VP")
+
+
+def _bot_result(game: str, seats: int, options: dict | None = None) -> dict:
+    """The result of a finished all-bot match of ``game`` with its default bot level."""
+    from cli.bot_match import play_bot_match
+    from cli.bot_options import default_bot_level
+
+    engine = get_engine(game)
+    level = default_bot_level(list(engine.bots))
+    return play_bot_match(engine, [level] * seats, match_seed(f"render-{game}", 0), options).result
+
+
+def _rows(text: str) -> list[list[str]]:
+    return [[cell.strip() for cell in line.strip("\u2502").split("\u2502")]
+            for line in text.splitlines() if line.startswith("\u2502")]
+
+
+def test_result_table_reads_the_ai_100_human_ranking_objects():
+    result = _bot_result("ai-100-human", 3)
+    assert isinstance(result["ranking"][0], dict)
+    seats = [{"seat": s, "kind": "bot", "bot": "greedy"} for s in range(3)]
+    rows = _rows(_text(result_table(result, seats, "r", game="ai-100-human")))
+    assert [int(r[1]) for r in rows] == [e["seat"] for e in result["ranking"]]
+    assert [int(r[3]) for r in rows] == [e["score"] for e in result["ranking"]]
+    assert "VP" in _text(result_table(result, seats, "r", game="ai-100-human"))
+
+
+def test_result_table_reads_the_aipokalypse_ranking_of_seat_numbers():
+    # A.I.Pokalypse ranks seats as plain seat numbers, winners first, scores = total strength.
+    result = {"scores": [12, 30, 7], "winners": [1], "ranking": [1, 0, 2], "reason": "elimination"}
+    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "tactician"},
+             {"seat": 2, "kind": "bot", "bot": "random"}]
+    text = _text(result_table(result, seats, "r", you=0, game="aipokalypse"))
+    assert _rows(text) == [["1", "1", "bot (tactician)", "30", "winner"], ["2", "0", "you", "12", ""],
+                           ["3", "2", "bot (random)", "7", ""]]
+    assert "strength" in text and "elimination" in text
+    # tied winners share rank 1 ("share the victory")
+    tied = _rows(_text(result_table({"scores": [9, 9], "winners": [0, 1], "ranking": [0, 1]}, [], "r",
+                                    game="aipokalypse")))
+    assert [r[0] for r in tied] == ["1", "1"] and [r[4] for r in tied] == ["winner", "winner"]
+    real = _bot_result("aipokalypse", 3)
+    rows = _rows(_text(result_table(real, [], "r", game="aipokalypse")))
+    assert [int(r[1]) for r in rows] == real["ranking"]
+    assert [int(r[3]) for r in rows] == [real["scores"][s] for s in real["ranking"]]
+    assert sum(r[4] == "winner" for r in rows) == len(real["winners"])
+
+
+def test_result_table_reads_the_aipokalypse_co_op_result_against_the_ai_toma():
+    real = _bot_result("aipokalypse", 2, {"mode": "coop", "difficulty": "handy_man"})
+    rows = _rows(_text(result_table(real, [], "r", game="aipokalypse")))
+    assert [int(r[1]) for r in rows] == real["ranking"]
+    assert real["outcome"] in _text(result_table(real, [], "r", game="aipokalypse"))
+
+
+def test_result_table_reads_the_dead_apocalypse_result():
+    real = _bot_result("dead-apocalypse", 2)
+    text = _text(result_table(real, [], "r", game="dead-apocalypse"))
+    rows = _rows(text)
+    assert [int(r[1]) for r in rows] == [e["seat"] for e in real["ranking"]]
+    assert [r[0] for r in rows] == [str(e["rank"]) for e in real["ranking"]]
+    assert real["outcome"] in text and "score" in text
+
+
+def test_result_table_skips_ranking_entries_of_no_known_shape():
+    rows = _rows(_text(result_table({"scores": [1], "ranking": ["x", None, 0], "winners": [0]}, [], "r")))
+    assert rows == [["1", "0", "", "1", "winner"]]       # a winner ranks 1

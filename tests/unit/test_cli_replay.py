@@ -31,6 +31,21 @@ def exported_log() -> dict:
     return service.export(match_id)
 
 
+def _export(game: str, level: str, seats: int, options: dict | None = None) -> dict:
+    """The export of a finished all-bot match of ``game`` (bots of ``level``)."""
+    service = MatchService(fakeredis.FakeRedis(server=fakeredis.FakeServer(),
+                                               decode_responses=True),
+                           Keys(f"replay-{game}"), scheduler=None, blocking_reads=False)
+    match_id = service.create_match(game, [{"kind": "bot", "bot": level}] * seats,
+                                    options or {})["match_id"]
+    for _ in range(20_000):
+        view = service.match_view(match_id, None)
+        if view["status"] == "finished":
+            break
+        service.run_bot_turn(match_id, view["version"])
+    return service.export(match_id)
+
+
 def _replay(tmp_path, log) -> object:
     path = tmp_path / "log.json"
     path.write_text(log if isinstance(log, str) else json.dumps(log), encoding="utf-8")
@@ -90,3 +105,23 @@ def test_a_log_cut_at_a_command_boundary_fails_as_truncated(tmp_path, exported_l
     result = _replay(tmp_path, log)
     assert result.exit_code == 1
     assert "truncated" in result.output
+
+
+@pytest.mark.parametrize("game, level, seats, options", [
+    ("aipokalypse", "tactician", 3, {}),
+    ("aipokalypse", "toma_hunter", 1, {"mode": "solo", "difficulty": "handy_man"}),
+    ("dead-apocalypse", "cooperative", 2, {}),
+])
+def test_replay_prints_the_result_of_every_game(tmp_path, game, level, seats, options):
+    # A.I.Pokalypse ranks plain seat numbers (scores = total strength); Dead Apocalypse
+    # ranks {seat, score, rank} objects with an outcome: both print one row per seat.
+    log = _export(game, level, seats, options)
+    result = _replay(tmp_path, log)
+    assert result.exit_code == 0, result.output
+    final = log["events"][-1]["data"]
+    rows = [line for line in result.output.splitlines() if line.startswith("\u2502")]
+    ranking = [e if isinstance(e, int) else e["seat"] for e in final["ranking"]]
+    assert [int(r.split("\u2502")[2]) for r in rows] == ranking
+    assert result.output.count("winner") == len(final["winners"])
+    if game == "aipokalypse":
+        assert "strength" in result.output

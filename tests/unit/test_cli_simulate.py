@@ -85,7 +85,33 @@ def test_simulate_prints_tables():
     assert "per bot level" in result.output and "win share" in result.output
 
 
-@pytest.mark.parametrize("args", [["--game", "chess"], ["--seats", "2"], ["--bots", "nobody"]])
+@pytest.mark.parametrize("args", [["--game", "chess"], ["--seats", "2", "--bots", "greedy,greedy,random"],
+                                  ["--seats", "9"], ["--bots", "nobody"]])
 def test_simulate_rejects_bad_parameters(args):
     result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
     assert result.exit_code == 2
+
+
+def test_default_bots_are_the_games_general_bot_then_random():
+    from cli.bot_options import default_bot_level
+    from cli.simulate import default_bots
+
+    assert default_bot_level(["random", "greedy", "expert"]) == "greedy"
+    assert default_bot_level(["random", "tactician", "idle", "toma_hunter"]) == "tactician"
+    assert default_bot_level(["random", "cooperative"]) == "cooperative"
+    assert default_bot_level(["random", "idle"]) == "random"
+    with pytest.raises(click.BadParameter):
+        default_bot_level([])
+    assert default_bots(["random", "greedy", "expert"], 4) == "greedy,greedy,random,random"
+    assert default_bots(["random", "tactician", "idle", "toma_hunter"], 3) == "tactician,tactician,random"
+    assert default_bots(["random", "cooperative"], 1) == "cooperative"
+    assert default_bots(["cooperative"], 3) == "cooperative,cooperative,cooperative"
+
+
+@pytest.mark.parametrize("game, level", [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"),
+                                         ("ai-100-human", "greedy")])
+def test_simulate_without_bots_uses_a_level_the_game_has(game, level):
+    result = CliRunner().invoke(main, ["simulate", "--game", game, "--seats", "2", "-n", "1",
+                                       "--seed", "d", "--json"])
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.output)["bots"]) == [level]

@@ -45,6 +45,15 @@ class Ctx:
         self.depth = 0
         self.answers: list = list(answers or [])
         self.asked = 0
+        self.resume: tuple[int, dict] | None = None
+
+    def checkpoint(self, command: dict) -> None:
+        """Mark the events so far as final for a decision asked later in this call: when a
+        :class:`NeedChoice` follows, ``decide`` keeps these events and holds ``command`` (an
+        internal command that continues from here) instead of the whole command, so public
+        facts emitted so far (e.g. ``FactionsRevealed``, ruling R-setup) are never held
+        back behind the choice."""
+        self.resume = (len(self.events), dict(command))
 
     def ask(self, seat: int, kind: str, options: list, prompt: str) -> Any:
         """The option ``seat`` chose for this decision point ("you can choose ..." in the

@@ -69,6 +69,18 @@ def factions_chosen(ctx: Ctx) -> None:
         ammo = list(catalogue().second_faction)
         ctx.rng.shuffle(ammo)
         ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
+    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-setup)
+    start_of_game(ctx)
+
+
+# The internal command that runs the start-of-game effects once the factions are revealed
+# (held by a ``ChoiceRequested`` when one of them asks a seat; never accepted from a client).
+START_OF_GAME = {"type": "start_of_game"}
+
+
+def start_of_game(ctx: Ctx) -> None:
+    """Start-of-game faction effects of every seat (seat order; e.g. Prayers of Elex prays),
+    then Recruitment 1 begins (ruling R-setup: after ``FactionsRevealed``)."""
     for seat in human_seats(ctx.state):
         for fid in [ctx.players[seat]["faction"]]:
             ops = catalogue()[fid].ops("start")

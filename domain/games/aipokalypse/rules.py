@@ -105,6 +105,12 @@ def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int, answers: 
     try:
         dispatch(ctx, seat, cmd)
     except NeedChoice as need:
+        if ctx.resume is not None:       # keep the final events, hold only what follows them
+            done, resume = ctx.resume
+            kept = Ctx(state, random.Random(seed))
+            for event in ctx.events[:done]:
+                kept.emit(event.type, event.seat, **dict(event.data))
+            return kept.events + execute(kept.state, seat, resume, seed, [], [])
         ctx = Ctx(state, random.Random(seed))
         for event in head:
             ctx.emit(event.type, event.seat, **dict(event.data))
@@ -119,6 +125,10 @@ def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     phase = ctx.state["phase"]
     if phase == "draft":
         draft.decide(ctx, seat, cmd)
+    elif phase == "faction" and kind == flow.START_OF_GAME["type"]:
+        if not ctx.state.get("factions_revealed"):      # only ever a held command (check_shape refuses it)
+            raise IllegalMove("The factions are not revealed yet.", "wrong_phase")
+        flow.start_of_game(ctx)
     elif phase == "faction":
         if kind != "choose_faction":
             raise IllegalMove("Choose your faction first.", "wrong_phase")

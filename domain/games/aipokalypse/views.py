@@ -84,8 +84,8 @@ def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]
     if viewer == choice["seat"]:
         return {"seat": choice["seat"], "kind": choice["kind"], "prompt": choice["prompt"],
                 "options": list(choice["options"])}
-    if state["phase"] == "recruitment":
-        return {"seat": choice["seat"]}
+    if state["phase"] == "recruitment" or (state["phase"] == "faction" and not state.get("factions_revealed")):
+        return {"seat": choice["seat"]}      # a kind could name a hidden board change or faction
     return {"seat": choice["seat"], "kind": choice["kind"]}
 
 
