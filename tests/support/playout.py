@@ -11,29 +11,38 @@ from domain.engine import Event, Setup, fold
 
 def checked_playout(engine: Any, seats: int, seed: int, greedy_seats: Collection[int],
                     zones: Callable[[Any], list[str]], *, max_decisions: int,
-                    every_legal_accepted: bool = False) -> tuple[Any, list[Event]]:
-    """Play one match of ``engine`` with default options from ``Random(seed)``: a pending
-    seat drawn at random decides with the ``greedy`` bot (seats in ``greedy_seats``) or the
-    ``random`` one, until the match has a result.
+                    every_legal_accepted: bool = False, options: dict | None = None,
+                    strong: str = "greedy", conserved: bool = False,
+                    one_at_a_time: bool = False) -> tuple[Any, list[Event]]:
+    """Play one match of ``engine`` with ``options`` (default: the defaults) from
+    ``Random(seed)``: a pending seat drawn at random decides with the ``strong`` bot level
+    (seats in ``greedy_seats``) or the ``random`` one, until the match has a result.
 
     At every decision it asserts that a running match has a pending seat, the bot's
     command is one of ``legal_actions``, a snapshot restored from JSON dumps the same and
     decides exactly like the live state, the events are JSON, and no card is in two places
-    (``zones(state)`` lists every card where it lies); with ``every_legal_accepted`` also
-    that another random legal action is accepted. Fails after ``max_decisions`` decisions.
-    At the end, folding every event from scratch gives the live state.
+    (``zones(state)`` lists every card where it lies); with ``conserved`` also that no
+    card appears or vanishes (the zones hold the same cards as at set-up); with
+    ``every_legal_accepted`` that another random legal action is accepted; with
+    ``one_at_a_time`` that exactly one seat is pending at a time. Fails after
+    ``max_decisions`` decisions. At the end, folding every event from scratch gives the
+    live state.
 
     Returns ``(final state, every event from set-up on)``.
     """
     rng = random.Random(seed)
-    events = engine.new_match(Setup(seats, engine.validate_options(seats, {})), rng)
+    events = engine.new_match(Setup(seats, engine.validate_options(seats, dict(options or {}))),
+                              rng)
     live = fold(engine, events)
+    expected = sorted(zones(live))
+    assert len(expected) == len(set(expected)), "a card is in two places at set-up"
     decisions = 0
     while engine.result(live) is None:
         pending = engine.pending(live)
         assert pending, "a running match always has a seat to act"
+        assert not one_at_a_time or len(pending) == 1, "one seat decides at a time"
         seat = rng.choice(sorted(pending))
-        level = "greedy" if seat in greedy_seats else "random"
+        level = strong if seat in greedy_seats else "random"
         command = engine.bots[level].choose(live, seat, rng)
         assert command in engine.legal_actions(live, seat)
         # A snapshot restored from JSON decides exactly like the live state.
@@ -52,6 +61,8 @@ def checked_playout(engine: Any, seats: int, seed: int, greedy_seats: Collection
         decisions += 1
         cards = zones(live)
         assert len(cards) == len(set(cards)), "a card is in two places"
+        if conserved:
+            assert sorted(cards) == expected, "a card appeared, vanished or was duplicated"
         assert decisions < max_decisions
     assert engine.dump_state(fold(engine, events)) == engine.dump_state(live)
     return live, events

@@ -4,13 +4,13 @@ round-trips through JSON and a restored snapshot decides exactly like the live s
 every card is in exactly one place; events are JSON."""
 from __future__ import annotations
 
-import json
 import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from domain.engine import Setup, fold
 from domain.games.dead_apocalypse import ENGINE as E
+from tests.support.playout import checked_playout
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VARIANTS = [{}, {"no_kill_ditch": 2}, {"attack_ditch_half_hp": True}, {"difficulty": "easy"},
@@ -32,33 +32,10 @@ def zones(state) -> list[str]:
 @given(seats=st.integers(1, 4), seed=st.integers(0, 2 ** 32 - 1), variant=st.sampled_from(VARIANTS),
        cooperative=st.sets(st.integers(0, 3)))
 def test_bot_matches_finish_and_every_projection_agrees(seats, seed, variant, cooperative):
-    rng = random.Random(seed)
-    options = E.validate_options(seats, dict(variant, turn_limit=120))
-    events = E.new_match(Setup(seats, options), rng)
-    live = fold(E, events)
-    expected = sorted(zones(live))
-    assert len(expected) == len(set(expected))
-    decisions = 0
-    while E.result(live) is None:
-        pending = E.pending(live)
-        assert len(pending) == 1
-        seat = next(iter(pending))
-        level = "cooperative" if seat in cooperative else "random"
-        command = E.bots[level].choose(live, seat, rng)
-        assert command in E.legal_actions(live, seat)
-        restored = E.load_state(json.loads(json.dumps(E.dump_state(live))))
-        assert E.dump_state(restored) == E.dump_state(live)
-        state_seed = rng.getrandbits(64)
-        new = E.decide(live, seat, command, random.Random(state_seed))
-        assert new == E.decide(restored, seat, command, random.Random(state_seed))
-        for e in new:
-            json.dumps(e.to_dict())
-            live = E.evolve(live, e)
-        events += new
-        decisions += 1
-        assert sorted(zones(live)) == expected, "a card appeared, vanished or was duplicated"
-        assert decisions < 20_000
-    assert E.dump_state(fold(E, events)) == E.dump_state(live)
+    # one seat decides at a time: Call for Help answers and turns are sequential
+    live, _ = checked_playout(E, seats, seed, cooperative, zones, max_decisions=20_000,
+                              options=dict(variant, turn_limit=120), strong="cooperative",
+                              conserved=True, one_at_a_time=True)
     assert E.pending(live) == {} and E.legal_actions(live, 0) == []
     result = E.result(live)
     assert result["outcome"] in ("won", "lost") and len(result["scores"]) == seats
