@@ -1,27 +1,16 @@
 """Per-seat bot options across processes: a REAL RQ worker process (``python -m
 workers.runner``) on the real Redis builds each bot seat's bot from the options stored in
 the match record (tests/support/bot_options_game.py: ``stepper`` adds its ``step``)."""
-import time
-
 import pytest
 
 from service import bootstrap
 from service.bootstrap import build_service
 from tests.support.bot_options_game import ENGINES
+from tests.support.polling import wait_for
 
 pytestmark = pytest.mark.integration
 
 STEP_ENGINES = "tests.support.bot_options_game:ENGINES"
-
-
-def wait_for(predicate, timeout_s, step=0.05):
-    """Poll ``predicate`` until truthy or ``timeout_s``; returns its last value."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(step)
 
 
 @pytest.fixture

@@ -6,20 +6,11 @@ import pytest
 from rq.registry import StartedJobRegistry
 
 from tests.conftest import kill_group
+from tests.support.polling import wait_for
 
 pytestmark = pytest.mark.integration
 
 BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
-
-
-def wait_for(predicate, timeout_s, step=0.05):
-    """Poll ``predicate`` until truthy or ``timeout_s``; returns its last value."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(step)
 
 
 def test_a_real_worker_plays_a_bot_only_match_to_the_end(real_service, start_worker):

@@ -93,13 +93,20 @@ def alt_winners(ctx: Ctx) -> list[int]:
     for seat in alive(ctx.state):
         if seat >= ctx.state["n"]:
             continue
-        p = ctx.players[seat]
-        for _, op in modifiers.statics(p, "alt_win"):
-            colors = [color_of(s["unit"]) for _, s in units(p)]
-            if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
-                out.append(seat)
-                break
+        if meets_alternative_win(ctx.players[seat]):
+            out.append(seat)
     return out
+
+
+def meets_alternative_win(player: Mapping[str, Any]) -> bool:
+    """True when one of ``player``'s Special Units' alternative win conditions holds now
+    ("Special Units"; Invader: ``one_color`` — at least ``count`` units, all of one colour,
+    Rogues counting as purple). Shared by the competitive and the A.I.Toma game end."""
+    for _, op in modifiers.statics(player, "alt_win"):
+        colors = [color_of(s["unit"]) for _, s in units(player)]
+        if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
+            return True
+    return False
 
 
 def alternative_win(ctx: Ctx) -> bool:

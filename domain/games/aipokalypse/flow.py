@@ -15,7 +15,7 @@ from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from . import battle, coop, sides, toma
 from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
                    HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
-from .state import alive, color_of, is_toma, seats as human_seats, toma_seat, total_strength, units
+from .state import alive, is_toma, seats as human_seats, toma_seat, total_strength
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -363,14 +363,7 @@ def check_alternative_win(ctx: Ctx) -> bool:
     battle phase")."""
     if ctx.state.get("toma"):
         return coop.alternative_win(ctx)
-    winners = []
-    for seat in alive(ctx.state):
-        p = ctx.players[seat]
-        for _, op in modifiers.statics(p, "alt_win"):
-            colors = [color_of(s["unit"]) for _, s in units(p)]
-            if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
-                winners.append(seat)
-                break
+    winners = [seat for seat in alive(ctx.state) if coop.meets_alternative_win(ctx.players[seat])]
     if len(winners) == 1:
         finish(ctx, winners, "alternative_win")
     elif winners:
