@@ -11,7 +11,9 @@ schemas, ``validate_options``), ``rules`` (``decide``), ``fold`` (``evolve``), `
 from __future__ import annotations
 
 import importlib
+import json
 import random
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
@@ -173,6 +175,23 @@ class RandomBot:
         if not options:
             raise ValueError(f"seat {seat} has no decision to make")
         return rng.choice(options)
+
+
+def read_card_file(path: Path, error: type[Exception]) -> Any:
+    """The JSON document of a game's card data file at ``path``; raises ``error`` with
+    "<file name>: cannot be read as JSON: ..." when it is missing or not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise error(f"{path.name}: cannot be read as JSON: {exc}") from exc
+
+
+def card_list(doc: Any, name: str, error: type[Exception]) -> list:
+    """The ``cards`` list of a card data document ``{"cards": [...]}`` read from file
+    ``name``; raises ``error`` when the document has another shape."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
+        raise error(f"{name}: expected an object with a 'cards' list")
+    return doc["cards"]
 
 
 def freeze(value: Any) -> Any:

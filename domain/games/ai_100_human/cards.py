@@ -30,8 +30,7 @@ Measures: ``cards {color|number: [..]}``, ``most attr``, ``least attr``, ``disti
 """
 from __future__ import annotations
 
-import json
-from domain.modular import freeze
+from domain.modular import freeze, read_card_file
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -413,10 +412,7 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
     from ``data_dir``. Raises :class:`CardDataError` (a ``ValueError``) on any bad field."""
     docs = {}
     for name in ("development.json", "ai_cards.json", "objectives.json"):
-        try:
-            docs[name] = json.loads((data_dir / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CardDataError(f"{name}: cannot be read as JSON: {exc}") from exc
+        docs[name] = read_card_file(data_dir / name, CardDataError)
     cards: dict[str, Card] = {}
     for kind, name in (("development", "development.json"), ("ai", "ai_cards.json")):
         for i, raw in enumerate(_items(docs[name], name, "cards")):

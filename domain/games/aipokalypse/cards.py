@@ -22,8 +22,7 @@ copy": :class:`Catalogue` derives them from the same data (``copies``, ``second_
 """
 from __future__ import annotations
 
-import json
-from domain.modular import freeze
+from domain.modular import card_list, freeze, read_card_file
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -247,14 +246,9 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
     cards: dict[str, Card] = {}
     ids: dict[str, list[str]] = {}
     for category, name in FILES.items():
-        try:
-            doc = json.loads((data_dir / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CardDataError(f"{name}: cannot be read as JSON: {exc}") from exc
-        if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
-            raise CardDataError(f"{name}: expected an object with a 'cards' list")
+        rows = card_list(read_card_file(data_dir / name, CardDataError), name, CardDataError)
         ids[category] = []
-        for i, raw in enumerate(doc["cards"]):
+        for i, raw in enumerate(rows):
             card = _card(raw, category, i)
             if card.id in cards:
                 _fail(f"card {card.id}", "id", "duplicate id")

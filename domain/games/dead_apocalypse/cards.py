@@ -28,8 +28,7 @@ of zombies), one object per step, resolved in order:
 """
 from __future__ import annotations
 
-import json
-from domain.modular import freeze
+from domain.modular import card_list, freeze, read_card_file
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -270,13 +269,8 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
     """
     cards: dict[str, CardDef] = {}
     for name in FILES:
-        try:
-            doc = json.loads((data_dir / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CardDataError(f"{name}: cannot be read as JSON: {exc}") from exc
-        if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
-            raise CardDataError(f"{name}: expected an object with a 'cards' list")
-        for i, raw in enumerate(doc["cards"]):
+        rows = card_list(read_card_file(data_dir / name, CardDataError), name, CardDataError)
+        for i, raw in enumerate(rows):
             card = _card(raw, name, i)
             if card.id in cards:
                 raise CardDataError(f"card {card.id!r}: field 'id': duplicate id")
