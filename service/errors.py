@@ -66,7 +66,7 @@ class VersionConflict(ServiceError):
 
     def __init__(self, expected: int, current: int):
         super().__init__("version_conflict", 409,
-                         f"Expected version {expected} but the match is at {current}.",
+                         f"Expected version {expected} but the match is at version {current}.",
                          current_version=current)
 
 

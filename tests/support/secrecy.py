@@ -60,7 +60,9 @@ class Secrecy:
     def ids(self, value: Any) -> set[str]:
         """The card ids among the strings of ``value`` or mentioned inside them."""
         found: set[str] = set()
-        mention = re.compile(rf"(?<![\w#-])(?:{self.card.pattern})(?![\w#-])")
+        # A number written "version N" in prose (a version conflict's detail) is a version,
+        # not a card id (AI: 100% Human's card ids are 3-digit numbers).
+        mention = re.compile(rf"(?<![\w#-])(?<!version )(?:{self.card.pattern})(?![\w#-])")
         for text in strings(value):
             if self.card.fullmatch(text):
                 found.add(text)
