@@ -1,42 +1,55 @@
-"""HTTP actions per second and latency: gunicorn + the real Redis, 16 concurrent clients.
+"""The action path side by side with its ceiling: the project vs Flask + gunicorn + one XADD.
 
 Usage: python benchmarks/bench_http.py [--redis-url redis://127.0.0.1:6379/14]
-       [--clients 16] [--max-requests 1000000] [--max-seconds 20] [--warmup-seconds 2]
-       [--gunicorn-workers 2*cores+1] [--worker-class sync|gthread] [--threads 4]
-       [--rq-workers 1] [--humans 4]
+       [--games ai-100-human,aipokalypse,dead-apocalypse] [--modes humans,bots]
+       [--runs 1] [--seconds 8] [--warmup-seconds 2] [--processes 4] [--threads-per-process 4]
+       [--gunicorn-workers 5] [--threads 4] [--rq-workers 2] [--prefer-representation]
 
-Target (issue 2, "Benchmarks"): >= 500 accepted actions/s with p99 action latency <= 30 ms
-at 16 concurrent clients.
+Targets (issue 13, each a ratio from one run): server CPU per action <= 1.5x the ceiling's
+CPU per request; actions/s >= 0.6x the ceiling's requests/s; p99 <= 2x the ceiling's p99.
+The older absolute goal (issue 2, "Benchmarks": >= 500 accepted actions/s with p99 action latency <= 30 ms
+at 16 concurrent clients) is reported beside them.
 
-What is measured: gunicorn (``api.app:create_app()``) and ``--rq-workers`` turn workers
-(``python -m workers.runner``) run as subprocesses on a free loopback port, on
-``--redis-url`` under a fresh key prefix that is deleted afterwards. Each of ``--clients``
-client threads (one keep-alive HTTP/1.1 connection each) creates a 4-seat match and plays
-its ``--humans`` seats (default all 4: no bot, so every action is a client's HTTP request;
-with fewer, the other seats are greedy bots run by the RQ workers and their moves are NOT
-counted) over the public API: ``GET .../legal-actions``, then ``POST .../actions`` with a
-random legal command, ``expected_version`` and a fresh ``Idempotency-Key``; a long-poll
-``GET .../events`` while only bots may act; a new match when one ends.
+Two servers run at once on free loopback ports, with the same gunicorn settings (``gthread``,
+``--gunicorn-workers`` x ``--threads``, keep-alive 30 s): the ceiling app
+(``benchmarks/ceiling_app.py``: one Redis ``XADD`` per request) and the project
+(``api.app:create_app()`` with ``--rq-workers`` RQ turn workers), both on ``--redis-url``
+under a fresh key prefix that is deleted afterwards. Each measurement window runs the
+ceiling, then the project, with the SAME load generator: ``--processes`` OS processes (not
+bound by one GIL) of ``--threads-per-process`` client threads, each with its own keep-alive
+connection.
 
-Server settings: gunicorn ``gthread`` workers, ``2 * cores + 1`` of them with 4 threads
-each (on 2 cores ``sync`` workers, which close the connection after every response, used
-~50% more server CPU per action; fewer, fatter gthread workers had a longer p99 tail).
+- Ceiling: every client sends ``POST /ceiling`` in a loop.
+- Project, mode ``humans``: 4-seat matches whose 4 seats are all human, each seat a client of
+  its own, the seats of one match in different processes and on different connections (so
+  different gunicorn workers serve one match, as real clients would: no sticky fold cache).
+  A seat reads ``GET .../legal-actions`` and sends ``POST .../actions`` with a random legal
+  command, ``expected_version`` and an ``Idempotency-Key``; with nothing to do it long-polls
+  ``GET .../events``. Seat 0 creates each next match and hands the other seats their tokens.
+- Project, mode ``bots``: 1 human seat + 3 bots of the game's default level (RQ workers play
+  them); the moves counted are the human's accepted actions plus the bots' commands (distinct
+  ``command_id`` with cause ``bot`` seen in the event log during the window), and the server
+  CPU includes the RQ workers: what a bot move costs to enqueue and play.
 
-Reported: accepted actions per second (``POST .../actions`` answered 200) over the timed
-window (after ``--warmup-seconds``; requests of the warm-up are not counted), p50/p99 of
-their latency, p50/p99 of every request, and the CPU each part used (gunicorn processes,
-RQ workers, the Redis server when it runs on this machine, the client threads) together
-with the CPU other processes of the machine took meanwhile (a busy machine lowers the
-figures; compare ``server_cpu_ms_per_action`` across runs instead).
+An *action* is one accepted ``POST .../actions`` (or one bot command): today it takes two
+requests (legal actions, then the post); with ``--prefer-representation`` the post asks for
+``Prefer: return=representation`` and, when the answer carries the next ``legal_actions``,
+the client skips the next GET.
+
+CPU is the kernel's accounting of the server processes (``/proc``, the gunicorn process
+groups, RQ workers, the Redis server when local), not wall time. The machine is shared and
+noisy: compare the ratios, which are measured within one run.
 """
 from __future__ import annotations
 
 import argparse
-import json
+import multiprocessing as mp
 import os
+import queue
 import random
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -46,9 +59,18 @@ from typing import Any
 
 import _common  # noqa: F401  (import path)
 from _common import DEFAULT_BENCH_REDIS_URL, ROOT, CpuMeter, bench_prefix, cleanup_prefix, report
+from _http import Connection, HttpError
 
 TARGET_ACTIONS_PER_S = 500
 TARGET_ACTION_P99_MS = 30
+#: issue 13's targets, as ratios project / ceiling measured in the same run
+TARGET_CPU_RATIO = 1.5          # server CPU per action / ceiling's CPU per request, <=
+TARGET_THROUGHPUT_RATIO = 0.6   # actions/s / ceiling's requests/s, >=
+TARGET_P99_RATIO = 2.0          # action p99 / ceiling's request p99, <=
+
+GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
+BOT_LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician", "dead-apocalypse": "cooperative"}
+SEATS = 4
 
 
 def free_port() -> int:
@@ -66,238 +88,58 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
-class Budget:
-    """Shared stop condition: at most ``max_requests`` requests before ``deadline``;
-    requests started before ``counting_from`` (warm-up) are made but not counted."""
+# ----------------------------------------------------------------- servers
 
-    def __init__(self, max_requests: int, max_seconds: float, warmup_s: float = 0.0):
-        now = time.monotonic()
-        self.left = max_requests
-        self.counting_from = now + warmup_s
-        self.deadline = self.counting_from + max_seconds
-        self.lock = threading.Lock()
-
-    def take(self) -> bool:
-        """Claim one request; False once the count or the time is used up."""
-        with self.lock:
-            if self.left <= 0 or time.monotonic() >= self.deadline:
-                return False
-            if time.monotonic() >= self.counting_from:
-                self.left -= 1
-            return True
-
-    def counting(self) -> bool:
-        """True once the warm-up is over."""
-        return time.monotonic() >= self.counting_from
+def gunicorn_command(port: int, workers: int, threads: int, app: str) -> list[str]:
+    """The one gunicorn command line both servers use (same settings, other app)."""
+    return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+            "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
+            "--backlog", "256", "--keep-alive", "30", "--log-level", "warning", app]
 
 
-class HttpError(Exception):
-    """A non-2xx answer: ``status`` and the problem+json ``code``."""
-
-    def __init__(self, status: int, code: str):
-        super().__init__(f"HTTP {status} {code}")
-        self.status = status
-        self.code = code
+def _spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-class Connection:
-    """One keep-alive HTTP/1.1 connection to the API over a raw socket, JSON in and out.
+def wait_healthy(port: int, procs: list[subprocess.Popen], limit_s: float = 60) -> None:
+    """Wait until ``GET /healthz`` answers on ``port``.
 
-    A deliberately small client (like ``wrk``'s): the load generator shares the machine
-    with the server, so its own CPU per request must stay small; ``http.client`` parses
-    every response header through ``email.parser`` and costs several times more.
-    Handles ``Content-Length`` and ``chunked`` bodies and re-connects when the server
-    closes the connection (``Connection: close`` or a dropped socket).
-    """
-
-    def __init__(self, host: str, port: int, timeout_s: float = 30.0):
-        self.address = (host, port)
-        self.host = f"{host}:{port}"
-        self.timeout_s = timeout_s
-        self.sock: socket.socket | None = None
-        self.buffer = b""
-
-    def close(self) -> None:
-        """Close the socket (the next call re-connects)."""
-        if self.sock is not None:
-            self.sock.close()
-        self.sock, self.buffer = None, b""
-
-    def _recv(self) -> bytes:
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise ConnectionResetError("server closed the connection")
-        return chunk
-
-    def _read_until(self, marker: bytes) -> bytes:
-        while marker not in self.buffer:
-            self.buffer += self._recv()
-        head, _, self.buffer = self.buffer.partition(marker)
-        return head
-
-    def _read_exactly(self, size: int) -> bytes:
-        while len(self.buffer) < size:
-            self.buffer += self._recv()
-        body, self.buffer = self.buffer[:size], self.buffer[size:]
-        return body
-
-    def _exchange(self, request: bytes) -> tuple[int, bytes]:
-        if self.sock is None:
-            self.sock = socket.create_connection(self.address, timeout=self.timeout_s)
-            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.sock.sendall(request)
-        lines = self._read_until(b"\r\n\r\n").decode("latin-1").split("\r\n")
-        status = int(lines[0].split(" ", 2)[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        if headers.get("transfer-encoding", "").lower() == "chunked":
-            parts = []
-            while True:
-                size = int(self._read_until(b"\r\n").split(b";")[0], 16)
-                if size == 0:
-                    self._read_until(b"\r\n")
-                    break
-                parts.append(self._read_exactly(size))
-                self._read_exactly(2)
-            body = b"".join(parts)
-        else:
-            body = self._read_exactly(int(headers.get("content-length", "0")))
-        if headers.get("connection", "").lower() == "close":
-            self.close()
-        return status, body
-
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
-             headers: dict[str, str] | None = None) -> Any:
-        """Send one request; the decoded JSON answer, or :class:`HttpError`."""
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", "Accept: application/json"]
-        if token:
-            lines.append(f"Authorization: Bearer {token}")
-        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-        payload = b"" if body is None else json.dumps(body).encode()
-        if body is not None:
-            lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
-        request = ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
-        for attempt in (1, 2):
-            try:
-                status, raw = self._exchange(request)
-                break
-            except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError):
-                self.close()   # a keep-alive connection the server closed meanwhile
-                if attempt == 2:
-                    raise
-        if status >= 400:
-            try:
-                code = json.loads(raw).get("code", "")
-            except ValueError:
-                code = ""
-            raise HttpError(status, code or str(status))
-        return json.loads(raw) if raw else None
-
-
-class Client(threading.Thread):
-    """One client: plays 4-seat matches (``humans`` seats driven over HTTP with their
-    tokens, the others greedy bots run by the RQ workers) until the budget runs out."""
-
-    def __init__(self, port: int, budget: Budget, seed: int, humans: int, seats: int = 4):
-        super().__init__(daemon=True)
-        self.http = Connection("127.0.0.1", port)
-        self.budget = budget
-        self.rng = random.Random(seed)
-        self.seat_specs = ([{"kind": "human"}] * humans
-                           + [{"kind": "bot", "bot": "greedy"}] * (seats - humans))
-        self.latencies: list[float] = []         # every counted request, seconds
-        self.action_latencies: list[float] = []  # counted accepted actions only
-        self.errors: dict[str, int] = {}
-        self.matches_finished = 0
-        self.cpu_s = 0.0
-
-    def _timed(self, *args, **kwargs) -> tuple[Any, float]:
-        if not self.budget.take():
-            raise StopIteration
-        counted = self.budget.counting()
-        started = time.perf_counter()
-        try:
-            return self.http.call(*args, **kwargs), started
-        finally:
-            if counted:
-                self.latencies.append(time.perf_counter() - started)
-
-    def _act(self, match_id: str, token: str) -> bool:
-        """Send a random legal action for ``token``'s seat; False when it has none."""
-        legal, _ = self._timed("GET", f"/v1/matches/{match_id}/legal-actions", token)
-        if not legal["actions"]:
-            return False
-        command = dict(self.rng.choice(legal["actions"]), expected_version=legal["version"])
-        counted = self.budget.counting()
-        try:
-            _, started = self._timed("POST", f"/v1/matches/{match_id}/actions", token, command,
-                                     {"Idempotency-Key": uuid.uuid4().hex})
-        except HttpError as exc:
-            self.errors[exc.code] = self.errors.get(exc.code, 0) + 1
-            return True
-        if counted:
-            self.action_latencies.append(time.perf_counter() - started)
-        return True
-
-    def run(self) -> None:
-        started = time.thread_time()
-        try:
-            while True:
-                created, _ = self._timed("POST", "/v1/matches", body={
-                    "game": "ai-100-human", "seats": self.seat_specs, "options": {}})
-                match_id = created["match_id"]
-                tokens = [s["token"] for s in created["seats"] if s.get("token")]
-                while True:
-                    if any([self._act(match_id, token) for token in tokens]):
-                        continue
-                    match, _ = self._timed("GET", f"/v1/matches/{match_id}", tokens[0])
-                    if match["status"] == "finished":
-                        self.matches_finished += 1
-                        break
-                    self._timed("GET", f"/v1/matches/{match_id}/events?after={match['version']}"
-                                f"&wait=5", tokens[0])
-        except StopIteration:
-            return
-        finally:
-            self.cpu_s = time.thread_time() - started
-
-
-def start_stack(redis_url: str, prefix: str, port: int, gunicorn_workers: int, worker_class: str,
-                threads: int, rq_workers: int) -> list[subprocess.Popen]:
-    """gunicorn + RQ worker subprocesses (own process groups); waits for ``/healthz``."""
-    env = {**os.environ, "REDIS_URL": redis_url, "ARENA_KEY_PREFIX": prefix,
-           "PYTHONPATH": ROOT}
-    env.pop("RQ_REDIS_URL", None)
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-               "--workers", str(gunicorn_workers), "--worker-class", worker_class,
-               "--backlog", "256", "--keep-alive", "30", "--log-level", "warning"]
-    if worker_class == "gthread":
-        command += ["--threads", str(threads)]
-    procs = [subprocess.Popen([*command, "api.app:create_app()"], cwd=ROOT, env=env,
-                              start_new_session=True, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)]
-    for index in range(rq_workers):
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "workers.runner", "--name", f"{prefix}-w{index}"],
-            cwd=ROOT, env=env, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-    deadline = time.monotonic() + 30
+    Raises:
+        RuntimeError: no answer within ``limit_s`` seconds (the processes are stopped)."""
+    deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         try:
-            probe = Connection("127.0.0.1", port, timeout_s=1)
+            probe = Connection("127.0.0.1", port, timeout_s=2)
             if probe.call("GET", "/healthz") is not None:
                 probe.close()
-                return procs
+                return
         except (OSError, HttpError, ValueError):
             pass
         time.sleep(0.1)
-    stop_stack(procs)
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+    stop(procs)
+    raise RuntimeError(f"nothing answered /healthz on port {port} within {limit_s} s")
 
 
-def stop_stack(procs: list[subprocess.Popen]) -> None:
+def start_servers(redis_url: str, prefix: str, workers: int, threads: int,
+                  rq_workers: int) -> dict[str, Any]:
+    """Start the ceiling app, the project (gunicorn) and its RQ workers; wait for both."""
+    env = {**os.environ, "REDIS_URL": redis_url, "ARENA_KEY_PREFIX": prefix,
+           "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "benchmarks")])}
+    env.pop("RQ_REDIS_URL", None)
+    ceiling_port, project_port = free_port(), free_port()
+    ceiling = _spawn(gunicorn_command(ceiling_port, workers, threads, "ceiling_app:create_app()"), env)
+    project = _spawn(gunicorn_command(project_port, workers, threads, "api.app:create_app()"), env)
+    rq = [_spawn([sys.executable, "-m", "workers.runner", "--name", f"{prefix}-w{i}"], env)
+          for i in range(rq_workers)]
+    procs = [ceiling, project, *rq]
+    wait_healthy(ceiling_port, procs)
+    wait_healthy(project_port, procs)
+    return {"procs": procs, "ceiling": ceiling, "project": project, "rq": rq,
+            "ceiling_port": ceiling_port, "project_port": project_port}
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
     """SIGTERM each process group (warm shutdown), SIGKILL after 10 s."""
     for proc in procs:
         if proc.poll() is None:
@@ -322,79 +164,355 @@ def redis_server_pid(redis_url: str) -> int | None:
     return pid if pid and os.path.exists(f"/proc/{pid}") else None
 
 
+# ----------------------------------------------------------------- load generator
+
+class Window:
+    """The shared clock of one measurement: requests before ``counting_from`` warm up and
+    are not counted; nothing starts after ``deadline``."""
+
+    def __init__(self, counting_from: float, deadline: float):
+        self.counting_from, self.deadline = counting_from, deadline
+
+    def open(self) -> bool:
+        return time.time() < self.deadline
+
+    def counting(self) -> bool:
+        return self.counting_from <= time.time() < self.deadline
+
+
+class Tally:
+    """What one client thread measured (merged per process, then over processes)."""
+
+    def __init__(self):
+        self.requests: list[float] = []   # counted request latencies, seconds
+        self.actions: list[float] = []    # counted accepted POST .../actions latencies
+        self.bot_commands: set[str] = set()
+        self.errors: dict[str, int] = {}
+        self.matches = 0
+
+    def merge(self, other: "Tally") -> None:
+        self.requests += other.requests
+        self.actions += other.actions
+        self.bot_commands |= other.bot_commands
+        for code, count in other.errors.items():
+            self.errors[code] = self.errors.get(code, 0) + count
+        self.matches += other.matches
+
+
+class Client:
+    """One connection; ``call`` records the latency of every request in the window."""
+
+    def __init__(self, port: int, window: Window, tally: Tally):
+        self.http = Connection("127.0.0.1", port)
+        self.window, self.tally = window, tally
+
+    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
+             headers: dict[str, str] | None = None) -> tuple[Any, float, bool]:
+        counted = self.window.counting()
+        started = time.perf_counter()
+        try:
+            return self.http.call(method, path, token, body, headers), started, counted
+        finally:
+            if counted:
+                self.tally.requests.append(time.perf_counter() - started)
+
+
+def ceiling_client(port: int, window: Window, tally: Tally, seed: int) -> None:
+    """``POST /ceiling`` in a loop until the window closes."""
+    client = Client(port, window, tally)
+    body = {"type": "bench", "seed": seed}
+    while window.open():
+        _, started, counted = client.call("POST", "/ceiling", body=body)
+        if counted:
+            tally.actions.append(time.perf_counter() - started)
+
+
+class SeatClient:
+    """Plays one seat of successive matches of ``game`` over its own connection."""
+
+    def __init__(self, port: int, window: Window, tally: Tally, seed: int, game: str,
+                 prefer: bool):
+        self.client = Client(port, window, tally)
+        self.window, self.tally, self.game, self.prefer = window, tally, game, prefer
+        self.rng = random.Random(seed)
+
+    def create(self, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+        created, _, _ = self.client.call("POST", "/v1/matches",
+                                         body={"game": self.game, "seats": seats, "options": {}})
+        tokens = [s["token"] for s in sorted(created["seats"], key=lambda s: s["seat"])
+                  if s.get("token")]
+        return created["match_id"], tokens
+
+    def play(self, match_id: str, token: str) -> None:
+        """Act whenever the seat has a legal action, long-poll otherwise, until the match
+        finishes or the window closes."""
+        base = f"/v1/matches/{match_id}"
+        legal: dict[str, Any] | None = None
+        seen = 0
+        headers_prefer = {"Prefer": "return=representation"} if self.prefer else {}
+        while self.window.open():
+            if legal is None:
+                legal, _, _ = self.client.call("GET", f"{base}/legal-actions", token)
+            if legal["actions"]:
+                command = dict(self.rng.choice(legal["actions"]))
+                if legal.get("decision_id") is not None:   # fails only if OUR decision moved
+                    command["decision_id"] = legal["decision_id"]
+                else:
+                    command["expected_version"] = legal["version"]
+                try:
+                    answer, started, counted = self.client.call(
+                        "POST", f"{base}/actions", token, command,
+                        {"Idempotency-Key": uuid.uuid4().hex, **headers_prefer})
+                except HttpError as exc:
+                    self.tally.errors[exc.code] = self.tally.errors.get(exc.code, 0) + 1
+                    legal = None
+                    continue
+                if counted:
+                    self.tally.actions.append(time.perf_counter() - started)
+                nxt = answer.get("legal_actions") if isinstance(answer, dict) else None
+                legal = nxt if isinstance(nxt, dict) and "actions" in nxt else None
+                continue
+            page, _, counted = self.client.call(
+                "GET", f"{base}/events?after={max(seen, legal['version'])}&wait=2", token)
+            for event in page["events"]:
+                seen = max(seen, event["version"])
+                if counted and event.get("cause") == "bot" and event.get("command_id"):
+                    self.tally.bot_commands.add(event["command_id"])
+            legal = None
+            if not page["events"]:
+                match, _, _ = self.client.call("GET", base, token)
+                if match["status"] != "running":
+                    self.tally.matches += 1
+                    return
+
+
+def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, mode: str,
+                prefer: bool, seat: int, inbox: Any, outboxes: list[Any]) -> None:
+    """Seat ``seat`` of a match group. Seat 0 creates each match (4 humans in mode
+    ``humans``; 1 human + 3 bots in ``bots``) and posts the other seats their tokens;
+    the others wait for theirs in ``inbox``."""
+    player = SeatClient(port, window, tally, seed, game, prefer)
+    try:
+        while window.open():
+            if seat == 0:
+                seats = ([{"kind": "human"}] * SEATS if mode == "humans" else
+                         [{"kind": "human"}] + [{"kind": "bot", "bot": BOT_LEVEL[game]}] * (SEATS - 1))
+                match_id, tokens = player.create(seats)
+                for index, box in enumerate(outboxes, start=1):
+                    box.put((match_id, tokens[index]))
+                player.play(match_id, tokens[0])
+            else:
+                try:
+                    match_id, token = inbox.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                player.play(match_id, token)
+    except (OSError, HttpError, ValueError, KeyError) as exc:
+        code = exc.code if isinstance(exc, HttpError) else type(exc).__name__
+        tally.errors[f"client:{code}"] = tally.errors.get(f"client:{code}", 0) + 1
+
+
+def load_process(kind: str, port: int, window: tuple[float, float], specs: list[dict[str, Any]],
+                 results: Any) -> None:
+    """One load-generator process: one thread per spec; puts its merged :class:`Tally`
+    (as plain data) and its own CPU seconds on ``results``."""
+    win = Window(*window)
+    tallies = [Tally() for _ in specs]
+    threads = []
+    for spec, tally in zip(specs, tallies):
+        if kind == "ceiling":
+            target, args = ceiling_client, (port, win, tally, spec["seed"])
+        else:
+            target = seat_thread
+            args = (port, win, tally, spec["seed"], spec["game"], spec["mode"], spec["prefer"],
+                    spec["seat"], spec["inbox"], spec["outboxes"])
+        threads.append(threading.Thread(target=target, args=args, daemon=True))
+    cpu0 = time.process_time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(0.0, win.deadline - time.time()) + 30)
+    total = Tally()
+    for tally in tallies:
+        total.merge(tally)
+    results.put({"requests": total.requests, "actions": total.actions,
+                 "bot_commands": sorted(total.bot_commands), "errors": total.errors,
+                 "matches": total.matches, "cpu_s": time.process_time() - cpu0})
+
+
+def run_load(kind: str, port: int, seconds: float, warmup_s: float, processes: int,
+             threads: int, game: str | None = None, mode: str = "humans",
+             prefer: bool = False) -> dict[str, Any]:
+    """Drive one server with ``processes`` x ``threads`` clients for ``warmup_s`` +
+    ``seconds``; the merged tally of the counted window."""
+    ctx = mp.get_context("fork")
+    clients = processes * threads
+    per_process: list[list[dict[str, Any]]] = [[] for _ in range(processes)]
+    if kind == "ceiling":
+        for index in range(clients):
+            per_process[index % processes].append({"seed": index})
+    else:
+        group_size = SEATS if mode == "humans" else 1
+        for group in range(max(1, clients // group_size)):
+            boxes = [ctx.Queue() for _ in range(group_size - 1)]
+            for seat in range(group_size):
+                index = group * group_size + seat
+                per_process[index % processes].append({
+                    "seed": index, "game": game, "mode": mode, "prefer": prefer, "seat": seat,
+                    "inbox": boxes[seat - 1] if seat else None,
+                    "outboxes": boxes if seat == 0 else []})
+    start = time.time() + 0.5 + 0.05 * processes
+    window = (start + warmup_s, start + warmup_s + seconds)
+    results = ctx.Queue()
+    workers = [ctx.Process(target=load_process, args=(kind, port, window, specs, results))
+               for specs in per_process if specs]
+    for worker in workers:
+        worker.start()
+    outcome: dict[str, Any] = {"requests": [], "actions": [], "bot_commands": set(),
+                               "errors": {}, "matches": 0, "client_cpu_s": 0.0}
+    for _ in workers:
+        part = results.get(timeout=warmup_s + seconds + 120)
+        outcome["requests"] += part["requests"]
+        outcome["actions"] += part["actions"]
+        outcome["bot_commands"] |= set(part["bot_commands"])
+        for code, count in part["errors"].items():
+            outcome["errors"][code] = outcome["errors"].get(code, 0) + count
+        outcome["matches"] += part["matches"]
+        outcome["client_cpu_s"] += part["cpu_s"]
+    for worker in workers:
+        worker.join(30)
+    outcome["window"] = window
+    return outcome
+
+
+# ----------------------------------------------------------------- one measurement
+
+def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: argparse.Namespace,
+            game: str | None = None, mode: str = "humans") -> dict[str, Any]:
+    """Run one window against the ceiling or the project; figures of the counted window."""
+    if kind == "ceiling":
+        groups = {"server": {servers["ceiling"].pid}}
+        port = servers["ceiling_port"]
+    else:
+        groups = {"server": {servers["project"].pid}, "rq": {p.pid for p in servers["rq"]}}
+        port = servers["project_port"]
+    meter = CpuMeter(groups=groups, pids={"redis": {redis_pid} if redis_pid else set()})
+    box: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: box.update(run_load(
+        kind, port, args.seconds, args.warmup_seconds, args.processes, args.threads_per_process,
+        game, mode, args.prefer_representation)))
+    runner.start()
+    # The CPU window opens and closes with the counted window of the clients.
+    first = time.time() + 0.5 + 0.05 * args.processes + args.warmup_seconds
+    time.sleep(max(0.0, first - time.time()))
+    meter.start()
+    time.sleep(max(0.0, first + args.seconds - time.time()))
+    cpu = meter.stop()
+    runner.join()
+    moves = len(box["actions"]) + (len(box["bot_commands"]) if mode == "bots" else 0)
+    server_cpu = (cpu.get("server") or 0.0) + (cpu.get("rq") or 0.0 if mode == "bots" else 0.0)
+    return {
+        "moves": moves, "human_actions": len(box["actions"]),
+        "bot_moves": len(box["bot_commands"]) if kind == "project" else 0,
+        "requests": len(box["requests"]),
+        "moves_per_s": moves / args.seconds,
+        "requests_per_s": len(box["requests"]) / args.seconds,
+        "p50_ms": percentile(box["actions"], 0.5) * 1000,
+        "p99_ms": percentile(box["actions"], 0.99) * 1000,
+        "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
+        "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves if moves and redis_pid else None,
+        "client_cpu_s": box["client_cpu_s"], "matches_finished": box["matches"],
+        "errors": box["errors"],
+        "machine_busy_cores": cpu.get("machine_busy_cores"),
+    }
+
+
+def ratios(project: dict[str, Any], ceiling: dict[str, Any]) -> dict[str, float | None]:
+    """issue 13's three ratios of a project measurement to the ceiling's of the same run."""
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 3) if a is not None and b else None
+
+    return {"cpu": ratio(project["server_cpu_ms_per_move"], ceiling["server_cpu_ms_per_move"]),
+            "throughput": ratio(project["moves_per_s"], ceiling["moves_per_s"]),
+            "p99": ratio(project["p99_ms"], ceiling["p99_ms"])}
+
+
+def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
+
+
+def _spread(values: list[float | None]) -> dict[str, float] | None:
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    return {"min": min(known), "median": round(statistics.median(known), 3), "max": max(known)}
+
+
 def main(argv: list[str] | None = None) -> dict:
-    """Parse ``argv``, run the load, print and return the JSON report."""
-    cores = os.cpu_count() or 1
+    """Parse ``argv``, run every (game, mode) against the ceiling, print the JSON report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis-url", default=DEFAULT_BENCH_REDIS_URL)
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--max-requests", type=int, default=1_000_000)
-    parser.add_argument("--max-seconds", type=float, default=20.0)
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--modes", default="humans,bots")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=8.0, help="counted window per measurement")
     parser.add_argument("--warmup-seconds", type=float, default=2.0)
-    parser.add_argument("--gunicorn-workers", type=int, default=2 * cores + 1)
-    parser.add_argument("--worker-class", choices=("sync", "gthread"), default="gthread")
+    parser.add_argument("--processes", type=int, default=4, help="load-generator processes")
+    parser.add_argument("--threads-per-process", type=int, default=4)
+    parser.add_argument("--gunicorn-workers", type=int, default=5)
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
-    parser.add_argument("--rq-workers", type=int, default=1)
-    parser.add_argument("--humans", type=int, default=4, choices=range(1, 5),
-                        help="seats per match driven over HTTP (the rest are greedy bots)")
+    parser.add_argument("--rq-workers", type=int, default=2)
+    parser.add_argument("--prefer-representation", action="store_true",
+                        help="ask POST .../actions for the next legal actions (one request per move)")
     args = parser.parse_args(argv)
-    prefix, port = bench_prefix("http"), free_port()
+    games = [g for g in args.games.split(",") if g]
+    modes = [m for m in args.modes.split(",") if m]
+    prefix = bench_prefix("http")
     cleanup_prefix(args.redis_url, prefix)
-    procs = start_stack(args.redis_url, prefix, port, args.gunicorn_workers, args.worker_class,
-                        args.threads, args.rq_workers)
+    servers = start_servers(args.redis_url, prefix, args.gunicorn_workers, args.threads,
+                            args.rq_workers)
     redis_pid = redis_server_pid(args.redis_url)
-    meter = CpuMeter(groups={"gunicorn": {procs[0].pid}, "rq_workers": {p.pid for p in procs[1:]}},
-                     pids={"redis": {redis_pid} if redis_pid else set()})
+    rows: list[dict[str, Any]] = []
     try:
-        budget = Budget(args.max_requests, args.max_seconds, args.warmup_seconds)
-        clients = [Client(port, budget, seed, args.humans) for seed in range(args.clients)]
-        for client in clients:
-            client.start()
-        time.sleep(max(0.0, budget.counting_from - time.monotonic()))
-        meter.start()
-        started = time.perf_counter()
-        for client in clients:
-            client.join(args.max_seconds + args.warmup_seconds + 60)
-        elapsed = time.perf_counter() - started
-        client_cpu = sum(c.cpu_s for c in clients)
-        cpu = meter.stop(own_cpu_s=client_cpu)
+        for run in range(args.runs):
+            for game in games:
+                for mode in modes:
+                    ceiling = measure(servers, redis_pid, "ceiling", args)
+                    project = measure(servers, redis_pid, "project", args, game, mode)
+                    rows.append({"run": run, "game": game, "mode": mode,
+                                 "ratios": ratios(project, ceiling),
+                                 "project": _rounded(project), "ceiling": _rounded(ceiling)})
     finally:
-        stop_stack(procs)
+        stop(servers["procs"])
         cleanup_prefix(args.redis_url, prefix)
-    actions = [lat for c in clients for lat in c.action_latencies]
-    requests_ = [lat for c in clients for lat in c.latencies]
-    errors: dict[str, int] = {}
-    for client in clients:
-        for code, count in client.errors.items():
-            errors[code] = errors.get(code, 0) + count
-    rate = len(actions) / elapsed if elapsed else 0.0
-    p99 = percentile(actions, 0.99) * 1000
-
-    def per_action_ms(seconds: float | None) -> float | None:
-        return None if seconds is None or not actions else round(1000 * seconds / len(actions), 3)
-
-    return report("bench_http", "actions_per_second", rate, "actions/s", ">=", TARGET_ACTIONS_PER_S,
-                  clients=args.clients, seconds=round(elapsed, 3), requests=len(requests_),
-                  actions=len(actions), action_p50_ms=round(percentile(actions, 0.5) * 1000, 2),
-                  action_p99_ms=round(p99, 2),
-                  request_p50_ms=round(percentile(requests_, 0.5) * 1000, 2),
-                  request_p99_ms=round(percentile(requests_, 0.99) * 1000, 2),
-                  latency_target={"metric": "action_p99_ms", "op": "<=",
-                                  "value": TARGET_ACTION_P99_MS},
-                  meets_latency_target=p99 <= TARGET_ACTION_P99_MS,
-                  server_cpu_ms_per_action=per_action_ms(cpu.get("gunicorn")),
-                  redis_cpu_ms_per_action=per_action_ms(cpu.get("redis")),
-                  client_cpu_ms_per_action=per_action_ms(client_cpu),
-                  rq_workers_cpu_s=cpu.get("rq_workers"),
-                  machine_cores=cores,
-                  machine_busy_cores=round(cpu.get("machine_busy_cores") or 0.0, 2),
-                  other_processes_cores=round(cpu.get("other_processes_cores") or 0.0, 2),
-                  matches_finished=sum(c.matches_finished for c in clients),
-                  rejected_actions=errors, gunicorn_workers=args.gunicorn_workers,
-                  worker_class=args.worker_class,
-                  threads=args.threads if args.worker_class == "gthread" else 1,
-                  rq_workers=args.rq_workers, human_seats_per_match=args.humans,
-                  bot_moves_counted=False)
+    summary = {}
+    for game in games:
+        for mode in modes:
+            mine = [r for r in rows if r["game"] == game and r["mode"] == mode]
+            summary[f"{game}/{mode}"] = {
+                name: _spread([r["ratios"][name] for r in mine]) for name in ("cpu", "throughput", "p99")}
+    humans = [r for r in rows if r["mode"] == "humans"] or rows
+    worst_cpu = max((r["ratios"]["cpu"] or 0.0) for r in humans)
+    worst_throughput = min((r["ratios"]["throughput"] or 0.0) for r in humans)
+    worst_p99 = max((r["ratios"]["p99"] or 0.0) for r in humans)
+    best_rate = max(r["project"]["moves_per_s"] for r in humans)
+    worst_action_p99 = max(r["project"]["p99_ms"] for r in humans)
+    return report(
+        "bench_http", "server_cpu_per_action_vs_ceiling", worst_cpu, "ratio", "<=", TARGET_CPU_RATIO,
+        throughput_ratio={"value": worst_throughput, "op": ">=", "target": TARGET_THROUGHPUT_RATIO,
+                          "meets_target": worst_throughput >= TARGET_THROUGHPUT_RATIO},
+        p99_ratio={"value": worst_p99, "op": "<=", "target": TARGET_P99_RATIO,
+                   "meets_target": 0 < worst_p99 <= TARGET_P99_RATIO},
+        absolute={"actions_per_s": round(best_rate, 2), "target_actions_per_s": TARGET_ACTIONS_PER_S,
+                  "action_p99_ms": round(worst_action_p99, 2),
+                  "target_action_p99_ms": TARGET_ACTION_P99_MS},
+        summary=summary, rows=rows,
+        settings={"gunicorn_workers": args.gunicorn_workers, "threads": args.threads,
+                  "worker_class": "gthread", "load_processes": args.processes,
+                  "clients": args.processes * args.threads_per_process,
+                  "rq_workers": args.rq_workers, "seconds": args.seconds,
+                  "prefer_representation": args.prefer_representation,
+                  "machine_cores": os.cpu_count()})
 
 
 if __name__ == "__main__":

@@ -53,17 +53,22 @@ def test_bench_redis_bytes(redis_url):
 
 @pytest.mark.integration
 def test_bench_http(redis_url):
-    body = _run("bench_http.py", "--redis-url", redis_url, "--clients", "2",
-                "--max-requests", "40", "--max-seconds", "5", "--warmup-seconds", "0.2",
-                "--gunicorn-workers", "1", "--rq-workers", "1")
-    # the issue's targets (issue 2, "Benchmarks"), not softer ones
-    assert body["target"] == {"op": ">=", "value": 500}
-    assert body["latency_target"] == {"metric": "action_p99_ms", "op": "<=", "value": 30}
-    assert body["meets_latency_target"] == (body["action_p99_ms"] <= 30)
-    assert body["requests"] <= 40
-    assert body["actions"] > 0 and body["action_p99_ms"] >= body["action_p50_ms"]
-    assert body["human_seats_per_match"] == 4 and body["bot_moves_counted"] is False
-    assert body["server_cpu_ms_per_action"] > 0 and body["client_cpu_ms_per_action"] > 0
+    """The side-by-side run: the ceiling and the project measured in the same run, in both
+    modes, with the issue's ratio targets."""
+    body = _run("bench_http.py", "--redis-url", redis_url, "--games", "ai-100-human",
+                "--seconds", "1.5", "--warmup-seconds", "0.3", "--processes", "2",
+                "--threads-per-process", "2", "--gunicorn-workers", "1", "--rq-workers", "1")
+    assert body["target"] == {"op": "<=", "value": 1.5}
+    assert body["throughput_ratio"]["target"] == 0.6 and body["p99_ratio"]["target"] == 2.0
+    assert body["absolute"]["target_actions_per_s"] == 500
+    assert {(r["game"], r["mode"]) for r in body["rows"]} == {("ai-100-human", "humans"),
+                                                             ("ai-100-human", "bots")}
+    for row in body["rows"]:
+        assert row["ceiling"]["moves"] > 0 and row["ceiling"]["server_cpu_ms_per_move"] > 0
+        assert row["project"]["moves"] > 0 and row["project"]["server_cpu_ms_per_move"] > 0
+        assert row["ratios"]["cpu"] > 0 and row["ratios"]["throughput"] > 0
+    bots = next(r for r in body["rows"] if r["mode"] == "bots")
+    assert bots["project"]["bot_moves"] > 0
 
 
 def test_bench_targets_are_the_issue_numbers():
@@ -78,6 +83,8 @@ def test_bench_targets_are_the_issue_numbers():
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     assert (module.TARGET_ACTIONS_PER_S, module.TARGET_ACTION_P99_MS) == (500, 30)
+    assert (module.TARGET_CPU_RATIO, module.TARGET_THROUGHPUT_RATIO, module.TARGET_P99_RATIO) == \
+        (1.5, 0.6, 2.0)
     texts = {name: (ROOT / "benchmarks" / name).read_text() for name in
              ("bench_http.py", "bench_fold.py", "bench_match.py")}
     assert ">= 500 accepted actions/s with p99 action latency <= 30 ms" in texts["bench_http.py"]
