@@ -14,9 +14,13 @@ Shapes used throughout
   ``dump_state``/``load_state`` turn it into/from a JSON-serialisable dict (snapshots).
 - viewer: a seat number, or ``None`` for a spectator.
 - bot options: a JSON object configuring one seat's bot (e.g. the ``expert`` bot's
-  per-decision time budget). An engine may declare them per bot level
-  (``bot_options_schema`` + ``make_bot``, both optional); :func:`build_bot` validates and
-  builds, and a level without a schema accepts only ``{}``.
+  per-decision time budget). An engine declares them per bot level
+  (``bot_options_schema`` + ``make_bot``); :func:`build_bot` validates and builds, and a
+  level without a schema accepts only ``{}``.
+
+Every engine derives from :class:`EngineBase`, which gives the hooks most games do not need
+(``redact_type``, ``bot_options_schema``, ``make_bot``) their defaults; a game overrides
+the ones it needs. The service calls them directly (no attribute probing).
 """
 from __future__ import annotations
 
@@ -150,13 +154,21 @@ class Engine(Protocol):
     command_schemas: Mapping[str, Mapping[str, Any]]  # command type -> JSON Schema
     bots: Mapping[str, Bot]             # level name -> policy ("random" always present)
     timeout_bot: str                    # bot level that decides for a timed-out seat
-    # Optional, read with getattr (engines without it stay conforming):
-    #   bot_options_schema: Mapping[str, Mapping[str, Any]]  level -> JSON Schema (object)
-    #       of that level's per-seat bot options; a level without an entry takes none
-    #       (only ``{}``). See :func:`bot_options_schema` for the keywords honoured.
-    #   make_bot(level, options) -> Bot: a bot of ``level`` configured by validated,
-    #       non-empty ``options``; raises :class:`InvalidBotOptions` (or ValueError) for
-    #       values its schema cannot express. Callers use :func:`build_bot`.
+    # level -> JSON Schema (object) of that level's per-seat bot options; a level without
+    # an entry takes none (only ``{}``). See :func:`bot_options_schema` for the keywords
+    # honoured. Default (EngineBase): no level takes options.
+    bot_options_schema: Mapping[str, Mapping[str, Any]]
+
+    def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
+        """A bot of ``level`` configured by validated ``options``; raises
+        :class:`InvalidBotOptions` (or ValueError) for values its schema cannot express.
+        Callers use :func:`build_bot`. Default (EngineBase): the shared ``bots[level]``
+        for ``{}``, TypeError otherwise (a level with options must override it)."""
+
+    def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
+        """The envelope ``type`` of ``event`` that ``viewer`` may see, for games where the
+        kind of a hidden move is itself a secret (e.g. a neutral ``"RecruitmentMoveMade"``).
+        Default (EngineBase): ``event.type``. Callers use :func:`redacted_type`."""
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return normalised options (defaults filled); raise :class:`InvalidCommand`."""
@@ -175,14 +187,8 @@ class Engine(Protocol):
         """What ``viewer`` may see (JSON). Spectator when ``None``."""
 
     def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
-        """The event's ``data`` as ``viewer`` may see it (``state`` is the state *after* it).
-
-        Optional companion (not part of this Protocol, so older engines stay conforming):
-        ``redact_type(event, viewer, state) -> str`` returns the envelope ``type`` the
-        viewer may see, for games where the kind of a hidden move is itself a secret (e.g.
-        a neutral ``"RecruitmentMoveMade"``). The service uses it when the engine has it
-        (see :func:`redacted_type`); without it the stored type is shown.
-        """
+        """The event's ``data`` as ``viewer`` may see it (``state`` is the state *after* it);
+        its envelope ``type`` comes from :meth:`redact_type`."""
 
     def pending(self, state: Any) -> dict[int, str]:
         """Seats that must act now -> decision kind (several for simultaneous steps)."""
@@ -200,15 +206,12 @@ class Engine(Protocol):
         """Inverse of :meth:`dump_state`."""
 
 
-def redacted_type(engine: Any, event: Event, viewer: int | None, state: Any = None) -> str:
+def redacted_type(engine: Engine, event: Event, viewer: int | None, state: Any = None) -> str:
     """The envelope ``type`` of ``event`` as ``viewer`` may see it: ``engine.redact_type(...)``
-    when the engine defines that optional method (see :meth:`Engine.redact`), else
-    ``event.type``. Raises ``TypeError`` when the engine answers something other than a
-    non-empty string (a bug in the engine, never shown to a client)."""
-    hook = getattr(engine, "redact_type", None)
-    if hook is None:
-        return event.type
-    shown = hook(event, viewer, state)
+    (``event.type`` unless the game overrides :meth:`EngineBase.redact_type`). Raises
+    ``TypeError`` when the engine answers something other than a non-empty string (a bug in
+    the engine, never shown to a client)."""
+    shown = engine.redact_type(event, viewer, state)
     if not isinstance(shown, str) or not shown:
         raise TypeError(f"redact_type must return a non-empty str, got {shown!r}")
     return shown
@@ -222,14 +225,13 @@ _JSON_TYPES = {"integer": "an integer", "number": "a number", "boolean": "true o
                "string": "a string"}
 
 
-def bot_options_schema(engine: Any, level: str) -> dict[str, Any]:
+def bot_options_schema(engine: Engine, level: str) -> dict[str, Any]:
     """The JSON Schema of ``level``'s bot options: ``engine.bot_options_schema[level]`` when
-    the engine declares one (optional attribute, see :class:`Engine`), else
-    :data:`NO_BOT_OPTIONS`. Raises KeyError when ``engine.bots`` has no such level."""
+    the engine declares one, else :data:`NO_BOT_OPTIONS`. Raises KeyError when
+    ``engine.bots`` has no such level."""
     if level not in engine.bots:
         raise KeyError(level)
-    declared = getattr(engine, "bot_options_schema", None) or {}
-    return dict(declared.get(level) or NO_BOT_OPTIONS)
+    return dict(engine.bot_options_schema.get(level) or NO_BOT_OPTIONS)
 
 
 def bot_options_schemas(engine: Any) -> dict[str, dict[str, Any]]:
@@ -299,20 +301,45 @@ def build_bot(engine: Any, level: str, options: Mapping[str, Any] | None = None)
     Raises:
         KeyError: ``engine.bots`` has no ``level``.
         InvalidBotOptions: options the level does not accept.
-        TypeError: the engine declares options for ``level`` but has no ``make_bot``.
+        TypeError: the engine declares options for ``level`` but keeps the default
+            :meth:`EngineBase.make_bot`.
     """
     clean = check_bot_options(bot_options_schema(engine, level), options or {})
     if not clean:
         return engine.bots[level]
-    factory = getattr(engine, "make_bot", None)
-    if factory is None:
-        raise TypeError(f"{engine.game_id} declares bot options for {level!r} but no make_bot")
     try:
-        return factory(level, clean)
+        return engine.make_bot(level, clean)
     except InvalidBotOptions:
         raise
     except ValueError as error:
         raise InvalidBotOptions(f"Bot options of {level!r} are not valid: {error}") from None
+
+
+class EngineBase:
+    """The defaults of the :class:`Engine` hooks a game overrides only when it needs them.
+
+    - ``bot_options_schema``: no bot level takes per-seat options (each accepts only ``{}``).
+    - :meth:`make_bot`: the shared ``bots[level]`` for no options; TypeError for options
+      (an engine declaring options for a level must override it).
+    - :meth:`redact_type`: every viewer sees the stored event type.
+
+    Every engine (:class:`domain.modular.ModularEngine` and the platform tests' games)
+    derives from it, so the service calls the hooks directly.
+    """
+
+    bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+
+    def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
+        """The shared ``bots[level]`` when ``options`` is empty; raises TypeError otherwise
+        (the level declares options but the engine keeps this default)."""
+        if not options:
+            return self.bots[level]
+        raise TypeError(f"{self.game_id} declares bot options for {level!r} but does not "
+                        "override make_bot")
+
+    def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
+        """``event.type``: the kind of no event is hidden from any viewer."""
+        return event.type
 
 
 def derive_rng(seed: bytes, version: int) -> random.Random:

@@ -3,39 +3,37 @@
 Every game folder reads top-down (STYLE.md): ``spec`` (ids, seats, options and command
 schemas, ``validate_options``), ``rules`` (``decide``), ``fold`` (``evolve``), ``actions``
 (``pending``, ``legal_actions``), ``views`` (``view``, ``redact``), ``state``
-(``dump_state``, ``load_state``) and ``bots`` (``BOTS``; optionally ``BOT_OPTIONS``, level
--> JSON Schema of that level's per-seat options, and ``BOT_FACTORIES``, level ->
-``factory(options) -> Bot``). :class:`ModularEngine` wires them once, so a game's
-``game.py`` only says how a match starts and where its result is.
+(``dump_state``, ``load_state``) and ``bots`` (``BOTS``; a game whose bots take per-seat
+options also has ``BOT_OPTIONS``, level -> JSON Schema, and ``BOT_FACTORIES``, level ->
+``factory(options) -> Bot``, which its engine class names). :class:`ModularEngine` wires
+them once, so a game's ``game.py`` only says how a match starts and where its result is.
 """
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
-from domain.engine import Event, InvalidBotOptions, Setup, check_bot_options
+from domain.engine import EngineBase, Event, InvalidBotOptions, Setup, check_bot_options
 from domain.engine import bot_options_schema as level_options_schema
 
 
-class ModularEngine:
+class ModularEngine(EngineBase):
     """Base class: subclasses set the module attributes and implement :meth:`start`.
 
     Class attributes a subclass sets: ``spec``, ``rules``, ``fold``, ``actions``,
     ``views``, ``state_module`` (modules), ``bots`` (level -> Bot) and ``timeout_bot``.
     ``game_id``, ``title``, ``min_seats``, ``max_seats``, ``schema_version``,
     ``options_schema`` and ``command_schemas`` are read from ``spec`` (``GAME_ID``,
-    ``TITLE``, ...). When ``views`` defines ``redact_type`` the engine offers that optional
-    capability too (see :func:`domain.engine.redacted_type`).
+    ``TITLE``, ...). A game hiding the kind of some events overrides ``redact_type``
+    (default :meth:`EngineBase.redact_type`: the stored type).
 
-    Bot options (optional Engine capability, see :func:`domain.engine.build_bot`):
+    Bot options (see :func:`domain.engine.build_bot`): a subclass sets
     ``bot_options_schema`` (level -> JSON Schema) and ``bot_factories`` (level ->
-    ``factory(options) -> Bot``) come from the class when a subclass sets them, else from
-    ``BOT_OPTIONS`` / ``BOT_FACTORIES`` of the game folder's ``bots`` module (the sibling
-    of ``spec``); without them every level takes no options. A level with a schema must
+    ``factory(options) -> Bot``), usually its ``bots`` module's ``BOT_OPTIONS`` /
+    ``BOT_FACTORIES``; by default every level takes no options. A level with a schema must
     be one of ``bots`` and have a factory (``TypeError`` when the class is defined).
     """
 
@@ -47,19 +45,11 @@ class ModularEngine:
     state_module: ModuleType
     bots: Mapping[str, Any]
     timeout_bot: str
-    bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     bot_factories: Mapping[str, Callable[[dict[str, Any]], Any]] = MappingProxyType({})
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         spec = cls.spec
-        bots_module = _sibling_module(spec, "bots")
-        if "bot_options_schema" not in cls.__dict__:
-            cls.bot_options_schema = MappingProxyType(
-                dict(getattr(bots_module, "BOT_OPTIONS", None) or {}))
-        if "bot_factories" not in cls.__dict__:
-            cls.bot_factories = MappingProxyType(
-                dict(getattr(bots_module, "BOT_FACTORIES", None) or {}))
         for level in cls.bot_options_schema:
             if level not in cls.bots or level not in cls.bot_factories:
                 raise TypeError(f"{cls.__name__}: bot level {level!r} has an options schema "
@@ -71,8 +61,6 @@ class ModularEngine:
         cls.schema_version = spec.SCHEMA_VERSION
         cls.options_schema = spec.OPTIONS_SCHEMA
         cls.command_schemas = spec.COMMAND_SCHEMAS
-        if hasattr(cls.views, "redact_type"):
-            cls.redact_type = _redact_type
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """The set-up events of a match with validated ``options`` (game-specific)."""
@@ -135,26 +123,6 @@ class ModularEngine:
     def load_state(self, data: Mapping[str, Any]) -> Any:
         """``state.load_state``: inverse of :meth:`dump_state`."""
         return self.state_module.load_state(data)
-
-
-def _sibling_module(module: ModuleType, name: str) -> ModuleType | None:
-    """The module ``name`` of the package holding ``module`` (a game folder's ``bots``
-    next to its ``spec``), or ``None`` when the folder has no such module."""
-    package = module.__name__.rpartition(".")[0]
-    if not package:
-        return None
-    full = f"{package}.{name}"
-    try:
-        return importlib.import_module(full)
-    except ModuleNotFoundError as error:
-        if error.name == full:
-            return None
-        raise
-
-
-def _redact_type(self: ModularEngine, event: Event, viewer: int | None, state: Any = None) -> str:
-    """``views.redact_type``: the envelope type ``viewer`` may see (optional capability)."""
-    return self.views.redact_type(event, viewer, state)
 
 
 class RandomBot:

@@ -5,8 +5,8 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
-from domain.engine import Event
-from service.codec import dumps, loads, seal
+from domain.engine import Event, redacted_type
+from service.codec import dumps, loads, public_envelope, seal
 
 
 def utc_iso(moment: datetime | None = None) -> str:
@@ -74,3 +74,19 @@ def batches(envelopes: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
         else:
             groups.append([env])
     return groups
+
+
+def redact_envelopes(engine: Any, envelopes: Iterable[Mapping[str, Any]], viewer: int | None,
+                     state: Any) -> tuple[list[dict[str, Any]], Any]:
+    """Fold ``envelopes`` into ``state``; return their copies as ``viewer`` may see them
+    (``data`` from ``engine.redact``, ``type`` from ``engine.redact_type``, see
+    :func:`domain.engine.redacted_type`) and the folded state."""
+    out = []
+    for env in envelopes:
+        event = to_event(env)
+        state = engine.evolve(state, event)
+        copy = public_envelope(env)
+        copy["type"] = redacted_type(engine, event, viewer, state)
+        copy["data"] = engine.redact(event, viewer, state)
+        out.append(copy)
+    return out, state

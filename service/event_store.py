@@ -102,6 +102,22 @@ class EventStore:
         """The match's meta hash (empty dict when the match does not exist)."""
         return self.redis.hgetall(self.keys.meta(match_id))
 
+    def head(self, match_id: str, after: int | None = None,
+             idem_field: str | None = None) -> tuple[dict[str, str], list[dict[str, Any]] | None, Any]:
+        """One ``MULTI`` round trip: the meta hash, the envelopes after version ``after``
+        (``None`` when ``after`` is ``None``: not read) and the JSON-decoded answer recorded
+        under ``idem_field`` (``None`` when there is none or no field is given)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.keys.meta(match_id))
+        if after is not None:
+            pipe.xrange(self.keys.events(match_id), f"0-{after + 1}", "+")
+        if idem_field:
+            pipe.hget(self.keys.idem(match_id), idem_field)
+        replies = pipe.execute()
+        tail = None if after is None else [loads(fields["e"]) for _id, fields in replies[1]]
+        raw_prior = replies[-1] if idem_field else None
+        return replies[0], tail, None if raw_prior is None else loads(raw_prior)
+
     def read(self, match_id: str, after: int = 0, upto: int | None = None,
              limit: int | None = None) -> list[dict[str, Any]]:
         """Envelopes with ``after < version <= upto`` (``upto`` None = to the end), in order."""
@@ -115,6 +131,18 @@ class EventStore:
         """The JSON-decoded answer recorded under ``idem_field`` or ``None``."""
         raw = self.redis.hget(self.keys.idem(match_id), idem_field)
         return None if raw is None else loads(raw)
+
+    def ping(self) -> bool:
+        """True when the store answers a ``PING`` (any failure means down)."""
+        try:
+            return bool(self.redis.ping())
+        except Exception:  # noqa: BLE001 - any failure means "down"
+            return False
+
+    def batch(self):
+        """A non-transactional pipeline: adapters queue their writes on it (``pipe=``) and
+        the caller executes it, so book-keeping after an append is one round trip."""
+        return self.redis.pipeline(transaction=False)
 
     def wait_after(self, match_id: str, after: int, wait_s: float) -> bool:
         """Block until the stream has an entry after version ``after`` or ``wait_s`` pass.

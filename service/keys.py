@@ -72,6 +72,12 @@ class Keys:
         """RQ job id of ``seat``'s turn timeout whose decision started at ``version``."""
         return f"{self.prefix}-timeout-{match_id}-{seat}-{version}"
 
+    # -- fields -------------------------------------------------------------------------
+    @staticmethod
+    def name_field(seat: int) -> str:
+        """Field of the ``meta`` hash holding the name given when ``seat`` was joined."""
+        return f"name:{seat}"
+
     # -- idempotency record fields (inside the ``idem`` hash) ----------------------------
     @staticmethod
     def idem_field(seat: int, key: str) -> str:

@@ -54,6 +54,13 @@ class TurnScheduler:
         """The RQ Redis connection."""
         return self.queue.connection
 
+    def ping(self) -> bool:
+        """True when the queue's Redis answers a ``PING`` (any failure means down)."""
+        try:
+            return bool(self.connection.ping())
+        except Exception:  # noqa: BLE001 - any failure means "down"
+            return False
+
     def _job(self, job_id: str) -> Job | None:
         try:
             return Job.fetch(job_id, connection=self.connection)

@@ -16,7 +16,7 @@ import random
 import time
 from typing import Any, Mapping
 
-from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
+from domain.engine import (EngineBase, Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
                            Setup, UnknownAction)
 
 
@@ -30,7 +30,7 @@ class _Policy:
 
 
 # --------------------------------------------------------------------------- high card
-class HighCard:
+class HighCard(EngineBase):
     """Simultaneous hidden-choice game (see module docstring)."""
 
     game_id = "high-card"
@@ -179,7 +179,7 @@ class HighCard:
 
 
 # --------------------------------------------------------------------------- race
-class Race:
+class Race(EngineBase):
     """Sequential turn game (see module docstring)."""
 
     game_id = "race"

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from domain.engine import (NO_BOT_OPTIONS, InvalidBotOptions, bot_options_schema,
+from domain.engine import (NO_BOT_OPTIONS, EngineBase, InvalidBotOptions, bot_options_schema,
                            bot_options_schemas, build_bot, check_bot_options)
 from domain.games import registry
 from domain.games.ai_100_human.expert import ExpertBot
@@ -22,8 +22,8 @@ EXPERT = {"budget": 8, "candidates": 3, "time_budget_ms": 300}
 
 
 # ----------------------------------------------------------------- engines without options
-def test_an_engine_without_the_capability_declares_no_options_for_any_level():
-    assert not hasattr(RACE, "bot_options_schema") and not hasattr(RACE, "make_bot")
+def test_an_engine_keeping_the_defaults_declares_no_options_for_any_level():
+    assert type(RACE).make_bot is EngineBase.make_bot and dict(RACE.bot_options_schema) == {}
     schemas = bot_options_schemas(RACE)
     assert set(schemas) == {"greedy", "random", "slow"}
     assert all(s == dict(NO_BOT_OPTIONS) for s in schemas.values())
@@ -33,6 +33,12 @@ def test_no_options_give_the_engines_shared_bot():
     assert build_bot(RACE, "greedy") is RACE.bots["greedy"]
     assert build_bot(RACE, "greedy", {}) is RACE.bots["greedy"]
     assert build_bot(AI, "expert", {}) is AI.bots["expert"]
+
+
+def test_the_default_make_bot_refuses_options_it_cannot_configure():
+    assert RACE.make_bot("greedy", {}) is RACE.bots["greedy"]
+    with pytest.raises(TypeError):
+        RACE.make_bot("greedy", {"budget": 8})
 
 
 def test_a_level_without_a_schema_refuses_any_option():

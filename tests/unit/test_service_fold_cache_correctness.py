@@ -220,8 +220,8 @@ def test_act_on_a_current_fold_skips_the_store_read(service, monkeypatch):
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     turn = _turn(service, mid)                      # caches the fold at version 1
     reads = []
-    original = service._head
-    monkeypatch.setattr(service, "_head", lambda *a, **k: reads.append(a) or original(*a, **k))
+    original = service.ctx.head
+    monkeypatch.setattr(service.ctx, "head", lambda *a, **k: reads.append(a) or original(*a, **k))
     got = service.act(mid, turn, {"type": "add", "amount": 2}, expected_version=1)
     assert got["version"] == 2 and reads == []      # decided on the cached fold
     assert service.store.read(mid)[-1]["prev_hash"] == service.store.read(mid)[0]["hash"]

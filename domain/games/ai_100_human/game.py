@@ -5,6 +5,7 @@ automatic steps; duo and solo plug in there), rules (decide), fold (evolve), act
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from domain.engine import Event
@@ -21,6 +22,8 @@ class AI100HumanEngine(ModularEngine):
     ``rating`` in solo)."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "greedy"
 

@@ -29,6 +29,11 @@ class AIPokalypseEngine(ModularEngine):
         flow.start_match(ctx, seats, options)
         return ctx.events
 
+    def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
+        """``views.redact_type``: a hidden Recruitment move shows as
+        ``RecruitmentMoveMade`` to everybody but its seat."""
+        return views.redact_type(event, viewer, state)
+
     def result(self, state: dict) -> dict[str, Any] | None:
         """``None`` while running, else ``{"scores", "ranking", "winners", "reason"}``."""
         return state["result"]

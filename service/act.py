@@ -1,0 +1,195 @@
+"""The act use case: decide a seat's command on the match's fold and append its events.
+
+Two paths share :meth:`Act._append_batch`: the fast one decides on this process's cached
+fold and appends conditionally on its version *and* head hash (one round trip); the
+verified one reads the head from the store first (meta, tail, idempotency record in one
+round trip) and re-decides a lost race ``append_attempts`` times.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Any, Mapping
+
+from domain.engine import Engine, InvalidCommand, MatchFinished, RuleError, derive_rng
+from service import errors
+from service.after_append import AfterAppend
+from service.codec import canonical_json, sha256_hex
+from service.context import Loaded, MatchContext, head_fields
+from service.envelopes import build_envelopes, redact_envelopes, utc_iso
+from service.match_record import MatchRecord
+
+
+class Act:
+    """``act`` (see module docstring)."""
+
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend):
+        self.ctx = ctx
+        self.after_append = after_append
+
+    def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
+            expected_version: int | None = None, *, cause: str = "player",
+            idem_field: str | None = None) -> dict[str, Any]:
+        """Decide ``command`` for ``seat`` and append its events atomically.
+
+        Returns ``{"version", "events" (redacted for seat), "replayed"}``. A repeated
+        ``idempotency_key`` returns the first answer with ``replayed: true`` and appends
+        nothing. Without ``expected_version`` a lost append race is re-decided on the new
+        state (``append_attempts`` times, then ``busy``); with a stale one VersionConflict.
+        Raises RuleError (domain), SeatNotFound, IdempotencyKeyReused, VersionConflict.
+        """
+        ctx = self.ctx
+        counters = ctx.stores.metrics
+        bad_command = not isinstance(command, dict) or not isinstance(command.get("type"), str)
+        bad_key = False
+        if idempotency_key is not None and idem_field is None:
+            bad_key = not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255
+            if not bad_key:
+                idem_field = ctx.stores.keys.idem_field(seat, idempotency_key)
+        fingerprint = "" if bad_command else sha256_hex(canonical_json(command))
+        if not (bad_command or bad_key):
+            answer = self._act_on_cached_fold(match_id, seat, command, idem_field, fingerprint,
+                                              expected_version, cause)
+            if answer is not None:
+                return answer
+        for _attempt in range(ctx.append_attempts):
+            # errors keep their order: match, seat, command, Idempotency-Key
+            loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field)
+            record, engine = loaded.record, loaded.engine
+            seat = ctx.checked_seat(loaded, seat)
+            if bad_command or bad_key:
+                ctx.keep(loaded)
+                if bad_command:
+                    counters.rejected("invalid_command")
+                    raise InvalidCommand("A command is an object with a string 'type'.")
+                raise InvalidCommand("Idempotency-Key must be 1-255 characters.")
+            if prior is not None:
+                ctx.keep(loaded)
+                return self._replay(prior, fingerprint)
+            if expected_version is not None and loaded.version != expected_version:
+                ctx.keep(loaded)
+                counters.rejected("version_conflict")
+                raise errors.VersionConflict(expected_version, loaded.version)
+            # From here the held state is not given back unless the append succeeds: a
+            # failed decide or a lost race never leaves a touched state in the cache.
+            try:
+                if engine.result(loaded.state) is not None:
+                    raise MatchFinished()
+                events = engine.decide(loaded.state, seat, command,
+                                       derive_rng(record.seed, loaded.version))
+            except RuleError as exc:
+                counters.rejected(exc.code)
+                raise
+            if not events:
+                ctx.keep(loaded)
+                return {"version": loaded.version, "events": [], "replayed": False}
+            answer, current = self._append_batch(match_id, loaded, seat, command, events, cause,
+                                                 idem_field, fingerprint)
+            if answer is not None:
+                return answer
+            if expected_version is not None:
+                counters.rejected("version_conflict")
+                raise errors.VersionConflict(expected_version, current)
+        raise errors.TooManyConflicts(ctx.append_attempts)
+
+    def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
+                            idem_field: str | None, fingerprint: str,
+                            expected_version: int | None, cause: str) -> dict[str, Any] | None:
+        """The fast path of :meth:`act`: decide on this process's cached fold and append
+        conditionally on its version *and* head hash, without reading the store first
+        (one round trip instead of two).
+
+        Returns the answer (accepted, or an idempotent replay found by the append script),
+        or ``None`` when the verified path must run: no cached fold, a seat or expected
+        version the fold cannot vouch for, a rejected command or an empty batch (a rule
+        error is only ever answered from a fold just read from the store), or an append
+        refused because the fold is stale. A fold touched by ``decide``/``evolve`` goes back
+        to the cache only after its append succeeded.
+        """
+        folds = self.ctx.folds
+        entry = folds.take(match_id)
+        if entry is None:
+            return None
+        record = entry.record
+        if record is None or record.game != entry.game or \
+                (expected_version is not None and expected_version != entry.version) or \
+                isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < len(record.seats):
+            folds.put(match_id, entry)
+            return None
+        engine = self.ctx.engine(record.game)
+        try:
+            if engine.result(entry.state) is not None:
+                folds.put(match_id, entry)
+                return None
+            events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
+        except RuleError:
+            return None
+        if not events:
+            folds.put(match_id, entry)
+            return None
+        held = Loaded(record, engine, entry.version, entry.head_hash, entry.state)
+        # None when another process appended first: the verified path reads the store
+        # and decides again
+        return self._append_batch(match_id, held, seat, command, events, cause, idem_field,
+                                  fingerprint)[0]
+
+    def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
+                      events: list, cause: str, idem_field: str | None,
+                      fingerprint: str) -> tuple[dict[str, Any] | None, int | None]:
+        """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
+        (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
+        :meth:`act`.
+
+        Builds the envelopes (versions ``loaded.version + 1..``, chained on the head hash,
+        one ``command_id``; ``command``/``actor`` on the first), folds them into
+        ``loaded.state`` while redacting them for ``seat``, and appends them in one
+        conditional script call: on the version *and* the head hash, recording
+        ``{"fingerprint", "answer"}`` under ``idem_field`` in the same transaction.
+
+        Returns ``(answer, None)`` when appended (counters, snapshot, running index, turn
+        jobs and the fold cache are updated by :meth:`_appended`) or when the append script
+        found an earlier answer under ``idem_field`` (``replayed: true``; nothing appended);
+        ``(None, current_version)`` when the store moved on (counted as an
+        ``append_conflicts``; the caller retries or answers 409). Raises
+        IdempotencyKeyReused when the recorded answer is for another command. The touched
+        state is never given back to the cache unless the append succeeded.
+        """
+        record, engine = loaded.record, loaded.engine
+        envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
+                                    uuid.uuid4().hex, command, seat, utc_iso(self.ctx.clock()))
+        redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
+        answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
+        outcome = self.ctx.stores.events.append(
+            match_id, loaded.version, envelopes, head_fields(engine, state, envelopes),
+            idem_field, {"fingerprint": fingerprint, "answer": answer},
+            expected_head=loaded.head_hash)
+        if outcome.status == "replayed":
+            return self._replay(outcome.answer, fingerprint), None
+        if outcome.status != "ok":
+            self.ctx.stores.metrics.incr("append_conflicts")
+            return None, outcome.version
+        self._appended(record, engine, state, loaded.version, envelopes, seat, cause)
+        return answer, None
+
+    def _appended(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
+                  envelopes: list[dict[str, Any]], seat: int, cause: str) -> None:
+        """Book-keeping after a command's batch was appended (:class:`AfterAppend`), then
+        the new fold into the cache."""
+        counted = ["actions_accepted"]
+        if cause == "bot":
+            counted.append("bot_turns")
+        elif cause == "timeout":
+            counted.append("timeouts")
+        new_version = envelopes[-1]["version"]
+        self.after_append(record, engine, state, old_version, new_version, actor=seat,
+                          counted=counted)
+        self.ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state))
+
+    def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
+        """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused
+        when it answered another command."""
+        if prior.get("fingerprint") != fingerprint:
+            self.ctx.stores.metrics.rejected("idempotency_key_reused")
+            raise errors.IdempotencyKeyReused()
+        self.ctx.stores.metrics.incr("idempotent_replays")
+        return {**prior["answer"], "replayed": True}

@@ -1,0 +1,177 @@
+"""What every use case shares: the adapters, the game registry, the per-process caches, the
+clock, and loading a match (record, fold from a snapshot, fold through the fold cache).
+
+Use-case modules: :mod:`service.create_join`, :mod:`service.act`, :mod:`service.reads`,
+:mod:`service.turns`, :mod:`service.reconcile`, :mod:`service.ops`, with the book-keeping
+after every append in :mod:`service.after_append`; :class:`service.match_service.MatchService`
+is the facade over them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+from domain.engine import Engine
+from service import errors
+from service.bots import BotCache
+from service.codec import dumps, genesis_hash
+from service.envelopes import to_event
+from service.fold_cache import CachedFold, FoldCache, TokenCache
+from service.match_record import MatchRecord
+from service.scheduling import TurnScheduler
+from service.stores import Stores
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A match folded up to ``version`` (``state`` is owned by the caller)."""
+
+    record: MatchRecord
+    engine: Engine
+    version: int
+    head_hash: str
+    state: Any
+
+
+def _default_engines() -> Mapping[str, Engine]:
+    from domain.games import registry
+
+    return registry()
+
+
+def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]]) -> dict[str, str]:
+    """The meta fields describing the head after ``envelopes`` were folded into ``state``:
+    ``head_hash``, ``pending`` (seat -> decision kind), ``status``, ``result``."""
+    result = engine.result(state)
+    return {"head_hash": envelopes[-1]["hash"],
+            "pending": dumps({str(k): v for k, v in engine.pending(state).items()}),
+            "status": "running" if result is None else "finished",
+            "result": dumps(result)}
+
+
+def check_seat(record: MatchRecord, seat: Any) -> int:
+    """``seat`` when it is a seat number of the match; raises SeatNotFound."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(record.seats):
+        raise errors.SeatNotFound(seat)
+    return seat
+
+
+class MatchContext:
+    """Shared by the use cases of one :class:`~service.match_service.MatchService`.
+
+    Args:
+        stores: the Redis adapters.
+        scheduler: RQ adapter, or ``None`` (nothing is enqueued).
+        engines: ``game_id -> Engine``; ``None`` = ``domain.games.registry()`` loaded lazily.
+        clock: the current aware UTC datetime.
+        fold_cache_size: matches whose fold this process keeps (``0``: none).
+        append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
+    """
+
+    def __init__(self, stores: Stores, scheduler: TurnScheduler | None,
+                 engines: Mapping[str, Engine] | None, clock: Callable[[], datetime] | None,
+                 fold_cache_size: int, append_attempts: int):
+        self.stores = stores
+        self.scheduler = scheduler
+        self._engines = engines
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.folds = FoldCache(fold_cache_size)
+        self.bot_cache = BotCache()   # configured bots per (game, level, bot options)
+        self.token_digests = TokenCache(4 * max(fold_cache_size, 1))
+        self.append_attempts = append_attempts
+
+    # ------------------------------------------------------------------ engines
+    @property
+    def engines(self) -> Mapping[str, Engine]:
+        """The game registry (loaded on first use)."""
+        if self._engines is None:
+            self._engines = _default_engines()
+        return self._engines
+
+    def engine(self, game: str) -> Engine:
+        """The engine of ``game``; raises UnknownGame."""
+        engine = self.engines.get(game)
+        if engine is None:
+            raise errors.UnknownGame(game)
+        return engine
+
+    # ------------------------------------------------------------------ loading
+    def record(self, match_id: str) -> MatchRecord:
+        """The match's parsed meta hash; raises MatchNotFound."""
+        meta = self.stores.events.meta(match_id) if isinstance(match_id, str) else {}
+        if not meta or "game" not in meta:
+            raise errors.MatchNotFound(str(match_id))
+        return MatchRecord.parse(match_id, meta)
+
+    def load(self, match_id: str, upto: int | None = None,
+             record: MatchRecord | None = None) -> Loaded:
+        """Fold the match to ``upto`` (default: head) from the latest usable snapshot."""
+        record = record or self.record(match_id)
+        engine = self.engine(record.game)
+        events = self.stores.events
+        version = record.version if upto is None else upto
+        state, start = None, 0
+        snap = self.stores.snapshots.load(match_id, record.game, engine.schema_version, version)
+        if snap is not None:
+            start, dumped = snap
+            state = engine.load_state(dumped)
+        tail = events.read(match_id, after=start, upto=version)
+        for env in tail:
+            state = engine.evolve(state, to_event(env))
+        if start + len(tail) != version:
+            raise RuntimeError(f"stream of {match_id} is missing events before {version}")
+        if tail:
+            head = tail[-1]["hash"]
+        elif version == record.version:
+            head = record.head_hash
+        elif version == 0:
+            head = genesis_hash(match_id)
+        else:
+            head = events.read(match_id, version - 1, version)[0]["hash"]
+        return Loaded(record, engine, version, head, state)
+
+    def head(self, match_id: str, idem_field: str | None = None) -> tuple[Loaded, Any]:
+        """The match folded to its head, through the fold cache, and the answer recorded
+        under ``idem_field`` (``None`` when there is none or no field is given).
+
+        One ``MULTI`` round trip (:meth:`EventStore.head`) reads the meta hash, the stream
+        tail after the cached version and the idempotency record; the tail is folded into
+        the cached state only when it links to the cached ``head_hash`` and ends at the
+        meta version, else the match is loaded from its snapshot (:meth:`load`). The
+        returned state is owned by the caller; :meth:`keep` gives it back once it is known
+        to be exact. Raises MatchNotFound.
+        """
+        if not isinstance(match_id, str):
+            raise errors.MatchNotFound(str(match_id))
+        entry = self.folds.take(match_id)
+        meta, tail, prior = self.stores.events.head(
+            match_id, None if entry is None else entry.version, idem_field)
+        if not meta or "game" not in meta:
+            raise errors.MatchNotFound(match_id)
+        record = MatchRecord.parse(match_id, meta)
+        engine = self.engine(record.game)
+        if entry is not None and entry.game == record.game:
+            head = tail[-1]["hash"] if tail else entry.head_hash
+            linked = tail[0].get("prev_hash") == entry.head_hash if tail else True
+            if linked and head == record.head_hash and entry.version + len(tail) == record.version:
+                state = entry.state
+                for env in tail:
+                    state = engine.evolve(state, to_event(env))
+                return Loaded(record, engine, record.version, head, state), prior
+        return self.load(match_id, record=record), prior
+
+    def keep(self, loaded: Loaded) -> None:
+        """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.
+        The caller must not touch the state afterwards."""
+        self.folds.put(loaded.record.match_id, CachedFold(loaded.version, loaded.head_hash,
+                                                          loaded.record.game, loaded.state,
+                                                          loaded.record))
+
+    def checked_seat(self, loaded: Loaded, seat: Any) -> int:
+        """:func:`check_seat` for a held fold: it goes back to the cache before raising."""
+        try:
+            return check_seat(loaded.record, seat)
+        except errors.SeatNotFound:
+            self.keep(loaded)
+            raise

@@ -1,0 +1,224 @@
+"""Use cases that make a match and its seats: create, fork, join an open seat, and
+authenticate a seat token.
+
+A new match gets a random 32-byte seed (its SHA-256 published at once), set-up events from
+``engine.new_match``, one token per human seat (only digests stored, tokens shown once).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import time
+import uuid
+from typing import Any, Mapping
+
+from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, Setup, bot_options_schema,
+                           check_bot_options, derive_rng)
+from service import errors
+from service.after_append import AfterAppend
+from service.codec import canonical_json, genesis_hash, seed_commitment
+from service.context import MatchContext, check_seat, head_fields
+from service.envelopes import build_envelopes, rechain, to_event, utc_iso
+from service.tokens import find_seat, new_token, token_digest
+
+log = logging.getLogger(__name__)
+
+SEAT_KINDS = ("human", "bot", "open")
+MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
+
+
+def check_timeout(turn_timeout_s: Any) -> float | None:
+    """``turn_timeout_s`` as a float (``None``: untimed); raises ``invalid_turn_timeout``
+    (422) unless it is a number in ``(0, MAX_TURN_TIMEOUT_S]``."""
+    if turn_timeout_s is None:
+        return None
+    if isinstance(turn_timeout_s, bool) or not isinstance(turn_timeout_s, (int, float)) or \
+            not math.isfinite(turn_timeout_s) or not 0 < turn_timeout_s <= MAX_TURN_TIMEOUT_S:
+        raise errors.ServiceError("invalid_turn_timeout", 422,
+                                  f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].")
+    return float(turn_timeout_s)
+
+
+class CreateJoin:
+    """create_match, fork, join, authenticate (see module docstring)."""
+
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend):
+        self.ctx = ctx
+        self.after_append = after_append
+
+    # ------------------------------------------------------------------ seats
+    def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
+        """The normalised seat list ``[{"seat", "kind", "bot"?, "bot_options"?, "name"?}]``.
+        Raises InvalidSeats, InvalidSeatBotOptions."""
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise errors.InvalidSeats("seats must be a list of objects")
+        if not engine.min_seats <= len(seats) <= engine.max_seats:
+            raise errors.InvalidSeats(
+                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} seats, got {len(seats)}")
+        out = []
+        for index, item in enumerate(seats):
+            kind = item.get("kind")
+            if kind not in SEAT_KINDS:
+                raise errors.InvalidSeats(f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}")
+            entry: dict[str, Any] = {"seat": index, "kind": kind}
+            if kind == "bot":
+                level = item.get("bot", "random")
+                if level not in engine.bots:
+                    raise errors.InvalidSeats(
+                        f"seat {index}: bot level must be one of {', '.join(sorted(engine.bots))}")
+                entry["bot"] = level
+                bot_options = self._seat_bot_options(engine, index, level, item)
+                if bot_options:
+                    entry["bot_options"] = bot_options
+            elif "bot_options" in item:
+                raise errors.InvalidSeatBotOptions(index, None, "Only a bot seat takes bot options.")
+            name = item.get("name")
+            if name is not None:
+                if not isinstance(name, str) or not 1 <= len(name) <= 64:
+                    raise errors.InvalidSeats(f"seat {index}: name must be 1-64 characters")
+                entry["name"] = name
+            out.append(entry)
+        return out
+
+    def _seat_bot_options(self, engine: Engine, index: int, level: str,
+                          item: Mapping[str, Any]) -> dict[str, Any]:
+        """The validated, normalised ``bot_options`` of bot seat ``index`` (``{}`` when none
+        are given). The configured bot is built now (and cached), so options its factory
+        refuses fail the creation too. Raises InvalidSeatBotOptions (400 validation_error)."""
+        try:
+            options = check_bot_options(bot_options_schema(engine, level),
+                                        item.get("bot_options") or {})
+            self.ctx.bot_cache.get(engine, level, options)
+        except InvalidBotOptions as error:
+            raise errors.InvalidSeatBotOptions(index, error.field, error.detail) from None
+        return options
+
+    # ------------------------------------------------------------------ creation
+    def create_match(self, game: str, seats: list[dict], options: dict | None = None,
+                     turn_timeout_s: float | None = None) -> dict[str, Any]:
+        """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
+        ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat.
+
+        Raises UnknownGame, InvalidSeats, InvalidSeatBotOptions (400 ``validation_error``:
+        ``bot_options`` on a seat that is not a bot, or options its level refuses),
+        ``invalid_turn_timeout``, or the engine's InvalidCommand for bad options. Nothing
+        is stored on an error. Tokens appear only in this answer.
+        """
+        engine = self.ctx.engine(game)
+        seat_list = self.validate_seats(engine, seats)
+        timeout = check_timeout(turn_timeout_s)
+        if options is not None and not isinstance(options, dict):
+            raise InvalidCommand("options must be an object")
+        normalised = engine.validate_options(len(seat_list), options or {})
+        seed = secrets.token_bytes(32)
+        events = engine.new_match(Setup(len(seat_list), normalised), derive_rng(seed, 0))
+        return self._start(engine, seat_list, normalised, timeout, seed, events=events)
+
+    def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
+        """A new match whose log is the first ``version`` events of a finished match,
+        re-chained under a new id, with the same seed; it continues from there. Forks are
+        open information by design (analysis): the original's export revealed that seed, so
+        anyone holding it can compute the fork's hidden cards and future draws.
+
+        ``seats`` defaults to the original seat kinds (new tokens). Raises MatchRunning,
+        VersionOutOfRange (before the end of set-up or past the end), InvalidSeats.
+        """
+        record = self.ctx.record(match_id)
+        if not record.finished:
+            raise errors.MatchRunning()
+        engine = self.ctx.engine(record.game)
+        envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
+        setup_len = sum(1 for e in envelopes if e.get("cause") == "setup")
+        if isinstance(version, bool) or not isinstance(version, int) or \
+                not setup_len <= version <= record.version:
+            raise errors.VersionOutOfRange(version, record.version)
+        if version < record.version and "command" not in envelopes[version]:
+            raise errors.ServiceError("not_a_batch_boundary", 422,
+                                      f"Version {version} is inside one command's events; "
+                                      "fork at the last event of a command.")
+        if seats is None:
+            seat_list = [{k: v for k, v in s.items() if k != "name"} for s in record.seats]
+        else:
+            seat_list = self.validate_seats(engine, seats)
+            if len(seat_list) != len(record.seats):
+                raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
+        return self._start(engine, seat_list, record.options, record.turn_timeout_s, record.seed,
+                           prefix=envelopes[:version],
+                           forked_from={"match_id": match_id, "version": version})
+
+    def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
+               timeout: float | None, seed: bytes, events=None, prefix=None,
+               forked_from: Any = None) -> dict[str, Any]:
+        """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes)."""
+        stores = self.ctx.stores
+        match_id = uuid.uuid4().hex[:20]
+        if prefix is None:
+            envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup")
+        else:
+            envelopes = rechain(prefix, genesis_hash(match_id))
+        state = None
+        for env in envelopes:
+            state = engine.evolve(state, to_event(env))
+        tokens = {s["seat"]: new_token() for s in seat_list if s["kind"] == "human"}
+        stores.seats.issue(match_id, {s: token_digest(t) for s, t in tokens.items()})
+        meta = {"game": engine.game_id, "seats": canonical_json(seat_list),
+                "options": canonical_json(dict(options)), "seed": seed.hex(),
+                "seed_commitment": seed_commitment(seed), "created_at": utc_iso(self.ctx.clock()),
+                "turn_timeout_s": "" if timeout is None else repr(timeout),
+                "forked_from": canonical_json(forked_from)}
+        meta.update(head_fields(engine, state, envelopes))
+        outcome = stores.events.append(match_id, 0, envelopes, meta)
+        if outcome.status != "ok":
+            raise RuntimeError(f"match id collision for {match_id}")
+        stores.index.created(match_id, time.time(), running=engine.result(state) is None)
+        record = self.ctx.record(match_id)
+        self.after_append(record, engine, state, 0, len(envelopes), actor=None,
+                          counted=["matches_created"])
+        seats_out = []
+        for s in seat_list:
+            entry = dict(s)
+            if s["seat"] in tokens:
+                entry["token"] = tokens[s["seat"]]
+            seats_out.append(entry)
+        return {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
+                "seed_commitment": meta["seed_commitment"], "seats": seats_out,
+                "turn_timeout_s": timeout}
+
+    # ------------------------------------------------------------------ seats and tokens
+    def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
+        """Claim an ``open`` seat: returns ``{"seat", "token"}`` (token shown once).
+        Raises SeatNotFound, SeatTaken (claimed already, human or bot seat)."""
+        record = self.ctx.record(match_id)
+        seat = check_seat(record, seat)
+        if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
+            raise errors.InvalidSeats("name must be 1-64 characters")
+        if record.seats[seat]["kind"] != "open":
+            raise errors.SeatTaken(seat)
+        token = new_token()
+        if not self.ctx.stores.seats.claim(match_id, seat, token_digest(token)):
+            raise errors.SeatTaken(seat)
+        if name:
+            self.ctx.stores.seats.set_name(match_id, seat, name)
+        return {"seat": seat, "token": token}
+
+    def authenticate(self, match_id: str, token: str) -> int:
+        """The seat owning ``token`` (constant-time compare of SHA-256 digests).
+        Raises MatchNotFound or InvalidToken."""
+        if not isinstance(match_id, str):
+            raise errors.MatchNotFound(str(match_id))
+        if isinstance(token, str) and token:
+            cached = self.ctx.token_digests.get(match_id)
+            seat = find_seat(cached, token) if cached else None
+            if seat is not None:   # tokens are never revoked: a cached digest stays valid
+                return seat
+        exists, digests = self.ctx.stores.seats.digests(match_id)
+        if not exists:
+            raise errors.MatchNotFound(match_id)
+        if not isinstance(token, str) or not token:
+            raise errors.InvalidToken()
+        self.ctx.token_digests.set(match_id, digests)
+        seat = find_seat(digests, token)
+        if seat is None:
+            raise errors.InvalidToken()
+        return seat

@@ -1,0 +1,125 @@
+"""Read use cases and views: the game catalogue, a match as a viewer may see it, legal
+actions, the event log (long-poll), past states, export and verification of a log.
+
+Everything a viewer receives is produced by ``engine.view`` / ``engine.redact`` (and
+``engine.redact_type``), never from raw state.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.engine import bot_options_schemas
+from service import errors
+from service.context import MatchContext, check_seat
+from service.envelopes import redact_envelopes
+from service.verify import export_log, verify_log
+
+
+class Reads:
+    """games, match_view, legal_actions, events, state_at, export, verify."""
+
+    def __init__(self, ctx: MatchContext):
+        self.ctx = ctx
+
+    def games(self) -> list[dict[str, Any]]:
+        """Installed games: id, title, seat range, options schema, command schemas, bot
+        levels and ``bot_options`` (level -> JSON Schema of its per-seat options)."""
+        return [{"id": e.game_id, "title": e.title, "min_seats": e.min_seats,
+                 "max_seats": e.max_seats, "options_schema": dict(e.options_schema),
+                 "commands": {k: dict(v) for k, v in e.command_schemas.items()},
+                 "bots": sorted(e.bots), "bot_options": bot_options_schemas(e)}
+                for e in self.ctx.engines.values()]
+
+    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
+        """The match as ``viewer`` (seat or ``None`` = spectator) may see it now."""
+        ctx = self.ctx
+        loaded, _ = ctx.head(match_id)
+        record, engine = loaded.record, loaded.engine
+        if viewer is not None:
+            ctx.checked_seat(loaded, viewer)
+        result = engine.result(loaded.state)
+        pending = {str(k): v for k, v in engine.pending(loaded.state).items()}
+        view = engine.view(loaded.state, viewer)
+        ctx.keep(loaded)   # only after the engine calls succeeded (read-only calls)
+        has_open = any(s["kind"] == "open" for s in record.seats)
+        out: dict[str, Any] = {
+            "match_id": match_id, "game": record.game, "version": loaded.version,
+            "status": "finished" if result is not None else "running",
+            "seats": record.public_seats(ctx.stores.seats.claimed(match_id) if has_open else set()),
+            "pending": pending, "view": view, "result": result,
+            "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s}
+        if result is not None:
+            out["seed"] = record.seed.hex()
+        if record.forked_from:
+            out["forked_from"] = record.forked_from
+        # deadline records exist only for timed matches (AfterAppend.start_deadline)
+        running_deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
+        deadlines = {str(s): d["deadline"] for s, d in running_deadlines.items()
+                     if str(s) in out["pending"]}
+        if deadlines and result is None:
+            out["deadlines"] = deadlines
+            mine = deadlines.get(str(viewer)) if viewer is not None else None
+            out["deadline"] = mine or min(deadlines.values())
+        return out
+
+    def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
+        """``{"version", "actions"}``: every command ``seat`` may send now."""
+        loaded, _ = self.ctx.head(match_id)
+        seat = self.ctx.checked_seat(loaded, seat)
+        actions = loaded.engine.legal_actions(loaded.state, seat)
+        self.ctx.keep(loaded)
+        return {"version": loaded.version, "actions": actions}
+
+    def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
+               limit: int = 500) -> dict[str, Any]:
+        """Events after version ``after`` redacted for ``viewer``; long-polls up to
+        ``wait_s`` seconds (capped at 60) until one exists. ``{"version", "events"}``."""
+        ctx = self.ctx
+        record = ctx.record(match_id)
+        if viewer is not None:
+            check_seat(record, viewer)
+        after = max(0, int(after))
+        limit = max(1, min(int(limit), 1000))
+        if record.version <= after and wait_s and wait_s > 0:
+            ctx.stores.events.wait_after(match_id, after, min(float(wait_s), 60.0))
+            record = ctx.record(match_id)
+        if record.version <= after:
+            return {"version": record.version, "events": []}
+        base = ctx.load(match_id, upto=after, record=record)
+        envelopes = ctx.stores.events.read(match_id, after=after, limit=limit)
+        redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
+        return {"version": record.version, "events": redacted}
+
+    def state_at(self, match_id: str, viewer: int | None, version: int) -> dict[str, Any]:
+        """``{"version", "view"}`` at a past ``version``: anyone once finished; while
+        running only a seat, for its own view (Forbidden otherwise)."""
+        record = self.ctx.record(match_id)
+        if viewer is not None:
+            check_seat(record, viewer)
+        if isinstance(version, bool) or not isinstance(version, int) or \
+                not 1 <= version <= record.version:
+            raise errors.VersionOutOfRange(version, record.version)
+        if not record.finished and viewer is None:
+            raise errors.Forbidden("Past states of a running match are shown only to its seats.")
+        loaded = self.ctx.load(match_id, upto=version, record=record)
+        return {"match_id": match_id, "version": version,
+                "view": loaded.engine.view(loaded.state, viewer),
+                "pending": {str(k): v for k, v in loaded.engine.pending(loaded.state).items()}}
+
+    def export(self, match_id: str) -> dict[str, Any]:
+        """The full log with commands and the revealed seed; MatchRunning before the end."""
+        record = self.ctx.record(match_id)
+        if not record.finished:
+            raise errors.MatchRunning()
+        envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
+        return export_log(match_id, record.game,
+                          record.public_seats(self.ctx.stores.seats.claimed(match_id)),
+                          record.options, record.seed, record.seed_commitment, envelopes,
+                          record.forked_from)
+
+    def verify(self, log_doc: dict) -> dict[str, Any]:
+        """Verify an exported log (see :func:`service.verify.verify_log`).
+        Raises InvalidLog when ``log_doc`` is not an object."""
+        if not isinstance(log_doc, dict):
+            raise errors.InvalidLog("a log must be a JSON object")
+        return verify_log(log_doc, self.ctx.engines)

@@ -1,0 +1,76 @@
+"""Reconcile: re-derive lost work of the matches waiting for a worker (a bot seat whose
+job is missing or dead, a timed human seat without its deadline or job).
+
+A pass scans the ``awaiting`` index (matches with a pending bot seat or a timed seat, kept
+by every append), so idle human-only matches cost nothing. The index is a hint: an append
+whose process died before it updated the index (or two appends whose index updates
+crossed) can leave a match out. So a *full* pass scans every running match and puts those
+that await a worker back into the index.
+"""
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from service import errors
+from service.after_append import AfterAppend, awaits_worker
+from service.context import MatchContext
+
+
+class Reconciler:
+    """``reconcile`` passes of one service; ``full_s``: seconds between two full passes."""
+
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend, full_s: float = 60.0):
+        self.ctx = ctx
+        self.after_append = after_append
+        self.full_s = full_s
+        self._last_full: float | None = None   # time.monotonic() of the last full pass
+
+    def reconcile(self, full: bool | None = None) -> dict[str, int]:
+        """One pass (see module docstring); ``full`` ``None`` (the reconcile loops) makes a
+        pass full when the last full pass of this service is ``full_s`` seconds old or
+        there was none. Finished or vanished matches leave both indexes. Returns
+        ``{"checked": running matches examined, "requeued": jobs or deadlines re-created}``.
+        """
+        ctx = self.ctx
+        scheduler, index = ctx.scheduler, ctx.stores.index
+        checked = requeued = 0
+        if scheduler is None:
+            return {"checked": 0, "requeued": 0}
+        now = time.monotonic()
+        if full is None:
+            full = self._last_full is None or now - self._last_full >= self.full_s
+        if full:
+            self._last_full = now
+        source = index.running_ids() if full else index.awaiting_ids()
+        for match_id in sorted(source):
+            try:
+                record = ctx.record(match_id)
+            except errors.MatchNotFound:
+                index.forget(match_id)
+                continue
+            if record.finished:
+                index.forget(match_id)
+                continue
+            checked += 1
+            if not awaits_worker(record, record.pending):
+                continue   # a stale hint is left to the match's next append
+            if full:
+                index.mark_awaiting(match_id)
+            deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
+            for seat in sorted(record.pending):
+                if record.is_bot(seat):
+                    requeued += scheduler.revive_bot_turn(match_id, record.version, seat)
+                elif record.turn_timeout_s:
+                    entry = deadlines.get(seat)
+                    if entry is None:
+                        self.after_append.start_deadline(match_id, seat, record.version,
+                                                         record.turn_timeout_s)
+                        requeued += 1
+                    else:
+                        requeued += scheduler.revive_turn_timeout(
+                            match_id, seat, entry["version"],
+                            datetime.fromisoformat(entry["deadline"]))
+        if requeued:
+            ctx.stores.metrics.incr("reconcile_requeued", requeued)
+        return {"checked": checked, "requeued": requeued}

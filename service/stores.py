@@ -1,0 +1,48 @@
+"""Every Redis adapter of the service in one bundle: the only code that touches Redis keys.
+
+Use-case modules (create/join, act, reads, turns, reconcile, ops) receive a :class:`Stores`
+and call these adapters; key names live only in :mod:`service.keys`.
+
+==================  ===============================================================
+``events``          :class:`service.event_store.EventStore` - streams, meta hash,
+                    idempotency records, the conditional append script
+``snapshots``       :class:`service.snapshots.SnapshotStore` - folded-state snapshots
+``metrics``         :class:`service.metrics.Metrics` - shared Prometheus counters
+``index``           :class:`service.match_index.MatchIndex` - matches/running/awaiting
+``seats``           :class:`service.seat_store.SeatStore` - token digests, join names
+``deadlines``       :class:`service.deadline_store.DeadlineStore` - turn deadlines
+==================  ===============================================================
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.deadline_store import DeadlineStore
+from service.event_store import EventStore
+from service.keys import Keys
+from service.match_index import MatchIndex
+from service.metrics import Metrics
+from service.seat_store import SeatStore
+from service.snapshots import SnapshotStore
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """The adapters over one event-store Redis (see module docstring)."""
+
+    redis: object
+    keys: Keys
+    events: EventStore
+    snapshots: SnapshotStore
+    metrics: Metrics
+    index: MatchIndex
+    seats: SeatStore
+    deadlines: DeadlineStore
+
+    @classmethod
+    def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
+              blocking_reads: bool = True) -> "Stores":
+        """All adapters over ``redis`` (``decode_responses=True``) under ``keys``."""
+        return cls(redis, keys, EventStore(redis, keys, blocking_reads=blocking_reads),
+                   SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys),
+                   MatchIndex(redis, keys), SeatStore(redis, keys), DeadlineStore(redis, keys))
