@@ -179,7 +179,9 @@ def main(argv: list[str] | None = None) -> dict:
         reasons[result["reason"]] += 1
         share = 1 / len(result["winners"])
         for seat, bot in enumerate(bots):
-            faction = cat[state["players"][seat]["faction"]].name
+            # the faction chosen at Game Setup (B): Fallout Boyz may have been discarded since
+            chosen = next(e.data["faction"] for e in match.events if e.type == "FactionChosen" and e.seat == seat)
+            faction = cat[chosen].name
             level_games[bot] += 1
             faction_games[faction] += 1
             if seat in result["winners"]:

@@ -297,13 +297,54 @@ def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
             run(ctx, seat, [op], origin_of(p["slots"][me]["unit"], me))
 
 
+def point_winners(state: Mapping[str, Any], st: Mapping[int, int], forced: list[int]) -> list[int]:
+    """Who scores the point with battle strengths ``st`` and the seats ``forced`` by a "you
+    win the point" effect: exactly the forced seats if any, else the highest strength, ties
+    all score (Neo / Last Light win ties alone); against the A.I.Toma :func:`.sides.point_winners`."""
+    if state.get("toma"):
+        return sides.point_winners(state, st, forced)
+    if forced:
+        return sorted(set(forced))
+    top = max(st.values())
+    winners = [s for s, v in st.items() if v == top]
+    breakers = [s for s in winners if modifiers.has(state["players"][s], "tiebreak")]
+    return breakers if len(winners) > 1 and breakers else winners
+
+
+def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> None:
+    """Murderer: "When Murderer fights, you can decide to discard an additional human from a
+    slot to win the point." Asked (kind ``sacrifice``) when the seat would not score the point
+    alone without it — it is behind, tied, or another seat's "you win the point" effect takes
+    the point (against the A.I.Toma: when its side would not score); never when there is no
+    other Human of ``color`` on its slots. Options: ``"keep"`` — the default a turn timeout
+    takes (a timeout is a pass: nothing is given up) — then the other Humans' slots, weakest
+    first (rightmost on ties). The victim is discarded without discard effects (a battle
+    discard) and the seat joins ``forced``. Ruling R-win-point."""
+    p = ctx.players[seat]
+    victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == color]
+    if not victims:
+        return
+    winners = point_winners(ctx.state, strengths(ctx.state), forced)
+    if (seat in winners) if ctx.state.get("toma") else winners == [seat]:
+        return
+    pick = ctx.ask(seat, "sacrifice", ["keep"] + choices.weakest_first(p, victims),
+                   "Murderer: discard another Human of yours to win the point?")
+    if pick == "keep":
+        return
+    discard_card(ctx, seat, p["slots"][pick]["unit"], trigger=False)
+    ctx.emit("FightBonus", seat, forced=True)
+    forced.append(seat)
+
+
 def resolve_point(ctx: Ctx) -> None:
-    """Score the point: forced winners ("you win the point": Postman, Murderer) if any, else
-    the highest battle strength, ties all score (Neo / Last Light win ties alone). Then the
-    point hooks (point won, fight with temporary strength, Droid Army's refund)."""
+    """Score the point: forced winners ("you win the point": Postman, then Murderer's
+    sacrifice, :func:`murderer`, seat by seat) if any, else the highest battle strength, ties
+    all score (Neo / Last Light win ties alone). Then the point hooks (point won, fight with
+    temporary strength, Droid Army's refund)."""
     state = ctx.state
     cat = catalogue()
     forced: list[int] = []
+    murderers: list[tuple[int, int, str]] = []
     for seat in alive(state):
         p = ctx.players[seat]
         cur = p["current"]
@@ -315,26 +356,14 @@ def resolve_point(ctx: Ctx) -> None:
                 continue
             if op["op"] == "win_point" and (cat[cur["card"]].value or 0) <= op["max_value"]:
                 forced.append(seat)
-            elif op["op"] == "sacrifice_win" and behind(state, seat):
-                victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
-                if victims:
-                    victim = min(victims, key=lambda j: (strength_of(p["slots"][j]), -j))
-                    discard_card(ctx, seat, p["slots"][victim]["unit"], trigger=False)
-                    ctx.emit("FightBonus", seat, forced=True)
-                    forced.append(seat)
+            elif op["op"] == "sacrifice_win":
+                murderers.append((seat, me, op["color"]))
+    for seat, me, color in murderers:
+        murderer(ctx, seat, me, color, forced)
     st = strengths(ctx.state)
     if not st:
         return
-    if state.get("toma"):
-        winners = sides.point_winners(state, st, forced)
-    elif forced:
-        winners = sorted(set(forced))
-    else:
-        top = max(st.values())
-        winners = [s for s, v in st.items() if v == top]
-        breakers = [s for s in winners if modifiers.has(ctx.players[s], "tiebreak")]
-        if len(winners) > 1 and breakers:
-            winners = breakers
+    winners = point_winners(ctx.state, st, forced)
     fought = {s: dict(ctx.players[s]["current"]) for s in st}
     temps = {s: (c["fights"] and (fighting_temp(ctx.state, s, c) > 0 or c["ammo"] > 0)) for s, c in fought.items()}
     ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})

@@ -16,6 +16,7 @@ from typing import Any
 
 from .actions import legal_actions
 from .cards import catalogue
+from .bot_decisions import decision_choice
 from .state import strength_of
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
@@ -65,7 +66,7 @@ class TacticianBot:
         p = state["players"][seat]
         cat = catalogue()
         if "choose" in kinds:
-            return self._choose(state, actions)
+            return self._choose(state, seat, actions)
         if "draft_special" in kinds:
             return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "order_health" in kinds:
@@ -84,13 +85,18 @@ class TacticianBot:
             return self._react(state, seat, actions)
         return self._recruit(state, p, actions)
 
-    @staticmethod
-    def _choose(state: Any, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def _choose(self, state: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
         """Effect decisions: the default (first) option — lowest discards, weakest own unit
-        given up, strongest enemy unit hit — except that C.H.R.O.M.E. always doubles and
-        Journalist rallies every other Human."""
+        given up, strongest enemy unit hit — except that C.H.R.O.M.E. always doubles,
+        Journalist rallies every other Human and the book's player decisions follow
+        :func:`decision_choice` (a hand card's worth: :func:`_card_score`, pairs kept)."""
         kind = state["choice"]["kind"]
         options = [a["option"] for a in actions]
+        p = state["players"][seat]
+        pick = decision_choice(kind, options, p["slots"], p["hand"], len(p["ammo"]),
+                               lambda c: _card_score(c) + (20 if self._paired(state, seat, c) else 0))
+        if pick is not None:
+            return {"type": "choose", "option": pick}
         if kind == "chrome" and "double" in options:
             return {"type": "choose", "option": "double"}
         if kind == "rally":

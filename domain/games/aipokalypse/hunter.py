@@ -45,6 +45,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from .actions import legal_actions
+from .bot_decisions import decision_choice
 from .cards import catalogue
 from .spec import MAX_POS, SCALE
 from .views import view
@@ -493,13 +494,19 @@ class TomaHunterBot:
         kill, the weakest own unit given up — except that C.H.R.O.M.E. doubles, a Special
         Unit is the best one offered, a strength target is the highest on the scale (where it
         jumps furthest), Erit Lux / Sic Mundus store only Triple pairs (the rest stay battle
-        reactions) and forced discards take the hand card needed least."""
+        reactions), forced discards take the hand card needed least and the book's player
+        decisions (Murderer, Lieutenant Dan, Red Slot, Triple, Enclave M87, Mechatron) follow
+        :func:`.bots.decision_choice` (a hand card's worth: its keep score)."""
         choice = v["choice"] or {}
         kind = choice.get("kind")
         options = [a["option"] for a in actions]
         cat = _cat()
         if kind == "chrome" and "double" in options:
             return {"type": "choose", "option": "double"}
+        pick = decision_choice(kind, options, me["slots"], me["hand"], me["ammo"],
+                               lambda c: self._keep_score(c, me) + (0 if cat[c].category == "basic" else 50))
+        if pick is not None:
+            return {"type": "choose", "option": pick}
         if kind == "special":
             specials = [o for o in options if isinstance(o, str) and o in cat and cat[o].category == "special"]
             if specials:

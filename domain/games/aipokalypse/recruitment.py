@@ -16,6 +16,7 @@ from . import coop
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
+from .effects.pools import health_draw_count
 from .effects.resolve import (discard_card, discard_faction, discardable_factions, recruit_card, run,
                               origin_of, spend_ammo)
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
@@ -350,11 +351,22 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if freed is None:
             ctx.emit("SpecialTaken", seat, card=special, **{"from": "pool"})
         else:
-            recruit_card(ctx, seat, special, freed, None, source="pool", pos=pos)
+            recruit_card(ctx, seat, special, special_slot(ctx, seat, freed, special), None,
+                         source="pool", pos=pos)
         return
     pile = p["health"] if source == "health" else state["specials"]
-    ctx.emit("SpecialsOffered", seat, cards=pile[:HEALTH_DRAW], source=source,
+    count = health_draw_count(ctx, seat) if source == "health" else HEALTH_DRAW
+    ctx.emit("SpecialsOffered", seat, cards=pile[:count], source=source,
              ctx={"source": source, "pos": pos, "slot": freed})
+
+
+def special_slot(ctx: Ctx, seat: int, freed: int, special: str) -> int:
+    """"You must immediately play the Special Unit into an available slot": which empty slot is
+    the seat's decision (kind ``special_slot``, slot indexes): the leftmost slot the Triple
+    freed first (the default), then every other empty slot, left to right (ruling R-triple-slot)."""
+    empty = [i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"] and i != freed]
+    return ctx.ask(seat, "special_slot", [freed] + empty,
+                   f"{catalogue()[special].name}: the slot it is recruited into")
 
 
 def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -367,6 +379,7 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     octx = dict(p["offer_ctx"])
     slot = octx["slot"]
     if slot is not None and not p["slots"][slot]["unit"]:
+        slot = special_slot(ctx, seat, slot, special)
         ctx.emit("UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"})
         ctx.emit("SpecialChosen", seat, special=special, to="slot")
         from .effects.resolve import check_red_exchange

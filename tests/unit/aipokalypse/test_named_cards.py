@@ -304,8 +304,8 @@ def test_murderer_sacrifices_a_human_to_win_a_lost_point():
     put(state, 0, one("Veteran"), 0)
     put(state, 1, one("Sniper"), SCALE.index(15))
     state, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
-                                    [ids("Recruit", 3)[2], ids("Commander", 3)[0]]])
-    assert _points(events)[0][0] == [0]
+                                    [ids("Recruit", 3)[2], ids("Commander", 3)[0]]], answers=[1])
+    assert _points(events)[0][0] == [0]                 # the owner chose the Veteran (slot 1)
     assert one("Veteran") in state["discard"]
 
 

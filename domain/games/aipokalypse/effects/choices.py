@@ -9,7 +9,7 @@ what the effect did before it became a choice. ``"stop"`` / ``"skip"`` end optio
 
 Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
 Collector, Bookkeeper ("as many times as you want"), Engineer Guild, Fallout Boyz, Zombie,
-Painkiller, Prayers of Elex, Mechatron, Linear Collider, Outer Wilds,
+Painkiller, Prayers of Elex, Mechatron (which card, from where), Linear Collider, Outer Wilds,
 Lightbringers, D.E.E.R., Journalist, Erit Lux / Sic Mundus; opponents' units in
 :mod:`.opponents`, pools and Special Units in :mod:`.pools`.
 """
@@ -147,16 +147,29 @@ def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("attach")
 def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    """Mechatron: attach a hand card of the seat's choice (highest value first) to this
-    unit, which gains ``n`` strength."""
+    """Mechatron: attach a card of the seat's choice to this unit, which gains ``n``
+    strength. "The card that you attach may come from your hand": the options (kind
+    ``attach``, card ids) are the hand cards — basic units first, highest card value first;
+    the first is the default, the engine's pick before the other sources were offered —, then
+    the seat's other units on slots, weakest first (rightmost on ties). A unit taken from a
+    slot leaves it empty (no discard: no discard effects) and its attached cards move with it
+    ("When a unit with attached cards gets moved somehow, the attached cards move with it")."""
     me = unit_slot(ctx, seat, origin)
-    hand = hand_by_value(ctx, seat)
-    if me is None or not hand:
+    if me is None:
         return
+    p = player(ctx, seat)
     cat = catalogue()
-    options = sorted(hand, key=lambda c: (cat[c].category != "basic", -(cat[c].value or 0), c))
-    card = ctx.ask(seat, "attach", options, f"{name_of(origin['card'])}: attach a hand card")
-    ctx.emit("CardAttached", seat, card=card, slot=me, **{"from": "hand"})
+    hand = sorted(p["hand"], key=lambda c: (cat[c].category != "basic", -(cat[c].value or 0), c))
+    on_slots = {s["unit"]: i for i, s in units(p) if i != me}
+    options = hand + [p["slots"][i]["unit"] for i in weakest_first(p, list(on_slots.values()))]
+    if not options:
+        return
+    card = ctx.ask(seat, "attach", options, f"{name_of(origin['card'])}: attach a card from your hand "
+                                            "or one of your other units")
+    if card in p["hand"]:
+        ctx.emit("CardAttached", seat, card=card, slot=me, **{"from": "hand"})
+    else:
+        ctx.emit("CardAttached", seat, card=card, slot=me, from_slot=on_slots[card], **{"from": "slot"})
     gain(ctx, seat, me, op["n"])
 
 

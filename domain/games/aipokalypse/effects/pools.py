@@ -5,6 +5,7 @@ Defaults: :mod:`.choices`; rulings R-benji, R-vault, R-kollektah."""
 from __future__ import annotations
 
 from ..context import Ctx
+from ..spec import HEALTH_DRAW
 from .choices import name_of, neighbours
 from .resolve import Op, _op, fire, gain_ammo, player, recruit_card
 
@@ -120,7 +121,7 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Vault A.F.K., rounds 2 and 3: recruit a Special Unit for free, as if by a Triple made
     from the hand (it goes to the hand): a pool card, or up to 2 drawn from the health
-    stack (one is chosen, the other goes under the stack)."""
+    stack (how many: :func:`health_draw_count`; one is chosen, the other goes under the stack)."""
     p = player(ctx, seat)
     if ctx.state["round"] not in op["rounds"]:
         return
@@ -133,9 +134,20 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if pick != "health":
         ctx.emit("SpecialTaken", seat, card=pick, **{"from": "pool"})
         return
-    ctx.emit("SpecialsOffered", seat, cards=p["health"][:2], source="health",
+    ctx.emit("SpecialsOffered", seat, cards=p["health"][:health_draw_count(ctx, seat)], source="health",
              ctx={"source": "health", "pos": 0, "slot": None})
 
+
+
+def health_draw_count(ctx: Ctx, seat: int) -> int:
+    """"To recruit a Special Unit, you can either take one from your pool ... or draw up to 2
+    Special Units from your health point stack": how many (2 or 1, at most the stack) is the
+    seat's decision (kind ``health_draw``; default 2, what the engine drew before it became a
+    choice). Drawing none recruits no Special Unit, so 0 is no option (ruling R-triple-health).
+    Only asked when the stack is not empty (the health source is offered only then)."""
+    left = len(player(ctx, seat)["health"])
+    options = [k for k in range(HEALTH_DRAW, 0, -1) if k <= left]
+    return ctx.ask(seat, "health_draw", options, "Draw 2 or 1 Special Units from your health stack?")
 
 
 def cash_pool(ctx: Ctx, seat: int, card: str) -> None:

@@ -204,12 +204,20 @@ def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
 
 
 def place_red_slot(ctx: Ctx, seat: int, into: int | None = None) -> None:
-    """"Red Slots": a new slot while under 6 slots, else replace an empty slot (the leftmost),
-    else under a unit (ruling: the weakest, rightmost on ties). Taken from the Special deck."""
+    """"Red Slots": "If you obtain a Red Slot through an effect and have not yet 6 slots,
+    place the Red Slot as a new slot. If you already have 6 slots, replace any empty slot
+    with the Red Slot. If you have no empty slots left, you can place the Red Slot under any
+    unit." Taken from the Special deck. ``into`` (Seppuku): that slot if it is empty.
+
+    Which empty slot, or which unit, is the seat's decision (kind ``red_slot``, options slot
+    indexes; ruling R-red-place): the default (first option, a turn timeout's) is the
+    leftmost empty slot, and under a unit the weakest one (rightmost on ties), the engine's
+    placement before it became a choice. A unit already at 15 exchanges the Red Slot at once."""
     if not ctx.state["specials"]:
         return
     card = ctx.state["specials"][0]
-    slots = player(ctx, seat)["slots"]
+    p = player(ctx, seat)
+    slots = p["slots"]
     if into is not None and into < len(slots) and not slots[into]["unit"]:
         ctx.emit("RedSlotPlaced", seat, card=card, slot=into, mode="replace")
         return
@@ -218,11 +226,13 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None) -> None:
         return
     empty = [i for i, s in enumerate(slots) if not s["unit"]]
     if empty:
-        ctx.emit("RedSlotPlaced", seat, card=card, slot=empty[0], mode="replace")
+        pick = ctx.ask(seat, "red_slot", empty, "Red Slot: the empty slot it replaces")
+        ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="replace")
         return
-    weakest = pick_unit(player(ctx, seat), "weakest")
-    ctx.emit("RedSlotPlaced", seat, card=card, slot=weakest, mode="under")
-    check_red_exchange(ctx, seat, weakest)
+    under = sorted((i for i, _ in units(p)), key=lambda i: (strength_of(p["slots"][i]), -i))
+    pick = ctx.ask(seat, "red_slot", under, "Red Slot: the unit it goes under")
+    ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="under")
+    check_red_exchange(ctx, seat, pick)
 
 
 def pick_unit(p: dict, pick: str, active_only: bool = False, color: str | None = None) -> int | None:
@@ -437,12 +447,24 @@ def _salvage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("search")
 def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    """Draw until a card of ``kind`` turns up (the others go to the discard pile, which is
-    reshuffled if needed): into the hand, or onto Venus Colony (``to: colony``)."""
+    """Draw until a card of ``kind`` turns up (the others go to the discard pile): into the
+    hand, or onto Venus Colony (``to: colony``). When the draw pile runs out the discard
+    pile is shuffled as the new draw pile ("Shuffle the discard pile if necessary": Shadow
+    Fortress, Roko's Basilisk) — with ``reshuffle: optional`` only if the seat wants to
+    (Enclave M87: "If you don't find a human in the draw pile, you can shuffle the discard
+    pile"; kind ``reshuffle``, options ``reshuffle`` — the default, what the search did before
+    it became a choice — or ``stop``)."""
     cat = catalogue()
     budget = len(ctx.state["draw"]) + len(ctx.state["discard"])
     kind = op["kind"]
-    while budget > 0 and ctx.ensure_draw():
+    while budget > 0:
+        if (not ctx.state["draw"] and ctx.state["discard"] and op.get("reshuffle") == "optional"
+                and ctx.ask(seat, "reshuffle", ["reshuffle", "stop"],
+                            f"{cat[origin['card']].name}: no card found in the draw pile; "
+                            "shuffle the discard pile?") == "stop"):
+            return
+        if not ctx.ensure_draw():
+            return
         top = ctx.state["draw"][0]
         card = cat[top]
         if (card.kind == "ailien") if kind == "ailien" else (card.color == kind):
@@ -469,14 +491,25 @@ def _health_from_deck(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("ammo_all")
 def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to
+    give strength to all your humans." How much ammo is the seat's decision (kind ``ammo``,
+    options the counts: 1 first — the default, what the card spent before it became a
+    choice —, then 0 and 2 up to all its ammo). Each ammo spent gives every unit of
+    ``color`` 1 strength and fires ``ammo_spent`` (one ``AmmoSpent`` per ammo)."""
     p = player(ctx, seat)
     targets = [i for i, s in units(p) if color_of(s["unit"]) == op["color"]]
     if not p["ammo"] or not targets:
         return
-    ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
-    for i in targets:
-        gain(ctx, seat, i, 1)
-    fire(ctx, seat, "ammo_spent", {})
+    options = [1, 0] + list(range(2, len(p["ammo"]) + 1))
+    count = ctx.ask(seat, "ammo", options, f"{catalogue()[origin['card']].name}: how many ammo to give "
+                                           "each of your Humans 1 strength?")
+    for _ in range(count):
+        if not player(ctx, seat)["ammo"]:
+            break
+        ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
+        for i in targets:
+            gain(ctx, seat, i, 1)
+        fire(ctx, seat, "ammo_spent", {})
 
 
 from . import choices as _choices  # noqa: E402,F401  (registers the ops with a player decision)
