@@ -449,22 +449,26 @@ def _salvage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Draw until a card of ``kind`` turns up (the others go to the discard pile): into the
     hand, or onto Venus Colony (``to: colony``). When the draw pile runs out the discard
-    pile is shuffled as the new draw pile ("Shuffle the discard pile if necessary": Shadow
-    Fortress, Roko's Basilisk) — with ``reshuffle: optional`` only if the seat wants to
+    pile is shuffled as the new draw pile, once, and searched through ("Shuffle the discard
+    pile if necessary": Shadow Fortress, Roko's Basilisk; before, the search stopped after as
+    many cards as both piles held at its start, missing cards it had milled and reshuffled
+    back) — with ``reshuffle: optional`` only if the seat wants to
     (Enclave M87: "If you don't find a human in the draw pile, you can shuffle the discard
     pile"; kind ``reshuffle``, options ``reshuffle`` — the default, what the search did before
     it became a choice — or ``stop``)."""
     cat = catalogue()
-    budget = len(ctx.state["draw"]) + len(ctx.state["discard"])
     kind = op["kind"]
-    while budget > 0:
-        if (not ctx.state["draw"] and ctx.state["discard"] and op.get("reshuffle") == "optional"
-                and ctx.ask(seat, "reshuffle", ["reshuffle", "stop"],
-                            f"{cat[origin['card']].name}: no card found in the draw pile; "
-                            "shuffle the discard pile?") == "stop"):
-            return
-        if not ctx.ensure_draw():
-            return
+    reshuffled = False
+    while True:
+        if not ctx.state["draw"]:                        # the whole draw pile was searched
+            if reshuffled or not ctx.state["discard"]:
+                return
+            if op.get("reshuffle") == "optional" and ctx.ask(
+                    seat, "reshuffle", ["reshuffle", "stop"],
+                    f"{cat[origin['card']].name}: no card found in the draw pile; shuffle the discard pile?") == "stop":
+                return
+            ctx.ensure_draw()
+            reshuffled = True                            # one pass through the new pile at most
         top = ctx.state["draw"][0]
         card = cat[top]
         if (card.kind == "ailien") if kind == "ailien" else (card.color == kind):
@@ -474,7 +478,6 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                 ctx.emit("CardsDrawn", seat, cards=[top], to="hand")
             return
         ctx.emit("CardsMilled", seat, cards=[top])
-        budget -= 1
 
 
 @_op("extra_faction")
