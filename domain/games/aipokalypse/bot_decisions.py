@@ -18,7 +18,10 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
                     worth: Callable[[str], float]) -> Any:
     """The option a strong player takes for the book's player decisions (None: no opinion,
     the caller decides). ``slots``/``hand``/``ammo`` are the chooser's own (state or its
-    view); ``worth`` rates a hand card (lower: given up first).
+    view); ``worth`` rates a hand card (lower: given up first). The options come from the
+    scratch state of the held command, which may differ from what the chooser's state shows
+    (a slot opened or a card drawn earlier in the same command): an option the chooser cannot
+    see is rated as unknown, never looked up.
 
     - ``sacrifice`` (Murderer): give up the weakest other Human only when it has at most
       :data:`SACRIFICE_MAX` strength, else keep it;
@@ -31,7 +34,7 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
     - ``attach`` (Mechatron): the hand card worth least, a unit from a slot only without one.
     """
     if kind == "sacrifice":
-        victims = [o for o in options if isinstance(o, int)]
+        victims = [o for o in options if isinstance(o, int) and o < len(slots)]
         weak = [i for i in victims if strength_of(slots[i]) <= SACRIFICE_MAX]
         return weak[0] if weak else "keep"
     if kind == "ammo":
@@ -39,7 +42,7 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
         want = ammo if humans >= 2 else max(0, ammo - AMMO_KEPT)
         return max((o for o in options if o <= want), default=options[0])
     if kind == "red_slot":
-        full = [o for o in options if slots[o].get("unit") and slots[o]["pos"] == MAX_POS]
+        full = [o for o in options if o < len(slots) and slots[o].get("unit") and slots[o]["pos"] == MAX_POS]
         return full[0] if full else options[0]
     if kind == "health_draw":
         return max(options)

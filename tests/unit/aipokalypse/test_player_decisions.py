@@ -430,3 +430,13 @@ def test_recruitment_decisions_show_other_seats_neither_kind_nor_options():
     state, cmd = _triple_table()
     held, events = act(state, 0, cmd, defaults=False)
     assert ENGINE.view(held, 1)["choice"] == {"seat": 0} and ENGINE.redact(events[-1], 1) == {"hidden": True}
+
+
+def test_the_bots_rate_an_option_they_cannot_see_as_unknown():
+    """A held command's options come from its scratch state: a slot opened earlier in the
+    same command (Walter White's 7th) is not in the chooser's state. The bots take the
+    default instead of looking it up (found by the 4-tactician simulation)."""
+    state, _ = _six_slots(strengths=(4, 4, 1, 4, SCALE.index(15), 4))
+    slots = state["players"][0]["slots"]
+    assert decision_choice("red_slot", [6, 2], slots, [], 0, lambda c: 0) == 6
+    assert decision_choice("sacrifice", ["keep", 6], slots, [], 0, lambda c: 0) == "keep"
