@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, url_for
 
+from domain.engine import RuleError
+
 from api import schemas
+from api.errors import Problem
 from api.auth import optional_seat, require_seat
 from api.runtime import runtime, service
 
@@ -62,9 +65,14 @@ def act(match_id: str):
     again with the header ``Idempotent-Replayed: true``.
     """
     seat = require_seat(match_id)
-    command, expected = schemas.command_body(runtime().game_of(match_id))
+    try:
+        command, expected, decision = schemas.command_body(runtime().game_of(match_id))
+    except (Problem, RuleError) as error:
+        if error.status in (400, 422):
+            service().check_running(match_id)   # a finished match answers match_finished first
+        raise
     outcome = service().act(match_id, seat, command, idempotency_key=schemas.idempotency_key(),
-                            expected_version=expected)
+                            expected_version=expected, decision_id=decision)
     response = jsonify({"version": outcome["version"], "events": outcome["events"]})
     response.headers["ETag"] = f'"{outcome["version"]}"'
     if outcome.get("replayed"):

@@ -366,11 +366,12 @@ def check_seats(game: Mapping[str, Any], seats: list[dict[str, Any]] | None) -> 
         raise validation_problem({"seats": errors})
 
 
-def command_body(game_id: str) -> tuple[dict[str, Any], int | None]:
-    """The command of ``POST .../actions`` and its expected version.
+def command_body(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
+    """The command of ``POST .../actions``, its expected version and its decision id.
 
-    The body is the command object plus an optional ``expected_version``; the
-    ``If-Match`` header (``"<version>"``) is the other way to send it (both must agree).
+    The body is the command object plus an optional ``expected_version`` and an optional
+    ``decision_id`` (a string from ``GET .../legal-actions``); the ``If-Match`` header
+    (``"<version>"``) is the other way to send the version (both must agree).
 
     Raises:
         Problem: 400 ``validation_error`` (no string ``type``, fields not matching the
@@ -382,6 +383,9 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None]:
         raise validation_problem({"_schema": ["The command must be a JSON object."]})
     command = dict(body)
     expected = _expected_version(command.pop("expected_version", None))
+    decision = command.pop("decision_id", None)
+    if decision is not None and (not isinstance(decision, str) or not 1 <= len(decision) <= 64):
+        raise validation_problem({"decision_id": ["A decision id from legal-actions (a string)."]})
     kind = command.get("type")
     if not isinstance(kind, str) or not kind:
         raise validation_problem({"type": ["A command needs a string 'type'."]})
@@ -396,7 +400,7 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None]:
     header = if_match_version()
     if header is not None and expected is not None and header != expected:
         raise validation_problem({"expected_version": ["Disagrees with the If-Match header."]})
-    return command, expected if expected is not None else header
+    return command, expected if expected is not None else header, decision
 
 
 def _expected_version(value: Any) -> int | None:

@@ -15,6 +15,7 @@ from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, sha256_hex
 from service.context import Loaded, MatchContext, head_fields
+from service.decisions import decision_id
 from service.envelopes import build_envelopes, redact_envelopes, utc_iso
 from service.match_record import MatchRecord
 
@@ -28,14 +29,21 @@ class Act:
 
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None) -> dict[str, Any]:
+            idem_field: str | None = None, decision_id: str | None = None) -> dict[str, Any]:
         """Decide ``command`` for ``seat`` and append its events atomically.
 
         Returns ``{"version", "events" (redacted for seat), "replayed"}``. A repeated
-        ``idempotency_key`` returns the first answer with ``replayed: true`` and appends
-        nothing. Without ``expected_version`` a lost append race is re-decided on the new
-        state (``append_attempts`` times, then ``busy``); with a stale one VersionConflict.
-        Raises RuleError (domain), SeatNotFound, IdempotencyKeyReused, VersionConflict.
+        ``idempotency_key`` with the same command and preconditions returns the first answer
+        with ``replayed: true`` and appends nothing. Without ``expected_version`` a lost
+        append race is re-decided on the new state (``append_attempts`` times, then
+        ``busy``); with a stale one VersionConflict. ``decision_id`` (from
+        :meth:`service.reads.Reads.legal_actions`) is the weaker precondition: it fails only
+        when the seat's own pending decision moved (:mod:`service.decisions`).
+
+        Errors keep this order: match, seat, a finished match (``match_finished``, before
+        any check of the command, unless the key replays an answer), a malformed command
+        or key, the Idempotency-Key (IdempotencyKeyReused: another command or another
+        precondition), VersionConflict, DecisionMoved, then the rules (RuleError).
         """
         ctx = self.ctx
         counters = ctx.stores.metrics
@@ -45,35 +53,44 @@ class Act:
             bad_key = not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255
             if not bad_key:
                 idem_field = ctx.stores.keys.idem_field(seat, idempotency_key)
-        fingerprint = "" if bad_command else sha256_hex(canonical_json(command))
+        fingerprint = "" if bad_command else _fingerprint(command, expected_version, decision_id)
         if not (bad_command or bad_key):
             answer = self._act_on_cached_fold(match_id, seat, command, idem_field, fingerprint,
-                                              expected_version, cause)
+                                              expected_version, cause, decision_id)
             if answer is not None:
                 return answer
         for _attempt in range(ctx.append_attempts):
-            # errors keep their order: match, seat, command, Idempotency-Key
             loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field)
             record, engine = loaded.record, loaded.engine
             seat = ctx.checked_seat(loaded, seat)
+            if prior is not None:
+                ctx.keep(loaded)
+                return self._replay(prior, fingerprint)
+            # From here the held state is not given back unless the append succeeds: a
+            # failed decide or a lost race never leaves a touched state in the cache.
+            try:
+                if engine.result(loaded.state) is not None:
+                    raise MatchFinished()
+            except RuleError as exc:
+                counters.rejected(exc.code)
+                raise
             if bad_command or bad_key:
                 ctx.keep(loaded)
                 if bad_command:
                     counters.rejected("invalid_command")
                     raise InvalidCommand("A command is an object with a string 'type'.")
                 raise InvalidCommand("Idempotency-Key must be 1-255 characters.")
-            if prior is not None:
-                ctx.keep(loaded)
-                return self._replay(prior, fingerprint)
             if expected_version is not None and loaded.version != expected_version:
                 ctx.keep(loaded)
                 counters.rejected("version_conflict")
                 raise errors.VersionConflict(expected_version, loaded.version)
-            # From here the held state is not given back unless the append succeeds: a
-            # failed decide or a lost race never leaves a touched state in the cache.
+            if decision_id is not None:
+                current = self.decision_of(loaded, seat)
+                if current != decision_id:
+                    ctx.keep(loaded)
+                    counters.rejected("decision_moved")
+                    raise errors.DecisionMoved(current, loaded.version)
             try:
-                if engine.result(loaded.state) is not None:
-                    raise MatchFinished()
                 events = engine.decide(loaded.state, seat, command,
                                        derive_rng(record.seed, loaded.version))
             except RuleError as exc:
@@ -91,16 +108,25 @@ class Act:
                 raise errors.VersionConflict(expected_version, current)
         raise errors.TooManyConflicts(ctx.append_attempts)
 
+    @staticmethod
+    def decision_of(loaded: Loaded, seat: int) -> str | None:
+        """The id of ``seat``'s pending decision on the fold ``loaded`` (read only)."""
+        if seat not in loaded.seat_decisions:
+            return None
+        return decision_id(loaded.seat_decisions, seat,
+                           loaded.engine.legal_actions(loaded.state, seat))
+
     def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
                             idem_field: str | None, fingerprint: str,
-                            expected_version: int | None, cause: str) -> dict[str, Any] | None:
+                            expected_version: int | None, cause: str,
+                            decision: str | None = None) -> dict[str, Any] | None:
         """The fast path of :meth:`act`: decide on this process's cached fold and append
         conditionally on its version *and* head hash, without reading the store first
         (one round trip instead of two).
 
         Returns the answer (accepted, or an idempotent replay found by the append script),
         or ``None`` when the verified path must run: no cached fold, a seat or expected
-        version the fold cannot vouch for, a rejected command or an empty batch (a rule
+        version or decision id the fold cannot vouch for, a rejected command or an empty batch (a rule
         error is only ever answered from a fold just read from the store), or an append
         refused because the fold is stale. A fold touched by ``decide``/``evolve`` goes back
         to the cache only after its append succeeded.
@@ -117,8 +143,10 @@ class Act:
             folds.put(match_id, entry)
             return None
         engine = self.ctx.engine(record.game)
+        held = Loaded(record, engine, entry.version, entry.head_hash, entry.state, entry.decisions)
         try:
-            if engine.result(entry.state) is not None:
+            if engine.result(entry.state) is not None or \
+                    (decision is not None and self.decision_of(held, seat) != decision):
                 folds.put(match_id, entry)
                 return None
             events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
@@ -127,7 +155,6 @@ class Act:
         if not events:
             folds.put(match_id, entry)
             return None
-        held = Loaded(record, engine, entry.version, entry.head_hash, entry.state)
         # None when another process appended first: the verified path reads the store
         # and decides again
         return self._append_batch(match_id, held, seat, command, events, cause, idem_field,
@@ -159,8 +186,9 @@ class Act:
                                     uuid.uuid4().hex, command, seat, utc_iso(self.ctx.clock()))
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
+        fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat)
         outcome = self.ctx.stores.events.append(
-            match_id, loaded.version, envelopes, head_fields(engine, state, envelopes),
+            match_id, loaded.version, envelopes, fields,
             idem_field, {"fingerprint": fingerprint, "answer": answer},
             expected_head=loaded.head_hash)
         if outcome.status == "replayed":
@@ -168,11 +196,12 @@ class Act:
         if outcome.status != "ok":
             self.ctx.stores.metrics.incr("append_conflicts")
             return None, outcome.version
-        self._appended(record, engine, state, loaded.version, envelopes, seat, cause)
+        self._appended(record, engine, state, loaded.version, envelopes, seat, cause, decisions)
         return answer, None
 
     def _appended(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-                  envelopes: list[dict[str, Any]], seat: int, cause: str) -> None:
+                  envelopes: list[dict[str, Any]], seat: int, cause: str,
+                  decisions: dict[int, list]) -> None:
         """Book-keeping after a command's batch was appended (:class:`AfterAppend`), then
         the new fold into the cache."""
         counted = ["actions_accepted"]
@@ -183,7 +212,7 @@ class Act:
         new_version = envelopes[-1]["version"]
         self.after_append(record, engine, state, old_version, new_version, actor=seat,
                           counted=counted)
-        self.ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state))
+        self.ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused
@@ -193,3 +222,13 @@ class Act:
             raise errors.IdempotencyKeyReused()
         self.ctx.stores.metrics.incr("idempotent_replays")
         return {**prior["answer"], "replayed": True}
+
+
+def _fingerprint(command: Mapping[str, Any], expected_version: int | None,
+                 decision: str | None) -> str:
+    """What an Idempotency-Key is bound to: the command and its preconditions (the
+    command alone when it has none, as recorded before preconditions were part of it)."""
+    if expected_version is None and decision is None:
+        return sha256_hex(canonical_json(command))
+    return sha256_hex(canonical_json({"command": command, "expected_version": expected_version,
+                                      "decision_id": decision}))

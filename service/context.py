@@ -16,6 +16,7 @@ from domain.engine import Engine
 from service import errors
 from service.bots import BotCache
 from service.codec import dumps, genesis_hash
+from service.decisions import decisions_after
 from service.envelopes import to_event
 from service.fold_cache import CachedFold, FoldCache, TokenCache
 from service.match_record import MatchRecord
@@ -25,13 +26,22 @@ from service.stores import Stores
 
 @dataclass(slots=True)
 class Loaded:
-    """A match folded up to ``version`` (``state`` is owned by the caller)."""
+    """A match folded up to ``version`` (``state`` is owned by the caller).
+
+    ``decisions``: the per-seat decisions at ``version`` when ``record`` (read before an
+    append) is older than the fold; ``None`` when ``record.decisions`` is exact."""
 
     record: MatchRecord
     engine: Engine
     version: int
     head_hash: str
     state: Any
+    decisions: dict[int, list] | None = None
+
+    @property
+    def seat_decisions(self) -> dict[int, list]:
+        """``{seat: [since, kind]}`` of the pending seats at ``version``."""
+        return self.record.decisions if self.decisions is None else self.decisions
 
 
 def _default_engines() -> Mapping[str, Engine]:
@@ -40,14 +50,21 @@ def _default_engines() -> Mapping[str, Engine]:
     return registry()
 
 
-def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]]) -> dict[str, str]:
+def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]],
+                prior_decisions: Mapping[int, list], actor: int | None
+                ) -> tuple[dict[str, str], dict[int, list]]:
     """The meta fields describing the head after ``envelopes`` were folded into ``state``:
-    ``head_hash``, ``pending`` (seat -> decision kind), ``status``, ``result``."""
+    ``head_hash``, ``pending`` (seat -> decision kind), ``decisions`` (seat -> ``[since,
+    kind]``, :func:`service.decisions.decisions_after` from ``prior_decisions`` and the
+    ``actor``), ``status``, ``result``; and the decisions themselves."""
     result = engine.result(state)
+    pending = engine.pending(state)
+    decisions = decisions_after(prior_decisions, pending, envelopes[-1]["version"], actor)
     return {"head_hash": envelopes[-1]["hash"],
-            "pending": dumps({str(k): v for k, v in engine.pending(state).items()}),
+            "pending": dumps({str(k): v for k, v in pending.items()}),
+            "decisions": dumps({str(k): v for k, v in decisions.items()}),
             "status": "running" if result is None else "finished",
-            "result": dumps(result)}
+            "result": dumps(result)}, decisions
 
 
 def check_seat(record: MatchRecord, seat: Any) -> int:
@@ -166,7 +183,7 @@ class MatchContext:
         The caller must not touch the state afterwards."""
         self.folds.put(loaded.record.match_id, CachedFold(loaded.version, loaded.head_hash,
                                                           loaded.record.game, loaded.state,
-                                                          loaded.record))
+                                                          loaded.record, loaded.seat_decisions))
 
     def checked_seat(self, loaded: Loaded, seat: Any) -> int:
         """:func:`check_seat` for a held fold: it goes back to the cache before raising."""

@@ -167,7 +167,7 @@ class CreateJoin:
                 "seed_commitment": seed_commitment(seed), "created_at": utc_iso(self.ctx.clock()),
                 "turn_timeout_s": "" if timeout is None else repr(timeout),
                 "forked_from": canonical_json(forked_from)}
-        meta.update(head_fields(engine, state, envelopes))
+        meta.update(head_fields(engine, state, envelopes, {}, None)[0])
         outcome = stores.events.append(match_id, 0, envelopes, meta)
         if outcome.status != "ok":
             raise RuntimeError(f"match id collision for {match_id}")

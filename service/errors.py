@@ -70,12 +70,24 @@ class VersionConflict(ServiceError):
                          current_version=current)
 
 
+class DecisionMoved(ServiceError):
+    """409 ``decision_moved``: the ``decision_id`` sent is not the seat's pending decision
+    any more (the seat acted, its decision changed, or it has nothing pending); extras
+    ``current_decision_id`` (``None`` when nothing is pending) and ``current_version``."""
+
+    def __init__(self, current: str | None, version: int):
+        super().__init__("decision_moved", 409,
+                         "Your pending decision is not the one this decision_id names any more.",
+                         current_decision_id=current, current_version=version)
+
+
 class IdempotencyKeyReused(ServiceError):
     """422 ``idempotency_key_reused``: the key was first used with a different command."""
 
     def __init__(self):
         super().__init__("idempotency_key_reused", 422,
-                         "This Idempotency-Key was already used with a different command.")
+                         "This Idempotency-Key was already used with a different command "
+                         "or precondition (expected_version, decision_id).")
 
 
 class MatchRunning(ServiceError):

@@ -89,7 +89,9 @@ class CachedFold:
     ``head_hash``: the ``hash`` of envelope ``version`` (the next envelope's ``prev_hash``);
     ``game``: the match's game id; ``state``: the engine's folded state (owned by whoever
     holds this entry); ``record``: the ``MatchRecord`` read with it (only its static
-    fields — seats, seed, game, turn timeout — may be relied on), or ``None``.
+    fields — seats, seed, game, turn timeout — may be relied on), or ``None``;
+    ``decisions``: the per-seat decisions (``service.decisions``) at ``version``, or ``None``
+    (then ``record.decisions`` is exact at ``version``).
     """
 
     version: int
@@ -97,6 +99,7 @@ class CachedFold:
     game: str
     state: Any
     record: Any = None
+    decisions: Any = None
 
 
 class FoldCache:

@@ -14,6 +14,9 @@ class MatchRecord:
     "name"?}`` as created (``bot_options``: the validated, non-empty per-seat options of a
     bot seat; public, like the level);
     ``names``: seat -> name given at join; ``pending``: seat -> decision kind at ``version``;
+    ``decisions``: seat -> ``[since, kind]`` for each pending seat: the version its current
+    decision started at (see :func:`service.decisions.decisions_after`); matches stored
+    before decisions were tracked give every pending seat ``since`` 0;
     ``seed``: 32 secret bytes (never leaves the server before the result).
     """
 
@@ -32,22 +35,27 @@ class MatchRecord:
     created_at: str
     names: dict[int, str]
     forked_from: Any
+    decisions: dict[int, list]
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
         """Build from the raw hash (strings); ``KeyError`` when fields are missing."""
         names = {int(k[5:]): v for k, v in meta.items() if k.startswith("name:")}
         timeout = meta.get("turn_timeout_s") or ""
+        pending = {int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()}
+        raw_decisions = meta.get("decisions")
+        decisions = ({int(k): v for k, v in json.loads(raw_decisions).items()} if raw_decisions
+                     else {seat: [0, kind] for seat, kind in pending.items()})
         return cls(
             match_id=match_id, game=meta["game"], version=int(meta.get("version", 0)),
             head_hash=meta.get("head_hash", ""), seats=json.loads(meta["seats"]),
             options=json.loads(meta["options"]), seed=bytes.fromhex(meta["seed"]),
             seed_commitment=meta["seed_commitment"], status=meta.get("status", "running"),
-            pending={int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()},
+            pending=pending,
             result=json.loads(meta.get("result", "null")),
             turn_timeout_s=float(timeout) if timeout else None,
             created_at=meta.get("created_at", ""), names=names,
-            forked_from=json.loads(meta.get("forked_from", "null")))
+            forked_from=json.loads(meta.get("forked_from", "null")), decisions=decisions)
 
     @property
     def finished(self) -> bool:

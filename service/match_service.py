@@ -9,7 +9,8 @@ method delegates to the module that holds its use case:
 ``authenticate``
 ``act``                                     :mod:`service.act`
 ``games``, ``match_view``,                  :mod:`service.reads`
-``legal_actions``, ``events``,
+``legal_actions``, ``check_running``,
+``events``,
 ``state_at``, ``export``, ``verify``
 ``run_bot_turn``, ``run_turn_timeout``      :mod:`service.turns`
 ``reconcile``                               :mod:`service.reconcile`
@@ -141,10 +142,10 @@ class MatchService:
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None) -> dict[str, Any]:
+            idem_field: str | None = None, decision_id: str | None = None) -> dict[str, Any]:
         """See :meth:`service.act.Act.act`."""
         return self._act.act(match_id, seat, command, idempotency_key, expected_version,
-                             cause=cause, idem_field=idem_field)
+                             cause=cause, idem_field=idem_field, decision_id=decision_id)
 
     # ------------------------------------------------------------------ reads
     def games(self) -> list[dict[str, Any]]:
@@ -158,6 +159,10 @@ class MatchService:
     def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.legal_actions`."""
         return self._reads.legal_actions(match_id, seat)
+
+    def check_running(self, match_id: str) -> None:
+        """See :meth:`service.reads.Reads.check_running`."""
+        self._reads.check_running(match_id)
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
                limit: int = 500) -> dict[str, Any]:

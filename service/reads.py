@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import bot_options_schemas
+from domain.engine import MatchFinished, bot_options_schemas
 from service import errors
 from service.context import MatchContext, check_seat
+from service.decisions import decision_id
 from service.envelopes import redact_envelopes
 from service.verify import export_log, verify_log
 
@@ -63,12 +64,22 @@ class Reads:
         return out
 
     def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
-        """``{"version", "actions"}``: every command ``seat`` may send now."""
+        """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,
+        and the id of its pending decision (``None`` when it has none) that ``act`` takes
+        as a precondition failing only when this decision moved (:mod:`service.decisions`)."""
         loaded, _ = self.ctx.head(match_id)
         seat = self.ctx.checked_seat(loaded, seat)
         actions = loaded.engine.legal_actions(loaded.state, seat)
         self.ctx.keep(loaded)
-        return {"version": loaded.version, "actions": actions}
+        return {"version": loaded.version, "actions": actions,
+                "decision_id": decision_id(loaded.seat_decisions, seat, actions)}
+
+    def check_running(self, match_id: str) -> None:
+        """Raise MatchFinished (409 ``match_finished``) when the match has a result (and
+        MatchNotFound when there is no such match); the API asks it before answering a
+        malformed command, so a finished match answers ``match_finished`` first."""
+        if self.ctx.record(match_id).finished:
+            raise MatchFinished()
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
                limit: int = 500) -> dict[str, Any]:
