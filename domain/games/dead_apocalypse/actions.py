@@ -4,13 +4,19 @@ Decision kinds: ``turn`` (the active seat's play step), ``help`` (a seat answeri
 for Help, one at a time from the active seat's left), ``assist`` (that seat playing cards
 from its hand), ``ditch``/``occupy`` (an ability prompt), ``reward`` (an assisting seat
 choosing the Resource Row card or an Adept Survivor).
+
+A ``defeat`` lists the bare command (the default spending, ruling R-SPEND) and, when the
+choice matters, one ``defeat`` with ``spend`` per distinct way to pay the HP
+(:func:`combat.spend_options`). ``end_turn`` is not legal while a Location's Repeat is
+unused (ruling R-REPEAT).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from .cards import catalogue
-from .combat import can_defeat, reward_options
+from .call_for_help import help_needed
+from .combat import reward_options, spend_options
 from .effects import ditch_candidates, occupy_targets
 from .state import MatchState
 
@@ -32,9 +38,11 @@ def pending(state: MatchState) -> dict[int, str]:
 
 def can_call_for_help(state: MatchState) -> bool:
     """Call for Help: only when attacked (an attacking Zombie is still undefeated), once
-    per turn, and only with other seats at the table."""
+    per turn, only with other seats at the table, and only while the active seat's hand
+    and cards in play will not gain enough damage to defeat every attacker
+    (:func:`call_for_help.help_needed`)."""
     return (state.seat_count > 1 and not state.help["called"]
-            and any(state.zombie_row[c] is not None for c in state.attackers))
+            and any(state.zombie_row[c] is not None for c in state.attackers) and help_needed(state))
 
 
 def playable(state: MatchState, seat: int) -> list[str]:
@@ -72,8 +80,14 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     out = plays
     out += [{"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
     out += [{"type": "use_repeat", "card": c} for c in repeatable(state, seat)]
-    out += [{"type": "defeat", "column": c} for c in range(len(state.zombie_row)) if can_defeat(state, c)]
+    for c in range(len(state.zombie_row)):
+        plans = spend_options(state, c)
+        if plans:
+            out.append({"type": "defeat", "column": c})
+            if len(plans) > 1:
+                out += [{"type": "defeat", "column": c, "spend": p} for p in plans]
     if can_call_for_help(state):
         out.append({"type": "call_for_help"})
-    out.append({"type": "end_turn"})
+    if not repeatable(state, seat):       # Repeat: "each turn that card resolves its ability"
+        out.append({"type": "end_turn"})
     return out

@@ -17,7 +17,9 @@ Both read only what their seat sees (:func:`views.view` for that seat) and pick 
   but only if the rest of its hand still beats the cheapest Zombie waiting in the row (a
   hand spent without a kill of its own costs the per-player Ditch). It claims an Adept
   Survivor (leaving the Resource Row card to the active seat).
-- prompts: Ditches plain Survivors (thinning the deck while it keeps 12+ playable cards
+- which damage defeats a Zombie: the way to pay its HP that leaves the best plan for the
+  rest of the row.
+- prompts: Ditches an Infection first, else plain Survivors (thinning the deck while it keeps 12+ playable cards
   and 4+ strong ones in sight), occupies with its strongest Human.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 
 from domain.modular import RandomBot
 from .actions import legal_actions
+from .call_for_help import covers
 from .cards import CardDef, catalogue
 from .combat import can_defeat, immune, spend_plan
 from .state import MatchState
@@ -47,11 +50,15 @@ def _table(v: dict[str, Any], extra: list[dict[str, Any]] = ()) -> SimpleNamespa
         damage=[dict(d) for d in v["damage"]] + [dict(d) for d in extra],
         zombie_row=[None if z is None else z["card"] for z in v["zombie_row"]],
         resource_row=[None if r is None else r["card"] for r in v["resource_row"]],
-        attackers=[z["column"] for z in v["zombie_row"] if z is not None and z["attacking"]])
+        attackers=[z["column"] for z in v["zombie_row"] if z is not None and z["attacking"]],
+        help={"assisted": list(v["help"].get("assisted", []))})
 
 
 def card_value(card: CardDef) -> float:
-    """Rough worth of gaining ``card``: damage, draws and cures count, Locations a bit more."""
+    """Rough worth of gaining ``card``: damage, draws and cures count, Locations a bit more;
+    an Infection (the easiest game's reformed Resource Stack can hold one) is a loss."""
+    if card.kind == "infection":
+        return -3.0
     value = float(card.damage)
     for step in card.abilities:
         amount = step.get("amount", 1)
@@ -111,7 +118,7 @@ def _orders(t: SimpleNamespace, subset: tuple[int, ...]) -> list[tuple[int, ...]
 
 def _feasible(t: SimpleNamespace, order: tuple[int, ...]) -> bool:
     sim = SimpleNamespace(damage=[dict(d) for d in t.damage], zombie_row=list(t.zombie_row),
-                          attackers=list(t.attackers))
+                          attackers=list(t.attackers), help=t.help)
     for c in order:
         if not can_defeat(sim, c):
             return False
@@ -147,6 +154,9 @@ class CooperativeBot:
     def _ditch(self, v: dict, seat: int, options: list[dict]) -> dict:
         cat = catalogue()
         me = v["seats"][seat]
+        for o in options:                       # an Infection Ditched never comes back
+            if o["type"] == "choose" and cat.of(o["card"]).kind == "infection":
+                return o
         known = me["hand"] + me["discard"] + me["played"]
         infections = sum(1 for c in known if cat.of(c).kind == "infection")
         playable = me["deck_count"] + len(known) - infections
@@ -178,17 +188,30 @@ class CooperativeBot:
         return sorted(out, key=lambda x: x[0])
 
     def _cover_plan(self, v: dict, seat: int) -> list[str] | None:
-        """The hand cards an assisting seat plays to close the smallest attacker shortfall
-        it can close (fewest cards, then least surplus, weakest cards spent first), ``[]``
-        when an attacker is already covered, ``None`` when the hand cannot close any."""
+        """The hand cards an assisting seat plays: the fewest (then least surplus, weakest
+        spent first) that let the pool defeat every attacker at once (immunities
+        respected, :func:`call_for_help.covers`); failing that, the fewest that close the
+        smallest single attacker shortfall it can close. ``[]`` when the attackers are
+        already covered, ``None`` when the hand closes nothing."""
         cat = catalogue()
+        t = _table(v)
+        attackers = [cat.of(t.zombie_row[c]) for c in t.attackers]
+        pool = [d for d in t.damage if d["amount"] > 0]
+        if covers(pool, attackers):
+            return []
         hand = [c for c in v["seats"][seat]["hand"] if cat.of(c).kind in ("human", "equipment")]
+        worth = {c: _hand_entry(cat.of(c)) for c in hand}
+        for size in range(1, len(hand) + 1):
+            found = [combo for combo in itertools.combinations(hand, size)
+                     if covers(pool + [worth[c] for c in combo], attackers)]
+            if found:
+                return list(min(found, key=lambda combo: (sum(worth[c]["amount"] for c in combo),
+                                                          sum(card_value(cat.of(c)) for c in combo))))
         for need, zombie in self._shortfalls(v):
-            if need <= 0:
-                return []
-            best = _cover(hand, need, zombie)
-            if best is not None:
-                return best
+            if need > 0:
+                best = _cover(hand, need, zombie)
+                if best is not None:
+                    return best
         return None
 
     def _help(self, v: dict, seat: int, options: list[dict]) -> dict:
@@ -246,8 +269,25 @@ class CooperativeBot:
             return by_type["call_for_help"][0]     # before any defeat: helpers share every reward
         value, order = best_plan(_table(v))
         if order:
-            return {"type": "defeat", "column": order[0]}
-        return {"type": "end_turn"}
+            return self._spend_choice(v, order[0], by_type["defeat"])
+        return by_type.get("end_turn", options)[0]
+
+    def _spend_choice(self, v: dict, column: int, defeats: list[dict]) -> dict:
+        """Of the ways to pay ``column``'s HP, the one whose leftover damage gives the best
+        plan for the rest of the row (the bare default on a tie)."""
+        choices = [o for o in defeats if o["column"] == column and "spend" in o]
+        if not choices:
+            return {"type": "defeat", "column": column}
+        best, best_value = {"type": "defeat", "column": column}, None
+        for o in choices:
+            t = _table(v)
+            for index, amount in o["spend"]:
+                t.damage[index]["amount"] -= amount
+            t.zombie_row[column] = None
+            value = best_plan(t)[0]
+            if best_value is None or value > best_value:
+                best, best_value = o, value
+        return best
 
     def _occupy_choice(self, v: dict, seat: int, occupy: list[dict], humans: list[dict]) -> dict | None:
         """Occupy with the strongest Human when the kill plan does not need its damage."""
@@ -270,6 +310,12 @@ def _estimate(card: CardDef, zombie: CardDef) -> int:
     Zombie is immune to it, +1 for a card that draws."""
     entry = {"kind": card.kind, "faction": card.faction, "title": card.title}
     return (0 if immune(zombie, entry) else card.damage) + (1 if _draws(card) else 0)
+
+
+def _hand_entry(card: CardDef) -> dict[str, Any]:
+    """A hand card as a planning entry: printed damage, +1 for a card that draws."""
+    return {"title": card.title, "kind": card.kind, "faction": card.faction,
+            "amount": card.damage + (1 if _draws(card) else 0)}
 
 
 def _cover(hand: list[str], need: int, zombie: CardDef) -> list[str] | None:

@@ -11,41 +11,37 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .cards import CardDef, catalogue
+from .cards import catalogue
+from .conditions import in_play, matches, value_with  # noqa: F401  (re-exported)
 from .recorder import Recorder
 from .stacks import ditch_stack, draw, reshuffle
 from .state import MatchState
 
 
-def in_play(state: MatchState, seat: int) -> list[str]:
-    """Cards ``seat`` has in play: played this turn, then Locations (not occupants:
-    "A Human placed beneath a Location is not considered to be in play")."""
-    me = state.seats[seat]
-    return me.played + [loc["card"] for loc in me.locations]
-
-
-def matches(card: CardDef, cond: Mapping[str, str]) -> bool:
-    """``cond`` is ``{"faction"|"kind"|"title": value}``."""
-    key, value = next(iter(cond.items()))
-    return getattr(card, key) == value
-
-
-def gain_damage(rec: Recorder, seat: int, source: str, amount: int, ally: bool) -> None:
+def gain_damage(rec: Recorder, seat: int, source: str, amount: int, ally: bool,
+                cond: Mapping[str, Any] | None = None) -> None:
     """Add ``amount`` damage from card ``source`` (its title, kind and faction decide
-    Zombie Immunities) to the turn's pool."""
-    if amount <= 0:
-        return
+    Zombie Immunities) to the turn's pool. With ``cond`` (a ``damage_if``/``damage_per``
+    step) the entry is conditional: ``amount`` is its value now and the fold keeps it up
+    to date while cards enter play (ruling R-CONDITION, :mod:`.conditions`)."""
     card = catalogue().of(source)
-    rec.emit("DamageGained", {"seat": seat, "source": source, "title": card.title, "kind": card.kind,
-                              "faction": card.faction, "amount": amount, "ally": ally}, seat)
+    data = {"seat": seat, "source": source, "title": card.title, "kind": card.kind,
+            "faction": card.faction, "amount": amount, "ally": ally}
+    if cond is not None:
+        data["cond"] = {"op": cond["op"], "amount": cond["amount"],
+                        "match": dict(cond.get("if") or cond.get("per"))}
+        data["spent"] = 0
+        data["amount"] = value_with(in_play(rec.state, rec.state.active), source, data["cond"])
+    elif amount <= 0:
+        return
+    rec.emit("DamageGained", data, seat)
 
 
 def ditch_candidates(state: MatchState, seat: int, zone: str) -> list[str]:
-    """Cards ``seat`` may Ditch from ``zone`` ("hand" or "discard"); Infections never
-    (only cures remove them: ruling R-INFECTION)."""
-    cat = catalogue()
-    cards = state.seats[seat].hand if zone == "hand" else state.seats[seat].discard
-    return [c for c in cards if cat.of(c).kind != "infection"]
+    """Cards ``seat`` may Ditch from ``zone`` ("hand" or "discard"): every card there,
+    Infections included (Scavenger, Crowbar, Watchtower: "Ditch a card from your hand";
+    Priest: "Ditch up to 2 cards from your discard pile"; ruling R-INFECTION)."""
+    return list(state.seats[seat].hand if zone == "hand" else state.seats[seat].discard)
 
 
 def occupy_targets(state: MatchState, seat: int) -> list[tuple[str, str]]:
@@ -71,12 +67,8 @@ def run_steps(rec: Recorder, seat: int, source: str, steps: Sequence[Mapping[str
     for i, step in enumerate(steps):
         s = rec.state
         op = step["op"]
-        others = [cat.of(c) for c in in_play(s, seat) if c != source]
-        if op == "damage_if":
-            if any(matches(c, step["if"]) for c in others):
-                gain_damage(rec, seat, source, step["amount"], ally)
-        elif op == "damage_per":
-            gain_damage(rec, seat, source, step["amount"] * sum(matches(c, step["per"]) for c in others), ally)
+        if op in ("damage_if", "damage_per"):
+            gain_damage(rec, seat, source, 0, ally, cond=step)
         elif op == "draw":
             draw(rec, seat, step["amount"], rng)
         elif op == "cure":
@@ -127,7 +119,6 @@ def answer_prompt(rec: Recorder, command: Mapping[str, Any], rng: random.Random)
 def run_zombie_steps(rec: Recorder, seat: int, steps: Sequence[Mapping[str, Any]],
                      rng: random.Random) -> None:
     """Resolve Zombie ability / After Combat ``steps`` against ``seat`` (no choices)."""
-    cat = catalogue()
     for step in steps:
         op = step["op"]
         for _ in range(step.get("amount", 1)):
@@ -140,9 +131,8 @@ def run_zombie_steps(rec: Recorder, seat: int, steps: Sequence[Mapping[str, Any]
             elif op == "ditch_stack":
                 ditch_stack(rec, 1, rng)
             elif op == "ditch_deck_top" and reshuffle(rec, seat, rng):
-                top = rec.state.seats[seat].deck[0]
-                to = "infection_stack" if cat.of(top).kind == "infection" else "ditch"
-                rec.emit("CardDitched", {"seat": seat, "card": top, "from": "deck", "to": to}, seat)
+                top = rec.state.seats[seat].deck[0]      # Infections too: "any other card is Ditched, it goes to the Ditch Pile"
+                rec.emit("CardDitched", {"seat": seat, "card": top, "from": "deck", "to": "ditch"}, seat)
             elif op == "ditch_location" and me.locations:
                 loc = me.locations[0]
                 rec.emit("LocationDitched", {"seat": seat, "card": loc["card"],

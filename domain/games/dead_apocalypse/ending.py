@@ -1,8 +1,9 @@
 """Game Ends and "For a more competitive game": the MatchEnded event and its result.
 
 Co-operative (default): everyone wins (score 1) when a seat gains the CDC, everyone loses
-(score 0) when the Resource Stack runs out (RULINGS "Dead Apocalypse": the moment a card
-is needed from it). Competitive win: score = Humans among the seat's cards (deck, hand,
+(score 0) when the Resource Stack runs out (RULINGS "Dead Apocalypse": as soon as it holds
+no card). ``stopped`` (score 0, no winner, not a loss) only ends an easiest game at its
+``turn_limit`` (ruling R-TURN-LIMIT). Competitive win: score = Humans among the seat's cards (deck, hand,
 discard, played, occupying); ties broken by fewer Infections, then by holding the CDC.
 """
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from domain.engine import Event
 
 from .cards import catalogue
+from .conditions import refresh
 from .state import MatchState, SeatState, new_help
 
 Handler = Callable[[MatchState, dict[str, Any], "int | None"], None]
@@ -38,6 +39,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     handler = _HANDLERS.get(event.type)
     if handler is not None:
         handler(state, data, event.seat)
+        if state.damage:
+            refresh(state)          # conditions are read when damage is spent (R-CONDITION)
     return state
 
 
@@ -131,7 +134,8 @@ def _attacked(s: MatchState, d: dict, seat: int | None) -> None:
 
 @_on("DamageGained")
 def _damage(s: MatchState, d: dict, seat: int | None) -> None:
-    s.damage.append({k: d[k] for k in ("seat", "source", "title", "kind", "faction", "amount", "ally")})
+    s.damage.append({k: d[k] for k in ("seat", "source", "title", "kind", "faction", "amount", "ally",
+                                       "cond", "spent") if k in d})
 
 
 @_on("InfectionGained")
@@ -250,6 +254,8 @@ def _defeated(s: MatchState, d: dict, seat: int | None) -> None:
     s.ditch.append(d["card"])
     for index, amount in d["spent"]:
         s.damage[index]["amount"] -= amount
+        if s.damage[index].get("cond"):
+            s.damage[index]["spent"] += amount
     if col in s.attackers:
         s.attackers.remove(col)
     s.defeated += 1

@@ -4,7 +4,8 @@ Order of checks (stable error codes, ``domain.engine``): ``match_finished`` (409
 ``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
 for its schema), then a rule reason (422): ``card_not_in_hand``, ``card_not_playable``,
 ``not_a_human``, ``location_not_in_play``, ``location_full``, ``repeat_unavailable``,
-``no_zombie``, ``not_enough_damage``, ``help_unavailable``, ``not_allowed_now``,
+``repeat_unused``, ``no_zombie``, ``not_attacking``, ``not_enough_damage``, ``invalid_spend``,
+``help_unavailable``, ``help_not_needed``, ``not_allowed_now``,
 ``not_ditchable``, ``reward_unavailable`` or ``illegal_move``. A command is accepted
 exactly when it is one of :func:`actions.legal_actions`.
 """
@@ -17,9 +18,9 @@ from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, No
                            UnknownAction)
 
 from . import spec
-from .actions import legal_actions, pending
+from .actions import legal_actions, pending, repeatable
 from .cards import catalogue
-from .combat import claim, defeat, usable_total
+from .combat import can_defeat, claim, defeat, may_fight, usable_total
 from .effects import answer_prompt, resolve_card
 from .recorder import GameOver, Recorder
 from .state import MatchState, clone
@@ -54,7 +55,18 @@ def check_shape(command: Mapping[str, Any]) -> str:
             raise InvalidCommand(f"{key!r} must be an integer {p['minimum']}..{p['maximum']}.")
         if "enum" in p and value not in p["enum"]:
             raise InvalidCommand(f"{key!r} must be one of {p['enum']}.")
+        if p.get("type") == "array" and not _pairs(value, p):
+            raise InvalidCommand(f"{key!r} must be a list of [index, amount] pairs of integers.")
     return kind
+
+
+def _pairs(value: Any, p: Mapping[str, Any]) -> bool:
+    """``value`` is a list (at most ``maxItems``) of 2-integer lists within the schema's bounds."""
+    inner = p["items"]["items"]
+    return (isinstance(value, list) and len(value) <= p["maxItems"]
+            and all(isinstance(v, list) and len(v) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool)
+                            and inner["minimum"] <= x <= inner["maximum"] for x in v) for v in value))
 
 
 def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str) -> IllegalMove:
@@ -82,13 +94,27 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
     if kind == "use_repeat":
         return IllegalMove(f"{card!r} has no unused Repeat ability in play.", "repeat_unavailable")
     if kind == "defeat":
-        if state.zombie_row[command["column"]] is None:
+        column = command["column"]
+        if state.zombie_row[column] is None:
             return IllegalMove("There is no Zombie in that column.", "no_zombie")
-        return IllegalMove(f"Only {usable_total(state, command['column'])} damage counts against that "
-                           "Zombie (immunities, assist damage only against attackers).", "not_enough_damage")
+        if not may_fight(state, column):
+            return IllegalMove("After an ally assisted, your damage defeats attacking Zombies only.",
+                               "not_attacking")
+        if "spend" in command and can_defeat(state, column):
+            return IllegalMove("That is not one of the ways to spend the Zombie's HP (see the legal "
+                               "actions).", "invalid_spend")
+        return IllegalMove(f"Only {usable_total(state, column)} damage counts against that "
+                           "Zombie (immunities).", "not_enough_damage")
     if kind == "call_for_help":
+        if (state.seat_count > 1 and not state.help["called"]
+                and any(state.zombie_row[c] is not None for c in state.attackers)):
+            return IllegalMove("Your hand and cards in play can still gain enough damage to defeat every "
+                               "attacking Zombie.", "help_not_needed")
         return IllegalMove("You may Call for Help once per turn, while attacked, with other players.",
                            "help_unavailable")
+    if kind == "end_turn" and repeatable(state, seat):
+        return IllegalMove("A Location's Repeat ability is still unused this turn (Repeat: each turn "
+                           "that card resolves its ability).", "repeat_unused")
     if kind == "choose":
         return IllegalMove(f"{card!r} cannot be Ditched from your {state.prompt['from']}.", "not_ditchable")
     if kind == "claim":
@@ -130,7 +156,7 @@ def _apply(rec: Recorder, seat: int, command: dict[str, Any], kind: str, rng: ra
         rec.emit("RepeatUsed", {"seat": seat, "card": command["card"]}, seat)
         resolve_card(rec, seat, command["card"], ally=False, rng=rng)
     elif kind == "defeat":
-        defeat(rec, command["column"], rng)
+        defeat(rec, command["column"], rng, command.get("spend"))
     elif kind == "call_for_help":
         rec.emit("HelpCalled", {"seat": seat, "queue": s.allies_in_order()}, seat)
     elif kind in ("assist", "decline"):

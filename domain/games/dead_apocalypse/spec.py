@@ -40,6 +40,11 @@ _CARD = {"type": "string", "minLength": 1, "maxLength": 40,
 
 _command = command_schema
 
+_SPEND = {"type": "array", "maxItems": 60,
+          "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                    "items": {"type": "integer", "minimum": 0, "maximum": 1000}},
+          "description": "[[pool entry index, amount], ...]: the damage that defeats the Zombie"}
+
 
 COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
     "play": _command("play", {"card": _CARD}, ("card",),
@@ -48,8 +53,10 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
                        "Occupying Locations: place a Human from your hand beneath one of your Locations."),
     "use_repeat": _command("use_repeat", {"card": _CARD}, ("card",),
                            "Repeat: resolve the ability of one of your Locations in play (once per turn)."),
-    "defeat": _command("defeat", {"column": {"type": "integer", "minimum": 0, "maximum": ROW_SIZE - 1}},
-                       ("column",), "Combating Zombies: spend damage equal to the HP of the Zombie in `column`."),
+    "defeat": _command("defeat", {"column": {"type": "integer", "minimum": 0, "maximum": ROW_SIZE - 1},
+                                  "spend": _SPEND},
+                       ("column",), "Combating Zombies: spend damage equal to the HP of the Zombie in `column` "
+                       "(`spend` chooses which damage: one of the legal actions; without it the default)."),
     "call_for_help": _command("call_for_help", {}, (), "Call for Help: ask the other seats to assist."),
     "assist": _command("assist", {}, (), "Call for Help: answer yes and play cards from your hand."),
     "decline": _command("decline", {}, (), "Call for Help: do not assist."),

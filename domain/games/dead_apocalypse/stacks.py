@@ -3,7 +3,8 @@
 
 Rulebook: General Rules (shuffle the discard pile to reform your deck; cards in play are
 not included), Game Ends, "For the easiest game". RULINGS "Dead Apocalypse": the game is
-lost the moment a card is needed from an empty Resource Stack.
+lost as soon as the Resource Stack holds no card, checked after every step that takes
+cards from it; in the easiest game it reforms instead.
 """
 from __future__ import annotations
 
@@ -35,38 +36,51 @@ def draw(rec: Recorder, seat: int, count: int, rng: random.Random) -> None:
         remaining -= len(cards)
 
 
-def need_resource(rec: Recorder, rng: random.Random) -> bool:
-    """Make sure the Resource Stack has a top card. Empty: lose (standard) or, in the
-    easiest game, reform it from the Ditch Pile without Zombies; False if still empty."""
+def check_resource_stack(rec: Recorder, rng: random.Random) -> None:
+    """Game Ends: "Players lose when there are no cards left in the Resource Stack" —
+    checked right after every step that took a card from it (a refill or a Ditch), not
+    when a card is next needed (shared RULINGS "Dead Apocalypse"). In the easiest game the
+    stack reforms at that moment instead: "remove all Zombies from the Ditch Pile and
+    shuffle the remaining cards to reform the Resource Stack" (Infections and any other
+    Ditched card included). Raises :class:`GameOver` on the loss."""
     s = rec.state
     if s.resource_stack:
-        return True
+        return
     if not spec.easiest(s.options):
         finish(rec, "lost", "resource_stack_empty")
     cat = catalogue()
-    order = [c for c in s.ditch if cat.of(c).kind in ("human", "equipment", "location")]
-    if not order:
-        return False
-    rng.shuffle(order)
-    rec.emit("ResourceStackReformed", {"stack": "resource", "order": order})
-    return True
+    order = [c for c in s.ditch if cat.of(c).kind != "zombie"]
+    if order:
+        rng.shuffle(order)
+        rec.emit("ResourceStackReformed", {"stack": "resource", "order": order})
+
+
+def _has_top(rec: Recorder, rng: random.Random) -> bool:
+    """Before a card is taken: an empty stack (possible only in the easiest game, when the
+    Ditch Pile held nothing at the moment it ran out) tries to reform again now."""
+    if not rec.state.resource_stack:
+        check_resource_stack(rec, rng)
+    return bool(rec.state.resource_stack)
 
 
 def ditch_stack(rec: Recorder, count: int, rng: random.Random) -> None:
-    """Ditch ``count`` cards from the top of the Resource Stack, one at a time."""
+    """Ditch ``count`` cards from the top of the Resource Stack, one at a time (fewer
+    only in the easiest game, when the Ditch Pile held nothing to reform it from)."""
     for _ in range(count):
-        if not need_resource(rec, rng):
+        if not _has_top(rec, rng):
             return
         rec.emit("ResourceStackDitched", {"cards": [rec.state.resource_stack[0]]})
+        check_resource_stack(rec, rng)
 
 
 def refill_resource_row(rec: Recorder, rng: random.Random) -> None:
     """Turn Sequence "Refill the Resource Row": fill every empty place, left to right."""
     for col in range(spec.ROW_SIZE):
         if rec.state.resource_row[col] is None:
-            if not need_resource(rec, rng):
+            if not _has_top(rec, rng):
                 return
             rec.emit("ResourceRevealed", {"column": col, "card": rec.state.resource_stack[0]})
+            check_resource_stack(rec, rng)
 
 
 def need_zombie(rec: Recorder, rng: random.Random) -> bool:

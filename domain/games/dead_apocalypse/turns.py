@@ -14,9 +14,10 @@ R-ZOMBIE-REPEAT: at the beginning of the turn, left to right).
 End of a turn: each undefeated attacker Ditches its column's Resource Row card and the top
 Resource Stack card (ceil(HP/2) in the harder rule; none in the easy games), refilling the
 row after each; no defeated Zombie this turn -> Ditch ``no_kill_ditch`` cards per seat
-(none in the easy games); discard hand and played cards; set-aside Events go to the Ditch
-Pile; draw 5; the next seat (left) starts — unless ``turn_limit`` turns were played
-(ruling R-TURN-LIMIT: the match is lost).
+(none in the easy games); discard played cards and the hand except its Infections (they stay: ruling
+R-INFECTION); set-aside Events go to the Ditch Pile; draw 5; the next seat (left) starts —
+unless ``turn_limit`` turns were played (ruling R-TURN-LIMIT: the match is lost, or in the
+easiest game stopped undecided).
 """
 from __future__ import annotations
 
@@ -54,8 +55,16 @@ def set_up(rec: Recorder, seats: int, options: dict, rng: random.Random) -> None
     for seat in range(seats):
         draw(rec, seat, spec.HAND_SIZE, rng)
     if rec.state.turn >= options["turn_limit"]:
-        finish(rec, "lost", "turn_limit")
+        stop_at_turn_limit(rec)
     start_turn(rec, first, 1, rng)
+
+
+def stop_at_turn_limit(rec: Recorder) -> None:
+    """Ruling R-TURN-LIMIT: the match ends instead of starting the turn after
+    ``turn_limit``. Lost in every variant but the easiest, which "will prevent the game from
+    ending thus preventing players from losing": there it stops undecided (outcome
+    ``stopped``: nobody wins, nobody lost). Raises :class:`GameOver`."""
+    finish(rec, "stopped" if spec.easiest(rec.state.options) else "lost", "turn_limit")
 
 
 def start_turn(rec: Recorder, seat: int, turn: int, rng: random.Random) -> None:
@@ -102,10 +111,12 @@ def end_turn(rec: Recorder, rng: random.Random) -> None:
         if rec.state.defeated == 0:
             ditch_stack(rec, options["no_kill_ditch"] * s.seat_count, rng)
     me = rec.state.seats[seat]
-    rec.emit("TurnEnded", {"seat": seat, "discarded": me.hand + me.played}, seat)
+    # Infections stay: "Cannot be played; stays in your hand until cured" (ruling R-INFECTION)
+    kept = [c for c in me.hand if cat.of(c).kind != "infection"]
+    rec.emit("TurnEnded", {"seat": seat, "discarded": kept + me.played}, seat)
     if rec.state.events_aside:
         rec.emit("EventsDitched", {"cards": list(rec.state.events_aside)})
     draw(rec, seat, spec.HAND_SIZE, rng)
     if rec.state.turn >= options["turn_limit"]:
-        finish(rec, "lost", "turn_limit")
+        stop_at_turn_limit(rec)
     start_turn(rec, rec.state.left(seat), rec.state.turn + 1, rng)

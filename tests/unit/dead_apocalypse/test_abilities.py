@@ -94,11 +94,14 @@ def test_molotov_deals_4_and_is_ditched():
 
 
 def test_scavenger_ditch_is_optional_and_the_draw_follows_the_choice():
+    """Scavenger: "+1 damage. You may Ditch a card from your hand. Draw 1." — any card,
+    the Infection included (issue 9 item 8)."""
     events, state = played(["scavenger#1", "survivor#s0.1", "infection#1"], "scavenger#1",
                            decks={0: ["shotgun#2"]})
     assert state.prompt["kind"] == "ditch" and state.prompt["seat"] == 0
     from domain.games.dead_apocalypse import ENGINE as E
-    assert E.legal_actions(state, 0) == [{"type": "choose", "card": "survivor#s0.1"}, {"type": "skip"}]
+    assert E.legal_actions(state, 0) == [{"type": "choose", "card": "survivor#s0.1"},
+                                         {"type": "choose", "card": "infection#1"}, {"type": "skip"}]
     events, state = act(state, 0, {"type": "choose", "card": "survivor#s0.1"})
     assert types(events) == ["CardDitched", "PromptClosed", "CardsDrawn"]
     assert state.ditch == ["survivor#s0.1"] and state.seats[0].hand == ["infection#1", "shotgun#2"]
@@ -122,8 +125,18 @@ def test_priest_ditches_up_to_two_from_the_discard_pile_then_cures():
     assert state.ditch == ["survivor#s0.1", "survivor#s0.2"] and state.seats[0].hand == []
 
 
-def test_no_ditch_prompt_when_only_infections_could_be_ditched():
-    events, state = played(["crowbar#1", "infection#1"], "crowbar#1")
+def test_crowbar_may_ditch_an_infection_and_it_goes_to_the_ditch_pile():
+    """Crowbar: "You may Ditch a card from your hand"; rulebook Game Setup: "When ... any
+    other card is Ditched, it goes to the Ditch Pile" (issue 9 items 6 and 8)."""
+    events, state = played(["crowbar#1", "infection#1"], "crowbar#1", infection_stack=[])
+    assert state.prompt["kind"] == "ditch"
+    events, state = act(state, 0, {"type": "choose", "card": "infection#1"})
+    assert of(events, "CardDitched") == [{"seat": 0, "card": "infection#1", "from": "hand", "to": "ditch"}]
+    assert state.ditch == ["infection#1"] and state.infection_stack == [] and state.seats[0].hand == []
+
+
+def test_no_ditch_prompt_with_an_empty_hand():
+    events, state = played(["crowbar#1"], "crowbar#1")
     assert state.prompt is None and "PromptOpened" not in types(events)
 
 

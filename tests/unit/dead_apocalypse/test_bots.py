@@ -34,25 +34,36 @@ def test_cooperative_goes_for_the_cdc_column_first():
     assert coop(state, 0) == {"type": "defeat", "column": 2}
 
 
-def test_cooperative_calls_for_help_when_attacked_before_any_defeat():
+def test_cooperative_calls_for_help_only_when_its_cards_cannot_cover_the_attack():
+    """Call for Help: "If the cards in your hand and/or in play will not gain enough damage
+    for you to defeat any or all of the attacking Zombies, you may Call for Help"."""
     state = table(seats=2, attackers=[3], hands={0: [], 1: ["shotgun#2", "soldier#2", "survivor#s1.1"]})
-    assert coop(state, 0) == {"type": "call_for_help"}
+    assert coop(state, 0) == {"type": "call_for_help"}              # 0 damage < Sprinter's 3
     state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
                      "amount": 6, "ally": False}]
-    assert coop(state, 0) == {"type": "call_for_help"}             # helpers share every reward
-    _, state = act(state, 0, {"type": "call_for_help"})
-    assert coop(state, 1) == {"type": "assist"}                    # covered: joins with one card
-    _, state = act(state, 1, {"type": "assist"})
-    spare = coop(state, 1)
-    assert spare["type"] == "play" and spare["card"].startswith("survivor#")
-    _, state = act(state, 1, spare)
-    assert coop(state, 1) == {"type": "end_assist"}                 # keeps 6 >= Shambler's 4
-    _, state = act(state, 1, {"type": "end_assist"})
+    assert {"type": "call_for_help"} not in E.legal_actions(state, 0)
     assert coop(state, 0) == {"type": "defeat", "column": 3}
     alone = table(seats=2, attackers=[], hands={0: []})
     alone.damage = [dict(state.damage[0], amount=6)]
     assert {"type": "call_for_help"} not in E.legal_actions(alone, 0)  # not attacked: no help
     assert coop(alone, 0)["type"] == "defeat"
+
+
+def test_cooperative_ally_joins_a_covered_attack_with_one_spare_card():
+    # Seat 1 already assisted and the pool (6) covers the Sprinter (HP 3): seat 2 joins with
+    # its weakest card, keeping 6 for the Zombies waiting in the row.
+    state = table(seats=3, attackers=[3], hands={0: [], 1: [], 2: ["shotgun#2", "soldier#2", "survivor#s2.1"]},
+                  help={"called": True, "queue": [2], "assisting": None, "assisted": [1]})
+    state.damage = [{"seat": 1, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+                     "amount": 6, "ally": True}]
+    assert coop(state, 2) == {"type": "assist"}
+    _, state = act(state, 2, {"type": "assist"})
+    spare = coop(state, 2)
+    assert spare == {"type": "play", "card": "survivor#s2.1"}
+    _, state = act(state, 2, spare)
+    assert coop(state, 2) == {"type": "end_assist"}
+    _, state = act(state, 2, {"type": "end_assist"})
+    assert coop(state, 0)["type"] == "defeat" and coop(state, 0)["column"] == 3
 
 
 def test_cooperative_ally_assists_with_damage_then_stops_and_takes_an_adept():
@@ -110,7 +121,7 @@ def test_cooperative_ally_keeps_its_hand_when_joining_would_cost_its_own_kill():
                   zombie_row=["shambler#1", "screamer#1", None, None, None])
     state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
                      "amount": 6, "ally": False}]
-    _, state = act(state, 0, {"type": "call_for_help"})
+    state.help = {"called": True, "queue": [1], "assisting": None, "assisted": []}
     assert coop(state, 1) == {"type": "decline"}
     state.seats[1].hand.append("soldier#2")                        # the rest (6) beats HP 4
     assert coop(state, 1) == {"type": "assist"}

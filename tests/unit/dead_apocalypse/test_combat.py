@@ -82,7 +82,9 @@ def test_spending_uses_damage_other_zombies_are_immune_to_first():
 
 
 def call_for_help_table(seats=2):
-    state = table(seats=seats, attackers=[0], zombie_row=["shambler#1", "shambler#2", None, None, None],
+    """The Rotting Walker (HP 3) attacks; the active seat has 2 damage and an empty hand,
+    so it "will not gain enough damage" and may Call for Help."""
+    state = table(seats=seats, attackers=[0], zombie_row=["rotting-walker#1", "shambler#2", None, None, None],
                   hands={1: ["weapons-cache#s1.1", "survivor#s1.1"], 2: ["soldier#2"]})
     state = with_damage(state, 0, ["survivor#s0.1", "survivor#s0.2"])
     return state
@@ -110,17 +112,40 @@ def test_call_for_help_lets_allies_act_one_at_a_time_in_seat_order():
 
 
 def test_assist_damage_counts_only_against_attacking_zombies():
+    """Call for Help: "the active player adds the remaining damage he/she gained with the
+    opposing player's damage he/she gained. The active player may then use the total
+    accumulated damage for the remainder of his/her turn but only to defeat attacking
+    Zombies." — the active seat's own 2 damage no longer defeats the non-attacking Shambler
+    (HP 1), not even after the attacker fell or with damage gained later (issue 9 item 2)."""
     state = call_for_help_table()
+    assert {"type": "defeat", "column": 1} in E.legal_actions(state, 0)      # before the call: yes
     _, state = act(state, 0, {"type": "call_for_help"})
     _, state = act(state, 1, {"type": "assist"})
     _, state = act(state, 1, {"type": "play", "card": "weapons-cache#s1.1"})
     _, state = act(state, 1, {"type": "play", "card": "survivor#s1.1"})
     _, state = act(state, 1, {"type": "end_assist"})
     assert total_damage(state) == 5
-    state.zombie_row[1] = "rotting-walker#1"                # HP 3 > the active seat's own 2
     legal = E.legal_actions(state, 0)
-    assert {"type": "defeat", "column": 0} in legal          # the attacker
-    assert {"type": "defeat", "column": 1} not in legal      # not attacking: own 2 damage only
+    assert {"type": "defeat", "column": 0} in legal          # the attacker (HP 3)
+    assert {"type": "defeat", "column": 1} not in legal      # not attacking: no damage counts
+    _, state = act(state, 0, {"type": "defeat", "column": 0})
+    _, state = act(state, 1, {"type": "claim", "choice": "adept"})
+    assert total_damage(state) == 2
+    state = with_damage(state, 0, ["soldier#2"])
+    assert not [a for a in E.legal_actions(state, 0) if a["type"] == "defeat"]
+    with pytest.raises(RuleError) as err:
+        E.decide(state, 0, {"type": "defeat", "column": 1}, None)
+    assert err.value.code == "not_attacking"
+
+
+def test_a_call_nobody_answers_leaves_the_damage_free():
+    """Only an assist combines the damage ("Once the opposing player (ally) is finished,
+    the active player adds ..."): after every ally declined, the Shambler (HP 1, not
+    attacking) may still be defeated with the active seat's own 2 damage."""
+    state = call_for_help_table()
+    _, state = act(state, 0, {"type": "call_for_help"})
+    _, state = act(state, 1, {"type": "decline"})
+    assert {"type": "defeat", "column": 1} in E.legal_actions(state, 0)
 
 
 def test_assisting_seats_share_after_combat_effects_and_choose_a_reward_first():
@@ -201,11 +226,11 @@ def test_bulldozer_attack_ditches_the_oldest_location_and_discards_its_occupants
     state = table(zombie_row=["bulldozer#1", "shambler#1", "crawler#1", "sprinter#1", "ghoul#1"],
                   zombie_stack=["stampede#1"], hands={0: []}, decks={0: [f"survivor#s0.{k}" for k in range(1, 6)]})
     state.seats[0].locations = [{"card": "base-camp#s0.1", "occupants": [{"card": "soldier#2", "upright": True}]},
-                                {"card": "gun-shop#1", "occupants": []}]
+                                {"card": "farmhouse#1", "occupants": []}]
     state.zombie_row[1] = None
     events, state = act(state, 0, {"type": "end_turn"})
     assert of(events, "LocationDitched") == [{"seat": 0, "card": "base-camp#s0.1", "occupants": ["soldier#2"]}]
-    assert state.seats[0].locations == [{"card": "gun-shop#1", "occupants": []}]
+    assert state.seats[0].locations == [{"card": "farmhouse#1", "occupants": []}]
     assert "soldier#2" in state.seats[0].discard and "base-camp#s0.1" in state.ditch
 
 

@@ -44,7 +44,7 @@ def test_error_codes():
 def test_prompt_errors():
     state = table(hands={0: ["crowbar#1", "survivor#s0.1", "infection#1"]})
     _, state = act(state, 0, {"type": "play", "card": "crowbar#1"})
-    assert code(state, 0, {"type": "choose", "card": "infection#1"}) == ("not_ditchable", 422)
+    assert code(state, 0, {"type": "choose", "card": "shotgun#3"}) == ("not_ditchable", 422)
     assert code(state, 0, {"type": "end_turn"}) == ("not_allowed_now", 422)
 
 

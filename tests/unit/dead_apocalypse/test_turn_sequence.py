@@ -172,9 +172,9 @@ def test_end_of_turn_discards_hand_and_played_cards_keeps_locations_and_draws_fi
     _, state = act(state, 0, {"type": "play", "card": "base-camp#s0.1"})
     state.defeated = 1
     events, state = act(state, 0, {"type": "end_turn"})
-    assert of(events, "TurnEnded")[0]["discarded"] == ["infection#1", "survivor#s0.1"]
+    assert of(events, "TurnEnded")[0]["discarded"] == ["survivor#s0.1"]   # the Infection stays
     me = state.seats[0]
-    assert len(me.hand) == 5 and me.played == [] and me.discard == []
+    assert len(me.hand) == 1 + 5 and me.hand[0] == "infection#1" and me.played == [] and me.discard == []
     assert me.locations == [{"card": "base-camp#s0.1", "occupants": []}]
     assert "base-camp#s0.1" not in me.hand + me.deck       # cards in play are not reshuffled
 
