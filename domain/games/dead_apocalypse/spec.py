@@ -15,7 +15,8 @@ Rulebook sections: "Game Setup", "Turn Sequence", "Game Play Variations". Co-ope
 The harder rules only apply to ``standard`` (the easy rules remove those Ditches).
 ``turn_limit`` (ruling R-TURN-LIMIT): in the easy games nothing Ditches the Resource
 Stack, so a team that can no longer defeat a Zombie would play forever; the match is lost
-(reason ``turn_limit``) when the turn after ``turn_limit`` would start.
+(reason ``turn_limit``) when the turn after ``turn_limit`` would start — in the easiest
+game, which cannot be lost, it is ``stopped`` instead.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "competitive": {"type": "boolean", "default": False,
                         "description": "For a more competitive game: rank by Humans, Infections, CDC."},
         "turn_limit": {"type": "integer", "minimum": 20, "maximum": 2000, "default": 300,
-                       "description": "Ruling R-TURN-LIMIT: the match is lost after this many turns."},
+                       "description": "Ruling R-TURN-LIMIT: the match ends after this many turns (lost; easiest: stopped)."},
     },
     "additionalProperties": False,
 }
