@@ -5,14 +5,16 @@ Both read only what their seat sees (:func:`views.view` for that seat) and pick 
 
 - its own turn: resolve Repeat abilities, play draw/cure cards, Locations, Equipment,
   then Humans — occupying a Location with a Human whenever this turn's best kill plan
-  does not need its damage. When attacked (2+ seats) it Calls for Help before any defeat,
+  does not need its damage. When attacked (2+ seats) and its cards cannot cover the
+  attack (the only time the rulebook allows the call) it Calls for Help before any defeat,
   so every assisting seat shares every reward of the turn (Call for Help, After Combat
   effects). Then it defeats Zombies following the best plan (every subset of the row
   tried with the engine's spending rule; value: the CDC column above all, then
   attackers, Zombies with Repeat abilities, the Zombie's HP (the big ones go first, the
   cheap ones stay for weaker hands), the reward card, minus After Combat harm).
-- Call for Help: assists when its hand can close an attacker's shortfall and plays only
-  the fewest cards that close it (immunities respected), keeping the rest for its own
+- Call for Help: assists when its hand can close the attack's shortfall and plays only
+  the fewest cards that let the pool defeat every attacker (else one attacker's;
+  immunities respected), keeping the rest for its own
   next turn; when the attackers are already covered it joins with its one weakest card,
   but only if the rest of its hand still beats the cheapest Zombie waiting in the row (a
   hand spent without a kill of its own costs the per-player Ditch). It claims an Adept

@@ -35,7 +35,13 @@ def potential(state: MatchState, seat: int) -> list[dict[str, Any]]:
                if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]
     stays = in_play(state, seat) + [c for c in hand
                                     if not any(s["op"] == "ditch_self" for s in cat.of(c).abilities)]
-    out = [dict(d) for d in state.damage if d["amount"] > 0]
+    out = []
+    for d in state.damage:
+        d = dict(d)
+        if d.get("cond"):                     # a Sniper in play counts the Soldier still in hand
+            d["amount"] = max(0, value_with(stays, d["source"], d["cond"]) - d["spent"])
+        if d["amount"] > 0:
+            out.append(d)
     for card in hand + repeats:
         d = cat.of(card)
         amount = d.damage

@@ -119,6 +119,16 @@ def test_call_for_help_depends_on_what_hand_and_play_could_still_gain(zombie, po
     assert ({"type": "call_for_help"} in E.legal_actions(state, 0)) is allowed
 
 
+def test_a_condition_in_play_counts_the_card_still_in_hand():
+    """The Sniper in play (+3, "+2 damage if another Military card is in play") and the
+    Soldier in hand (+3) will gain 8 >= the Brute's 7: no Call for Help."""
+    state = table(seats=2, attackers=[0], hands={0: ["sniper#1", "soldier#2"]},
+                  zombie_row=["brute#1", None, None, None, None])
+    _, state = act(state, 0, {"type": "play", "card": "sniper#1"})
+    assert total_damage(state) == 3
+    assert {"type": "call_for_help"} not in E.legal_actions(state, 0)
+
+
 def test_call_for_help_when_two_attackers_together_need_more_than_the_damage():
     """"... to defeat any or all of the attacking Zombies": 3 damage defeats the Shambler
     (HP 1) or the Rotting Walker (HP 3), not both, so the call is allowed."""
