@@ -368,8 +368,8 @@ def resolve_point(ctx: Ctx) -> None:
     temps = {s: (c["fights"] and (fighting_temp(ctx.state, s, c) > 0 or c["ammo"] > 0)) for s, c in fought.items()}
     ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})
     for seat, cur in fought.items():
-        if seat in winners and cur["fights"]:
-            fire(ctx, seat, "point_won", {"slot": cur["slot"]})
+        if seat in winners:                      # Big Benji: "When you win a point"
+            fire(ctx, seat, "point_won", {"slot": cur["slot"] if cur["fights"] else None})
         if temps[seat]:
             fire(ctx, seat, "fight_with_temp", {})
         refund = modifiers.refund_color(ctx.players[seat])

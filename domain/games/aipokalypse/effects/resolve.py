@@ -377,7 +377,8 @@ def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Bartender, Destiny (discard effect), Governor (recruit effect): the ``trigger``
     effect of the seat's leftmost other unit (of ``color``) that has one resolves; the unit
-    stays. Without a colour the seat's faction(s) come last, as in every left-to-right
+    stays. An effect marked ``once`` (Walter White: "The effect cannot be executed twice by
+    any effects") is never re-triggered: the next unit with one is taken. Without a colour the seat's faction(s) come last, as in every left-to-right
     order ("your faction being last"): Fallout Boyz's discard effect "can also be
     triggered with other card effects" (ruling R-fallout)."""
     p = player(ctx, seat)
@@ -388,6 +389,8 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         sources += [(None, f, None) for f in discardable_factions(p) if f != origin["card"]]
     for i, cid, pos in sources:
         ops = cat[cid].ops(op["trigger"])
+        if any(o.get("once") for o in ops):
+            continue                     # Walter White: "cannot be executed twice by any effects"
         if ops:
             run(ctx, seat, ops, origin_of(cid, i, None, pos))
             if op["trigger"] == "discard":

@@ -76,7 +76,7 @@ OPS: dict[str, dict[str, object]] = {
     "listen": {"on": HOOKS, "then": "ops", "color": "color?", "self_only": "bool?",
                "unique": "bool?", "phase": ("recruitment", "battle", "?"), "per_count": "bool?"},
     "steal_pool": {},
-    "open_slot": {"extra": "bool"},
+    "open_slot": {"extra": "bool", "once": "bool?"},
     "renew_pool": {},
     "special_to_slot": {},
     "retrigger": {"trigger": ("recruit", "discard"), "color": "color?"},
