@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions, pending
 from domain.games.aipokalypse.coop import meets_alternative_win
@@ -509,3 +511,87 @@ def test_stalker_second_faction_keeps_the_6_ammo_limit_and_loses_start_effects()
     hand(state, 0, ids("Recruit", 3)[0])
     state, _ = act(state, 0, {"type": "recruit", "card": ids("Recruit", 3)[0], "slot": slot})
     assert len(state["players"][0]["ammo"]) == 6
+
+
+# ------------------------------------------------------------------ designed Special Units
+# (no card note: the card text of ``cards/special_units.json``, ``source: designed``)
+
+@pytest.mark.parametrize("name,target,gain", [("Sergeant", "Veteran", 2), ("Overclock", "Heavy Tank", 3),
+                                              ("Mutagen", "Brute", 3)])
+def test_designed_recruit_target_units_give_their_colour_strength(name, target, gain):
+    """"Recruit: the target Human gains 2" / "the target Mech gains 3" / "the target
+    Mutant gains 3": the target 1 -> 1 + gain."""
+    state = table(2)
+    t = put(state, 0, ids(target, 3)[0], 0)
+    slot = empty_slot(state, 0)
+    hand(state, 0, one(name))
+    state, _ = act(state, 0, {"type": "recruit", "card": one(name), "slot": slot, "target": t})
+    assert _s(state, 0, t) == 1 + gain
+
+
+def test_designed_arsenal_takes_3_ammo_on_recruit():
+    """Arsenal "Recruit: take 3 ammo": 0 -> 3."""
+    state = table(2)
+    slot = empty_slot(state, 0)
+    hand(state, 0, one("Arsenal"))
+    state, _ = act(state, 0, {"type": "recruit", "card": one("Arsenal"), "slot": slot})
+    assert len(state["players"][0]["ammo"]) == 3
+
+
+def test_designed_round_bonus_special_units_follow_their_card_text():
+    """Quartermaster "take 2 ammo" (0 -> 2); Assembly Line "draw 1 card" (7 cards); Forge
+    "each of your Mechs gains 1" and Swarm Queen "each of your Mutants gains 1" (Heavy Tank
+    1 -> 2, the opponent's Brute stays 1); Regenerator "this unit gains 2" (a Mutant too:
+    1 -> 4)."""
+    state = table(2, phase="battle")
+    put(state, 0, one("Quartermaster"), 0)
+    put(state, 0, one("Assembly Line"), 0)
+    put(state, 0, one("Forge"), 0)
+    put(state, 0, one("Swarm Queen"), 0)
+    regen = put(state, 0, one("Regenerator"), 0)
+    tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)
+    brute = put(state, 1, ids("Brute", 3)[0], 0)          # the opponent's Mutant: not "your"
+    after, _ = run_flow(state, flow.start_recruitment)
+    me = after["players"][0]
+    assert len(me["ammo"]) == 2 and len(me["hand"]) == 7
+    assert (_s(after, 0, tank), _s(after, 0, regen), _s(after, 1, brute)) == (2, 4, 1)   # Regenerator: +2, +1 Mutant
+    assert _s(after, 0, 2) == 2 and _s(after, 0, 3) == 2       # Forge (Mech), Swarm Queen (Mutant)
+
+
+def test_designed_discard_special_units_follow_their_card_text():
+    """Field Hospital "Discard: gain a health point (pool to health stack)" (4 -> 5);
+    Salvage Bot "Discard: take 2 ammo" (0 -> 2); Hydra "Discard: draw 2 cards" (0 -> 2)."""
+    state = table(2)
+    state["players"][0]["health"] = state["players"][0]["health"][:4]
+    pool = state["specials"].pop(0)
+    state["players"][0]["pool"] = [pool]
+    hand(state, 0, one("Field Hospital"), one("Salvage Bot"), one("Hydra"))
+    state, _ = act(state, 0, {"type": "discard", "card": one("Field Hospital")})
+    assert len(state["players"][0]["health"]) == 5 and state["players"][0]["health"][0] == pool
+    state, _ = act(state, 0, {"type": "discard", "card": one("Salvage Bot")})
+    assert len(state["players"][0]["ammo"]) == 2
+    state, _ = act(state, 0, {"type": "discard", "card": one("Hydra")})
+    assert len(state["players"][0]["hand"]) == 2
+
+
+@pytest.mark.parametrize("name,unit,colour_card,bonus", [
+    ("Shield Wall", "Veteran", "Recruit", 1), ("Drone Swarm", "Module", "Goldfish", 1),
+    ("Blob", "Brute", "Zombie", 1), ("Siege Engine", None, "Goldfish", 3),
+    ("Acid Spitter", None, "Zombie", 2)])
+def test_designed_battle_special_units_follow_their_card_text(name, unit, colour_card, bonus):
+    """"Battle: each of your Humans/Mechs/Mutants has +1 temporary strength" (another unit
+    of that colour fights: its strength + card 1 + 1) and "+3 / +2 temporary strength while
+    fighting" (the card itself fights at 1: 1 + 1 + bonus)."""
+    state = table(2)
+    if unit:
+        put(state, 0, ids(unit, 3)[0], SCALE.index(3))
+        put(state, 0, one(name), 0)
+        base = 3
+    else:
+        put(state, 0, one(name), 0)
+        base = 1
+    put(state, 1, ids("Veteran", 3)[1], 0)
+    card = ids(colour_card, 3)
+    _, events = _battle(state, [[card[0]] * 1 + ([card[1]] if unit else []),
+                                [ids("Recruit", 3)[1]] + ([ids("Recruit", 3)[2]] if unit else [])])
+    assert _points(events)[0][1]["0"] == base + 1 + bonus
