@@ -12,7 +12,7 @@ import pytest
 from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions, pending
 from domain.games.aipokalypse.coop import meets_alternative_win
-from domain.games.aipokalypse.context import Ctx
+from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.effects.resolve import origin_of, run
 from domain.games.aipokalypse.spec import SCALE
 from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put,
@@ -106,6 +106,27 @@ def test_governor_triggers_the_leftmost_other_humans_recruit_effect_on_a_slot_on
     after, _ = run_flow(state, flow.start_recruitment)
     assert len(after["players"][0]["ammo"]) == 1
     assert _s(after, 0, veteran) == 1
+
+
+def test_governor_triggering_a_target_effect_lets_its_owner_choose_the_target():
+    """Governor triggers "the recruit effect of your leftmost other Human": Elder Commander's
+    "the target Human gains 4 strength; gain a Red Slot". The seat chooses the target among
+    its Humans (Governor, the Veteran; the Mech is none): the Veteran 1 -> 5 (6 after its own
+    round bonus) and a Red Slot
+    (before: no target, so no strength at all)."""
+    state = table(2, phase="battle")
+    put(state, 0, one("Governor"), 0)
+    put(state, 0, one("Elder Commander"), 0)
+    put(state, 0, ids("Heavy Tank", 3)[0], 0)
+    vet = put(state, 0, ids("Veteran", 3)[0], 0)
+    hand(state, 0, *ids("Sniper", 3)[:3], *ids("Commander", 3)[:3])
+    ctx = Ctx(copy.deepcopy(state), random.Random(0))
+    with pytest.raises(NeedChoice) as need:
+        flow.start_recruitment(ctx)
+    assert need.value.seat == 0 and need.value.options == [0, vet]
+    after, events = run_flow(state, flow.start_recruitment, answers=[vet])
+    assert _s(after, 0, vet) == 6 and _s(after, 0, 0) == 1       # 1 + 4, + its own round bonus
+    assert types(events).count("RedSlotPlaced") == 1
 
 
 def test_neo_bonus_is_six_minus_its_health_and_it_wins_every_tie():

@@ -392,10 +392,25 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         if any(o.get("once") for o in ops):
             continue                     # Walter White: "cannot be executed twice by any effects"
         if ops:
-            run(ctx, seat, ops, origin_of(cid, i, None, pos))
+            run(ctx, seat, ops, origin_of(cid, i, _retrigger_target(ctx, seat, cid, op["trigger"], i), pos))
             if op["trigger"] == "discard":
                 fire(ctx, seat, "discard_effect", {})
             return
+
+
+def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | None) -> int | None:
+    """The target unit a re-triggered effect aims at (Governor triggering Elder Commander's
+    or Sergeant's "the target Human gains ..."): the seat chooses among the units the
+    effect could target when played (:func:`..recruitment.valid_targets`), left to right
+    (default: the leftmost); "skip" too when the effect's target is optional. ``None``
+    when the effect needs none or nothing fits."""
+    from ..recruitment import target_optional, valid_targets
+    targets = valid_targets(player(ctx, seat), cid, trigger, own)
+    if not targets:
+        return None
+    options = targets + (["skip"] if target_optional(cid, trigger) else [])
+    pick = ctx.ask(seat, "target", options, f"{catalogue()[cid].name}: the target unit of its {trigger} effect")
+    return None if pick == "skip" else pick
 
 
 @_op("absorb")
