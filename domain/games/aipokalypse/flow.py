@@ -232,23 +232,26 @@ def advance(ctx: Ctx) -> None:
 
 
 def battle_damage(state: dict) -> dict[int, int]:
-    """"Battle Result": damage = best score minus own score; all equal -> everyone loses 1.
-    Tie-winners (Neo, Last Light) take no damage from a shared best score. (C.H.R.O.M.E.'s
-    doubling is its owner's decision, see :func:`end_battle`.) Against the A.I.Toma the
-    human side's rules of :func:`.sides.battle_damage` apply."""
+    """"Battle Result": "all players lose health points in an amount equal to the difference
+    between their score and the score of the player with the most points. If all players have
+    the same score, each player loses one health point." Returns seat -> damage: the best score
+    minus the own score (leaders sharing the best score lose 0, e.g. scores 3, 3, 1 give
+    0, 0, 2); only when every living seat has the same score does each lose 1, except a
+    tie-winner (Neo "You win any tie ... battle results", Last Light), which loses none.
+    (C.H.R.O.M.E.'s doubling is its owner's decision, see :func:`end_battle`.) Against the
+    A.I.Toma the same rule applies between the two sides (:func:`.sides.battle_damage`)."""
     if state.get("toma"):
         return sides.battle_damage(state)
     seats = alive(state)
     scores = {s: state["players"][s]["score"] for s in seats}
     best = max(scores.values(), default=0)
-    tied = [s for s in seats if scores[s] == best]
-    breakers = [s for s in tied if modifiers.has(state["players"][s], "tiebreak")]
+    all_equal = len(seats) > 1 and all(v == best for v in scores.values())
     damage = {}
     for s in seats:
-        d = best - scores[s]
-        if d == 0 and len(tied) > 1:
-            d = 0 if (breakers and s in breakers) else 1
-        damage[s] = d
+        if all_equal:
+            damage[s] = 0 if modifiers.has(state["players"][s], "tiebreak") else 1
+        else:
+            damage[s] = best - scores[s]
     return damage
 
 

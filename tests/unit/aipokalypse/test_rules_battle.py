@@ -115,6 +115,35 @@ def test_damage_is_the_difference_to_the_best_score_and_health_goes_to_the_pool(
     assert state["phase"] == "recruitment" and state["round"] == 3
 
 
+@pytest.mark.parametrize("scores,damage", [
+    ((3, 3, 1), {0: 0, 1: 0, 2: 2}),        # shared best score: the leaders lose nothing
+    ((2, 2, 2), {0: 1, 1: 1, 2: 1}),        # all equal: each loses one
+    ((3, 1, 0), {0: 0, 1: 2, 2: 3}),
+    ((1, 1, 1, 0), {0: 0, 1: 0, 2: 0, 3: 1}),
+])
+def test_battle_result_only_all_equal_scores_cost_everyone_one(scores, damage):
+    """Battle Result: "all players lose health points in an amount equal to the difference
+    between their score and the score of the player with the most points. If all players have
+    the same score, each player loses one health point." Scores 3, 3, 1 give 0, 0, 2 (not 1, 1, 2)."""
+    state = table(len(scores), phase="battle")
+    for seat, score in enumerate(scores):
+        state["players"][seat]["score"] = score
+    assert flow.battle_damage(state) == damage
+
+
+def test_neo_wins_the_all_equal_battle_result_but_a_shared_best_score_costs_nobody():
+    """Neo: "You win any tie. This includes battle points, battle results ..." — all scores equal:
+    the others lose one, Neo none; a shared best score already costs the leaders nothing
+    ("the difference between their score and the score of the player with the most points")."""
+    state = table(3, phase="battle")
+    put(state, 0, one("Neo"), SCALE.index(4))
+    for seat in range(3):
+        state["players"][seat]["score"] = 2
+    assert flow.battle_damage(state) == {0: 0, 1: 1, 2: 1}
+    state["players"][2]["score"] = 0
+    assert flow.battle_damage(state) == {0: 0, 1: 0, 2: 2}
+
+
 def test_reaction_window_only_reactions_that_make_you_tied_highest():
     state = table(2)
     put(state, 0, ids("Commander", 3)[0], SCALE.index(5))
