@@ -150,7 +150,8 @@ class TacticianBot:
                 t_str = strength_of(p["slots"][t]) if t is not None else 0
                 return (_card_score(a["card"]), t_str, -a["slot"])
             return max(recruits, key=value)
-        spare = [a for a in by_type.get("open_slot", []) if not keep(a["card"])]
+        spare = [a for a in by_type.get("open_slot", [])     # basic units only: no Special Unit as Red Slot
+                 if cat[a["card"]].category == "basic" and not keep(a["card"])]
         if spare and len(p["hand"]) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])

@@ -345,7 +345,10 @@ def _attached(s: dict, e: Event) -> None:
 @_on("RedSlotPlaced")
 def _red_slot(s: dict, e: Event) -> None:
     p, d = _p(s, e), e.data
-    _take_top(s["specials"], [d["card"]])
+    if d.get("from") == "hand":                  # a Special Unit from the hand played as a Red Slot
+        p["hand"].remove(d["card"])
+    else:
+        _take_top(s["specials"], [d["card"]])
     if d["mode"] == "new":
         p["slots"].append(new_slot(d["card"], red=True))
         return

@@ -260,6 +260,8 @@ class TomaHunterBot:
         cat = _cat()
         by: dict[str, list[dict[str, Any]]] = {}
         for a in actions:
+            if a["type"] == "open_slot" and cat[a["card"]].category != "basic":
+                continue                                 # it does not play a Special Unit as a Red Slot
             by.setdefault(a["type"], []).append(a)
         slots = me["slots"]
         units = [i for i, s in enumerate(slots) if s.get("unit")]

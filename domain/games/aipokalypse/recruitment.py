@@ -17,7 +17,7 @@ from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
 from .effects.pools import health_draw_count
-from .effects.resolve import (discard_card, discard_faction, discardable_factions, recruit_card, run,
+from .effects.resolve import (discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
                               origin_of, spend_ammo)
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
@@ -188,7 +188,8 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
             out.extend({"type": "recruit", "card": cid, "slot": slot} for slot in empty)
     for cid in sorted(set(p["hand"])):
         card = cat[cid]
-        if not idle and card.category == "basic" and len(p["slots"]) < MAX_SLOTS:
+        if not idle and (card.category == "special" or
+                         (card.category == "basic" and len(p["slots"]) < MAX_SLOTS)):
             out.append({"type": "open_slot", "card": cid})
         if not idle and can_recruit(state, cid):
             for slot in empty:
@@ -251,8 +252,11 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove("Vault A.F.K.: in round 1 you may only discard and end Recruitment.", "vault_idle")
     if kind == "open_slot":
         cid = _hand_card(p, cmd)
-        if catalogue()[cid].category != "basic":
-            raise IllegalMove("Only a basic unit can be placed as a slot.", "not_a_basic_unit")
+        category = catalogue()[cid].category
+        if category == "special":                # Triples: "You may play it ... as a Red Slot"
+            return place_red_slot(ctx, seat, card=cid)
+        if category != "basic":
+            raise IllegalMove("Only a basic unit or a Special Unit can be placed as a slot.", "not_a_basic_unit")
         if len(p["slots"]) >= MAX_SLOTS:
             raise IllegalMove("You already have 6 slots.", "slots_full")
         ctx.emit("SlotOpened", seat, card=cid, slot=len(p["slots"]), **{"from": "hand"})

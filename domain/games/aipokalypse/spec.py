@@ -55,7 +55,8 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
     "choose_faction": _command("choose_faction", {"faction": _CARD}, ("faction",),
                                "Game Setup (B): keep one of your 2 offered factions."),
     "open_slot": _command("open_slot", {"card": _CARD}, ("card",),
-                          "Slots & Recruitment: place a basic unit from your hand face down as a new slot."),
+                          "Slots & Recruitment: place a basic unit from your hand face down as a new slot; "
+                          "a Special Unit from your hand is played as a Red Slot (Triples, Red Slots)."),
     "recruit": _command("recruit", {"card": _CARD, "slot": _SLOT, "target": _SLOT}, ("card", "slot"),
                         "Recruit a hand card onto an empty slot at strength 1 (`target`: the unit its "
                         "recruit effect aims at)."),

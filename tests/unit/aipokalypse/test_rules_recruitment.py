@@ -128,6 +128,38 @@ def test_triple_is_not_discarding_module_discard_effects_do_not_trigger():
     assert len(state["players"][0]["hand"]) == 3
 
 
+def test_a_special_unit_from_the_hand_may_be_played_as_a_red_slot():
+    """Special Units and Triples: "If all cards for the Triple came from your hand, you take the
+    Special Unit into your hand. You may play it like any other unit or as a Red Slot (see Red
+    Slots)." Red Slots: "have not yet 6 slots, place the Red Slot as a new slot. If you already
+    have 6 slots, replace any empty slot with the Red Slot." (ruling R-slot-card contradicted it)"""
+    state = table(2)
+    v = ids("Veteran", 3)
+    hand(state, 0, *v)
+    put(state, 0, one("Heavy Tank"), 3)
+    special = state["specials"][0]
+    state["players"][0]["pool"].append(state["specials"].pop(0))
+    state, _ = act(state, 0, {"type": "triple", "cards": sorted(v), "source": "pool", "special": special})
+    assert special in state["players"][0]["hand"]
+    assert {"type": "open_slot", "card": special} in legal_actions(state, 0)
+    specials_before = list(state["specials"])
+    state, events = act(state, 0, {"type": "open_slot", "card": special})
+    slots = state["players"][0]["slots"]
+    assert len(slots) == 2 and slots[1]["red"] and slots[1]["card"] == special and slots[1]["unit"] is None
+    assert special not in state["players"][0]["hand"] and state["specials"] == specials_before
+    assert [e.data["mode"] for e in events if e.type == "RedSlotPlaced"] == ["new"]
+    full = table(2)                                       # 6 slots: it replaces the empty one
+    for name in ("Sniper", "Heavy Tank", "Commander", "Veteran", "Brute"):
+        put(full, 0, ids(name, 3)[-1], 4)
+    empty_slot(full, 0)
+    special = full["specials"].pop(0)
+    full["players"][0]["hand"].append(special)
+    assert {"type": "open_slot", "card": special} in legal_actions(full, 0)
+    full, _ = act(full, 0, {"type": "open_slot", "card": special})
+    assert full["players"][0]["slots"][5]["red"] and full["players"][0]["slots"][5]["card"] == special
+    assert len(full["players"][0]["slots"]) == 6
+
+
 def test_triple_from_the_health_stack_offers_2_and_returns_the_other_under_the_stack():
     state = table(2)
     v = ids("Veteran", 3)

@@ -203,35 +203,39 @@ def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
         run(ctx, seat, ops, origin_of(cid, slot, target))
 
 
-def place_red_slot(ctx: Ctx, seat: int, into: int | None = None) -> None:
+def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | None = None) -> None:
     """"Red Slots": "If you obtain a Red Slot through an effect and have not yet 6 slots,
     place the Red Slot as a new slot. If you already have 6 slots, replace any empty slot
     with the Red Slot. If you have no empty slots left, you can place the Red Slot under any
-    unit." Taken from the Special deck. ``into`` (Seppuku): that slot if it is empty.
+    unit." Taken from the Special deck ("Take the Red Slot from the deck of Special Units")
+    — or, with ``card`` (a Special Unit in the seat's hand, Triples: "You may play it like any
+    other unit or as a Red Slot"), that card from the hand (``RedSlotPlaced`` with ``from:
+    "hand"``, ruling R-slot-card). ``into`` (Seppuku): that slot if it is empty.
 
     Which empty slot, or which unit, is the seat's decision (kind ``red_slot``, options slot
     indexes; ruling R-red-place): the default (first option, a turn timeout's) is the
     leftmost empty slot, and under a unit the weakest one (rightmost on ties), the engine's
     placement before it became a choice. A unit already at 15 exchanges the Red Slot at once."""
-    if not ctx.state["specials"]:
+    if card is None and not ctx.state["specials"]:
         return
-    card = ctx.state["specials"][0]
+    extra = {"from": "hand"} if card is not None else {}
+    card = card if card is not None else ctx.state["specials"][0]
     p = player(ctx, seat)
     slots = p["slots"]
     if into is not None and into < len(slots) and not slots[into]["unit"]:
-        ctx.emit("RedSlotPlaced", seat, card=card, slot=into, mode="replace")
+        ctx.emit("RedSlotPlaced", seat, card=card, slot=into, mode="replace", **extra)
         return
     if len(slots) < MAX_SLOTS:
-        ctx.emit("RedSlotPlaced", seat, card=card, slot=len(slots), mode="new")
+        ctx.emit("RedSlotPlaced", seat, card=card, slot=len(slots), mode="new", **extra)
         return
     empty = [i for i, s in enumerate(slots) if not s["unit"]]
     if empty:
         pick = ctx.ask(seat, "red_slot", empty, "Red Slot: the empty slot it replaces")
-        ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="replace")
+        ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="replace", **extra)
         return
     under = sorted((i for i, _ in units(p)), key=lambda i: (strength_of(p["slots"][i]), -i))
     pick = ctx.ask(seat, "red_slot", under, "Red Slot: the unit it goes under")
-    ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="under")
+    ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="under", **extra)
     check_red_exchange(ctx, seat, pick)
 
 
