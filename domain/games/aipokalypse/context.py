@@ -46,6 +46,10 @@ class Ctx:
         self.answers: list = list(answers or [])
         self.asked = 0
         self.resume: tuple[int, dict] | None = None
+        # [seat, cards discarded] of each discard effect being resolved, innermost last
+        # (Finisher: "if you discard 3 cards for one discard effect (e.g. Module), the
+        # Finisher bonus is 3 strength"; see effects.resolve.resolve_discard_effect)
+        self.discard_counts: list[list[int]] = []
 
     def checkpoint(self, command: dict) -> None:
         """Mark the events so far as final for a decision asked later in this call: when a

@@ -19,6 +19,7 @@ from ..cards import catalogue
 from ..context import Ctx
 from ..spec import SCALE
 from ..state import color_of, is_toma, opponents_of, strength_of, units
+from . import modifiers
 from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
 
 
@@ -351,8 +352,12 @@ def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool 
 def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> None:
     """Journalist: when one of your Humans fights, you decide how many more active Humans
     to exhaust; their strength is added to the fight, and the fighting unit then gains 1
-    strength. Default: one (the rightmost)."""
+    strength. Default: one (the rightmost). Under an opponent's Tokamak ("Your opponents may
+    not add the strength of their additionally discarded units to their battle strength",
+    ruling R-tokamak) the exhausted Humans add nothing to the fight (the unit still gains 1)."""
     p = player(ctx, seat)
+    denied = any(modifiers.has(ctx.state["players"][o], "deny_added_strength")
+                 for o in opponents_of(ctx.state, seat))
     exhausted = 0
     while True:
         helpers = [j for j, s in units(p) if j != me and not s["exhausted"] and color_of(s["unit"]) == color]
@@ -362,7 +367,8 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
         pick = ctx.ask(seat, "rally", options, f"{name_of(card)}: exhaust another Human for this fight?")
         if pick == "stop":
             break
-        ctx.emit("FightBonus", seat, n=strength_of(p["slots"][pick]))
+        if not denied:
+            ctx.emit("FightBonus", seat, n=strength_of(p["slots"][pick]))
         exhaust_unit(ctx, seat, pick)
         fire(ctx, seat, "own_exhausted", {})             # Dealer
         exhausted += 1

@@ -166,8 +166,26 @@ def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
     fire(ctx, seat, "unit_discarded", {"color": color_of(cid)})
     ops = catalogue()[cid].ops("discard")
     if ops:
-        run(ctx, seat, ops, origin_of(cid, slot, target, pos))
-        fire(ctx, seat, "discard_effect", {})
+        resolve_discard_effect(ctx, seat, ops, origin_of(cid, slot, target, pos), discarded=1)
+    elif ctx.discard_counts and ctx.discard_counts[-1][0] == seat:
+        ctx.discard_counts[-1][1] += 1                   # a card discarded for that discard effect
+
+
+def resolve_discard_effect(ctx: Ctx, seat: int, ops: list, origin: dict, discarded: int) -> None:
+    """Resolve a discard effect of ``seat`` and fire the ``discard_effect`` hook with
+    ``count`` = the cards discarded for it: ``discarded`` (1 when its own card was discarded,
+    0 when Bartender / Destiny trigger it and the unit stays) plus every card its ops discard
+    that has no discard effect of its own (such a card counts for its own effect, so each
+    card counts once). Finisher: "Only effects that are declared as such with a
+    discard-effect symbol to the left of the text count. For example, if you discard 3 cards
+    for one discard effect (e.g. Module), the Finisher bonus is 3 strength" — listeners with
+    ``per_count`` run once per card, the others (Patient Zero) once per effect."""
+    ctx.discard_counts.append([seat, discarded])
+    try:
+        run(ctx, seat, ops, origin)
+    finally:
+        count = ctx.discard_counts.pop()[1]
+    fire(ctx, seat, "discard_effect", {"count": count})
 
 
 def discardable_factions(p: Mapping[str, Any]) -> list[str]:
@@ -188,8 +206,7 @@ def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
         return
     ops = catalogue()[fid].ops("discard")
     if ops:
-        run(ctx, seat, ops, origin_of(fid))
-        fire(ctx, seat, "discard_effect", {})
+        resolve_discard_effect(ctx, seat, ops, origin_of(fid), discarded=1)
 
 
 def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
@@ -396,9 +413,11 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         if any(o.get("once") for o in ops):
             continue                     # Walter White: "cannot be executed twice by any effects"
         if ops:
-            run(ctx, seat, ops, origin_of(cid, i, _retrigger_target(ctx, seat, cid, op["trigger"], i), pos))
-            if op["trigger"] == "discard":
-                fire(ctx, seat, "discard_effect", {})
+            target = _retrigger_target(ctx, seat, cid, op["trigger"], i)
+            if op["trigger"] == "discard":               # the unit stays: 0 cards of its own
+                resolve_discard_effect(ctx, seat, ops, origin_of(cid, i, target, pos), discarded=0)
+            else:
+                run(ctx, seat, ops, origin_of(cid, i, target, pos))
             return
 
 

@@ -23,7 +23,8 @@ Op families:
   ``damage``, ``cash_pool`` (Big Benji's action), ``guess_score`` (XxX);
 - battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
   ``mirror``, ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
-  ``illusion`` (Illusionists' decoy reaction);
+  ``illusion`` (Illusionists' decoy reaction), ``deny_added_strength`` (Tokamak: opponents
+  add no strength of additional units to a fight, ruling R-tokamak);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
   ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
   ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``;
@@ -108,6 +109,7 @@ OPS: dict[str, dict[str, object]] = {
     "ammo_all": {"color": "color"},
     "fix_temp": {"n": "int"},
     "take_from_hands": {},
+    "deny_added_strength": {},
     "load": {},
     "boom": {},
 }
@@ -118,6 +120,7 @@ STATIC_OPS = frozenset({
     "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
     "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
     "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck", "load",
+    "deny_added_strength",
 })
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
 BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
