@@ -20,6 +20,7 @@ from . import sides, toma
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
+from .effects.opponents import with_temporary
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
 from .state import alive, color_of, fits, is_toma, opponents_of, strength_of, toma_seat, units
@@ -117,7 +118,10 @@ def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | N
 
 
 def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -> int:
-    """Temporary strength of the fighting unit (slot temp, Desert Rats ammo, battle effects)."""
+    """Temporary strength of the fighting unit (slot temp, Desert Rats ammo, battle effects).
+    Faceless T (``mirror``): "This can copy the strength of your strongest Mutant, counting
+    temporary effects" — the other unit's strength with its temporary strength
+    (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it)."""
     p = state["players"][seat]
     me = cur["slot"]
     slot = p["slots"][me]
@@ -145,8 +149,9 @@ def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -
                 total += op["n"]
         elif name == "magnet" and card.color == op["color"] and (i == me or op.get("to") == "leftmost"):
             total += op["n"]
-        elif name == "mirror" and i == me:
-            others = [strength_of(s) for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
+        elif name == "mirror" and i == me:           # Faceless T: "counting temporary effects"
+            with_temp = with_temporary(p)
+            others = [with_temp[j] for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
             total += max(others, default=0)
     return total
 

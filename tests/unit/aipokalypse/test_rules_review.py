@@ -91,3 +91,17 @@ def test_tokamak_denies_opponents_the_strength_of_their_additional_units():
     assert not [e for e in denied if e.type == "FightBonus"]
     assert _points(denied)[0][1]["0"] == 1 + (3 + 1)
     assert any(e.type == "UnitExhausted" and e.seat == 0 and e.data["slot"] == 1 for e in denied)
+
+
+def test_faceless_t_copies_the_strongest_mutant_with_its_temporary_strength():
+    """Faceless T: "This can copy the strength of your strongest Mutant, counting temporary
+    effects." A Mutant at 3 with +4 temporary strength is copied as 7 (not 3): Faceless T 1 +
+    Zombie card 1 + 7 = 9."""
+    state = table(2)
+    put(state, 0, one("Faceless T"), 0)
+    mutant = put(state, 0, ids("Chain Reactor", 3)[0], SCALE.index(3))
+    state["players"][0]["slots"][mutant]["temp"] = 4
+    put(state, 1, ids("Brute", 3)[0], 0)
+    _, events = _battle(state, [[ids("Zombie", 3)[0], ids("Zombie", 3)[1]],
+                                [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]])
+    assert _points(events)[0][1]["0"] == 1 + 1 + (3 + 4)
