@@ -23,7 +23,8 @@ from .effects import choices, modifiers
 from .effects.opponents import with_temporary
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
-from .state import alive, color_of, fits, is_toma, opponents_of, strength_of, toma_seat, units
+from .state import (alive, color_of, fits, is_toma, opponents_of, slid_ailien_value, strength_of, toma_seat,
+                    units)
 
 
 def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
@@ -149,11 +150,26 @@ def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -
                 total += op["n"]
         elif name == "magnet" and card.color == op["color"] and (i == me or op.get("to") == "leftmost"):
             total += op["n"]
+        elif name == "slide_ailien" and i == me:     # Astronomer: the A.I.Lien cards behind it
+            total += slid_ailien_value(slot)
         elif name == "mirror" and i == me:           # Faceless T: "counting temporary effects"
             with_temp = with_temporary(p)
             others = [with_temp[j] for j, s in units(p) if j != me and color_of(s["unit"]) == op["color"]]
             total += max(others, default=0)
     return total
+
+
+def _slide_ailien(ctx: Ctx, seat: int, cur: Mapping[str, Any]) -> None:
+    """Astronomer: "If Astronomer fights with an A.I.Lien, slide the A.I.Lien card behind the
+    Astronomer, revealing only the card value" — once the point is scored the A.I.Lien battle
+    card moves from above the unit to behind it (``AILienSlid``) and stays there (not
+    discarded after the battle); Venus Colony's A.I.Lien returns to the faction as its card says."""
+    p = ctx.players[seat]
+    if not cur["fights"] or cur["slot"] is None or is_toma(p) or cur["card"] == p.get("colony"):
+        return
+    unit = p["slots"][cur["slot"]]["unit"]
+    if unit and catalogue()[cur["card"]].kind == "ailien" and catalogue()[unit].has("slide_ailien"):
+        ctx.emit("AILienSlid", seat, slot=cur["slot"], card=cur["card"])
 
 
 def strengths(state: Mapping[str, Any]) -> dict[int, int]:
@@ -372,6 +388,8 @@ def resolve_point(ctx: Ctx) -> None:
     fought = {s: dict(ctx.players[s]["current"]) for s in st}
     temps = {s: (c["fights"] and (fighting_temp(ctx.state, s, c) > 0 or c["ammo"] > 0)) for s, c in fought.items()}
     ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})
+    for seat, cur in fought.items():
+        _slide_ailien(ctx, seat, cur)
     for seat, cur in fought.items():
         if seat in winners:                      # Big Benji: "When you win a point"
             fire(ctx, seat, "point_won", {"slot": cur["slot"] if cur["fights"] else None})

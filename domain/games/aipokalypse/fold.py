@@ -615,6 +615,14 @@ def _point(s: dict, e: Event) -> None:
     s["battle"]["point"] += 1
 
 
+@_on("AILienSlid")
+def _ailien_slid(s: dict, e: Event) -> None:
+    slot = _p(s, e)["slots"][e.data["slot"]]
+    entry = next(b for b in reversed(slot["battle"]) if b[0] == e.data["card"])
+    slot["battle"].remove(entry)                 # its point stays scored (``score``)
+    slot["attached"].append(e.data["card"])
+
+
 @_on("UnitExhausted")
 def _exhausted(s: dict, e: Event) -> None:
     slot = _p(s, e)["slots"][e.data["slot"]]

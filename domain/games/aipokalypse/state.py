@@ -167,10 +167,21 @@ def max_ammo(player: Mapping[str, Any]) -> int:
     return best
 
 
+def slid_ailien_value(slot: Mapping[str, Any]) -> int:
+    """Card values of the A.I.Lien cards behind the unit on ``slot`` (Astronomer: "The
+    A.I.Lien's card value is added to Astronomer's combat strength temporarily")."""
+    cat = catalogue()
+    if not slot["unit"] or not cat[slot["unit"]].has("slide_ailien"):
+        return 0
+    return sum(cat[c].value or 0 for c in slot["attached"] if cat[c].kind == "ailien")
+
+
 def total_strength(player: Mapping[str, Any], with_ailien_hand: bool = False) -> int:
     """"Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
-    also the card values of A.I.Lien cards in hand."""
-    total = sum(strength_of(s) for _, s in units(player))
+    also the card values of A.I.Lien cards in hand. An Astronomer's A.I.Lien cards count too
+    ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-astronomer:
+    in every total strength)."""
+    total = sum(strength_of(s) + slid_ailien_value(s) for _, s in units(player))
     if with_ailien_hand:
         cat = catalogue()
         total += sum(cat[c].value or 0 for c in player["hand"] if cat[c].kind == "ailien")

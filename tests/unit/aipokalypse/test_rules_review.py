@@ -2,8 +2,10 @@
 Patient Zero), Tokamak's first sentence, Faceless T, Astronomer — each with the book's value."""
 from __future__ import annotations
 
+from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import act, ids, one, put, hand, table
+from domain.games.aipokalypse.state import total_strength
+from tests.unit.aipokalypse.helpers import act, hand, ids, one, put, run_flow, table, take
 from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
@@ -105,3 +107,37 @@ def test_faceless_t_copies_the_strongest_mutant_with_its_temporary_strength():
     _, events = _battle(state, [[ids("Zombie", 3)[0], ids("Zombie", 3)[1]],
                                 [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]])
     assert _points(events)[0][1]["0"] == 1 + 1 + (3 + 4)
+
+
+def test_astronomer_keeps_the_ailien_behind_it_in_later_fights_and_in_total_strength():
+    """Astronomer: "If Astronomer fights with an A.I.Lien, slide the A.I.Lien card behind the
+    Astronomer, revealing only the card value. The A.I.Lien's card value is added to Astronomer's
+    combat strength temporarily. Remember that the added strength also counts in the
+    A.I.Pokalypse!" With A.I.Lien Alpha (5): 1 + 5 + 5 = 11; the card stays behind the
+    Astronomer after the battle (not discarded), total strength 1 + 5 = 6, and the next fight
+    with a Recruit (1) is 1 + 1 + 5 = 7."""
+    state = table(2)
+    astro = put(state, 0, one("Astronomer"), 0)
+    put(state, 1, ids("Brute", 3)[0], 0)
+    alien = ids("A.I.Lien Alpha", 1)[0]
+    state, events = _battle(state, [[alien], [ids("Recruit", 3)[0]]])
+    assert _points(events)[0][1]["0"] == 1 + 5 + 5
+    assert [e.data for e in events if e.type == "AILienSlid"] == [{"slot": astro, "card": alien}]
+    slot = state["players"][0]["slots"][astro]
+    assert slot["attached"] == [alien] and alien not in state["discard"]
+    assert total_strength(state["players"][0]) == 1 + 5
+    assert total_strength(state["players"][0], with_ailien_hand=True) == 1 + 5
+    state, events = _battle(state, [[ids("Recruit", 3)[1]], [ids("Recruit", 3)[2]]])
+    assert _points(events)[0][1]["0"] == 1 + 1 + 5
+    assert state["players"][0]["slots"][astro]["attached"] == [alien]
+
+
+def test_the_astronomer_ailien_counts_in_the_aipokalypse_total_strength():
+    """"Remember that the added strength also counts in the A.I.Pokalypse!" — the end by total
+    strength: Astronomer 1 with A.I.Lien Gamma (7) behind it beats a unit at 7 (8 against 7)."""
+    state = table(2)
+    astro = put(state, 0, one("Astronomer"), 0)
+    state["players"][0]["slots"][astro]["attached"].append(take(state, ids("A.I.Lien Gamma", 1)[0]))
+    put(state, 1, ids("Brute", 3)[0], SCALE.index(7))
+    state, _ = run_flow(state, flow.finish_by_strength, [0, 1], "aipokalypse", True)
+    assert state["result"]["winners"] == [0]

@@ -22,7 +22,7 @@ Op families:
   ``steal_pool``, ``scam``, ``free_special``, ``health_from_deck``, ``extra_faction``,
   ``damage``, ``cash_pool`` (Big Benji's action), ``guess_score`` (XxX);
 - battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
-  ``mirror``, ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
+  ``mirror``, ``slide_ailien`` (Astronomer keeps the A.I.Lien it fought with), ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
   ``illusion`` (Illusionists' decoy reaction), ``deny_added_strength`` (Tokamak: opponents
   add no strength of additional units to a fight, ruling R-tokamak);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
@@ -110,6 +110,7 @@ OPS: dict[str, dict[str, object]] = {
     "fix_temp": {"n": "int"},
     "take_from_hands": {},
     "deny_added_strength": {},
+    "slide_ailien": {},
     "load": {},
     "boom": {},
 }
@@ -124,4 +125,4 @@ STATIC_OPS = frozenset({
 })
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
 BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
-                        "sacrifice_win", "listen"})
+                        "sacrifice_win", "listen", "slide_ailien"})
