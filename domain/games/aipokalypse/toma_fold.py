@@ -14,7 +14,8 @@ from domain.engine import Event
 
 from .cards import catalogue
 from .fold import _on, _p, _to_discard
-from .state import new_player, new_toma_slot
+from .spec import MAX_SLOTS
+from .state import fits, new_player, new_toma_slot
 
 
 def add_toma(s: dict, d: Mapping[str, Any]) -> None:
@@ -43,22 +44,53 @@ def reveal_board(player: dict) -> None:
 
 def clear_battle(s: dict, p: dict) -> None:
     """"All battle cards remain with the respective unit and are placed on the unit as in
-    A.I.Toma's setup": each slot's battle cards go onto its pile (a slot opened in this battle
-    gets its first unit); A.I.Lien are discarded unless a player played one in Sudden Death;
-    cards beside the units and the rest of the stack are discarded."""
+    A.I.Toma's setup" ("If the next card is the same color, place it on top of the first card
+    ... If a card has a different color, place it to the right (the A.I.Toma opens a new slot).
+    Place cards of the same color on existing units"): a battle card that fits its unit (it
+    fought there) goes onto its pile, the card of a slot opened in this battle becomes its
+    unit; a card that does not fit its unit (drawn face down for a unit an effect exhausted)
+    is then placed as at set-up: onto the leftmost unit it fits, else the leftmost empty
+    slot, else a new slot to the right (below 6), else the discard pile (ruling R-toma-battle).
+    A.I.Lien are discarded unless a player played one in Sudden Death (then they stay with
+    their unit); cards beside the units and the rest of the stack are discarded."""
     cat = catalogue()
     stays = s["toma"]["ailien_stays"]
+    misfits: list[str] = []
     for slot in p["slots"]:
         for card, _ in slot["battle"]:
-            if cat[card].kind == "ailien" and not stays:
-                s["discard"].append(card)
-            else:
+            if cat[card].kind == "ailien":
+                (slot["pile"] if stays else s["discard"]).append(card)
+            elif not slot["pile"] or fits(cat[slot["pile"][0]].color, cat[card].color):
                 slot["pile"].append(card)
-        slot["unit"] = slot["pile"][0] if slot["pile"] else None
+            else:
+                misfits.append(card)
         slot.update(battle=[], exhausted=False, temp=0, ammo_temp=0)
+    for card in misfits:
+        _place_as_in_setup(s, p, card)
+    for slot in p["slots"]:
+        slot["unit"] = slot["pile"][0] if slot["pile"] else None
     s["discard"].extend(c for c, _ in p["beside"])
     s["discard"].extend(p["stack"])
     p.update(beside=[], stack=[], score=0, current=None, passed=False)
+
+
+def _place_as_in_setup(s: dict, p: dict, card: str) -> None:
+    """Game Setup: A.I.Toma — "Place cards of the same color on existing units" (the leftmost
+    it fits, Rogues any colour), "If a card has a different color, place it to the right (the
+    A.I.Toma opens a new slot)": an empty slot (a killed unit's) first, then a new one below 6;
+    with none the card is discarded."""
+    cat = catalogue()
+    slots = p["slots"]
+    home = next((sl for sl in slots if sl["pile"] and fits(cat[sl["pile"][0]].color, cat[card].color)), None)
+    if home is None:
+        home = next((sl for sl in slots if not sl["pile"]), None)
+    if home is None and len(slots) < MAX_SLOTS:
+        home = new_toma_slot([])
+        slots.append(home)
+    if home is None:
+        s["discard"].append(card)
+    else:
+        home["pile"].append(card)
 
 
 @_on("SecondCopyAmmoAdded")

@@ -11,7 +11,7 @@ from domain.games.aipokalypse import ENGINE, battle, flow, toma as toma_mod
 from domain.games.aipokalypse.actions import pending
 from domain.games.aipokalypse.effects.resolve import run
 from domain.games.aipokalypse.spec import DIFFICULTIES
-from domain.games.aipokalypse.state import strength_of
+from domain.games.aipokalypse.state import new_toma_slot, strength_of
 from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, hand, one, put, run_flow, take
 from tests.unit.aipokalypse.toma_helpers import basic, current, flow_ctx, special_with, toma, toma_table
 
@@ -306,3 +306,34 @@ def test_during_recruitment_everybody_sees_the_toma_board_as_the_battle_left_it(
         seen = ENGINE.view(state, viewer)["toma"]
         assert [s["strength"] for s in seen["slots"]] == [8, 2]
         assert seen["health_count"] == 5 and seen["pool"] == [lost]
+
+
+def test_a_card_drawn_for_an_exhausted_toma_unit_is_placed_as_in_the_setup():
+    """A.I.Toma Battle Phase: "All battle cards remain with the respective unit and are placed on
+    the unit as in A.I.Toma's setup"; Game Setup: A.I.Toma: "If a card has a different color, place
+    it to the right (the A.I.Toma opens a new slot). Place cards of the same color on existing
+    units". A yellow card drawn face down for the red unit an effect exhausted opens a new slot
+    to the right (before: the red pile became red, yellow); a card that fought stays with its
+    unit, a slot opened in the battle keeps its card as unit; a blue card drawn for the
+    exhausted red unit goes onto the blue unit."""
+    state = toma_table(piles=[[R2], [B3]])
+    red4, yellow2, blue1 = basic("red", 4)[0], basic("yellow", 2)[0], B1
+    for c in (red4, yellow2, blue1):
+        take(state, c)
+    slots = toma(state)["slots"]
+    slots[0]["battle"] = [[yellow2, False]]                         # exhausted by an effect
+    slots[1]["battle"] = [[blue1, True]]                            # fought and won
+    slots.append(new_toma_slot([]))                                 # opened this battle: red 4 fought alone
+    slots[2]["battle"] = [[red4, False]]
+    ctx = flow_ctx(state)
+    ctx.emit("BattleCleared", None)
+    piles = [s["pile"] for s in toma(ctx.state)["slots"]]
+    assert piles == [[R2], [B3, blue1], [red4], [yellow2]]
+    again = toma_table(piles=[[R2], [B3]])
+    for c in (red4, blue1):
+        take(again, c)
+    toma(again)["slots"][0]["battle"] = [[blue1, False]]            # a blue card on the red unit
+    ctx = flow_ctx(again)
+    ctx.emit("BattleCleared", None)
+    assert [s["pile"] for s in toma(ctx.state)["slots"]] == [[R2], [B3, blue1]]
+    assert [s["unit"] for s in toma(ctx.state)["slots"]] == [R2, B3]
