@@ -650,6 +650,9 @@ def _health_lost(s: dict, e: Event) -> None:
     p = _p(s, e)
     _take_top(p["health"], e.data["cards"])
     p["pool"].extend(e.data["cards"])
+    if s["phase"] == "recruitment" and p["public"]:   # public even in Recruitment (R-view-version)
+        p["public"]["health"] = len(p["health"])
+        p["public"]["pool"] = list(p["public"]["pool"]) + list(e.data["cards"])
 
 
 @_on("HealthGained")

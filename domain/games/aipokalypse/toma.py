@@ -286,7 +286,7 @@ def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
     if seat is None:
         return None
     p = state["players"][seat]
-    live = state["phase"] in ("battle", "ended") or not p["public"]
+    live = state["phase"] != "recruitment" or not p["public"]
     board = p if live else p["public"]
     pool = list(board["pool"])
     slots = [{"pile": list(s.get("pile") or []), "unit": s["unit"],

@@ -3,7 +3,10 @@
 During Recruitment every viewer sees the shared piles (discard pile, pile sizes) and the
 other seats' boards, hand sizes, ammo, pool and health as they were when the phase began
 (the last battle's outcome is public; snapshot at ``RecruitmentStarted``), so no seat's
-private recruiting shows through them until the next Battle Phase reveal (RULINGS R-privacy).
+private recruiting shows through them until the next Battle Phase reveal (RULINGS R-privacy);
+the events public even then (``HealthLost``) update that snapshot at once. Outside
+Recruitment every board is shown as it is: the view at a version reflects every event up to
+it (RULINGS R-view-version).
 
 Hidden information (DESIGN.md, RULINGS.md): hands, the health stacks (face down, even for
 the owner — the A.I.Toma's too), the deck orders, face-down slot cards and battle stacks,
@@ -46,7 +49,10 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
     p = state["players"][seat]
     own = viewer == seat
     revealed = state["factions_revealed"] or own
-    live = own or state["phase"] in ("battle", "ended")
+    # Only the Recruitment Phase is private (its seat events carry ``hidden``): in every other
+    # phase each event is public at its version, so the board is shown as it is (e.g. Deep
+    # Core's start-of-game Red Slot at the version of its RedSlotPlaced, ruling R-view-version)
+    live = own or state["phase"] != "recruitment"
     public = p["public"] or {}
     view: dict[str, Any] = {
         "seat": seat, "faction": p["faction"] if revealed else None,
