@@ -512,6 +512,14 @@ def _once(s: dict, e: Event) -> None:
     _p(s, e)["used"].append(e.data["key"])
 
 
+@_on("RecruitmentMoves")
+def _recruitment_moves(s: dict, e: Event) -> None:
+    """One hidden Recruitment command (:mod:`.batching`): its events in order."""
+    from .batching import inner
+    for event in inner(e):
+        evolve(s, event)
+
+
 @_on("ChoiceRequested")
 def _choice_requested(s: dict, e: Event) -> None:
     d = e.data

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn, UnknownAction
 
-from . import battle, draft, flow, recruitment
+from . import batching, battle, draft, flow, recruitment
 from .actions import pending
 from .context import Ctx, NeedChoice
 from .spec import COMMAND_SCHEMAS
@@ -75,7 +75,16 @@ def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -
     event is ``ChoiceRequested`` (the command, the answers so far and a 64-bit seed for its
     randomness); only the choosing seat is pending. Its ``choose`` answer re-executes the
     held command on the unchanged state with the same seed and the answers, so the effect
-    continues exactly where it stopped (:func:`execute`)."""
+    continues exactly where it stopped (:func:`execute`).
+
+    Every run of hidden events (a Recruitment command's whole effect) is returned as one
+    ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-hidden-batch), of ``seat`` when the
+    command is a Recruitment command."""
+    mover = seat if isinstance(seat, int) and state.get("phase") == "recruitment" else None
+    return batching.batch(_decide(state, seat, cmd, rng), mover)
+
+
+def _decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
     if state["phase"] == "ended":
         raise MatchFinished()
     kind = check_shape(cmd)

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from domain.engine import Event
 
-from . import toma as toma_mod
+from . import batching, toma as toma_mod
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
 
@@ -123,6 +123,8 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
     (``hidden`` in its data, see :data:`.context.PUBLIC_IN_RECRUITMENT`) is shown as the
     neutral :data:`HIDDEN_MOVE_TYPE`, so not even the kind of the move leaks (RULINGS
     R-privacy); every other event keeps its type."""
+    if event.type == batching.BATCH_TYPE:     # one hidden command, one event (R-hidden-batch)
+        return batching.redact_batch(event, viewer, redact, redact_type)[0]
     if event.data.get("hidden") and not (viewer is not None and viewer in (event.seat, event.data.get("to"))):
         return HIDDEN_MOVE_TYPE               # (AmmoGiven: the receiving partner sees it too)
     return event.type
@@ -130,6 +132,8 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
     """``event.data`` as ``viewer`` may see it (see module doc)."""
+    if event.type == batching.BATCH_TYPE:
+        return batching.redact_batch(event, viewer, redact, redact_type)[1]
     d = dict(event.data)
     t = event.type
     own = viewer is not None and viewer == event.seat

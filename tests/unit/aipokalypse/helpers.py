@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.cards import catalogue
 from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.state import new_slot
@@ -110,7 +111,7 @@ def act(state: dict, seat: int, cmd: dict, seed: int = 0, answers: list | None =
         more = ENGINE.decide(new, choice["seat"], {"type": "choose", "option": option}, random.Random(seed))
         new = _fold(new, more)
         events = events + more
-    return new, events
+    return new, unbatch(events)           # the atomic events (a hidden command is one batch)
 
 
 def _fold(state: dict, events: list[Event]) -> dict:

@@ -7,6 +7,7 @@ import random
 
 from domain.engine import Setup, derive_rng
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.bots import BOTS
 from domain.games.aipokalypse.cards import catalogue
 
@@ -74,21 +75,22 @@ def test_ammo_shows_only_its_count():
 
 def test_recruitment_board_changes_are_hidden_until_the_battle_reveal():
     log = _play(3)
-    hidden = [e for e, _ in log if e.data.get("hidden")]
-    assert hidden, "recruitment produced board events"
-    for e in hidden:
-        other = (e.seat + 1) % 3
-        assert ENGINE.redact(e, other) == {"hidden": True}
-        assert ENGINE.redact(e, None) == {"hidden": True}
-        assert ENGINE.redact(e, e.seat) != {"hidden": True}
-    kinds = {e.type for e in hidden}
-    assert len(kinds) > 1, "several kinds of hidden moves were made"
-    for e in hidden:
-        other = (e.seat + 1) % 3
-        assert ENGINE.redact_type(e, other) == "RecruitmentMoveMade"
-        assert ENGINE.redact_type(e, None) == "RecruitmentMoveMade"
-        assert ENGINE.redact_type(e, e.seat) == e.type
-    public = [e for e, _ in log if not e.data.get("hidden")]
+    batches = [e for e, _ in log if e.type == "RecruitmentMoves"]
+    assert batches, "recruitment produced board events"
+    for e in batches:
+        inside = {x.seat for x in unbatch([e])}
+        for viewer in [None] + [s for s in range(3) if s not in inside]:
+            assert ENGINE.redact(e, viewer) == {"hidden": True}
+            assert ENGINE.redact_type(e, viewer) == "RecruitmentMoveMade"
+        for seat in inside - {None}:
+            shown = ENGINE.redact(e, seat)["events"]
+            assert shown and all(x["seat"] == seat or x["type"] == "RecruitmentMoveMade" for x in shown)
+            assert ENGINE.redact_type(e, seat) == "RecruitmentMoves"
+    hidden = [x for e in batches for x in unbatch([e])]
+    assert all(x.data.get("hidden") for x in hidden)
+    assert len({x.type for x in hidden}) > 1, "several kinds of hidden moves were made"
+    assert not [e for e, _ in log if e.type != "RecruitmentMoves" and e.data.get("hidden")]
+    public = [e for e, _ in log if e.type != "RecruitmentMoves"]
     assert all(ENGINE.redact_type(e, None) == e.type for e in public)
     reveal = next(e for e, _ in log if e.type == "BoardsRevealed")
     assert set(ENGINE.redact(reveal, 1)["boards"]) == {"0", "1", "2"}

@@ -6,6 +6,7 @@ import random
 
 from domain.engine import Event, Setup, derive_rng
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.bots import BOTS
 from tests.unit.aipokalypse.helpers import table
 
@@ -51,23 +52,28 @@ def test_a_public_slot_event_shows_in_every_view_at_its_own_version():
         assert log[-1][1]["result"] is not None, "the match finished"
         n = log[0][1]["n"]
         for v in range(1, len(log)):
-            event, state = log[v]
-            if event.type not in SLOT_EVENTS:
-                continue
-            seat, slot = event.seat, event.data["slot"]
-            for viewer in [None] + [s for s in range(n) if s != seat]:
-                seen = ENGINE.view(state, viewer)["seats"][seat]["slots"]
-                if event.data.get("hidden"):
-                    assert seen == ENGINE.view(log[v - 1][1], viewer)["seats"][seat]["slots"]
-                    checked["hidden"] += 1
+            batch, state = log[v]
+            for event in unbatch([batch]):      # a hidden command is one event (R-hidden-batch)
+                if event.type not in SLOT_EVENTS:
                     continue
-                assert slot < len(seen), (v, event.type, viewer)
-                if event.type == "RedSlotPlaced":
-                    assert seen[slot]["red"], (v, viewer)
-                checked["public"] += 1
-                if state["phase"] != "recruitment" and state["round"] <= 1 and event.seat == 0:
-                    checked["deep_core"] += 1
+                _check(event, state, log[v - 1][1], n, checked)
     assert checked["public"] and checked["hidden"] and checked["deep_core"], checked
+
+
+def _check(event, state, before, n, checked):
+    seat, slot = event.seat, event.data["slot"]
+    for viewer in [None] + [s for s in range(n) if s != seat]:
+        seen = ENGINE.view(state, viewer)["seats"][seat]["slots"]
+        if event.data.get("hidden"):
+            assert seen == ENGINE.view(before, viewer)["seats"][seat]["slots"]
+            checked["hidden"] += 1
+            continue
+        assert slot < len(seen), (event.type, viewer)
+        if event.type == "RedSlotPlaced":
+            assert seen[slot]["red"], (event.type, viewer)
+        checked["public"] += 1
+        if state["phase"] != "recruitment" and state["round"] <= 1 and event.seat == 0:
+            checked["deep_core"] += 1
 
 
 def test_health_lost_in_the_recruitment_phase_shows_at_its_version():
