@@ -36,6 +36,7 @@ import _common  # noqa: F401  (import path)
 from _common import report
 from domain.engine import Event, Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.cards import catalogue
 
 MAX_DECISIONS = 20_000
@@ -168,7 +169,8 @@ def main(argv: list[str] | None = None) -> dict:
         bots = [levels[(seat + i) % len(levels)] for seat in range(args.seats)]
         seed = match_seed(args.seed, i)
         match = play_bot_match(ENGINE, bots, seed, options)
-        choices.append(sum(1 for e in match.events if e.type == "ChoiceRequested"))
+        # (a hidden Recruitment command is one RecruitmentMoves event: count its inner events)
+        choices.append(sum(1 for e in unbatch(match.events) if e.type == "ChoiceRequested"))
         if not args.no_replay:
             again = play_bot_match(ENGINE, bots, seed, options)
             same = [e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
