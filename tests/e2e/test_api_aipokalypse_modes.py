@@ -17,6 +17,7 @@ import pytest
 
 from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.cards import SECOND_COPY_SUFFIX
 from service import bootstrap
 from tests.e2e.http_helpers import Http, tokens_of
@@ -109,8 +110,9 @@ def secrets_by_version(log: dict[str, Any]) -> tuple[dict[int, set[str]], dict[i
     for envelope in log["events"]:
         event = Event.from_dict(envelope)
         state = ENGINE.evolve(state, event)
-        if event.type in PUBLIC_TOO:
-            shown |= set(strings(dict(event.data)))
+        for atom in unbatch([event]):          # a hidden command is one RecruitmentMoves event
+            if atom.type in PUBLIC_TOO:
+                shown |= set(strings(dict(atom.data)))
         if event.type == "MatchStarted" and event.data.get("toma"):
             shown |= {c for pile in event.data["toma"]["piles"] for c in pile} | set(event.data["toma"]["ignored"])
         v = envelope["version"]
