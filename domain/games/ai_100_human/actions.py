@@ -24,6 +24,7 @@ COPY = "copy"
 EXCHANGE_RESERVE = "exchange_reserve"
 MOVE_CARD = "move_card"
 PLACE_EXTRA = "place_extra"
+AI6_DISCARD = "ai6_discard"      # AI-6 step 2 (ruling R-AI6-STEPS), within the draft step
 # DISCARD = "discard" (2-player mode, imported from .duo)
 
 
@@ -51,6 +52,8 @@ def seat_pending(state: MatchState, seat: int) -> str | None:
             return CHOOSE_AI_SIDE
         return KEEP_RESERVE if s.dealt else None
     if state.step == "draft":
+        if s.ai6_discarding:
+            return AI6_DISCARD
         if state.mode == "solo":
             return DRAFT if solo.offer(state) else None
         return DRAFT if s.hand else None
@@ -90,6 +93,8 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
         cards = sorted(c for _, c in solo.offer(state)) if state.mode == "solo" else sorted(s.hand)
         return ([{"type": DRAFT, "card": c} for c in cards]
                 + powers.ai6_actions(state, seat) + powers.ai5_actions(state, seat))
+    if kind == AI6_DISCARD:
+        return powers.ai6_discards(state, seat)
     if kind == DISCARD:
         return [{"type": DISCARD, "card": c} for c in sorted(set(s.hand))]
     if kind == PLACE:
@@ -116,8 +121,8 @@ def canonical(command: Mapping[str, Any]) -> str:
     c = dict(command)
     if c.get("type") == KEEP_RESERVE and isinstance(c.get("cards"), list):
         c["cards"] = sorted(c["cards"], key=str)
-    if c.get("type") == "use_ai6" and isinstance(c.get("discard"), list):
-        c["discard"] = sorted(c["discard"], key=str)
+    if c.get("type") == AI6_DISCARD and isinstance(c.get("cards"), list):
+        c["cards"] = sorted(c["cards"], key=str)
     if c.get("type") == "use_ai5" and isinstance(c.get("cells"), list):
         c["cells"] = sorted((list(x) for x in c["cells"]), key=str)
     return json.dumps(c, sort_keys=True, separators=(",", ":"))

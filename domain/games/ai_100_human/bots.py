@@ -4,7 +4,9 @@ Bots read only what their seat sees: :func:`views.view` for that seat plus
 :func:`actions.legal_actions` (which depends only on the seat's own cards and the public
 tableaux). ``greedy`` maximises the VP its choice scores right now; drafting and reserve
 creation keep the card with the best immediate VP in any legal cell; AI-6 is used at its
-first chance, discarding the two weakest hand cards; 119/120 moves, and AI-5 exchanges
+first chance while the deck still holds 2 cards, and its discard step (after seeing the
+drawn cards) discards the two hand cards with the lowest best immediate VP (ties: the
+first pair in canonical order); 119/120 moves, and AI-5 exchanges
 (considered in the place step of each phase's 7th turn), are made only when they raise
 the current objective plus the AI card's end VP. In the 2-player discard step greedy
 discards its weakest hand card; black cards are valued against the neutral grid (2-player)
@@ -23,7 +25,7 @@ from . import roles
 from .actions import legal_actions
 from .hacking import swap
 from .scoring import score_ai_card, score_effect, score_objective
-from .spec import SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
+from .spec import AI6_DRAW, SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
 from .state import MatchState, Pos, cell
 from .tableau import AI_POS, placement_cells
 from .views import view
@@ -53,11 +55,12 @@ class GreedyBot:
         if "keep_reserve" in kinds:
             return max(options, key=lambda o: sum(seen.potential(c) for c in o["cards"]))
         if "draft" in kinds:
-            ai6 = [o for o in options if o["type"] == "use_ai6"]
-            if ai6:
-                return max(ai6, key=lambda o: -sum(seen.potential(c) for c in o["discard"]))
+            if {"type": "use_ai6"} in options and seen.v["deck_count"] >= AI6_DRAW:
+                return {"type": "use_ai6"}
             drafts = [o for o in options if o["type"] == "draft"]
             return max(drafts, key=lambda o: seen.potential(o["card"]))
+        if "ai6_discard" in kinds:       # keep the best: discard the two weakest hand cards
+            return min(options, key=lambda o: sum(seen.potential(c) for c in o["cards"]))
         if "discard" in kinds:
             return min(options, key=lambda o: seen.potential(o["card"]))
         if "place" in kinds:

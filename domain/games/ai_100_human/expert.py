@@ -6,7 +6,9 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    ``greedy`` sees it) plus the change it makes to the *end value* of the own tableau,
    i.e. the current phase objective plus the own AI card (rulebook E and F; both score
    on the finished tableau, so building towards them early matters). Drafts, reserve
-   creation and AI-6 are valued by the best prior of the card over the open cells. The
+   creation are valued by the best prior of the card over the open cells; AI-6's step 1
+   by the best hand card still drafted after it plus :data:`AI6_DRAW_VALUE`, its step 2
+   (chosen after seeing the drawn cards) by the hand cards it keeps. The
    ``candidates`` best commands (both AI sides at set-up) go to the rollouts.
 2. **Determinization.** A sample world is built **from** ``view(state, seat)`` **only**
    (plus the public card catalogue): the cards the seat cannot see (other hands,
@@ -32,6 +34,9 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    budget below: median solo score 105.5 -> 113 over 12 games). Solo rollouts also use the
    AI powers (:data:`ROLLOUT_POWER_MODES`): AI-6 at the first own draft of each phase
    (R-SOLO-AI6: the offered cards not taken are discarded anyway, so it is pure gain),
+   its discard step then keeping the best offered card (every mode's rollouts play AI-6's
+   two steps when a candidate starts it: the seat's step 2 discards its two weakest hand
+   cards, another seat's is random),
    AI-5 at the last place step of Phase 2 for the best objective + AI card gain.
    Scores that read only the own tableau (all but 099-114) and the end value are cached
    (the end value by :func:`tableau_key`, card effects inside the compiled scorer), so the
@@ -86,7 +91,7 @@ from .duo import DISCARD
 from .powers import diagonal as has_diagonal
 from .recorder import Recorder
 from .scoring import score_ai_card, score_effect, score_objective
-from .spec import SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
+from .spec import AI6_DISCARD, AI6_DRAW, SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
 from .state import MatchState, Pos, SeatState, cell
 from .tableau import AI_POS, placement_cells
 from .views import view
@@ -105,8 +110,11 @@ COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rul
 END_WEIGHT = 1.0                # prior: weight of the end-value change
 AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
                       "AI-12", "AI-7", "AI-2", "AI-6")
-ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, DISCARD, A.PLACE, A.COPY,
-                           A.EXCHANGE_RESERVE, A.MOVE_CARD, A.PLACE_EXTRA})
+ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, A.AI6_DISCARD, DISCARD,
+                           A.PLACE, A.COPY, A.EXCHANGE_RESERVE, A.MOVE_CARD, A.PLACE_EXTRA})
+# AI-6 step 1 in the prior: two more reserve cards are worth about one average card; the
+# best hand card is still drafted afterwards when the hand keeps one (R-AI6-STEPS).
+AI6_DRAW_VALUE = 1.0
 # Rollouts per decision relative to ``budget`` by mode: a solo rollout plays one seat, a
 # 2-player rollout two, so the same wall-clock time holds more of them.
 MODE_BUDGET_FACTOR = {"standard": 1.0, "duo": 1.5, "solo": 4.0}
@@ -302,6 +310,10 @@ class Prior:
         return sorted({c for t in self.neighbours for c in t.values()
                        if not roles.is_ai(c) and roles.color(c) == wanted})
 
+    def _ai6_hand(self) -> list[str]:
+        """AI-6's "hand" in the view: the hand (solo: the standee's offer)."""
+        return list(self.v["solo"]["offer"] if self.v["mode"] == "solo" else self.v["you"]["hand"])
+
     def of(self, o: Mapping[str, Any]) -> float:
         """Prior of command ``o`` (higher is better)."""
         t = o["type"]
@@ -314,11 +326,14 @@ class Prior:
         if t == "discard":                       # 2-player discard step: the weakest card
             return -self.potential(o["card"])
         if t == "use_ai6":
-            hand = self.v["solo"]["offer"] if self.v["mode"] == "solo" else self.v["you"]["hand"]
-            best_kept = max((self.potential(c) for c in hand if c not in o["discard"]), default=0)
-            best_any = max((self.potential(c) for c in hand), default=0)
-            # two extra reserve cards are worth about one average card; the draft still follows
-            return best_kept - best_any + 1.0 - 0.01 * sum(self.potential(c) for c in o["discard"])
+            # step 1: the 2 weakest hand cards will go (step 2), the best is drafted after
+            hand = sorted((self.potential(c) for c in self._ai6_hand()), reverse=True)
+            kept = hand[0] if len(hand) > AI6_DISCARD else 0.0
+            draw = AI6_DRAW_VALUE * min(AI6_DRAW, self.v["deck_count"]) / AI6_DRAW
+            return kept + draw - 0.01 * sum(hand[-AI6_DISCARD:])
+        if t == A.AI6_DISCARD:
+            # step 2, after seeing the drawn cards (now in the reserve): keep the best
+            return -sum(self.potential(c) for c in o["cards"])
         if t == "use_ai5":
             a, b = (cell(x) for x in o["cells"])
             return END_WEIGHT * (self.end_value(hacking.swap(self.own, a, b)) - self.base_end) - 0.5
@@ -434,6 +449,7 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
             dealt=list(you["dealt"]) if mine else hidden[i]["dealt"],
             score=s["score"], turn_vp=s["turn_vp"],
             ai5_used=s["ai5_used"], ai6_used=s["ai6_used"],
+            ai6_discarding=s["pending"] == A.AI6_DISCARD,      # public: AI-6 step 2 owed
             locked=you["locked"] if mine else None,
             choice=dict(you["choice"]) if mine and you["choice"] else None,
         )
@@ -644,22 +660,32 @@ def _draftable(state: MatchState, seat: int) -> list[str]:
 
 
 def _own_ai6(state: MatchState, seat: int, memo: Memo) -> dict[str, Any] | None:
-    """AI-6 in a solo rollout (once per phase, R-SOLO-AI6): the 2 offered cards not taken
-    are discarded at step 6 anyway, so AI-6 is used at the first own draft of each phase,
-    discarding the 2 offered cards with the lowest best immediate VP; else ``None``."""
+    """AI-6 step 1 in a solo rollout (once per phase, R-SOLO-AI6): the 2 offered cards not
+    taken are discarded at step 6 anyway, so AI-6 is used at the first own draft of each
+    phase (``{"type": "use_ai6"}``); else ``None``. Step 2 is :func:`_own_ai6_discard`."""
     if state.mode != "solo" or state.mode not in ROLLOUT_POWER_MODES:
         return None
-    options = powers.ai6_actions(state, seat)
-    if not options:
-        return None
+    return {"type": "use_ai6"} if powers.ai6_available(state, seat) else None
+
+
+def _own_ai6_discard(state: MatchState, seat: int, rng: random.Random,
+                     memo: Memo) -> dict[str, Any]:
+    """AI-6 step 2 in a rollout, the drawn cards already in the reserve: discard the 2
+    cards of the hand (solo: the offer) with the lowest best immediate VP over the open
+    cells, so the best one is drafted next (ties: the higher card id is kept)."""
     cells = _cells(state, seat)
 
     def best_vp(card: str) -> float:
         return max((_card_vp(state, seat, card, p, memo) for p in cells), default=0)
 
-    ranked = sorted(solo.ai6_offer(state), key=lambda c: (best_vp(c), c), reverse=True)
-    discard = sorted(ranked[1:3])
-    return next((o for o in options if o["discard"] == discard), None)
+    ranked = sorted(powers.ai6_hand(state, seat), key=lambda c: (best_vp(c), c), reverse=True)
+    return {"type": A.AI6_DISCARD, "cards": sorted(ranked[-AI6_DISCARD:])}
+
+
+def _random_ai6_discard(state: MatchState, seat: int, rng: random.Random,
+                        memo: Memo) -> dict[str, Any]:
+    return {"type": A.AI6_DISCARD, "cards": sorted(rng.sample(powers.ai6_hand(state, seat),
+                                                              AI6_DISCARD))}
 
 
 def _own_draft(state: MatchState, seat: int, rng: random.Random,
@@ -775,6 +801,7 @@ _OWN_POLICY: dict[str, Policy] = {
         st.seats[s].ai_pair, key=lambda c: AI_SIDE_PREFERENCE.index(c))},
     A.KEEP_RESERVE: _own_keep,
     A.DRAFT: _own_draft,
+    A.AI6_DISCARD: _own_ai6_discard,
     DISCARD: _own_discard,
     A.PLACE: _own_place,
     A.COPY: _own_copy,
@@ -786,6 +813,7 @@ _OTHER_POLICY: dict[str, Policy] = {
     A.CHOOSE_AI_SIDE: _random_side,
     A.KEEP_RESERVE: _random_keep,
     A.DRAFT: _random_draft,
+    A.AI6_DISCARD: _random_ai6_discard,
     DISCARD: _random_discard,
     A.PLACE: _random_place,
     A.COPY: _random_legal,

@@ -56,6 +56,7 @@ def _phase_started(state: MatchState, event: Event) -> None:
     for seat in state.seats:
         seat.done, seat.choice, seat.played, seat.need, seat.locked = False, None, None, None, None
         seat.ai6_used = False          # AI-6: "return your AI token to its active side"
+        seat.ai6_discarding = False
         seat.turn_vp = 0
 
 
@@ -123,20 +124,35 @@ def _drafted(state: MatchState, event: Event) -> None:
 def _power(state: MatchState, event: Event) -> None:
     seat = _seat(state, event)
     d = event.data
-    if d["power"] == DRAW_TWO:
+    if d["power"] == DRAW_TWO:                 # AI-6 step 1 (R-AI6-STEPS): the draw
         _take_from_deck(state, d["drawn"])
         seat.reserve.extend(d["drawn"])
-        for card in d["discarded"]:
-            if state.mode == "solo":           # R-SOLO-AI6: discarded from the standee's line
-                pos = next(p for p, c in state.grid.items() if c == card)
-                del state.grid[pos]
-                state.tilted.append([pos[0], pos[1]])
-            else:
-                seat.hand.remove(card)
         seat.ai6_used = True
+        if "discarded" in d:                    # a log of the former one-step AI-6
+            _discard_for_power(state, seat, d["discarded"])
+        else:
+            seat.ai6_discarding = True
     elif d["power"] == EXCHANGE_TWO:
         _swap(seat, cell(d["cells"][0]), cell(d["cells"][1]))
         seat.ai5_used = True
+
+
+@_on("PowerCardsDiscarded")
+def _power_discarded(state: MatchState, event: Event) -> None:
+    """AI-6 step 2: "Then discard any 2 cards from your hand"."""
+    seat = _seat(state, event)
+    _discard_for_power(state, seat, event.data["cards"])
+    seat.ai6_discarding = False
+
+
+def _discard_for_power(state: MatchState, seat: SeatState, cards: list[str]) -> None:
+    for card in cards:
+        if state.mode == "solo":           # R-SOLO-AI6: discarded from the standee's line
+            pos = next(p for p, c in state.grid.items() if c == card)
+            del state.grid[pos]
+            state.tilted.append([pos[0], pos[1]])
+        else:
+            seat.hand.remove(card)
 
 
 @_on("HandsPassed")

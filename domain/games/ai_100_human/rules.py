@@ -16,10 +16,10 @@ from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, No
                            UnknownAction)
 
 from . import actions as A
-from . import flow, roles, solo
+from . import flow, powers, roles, solo
 from .duo import DISCARD
 from .recorder import Recorder
-from .spec import COMMAND_SCHEMAS
+from .spec import AI6_DRAW, AI6_MIN_HAND, COMMAND_SCHEMAS
 from .state import MatchState, clone
 from .turn_scoring import score_copy_points, score_played_card
 
@@ -28,6 +28,7 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     A.CHOOSE_AI_SIDE: ("choose_ai_side",),
     A.KEEP_RESERVE: ("keep_reserve",),
     A.DRAFT: ("draft", "use_ai5", "use_ai6"),
+    A.AI6_DISCARD: ("ai6_discard",),
     DISCARD: ("discard",),
     A.PLACE: ("place", "use_ai5"),
     A.COPY: ("copy",),
@@ -99,10 +100,13 @@ def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
     elif ctype == "use_ai5":
         rec.emit("AIPowerUsed", {"power": roles.EXCHANGE_TWO, "ai_card": s.ai_card,
                                  "cells": [list(c) for c in command["cells"]]}, seat)
-    elif ctype == "use_ai6":
-        drawn = list(rec.state.deck[:2])
-        rec.emit("AIPowerUsed", {"power": roles.DRAW_TWO, "ai_card": s.ai_card, "drawn": drawn,
-                                 "discarded": sorted(command["discard"])}, seat)
+    elif ctype == "use_ai6":                 # R-AI6-STEPS step 1: the draw, recorded
+        drawn = list(rec.state.deck[:AI6_DRAW])
+        rec.emit("AIPowerUsed", {"power": roles.DRAW_TWO, "ai_card": s.ai_card, "drawn": drawn},
+                 seat)
+    elif ctype == "ai6_discard":             # step 2: the discard, after seeing the draw
+        rec.emit("PowerCardsDiscarded", {"power": roles.DRAW_TWO, "ai_card": s.ai_card,
+                                         "cards": sorted(command["cards"])}, seat)
     elif ctype == "place_extra":
         card, pos = command["card"], (command["cell"][0], command["cell"][1])
         rec.emit("ExtraCardPlaced", {"card": card, "cell": list(pos), "via": s.ai_card}, seat)
@@ -149,10 +153,14 @@ def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any])
             raise IllegalMove("Only the AI-6 side has this power.", "not_your_power")
         if s.ai6_used:
             raise IllegalMove("AI-6 can be used once per phase.", "power_used")
-        hand = solo.ai6_offer(state) if state.mode == "solo" else s.hand
-        if any(c not in hand for c in command["discard"]):
-            raise IllegalMove("Discard two cards from your hand (solo: from the standee's "
-                              "row/column).", "card_not_in_hand")
+        if not powers.ai6_available(state, seat):
+            raise IllegalMove(f"AI-6 needs at least {AI6_MIN_HAND} cards in your hand to "
+                              "discard (solo: 3 cards in the standee's row/column).",
+                              "hand_too_small")
+    if ctype == "ai6_discard" and any(c not in powers.ai6_hand(state, seat)
+                                      for c in command["cards"]):
+        raise IllegalMove("Discard two cards from your hand (solo: from the standee's "
+                          "row/column).", "card_not_in_hand")
     if ctype == "use_ai5":
         if roles.ai_power(s.ai_card) != roles.EXCHANGE_TWO:
             raise IllegalMove("Only the AI-5 side has this power.", "not_your_power")

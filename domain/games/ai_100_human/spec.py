@@ -31,7 +31,13 @@ STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}   # Setup 3 / Objective Cards 
 # 099-104 copy, 105/106 copy points, 115/116 exchange with the reserve, 117/118 draw,
 # 119/120 move to an empty cell; AI-5 exchange two, AI-6 draw two, AI-2 extra placement,
 # AI-8 diagonal placement.
-AI6_MIN_HAND = 3                      # ruling R-AI6: the hand must still allow a draft
+# AI-6 "draw 2 cards ... Then discard any 2 cards from your hand" (ruling R-AI6-HAND): the
+# 2 discards must be possible in full, so the hand must hold at least 2 cards; in solo the
+# standee's line stands for the hand and must still leave a card to take (R-SOLO-AI6).
+AI6_DRAW = 2                          # "you may draw 2 cards and add them to your reserve"
+AI6_DISCARD = 2                       # "Then discard any 2 cards from your hand"
+AI6_MIN_HAND = AI6_DISCARD
+AI6_MIN_SOLO_OFFER = AI6_DISCARD + 1
 
 # "2-Player Mode": the neutral grid is 3 rows; 2 columns are revealed in each phase.
 NEUTRAL_ROWS = 3
@@ -101,10 +107,14 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
     "use_ai5": _command("use_ai5", {"cells": {"type": "array", "items": _CELL,
                                               "minItems": 2, "maxItems": 2}},
                         ("cells",), "AI-5 (once per game): exchange two cells of your tableau."),
-    "use_ai6": _command("use_ai6", {"discard": {"type": "array", "items": _CARD,
-                                                "minItems": 2, "maxItems": 2, "uniqueItems": True}},
-                        ("discard",), "AI-6 (once per phase): draw 2 into the reserve, discard 2 hand cards "
-                        "(solo: 2 cards of the standee's line)."),
+    "use_ai6": _command("use_ai6", {}, (),
+                        "AI-6 (once per phase), step 1: draw 2 cards from the phase deck into "
+                        "your reserve; step 2 (`ai6_discard`) follows at once."),
+    "ai6_discard": _command("ai6_discard", {"cards": {"type": "array", "items": _CARD,
+                                                      "minItems": 2, "maxItems": 2,
+                                                      "uniqueItems": True}},
+                            ("cards",), "AI-6 step 2, after seeing the drawn cards: discard 2 "
+                            "hand cards (solo: 2 cards of the standee's line)."),
     "place_extra": _command("place_extra", {"card": _CARD, "cell": _CELL, "copy": _CARD},
                             ("card", "cell"),
                             "AI-2 (end of game): place one reserve card next to any card."),

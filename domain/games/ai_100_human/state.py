@@ -23,6 +23,8 @@ class SeatState:
     choice (placement or resolution). ``played``: ``{"card", "cell"}`` placed this turn.
     ``need``: resolution kind this turn (``"copy"``, ``"exchange_reserve"``, ``"move_card"``).
     ``locked``: card returned to the reserve by 115/116 this turn (cannot be placed).
+    ``ai6_discarding``: the seat drew with AI-6 (step 1) and owes the discard of 2 hand
+    cards (step 2, ruling R-AI6-STEPS) before anything else.
     """
 
     ai_pair: list[str] = field(default_factory=list)
@@ -40,6 +42,7 @@ class SeatState:
     locked: str | None = None
     ai5_used: bool = False
     ai6_used: bool = False
+    ai6_discarding: bool = False
     turn_vp: int = 0
 
 
@@ -161,7 +164,8 @@ def clone(state: MatchState) -> MatchState:
             tableau=dict(s.tableau), hand=list(s.hand), reserve=list(s.reserve),
             dealt=list(s.dealt), score=s.score, done=s.done,
             choice=_copy_json(s.choice), played=_copy_json(s.played), need=s.need,
-            locked=s.locked, ai5_used=s.ai5_used, ai6_used=s.ai6_used, turn_vp=s.turn_vp))
+            locked=s.locked, ai5_used=s.ai5_used, ai6_used=s.ai6_used,
+            ai6_discarding=s.ai6_discarding, turn_vp=s.turn_vp))
     return MatchState(
         seat_count=state.seat_count, options=_copy_json(state.options),
         objectives=dict(state.objectives), mode=state.mode, phase=state.phase,

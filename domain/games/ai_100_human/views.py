@@ -3,7 +3,8 @@
 Public: tableaux, scores, phase/turn/step, objectives, dealt AI cards (the chosen side once
 all chose), hand/reserve/deck counts, who has decided this step (not what), last reveal.
 Private to the owning seat: hand, reserve, reserve-creation cards, its chosen AI side before
-the reveal, its hidden choice of the step, cards it drew or discarded. Never shown: the
+the reveal, its hidden choice of the step, cards it drew or discarded (AI-6: both steps,
+``AIPowerUsed`` and ``PowerCardsDiscarded``, show others counts only). Never shown: the
 deck order (DESIGN.md "Hidden information").
 
 2-player mode adds the public ``neutral_grid``; the discard and the drawn card are private
@@ -118,10 +119,14 @@ def _shuffle(data: Mapping[str, Any], own: bool) -> dict[str, Any]:
 
 
 def _power(data: Mapping[str, Any], own: bool) -> dict[str, Any]:
+    """AI-6 step 1: others see that the power was used and how many cards were drawn
+    (``discarded_count`` too in a log of the former one-step AI-6)."""
     if own or "drawn" not in data:
         return dict(data)
-    return {"power": data["power"], "ai_card": data["ai_card"],
-            "drawn_count": len(data["drawn"]), "discarded_count": len(data["discarded"])}
+    out = {"power": data["power"], "ai_card": data["ai_card"], "drawn_count": len(data["drawn"])}
+    if "discarded" in data:
+        out["discarded_count"] = len(data["discarded"])
+    return out
 
 
 _REDACTIONS: dict[str, Callable[[Mapping[str, Any], bool], dict[str, Any]]] = {
@@ -136,4 +141,6 @@ _REDACTIONS: dict[str, Callable[[Mapping[str, Any], bool], dict[str, Any]]] = {
                                       **({"to": d["to"]} if "to" in d else {})}),
     "CardDiscarded": _private(lambda d: {"forced": d["forced"]}),
     "AIPowerUsed": _power,
+    "PowerCardsDiscarded": _private(lambda d: {"power": d["power"], "ai_card": d["ai_card"],
+                                               "count": len(d["cards"])}),
 }

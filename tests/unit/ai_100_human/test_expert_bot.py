@@ -425,7 +425,11 @@ def test_solo_rollout_uses_ai5_on_the_last_turn_for_the_best_end_gain(monkeypatc
 
 
 def test_solo_rollout_uses_ai6_discarding_the_two_weakest_offered_cards():
-    from domain.games.ai_100_human.expert import _card_vp, _own_ai6
+    """AI-6: "you may draw 2 cards and add them to your reserve. Then discard any 2 cards
+    from your hand." A solo rollout starts it (step 1) at its first own draft, then (step 2,
+    the drawn cards in the reserve) discards the 2 offered cards of lowest immediate VP."""
+    import random as _random
+    from domain.games.ai_100_human.expert import _card_vp, _own_ai6, _own_ai6_discard
     from domain.games.ai_100_human.solo import ai6_offer
     from domain.games.ai_100_human.tableau import placement_cells
     state = _solo_with_side("AI-6", 33, lambda s: s.phase == 1 and s.step == "draft")
@@ -435,10 +439,18 @@ def test_solo_rollout_uses_ai6_discarding_the_two_weakest_offered_cards():
     cells = placement_cells(state.seats[0].tableau)
     best = {c: max(_card_vp(state, 0, c, p, memo) for p in cells) for c in offer}
     chosen = _own_ai6(state, 0, memo)
-    assert chosen in legal_actions(state, 0) and chosen["type"] == "use_ai6"
-    kept = next(c for c in offer if c not in chosen["discard"])
+    assert chosen == {"type": "use_ai6"} and chosen in legal_actions(state, 0)
+    reserve = len(state.seats[0].reserve)
+    drawn = fold(E, E.decide(state, 0, chosen, _random.Random(0)), state)
+    assert E.pending(drawn) == {0: "ai6_discard"}
+    assert len(drawn.seats[0].reserve) == reserve + 2
+    assert _own_ai6(drawn, 0, memo) is None                 # step 1 is done
+    second = _own_ai6_discard(drawn, 0, _random.Random(0), memo)
+    assert second in legal_actions(drawn, 0) and second["type"] == "ai6_discard"
+    kept = next(c for c in offer if c not in second["cards"])
     assert best[kept] == max(best.values())
-    used = fold(E, E.decide(state, 0, chosen, random.Random(0)), state)
+    used = fold(E, E.decide(drawn, 0, second, _random.Random(0)), drawn)
+    assert E.pending(used) == {0: "draft"}
     assert _own_ai6(used, 0, {}) is None                    # once per phase
 
 

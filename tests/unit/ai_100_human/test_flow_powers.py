@@ -15,36 +15,6 @@ HANDS = {0: ["031", "033", "035", "037"], 1: ["039", "041", "043", "045"],
          2: ["047", "049", "050", "051"]}
 
 
-def test_ai6_draws_2_into_the_reserve_discards_2_from_the_hand_once_per_phase():
-    state = state_of(given(ai=["AI-6", "AI-3", "AI-1"], hands=HANDS, reserves={0: ["001", "003"]},
-                           deck=["061", "063", "065"]))
-    legal = E.legal_actions(state, 0)
-    assert sum(1 for a in legal if a["type"] == "use_ai6") == 6            # C(4, 2) discards
-    assert not any(a["type"] == "use_ai6" for a in E.legal_actions(state, 1))
-    state, out = run(state, [(0, {"type": "use_ai6", "discard": ["035", "031"]})])
-    assert [(e.type, e.seat, dict(e.data)) for e in out] == [
-        ("AIPowerUsed", 0, {"power": "draw_two", "ai_card": "AI-6", "drawn": ["061", "063"],
-                            "discarded": ["031", "035"]})]
-    assert state.seats[0].hand == ["033", "037"]
-    assert state.seats[0].reserve == ["001", "003", "061", "063"]
-    assert state.deck == ["065"]
-    assert E.pending(state)[0] == "draft"                  # still drafts this turn
-    with pytest.raises(Exception) as err:
-        when(state, 0, {"type": "use_ai6", "discard": ["033", "037"]})
-    assert err.value.code == "power_used"
-    with pytest.raises(Exception) as err:
-        when(state, 1, {"type": "use_ai6", "discard": ["039", "041"]})
-    assert err.value.code == "not_your_power"
-    state = E.evolve(state, Event("PhaseStarted", {"phase": 2}))     # token back to active
-    assert state.seats[0].ai6_used is False
-
-
-def test_ai6_needs_a_hand_of_3_cards():
-    state = state_of(given(ai=["AI-6", "AI-3", "AI-1"],
-                           hands={0: ["031", "033"], 1: ["039", "041"], 2: ["047", "049"]}))
-    assert [a["type"] for a in E.legal_actions(state, 0)] == ["draft", "draft"]
-
-
 def test_ai5_exchanges_two_cards_once_per_game_keeping_adjacency():
     state = state_of(given(ai=["AI-5", "AI-3", "AI-1"], hands=HANDS,
                            tableaux={0: {(1, 1): "001", (1, 3): "003", (0, 3): "005"}}))

@@ -158,7 +158,7 @@ def test_command_shape_errors():
 def test_every_command_type_has_a_schema_and_options_schema_is_an_object():
     assert set(E.command_schemas) == {"choose_ai_side", "keep_reserve", "draft", "place", "copy",
                                       "exchange_reserve", "move_card", "decline", "use_ai5",
-                                      "use_ai6", "place_extra", "discard"}
+                                      "use_ai6", "ai6_discard", "place_extra", "discard"}
     for name, schema in E.command_schemas.items():
         assert schema["type"] == "object" and schema["properties"]["type"] == {"const": name}
     assert E.options_schema["type"] == "object"

@@ -146,17 +146,21 @@ def test_draft_rejects_a_card_outside_the_standees_line():
 
 
 def test_ai6_discards_two_cards_of_the_line_and_draws_from_the_phase_deck():
+    """AI-6 "you may draw 2 cards and add them to your reserve. Then discard any 2 cards
+    from your hand" (R-SOLO-AI6: the standee's line stands for the hand; R-SOLO-DECK: the
+    draw comes from the phase deck, never the timer stack), in two steps."""
     deck = ["031", "035", "037", "039"]
     state = solo_state(ai="AI-6", deck=deck)
-    ai6 = [a for a in E.legal_actions(state, 0) if a["type"] == "use_ai6"]
-    assert ai6 == [{"type": "use_ai6", "discard": d}
-                   for d in (["003", "075"], ["003", "083"], ["075", "083"])]
-    state, events = run(state, [(0, {"type": "use_ai6", "discard": ["003", "075"]})])
+    assert {"type": "use_ai6"} in E.legal_actions(state, 0)
+    state, events = run(state, [(0, {"type": "use_ai6"})])
     assert events[0].data["drawn"] == ["031", "035"]
     assert state.seats[0].reserve == ["031", "035"] and state.timer == TIMER
+    assert E.legal_actions(state, 0) == [{"type": "ai6_discard", "cards": d}
+                                         for d in (["003", "075"], ["003", "083"], ["075", "083"])]
+    state, events = run(state, [(0, {"type": "ai6_discard", "cards": ["075", "003"]})])
+    assert types(events) == ["PowerCardsDiscarded"]
     assert (0, 0) not in state.grid and state.tilted == [[0, 0], [0, 1]]
-    assert [a for a in E.legal_actions(state, 0) if a["type"] == "draft"] == [
-        {"type": "draft", "card": "083"}]
+    assert E.legal_actions(state, 0) == [{"type": "draft", "card": "083"}]
 
 
 def test_phase_two_rebuilds_the_grid_and_the_standee_stays():
