@@ -20,7 +20,7 @@ from .powers import diagonal, extra_placements
 from .recorder import Recorder
 from .scoring import score_ai_card, score_objective
 from .spec import (HAND_SIZE, PASS_DIRECTION, RESERVE_DEAL, STARTER_OBJECTIVES,
-                   TURNS_PER_PHASE, mode_for)
+                   TURNS_PER_PHASE, mode_for, option_default)
 from .turn_scoring import score_turn
 
 
@@ -31,7 +31,7 @@ def start_match(rec: Recorder, seats: int, options: dict[str, Any], rng: random.
     ("Choose your AI card", R-SOLO-AI); otherwise one random physical card per seat.
     """
     cat = catalogue()
-    chosen = options.get("objectives", "random")
+    chosen = options.get("objectives", option_default("objectives"))
     if chosen == "starter":
         objectives = {"1": STARTER_OBJECTIVES[1], "2": STARTER_OBJECTIVES[2]}
     elif chosen == "random":

@@ -1,8 +1,9 @@
 """``evolve``: fold one event into the match state (total, deterministic, no randomness).
 
-One handler per event type; unknown types leave the state unchanged so that older
-readers survive newer, purely informative events. Every random outcome (shuffle order,
-dealt and drawn cards) is read from the event itself.
+One handler per event type, and the fold is total over them (docs/CONTRACTS.md): the
+first event must be ``MatchStarted`` and an event type without a handler raises
+``ValueError`` (a corrupt or foreign log, not a rule violation), as in the other games.
+Every random outcome (shuffle order, dealt and drawn cards) is read from the event itself.
 """
 from __future__ import annotations
 
@@ -26,15 +27,21 @@ def _on(event_type: str):
 
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
-    """Apply ``event`` to ``state`` (mutated and returned); ``None`` before ``MatchStarted``."""
+    """Apply ``event`` to ``state`` (mutated and returned); ``None`` before ``MatchStarted``.
+
+    Raises ValueError when the first event is not ``MatchStarted``, or for an event type
+    this game does not know."""
     if event.type == "MatchStarted":
         d = event.data
         return MatchState(seat_count=d["seats"], options=dict(d["options"]),
                           objectives=dict(d["objectives"]), mode=d.get("mode", "standard"),
                           seats=[SeatState() for _ in range(d["seats"])])
+    if state is None:
+        raise ValueError(f"the first event must be MatchStarted, not {event.type}")
     handler = _HANDLERS.get(event.type)
-    if handler is not None and state is not None:
-        handler(state, event)
+    if handler is None:
+        raise ValueError(f"unknown event type {event.type!r}")
+    handler(state, event)
     return state
 
 

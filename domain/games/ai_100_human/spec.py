@@ -140,8 +140,15 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 }
 
 
+def option_default(name: str) -> Any:
+    """The ``default`` of option ``name`` as :data:`OPTIONS_SCHEMA` declares it (the one
+    place an option's default is written). Raises KeyError for an option without one."""
+    return OPTIONS_SCHEMA["properties"][name]["default"]
+
+
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Normalise match options: ``{"objectives": "random"|"starter"|{"phase1","phase2"}}``.
+    """Normalise match options: ``{"objectives": "random"|"starter"|{"phase1","phase2"}}``;
+    an omitted option takes its schema default (:func:`option_default`).
 
     Raises :class:`InvalidCommand` for a seat count outside 1..6, unknown keys, or an
     objective id that does not exist for its phase (Objective Cards Details).
@@ -154,9 +161,9 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     unknown = set(options) - {"objectives"}
     if unknown:
         raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
-    objectives = options.get("objectives", "random")
+    objectives = options.get("objectives", option_default("objectives"))
     if isinstance(objectives, str):
-        if objectives not in ("random", "starter"):
+        if objectives not in OPTIONS_SCHEMA["properties"]["objectives"]["oneOf"][0]["enum"]:
             raise InvalidCommand("objectives must be \"random\", \"starter\" or {phase1, phase2}.")
         return {"objectives": objectives}
     if not isinstance(objectives, Mapping) or set(objectives) != {"phase1", "phase2"}:

@@ -181,3 +181,25 @@ def test_match_finished_rejects_commands():
         when(state, 0, {"type": "draft", "card": "001"})
     assert err.value.code == "match_finished"
     assert E.pending(state) == {} and E.legal_actions(state, 0) == []
+
+
+def test_the_fold_is_total_an_unknown_or_headless_event_raises():
+    """docs/CONTRACTS.md: the fold is total over the game's events; a log with an event type
+    the game does not know, or one that does not start with MatchStarted, is refused."""
+    from domain.engine import Event
+    state = E.evolve(None, Event("MatchStarted", {"seats": 3, "options": {}, "objectives": {
+        "1": "Omega-3", "2": "Omega-4"}, "mode": "standard"}))
+    with pytest.raises(ValueError, match="unknown event type 'CardTeleported'"):
+        E.evolve(state, Event("CardTeleported", {}))
+    with pytest.raises(ValueError, match="first event must be MatchStarted"):
+        E.evolve(None, Event("PhaseStarted", {"phase": 1}))
+
+
+def test_an_omitted_option_takes_the_default_its_schema_declares(monkeypatch):
+    from domain.games.ai_100_human import spec
+    assert E.validate_options(3, {}) == {"objectives": spec.OPTIONS_SCHEMA["properties"][
+        "objectives"]["default"]} == {"objectives": "random"}
+    monkeypatch.setitem(spec.OPTIONS_SCHEMA["properties"]["objectives"], "default", "starter")
+    assert E.validate_options(3, {}) == {"objectives": "starter"}
+    events = E.new_match(Setup(3, {}), random.Random(0))
+    assert events[0].data["objectives"] == {"1": "Omega-3", "2": "Omega-4"}
