@@ -28,10 +28,42 @@ def _created(match: dict):
 
 @bp.post("")
 def create_match():
-    """Create a match; the body's human seats get their tokens here, shown once."""
+    """Create a match; the body's human seats get their tokens here, shown once.
+    ``unlisted: true`` keeps it out of the lobby; ``spectators: false`` makes tokenless
+    reads 403 while it runs."""
     body = schemas.create_match_body()
     return _created(service().create_match(body["game"], body["seats"], body["options"],
-                                           body["turn_timeout_s"]))
+                                           body["turn_timeout_s"], unlisted=body["unlisted"],
+                                           spectators=body["spectators"]))
+
+
+@bp.get("")
+def list_matches():
+    """The lobby: listed matches newest first, filtered, one page (``next_cursor``)."""
+    q = schemas.query(schemas.LobbyQuerySchema())
+    return jsonify(service().list_matches(q["game"], q["status"], q["open_seat"], q["cursor"],
+                                          q["limit"]))
+
+
+@bp.post("/<match_id>/resign")
+def resign(match_id: str):
+    """The bearer's seat resigns (a command in the log like any other)."""
+    seat = require_seat(match_id)
+    outcome = service().resign(match_id, seat)
+    return jsonify({"version": outcome["version"], "events": outcome["events"]})
+
+
+@bp.post("/<match_id>/rematch")
+def rematch(match_id: str):
+    """The rematch of a finished match, and the bearer seat's token in it (once per seat);
+    201 when this call created it, else 200."""
+    seat = require_seat(match_id)
+    answer = service().rematch(match_id, seat)
+    runtime().remember(answer["match_id"], answer["game"])
+    response = jsonify(answer)
+    response.headers["Location"] = url_for("matches.get_match", match_id=answer["match_id"])
+    response.status_code = 201 if answer["created"] else 200
+    return response
 
 
 @bp.get("/<match_id>")

@@ -210,6 +210,23 @@ class CreateMatchSchema(Schema):
     options = JsonObject(keys=fields.String(), load_default=dict)
     turn_timeout_s = StrictNumber(allow_none=True, load_default=None,
                                   validate=validate.Range(min=1, max=86400))
+    unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    spectators = fields.Boolean(load_default=True, truthy={True}, falsy={False})
+
+
+class LobbyQuerySchema(Schema):
+    """``GET /v1/matches`` query: ``game``, ``status`` (open/running/finished),
+    ``open_seat`` (true: a seat to join), ``cursor`` (from ``next_cursor``), ``limit``."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]),
+                           load_default=None)
+    open_seat = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
+    cursor = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
+    limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=100))
 
 
 class JoinSchema(Schema):

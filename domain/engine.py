@@ -158,6 +158,14 @@ class Engine(Protocol):
     # an entry takes none (only ``{}``). See :func:`bot_options_schema` for the keywords
     # honoured. Default (EngineBase): no level takes options.
     bot_options_schema: Mapping[str, Mapping[str, Any]]
+    # the version of the rules this engine decides by (part of a match's verifiable
+    # roster: a log decided under other rules does not verify). Default (EngineBase): "1".
+    rules_version: str
+
+    def resigned(self, state: Any) -> frozenset[int]:
+        """The seats that resigned (``{"type": "resign"}``, :mod:`domain.lifecycle`); a
+        match that plays on has their decisions made by the ``timeout_bot``. Default
+        (EngineBase): none (a game without resignation)."""
 
     def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
         """A bot of ``level`` configured by validated ``options``; raises
@@ -322,12 +330,18 @@ class EngineBase:
     - :meth:`make_bot`: the shared ``bots[level]`` for no options; TypeError for options
       (an engine declaring options for a level must override it).
     - :meth:`redact_type`: every viewer sees the stored event type.
+    - ``rules_version`` ``"1"`` and :meth:`resigned` (nobody resigned).
 
     Every engine (:class:`domain.modular.ModularEngine` and the platform tests' games)
     derives from it, so the service calls the hooks directly.
     """
 
     bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+    rules_version: str = "1"
+
+    def resigned(self, state: Any) -> frozenset[int]:
+        """No seat ever resigned (a game that does not implement resignation)."""
+        return frozenset()
 
     def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
         """The shared ``bots[level]`` when ``options`` is empty; raises TypeError otherwise

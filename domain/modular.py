@@ -16,7 +16,9 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
-from domain.engine import EngineBase, Event, InvalidBotOptions, Setup, check_bot_options
+from domain.engine import (EngineBase, Event, InvalidBotOptions, Setup, UnknownAction,
+                           check_bot_options)
+from domain.lifecycle import ABANDON, RESIGN, platform_kind
 from domain.engine import bot_options_schema as level_options_schema
 
 
@@ -61,6 +63,7 @@ class ModularEngine(EngineBase):
         cls.schema_version = spec.SCHEMA_VERSION
         cls.options_schema = spec.OPTIONS_SCHEMA
         cls.command_schemas = spec.COMMAND_SCHEMAS
+        cls.rules_version = spec.RULES_VERSION
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """The set-up events of a match with validated ``options`` (game-specific)."""
@@ -89,8 +92,24 @@ class ModularEngine(EngineBase):
 
     def decide(self, state: Any, seat: int, command: Mapping[str, Any],
                rng: random.Random) -> list[Event]:
-        """``rules.decide``: the events ``command`` causes; raises RuleError."""
+        """``rules.decide``: the events ``command`` causes; raises RuleError. The platform
+        commands of :mod:`domain.lifecycle` go to :meth:`resign` / :meth:`abandon`."""
+        kind = platform_kind(command)
+        if kind == RESIGN:
+            return self.resign(state, seat, command, rng)
+        if kind == ABANDON:
+            return self.abandon(state, seat, command)
         return self.rules.decide(state, seat, command, rng)
+
+    def resign(self, state: Any, seat: int, command: Mapping[str, Any],
+               rng: random.Random) -> list[Event]:
+        """The events of ``seat``'s resignation (the game's ruling); default: the game
+        has none (UnknownAction)."""
+        raise UnknownAction(RESIGN)
+
+    def abandon(self, state: Any, seat: Any, command: Mapping[str, Any]) -> list[Event]:
+        """The events of the match's abandonment; default: UnknownAction."""
+        raise UnknownAction(ABANDON)
 
     def evolve(self, state: Any, event: Event) -> Any:
         """``fold.evolve``: fold one event (``state`` is ``None`` before the first)."""

@@ -41,7 +41,8 @@ class Act:
         when the seat's own pending decision moved (:mod:`service.decisions`).
 
         Errors keep this order: match, seat, a finished match (``match_finished``, before
-        any check of the command, unless the key replays an answer), a malformed command
+        any check of the command, unless the key replays an answer), a seat that resigned
+        (``seat_resigned``, for its player's own commands), a malformed command
         or key, the Idempotency-Key (IdempotencyKeyReused: another command or another
         precondition), VersionConflict, DecisionMoved, then the rules (RuleError).
         """
@@ -74,6 +75,10 @@ class Act:
             except RuleError as exc:
                 counters.rejected(exc.code)
                 raise
+            if cause == "player" and seat in engine.resigned(loaded.state):
+                ctx.keep(loaded)
+                counters.rejected("seat_resigned")
+                raise errors.SeatResigned(seat)
             if bad_command or bad_key:
                 ctx.keep(loaded)
                 if bad_command:
@@ -146,6 +151,7 @@ class Act:
         held = Loaded(record, engine, entry.version, entry.head_hash, entry.state, entry.decisions)
         try:
             if engine.result(entry.state) is not None or \
+                    (cause == "player" and seat in engine.resigned(entry.state)) or \
                     (decision is not None and self.decision_of(held, seat) != decision):
                 folds.put(match_id, entry)
                 return None
@@ -187,6 +193,8 @@ class Act:
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
         fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat)
+        if cause == "player":   # a human acted: what ARENA_ABANDON_AFTER_S measures from
+            fields["human_at"] = envelopes[0]["at"]
         outcome = self.ctx.stores.events.append(
             match_id, loaded.version, envelopes, fields,
             idem_field, {"fingerprint": fingerprint, "answer": answer},

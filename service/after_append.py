@@ -8,6 +8,7 @@ missing jobs, and a full reconcile pass puts a match missing from the awaiting i
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, Mapping
 
@@ -20,9 +21,10 @@ log = logging.getLogger(__name__)
 
 
 def awaits_worker(record: MatchRecord, pending: Mapping[int, Any]) -> bool:
-    """True when a pending decision is a worker's job: a bot seat's turn, or any seat
-    of a timed match (its turn timeout). Untimed human seats wait for their players."""
-    return any(record.is_bot(seat) for seat in pending) or \
+    """True when a pending decision is a worker's job: a bot seat's turn (or a resigned
+    seat's, played by the timeout policy), or any seat of a timed match (its turn
+    timeout). Untimed human seats wait for their players."""
+    return any(record.plays_itself(seat) for seat in pending) or \
         bool(record.turn_timeout_s and pending)
 
 
@@ -41,6 +43,9 @@ class AfterAppend:
         match_id = record.match_id
         finished = engine.result(state) is not None
         pending = {} if finished else engine.pending(state)
+        resigned = engine.resigned(state)
+        if resigned != record.resigned:   # record was read before this append
+            record = replace(record, resigned=resigned)
         pipe = stores.events.batch()
         for name in counted:
             stores.metrics.incr(name, pipe=pipe)
@@ -48,6 +53,8 @@ class AfterAppend:
             stores.snapshots.save(match_id, new_version, record.game, engine.schema_version,
                                   engine.dump_state(state), pipe=pipe)
         stores.index.appended(match_id, finished, awaits_worker(record, pending), pipe)
+        if finished and record.listed and old_version:   # the lobby's only change on an action
+            stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=pipe)
         pipe.execute()
         try:
             self.schedule(record, pending, new_version, actor)
@@ -73,7 +80,7 @@ class AfterAppend:
         if scheduler is None:
             return
         for seat in sorted(pending):
-            if record.is_bot(seat):
+            if record.plays_itself(seat):
                 scheduler.enqueue_bot_turn(match_id, version, seat)
             elif record.turn_timeout_s and (seat == actor or seat not in deadlines):
                 self.start_deadline(match_id, seat, version, record.turn_timeout_s)

@@ -80,7 +80,9 @@ def build_service(config: Config | None = None,
                            append_attempts=config.append_attempts,
                            blocking_reads=not config.embedded,
                            fold_cache_size=config.fold_cache_size,
-                           reconcile_full_s=config.reconcile_full_s)
+                           reconcile_full_s=config.reconcile_full_s,
+                           index_shards=config.index_shards,
+                           abandon_after_s=config.abandon_after_s)
     service.config = config
     return service
 

@@ -18,6 +18,11 @@ Variables (all optional):
 - ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
 - ``ARENA_FOLD_CACHE_SIZE``: matches whose folded state each process keeps in memory
   between requests (default 1024; only a cache, see ``service/fold_cache.py``).
+- ``ARENA_INDEX_SHARDS``: shard keys of the global lobby index (default 16; each shard is
+  one key group with its own hash tag, so the index spreads over a Redis Cluster).
+- ``ARENA_ABANDON_AFTER_S``: a running match in which no human seat acted for this many
+  seconds (since its creation or the last human command) ends ``abandoned`` at the next
+  reconcile pass (default 86400 = 24 h).
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 """
@@ -43,6 +48,8 @@ class Config:
     append_attempts: int = 5
     engines_path: str | None = None
     fold_cache_size: int = 1024
+    index_shards: int = 16
+    abandon_after_s: float = 86400.0
 
     @property
     def embedded(self) -> bool:
@@ -92,6 +99,8 @@ class Config:
             append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
             engines_path=env.get("ARENA_ENGINES") or None,
             fold_cache_size=number("ARENA_FOLD_CACHE_SIZE", 1024, int),
+            index_shards=number("ARENA_INDEX_SHARDS", 16, int),
+            abandon_after_s=number("ARENA_ABANDON_AFTER_S", 86400.0),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -105,6 +114,8 @@ class Config:
             "ARENA_BOT_JOB_TIMEOUT_S": str(self.bot_job_timeout_s),
             "ARENA_APPEND_ATTEMPTS": str(self.append_attempts),
             "ARENA_FOLD_CACHE_SIZE": str(self.fold_cache_size),
+            "ARENA_INDEX_SHARDS": str(self.index_shards),
+            "ARENA_ABANDON_AFTER_S": str(self.abandon_after_s),
         }
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url

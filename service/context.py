@@ -17,7 +17,7 @@ from service import errors
 from service.bots import BotCache
 from service.codec import dumps, genesis_hash
 from service.decisions import decisions_after
-from service.envelopes import to_event
+from service.envelopes import fold_envelope
 from service.fold_cache import CachedFold, FoldCache, TokenCache
 from service.match_record import MatchRecord
 from service.scheduling import TurnScheduler
@@ -56,15 +56,31 @@ def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]],
     """The meta fields describing the head after ``envelopes`` were folded into ``state``:
     ``head_hash``, ``pending`` (seat -> decision kind), ``decisions`` (seat -> ``[since,
     kind]``, :func:`service.decisions.decisions_after` from ``prior_decisions`` and the
-    ``actor``), ``status``, ``result``; and the decisions themselves."""
+    ``actor``), ``status`` (:func:`status_of`), ``result``, ``resigned`` (seats that
+    resigned) and, once it has a result, ``finished_at`` (the last envelope's ``at``); and
+    the decisions themselves."""
     result = engine.result(state)
     pending = engine.pending(state)
     decisions = decisions_after(prior_decisions, pending, envelopes[-1]["version"], actor)
-    return {"head_hash": envelopes[-1]["hash"],
-            "pending": dumps({str(k): v for k, v in pending.items()}),
-            "decisions": dumps({str(k): v for k, v in decisions.items()}),
-            "status": "running" if result is None else "finished",
-            "result": dumps(result)}, decisions
+    fields = {"head_hash": envelopes[-1]["hash"],
+              "pending": dumps({str(k): v for k, v in pending.items()}),
+              "decisions": dumps({str(k): v for k, v in decisions.items()}),
+              "status": status_of(result), "result": dumps(result),
+              "resigned": dumps(sorted(engine.resigned(state)))}
+    if result is not None:
+        fields["finished_at"] = envelopes[-1].get("at", "")
+    return fields, decisions
+
+
+def status_of(result: Any) -> str:
+    """A match's status from its result: ``running`` (no result), ``abandoned`` (the
+    result of :mod:`domain.lifecycle`'s abandonment, ``outcome: "abandoned"``) or
+    ``finished``."""
+    if result is None:
+        return "running"
+    if isinstance(result, Mapping) and result.get("outcome") == "abandoned":
+        return "abandoned"
+    return "finished"
 
 
 def check_seat(record: MatchRecord, seat: Any) -> int:
@@ -135,7 +151,7 @@ class MatchContext:
             state = engine.load_state(dumped)
         tail = events.read(match_id, after=start, upto=version)
         for env in tail:
-            state = engine.evolve(state, to_event(env))
+            state = fold_envelope(engine, state, env)
         if start + len(tail) != version:
             raise RuntimeError(f"stream of {match_id} is missing events before {version}")
         if tail:
@@ -174,7 +190,7 @@ class MatchContext:
             if linked and head == record.head_hash and entry.version + len(tail) == record.version:
                 state = entry.state
                 for env in tail:
-                    state = engine.evolve(state, to_event(env))
+                    state = fold_envelope(engine, state, env)
                 return Loaded(record, engine, record.version, head, state), prior
         return self.load(match_id, record=record), prior
 

@@ -13,13 +13,14 @@ import time
 import uuid
 from typing import Any, Mapping
 
-from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, Setup, bot_options_schema,
-                           check_bot_options, derive_rng)
+from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, Setup,
+                           bot_options_schema, check_bot_options, derive_rng)
 from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, genesis_hash, seed_commitment
 from service.context import MatchContext, check_seat, head_fields
-from service.envelopes import build_envelopes, rechain, to_event, utc_iso
+from service.envelopes import build_envelopes, fold_envelope, is_platform, rechain, utc_iso
+from service.roster import join_envelope, roster_of
 from service.tokens import find_seat, new_token, token_digest
 
 log = logging.getLogger(__name__)
@@ -96,9 +97,13 @@ class CreateJoin:
 
     # ------------------------------------------------------------------ creation
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
-                     turn_timeout_s: float | None = None) -> dict[str, Any]:
+                     turn_timeout_s: float | None = None, *, unlisted: bool = False,
+                     spectators: bool = True) -> dict[str, Any]:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
-        ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat.
+        ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
+        first envelope carries the roster (:mod:`service.roster`). ``unlisted``: never in
+        the lobby (reachable by id); ``spectators`` False: tokenless reads are 403 while it
+        runs (public after the end, like the seed).
 
         Raises UnknownGame, InvalidSeats, InvalidSeatBotOptions (400 ``validation_error``:
         ``bot_options`` on a seat that is not a bot, or options its level refuses),
@@ -111,9 +116,17 @@ class CreateJoin:
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
+        return self.start_fresh(engine, seat_list, normalised, timeout,
+                                listed=not unlisted, spectators=bool(spectators))
+
+    def start_fresh(self, engine: Engine, seat_list: list[dict[str, Any]],
+                    options: Mapping[str, Any], timeout: float | None,
+                    **start: Any) -> dict[str, Any]:
+        """A new match of validated ``seat_list`` / ``options`` with a fresh secret seed
+        (creation and rematch); ``start``: keywords of :meth:`_start`."""
         seed = secrets.token_bytes(32)
-        events = engine.new_match(Setup(len(seat_list), normalised), derive_rng(seed, 0))
-        return self._start(engine, seat_list, normalised, timeout, seed, events=events)
+        events = engine.new_match(Setup(len(seat_list), options), derive_rng(seed, 0))
+        return self._start(engine, seat_list, options, timeout, seed, events=events, **start)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
         """A new match whose log is the first ``version`` events of a finished match,
@@ -133,7 +146,8 @@ class CreateJoin:
         if isinstance(version, bool) or not isinstance(version, int) or \
                 not setup_len <= version <= record.version:
             raise errors.VersionOutOfRange(version, record.version)
-        if version < record.version and "command" not in envelopes[version]:
+        if version < record.version and "command" not in envelopes[version] and \
+                not is_platform(envelopes[version]):
             raise errors.ServiceError("not_a_batch_boundary", 422,
                                       f"Version {version} is inside one command's events; "
                                       "fork at the last event of a command.")
@@ -145,34 +159,53 @@ class CreateJoin:
                 raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
         return self._start(engine, seat_list, record.options, record.turn_timeout_s, record.seed,
                            prefix=envelopes[:version],
-                           forked_from={"match_id": match_id, "version": version})
+                           forked_from={"match_id": match_id, "version": version},
+                           listed=record.listed, spectators=record.spectators)
 
     def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
                timeout: float | None, seed: bytes, events=None, prefix=None,
-               forked_from: Any = None) -> dict[str, Any]:
-        """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes)."""
+               forked_from: Any = None, listed: bool = True, spectators: bool = True,
+               extra_meta: Mapping[str, str] | None = None, match_id: str | None = None,
+               issue_tokens: bool = True) -> dict[str, Any]:
+        """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes;
+        its first envelope gets the fork's roster). Files it in the lobby when ``listed``.
+        ``match_id`` (default a new random id) and ``issue_tokens`` False (no seat token:
+        a rematch's seats are claimed one by one) serve the rematch; a match that exists
+        already under ``match_id`` raises MatchExists and stores nothing."""
         stores = self.ctx.stores
-        match_id = uuid.uuid4().hex[:20]
+        match_id = match_id or uuid.uuid4().hex[:20]
+        roster = roster_of(engine, seat_list, options, timeout, forked_from)
         if prefix is None:
-            envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup")
+            envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
+                                        roster=roster)
         else:
+            prefix = [dict(e) for e in prefix]
+            prefix[0]["roster"] = roster
             envelopes = rechain(prefix, genesis_hash(match_id))
         state = None
         for env in envelopes:
-            state = engine.evolve(state, to_event(env))
-        tokens = {s["seat"]: new_token() for s in seat_list if s["kind"] == "human"}
+            state = fold_envelope(engine, state, env)
+        tokens = {s["seat"]: new_token() for s in seat_list
+                  if s["kind"] == "human" and issue_tokens}
         stores.seats.issue(match_id, {s: token_digest(t) for s, t in tokens.items()})
+        now = self.ctx.clock()
         meta = {"game": engine.game_id, "seats": canonical_json(seat_list),
                 "options": canonical_json(dict(options)), "seed": seed.hex(),
-                "seed_commitment": seed_commitment(seed), "created_at": utc_iso(self.ctx.clock()),
+                "seed_commitment": seed_commitment(seed), "created_at": utc_iso(now),
+                "human_at": utc_iso(now),
                 "turn_timeout_s": "" if timeout is None else repr(timeout),
-                "forked_from": canonical_json(forked_from)}
+                "forked_from": canonical_json(forked_from),
+                "listed": "1" if listed else "0", "spectators": "1" if spectators else "0",
+                **(extra_meta or {})}
         meta.update(head_fields(engine, state, envelopes, {}, None)[0])
         outcome = stores.events.append(match_id, 0, envelopes, meta)
         if outcome.status != "ok":
-            raise RuntimeError(f"match id collision for {match_id}")
+            raise errors.MatchExists(match_id)
         stores.index.created(match_id, time.time(), running=engine.result(state) is None)
         record = self.ctx.record(match_id)
+        if listed:
+            stores.index.file(match_id, engine.game_id, record.created_ts,
+                              record.lobby_bucket(set()))
         self.after_append(record, engine, state, 0, len(envelopes), actor=None,
                           counted=["matches_created"])
         seats_out = []
@@ -187,20 +220,48 @@ class CreateJoin:
 
     # ------------------------------------------------------------------ seats and tokens
     def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
-        """Claim an ``open`` seat: returns ``{"seat", "token"}`` (token shown once).
-        Raises SeatNotFound, SeatTaken (claimed already, human or bot seat)."""
+        """Claim an ``open`` seat: returns ``{"seat", "token", "version"}`` (token shown
+        once). The claim (an atomic ``HSETNX`` of the token digest) is followed by the
+        seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
+        :mod:`service.roster`), appended on the current head and re-chained on a race.
+        Raises SeatNotFound, SeatTaken (claimed already, human or bot seat),
+        MatchFinished (409 ``match_finished``)."""
         record = self.ctx.record(match_id)
         seat = check_seat(record, seat)
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
             raise errors.InvalidSeats("name must be 1-64 characters")
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
+        if record.finished:
+            raise MatchFinished()
         token = new_token()
         if not self.ctx.stores.seats.claim(match_id, seat, token_digest(token)):
             raise errors.SeatTaken(seat)
-        if name:
-            self.ctx.stores.seats.set_name(match_id, seat, name)
-        return {"seat": seat, "token": token}
+        version = self._append_join(match_id, seat, name or None)
+        return {"seat": seat, "token": token, "version": version}
+
+    def _append_join(self, match_id: str, seat: int, name: str | None) -> int:
+        """Append the ``SeatJoined`` envelope of a claimed seat (with its name and the
+        ``human_at`` time in the same script) on whatever the head is now; re-file the
+        match in the lobby when its last open seat was taken. Returns the new version."""
+        stores = self.ctx.stores
+        for _attempt in range(100):
+            record = self.ctx.record(match_id)
+            now = utc_iso(self.ctx.clock())
+            env = join_envelope(record.version + 1, record.head_hash, seat, name, now)
+            fields = {"head_hash": env["hash"], "human_at": now}
+            if name:
+                fields[stores.keys.name_field(seat)] = name
+            outcome = stores.events.append(match_id, record.version, [env], fields,
+                                           expected_head=record.head_hash)
+            if outcome.status == "ok":
+                if record.listed:
+                    claimed = stores.seats.claimed(match_id)
+                    stores.index.file(match_id, record.game, record.created_ts,
+                                      record.lobby_bucket(claimed))
+                self.ctx.folds.discard(match_id)
+                return outcome.version
+        raise errors.TooManyConflicts(100)
 
     def authenticate(self, match_id: str, token: str) -> int:
         """The seat owning ``token`` (constant-time compare of SHA-256 digests).

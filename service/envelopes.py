@@ -21,13 +21,35 @@ def plain(data: Any) -> Any:
     return loads(dumps(data))
 
 
+#: causes of platform envelopes: facts about the match, not the game, that the game's fold
+#: never sees (``join``: an open seat was claimed, type :data:`SEAT_JOINED`)
+PLATFORM_CAUSES = frozenset({"join"})
+SEAT_JOINED = "SeatJoined"
+
+
+def is_platform(envelope: Mapping[str, Any]) -> bool:
+    """True for a platform envelope (:data:`PLATFORM_CAUSES`): skipped by the game fold."""
+    return envelope.get("cause") in PLATFORM_CAUSES
+
+
+def fold_envelope(engine: Any, state: Any, envelope: Mapping[str, Any]) -> Any:
+    """``engine.evolve(state, event)`` for a game envelope; ``state`` unchanged for a
+    platform envelope (:func:`is_platform`)."""
+    if is_platform(envelope):
+        return state
+    return engine.evolve(state, to_event(envelope))
+
+
 def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str, cause: str,
                     command_id: str | None = None, command: Mapping[str, Any] | None = None,
-                    actor: int | None = None, at: str | None = None) -> list[dict[str, Any]]:
+                    actor: int | None = None, at: str | None = None,
+                    roster: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Chained envelopes for one batch starting at ``first_version``.
 
     The first envelope of a command's batch also stores ``command`` (the command as
     decided) and ``actor`` (the deciding seat) so a verifier can re-run ``decide``.
+    ``roster`` (set-up only) goes into the first envelope, inside the hash chain: the
+    seats, game options, turn timeout and rules version (:mod:`service.roster`).
     Every envelope carries a random ``nonce`` (hashed, never shown before the export) so
     its published ``hash`` reveals nothing about redacted ``data``.
     """
@@ -41,6 +63,8 @@ def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str,
         if offset == 0 and command is not None:
             env["command"] = plain(dict(command))
             env["actor"] = actor
+        if offset == 0 and roster is not None:
+            env["roster"] = plain(dict(roster))
         prev_hash = seal(env, prev_hash)["hash"]
         out.append(env)
     return out
@@ -65,11 +89,14 @@ def batches(envelopes: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     """Split a log into batches: the setup batch, then one batch per ``command_id``."""
     groups: list[list[Mapping[str, Any]]] = []
     for env in envelopes:
+        if is_platform(env):          # a join is a batch of its own
+            groups.append([env])
+            continue
         key = "setup" if env.get("cause") == "setup" else env.get("command_id")
         prev = groups[-1][0] if groups else None
-        prev_key = None if prev is None else ("setup" if prev.get("cause") == "setup"
-                                              else prev.get("command_id"))
-        if groups and key == prev_key and "command" not in env:
+        prev_key = None if prev is None or is_platform(prev) else (
+            "setup" if prev.get("cause") == "setup" else prev.get("command_id"))
+        if groups and prev_key is not None and key == prev_key and "command" not in env:
             groups[-1].append(env)
         else:
             groups.append([env])
@@ -83,6 +110,9 @@ def redact_envelopes(engine: Any, envelopes: Iterable[Mapping[str, Any]], viewer
     :func:`domain.engine.redacted_type`) and the folded state."""
     out = []
     for env in envelopes:
+        if is_platform(env):          # public facts (a join): shown as stored
+            out.append(public_envelope(env))
+            continue
         event = to_event(env)
         state = engine.evolve(state, event)
         copy = public_envelope(env)

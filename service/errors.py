@@ -104,6 +104,54 @@ class Forbidden(ServiceError):
         super().__init__("forbidden", 403, detail)
 
 
+class SpectatorsDisabled(ServiceError):
+    """403 ``spectators_disabled``: a tokenless read of a running match created with
+    ``spectators: false`` (public again once it has a result)."""
+
+    def __init__(self):
+        super().__init__("spectators_disabled", 403,
+                         "This match has no spectators while it runs; send a seat token.")
+
+
+class SeatResigned(ServiceError):
+    """409 ``seat_resigned``: the seat resigned; its decisions are no longer its own."""
+
+    def __init__(self, seat: int):
+        super().__init__("seat_resigned", 409, f"Seat {seat} resigned.", seat=seat)
+
+
+class InvalidCursor(ServiceError):
+    """400 ``invalid_cursor``: a lobby cursor this server did not hand out."""
+
+    def __init__(self):
+        super().__init__("invalid_cursor", 400, "The cursor is not one this lobby gave.")
+
+
+class NotASeatOfTheMatch(ServiceError):
+    """409 ``rematch_seat_not_human``: only a human seat of the original claims a rematch seat."""
+
+    def __init__(self, seat: int):
+        super().__init__("rematch_seat_not_human", 409,
+                         f"Seat {seat} was not a human seat of the original match.", seat=seat)
+
+
+class RematchSeatClaimed(ServiceError):
+    """409 ``rematch_seat_claimed``: this seat already received its rematch token."""
+
+    def __init__(self, seat: int, rematch_id: str):
+        super().__init__("rematch_seat_claimed", 409,
+                         f"Seat {seat} already claimed its seat in rematch {rematch_id}.",
+                         seat=seat, rematch_id=rematch_id)
+
+
+class MatchExists(ServiceError):
+    """500 ``match_exists``: a new match's id is taken (a random id colliding, or a
+    rematch another request created first; the rematch use case catches it)."""
+
+    def __init__(self, match_id: str):
+        super().__init__("match_exists", 500, f"A match {match_id!r} exists already.")
+
+
 class VersionOutOfRange(ServiceError):
     """422 ``version_out_of_range``: asked for a version the match does not have."""
 

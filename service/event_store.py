@@ -98,6 +98,14 @@ class EventStore:
             return AppendResult("replayed", answer=loads(value))
         return AppendResult(status, version=int(value))
 
+    def claim_meta_field(self, match_id: str, field_name: str, value: str) -> str:
+        """Set meta field ``field_name`` to ``value`` unless it is set (``HSETNX``); the
+        value it holds now (``value`` when this call set it). One round trip."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(self.keys.meta(match_id), field_name, value)
+        pipe.hget(self.keys.meta(match_id), field_name)
+        return pipe.execute()[1]
+
     def meta(self, match_id: str) -> dict[str, str]:
         """The match's meta hash (empty dict when the match does not exist)."""
         return self.redis.hgetall(self.keys.meta(match_id))

@@ -59,6 +59,16 @@ class Keys:
         append; a periodic full reconcile pass over :meth:`running` repairs it."""
         return f"{self.prefix}:awaiting"
 
+    def lobby(self, shard: int, bucket: str, game: str | None = None) -> str:
+        """Sorted set of one lobby index shard: listed match ids scored by creation time
+        (Unix seconds). ``bucket``: ``all``, ``open`` (running with an open seat),
+        ``running`` (running, every seat taken) or ``finished`` (finished or abandoned);
+        ``game`` narrows it to one game. Each shard has its own hash tag
+        ``{<prefix>-ix-<shard>}`` (not a match's slot): on a Redis Cluster the shards spread
+        over the nodes and a listing fans out over them (docs/CONTRACTS.md "Redis keys")."""
+        tail = bucket if game is None else f"{bucket}:{game}"
+        return f"{self.prefix}:{{{self.prefix}-ix-{shard}}}:lobby:{tail}"
+
     def metrics(self) -> str:
         """Hash of Prometheus counters shared by all processes."""
         return f"{self.prefix}:metrics"

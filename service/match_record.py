@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -17,7 +18,16 @@ class MatchRecord:
     ``decisions``: seat -> ``[since, kind]`` for each pending seat: the version its current
     decision started at (see :func:`service.decisions.decisions_after`); matches stored
     before decisions were tracked give every pending seat ``since`` 0;
-    ``seed``: 32 secret bytes (never leaves the server before the result).
+    ``seed``: 32 secret bytes (never leaves the server before the result);
+    ``status``: ``running``, ``finished`` or ``abandoned`` (no human acted for
+    ``ARENA_ABANDON_AFTER_S``; a finished match too, see :attr:`finished`);
+    ``listed``: shown in the lobby (``unlisted: true`` at creation makes it False);
+    ``spectators``: tokenless reads allowed while running (``spectators: false`` at
+    creation makes them 403); ``human_at``: ISO time of the last human command (or the
+    creation); ``finished_at``: ISO time of the event that ended it (``""`` while
+    running); ``resigned``: seats that resigned (auto-played by the timeout policy when
+    the game plays on); ``rematch``: id of this finished match's rematch (``""``: none).
+    Matches stored before these fields existed read as listed, spectated, nobody resigned.
     """
 
     match_id: str
@@ -36,6 +46,12 @@ class MatchRecord:
     names: dict[int, str]
     forked_from: Any
     decisions: dict[int, list]
+    listed: bool = True
+    spectators: bool = True
+    human_at: str = ""
+    finished_at: str = ""
+    resigned: frozenset = frozenset()
+    rematch: str = ""
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
@@ -55,12 +71,41 @@ class MatchRecord:
             result=json.loads(meta.get("result", "null")),
             turn_timeout_s=float(timeout) if timeout else None,
             created_at=meta.get("created_at", ""), names=names,
-            forked_from=json.loads(meta.get("forked_from", "null")), decisions=decisions)
+            forked_from=json.loads(meta.get("forked_from", "null")), decisions=decisions,
+            listed=meta.get("listed", "1") != "0", spectators=meta.get("spectators", "1") != "0",
+            human_at=meta.get("human_at") or meta.get("created_at", ""),
+            finished_at=meta.get("finished_at", ""),
+            resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
+            rematch=meta.get("rematch", ""))
 
     @property
     def finished(self) -> bool:
-        """True once the match has a result."""
-        return self.status == "finished"
+        """True once the match has a result (``finished`` or ``abandoned``)."""
+        return self.status in ("finished", "abandoned")
+
+    @property
+    def created_ts(self) -> float:
+        """The creation time as Unix seconds (the lobby's sort key; 0 when unknown)."""
+        try:
+            return datetime.fromisoformat(self.created_at).timestamp()
+        except ValueError:
+            return 0.0
+
+    def open_seats(self, claimed: set[int]) -> list[int]:
+        """The ``open`` seats nobody joined yet."""
+        return [s["seat"] for s in self.seats if s["kind"] == "open" and s["seat"] not in claimed]
+
+    def lobby_bucket(self, claimed: set[int]) -> str:
+        """``finished`` (also abandoned), ``open`` (running with a seat to join) or
+        ``running`` (the lobby index bucket, :mod:`service.match_index`)."""
+        if self.finished:
+            return "finished"
+        return "open" if self.open_seats(claimed) else "running"
+
+    def plays_itself(self, seat: int) -> bool:
+        """True when a worker decides for ``seat``: a bot seat, or a seat that resigned
+        in a match that plays on (its decisions go to the game's timeout policy)."""
+        return self.is_bot(seat) or seat in self.resigned
 
     def seat_kind(self, seat: int, claimed: bool) -> str:
         """``bot``, ``human``, or ``open`` (an open seat nobody joined yet)."""

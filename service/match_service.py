@@ -14,6 +14,8 @@ method delegates to the module that holds its use case:
 ``state_at``, ``export``, ``verify``
 ``run_bot_turn``, ``run_turn_timeout``      :mod:`service.turns`
 ``reconcile``                               :mod:`service.reconcile`
+``list_matches``                            :mod:`service.lobby`
+``resign``, ``abandon``, ``rematch``        :mod:`service.lifecycle`
 ``health``, ``metrics``                     :mod:`service.ops`
 ==========================================  =====================================
 
@@ -32,6 +34,8 @@ from service.after_append import AfterAppend
 from service.context import Loaded, MatchContext
 from service.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
 from service.keys import Keys
+from service.lifecycle import Lifecycle
+from service.lobby import Lobby
 from service.match_record import MatchRecord
 from service.ops import Ops
 from service.reads import Reads
@@ -60,6 +64,9 @@ class MatchService:
             answer is the same without it.
         reconcile_full_s: seconds between two full :meth:`reconcile` passes (every running
             match); the passes between scan only the ``awaiting`` index.
+        index_shards: shards of the lobby index (``ARENA_INDEX_SHARDS``).
+        abandon_after_s: a running match with no human action for this long ends
+            ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
 
     Attributes kept for operators and tests: ``redis``, ``keys``, ``scheduler``, ``stores``
     and its adapters ``store`` (events), ``snapshots``, ``counters`` (metrics); the
@@ -71,12 +78,13 @@ class MatchService:
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
                  append_attempts: int = 5, blocking_reads: bool = True,
                  clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
-                 reconcile_full_s: float = 60.0):
+                 reconcile_full_s: float = 60.0, index_shards: int = 16,
+                 abandon_after_s: float = 86400.0):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
         self.stores = Stores.build(redis, keys, snapshot_every=snapshot_every,
-                                   blocking_reads=blocking_reads)
+                                   blocking_reads=blocking_reads, index_shards=index_shards)
         self.ctx = MatchContext(self.stores, scheduler, engines, clock, fold_cache_size,
                                 append_attempts)
         after_append = AfterAppend(self.ctx)
@@ -84,7 +92,9 @@ class MatchService:
         self._act = Act(self.ctx, after_append)
         self._reads = Reads(self.ctx)
         self._turns = Turns(self.ctx, self._act)
-        self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s)
+        self._lobby = Lobby(self.ctx)
+        self._lifecycle = Lifecycle(self.ctx, self._act, self._create_join, abandon_after_s)
+        self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s, self._lifecycle)
         self._ops = Ops(self.ctx)
         # the adapters and caches under their historical names
         self.store = self.stores.events
@@ -123,9 +133,11 @@ class MatchService:
 
     # ------------------------------------------------------------------ create / join
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
-                     turn_timeout_s: float | None = None) -> dict[str, Any]:
+                     turn_timeout_s: float | None = None, *, unlisted: bool = False,
+                     spectators: bool = True) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.create_match`."""
-        return self._create_join.create_match(game, seats, options, turn_timeout_s)
+        return self._create_join.create_match(game, seats, options, turn_timeout_s,
+                                              unlisted=unlisted, spectators=spectators)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.fork`."""
@@ -189,6 +201,25 @@ class MatchService:
     def run_turn_timeout(self, match_id: str, seat: int, version: int) -> dict[str, Any]:
         """See :meth:`service.turns.Turns.run_turn_timeout`."""
         return self._turns.run_turn_timeout(match_id, seat, version)
+
+    # ------------------------------------------------------------------ lobby, lifecycle
+    def list_matches(self, game: str | None = None, status: str | None = None,
+                     open_seat: bool = False, cursor: str | None = None,
+                     limit: int = 20) -> dict[str, Any]:
+        """See :meth:`service.lobby.Lobby.list_matches`."""
+        return self._lobby.list_matches(game, status, open_seat, cursor, limit)
+
+    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
+        """See :meth:`service.lifecycle.Lifecycle.resign`."""
+        return self._lifecycle.resign(match_id, seat)
+
+    def abandon(self, match_id: str) -> bool:
+        """See :meth:`service.lifecycle.Lifecycle.abandon`."""
+        return self._lifecycle.abandon(match_id)
+
+    def rematch(self, match_id: str, seat: int) -> dict[str, Any]:
+        """See :meth:`service.lifecycle.Lifecycle.rematch`."""
+        return self._lifecycle.rematch(match_id, seat)
 
     # ------------------------------------------------------------------ reconcile, ops
     def reconcile(self, full: bool | None = None) -> dict[str, int]:

@@ -10,6 +10,7 @@ COUNTERS = {
     "bot_turns": ("arena_bot_turns_total", "Decisions made by bots."),
     "timeouts": ("arena_timeouts_total", "Decisions made for timed-out seats."),
     "idempotent_replays": ("arena_idempotent_replays_total", "Repeated Idempotency-Keys answered."),
+    "matches_abandoned": ("arena_matches_abandoned_total", "Matches ended abandoned (no human acted)."),
     "reconcile_requeued": ("arena_reconcile_requeued_total", "Turn jobs re-created by reconcile."),
 }
 REJECTED = "rejected:"

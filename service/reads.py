@@ -10,7 +10,7 @@ from typing import Any
 
 from domain.engine import MatchFinished, bot_options_schemas
 from service import errors
-from service.context import MatchContext, check_seat
+from service.context import MatchContext, check_seat, status_of
 from service.decisions import decision_id
 from service.envelopes import redact_envelopes
 from service.verify import export_log, verify_log
@@ -32,25 +32,37 @@ class Reads:
                 for e in self.ctx.engines.values()]
 
     def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
-        """The match as ``viewer`` (seat or ``None`` = spectator) may see it now."""
+        """The match as ``viewer`` (seat or ``None`` = spectator) may see it now.
+        Raises SpectatorsDisabled (403) for a spectator of a running match created with
+        ``spectators: false``."""
         ctx = self.ctx
         loaded, _ = ctx.head(match_id)
         record, engine = loaded.record, loaded.engine
         if viewer is not None:
             ctx.checked_seat(loaded, viewer)
         result = engine.result(loaded.state)
+        if viewer is None and result is None and not record.spectators:
+            ctx.keep(loaded)
+            raise errors.SpectatorsDisabled()
         pending = {str(k): v for k, v in engine.pending(loaded.state).items()}
         view = engine.view(loaded.state, viewer)
         ctx.keep(loaded)   # only after the engine calls succeeded (read-only calls)
         has_open = any(s["kind"] == "open" for s in record.seats)
         out: dict[str, Any] = {
             "match_id": match_id, "game": record.game, "version": loaded.version,
-            "status": "finished" if result is not None else "running",
+            "status": status_of(result),
             "seats": record.public_seats(ctx.stores.seats.claimed(match_id) if has_open else set()),
             "pending": pending, "view": view, "result": result,
-            "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s}
+            "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s,
+            "unlisted": not record.listed, "spectators": record.spectators,
+            "resigned": sorted(engine.resigned(loaded.state)),
+            "created_at": record.created_at}
         if result is not None:
             out["seed"] = record.seed.hex()
+            if record.finished_at:
+                out["finished_at"] = record.finished_at
+            if record.rematch:
+                out["rematch"] = record.rematch
         if record.forked_from:
             out["forked_from"] = record.forked_from
         # deadline records exist only for timed matches (AfterAppend.start_deadline)
@@ -89,6 +101,8 @@ class Reads:
         record = ctx.record(match_id)
         if viewer is not None:
             check_seat(record, viewer)
+        elif not record.finished and not record.spectators:
+            raise errors.SpectatorsDisabled()
         after = max(0, int(after))
         limit = max(1, min(int(limit), 1000))
         if record.version <= after and wait_s and wait_s > 0:
@@ -110,6 +124,8 @@ class Reads:
         if isinstance(version, bool) or not isinstance(version, int) or \
                 not 1 <= version <= record.version:
             raise errors.VersionOutOfRange(version, record.version)
+        if not record.finished and viewer is None and not record.spectators:
+            raise errors.SpectatorsDisabled()
         if not record.finished and viewer is None:
             raise errors.Forbidden("Past states of a running match are shown only to its seats.")
         loaded = self.ctx.load(match_id, upto=version, record=record)
@@ -126,7 +142,7 @@ class Reads:
         return export_log(match_id, record.game,
                           record.public_seats(self.ctx.stores.seats.claimed(match_id)),
                           record.options, record.seed, record.seed_commitment, envelopes,
-                          record.forked_from)
+                          record.forked_from, record.turn_timeout_s)
 
     def verify(self, log_doc: dict) -> dict[str, Any]:
         """Verify an exported log (see :func:`service.verify.verify_log`).

@@ -20,26 +20,33 @@ from service.context import MatchContext
 class Reconciler:
     """``reconcile`` passes of one service; ``full_s``: seconds between two full passes."""
 
-    def __init__(self, ctx: MatchContext, after_append: AfterAppend, full_s: float = 60.0):
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend, full_s: float = 60.0,
+                 lifecycle=None):
         self.ctx = ctx
         self.after_append = after_append
         self.full_s = full_s
+        self.lifecycle = lifecycle   # service.lifecycle.Lifecycle: abandons idle matches
         self._last_full: float | None = None   # time.monotonic() of the last full pass
 
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
         """One pass (see module docstring); ``full`` ``None`` (the reconcile loops) makes a
         pass full when the last full pass of this service is ``full_s`` seconds old or
         there was none. Finished or vanished matches leave both indexes. Returns
-        ``{"checked": running matches examined, "requeued": jobs or deadlines re-created}``.
+        ``{"checked": running matches examined, "requeued": jobs or deadlines re-created}``
+        plus ``"abandoned"`` (matches ended abandoned) when there were any. A full pass first ends the running
+        matches in which no human acted for ``ARENA_ABANDON_AFTER_S``
+        (:meth:`service.lifecycle.Lifecycle.abandon_idle`), with or without a scheduler.
         """
         ctx = self.ctx
         scheduler, index = ctx.scheduler, ctx.stores.index
-        checked = requeued = 0
-        if scheduler is None:
-            return {"checked": 0, "requeued": 0}
+        checked = requeued = abandoned = 0
         now = time.monotonic()
         if full is None:
             full = self._last_full is None or now - self._last_full >= self.full_s
+        if full and self.lifecycle is not None:
+            abandoned = self.lifecycle.abandon_idle(index.running_ids())
+        if scheduler is None:
+            return _counts(0, 0, abandoned)
         if full:
             self._last_full = now
         source = index.running_ids() if full else index.awaiting_ids()
@@ -59,7 +66,7 @@ class Reconciler:
                 index.mark_awaiting(match_id)
             deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
             for seat in sorted(record.pending):
-                if record.is_bot(seat):
+                if record.plays_itself(seat):
                     requeued += scheduler.revive_bot_turn(match_id, record.version, seat)
                 elif record.turn_timeout_s:
                     entry = deadlines.get(seat)
@@ -73,4 +80,12 @@ class Reconciler:
                             datetime.fromisoformat(entry["deadline"]))
         if requeued:
             ctx.stores.metrics.incr("reconcile_requeued", requeued)
-        return {"checked": checked, "requeued": requeued}
+        return _counts(checked, requeued, abandoned)
+
+
+def _counts(checked: int, requeued: int, abandoned: int) -> dict[str, int]:
+    """The answer of one pass (``abandoned`` only when matches were abandoned)."""
+    out = {"checked": checked, "requeued": requeued}
+    if abandoned:
+        out["abandoned"] = abandoned
+    return out

@@ -41,8 +41,9 @@ class Stores:
 
     @classmethod
     def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
-              blocking_reads: bool = True) -> "Stores":
-        """All adapters over ``redis`` (``decode_responses=True``) under ``keys``."""
+              blocking_reads: bool = True, index_shards: int = 16) -> "Stores":
+        """All adapters over ``redis`` (``decode_responses=True``) under ``keys``
+        (``index_shards``: shards of the lobby index, ``ARENA_INDEX_SHARDS``)."""
         return cls(redis, keys, EventStore(redis, keys, blocking_reads=blocking_reads),
                    SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys),
-                   MatchIndex(redis, keys), SeatStore(redis, keys), DeadlineStore(redis, keys))
+                   MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys))

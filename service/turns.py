@@ -26,10 +26,13 @@ class Turns:
         self.act = act
 
     def seat_bot(self, engine: Engine, record: MatchRecord, seat: int) -> Any:
-        """The bot playing bot seat ``seat``: its level configured by its stored options.
+        """The bot playing bot seat ``seat``: its level configured by its stored options
+        (a resigned seat: the game's ``timeout_bot``).
 
         Options stored under an older schema that the level no longer accepts fall back to
         the level's defaults (logged) rather than leaving the match without moves."""
+        if not record.is_bot(seat):
+            return engine.bots[engine.timeout_bot]
         level = record.seats[seat]["bot"]
         try:
             return self.ctx.bot_cache.get(engine, level, record.bot_options(seat))
@@ -56,10 +59,12 @@ class Turns:
             ctx.keep(loaded)
             return {"status": "stale"}
         pending = loaded.engine.pending(loaded.state)
+        resigned = loaded.engine.resigned(loaded.state)
         candidates = [seat] if seat is not None else sorted(pending)
         chosen = None
         for s in candidates:
-            if s in pending and 0 <= s < len(record.seats) and record.is_bot(s):
+            if s in pending and 0 <= s < len(record.seats) and \
+                    (record.is_bot(s) or s in resigned):
                 bot = self.seat_bot(loaded.engine, record, s)
                 chosen = s, bot.choose(loaded.state, s, bot_rng(record.seed, version, s))
                 break
@@ -67,8 +72,9 @@ class Turns:
         if chosen is None:
             return {"status": "stale"}
         s, command = chosen
-        try:
-            answer = self.act.act(match_id, s, command, expected_version=version, cause="bot")
+        try:   # a resigned seat's moves are the timeout policy's (cause "timeout")
+            answer = self.act.act(match_id, s, command, expected_version=version,
+                                  cause="bot" if record.is_bot(s) else "timeout")
         except errors.VersionConflict:
             return {"status": "stale"}
         return {"status": "acted", "seat": s, "version": answer["version"]}

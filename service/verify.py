@@ -1,7 +1,9 @@
 """Export, verification and replay of match logs (``apocalypse-arena/log@1``).
 
 ``verify_log`` trusts nothing in the log: it checks the hash chain (docs/CONTRACTS.md), the
-seed against its published SHA-256 commitment, re-runs ``new_match`` from the seed and every
+roster in the chain against the export's seats/options/turn timeout and the causes of the
+commands against the seat kinds (:mod:`service.roster`), the seed against its published
+SHA-256 commitment, re-runs ``new_match`` from the seed and every
 logged command through ``decide`` with ``derive_rng(seed, version)``, compares the produced
 events with the logged ones and folds them to the final result (DESIGN.md, "provably fair").
 """
@@ -11,17 +13,19 @@ from typing import Any, Mapping, Sequence
 
 from domain.engine import Engine, RuleError, Setup, derive_rng
 from service.codec import chain_errors, seed_commitment
-from service.envelopes import batches, plain, to_event
+from service.envelopes import batches, is_platform, plain, to_event
+from service.roster import RosterCheck
 
 LOG_FORMAT = "apocalypse-arena/log@1"
 
 
 def export_log(match_id: str, game: str, seats: list[dict[str, Any]], options: Mapping[str, Any],
                seed: bytes | None, commitment: str, envelopes: Sequence[Mapping[str, Any]],
-               forked_from: Any = None) -> dict[str, Any]:
+               forked_from: Any = None, turn_timeout_s: float | None = None) -> dict[str, Any]:
     """The export document: full envelopes (with stored commands) and the revealed seed."""
     doc = {"format": LOG_FORMAT, "match_id": match_id, "game": game, "seats": seats,
-           "options": dict(options), "seed": seed.hex() if seed is not None else None,
+           "options": dict(options), "turn_timeout_s": turn_timeout_s,
+           "seed": seed.hex() if seed is not None else None,
            "seed_commitment": commitment, "events": [dict(e) for e in envelopes]}
     if forked_from:
         doc["forked_from"] = forked_from
@@ -68,6 +72,7 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     seats = log.get("seats")
     if not isinstance(seats, list) or not seats:
         return {"valid": False, "version": 0, "result": None, "errors": errors + ["seats missing"]}
+    roster = RosterCheck(log, engine)
     state, version = None, 0
     try:
         options = engine.validate_options(len(seats), log.get("options") or {})
@@ -82,10 +87,16 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
             version = len(setup)
         for batch in groups[1:]:
             first = batch[0]
+            if is_platform(first):
+                roster.join(first)
+                version += 1
+                continue
             command, actor = first.get("command"), first.get("actor")
-            if not isinstance(command, dict) or not isinstance(actor, int):
+            abandon = first.get("cause") == "abandon" and actor is None
+            if not isinstance(command, dict) or not (isinstance(actor, int) or abandon):
                 errors.append(f"event {first.get('version')}: no stored command")
                 break
+            roster.cause(first, engine.resigned(state))
             produced = engine.decide(state, actor, command, derive_rng(seed, version))
             if not _same(produced, batch):
                 errors.append(f"event {first.get('version')}: decide produced different events")
@@ -97,6 +108,7 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
         errors.append(f"after event {version}: a logged command is illegal ({exc.code})")
     except (KeyError, TypeError, ValueError) as exc:
         errors.append(f"after event {version}: malformed log ({exc.__class__.__name__})")
+    errors += roster.errors + roster.final_errors()
     result = engine.result(state) if state is not None else None
     if not errors and result is None:
         # An export exists only for a finished match: a log whose replay has no result

@@ -10,6 +10,8 @@ the draft and at the end of each turn; everything else is the same flow.
 """
 from __future__ import annotations
 
+from domain.lifecycle import demote
+
 import random
 from typing import Any
 
@@ -193,7 +195,7 @@ def _end_match(rec: Recorder) -> None:
         rec.emit("VPScored", {"reason": "ai_card", "card": s.ai_card,
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
-    result = result_of(scores)
+    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-resign
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 

@@ -247,9 +247,16 @@ def _extra(state: MatchState, event: Event) -> None:
     seat.done = True
 
 
+@_on("SeatResigned")
+def _resigned(state: MatchState, event: Event) -> None:
+    """RULINGS R-resign: the seat plays on by the timeout policy and ranks last."""
+    state.resigned.append(event.data["seat"])
+
+
 @_on("MatchEnded")
 def _ended(state: MatchState, event: Event) -> None:
-    state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating")
+    state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating",
+                                               "outcome", "reason", "resigned")
                     if k in event.data}
     state.step = "finished"
     for seat in state.seats:

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from domain.engine import Event
+from domain.lifecycle import abandoned_result, check_abandon, check_resign, demote, standing
 from domain.modular import ModularEngine
 
 from . import actions, bots, flow, fold, rules, spec, state as state_mod, views
@@ -32,3 +33,25 @@ class AI100HumanEngine(ModularEngine):
         rec = Recorder(None)
         flow.start_match(rec, seats, options, rng)
         return rec.events
+
+    def resign(self, state: Any, seat: int, command: Any, rng: random.Random) -> list[Event]:
+        """RULINGS R-resign: ``SeatResigned``; when at most one seat is left standing the
+        match ends at once (``MatchEnded``, reason ``resignation``: the standing seat wins,
+        solo: nobody), scores as they are now."""
+        check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)
+        events = [Event("SeatResigned", {"seat": seat}, seat)]
+        resigned = [*state.resigned, seat]
+        if len(standing(state.seat_count, resigned)) <= 1:
+            scores = [s.score for s in state.seats]
+            result = demote(flow.result_of(scores), resigned)
+            events.append(Event("MatchEnded", {**result, "reason": "resignation"}))
+        return events
+
+    def abandon(self, state: Any, seat: Any, command: Any) -> list[Event]:
+        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
+        idle = check_abandon(command, seat, state.result is not None)
+        return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
+
+    def resigned(self, state: Any) -> frozenset[int]:
+        """The seats that resigned (``state.resigned``)."""
+        return frozenset(state.resigned) if state is not None else frozenset()

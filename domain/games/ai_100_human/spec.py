@@ -16,6 +16,7 @@ TITLE = "AI: 100% Human"
 MIN_SEATS = 1
 MAX_SEATS = 6
 SCHEMA_VERSION = 1                    # the mode fields have defaults: old snapshots still load
+RULES_VERSION = "2"                # in every match's verifiable roster; 2: resignation and abandonment
 MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}   # mode -> (min, max) seats
 
 PHASES = (1, 2)

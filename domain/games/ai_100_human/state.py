@@ -70,6 +70,7 @@ class MatchState:
     seats: list[SeatState] = field(default_factory=list)
     last_reveal: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    resigned: list[int] = field(default_factory=list)   # seats in the order they resigned
     neutral: dict[Pos, str] = field(default_factory=dict)
     grid: dict[Pos, str] = field(default_factory=dict)
     dividers: dict[str, list[str]] = field(default_factory=dict)

@@ -17,7 +17,8 @@ from .state import dump_state
 
 # Seat events of the Recruitment Phase that everybody sees at once (health and readiness are
 # public); every other seat event of that phase is marked ``hidden`` until the battle reveal.
-PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered"})
+PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered",
+                                   "SeatResigned"})
 
 
 class NeedChoice(Exception):

@@ -394,8 +394,17 @@ def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -
     """Emit ``MatchEnded``: scores are total strengths; ranking = winners, then living seats,
     then the eliminated, each by total strength and health."""
     n = ctx.state["n"]
+    resigned = list(ctx.state.get("resigned", []))
     scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
+    if resigned:   # RULINGS R-resign: a resigned seat never wins; the best standing seats do
+        standing = [s for s in range(n) if s not in resigned]
+        winners = [w for w in winners if w not in resigned]
+        if not winners and standing:
+            best = max(_strength_key(ctx, s, with_hand) for s in standing)
+            winners = [s for s in standing if _strength_key(ctx, s, with_hand) == best]
     rest = sorted((s for s in range(n) if s not in winners),
-                  key=lambda s: (ctx.players[s]["eliminated"], -scores[s], -len(ctx.players[s]["health"]), s))
+                  key=lambda s: (s in resigned, ctx.players[s]["eliminated"], -scores[s],
+                                 -len(ctx.players[s]["health"]), s))
+    extra = {"resigned": resigned} if resigned else {}
     ctx.emit("MatchEnded", None, reason=reason, winners=sorted(winners), ranking=sorted(winners) + rest,
-             scores=scores)
+             scores=scores, **extra)

@@ -703,10 +703,17 @@ def _cleared(s: dict, e: Event) -> None:
         p.update(beside=[], stack=[], score=0, current=None, passed=False, guess=None, colony_out=False)
 
 
+@_on("SeatResigned")
+def _resigned(s: dict, e: Event) -> None:
+    """RULINGS R-resign: competitive, the seat plays on by the idle policy and loses."""
+    s.setdefault("resigned", []).append(e.data["seat"])
+
+
 @_on("MatchEnded")
 def _ended(s: dict, e: Event) -> None:
     s["phase"] = "ended"
-    s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason", "outcome", "toma")
+    s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason", "outcome", "toma",
+                                           "resigned")
                    if k in e.data}
 
 

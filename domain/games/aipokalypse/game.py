@@ -7,9 +7,10 @@ import random
 from typing import Any
 
 from domain.engine import Event
+from domain.lifecycle import abandoned_result, check_abandon, check_resign
 from domain.modular import ModularEngine
 
-from . import actions, bots, flow, fold, rules, spec, state as state_mod, views
+from . import actions, bots, flow, fold, rules, sides, spec, state as state_mod, views
 from .context import Ctx
 
 
@@ -37,3 +38,31 @@ class AIPokalypseEngine(ModularEngine):
     def result(self, state: dict) -> dict[str, Any] | None:
         """``None`` while running, else ``{"scores", "ranking", "winners", "reason"}``."""
         return state["result"]
+
+    def resign(self, state: dict, seat: int, command: Any, rng: random.Random) -> list[Event]:
+        """RULINGS R-resign: ``SeatResigned``. Against the A.I.Toma (solo, co-op) the human
+        side loses at once (``MatchEnded`` outcome ``lost``, reason ``resignation``).
+        Competitive: the seat plays on by the ``idle`` policy and loses; when at most one
+        living seat has not resigned the match ends (it wins, reason ``resignation``)."""
+        check_resign(command, seat, state["n"], state.get("resigned", []),
+                     state["phase"] == "ended")
+        ctx = Ctx(state, rng)
+        resigned = Event("SeatResigned", {"seat": seat}, seat)   # public in every phase
+        ctx.state = fold.evolve(ctx.state, resigned)
+        ctx.events.append(resigned)
+        if ctx.state.get("toma"):
+            sides.finish(ctx, False, "resignation")
+        else:
+            left = [s for s in state_mod.alive(ctx.state) if s not in ctx.state["resigned"]]
+            if len(left) <= 1:
+                flow.finish(ctx, left, "resignation")
+        return ctx.events
+
+    def abandon(self, state: dict, seat: Any, command: Any) -> list[Event]:
+        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
+        idle = check_abandon(command, seat, state["phase"] == "ended")
+        return [Event("MatchEnded", abandoned_result(state["n"], idle))]
+
+    def resigned(self, state: dict | None) -> frozenset[int]:
+        """The seats that resigned (``state["resigned"]``)."""
+        return frozenset(state.get("resigned", [])) if state is not None else frozenset()

@@ -17,6 +17,7 @@ TITLE = "A.I.Pokalypse"
 MIN_SEATS = 1
 MAX_SEATS = 8
 SCHEMA_VERSION = 4                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
+RULES_VERSION = "2"                # in every match's verifiable roster; 2: resignation and abandonment
                                       # 4: the A.I.Toma's board is shown as the battle left it
 MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}    # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")

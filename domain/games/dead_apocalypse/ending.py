@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.lifecycle import demote
+
 from .cards import catalogue
 from .recorder import GameOver, Recorder
 from .state import MatchState
@@ -51,8 +53,13 @@ def result_data(state: MatchState, outcome: str, reason: str) -> dict[str, Any]:
         scores = [score] * n
         ranking = [{"seat": s, "score": score, "rank": 1} for s in range(n)]
         winners = list(range(n)) if outcome == "won" else []
-    return {"outcome": outcome, "reason": reason, "scores": scores, "ranking": ranking,
-            "winners": winners}
+    result = {"outcome": outcome, "reason": reason, "scores": scores, "ranking": ranking,
+              "winners": winners}
+    if state.options["competitive"] and outcome == "won":
+        return demote(result, list(state.resigned))   # RULINGS R-resign
+    if state.resigned:
+        result["resigned"] = list(state.resigned)
+    return result
 
 
 def finish(rec: Recorder, outcome: str, reason: str) -> None:

@@ -289,7 +289,14 @@ def _events_ditched(s: MatchState, d: dict, seat: int | None) -> None:
         s.ditch.append(card)
 
 
+@_on("SeatResigned")
+def _resigned(s: MatchState, d: dict, seat: int | None) -> None:
+    """RULINGS R-resign: the seat's timeout bot plays on."""
+    s.resigned.append(d["seat"])
+
+
 @_on("MatchEnded")
 def _ended(s: MatchState, d: dict, seat: int | None) -> None:
-    s.result = {k: d[k] for k in ("outcome", "reason", "scores", "ranking", "winners")}
+    s.result = {k: d[k] for k in ("outcome", "reason", "scores", "ranking", "winners",
+                                  "resigned") if k in d}
     s.prompt = None

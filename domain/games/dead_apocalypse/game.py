@@ -7,10 +7,13 @@ import random
 from typing import Any
 
 from domain.engine import Event
+from domain.lifecycle import abandoned_result, check_abandon, check_resign, standing
 from domain.modular import ModularEngine
 
 from . import actions, bots, fold, rules, spec, state as state_mod, views
+from .ending import result_data
 from .recorder import GameOver, Recorder
+from .state import clone
 from .turns import set_up
 
 
@@ -32,3 +35,24 @@ class DeadApocalypseEngine(ModularEngine):
         except GameOver:
             pass
         return rec.events
+
+    def resign(self, state: Any, seat: int, command: Any, rng: random.Random) -> list[Event]:
+        """RULINGS R-resign: ``SeatResigned``; the seat's timeout bot plays on. When every
+        seat has resigned the team loses at once (``MatchEnded``, outcome ``lost``, reason
+        ``resignation``)."""
+        check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)
+        events = [Event("SeatResigned", {"seat": seat}, seat)]
+        if not standing(state.seat_count, [*state.resigned, seat]):
+            after = clone(state)
+            after.resigned.append(seat)
+            events.append(Event("MatchEnded", result_data(after, "lost", "resignation")))
+        return events
+
+    def abandon(self, state: Any, seat: Any, command: Any) -> list[Event]:
+        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
+        idle = check_abandon(command, seat, state.result is not None)
+        return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
+
+    def resigned(self, state: Any) -> frozenset[int]:
+        """The seats that resigned (``state.resigned``)."""
+        return frozenset(state.resigned) if state is not None else frozenset()

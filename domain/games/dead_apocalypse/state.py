@@ -62,6 +62,7 @@ class MatchState:
     defeated: int = 0
     cdc_holder: int | None = None
     result: dict[str, Any] | None = None
+    resigned: list[int] = field(default_factory=list)   # seats in the order they resigned
 
     def left(self, seat: int) -> int:
         """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General")."""
