@@ -298,7 +298,7 @@ class EnvelopeSchema(Schema):
     data = JsonObject(keys=fields.String(), required=True)
     command_id = fields.String(required=True, allow_none=True)
     cause = fields.String(required=True,
-                          validate=validate.OneOf(["setup", "player", "bot", "timeout"]))
+                          validate=validate.OneOf(["setup", "player", "bot", "timeout", "join", "abandon"]))
     at = fields.String(required=True)
     prev_hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
     hash = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))

@@ -92,3 +92,17 @@ def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(cli
         assert http.get(f"/v1/matches/{rid}/legal-actions", body["token"])[0] == 200
     again = http.post(f"/v1/matches/{mid}/rematch", token=tokens[0])
     assert again[0] == 409 and again[2]["code"] == "rematch_seat_claimed"
+
+
+def test_a_log_with_a_join_verifies_at_replays_and_fails_once_a_name_is_edited(client):
+    http = Http(client)
+    match = create(http, [{"kind": "human", "name": "ann"}, {"kind": "open"}])
+    mid, tokens = match["match_id"], tokens_of(match)
+    assert http.post(f"/v1/matches/{mid}/seats/1/join", {"name": "bob"})[0] == 200
+    http.post(f"/v1/matches/{mid}/resign", token=tokens[0])
+    log = http.get(f"/v1/matches/{mid}/export")[2]
+    assert [e["cause"] for e in log["events"]].count("join") == 1
+    assert http.post("/v1/replays", log)[2]["valid"] is True
+    log["seats"][1]["name"] = "mallory"
+    report = http.post("/v1/replays", log)[2]
+    assert report["valid"] is False and "roster" in report["errors"][0]
