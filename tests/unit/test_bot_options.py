@@ -101,6 +101,7 @@ def _spec(name: str) -> ModuleType:
     spec = ModuleType(name)
     spec.GAME_ID, spec.TITLE, spec.MIN_SEATS, spec.MAX_SEATS = "t", "T", 1, 2
     spec.SCHEMA_VERSION, spec.OPTIONS_SCHEMA, spec.COMMAND_SCHEMAS = 1, {}, {}
+    spec.RULES_VERSION = "1"
     return spec
 
 
