@@ -12,7 +12,7 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api import events, games, matches, ops, replays
+from api import events, games, matches, ops, replays, webclient
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -65,7 +65,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app.config.update(config or {})
     app.url_map.strict_slashes = False
     app.extensions["arena"] = Runtime(service)
-    for module in (games, matches, events, replays, ops):
+    for module in (games, matches, events, replays, ops, webclient):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from api.errors import Problem
-from api.runtime import runtime
+from api.runtime import runtime, service
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -22,3 +22,15 @@ def get_game(game_id: str):
     if game is None:
         raise Problem(404, "unknown_game", f"There is no game {game_id!r}.")
     return jsonify(game)
+
+
+@bp.get("/<game_id>/cards")
+def get_cards(game_id: str):
+    """The game's public card data (``MatchService.cards``): names, colours, numbers,
+    connectors and effect text; 404 ``unknown_game``. The same for everyone and immutable
+    for the life of the process, so it may be cached."""
+    if runtime().game(game_id) is None:
+        raise Problem(404, "unknown_game", f"There is no game {game_id!r}.")
+    response = jsonify(service().cards(game_id))
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response

@@ -116,8 +116,8 @@ def act(match_id: str):
 def state_at(match_id: str):
     """The view at ``version`` (finished matches: anyone; running: a seat, its own view)."""
     viewer = optional_seat(match_id)
-    version = schemas.query(schemas.StateQuerySchema())["version"]
-    return jsonify(service().state_at(match_id, viewer, version))
+    query = schemas.query(schemas.StateQuerySchema())
+    return jsonify(service().state_at(match_id, viewer, query["version"], seat=query["seat"]))
 
 
 @bp.get("/<match_id>/export")

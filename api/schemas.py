@@ -282,6 +282,8 @@ class StateQuerySchema(Schema):
         unknown = EXCLUDE
 
     version = QueryInteger(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    #: a finished match's past view as that seat saw it (its whole log is public by then)
+    seat = QueryInteger(load_default=None, validate=validate.Range(min=0, max=15))
 
 
 # -- replays ------------------------------------------------------------------------------

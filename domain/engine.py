@@ -207,6 +207,12 @@ class Engine(Protocol):
     def result(self, state: Any) -> dict[str, Any] | None:
         """``None`` while running; else ``{"scores": [...], "ranking": [...], "winners": [...]}``."""
 
+    def public_cards(self) -> dict[str, Any]:
+        """The game's public card data (``GET /v1/games/{game}/cards``): printed names,
+        colours, numbers, connectors and effect text, as plain JSON read from the card
+        files; at least ``{"cards": [{"id", ...}]}``. Never hidden information (no deck
+        order). Default (EngineBase): ``{"cards": []}``. Callers use :func:`public_cards`."""
+
     def dump_state(self, state: Any) -> dict[str, Any]:
         """JSON-serialisable snapshot of ``state``."""
 
@@ -331,6 +337,7 @@ class EngineBase:
       (an engine declaring options for a level must override it).
     - :meth:`redact_type`: every viewer sees the stored event type.
     - ``rules_version`` ``"1"`` and :meth:`resigned` (nobody resigned).
+    - :meth:`public_cards`: no card data (``{"cards": []}``).
 
     Every engine (:class:`domain.modular.ModularEngine` and the platform tests' games)
     derives from it, so the service calls the hooks directly.
@@ -355,6 +362,10 @@ class EngineBase:
         """``event.type``: the kind of no event is hidden from any viewer."""
         return event.type
 
+    def public_cards(self) -> dict[str, Any]:
+        """``{"cards": []}``: a game without printed card data to show."""
+        return {"cards": []}
+
 
 def derive_rng(seed: bytes, version: int) -> random.Random:
     """The RNG for the command decided at stream ``version`` (events so far).
@@ -371,3 +382,12 @@ def fold(engine: Engine, events: Iterable[Event], state: Any = None) -> Any:
     for event in events:
         state = engine.evolve(state, event)
     return state
+
+
+def public_cards(engine: Engine) -> dict[str, Any]:
+    """``engine.public_cards()`` as a new dict; raises ``TypeError`` when the engine answers
+    something other than an object with a ``cards`` list (a bug in the engine)."""
+    data = engine.public_cards()
+    if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
+        raise TypeError(f"public_cards must return {{'cards': [...]}}, got {type(data).__name__}")
+    return dict(data)

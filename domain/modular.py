@@ -135,6 +135,14 @@ class ModularEngine(EngineBase):
         """``None`` while running, else the game's result object."""
         return state.result
 
+    def public_cards(self) -> dict[str, Any]:
+        """The ``public_cards`` hook: the game's printed card faces as plain data, from
+        ``public_cards()`` of the game folder's ``cards`` module (sibling of ``spec``);
+        ``{"cards": []}`` for a game folder without one. Never hidden information."""
+        module = _sibling_module(self.spec, "cards")
+        reader = getattr(module, "public_cards", None)
+        return reader() if reader is not None else {"cards": []}
+
     def dump_state(self, state: Any) -> dict[str, Any]:
         """``state.dump_state``: a JSON-serialisable snapshot."""
         return self.state_module.dump_state(state)

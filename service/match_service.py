@@ -8,7 +8,7 @@ method delegates to the module that holds its use case:
 ``create_match``, ``fork``, ``join``,       :mod:`service.create_join`
 ``authenticate``
 ``act``                                     :mod:`service.act`
-``games``, ``match_view``,                  :mod:`service.reads`
+``games``, ``cards``, ``match_view``,       :mod:`service.reads`
 ``legal_actions``, ``check_running``,
 ``events``,
 ``state_at``, ``export``, ``verify``
@@ -164,6 +164,10 @@ class MatchService:
         """See :meth:`service.reads.Reads.games`."""
         return self._reads.games()
 
+    def cards(self, game: str) -> dict[str, Any]:
+        """See :meth:`service.reads.Reads.cards`."""
+        return self._reads.cards(game)
+
     def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.match_view`."""
         return self._reads.match_view(match_id, viewer)
@@ -181,9 +185,10 @@ class MatchService:
         """See :meth:`service.reads.Reads.events`."""
         return self._reads.events(match_id, viewer, after, wait_s, limit)
 
-    def state_at(self, match_id: str, viewer: int | None, version: int) -> dict[str, Any]:
+    def state_at(self, match_id: str, viewer: int | None, version: int,
+                 seat: int | None = None) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.state_at`."""
-        return self._reads.state_at(match_id, viewer, version)
+        return self._reads.state_at(match_id, viewer, version, seat)
 
     def export(self, match_id: str) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.export`."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import MatchFinished, bot_options_schemas
+from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
 from service.context import MatchContext, check_seat, status_of
 from service.decisions import decision_id
@@ -17,7 +17,7 @@ from service.verify import export_log, verify_log
 
 
 class Reads:
-    """games, match_view, legal_actions, events, state_at, export, verify."""
+    """games, cards, match_view, legal_actions, events, state_at, export, verify."""
 
     def __init__(self, ctx: MatchContext):
         self.ctx = ctx
@@ -30,6 +30,11 @@ class Reads:
                  "commands": {k: dict(v) for k, v in e.command_schemas.items()},
                  "bots": sorted(e.bots), "bot_options": bot_options_schemas(e)}
                 for e in self.ctx.engines.values()]
+
+    def cards(self, game: str) -> dict[str, Any]:
+        """``{"game", **engine.public_cards()}``: the game's public card data (printed faces
+        only); raises ``UnknownGame``."""
+        return {"game": game, **public_cards(self.ctx.engine(game))}
 
     def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
         """The match as ``viewer`` (seat or ``None`` = spectator) may see it now.
@@ -115,10 +120,18 @@ class Reads:
         redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
         return {"version": record.version, "events": redacted}
 
-    def state_at(self, match_id: str, viewer: int | None, version: int) -> dict[str, Any]:
+    def state_at(self, match_id: str, viewer: int | None, version: int,
+                 seat: int | None = None) -> dict[str, Any]:
         """``{"version", "view"}`` at a past ``version``: anyone once finished; while
-        running only a seat, for its own view (Forbidden otherwise)."""
+        running only a seat, for its own view (Forbidden otherwise). ``seat`` asks for that
+        seat's view of a finished match (its log is public then; Forbidden while running
+        unless it is the viewer's own seat; SeatNotFound when there is no such seat)."""
         record = self.ctx.record(match_id)
+        if seat is not None and seat != viewer:
+            check_seat(record, seat)
+            if not record.finished:
+                raise errors.Forbidden("Another seat's view is shown only once the match is finished.")
+            viewer = seat
         if viewer is not None:
             check_seat(record, viewer)
         if isinstance(version, bool) or not isinstance(version, int) or \

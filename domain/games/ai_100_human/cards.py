@@ -435,3 +435,21 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
 def catalogue() -> Catalogue:
     """The game's catalogue, loaded and schema-checked once per process (cached)."""
     return load_catalogue()
+
+
+def public_cards() -> dict[str, Any]:
+    """The public card data a client draws with (the ``Engine.public_cards`` hook):
+    ``{"cards": [...], "objectives": [...]}``. A card is ``{"id", "kind"
+    ("development" | "ai"), "phase" (1 | 2, ``None`` for AI cards), "color", "number",
+    "corners": {"tl"|"tr"|"bl"|"br": {"color", "number"}}, "text"}``; an objective
+    ``{"id", "phase", "starter", "text"}``. Printed faces only (rulebook "Contents"): no
+    deck order, no scoring vocabulary."""
+    cat = catalogue()
+    cards = [{"id": c.id, "kind": c.kind, "phase": c.phase, "color": c.color,
+              "number": c.number,
+              "corners": {k: {"color": v.color, "number": v.number}
+                          for k, v in c.corners.items()},
+              "text": c.text} for c in cat.cards.values()]
+    objectives = [{"id": o.id, "phase": o.phase, "starter": o.starter, "text": o.text}
+                  for o in cat.objectives.values()]
+    return {"cards": cards, "objectives": objectives}

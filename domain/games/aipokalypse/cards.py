@@ -303,3 +303,19 @@ REQUIRED_NAMES = (
 def catalogue() -> Catalogue:
     """The game's catalogue, loaded and checked once per process (cached)."""
     return load_catalogue()
+
+
+def public_cards() -> dict[str, Any]:
+    """The public card data a client draws with (the ``Engine.public_cards`` hook):
+    ``{"cards": [{"id", "category" ("basic" | "special" | "faction"), "name", "kind",
+    "color", "value", "difficulty", "red_slot" ({strength (str): bonus}), "action_symbols",
+    "text"}]}`` for every card of one box ("Contents"); a second copy's card (5-8 Player
+    Variant) is its first copy's id with the suffix ``-2`` and is not listed again. Printed
+    faces only: no deck order."""
+    cat = catalogue()
+    return {"cards": [
+        {"id": c.id, "category": c.category, "name": c.name, "kind": c.kind,
+         "color": c.color, "value": c.value, "difficulty": c.difficulty,
+         "red_slot": {str(k): v for k, v in sorted(c.red_slot.items())},
+         "action_symbols": list(c.action_symbols), "text": c.text}
+        for c in cat.cards.values()]}

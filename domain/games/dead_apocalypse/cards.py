@@ -283,3 +283,17 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
 def catalogue() -> Catalogue:
     """The game's catalogue, loaded and schema-checked once per process (cached)."""
     return load_catalogue()
+
+
+def public_cards() -> dict[str, Any]:
+    """The public card data a client draws with (the ``Engine.public_cards`` hook):
+    ``{"cards": [{"id", "title", "kind", "faction", "copies", "stack", "damage",
+    "occupancy", "repeat", "hp", "immune", "text"}]}``, one per card title ("Components");
+    a card in play is an instance ``"<id>#<n>"`` (:func:`def_id`). Printed faces only: no
+    stack order."""
+    return {"cards": [
+        {"id": c.id, "title": c.title, "kind": c.kind, "faction": c.faction,
+         "copies": c.copies, "stack": c.stack, "damage": c.damage, "occupancy": c.occupancy,
+         "repeat": c.repeat, "hp": c.hp, "immune": {k: list(v) for k, v in c.immune.items()},
+         "text": c.text}
+        for c in catalogue().cards.values()]}

@@ -1,0 +1,75 @@
+// The public HTTP API of this server (same origin), and the seat tokens kept per match.
+
+/** An answer that is not 2xx: the problem's fields (RFC 9457). */
+export class ApiError extends Error {
+  /** @param {number} status @param {any} problem */
+  constructor(status, problem) {
+    const detail = (problem && (problem.detail || problem.title)) || `HTTP ${status}`;
+    super(detail);
+    this.status = status;
+    this.code = (problem && problem.code) || "http_error";
+    this.problem = problem;
+  }
+}
+
+/**
+ * Call the API. Returns the parsed JSON body; throws ApiError with the problem's detail.
+ * @param {string} method @param {string} path
+ * @param {{token?: string|null, body?: any, headers?: Record<string,string>}} [opts]
+ */
+export async function call(method, path, opts = {}) {
+  const headers = { Accept: "application/json", ...(opts.headers || {}) };
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let body;
+  if (opts.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  const response = await fetch(path, { method, headers, body, cache: "no-store" });
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const get = (path, token) => call("GET", path, { token });
+export const post = (path, body, token, headers) => call("POST", path, { body, token, headers });
+
+const cache = new Map();
+/** GET once per page load (games catalogue, card data: immutable while the server runs). */
+export function once(path) {
+  if (!cache.has(path)) cache.set(path, get(path).catch((e) => { cache.delete(path); throw e; }));
+  return cache.get(path);
+}
+
+// ------------------------------------------------------------------ seat tokens
+const KEY = "arena.seats";
+
+/** @returns {Record<string, {seat:number, token:string, game?:string, at?:string}>} */
+export function seats() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch { return {}; }
+}
+
+/** The seat and token this browser holds for `matchId`, or null. */
+export function seatOf(matchId) {
+  return seats()[matchId] || null;
+}
+
+/** Remember the seat token of `matchId` (one seat per match and browser). */
+export function keepSeat(matchId, seat, token, game) {
+  const all = seats();
+  all[matchId] = { seat, token, game, at: new Date().toISOString() };
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+/** Forget the token of `matchId`. */
+export function forgetSeat(matchId) {
+  const all = seats();
+  delete all[matchId];
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+/** A random Idempotency-Key for one user action. */
+export function idempotencyKey() {
+  return (crypto.randomUUID && crypto.randomUUID()) || `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}

@@ -1,0 +1,124 @@
+// AI: 100% Human: 3 x 5 tableaux with corner connectors, AI card, hand, reserve,
+// objectives and scores; the 2-player neutral grid; the solo draft grid, standee, timer
+// stack and rating ladder.
+import { h } from "../dom.js";
+import { COLOUR_LETTER, lookup } from "../cards.js";
+import { field, row, section, seatTitle, stat } from "./common.js";
+
+const CORNERS = ["tl", "tr", "bl", "br"];
+const CORNER_WORDS = { tl: "top left", tr: "top right", bl: "bottom left", br: "bottom right" };
+
+/** "071 R3" / "AI-5 G2" / "Omega-3". */
+export function label(cards, id) {
+  const card = lookup(cards, id);
+  if (!card || card.kind === "objective") return String(id);
+  return `${id} ${COLOUR_LETTER[card.color] || "?"}${card.number}`;
+}
+
+/** One card tile: colour and number as letters too, four corner connectors, text on hover. */
+export function tile(ctx, id, key = `card:${id}`) {
+  const card = lookup(ctx.cards, id);
+  if (!card) return ctx.mark(h("div", { class: "card a1-card unknown", "data-card": id, text: String(id) }), key);
+  const letter = COLOUR_LETTER[card.color] || "?";
+  const corners = CORNERS.map((k) => {
+    const c = (card.corners || {})[k];
+    return c ? h("span", { class: `corner ${k} col-${c.color}`, title: `${CORNER_WORDS[k]}: ${c.color} ${c.number}`,
+      text: `${COLOUR_LETTER[c.color] || "?"}${c.number}` }) : null;
+  });
+  const el = h("div", { class: `card a1-card col-${card.color}${card.kind === "ai" ? " ai" : ""}`, "data-card": id,
+    title: `${id}: ${card.color} ${card.number}. ${card.text || ""}`,
+    "aria-label": `Card ${id}, ${card.color} ${card.number}` },
+  ...corners,
+  h("span", { class: "face", text: `${letter}${card.number}` }),
+  h("span", { class: "cid", text: card.kind === "ai" ? id : `#${id}` }));
+  return ctx.mark(el, key);
+}
+
+/** A card with its effect text beside (hand, dealt, AI choice). */
+function withText(ctx, id) {
+  const card = lookup(ctx.cards, id);
+  return h("div", { class: "card-with-text" }, tile(ctx, id), h("p", { class: "card-text", text: card ? card.text : "" }));
+}
+
+/** A rows x cols grid of `{cell:[r,c], card}` entries; cells marked when `own`. */
+function grid(ctx, entries, rows, cols, own, cls = "tableau") {
+  const at = new Map((entries || []).map((e) => [String(e.cell), e.card]));
+  const cells = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const id = at.get(`${r},${c}`);
+      const key = `cell:${r},${c}`;
+      const cell = h("div", { class: "cell", "data-cell": `${r},${c}`, "aria-label": `row ${r}, column ${c}` },
+        id ? tile(ctx, id) : h("span", { class: "cell-name", text: `${r},${c}` }));
+      cells.push(own ? ctx.mark(cell, key) : cell);
+    }
+  }
+  return h("div", { class: cls, style: `--cols:${cols}` }, cells);
+}
+
+function objectives(ctx, view) {
+  const obj = field(view, "objectives", {}) || {};
+  return section("Objectives", h("ul", { class: "objectives" }, Object.entries(obj).map(([phase, id]) => {
+    const card = lookup(ctx.cards, id);
+    return h("li", { class: id === view.current_objective ? "current" : "" },
+      h("b", { text: `${id} (${phase.replace("phase", "phase ")})${id === view.current_objective ? " — now" : ""}: ` }),
+      card ? card.text : "");
+  })));
+}
+
+function solo(ctx, s) {
+  const dividers = s.dividers || {};
+  const draft = grid(ctx, s.draft_grid, 3, 3, true, "tableau draft");
+  const rowsLegend = (dividers.rows || []).map((c, i) => `row ${i}: ${c} (${COLOUR_LETTER[c] || "?"})`).join(", ");
+  const colsLegend = (dividers.columns || []).map((c, i) => `column ${i}: ${c} (${COLOUR_LETTER[c] || "?"})`).join(", ");
+  return section("Solo",
+    h("div", { class: "solo" },
+      h("div", {}, h("h4", { text: "Draft grid" }), draft,
+        h("p", { class: "muted", text: `Dividers — ${rowsLegend}; ${colsLegend}` })),
+      h("div", {},
+        h("p", {}, stat("Standee", s.standee === null || s.standee === undefined ? "not placed" : String(s.standee)),
+          " ", stat("Timer stack", s.timer_count), " ", stat("Rating", s.rating || "—")),
+        (s.offer || []).length ? h("div", {}, h("h4", { text: "Offer" }), row(s.offer, (id) => tile(ctx, id))) : null,
+        (s.tilted || []).length ? h("div", {}, h("h4", { text: "Tilted" }), row(s.tilted, (id) => tile(ctx, id))) : null,
+        h("h4", { text: "Rating ladder" }),
+        h("ol", { class: "ladder" }, (s.ladder || []).map((step) => h("li", { class: step.rating === s.rating ? "current" : "" },
+          `${step.rating}${step.from === null || step.from === undefined ? "" : ` — from ${step.from} VP`}`))))));
+}
+
+/**
+ * Draw the board.
+ * @param {any} view the engine view (MatchView.view) of the viewer
+ * @param {any} ctx board context (cards, viewer, seatName, mark)
+ */
+export function render(view, ctx) {
+  const you = field(view, "you");
+  const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
+  const header = h("div", { class: "board-head" },
+    stat("Mode", view.mode), stat("Phase", view.phase), stat("Turn", view.turn), stat("Step", view.step),
+    stat("Deck", view.deck_count), view.pass_direction ? stat("Passing", view.pass_direction) : null);
+  const mine = you ? section("Your cards",
+    (you.dealt || []).length ? h("div", {}, h("h4", { text: "Dealt (keep two as your reserve)" }), row(you.dealt, (id) => withText(ctx, id))) : null,
+    h("h4", { text: `Hand (${(you.hand || []).length})` }), row(you.hand, (id) => withText(ctx, id)),
+    h("h4", { text: `Reserve (${(you.reserve || []).length})` }), row(you.reserve, (id) => withText(ctx, id)),
+    you.choice ? h("p", {}, stat("Your choice", label(ctx.cards, you.choice))) : null,
+    you.locked ? h("p", {}, stat("Locked in", JSON.stringify(you.locked))) : null) : null;
+  const tables = seats.map((s) => {
+    const own = s.seat === ctx.viewer;
+    const choosing = !s.ai_card && (s.ai_cards_dealt || []).length && own;
+    return h("section", { class: `zone seat${own ? " own" : ""}`, "data-seat": s.seat },
+      h("h3", { text: seatTitle(ctx, s.seat) }),
+      h("p", {}, stat("Score", s.score), " ", stat("This turn", s.turn_vp), " ", stat("Hand", s.hand_count),
+        " ", stat("Reserve", s.reserve_count), " ", stat("Waiting for", s.pending ? s.pending.replace(/_/g, " ") : "nothing")),
+      s.ai_card ? h("p", { class: "muted", text: `AI card ${label(ctx.cards, s.ai_card)}: ${(lookup(ctx.cards, s.ai_card) || {}).text || ""}` }) : null,
+      choosing ? h("div", {}, h("h4", { text: "Choose your AI card side" }), row(s.ai_cards_dealt, (id) => withText(ctx, id))) : null,
+      grid(ctx, s.tableau, 3, 5, own));
+  });
+  const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-player mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral")) : null;
+  const [first, ...others] = tables;
+  const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
+  return h("div", { class: "board a1" }, header,
+    ownFirst ? h("div", { class: "split" }, first, mine) : null,
+    view.solo ? solo(ctx, view.solo) : null, neutral, ...(ownFirst ? others : tables), objectives(ctx, view),
+    (view.last_reveal || []).length ? section("Last reveal", h("ul", {}, view.last_reveal.map((r) =>
+      h("li", { text: `${ctx.seatName(r.seat)}: ${label(ctx.cards, r.card)}${r.cell ? ` at row ${r.cell[0]}, column ${r.cell[1]}` : ""}` })))) : null);
+}

@@ -1,0 +1,126 @@
+// A.I.Pokalypse: slots with the strength scale position, Red Slots, ammo, health stack and
+// pool, faction, hand, battle cards and the reaction window; the A.I.Toma's board.
+import { h } from "../dom.js";
+import { COLOUR_LETTER, lookup } from "../cards.js";
+import { field, row, section, seatTitle, stat } from "./common.js";
+
+/** The printed strength scale: slot "pos" indexes it (rulebook: 1 up to 15, 10-12-15 at the top). */
+export const SCALE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15];
+const KIND_LETTER = { human: "H", mech: "M", mutant: "U", rogue: "R", ailien: "A" };
+
+/** "B022 Berserker". */
+export function label(cards, id) {
+  const card = lookup(cards, id);
+  return card ? `${id} ${card.name}` : String(id);
+}
+
+/** One card: name, colour/kind letters, value, difficulty, text. A null id is face down. */
+export function tile(ctx, id, extra = "") {
+  if (id === null || id === undefined) return h("div", { class: "card pk-card face-down", text: "face down" });
+  const card = lookup(ctx.cards, id);
+  if (!card) return ctx.mark(h("div", { class: "card pk-card unknown", "data-card": id, text: String(id) }), `card:${id}`);
+  const colour = card.color || "none";
+  const tags = [card.category, card.kind && `${card.kind} (${KIND_LETTER[card.kind] || "?"})`,
+    card.color && `${card.color} (${COLOUR_LETTER[card.color] || "?"})`, card.difficulty].filter(Boolean).join(" · ");
+  const el = h("div", { class: `card pk-card pk-${colour} ${extra}`, "data-card": id, title: `${card.name}: ${card.text}` },
+    h("div", { class: "pk-top" }, h("b", { text: card.name }),
+      card.value !== null && card.value !== undefined ? h("span", { class: "pk-value", text: `value ${card.value}` }) : null),
+    h("div", { class: "pk-tags", text: `${id} · ${tags}` }),
+    h("p", { class: "card-text", text: card.text }));
+  return ctx.mark(el, `card:${id}`);
+}
+
+/** The strength scale of a slot: each step, the unit's position marked (and a Red Slot's bonuses). */
+function scale(pos, redCard, ctx) {
+  const bonuses = (redCard && (lookup(ctx.cards, redCard) || {}).red_slot) || {};
+  return h("ol", { class: "scale", "aria-label": `strength ${SCALE[pos] ?? "?"}` }, SCALE.map((value, i) =>
+    h("li", { class: i === pos ? "here" : "", title: bonuses[value] ? `bonus: ${bonuses[value]}` : "" },
+      String(value), bonuses[value] ? h("small", { text: bonuses[value][0].toUpperCase() }) : null)));
+}
+
+function slot(ctx, s, index, own, strengthNow) {
+  const key = `slot:${index}`;
+  const strength = s.strength !== undefined ? s.strength : (s.unit ? SCALE[s.pos] : 0);
+  const el = h("div", { class: `slot${s.red ? " red-slot" : ""}${s.exhausted ? " exhausted" : ""}`, "data-slot": index },
+    h("div", { class: "slot-head" }, h("b", { text: `Slot ${index}${s.red ? " — RED SLOT" : ""}` }),
+      h("span", { text: `strength ${strength}${s.temp ? ` +${s.temp} temp` : ""}${s.ammo_temp ? ` +${s.ammo_temp} ammo temp` : ""}` }),
+      strengthNow !== undefined ? h("span", { class: "now", text: ` in battle: ${strengthNow}` }) : null,
+      s.exhausted ? h("span", { class: "tag", text: "EXHAUSTED" }) : null),
+    s.unit ? tile(ctx, s.unit) : h("div", { class: "muted", text: "empty slot" }),
+    s.unit && s.pos !== undefined ? scale(s.pos, s.red ? s.card : null, ctx) : null,
+    s.red && s.card ? h("div", { class: "muted", text: `Red Slot card: ${label(ctx.cards, s.card)}` }) : null,
+    !s.red && own && s.card ? h("div", { class: "muted", text: `Slot card: ${label(ctx.cards, s.card)}` }) : null,
+    (s.pile || []).length > 1 ? h("div", { class: "muted", text: `Pile: ${s.pile.map((c) => label(ctx.cards, c)).join(", ")}` }) : null,
+    (s.attached || []).length ? h("div", {}, "Attached: ", row(s.attached, (c) => tile(ctx, c))) : null,
+    s.ammo_on ? stat("Ammo on it", s.ammo_on) : null,
+    (s.battle || []).length ? h("div", { class: "battle-cards" }, h("b", { text: "Battle cards: " }),
+      row(s.battle.map((b) => (Array.isArray(b) ? b[0] : b)), (c) => tile(ctx, c))) : null);
+  return own ? ctx.mark(el, key) : el;
+}
+
+function seatBoard(ctx, view, s) {
+  const own = s.seat === ctx.viewer;
+  const faction = s.faction ? lookup(ctx.cards, s.faction) : null;
+  const strengths = (view.strengths || {})[String(s.seat)] || {};
+  return h("section", { class: `zone seat${own ? " own" : ""}${s.eliminated ? " eliminated" : ""}`, "data-seat": s.seat },
+    h("h3", { text: `${seatTitle(ctx, s.seat)}${s.eliminated ? " — ELIMINATED" : ""}${s.ready ? " — ready" : ""}` }),
+    h("p", {}, stat("Faction", faction ? faction.name : (s.faction || "hidden")), " ", stat("Score", s.score), " ",
+      stat("Health stack", s.health_count), " ", stat("Ammo", s.ammo), " ", stat("Hand", s.hand_count), " ",
+      stat("Battle stack", s.battle_stack)),
+    faction ? h("p", { class: "card-text", text: faction.text }) : null,
+    (s.extra_factions || []).length ? h("p", {}, "Extra factions: ", s.extra_factions.map((f) => label(ctx.cards, f)).join(", ")) : null,
+    h("h4", { text: `Pool (${(s.pool || []).length})` }), row(s.pool, (c) => tile(ctx, c)),
+    h("h4", { text: "Slots" }),
+    h("div", { class: "slots" }, (s.slots || []).length ? s.slots.map((sl, i) => slot(ctx, sl, i, own, strengths[String(i)])) :
+      h("span", { class: "muted", text: "no slots yet" })),
+    (s.beside || []).length ? h("div", {}, h("h4", { text: "Beside the board" }), row(s.beside.map((b) => b[0]), (c) => tile(ctx, c))) : null,
+    s.current ? h("p", {}, stat("Current battle card", typeof s.current === "string" ? label(ctx.cards, s.current)
+      : Object.entries(s.current).map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "string" ? label(ctx.cards, v) : JSON.stringify(v)}`).join(", "))) : null,
+    own ? privateCards(ctx, s) : null);
+}
+
+function privateCards(ctx, s) {
+  const parts = [h("h4", { text: `Your hand (${(s.hand || []).length})` }), row(s.hand, (c) => tile(ctx, c))];
+  for (const [key, title] of [["offered", "Factions offered"], ["offer", "Special Units offered"], ["stash", "Stash"],
+    ["packet", "Draft packet"], ["drafted", "Drafted"], ["megaton", "Megaton"]]) {
+    if ((s[key] || []).length) parts.push(h("h4", { text: title }), row(s[key], (c) => tile(ctx, c)));
+  }
+  for (const [name, cards] of Object.entries(s.tucked || {})) {
+    if (cards.length) parts.push(h("h4", { text: `Tucked under ${name}` }), row(cards, (c) => tile(ctx, c)));
+  }
+  return h("div", { class: "private" }, parts);
+}
+
+function toma(ctx, t) {
+  return section(`A.I.Toma (${t.difficulty || "?"})${t.eliminated ? " — ELIMINATED" : ""}`,
+    h("p", {}, stat("Score", t.score), " ", stat("Health stack", t.health_count), " ", stat("Ammo", t.ammo), " ",
+      stat("Ammo strength", t.ammo_strength), " ", stat("Battle stack", t.battle_stack)),
+    t.passive ? h("p", {}, "Passive: ", label(ctx.cards, t.passive)) : null,
+    h("h4", { text: "Pool" }), row(t.pool, (c) => tile(ctx, c)),
+    h("div", { class: "slots" }, (t.slots || []).map((sl, i) => slot(ctx, sl, i, false))),
+    t.boards ? Object.entries(t.boards).map(([k, b]) => h("div", {}, h("h4", { text: `Board of ${ctx.seatName(Number(k))}` }),
+      h("div", { class: "slots" }, (b.slots || []).map((sl, i) => slot(ctx, sl, i, false))))) : null);
+}
+
+/** Draw the board from the viewer's view. */
+export function render(view, ctx) {
+  const battle = view.battle || {};
+  const choice = view.choice;
+  const reacting = ctx.pendingKind === "react";
+  const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
+  return h("div", { class: "board pk" },
+    h("div", { class: "board-head" }, stat("Phase", view.phase), stat("Round", view.round), stat("Mode", view.mode),
+      view.sudden_death ? h("span", { class: "tag", text: "SUDDEN DEATH" }) : null,
+      view.apocalypse ? h("span", { class: "tag", text: "A.I.POKALYPSE" }) : null,
+      stat("Draw pile", view.draw_pile), stat("Discard pile", (view.discard_pile || []).length),
+      stat("Special Units deck", view.specials_deck), stat("Ammo deck", view.ammo_deck),
+      stat("Battle", `card ${battle.cards ?? 0}, point ${battle.point ?? 0}`),
+      battle.scores ? stat("Points won", Object.entries(battle.scores).map(([s, n]) => `${ctx.seatName(Number(s))} ${n}`).join(", ")) : null),
+    reacting ? h("div", { class: "callout", role: "alert", text: "Reaction window: react with a card or ammo, or pass." }) : null,
+    choice ? h("div", { class: "callout" }, h("b", { text: `${ctx.seatName(choice.seat)} decides` }),
+      choice.prompt ? `: ${choice.prompt}` : (choice.kind ? ` (${choice.kind.replace(/_/g, " ")})` : ""),
+      choice.options ? h("ul", {}, choice.options.map((o) => h("li", { text: typeof o === "string" ? o : JSON.stringify(o) }))) : null) : null,
+    (view.table_factions || []).length ? section("Factions on the table", row(view.table_factions, (c) => tile(ctx, c))) : null,
+    field(view, "toma") ? toma(ctx, view.toma) : null,
+    ...seats.map((s) => seatBoard(ctx, view, s)));
+}

@@ -1,0 +1,106 @@
+// Dead Apocalypse: the Zombie Row over the Resource Row in aligned columns, hands, deck
+// and discard counts, Locations with their occupants, Call for Help prompts.
+import { h } from "../dom.js";
+import { lookup } from "../cards.js";
+import { row, section, seatTitle, stat } from "./common.js";
+
+const FACTION_LETTER = { Survivor: "S", Civilian: "C", Military: "M", Armory: "A", Medical: "D",
+  Walker: "W", Runner: "R", Brute: "B", Toxic: "T", Infection: "I", CDC: "X" };
+
+/** "Survivor (survivor#s0.4)" -> shown as its title; the id stays in data-card. */
+export function label(cards, id) {
+  const card = lookup(cards, id);
+  return card ? card.title : String(id);
+}
+
+/** One card tile: title, kind, faction letter, damage / HP / occupancy, text. */
+export function tile(ctx, id, info = null, key = `card:${id}`) {
+  const card = info || lookup(ctx.cards, id);
+  if (!card) return ctx.mark(h("div", { class: "card da-card unknown", "data-card": id, text: String(id) }), key);
+  const numbers = [card.kind === "zombie" ? `HP ${card.hp}` : null,
+    card.damage ? `+${card.damage} damage` : null, card.occupancy ? `occupancy ${card.occupancy}` : null].filter(Boolean).join(" · ");
+  const el = h("div", { class: `card da-card da-${card.kind}`, "data-card": id, title: `${card.title}: ${card.text}` },
+    h("div", { class: "pk-top" }, h("b", { text: card.title }), h("span", { class: "letter", text: `${FACTION_LETTER[card.faction] || "?"}` })),
+    h("div", { class: "pk-tags", text: `${card.kind} · ${card.faction}${numbers ? ` · ${numbers}` : ""}` }),
+    h("p", { class: "card-text", text: card.text }));
+  return ctx.mark(el, key);
+}
+
+function rows(ctx, view) {
+  const zombies = view.zombie_row || [];
+  const resources = view.resource_row || [];
+  const columns = Math.max(zombies.length, resources.length, 5);
+  const cells = [];
+  for (let c = 0; c < columns; c++) {
+    const z = zombies[c];
+    const zcell = h("div", { class: `row-cell zombie${z && z.attacking ? " attacking" : ""}`, "data-column": c },
+      h("div", { class: "col-label", text: `Column ${c} · Zombie` }),
+      z ? tile(ctx, z.card, z) : h("span", { class: "muted", text: "empty" }),
+      z && z.attacking ? h("div", { class: "tag", text: "ATTACKING" }) : null,
+      z && z.immune && Object.keys(z.immune).length ? h("div", { class: "muted immune", text: `Immune: ${Object.values(z.immune).flat().join(", ")}` }) : null);
+    cells.push(ctx.mark(zcell, `column:${c}`));
+  }
+  for (let c = 0; c < columns; c++) {
+    const r = resources[c];
+    cells.push(h("div", { class: "row-cell resource", "data-column": c },
+      h("div", { class: "col-label", text: `Column ${c} · Resource` }),
+      r ? tile(ctx, r.card, r) : h("span", { class: "muted", text: "empty" })));
+  }
+  return h("div", { class: "rows", style: `--cols:${columns}` }, cells);
+}
+
+function helpPrompt(ctx, view) {
+  const help = view.help || {};
+  const out = [];
+  if (help.called) {
+    const queue = (help.queue || []).map((s) => ctx.seatName(s)).join(", ");
+    out.push(h("div", { class: "callout", role: "alert" },
+      h("b", { text: `${ctx.seatName(view.active)} calls for help. ` }),
+      queue ? `Waiting for: ${queue}. ` : "",
+      help.assisting !== null && help.assisting !== undefined ? `${ctx.seatName(help.assisting)} is assisting. ` : "",
+      (help.assisted || []).length ? `Assisted by ${(help.assisted || []).map((s) => ctx.seatName(s)).join(", ")}.` : "",
+      (help.queue || []).includes(ctx.viewer) ? h("div", { text: "You may assist or decline." }) : null));
+  }
+  if (view.prompt) {
+    const p = view.prompt;
+    out.push(h("div", { class: "callout" }, h("b", { text: "Prompt: " }),
+      Object.entries(p).map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.map((x) => (typeof x === "string" ? label(ctx.cards, x) : JSON.stringify(x))).join(", ") : (typeof v === "string" && v.includes("#") ? label(ctx.cards, v) : JSON.stringify(v))}`).join("; ")));
+  }
+  return out;
+}
+
+function seatBoard(ctx, view, s) {
+  const own = s.seat === ctx.viewer;
+  return h("section", { class: `zone seat${own ? " own" : ""}${s.seat === view.active ? " active" : ""}`, "data-seat": s.seat },
+    h("h3", { text: `${seatTitle(ctx, s.seat)}${s.seat === view.active ? " — active player" : ""}` }),
+    h("p", {}, stat("Deck", s.deck_count), " ", stat("Hand", s.hand_count), " ", stat("Discard", (s.discard || []).length)),
+    own ? h("div", {}, h("h4", { text: "Your hand" }), row(s.hand, (c) => tile(ctx, c))) : null,
+    h("h4", { text: "Played this turn" }), row(s.played, (c) => tile(ctx, c)),
+    h("h4", { text: "Locations" }),
+    h("div", { class: "card-row" }, (s.locations || []).length ? s.locations.map((loc) => h("div", { class: "location" },
+      tile(ctx, loc.card),
+      h("div", { class: "occupants" }, "Occupants: ", (loc.occupants || []).length
+        ? (loc.occupants || []).map((o) => tile(ctx, o.card || o.id || o)) : h("span", { class: "muted", text: "none" }))))
+      : h("span", { class: "muted", text: "none" })),
+    (s.discard || []).length ? h("details", {}, h("summary", { text: `Discard pile (${s.discard.length})` }), row(s.discard, (c) => tile(ctx, c))) : null);
+}
+
+/** Draw the board from the viewer's view. */
+export function render(view, ctx) {
+  const opts = view.options || {};
+  const damage = (view.damage || []).reduce((n, d) => n + (d.amount || 0), 0);
+  const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
+  return h("div", { class: "board da" },
+    h("div", { class: "board-head" }, stat("Turn", view.turn), stat("Active", ctx.seatName(view.active)),
+      stat("Difficulty", opts.difficulty), stat("Zombie Stack", view.zombie_stack_count),
+      stat("Resource Stack", view.resource_stack_count), stat("Infections", view.infection_stack_count),
+      stat("Adept Survivors", view.adept_stack_count), stat("Ditch", (view.ditch || []).length),
+      stat("Defeated this turn", view.defeated_this_turn),
+      view.cdc_holder !== null && view.cdc_holder !== undefined ? stat("CDC", ctx.seatName(view.cdc_holder)) : null),
+    helpPrompt(ctx, view),
+    section("Zombie Row over Resource Row", rows(ctx, view)),
+    section(`Damage this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
+      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}` })))),
+    (view.events_aside || []).length ? section("Events set aside", row(view.events_aside, (c) => tile(ctx, c))) : null,
+    ...seats.map((s) => seatBoard(ctx, view, s)));
+}

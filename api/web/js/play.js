@@ -1,0 +1,261 @@
+// Play and spectate one match: the board from the viewer's view, the legal actions as
+// buttons and clickable board things, live updates over SSE, the event log in words, the
+// turn-timer countdown and the result screen (scores, winners, revealed seed, Verify).
+import { ApiError, get, idempotencyKey, once, post, seatOf } from "./api.js";
+import { loadCards } from "./cards.js";
+import { h, replace, toast } from "./dom.js";
+import { boardFor } from "./boards/index.js";
+import { follow } from "./stream.js";
+import { Selection } from "./targets.js";
+import { actionWords, eventWords } from "./words.js";
+
+/** "Seat 0 · ann" / "Seat 1 · bot greedy" / "Seat 2 · open". */
+export function seatNamer(seats) {
+  return (seat) => {
+    const s = (seats || []).find((x) => x.seat === seat);
+    if (seat === null || seat === undefined) return "Table";
+    if (!s) return `Seat ${seat}`;
+    const who = s.name || (s.kind === "bot" ? `bot ${s.bot}` : s.kind === "open" ? "open seat" : "human");
+    return `Seat ${seat} · ${who}`;
+  };
+}
+
+/** The context a board draws with: card data, viewer, seat names, clickable things. */
+export function boardContext(cards, viewer, seats, selection, pendingKind) {
+  return {
+    cards, viewer, pendingKind, seatName: seatNamer(seats),
+    mark(el, key) {
+      el.setAttribute("data-target", key);
+      if (selection && selection.has(key)) {
+        el.classList.add("actionable");
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        if (selection.keys.includes(key)) el.classList.add("selected");
+      }
+      return el;
+    },
+  };
+}
+
+/** The result: scores, winners, ranking and whatever else the game decides a match by. */
+export function resultPanel(result, seatName, extra) {
+  const scores = result.scores || [];
+  const winners = new Set(result.winners || []);
+  return h("section", { class: "result zone", "aria-label": "Result" },
+    h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
+    result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
+      : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
+    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Won" }))),
+      h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }), h("td", { text: String(score) }),
+        h("td", { text: winners.has(seat) ? "yes ★" : "no" }))))),
+    extra);
+}
+
+/** Verify a finished match: its export through POST /v1/replays. */
+export async function verifyMatch(matchId) {
+  const log = await get(`/v1/matches/${encodeURIComponent(matchId)}/export`);
+  return post("/v1/replays", log);
+}
+
+/** The verification report as a sentence and its errors. */
+export function verifyReport(report) {
+  return h("div", { class: `verify ${report.valid ? "ok" : "bad"}`, role: "status" },
+    h("b", { text: report.valid ? "✔ Verified: the log, the seed and every decision check out." : "✘ Not verified." }),
+    (report.errors || []).length ? h("ul", {}, report.errors.map((e) => h("li", { text: e }))) : null);
+}
+
+/**
+ * Show a match. With a seat token kept for it (and not `spectate`) you play that seat;
+ * otherwise you watch the spectator view.
+ */
+export async function showMatch(root, matchId, { spectate = false } = {}) {
+  const held = spectate ? null : seatOf(matchId);
+  const token = held ? held.token : null;
+  const viewer = held ? held.seat : null;
+  const path = `/v1/matches/${encodeURIComponent(matchId)}`;
+  let match;
+  try { match = await get(path, token); } catch (error) {
+    replace(root, h("h1", { text: "Match not found" }), h("p", { class: "problem", text: error.message }), h("a", { href: "#/", text: "Back to the lobby" }));
+    return () => {};
+  }
+  const game = match.game;
+  const [catalogue, cards] = await Promise.all([once("/v1/games"), loadCards(game)]);
+  const info = catalogue.games.find((g) => g.id === game) || { title: game };
+  const board = boardFor(game);
+
+  const boardBox = h("div", { id: "board", "data-version": "0", "data-status": match.status, "data-busy": "true", "aria-live": "off" });
+  const actionsBox = h("section", { class: "actions zone", "aria-label": "Your actions" });
+  const logList = h("ol", { class: "log", "aria-label": "Event log" });
+  const problemBox = h("div", { class: "problem", role: "alert", id: "problem" });
+  const status = h("span", { class: "conn", text: "connecting" });
+  const timer = h("span", { class: "timer", id: "timer" });
+  const head = h("div", { class: "match-head" });
+  const resultBox = h("div", { id: "result" });
+  replace(root,
+    h("div", { class: "match" },
+      head, problemBox, resultBox,
+      h("div", { class: "match-grid" },
+        h("div", { class: "board-col" }, boardBox),
+        h("aside", { class: "side-col" }, actionsBox,
+          h("section", { class: "zone" }, h("h3", { text: "Events" }), logList)))));
+
+  let selection = new Selection([]);
+  let legal = { version: 0, actions: [] };
+  let refreshing = false;
+  let dirty = false;
+  let stopped = false;
+  let deadline = null;
+  let verified = null;
+  const seatName = () => seatNamer(match.seats);
+  const labelOf = (id) => board.label(cards, id);
+
+  function drawHead() {
+    const you = viewer === null ? "spectating" : `you are ${seatName()(viewer)}`;
+    replace(head,
+      h("h1", { text: `${info.title}` }),
+      h("p", { class: "muted" }, `Match ${matchId} · ${you} · version `, h("b", { id: "version", text: String(match.version) }),
+        ` · ${match.status} · `, status, " ", timer,
+        " · ", h("a", { href: `#/replay/${matchId}`, text: "replay" }),
+        viewer !== null ? [" · ", h("a", { href: `#/watch/${matchId}`, text: "spectate" })] : null),
+      h("p", { class: "muted small", text: `Seed commitment ${match.seed_commitment}` }));
+  }
+
+  function drawBoard() {
+    const pendingKind = viewer !== null ? (match.pending || {})[String(viewer)] : null;
+    const ctx = boardContext(cards, viewer, match.seats, selection, pendingKind);
+    let drawn;
+    try { drawn = board.render(match.view || {}, ctx); } catch (error) {
+      console.warn("board fell back to the raw view", error);
+      drawn = h("pre", { class: "board generic", text: JSON.stringify(match.view, null, 2) });
+    }
+    replace(boardBox, drawn);
+    boardBox.setAttribute("data-version", String(match.version));
+    boardBox.setAttribute("data-status", match.status);
+    drawActions();
+    drawResult();
+    drawHead();
+  }
+
+  function drawActions() {
+    const candidates = selection.candidates();
+    const waiting = Object.keys(match.pending || {}).map((s) => seatName()(Number(s))).join(", ");
+    const title = viewer === null ? "Spectating" : legal.actions.length ? "Your move" : match.status === "finished" ? "Finished" : "Waiting";
+    replace(actionsBox,
+      h("h3", { text: title }),
+      match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
+      selection.keys.length ? h("p", {}, `Selected: ${selection.keys.map((k) => k.replace(/^card:/, "").replace(/^(cell|slot|column):/, "$1 ")).join(", ")} `,
+        h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
+      legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
+        h("button", { type: "button", class: "action", "data-action": JSON.stringify(action),
+          onclick: () => act(action), text: actionWords(action, labelOf) }))) : null,
+      legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
+  }
+
+  function drawResult() {
+    if (!match.result) { replace(resultBox); return; }
+    const verifyBtn = h("button", { type: "button", id: "verify", text: "Verify" });
+    const out = h("div", { id: "verify-result" }, verified ? verifyReport(verified) : null);
+    verifyBtn.addEventListener("click", async () => {
+      verifyBtn.disabled = true;
+      try { verified = await verifyMatch(matchId); replace(out, verifyReport(verified)); } catch (error) { showProblem(error); }
+      verifyBtn.disabled = false;
+    });
+    replace(resultBox, resultPanel(match.result, seatName(),
+      h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
+        h("p", {}, verifyBtn, " ", h("a", { href: `#/replay/${matchId}`, class: "button", text: "Replay" }), " ",
+          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out)));
+  }
+
+  function showProblem(error) {
+    const text = error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message || error);
+    problemBox.textContent = text;
+    toast(text, "error");
+  }
+
+  async function refresh() {
+    if (refreshing) { dirty = true; return; }
+    refreshing = true;
+    boardBox.setAttribute("data-busy", "true");
+    try {
+      do {
+        dirty = false;
+        const next = await get(path, token);
+        let actions = { version: next.version, actions: [] };
+        if (viewer !== null && next.status === "running" && (next.pending || {})[String(viewer)] !== undefined) {
+          actions = await get(`${path}/legal-actions`, token);
+          if (actions.version !== next.version) { dirty = true; continue; }
+        }
+        if (stopped) return;
+        const changed = next.version !== match.version || JSON.stringify(actions.actions) !== JSON.stringify(legal.actions);
+        match = next;
+        legal = actions;
+        deadline = match.deadline ? Date.parse(match.deadline) : null;
+        if (changed) { selection = new Selection(legal.actions); drawBoard(); }
+      } while (dirty && !stopped);
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      refreshing = false;
+      boardBox.setAttribute("data-busy", "false");
+    }
+  }
+
+  async function act(action) {
+    if (viewer === null) return;
+    problemBox.textContent = "";
+    boardBox.setAttribute("data-busy", "true");
+    actionsBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      await post(`${path}/actions`, action, token, { "Idempotency-Key": idempotencyKey() });
+    } catch (error) {
+      showProblem(error);
+    }
+    selection = new Selection([]);
+    await refresh();
+  }
+
+  function clickTarget(el) {
+    const key = el.getAttribute("data-target");
+    if (!key || !el.classList.contains("actionable")) return;
+    const action = selection.pick(key);
+    if (action) act(action); else drawBoard();
+  }
+  boardBox.addEventListener("click", (event) => {
+    const el = /** @type {HTMLElement} */ (event.target).closest("[data-target].actionable");
+    if (el) clickTarget(el);
+  });
+  boardBox.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = /** @type {HTMLElement} */ (event.target).closest("[data-target].actionable");
+    if (el) { event.preventDefault(); clickTarget(el); }
+  });
+
+  const logged = new Set();
+  function logEvent(env) {
+    if (logged.has(env.version)) return;
+    logged.add(env.version);
+    logList.prepend(h("li", { "data-version": env.version, text: eventWords(env, labelOf, seatName()) }));
+    while (logList.children.length > 300) logList.lastChild.remove();
+  }
+
+  const tick = setInterval(() => {
+    if (!deadline || match.status !== "running") { timer.textContent = ""; return; }
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    timer.textContent = `⏱ ${left} s left to act`;
+  }, 500);
+
+  // the log so far (the last 200 events), then live
+  try {
+    const page = await get(`${path}/events?after=${Math.max(0, match.version - 200)}`, token);
+    page.events.forEach(logEvent);
+  } catch (error) { showProblem(error); }
+  const stream = follow(matchId, {
+    token, after: match.version,
+    onEvent(env) { logEvent(env); refresh(); },
+    onState(state) { status.textContent = state === "live" ? "live" : state === "ended" ? "ended" : "reconnecting…"; },
+    isFinished: () => match.status === "finished",
+  });
+  drawBoard();
+  await refresh();
+  return () => { stopped = true; stream.stop(); clearInterval(tick); };
+}
