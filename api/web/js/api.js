@@ -33,6 +33,28 @@ export async function call(method, path, opts = {}) {
 }
 
 export const get = (path, token) => call("GET", path, { token });
+
+/**
+ * Verify an exported log given as its JSON *text* (POST /v1/replays). The text is sent as
+ * it is: a log may hold integers beyond 2^53 (e.g. a held decision's seed) that a
+ * JSON.parse / JSON.stringify round trip would change, and the hash chain with them.
+ * @param {string} text
+ */
+export async function verifyText(text) {
+  const response = await fetch("/v1/replays", { method: "POST", body: text, cache: "no-store",
+    headers: { "Content-Type": "application/json", Accept: "application/json" } });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** GET a text answer (e.g. an export kept byte for byte). */
+export async function getText(path) {
+  const response = await fetch(path, { cache: "no-store" });
+  const text = await response.text();
+  if (!response.ok) { let p = null; try { p = JSON.parse(text); } catch { p = null; } throw new ApiError(response.status, p); }
+  return text;
+}
 export const post = (path, body, token, headers) => call("POST", path, { body, token, headers });
 
 const cache = new Map();

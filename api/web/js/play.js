@@ -1,7 +1,7 @@
 // Play and spectate one match: the board from the viewer's view, the legal actions as
 // buttons and clickable board things, live updates over SSE, the event log in words, the
 // turn-timer countdown and the result screen (scores, winners, revealed seed, Verify).
-import { ApiError, get, idempotencyKey, once, post, seatOf } from "./api.js";
+import { ApiError, get, getText, idempotencyKey, once, post, seatOf, verifyText } from "./api.js";
 import { loadCards } from "./cards.js";
 import { h, replace, toast } from "./dom.js";
 import { boardFor } from "./boards/index.js";
@@ -53,8 +53,7 @@ export function resultPanel(result, seatName, extra) {
 
 /** Verify a finished match: its export through POST /v1/replays. */
 export async function verifyMatch(matchId) {
-  const log = await get(`/v1/matches/${encodeURIComponent(matchId)}/export`);
-  return post("/v1/replays", log);
+  return verifyText(await getText(`/v1/matches/${encodeURIComponent(matchId)}/export`));
 }
 
 /** The verification report as a sentence and its errors. */
@@ -157,8 +156,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const out = h("div", { id: "verify-result" }, verified ? verifyReport(verified) : null);
     verifyBtn.addEventListener("click", async () => {
       verifyBtn.disabled = true;
-      try { verified = await verifyMatch(matchId); replace(out, verifyReport(verified)); } catch (error) { showProblem(error); }
-      verifyBtn.disabled = false;
+      try { verified = await verifyMatch(matchId); drawResult(); } catch (error) { showProblem(error); verifyBtn.disabled = false; }
     });
     replace(resultBox, resultPanel(match.result, seatName(),
       h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),

@@ -1,6 +1,6 @@
 // Replay a finished match (or an uploaded export file): a slider and the arrow keys over
 // versions, any seat's view or the spectator's, the events of each step, verification.
-import { ApiError, get, post } from "./api.js";
+import { ApiError, get, getText, verifyText } from "./api.js";
 import { loadCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { boardFor } from "./boards/index.js";
@@ -13,6 +13,7 @@ import { eventWords } from "./words.js";
  */
 export async function showReplay(root, source, initialVersion = null) {
   let log = source.log || null;
+  let logText = source.text || null;    // verified as sent: JSON.parse would round big integers
   let matchId = source.matchId || (log && log.match_id);
   let match = null;
   try { match = await get(`/v1/matches/${encodeURIComponent(matchId)}`); } catch (error) { match = null; }
@@ -21,7 +22,10 @@ export async function showReplay(root, source, initialVersion = null) {
       h("a", { href: `#/watch/${matchId}`, text: "Spectate it" }));
     return () => {};
   }
-  if (!log && match) log = await get(`/v1/matches/${encodeURIComponent(matchId)}/export`);
+  if (!log && match) {
+    logText = await getText(`/v1/matches/${encodeURIComponent(matchId)}/export`);
+    log = JSON.parse(logText);
+  }
   if (!log) {
     replace(root, h("h1", { text: "Replay" }), h("p", { class: "problem", text: `There is no finished match ${matchId} here.` }));
     return () => {};
@@ -94,7 +98,7 @@ export async function showReplay(root, source, initialVersion = null) {
   };
   document.addEventListener("keydown", keys);
   show();
-  post("/v1/replays", log).then((report) => replace(verifyBox, verifyReport(report)))
+  verifyText(logText || JSON.stringify(log)).then((report) => replace(verifyBox, verifyReport(report)))
     .catch((error) => replace(verifyBox, h("p", { class: "problem", text: `Verification failed to run: ${error.message}` })));
   return () => document.removeEventListener("keydown", keys);
 }
@@ -109,9 +113,10 @@ export function showReplayUpload(root) {
     const file = input.files && input.files[0];
     if (!file) return;
     try {
-      const log = JSON.parse(await file.text());
+      const text = await file.text();
+      const log = JSON.parse(text);
       cleanup();
-      cleanup = await showReplay(box, { log });
+      cleanup = await showReplay(box, { log, text });
     } catch (error) {
       problem.textContent = `This file is not an exported match log: ${error.message}`;
     }
