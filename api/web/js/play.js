@@ -24,6 +24,12 @@ export function seatNamer(seats) {
 export function boardContext(cards, viewer, seats, selection, pendingKind) {
   return {
     cards, viewer, pendingKind, seatName: seatNamer(seats),
+    /** every [row, column] a legal action names (boards grow their grids to reach them) */
+    targetCells() {
+      if (!selection) return [];
+      return [...selection.index.keys()].filter((k) => k.startsWith("cell:"))
+        .map((k) => k.slice(5).split(",").map(Number));
+    },
     mark(el, key) {
       el.setAttribute("data-target", key);
       if (selection && selection.has(key)) {

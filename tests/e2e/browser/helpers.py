@@ -102,6 +102,21 @@ def drawn_cards(page: Any) -> set[str]:
     return set(page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.card)"))
 
 
+SNAPSHOT = """() => { const b = document.querySelector('#board');
+  const seats = {};
+  b.querySelectorAll('.board [data-seat]').forEach(s => { seats[s.dataset.seat] = s.innerText; });
+  return {version: Number(b.dataset.version), cards: [...b.querySelectorAll('[data-card]')].map(e => e.dataset.card),
+          board: b.innerText, page: document.body.innerText, seats}; }"""
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    """What the page shows, read at one instant (live updates may redraw it any time):
+    ``{"version", "cards" (set), "board", "page" (texts), "seats" (seat -> its section's text)}``."""
+    shot = page.evaluate(SNAPSHOT)
+    shot["cards"] = set(shot["cards"])
+    return shot
+
+
 def page_version(page: Any) -> int:
     return int(page.get_attribute("#board", "data-version"))
 
@@ -111,21 +126,21 @@ def check_board(page: Any, api: Api, game: str, match_id: str, token: str | None
     """The board drawn at its ``data-version`` shows exactly what the API's view at that
     version holds: every required card drawn, no card drawn the view does not name, and
     each seat's score. Returns the API's view."""
-    version = page_version(page)
+    shot = snapshot(page)
+    version = shot["version"]
     query = f"?version={version}" + (f"&seat={seat_param}" if seat_param is not None else "")
     state = api.get(f"/v1/matches/{match_id}/state{query}", token)
     view = state["view"]
-    drawn = drawn_cards(page)
+    drawn = shot["cards"]
     named = card_ids(view, catalogue)
     assert drawn <= named, f"v{version}: drawn cards not in the view: {sorted(drawn - named)}"
     missing = required_cards(game, view, viewer) - drawn
     assert not missing, f"v{version}: cards of the view not drawn: {sorted(missing)} at {paths(view, missing)}"
-    text = page.inner_text("#board")
     for seat in view.get("seats", []):
         if "score" in seat:
-            section = page.inner_text(f"#board .board [data-seat='{seat['seat']}']")
-            assert f"Score: {seat['score']}" in section.replace("\n", " "), (version, seat["seat"], section[:200])
-    assert text
+            section = shot["seats"].get(str(seat["seat"]), "").replace("\n", " ")
+            assert f"Score: {seat['score']}" in section, (version, seat["seat"], section[:200])
+    assert shot["board"]
     return view
 
 

@@ -40,20 +40,32 @@ function withText(ctx, id) {
   return h("div", { class: "card-with-text" }, tile(ctx, id), h("p", { class: "card-text", text: card ? card.text : "" }));
 }
 
-/** A rows x cols grid of `{cell:[r,c], card}` entries; cells marked when `own`. */
+/**
+ * A grid of `{cell:[r,c], card}` entries: at least rows x cols, grown to every cell a card
+ * lies on or an action names (AI-2's extra card goes outside the frame, ruling R-AI2).
+ * Cells are marked clickable when `own`.
+ */
 function grid(ctx, entries, rows, cols, own, cls = "tableau") {
   const at = new Map((entries || []).map((e) => [String(e.cell), e.card]));
+  const cellsUsed = (entries || []).map((e) => e.cell);
+  if (own) cellsUsed.push(...ctx.targetCells());
+  const r0 = Math.min(0, ...cellsUsed.map((c) => c[0]));
+  const c0 = Math.min(0, ...cellsUsed.map((c) => c[1]));
+  const r1 = Math.max(rows - 1, ...cellsUsed.map((c) => c[0]));
+  const c1 = Math.max(cols - 1, ...cellsUsed.map((c) => c[1]));
   const cells = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
+  for (let r = r0; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
       const id = at.get(`${r},${c}`);
       const key = `cell:${r},${c}`;
-      const cell = h("div", { class: "cell", "data-cell": `${r},${c}`, "aria-label": `row ${r}, column ${c}` },
-        id ? tile(ctx, id) : h("span", { class: "cell-name", text: `${r},${c}` }));
+      const inFrame = r >= 0 && r < rows && c >= 0 && c < cols;
+      const cell = h("div", { class: `cell${inFrame ? "" : " outside"}`, "data-cell": `${r},${c}`,
+        "aria-label": `row ${r}, column ${c}${inFrame ? "" : " (outside the frame)"}` },
+      id ? tile(ctx, id) : h("span", { class: "cell-name", text: `${r},${c}` }));
       cells.push(own ? ctx.mark(cell, key) : cell);
     }
   }
-  return h("div", { class: cls, style: `--cols:${cols}` }, cells);
+  return h("div", { class: cls, style: `--cols:${c1 - c0 + 1}` }, cells);
 }
 
 function objectives(ctx, view) {

@@ -1,0 +1,91 @@
+"""No page shows another seat's hidden cards, in a real Chromium.
+
+A match of each game with two human seats and a bot: the page plays seat 0 by clicking,
+the test plays seat 1 over the API. At every step the cards the board draws and the words
+on the whole page are compared with seat 1's own view at the version the page shows: a
+card seat 1's view names but seat 0's view does not (its hand, reserve, face-down choices)
+must appear nowhere on seat 0's page. A spectator page, watching the same match, must show
+no card that only a seat's view names.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.e2e.browser.helpers import (Api, card_ids, ids_in_text, make_move, rendered_actions,
+                                       snapshot)
+
+GAMES = {
+    "ai-100-human": ({"kind": "bot", "bot": "greedy"}, {}),
+    "aipokalypse": ({"kind": "bot", "bot": "tactician"}, {}),
+    "dead-apocalypse": ({"kind": "bot", "bot": "cooperative"}, {"turn_limit": 20}),
+}
+STEPS = 40
+
+IDLE = """() => { const b = document.querySelector('#board');
+  return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
+
+
+def assert_hides(shot: dict, viewer_views: list[dict], others: list[dict], catalogue: set[str],
+                 who: str) -> None:
+    """No card named only by ``others`` (and by none of ``viewer_views``) is in ``shot``
+    (a :func:`snapshot` of the page): not drawn, and not named in the page's words."""
+    seen = set().union(*(card_ids(v, catalogue) for v in viewer_views))
+    hidden = set().union(*(card_ids(v, catalogue) for v in others)) - seen
+    version = shot["version"]
+    assert not shot["cards"] & hidden, f"{who} v{version} draws hidden cards {sorted(shot['cards'] & hidden)}"
+    wordy = {c for c in hidden if not c.isdigit()}    # "071" could be a count; ids like B022 not
+    leaked = ids_in_text(shot["page"], wordy)
+    assert not leaked, f"{who} v{version} names hidden cards {sorted(leaked)}"
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, game):
+    api = Api(web_server)
+    catalogue = api.catalogue(game)
+    bot, options = GAMES[game]
+    status, created = api.post("/v1/matches", {"game": game, "options": options,
+                                               "seats": [{"kind": "human"}, {"kind": "human"}, bot]})
+    assert status == 201, created
+    match_id = created["match_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
+    page.goto(f"{web_server}/#/seat/{match_id}/0/{tokens[0]}")
+    page.wait_for_url(f"**/#/m/{match_id}")
+    watcher_context = browser.new_context(viewport={"width": 390, "height": 844})
+    watcher = watcher_context.new_page()
+    watcher.goto(f"{web_server}/#/watch/{match_id}")
+    rng = random.Random(f"hidden-{game}")
+    checked = spectator_checks = 0
+    try:
+        for _step in range(STEPS):
+            page.wait_for_function(IDLE)
+            shot = snapshot(page)
+            version = shot["version"]
+            views = {s: api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[s])["view"]
+                     for s in (0, 1)}
+            assert_hides(shot, [views[0]], [views[1]], catalogue, "seat 0")
+            checked += 1
+            watcher.wait_for_function(IDLE)
+            watched = snapshot(watcher)
+            spectated = api.get(f"/v1/matches/{match_id}")
+            if watched["version"] == spectated["version"] and spectated["status"] == "running":
+                seat_views = [api.get(f"/v1/matches/{match_id}/state?version={spectated['version']}",
+                                      tokens[s])["view"] for s in (0, 1)]
+                assert_hides(watched, [spectated["view"]], seat_views, catalogue, "spectator")
+                spectator_checks += 1
+            if spectated["status"] == "finished":
+                break
+            legal = api.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])["actions"]
+            if legal:
+                api.post(f"/v1/matches/{match_id}/actions", rng.choice(legal), tokens[1])
+            elif rendered_actions(page):
+                make_move(page, rng)
+            else:   # the bot's turn: wait for the page to show a newer version
+                page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
+                                       arg=version)
+    finally:
+        watcher_context.close()
+    assert checked >= 5 and spectator_checks >= 1
+    page.console_guard.check()
