@@ -143,7 +143,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
 
   function drawActions() {
     const candidates = selection.candidates();
-    const waiting = Object.keys(match.pending || {}).map((s) => seatName()(Number(s))).join(", ");
+    const waiting = Object.keys(match.pending || {}).map((s) => (Number(s) === viewer ? "you" : seatName()(Number(s)))).join(", ");
     const title = viewer === null ? "Spectating" : legal.actions.length ? "Your move" : match.status === "finished" ? "Finished" : "Waiting";
     replace(actionsBox,
       h("h3", { text: title }),

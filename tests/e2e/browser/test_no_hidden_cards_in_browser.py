@@ -3,9 +3,10 @@
 A match of each game with two human seats and a bot: the page plays seat 0 by clicking,
 the test plays seat 1 over the API. At every step the cards the board draws and the words
 on the whole page are compared with seat 1's own view at the version the page shows: a
-card seat 1's view names but seat 0's view does not (its hand, reserve, face-down choices)
-must appear nowhere on seat 0's page. A spectator page, watching the same match, must show
-no card that only a seat's view names.
+card seat 1's view names but seat 0's does not (its hand, reserve, face-down choices) —
+and that no event seat 0 was sent ever named (a card seen face up earlier, e.g. on a
+discard pile, may lie in a hand now) — must appear nowhere on seat 0's page. A spectator
+page, watching the same match, must show no card that only a seat's view names.
 """
 from __future__ import annotations
 
@@ -27,11 +28,30 @@ IDLE = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
 
+class EventsSeen:
+    """The cards named by the events a viewer (token or spectator) was sent so far."""
+
+    def __init__(self, api: Api, match_id: str, token: str | None, catalogue: set[str]):
+        self.api, self.match_id, self.token, self.catalogue = api, match_id, token, catalogue
+        self.after, self.cards = 0, set()
+
+    def upto(self, version: int) -> set[str]:
+        while self.after < version:
+            page = self.api.get(f"/v1/matches/{self.match_id}/events?after={self.after}", self.token)
+            events = [e for e in page["events"] if e["version"] <= version]
+            if not events:
+                break
+            self.cards |= card_ids(events, self.catalogue)
+            self.after = events[-1]["version"]
+        return self.cards
+
+
 def assert_hides(shot: dict, viewer_views: list[dict], others: list[dict], catalogue: set[str],
-                 who: str) -> None:
-    """No card named only by ``others`` (and by none of ``viewer_views``) is in ``shot``
-    (a :func:`snapshot` of the page): not drawn, and not named in the page's words."""
-    seen = set().union(*(card_ids(v, catalogue) for v in viewer_views))
+                 who: str, seen_in_events: set[str]) -> None:
+    """No card named only by ``others`` (and by none of ``viewer_views`` nor the viewer's
+    events ``seen_in_events``) is in ``shot`` (a :func:`snapshot` of the page): not drawn,
+    and not named in the page's words."""
+    seen = set().union(*(card_ids(v, catalogue) for v in viewer_views)) | seen_in_events
     hidden = set().union(*(card_ids(v, catalogue) for v in others)) - seen
     version = shot["version"]
     assert not shot["cards"] & hidden, f"{who} v{version} draws hidden cards {sorted(shot['cards'] & hidden)}"
@@ -58,6 +78,8 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
     watcher.goto(f"{web_server}/#/watch/{match_id}")
     rng = random.Random(f"hidden-{game}")
     checked = spectator_checks = 0
+    seat0_events = EventsSeen(api, match_id, tokens[0], catalogue)
+    spectator_events = EventsSeen(api, match_id, None, catalogue)
     try:
         for _step in range(STEPS):
             page.wait_for_function(IDLE)
@@ -65,7 +87,7 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
             version = shot["version"]
             views = {s: api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[s])["view"]
                      for s in (0, 1)}
-            assert_hides(shot, [views[0]], [views[1]], catalogue, "seat 0")
+            assert_hides(shot, [views[0]], [views[1]], catalogue, "seat 0", seat0_events.upto(version))
             checked += 1
             watcher.wait_for_function(IDLE)
             watched = snapshot(watcher)
@@ -73,7 +95,8 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
             if watched["version"] == spectated["version"] and spectated["status"] == "running":
                 seat_views = [api.get(f"/v1/matches/{match_id}/state?version={spectated['version']}",
                                       tokens[s])["view"] for s in (0, 1)]
-                assert_hides(watched, [spectated["view"]], seat_views, catalogue, "spectator")
+                assert_hides(watched, [spectated["view"]], seat_views, catalogue, "spectator",
+                             spectator_events.upto(spectated["version"]))
                 spectator_checks += 1
             if spectated["status"] == "finished":
                 break

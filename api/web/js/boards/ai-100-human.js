@@ -78,23 +78,35 @@ function objectives(ctx, view) {
   })));
 }
 
+/** The solo dividers as chips ("row 0: green (G)"), the standee's marked with a star. */
+function dividers(s) {
+  const d = s.dividers || {};
+  const st = s.standee && typeof s.standee === "object" ? s.standee : null;
+  const chips = [];
+  for (const line of ["rows", "columns"]) {
+    (d[line] || []).forEach((colour, i) => {
+      const here = st && st.line === line.slice(0, -1) && st.index === i;
+      chips.push(h("span", { class: `divider col-${colour}${here ? " standee" : ""}`,
+        text: `${line.slice(0, -1)} ${i}: ${colour} (${COLOUR_LETTER[colour] || "?"})${here ? " ★ standee" : ""}` }));
+    });
+  }
+  return h("div", { class: "dividers" }, chips);
+}
+
 function solo(ctx, s) {
-  const dividers = s.dividers || {};
   const draft = grid(ctx, s.draft_grid, 3, 3, true, "tableau draft");
-  const rowsLegend = (dividers.rows || []).map((c, i) => `row ${i}: ${c} (${COLOUR_LETTER[c] || "?"})`).join(", ");
-  const colsLegend = (dividers.columns || []).map((c, i) => `column ${i}: ${c} (${COLOUR_LETTER[c] || "?"})`).join(", ");
+  const st = s.standee && typeof s.standee === "object" ? s.standee : null;
+  const standee = st ? `on the ${st.color} divider of ${st.line} ${st.index}` : s.standee ? String(s.standee) : "not placed yet";
   return section("Solo",
     h("div", { class: "solo" },
-      h("div", {}, h("h4", { text: "Draft grid" }), draft,
-        h("p", { class: "muted", text: `Dividers — ${rowsLegend}; ${colsLegend}` })),
+      h("div", {}, h("h4", { text: "Draft grid" }), draft, dividers(s)),
       h("div", {},
-        h("p", {}, stat("Standee", s.standee === null || s.standee === undefined ? "not placed" : String(s.standee)),
-          " ", stat("Timer stack", s.timer_count), " ", stat("Rating", s.rating || "—")),
+        h("p", {}, stat("Standee", standee), " ", stat("Timer stack", s.timer_count), " ", stat("Rating", s.rating || "—")),
         (s.offer || []).length ? h("div", {}, h("h4", { text: "Offer" }), row(s.offer, (id) => tile(ctx, id))) : null,
-        (s.tilted || []).length ? h("div", {}, h("h4", { text: "Tilted" }), row(s.tilted, (id) => tile(ctx, id))) : null,
+        (s.tilted || []).length ? h("div", {}, h("h4", { text: "Tilted" }), row(s.tilted, (id) => h("span", { text: Array.isArray(id) ? `row ${id[0]}, column ${id[1]}` : String(id) }))) : null,
         h("h4", { text: "Rating ladder" }),
         h("ol", { class: "ladder" }, (s.ladder || []).map((step) => h("li", { class: step.rating === s.rating ? "current" : "" },
-          `${step.rating}${step.from === null || step.from === undefined ? "" : ` — from ${step.from} VP`}`))))));
+          `${step.rating}${step.from === null || step.from === undefined ? "" : ` — from ${step.from} VP`}${step.rating === s.rating ? " ◀ your rating" : ""}`))))));
 }
 
 /**
@@ -128,9 +140,11 @@ export function render(view, ctx) {
   const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-player mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral")) : null;
   const [first, ...others] = tables;
   const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
+  const drafting = view.solo && view.step === "draft";   // the solo draft is from the grid
   return h("div", { class: "board a1" }, header,
+    drafting ? solo(ctx, view.solo) : null,
     ownFirst ? h("div", { class: "split" }, first, mine) : null,
-    view.solo ? solo(ctx, view.solo) : null, neutral, ...(ownFirst ? others : tables), objectives(ctx, view),
+    view.solo && !drafting ? solo(ctx, view.solo) : null, neutral, ...(ownFirst ? others : tables), objectives(ctx, view),
     (view.last_reveal || []).length ? section("Last reveal", h("ul", {}, view.last_reveal.map((r) =>
       h("li", { text: `${ctx.seatName(r.seat)}: ${label(ctx.cards, r.card)}${r.cell ? ` at row ${r.cell[0]}, column ${r.cell[1]}` : ""}` })))) : null);
 }

@@ -14,6 +14,15 @@ export function label(cards, id) {
   return card ? `${id} ${card.name}` : String(id);
 }
 
+/** A view value in words: a card id by its name, an object as "key value" pairs. */
+function describe(cards, value) {
+  if (value === null || value === undefined) return "none";
+  if (typeof value === "string") return label(cards, value);
+  if (Array.isArray(value)) return value.map((v) => describe(cards, v)).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${describe(cards, v)}`).join(", ");
+  return String(value);
+}
+
 /** One card: name, colour/kind letters, value, difficulty, text. A null id is face down. */
 export function tile(ctx, id, extra = "") {
   if (id === null || id === undefined) return h("div", { class: "card pk-card face-down", text: "face down" });
@@ -74,8 +83,7 @@ function seatBoard(ctx, view, s) {
     h("div", { class: "slots" }, (s.slots || []).length ? s.slots.map((sl, i) => slot(ctx, sl, i, own, strengths[String(i)])) :
       h("span", { class: "muted", text: "no slots yet" })),
     (s.beside || []).length ? h("div", {}, h("h4", { text: "Beside the board" }), row(s.beside.map((b) => b[0]), (c) => tile(ctx, c))) : null,
-    s.current ? h("p", {}, stat("Current battle card", typeof s.current === "string" ? label(ctx.cards, s.current)
-      : Object.entries(s.current).map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "string" ? label(ctx.cards, v) : JSON.stringify(v)}`).join(", "))) : null,
+    s.current ? h("p", {}, stat("Current battle card", describe(ctx.cards, s.current))) : null,
     own ? privateCards(ctx, s) : null);
 }
 
@@ -95,7 +103,7 @@ function toma(ctx, t) {
   return section(`A.I.Toma (${t.difficulty || "?"})${t.eliminated ? " — ELIMINATED" : ""}`,
     h("p", {}, stat("Score", t.score), " ", stat("Health stack", t.health_count), " ", stat("Ammo", t.ammo), " ",
       stat("Ammo strength", t.ammo_strength), " ", stat("Battle stack", t.battle_stack)),
-    t.passive ? h("p", {}, "Passive: ", label(ctx.cards, t.passive)) : null,
+    t.passive ? h("p", {}, "Passive: ", describe(ctx.cards, t.passive)) : null,
     h("h4", { text: "Pool" }), row(t.pool, (c) => tile(ctx, c)),
     h("div", { class: "slots" }, (t.slots || []).map((sl, i) => slot(ctx, sl, i, false))),
     t.boards ? Object.entries(t.boards).map(([k, b]) => h("div", {}, h("h4", { text: `Board of ${ctx.seatName(Number(k))}` }),
@@ -119,7 +127,7 @@ export function render(view, ctx) {
     reacting ? h("div", { class: "callout", role: "alert", text: "Reaction window: react with a card or ammo, or pass." }) : null,
     choice ? h("div", { class: "callout" }, h("b", { text: `${ctx.seatName(choice.seat)} decides` }),
       choice.prompt ? `: ${choice.prompt}` : (choice.kind ? ` (${choice.kind.replace(/_/g, " ")})` : ""),
-      choice.options ? h("ul", {}, choice.options.map((o) => h("li", { text: typeof o === "string" ? o : JSON.stringify(o) }))) : null) : null,
+      choice.options ? h("ul", {}, choice.options.map((o) => h("li", { text: describe(ctx.cards, o) }))) : null) : null,
     (view.table_factions || []).length ? section("Factions on the table", row(view.table_factions, (c) => tile(ctx, c))) : null,
     field(view, "toma") ? toma(ctx, view.toma) : null,
     ...seats.map((s) => seatBoard(ctx, view, s)));

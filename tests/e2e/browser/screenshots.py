@@ -1,0 +1,138 @@
+"""Screenshots of each game's board at desktop (1280 x 800) and phone (390 x 844) width.
+
+``take_screenshots(browser, base_url, out_dir)`` creates matches over the public API, plays
+the human seat some moves over the API (preferring moves that fill the board), opens the
+seat's page and saves ``<name>-desktop.png`` / ``<name>-phone.png``; also the lobby and a
+replay. ``./scripts/screenshots`` (this module's ``main``) runs it against an embedded
+server and writes ``docs/screenshots/``; ``test_screenshots.py`` runs it on every test run.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.browser.helpers import Api
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: name -> (game, seats, options, human moves to make, preferred command types)
+BOARDS: dict[str, tuple[str, list[dict], dict, int, tuple[str, ...]]] = {
+    "ai-100-human": ("ai-100-human", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"},
+                                      {"kind": "bot", "bot": "greedy"}], {}, 14, ("place", "draft")),
+    "ai-100-human-duo": ("ai-100-human", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}],
+                         {}, 10, ("place", "draft")),
+    "ai-100-human-solo": ("ai-100-human", [{"kind": "human", "name": "ann"}], {}, 8, ("place", "draft")),
+    "aipokalypse": ("aipokalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
+                    {}, 9, ("recruit", "open_slot", "spend_ammo", "choose_faction")),
+    "aipokalypse-solo": ("aipokalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "boss"}, 7,
+                         ("recruit", "open_slot", "choose_faction")),
+    "dead-apocalypse": ("dead-apocalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "cooperative"}],
+                        {}, 12, ("occupy", "play", "defeat")),
+}
+SETTLED = """() => { const b = document.querySelector('#board');
+  return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
+
+
+def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random) -> None:
+    """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots."""
+    made = 0
+    deadline = time.monotonic() + 300
+    while made < moves and time.monotonic() < deadline:
+        match = api.get(f"/v1/matches/{match_id}", token)
+        if match["status"] == "finished":
+            return
+        actions = api.get(f"/v1/matches/{match_id}/legal-actions", token)["actions"]
+        if not actions:
+            api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=5", token)
+            continue
+        liked = [a for a in actions if a["type"] in prefer]
+        api.post(f"/v1/matches/{match_id}/actions", rng.choice(liked or actions), token)
+        made += 1
+
+
+def _shoot(page: Any, out: Path, name: str) -> list[Path]:
+    files = []
+    for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        page.wait_for_function(SETTLED)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        path = out / f"{name}-{suffix}.png"
+        page.screenshot(path=str(path))
+        files.append(path)
+    return files
+
+
+def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> list[Path]:
+    """Save every board's screenshots into ``out``; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    api = Api(base_url)
+    rng = random.Random(seed)
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    files: list[Path] = []
+    try:
+        page.goto(base_url + "/#/")
+        page.wait_for_selector("#create-match")
+        page.set_viewport_size(DESKTOP)
+        page.screenshot(path=str(out / "lobby-desktop.png"))
+        files.append(out / "lobby-desktop.png")
+        for name, (game, seats, options, moves, prefer) in BOARDS.items():
+            status, created = api.post("/v1/matches", {"game": game, "seats": seats, "options": options})
+            assert status == 201, created
+            match_id, token = created["match_id"], created["seats"][0]["token"]
+            _play(api, match_id, token, moves, prefer, rng)
+            page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
+            page.wait_for_url(f"**/#/m/{match_id}")
+            page.wait_for_function(SETTLED)
+            files += _shoot(page, out, name)
+        status, created = api.post("/v1/matches", {"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
+        match_id = created["match_id"]
+        while (match := api.get(f"/v1/matches/{match_id}"))["status"] != "finished":
+            api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=10")
+        page.goto(f"{base_url}/#/replay/{match_id}")
+        page.wait_for_selector("#verify-result .verify")
+        page.wait_for_function(SETTLED)
+        files += _shoot(page, out, "replay")
+    finally:
+        context.close()
+    return files
+
+
+def main() -> None:
+    """Run an embedded server and Chromium; write the screenshots (default docs/screenshots)."""
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    from api.app import create_app
+    from service.bootstrap import build_service
+    from service.config import Config
+    from service.embedded import EmbeddedRuntime
+    from tests.e2e.browser.conftest import CHROMIUM_ARGS
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots"))
+    args = parser.parse_args()
+    service = build_service(Config(key_prefix=f"shots-{uuid.uuid4().hex[:8]}"))
+    runtime = EmbeddedRuntime(service, interval_s=0.5, reconcile_s=1.0).start()
+    server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            for path in take_screenshots(browser, f"http://127.0.0.1:{server.server_port}", Path(args.out)):
+                print(path)
+            browser.close()
+    finally:
+        server.shutdown()
+        runtime.stop()
+
+
+if __name__ == "__main__":
+    main()
