@@ -88,7 +88,7 @@ function createForm(games, onCreated) {
   }
   function drawOptions() {
     const g = game();
-    modes.textContent = `${g.min_seats}-${g.max_seats} seats. ${MODES[g.id] || ""} Bot levels: ${g.bots.join(", ")}.`;
+    modes.textContent = `${g.min_seats}-${g.max_seats} seats. ${MODES[g.id] ? `${MODES[g.id]}. ` : ""}Bot levels: ${g.bots.join(", ")}.`;
     replace(optionsBox, Object.entries((g.options_schema && g.options_schema.properties) || {}).map(([k, s]) => optionControl(k, s)));
   }
   gameSelect.addEventListener("change", () => { drawSeats(); drawOptions(); });
