@@ -64,7 +64,9 @@ def test_an_unknown_game_has_no_cards(http):
     assert headers["Content-Type"].startswith("application/problem+json")
 
 
-def test_an_engine_without_the_hook_answers_no_cards():
-    class Bare:
-        game_id = "bare"
-    assert public_cards(Bare()) == {"cards": []}
+def test_the_hooks_default_is_no_cards_and_the_test_games_keep_it():
+    from domain.engine import EngineBase
+    from tests.support.games import HIGH_CARD
+    assert public_cards(HIGH_CARD) == {"cards": []} == EngineBase().public_cards()
+    for engine in registry().values():
+        assert type(engine).public_cards is not EngineBase.public_cards
