@@ -26,7 +26,8 @@ class ModularEngine(EngineBase):
     """Base class: subclasses set the module attributes and implement :meth:`start`.
 
     Class attributes a subclass sets: ``spec``, ``rules``, ``fold``, ``actions``,
-    ``views``, ``state_module`` (modules), ``bots`` (level -> Bot) and ``timeout_bot``.
+    ``views``, ``state_module`` (modules), ``bots`` (level -> Bot), ``timeout_bot`` and
+    ``cards_module`` (the card catalogue whose ``public_cards()`` the hook answers).
     ``game_id``, ``title``, ``min_seats``, ``max_seats``, ``schema_version``,
     ``options_schema`` and ``command_schemas`` are read from ``spec`` (``GAME_ID``,
     ``TITLE``, ...). A game hiding the kind of some events overrides ``redact_type``
@@ -46,6 +47,9 @@ class ModularEngine(EngineBase):
     views: ModuleType
     state_module: ModuleType
     bots: Mapping[str, Any]
+    #: the game folder's card catalogue module, whose ``public_cards()`` the
+    #: :meth:`public_cards` hook answers (``None``: a game without card data to show)
+    cards_module: ModuleType | None = None
     timeout_bot: str
     bot_factories: Mapping[str, Callable[[dict[str, Any]], Any]] = MappingProxyType({})
 
@@ -136,12 +140,12 @@ class ModularEngine(EngineBase):
         return state.result
 
     def public_cards(self) -> dict[str, Any]:
-        """The ``public_cards`` hook: the game's printed card faces as plain data, from
-        ``public_cards()`` of the game folder's ``cards`` module (sibling of ``spec``);
-        ``{"cards": []}`` for a game folder without one. Never hidden information."""
-        module = _sibling_module(self.spec, "cards")
-        reader = getattr(module, "public_cards", None)
-        return reader() if reader is not None else {"cards": []}
+        """The ``public_cards`` hook: ``cards_module.public_cards()`` (the game's printed
+        card faces as plain data from its card files), ``{"cards": []}`` when the subclass
+        sets no ``cards_module``. Never hidden information."""
+        if self.cards_module is None:
+            return {"cards": []}
+        return self.cards_module.public_cards()
 
     def dump_state(self, state: Any) -> dict[str, Any]:
         """``state.dump_state``: a JSON-serialisable snapshot."""

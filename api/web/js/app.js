@@ -10,27 +10,40 @@ import { showReplay, showReplayUpload } from "./replay.js";
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 let cleanup = () => {};
 
+let current = 0;
+
+/**
+ * Draw the page the address names. Each page is built in its own box and shown only if no
+ * later navigation started meanwhile (a slow earlier page must not cover a newer one).
+ */
 async function route() {
+  const mine = ++current;
   cleanup();
   cleanup = () => {};
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const box = h("div", { class: "page" });
+  let done;
   try {
-    let done;
-    if (parts[0] === "m" && parts[1]) done = await showMatch(root, parts[1]);
-    else if (parts[0] === "watch" && parts[1]) done = await showMatch(root, parts[1], { spectate: true });
-    else if (parts[0] === "join" && parts[1]) done = await joinSeat(root, parts[1], Number(parts[2]));
+    if (parts[0] === "m" && parts[1]) done = await showMatch(box, parts[1]);
+    else if (parts[0] === "watch" && parts[1]) done = await showMatch(box, parts[1], { spectate: true });
+    else if (parts[0] === "join" && parts[1]) done = await joinSeat(box, parts[1], Number(parts[2]));
     else if (parts[0] === "seat" && parts[1] && parts[3]) {
       keepSeat(parts[1], Number(parts[2]), parts[3]);
       location.replace(`#/m/${parts[1]}`);   // the token leaves the address bar at once
       return;
-    } else if (parts[0] === "replay" && parts[1]) done = await showReplay(root, { matchId: parts[1] }, parts[2] ? Number(parts[2]) : null);
-    else if (parts[0] === "replay-file") done = showReplayUpload(root);
-    else done = await showLobby(root);
-    if (typeof done === "function") cleanup = done;
+    } else if (parts[0] === "replay" && parts[1]) done = await showReplay(box, { matchId: parts[1] }, parts[2] ? Number(parts[2]) : null);
+    else if (parts[0] === "replay-file") done = showReplayUpload(box);
+    else done = await showLobby(box);
   } catch (error) {
-    replace(root, h("h1", { text: "Something went wrong" }), h("p", { class: "problem", text: String(error && error.message || error) }),
+    replace(box, h("h1", { text: "Something went wrong" }), h("p", { class: "problem", text: String(error && error.message || error) }),
       h("a", { href: "#/", text: "Back to the lobby" }));
   }
+  if (mine !== current) {            // the user has gone elsewhere meanwhile
+    if (typeof done === "function") done();
+    return;
+  }
+  replace(root, box);
+  if (typeof done === "function") cleanup = done;
   document.title = `${root.querySelector("h1")?.textContent || "Lobby"} — Apocalypse Arena`;
 }
 

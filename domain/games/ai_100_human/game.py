@@ -12,7 +12,7 @@ from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign, demote, standing
 from domain.modular import ModularEngine
 
-from . import actions, bots, flow, fold, rules, spec, state as state_mod, views
+from . import actions, bots, cards, flow, fold, rules, spec, state as state_mod, views
 from .recorder import Recorder
 
 
@@ -23,6 +23,7 @@ class AI100HumanEngine(ModularEngine):
     ``rating`` in solo)."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
+    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
     bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS

@@ -10,7 +10,7 @@ from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign
 from domain.modular import ModularEngine
 
-from . import actions, bots, flow, fold, rules, sides, spec, state as state_mod, views
+from . import actions, bots, cards, flow, fold, rules, sides, spec, state as state_mod, views
 from .context import Ctx
 
 
@@ -21,6 +21,7 @@ class AIPokalypseEngine(ModularEngine):
     (``views.redact_type``)."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
+    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
     bots = bots.BOTS
     timeout_bot = "idle"
 

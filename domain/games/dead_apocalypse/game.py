@@ -10,7 +10,7 @@ from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign, standing
 from domain.modular import ModularEngine
 
-from . import actions, bots, fold, rules, spec, state as state_mod, views
+from . import actions, bots, cards, fold, rules, spec, state as state_mod, views
 from .ending import result_data
 from .recorder import GameOver, Recorder
 from .state import clone
@@ -24,6 +24,7 @@ class DeadApocalypseEngine(ModularEngine):
     "winners"}``."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
+    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
     bots = bots.BOTS
     timeout_bot = "cooperative"
 
