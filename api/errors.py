@@ -8,14 +8,19 @@ A problem response has the media type ``application/problem+json`` and the body:
 ``code`` is stable (clients branch on it; ``openapi.yaml`` lists it as an enum plus the
 games' finer rule codes). Extras carry machine-readable context: ``errors`` (field ->
 messages) for ``validation_error``, ``current_version`` for ``version_conflict``.
-Every 503 problem (``busy``) carries ``Retry-After: 1`` (RFC 9110 section 10.2.3: delay in
-seconds before the client may retry), unless the raiser set its own.
+Every 503 problem (``busy``, ``store_unavailable``) carries ``Retry-After`` (RFC 9110
+section 10.2.3: delay in seconds before the client may retry), unless the raiser set its own.
 
 Sources mapped here:
 
 - :class:`Problem` — raised by the API itself (bad JSON, validation, auth, ...);
 - :class:`domain.engine.RuleError` — a command the rules reject (passes through the service);
 - :class:`service.errors.ServiceError` — the service's own failures (unknown match, ...);
+- the Redis client's errors that mean "the store cannot answer now"
+  (``service.store_errors.STORE_UNAVAILABLE``: connection refused or lost, timeout, ``LOADING`` while Redis reloads its AOF/RDB, cluster
+  down or a slot not served, ``READONLY``/``MASTERDOWN``/``TRYAGAIN`` and MOVED/ASK storms
+  during a failover, ``OOM``) — 503 ``store_unavailable`` with ``Retry-After``
+  (:data:`STORE_RETRY_AFTER_S`); the request changed nothing it did not acknowledge;
 - werkzeug ``HTTPException`` — unknown route (404), wrong method (405), body too large (413);
 - anything else — a genuine bug: logged with its traceback, answered 500 ``internal_error``
   without internals.
@@ -30,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.engine import RuleError
 from service.errors import ServiceError
+from service.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +43,10 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://apocalypse-arena.dev/problems/"
 #: Seconds a client should wait before retrying a 503 answer (``Retry-After``).
 RETRY_AFTER_S = 1
+#: Seconds a client should wait before retrying after ``store_unavailable`` (a restart or a
+#: failover takes seconds; a sooner retry only adds load to a recovering store).
+STORE_RETRY_AFTER_S = 2
+
 
 #: Titles of the codes the API and service answer (RFC 9457 "title": same for every
 #: occurrence of a code). Codes not listed (finer game rule codes) get a title from the code.
@@ -72,6 +82,7 @@ TITLES: dict[str, str] = {
     "not_a_batch_boundary": "Not a batch boundary",
     "internal_error": "Internal server error",
     "service_unavailable": "Service unavailable",
+    "store_unavailable": "Store unavailable",
 }
 
 #: werkzeug HTTP status -> stable code for routing/protocol errors raised before a view runs.
@@ -135,6 +146,13 @@ def problem_response(status: int, code: str, detail: str,
     return response
 
 
+def store_unavailable_response() -> Response:
+    """The 503 ``store_unavailable`` answer (``Retry-After: STORE_RETRY_AFTER_S``)."""
+    return problem_response(503, "store_unavailable",
+                            "The match store is not reachable right now; retry shortly.",
+                            {"Retry-After": str(STORE_RETRY_AFTER_S)})
+
+
 def register_error_handlers(app: Flask) -> None:
     """Install the one mapping from exceptions to problem+json responses on ``app``."""
 
@@ -171,6 +189,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _bug(error: Exception) -> Response:
+        if is_store_unavailable(error):
+            log.warning("store unavailable on %s %s: %s: %s", request.method, request.path,
+                        type(error).__name__, error)
+            return store_unavailable_response()
         log.exception("unhandled error on %s %s", request.method, request.path)
         return problem_response(500, "internal_error",
                                 "An unexpected error occurred; it has been logged.")

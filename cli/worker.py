@@ -7,6 +7,7 @@ Cluster (DESIGN.md "Scale"). The job functions and queue names are ``workers/``'
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 from rich.console import Console
@@ -17,8 +18,20 @@ from rich.console import Console
 @click.option("--name", default=None, help="RQ worker name (default: random).")
 @click.option("--fork", is_flag=True,
               help="Fork a work horse per job (RQ Worker) instead of running jobs in-process.")
-def worker(burst: bool, name: str | None, fork: bool) -> None:
+@click.option("--check", is_flag=True,
+              help="Health check: exit 0 when this host's worker beat recently and reached "
+                   "Redis (its ARENA_WORKER_HEARTBEAT_FILE), else 1. Starts nothing.")
+def worker(burst: bool, name: str | None, fork: bool, check: bool) -> None:
     """Run an RQ worker with its scheduler on RQ_REDIS_URL / REDIS_URL."""
+    if check:
+        from service.config import Config
+        from service.rq_runtime import check_heartbeat
+
+        config = Config.from_env()
+        healthy, reason = check_heartbeat(config.heartbeat_file,
+                                          max(5.0, 3 * config.worker_lease_s))
+        click.echo(reason)
+        sys.exit(0 if healthy else 1)
     if not os.environ.get("REDIS_URL"):
         raise click.UsageError("set REDIS_URL: `arena worker` needs the real Redis the API "
                                "uses (`arena serve` without REDIS_URL runs its own worker).")

@@ -10,6 +10,8 @@ import threading
 from typing import Mapping
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
 from rq import Queue
 
 from domain.engine import Engine
@@ -43,14 +45,26 @@ def store_connection(config: Config):
     return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
 
 
-def rq_connection(config: Config):
+def waiting_retry() -> Retry:
+    """A retry policy that never gives up: reconnect with jittered exponential backoff
+    (capped at 2 s) on connection errors, timeouts and ``LOADING`` (``BusyLoadingError`` is
+    a ``ConnectionError``). The worker's RQ client uses it, so RQ's work loop, heartbeats
+    and job bookkeeping wait out a Redis outage of any length instead of quitting."""
+    return Retry(ExponentialWithJitterBackoff(cap=2.0, base=0.1), retries=-1)
+
+
+def rq_connection(config: Config, *, wait: bool = False):
     """RQ client (``decode_responses=False``, as RQ needs) for ``RQ_REDIS_URL``/``REDIS_URL``
-    or the embedded fakeredis."""
+    or the embedded fakeredis. ``wait``: retry through outages forever (:func:`waiting_retry`;
+    the worker), else redis-py's bounded default (the API answers 503 instead)."""
     if config.embedded:
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server())
-    return redis.Redis.from_url(config.rq_url)
+    if wait:
+        return redis.Redis.from_url(config.rq_url, retry=waiting_retry(), socket_keepalive=True,
+                                    socket_connect_timeout=5)
+    return redis.Redis.from_url(config.rq_url, socket_connect_timeout=5)
 
 
 def rq_queue(config: Config, connection=None) -> Queue:
@@ -68,12 +82,18 @@ def load_engines(config: Config) -> Mapping[str, Engine] | None:
 
 
 def build_service(config: Config | None = None,
-                  engines: Mapping[str, Engine] | None = None) -> MatchService:
+                  engines: Mapping[str, Engine] | None = None, *,
+                  wait_for_queue: bool = False) -> MatchService:
     """A MatchService wired to the configured store and RQ queue (``config`` default
-    ``Config.from_env()``; ``engines`` default ``ARENA_ENGINES`` or the game registry)."""
+    ``Config.from_env()``; ``engines`` default ``ARENA_ENGINES`` or the game registry).
+    ``wait_for_queue``: the RQ client retries through outages forever (a worker process;
+    see :func:`rq_connection`). The store client keeps redis-py's bounded retries: a job
+    meeting an outage ends at once and is enqueued again by reconcile."""
     config = config or Config.from_env()
     keys = Keys(config.key_prefix)
-    scheduler = TurnScheduler(rq_queue(config), keys, job_timeout_s=config.bot_job_timeout_s)
+    queue = rq_queue(config, rq_connection(config, wait=wait_for_queue))
+    scheduler = TurnScheduler(queue, keys, job_timeout_s=config.bot_job_timeout_s,
+                              lease_s=config.worker_lease_s)
     service = MatchService(store_connection(config), keys, scheduler,
                            engines if engines is not None else load_engines(config),
                            snapshot_every=config.snapshot_every,

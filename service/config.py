@@ -14,6 +14,13 @@ Variables (all optional):
   (default 60).
 - ``ARENA_BOT_JOB_TIMEOUT_S``: a bot turn job still "started" after this many seconds is
   considered lost by reconcile, and RQ kills it after that long (default 30).
+- ``ARENA_WORKER_LEASE_S``: a worker's liveness lease and RQ's scheduler lock last this
+  many seconds, refreshed three times as often (default 3): a job started by a worker whose
+  lease is gone, or moved off the queue by a worker that never started it, is re-enqueued
+  by the next reconcile pass after that long; a killed scheduler's lock passes to another
+  worker after that long.
+- ``ARENA_WORKER_HEARTBEAT_FILE``: file each ``arena worker`` rewrites at every lease beat
+  (``arena worker --check`` reads it; default ``/tmp/arena-worker.heartbeat``).
 - ``ARENA_QUEUE``: RQ queue name (default ``<prefix>-turns``).
 - ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
 - ``ARENA_FOLD_CACHE_SIZE``: matches whose folded state each process keeps in memory
@@ -44,6 +51,8 @@ class Config:
     reconcile_s: float = 2.0
     reconcile_full_s: float = 60.0
     bot_job_timeout_s: float = 30.0
+    worker_lease_s: float = 3.0
+    heartbeat_file: str = "/tmp/arena-worker.heartbeat"
     queue_name: str | None = None
     append_attempts: int = 5
     engines_path: str | None = None
@@ -95,6 +104,8 @@ class Config:
             reconcile_s=number("ARENA_RECONCILE_S", 2.0),
             reconcile_full_s=number("ARENA_RECONCILE_FULL_S", 60.0),
             bot_job_timeout_s=number("ARENA_BOT_JOB_TIMEOUT_S", 30.0),
+            worker_lease_s=number("ARENA_WORKER_LEASE_S", 3.0),
+            heartbeat_file=env.get("ARENA_WORKER_HEARTBEAT_FILE") or "/tmp/arena-worker.heartbeat",
             queue_name=env.get("ARENA_QUEUE") or None,
             append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
             engines_path=env.get("ARENA_ENGINES") or None,
@@ -112,6 +123,8 @@ class Config:
             "ARENA_RECONCILE_S": str(self.reconcile_s),
             "ARENA_RECONCILE_FULL_S": str(self.reconcile_full_s),
             "ARENA_BOT_JOB_TIMEOUT_S": str(self.bot_job_timeout_s),
+            "ARENA_WORKER_LEASE_S": str(self.worker_lease_s),
+            "ARENA_WORKER_HEARTBEAT_FILE": self.heartbeat_file,
             "ARENA_APPEND_ATTEMPTS": str(self.append_attempts),
             "ARENA_FOLD_CACHE_SIZE": str(self.fold_cache_size),
             "ARENA_INDEX_SHARDS": str(self.index_shards),

@@ -2,22 +2,21 @@
 
 fakeredis state lives in the process, so a separate ``rq worker`` cannot see it (serving it
 over TCP failed, DESIGN.md "Embedded mode"). Here a ``SimpleWorker`` subclass runs in a
-thread (no signal handlers, ``TimerDeathPenalty`` instead of SIGALRM), a thread calls
-``RQScheduler.acquire_locks()`` + ``enqueue_scheduled_jobs()`` periodically, and another
-runs ``MatchService.reconcile()`` every ``reconcile_s`` seconds.
+thread (no signal handlers, ``TimerDeathPenalty`` instead of SIGALRM) holding a worker
+lease, a thread runs the leased scheduler (:func:`service.rq_runtime.run_scheduler`), and
+another runs ``MatchService.reconcile()`` every ``reconcile_s`` seconds.
 """
 from __future__ import annotations
 
 import logging
-import math
 import threading
 
 from rq import SimpleWorker
-from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
 from service import bootstrap
 from service.match_service import MatchService
+from service.rq_runtime import LeasedScheduler, WorkerLease, run_scheduler
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +53,16 @@ class EmbeddedRuntime:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.worker = ThreadWorker([self.queue], connection=self.queue.connection)
+        lease_s = getattr(service.scheduler, "lease_s", 3.0)
+        self.lease = WorkerLease(self.queue.connection,
+                                 service.keys.worker_lease(self.worker.name), lease_s)
+        self.scheduler = LeasedScheduler([self.queue], connection=self.queue.connection,
+                                         lock_s=lease_s, logging_level="WARNING")
 
     def start(self) -> "EmbeddedRuntime":
         """Install the service for job functions and start the three threads."""
         bootstrap.install(self.service)
+        self.lease.start()
         for name, target in (("arena-worker", self._work), ("arena-scheduler", self._schedule),
                              ("arena-reconcile", self._reconcile)):
             thread = threading.Thread(target=target, name=name, daemon=True)
@@ -71,6 +76,7 @@ class EmbeddedRuntime:
         self.worker.stop()
         for thread in self._threads:
             thread.join(timeout_s)
+        self.lease.stop()
 
     def _work(self) -> None:
         try:
@@ -79,18 +85,7 @@ class EmbeddedRuntime:
             log.exception("embedded worker stopped")
 
     def _schedule(self) -> None:
-        # RQ uses ``interval + 60`` as the lock TTL in seconds, which must be an integer.
-        scheduler = RQScheduler([self.queue], connection=self.queue.connection,
-                                interval=max(1, math.ceil(self.interval_s)), logging_level="WARNING")
-        while not self._stop.is_set():
-            try:
-                scheduler.acquire_locks()
-                if scheduler.acquired_locks:
-                    scheduler.enqueue_scheduled_jobs()
-            except Exception:  # noqa: BLE001
-                log.exception("embedded scheduler pass failed")
-            self._stop.wait(self.interval_s)
-        scheduler.release_locks()
+        run_scheduler(self.scheduler, self._stop, self.interval_s)
 
     def _reconcile(self) -> None:
         while not self._stop.wait(self.reconcile_s):

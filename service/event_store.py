@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from service.codec import dumps, loads
 from service.keys import Keys
+from service.store_errors import probe
 
 APPEND_LUA = """
 if ARGV[2] ~= '' then
@@ -142,10 +143,12 @@ class EventStore:
 
     def ping(self) -> bool:
         """True when the store answers a ``PING`` (any failure means down)."""
-        try:
-            return bool(self.redis.ping())
-        except Exception:  # noqa: BLE001 - any failure means "down"
-            return False
+        return self.probe() == "ok"
+
+    def probe(self) -> str:
+        """The store's state after one ``PING``: ``"ok"``, ``"loading"``, ``"unreachable"``,
+        ... (:func:`service.store_errors.store_state`); never raises."""
+        return probe(self.redis)
 
     def batch(self):
         """A non-transactional pipeline: adapters queue their writes on it (``pipe=``) and

@@ -74,6 +74,12 @@ class Keys:
         return f"{self.prefix}:metrics"
 
     # -- RQ ----------------------------------------------------------------------------
+    def worker_lease(self, worker_name: str) -> str:
+        """String on the queue Redis with a TTL of ``ARENA_WORKER_LEASE_S``: the worker
+        named ``worker_name`` (RQ's name, unique per process) is alive
+        (:class:`service.rq_runtime.WorkerLease`)."""
+        return f"{self.prefix}:worker-lease:{worker_name}"
+
     def bot_job_id(self, match_id: str, version: int, seat: int) -> str:
         """RQ job id of the bot turn for ``seat`` at ``version`` (duplicates collapse)."""
         return f"{self.prefix}-bot-{match_id}-{version}-{seat}"

@@ -8,6 +8,8 @@ datetime as *local* time, which made jobs fire hours early or late on non-UTC ho
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 from rq import Queue
@@ -15,13 +17,14 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.keys import Keys
+from service.store_errors import probe
 
 log = logging.getLogger(__name__)
 
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
-#: Statuses of a job that will still run (or is waiting for its time).
-WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+#: Statuses of a job waiting for its time (RQ's scheduler moves it to the queue).
+WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 #: Seconds a scheduled timeout may be late before reconcile enqueues it itself.
 OVERDUE_GRACE_S = 3.0
 
@@ -37,17 +40,27 @@ def _aware(moment: datetime) -> datetime:
 
 
 class TurnScheduler:
-    """Puts turn jobs on one RQ ``queue`` (its connection must be ``decode_responses=False``).
+    """Puts turn jobs on one RQ ``queue`` (its connection must be ``decode_responses=False``)
+    and judges, for reconcile, whether a job will still run (:meth:`job_state`).
 
     ``job_timeout_s``: RQ kills a job running longer; reconcile treats a job "started"
-    for longer than that as lost (its worker died).
+    for longer than that as dead. ``lease_s``: a worker's lease TTL
+    (:class:`service.rq_runtime.WorkerLease`); a job started by a worker without a lease,
+    or off the queue list but not started for longer than this, is lost.
+    ``max_attempts``: a turn whose job *failed* (raised) or was lost while running this
+    many times is given up (logged); a job lost before it started, or one that ended
+    because the store was unavailable, does not count.
     """
 
-    def __init__(self, queue: Queue, keys: Keys, job_timeout_s: float = 30.0, max_attempts: int = 3):
+    def __init__(self, queue: Queue, keys: Keys, job_timeout_s: float = 30.0,
+                 max_attempts: int = 3, lease_s: float = 3.0):
         self.queue = queue
         self.keys = keys
         self.job_timeout_s = job_timeout_s
         self.max_attempts = max_attempts
+        self.lease_s = lease_s
+        self._off_queue_since: dict[str, float] = {}   # job id -> time.monotonic()
+        self._lock = threading.Lock()
 
     @property
     def connection(self):
@@ -56,10 +69,11 @@ class TurnScheduler:
 
     def ping(self) -> bool:
         """True when the queue's Redis answers a ``PING`` (any failure means down)."""
-        try:
-            return bool(self.connection.ping())
-        except Exception:  # noqa: BLE001 - any failure means "down"
-            return False
+        return self.probe() == "ok"
+
+    def probe(self) -> str:
+        """The queue Redis's state after one ``PING`` (:func:`service.store_errors.probe`)."""
+        return probe(self.connection)
 
     def _job(self, job_id: str) -> Job | None:
         try:
@@ -121,27 +135,76 @@ class TurnScheduler:
         score = self.connection.zscore(ScheduledJobRegistry(queue=self.queue).key, job_id)
         return None if score is None else datetime.fromtimestamp(score, timezone.utc)
 
+    def worker_alive(self, worker_name: str | None) -> bool:
+        """True when the RQ worker ``worker_name`` holds its lease (it beat less than
+        ``lease_s`` seconds ago)."""
+        if not worker_name:
+            return False
+        return bool(self.connection.exists(self.keys.worker_lease(worker_name)))
+
+    def _queued(self, job_id: str) -> bool:
+        """True when ``job_id`` is on the queue list (a worker will pop it)."""
+        return self.connection.lpos(self.queue.key, job_id) is not None
+
+    def _off_queue_for(self, job_id: str) -> float:
+        """Seconds this process has seen ``job_id`` queued yet off the queue list."""
+        now = time.monotonic()
+        with self._lock:
+            since = self._off_queue_since.setdefault(job_id, now)
+            if len(self._off_queue_since) > 10_000:   # forget very old sightings
+                for key, at in list(self._off_queue_since.items()):
+                    if now - at > 600:
+                        del self._off_queue_since[key]
+        return now - since
+
+    def _seen(self, job_id: str) -> None:
+        with self._lock:
+            self._off_queue_since.pop(job_id, None)
+
     def job_state(self, job_id: str) -> str:
-        """``"alive"`` (waiting or running within its time budget), ``"missing"``, or
-        ``"dead"`` (finished/failed/stopped/canceled, or started longer than the budget
-        ago — a killed worker that RQ would notice only minutes later)."""
+        """Whether the job will still run, for reconcile:
+
+        - ``"alive"``: on the queue list, scheduled, running on a worker that holds its
+          lease (within the job timeout), or just popped by a worker (off the queue list,
+          not started yet, for less than ``lease_s`` as seen by this process);
+        - ``"lost"``: *started* by a worker whose lease is gone (killed while running),
+          or popped to RQ's intermediate list and never started for ``lease_s`` (the
+          worker died between the two — RQ itself cleans that up only after minutes);
+        - ``"missing"``: no such job;
+        - ``"dead"``: finished, failed, stopped or canceled, or started longer than the
+          job timeout ago.
+        """
         job = self._job(job_id)
         if job is None:
+            self._seen(job_id)
             return "missing"
         status = job.get_status(refresh=False)
         if status in WAITING:
+            self._seen(job_id)
             return "alive"
+        if status == JobStatus.QUEUED:
+            if self._queued(job_id):
+                self._seen(job_id)
+                return "alive"
+            return "alive" if self._off_queue_for(job_id) < self.lease_s else "lost"
+        self._seen(job_id)
         if status == JobStatus.STARTED:
             started = job.started_at
-            if started is None:
-                return "alive"
-            age = (utc_now() - _aware(started)).total_seconds()
-            return "alive" if age <= self.job_timeout_s else "dead"
+            if started is not None and \
+                    (utc_now() - _aware(started)).total_seconds() > self.job_timeout_s:
+                return "dead"
+            return "alive" if self.worker_alive(job.worker_name) else "lost"
         return "dead"
+
+    def _forget_job(self, job: Job) -> None:
+        """Delete ``job`` (and its id from RQ's intermediate list, so RQ's maintenance never
+        fails the job re-enqueued under the same id)."""
+        self.connection.lrem(self.queue.intermediate_queue_key, 0, job.id)
+        job.delete()
 
     def revive_bot_turn(self, match_id: str, version: int, seat: int) -> bool:
         """Re-enqueue a lost bot turn (reconcile). Returns True when a job was enqueued;
-        gives up after ``max_attempts`` tries of the same turn."""
+        gives up after ``max_attempts`` failed or killed runs of the same turn."""
         job_id = self.keys.bot_job_id(match_id, version, seat)
         job = self._job(job_id)
         state = self.job_state(job_id)
@@ -149,11 +212,14 @@ class TurnScheduler:
             return False
         attempt = 1
         if job is not None:
-            attempt = int((job.meta or {}).get("attempt", 1)) + 1
+            attempt = int((job.meta or {}).get("attempt", 1))
+            status = job.get_status(refresh=False)
+            if status in (JobStatus.FAILED, JobStatus.STARTED):   # raised, or killed running
+                attempt += 1
             if attempt > self.max_attempts:
                 log.error("bot turn %s failed %d times; giving up", job_id, attempt - 1)
                 return False
-            job.delete()
+            self._forget_job(job)
         self.enqueue_bot_turn(match_id, version, seat, attempt=attempt)
         return True
 
@@ -167,10 +233,10 @@ class TurnScheduler:
         if state == "alive" and not (overdue and job is not None
                                      and job.get_status(refresh=False) == JobStatus.SCHEDULED):
             return False
-        # missing, dead, or still "scheduled" well past its time (the scheduler holding the
-        # queue's lock died: RQ frees the lock only after ~60 s)
+        # missing, dead, lost, or still "scheduled" well past its time (no scheduler holds
+        # the queue's lock: it passes to another worker within ARENA_WORKER_LEASE_S)
         if job is not None:
-            job.delete()  # it ran (or died) while the decision is still open: run it again
+            self._forget_job(job)  # it ran (or died) while the decision is still open: again
         if deadline <= utc_now() + timedelta(seconds=0.5):
             self.enqueue_turn_timeout_now(match_id, seat, version)
         else:

@@ -1,24 +1,46 @@
 """RQ job functions (thin: they call the process's MatchService from ``service.bootstrap``).
 
 Every job carries the stream version it was made for; the service makes a stale job a
-no-op, so duplicates (RQ's scheduler may run a scheduled job twice) are harmless.
+no-op, so duplicates (RQ's scheduler may run a scheduled job twice, reconcile re-enqueues
+a job whose worker died) are harmless: a decision is appended at most once per version.
+
+A job that meets a store outage (``service.store_errors``) ends normally with
+``{"status": "store_unavailable"}``: nothing was decided, the turn is still pending, and
+reconcile enqueues it again once Redis answers — without counting it as a failed attempt.
 """
 from __future__ import annotations
 
+import logging
+from typing import Any, Callable
+
 from service.bootstrap import get_service
+from service.store_errors import STORE_UNAVAILABLE
+
+log = logging.getLogger(__name__)
+
+
+def _through_outage(run: Callable[[], dict], what: str) -> dict[str, Any]:
+    try:
+        return run()
+    except STORE_UNAVAILABLE as error:
+        log.warning("%s: store unavailable (%s: %s); reconcile retries it",
+                    what, type(error).__name__, error)
+        return {"status": "store_unavailable"}
 
 
 def bot_turn(match_id: str, version: int, seat: int | None = None) -> dict:
     """Let the bot of ``seat`` (default: first pending bot) decide at ``version``."""
-    return get_service().run_bot_turn(match_id, version, seat)
+    return _through_outage(lambda: get_service().run_bot_turn(match_id, version, seat),
+                           f"bot turn {match_id}@{version}")
 
 
 def turn_timeout(match_id: str, seat: int, version: int) -> dict:
     """Decide for ``seat`` with the engine's timeout bot if its deadline (started at
     ``version``) passed and it still has not acted."""
-    return get_service().run_turn_timeout(match_id, seat, version)
+    return _through_outage(lambda: get_service().run_turn_timeout(match_id, seat, version),
+                           f"turn timeout {match_id} seat {seat}@{version}")
 
 
 def reconcile() -> dict:
     """Re-enqueue lost bot turns and timeouts of every running match."""
-    return get_service().reconcile()
+    return _through_outage(lambda: get_service().reconcile(), "reconcile")

@@ -1,67 +1,142 @@
-"""Worker entry points: ``python -m workers.runner`` / ``arena worker`` (real RQ worker with
-RQ's scheduler and a reconcile loop), and the embedded thread runtime for one-process mode.
+"""Worker entry points: ``python -m workers.runner`` / ``arena worker`` (a real RQ worker with
+a lease, a scheduler and a reconcile loop), and the embedded thread runtime for one-process
+mode.
 
-The reconcile loop (every ``ARENA_RECONCILE_S`` seconds) is what recovers a turn whose
-worker was killed: RQ itself notices a dead worker's job only minutes later.
+One worker process runs:
+
+- RQ's ``SimpleWorker`` work loop on the turn queue, over a Redis client that reconnects
+  with backoff forever (``service.bootstrap.waiting_retry``): RQ quits its loop on the
+  first ``ConnectionError`` or ``TimeoutError`` it sees ("found an unhandled exception,
+  quitting"), so the client never lets one through. Should the loop still end without a
+  stop request, :func:`run_worker` starts a new one after a backoff (a new RQ name);
+- its lease (:class:`service.rq_runtime.WorkerLease`, ``ARENA_WORKER_LEASE_S``) and the
+  heartbeat file ``arena worker --check`` reads;
+- the turn-timeout scheduler (:class:`service.rq_runtime.LeasedScheduler` in a thread:
+  whichever worker holds the short queue lock moves due timeouts to the queue);
+- the reconcile loop (every ``ARENA_RECONCILE_S``), which re-enqueues the turns of a killed
+  worker as soon as its lease is gone.
+
+Each process's RQ worker name is ``<name or "arena">.<random>``: unique per incarnation, so
+a restarted worker never collides with its killed predecessor's registration (RQ keeps it
+for ``worker_ttl + 60`` s) and jobs the predecessor started are recognised as lost.
 """
 from __future__ import annotations
 
 import argparse
 import logging
+import secrets
 import threading
 
+import redis
+from redis.exceptions import RedisError
 from rq import SimpleWorker, Worker
 
 from service import bootstrap
 from service.config import Config
 from service.embedded import EmbeddedRuntime, start_embedded
+from service.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run_worker", "start_embedded", "EmbeddedRuntime", "main"]
+__all__ = ["run_worker", "start_embedded", "EmbeddedRuntime", "main", "worker_name"]
+
+
+def worker_name(name: str | None = None) -> str:
+    """The RQ name of one worker incarnation: ``<name>.<8 hex digits>``."""
+    return f"{name or 'arena'}.{secrets.token_hex(4)}"
 
 
 def _reconcile_loop(period_s: float, stop: threading.Event) -> None:
     service = bootstrap.get_service()
+    failing = False
     while not stop.wait(period_s):
         try:
             service.reconcile()
+            failing = False
+        except RedisError as error:
+            if not failing:
+                log.warning("reconcile: Redis unavailable (%s); retrying every %.1f s",
+                            error, period_s)
+            failing = True
         except Exception:  # noqa: BLE001 - a failed pass is retried next period
             log.exception("reconcile pass failed")
 
 
+def _fail_fast_client(config: Config):
+    """A queue-Redis client without retries, for the lease and the scheduler thread (their
+    loops retry themselves; a beat must not hang through an outage)."""
+    return redis.Redis.from_url(config.rq_url, retry=None, socket_connect_timeout=2,
+                                socket_timeout=5)
+
+
 def run_worker(config: Config | None = None, *, burst: bool = False, name: str | None = None,
                fork: bool = False) -> bool:
-    """Run an RQ worker (with RQ's scheduler) on the turn queue until stopped.
+    """Run a worker (see module docstring) on the turn queue until stopped (SIGTERM/SIGINT:
+    RQ's warm shutdown), or until the queue is empty with ``burst``.
 
     ``fork=False`` uses ``SimpleWorker`` (jobs run in the worker process: bot turns are
     short pure-Python decisions); ``fork=True`` RQ's forking ``Worker``. Embedded mode
     (no ``REDIS_URL``) has no shared Redis for a separate process: use ``start_embedded``.
-    Returns whether any job was processed (RQ's ``work`` result).
+    Returns whether any job was processed.
     """
     config = config or Config.from_env()
     if config.embedded:
         raise SystemExit("REDIS_URL is not set: a separate worker cannot see the embedded "
                          "in-process Redis; `arena serve` runs its own worker threads.")
-    service = bootstrap.install(bootstrap.build_service(config))
+    service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
+    queue = service.scheduler.queue
+    side = _fail_fast_client(config)
     worker_class = Worker if fork else SimpleWorker
-    worker = worker_class([service.scheduler.queue], connection=service.scheduler.connection,
-                          name=name)
     stop = threading.Event()
-    loop = threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop),
-                            name="arena-reconcile", daemon=True)
-    loop.start()
+    scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
+                                logging_level="INFO")
+    threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop),
+                                name="arena-reconcile", daemon=True)]
+    if burst:
+        try:
+            scheduler_pass(scheduler)     # due timeouts go to the queue once, as RQ's burst does
+            scheduler.release_locks()
+        except RedisError:
+            log.exception("burst scheduler pass failed")
+    else:
+        threads.append(threading.Thread(target=run_scheduler, args=(scheduler, stop),
+                                        name="arena-scheduler", daemon=True))
+    for thread in threads:
+        thread.start()
+    worked = False
+    backoff = Backoff(first_s=0.5, cap_s=10.0)
     try:
-        return worker.work(burst=burst, with_scheduler=True, logging_level="INFO")
+        while True:
+            rq_name = worker_name(name)
+            lease = WorkerLease(side, service.keys.worker_lease(rq_name), config.worker_lease_s,
+                                config.heartbeat_file).start()
+            worker = worker_class([queue], connection=queue.connection, name=rq_name)
+            try:
+                worked = worker.work(burst=burst, logging_level="INFO") or worked
+            except RedisError:
+                # teardown (register_death) met an outage the retrying client gave up on
+                log.exception("worker %s ended on a Redis error", rq_name)
+            finally:
+                lease.stop()
+            if burst or worker._stop_requested:
+                break
+            delay = backoff.next()
+            log.error("worker %s: RQ's work loop ended without a stop request; a new one "
+                      "starts in %.1f s", rq_name, delay)
+            if stop.wait(delay):
+                break
     finally:
         stop.set()
+        for thread in threads:
+            thread.join(timeout=2 * config.worker_lease_s)
+    return worked
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``python -m workers.runner [--burst] [--name N] [--fork]``."""
     parser = argparse.ArgumentParser(description="Apocalypse Arena turn worker (RQ).")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
-    parser.add_argument("--name", help="RQ worker name")
+    parser.add_argument("--name", help="RQ worker name prefix (a random suffix is added)")
     parser.add_argument("--fork", action="store_true", help="fork a work horse per job")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -282,7 +282,8 @@ def test_snapshot_with_another_schema_version_is_ignored(service):
 
 
 def test_health_and_metrics(service):
-    assert service.health() == {"status": "ok", "store": True, "queue": True}
+    assert service.health() == {"status": "ok", "store": True, "queue": True,
+                                "store_state": "ok", "queue_state": "ok"}
     service.create_match("race", HUMANS, {})
     text = service.metrics()
     assert "arena_matches_created_total 1" in text and "arena_running_matches 1" in text

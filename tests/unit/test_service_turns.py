@@ -140,9 +140,11 @@ def test_reconcile_treats_a_long_started_job_as_dead(service):
     job = Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection)
     service.scheduler.queue.remove(job.id)
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=2)
+    job.worker_name = "w-live"
     job.set_status(JobStatus.STARTED)
     job.save()
-    assert service.scheduler.job_state(job.id) == "alive"  # within its 5 s budget
+    service.scheduler.connection.set(service.keys.worker_lease("w-live"), "1", ex=60)
+    assert service.scheduler.job_state(job.id) == "alive"  # within its 5 s budget, leased
     job.started_at = datetime.now(timezone.utc) - timedelta(seconds=60)
     job.save()
     assert service.scheduler.job_state(job.id) == "dead"
@@ -259,3 +261,67 @@ def test_the_first_pass_and_every_pass_after_reconcile_full_s_are_full(service):
     time.sleep(0.25)
     assert service.reconcile()["checked"] == 1
     assert service.reconcile()["checked"] == 1                 # back in the index
+
+
+def test_a_job_started_by_a_worker_without_a_lease_is_lost_and_requeued_at_once(service):
+    """Killed while running: the job stays "started" in RQ, but its worker's lease is gone."""
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+    job = Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection)
+    service.scheduler.queue.remove(job.id)
+    job.started_at = datetime.now(timezone.utc)
+    job.worker_name = "w-killed"
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    assert service.scheduler.job_state(job.id) == "lost"
+    assert service.reconcile()["requeued"] == 1
+    revived = Job.fetch(job.id, connection=service.scheduler.connection)
+    assert revived.get_status() == JobStatus.QUEUED and revived.meta["attempt"] == 2
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+
+
+def test_a_job_popped_to_rqs_intermediate_list_and_never_started_is_requeued(service):
+    """The worker moved the job off the queue (BLMOVE to RQ's intermediate list) and died
+    before starting it: status still "queued", yet no worker will ever pop it."""
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+    job_id = service.keys.bot_job_id(mid, 1, seat)
+    queue, conn = service.scheduler.queue, service.scheduler.connection
+    assert conn.lmove(queue.key, queue.intermediate_queue_key) == job_id.encode()
+    service.scheduler.lease_s = 0.2
+    assert service.scheduler.job_state(job_id) == "alive"   # just popped: a worker may start it
+    assert service.reconcile()["requeued"] == 0
+    time.sleep(0.3)
+    assert service.scheduler.job_state(job_id) == "lost"
+    assert service.reconcile()["requeued"] == 1
+    assert conn.lrange(queue.intermediate_queue_key, 0, -1) == []
+    assert Job.fetch(job_id, connection=conn).meta["attempt"] == 1   # it never ran
+    assert queue.job_ids == [job_id]
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+
+
+def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(service, monkeypatch):
+    import redis
+
+    from workers import jobs
+
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+
+    def down(*_args, **_kwargs):
+        raise redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(service, "run_bot_turn", down)
+        assert jobs.bot_turn(mid, 1, seat) == {"status": "store_unavailable"}
+        drain(service)   # the queued job runs into the outage and ends
+    job_id = service.keys.bot_job_id(mid, 1, seat)
+    assert Job.fetch(job_id, connection=service.scheduler.connection).get_status() == \
+        JobStatus.FINISHED
+    assert service.match_view(mid, None)["version"] == 1
+    assert service.reconcile()["requeued"] == 1
+    assert Job.fetch(job_id, connection=service.scheduler.connection).meta["attempt"] == 1
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"

@@ -1,0 +1,209 @@
+"""What keeps turn jobs moving when workers die or Redis goes away: a worker's lease, RQ's
+scheduler with a short lock, and the loop that runs that scheduler through outages.
+
+- :class:`WorkerLease`: every worker process holds ``P:worker-lease:<rq worker name>`` on
+  the queue Redis with a TTL of ``lease_s`` seconds, refreshed every ``lease_s / 3`` by a
+  thread. Reconcile (:meth:`service.scheduling.TurnScheduler.job_state`) treats a job
+  "started" by a worker whose lease is gone as lost and re-enqueues it at once, instead of
+  waiting for the job timeout (RQ's own worker key lives ``worker_ttl + 60`` = 480 s).
+- :class:`LeasedScheduler`: RQ's ``RQScheduler`` whose queue lock has a TTL of ``lock_s``
+  seconds instead of RQ's ``interval + 60`` (61 s): after the lock holder is killed another
+  worker's scheduler takes over within ``lock_s``.
+- :func:`run_scheduler`: acquire-or-refresh the lock and move due scheduled jobs to the
+  queue every ``interval_s``; a Redis error is logged and retried with capped exponential
+  backoff, so the scheduler outlives an outage of any length (RQ's own forked scheduler
+  process dies on the first ``ConnectionError`` and is restarted only by the worker's
+  10-minute maintenance pass).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import socket
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+from redis.exceptions import RedisError
+from rq.scheduler import RQScheduler
+from rq.scripts import acquire_or_refresh_lock
+
+log = logging.getLogger(__name__)
+
+#: Default seconds of a worker lease and of the scheduler lock (``ARENA_WORKER_LEASE_S``).
+DEFAULT_LEASE_S = 3.0
+
+
+class Backoff:
+    """Capped exponential backoff: ``next()`` gives ``first_s``, doubling up to ``cap_s``;
+    ``reset()`` after a success."""
+
+    def __init__(self, first_s: float = 0.1, cap_s: float = 2.0):
+        self.first_s, self.cap_s = first_s, cap_s
+        self._next = first_s
+
+    def next(self) -> float:
+        """The delay to wait now (seconds); the following one doubles, up to ``cap_s``."""
+        delay, self._next = self._next, min(self.cap_s, self._next * 2)
+        return delay
+
+    def reset(self) -> None:
+        """Start again from ``first_s``."""
+        self._next = self.first_s
+
+
+class WorkerLease:
+    """The liveness lease of one RQ worker (see module docstring).
+
+    Args:
+        connection: the queue Redis; give it a client that fails fast (a beat that cannot
+            reach Redis is retried on the next beat, it must not hang the thread).
+        key: ``Keys.worker_lease(worker name)``.
+        lease_s: the key's TTL; refreshed every ``lease_s / 3`` seconds.
+        heartbeat_file: when set, each beat writes ``{"at": unix time, "redis": "ok"|...}``
+            there (``arena worker --check`` reads it).
+    """
+
+    def __init__(self, connection, key: str, lease_s: float = DEFAULT_LEASE_S,
+                 heartbeat_file: str | os.PathLike | None = None):
+        self.connection = connection
+        self.key = key
+        self.lease_s = lease_s
+        self.heartbeat_file = Path(heartbeat_file) if heartbeat_file else None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.value = f"{socket.gethostname()}:{os.getpid()}"
+
+    def beat(self) -> bool:
+        """Set the lease key for ``lease_s`` (and the heartbeat file); False when Redis
+        did not answer (logged once per outage by the caller)."""
+        try:
+            self.connection.set(self.key, self.value, px=max(1, int(self.lease_s * 1000)))
+            ok = True
+        except RedisError:
+            ok = False
+        if self.heartbeat_file is not None:
+            try:
+                tmp = self.heartbeat_file.with_suffix(".tmp")
+                tmp.write_text(json.dumps({"at": time.time(), "redis": "ok" if ok else "down",
+                                           "pid": os.getpid()}))
+                tmp.replace(self.heartbeat_file)
+            except OSError:
+                log.warning("cannot write the heartbeat file %s", self.heartbeat_file)
+        return ok
+
+    def start(self) -> "WorkerLease":
+        """Beat once now, then every ``lease_s / 3`` seconds in a daemon thread."""
+        self.beat()
+        self._thread = threading.Thread(target=self._run, name="arena-lease", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        period = self.lease_s / 3
+        down = False
+        while not self._stop.wait(period):
+            ok = self.beat()
+            if ok == down:   # state changed
+                (log.info if ok else log.warning)(
+                    "worker lease %s: queue Redis %s", self.key, "back" if ok else "unreachable")
+            down = not ok
+
+    def stop(self) -> None:
+        """Stop beating and drop the lease (a clean exit frees the worker's jobs at once)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.lease_s)
+        try:
+            self.connection.delete(self.key)
+        except RedisError:
+            pass   # it expires by itself
+
+
+def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> tuple[bool, str]:
+    """``(healthy, reason)`` from a :class:`WorkerLease` heartbeat file: healthy when it was
+    written less than ``max_age_s`` seconds ago and that beat reached the queue Redis."""
+    try:
+        beat = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return False, f"no heartbeat file at {path}"
+    age = time.time() - float(beat.get("at", 0))
+    if age > max_age_s:
+        return False, f"last heartbeat {age:.1f} s ago (more than {max_age_s:g} s)"
+    if beat.get("redis") != "ok":
+        return False, f"worker alive (heartbeat {age:.1f} s ago) but Redis is unreachable"
+    return True, f"worker alive, heartbeat {age:.1f} s ago"
+
+
+class LeasedScheduler(RQScheduler):
+    """RQ's scheduler with a queue lock of ``lock_s`` seconds (see module docstring).
+
+    Only :meth:`acquire_locks` differs from RQ: it acquires or refreshes each queue's lock
+    with RQ's own atomic script (``rq.scripts.acquire_or_refresh_lock``) and TTL ``lock_s``
+    instead of ``interval + 60``. It is driven by :func:`run_scheduler`, not RQ's forked
+    ``work()`` loop (whose heartbeat would set RQ's long TTL again).
+    """
+
+    def __init__(self, queues, connection, lock_s: float = DEFAULT_LEASE_S, **kwargs):
+        super().__init__(queues, connection=connection, **kwargs)
+        self.lock_s = max(1, math.ceil(lock_s))
+
+    def acquire_locks(self, auto_start: bool = False) -> set[str]:
+        """Acquire or refresh the lock of each queue for ``lock_s`` seconds; returns the
+        names owned now. ``auto_start`` is ignored (no forked process)."""
+        owned = set()
+        for name in self._queue_names:
+            outcome = acquire_or_refresh_lock(self.connection, self.get_locking_key(name),
+                                              self.name, self.lock_s)
+            if outcome == "acquired":
+                log.info("scheduler %s acquired the lock of queue %s", self.name, name)
+            if outcome != "taken":
+                owned.add(name)
+        if owned != self._acquired_locks:
+            self._scheduled_job_registries = []
+        self._acquired_locks = owned
+        self.lock_acquisition_time = datetime.now()
+        return owned
+
+
+def scheduler_pass(scheduler: LeasedScheduler) -> bool:
+    """One pass: acquire or refresh the lock; when owned, enqueue the due scheduled jobs.
+    Returns whether this scheduler holds the lock. Raises the Redis client's errors."""
+    scheduler.acquire_locks()
+    if scheduler.acquired_locks:
+        scheduler.enqueue_scheduled_jobs()
+        return True
+    return False
+
+
+def run_scheduler(scheduler: LeasedScheduler, stop: threading.Event,
+                  interval_s: float = 0.5) -> None:
+    """Run :func:`scheduler_pass` every ``interval_s`` until ``stop`` is set; Redis errors
+    back off (capped at 2 s) and never end the loop. Releases the lock on the way out."""
+    backoff = Backoff(first_s=interval_s, cap_s=max(2.0, interval_s))
+    failing = False
+    while not stop.is_set():
+        try:
+            scheduler_pass(scheduler)
+            if failing:
+                log.info("scheduler %s: Redis answers again", scheduler.name)
+            failing = False
+            backoff.reset()
+            delay = interval_s
+        except RedisError as error:
+            if not failing:
+                log.warning("scheduler %s: Redis error (%s); retrying with backoff",
+                            scheduler.name, error)
+            failing = True
+            delay = backoff.next()
+        except Exception:  # noqa: BLE001 - a bad scheduled job must not stop all timeouts
+            log.exception("scheduler pass failed")
+            delay = interval_s
+        stop.wait(delay)
+    try:
+        scheduler.release_locks()
+    except RedisError:
+        pass   # the lock expires within lock_s
