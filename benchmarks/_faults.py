@@ -1,0 +1,216 @@
+"""Shared machinery of the fault scripts (``fault_worker_kill.py``, ``fault_redis_outage.py``)
+and of the integration tests that run small versions of them.
+
+- :class:`PrivateRedis`: a ``redis-server`` of our own on a free loopback port (AOF on,
+  ``appendfsync always``: an acknowledged write survives ``SIGKILL``), killed and restarted
+  on the same port and data directory to simulate an outage.
+- :class:`WorkerPool`: ``arena worker`` processes (``python -m workers.runner``) started,
+  SIGKILLed (the whole process group) and replaced.
+- :func:`decision_report`: folds a finished match's log and counts duplicate decisions.
+- :func:`resume_times`: after each kill, how long until each running match played again.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from service.envelopes import batches, to_event  # noqa: E402
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on at the moment (loopback)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate: Callable[[], Any], timeout_s: float, step_s: float = 0.05) -> Any:
+    """Poll ``predicate`` until truthy or ``timeout_s`` passed; its last value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(step_s)
+
+
+class PrivateRedis:
+    """A private ``redis-server`` (see module docstring) in ``directory``."""
+
+    def __init__(self, directory: str | os.PathLike, port: int | None = None):
+        self.binary = shutil.which("redis-server")
+        if self.binary is None:
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+
+    def url(self, db: int = 0) -> str:
+        """``redis://127.0.0.1:<port>/<db>``."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self, timeout_s: float = 30.0) -> "PrivateRedis":
+        """Start (or restart) the server and wait until it answers ``PING`` (after loading
+        its AOF)."""
+        import redis
+
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+             str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
+             "--save", "", "--logfile", str(self.directory / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        client = redis.Redis(port=self.port, socket_connect_timeout=1, retry=None)
+
+        def answers() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+
+        if not wait_until(answers, timeout_s):
+            raise RuntimeError(f"redis-server on port {self.port} did not start")
+        client.close()
+        return self
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Stop the server abruptly (default) and reap it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+    def stop(self) -> None:
+        """Kill the server and delete its data directory."""
+        self.kill()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class WorkerPool:
+    """``arena worker`` processes for ``env`` (a ``Config.to_env()``), logs in ``log_dir``."""
+
+    def __init__(self, env: Mapping[str, str], log_dir: str | os.PathLike):
+        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+        self.log_dir = Path(log_dir)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.procs: list[subprocess.Popen] = []
+        self.started = 0
+
+    def start(self) -> subprocess.Popen:
+        """One more worker process."""
+        self.started += 1
+        name = f"fault-w{self.started}"
+        with open(self.log_dir / f"{name}.log", "ab") as log_file:
+            proc = subprocess.Popen([sys.executable, "-m", "workers.runner", "--name", name],
+                                    cwd=ROOT, env=self.env, start_new_session=True,
+                                    stdout=log_file, stderr=subprocess.STDOUT)
+        self.procs.append(proc)
+        return proc
+
+    def alive(self) -> list[subprocess.Popen]:
+        """The processes still running."""
+        return [proc for proc in self.procs if proc.poll() is None]
+
+    @staticmethod
+    def kill(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
+        """Signal ``proc``'s whole process group and reap it."""
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                pass
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def stop(self) -> None:
+        """Kill every process started."""
+        for proc in self.procs:
+            self.kill(proc)
+
+
+def decision_report(engine: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Fold a log and count its decisions: ``{"decisions", "duplicates"}``.
+
+    A decision is a seat's answer to one continuous stretch of being pending: its key is
+    ``(seat, version at which the seat last became pending)``. A command batch whose seat
+    was not pending, or a second batch with the same key, is a duplicate (a turn job
+    played twice on the same decision)."""
+    state = None
+    pending_since: dict[int, int] = {}
+    seen: set[tuple[int, int]] = set()
+    decisions = duplicates = 0
+    version = 0
+    for batch in batches(events):
+        first = batch[0]
+        if "command" in first:
+            decisions += 1
+            key = (first.get("actor"), pending_since.get(first.get("actor"), -1))
+            if key[1] < 0 or key in seen:
+                duplicates += 1
+            seen.add(key)
+        for event in batch:
+            state = engine.evolve(state, to_event(event))
+        version += len(batch)
+        now_pending = set(engine.pending(state)) if engine.result(state) is None else set()
+        acted = first.get("actor") if "command" in first else None
+        for seat in list(pending_since):
+            if seat not in now_pending or seat == acted:
+                del pending_since[seat]
+        for seat in now_pending:
+            pending_since.setdefault(seat, version)
+    return {"decisions": decisions, "duplicates": duplicates}
+
+
+def event_times(events: Iterable[Mapping[str, Any]]) -> list[float]:
+    """Unix times of a log's events (their ``at``)."""
+    return [datetime.fromisoformat(e["at"]).timestamp() for e in events]
+
+
+def resume_times(kills: Sequence[float], matches: Mapping[str, list[float]]) -> dict[str, Any]:
+    """For each kill time and each match running then (an event before and after it), the
+    seconds from the kill to the match's next event. Returns the per-(kill, match) values
+    and, per kill, the worst one (how long until *every* running match played again)."""
+    pairs: list[float] = []
+    worst: list[float] = []
+    for kill in kills:
+        waits = []
+        for times in matches.values():
+            if not times or times[0] >= kill or times[-1] <= kill:
+                continue
+            waits.append(min(t for t in times if t > kill) - kill)
+        pairs += waits
+        if waits:
+            worst.append(max(waits))
+    return {"pairs": pairs, "per_kill_worst": worst}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0..100, nearest rank) of ``values``; 0.0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(round(q / 100 * len(ordered) + 0.5))))
+    return ordered[rank - 1]
+
+
+def summary(values: Sequence[float]) -> dict[str, float]:
+    """``{"n", "p50", "p99", "max", "mean"}`` in seconds (3 decimals)."""
+    return {"n": len(values), "p50": round(percentile(values, 50), 3),
+            "p99": round(percentile(values, 99), 3),
+            "max": round(max(values), 3) if values else 0.0,
+            "mean": round(statistics.fmean(values), 3) if values else 0.0}
