@@ -83,8 +83,10 @@ class Turns:
         """Decide for a seat whose deadline (started at ``version``) passed, with the
         engine's ``timeout_bot``; events are recorded with cause ``timeout``.
 
-        Idempotent: a stale job (seat acted since, deadline cancelled/replaced, match over)
-        or a second run of the same job does nothing. A job that fires before its
+        Idempotent: a stale job (deadline cancelled/replaced, match over) or a second run
+        of the same job does nothing. A record whose seat acted since and is pending again
+        (its new deadline was lost with a killed process) is restarted at the current
+        version (``"restarted"``). A job that fires before its
         deadline does nothing (``"early"``; reconcile re-schedules it).
         """
         ctx = self.ctx
@@ -110,7 +112,12 @@ class Turns:
                         for e in ctx.stores.events.read(match_id, after=version,
                                                         upto=loaded.version))
             if acted:
-                return {"status": "stale"}
+                # The seat acted since this deadline began and is pending again: its new
+                # decision's deadline was lost (the process died between that append and
+                # its book-keeping). Start it now, else this record would never move on.
+                self.act.after_append.start_deadline(match_id, seat, loaded.version,
+                                                     record.turn_timeout_s)
+                return {"status": "restarted"}
             try:
                 answer = self.act.act(match_id, seat, command, expected_version=loaded.version,
                                       cause="timeout",

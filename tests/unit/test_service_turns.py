@@ -325,3 +325,23 @@ def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(serv
     assert Job.fetch(job_id, connection=service.scheduler.connection).meta["attempt"] == 1
     drain(service)
     assert service.match_view(mid, None)["status"] == "finished"
+
+
+def test_a_deadline_whose_seat_acted_since_is_restarted_not_left_stale_forever(service):
+    """A worker killed between a seat's append and its book-keeping leaves the seat's old
+    deadline record: the seat acted after it and is pending again. The old timeout job
+    must start the new decision's deadline, else reconcile re-runs a stale job forever."""
+    mid, first = _timed_race(service, 0.2)
+    service.act(mid, first, {"type": "add", "amount": 1})
+    service.act(mid, 1 - first, {"type": "add", "amount": 1})
+    assert service.match_view(mid, None)["view"]["turn"] == first
+    version = service.match_view(mid, None)["version"]
+    past = (datetime.now(timezone.utc) - timedelta(seconds=5)).isoformat()
+    service.stores.deadlines.start(mid, first, 1, past)      # the lost book-keeping
+    assert service.run_turn_timeout(mid, first, 1) == {"status": "restarted"}
+    entry = service.stores.deadlines.get(mid, first)
+    assert entry["version"] == version
+    assert service.run_turn_timeout(mid, first, 1) == {"status": "stale"}
+    time.sleep(0.3)
+    assert service.run_turn_timeout(mid, first, version)["status"] == "acted"
+    assert service.store.read(mid)[-1]["cause"] == "timeout"
