@@ -71,6 +71,7 @@ TARGET_P99_RATIO = 2.0          # action p99 / ceiling's request p99, <=
 GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
 BOT_LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician", "dead-apocalypse": "cooperative"}
 SEATS = 4
+CTX = mp.get_context("fork")
 
 
 def free_port() -> int:
@@ -168,16 +169,23 @@ def redis_server_pid(redis_url: str) -> int | None:
 
 class Window:
     """The shared clock of one measurement: requests before ``counting_from`` warm up and
-    are not counted; nothing starts after ``deadline``."""
+    are not counted; nothing starts after ``deadline`` — a value shared by every process,
+    which the measuring process extends until ``--min-moves`` moves were counted (``moves``,
+    shared too), so a loaded machine yields a longer window, never an empty one."""
 
-    def __init__(self, counting_from: float, deadline: float):
-        self.counting_from, self.deadline = counting_from, deadline
+    def __init__(self, counting_from: float, deadline: Any, moves: Any):
+        self.counting_from, self.deadline, self.moves = counting_from, deadline, moves
 
     def open(self) -> bool:
-        return time.time() < self.deadline
+        return time.time() < self.deadline.value
 
     def counting(self) -> bool:
-        return self.counting_from <= time.time() < self.deadline
+        return self.counting_from <= time.time() < self.deadline.value
+
+    def moved(self) -> None:
+        """Count one move of the window."""
+        with self.moves.get_lock():
+            self.moves.value += 1
 
 
 class Tally:
@@ -225,6 +233,7 @@ def ceiling_client(port: int, window: Window, tally: Tally, seed: int) -> None:
         _, started, counted = client.call("POST", "/ceiling", body=body)
         if counted:
             tally.actions.append(time.perf_counter() - started)
+            window.moved()
 
 
 class SeatClient:
@@ -269,6 +278,7 @@ class SeatClient:
                     continue
                 if counted:
                     self.tally.actions.append(time.perf_counter() - started)
+                    self.window.moved()
                 nxt = answer.get("legal_actions") if isinstance(answer, dict) else None
                 legal = nxt if isinstance(nxt, dict) and "actions" in nxt else None
                 continue
@@ -276,8 +286,10 @@ class SeatClient:
                 "GET", f"{base}/events?after={max(seen, legal['version'])}&wait=2", token)
             for event in page["events"]:
                 seen = max(seen, event["version"])
-                if counted and event.get("cause") == "bot" and event.get("command_id"):
+                if counted and event.get("cause") == "bot" and event.get("command_id") \
+                        and event["command_id"] not in self.tally.bot_commands:
                     self.tally.bot_commands.add(event["command_id"])
+                    self.window.moved()
             legal = None
             if not page["events"]:
                 match, _, _ = self.client.call("GET", base, token)
@@ -312,11 +324,11 @@ def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, m
         tally.errors[f"client:{code}"] = tally.errors.get(f"client:{code}", 0) + 1
 
 
-def load_process(kind: str, port: int, window: tuple[float, float], specs: list[dict[str, Any]],
+def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any]],
                  results: Any) -> None:
     """One load-generator process: one thread per spec; puts its merged :class:`Tally`
     (as plain data) and its own CPU seconds on ``results``."""
-    win = Window(*window)
+    win = window
     tallies = [Tally() for _ in specs]
     threads = []
     for spec, tally in zip(specs, tallies):
@@ -331,7 +343,7 @@ def load_process(kind: str, port: int, window: tuple[float, float], specs: list[
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(max(0.0, win.deadline - time.time()) + 30)
+        thread.join(max(0.0, win.deadline.value - time.time()) + 60)
     total = Tally()
     for tally in tallies:
         total.merge(tally)
@@ -340,12 +352,12 @@ def load_process(kind: str, port: int, window: tuple[float, float], specs: list[
                  "matches": total.matches, "cpu_s": time.process_time() - cpu0})
 
 
-def run_load(kind: str, port: int, seconds: float, warmup_s: float, processes: int,
+def run_load(kind: str, port: int, window: Window, processes: int,
              threads: int, game: str | None = None, mode: str = "humans",
              prefer: bool = False) -> dict[str, Any]:
-    """Drive one server with ``processes`` x ``threads`` clients for ``warmup_s`` +
-    ``seconds``; the merged tally of the counted window."""
-    ctx = mp.get_context("fork")
+    """Drive one server with ``processes`` x ``threads`` clients until ``window`` closes;
+    the merged tally of its counted part."""
+    ctx = CTX
     clients = processes * threads
     per_process: list[list[dict[str, Any]]] = [[] for _ in range(processes)]
     if kind == "ceiling":
@@ -361,8 +373,6 @@ def run_load(kind: str, port: int, seconds: float, warmup_s: float, processes: i
                     "seed": index, "game": game, "mode": mode, "prefer": prefer, "seat": seat,
                     "inbox": boxes[seat - 1] if seat else None,
                     "outboxes": boxes if seat == 0 else []})
-    start = time.time() + 0.5 + 0.05 * processes
-    window = (start + warmup_s, start + warmup_s + seconds)
     results = ctx.Queue()
     workers = [ctx.Process(target=load_process, args=(kind, port, window, specs, results))
                for specs in per_process if specs]
@@ -371,7 +381,7 @@ def run_load(kind: str, port: int, seconds: float, warmup_s: float, processes: i
     outcome: dict[str, Any] = {"requests": [], "actions": [], "bot_commands": set(),
                                "errors": {}, "matches": 0, "client_cpu_s": 0.0}
     for _ in workers:
-        part = results.get(timeout=warmup_s + seconds + 120)
+        part = results.get(timeout=max(0.0, window.deadline.value - time.time()) + 180)
         outcome["requests"] += part["requests"]
         outcome["actions"] += part["actions"]
         outcome["bot_commands"] |= set(part["bot_commands"])
@@ -381,7 +391,6 @@ def run_load(kind: str, port: int, seconds: float, warmup_s: float, processes: i
         outcome["client_cpu_s"] += part["cpu_s"]
     for worker in workers:
         worker.join(30)
-    outcome["window"] = window
     return outcome
 
 
@@ -398,25 +407,36 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
         port = servers["project_port"]
     meter = CpuMeter(groups=groups, pids={"redis": {redis_pid} if redis_pid else set()})
     box: dict[str, Any] = {}
+    first = time.time() + 0.5 + 0.05 * args.processes + args.warmup_seconds
+    deadline, moved = CTX.Value("d", first + args.seconds), CTX.Value("i", 0)
+    window = Window(first, deadline, moved)
     runner = threading.Thread(target=lambda: box.update(run_load(
-        kind, port, args.seconds, args.warmup_seconds, args.processes, args.threads_per_process,
+        kind, port, window, args.processes, args.threads_per_process,
         game, mode, args.prefer_representation)))
     runner.start()
-    # The CPU window opens and closes with the counted window of the clients.
-    first = time.time() + 0.5 + 0.05 * args.processes + args.warmup_seconds
+    # The CPU window opens and closes with the counted window of the clients; it is
+    # extended (up to --max-seconds) while fewer than --min-moves moves were counted.
     time.sleep(max(0.0, first - time.time()))
     meter.start()
-    time.sleep(max(0.0, first + args.seconds - time.time()))
+    while True:
+        time.sleep(max(0.0, deadline.value - 0.3 - time.time()))
+        now = time.time()
+        if moved.value >= args.min_moves or now - first >= args.max_seconds:
+            break
+        with deadline.get_lock():
+            deadline.value = now + 1.0
+    time.sleep(max(0.0, deadline.value - time.time()))
     cpu = meter.stop()
     runner.join()
+    length = max(deadline.value - first, 1e-9)
     moves = len(box["actions"]) + (len(box["bot_commands"]) if mode == "bots" else 0)
     server_cpu = (cpu.get("server") or 0.0) + (cpu.get("rq") or 0.0 if mode == "bots" else 0.0)
     return {
         "moves": moves, "human_actions": len(box["actions"]),
         "bot_moves": len(box["bot_commands"]) if kind == "project" else 0,
         "requests": len(box["requests"]),
-        "moves_per_s": moves / args.seconds,
-        "requests_per_s": len(box["requests"]) / args.seconds,
+        "moves_per_s": moves / length,
+        "requests_per_s": len(box["requests"]) / length, "window_s": length,
         "p50_ms": percentile(box["actions"], 0.5) * 1000,
         "p99_ms": percentile(box["actions"], 0.99) * 1000,
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
@@ -457,6 +477,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=8.0, help="counted window per measurement")
     parser.add_argument("--warmup-seconds", type=float, default=2.0)
+    parser.add_argument("--min-moves", type=int, default=20,
+                        help="extend a window until this many moves were counted")
+    parser.add_argument("--max-seconds", type=float, default=120.0,
+                        help="longest counted window (with --min-moves)")
     parser.add_argument("--processes", type=int, default=4, help="load-generator processes")
     parser.add_argument("--threads-per-process", type=int, default=4)
     parser.add_argument("--gunicorn-workers", type=int, default=5)
