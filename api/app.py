@@ -12,7 +12,7 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api import events, games, matches, ops, replays, webclient
+from api import events, games, limits, matches, ops, replays, webclient
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -54,7 +54,8 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     Args:
         service: the ``MatchService`` to serve; default ``service.bootstrap.build_service()``
             (configured from the environment: embedded fakeredis when ``REDIS_URL`` is unset).
-        config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``, ...).
+        config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``, the
+            rate-limit settings of :mod:`api.limits` such as ``ARENA_RATE_LIMITS_ENABLED``).
     """
     if service is None:
         from service.bootstrap import build_service
@@ -69,4 +70,5 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)
+    limits.install(app, service)
     return app

@@ -10,6 +10,7 @@ games' finer rule codes). Extras carry machine-readable context: ``errors`` (fie
 messages) for ``validation_error``, ``current_version`` for ``version_conflict``.
 Every 503 problem (``busy``, ``store_unavailable``) carries ``Retry-After`` (RFC 9110
 section 10.2.3: delay in seconds before the client may retry), unless the raiser set its own.
+Every 429 problem carries ``Retry-After`` too (the raiser's value; default 1 s).
 
 Sources mapped here:
 
@@ -21,6 +22,8 @@ Sources mapped here:
   down or a slot not served, ``READONLY``/``MASTERDOWN``/``TRYAGAIN`` and MOVED/ASK storms
   during a failover, ``OOM``) — 503 ``store_unavailable`` with ``Retry-After``
   (:data:`STORE_RETRY_AFTER_S`); the request changed nothing it did not acknowledge;
+- :class:`flask_limiter.RateLimitExceeded` — a client over its request rate limits
+  (:mod:`api.limits`): 429 ``rate_limited`` with ``Retry-After`` (RFC 6585 section 4);
 - werkzeug ``HTTPException`` — unknown route (404), wrong method (405), body too large (413);
 - anything else — a genuine bug: logged with its traceback, answered 500 ``internal_error``
   without internals.
@@ -31,6 +34,7 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, json, request
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from domain.engine import RuleError
@@ -83,6 +87,9 @@ TITLES: dict[str, str] = {
     "internal_error": "Internal server error",
     "service_unavailable": "Service unavailable",
     "store_unavailable": "Store unavailable",
+    "rate_limited": "Too many requests",
+    "too_many_bot_matches": "Too many running bot matches",
+    "bot_options_capped": "Bot options above the server's cap",
 }
 
 #: werkzeug HTTP status -> stable code for routing/protocol errors raised before a view runs.
@@ -141,7 +148,7 @@ def problem_response(status: int, code: str, detail: str,
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
-    if status == 503 and "Retry-After" not in response.headers:
+    if status in (429, 503) and "Retry-After" not in response.headers:
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
     return response
 
@@ -165,10 +172,21 @@ def register_error_handlers(app: Flask) -> None:
     def _rule_error(error: RuleError) -> Response:
         return problem_response(error.status, error.code, error.detail)
 
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(error: RateLimitExceeded) -> Response:
+        from api.limits import retry_after_s
+
+        limit = str(error.limit.limit)
+        return problem_response(429, "rate_limited",
+                                f"Too many requests from this client: the limit is {limit}.",
+                                {"Retry-After": str(retry_after_s())}, limit=limit)
+
     @app.errorhandler(ServiceError)
     def _service_error(error: ServiceError) -> Response:
         headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} \
-            if error.status == 401 else None
+            if error.status == 401 else {}
+        if error.retry_after_s is not None:
+            headers["Retry-After"] = str(error.retry_after_s)
         return problem_response(error.status, error.code, error.detail, headers,
                                 **error.extra)
 

@@ -12,6 +12,7 @@ from domain.engine import RuleError
 from api import schemas
 from api.errors import Problem
 from api.auth import optional_seat, require_seat
+from api.limits import quota_client
 from api.runtime import runtime, service
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
@@ -34,7 +35,8 @@ def create_match():
     body = schemas.create_match_body()
     return _created(service().create_match(body["game"], body["seats"], body["options"],
                                            body["turn_timeout_s"], unlisted=body["unlisted"],
-                                           spectators=body["spectators"]))
+                                           spectators=body["spectators"],
+                                           client=quota_client()))
 
 
 @bp.get("")
@@ -58,7 +60,7 @@ def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
     201 when this call created it, else 200."""
     seat = require_seat(match_id)
-    answer = service().rematch(match_id, seat)
+    answer = service().rematch(match_id, seat, client=quota_client())
     runtime().remember(answer["match_id"], answer["game"])
     response = jsonify(answer)
     response.headers["Location"] = url_for("matches.get_match", match_id=answer["match_id"])
@@ -132,4 +134,5 @@ def fork(match_id: str):
     body = schemas.load(schemas.ForkSchema(), schemas.json_body())
     if body["seats"] is not None:
         schemas.check_seats(runtime().game(runtime().game_of(match_id)), body["seats"])
-    return _created(service().fork(match_id, body["version"], body["seats"]))
+    return _created(service().fork(match_id, body["version"], body["seats"],
+                                   client=quota_client()))

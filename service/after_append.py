@@ -1,5 +1,6 @@
 """Book-keeping after every append (creation, fork, accepted command): counters, snapshot,
-the running/awaiting indexes, then the turn jobs of what is pending now (bot turns,
+the running/awaiting indexes, the client's running bot matches (:mod:`service.quotas`) when
+a match ends, then the turn jobs of what is pending now (bot turns,
 turn-timeout deadlines).
 
 Failures here never undo the append: reconcile (:mod:`service.reconcile`) re-derives
@@ -55,6 +56,8 @@ class AfterAppend:
         stores.index.appended(match_id, finished, awaits_worker(record, pending), pipe)
         if finished and record.listed and old_version:   # the lobby's only change on an action
             stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=pipe)
+        if finished and record.quota_client:   # no longer a running bot match of its client
+            stores.bot_matches.release(record.quota_client, match_id, pipe=pipe)
         pipe.execute()
         try:
             self.schedule(record, pending, new_version, actor)

@@ -102,7 +102,8 @@ def build_service(config: Config | None = None,
                            fold_cache_size=config.fold_cache_size,
                            reconcile_full_s=config.reconcile_full_s,
                            index_shards=config.index_shards,
-                           abandon_after_s=config.abandon_after_s)
+                           abandon_after_s=config.abandon_after_s,
+                           bot_caps=config.bot_caps)
     service.config = config
     return service
 

@@ -30,6 +30,13 @@ Variables (all optional):
 - ``ARENA_ABANDON_AFTER_S``: a running match in which no human seat acted for this many
   seconds (since its creation or the last human command) ends ``abandoned`` at the next
   reconcile pass (default 86400 = 24 h).
+- ``ARENA_MAX_BOT_BUDGET``: the highest ``budget`` bot option (rollouts per decision) a
+  client may ask for (default 512; ``0`` = no cap beyond the bot's own schema).
+- ``ARENA_MAX_BOT_TIME_MS``: the highest ``time_budget_ms`` bot option (default 2000; ``0``
+  = no cap).
+- ``ARENA_MAX_BOT_MATCHES_PER_CLIENT``: running matches with a bot seat one client may
+  have (default 4; ``0`` = no cap). These three apply to matches made through the HTTP
+  API (:mod:`service.quotas`); the API's request rate limits are in :mod:`api.limits`.
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 """
@@ -38,6 +45,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from typing import Mapping
+
+from service.quotas import BotCaps
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +68,15 @@ class Config:
     fold_cache_size: int = 1024
     index_shards: int = 16
     abandon_after_s: float = 86400.0
+    max_bot_budget: int = 512
+    max_bot_time_ms: int = 2000
+    max_bot_matches_per_client: int = 4
+
+    @property
+    def bot_caps(self) -> BotCaps:
+        """The caps of :mod:`service.quotas` (``0``: no cap)."""
+        return BotCaps(budget=self.max_bot_budget, time_budget_ms=self.max_bot_time_ms,
+                       matches=self.max_bot_matches_per_client)
 
     @property
     def embedded(self) -> bool:
@@ -96,6 +114,15 @@ class Config:
                 raise ValueError(f"{name} must be positive, got {raw!r}")
             return value
 
+        def cap(name: str, default: int) -> int:
+            raw = env.get(name)
+            if raw is None or raw == "":
+                return default
+            value = int(raw)
+            if value < 0:
+                raise ValueError(f"{name} must be 0 (no cap) or positive, got {raw!r}")
+            return value
+
         return cls(
             redis_url=env.get("REDIS_URL") or None,
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
@@ -112,6 +139,9 @@ class Config:
             fold_cache_size=number("ARENA_FOLD_CACHE_SIZE", 1024, int),
             index_shards=number("ARENA_INDEX_SHARDS", 16, int),
             abandon_after_s=number("ARENA_ABANDON_AFTER_S", 86400.0),
+            max_bot_budget=cap("ARENA_MAX_BOT_BUDGET", 512),
+            max_bot_time_ms=cap("ARENA_MAX_BOT_TIME_MS", 2000),
+            max_bot_matches_per_client=cap("ARENA_MAX_BOT_MATCHES_PER_CLIENT", 4),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -129,6 +159,9 @@ class Config:
             "ARENA_FOLD_CACHE_SIZE": str(self.fold_cache_size),
             "ARENA_INDEX_SHARDS": str(self.index_shards),
             "ARENA_ABANDON_AFTER_S": str(self.abandon_after_s),
+            "ARENA_MAX_BOT_BUDGET": str(self.max_bot_budget),
+            "ARENA_MAX_BOT_TIME_MS": str(self.max_bot_time_ms),
+            "ARENA_MAX_BOT_MATCHES_PER_CLIENT": str(self.max_bot_matches_per_client),
         }
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url

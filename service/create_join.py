@@ -19,6 +19,7 @@ from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, genesis_hash, seed_commitment
 from service.context import MatchContext, check_seat, head_fields
+from service.quotas import BotQuotas
 from service.envelopes import build_envelopes, fold_envelope, is_platform, rechain, utc_iso
 from service.roster import join_envelope, roster_of
 from service.tokens import find_seat, new_token, token_digest
@@ -44,9 +45,11 @@ def check_timeout(turn_timeout_s: Any) -> float | None:
 class CreateJoin:
     """create_match, fork, join, authenticate (see module docstring)."""
 
-    def __init__(self, ctx: MatchContext, after_append: AfterAppend):
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend,
+                 quotas: BotQuotas | None = None):
         self.ctx = ctx
         self.after_append = after_append
+        self.quotas = quotas or BotQuotas(ctx.stores.bot_matches)
 
     # ------------------------------------------------------------------ seats
     def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
@@ -98,17 +101,19 @@ class CreateJoin:
     # ------------------------------------------------------------------ creation
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True) -> dict[str, Any]:
+                     spectators: bool = True, client: str | None = None) -> dict[str, Any]:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
         ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
         first envelope carries the roster (:mod:`service.roster`). ``unlisted``: never in
         the lobby (reachable by id); ``spectators`` False: tokenless reads are 403 while it
-        runs (public after the end, like the seed).
+        runs (public after the end, like the seed). ``client``: the outside client it is
+        made for (the API's client key): the server's bot caps apply (:mod:`service.quotas`).
 
         Raises UnknownGame, InvalidSeats, InvalidSeatBotOptions (400 ``validation_error``:
         ``bot_options`` on a seat that is not a bot, or options its level refuses),
-        ``invalid_turn_timeout``, or the engine's InvalidCommand for bad options. Nothing
-        is stored on an error. Tokens appear only in this answer.
+        ``invalid_turn_timeout``, the engine's InvalidCommand for bad options, and with a
+        ``client`` BotOptionsCapped (422) / TooManyBotMatches (429). Nothing is stored on
+        an error. Tokens appear only in this answer.
         """
         engine = self.ctx.engine(game)
         seat_list = self.validate_seats(engine, seats)
@@ -117,7 +122,7 @@ class CreateJoin:
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
         return self.start_fresh(engine, seat_list, normalised, timeout,
-                                listed=not unlisted, spectators=bool(spectators))
+                                listed=not unlisted, spectators=bool(spectators), client=client)
 
     def start_fresh(self, engine: Engine, seat_list: list[dict[str, Any]],
                     options: Mapping[str, Any], timeout: float | None,
@@ -128,14 +133,16 @@ class CreateJoin:
         events = engine.new_match(Setup(len(seat_list), options), derive_rng(seed, 0))
         return self._start(engine, seat_list, options, timeout, seed, events=events, **start)
 
-    def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
+    def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
+             client: str | None = None) -> dict[str, Any]:
         """A new match whose log is the first ``version`` events of a finished match,
         re-chained under a new id, with the same seed; it continues from there. Forks are
         open information by design (analysis): the original's export revealed that seed, so
         anyone holding it can compute the fork's hidden cards and future draws.
 
-        ``seats`` defaults to the original seat kinds (new tokens). Raises MatchRunning,
-        VersionOutOfRange (before the end of set-up or past the end), InvalidSeats.
+        ``seats`` defaults to the original seat kinds (new tokens); ``client`` as for
+        :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
+        set-up or past the end), InvalidSeats, and with a ``client`` the quota errors.
         """
         record = self.ctx.record(match_id)
         if not record.finished:
@@ -160,20 +167,45 @@ class CreateJoin:
         return self._start(engine, seat_list, record.options, record.turn_timeout_s, record.seed,
                            prefix=envelopes[:version],
                            forked_from={"match_id": match_id, "version": version},
-                           listed=record.listed, spectators=record.spectators)
+                           listed=record.listed, spectators=record.spectators, client=client)
 
     def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
                timeout: float | None, seed: bytes, events=None, prefix=None,
                forked_from: Any = None, listed: bool = True, spectators: bool = True,
                extra_meta: Mapping[str, str] | None = None, match_id: str | None = None,
-               issue_tokens: bool = True) -> dict[str, Any]:
+               issue_tokens: bool = True, client: str | None = None) -> dict[str, Any]:
         """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes;
         its first envelope gets the fork's roster). Files it in the lobby when ``listed``.
         ``match_id`` (default a new random id) and ``issue_tokens`` False (no seat token:
         a rematch's seats are claimed one by one) serve the rematch; a match that exists
-        already under ``match_id`` raises MatchExists and stores nothing."""
+        already under ``match_id`` raises MatchExists and stores nothing. With a ``client``
+        the bot caps are checked and a running bot match is counted for it (given back if
+        the match cannot be stored)."""
         stores = self.ctx.stores
         match_id = match_id or uuid.uuid4().hex[:20]
+        if client is None:
+            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
+                               forked_from, listed, spectators, extra_meta, match_id,
+                               issue_tokens, None)
+        self.quotas.check_options(seat_list)
+        counted = self.quotas.reserve(client, match_id, seat_list)
+        try:
+            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
+                               forked_from, listed, spectators, extra_meta, match_id,
+                               issue_tokens, client if counted else None)
+        except BaseException:
+            if counted:
+                self.quotas.release(client, match_id)
+            raise
+
+    def _store(self, engine: Engine, seat_list: list[dict[str, Any]],
+               options: Mapping[str, Any], timeout: float | None, seed: bytes, events, prefix,
+               forked_from: Any, listed: bool, spectators: bool,
+               extra_meta: Mapping[str, str] | None, match_id: str, issue_tokens: bool,
+               quota_client: str | None) -> dict[str, Any]:
+        """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
+        kept in its meta so its end releases the count)."""
+        stores = self.ctx.stores
         roster = roster_of(engine, seat_list, options, timeout, forked_from)
         if prefix is None:
             envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
@@ -197,6 +229,8 @@ class CreateJoin:
                 "forked_from": canonical_json(forked_from),
                 "listed": "1" if listed else "0", "spectators": "1" if spectators else "0",
                 **(extra_meta or {})}
+        if quota_client:
+            meta["quota_client"] = quota_client
         meta.update(head_fields(engine, state, envelopes, {}, None)[0])
         outcome = stores.events.append(match_id, 0, envelopes, meta)
         if outcome.status != "ok":

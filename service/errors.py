@@ -9,7 +9,10 @@ from typing import Any
 
 
 class ServiceError(Exception):
-    """Base class: ``ServiceError(code, status, detail, **extra)``."""
+    """Base class: ``ServiceError(code, status, detail, **extra)``. ``retry_after_s``: the
+    ``Retry-After`` seconds of the answer (None: the API's default for the status)."""
+
+    retry_after_s: int | None = None
 
     def __init__(self, code: str, status: int, detail: str, **extra: Any):
         super().__init__(f"{code}: {detail}")

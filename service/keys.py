@@ -73,6 +73,19 @@ class Keys:
         """Hash of Prometheus counters shared by all processes."""
         return f"{self.prefix}:metrics"
 
+    # -- abuse limits --------------------------------------------------------------------
+    def bot_matches(self, client: str) -> str:
+        """Set of the running bot match ids created for one client (``client``: the API's
+        client key, e.g. ``addr:203.0.113.7``), counted against
+        ``ARENA_MAX_BOT_MATCHES_PER_CLIENT`` (:mod:`service.quotas`). One key per client."""
+        return f"{self.prefix}:botmatches:{client}"
+
+    def rate_limits(self) -> str:
+        """Prefix of the rate-limit counters the ``limits`` library writes (its storage's
+        ``key_prefix``: keys ``<this>:LIMITER/<client>/<scope>/...``, each with a TTL of
+        its window; :mod:`api.limits`)."""
+        return f"{self.prefix}:limits"
+
     # -- RQ ----------------------------------------------------------------------------
     def worker_lease(self, worker_name: str) -> str:
         """String on the queue Redis with a TTL of ``ARENA_WORKER_LEASE_S``: the worker

@@ -101,13 +101,16 @@ class Lifecycle:
         return False
 
     # ------------------------------------------------------------------ rematch
-    def rematch(self, match_id: str, seat: int) -> dict[str, Any]:
+    def rematch(self, match_id: str, seat: int, client: str | None = None) -> dict[str, Any]:
         """The rematch of finished ``match_id`` for ``seat`` (the bearer's seat):
         ``{"match_id", "game", "version", "seed_commitment", "seat", "token", "seats",
         "turn_timeout_s", "created"}`` (``created``: this call made the match; ``token``:
         the seat's new token, shown once). Raises MatchRunning (409), NotASeatOfTheMatch
         (409: a bot seat), RematchSeatClaimed (409: this seat claimed its token already),
-        SeatTaken (its open seat was joined by someone else)."""
+        SeatTaken (its open seat was joined by someone else). ``client``: the outside client
+        asking, whose bot caps apply when this call creates the match (:mod:`service.quotas`:
+        BotOptionsCapped, TooManyBotMatches; the rematch stays named, a later call creates
+        it)."""
         ctx = self.ctx
         record = ctx.record(match_id)
         if not record.finished:
@@ -115,7 +118,7 @@ class Lifecycle:
         created_kind = record.seats[seat]["kind"]
         if created_kind == "bot":
             raise errors.NotASeatOfTheMatch(seat)
-        rematch_id, created = self._rematch_match(record)
+        rematch_id, created = self._rematch_match(record, client)
         if created_kind == "open":
             try:
                 joined = self.create_join.join(rematch_id, seat, record.names.get(seat))
@@ -133,7 +136,7 @@ class Lifecycle:
                 "turn_timeout_s": new.turn_timeout_s, "created": created,
                 "rematch_of": match_id}
 
-    def _rematch_match(self, record) -> tuple[str, bool]:
+    def _rematch_match(self, record, client: str | None = None) -> tuple[str, bool]:
         """The id of ``record``'s rematch, creating it when this call is the first to
         name it or finds it named but not yet stored; ``(id, created by this call)``."""
         ctx = self.ctx
@@ -147,7 +150,8 @@ class Lifecycle:
             self.create_join.start_fresh(engine, seats, record.options, record.turn_timeout_s,
                                          listed=record.listed, spectators=record.spectators,
                                          match_id=rematch_id, issue_tokens=False,
-                                         extra_meta={"rematch_of": record.match_id})
+                                         extra_meta={"rematch_of": record.match_id},
+                                         client=client)
         except errors.MatchExists:
             return rematch_id, False   # another request created it first
         return rematch_id, rematch_id == candidate

@@ -26,7 +26,9 @@ class MatchRecord:
     creation makes them 403); ``human_at``: ISO time of the last human command (or the
     creation); ``finished_at``: ISO time of the event that ended it (``""`` while
     running); ``resigned``: seats that resigned (auto-played by the timeout policy when
-    the game plays on); ``rematch``: id of this finished match's rematch (``""``: none).
+    the game plays on); ``rematch``: id of this finished match's rematch (``""``: none);
+    ``quota_client``: the client whose running bot matches count this one
+    (:mod:`service.quotas`; ``""``: none).
     Matches stored before these fields existed read as listed, spectated, nobody resigned.
     """
 
@@ -52,6 +54,7 @@ class MatchRecord:
     finished_at: str = ""
     resigned: frozenset = frozenset()
     rematch: str = ""
+    quota_client: str = ""
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
@@ -76,7 +79,7 @@ class MatchRecord:
             human_at=meta.get("human_at") or meta.get("created_at", ""),
             finished_at=meta.get("finished_at", ""),
             resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
-            rematch=meta.get("rematch", ""))
+            rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""))
 
     @property
     def finished(self) -> bool:

@@ -38,6 +38,7 @@ from service.lifecycle import Lifecycle
 from service.lobby import Lobby
 from service.match_record import MatchRecord
 from service.ops import Ops
+from service.quotas import BotCaps, BotQuotas
 from service.reads import Reads
 from service.reconcile import Reconciler
 from service.scheduling import TurnScheduler
@@ -67,6 +68,8 @@ class MatchService:
         index_shards: shards of the lobby index (``ARENA_INDEX_SHARDS``).
         abandon_after_s: a running match with no human action for this long ends
             ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
+        bot_caps: the server's caps on bot options and running bot matches per client
+            (:mod:`service.quotas`; default none), applied to calls that name a ``client``.
 
     Attributes kept for operators and tests: ``redis``, ``keys``, ``scheduler``, ``stores``
     and its adapters ``store`` (events), ``snapshots``, ``counters`` (metrics); the
@@ -79,7 +82,7 @@ class MatchService:
                  append_attempts: int = 5, blocking_reads: bool = True,
                  clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
                  reconcile_full_s: float = 60.0, index_shards: int = 16,
-                 abandon_after_s: float = 86400.0):
+                 abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
@@ -88,7 +91,8 @@ class MatchService:
         self.ctx = MatchContext(self.stores, scheduler, engines, clock, fold_cache_size,
                                 append_attempts)
         after_append = AfterAppend(self.ctx)
-        self._create_join = CreateJoin(self.ctx, after_append)
+        self.quotas = BotQuotas(self.stores.bot_matches, bot_caps)
+        self._create_join = CreateJoin(self.ctx, after_append, self.quotas)
         self._act = Act(self.ctx, after_append)
         self._reads = Reads(self.ctx)
         self._turns = Turns(self.ctx, self._act)
@@ -134,14 +138,16 @@ class MatchService:
     # ------------------------------------------------------------------ create / join
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True) -> dict[str, Any]:
+                     spectators: bool = True, client: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.create_match`."""
         return self._create_join.create_match(game, seats, options, turn_timeout_s,
-                                              unlisted=unlisted, spectators=spectators)
+                                              unlisted=unlisted, spectators=spectators,
+                                              client=client)
 
-    def fork(self, match_id: str, version: int, seats: list[dict] | None = None) -> dict[str, Any]:
+    def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
+             client: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.fork`."""
-        return self._create_join.fork(match_id, version, seats)
+        return self._create_join.fork(match_id, version, seats, client)
 
     def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.join`."""
@@ -222,9 +228,9 @@ class MatchService:
         """See :meth:`service.lifecycle.Lifecycle.abandon`."""
         return self._lifecycle.abandon(match_id)
 
-    def rematch(self, match_id: str, seat: int) -> dict[str, Any]:
+    def rematch(self, match_id: str, seat: int, client: str | None = None) -> dict[str, Any]:
         """See :meth:`service.lifecycle.Lifecycle.rematch`."""
-        return self._lifecycle.rematch(match_id, seat)
+        return self._lifecycle.rematch(match_id, seat, client)
 
     # ------------------------------------------------------------------ reconcile, ops
     def reconcile(self, full: bool | None = None) -> dict[str, int]:

@@ -11,6 +11,7 @@ and call these adapters; key names live only in :mod:`service.keys`.
 ``index``           :class:`service.match_index.MatchIndex` - matches/running/awaiting
 ``seats``           :class:`service.seat_store.SeatStore` - token digests, join names
 ``deadlines``       :class:`service.deadline_store.DeadlineStore` - turn deadlines
+``bot_matches``     :class:`service.quotas.BotMatchSets` - running bot matches per client
 ==================  ===============================================================
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from service.event_store import EventStore
 from service.keys import Keys
 from service.match_index import MatchIndex
 from service.metrics import Metrics
+from service.quotas import BotMatchSets
 from service.seat_store import SeatStore
 from service.snapshots import SnapshotStore
 
@@ -38,6 +40,7 @@ class Stores:
     index: MatchIndex
     seats: SeatStore
     deadlines: DeadlineStore
+    bot_matches: BotMatchSets
 
     @classmethod
     def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
@@ -46,4 +49,5 @@ class Stores:
         (``index_shards``: shards of the lobby index, ``ARENA_INDEX_SHARDS``)."""
         return cls(redis, keys, EventStore(redis, keys, blocking_reads=blocking_reads),
                    SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys),
-                   MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys))
+                   MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys),
+                   BotMatchSets(redis, keys))

@@ -7,6 +7,8 @@
 - ``service``: a MatchService on a private fakeredis server with the test games
   (``tests.support.games``), its RQ queue on the same fake server.
 - ``real_config`` / ``real_service``: the same on the real Redis.
+- The API's request rate limits are off (``ARENA_RATE_LIMITS_ENABLED=0``) unless a test
+  turns them on.
 - ``start_worker``: starts a real RQ worker process (``python -m workers.runner``) for the
   real service; every started process group is killed at teardown.
 """
@@ -21,6 +23,10 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+# The suite sends many requests from one address: request rate limits are off unless a test
+# turns them on (tests/e2e/test_api_limits.py). Subprocesses (served apps) inherit this.
+os.environ.setdefault("ARENA_RATE_LIMITS_ENABLED", "0")
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_ENGINES = "tests.support.games:ENGINES"
@@ -110,7 +116,8 @@ def real_config(redis_url, key_prefix):
     from service.config import Config
 
     config = Config(redis_url=redis_url, key_prefix=key_prefix, snapshot_every=5,
-                    reconcile_s=0.5, bot_job_timeout_s=3, engines_path=TEST_ENGINES)
+                    reconcile_s=0.5, bot_job_timeout_s=3, engines_path=TEST_ENGINES,
+                    max_bot_matches_per_client=0)
     _cleanup(redis_url, key_prefix)
     yield config
     _cleanup(redis_url, key_prefix)

@@ -28,7 +28,8 @@ from tests.e2e.http_helpers import Http
 @pytest.fixture(scope="session")
 def embedded_service() -> Iterator[Any]:
     """A MatchService on embedded fakeredis (unique prefix) with worker threads running."""
-    service = build_service(Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}"))
+    service = build_service(Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}",
+                                   max_bot_matches_per_client=0))
     runtime = EmbeddedRuntime(service, interval_s=1, reconcile_s=1.0).start()
     yield service
     runtime.stop()

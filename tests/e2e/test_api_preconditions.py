@@ -32,7 +32,8 @@ MAX_COMMANDS = 3000
 def quiet():
     """``(http, service)``: the API over an embedded service whose bot jobs nobody runs
     (own key prefix and queue; the session's worker threads serve another queue)."""
-    service = build_service(Config(key_prefix=f"pre-{uuid.uuid4().hex[:8]}"),
+    service = build_service(Config(key_prefix=f"pre-{uuid.uuid4().hex[:8]}",
+                                   max_bot_matches_per_client=0),
                             engines={**registry(), **ENGINES})
     bootstrap.install(service)
     app = create_app(service, {"TESTING": True})

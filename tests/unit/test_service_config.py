@@ -3,6 +3,7 @@ import pytest
 
 from service.config import Config
 from service.keys import Keys
+from service.quotas import BotCaps
 
 
 def test_defaults_are_embedded_mode():
@@ -48,3 +49,15 @@ def test_match_keys_share_one_hash_tag():
     keys = Keys("arena")
     assert keys.events("abc") == "arena:{abc}:events"
     assert {k.split("{")[1].split("}")[0] for k in keys.match_keys("abc")} == {"abc"}
+
+
+def test_bot_caps_come_from_the_environment_and_zero_means_no_cap():
+    """Issue 12 item 6: server-wide caps on bot options and running bot matches per client."""
+    assert Config.from_env({}).bot_caps == BotCaps(budget=512, time_budget_ms=2000, matches=4)
+    config = Config.from_env({"ARENA_MAX_BOT_BUDGET": "0", "ARENA_MAX_BOT_TIME_MS": "750",
+                              "ARENA_MAX_BOT_MATCHES_PER_CLIENT": "9"})
+    assert config.bot_caps == BotCaps(budget=0, time_budget_ms=750, matches=9)
+    assert config.bot_caps.option_caps() == {"time_budget_ms": 750}
+    assert Config.from_env(config.to_env()).bot_caps == config.bot_caps
+    with pytest.raises(ValueError, match="ARENA_MAX_BOT_MATCHES_PER_CLIENT"):
+        Config.from_env({"ARENA_MAX_BOT_MATCHES_PER_CLIENT": "-1"})

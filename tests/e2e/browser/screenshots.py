@@ -119,7 +119,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots"))
     args = parser.parse_args()
-    service = build_service(Config(key_prefix=f"shots-{uuid.uuid4().hex[:8]}"))
+    service = build_service(Config(key_prefix=f"shots-{uuid.uuid4().hex[:8]}",
+                                   max_bot_matches_per_client=0))
     runtime = EmbeddedRuntime(service, interval_s=0.5, reconcile_s=1.0).start()
     server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

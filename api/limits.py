@@ -1,0 +1,172 @@
+"""Per-client request rate limits of the HTTP API (Flask-Limiter over the ``limits`` library).
+
+Settings (Flask config keys of the same name override the environment; unset = default):
+
+- ``ARENA_RATE_LIMITS_ENABLED``: ``1`` (default) or ``0``: request rate limits on or off.
+- ``ARENA_RATE_LIMITS``: the limits every client shares over all ``/v1`` requests (reads
+  and actions alike), ``;``-separated ``limits`` strings (default ``120/minute;20/second``).
+- ``ARENA_CREATE_RATE_LIMITS``: the stricter limits on making a match (``POST /v1/matches``
+  and ``POST /v1/matches/{id}/fork`` share them; default ``10/minute;2/second``), on top of
+  the limits above.
+- ``ARENA_RATE_LIMIT_STORAGE``: the counters' ``limits`` storage URI. Default: the store's
+  Redis (``REDIS_URL``; a Redis Cluster as ``redis+cluster://host:port``), ``memory://`` in
+  embedded mode (one process serves everything there). Keys are under
+  ``<ARENA_KEY_PREFIX>:limits:`` (:meth:`service.keys.Keys.rate_limits`), one per client and
+  limit window, each expiring with its window.
+- ``ARENA_RATE_LIMIT_STRATEGY``: ``fixed-window`` (default: one counter key per client and
+  limit, one script call each), ``sliding-window-counter`` or ``moving-window``.
+- ``ARENA_TRUSTED_PROXIES``: how many reverse proxies in front of the API append to
+  ``X-Forwarded-For`` (default ``0``: the header is ignored and the client is the TCP peer).
+  With ``N`` > 0, werkzeug's ``ProxyFix(x_for=N)`` takes the client address from the N-th
+  address from the right; set it only when exactly N trusted proxies always set the header,
+  or clients can spoof their address.
+
+The client: a request carrying a bearer token that is a seat token of the match in its path
+is that seat's client (``seat:<SHA-256 of the token, 32 hex digits>``); every other request
+(no token, a wrong token, an endpoint without a match) is its address's
+(``addr:<remote address>``), so random tokens do not buy fresh budgets. Over the limit the
+API answers 429 ``rate_limited`` problem+json with ``Retry-After`` (seconds until the
+window that was exhausted resets; RFC 6585 section 4) through :mod:`api.errors`. The
+operations endpoints (``/healthz``, ``/metrics``, ``/openapi.yaml``) and the web client's
+files are not limited.
+
+The caps on bot options and on running bot matches per client are the service's
+(:mod:`service.quotas`); the views pass :func:`quota_client` for them.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any
+
+from flask import Flask, current_app, g, request
+from flask_limiter import Limiter
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.errors import ServiceError
+from service.keys import Keys
+from service.tokens import token_digest
+
+#: Setting -> default (strings, as the environment holds them).
+DEFAULTS: dict[str, str] = {
+    "ARENA_RATE_LIMITS_ENABLED": "1",
+    "ARENA_RATE_LIMITS": "120/minute;20/second",
+    "ARENA_CREATE_RATE_LIMITS": "10/minute;2/second",
+    "ARENA_RATE_LIMIT_STORAGE": "",
+    "ARENA_RATE_LIMIT_STRATEGY": "fixed-window",
+    "ARENA_TRUSTED_PROXIES": "0",
+}
+#: ``app.extensions`` key of the app's :class:`flask_limiter.Limiter`.
+EXTENSION = "arena_limiter"
+#: Views that make a match: they share the creation limits (scope ``create``).
+CREATE_ENDPOINTS = ("matches.create_match", "matches.fork")
+#: Blueprints no limit applies to.
+EXEMPT_BLUEPRINTS = ("ops", "webclient")
+
+
+def setting(app: Flask, name: str) -> str:
+    """The value of setting ``name``: ``app.config``, else the environment, else default."""
+    value = app.config.get(name)
+    if value is None:
+        value = os.environ.get(name)
+    if value is None or value == "":
+        value = DEFAULTS[name]
+    return str(value)
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() not in ("0", "false", "no", "off", "")
+
+
+def storage_uri(service: Any, configured: str = "") -> str:
+    """The ``limits`` storage URI: ``configured`` when set, else the service's store Redis
+    (``redis+cluster://`` kept for a cluster), else ``memory://`` (embedded mode or a
+    service built without a configuration)."""
+    if configured:
+        return configured
+    config = getattr(service, "config", None)   # set by service.bootstrap.build_service
+    url = getattr(config, "redis_url", None)
+    if not url:
+        return "memory://"
+    scheme, sep, rest = url.partition("://")
+    if getattr(config, "redis_cluster", False) and "+cluster" not in scheme:
+        return "redis+cluster://" + rest
+    return url
+
+
+def address_key() -> str:
+    """The client key of the request's address (after ``ProxyFix`` when configured)."""
+    return "addr:" + (request.remote_addr or "unknown")
+
+
+def _seat_key() -> str | None:
+    """``seat:<digest>`` when the request's bearer token is a seat token of the match in
+    its path, else None (the service's token cache makes a valid token cheap)."""
+    scheme, _, token = (request.headers.get("Authorization") or "").strip().partition(" ")
+    token = token.strip()
+    match_id = (request.view_args or {}).get("match_id")
+    if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
+        return None
+    try:
+        current_app.extensions["arena"].service.authenticate(match_id, token)
+    except ServiceError:
+        return None
+    return "seat:" + token_digest(token)[:32]
+
+
+def client_key() -> str:
+    """The rate-limit client of the current request (module docstring), computed once."""
+    key = g.get("arena_client_key")
+    if key is None:
+        key = _seat_key() or address_key()
+        g.arena_client_key = key
+    return key
+
+
+def quota_client() -> str:
+    """The client whose running bot matches a match made by this request counts against
+    (:mod:`service.quotas`): its address. Making a match is anonymous, so a bearer token
+    (a seat of some other match) does not name the client."""
+    return address_key()
+
+
+def retry_after_s() -> int:
+    """Whole seconds until the window of the limit the current request exceeded resets
+    (at least 1)."""
+    limiter = current_app.extensions.get(EXTENSION)
+    current = limiter.current_limit if limiter is not None else None
+    if current is None:
+        return 1
+    return max(1, math.ceil(current.window[0] - time.time()))   # (reset time, remaining)
+
+
+def install(app: Flask, service: Any) -> Limiter | None:
+    """Install the proxy fix and the rate limits on ``app`` (serving ``service``) from its
+    settings; returns the limiter, or None when rate limits are disabled."""
+    proxies = int(setting(app, "ARENA_TRUSTED_PROXIES"))
+    if proxies < 0:
+        raise ValueError(f"ARENA_TRUSTED_PROXIES must be 0 or positive, got {proxies}")
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)
+    if not _flag(setting(app, "ARENA_RATE_LIMITS_ENABLED")):
+        return None
+    keys: Keys = service.keys
+    limiter = Limiter(
+        client_key,
+        application_limits=[setting(app, "ARENA_RATE_LIMITS")],
+        storage_uri=storage_uri(service, setting(app, "ARENA_RATE_LIMIT_STORAGE")),
+        storage_options={"key_prefix": keys.rate_limits()},
+        strategy=setting(app, "ARENA_RATE_LIMIT_STRATEGY"),
+        headers_enabled=False,   # Retry-After comes from api.errors; no X-RateLimit-*
+    )
+    limiter.init_app(app)
+    for name in EXEMPT_BLUEPRINTS:
+        limiter.exempt(app.blueprints[name])
+    create = limiter.shared_limit(setting(app, "ARENA_CREATE_RATE_LIMITS"), scope="create",
+                                  override_defaults=False)
+    for endpoint in CREATE_ENDPOINTS:
+        app.view_functions[endpoint] = create(app.view_functions[endpoint])
+    app.extensions[EXTENSION] = limiter
+    return limiter
+
