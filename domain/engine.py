@@ -25,11 +25,12 @@ the ones it needs. The service calls them directly (no attribute probing).
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
+
+from domain import schema_check
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +96,16 @@ class UnknownAction(RuleError):
 
 
 class InvalidCommand(RuleError):
-    """The command is malformed for its type (HTTP 400, ``invalid_command``)."""
+    """The command (or the match options) is malformed (HTTP 400, ``invalid_command``).
 
-    def __init__(self, detail: str):
+    Attributes:
+        field: the field at fault as :attr:`domain.schema_check.Violation.field` names it
+            (``"cell[1]"``), ``None`` when not one field (e.g. a cross-field rule).
+    """
+
+    def __init__(self, detail: str, field: str | None = None):
         super().__init__("invalid_command", detail, 400)
+        self.field = field
 
 
 class IllegalMove(RuleError):
@@ -235,10 +242,6 @@ def redacted_type(engine: Engine, event: Event, viewer: int | None, state: Any =
 NO_BOT_OPTIONS: Mapping[str, Any] = MappingProxyType(
     {"type": "object", "properties": {}, "additionalProperties": False})
 
-_JSON_TYPES = {"integer": "an integer", "number": "a number", "boolean": "true or false",
-               "string": "a string"}
-
-
 def bot_options_schema(engine: Engine, level: str) -> dict[str, Any]:
     """The JSON Schema of ``level``'s bot options: ``engine.bot_options_schema[level]`` when
     the engine declares one, else :data:`NO_BOT_OPTIONS`. Raises KeyError when
@@ -255,14 +258,14 @@ def bot_options_schemas(engine: Any) -> dict[str, dict[str, Any]]:
 
 
 def check_bot_options(schema: Mapping[str, Any], options: Any) -> dict[str, Any]:
-    """Validate per-seat bot ``options`` against a level's ``schema``; return them normalised
-    (keys sorted, integral numbers of ``integer`` options as ``int``).
+    """Validate per-seat bot ``options`` against a level's ``schema`` with the one validator
+    (:mod:`domain.schema_check`); return them normalised (keys sorted, integral numbers of
+    ``integer`` options as ``int``).
 
-    The schema is an object whose ``properties`` each give ``type`` (``integer``,
-    ``number``, ``boolean`` or ``string``) and optionally ``minimum``/``maximum`` and
-    ``enum``; bot options are always strict: a key the schema does not list is refused
+    Bot options are always strict: a key the schema does not list is refused
     (``additionalProperties: false`` whatever the schema says). Omitted keys stay omitted
-    (the bot's own default applies). JSON types are strict: ``true`` is not an integer.
+    (the bot's own default applies). JSON types are strict: ``true`` is not an integer,
+    NaN and infinities are not numbers.
 
     Raises:
         InvalidBotOptions: ``options`` is not an object (``field`` None), or names an
@@ -270,38 +273,17 @@ def check_bot_options(schema: Mapping[str, Any], options: Any) -> dict[str, Any]
     """
     if not isinstance(options, Mapping):
         raise InvalidBotOptions("Bot options must be a JSON object.")
-    properties = schema.get("properties") or {}
-    out: dict[str, Any] = {}
-    for key in sorted(options, key=str):
-        value = options[key]
-        if key not in properties:
-            known = ", ".join(sorted(properties)) or "none"
+    try:
+        clean = schema_check.checker(schema, closed=True).check(options)
+    except schema_check.SchemaViolation as error:
+        where = error.violation
+        key = str(where.path[0]) if where.path else None
+        if where.keyword == "additionalProperties" and len(where.path) == 1:
+            known = ", ".join(sorted(schema.get("properties") or {})) or "none"
             raise InvalidBotOptions(f"Unknown bot option {key!r} (this level takes: {known}).",
-                                    str(key))
-        out[key] = _check_option(key, properties[key], value)
-    return out
-
-
-def _check_option(key: str, prop: Mapping[str, Any], value: Any) -> Any:
-    """One option value checked against its property schema (see :func:`check_bot_options`)."""
-    kind = prop.get("type")
-    ok = {"integer": not isinstance(value, bool) and (
-              isinstance(value, int) or (isinstance(value, float) and value.is_integer())),
-          "number": not isinstance(value, bool) and isinstance(value, (int, float))
-              and math.isfinite(value),
-          "boolean": isinstance(value, bool),
-          "string": isinstance(value, str)}.get(kind, True)
-    if not ok:
-        raise InvalidBotOptions(f"Bot option {key!r} must be {_JSON_TYPES[kind]}.", key)
-    if kind == "integer":
-        value = int(value)
-    if "enum" in prop and value not in prop["enum"]:
-        raise InvalidBotOptions(f"Bot option {key!r} must be one of {list(prop['enum'])}.", key)
-    low, high = prop.get("minimum"), prop.get("maximum")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise InvalidBotOptions(f"Bot option {key!r} must be between {low} and {high}, "
-                                f"got {value!r}.", key)
-    return value
+                                    key) from None
+        raise InvalidBotOptions(f"Bot option {where.sentence('The bot options')}", key) from None
+    return {key: clean[key] for key in sorted(clean, key=str)}
 
 
 def build_bot(engine: Any, level: str, options: Mapping[str, Any] | None = None) -> Bot:

@@ -16,8 +16,9 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
 
-from domain.engine import (EngineBase, Event, InvalidBotOptions, Setup, UnknownAction,
-                           check_bot_options)
+from domain import schema_check
+from domain.engine import (EngineBase, Event, InvalidBotOptions, InvalidCommand, Setup,
+                           UnknownAction, check_bot_options)
 from domain.lifecycle import ABANDON, RESIGN, platform_kind
 from domain.engine import bot_options_schema as level_options_schema
 
@@ -211,6 +212,53 @@ def command_schema(name: str, props: Mapping[str, Any], required: tuple[str, ...
     properties.update(props)
     return {"type": "object", "description": doc, "properties": properties,
             "required": ["type", *required], "additionalProperties": False}
+
+
+def check_command(schemas: Mapping[str, Mapping[str, Any]], command: Any) -> dict[str, Any]:
+    """``command`` checked against the schema of its ``type`` in ``schemas`` (a game's
+    ``spec.COMMAND_SCHEMAS``) by the one validator (:mod:`domain.schema_check`), returned
+    normalised (integral numbers of integer fields as ``int``; the same object when nothing
+    changes). Cross-field rules stay with the game.
+
+    Raises:
+        InvalidCommand: not an object with a string ``type``, or a field that does not
+            match its schema (the detail and ``field`` name it, e.g. ``"cell[1]"``).
+        UnknownAction: a ``type`` the game does not know.
+    """
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise InvalidCommand("A command is a JSON object with a string \"type\".")
+    kind = command["type"]
+    schema = schemas.get(kind)
+    if schema is None:
+        raise UnknownAction(kind)
+    try:
+        return schema_check.check(schema, command)
+    except schema_check.SchemaViolation as error:
+        where = error.violation
+        raise InvalidCommand(f"Invalid {kind!r} command: {where.sentence('The command')}",
+                             where.field or None) from None
+
+
+def checked_options(schema: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Match ``options`` (``None`` = ``{}``) checked against a game's ``spec.OPTIONS_SCHEMA``
+    by the one validator, normalised, and every omitted option set to its schema
+    ``default`` (:func:`domain.schema_check.with_defaults`). Cross-field rules (seat count,
+    option combinations) stay with the game's ``validate_options``.
+
+    Raises:
+        InvalidCommand: an unknown option or a value its schema refuses (named in the
+            detail and ``field``).
+    """
+    try:
+        clean = schema_check.check(schema, {} if options is None else options)
+    except schema_check.SchemaViolation as error:
+        where = error.violation
+        if where.keyword == "additionalProperties" and len(where.path) == 1:
+            detail = f"Unknown option {where.field!r}."
+        else:
+            detail = f"Invalid options: {where.sentence('The options')}"
+        raise InvalidCommand(detail, where.field or None) from None
+    return schema_check.with_defaults(schema, clean)
 
 
 class Recorder:

@@ -1,7 +1,8 @@
 """``decide``: validate one seat's command against the rules and return the events it causes.
 
 Checks, in order: the match runs (``match_finished``), the command is a known type
-(``unknown_action``) with a well-formed body (``invalid_command``), the seat owes a
+(``unknown_action``) with a body its JSON Schema accepts (``invalid_command``,
+:func:`domain.modular.check_command`), the seat owes a
 decision (``not_your_turn``) of a kind this command answers (``wrong_step``), then the
 rule itself with a fine code (``card_not_in_hand``, ``cell_not_available``, ...). Finally
 the command must be one of :func:`actions.legal_actions` (``illegal_move``). The seat's
@@ -12,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
-                           UnknownAction)
+from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
+from domain.modular import check_command
 
 from . import actions as A
 from . import flow, powers, roles, solo
@@ -46,7 +47,7 @@ def decide(state: MatchState, seat: int, command: Mapping[str, Any],
     """
     if state.result is not None:
         raise MatchFinished()
-    check_shape(command)
+    command = check_command(COMMAND_SCHEMAS, command)
     ctype = command["type"]
     if not isinstance(seat, int) or not 0 <= seat < state.seat_count:
         raise NotYourTurn("This seat does not exist in the match.")
@@ -173,54 +174,3 @@ def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any])
 
 def _plain(command: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in command.items()}
-
-
-# ---------------------------------------------------------------- command shapes
-
-def check_shape(command: Any) -> None:
-    """Validate ``command`` against :data:`spec.COMMAND_SCHEMAS` (the subset of JSON
-    Schema they use). Raises UnknownAction or InvalidCommand."""
-    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise InvalidCommand("A command is a JSON object with a string \"type\".")
-    schema = COMMAND_SCHEMAS.get(command["type"])
-    if schema is None:
-        raise UnknownAction(command["type"])
-    _check(command, schema, "command")
-
-
-def _check(value: Any, schema: Mapping[str, Any], where: str) -> None:
-    if "const" in schema and value != schema["const"]:
-        raise InvalidCommand(f"{where} must be {schema['const']!r}.")
-    t = schema.get("type")
-    if t == "object":
-        if not isinstance(value, Mapping):
-            raise InvalidCommand(f"{where} must be an object.")
-        props = schema.get("properties", {})
-        for key in schema.get("required", ()):
-            if key not in value:
-                raise InvalidCommand(f"{where} needs the field {key!r}.")
-        if schema.get("additionalProperties") is False:
-            extra = sorted(set(value) - set(props))
-            if extra:
-                raise InvalidCommand(f"{where} has unknown field(s): {', '.join(map(str, extra))}.")
-        for key, sub in props.items():
-            if key in value:
-                _check(value[key], sub, f"{where}.{key}")
-    elif t == "array":
-        if not isinstance(value, (list, tuple)):
-            raise InvalidCommand(f"{where} must be an array.")
-        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 10 ** 6):
-            raise InvalidCommand(f"{where} has a wrong number of items.")
-        if schema.get("uniqueItems") and len({repr(v) for v in value}) != len(value):
-            raise InvalidCommand(f"{where} must not repeat items.")
-        for i, item in enumerate(value):
-            _check(item, schema.get("items", {}), f"{where}[{i}]")
-    elif t == "string":
-        if not isinstance(value, str) or len(value) < schema.get("minLength", 0) \
-                or len(value) > schema.get("maxLength", 10 ** 6):
-            raise InvalidCommand(f"{where} must be a card id string.")
-    elif t == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidCommand(f"{where} must be an integer.")
-        if value < schema.get("minimum", -10 ** 9) or value > schema.get("maximum", 10 ** 9):
-            raise InvalidCommand(f"{where} is out of range.")

@@ -6,7 +6,7 @@ Mode". The mode follows the seat count (:func:`mode_for`): 1 seat ``"solo"``, 2 
 """
 from __future__ import annotations
 
-from domain.modular import command_schema
+from domain.modular import checked_options, command_schema
 from typing import Any, Mapping
 
 from domain.engine import InvalidCommand
@@ -149,29 +149,24 @@ def option_default(name: str) -> Any:
 
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Normalise match options: ``{"objectives": "random"|"starter"|{"phase1","phase2"}}``;
-    an omitted option takes its schema default (:func:`option_default`).
+    the options are checked against :data:`OPTIONS_SCHEMA` by the one validator and an
+    omitted option takes its schema default (:func:`domain.modular.checked_options`).
 
-    Raises :class:`InvalidCommand` for a seat count outside 1..6, unknown keys, or an
-    objective id that does not exist for its phase (Objective Cards Details).
+    Raises :class:`InvalidCommand` for a seat count outside 1..6, unknown keys or values the
+    schema refuses, or an objective id that does not exist for its phase (Objective Cards
+    Details).
     """
     from domain.games.ai_100_human.cards import catalogue
 
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"AI: 100% Human is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
-    options = dict(options or {})
-    unknown = set(options) - {"objectives"}
-    if unknown:
-        raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
-    objectives = options.get("objectives", option_default("objectives"))
+    out = checked_options(OPTIONS_SCHEMA, options)
+    objectives = out["objectives"]
     if isinstance(objectives, str):
-        if objectives not in OPTIONS_SCHEMA["properties"]["objectives"]["oneOf"][0]["enum"]:
-            raise InvalidCommand("objectives must be \"random\", \"starter\" or {phase1, phase2}.")
-        return {"objectives": objectives}
-    if not isinstance(objectives, Mapping) or set(objectives) != {"phase1", "phase2"}:
-        raise InvalidCommand("objectives must be \"random\", \"starter\" or {phase1, phase2}.")
+        return out
     cat = catalogue()
     for phase in PHASES:
         oid = objectives[f"phase{phase}"]
         if oid not in cat.objectives_for(phase):
-            raise InvalidCommand(f"{oid!r} is not a Phase {phase} objective.")
+            raise InvalidCommand(f"{oid!r} is not a Phase {phase} objective.", f"objectives.phase{phase}")
     return {"objectives": {"phase1": objectives["phase1"], "phase2": objectives["phase2"]}}

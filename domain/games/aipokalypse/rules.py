@@ -11,58 +11,24 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn, UnknownAction
+from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn
+from domain.modular import check_command
 
 from . import batching, battle, draft, flow, recruitment
 from .actions import pending
 from .context import Ctx, NeedChoice
 from .spec import COMMAND_SCHEMAS
 
-_FIELD_TYPES = {"unit": str, "card": str, "special": str, "faction": str, "slot": int, "target": int, "count": int,
-                "cards": list, "source": str, "pay": str, "option": (str, int)}
-
-
-def check_shape(cmd: Mapping[str, Any]) -> str:
-    """Check ``cmd`` against its command schema (fields and their JSON types); return its type."""
-    if not isinstance(cmd, Mapping) or not isinstance(cmd.get("type"), str):
-        raise InvalidCommand("A command is an object with a string 'type'.")
-    kind = cmd["type"]
-    schema = COMMAND_SCHEMAS.get(kind)
-    if schema is None:
-        raise UnknownAction(kind)
-    allowed = set(schema["properties"])
-    extra = sorted(set(cmd) - allowed)
-    if extra:
-        raise InvalidCommand(f"Unknown field(s) for {kind}: {', '.join(extra)}.")
-    for field in schema["required"]:
-        if field not in cmd:
-            raise InvalidCommand(f"{kind} needs the field {field!r}.")
-    for field, value in cmd.items():
-        want = _FIELD_TYPES.get(field)
-        if want is None:
-            continue
-        if want is int and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidCommand(f"{field!r} must be an integer.")
-        if want == (str, int):
-            if isinstance(value, bool) or not isinstance(value, want):
-                raise InvalidCommand(f"{field!r} must be a string or an integer.")
-        elif want is not int and not isinstance(value, want):
-            raise InvalidCommand(f"{field!r} must be a {want.__name__}.")
-    if kind == "triple":
-        if not all(isinstance(c, str) for c in cmd["cards"]) or len(set(cmd["cards"])) != len(cmd["cards"]):
-            raise InvalidCommand("'cards' must be distinct card ids.")
-        if cmd["source"] not in ("pool", "health", "deck", "partner"):
-            raise InvalidCommand("'source' must be pool, health, deck or partner.")
-        if (cmd["source"] in ("pool", "partner")) != ("special" in cmd):
-            raise InvalidCommand("'special' names the pool card, and only for the sources 'pool' and 'partner'.")
-        if cmd.get("pay", "cards") not in ("cards", "pair_ammo", "ammo"):
-            raise InvalidCommand("'pay' must be cards, pair_ammo or ammo.")
-    if kind == "order_health" and (not all(isinstance(c, str) for c in cmd["cards"])
-                                   or len(set(cmd["cards"])) != len(cmd["cards"])):
-        raise InvalidCommand("'cards' must be distinct card ids.")
-    if kind == "react_ammo" and cmd["count"] < 1:
-        raise InvalidCommand("'count' must be at least 1.")
-    return kind
+def check_shape(cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """``cmd`` checked against its command schema by the one validator
+    (:func:`domain.modular.check_command`, which returns it normalised), then the
+    cross-field rule of ``triple``: a ``special`` names the pool card exactly for the
+    sources ``pool`` and ``partner``. Raises UnknownAction / InvalidCommand."""
+    cmd = check_command(COMMAND_SCHEMAS, cmd)
+    if cmd["type"] == "triple" and (cmd["source"] in ("pool", "partner")) != ("special" in cmd):
+        raise InvalidCommand("'special' names the pool card, and only for the sources 'pool' "
+                             "and 'partner'.", "special")
+    return cmd
 
 
 def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
@@ -87,14 +53,15 @@ def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -
 def _decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
     if state["phase"] == "ended":
         raise MatchFinished()
-    kind = check_shape(cmd)
+    cmd = check_shape(cmd)
+    kind = cmd["type"]
     if not isinstance(seat, int) or not 0 <= seat < state["n"] or seat not in pending(state):
         raise NotYourTurn()
     held = state.get("choice")
     if held:
         if kind != "choose":
             raise IllegalMove("Answer the open choice first.", "choice_pending")
-        if cmd["option"] not in held["options"] or isinstance(cmd["option"], bool):
+        if cmd["option"] not in held["options"]:
             raise IllegalMove(f"{cmd['option']!r} is not one of the options.", "invalid_choice")
         head = [Event("ChoiceMade", {"kind": held["kind"], "option": cmd["option"]}, seat)]
         return execute(state, held["actor"], held["command"], held["seed"],

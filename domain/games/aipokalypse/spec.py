@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.engine import InvalidCommand
+from domain.modular import checked_options
 
 GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
@@ -117,9 +118,9 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                                 "second copy's basic units and ammo); solo: 1 seat against the A.I.Toma; "
                                 "coop: 2 seats as a team against the A.I.Toma. Default: solo for 1 seat, "
                                 "else competitive."},
-        "difficulty": {"enum": list(DIFFICULTIES),
-                       "description": "Solo / Cooperative Mode: the A.I.Toma's starting cards (handy_man 1, "
-                                      "boss 3, endboss 5, untamed 7). Default: boss."},
+        "difficulty": {"enum": list(DIFFICULTIES), "default": DEFAULT_DIFFICULTY,
+                       "description": "Solo / Cooperative Mode only: the A.I.Toma's starting cards "
+                                      "(handy_man 1, boss 3, endboss 5, untamed 7)."},
         "expert": {"type": "boolean", "default": False,
                    "description": "Expert Variant: draft the 6 Special Units of your health stack "
                                   "(7 dealt, keep one and pass the rest to the left)."},
@@ -141,40 +142,27 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     """Normalise options to ``{"mode", "expert", "health_order", "force_the_luck"}`` plus
     ``"difficulty"`` in the ``solo`` and ``coop`` modes.
 
-    The mode defaults to ``solo`` for 1 seat and ``competitive`` otherwise; 5-8 competitive
-    seats play the 5-8 Player Variant (no option: ruling R-large). Raises
-    :class:`InvalidCommand` for a seat count outside 1..8 or the mode's range (solo 1,
-    coop 2, competitive 2-8), unknown keys, modes or difficulties, a difficulty outside the
-    A.I.Toma modes, values of the wrong type.
+    The options are checked against :data:`OPTIONS_SCHEMA` by the one validator, and an
+    omitted option takes its schema default (:func:`domain.modular.checked_options`) --
+    except ``mode``, whose default follows the seat count: ``solo`` for 1 seat,
+    ``competitive`` otherwise; 5-8 competitive seats play the 5-8 Player Variant (no option:
+    ruling R-large). Raises :class:`InvalidCommand` for a seat count outside 1..8 or the
+    mode's range (solo 1, coop 2, competitive 2-8), unknown keys or values the schema
+    refuses, a difficulty outside the A.I.Toma modes.
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"A.I.Pokalypse is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS_SCHEMA["properties"])
-    if unknown:
-        raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
-    mode = options.get("mode", "solo" if seats == 1 else "competitive")
-    if not isinstance(mode, str) or mode not in MODES:
-        raise InvalidCommand(f"Unknown mode {mode!r}; one of {', '.join(MODES)}.")
+    given = dict(options or {})
+    out = checked_options(OPTIONS_SCHEMA, given)
+    mode = out.setdefault("mode", "solo" if seats == 1 else "competitive")
     low, high = MODES[mode]
     if not low <= seats <= high:
         raise InvalidCommand(f"The {mode} mode is played by {low}-{high} seats, not {seats}."
-                             if low != high else f"The {mode} mode is played by {low} seat(s), not {seats}.")
-    out: dict[str, Any] = {"mode": mode}
-    if mode in TOMA_MODES:
-        difficulty = options.get("difficulty", DEFAULT_DIFFICULTY)
-        if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
-            raise InvalidCommand(f"Unknown difficulty {difficulty!r}; one of {', '.join(DIFFICULTIES)}.")
-        out["difficulty"] = difficulty
-    elif "difficulty" in options:
-        raise InvalidCommand("'difficulty' is the A.I.Toma's: only for the solo and coop modes.")
-    for flag in ("expert", "force_the_luck"):
-        value = options.get(flag, False)
-        if not isinstance(value, bool):
-            raise InvalidCommand(f"{flag!r} must be true or false.")
-        out[flag] = value
-    order = options.get("health_order", "shuffled")
-    if order not in ("shuffled", "chosen"):
-        raise InvalidCommand("'health_order' must be 'shuffled' or 'chosen'.")
-    out["health_order"] = order
+                             if low != high else f"The {mode} mode is played by {low} seat(s), not {seats}.",
+                             "mode")
+    if mode not in TOMA_MODES:
+        if "difficulty" in given:
+            raise InvalidCommand("'difficulty' is the A.I.Toma's: only for the solo and coop modes.",
+                                 "difficulty")
+        del out["difficulty"]
     return out

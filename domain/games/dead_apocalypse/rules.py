@@ -2,11 +2,12 @@
 
 Order of checks (stable error codes, ``domain.engine``): ``match_finished`` (409),
 ``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
-for its schema), then a rule reason (422): ``card_not_in_hand``, ``card_not_playable``,
-``not_a_human``, ``location_not_in_play``, ``location_full``, ``repeat_unavailable``,
-``repeat_unused``, ``no_zombie``, ``not_attacking``, ``not_enough_damage``, ``invalid_spend``,
-``help_unavailable``, ``help_not_needed``, ``not_allowed_now``,
-``not_ditchable``, ``reward_unavailable`` or ``illegal_move``. A command is accepted
+for its JSON Schema: :func:`domain.modular.check_command`), then a rule reason (422):
+``card_not_in_hand``, ``card_not_playable``, ``not_a_human``, ``location_not_in_play``,
+``location_full``, ``repeat_unavailable``, ``repeat_unused``, ``no_zombie``,
+``not_attacking``, ``not_enough_damage``, ``invalid_spend``, ``help_unavailable``,
+``help_not_needed``, ``not_allowed_now``, ``not_ditchable``, ``reward_unavailable`` or
+``illegal_move``. A command is accepted
 exactly when it is one of :func:`actions.legal_actions`.
 """
 from __future__ import annotations
@@ -14,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from domain.engine import (Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
-                           UnknownAction)
+from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
+from domain.modular import check_command
 
 from . import spec
 from .actions import legal_actions, pending, repeatable
@@ -25,48 +26,6 @@ from .effects import answer_prompt, resolve_card
 from .recorder import GameOver, Recorder
 from .state import MatchState, clone
 from .turns import end_turn
-
-
-def check_shape(command: Mapping[str, Any]) -> str:
-    """The command's type after checking its fields against :data:`spec.COMMAND_SCHEMAS`.
-
-    Raises UnknownAction / InvalidCommand."""
-    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise InvalidCommand("A command is an object with a string 'type'.")
-    kind = command["type"]
-    schema = spec.COMMAND_SCHEMAS.get(kind)
-    if schema is None:
-        raise UnknownAction(kind)
-    props = schema["properties"]
-    for key in command:
-        if key not in props:
-            raise InvalidCommand(f"'{kind}' has no field {key!r}.")
-    for key in schema["required"]:
-        if key not in command:
-            raise InvalidCommand(f"'{kind}' needs the field {key!r}.")
-    for key, value in command.items():
-        p = props[key]
-        if key == "type":
-            continue
-        if p.get("type") == "string" and not isinstance(value, str):
-            raise InvalidCommand(f"{key!r} must be a string (a card id).")
-        if p.get("type") == "integer" and (not isinstance(value, int) or isinstance(value, bool)
-                                           or not p["minimum"] <= value <= p["maximum"]):
-            raise InvalidCommand(f"{key!r} must be an integer {p['minimum']}..{p['maximum']}.")
-        if "enum" in p and value not in p["enum"]:
-            raise InvalidCommand(f"{key!r} must be one of {p['enum']}.")
-        if p.get("type") == "array" and not _pairs(value, p):
-            raise InvalidCommand(f"{key!r} must be a list of [index, amount] pairs of integers.")
-    return kind
-
-
-def _pairs(value: Any, p: Mapping[str, Any]) -> bool:
-    """``value`` is a list (at most ``maxItems``) of 2-integer lists within the schema's bounds."""
-    inner = p["items"]["items"]
-    return (isinstance(value, list) and len(value) <= p["maxItems"]
-            and all(isinstance(v, list) and len(v) == 2
-                    and all(isinstance(x, int) and not isinstance(x, bool)
-                            and inner["minimum"] <= x <= inner["maximum"] for x in v) for v in value))
 
 
 def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str) -> IllegalMove:
@@ -128,8 +87,8 @@ def decide(state: MatchState, seat: int, command: Mapping[str, Any], rng: random
         raise MatchFinished()
     if seat not in pending(state):
         raise NotYourTurn()
-    kind = check_shape(command)
-    command = dict(command)
+    command = dict(check_command(spec.COMMAND_SCHEMAS, command))
+    kind = command["type"]
     if command not in legal_actions(state, seat):
         raise _reason(state, seat, command, kind)
     rec = Recorder(clone(state))

@@ -20,7 +20,7 @@ game, which cannot be lost, it is ``stopped`` instead.
 """
 from __future__ import annotations
 
-from domain.modular import command_schema
+from domain.modular import checked_options, command_schema
 from typing import Any, Mapping
 
 from domain.engine import InvalidCommand
@@ -88,36 +88,18 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-DEFAULT_OPTIONS = {"difficulty": "standard", "no_kill_ditch": 1, "attack_ditch_half_hp": False,
-                   "competitive": False, "turn_limit": 300}
-
-
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Normalised options (every key of :data:`DEFAULT_OPTIONS`).
+    """Normalised options (every option of :data:`OPTIONS_SCHEMA`): checked against the
+    schema by the one validator, an omitted option set to its schema default
+    (:func:`domain.modular.checked_options`).
 
-    Raises :class:`InvalidCommand` for a seat count outside 1..4, unknown keys, wrong
-    types, or a harder rule combined with an easy difficulty (they contradict).
+    Raises :class:`InvalidCommand` for a seat count outside 1..4, unknown keys or values the
+    schema refuses, or a harder rule combined with an easy difficulty (they contradict).
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"Dead Apocalypse is played by {MIN_SEATS} to {MAX_SEATS} seats.")
-    options = dict(options or {})
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise InvalidCommand(f"Unknown option(s): {', '.join(sorted(unknown))}.")
-    out = dict(DEFAULT_OPTIONS)
-    out.update(options)
-    if out["difficulty"] not in DIFFICULTIES:
-        raise InvalidCommand(f"difficulty must be one of {', '.join(DIFFICULTIES)}.")
-    n = out["no_kill_ditch"]
-    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 3:
-        raise InvalidCommand("no_kill_ditch must be 1, 2 or 3.")
-    limit = out["turn_limit"]
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 20 <= limit <= 2000:
-        raise InvalidCommand("turn_limit must be an integer 20..2000.")
-    for key in ("attack_ditch_half_hp", "competitive"):
-        if not isinstance(out[key], bool):
-            raise InvalidCommand(f"{key} must be true or false.")
-    if out["difficulty"] != "standard" and (n != 1 or out["attack_ditch_half_hp"]):
+    out = checked_options(OPTIONS_SCHEMA, options)
+    if out["difficulty"] != "standard" and (out["no_kill_ditch"] != 1 or out["attack_ditch_half_hp"]):
         raise InvalidCommand("The harder rules only combine with the standard difficulty.")
     return out
 
