@@ -2,19 +2,21 @@
 
 The app factory stores a :class:`Runtime` in ``app.extensions["arena"]``; views reach the
 service with :func:`service` and the game catalogue / compiled command schemas with
-:func:`runtime`. Games are static for the life of a process, so their schemas are compiled
-to marshmallow once; a match never changes game, so ``match_id -> game`` is cached (LRU).
+:func:`runtime`. Games are static for the life of a process, so their JSON Schemas are
+compiled once by the domain's one validator (:mod:`domain.schema_check`); a match never
+changes game, so ``match_id -> game`` is cached (LRU).
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Mapping
 
 from flask import current_app
-from marshmallow import Schema
 
-from api.schema_builder import schema_for
+from domain import schema_check
+from domain.engine import NO_BOT_OPTIONS
+from domain.schema_check import Checker
 
 
 class Runtime:
@@ -29,9 +31,8 @@ class Runtime:
         self.service = service
         self._lock = threading.Lock()
         self._catalogue: dict[str, dict[str, Any]] | None = None
-        self._commands: dict[str, dict[str, Schema]] = {}
-        self._options: dict[str, Schema] = {}
-        self._bot_options: dict[str, dict[str, Schema]] = {}
+        self._commands: dict[str, dict[str, Checker]] = {}
+        self._options: dict[str, Checker] = {}
         self._match_games: OrderedDict[str, str] = OrderedDict()
         self._match_cache_size = match_cache_size
 
@@ -42,18 +43,11 @@ class Runtime:
             with self._lock:
                 for game_id, entry in entries.items():
                     self._commands[game_id] = {
-                        kind: schema_for(schema, name=f"{game_id}:{kind}")
+                        kind: schema_check.checker(schema)
                         for kind, schema in (entry.get("commands") or {}).items()
                     }
-                    self._options[game_id] = schema_for(
-                        entry.get("options_schema") or {"type": "object"},
-                        name=f"{game_id}:options")
-                    # bot options are strict whatever the schema says: unknown keys -> 400
-                    self._bot_options[game_id] = {
-                        level: schema_for({**schema, "additionalProperties": False},
-                                          name=f"{game_id}:bot:{level}")
-                        for level, schema in (entry.get("bot_options") or {}).items()
-                    }
+                    self._options[game_id] = schema_check.checker(
+                        entry.get("options_schema") or {"type": "object"})
                 self._catalogue = entries
         return self._catalogue
 
@@ -61,25 +55,23 @@ class Runtime:
         """The catalogue entry of ``game_id`` or ``None``."""
         return self.catalogue().get(game_id)
 
-    def command_schema(self, game_id: str, command_type: str) -> Schema | None:
+    def command_schema(self, game_id: str, command_type: str) -> Checker | None:
         """The compiled schema of one command type, ``None`` when the game has no such type."""
         self.catalogue()
         return self._commands.get(game_id, {}).get(command_type)
 
-    def options_schema(self, game_id: str) -> Schema:
+    def options_schema(self, game_id: str) -> Checker:
         """The compiled schema of a game's match options."""
         self.catalogue()
         return self._options[game_id]
 
-    def bot_options_schema(self, game_id: str, level: str) -> Schema:
-        """The compiled, strict schema of a bot level's per-seat options; a level the
-        catalogue lists no schema for takes none (only ``{}``)."""
-        self.catalogue()
-        schema = self._bot_options.get(game_id, {}).get(level)
-        if schema is None:
-            schema = schema_for({"type": "object", "additionalProperties": False},
-                                name=f"{game_id}:bot:{level}")
-        return schema
+    def bot_options_schema(self, game_id: str, level: str) -> Mapping[str, Any]:
+        """The JSON Schema of a bot level's per-seat options as the catalogue lists it (the
+        same object each time, so its compiled check is found by identity); a level it lists
+        none for takes none (:data:`domain.engine.NO_BOT_OPTIONS`, only ``{}``). Check
+        options against it with :func:`domain.engine.check_bot_options` (strict: unknown
+        keys are refused)."""
+        return (self.game(game_id) or {}).get("bot_options", {}).get(level) or NO_BOT_OPTIONS
 
     def game_of(self, match_id: str) -> str:
         """The game a match plays (cached; a miss asks the service for the spectator view).

@@ -3,8 +3,9 @@
 Every function here raises :class:`api.errors.Problem` for bad input (400
 ``malformed_json`` / ``validation_error``, 415 ``unsupported_media_type``, 422
 ``unknown_action``) before anything reaches the service, so bad input appends nothing.
-Game commands and match options are validated against the JSON Schemas the engine
-declares (see :mod:`api.schema_builder`).
+Game commands, match options and bot options are validated against the JSON Schemas the
+engine declares by the domain's one validator (:mod:`domain.schema_check`, compiled once in
+:class:`api.runtime.Runtime`); marshmallow checks the HTTP envelope around them.
 """
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from api.errors import Problem, validation_problem
 from api.runtime import runtime
-from api.schema_builder import JsonObject, StrictInteger, StrictNumber
-from domain.engine import UnknownAction
+from api.fields import JsonObject, StrictInteger, StrictNumber
+from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
+from domain.schema_check import SchemaViolation
 
 MAX_LONG_POLL_S = 30.0
 MAX_EVENTS_PAGE = 500
@@ -347,9 +349,11 @@ def create_match_body() -> dict[str, Any]:
         raise Problem(404, "unknown_game", f"There is no game {body['game']!r}.")
     check_seats(game, body["seats"])
     try:
-        body["options"] = runtime().options_schema(body["game"]).load(body["options"])
-    except ValidationError as error:
-        raise validation_problem({"options": error.messages}, "The options are not valid.") \
+        body["options"] = runtime().options_schema(body["game"]).check(body["options"])
+    except SchemaViolation as error:
+        where = error.violation
+        raise validation_problem({"options": where.errors()},
+                                 f"The options are not valid: {where.sentence('The options')}") \
             from None
     return body
 
@@ -378,9 +382,10 @@ def check_seats(game: Mapping[str, Any], seats: list[dict[str, Any]] | None) -> 
             continue
         schema = runtime().bot_options_schema(game["id"], seat.get("bot", "random"))
         try:
-            seat["bot_options"] = schema.load(seat["bot_options"])
-        except ValidationError as error:
-            errors[index] = {"bot_options": error.messages}
+            seat["bot_options"] = check_bot_options(schema, seat["bot_options"])
+        except InvalidBotOptions as error:
+            messages = [error.detail]
+            errors[index] = {"bot_options": {error.field: messages} if error.field else messages}
     if errors:
         raise validation_problem({"seats": errors})
 
@@ -412,10 +417,12 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
     if schema is None:
         raise UnknownAction(kind)
     try:
-        command = schema.load(command)
-    except ValidationError as error:
-        raise validation_problem(error.messages, f"The {kind!r} command is not valid.") from None
-    command["type"] = kind
+        command = dict(schema.check(command))
+    except SchemaViolation as error:
+        where = error.violation
+        raise validation_problem(
+            where.errors(),
+            f"The {kind!r} command is not valid: {where.sentence('The command')}") from None
     header = if_match_version()
     if header is not None and expected is not None and header != expected:
         raise validation_problem({"expected_version": ["Disagrees with the If-Match header."]})

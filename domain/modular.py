@@ -261,6 +261,46 @@ def checked_options(schema: Mapping[str, Any], options: Mapping[str, Any] | None
     return schema_check.with_defaults(schema, clean)
 
 
+class FoldHandlers:
+    """One game's fold handlers, one per event type, and the strict lookup every game's
+    ``fold.evolve`` uses: the fold is total over the types registered here
+    (docs/CONTRACTS.md "Fold"), so a type without a handler is an error, never skipped.
+
+    A game makes one (``HANDLERS = FoldHandlers("A.I.Pokalypse")``), registers each handler
+    with the :meth:`on` decorator and dispatches with :meth:`handler`; the handlers' own
+    signature is the game's (the registry only maps types to them).
+    """
+
+    FIRST = "MatchStarted"
+
+    def __init__(self, game: str):
+        self.game = game
+        self._handlers: dict[str, Callable[..., Any]] = {}
+
+    def on(self, event_type: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator registering the handler of ``event_type``; ValueError when the type
+        already has one (two handlers of one fact would make the fold ambiguous)."""
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if event_type in self._handlers:
+                raise ValueError(f"{self.game}: a second fold handler for {event_type!r}")
+            self._handlers[event_type] = fn
+            return fn
+        return register
+
+    def handler(self, state: Any, event: Event) -> Callable[..., Any]:
+        """The handler of ``event`` folded into ``state`` (``None`` before the first event).
+
+        Raises ValueError (a corrupt or foreign log, not a rule violation) when the first
+        event is not ``MatchStarted`` or the type has no handler."""
+        if state is None and event.type != self.FIRST:
+            raise ValueError(f"{self.game}: the first event must be {self.FIRST}, "
+                             f"not {event.type!r}")
+        found = self._handlers.get(event.type)
+        if found is None:
+            raise ValueError(f"{self.game}: unknown event type {event.type!r}")
+        return found
+
+
 class Recorder:
     """Collects events while ``decide`` runs and folds each into :attr:`state` at once, so
     later steps of the same command read the state the earlier events produce.

@@ -64,7 +64,8 @@ def test_missing_fields_and_wrong_types_name_the_field(http, match):
     before = version_of(http, match_id)
     body = assert_problem(http.post(actions_path(match_id), {"type": "draft", "card": 17},
                                     tokens[0]), 400, "validation_error")
-    assert body["errors"] == {"card": ["Not a valid string."]}
+    assert body["errors"] == {"card": ["Must be a string."]}
+    assert "'card'" in body["detail"]
     body = assert_problem(http.post(actions_path(match_id), {"card": "017"}, tokens[0]),
                           400, "validation_error")
     assert "type" in body["errors"]

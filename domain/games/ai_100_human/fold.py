@@ -1,29 +1,25 @@
 """``evolve``: fold one event into the match state (total, deterministic, no randomness).
 
-One handler per event type, and the fold is total over them (docs/CONTRACTS.md): the
-first event must be ``MatchStarted`` and an event type without a handler raises
-``ValueError`` (a corrupt or foreign log, not a rule violation), as in the other games.
+One handler per event type (:class:`domain.modular.FoldHandlers`, shared by every game),
+and the fold is total over them (docs/CONTRACTS.md "Fold"): the first event must be
+``MatchStarted`` and an event type without a handler raises ``ValueError`` (a corrupt or
+foreign log, not a rule violation).
 Every random outcome (shuffle order, dealt and drawn cards) is read from the event itself.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from domain.engine import Event
+from domain.modular import FoldHandlers
 
 from .roles import COPY_POINTS, DRAW_TWO, EXCHANGE_TWO, role
 from .state import MatchState, SeatState, cell
 
 from .tableau import AI_POS
 
-_HANDLERS: dict[str, Callable[[MatchState, Event], None]] = {}
-
-
-def _on(event_type: str):
-    def _register(fn):
-        _HANDLERS[event_type] = fn
-        return fn
-    return _register
+HANDLERS = FoldHandlers("AI: 100% Human")
+_on = HANDLERS.on
 
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
@@ -36,12 +32,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         return MatchState(seat_count=d["seats"], options=dict(d["options"]),
                           objectives=dict(d["objectives"]), mode=d.get("mode", "standard"),
                           seats=[SeatState() for _ in range(d["seats"])])
-    if state is None:
-        raise ValueError(f"the first event must be MatchStarted, not {event.type}")
-    handler = _HANDLERS.get(event.type)
-    if handler is None:
-        raise ValueError(f"unknown event type {event.type!r}")
-    handler(state, event)
+    HANDLERS.handler(state, event)(state, event)
     return state
 
 

@@ -2,37 +2,30 @@
 
 Every event is an atomic fact recorded by the rules (:mod:`.recruitment`, :mod:`.battle`,
 :mod:`.flow`); the card ids that moved are in the event, so folding only moves them.
-Unknown event types raise ``ValueError`` (a corrupt log, not a rule violation).
+The fold is total over the handlers of :data:`HANDLERS` (:class:`domain.modular.FoldHandlers`):
+an unknown event type, or a first event other than ``MatchStarted``, raises ``ValueError``
+(a corrupt log, not a rule violation).
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from domain.engine import Event
+from domain.modular import FoldHandlers
 
 from .cards import catalogue
 from .state import new_player, new_slot
 
 Handler = Callable[[dict, Event], None]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def _on(name: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        _HANDLERS[name] = fn
-        return fn
-    return deco
+HANDLERS = FoldHandlers("A.I.Pokalypse")
+_on: Callable[[str], Callable[[Handler], Handler]] = HANDLERS.on
 
 
 def evolve(state: dict | None, event: Event) -> dict:
     """Apply ``event`` to ``state`` (``None`` before ``MatchStarted``) and return it."""
+    handler = HANDLERS.handler(state, event)
     if state is None:
-        if event.type != "MatchStarted":
-            raise ValueError(f"the first event must be MatchStarted, not {event.type}")
         state = {}
-    handler = _HANDLERS.get(event.type)
-    if handler is None:
-        raise ValueError(f"unknown event type {event.type!r}")
     handler(state, event)
     return state
 

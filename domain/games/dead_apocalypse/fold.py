@@ -1,32 +1,30 @@
 """``evolve``: fold one event into the state. Total and deterministic (no RNG, no I/O).
 
 Each handler moves cards exactly as the event says; shuffles and draws carry their
-outcomes (``order``, ``cards``), so replaying the log never needs the seed. An unknown
-event type is ignored (forward compatibility), a well-formed log never hits that case.
+outcomes (``order``, ``cards``), so replaying the log never needs the seed. The fold is
+total over the handlers of :data:`HANDLERS` (:class:`domain.modular.FoldHandlers`): an
+unknown event type, or a first event other than ``MatchStarted``, raises ``ValueError``
+(a corrupt or foreign log, not a rule violation).
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from domain.engine import Event
+from domain.modular import FoldHandlers
 
 from .cards import catalogue
 from .conditions import refresh
 from .state import MatchState, SeatState, new_help
 
 Handler = Callable[[MatchState, dict[str, Any], "int | None"], None]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def _on(name: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[name] = fn
-        return fn
-    return register
+HANDLERS = FoldHandlers("Dead Apocalypse")
+_on: Callable[[str], Callable[[Handler], Handler]] = HANDLERS.on
 
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
-    """Apply ``event`` to ``state`` (``None`` only before ``MatchStarted``); returns the state."""
+    """Apply ``event`` to ``state`` (``None`` only before ``MatchStarted``); returns the state.
+    Raises ValueError for an unknown event type or a first event other than MatchStarted."""
     data = dict(event.data)
     if event.type == "MatchStarted":
         cat = catalogue()
@@ -35,12 +33,9 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
                           seats=[SeatState() for _ in range(data["seats"])],
                           infection_stack=cat.stack_instances("infection"),
                           adept_stack=cat.stack_instances("adept"), help=new_help())
-    assert state is not None, f"{event.type} before MatchStarted"
-    handler = _HANDLERS.get(event.type)
-    if handler is not None:
-        handler(state, data, event.seat)
-        if state.damage:
-            refresh(state)          # conditions are read when damage is spent (R-CONDITION)
+    HANDLERS.handler(state, event)(state, data, event.seat)
+    if state.damage:
+        refresh(state)              # conditions are read when damage is spent (R-CONDITION)
     return state
 
 
