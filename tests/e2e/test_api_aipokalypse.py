@@ -28,7 +28,8 @@ REACTIONS = ("react_card", "react_ammo", "pass")
 MAX_MATCHES = 6
 # events whose cards lie face up for everybody by the rules (when not hidden in Recruitment)
 FACE_UP = {"BattleCardRevealed", "BattleCardReplaced", "CardDiscarded", "BoardsRevealed", "CardTaken",
-           "CardsMilled", "PointScored", "HealthLost", "PoolCardMoved", "ColonyLoaded", "TripleMade"}
+           "CardsMilled", "PointScored", "HealthLost", "PoolCardMoved", "ColonyLoaded", "TripleMade",
+           "MegatonBoom"}  # a Boom shows the cards loaded on Megaton
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -148,8 +149,12 @@ class Table:
             responses = [self.http.get(self.path(), other)[2], self.all_events(other),
                          self.http.get(self.path("/legal-actions"), other)[2],
                          spectator, spectator_events]
-            for response in responses:
-                assert not secret & set(strings(response)), (seat, secret & set(strings(response)))
+            # what the other seat was shown about its own moves is its knowledge (a card it
+            # held and that was taken from it, a card it passed on): no secret to it
+            own = set(strings([e["data"] for e in responses[1]["events"] if e["seat"] == other]))
+            for index, response in enumerate(responses):
+                hidden = secret - own if index < 3 else secret
+                assert not hidden & set(strings(response)), (seat, index, hidden & set(strings(response)))
             for viewer_events in (responses[1]["events"], responses[4]["events"]):
                 for envelope in viewer_events:
                     if envelope["seat"] == seat and envelope["data"] == {"hidden": True}:

@@ -24,7 +24,7 @@ from tests.e2e.http_helpers import Http, tokens_of
 from tests.e2e.test_api_aipokalypse import FACE_UP, strings
 
 GAME = "aipokalypse"
-PUBLIC_TOO = FACE_UP | {"TomaCardPlaced", "TomaCardMoved", "SpecialTaken", "MegatonBoom"}  # a Boom shows the loaded cards
+PUBLIC_TOO = FACE_UP | {"TomaCardPlaced", "TomaCardMoved", "SpecialTaken"}
 
 
 class Driver:

@@ -169,10 +169,10 @@ async function matchLists(box, games) {
   for (const status of lists_supported ? ["open", "running", "finished"] : []) {
     let page;
     try { page = await get(`/v1/matches?status=${status}`); } catch (error) { break; }
-    if (!page || !Array.isArray(page.matches)) break;
+    if (!page || !Array.isArray(page.items)) break;
     listed = true;
     lists.append(h("h3", { text: `${status[0].toUpperCase()}${status.slice(1)}` }),
-      page.matches.length ? h("ul", { class: "matches", "data-status": status }, page.matches.map((m) => matchRow(m, games)))
+      page.items.length ? h("ul", { class: "matches", "data-status": status }, page.items.map((m) => matchRow(m, games)))
         : h("p", { class: "muted", text: "none" }));
   }
   if (!listed) lists.append(h("p", { class: "muted", text: "This server does not list matches; below are the matches this browser holds seats of." }));

@@ -31,6 +31,10 @@ def test_an_open_seat_is_joined_by_its_link_and_a_second_join_shows_the_problem(
     joiner.set_default_timeout(TIMEOUT_MS)
     other = joiner.new_page()
     guard = ConsoleGuard(other)
+    # another browser's lobby lists the match under "Open" with its join link (GET /v1/matches)
+    match_id = link.rsplit("/", 2)[-2]
+    other.goto(web_server + "/#/")
+    other.wait_for_selector(f'ul[data-status="open"] li[data-match="{match_id}"] a[href$="/1"]')
     other.goto(link)
     other.fill("#join-name", "bob")
     other.click("#join")
