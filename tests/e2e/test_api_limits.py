@@ -215,9 +215,12 @@ def test_running_bot_matches_per_client_are_capped_and_freed_when_a_match_ends(l
     client = "addr:127.0.0.1"
     assert service.quotas.running(client) == 2
     _play_to_the_end(http, service, made[0]["match_id"], tokens_of(made[0])[0])
-    assert service.quotas.running(client) == 1                  # released by its end
-    status, _, third = http.post("/v1/matches", RACE_BOT)
-    assert status == 201, third
+    # draining the bot jobs may have played (and ended) the other match too
+    running = sum(http.get(f"/v1/matches/{m['match_id']}")[2]["status"] == "running" for m in made)
+    assert running <= 1 and service.quotas.running(client) == running   # released by their end
+    for _ in range(2 - running):
+        status, _, third = http.post("/v1/matches", RACE_BOT)
+        assert status == 201, third
     assert http.post("/v1/matches", RACE_BOT)[0] == 429
 
 
