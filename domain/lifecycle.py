@@ -114,3 +114,23 @@ def demote(result: dict[str, Any], resigned: list[int]) -> dict[str, Any]:
     out["winners"] = sorted(winners)
     out["resigned"] = list(resigned)
     return out
+
+
+class SeatStateLifecycle:
+    """The engine hooks of RULINGS R-abandoned and the resigned-seat list for games whose
+    folded state is an object with ``seat_count``, ``result`` and ``resigned`` (AI: 100%
+    Human, Dead Apocalypse); mixed into their engines beside their own ``resign``."""
+
+    def abandon(self, state: Any, seat: Any, command: Any) -> list:
+        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result.
+
+        Raises:
+            RuleError: as :func:`check_abandon` (not a platform command, a finished match)."""
+        from domain.engine import Event
+
+        idle = check_abandon(command, seat, state.result is not None)
+        return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
+
+    def resigned(self, state: Any) -> frozenset[int]:
+        """The seats that resigned (``state.resigned``)."""
+        return frozenset(state.resigned) if state is not None else frozenset()

@@ -9,14 +9,14 @@ from types import MappingProxyType
 from typing import Any
 
 from domain.engine import Event
-from domain.lifecycle import abandoned_result, check_abandon, check_resign, demote, standing
+from domain.lifecycle import SeatStateLifecycle, check_resign, demote, standing
 from domain.modular import ModularEngine
 
 from . import actions, bots, cards, flow, fold, rules, spec, state as state_mod, views
 from .recorder import Recorder
 
 
-class AI100HumanEngine(ModularEngine):
+class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     """Decider, fold and projections of one match (see ``domain/engine.py`` for the contract).
 
     ``result``: ``None`` while running, else ``{"scores", "ranking", "winners"}`` (+
@@ -47,12 +47,3 @@ class AI100HumanEngine(ModularEngine):
             result = demote(flow.result_of(scores), resigned)
             events.append(Event("MatchEnded", {**result, "reason": "resignation"}))
         return events
-
-    def abandon(self, state: Any, seat: Any, command: Any) -> list[Event]:
-        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
-        idle = check_abandon(command, seat, state.result is not None)
-        return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
-
-    def resigned(self, state: Any) -> frozenset[int]:
-        """The seats that resigned (``state.resigned``)."""
-        return frozenset(state.resigned) if state is not None else frozenset()

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from domain.engine import Event
-from domain.lifecycle import abandoned_result, check_abandon, check_resign, standing
+from domain.lifecycle import SeatStateLifecycle, check_resign, standing
 from domain.modular import ModularEngine
 
 from . import actions, bots, cards, fold, rules, spec, state as state_mod, views
@@ -17,7 +17,7 @@ from .state import clone
 from .turns import set_up
 
 
-class DeadApocalypseEngine(ModularEngine):
+class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
     """Decider, fold and projections of one match (see ``domain/engine.py`` for the contract).
 
     ``result``: ``None`` while running, else ``{"outcome", "reason", "scores", "ranking",
@@ -48,12 +48,3 @@ class DeadApocalypseEngine(ModularEngine):
             after.resigned.append(seat)
             events.append(Event("MatchEnded", result_data(after, "lost", "resignation")))
         return events
-
-    def abandon(self, state: Any, seat: Any, command: Any) -> list[Event]:
-        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
-        idle = check_abandon(command, seat, state.result is not None)
-        return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
-
-    def resigned(self, state: Any) -> frozenset[int]:
-        """The seats that resigned (``state.resigned``)."""
-        return frozenset(state.resigned) if state is not None else frozenset()
