@@ -154,4 +154,6 @@ class Lifecycle:
                                          client=client)
         except errors.MatchExists:
             return rematch_id, False   # another request created it first
-        return rematch_id, rematch_id == candidate
+        # This call stored the match, whichever request named the id: it is the creator
+        # (a call that names the id may lose the store race to one that read the name).
+        return rematch_id, True

@@ -188,6 +188,20 @@ def test_rematch_same_roster_fresh_seed_one_token_per_seat(svc):
     assert svc.match_view(mid, None)["rematch"] == first["match_id"]
 
 
+def test_the_call_that_stores_a_rematch_named_by_another_request_is_its_creator(svc):
+    """Race of two seats' rematch calls: request A names the rematch id (HSETNX) and is
+    slow; request B reads A's name, finds no match stored and stores it. B made the match:
+    B answers ``created`` (201 over HTTP) and A, storing too late, ``created: False``
+    (200). Exactly one of the two calls is the creator (found flaky over HTTP: both 200)."""
+    mid = svc.create_match(GAME, humans(2))["match_id"]
+    svc.resign(mid, 0)   # the other seat wins: finished
+    svc.store.claim_meta_field(mid, "rematch", "named0by0request0a")   # A named it, stalled
+    b = svc.rematch(mid, 1)
+    assert b["match_id"] == "named0by0request0a" and b["created"] is True
+    a = svc.rematch(mid, 0)
+    assert a["match_id"] == b["match_id"] and a["created"] is False
+
+
 # ---------------------------------------------------------------- verifiable roster
 @pytest.fixture
 def finished_log(svc):
