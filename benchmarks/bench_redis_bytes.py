@@ -1,16 +1,21 @@
-"""Redis bytes held by one finished 6-seat match (target <= 512 KiB).
+"""Redis bytes held by one finished 6-seat match, compacted (target <= 25 KB) against the
+same kind of match kept uncompacted (the reference, measured in the same run).
 
 Usage: python benchmarks/bench_redis_bytes.py [--redis-url redis://127.0.0.1:6379/14]
        [--seats 6] [--matches 1]
-Creates ``--matches`` all-bot matches (greedy) through the MatchService on the real Redis
-(its own key prefix, every key deleted afterwards), plays each to the end in this process
-(``run_bot_turn`` at each version, no RQ worker: nothing is enqueued) and sums
+Creates ``--matches`` all-bot matches (greedy) per arm through the MatchService on the real
+Redis (its own key prefix, every key deleted afterwards), plays each to the end in this
+process (``run_bot_turn`` at each version, no RQ worker: nothing is enqueued) and sums
 ``MEMORY USAGE <key> SAMPLES 0`` over the match's keys (``Keys.match_keys``: event stream,
-meta, snapshot, idempotency records, tokens, deadlines). The global index entries
-(match sorted set) are a few dozen bytes per match and are not counted.
+meta, snapshot, idempotency records, tokens, deadlines, compacted log). Arm ``reference``
+runs with compaction off (``ARENA_COMPACTION=0``: the full stream stays); arm
+``compacted`` compacts each match when it ends (``service/compaction.py``: verified export,
+zlib, one key) and reports the CPU time (``time.process_time``) of that compaction. The
+global index entries (lobby, compacted set) are a few dozen bytes per match and are not
+counted.
 
-Target: 512 KiB per finished match keeps 2,000 finished 6-seat matches within 1 GiB of
-Redis, so a small instance can hold a day of busy play before logs are archived.
+Target: 25 KB per finished match keeps 40,000 finished 6-seat matches within 1 GiB of
+Redis; the archive tier (``ARENA_ARCHIVE_URL``) moves older ones out.
 """
 from __future__ import annotations
 
@@ -31,8 +36,11 @@ def play_to_end(service, match_id: str, max_turns: int = 10_000) -> int:
     raise RuntimeError(f"match {match_id} did not finish in {max_turns} bot turns")
 
 
-def measure(redis_url: str, seats: int, matches: int) -> dict:
-    """Play the matches under a fresh prefix and return the per-match byte counts."""
+def measure(redis_url: str, seats: int, matches: int, compaction: bool = True) -> dict:
+    """Play the matches under a fresh prefix and return the per-match byte counts (and
+    the CPU seconds of each compaction when ``compaction``)."""
+    import time
+
     import redis
 
     from service.bootstrap import store_connection
@@ -45,14 +53,19 @@ def measure(redis_url: str, seats: int, matches: int) -> dict:
     keys = Keys(prefix)
     try:
         service = MatchService(store_connection(config), keys, scheduler=None,
-                               snapshot_every=config.snapshot_every)
+                               snapshot_every=config.snapshot_every, compaction=False)
         raw = redis.Redis.from_url(redis_url)
-        totals, by_key, versions = [], {}, []
+        totals, by_key, versions, cpu = [], {}, [], []
         for _ in range(matches):
             created = service.create_match("ai-100-human",
                                            [{"kind": "bot", "bot": "greedy"}] * seats, {})
             match_id = created["match_id"]
             versions.append(play_to_end(service, match_id))
+            if compaction:
+                began = time.process_time()
+                if not service.compact(match_id):
+                    raise RuntimeError(f"match {match_id} was not compacted")
+                cpu.append(time.process_time() - began)
             total = 0
             for key in keys.match_keys(match_id):
                 size = raw.memory_usage(key, samples=0) or 0
@@ -61,7 +74,7 @@ def measure(redis_url: str, seats: int, matches: int) -> dict:
                 total += size
             totals.append(total)
         return {"bytes": totals, "by_key": {k: statistics.fmean(v) for k, v in by_key.items()},
-                "events": versions}
+                "events": versions, "compaction_cpu_s": cpu}
     finally:
         cleanup_prefix(redis_url, prefix)
 
@@ -73,13 +86,20 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--matches", type=int, default=1)
     args = parser.parse_args(argv)
-    found = measure(args.redis_url, args.seats, args.matches)
-    return report("bench_redis_bytes", "bytes_per_finished_match", statistics.fmean(found["bytes"]),
-                  "bytes", "<=", 512 * 1024, seats=args.seats, matches=args.matches,
+    reference = measure(args.redis_url, args.seats, args.matches, compaction=False)
+    found = measure(args.redis_url, args.seats, args.matches, compaction=True)
+    compacted = statistics.fmean(found["bytes"])
+    uncompacted = statistics.fmean(reference["bytes"])
+    return report("bench_redis_bytes", "bytes_per_finished_match", compacted,
+                  "bytes", "<=", 25 * 1000, seats=args.seats, matches=args.matches,
                   events_per_match=statistics.fmean(found["events"]),
                   mean_bytes_by_key=found["by_key"],
-                  bytes_per_event=round(statistics.fmean(found["bytes"]) /
-                                        statistics.fmean(found["events"]), 1))
+                  bytes_per_event=round(compacted / statistics.fmean(found["events"]), 1),
+                  reference_uncompacted_bytes=uncompacted,
+                  reference_events_per_match=statistics.fmean(reference["events"]),
+                  reference_bytes_by_key=reference["by_key"],
+                  reference_over_compacted=round(uncompacted / compacted, 1),
+                  compaction_cpu_s_per_match=round(statistics.fmean(found["compaction_cpu_s"]), 4))
 
 
 if __name__ == "__main__":

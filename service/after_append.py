@@ -1,7 +1,7 @@
 """Book-keeping after every append (creation, fork, accepted command): counters, snapshot,
 the running/awaiting indexes, the client's running bot matches (:mod:`service.quotas`) when
 a match ends, then the turn jobs of what is pending now (bot turns,
-turn-timeout deadlines).
+turn-timeout deadlines); a match that ended is then compacted (:mod:`service.compaction`).
 
 Failures here never undo the append: reconcile (:mod:`service.reconcile`) re-derives
 missing jobs, and a full reconcile pass puts a match missing from the awaiting index back.
@@ -32,8 +32,9 @@ def awaits_worker(record: MatchRecord, pending: Mapping[int, Any]) -> bool:
 class AfterAppend:
     """Runs the book-keeping of one append (see module docstring)."""
 
-    def __init__(self, ctx: MatchContext):
+    def __init__(self, ctx: MatchContext, compactor=None):
         self.ctx = ctx
+        self.compactor = compactor   # service.compaction.Compactor, or None
 
     def __call__(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                  new_version: int, actor: int | None, counted: tuple | list = ()) -> None:
@@ -58,11 +59,15 @@ class AfterAppend:
             stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=pipe)
         if finished and record.quota_client:   # no longer a running bot match of its client
             stores.bot_matches.release(record.quota_client, match_id, pipe=pipe)
+        if finished and self.compactor is not None:
+            self.compactor.on_finished(match_id, pipe)
         pipe.execute()
         try:
             self.schedule(record, pending, new_version, actor)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
             log.exception("scheduling turn jobs for %s failed; reconcile will retry", match_id)
+        if finished and self.compactor is not None:
+            self.compactor.after_finish(match_id)
 
     def schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
                  actor: int | None) -> None:

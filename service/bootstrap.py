@@ -81,6 +81,16 @@ def load_engines(config: Config) -> Mapping[str, Engine] | None:
     return target() if callable(target) else target
 
 
+def archive_store(config: Config):
+    """The PostgreSQL archive of ``ARENA_ARCHIVE_URL`` (:mod:`service.archive_store`), or
+    ``None`` when none is configured (connections open on first use)."""
+    if not config.archive_url:
+        return None
+    from service.archive_store import ArchiveStore
+
+    return ArchiveStore(config.archive_url, config.key_prefix)
+
+
 def build_service(config: Config | None = None,
                   engines: Mapping[str, Engine] | None = None, *,
                   wait_for_queue: bool = False) -> MatchService:
@@ -103,7 +113,12 @@ def build_service(config: Config | None = None,
                            reconcile_full_s=config.reconcile_full_s,
                            index_shards=config.index_shards,
                            abandon_after_s=config.abandon_after_s,
-                           bot_caps=config.bot_caps)
+                           bot_caps=config.bot_caps,
+                           compaction=config.compaction,
+                           idempotency_ttl_s=config.idempotency_ttl_s,
+                           archive=archive_store(config),
+                           archive_after_s=config.archive_after_s,
+                           archive_batch=config.archive_batch)
     service.config = config
     return service
 

@@ -37,6 +37,16 @@ Variables (all optional):
 - ``ARENA_MAX_BOT_MATCHES_PER_CLIENT``: running matches with a bot seat one client may
   have (default 4; ``0`` = no cap). These three apply to matches made through the HTTP
   API (:mod:`service.quotas`); the API's request rate limits are in :mod:`api.limits`.
+- ``ARENA_COMPACTION``: ``1`` (default) compacts every finished match into one compressed
+  key (:mod:`service.compaction`); ``0`` keeps its event stream.
+- ``ARENA_IDEMPOTENCY_TTL_S``: idempotency records of a match expire this many seconds
+  after it ended (default 3600); a retry after that answers like a new command on a
+  finished match (409 ``match_finished``).
+- ``ARENA_ARCHIVE_URL``: ``postgresql://...`` of the archive tier (:mod:`service.archive`);
+  unset (default) => no archive: nothing leaves Redis.
+- ``ARENA_ARCHIVE_AFTER_S``: a compacted match moves to the archive this many seconds
+  after it ended (default 604800 = 7 days).
+- ``ARENA_ARCHIVE_BATCH``: matches moved per full reconcile pass (default 100).
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 """
@@ -71,6 +81,11 @@ class Config:
     max_bot_budget: int = 512
     max_bot_time_ms: int = 2000
     max_bot_matches_per_client: int = 4
+    compaction: bool = True
+    idempotency_ttl_s: float = 3600.0
+    archive_url: str | None = None
+    archive_after_s: float = 604800.0
+    archive_batch: int = 100
 
     @property
     def bot_caps(self) -> BotCaps:
@@ -123,6 +138,14 @@ class Config:
                 raise ValueError(f"{name} must be 0 (no cap) or positive, got {raw!r}")
             return value
 
+        def flag(name: str, default: bool) -> bool:
+            raw = (env.get(name) or "").strip().lower()
+            if raw == "":
+                return default
+            if raw not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(f"{name} must be 0 or 1, got {env.get(name)!r}")
+            return raw in ("1", "true", "yes", "on")
+
         return cls(
             redis_url=env.get("REDIS_URL") or None,
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
@@ -142,6 +165,11 @@ class Config:
             max_bot_budget=cap("ARENA_MAX_BOT_BUDGET", 512),
             max_bot_time_ms=cap("ARENA_MAX_BOT_TIME_MS", 2000),
             max_bot_matches_per_client=cap("ARENA_MAX_BOT_MATCHES_PER_CLIENT", 4),
+            compaction=flag("ARENA_COMPACTION", True),
+            idempotency_ttl_s=number("ARENA_IDEMPOTENCY_TTL_S", 3600.0),
+            archive_url=env.get("ARENA_ARCHIVE_URL") or None,
+            archive_after_s=number("ARENA_ARCHIVE_AFTER_S", 604800.0),
+            archive_batch=number("ARENA_ARCHIVE_BATCH", 100, int),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -162,6 +190,10 @@ class Config:
             "ARENA_MAX_BOT_BUDGET": str(self.max_bot_budget),
             "ARENA_MAX_BOT_TIME_MS": str(self.max_bot_time_ms),
             "ARENA_MAX_BOT_MATCHES_PER_CLIENT": str(self.max_bot_matches_per_client),
+            "ARENA_COMPACTION": "1" if self.compaction else "0",
+            "ARENA_IDEMPOTENCY_TTL_S": str(self.idempotency_ttl_s),
+            "ARENA_ARCHIVE_AFTER_S": str(self.archive_after_s),
+            "ARENA_ARCHIVE_BATCH": str(self.archive_batch),
         }
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
@@ -171,4 +203,6 @@ class Config:
             env["ARENA_QUEUE"] = self.queue_name
         if self.engines_path:
             env["ARENA_ENGINES"] = self.engines_path
+        if self.archive_url:
+            env["ARENA_ARCHIVE_URL"] = self.archive_url
         return env

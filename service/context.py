@@ -16,6 +16,7 @@ from domain.engine import Engine
 from service import errors
 from service.bots import BotCache
 from service.codec import dumps, genesis_hash
+from service.compaction import FinishedLogs
 from service.decisions import decisions_after
 from service.envelopes import fold_envelope
 from service.fold_cache import CachedFold, FoldCache, TokenCache
@@ -113,6 +114,9 @@ class MatchContext:
         self.bot_cache = BotCache()   # configured bots per (game, level, bot options)
         self.token_digests = TokenCache(4 * max(fold_cache_size, 1))
         self.append_attempts = append_attempts
+        #: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or None
+        self.archive = None
+        self.logs = FinishedLogs(stores.compacted, lambda: self.archive)
 
     # ------------------------------------------------------------------ engines
     @property
@@ -131,11 +135,42 @@ class MatchContext:
 
     # ------------------------------------------------------------------ loading
     def record(self, match_id: str) -> MatchRecord:
-        """The match's parsed meta hash; raises MatchNotFound."""
+        """The match's parsed meta hash (Redis, else the archive); raises MatchNotFound."""
         meta = self.stores.events.meta(match_id) if isinstance(match_id, str) else {}
+        if not meta or "game" not in meta:
+            meta = self.archived_meta(match_id)
         if not meta or "game" not in meta:
             raise errors.MatchNotFound(str(match_id))
         return MatchRecord.parse(match_id, meta)
+
+    def archived_meta(self, match_id: Any) -> dict[str, str]:
+        """The meta hash of an archived match (``{}``: no archive or not archived)."""
+        if self.archive is None or not isinstance(match_id, str):
+            return {}
+        return self.archive.meta(match_id)
+
+    def envelopes(self, match_id: str, record: MatchRecord, after: int = 0,
+                  upto: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Envelopes with ``after < version <= upto`` (``None``: to the end; at most
+        ``limit``) from the stream, or from the compacted log once the match is compacted
+        (also when it was compacted after ``record`` was read: the stream then answers
+        short and the record is read again)."""
+        if not record.compacted:
+            got = self.stores.events.read(match_id, after=after, upto=upto, limit=limit)
+            end = record.version if upto is None else min(upto, record.version)
+            want = max(0, end - after) if limit is None else min(limit, max(0, end - after))
+            if len(got) >= want or not record.finished:
+                return got
+            record = self.record(match_id)
+            if not record.compacted:
+                return got
+        return self.logs.envelopes(match_id, after, upto, limit)
+
+    def claimed(self, match_id: str, record: MatchRecord) -> set[int]:
+        """Seats holding a token (from the archive for an archived match)."""
+        if record.archived and self.archive is not None:
+            return set(self.archive.digests(match_id))
+        return self.stores.seats.claimed(match_id)
 
     def load(self, match_id: str, upto: int | None = None,
              record: MatchRecord | None = None) -> Loaded:
@@ -149,7 +184,7 @@ class MatchContext:
         if snap is not None:
             start, dumped = snap
             state = engine.load_state(dumped)
-        tail = events.read(match_id, after=start, upto=version)
+        tail = self.envelopes(match_id, record, after=start, upto=version)
         for env in tail:
             state = fold_envelope(engine, state, env)
         if start + len(tail) != version:
@@ -161,7 +196,7 @@ class MatchContext:
         elif version == 0:
             head = genesis_hash(match_id)
         else:
-            head = events.read(match_id, version - 1, version)[0]["hash"]
+            head = self.envelopes(match_id, record, version - 1, version)[0]["hash"]
         return Loaded(record, engine, version, head, state)
 
     def head(self, match_id: str, idem_field: str | None = None) -> tuple[Loaded, Any]:
@@ -180,6 +215,8 @@ class MatchContext:
         entry = self.folds.take(match_id)
         meta, tail, prior = self.stores.events.head(
             match_id, None if entry is None else entry.version, idem_field)
+        if not meta or "game" not in meta:
+            meta, tail = self.archived_meta(match_id), []
         if not meta or "game" not in meta:
             raise errors.MatchNotFound(match_id)
         record = MatchRecord.parse(match_id, meta)

@@ -148,7 +148,7 @@ class CreateJoin:
         if not record.finished:
             raise errors.MatchRunning()
         engine = self.ctx.engine(record.game)
-        envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
+        envelopes = self.ctx.envelopes(match_id, record, upto=record.version)
         setup_len = sum(1 for e in envelopes if e.get("cause") == "setup")
         if isinstance(version, bool) or not isinstance(version, int) or \
                 not setup_len <= version <= record.version:
@@ -308,6 +308,9 @@ class CreateJoin:
             if seat is not None:   # tokens are never revoked: a cached digest stays valid
                 return seat
         exists, digests = self.ctx.stores.seats.digests(match_id)
+        if not exists and self.ctx.archive is not None:   # an archived match
+            archived = self.ctx.archive.digests(match_id)
+            exists, digests = archived is not None, archived or {}
         if not exists:
             raise errors.MatchNotFound(match_id)
         if not isinstance(token, str) or not token:

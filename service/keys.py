@@ -39,10 +39,16 @@ class Keys:
         """Hash: seat -> JSON ``{"version", "deadline", "job_id"}`` of its turn timeout."""
         return f"{self.prefix}:{{{match_id}}}:deadlines"
 
+    def log(self, match_id: str) -> str:
+        """String: the compacted log of a finished match (xz-compressed JSON of its
+        verified export, :mod:`service.compaction`); replaces ``events`` and ``snap``."""
+        return f"{self.prefix}:{{{match_id}}}:log"
+
     def match_keys(self, match_id: str) -> list[str]:
         """All per-match keys (for deletion in tests and tooling)."""
         return [self.events(match_id), self.meta(match_id), self.snap(match_id),
-                self.idem(match_id), self.tokens(match_id), self.deadlines(match_id)]
+                self.idem(match_id), self.tokens(match_id), self.deadlines(match_id),
+                self.log(match_id)]
 
     # -- global ------------------------------------------------------------------------
     def matches(self) -> str:
@@ -58,6 +64,16 @@ class Keys:
         a seat of a timed match): what each reconcile pass scans. A hint kept after every
         append; a periodic full reconcile pass over :meth:`running` repairs it."""
         return f"{self.prefix}:awaiting"
+
+    def compact_pending(self) -> str:
+        """Set of finished match ids not compacted yet (added with the final append,
+        removed by the compaction; full reconcile passes retry what is left)."""
+        return f"{self.prefix}:compact-pending"
+
+    def compacted(self) -> str:
+        """Sorted set: compacted match ids still in Redis, scored by their end (Unix
+        seconds): what the archive mover scans (:mod:`service.archive`)."""
+        return f"{self.prefix}:compacted"
 
     def lobby(self, shard: int, bucket: str, game: str | None = None) -> str:
         """Sorted set of one lobby index shard: listed match ids scored by creation time

@@ -141,9 +141,16 @@ class Lifecycle:
         name it or finds it named but not yet stored; ``(id, created by this call)``."""
         ctx = self.ctx
         candidate = uuid.uuid4().hex[:20]
-        rematch_id = ctx.stores.events.claim_meta_field(record.match_id, "rematch", candidate)
-        if ctx.stores.events.meta(rematch_id):
+        if record.archived:   # its record lives in the archive (service/archive.py)
+            rematch_id = ctx.archive.claim_rematch(record.match_id, candidate)
+        else:
+            rematch_id = ctx.stores.events.claim_meta_field(record.match_id, "rematch",
+                                                            candidate)
+        try:
+            ctx.record(rematch_id)   # stored already (in Redis or archived since)
             return rematch_id, False
+        except errors.MatchNotFound:
+            pass
         engine = ctx.engine(record.game)
         seats = [{k: v for k, v in s.items()} for s in record.seats]
         try:

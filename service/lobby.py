@@ -88,9 +88,8 @@ class Lobby:
         found: list[tuple[tuple[float, str], dict[str, Any]]] = []
         while len(found) <= limit:
             want = limit + 1 - len(found)
-            rows = index.lobby_page(bucket, game, before, want)
-            for (score, match_id), (meta, claimed) in zip(
-                    rows, index.summaries(m for _, m in rows)):
+            rows, summaries = self._page(bucket, game, before, want)
+            for (score, match_id), (meta, claimed) in zip(rows, summaries):
                 before = (score, match_id)
                 if not meta or "game" not in meta:
                     continue   # gone (expired or deleted): the index entry is stale
@@ -106,3 +105,29 @@ class Lobby:
                 break
         next_cursor = encode_cursor(found[limit - 1][0]) if len(found) > limit else None
         return {"items": [item for _, item in found[:limit]], "next_cursor": next_cursor}
+
+    def _page(self, bucket: str, game: str | None, before: tuple[float, str] | None,
+              want: int) -> tuple[list[tuple[float, str]], list[tuple[dict, set[int]]]]:
+        """Up to ``want`` index rows after ``before`` and each one's ``(meta, claimed)``:
+        the Redis index merged with the archive's finished matches (:mod:`service.archive`;
+        buckets ``all`` and ``finished`` only), newest first, each match once (a match
+        being moved may be in both)."""
+        index, archive = self.ctx.stores.index, self.ctx.archive
+        rows = index.lobby_page(bucket, game, before, want)
+        if archive is None or bucket not in ("all", "finished"):
+            return rows, index.summaries(m for _, m in rows)
+        archived = {mid: ((score, mid), (meta, claimed))
+                    for score, mid, meta, claimed in archive.lobby_page(game, before, want)}
+        merged = {mid: (score, mid) for score, mid in rows if mid not in archived}
+        merged.update({mid: row for mid, (row, _) in archived.items()})
+        rows = sorted(merged.values(), key=lambda r: (r[0], r[1]), reverse=True)[:want]
+        in_redis = [mid for _, mid in rows if mid not in archived]
+        found = dict(zip(in_redis, index.summaries(in_redis)))
+        summaries = []
+        for _, mid in rows:
+            meta, claimed = archived[mid][1] if mid in archived else found[mid]
+            if not meta:   # moved between the two reads: its row answers
+                meta = self.ctx.archived_meta(mid)
+                claimed = set(archive.digests(mid) or {}) if meta else claimed
+            summaries.append((meta, claimed))
+        return rows, summaries

@@ -100,6 +100,17 @@ class MatchIndex:
         if pipe is None:
             own.execute()
 
+    def unfile(self, match_id: str, game: str, pipe=None) -> None:
+        """Take a match out of every lobby bucket (it moved to the archive, whose rows
+        the lobby merges). Queued on ``pipe`` when given. Idempotent."""
+        own = pipe if pipe is not None else self.redis.pipeline(transaction=False)
+        shard = shard_of(match_id, self.shards)
+        for name in ("all", *LOBBY_BUCKETS):
+            for per_game in (None, game):
+                own.zrem(self.keys.lobby(shard, name, per_game), match_id)
+        if pipe is None:
+            own.execute()
+
     def lobby_page(self, bucket: str, game: str | None, before: tuple[float, str] | None,
                    count: int) -> list[tuple[float, str]]:
         """Up to ``count`` ``(created_at, match_id)`` of ``bucket`` (``all`` or one of

@@ -28,7 +28,10 @@ class MatchRecord:
     running); ``resigned``: seats that resigned (auto-played by the timeout policy when
     the game plays on); ``rematch``: id of this finished match's rematch (``""``: none);
     ``quota_client``: the client whose running bot matches count this one
-    (:mod:`service.quotas`; ``""``: none).
+    (:mod:`service.quotas`; ``""``: none); ``compacted``: bytes of the compacted log
+    once the finished match was compacted (0: its event stream is in Redis,
+    :mod:`service.compaction`); ``archived``: read from the PostgreSQL archive
+    (:mod:`service.archive`).
     Matches stored before these fields existed read as listed, spectated, nobody resigned.
     """
 
@@ -55,6 +58,8 @@ class MatchRecord:
     resigned: frozenset = frozenset()
     rematch: str = ""
     quota_client: str = ""
+    compacted: int = 0
+    archived: bool = False
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
@@ -79,7 +84,8 @@ class MatchRecord:
             human_at=meta.get("human_at") or meta.get("created_at", ""),
             finished_at=meta.get("finished_at", ""),
             resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
-            rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""))
+            rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""),
+            compacted=int(meta.get("compacted") or 0), archived=meta.get("archived") == "1")
 
     @property
     def finished(self) -> bool:

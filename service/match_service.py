@@ -13,7 +13,9 @@ method delegates to the module that holds its use case:
 ``events``,
 ``state_at``, ``export``, ``verify``
 ``run_bot_turn``, ``run_turn_timeout``      :mod:`service.turns`
-``reconcile``                               :mod:`service.reconcile`
+``reconcile``                               :mod:`service.reconcile` (storage upkeep:
+                                            :mod:`service.housekeeping`)
+``compact``, ``archive_due``                :mod:`service.compaction`, :mod:`service.archive`
 ``list_matches``                            :mod:`service.lobby`
 ``resign``, ``abandon``, ``rematch``        :mod:`service.lifecycle`
 ``health``, ``metrics``                     :mod:`service.ops`
@@ -31,8 +33,11 @@ from typing import Any, Callable, Mapping
 from domain.engine import Engine
 from service.act import Act
 from service.after_append import AfterAppend
+from service.archive import Archiver
+from service.compaction import Compactor
 from service.context import Loaded, MatchContext
 from service.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
+from service.housekeeping import Housekeeping
 from service.keys import Keys
 from service.lifecycle import Lifecycle
 from service.lobby import Lobby
@@ -70,6 +75,12 @@ class MatchService:
             ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
         bot_caps: the server's caps on bot options and running bot matches per client
             (:mod:`service.quotas`; default none), applied to calls that name a ``client``.
+        compaction: compact finished matches (:mod:`service.compaction`, ``ARENA_COMPACTION``).
+        idempotency_ttl_s: idempotency records expire this long after the match ended
+            (``ARENA_IDEMPOTENCY_TTL_S``).
+        archive: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or
+            ``None`` (nothing leaves Redis); ``archive_after_s`` / ``archive_batch``: the
+            mover's age and batch (:mod:`service.archive`).
 
     Attributes kept for operators and tests: ``redis``, ``keys``, ``scheduler``, ``stores``
     and its adapters ``store`` (events), ``snapshots``, ``counters`` (metrics); the
@@ -82,7 +93,9 @@ class MatchService:
                  append_attempts: int = 5, blocking_reads: bool = True,
                  clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
                  reconcile_full_s: float = 60.0, index_shards: int = 16,
-                 abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None):
+                 abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None,
+                 compaction: bool = True, idempotency_ttl_s: float = 3600.0, archive=None,
+                 archive_after_s: float = 604800.0, archive_batch: int = 100):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
@@ -90,7 +103,12 @@ class MatchService:
                                    blocking_reads=blocking_reads, index_shards=index_shards)
         self.ctx = MatchContext(self.stores, scheduler, engines, clock, fold_cache_size,
                                 append_attempts)
-        after_append = AfterAppend(self.ctx)
+        self.ctx.archive = archive
+        self.compactor = Compactor(self.ctx, self.stores.compacted, enabled=compaction,
+                                   idem_ttl_s=idempotency_ttl_s)
+        self.archiver = None if archive is None else Archiver(
+            self.ctx, archive, after_s=archive_after_s, batch=archive_batch)
+        after_append = AfterAppend(self.ctx, self.compactor)
         self.quotas = BotQuotas(self.stores.bot_matches, bot_caps)
         self._create_join = CreateJoin(self.ctx, after_append, self.quotas)
         self._act = Act(self.ctx, after_append)
@@ -98,7 +116,8 @@ class MatchService:
         self._turns = Turns(self.ctx, self._act)
         self._lobby = Lobby(self.ctx)
         self._lifecycle = Lifecycle(self.ctx, self._act, self._create_join, abandon_after_s)
-        self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s, self._lifecycle)
+        self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s, self._lifecycle,
+                                      Housekeeping(self.compactor, self.archiver, scheduler))
         self._ops = Ops(self.ctx)
         # the adapters and caches under their historical names
         self.store = self.stores.events
@@ -236,6 +255,23 @@ class MatchService:
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
         """See :meth:`service.reconcile.Reconciler.reconcile`."""
         return self._reconciler.reconcile(full)
+
+    def log(self, match_id: str, after: int = 0, upto: int | None = None,
+            limit: int | None = None) -> list[dict[str, Any]]:
+        """The match's full envelopes (commands included: for operators, tools and tests;
+        never sent to a viewer) with ``after < version <= upto``, from its stream or, once
+        compacted, from its compacted log (:meth:`service.context.MatchContext.envelopes`).
+        Raises MatchNotFound."""
+        return self.ctx.envelopes(match_id, self.ctx.record(match_id), after, upto, limit)
+
+    def compact(self, match_id: str) -> bool:
+        """See :meth:`service.compaction.Compactor.compact`."""
+        return self.compactor.compact(match_id)
+
+    def archive_due(self, count: int | None = None) -> int:
+        """Move due compacted matches to the archive (:meth:`service.archive.Archiver.move_due`);
+        0 without an archive."""
+        return 0 if self.archiver is None else self.archiver.move_due(count)
 
     def health(self) -> dict[str, Any]:
         """See :meth:`service.ops.Ops.health`."""

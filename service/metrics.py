@@ -12,6 +12,10 @@ COUNTERS = {
     "idempotent_replays": ("arena_idempotent_replays_total", "Repeated Idempotency-Keys answered."),
     "matches_abandoned": ("arena_matches_abandoned_total", "Matches ended abandoned (no human acted)."),
     "reconcile_requeued": ("arena_reconcile_requeued_total", "Turn jobs re-created by reconcile."),
+    "matches_compacted": ("arena_matches_compacted_total",
+                          "Finished matches compacted (service/compaction.py)."),
+    "matches_archived": ("arena_matches_archived_total",
+                         "Finished matches moved to the PostgreSQL archive."),
 }
 REJECTED = "rejected:"
 

@@ -56,7 +56,7 @@ class Reads:
         out: dict[str, Any] = {
             "match_id": match_id, "game": record.game, "version": loaded.version,
             "status": status_of(result),
-            "seats": record.public_seats(ctx.stores.seats.claimed(match_id) if has_open else set()),
+            "seats": record.public_seats(ctx.claimed(match_id, record) if has_open else set()),
             "pending": pending, "view": view, "result": result,
             "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s,
             "unlisted": not record.listed, "spectators": record.spectators,
@@ -71,7 +71,8 @@ class Reads:
         if record.forked_from:
             out["forked_from"] = record.forked_from
         # deadline records exist only for timed matches (AfterAppend.start_deadline)
-        running_deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
+        running_deadlines = ctx.stores.deadlines.all(match_id) \
+            if record.turn_timeout_s and result is None else {}
         deadlines = {str(s): d["deadline"] for s, d in running_deadlines.items()
                      if str(s) in out["pending"]}
         if deadlines and result is None:
@@ -116,7 +117,7 @@ class Reads:
         if record.version <= after:
             return {"version": record.version, "events": []}
         base = ctx.load(match_id, upto=after, record=record)
-        envelopes = ctx.stores.events.read(match_id, after=after, limit=limit)
+        envelopes = ctx.envelopes(match_id, record, after=after, limit=limit)
         redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
         return {"version": record.version, "events": redacted}
 
@@ -151,6 +152,8 @@ class Reads:
         record = self.ctx.record(match_id)
         if not record.finished:
             raise errors.MatchRunning()
+        if record.compacted:   # the verified export stored at compaction (service/compaction.py)
+            return dict(self.ctx.logs.export(match_id))
         envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
         return export_log(match_id, record.game,
                           record.public_seats(self.ctx.stores.seats.claimed(match_id)),

@@ -21,11 +21,12 @@ class Reconciler:
     """``reconcile`` passes of one service; ``full_s``: seconds between two full passes."""
 
     def __init__(self, ctx: MatchContext, after_append: AfterAppend, full_s: float = 60.0,
-                 lifecycle=None):
+                 lifecycle=None, housekeeping=None):
         self.ctx = ctx
         self.after_append = after_append
         self.full_s = full_s
         self.lifecycle = lifecycle   # service.lifecycle.Lifecycle: abandons idle matches
+        self.housekeeping = housekeeping   # service.housekeeping.Housekeeping: storage upkeep
         self._last_full: float | None = None   # time.monotonic() of the last full pass
 
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
@@ -35,7 +36,9 @@ class Reconciler:
         ``{"checked": running matches examined, "requeued": jobs or deadlines re-created}``
         plus ``"abandoned"`` (matches ended abandoned) when there were any. A full pass first ends the running
         matches in which no human acted for ``ARENA_ABANDON_AFTER_S``
-        (:meth:`service.lifecycle.Lifecycle.abandon_idle`), with or without a scheduler.
+        (:meth:`service.lifecycle.Lifecycle.abandon_idle`), with or without a scheduler,
+        then does the storage upkeep (:mod:`service.housekeeping`: ``"compacted"`` and
+        ``"archived"`` counts when there were any).
         """
         ctx = self.ctx
         scheduler, index = ctx.scheduler, ctx.stores.index
@@ -43,10 +46,13 @@ class Reconciler:
         now = time.monotonic()
         if full is None:
             full = self._last_full is None or now - self._last_full >= self.full_s
+        upkeep: dict[str, int] = {}
         if full and self.lifecycle is not None:
             abandoned = self.lifecycle.abandon_idle(index.running_ids())
+        if full and self.housekeeping is not None:
+            upkeep = self.housekeeping.run()
         if scheduler is None:
-            return _counts(0, 0, abandoned)
+            return {**_counts(0, 0, abandoned), **upkeep}
         if full:
             self._last_full = now
         source = index.running_ids() if full else index.awaiting_ids()
@@ -80,7 +86,7 @@ class Reconciler:
                             datetime.fromisoformat(entry["deadline"]))
         if requeued:
             ctx.stores.metrics.incr("reconcile_requeued", requeued)
-        return _counts(checked, requeued, abandoned)
+        return {**_counts(checked, requeued, abandoned), **upkeep}
 
 
 def _counts(checked: int, requeued: int, abandoned: int) -> dict[str, int]:

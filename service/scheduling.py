@@ -27,6 +27,12 @@ TURN_TIMEOUT = "workers.jobs.turn_timeout"
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 #: Seconds a scheduled timeout may be late before reconcile enqueues it itself.
 OVERDUE_GRACE_S = 3.0
+#: RQ keeps a finished job (and its result) this long, a failed one this long, and drops
+#: a job queued (not scheduled) for longer than ``QUEUED_TTL_S`` (reconcile re-creates a
+#: turn job still needed); expired ids leave RQ's registries by :meth:`clean_registries`.
+RESULT_TTL_S = 300
+FAILURE_TTL_S = 3600
+QUEUED_TTL_S = 3600
 
 
 def utc_now() -> datetime:
@@ -87,8 +93,9 @@ class TurnScheduler:
         job_id = self.keys.bot_job_id(match_id, version, seat)
         try:
             self.queue.enqueue(BOT_TURN, match_id, version, seat, job_id=job_id, unique=True,
-                               job_timeout=max(1, int(self.job_timeout_s)), result_ttl=300,
-                               failure_ttl=3600, meta={"attempt": attempt})
+                               job_timeout=max(1, int(self.job_timeout_s)), result_ttl=RESULT_TTL_S,
+                               ttl=QUEUED_TTL_S, failure_ttl=FAILURE_TTL_S,
+                               meta={"attempt": attempt})
         except DuplicateJobError:
             pass
         return job_id
@@ -101,7 +108,8 @@ class TurnScheduler:
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         try:
             self.queue.enqueue_at(at.astimezone(timezone.utc), TURN_TIMEOUT, match_id, seat, version,
-                                  job_id=job_id, unique=True, result_ttl=300, failure_ttl=3600,
+                                  job_id=job_id, unique=True, result_ttl=RESULT_TTL_S,
+                                  failure_ttl=FAILURE_TTL_S,
                                   job_timeout=max(1, int(self.job_timeout_s)))
         except DuplicateJobError:
             pass
@@ -112,7 +120,8 @@ class TurnScheduler:
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         try:
             self.queue.enqueue(TURN_TIMEOUT, match_id, seat, version, job_id=job_id, unique=True,
-                               result_ttl=300, failure_ttl=3600,
+                               result_ttl=RESULT_TTL_S, ttl=QUEUED_TTL_S,
+                               failure_ttl=FAILURE_TTL_S,
                                job_timeout=max(1, int(self.job_timeout_s)))
         except DuplicateJobError:
             pass
@@ -127,6 +136,14 @@ class TurnScheduler:
             return False  # running now: its own version check makes it a no-op
         job.delete()
         return True
+
+    def clean_registries(self) -> None:
+        """Drop expired job ids from RQ's finished and failed registries of the queue
+        (their jobs expired after ``result_ttl`` / ``failure_ttl``; the ids stayed)."""
+        from rq.registry import FailedJobRegistry, FinishedJobRegistry
+
+        for registry in (FinishedJobRegistry, FailedJobRegistry):
+            registry(queue=self.queue).cleanup()
 
     def scheduled_at(self, job_id: str) -> datetime | None:
         """When a scheduled job will be enqueued (aware UTC), or None if not scheduled."""

@@ -12,12 +12,14 @@ and call these adapters; key names live only in :mod:`service.keys`.
 ``seats``           :class:`service.seat_store.SeatStore` - token digests, join names
 ``deadlines``       :class:`service.deadline_store.DeadlineStore` - turn deadlines
 ``bot_matches``     :class:`service.quotas.BotMatchSets` - running bot matches per client
+``compacted``       :class:`service.compact_store.CompactStore` - compacted finished matches
 ==================  ===============================================================
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.compact_store import CompactStore
 from service.deadline_store import DeadlineStore
 from service.event_store import EventStore
 from service.keys import Keys
@@ -41,6 +43,7 @@ class Stores:
     seats: SeatStore
     deadlines: DeadlineStore
     bot_matches: BotMatchSets
+    compacted: CompactStore
 
     @classmethod
     def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
@@ -50,4 +53,4 @@ class Stores:
         return cls(redis, keys, EventStore(redis, keys, blocking_reads=blocking_reads),
                    SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys),
                    MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys),
-                   BotMatchSets(redis, keys))
+                   BotMatchSets(redis, keys), CompactStore(redis, keys))

@@ -9,6 +9,10 @@
 - ``real_config`` / ``real_service``: the same on the real Redis.
 - The API's request rate limits are off (``ARENA_RATE_LIMITS_ENABLED=0``) unless a test
   turns them on.
+- ``archive_url``: a PostgreSQL database of its own (random name) on
+  ``ARENA_TEST_PG_URL`` (default ``postgresql://postgres@127.0.0.1:5432/postgres``), dropped
+  at the end of the session; tests using it are skipped, with the reason, only when no
+  PostgreSQL answers there.
 - ``start_worker``: starts a real RQ worker process (``python -m workers.runner``) for the
   real service; every started process group is killed at teardown.
 """
@@ -50,6 +54,28 @@ def redis_url() -> Iterator[str]:
     for key in conn.scan_iter("rq:*", count=1000):
         if key not in before and (key == b"rq:clean_groups" or key.startswith(b"rq:scheduler")):
             conn.delete(key)
+
+
+@pytest.fixture(scope="session")
+def archive_url() -> Iterator[str]:
+    """URL of a fresh PostgreSQL database for the archive tier (see module docstring)."""
+    try:
+        import psycopg
+    except ImportError as exc:   # pragma: no cover - a dependency of the project
+        pytest.skip(f"psycopg is not installed: {exc}")
+    admin_url = os.environ.get("ARENA_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    try:
+        admin = psycopg.connect(admin_url, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"no PostgreSQL at {admin_url}: {exc}")
+    name = "arena_test_" + uuid.uuid4().hex[:12]
+    admin.execute(f"CREATE DATABASE {name}")
+    base, _, _ = admin_url.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
 
 
 @pytest.fixture

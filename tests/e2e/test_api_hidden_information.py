@@ -56,7 +56,7 @@ class Table:
 
     def catch_up(self) -> None:
         """Fold the events appended since the last call (read from the event store)."""
-        self.knowledge.advance(self.service.store.read(self.match_id, after=self.knowledge.version))
+        self.knowledge.advance(self.service.log(self.match_id, after=self.knowledge.version))
 
     @property
     def finished(self) -> bool:

@@ -56,7 +56,7 @@ def test_racing_instances_with_caches_lose_and_duplicate_nothing(real_service, r
     threads = [threading.Thread(target=client, args=(s,)) for s in range(4)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    log = real_service.store.read(mid)
+    log = real_service.log(mid)
     assert sorted(accepted) == [e["version"] for e in log[1:]]
     assert log[-1]["data"]["total"] == len(accepted) > 0
     assert real_service.match_view(mid, None)["view"]["total"] == len(accepted)

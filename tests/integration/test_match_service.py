@@ -35,7 +35,7 @@ def test_separate_service_instances_racing_lose_and_duplicate_nothing(real_servi
     threads = [threading.Thread(target=client, args=(s,)) for s in range(4)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    log = real_service.store.read(mid)
+    log = real_service.log(mid)
     assert [e["version"] for e in log] == list(range(1, len(log) + 1))
     assert sorted(accepted) == [e["version"] for e in log[1:]]
     assert log[-1]["data"]["total"] == len(accepted)

@@ -48,8 +48,8 @@ def test_turn_timeout_fires_through_rqs_scheduler_not_early_under_los_angeles_ti
                                     turn_timeout_s=2)["match_id"]
     view = real_service.match_view(mid, None)
     deadline = datetime.fromisoformat(view["deadline"])
-    assert wait_for(lambda: len(real_service.store.read(mid)) > 1, 15)
-    event = real_service.store.read(mid)[1]
+    assert wait_for(lambda: len(real_service.log(mid)) > 1, 15)
+    event = real_service.log(mid)[1]
     assert event["cause"] == "timeout" and event["seat"] == view["view"]["turn"]
     fired = datetime.fromisoformat(event["at"])
     assert deadline <= fired and (fired - deadline).total_seconds() < 6
@@ -69,7 +69,7 @@ def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_
     real_service.act(mid, 0, {"type": "add", "amount": 1})
     assert real_service.scheduler.scheduled_at(job_id) is None
     time.sleep(2.5)
-    causes = [e["cause"] for e in real_service.store.read(mid) if e.get("seat") == 0]
+    causes = [e["cause"] for e in real_service.log(mid) if e.get("seat") == 0]
     assert causes[0] == "player"
     assert real_service.run_turn_timeout(mid, 0, version) == {"status": "stale"}
 

@@ -47,7 +47,9 @@ def test_bench_scoring():
 @pytest.mark.integration
 def test_bench_redis_bytes(redis_url):
     body = _run("bench_redis_bytes.py", "--redis-url", redis_url, "--seats", "3")
-    assert body["mean_bytes_by_key"]["events"] > 0
+    assert body["mean_bytes_by_key"]["events"] == 0 < body["mean_bytes_by_key"]["log"]
+    assert body["reference_bytes_by_key"]["events"] > 0 == body["reference_bytes_by_key"]["log"]
+    assert body["reference_over_compacted"] > 1
     assert body["bytes_per_event"] > 0
 
 

@@ -48,7 +48,7 @@ def test_an_instance_sees_appends_made_by_another_one(service, instance):
     # acting on a stale cache continues from the real head, with gap-free versions
     got = service.act(mid, _turn(fresh, mid), {"type": "add", "amount": 3})
     assert got["version"] == 9 and got["events"][0]["data"] == {"amount": 3, "total": 13}
-    assert [e["version"] for e in service.store.read(mid)] == list(range(1, 10))
+    assert [e["version"] for e in service.log(mid)] == list(range(1, 10))
 
 
 def test_a_rewritten_stream_is_detected_by_the_hash_link(service, instance):
@@ -79,7 +79,7 @@ def test_a_rewritten_stream_is_detected_by_the_hash_link(service, instance):
 
 def _roll_back(service, mid, version):
     """What a failover to a lagging replica does: the stream and meta as at ``version``."""
-    kept = service.store.read(mid, upto=version)
+    kept = service.log(mid, upto=version)
     service.redis.delete(service.keys.events(mid))
     for env in kept:
         service.redis.xadd(service.keys.events(mid), {"e": dumps(env)}, id=f"0-{env['version']}")
@@ -224,7 +224,7 @@ def test_act_on_a_current_fold_skips_the_store_read(service, monkeypatch):
     monkeypatch.setattr(service.ctx, "head", lambda *a, **k: reads.append(a) or original(*a, **k))
     got = service.act(mid, turn, {"type": "add", "amount": 2}, expected_version=1)
     assert got["version"] == 2 and reads == []      # decided on the cached fold
-    assert service.store.read(mid)[-1]["prev_hash"] == service.store.read(mid)[0]["hash"]
+    assert service.log(mid)[-1]["prev_hash"] == service.log(mid)[0]["hash"]
 
 
 def test_a_rule_error_is_never_answered_from_an_unverified_fold(service, instance):

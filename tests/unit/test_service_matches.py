@@ -130,7 +130,7 @@ def test_lost_race_without_expected_version_is_redecided(service, monkeypatch):
 
     monkeypatch.setattr(service.store, "append", racing_append)
     answer = _play(service, mid, 0)
-    log = service.store.read(mid)
+    log = service.log(mid)
     assert [e["version"] for e in log] == list(range(1, len(log) + 1))
     assert [e["type"] for e in log[4:]] == ["CardPlayed", "CardPlayed", "RoundRevealed", "HandDealt", "HandDealt"]
     assert answer["version"] == 9 and "append_conflicts_total 1" in service.metrics()
@@ -150,7 +150,7 @@ def test_threads_racing_on_one_match_lose_and_duplicate_nothing(service):
     threads = [threading.Thread(target=player, args=(s,)) for s in range(4)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    log = service.store.read(mid)
+    log = service.log(mid)
     assert sorted(accepted) == [e["version"] for e in log[1:]]
     assert log[-1]["data"]["total"] == len(accepted)
     assert [e["version"] for e in log] == list(range(1, len(log) + 1))
@@ -242,7 +242,7 @@ def test_fork_continues_from_a_prefix_with_the_same_seed(service):
     forked = service.fork(mid, 9)
     fid = forked["match_id"]
     assert fid != mid and forked["version"] == 9 and forked["seed_commitment"] == created["seed_commitment"]
-    fork_log = service.store.read(fid)
+    fork_log = service.log(fid)
     assert [e["data"] for e in fork_log] == [e["data"] for e in original["events"][:9]]
     view = service.match_view(fid, 0)
     assert view["status"] == "running" and "seed" not in view and view["forked_from"] == {"match_id": mid, "version": 9}

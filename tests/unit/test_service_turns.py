@@ -15,7 +15,7 @@ BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"k
 
 
 def _causes(service, mid):
-    return [e["cause"] for e in service.store.read(mid)]
+    return [e["cause"] for e in service.log(mid)]
 
 
 def test_bot_only_match_plays_to_the_end_through_rq_jobs(service):
@@ -65,7 +65,7 @@ def test_timeout_decides_with_the_timeout_bot_after_the_deadline(service):
     # pass too before a second pass, and would (rightly) fire
     promote_due(service)
     drain(service)
-    log = service.store.read(mid)
+    log = service.log(mid)
     assert [(e["cause"], e["seat"], e["data"]["amount"]) for e in log[1:]] == [("timeout", turn, 3)]
     # the next seat now has its own deadline, started at version 2
     assert service.scheduler.scheduled_at(service.keys.timeout_job_id(mid, 1 - turn, 2)) is not None
@@ -79,7 +79,7 @@ def test_timeout_job_run_twice_decides_once(service):
     second = service.run_turn_timeout(mid, turn, 1)
     assert first == {"status": "acted", "seat": turn, "version": 2}
     assert second == {"status": "stale"}
-    assert len(service.store.read(mid)) == 2
+    assert len(service.log(mid)) == 2
 
 
 def test_cancelled_timeout_never_fires_a_turn(service):
@@ -92,7 +92,7 @@ def test_cancelled_timeout_never_fires_a_turn(service):
     drain(service, with_scheduler=True)
     assert service.run_turn_timeout(mid, turn, 1) == {"status": "stale"}
     # only seat 1-turn's own timeout may have fired; never a second decision for `turn` at v1
-    log = service.store.read(mid)
+    log = service.log(mid)
     assert [(e["cause"], e["seat"]) for e in log[1:3]] == [("player", turn), ("timeout", 1 - turn)]
 
 
@@ -168,7 +168,7 @@ def test_reconcile_restores_a_missing_timeout(service):
     time.sleep(0.4)
     assert service.reconcile()["requeued"] == 1
     drain(service, with_scheduler=True)
-    assert service.store.read(mid)[1]["cause"] == "timeout"
+    assert service.log(mid)[1]["cause"] == "timeout"
 
 
 def test_embedded_runtime_runs_worker_scheduler_and_reconcile_in_one_process(service):
@@ -178,11 +178,11 @@ def test_embedded_runtime_runs_worker_scheduler_and_reconcile_in_one_process(ser
         timed, turn = _timed_race(service, 1)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            if service.match_view(bots, None)["status"] == "finished" and len(service.store.read(timed)) > 1:
+            if service.match_view(bots, None)["status"] == "finished" and len(service.log(timed)) > 1:
                 break
             time.sleep(0.1)
         assert service.match_view(bots, None)["status"] == "finished"
-        assert service.store.read(timed)[1]["cause"] == "timeout"
+        assert service.log(timed)[1]["cause"] == "timeout"
     finally:
         runtime.stop()
 
@@ -199,7 +199,7 @@ def test_reconcile_enqueues_a_timeout_whose_scheduler_died(service):
     assert service.reconcile()["requeued"] == 1
     assert job_id in service.scheduler.queue.job_ids and service.scheduler.scheduled_at(job_id) is None
     drain(service)
-    assert service.store.read(mid)[1]["cause"] == "timeout"
+    assert service.log(mid)[1]["cause"] == "timeout"
 
 
 # ---------------------------------------------------------------- the awaiting index
@@ -352,4 +352,4 @@ def test_a_deadline_whose_seat_acted_since_is_restarted_not_left_stale_forever(s
     assert service.run_turn_timeout(mid, first, 1) == {"status": "stale"}
     time.sleep(0.3)
     assert service.run_turn_timeout(mid, first, version)["status"] == "acted"
-    assert service.store.read(mid)[-1]["cause"] == "timeout"
+    assert service.log(mid)[-1]["cause"] == "timeout"

@@ -1,0 +1,151 @@
+"""Compaction of finished matches (service/compaction.py) on fakeredis with the test games:
+what stays in Redis, and that every read answers exactly as before the compaction."""
+import json
+
+import pytest
+
+from domain.engine import MatchFinished
+from service import errors
+from tests.support.reads import every_read, finish_by_hand as _finish
+from tests.support.runtime import drain
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def test_a_finished_match_is_compacted_into_one_key_and_every_read_answers_as_before(service):
+    service.compactor.enabled = False
+    created = service.create_match("high-card", HUMANS, {"rounds": 2})
+    mid, keys, redis = created["match_id"], service.keys, service.redis
+    _finish(service, mid)
+    before = every_read(service, mid, 2)
+    assert redis.exists(keys.events(mid)) and redis.sismember(keys.compact_pending(), mid)
+
+    assert service.compact(mid) is True
+    assert not redis.exists(keys.events(mid), keys.snap(mid), keys.deadlines(mid))
+    assert redis.exists(keys.log(mid), keys.meta(mid), keys.tokens(mid)) == 3
+    assert int(redis.hget(keys.meta(mid), "compacted")) == redis.strlen(keys.log(mid)) > 0
+    assert not redis.sismember(keys.compact_pending(), mid)
+    assert redis.zscore(keys.compacted(), mid) is not None
+    assert redis.zscore(keys.matches(), mid) is None
+    after = every_read(service, mid, 2)
+    assert after.keys() == before.keys()
+    for key in before:
+        assert after[key] == before[key], key
+    assert after["verify"]["valid"] is True
+    assert service.compact(mid) is False   # once only
+
+
+def test_compaction_runs_when_the_match_ends_and_idempotency_records_expire(service):
+    service.compactor.idem_ttl_s = 120
+    created = service.create_match("high-card", HUMANS, {"rounds": 1})
+    mid, keys, redis = created["match_id"], service.keys, service.redis
+    seat, command, key = _finish(service, mid, key_prefix="retry")[-1]
+    assert service._record(mid).compacted > 0
+    assert not redis.exists(keys.events(mid))
+    assert 0 < redis.ttl(keys.idem(mid)) <= 120
+    # a retry of the last command within the TTL still gets its first answer
+    replay = service.act(mid, seat, command, idempotency_key=key)
+    assert replay["replayed"] is True
+    # once the records expired, the same retry is a command on a finished match
+    redis.delete(keys.idem(mid))
+    service.folds.clear()
+    with pytest.raises(MatchFinished):
+        service.act(mid, seat, command, idempotency_key=key)
+
+
+def test_a_reader_holding_a_record_from_before_the_compaction_reads_the_compacted_log(service):
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    stale = service._record(mid)
+    full = service.ctx.envelopes(mid, stale)
+    service.compact(mid)
+    assert service.ctx.envelopes(mid, stale) == full
+    assert service.ctx.envelopes(mid, stale, after=2, upto=5) == full[2:5]
+    service.folds.clear()
+    assert service.ctx.load(mid, upto=stale.version, record=stale).version == stale.version
+
+
+def test_fork_rematch_and_lobby_work_on_a_compacted_match(service):
+    created = service.create_match("high-card", HUMANS, {"rounds": 1})
+    mid = created["match_id"]
+    _finish(service, mid)
+    assert service._record(mid).compacted
+    at = next(i for i, e in enumerate(service.log(mid)) if "command" in e)   # set-up's end
+    fork = service.fork(mid, at)
+    assert fork["version"] == at and service.match_view(fork["match_id"], 0)["version"] == at
+    assert service.log(fork["match_id"])[-1]["data"] == service.log(mid)[at - 1]["data"]
+    rematch = service.rematch(mid, 0)
+    assert rematch["created"] is True and rematch["rematch_of"] == mid
+    assert service.match_view(mid, None)["rematch"] == rematch["match_id"]
+    assert service.rematch(mid, 1)["match_id"] == rematch["match_id"]
+    listed = service.list_matches(status="finished")["items"]
+    assert [item["match_id"] for item in listed] == [mid]
+    assert listed[0]["result"]["winners"] == service.match_view(mid, None)["result"]["winners"]
+    seat0 = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+    assert service.authenticate(mid, seat0) == 0
+
+
+def test_a_bot_match_played_by_jobs_is_compacted_and_exports_a_valid_log(service):
+    mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 3,
+                               {"target": 30})["match_id"]
+    drain(service)
+    record = service._record(mid)
+    assert record.finished and record.compacted
+    assert service.verify(service.export(mid))["valid"] is True
+    assert service.events(mid, None)["events"][-1]["version"] == record.version
+
+
+def test_a_failed_compaction_stays_pending_and_a_full_reconcile_pass_retries_it(service,
+                                                                                monkeypatch):
+    real = service.compactor.compact
+    calls = []
+
+    def failing_once(match_id):
+        calls.append(match_id)
+        if len(calls) == 1:
+            raise RuntimeError("injected")
+        return real(match_id)
+
+    monkeypatch.setattr(service.compactor, "compact", failing_once)
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    assert not service._record(mid).compacted
+    assert service.redis.sismember(service.keys.compact_pending(), mid)
+    assert service.export(mid)["events"]   # reads work uncompacted
+    assert service.reconcile(full=True).get("compacted") == 1
+    assert service._record(mid).compacted and not service.redis.exists(service.keys.events(mid))
+
+
+def test_a_stream_that_does_not_verify_is_never_compacted(service):
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    key = service.keys.events(mid)
+    entries = service.redis.xrange(key)
+    service.redis.delete(key)
+    for entry_id, fields in entries:   # the same stream, one event's type changed
+        env = json.loads(fields["e"])
+        if entry_id == "0-5":
+            env["type"] += "Forged"
+        service.redis.xadd(key, {"e": json.dumps(env)}, id=entry_id)
+    with pytest.raises(RuntimeError):
+        service.compact(mid)
+    assert service.redis.exists(key) and not service._record(mid).compacted
+
+
+def test_without_compaction_the_stream_stays_and_reads_use_it(service):
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    assert service.reconcile(full=True).get("compacted") is None
+    assert service.redis.exists(service.keys.events(mid))
+    assert not service._record(mid).compacted
+
+
+def test_a_vanished_pending_match_leaves_the_pending_set(service):
+    service.redis.sadd(service.keys.compact_pending(), "nosuchmatch")
+    assert service.compact("nosuchmatch") is False
+    assert not service.redis.sismember(service.keys.compact_pending(), "nosuchmatch")
+    with pytest.raises(errors.MatchNotFound):
+        service.export("nosuchmatch")
