@@ -101,7 +101,7 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
         times: dict[str, list[float]] = {}
         per_game: dict[str, int] = {}
         for mid, game in ids.items():
-            events = service.store.read(mid)
+            events = service.log(mid)
             times[mid] = event_times(events)
             if mid in unfinished:
                 continue

@@ -82,9 +82,15 @@ class CompactStore:
     def store(self, match_id: str, blob: bytes) -> None:
         """Replace the match's stream, snapshot and deadlines by ``blob`` in one ``MULTI``
         (per-match keys only: one cluster slot), mark the meta hash ``compacted`` (its
-        size in bytes) and drop :data:`DROPPED_META`. Idempotency records keep their TTL."""
+        size in bytes) and drop :data:`DROPPED_META`. Clients' idempotency records keep
+        their TTL; the service's own turn-timeout records (fields with ``#``,
+        :meth:`service.keys.Keys.timeout_idem_field`) go: no timeout acts on a finished
+        match."""
         keys = self.keys
+        own = [f for f in self.redis.hkeys(keys.idem(match_id)) if "#" in f]
         pipe = self.redis.pipeline(transaction=True)
+        if own:
+            pipe.hdel(keys.idem(match_id), *own)
         pipe.set(keys.log(match_id), blob)
         pipe.hset(keys.meta(match_id), "compacted", len(blob))
         pipe.hdel(keys.meta(match_id), *DROPPED_META)

@@ -149,3 +149,16 @@ def test_a_vanished_pending_match_leaves_the_pending_set(service):
     assert not service.redis.sismember(service.keys.compact_pending(), "nosuchmatch")
     with pytest.raises(errors.MatchNotFound):
         service.export("nosuchmatch")
+
+
+def test_rq_finished_and_failed_registries_lose_expired_ids_at_a_full_pass(service):
+    from rq.registry import FailedJobRegistry, FinishedJobRegistry
+
+    queue = service.scheduler.queue
+    finished, failed = FinishedJobRegistry(queue=queue), FailedJobRegistry(queue=queue)
+    conn = queue.connection
+    conn.zadd(finished.key, {"expired-ok": 1.0, "kept-ok": 4e9})   # scores: expiry times
+    conn.zadd(failed.key, {"expired-failed": 1.0})
+    service.reconcile(full=True)
+    assert [m.decode() for m in conn.zrange(finished.key, 0, -1)] == ["kept-ok"]
+    assert conn.zcard(failed.key) == 0

@@ -61,3 +61,26 @@ def test_bot_caps_come_from_the_environment_and_zero_means_no_cap():
     assert Config.from_env(config.to_env()).bot_caps == config.bot_caps
     with pytest.raises(ValueError, match="ARENA_MAX_BOT_MATCHES_PER_CLIENT"):
         Config.from_env({"ARENA_MAX_BOT_MATCHES_PER_CLIENT": "-1"})
+
+
+def test_storage_settings_come_from_the_environment_and_reach_the_service():
+    """Issue 12 items 4-5: compaction, idempotency TTL, the archive tier (off when unset)."""
+    from service.bootstrap import build_service
+
+    default = Config.from_env({})
+    assert (default.compaction, default.idempotency_ttl_s, default.archive_url,
+            default.archive_after_s, default.archive_batch) == (True, 3600.0, None, 604800.0, 100)
+    assert build_service(default).archiver is None
+    config = Config.from_env({"ARENA_COMPACTION": "0", "ARENA_IDEMPOTENCY_TTL_S": "90",
+                              "ARENA_ARCHIVE_URL": "postgresql://u@h/db",
+                              "ARENA_ARCHIVE_AFTER_S": "30", "ARENA_ARCHIVE_BATCH": "7",
+                              "ARENA_KEY_PREFIX": "st"})
+    assert Config.from_env(config.to_env()) == config
+    service = build_service(config)   # no connection is opened before the first use
+    assert service.compactor.enabled is False and service.compactor.idem_ttl_s == 90
+    assert (service.archiver.after_s, service.archiver.batch) == (30, 7)
+    assert service.ctx.archive.url == "postgresql://u@h/db" and service.ctx.archive.prefix == "st"
+    with pytest.raises(ValueError):
+        Config.from_env({"ARENA_COMPACTION": "maybe"})
+    with pytest.raises(ValueError):
+        Config.from_env({"ARENA_IDEMPOTENCY_TTL_S": "0"})

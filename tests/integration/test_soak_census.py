@@ -1,0 +1,29 @@
+"""A small soak with real workers on a private ``redis-server`` (benchmarks/soak_key_census.py):
+every key the deployment leaves is accounted for by pattern, finished matches keep only
+their compacted keys, RQ's registries hold no stale ids and its per-job keys expire."""
+import shutil
+
+import pytest
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(shutil.which("redis-server") is None,
+                                 reason="redis-server is not installed")]
+
+
+def test_after_a_soak_every_key_is_accounted_for_and_finished_matches_are_compacted(tmp_path):
+    from benchmarks.soak_key_census import run_census
+
+    figures = run_census(per_game=1, workers=2, timeout_s=600, work_dir=str(tmp_path))
+    print(figures)
+    assert figures["unfinished"] == [] and figures["finished"] == figures["verified"] == 6
+    assert figures["unaccounted_store_keys"] == [], figures
+    assert figures["unaccounted_rq_keys"] == [], figures
+    assert figures["finished_matches_with_other_keys"] == {}, figures
+    assert figures["store_keys_by_kind"]["match:log"] == 6
+    assert figures["store_keys_by_kind"].get("match:snap", 0) == 0
+    assert figures["store_keys_by_kind"].get("index:compact-pending", 0) == 0
+    assert figures["idempotent_commands"] >= 1 and figures["idem_without_ttl"] == []
+    assert "match:events" in figures["open_match_keys"]   # a running match keeps its stream
+    assert figures["stale_rq_registry_ids"] == 0
+    assert figures["rq_jobs_without_ttl"] == []
+    assert max(figures["bytes_per_finished_match_after_idem_ttl"]) <= 25_000
