@@ -25,8 +25,6 @@ import logging
 import time
 from typing import Callable
 
-from redis.exceptions import WatchError
-
 from service.archive_store import ArchiveMismatch, ArchiveStore, sha256_hex
 from service.compact_store import unpack
 
@@ -68,25 +66,20 @@ class Archiver:
         it. Raises ArchiveMismatch (the archive disagrees: nothing deleted) and the
         stores' errors."""
         stores = self.ctx.stores
-        keys, redis = stores.keys, stores.redis
         for _attempt in range(attempts):
-            meta = redis.hgetall(keys.meta(match_id))
+            meta, tokens, blob = stores.compacted.contents(match_id)
             if not meta or "game" not in meta:
                 self._leftovers(match_id)
                 return False
-            if not meta.get("compacted"):
+            if not meta.get("compacted") or blob is None:
                 return False   # not compacted (yet): never moved
-            blob = stores.compacted.blob(match_id)
-            tokens = redis.hgetall(keys.tokens(match_id))
-            if blob is None:
-                return False
             events = unpack(blob)["events"]
             if len(events) != int(meta.get("version", 0)) or \
                     (events and events[-1]["hash"] != meta.get("head_hash")):
                 raise ArchiveMismatch(f"compacted log of {match_id} does not end at its head")
             self.store.put(match_id, meta, tokens, blob)                  # 1. copy
             self._check(match_id, meta, tokens, blob)                     # 2. verify
-            if self._delete(match_id, meta, tokens):                      # 3. delete
+            if stores.compacted.delete_unchanged(match_id, meta, tokens):  # 3. delete
                 self._unfile(match_id, meta["game"])
                 stores.metrics.incr("matches_archived")
                 return True
@@ -101,26 +94,10 @@ class Archiver:
                 _without_rematch(row_meta) != _without_rematch(meta):
             raise ArchiveMismatch(f"{match_id}: the archived row differs from Redis")
 
-    def _delete(self, match_id: str, meta: dict, tokens: dict) -> bool:
-        """Delete the match's keys unless its meta or tokens changed since the copy."""
-        keys = self.ctx.stores.keys
-        with self.ctx.stores.redis.pipeline(transaction=True) as pipe:
-            try:
-                pipe.watch(keys.meta(match_id), keys.tokens(match_id))
-                if pipe.hgetall(keys.meta(match_id)) != meta or \
-                        pipe.hgetall(keys.tokens(match_id)) != tokens:
-                    return False
-                pipe.multi()
-                pipe.delete(*keys.match_keys(match_id))
-                pipe.execute()
-                return True
-            except WatchError:
-                return False
-
     def _unfile(self, match_id: str, game: str) -> None:
         stores = self.ctx.stores
         pipe = stores.events.batch()
-        pipe.zrem(stores.keys.compacted(), match_id)
+        stores.compacted.unlist(match_id, pipe)
         stores.index.unfile(match_id, game, pipe=pipe)
         pipe.execute()
 
@@ -131,4 +108,6 @@ class Archiver:
         if archived:
             self._unfile(match_id, archived["game"])
         else:
-            self.ctx.stores.redis.zrem(self.ctx.stores.keys.compacted(), match_id)
+            pipe = self.ctx.stores.events.batch()
+            self.ctx.stores.compacted.unlist(match_id, pipe)
+            pipe.execute()

@@ -16,6 +16,7 @@ import lzma
 from typing import Any, Mapping
 
 from redis.client import NEVER_DECODE
+from redis.exceptions import WatchError
 
 from service.codec import dumps, envelope_hash, genesis_hash, loads
 from service.keys import Keys
@@ -123,3 +124,36 @@ class CompactStore:
     def count(self) -> int:
         """How many compacted matches Redis holds."""
         return int(self.redis.zcard(self.keys.compacted()))
+
+    # ------------------------------------------------------------------ the archive mover
+    def contents(self, match_id: str) -> tuple[dict[str, str], dict[str, str], bytes | None]:
+        """``(meta hash, token digests, compacted log or None)`` of a match, as the
+        archive mover copies them (``({}, {}, None)`` when its keys are gone)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.keys.meta(match_id))
+        pipe.hgetall(self.keys.tokens(match_id))
+        meta, tokens = pipe.execute()
+        return meta, tokens, self.blob(match_id) if meta else None
+
+    def delete_unchanged(self, match_id: str, meta: Mapping[str, str],
+                         tokens: Mapping[str, str]) -> bool:
+        """Delete every key of the match in one ``MULTI``, under ``WATCH`` of its meta and
+        tokens, unless they differ from ``meta`` / ``tokens`` (what was copied) or change
+        before the ``EXEC``; True when deleted."""
+        keys = self.keys
+        with self.redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(keys.meta(match_id), keys.tokens(match_id))
+                if pipe.hgetall(keys.meta(match_id)) != meta or \
+                        pipe.hgetall(keys.tokens(match_id)) != tokens:
+                    return False
+                pipe.multi()
+                pipe.delete(*keys.match_keys(match_id))
+                pipe.execute()
+                return True
+            except WatchError:
+                return False
+
+    def unlist(self, match_id: str, pipe) -> None:
+        """Queue on ``pipe``: the match leaves the compacted set (it was archived)."""
+        pipe.zrem(self.keys.compacted(), match_id)

@@ -10,9 +10,9 @@ full reconcile pass retries the pending set):
 2. verify it (:func:`service.verify.verify_log`: hash chain, seed, every command re-run)
    and check that it ends at the meta's version and head hash; a log that fails stays
    uncompacted (logged);
-3. one ``MULTI``: ``P:{mid}:log`` = the compressed document
-   (:mod:`service.compact_store`: the chain fields dropped, recomputed on reading), meta field ``compacted``, the
-   stream, snapshot and deadline records deleted;
+3. one ``MULTI``: ``P:{mid}:log`` = the compressed document (:mod:`service.compact_store`:
+   the chain fields dropped, recomputed on reading), meta field ``compacted``, the stream,
+   snapshot and deadline records deleted;
 4. the match leaves the pending set and the ``matches`` list and joins ``P:compacted``
    (scored by its end: what the archive mover scans).
 

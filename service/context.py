@@ -177,7 +177,6 @@ class MatchContext:
         """Fold the match to ``upto`` (default: head) from the latest usable snapshot."""
         record = record or self.record(match_id)
         engine = self.engine(record.game)
-        events = self.stores.events
         version = record.version if upto is None else upto
         state, start = None, 0
         snap = self.stores.snapshots.load(match_id, record.game, engine.schema_version, version)

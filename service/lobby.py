@@ -83,7 +83,6 @@ class Lobby:
             raise ValueError(status)
         limit = max(1, min(int(limit), MAX_LIMIT))
         before = decode_cursor(cursor) if cursor else None
-        index = self.ctx.stores.index
         bucket = status or "all"
         found: list[tuple[tuple[float, str], dict[str, Any]]] = []
         while len(found) <= limit:

@@ -119,7 +119,8 @@ def test_a_mover_killed_mid_batch_loses_nothing_and_a_rerun_finishes_the_move(
     archiver, store = svc.archiver, svc.ctx.archive
     seen = []
     targets = {"copy": (store, "put"), "verify": (store, "row"),
-               "delete": (archiver, "_delete"), "unfile": (archiver, "_unfile")}
+               "delete": (svc.stores.compacted, "delete_unchanged"),
+               "unfile": (archiver, "_unfile")}
     owner, name = targets[stage]
     real = getattr(owner, name)
 
