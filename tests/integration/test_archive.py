@@ -180,3 +180,18 @@ def test_matches_move_only_once_they_are_old_enough(archived_service):
     svc.archiver.clock = lambda: __import__("time").time() + 3601
     assert svc.reconcile(full=True).get("archived") == 1
     assert svc._record(mid).archived
+
+
+def test_sigkilling_a_mover_subprocess_again_and_again_loses_and_duplicates_nothing(
+        redis_url, archive_url):
+    """benchmarks/fault_archive_kill.py: a mover process SIGKILLed at random until every
+    match moved; each is archived once, gone from Redis, reads back equal and verified."""
+    from benchmarks.fault_archive_kill import run_archive_kill
+
+    figures = run_archive_kill(redis_url, archive_url, matches=5, kill_after=(1.0, 3.0),
+                               seed=3)
+    print(figures)
+    assert figures["kills"] >= 1
+    assert figures["archived"] == figures["reads_equal"] == figures["verified"] == 5
+    assert figures["listed_once"] == 5 and figures["keys_left_in_redis"] == []
+    assert figures["lost"] == 0
