@@ -20,7 +20,8 @@ from service.after_append import AfterAppend
 from service.codec import canonical_json, genesis_hash, seed_commitment
 from service.context import MatchContext, check_seat, head_fields
 from service.quotas import BotQuotas
-from service.envelopes import build_envelopes, fold_envelope, is_platform, rechain, utc_iso
+from service.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
+                               utc_iso)
 from service.roster import join_envelope, roster_of
 from service.tokens import find_seat, new_token, token_digest
 
@@ -40,6 +41,26 @@ def check_timeout(turn_timeout_s: Any) -> float | None:
         raise errors.ServiceError("invalid_turn_timeout", 422,
                                   f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].")
     return float(turn_timeout_s)
+
+
+def seats_at_fork(seats: list[dict[str, Any]], prefix: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The default seat list of a fork: the original's ``seats`` (as created: kind, bot
+    level, bot options, name) with the names the seats had after the copied ``prefix``
+    envelopes: an open seat claimed in the prefix (a ``SeatJoined`` envelope with a name)
+    keeps its joiner's name. Kinds stay as created, so such a seat is open again in the
+    fork (its claim's token belonged to the original); a claim after the fork's version
+    gives no name."""
+    joined = {env["data"].get("seat"): env["data"].get("name")
+              for env in prefix
+              if env.get("type") == SEAT_JOINED and isinstance(env.get("data"), dict)}
+    out = []
+    for item in seats:
+        entry = dict(item)
+        name = joined.get(item["seat"])
+        if name:
+            entry["name"] = name
+        out.append(entry)
+    return out
 
 
 class CreateJoin:
@@ -140,7 +161,9 @@ class CreateJoin:
         open information by design (analysis): the original's export revealed that seed, so
         anyone holding it can compute the fork's hidden cards and future draws.
 
-        ``seats`` defaults to the original seat kinds (new tokens); ``client`` as for
+        ``seats`` defaults to the original seats as they were at ``version``
+        (:func:`seats_at_fork`: kinds, bot levels and options, names; new tokens); given
+        ``seats`` are taken as given (names included). ``client`` as for
         :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
         set-up or past the end), InvalidSeats, and with a ``client`` the quota errors.
         """
@@ -159,7 +182,7 @@ class CreateJoin:
                                       f"Version {version} is inside one command's events; "
                                       "fork at the last event of a command.")
         if seats is None:
-            seat_list = [{k: v for k, v in s.items() if k != "name"} for s in record.seats]
+            seat_list = seats_at_fork(record.seats, envelopes[:version])
         else:
             seat_list = self.validate_seats(engine, seats)
             if len(seat_list) != len(record.seats):

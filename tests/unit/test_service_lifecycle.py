@@ -280,3 +280,29 @@ def test_a_fork_carries_its_own_roster_and_verifies(svc, finished_log):
     svc.resign(fork["match_id"], 1)
     report = svc.verify(svc.export(fork["match_id"]))
     assert report["valid"] is True, report
+
+
+def test_a_fork_keeps_the_seat_names_it_had_at_its_version(svc, finished_log):
+    """The names given at creation stay; an open seat claimed within the copied part keeps
+    its joiner's name (and is open again); a claim after the fork's version gives none."""
+    mid = finished_log["match_id"]
+    join_version = next(e["version"] for e in finished_log["events"] if e["cause"] == "join")
+    after = svc.fork(mid, join_version)
+    names = {s["seat"]: s.get("name") for s in after["seats"]}
+    assert names == {0: "ann", 1: "bob", 2: None}
+    view = svc.match_view(after["match_id"], None)
+    assert [s.get("name") for s in view["seats"]] == ["ann", "bob", None]
+    assert [s["kind"] for s in view["seats"]] == ["human", "open", "bot"]
+    before = svc.fork(mid, join_version - 1)
+    assert [s.get("name") for s in before["seats"]] == ["ann", None, None]
+    svc.join(after["match_id"], 1, "cy")   # a new claim names the seat anew
+    assert [s.get("name") for s in svc.match_view(after["match_id"], None)["seats"]] == \
+        ["ann", "cy", None]
+    svc.resign(after["match_id"], 0)
+    svc.resign(after["match_id"], 1)
+    exported = svc.export(after["match_id"])
+    assert [s.get("name") for s in exported["seats"]] == ["ann", "cy", None]
+    assert svc.verify(exported)["valid"] is True
+    given = svc.fork(mid, join_version, [{"kind": "human"}, {"kind": "open"},
+                                         {"kind": "bot", "bot": "greedy"}])
+    assert [s.get("name") for s in given["seats"]] == [None, None, None]   # as given
