@@ -54,8 +54,9 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     Args:
         service: the ``MatchService`` to serve; default ``service.bootstrap.build_service()``
             (configured from the environment: embedded fakeredis when ``REDIS_URL`` is unset).
-        config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``, the
-            rate-limit settings of :mod:`api.limits` such as ``ARENA_RATE_LIMITS_ENABLED``).
+        config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``,
+            ``ARENA_MAX_LOG_EVENTS`` of :mod:`api.replays`, the rate-limit settings of
+            :mod:`api.limits` such as ``ARENA_RATE_LIMITS_ENABLED``).
     """
     if service is None:
         from service.bootstrap import build_service
@@ -70,5 +71,6 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)
+    replays.install(app)
     limits.install(app, service)
     return app

@@ -81,6 +81,7 @@ TITLES: dict[str, str] = {
     "idempotency_key_reused": "Idempotency key reused",
     "version_out_of_range": "Version out of range",
     "invalid_log": "Invalid log",
+    "too_many_events": "Too many events",
     "busy": "Busy, retry",
     "invalid_turn_timeout": "Invalid turn timeout",
     "not_a_batch_boundary": "Not a batch boundary",
