@@ -212,7 +212,9 @@ class Engine(Protocol):
         """Every command ``seat`` may send now (empty when it has nothing to do)."""
 
     def result(self, state: Any) -> dict[str, Any] | None:
-        """``None`` while running; else ``{"scores": [...], "ranking": [...], "winners": [...]}``."""
+        """``None`` while running; else ``{"scores": [...], "ranking": [...], "winners": [...]}``
+        (plus game-specific members); ``ranking`` is ``[{"seat", "score", "rank"}, ...]`` best
+        first in every game (docs/CONTRACTS.md "Result")."""
 
     def public_cards(self) -> dict[str, Any]:
         """The game's public card data (``GET /v1/games/{game}/cards``): printed names,

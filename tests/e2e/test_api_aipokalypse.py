@@ -204,7 +204,7 @@ def test_the_match_ends_with_a_result_and_reveals_its_seed(played):
     http, table, view = played
     result = view["result"]
     assert view["status"] == "finished" and result["winners"]
-    assert sorted(result["ranking"]) == [0, 1, 2, 3]
+    assert sorted(r["seat"] for r in result["ranking"]) == [0, 1, 2, 3]
     assert result["reason"] in ("elimination", "aipokalypse", "alternative_win")
     assert view["view"]["phase"] == "ended" and "seed" in view
 

@@ -205,7 +205,7 @@ def test_a_six_seat_match_with_the_second_copy_plays_to_the_end_and_verifies(htt
             [{"kind": "bot", "bot": level} for level in ("tactician", "random", "tactician", "random")]
     driver = Driver(http, random.Random(6), {"game": GAME, "seats": seats})
     view = driver.play()
-    assert sorted(view["result"]["ranking"]) == list(range(6)) and view["result"]["winners"]
+    assert sorted(r["seat"] for r in view["result"]["ranking"]) == list(range(6)) and view["result"]["winners"]
     assert view["view"]["second_copy"] is True and view["view"]["toma"] is None
     log = _verify(http, driver, view)
     ids = set(strings(log["events"][0]["data"]["draw"]))

@@ -304,8 +304,9 @@ def test_result_table_reads_the_ai_100_human_ranking_objects():
     assert "VP" in _text(result_table(result, seats, "r", game="ai-100-human"))
 
 
-def test_result_table_reads_the_aipokalypse_ranking_of_seat_numbers():
-    # A.I.Pokalypse ranks seats as plain seat numbers, winners first, scores = total strength.
+def test_result_table_reads_a_ranking_of_seat_numbers():
+    # A ranking of bare seat numbers (winners first; A.I.Pokalypse's MatchEnded events list
+    # them so; its result gives objects like every game): scores = total strength.
     result = {"scores": [12, 30, 7], "winners": [1], "ranking": [1, 0, 2], "reason": "elimination"}
     seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "tactician"},
              {"seat": 2, "kind": "bot", "bot": "random"}]
@@ -319,15 +320,16 @@ def test_result_table_reads_the_aipokalypse_ranking_of_seat_numbers():
     assert [r[0] for r in tied] == ["1", "1"] and [r[4] for r in tied] == ["winner", "winner"]
     real = _bot_result("aipokalypse", 3)
     rows = _rows(_text(result_table(real, [], "r", game="aipokalypse")))
-    assert [int(r[1]) for r in rows] == real["ranking"]
-    assert [int(r[3]) for r in rows] == [real["scores"][s] for s in real["ranking"]]
+    assert [int(r[1]) for r in rows] == [e["seat"] for e in real["ranking"]]
+    assert [int(r[3]) for r in rows] == [real["scores"][e["seat"]] for e in real["ranking"]]
+    assert [r[0] for r in rows] == [str(e["rank"]) for e in real["ranking"]]
     assert sum(r[4] == "winner" for r in rows) == len(real["winners"])
 
 
 def test_result_table_reads_the_aipokalypse_co_op_result_against_the_ai_toma():
     real = _bot_result("aipokalypse", 2, {"mode": "coop", "difficulty": "handy_man"})
     rows = _rows(_text(result_table(real, [], "r", game="aipokalypse")))
-    assert [int(r[1]) for r in rows] == real["ranking"]
+    assert [int(r[1]) for r in rows] == [e["seat"] for e in real["ranking"]]
     assert real["outcome"] in _text(result_table(real, [], "r", game="aipokalypse"))
 
 

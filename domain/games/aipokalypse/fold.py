@@ -708,6 +708,42 @@ def _ended(s: dict, e: Event) -> None:
     s["result"] = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason", "outcome", "toma",
                                            "resigned")
                    if k in e.data}
+    s["result"]["ranking"] = ranking_objects(s, e.data)
+
+
+def ranking_objects(s: dict, data: dict) -> list[dict]:
+    """The result's ``ranking`` as every game gives it (docs/CONTRACTS.md "Result"):
+    ``[{"seat", "score", "rank"}]`` best first, ``score`` the seat's total strength
+    (``scores[seat]``), equal places sharing a rank.
+
+    ``MatchEnded`` (rules version 2, kept so that stored logs verify) lists bare seat
+    numbers in final order: winners first, then the living seats, then the eliminated
+    (``flow.finish`` / ``sides.finish``). Here the winners share rank 1 and any other seat
+    shares the rank of the seat before it when the order had nothing to tell them apart
+    (both resigned or not, both eliminated or not, same total strength, same health left);
+    otherwise its rank is its place. An abandoned match's ranking is objects already."""
+    order = list(data.get("ranking") or [])
+    if not order or isinstance(order[0], dict):
+        return order
+    scores = list(data.get("scores") or [])
+    winners = set(data.get("winners") or [])
+    resigned = set(data.get("resigned") or [])
+    players = s.get("players") or []
+
+    def place_key(seat: int) -> tuple:
+        if seat in winners:
+            return ("won",)
+        p = players[seat] if 0 <= seat < len(players) else {}
+        return ("lost", seat in resigned, bool(p.get("eliminated")),
+                scores[seat] if 0 <= seat < len(scores) else None, len(p.get("health") or []))
+
+    out: list[dict] = []
+    for place, seat in enumerate(order):
+        key = place_key(seat)
+        rank = out[-1]["rank"] if out and place_key(out[-1]["seat"]) == key else place + 1
+        out.append({"seat": seat, "score": scores[seat] if 0 <= seat < len(scores) else 0,
+                    "rank": rank})
+    return out
 
 
 from . import toma_fold  # noqa: E402  (registers the A.I.Toma's and the 5-8 variant's events)

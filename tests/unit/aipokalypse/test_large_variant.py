@@ -124,7 +124,7 @@ def test_a_full_random_bot_game_with_the_second_copy_ends(seats, seed):
     state, log = _play(seed, seats, levels=("random",))
     result = ENGINE.result(state)
     assert result["reason"] in ("elimination", "aipokalypse", "alternative_win") and result["winners"]
-    assert sorted(result["ranking"]) == list(range(seats))
+    assert sorted(r["seat"] for r in result["ranking"]) == list(range(seats))
     assert fold(ENGINE, [e for e, _ in log]) == state
     assert state["round"] >= 2
     cards = set(catalogue().cards) | set(catalogue().copies)

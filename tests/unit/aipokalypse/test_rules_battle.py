@@ -213,7 +213,7 @@ def test_last_players_eliminated_together_highest_total_strength_wins():
     put(state, 0, one("Sniper"), SCALE.index(5))
     put(state, 1, one("Heavy Tank"), SCALE.index(7))
     state, events = run_flow(state, flow.apply_damage, {0: 1, 1: 1})
-    assert state["result"]["winners"] == [1] and state["result"]["ranking"][0] == 1
+    assert state["result"]["winners"] == [1] and state["result"]["ranking"][0] == {"seat": 1, "score": state["result"]["scores"][1], "rank": 1}
 
 
 def test_total_strength_tie_goes_to_more_health_points():

@@ -45,7 +45,7 @@ def _check_result(state, seats):
     assert result["outcome"] in ("won", "lost")
     assert result["winners"] == (list(range(seats)) if result["outcome"] == "won" else [])
     assert result["reason"] in ("elimination", "aipokalypse", "alternative_win")
-    assert sorted(result["ranking"]) == list(range(seats))
+    assert sorted(r["seat"] for r in result["ranking"]) == list(range(seats))
     assert result["toma"]["strength"] >= 0
 
 

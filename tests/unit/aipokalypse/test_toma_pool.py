@@ -163,7 +163,7 @@ def test_the_toma_wins_when_the_player_is_eliminated_and_loses_when_it_is():
     state["sudden_death"] = True
     ctx = _lose(state)
     assert toma(ctx.state)["eliminated"]
-    assert ctx.state["result"] == {"reason": "elimination", "winners": [0], "ranking": [0], "scores": [0],
+    assert ctx.state["result"] == {"reason": "elimination", "winners": [0], "ranking": [{"seat": 0, "score": 0, "rank": 1}], "scores": [0],
                                    "outcome": "won", "toma": {"strength": 3, "health": 0, "eliminated": True}}
 
 
