@@ -184,19 +184,26 @@ def event_times(events: Iterable[Mapping[str, Any]]) -> list[float]:
 def resume_times(kills: Sequence[float], matches: Mapping[str, list[float]]) -> dict[str, Any]:
     """For each kill time and each match running then (an event before and after it), the
     seconds from the kill to the match's next event. Returns the per-(kill, match) values
-    and, per kill, the worst one (how long until *every* running match played again)."""
+    (``pairs``), per kill the worst one (``per_kill_worst``: how long until *every* running
+    match played again) and the five slowest pairs (``slowest``: ``{"kill": index,
+    "match", "wait_s"}``) to look into."""
     pairs: list[float] = []
     worst: list[float] = []
-    for kill in kills:
+    detail: list[tuple[float, int, str]] = []
+    for index, kill in enumerate(kills):
         waits = []
-        for times in matches.values():
+        for match_id, times in matches.items():
             if not times or times[0] >= kill or times[-1] <= kill:
                 continue
-            waits.append(min(t for t in times if t > kill) - kill)
+            wait = min(t for t in times if t > kill) - kill
+            waits.append(wait)
+            detail.append((wait, index, match_id))
         pairs += waits
         if waits:
             worst.append(max(waits))
-    return {"pairs": pairs, "per_kill_worst": worst}
+    slowest = [{"kill": i, "match": m, "wait_s": round(w, 3)}
+               for w, i, m in sorted(detail, reverse=True)[:5]]
+    return {"pairs": pairs, "per_kill_worst": worst, "slowest": slowest}
 
 
 def percentile(values: Sequence[float], q: float) -> float:

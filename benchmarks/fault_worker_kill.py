@@ -18,6 +18,7 @@ Usage: ``python benchmarks/fault_worker_kill.py [--matches 40] [--workers 3]
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -66,7 +67,9 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
     pool = WorkerPool(config.to_env(), tmp / "logs")
     service = build_service(config)
     kills: list[float] = []
+    load_start = [round(x, 2) for x in os.getloadavg()]
     started = time.monotonic()
+    started_unix = time.time()
     try:
         for _ in range(workers):
             pool.start()
@@ -121,6 +124,11 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
             "workers_alive_at_end": survivors, "elapsed_s": round(elapsed, 1),
             "resume_per_kill_s": summary(resumed["per_kill_worst"]),
             "resume_per_match_s": summary(resumed["pairs"]),
+            "slowest_resumes": [dict(item, game=ids[item["match"]],
+                                     kill_at_s=round(kills[item["kill"]] - started_unix, 1))
+                                for item in resumed["slowest"]],
+            "load_average_1_5_15": {"start": load_start,
+                                    "end": [round(x, 2) for x in os.getloadavg()]},
             "settings": {"reconcile_s": reconcile_s, "worker_lease_s": lease_s,
                          "kill_every_s": list(kill_every), "turn_timeout_s": turn_timeout_s,
                          "seed": seed},

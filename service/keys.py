@@ -117,6 +117,18 @@ class Keys:
         """RQ job id of ``seat``'s turn timeout whose decision started at ``version``."""
         return f"{self.prefix}-timeout-{match_id}-{seat}-{version}"
 
+    def match_of_job(self, job_id: str) -> str | None:
+        """The match id inside a :meth:`bot_job_id` or :meth:`timeout_job_id`; ``None``
+        for any other id (another prefix's job, a malformed id). Match ids may hold ``-``:
+        the two trailing numbers are split off from the right."""
+        for kind in ("bot", "timeout"):
+            head = f"{self.prefix}-{kind}-"
+            if job_id.startswith(head):
+                parts = job_id[len(head):].rsplit("-", 2)
+                if len(parts) == 3 and parts[0] and parts[1].isdigit() and parts[2].isdigit():
+                    return parts[0]
+        return None
+
     # -- fields -------------------------------------------------------------------------
     @staticmethod
     def name_field(seat: int) -> str:

@@ -13,7 +13,7 @@ method delegates to the module that holds its use case:
 ``events``,
 ``state_at``, ``export``, ``verify``
 ``run_bot_turn``, ``run_turn_timeout``      :mod:`service.turns`
-``reconcile``                               :mod:`service.reconcile` (storage upkeep:
+``reconcile``, ``reclaim``                  :mod:`service.reconcile` (storage upkeep:
                                             :mod:`service.housekeeping`)
 ``compact``, ``archive_due``                :mod:`service.compaction`, :mod:`service.archive`
 ``list_matches``                            :mod:`service.lobby`
@@ -255,6 +255,10 @@ class MatchService:
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
         """See :meth:`service.reconcile.Reconciler.reconcile`."""
         return self._reconciler.reconcile(full)
+
+    def reclaim(self) -> dict[str, int]:
+        """See :meth:`service.reconcile.Reconciler.reclaim`."""
+        return self._reconciler.reclaim()
 
     def log(self, match_id: str, after: int = 0, upto: int | None = None,
             limit: int | None = None) -> list[dict[str, Any]]:

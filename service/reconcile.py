@@ -6,9 +6,14 @@ by every append), so idle human-only matches cost nothing. The index is a hint: 
 whose process died before it updated the index (or two appends whose index updates
 crossed) can leave a match out. So a *full* pass scans every running match and puts those
 that await a worker back into the index.
+
+A *reclaim* pass (:meth:`Reconciler.reclaim`) looks only at the matches whose jobs RQ holds
+as taken by a worker, so the turns of a killed worker come back within about
+``ARENA_WORKER_LEASE_S`` whatever the number of running matches.
 """
 from __future__ import annotations
 
+import threading
 import time
 from datetime import datetime
 
@@ -28,6 +33,7 @@ class Reconciler:
         self.lifecycle = lifecycle   # service.lifecycle.Lifecycle: abandons idle matches
         self.housekeeping = housekeeping   # service.housekeeping.Housekeeping: storage upkeep
         self._last_full: float | None = None   # time.monotonic() of the last full pass
+        self._one_at_a_time = threading.Lock()   # reconcile and reclaim threads of a worker
 
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
         """One pass (see module docstring); ``full`` ``None`` (the reconcile loops) makes a
@@ -57,36 +63,73 @@ class Reconciler:
             self._last_full = now
         source = index.running_ids() if full else index.awaiting_ids()
         for match_id in sorted(source):
-            try:
-                record = ctx.record(match_id)
-            except errors.MatchNotFound:
-                index.forget(match_id)
-                continue
-            if record.finished:
-                index.forget(match_id)
-                continue
-            checked += 1
-            if not awaits_worker(record, record.pending):
-                continue   # a stale hint is left to the match's next append
-            if full:
-                index.mark_awaiting(match_id)
-            deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
-            for seat in sorted(record.pending):
-                if record.plays_itself(seat):
-                    requeued += scheduler.revive_bot_turn(match_id, record.version, seat)
-                elif record.turn_timeout_s:
-                    entry = deadlines.get(seat)
-                    if entry is None:
-                        self.after_append.start_deadline(match_id, seat, record.version,
-                                                         record.turn_timeout_s)
-                        requeued += 1
-                    else:
-                        requeued += scheduler.revive_turn_timeout(
-                            match_id, seat, entry["version"],
-                            datetime.fromisoformat(entry["deadline"]))
+            seen, revived = self._match(match_id, mark=full)
+            checked += seen
+            requeued += revived
         if requeued:
             ctx.stores.metrics.incr("reconcile_requeued", requeued)
         return {**_counts(checked, requeued, abandoned), **upkeep}
+
+    def reclaim(self) -> dict[str, int]:
+        """The fast pass for killed workers: only the matches whose turn jobs RQ holds as
+        taken by a worker (its started registry and intermediate list:
+        :meth:`service.scheduling.TurnScheduler.held_match_ids`, two reads), each
+        reconciled as in :meth:`reconcile`. A job whose worker's lease is gone (or popped
+        and never started for ``lease_s``) is re-enqueued ahead of the queue. Workers run
+        it every ``ARENA_WORKER_LEASE_S / 3`` s, so a killed worker's turn is re-enqueued
+        within about ``ARENA_WORKER_LEASE_S`` plus that period, whatever the number of
+        matches; jobs lost in other ways (never enqueued) wait for :meth:`reconcile`.
+        Returns ``{"checked", "requeued"}``."""
+        scheduler = self.ctx.scheduler
+        if scheduler is None:
+            return _counts(0, 0, 0)
+        checked = requeued = 0
+        for match_id in sorted(scheduler.held_match_ids()):
+            seen, revived = self._match(match_id, mark=False)
+            checked += seen
+            requeued += revived
+        if requeued:
+            self.ctx.stores.metrics.incr("reconcile_requeued", requeued)
+        return _counts(checked, requeued, 0)
+
+    def _match(self, match_id: str, mark: bool) -> tuple[int, int]:
+        """Reconcile one match: ``(1 if it is running else 0, jobs or deadlines
+        re-created)``; a finished or vanished match leaves both indexes; ``mark`` (full
+        passes) puts a match that awaits a worker back into the ``awaiting`` index."""
+        with self._one_at_a_time:
+            return self._match_now(match_id, mark)
+
+    def _match_now(self, match_id: str, mark: bool) -> tuple[int, int]:
+        ctx = self.ctx
+        scheduler, index = ctx.scheduler, ctx.stores.index
+        try:
+            record = ctx.record(match_id)
+        except errors.MatchNotFound:
+            index.forget(match_id)
+            return 0, 0
+        if record.finished:
+            index.forget(match_id)
+            return 0, 0
+        if not awaits_worker(record, record.pending):
+            return 1, 0   # a stale hint is left to the match's next append
+        if mark:
+            index.mark_awaiting(match_id)
+        requeued = 0
+        deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
+        for seat in sorted(record.pending):
+            if record.plays_itself(seat):
+                requeued += scheduler.revive_bot_turn(match_id, record.version, seat)
+            elif record.turn_timeout_s:
+                entry = deadlines.get(seat)
+                if entry is None:
+                    self.after_append.start_deadline(match_id, seat, record.version,
+                                                     record.turn_timeout_s)
+                    requeued += 1
+                else:
+                    requeued += scheduler.revive_turn_timeout(
+                        match_id, seat, entry["version"],
+                        datetime.fromisoformat(entry["deadline"]))
+        return 1, requeued
 
 
 def _counts(checked: int, requeued: int, abandoned: int) -> dict[str, int]:

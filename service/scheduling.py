@@ -87,15 +87,17 @@ class TurnScheduler:
         except NoSuchJobError:
             return None
 
-    def enqueue_bot_turn(self, match_id: str, version: int, seat: int, attempt: int = 1) -> str:
-        """Enqueue ``bot_turn(match_id, version, seat)`` now; a job with the same id
+    def enqueue_bot_turn(self, match_id: str, version: int, seat: int, attempt: int = 1,
+                         at_front: bool = False) -> str:
+        """Enqueue ``bot_turn(match_id, version, seat)`` now (``at_front``: ahead of the
+        queued jobs, for a turn that already waited for a lost job); a job with the same id
         (match + version + seat) already in Redis makes this a no-op. Returns the job id."""
         job_id = self.keys.bot_job_id(match_id, version, seat)
         try:
             self.queue.enqueue(BOT_TURN, match_id, version, seat, job_id=job_id, unique=True,
                                job_timeout=max(1, int(self.job_timeout_s)), result_ttl=RESULT_TTL_S,
                                ttl=QUEUED_TTL_S, failure_ttl=FAILURE_TTL_S,
-                               meta={"attempt": attempt})
+                               meta={"attempt": attempt}, at_front=at_front)
         except DuplicateJobError:
             pass
         return job_id
@@ -116,13 +118,14 @@ class TurnScheduler:
         return job_id
 
     def enqueue_turn_timeout_now(self, match_id: str, seat: int, version: int) -> str:
-        """Enqueue an overdue timeout immediately (used by reconcile)."""
+        """Enqueue an overdue timeout immediately, ahead of the queued jobs (used by
+        reconcile: its deadline has passed already)."""
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         try:
             self.queue.enqueue(TURN_TIMEOUT, match_id, seat, version, job_id=job_id, unique=True,
                                result_ttl=RESULT_TTL_S, ttl=QUEUED_TTL_S,
                                failure_ttl=FAILURE_TTL_S,
-                               job_timeout=max(1, int(self.job_timeout_s)))
+                               job_timeout=max(1, int(self.job_timeout_s)), at_front=True)
         except DuplicateJobError:
             pass
         return job_id
@@ -213,6 +216,22 @@ class TurnScheduler:
             return "alive" if self.worker_alive(job.worker_name) else "lost"
         return "dead"
 
+    def held_match_ids(self) -> set[str]:
+        """The matches of the turn jobs RQ holds as taken by a worker: in the queue's
+        started registry (running, or killed while running) or on its intermediate list
+        (popped, not started yet). Two reads whatever the number of matches; the ids are
+        parsed from the job ids (:meth:`service.keys.Keys.match_of_job`)."""
+        from rq.registry import StartedJobRegistry
+
+        started = StartedJobRegistry(queue=self.queue).get_job_ids(cleanup=False)
+        popped = self.connection.lrange(self.queue.intermediate_queue_key, 0, -1)
+        out = set()
+        for raw in [*started, *popped]:
+            match_id = self.keys.match_of_job(raw.decode() if isinstance(raw, bytes) else raw)
+            if match_id:
+                out.add(match_id)
+        return out
+
     def _forget_job(self, job: Job) -> None:
         """Delete ``job`` (and its id from RQ's intermediate list, so RQ's maintenance never
         fails the job re-enqueued under the same id)."""
@@ -237,7 +256,8 @@ class TurnScheduler:
                 log.error("bot turn %s failed %d times; giving up", job_id, attempt - 1)
                 return False
             self._forget_job(job)
-        self.enqueue_bot_turn(match_id, version, seat, attempt=attempt)
+        # ahead of the queue: this turn has waited for its lost job already
+        self.enqueue_bot_turn(match_id, version, seat, attempt=attempt, at_front=True)
         return True
 
     def revive_turn_timeout(self, match_id: str, seat: int, version: int, deadline: datetime) -> bool:

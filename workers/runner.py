@@ -13,8 +13,10 @@ One worker process runs:
   heartbeat file ``arena worker --check`` reads;
 - the turn-timeout scheduler (:class:`service.rq_runtime.LeasedScheduler` in a thread:
   whichever worker holds the short queue lock moves due timeouts to the queue);
-- the reconcile loop (every ``ARENA_RECONCILE_S``), which re-enqueues the turns of a killed
-  worker as soon as its lease is gone.
+- the reconcile loop (every ``ARENA_RECONCILE_S``: every match waiting for a worker) and
+  the reclaim loop (every ``ARENA_WORKER_LEASE_S / 3``: only the jobs RQ holds as taken by
+  a worker), which re-enqueues the turns of a killed worker, ahead of the queue, as soon as
+  its lease is gone.
 
 Each process's RQ worker name is ``<name or "arena">.<random>``: unique per incarnation, so
 a restarted worker never collides with its killed predecessor's registration (RQ keeps it
@@ -62,6 +64,19 @@ def _reconcile_loop(period_s: float, stop: threading.Event) -> None:
             log.exception("reconcile pass failed")
 
 
+def _reclaim_loop(period_s: float, stop: threading.Event) -> None:
+    """Every ``period_s``: :meth:`service.match_service.MatchService.reclaim` (the turns
+    of killed workers, two reads when nothing was lost); errors are retried next period."""
+    service = bootstrap.get_service()
+    while not stop.wait(period_s):
+        try:
+            service.reclaim()
+        except RedisError:
+            pass   # the reconcile loop logs the outage
+        except Exception:  # noqa: BLE001 - a failed pass is retried next period
+            log.exception("reclaim pass failed")
+
+
 def _fail_fast_client(config: Config):
     """A queue-Redis client without retries, for the lease and the scheduler thread (their
     loops retry themselves; a beat must not hang through an outage)."""
@@ -91,7 +106,9 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
                                 logging_level="INFO")
     threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop),
-                                name="arena-reconcile", daemon=True)]
+                                name="arena-reconcile", daemon=True),
+               threading.Thread(target=_reclaim_loop, args=(config.worker_lease_s / 3, stop),
+                                name="arena-reclaim", daemon=True)]
     if burst:
         try:
             scheduler_pass(scheduler)     # due timeouts go to the queue once, as RQ's burst does

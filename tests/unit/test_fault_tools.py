@@ -23,4 +23,6 @@ def test_resume_times_wait_from_each_kill_to_each_running_match_next_event():
     times = {"a": [0.0, 1.0, 5.0], "b": [0.0, 2.5], "c": [3.0, 4.0]}
     got = resume_times([2.0], times)
     assert sorted(got["pairs"]) == [0.5, 3.0] and got["per_kill_worst"] == [3.0]
+    assert got["slowest"] == [{"kill": 0, "match": "a", "wait_s": 3.0},
+                              {"kill": 0, "match": "b", "wait_s": 0.5}]
     assert percentile([1, 2, 3, 4], 50) == 2 and percentile([], 99) == 0.0

@@ -353,3 +353,68 @@ def test_a_deadline_whose_seat_acted_since_is_restarted_not_left_stale_forever(s
     time.sleep(0.3)
     assert service.run_turn_timeout(mid, first, version)["status"] == "acted"
     assert service.log(mid)[-1]["cause"] == "timeout"
+
+
+def test_job_ids_name_their_match_even_when_the_match_id_holds_dashes():
+    from service.keys import Keys
+
+    keys = Keys("fault-x")
+    for mid in ("3f9a", "named-by-request-0", "a_b"):
+        assert keys.match_of_job(keys.bot_job_id(mid, 12, 3)) == mid
+        assert keys.match_of_job(keys.timeout_job_id(mid, 0, 7)) == mid
+    assert keys.match_of_job(Keys("other").bot_job_id("m", 1, 0)) is None
+    for bad in ("fault-x-bot-m-1", "fault-x-bot--1-2", "fault-x-bot-m-x-2", "rq-job", ""):
+        assert keys.match_of_job(bad) is None
+
+
+def _started_by(service, job_id: str, worker: str) -> Job:
+    """Mark ``job_id`` as RQ does when a worker starts it: off the queue, status started,
+    in the started registry (``<job id>:<execution id>`` entries in RQ 2+)."""
+    from rq.registry import StartedJobRegistry
+
+    conn = service.scheduler.connection
+    job = Job.fetch(job_id, connection=conn)
+    service.scheduler.queue.remove(job.id)
+    job.started_at = datetime.now(timezone.utc)
+    job.worker_name = worker
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    registry = StartedJobRegistry(queue=service.scheduler.queue)
+    conn.zadd(registry.key, {f"{job.id}:exec-1": time.time() + 60})
+    return job
+
+
+def test_reclaim_looks_only_at_jobs_rq_holds_and_requeues_a_killed_workers_turn_first(service):
+    """A reclaim pass reads RQ's started registry and intermediate list, not every match:
+    the killed worker's turn goes back ahead of the other queued turns; a turn whose
+    worker still holds its lease is left alone."""
+    mids = [service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(3)]
+    seat = service.match_view(mids[0], None)["view"]["turn"]
+    job = _started_by(service, service.keys.bot_job_id(mids[0], 1, seat), "w-killed")
+    conn = service.scheduler.connection
+    conn.set(service.keys.worker_lease("w-alive"), "1")
+    seat1 = service.match_view(mids[1], None)["view"]["turn"]
+    _started_by(service, service.keys.bot_job_id(mids[1], 1, seat1), "w-alive")
+    assert service.scheduler.held_match_ids() == {mids[0], mids[1]}
+    assert service.reclaim() == {"checked": 2, "requeued": 1}
+    queue = service.scheduler.queue
+    assert queue.job_ids[0] == job.id                       # ahead of the queued turn of mids[2]
+    assert service.scheduler.keys.match_of_job(queue.job_ids[1]) == mids[2]
+    assert Job.fetch(job.id, connection=conn).meta["attempt"] == 2
+    assert service.reclaim()["requeued"] == 0               # queued again: alive
+
+
+def test_reclaim_requeues_a_job_popped_and_never_started_after_the_lease(service):
+    mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    other = service.create_match("race", BOTS3, {"target": 12})["match_id"]
+    seat = service.match_view(mid, None)["view"]["turn"]
+    job_id = service.keys.bot_job_id(mid, 1, seat)
+    queue, conn = service.scheduler.queue, service.scheduler.connection
+    conn.lrem(queue.key, 0, job_id)
+    conn.rpush(queue.intermediate_queue_key, job_id)
+    service.scheduler.lease_s = 0.2
+    assert service.reclaim() == {"checked": 1, "requeued": 0}   # just popped: may start
+    time.sleep(0.3)
+    assert service.reclaim() == {"checked": 1, "requeued": 1}
+    assert queue.job_ids[0] == job_id and conn.lrange(queue.intermediate_queue_key, 0, -1) == []
+    assert service.scheduler.keys.match_of_job(queue.job_ids[1]) == other
