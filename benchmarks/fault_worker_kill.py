@@ -8,9 +8,12 @@ seconds (uniformly random in the range) a random worker's process group gets SIG
 before, during or after a job, holding the scheduler lock or not — and a new worker starts.
 
 Prints one JSON object: ``value`` is the p99 over kills of the time until every match that
-was running at the kill played its next event (target <= 10 s), with the same figure per
-(kill, match) pair, all matches finished and verified, and duplicate decisions (folded from
-each log: a seat answering one pending decision twice; must be 0).
+was running at the kill played its next event (target <= 10 s; a running match always
+awaits a worker here: a bot turn or a turn timeout), with the same figure per (kill, match)
+pair, all matches finished and verified, and duplicate decisions (folded from each log: a
+seat answering one pending decision twice; must be 0). As a reference measured in the same
+run, the same figures from as many random instants (``reference_*``: what the queue of 40
+matches costs anyway), the five slowest (kill, match) resumes and the load average.
 
 Usage: ``python benchmarks/fault_worker_kill.py [--matches 40] [--workers 3]
 [--kill-every 2 5] [--timeout 900] [--seed 1]``
@@ -116,6 +119,11 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
             decisions += counts["decisions"]
             duplicates += counts["duplicates"]
         resumed = resume_times(kills, times)
+        # Reference from the same run: the same figure from as many instants drawn at
+        # random over the stretch with kills (not aligned with any kill): the waits any
+        # running match sees anyway with 40 matches queued on the workers.
+        instants = sorted(rng.uniform(kills[0], kills[-1]) for _ in kills) if kills else []
+        reference = resume_times(instants, times)
         return {
             "matches": matches, "finished": finished, "verified": verified,
             "unfinished": unfinished, "finished_per_game": per_game,
@@ -124,6 +132,8 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
             "workers_alive_at_end": survivors, "elapsed_s": round(elapsed, 1),
             "resume_per_kill_s": summary(resumed["per_kill_worst"]),
             "resume_per_match_s": summary(resumed["pairs"]),
+            "reference_wait_at_random_instants_s": summary(reference["per_kill_worst"]),
+            "reference_wait_per_match_at_random_instants_s": summary(reference["pairs"]),
             "slowest_resumes": [dict(item, game=ids[item["match"]],
                                      kill_at_s=round(kills[item["kill"]] - started_unix, 1))
                                 for item in resumed["slowest"]],
