@@ -13,13 +13,18 @@ as taken by a worker, so the turns of a killed worker come back within about
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from datetime import datetime
 
+from redis.exceptions import RedisError
+
 from service import errors
 from service.after_append import AfterAppend, awaits_worker
 from service.context import MatchContext
+
+log = logging.getLogger(__name__)
 
 
 class Reconciler:
@@ -97,7 +102,13 @@ class Reconciler:
         re-created)``; a finished or vanished match leaves both indexes; ``mark`` (full
         passes) puts a match that awaits a worker back into the ``awaiting`` index."""
         with self._one_at_a_time:
-            return self._match_now(match_id, mark)
+            try:
+                return self._match_now(match_id, mark)
+            except RedisError:
+                raise   # an outage ends the pass (the loops retry it)
+            except Exception:  # noqa: BLE001 - one bad match must not stop every other's
+                log.exception("reconcile of match %s failed; the pass goes on", match_id)
+                return 1, 0
 
     def _match_now(self, match_id: str, mark: bool) -> tuple[int, int]:
         ctx = self.ctx

@@ -234,9 +234,33 @@ class TurnScheduler:
 
     def _forget_job(self, job: Job) -> None:
         """Delete ``job`` (and its id from RQ's intermediate list, so RQ's maintenance never
-        fails the job re-enqueued under the same id)."""
-        self.connection.lrem(self.queue.intermediate_queue_key, 0, job.id)
-        job.delete()
+        fails the job re-enqueued under the same id).
+
+        A job killed while running can make RQ's own ``Job.delete`` raise ``ValueError``
+        ("Execution ... not found in Redis": the killed execution's hash expired while the
+        job's execution set still names it); then the job's keys are removed here instead
+        (queue and intermediate list entries, its started-registry entries, its execution
+        set, its hash), so one such job never blocks reconcile (fault_worker_kill found a
+        match stuck 150 s, every pass failing on it)."""
+        from rq.registry import StartedJobRegistry
+
+        conn = self.connection
+        conn.lrem(self.queue.intermediate_queue_key, 0, job.id)
+        try:
+            job.delete()
+            return
+        except ValueError as error:
+            log.warning("RQ could not delete job %s (%s); removing its keys", job.id, error)
+        started = StartedJobRegistry(queue=self.queue)
+        prefix = f"{job.id}:".encode()
+        stale = [m for m in conn.zrange(started.key, 0, -1)
+                 if (m if isinstance(m, bytes) else m.encode()).startswith(prefix)]
+        pipe = conn.pipeline()
+        pipe.lrem(self.queue.key, 0, job.id)
+        if stale:
+            pipe.zrem(started.key, *stale)
+        pipe.delete(job.execution_registry.key, job.key)
+        pipe.execute()
 
     def revive_bot_turn(self, match_id: str, version: int, seat: int) -> bool:
         """Re-enqueue a lost bot turn (reconcile). Returns True when a job was enqueued;

@@ -418,3 +418,40 @@ def test_reclaim_requeues_a_job_popped_and_never_started_after_the_lease(service
     assert service.reclaim() == {"checked": 1, "requeued": 1}
     assert queue.job_ids[0] == job_id and conn.lrange(queue.intermediate_queue_key, 0, -1) == []
     assert service.scheduler.keys.match_of_job(queue.job_ids[1]) == other
+
+
+def test_a_killed_job_whose_execution_expired_is_requeued_though_rq_cannot_delete_it(service):
+    """RQ's ``Job.delete`` raises ValueError when the job's execution set names an
+    execution whose hash expired (a worker killed mid-job); the job is removed by hand and
+    requeued, and the pass goes on to the other matches."""
+    mids = sorted(service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(2))
+    conn = service.scheduler.connection
+    lost = []
+    for mid in mids:
+        seat = service.match_view(mid, None)["view"]["turn"]
+        job = _started_by(service, service.keys.bot_job_id(mid, 1, seat), "w-killed")
+        conn.zadd(job.execution_registry.key, {"exec-1": time.time() + 60})   # no hash
+        lost.append(job)
+    with pytest.raises(ValueError, match="not found"):
+        Job.fetch(lost[0].id, connection=conn).delete()
+    assert service.reclaim() == {"checked": 2, "requeued": 2}
+    assert sorted(service.scheduler.queue.job_ids[:2]) == sorted(j.id for j in lost)
+    assert service.scheduler.held_match_ids() == set()
+    drain(service)
+    assert all(service.match_view(m, None)["status"] == "finished" for m in mids)
+
+
+def test_one_match_failing_to_reconcile_does_not_stop_the_pass(service, monkeypatch):
+    mids = sorted(service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(3))
+    for mid in mids:
+        seat = service.match_view(mid, None)["view"]["turn"]
+        _started_by(service, service.keys.bot_job_id(mid, 1, seat), "w-killed")
+    real = service.scheduler.revive_bot_turn
+
+    def revive(match_id, version, seat):
+        if match_id == mids[0]:
+            raise KeyError("a corrupt job")
+        return real(match_id, version, seat)
+
+    monkeypatch.setattr(service.scheduler, "revive_bot_turn", revive)
+    assert service.reconcile(full=False) == {"checked": 3, "requeued": 2}
