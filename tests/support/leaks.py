@@ -8,7 +8,10 @@ from an HTTP answer) with the game's engine and keeps
   admitted only when it was not, at that moment, a seat's private card or face down;
 - ``known[seat]``: every card id the seat ever held privately (a passed draft card, a
   returned one) or was shown in its own events, again only when it was not another
-  seat's secret at that moment.
+  seat's secret at that moment. An event standing for several atomic events
+  (``Secrecy.parts``: A.I.Pokalypse's ``RecruitmentMoves`` batch, whose envelope seat is
+  the acting seat or none) counts part by part, each for the seat it is about
+  (``Secrecy.owner``), as the server redacts it.
 
 An answer to ``viewer`` leaks when it holds a card id that is now another seat's private
 card or face down (``tests.support.secrecy``) and that the viewer never legitimately saw,
@@ -112,12 +115,17 @@ class Knowledge:
             self._publish(self.engine.view(self.state, None), private, f"spectator view at {where}")
             for seat in self.seats:
                 self.known[seat] |= private[seat]
-            owner = self.secrecy.owner(event)
-            if owner in self.known:
-                shown = self.secrecy.ids(self.engine.redact(event, owner, self.state))
+            # a batch (A.I.Pokalypse's RecruitmentMoves) stands for several atomic events of
+            # different seats: each is its own seat's, as it was before batching
+            for part in self.secrecy.parts(event):
+                owner = self.secrecy.owner(part)
+                if owner not in self.known:
+                    continue
+                shown = self.secrecy.ids(self.engine.redact(part, owner, self.state))
                 others = union(private[b] for b in self.seats if b != owner)
                 leak = (shown & others) - self.public - self.known[owner]
-                assert not leak, f"seat {owner}'s own {where} shows {sorted(leak)}"
+                part_at = where if part is event else f"{where} ({part.type})"
+                assert not leak, f"seat {owner}'s own {part_at} shows {sorted(leak)}"
                 self.known[owner] |= shown
 
     def _publish(self, shown_value: Any, private: dict[int, set[str]], where: str) -> None:

@@ -48,6 +48,8 @@ class Secrecy:
     - ``owner(event) -> int | None``: the seat an event is about (shown its full data).
     - ``bound(state, seat) -> set[str]``: public ids no answer may show tied to ``seat``
       (inside a JSON object whose ``"seat"`` is ``seat``) except under ``listing_keys``.
+    - ``parts(event) -> list[Event]``: the atomic events ``event`` stands for, each with
+      its own seat (``[event]`` unless the game batches events, see A.I.Pokalypse).
     """
 
     card: re.Pattern[str]
@@ -56,6 +58,7 @@ class Secrecy:
     owner: Callable[[Event], int | None]
     bound: Callable[[Any, int], set[str]] = lambda state, seat: set()
     listing_keys: frozenset[str] = frozenset()
+    parts: Callable[[Event], list[Event]] = lambda event: [event]
 
     def ids(self, value: Any) -> set[str]:
         """The card ids among the strings of ``value`` or mentioned inside them."""
@@ -155,8 +158,19 @@ def _aipok_unseen(state: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def _aipok_parts(event: Event) -> list[Event]:
+    """A ``RecruitmentMoves`` batch (one hidden command; its envelope seat is the acting
+    seat, or none for the automatic steps opening the phase) stands for its inner events,
+    each of its own seat (RULINGS R-hidden-batch: a viewer is shown the inner events it
+    may see, each redacted as alone). Unpacked here from the stored shape, not with the
+    domain's helper under test."""
+    if event.type != "RecruitmentMoves":
+        return [event]
+    return [Event(e["type"], dict(e["data"]), e["seat"]) for e in event.data["events"]]
+
+
 AIPOKALYPSE = Secrecy(card=re.compile(r"[BSF]\d{2,3}"), private=_aipok_private,
-                      unseen=_aipok_unseen, owner=_seat_of_event)
+                      unseen=_aipok_unseen, owner=_seat_of_event, parts=_aipok_parts)
 
 
 # ------------------------------------------------------------------ Dead Apocalypse
