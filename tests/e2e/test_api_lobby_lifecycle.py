@@ -56,14 +56,20 @@ def test_resign_needs_a_seat_token_and_a_resigned_seat_is_played_by_the_worker(c
     http = Http(client)
     match = create(http, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     mid, tokens = match["match_id"], tokens_of(match)
+    # seat 0 has a decision when it resigns (read before: once it resigned, the worker may
+    # play it at any moment, and then it waits for the others with nothing to do)
+    legal = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]
+    assert legal["actions"] and "0" in http.get(f"/v1/matches/{mid}")[2]["pending"]
     assert http.post(f"/v1/matches/{mid}/resign")[2]["code"] == "missing_token"
     assert http.post(f"/v1/matches/{mid}/resign", token=tokens[0])[0] == 200
     assert http.post(f"/v1/matches/{mid}/resign", token=tokens[0])[2]["code"] == "seat_resigned"
-    legal = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]
-    wait_for(lambda: "0" not in http.get(f"/v1/matches/{mid}")[2]["pending"], 60)
-    events = http.get(f"/v1/matches/{mid}/events?after=0")[2]["events"]
-    played = [e for e in events if e.get("actor") == 0 and e["type"] != "SeatResigned"]
-    assert played and played[0]["cause"] == "timeout" and legal["actions"]
+
+    def played_for_seat_0():
+        events = http.get(f"/v1/matches/{mid}/events?after=0")[2]["events"]
+        return [e for e in events if e.get("actor") == 0 and e["type"] != "SeatResigned"]
+
+    played = wait_for(played_for_seat_0, 60)
+    assert played and played[0]["cause"] == "timeout"
 
 
 def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(client):
@@ -72,8 +78,10 @@ def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(cli
                           {"kind": "bot", "bot": "greedy"}])
     mid, tokens = match["match_id"], tokens_of(match)
     assert http.post(f"/v1/matches/{mid}/rematch", token=tokens[0])[2]["code"] == "match_running"
-    http.post(f"/v1/matches/{mid}/resign", token=tokens[0])
-    http.post(f"/v1/matches/{mid}/resign", token=tokens[1])
+    for seat in (0, 1):   # (the worker plays resigned seat 0 meanwhile: resign re-decides a lost race)
+        status, _, body = http.post(f"/v1/matches/{mid}/resign", token=tokens[seat])
+        assert status == 200, body
+    assert http.get(f"/v1/matches/{mid}")[2]["status"] == "finished"
     answers = []
 
     def call(seat):
