@@ -95,12 +95,14 @@ class Table:
                     self.left_open_at = legal["version"]
                     self.wait_for_timeout(legal["version"])
                 continue
-            status, _, body = self.http.post(self.path("/actions"), command, token,
-                                             headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
-            if status == 409 and body["code"] in ("not_your_turn", "version_conflict", "match_finished"):
-                continue                              # a bot or a timeout moved the match on
-            if status == 422 and body["code"] == "reaction_not_allowed":
-                continue                              # the window changed under us
+            # sent for the decision it was picked from: when a bot or a turn timeout (this
+            # seat's own included: TIMEOUT_S is short and a loaded machine slow) moved it
+            # on meanwhile, the answer is 409 decision_moved, never a rule error of a
+            # command meant for another decision (a recruit in the Battle Phase)
+            status, _, body = self.http.post(self.path("/actions"), {**command, "decision_id": legal["decision_id"]},
+                                             token, headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
+            if status == 409 and body["code"] in ("decision_moved", "match_finished"):
+                continue
             assert status == 200, (seat, command, body)
             acted = True
             if seat == 0 and command["type"] in ("react_card", "react_ammo"):
@@ -109,7 +111,7 @@ class Table:
 
     def wait_for_timeout(self, version: int) -> None:
         """Seat 1 does nothing; the embedded scheduler runs its timeout (idle bot: pass)."""
-        deadline = time.monotonic() + TIMEOUT_S + 20
+        deadline = time.monotonic() + TIMEOUT_S + 120     # generous: a loaded machine is slow
         while time.monotonic() < deadline:
             status, _, body = self.http.get(self.path(f"/events?after={version}&wait=2"),
                                             self.tokens[1])
