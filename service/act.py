@@ -219,7 +219,7 @@ class Act:
             counted.append("timeouts")
         new_version = envelopes[-1]["version"]
         self.after_append(record, engine, state, old_version, new_version, actor=seat,
-                          counted=counted)
+                          counted=counted, decisions=decisions)
         self.ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:

@@ -37,10 +37,13 @@ class AfterAppend:
         self.compactor = compactor   # service.compaction.Compactor, or None
 
     def __call__(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-                 new_version: int, actor: int | None, counted: tuple | list = ()) -> None:
+                 new_version: int, actor: int | None, counted: tuple | list = (),
+                 decisions: Mapping[int, list] | None = None) -> None:
         """Count the append (``counted``: :data:`service.metrics.COUNTERS` names), snapshot
         when due, maintain the running and awaiting indexes (one pipelined round trip), then
-        schedule bot turns and timeouts (:meth:`schedule`; a queue failure is logged)."""
+        schedule bot turns and timeouts (:meth:`schedule`; a queue failure is logged).
+        ``decisions``: the pending seats' ``{seat: [since, kind]}`` after this append
+        (:mod:`service.decisions`), so a deadline follows its seat's decision."""
         stores = self.ctx.stores
         match_id = record.match_id
         finished = engine.result(state) is not None
@@ -63,34 +66,41 @@ class AfterAppend:
             self.compactor.on_finished(match_id, pipe)
         pipe.execute()
         try:
-            self.schedule(record, pending, new_version, actor)
+            self.schedule(record, pending, new_version, actor, decisions)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
             log.exception("scheduling turn jobs for %s failed; reconcile will retry", match_id)
         if finished and self.compactor is not None:
             self.compactor.after_finish(match_id)
 
     def schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
-                 actor: int | None) -> None:
-        """Cancel the deadlines of seats that acted or have nothing pending; enqueue a bot
-        turn per pending bot seat; start a deadline for a pending seat of a timed match
-        that acted or has none."""
+                 actor: int | None, decisions: Mapping[int, list] | None = None) -> None:
+        """Cancel the deadlines of seats that acted, have nothing pending or whose decision
+        restarted after their deadline began (``decisions``: its kind changed while the
+        seat waited, e.g. an A.I.Pokalypse reaction window became a battle-card placement:
+        the old deadline, maybe already past, would let the timeout bot answer a decision
+        the player never had time for); enqueue a bot turn per pending bot seat; start a
+        deadline for a pending seat of a timed match that has none left."""
         match_id = record.match_id
         scheduler = self.ctx.scheduler
         deadline_store = self.ctx.stores.deadlines
         # deadline records exist only for timed matches (see start_deadline)
         deadlines = deadline_store.all(match_id) if record.turn_timeout_s else {}
+        kept = {}
         for seat, item in deadlines.items():
-            if seat == actor or seat not in pending:
+            moved = decisions is not None and seat in decisions and decisions[seat][0] > item["version"]
+            if seat == actor or seat not in pending or moved:
                 deadline_store.drop(match_id, seat)
                 if scheduler is not None:
                     scheduler.cancel(self.ctx.stores.keys.timeout_job_id(match_id, seat,
                                                                          item["version"]))
+            else:
+                kept[seat] = item
         if scheduler is None:
             return
         for seat in sorted(pending):
             if record.plays_itself(seat):
                 scheduler.enqueue_bot_turn(match_id, version, seat)
-            elif record.turn_timeout_s and (seat == actor or seat not in deadlines):
+            elif record.turn_timeout_s and seat not in kept:
                 self.start_deadline(match_id, seat, version, record.turn_timeout_s)
 
     def start_deadline(self, match_id: str, seat: int, version: int, timeout_s: float) -> None:
