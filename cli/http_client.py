@@ -63,6 +63,15 @@ class ArenaClient:
         body = self._call("GET", "/v1/games")
         return body["games"] if isinstance(body, dict) and "games" in body else body
 
+    def cards(self, game: str) -> dict[str, Any]:
+        """``GET /v1/games/{game}/cards``: the game's public card data (``GameCards``)."""
+        return self._call("GET", f"/v1/games/{game}/cards")
+
+    def resign(self, match_id: str, token: str) -> dict[str, Any]:
+        """``POST /v1/matches/{id}/resign``: the bearer's seat resigns (409
+        ``seat_resigned`` / ``match_finished`` when it already did or the match is over)."""
+        return self._call("POST", f"/v1/matches/{match_id}/resign", token)
+
     def create_match(self, game: str, seats: list[dict[str, Any]],
                      options: dict[str, Any] | None = None) -> dict[str, Any]:
         """``POST /v1/matches``; the answer carries each human seat's token (shown once)."""

@@ -1,17 +1,26 @@
 """``arena play``: a terminal client that plays one seat over the public HTTP API.
 
 It creates a match with one human seat (you, seat 0) and bots, then loops: read the match
-as seat 0 (``GET /v1/matches/{id}``), and when ``legal-actions`` lists something, show the
-view and the numbered actions and send the chosen one (``POST .../actions`` with an
-``Idempotency-Key`` and ``expected_version``); otherwise long-poll ``.../events`` until
-the bots (or the other seats) have acted. Everything shown comes from what the server
-returns for seat 0's token, so no other seat's hidden cards can appear.
+as seat 0 (``GET /v1/matches/{id}``), and when ``legal-actions`` lists something, draw the
+board with the game's renderer (:mod:`cli.render`: card faces from
+``GET /v1/games/{game}/cards``) and the legal actions as a numbered menu in words, and send
+the chosen one (``POST .../actions`` with an ``Idempotency-Key`` and ``expected_version``);
+otherwise long-poll ``.../events`` until the bots (or the other seats) have acted.
+Everything shown comes from what the server returns for seat 0's token, so no other seat's
+hidden cards can appear.
+
+Commands at the prompt (:data:`HELP`): a number, ``help``, ``resign`` (give the seat up,
+``POST .../resign``, and watch the match to its result) and ``quit`` (resign and leave).
+Ctrl-C leaves the same way as ``quit`` but exits with code 130; end of input (a closed
+stdin) is a ``quit``.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import random
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Union
 
 import click
 import requests
@@ -19,13 +28,36 @@ from rich.console import Console
 
 from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from cli.http_client import ApiError, ArenaClient
-from cli.render import (copy_sources, describe_action, render_events, render_result,
-                        render_view)
+from cli.render import SEATS_HELP, CardBook, render_result, renderer_for
 
 #: How long one long-poll waits for the next event (seconds).
 POLL_WAIT_S = 10.0
+#: Exit code after Ctrl-C (128 + SIGINT, the shell's convention).
+EXIT_INTERRUPTED = 130
+QUIT, RESIGN = "quit", "resign"
 
-Chooser = Callable[[list[dict[str, Any]]], int]
+#: A chooser answers the index of the chosen action, or :data:`QUIT` / :data:`RESIGN`.
+Choice = Union[int, str]
+Chooser = Callable[[list[dict[str, Any]]], Choice]
+
+HELP = """commands:
+  a number   send that legal action (Enter alone takes it when there is only one)
+  help       show this help (also h or ?)
+  resign     give up your seat (POST .../resign); the match goes on by its rules
+             (the bots, or your seat's timeout bot in Dead Apocalypse) and you watch it
+             to the result
+  quit       resign and leave now (also q); Ctrl-C does the same (exit code 130)"""
+
+
+@dataclass
+class Session:
+    """The match being played: filled in by :func:`play_match` as soon as it exists, so
+    an interrupted client can still resign its seat (:func:`leave`)."""
+
+    match_id: str | None = None
+    token: str | None = None
+    finished: bool = False
+    resigned: bool = False
 
 
 @contextlib.contextmanager
@@ -41,13 +73,39 @@ def server_url(url: str | None, console: Console) -> Iterator[str]:
         yield server.url
 
 
-def prompt_chooser() -> Chooser:
-    """Ask on stdin for the number of an action (1-based, as listed)."""
+def prompt_chooser(console: Console, read: Callable[[str], str] = input) -> Chooser:
+    """Ask on stdin (``read``) for the number of an action (1-based, as listed) or a
+    command (:data:`HELP`); a bad entry is answered with a sentence and asked again. End
+    of input is :data:`QUIT`."""
 
-    def choose(actions: list[dict[str, Any]]) -> int:
-        number = click.prompt("your choice", type=click.IntRange(1, len(actions)),
-                              default=1 if len(actions) == 1 else None)
-        return number - 1
+    def choose(actions: list[dict[str, Any]]) -> Choice:
+        count = len(actions)
+        while True:
+            try:
+                line = read(f"your choice (1-{count}, help, resign, quit): ")
+            except EOFError:
+                console.print("Input ended: leaving the match.")
+                return QUIT
+            entry = line.strip().lower()
+            if entry in ("h", "help", "?"):
+                console.print(HELP)
+            elif entry in ("q", "quit", "exit"):
+                return QUIT
+            elif entry == "resign":
+                return RESIGN
+            elif entry == "" and count == 1:
+                return 0
+            elif entry == "":
+                console.print(f"Please type the number of an action, from 1 to {count} "
+                              "(or help).")
+            elif entry.isdigit() and 1 <= int(entry) <= count:
+                return int(entry) - 1
+            elif entry.isdigit():
+                console.print(f"There is no action {int(entry)}: choose a number from 1 to "
+                              f"{count}.")
+            else:
+                console.print(f"\"{line.strip()}\" is neither an action number (1 to {count}) "
+                              "nor a command; type help to see the commands.")
 
     return choose
 
@@ -61,67 +119,124 @@ def auto_chooser(seed: int | None) -> Chooser:
 def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                choose: Chooser, console: Console, show: bool = True,
                max_steps: int = 10_000,
-               bot_options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Create a match (seat 0 human, seats 1.. bots of level ``bots``, each with
-    ``bot_options`` when given) and play it out.
+               bot_options: dict[str, Any] | None = None,
+               options: dict[str, Any] | None = None,
+               session: Session | None = None) -> dict[str, Any] | None:
+    """Create a match of ``game`` (seat 0 human, seats 1.. bots of level ``bots``, each
+    with ``bot_options`` when given; match ``options``) and play it out.
 
-    Returns the finished match as seat 0 sees it (``"result"`` holds the scores and, in
-    solo mode, the ``"rating"``). One seat is the solo mode (no bots), two the 2-player
-    mode.
+    Returns the finished match as seat 0 sees it (``"result"`` holds the scores and e.g.
+    a solo ``"rating"``), or ``None`` when the player quit (the seat was resigned first).
+    ``session`` (a fresh one when not given) gets the match id and token at once.
 
     Raises:
         cli.http_client.ApiError: the server refused something a retry cannot fix.
         RuntimeError: more than ``max_steps`` loop iterations (a stuck match).
     """
+    session = session if session is not None else Session()
+    renderer = renderer_for(game)
+    cards = _cards(client, game)
     bot_seat: dict[str, Any] = {"kind": "bot", "bot": bots}
     if bot_options:
         bot_seat["bot_options"] = dict(bot_options)
-    created = client.create_match(game, [{"kind": "human", "name": "you"}] + [bot_seat] * (seats - 1))
+    created = client.create_match(game, [{"kind": "human", "name": "you"}] + [bot_seat] * (seats - 1),
+                                  options or {})
     match_id = created["match_id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
-    console.print(f"match [bold]{match_id}[/] ({game}, {_lineup(seats, bots)}); "
+    session.match_id, session.token = match_id, token
+    console.print(f"match [bold]{match_id}[/] ({renderer.title or game}, "
+                  f"{lineup(game, seats, bots, options)}); "
                   f"seed commitment {created['seed_commitment'][:16]}...")
     seen = created.get("version", 0)
+    roster: list[dict[str, Any]] = list(created.get("seats") or [])
     for _ in range(max_steps):
         match = client.match(match_id, token)
-        if match["status"] == "finished":
+        roster = list(match.get("seats") or roster)
+        if match["status"] != "running":
+            session.finished = True
             if show:
-                render_events(console, client.events(match_id, token, after=seen)["events"], you=0)
-            render_result(console, match, you=0)
+                renderer.render_events(console, client.events(match_id, token, after=seen)["events"],
+                                       cards, roster, 0)
+            render_result(console, match, 0, cards)
             return match
         legal = client.legal_actions(match_id, token)
         actions = legal["actions"]
         if not actions:
             polled = client.events(match_id, token, after=seen, wait_s=POLL_WAIT_S)
             if show:
-                render_events(console, polled["events"], you=0)
+                renderer.render_events(console, polled["events"], cards, roster, 0)
             seen = max([seen] + [e["version"] for e in polled["events"]])
             continue
         if show:
-            render_view(console, match, you=0)
-            where = copy_sources(match.get("view") or {}, 0)
+            renderer.render_view(console, match, 0, cards)
             for number, action in enumerate(actions, start=1):
-                console.print(f"  [bold cyan]{number:>3}[/]  {describe_action(action, where)}")
-        command = actions[choose(actions)]
-        answer = _send(client, match_id, token, command, legal["version"])
+                console.print(f"  [bold cyan]{number:>3}[/]  ",
+                              renderer.action_line(action, match, 0, cards))
+        choice = choose(actions)
+        if choice == QUIT:
+            leave(client, session, console, "You quit")
+            return None
+        if choice == RESIGN:
+            leave(client, session, console, "You resigned")
+            console.print("The match goes on without you; its result follows.")
+            continue
+        answer = _send(client, match_id, token, actions[int(choice)], legal["version"])
         if answer is None:
             continue  # no longer legal (the match moved on): read it again and re-ask
         if show:  # everything since the last shown event: others' moves, then ours
             page = client.events(match_id, token, after=seen)
-            render_events(console, page["events"], you=0)
+            renderer.render_events(console, page["events"], cards, roster, 0)
             seen = max([seen] + [e["version"] for e in page["events"]])
         seen = max(seen, answer["version"])
     raise RuntimeError(f"match {match_id} did not finish within {max_steps} steps")
 
 
-def _lineup(seats: int, bots: str) -> str:
-    """Who plays, by the rulebook mode of the seat count: ``solo mode: you are seat 0, no
-    bots``, ``2-player mode: you are seat 0, 1 bot (greedy)``, ``4 seats: you are seat 0,
-    3 bots (greedy)``."""
+def leave(client: ArenaClient, session: Session, console: Console, why: str) -> bool:
+    """Resign ``session``'s seat unless the match is over or it already resigned, and say
+    so in a sentence beginning with ``why``; ``True`` when this call resigned it. A refusal
+    because the match just ended or the seat already resigned (409) is no error; an
+    unreachable server is reported, not raised."""
+    if session.match_id is None or session.token is None:
+        console.print(f"{why} before the match was created.")
+        return False
+    if session.finished or session.resigned:
+        console.print(f"{why}; match {session.match_id} is already over for your seat.")
+        return False
+    try:
+        client.resign(session.match_id, session.token)
+    except ApiError as exc:
+        if exc.code in ("match_finished", "seat_resigned"):
+            console.print(f"{why}; match {session.match_id} was already over for your seat.")
+            session.resigned = True
+            return False
+        console.print(f"{why}, but the server refused the resignation: {exc}")
+        return False
+    except requests.RequestException as exc:
+        console.print(f"{why}, but the server could not be reached to resign: {exc}")
+        return False
+    session.resigned = True
+    console.print(f"{why}: seat 0 resigned match {session.match_id}.")
+    return True
+
+
+def _cards(client: ArenaClient, game: str) -> CardBook:
+    """The game's card data; an empty book when the server has none to give (cards are
+    then drawn by id)."""
+    try:
+        return CardBook(client.cards(game))
+    except ApiError:
+        return CardBook()
+
+
+def lineup(game: str, seats: int, bots: str, options: dict[str, Any] | None = None) -> str:
+    """Who plays, in the game's own mode names (:mod:`cli.render`): ``solo mode: you are
+    seat 0, no bots`` (AI: 100% Human), ``Cooperative Mode against the A.I.Toma (Boss):
+    you are seat 0, 1 bot (tactician)``, ``co-operative game, 4 players, standard game: you
+    are seat 0, 3 bots (cooperative)``."""
+    mode = renderer_for(game).mode_name(seats, options or {})
     if seats == 1:
-        return "solo mode: you are seat 0, no bots"
-    others = f"{seats - 1} bot{'s' if seats > 2 else ''} ({bots})"
-    return f"{'2-player mode' if seats == 2 else f'{seats} seats'}: you are seat 0, {others}"
+        return f"{mode}: you are seat 0, no bots"
+    return f"{mode}: you are seat 0, {seats - 1} bot{'s' if seats > 2 else ''} ({bots})"
 
 
 def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any],
@@ -164,23 +279,51 @@ def _server_levels(client: ArenaClient, game: str) -> list[str]:
     raise click.BadParameter(f"unknown game {game!r}", param_hint="--game")
 
 
+def parse_match_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``("mode=coop", "difficulty=endboss", "expert=true")`` -> ``{"mode": "coop", ...}``:
+    each value read as JSON when it parses (``true``, ``3``), else as a string. The server
+    checks the options (a 400 names the bad one).
+
+    Raises:
+        click.BadParameter: an entry without ``=``.
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
 @click.command("play")
 @click.option("--url", default=None,
               help="Server URL, e.g. http://127.0.0.1:8000 (default: start an embedded one).")
-@click.option("--game", default="ai-100-human", show_default=True, help="Game id.")
+@click.option("--game", default="ai-100-human", show_default=True,
+              help="Game id: ai-100-human, aipokalypse or dead-apocalypse.")
 @click.option("--seats", default=4, show_default=True, type=click.IntRange(1),
-              help="Seats: 1 = solo mode, 2 = 2-player mode, 3-6 = the standard game.")
+              help=f"Seats (you are seat 0). {SEATS_HELP}.")
 @click.option("--bots", default=None,
               help="Bot level of the others (default: the game's general bot, e.g. greedy, "
                    "tactician, cooperative).")
 @click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
               help=BOT_OPTION_HELP)
+@click.option("--option", "match_option", multiple=True, metavar="KEY=VALUE",
+              help="A match option of the game (its options_schema in GET /v1/games), e.g. "
+                   "--option mode=coop --option difficulty=endboss for A.I.Pokalypse.")
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
 @click.option("--seed", default=None, type=int, help="Seed of the --auto policy.")
 @click.option("--quiet", is_flag=True, help="With --auto: print only the result.")
 def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[str, ...],
-         auto: bool, seed: int | None, quiet: bool) -> None:
+         match_option: tuple[str, ...], auto: bool, seed: int | None, quiet: bool) -> None:
     """Play a match in the terminal against bots, over the public HTTP API.
+
+    At the prompt type an action's number, help, resign (give up the seat and watch the
+    match to its result) or quit (resign and leave). Ctrl-C resigns the seat too and exits
+    with code 130; quit exits with 0.
 
     Bot options apply to every bot seat, e.g. --bots expert --bot-option
     expert.time_budget_ms=800; the server checks them (a 400 names the seat and option).
@@ -189,8 +332,11 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
         bots = _local_default_bots(game)
     options = (parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
                if bots is not None else None)
+    match_options = parse_match_options(match_option)
     console = Console()
-    choose = auto_chooser(seed) if auto else prompt_chooser()
+    choose = auto_chooser(seed) if auto else prompt_chooser(console)
+    session = Session()
+    interrupted = False
     with server_url(url, console) as base:
         client = ArenaClient(base)
         try:
@@ -198,8 +344,14 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
                 bots = default_bot_level(_server_levels(client, game))
                 options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
             play_match(client, game, seats, bots, choose, console, show=not (auto and quiet),
-                       bot_options=options)
+                       bot_options=options, options=match_options, session=session)
+        except KeyboardInterrupt:
+            console.print()
+            leave(client, session, console, "Interrupted (Ctrl-C)")
+            interrupted = True
         except (ApiError, RuntimeError) as exc:
             raise click.ClickException(str(exc)) from exc
         except requests.RequestException as exc:
             raise click.ClickException(f"cannot reach the server at {base}: {exc}") from exc
+    if interrupted:
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)

@@ -18,10 +18,17 @@ from rich.console import Console
 from cli.bot_match import bot_rng, match_seed
 from cli.http_client import ApiError
 from cli.main import main
-from cli.play import _lineup, _send, auto_chooser, play_match
-from cli.render import card_label
-from domain.engine import Event, Setup, derive_rng, fold
+from cli.play import QUIT, RESIGN, Session, _send, auto_chooser, lineup, play_match, prompt_chooser
+from cli.render import CardBook
+from cli.render.ai_100_human import card_label as _card_label
+from domain.engine import Event, Setup, derive_rng, fold, public_cards
 from domain.games import get_engine
+
+CARDS = CardBook({"game": "ai-100-human", **public_cards(get_engine("ai-100-human"))})
+
+
+def card_label(card_id):
+    return _card_label(card_id, CARDS)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,27 +95,94 @@ def test_an_unreachable_server_is_one_error_line():
     assert "cannot reach the server at http://127.0.0.1:1" in result.output
 
 
-def test_lineup_names_the_mode_of_the_seat_count():
-    assert _lineup(1, "greedy") == "solo mode: you are seat 0, no bots"
-    assert _lineup(2, "random") == "2-player mode: you are seat 0, 1 bot (random)"
-    assert _lineup(4, "greedy") == "4 seats: you are seat 0, 3 bots (greedy)"
+def test_lineup_names_each_game_s_own_modes():
+    assert lineup("ai-100-human", 1, "greedy") == "solo mode: you are seat 0, no bots"
+    assert lineup("ai-100-human", 2, "random") == "2-player mode: you are seat 0, 1 bot (random)"
+    assert lineup("ai-100-human", 4, "greedy") == "standard game: you are seat 0, 3 bots (greedy)"
+    assert lineup("aipokalypse", 1, "tactician") == \
+        "Solo Mode against the A.I.Toma (Boss): you are seat 0, no bots"
+    assert lineup("aipokalypse", 2, "tactician", {"mode": "coop", "difficulty": "untamed"}) == \
+        "Cooperative Mode against the A.I.Toma (Untamed A.I.): you are seat 0, 1 bot (tactician)"
+    assert lineup("aipokalypse", 3, "idle") == "competitive game: you are seat 0, 2 bots (idle)"
+    assert lineup("aipokalypse", 6, "idle").startswith("5-8 Player Variant: ")
+    assert lineup("dead-apocalypse", 1, "cooperative") == \
+        "co-operative game, solo, standard game: you are seat 0, no bots"
+    assert lineup("dead-apocalypse", 3, "cooperative", {"difficulty": "easy"}) == \
+        "co-operative game, 3 players, easy game: you are seat 0, 2 bots (cooperative)"
+    assert "solo mode" not in lineup("dead-apocalypse", 1, "x") + lineup("aipokalypse", 2, "x")
+
+
+def test_seats_help_uses_each_game_s_mode_names():
+    text = CliRunner().invoke(main, ["play", "--help"], terminal_width=400).output
+    flat = " ".join(text.split())
+    assert "AI: 100% Human: 1 = solo mode, 2 = 2-player mode, 3-6 = the standard game" in flat
+    assert "A.I.Pokalypse: 1 = Solo Mode against the A.I.Toma" in flat
+    assert "Cooperative Mode against the A.I.Toma with --option mode=coop" in flat
+    assert "5-8 = the 5-8 Player Variant" in flat
+    assert "Dead Apocalypse: 1-4 = the co-operative game" in flat
+    assert "resign" in flat and "quit" in flat and "130" in flat
+
+
+def _prompt(lines):
+    """A prompt chooser reading ``lines`` (then end of input) into a recorded console."""
+    console = Console(record=True, width=200, color_system=None)
+    feed = iter(lines)
+
+    def read(prompt):
+        console.print(prompt, end="")
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return prompt_chooser(console, read), console
+
+
+def test_the_prompt_answers_a_bad_entry_with_a_sentence_and_asks_again():
+    choose, console = _prompt(["0", "9", "two", "", " 2 "])
+    assert choose([DRAFT, DRAFT, DRAFT]) == 1
+    text = console.export_text()
+    assert "There is no action 0: choose a number from 1 to 3." in text
+    assert "There is no action 9: choose a number from 1 to 3." in text
+    assert '"two" is neither an action number (1 to 3) nor a command; type help' in text
+    assert "Please type the number of an action, from 1 to 3 (or help)." in text
+    assert text.count("your choice (1-3, help, resign, quit): ") == 5
+
+
+def test_the_prompt_knows_help_quit_resign_and_end_of_input():
+    choose, console = _prompt(["help", "resign"])
+    assert choose([DRAFT]) == RESIGN
+    text = console.export_text()
+    assert "resign     give up your seat" in text and "quit       resign and leave" in text
+    assert _prompt(["quit"])[0]([DRAFT]) == QUIT
+    assert _prompt(["q"])[0]([DRAFT]) == QUIT
+    assert _prompt([""])[0]([DRAFT]) == 0              # Enter takes the only action
+    choose, console = _prompt([])
+    assert choose([DRAFT]) == QUIT
+    assert "Input ended: leaving the match." in console.export_text()
 
 
 class DomainApi:
-    """The answers of the public HTTP API for one match of AI: 100% Human, computed in
-    process by the domain engine: seat 0 holds token ``"t0"``; the other seats are random
-    bots that act as soon as they are pending. Views and events are those seat 0 receives
-    (``engine.view`` / ``engine.redact`` for viewer 0)."""
+    """The answers of the public HTTP API for one match of ``game``, computed in process
+    by the domain engine: seat 0 holds token ``"t0"``; the other seats are random bots that
+    act as soon as they are pending. Views and events are those seat 0 receives
+    (``engine.view`` / ``engine.redact`` for viewer 0); ``resign`` decides the engine's
+    resign command for seat 0 (its timeout policy, random here, plays it on)."""
 
-    def __init__(self, seed: bytes):
-        self.engine = get_engine("ai-100-human")
+    def __init__(self, seed: bytes, game: str = "ai-100-human"):
+        self.game = game
+        self.engine = get_engine(game)
         self.seed = seed
+        self.resigned: list[int] = []
         self.log: list[Event] = []
         self.state: Any = None
         self.views: list[dict] = []           # every view seat 0 fetched
 
+    def cards(self, game):
+        return {"game": game, **public_cards(self.engine)}
+
     def create_match(self, game, seats, options=None):
-        assert game == "ai-100-human" and seats[0]["kind"] == "human"
+        assert game == self.game and seats[0]["kind"] == "human"
         self.seats = [{"seat": i, **{k: v for k, v in s.items() if k != "name"}}
                       for i, s in enumerate(seats)]
         self._append(self.engine.new_match(
@@ -124,7 +198,8 @@ class DomainApi:
 
     def _bots(self):
         while self.engine.result(self.state) is None:
-            bots = sorted(s for s in self.engine.pending(self.state) if s != 0)
+            bots = sorted(s for s in self.engine.pending(self.state)
+                          if s != 0 or 0 in self.resigned)
             if not bots:
                 return
             version = len(self.log)
@@ -138,12 +213,24 @@ class DomainApi:
         result = self.engine.result(self.state)
         view = self.engine.view(self.state, 0)
         self.views.append(view)
-        return {"match_id": match_id, "version": len(self.log), "seats": self.seats,
-                "status": "running" if result is None else "finished", "view": view,
-                "result": result, "seed_commitment": "c" * 64}
+        return {"match_id": match_id, "game": self.game, "version": len(self.log),
+                "seats": self.seats, "status": "running" if result is None else "finished",
+                "view": view, "result": result, "seed_commitment": "c" * 64,
+                "pending": {str(k): v for k, v in self.engine.pending(self.state).items()},
+                "resigned": list(self.resigned)}
 
     def legal_actions(self, match_id, token):
-        return {"version": len(self.log), "actions": self.engine.legal_actions(self.state, 0)}
+        actions = [] if 0 in self.resigned else self.engine.legal_actions(self.state, 0)
+        return {"version": len(self.log), "actions": actions}
+
+    def resign(self, match_id, token):
+        assert token == "t0" and 0 not in self.resigned
+        before = len(self.log)
+        self._append(self.engine.decide(self.state, 0, {"type": "resign"},
+                                        derive_rng(self.seed, before)))
+        self.resigned.append(0)
+        self._bots()
+        return {"version": len(self.log), "events": self.events(match_id, token, before)["events"]}
 
     def act(self, match_id, token, command, expected_version=None):
         if expected_version != len(self.log):
@@ -161,10 +248,12 @@ class DomainApi:
             for v, e in enumerate(self.log, start=1) if v > after]}
 
 
-def _play(seats: int, seed: str) -> tuple[dict, str, DomainApi]:
-    api = DomainApi(match_seed(seed, 0))
+def _play(seats: int, seed: str, game: str = "ai-100-human", choose=None,
+          options=None) -> tuple[dict, str, DomainApi]:
+    api = DomainApi(match_seed(seed, 0), game)
     console = Console(record=True, width=200, color_system=None)
-    match = play_match(api, "ai-100-human", seats, "random", auto_chooser(3), console)
+    match = play_match(api, game, seats, "random", choose or auto_chooser(3), console,
+                       options=options)
     return match, console.export_text(), api
 
 
@@ -271,3 +360,44 @@ def test_play_asks_the_server_for_the_levels_of_a_game_not_installed_here(monkey
     assert calls == [("other", "smart")]
     unknown = CliRunner().invoke(main, ["play", "--game", "chess", "--auto"])
     assert unknown.exit_code == 2 and "chess" in unknown.output
+
+
+@pytest.mark.parametrize("game, seats, options", [
+    ("aipokalypse", 3, None), ("aipokalypse", 1, None),
+    ("aipokalypse", 2, {"mode": "coop", "difficulty": "handy_man"}),
+    ("dead-apocalypse", 2, None), ("dead-apocalypse", 1, {"difficulty": "easy"})])
+def test_auto_play_draws_every_decision_of_the_other_games_in_words(game, seats, options):
+    match, text, api = _play(seats, f"play-{game}", game, options=options)
+    assert match["status"] == "finished"
+    final = text.rsplit("final result of match", 1)[1]
+    rows = [line for line in final.splitlines() if line.startswith("\u2502 ")]
+    cells = [[c.strip() for c in row.strip("\u2502").split("\u2502")] for row in rows]
+    assert sum(len(c) >= 4 and c[1].isdigit() for c in cells) == seats
+    # Each menu line is words, never a JSON object; every screen had the game's board.
+    menu = [line for line in text.splitlines() if line.startswith("    1  ")]
+    assert menu and not any("{" in line or '"type"' in line for line in menu)
+    if game == "aipokalypse":
+        assert "your hand (" in text and "your slots - ammo" in text
+        assert ("A.I.Toma: difficulty" in text) == (seats == 1 or bool(options))
+    else:
+        assert "Zombie Row over Resource Row" in text and "your hand (" in text
+    assert "solo mode" not in text and "2-player mode" not in text
+
+
+def test_resign_gives_the_seat_up_and_the_match_is_watched_to_its_result():
+    answers = iter([0, RESIGN])
+    match, text, api = _play(3, "play-resign", "aipokalypse", choose=lambda actions: next(answers))
+    assert api.resigned == [0] and match["status"] == "finished"
+    assert "You resigned: seat 0 resigned match m." in text
+    assert "The match goes on without you; its result follows." in text
+    assert "final result of match" in text and "resigned" in text.rsplit("final result", 1)[1]
+
+
+def test_quit_resigns_and_returns_none():
+    api = DomainApi(match_seed("play-quit", 0), "dead-apocalypse")
+    console = Console(record=True, width=200, color_system=None)
+    session = Session()
+    assert play_match(api, "dead-apocalypse", 2, "random", lambda actions: QUIT, console,
+                      session=session) is None
+    assert api.resigned == [0] and session.resigned and session.match_id == "m"
+    assert "You quit: seat 0 resigned match m." in console.export_text()

@@ -1,16 +1,37 @@
-"""Rich rendering used by ``arena play`` (card faces from the rulebook-derived card data)."""
+"""AI: 100% Human's terminal screens and the result table of ``arena play`` (card faces
+from the card data the server answers at ``GET /v1/games/ai-100-human/cards``)."""
 from __future__ import annotations
 
 from rich.console import Console
 
 from cli.bot_match import bot_rng, match_seed
-from cli.render import (card_label, copy_sources, describe_action, draft_grid_table,
-                        ladder_rung, ladder_table, neutral_grid_table, render_events,
-                        render_result, render_view, result_table, tableau_grid)
-from domain.engine import Setup, derive_rng, fold
+from cli.render import CardBook, render_result, renderer_for, result_table
+from cli.render.ai_100_human import (card_label as _card_label, copy_sources,
+                                     describe_action as _describe_action, draft_grid_table,
+                                     ladder_rung, ladder_table, neutral_grid_table,
+                                     render_view as _render_view, tableau_grid)
+from domain.engine import Setup, derive_rng, fold, public_cards
 from domain.games import get_engine
 
 ENGINE = get_engine("ai-100-human")
+#: What GET /v1/games/ai-100-human/cards answers (the renderer never imports domain).
+CARDS = CardBook({"game": "ai-100-human", **public_cards(ENGINE)})
+
+
+def card_label(card_id):
+    return _card_label(card_id, CARDS)
+
+
+def describe_action(action, where=None):
+    return _describe_action(action, CARDS, where)
+
+
+def render_view(console, match, you):
+    _render_view(console, match, you, CARDS)
+
+
+def render_events(console, events, you):
+    renderer_for("ai-100-human").render_events(console, events, CARDS, [], you)
 
 
 def _text(renderable=None, draw=None) -> str:
@@ -30,7 +51,7 @@ def test_card_label_shows_id_colour_letter_and_number():
 
 def test_tableau_grid_puts_cards_in_their_row_and_column():
     grid = _text(tableau_grid([{"cell": [1, 2], "card": "AI-1"}, {"cell": [0, 4], "card": "001"}],
-                              "t"))
+                              "t", CARDS))
     lines = grid.splitlines()
     top = next(i for i, line in enumerate(lines) if "001 P2" in line)
     middle = next(i for i, line in enumerate(lines) if "AI-1" in line)
@@ -41,7 +62,7 @@ def test_tableau_grid_puts_cards_in_their_row_and_column():
 
 def test_tableau_grid_lists_a_card_outside_the_frame():
     grid = _text(tableau_grid([{"cell": [1, 2], "card": "AI-1"}, {"cell": [1, 5], "card": "001"}],
-                              "t"))
+                              "t", CARDS))
     assert "outside the frame: 001 at [1, 5]" in grid
 
 
@@ -102,7 +123,8 @@ def test_render_events_names_you_and_other_seats():
     events = [{"version": 7, "type": "CardDrafted", "seat": 0, "data": {"card": "001"}},
               {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}}]
     text = _text(draw=lambda console: render_events(console, events, you=0))
-    assert "v7 CardDrafted you" in text and "v8 CardDrafted seat 2" in text
+    assert "v7 you: card drafted: card 001 P2" in text
+    assert "v8 seat 2: card drafted: forced no" in text
 
 
 # ------------------------------------------------------------ 2-player and solo modes
@@ -124,7 +146,7 @@ def _played(seats: int, seed: bytes, until) -> object:
 
 def _match(state, seats: int) -> dict:
     view = ENGINE.view(state, 0)
-    return {"match_id": "m1", "version": 9,
+    return {"match_id": "m1", "version": 9, "game": "ai-100-human",
             "seats": [{"seat": 0, "kind": "human", "name": "ann"}]
             + [{"seat": s, "kind": "bot", "bot": "random"} for s in range(1, seats)],
             "view": view, "result": view["result"]}
@@ -162,7 +184,7 @@ def test_draft_grid_puts_the_standee_on_its_divider_and_marks_offer_and_tilted()
                          "columns": ["blue", "yellow", "red"]},
             "standee": {"color": "red", "line": "column", "index": 2},
             "offer": ["003", "006", "009"], "tilted": [[0, 0], [0, 1]], "timer_count": 12}
-    text = _text(draft_grid_table(solo))
+    text = _text(draft_grid_table(solo, CARDS))
     lines = text.splitlines()
     # Column 2's divider (red) carries the standee, in the header above the first card row,
     # under the label "column 2" (not in the row-label column).
@@ -201,7 +223,7 @@ def test_duo_view_shows_the_neutral_grid_and_the_opponent_but_no_hidden_card():
 
 def test_neutral_grid_columns_2_and_3_are_the_phase_2_columns():
     text = _text(neutral_grid_table([{"cell": [0, 0], "card": "001"},
-                                     {"cell": [2, 3], "card": "002"}]))
+                                     {"cell": [2, 3], "card": "002"}], CARDS))
     header = _line(text, "phase 1")
     assert header.count("phase 1") == 2 and header.count("phase 2") == 2
     assert _line(text, "001 P2").index("001 P2") < _line(text, "002 R1").index("002 R1")
@@ -270,7 +292,7 @@ def test_solo_result_shows_the_rating_and_the_ladder():
 
 def test_a_mentat_result_is_printed_with_its_rating():
     ladder = [{"rating": "Mentat", "from": 111}, {"rating": "Failure", "from": None}]
-    match = {"match_id": "m2", "seats": [{"seat": 0, "kind": "human"}],
+    match = {"match_id": "m2", "game": "ai-100-human", "seats": [{"seat": 0, "kind": "human"}],
              "view": {"solo": {"ladder": ladder}},
              "result": {"scores": [113], "ranking": [{"seat": 0, "score": 113, "rank": 1}],
                         "winners": [0], "rating": "Mentat"}}
@@ -311,8 +333,8 @@ def test_result_table_reads_a_ranking_of_seat_numbers():
     seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "tactician"},
              {"seat": 2, "kind": "bot", "bot": "random"}]
     text = _text(result_table(result, seats, "r", you=0, game="aipokalypse"))
-    assert _rows(text) == [["1", "1", "bot (tactician)", "30", "winner"], ["2", "0", "you", "12", ""],
-                           ["3", "2", "bot (random)", "7", ""]]
+    assert _rows(text) == [["1", "1", "bot (tactician)", "30", "winner"], ["2", "0", "you", "12", "-"],
+                           ["3", "2", "bot (random)", "7", "-"]]
     assert "strength" in text and "elimination" in text
     # tied winners share rank 1 ("share the victory")
     tied = _rows(_text(result_table({"scores": [9, 9], "winners": [0, 1], "ranking": [0, 1]}, [], "r",
@@ -344,4 +366,4 @@ def test_result_table_reads_the_dead_apocalypse_result():
 
 def test_result_table_skips_ranking_entries_of_no_known_shape():
     rows = _rows(_text(result_table({"scores": [1], "ranking": ["x", None, 0], "winners": [0]}, [], "r")))
-    assert rows == [["1", "0", "", "1", "winner"]]       # a winner ranks 1
+    assert rows == [["1", "0", "seat 0", "1", "winner"]]       # a winner ranks 1

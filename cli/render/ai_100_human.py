@@ -1,9 +1,10 @@
-"""Rich rendering of what the server returned for one seat (``arena play``).
+"""AI: 100% Human in the terminal (``arena play``), drawn from one seat's view.
 
 Everything drawn comes from the HTTP answers for the player's own token (``match_view``
 with the engine's ``view`` for that seat, and redacted events), so nothing hidden from the
-seat can be shown. Card faces (colour, number, corner connections, effect text) are the
-printed card data of the game's catalogue: public, the same in every copy of the game.
+seat can be shown. Card faces (colour, number, corner connections, effect text) come from
+``GET /v1/games/ai-100-human/cards`` (:class:`cli.render.cards.CardBook`): public, the same
+in every copy of the game; this module imports nothing of ``domain``.
 
 Tableau layout (RULINGS "AI: 100% Human"): a 3 x 5 frame, rows 0..2 top to bottom, columns
 0..4 left to right, the AI card at row 1, column 2 (the rulebook's row 2, column 3). Each
@@ -20,8 +21,6 @@ neighbour's tableau, the neutral grid or the draft grid.
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from rich.console import Console, Group
@@ -29,7 +28,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-#: The game whose views this module lays out (other games' views are printed as JSON).
+from cli.render.cards import CardBook
+from cli.render.common import who
+
+#: The game whose views this module lays out.
 AI_100_HUMAN = "ai-100-human"
 ROWS, COLUMNS = 3, 5
 #: 2-player neutral grid: 3 rows, 2 columns revealed per phase (R-DUO-GRID).
@@ -46,53 +48,36 @@ STYLES = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow",
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "black": "K", "green": "G", "purple": "P"}
 
 
-@lru_cache(maxsize=1)
-def _catalogue() -> Any:
-    """The AI: 100% Human card catalogue (printed card data), or ``None`` if unavailable."""
-    try:
-        from domain.games.ai_100_human.cards import catalogue
-    except ImportError:  # pragma: no cover - the game package is part of this project
-        return None
-    return catalogue()
-
-
-def card_face(card_id: str | None) -> Any:
-    """The catalogue entry of ``card_id`` (``.color``, ``.number``, ``.corners``, ``.text``)
-    or ``None`` for an unknown id."""
-    cat = _catalogue()
-    return cat.cards.get(card_id) if cat is not None and card_id else None
-
-
-def card_label(card_id: str) -> Text:
+def card_label(card_id: str, cards: CardBook) -> Text:
     """``082 Y3`` in the card's colour (``card_id`` alone when the card is unknown)."""
-    face = card_face(card_id)
+    face = cards.get(card_id)
     if face is None:
         return Text(str(card_id))
-    return Text(f"{card_id} {LETTERS.get(face.color, '?')}{face.number}",
-                style=STYLES.get(face.color, ""))
+    return Text(f"{card_id} {LETTERS.get(face.get('color'), '?')}{face.get('number')}",
+                style=STYLES.get(face.get("color"), ""))
 
 
-def _corner(face: Any, corner: str) -> Text:
-    c = face.corners[corner]
-    return Text(str(c.number), style=STYLES.get(c.color, ""))
+def _corner(face: Mapping[str, Any], corner: str) -> Text:
+    c = (face.get("corners") or {}).get(corner) or {}
+    return Text(str(c.get("number", "?")), style=STYLES.get(c.get("color"), ""))
 
 
-def card_cell(card_id: str | None) -> Text:
+def card_cell(card_id: str | None, cards: CardBook) -> Text:
     """A three-line cell: top corners, ``id colour+number``, bottom corners."""
     if card_id is None:
         return Text("\n   .\n", style="dim")
-    face = card_face(card_id)
+    face = cards.get(card_id)
     if face is None:
         return Text(f"\n{card_id}\n")
     text = Text()
     text.append_text(_corner(face, "tl")).append("      ").append_text(_corner(face, "tr"))
-    text.append("\n").append_text(card_label(card_id)).append("\n")
+    text.append("\n").append_text(card_label(card_id, cards)).append("\n")
     text.append_text(_corner(face, "bl")).append("      ").append_text(_corner(face, "br"))
     return text
 
 
 def card_grid(entries: Iterable[Mapping[str, Any]], title: str, rows: int, columns: int,
-              *, row_labels: list[Text] | None = None, column_labels: list[Text] | None = None,
+              cards: CardBook, *, row_labels: list[Text] | None = None, column_labels: list[Text] | None = None,
               marks: Mapping[tuple[int, int], Text] | None = None) -> Table:
     """A ``rows`` x ``columns`` table of the cards in ``entries`` (``[{"cell": [r, c],
     "card": id}]``); empty cells show a dot. ``row_labels`` / ``column_labels`` replace the
@@ -108,7 +93,7 @@ def card_grid(entries: Iterable[Mapping[str, Any]], title: str, rows: int, colum
         label = row_labels[row] if row_labels else Text(str(row), style="dim")
         drawn = []
         for column in range(columns):
-            cell = card_cell(cells.get((row, column)))
+            cell = card_cell(cells.get((row, column)), cards)
             if (row, column) in marks:
                 cell = Text("\n").join([cell, marks[(row, column)]])
             drawn.append(cell)
@@ -116,11 +101,11 @@ def card_grid(entries: Iterable[Mapping[str, Any]], title: str, rows: int, colum
     return grid
 
 
-def tableau_grid(tableau: Iterable[Mapping[str, Any]], title: str) -> Table:
+def tableau_grid(tableau: Iterable[Mapping[str, Any]], title: str, cards: CardBook) -> Table:
     """The 3 x 5 frame of ``tableau`` (``[{"cell": [r, c], "card": id}]``); cards outside
     the frame (AI-2's end-of-game card) are listed under the grid."""
     entries = list(tableau)
-    grid = card_grid(entries, title, ROWS, COLUMNS)
+    grid = card_grid(entries, title, ROWS, COLUMNS, cards)
     outside = [f"{entry['card']} at {list(entry['cell'])}" for entry in entries
                if not (0 <= entry["cell"][0] < ROWS and 0 <= entry["cell"][1] < COLUMNS)]
     if outside:
@@ -128,13 +113,13 @@ def tableau_grid(tableau: Iterable[Mapping[str, Any]], title: str) -> Table:
     return grid
 
 
-def neutral_grid_table(neutral: Iterable[Mapping[str, Any]]) -> Table:
+def neutral_grid_table(neutral: Iterable[Mapping[str, Any]], cards: CardBook) -> Table:
     """The 2-player neutral grid (R-DUO-GRID): 3 rows (the tableau's rows, read by 111-114)
     and 4 columns, 0-1 revealed in Phase 1, 2-3 in Phase 2; the grid is each player's
     second neighbour for black cards and gains no VP."""
     labels = [Text(f"{column}\nphase {1 + column // NEUTRAL_COLUMNS_PER_PHASE}")
               for column in range(NEUTRAL_COLUMNS)]
-    grid = card_grid(neutral, "neutral grid", NEUTRAL_ROWS, NEUTRAL_COLUMNS,
+    grid = card_grid(neutral, "neutral grid", NEUTRAL_ROWS, NEUTRAL_COLUMNS, cards,
                      column_labels=labels)
     grid.caption = "your second neighbour for black cards (it gains no VP)"
     return grid
@@ -148,7 +133,7 @@ def _divider(kind: str, index: int, color: str, standee: Mapping[str, Any] | Non
     return text
 
 
-def draft_grid_table(solo: Mapping[str, Any]) -> Table:
+def draft_grid_table(solo: Mapping[str, Any], cards: CardBook) -> Table:
     """The solo draft grid (R-SOLO-SETUP, R-SOLO-LINE): 3 x 3 cards in reading order, the
     row dividers' colours on the left and the column dividers' colours on top, the standee
     on its divider, the cards it offers marked ``offered`` and the tilted cells ``tilted``;
@@ -166,7 +151,7 @@ def draft_grid_table(solo: Mapping[str, Any]) -> Table:
             marks[tuple(entry["cell"])] = Text(f"{OFFERED} offered", style="bold reverse green")
     for cell in solo.get("tilted") or []:
         marks.setdefault(tuple(cell), Text("tilted", style="dim italic"))
-    grid = card_grid(entries, "draft grid", GRID_SIZE, GRID_SIZE,
+    grid = card_grid(entries, "draft grid", GRID_SIZE, GRID_SIZE, cards,
                      row_labels=rows if len(rows) == GRID_SIZE else None,
                      column_labels=columns if len(columns) == GRID_SIZE else None, marks=marks)
     grid.caption = f"timer stack: {solo.get('timer_count', 0)} cards face down"
@@ -206,39 +191,37 @@ def ladder_table(ladder: Iterable[Mapping[str, Any]], score: int,
     return table
 
 
-def card_list(title: str, card_ids: Iterable[str]) -> Table:
+def card_list(title: str, card_ids: Iterable[str], cards: CardBook) -> Table:
     """A table of cards with colour, number and effect text."""
     table = Table(title=title, show_header=True, expand=False)
     for column in ("card", "effect"):
         table.add_column(column)
     for card_id in card_ids:
-        face = card_face(card_id)
-        table.add_row(card_label(card_id), face.text if face is not None else "")
+        face = cards.get(card_id) or {}
+        table.add_row(card_label(card_id, cards), face.get("text", ""))
     return table
 
 
-def _objective_text(objective_id: str) -> str:
-    cat = _catalogue()
-    objective = cat.objectives.get(objective_id) if cat is not None else None
-    return f"{objective_id}: {objective.text}" if objective is not None else objective_id
+def _objective_text(objective_id: str, cards: CardBook) -> str:
+    objective = cards.objective(objective_id)
+    return f"{objective_id}: {objective.get('text', '')}" if objective is not None else objective_id
+
 
 
 def scores_table(match: Mapping[str, Any], you: int) -> Table:
-    """One row per seat: who, AI card, VP (and this turn's VP), counts, whether it decided."""
+    """One row per seat: who, AI card, VP (and this turn's VP), counts, what it must do."""
     view = match.get("view") or {}
-    seats_info = {s.get("seat"): s for s in match.get("seats") or []}
+    seats = match.get("seats") or []
     table = Table(title="scores", show_header=True)
     for column in ("seat", "player", "AI card", "VP", "turn", "hand", "reserve", "status"):
         table.add_column(column)
     for seat in view.get("seats") or []:
         index = seat["seat"]
-        info = seats_info.get(index, {})
-        who = _who(index, info, you)
         status = (f"to do: {seat['pending']}" if seat.get("pending")
-                  else "decided" if seat.get("decided") else "")
-        table.add_row(str(index), who, seat.get("ai_card") or "(hidden)", str(seat["score"]),
-                      f"+{seat.get('turn_vp', 0)}", str(seat.get("hand_count", "")),
-                      str(seat.get("reserve_count", "")), status,
+                  else "decided" if seat.get("decided") else "waiting")
+        table.add_row(str(index), who(index, seats, you), seat.get("ai_card") or "(hidden)",
+                      str(seat["score"]), f"+{seat.get('turn_vp', 0)}",
+                      str(seat.get("hand_count", "-")), str(seat.get("reserve_count", "-")), status,
                       style="bold" if index == you else None)
     return table
 
@@ -250,8 +233,8 @@ COPY_DECISIONS = ("copy", "exchange_reserve", "place_extra")
 def neighbour_boards(view: Mapping[str, Any], you: int) -> list[tuple[str, list[Any]]]:
     """The public boards a copy card (099-104) of seat ``you`` looks at, as ``(name,
     entries)``: the left and right neighbours' tableaux (3-6 seats), the opponent's tableau
-    and the neutral grid (2-player mode), or the draft grid (solo mode); see
-    ``MatchState.neighbour_tableaux`` and R-COPY, R-DUO-GRID, R-SOLO-NEIGHBOUR."""
+    and the neutral grid (2-player mode), or the draft grid (solo mode); see R-COPY,
+    R-DUO-GRID, R-SOLO-NEIGHBOUR."""
     mode = view.get("mode")
     tableaux = {s["seat"]: s.get("tableau") or [] for s in view.get("seats") or []}
     if mode == "solo":
@@ -271,7 +254,7 @@ def neighbour_boards(view: Mapping[str, Any], you: int) -> list[tuple[str, list[
 def copy_sources(view: Mapping[str, Any], you: int) -> dict[str, list[str]]:
     """``{card id: ["<board>, row r, column c", ...]}`` for every card on the boards of
     :func:`neighbour_boards`: where a copy target of seat ``you`` lies (empty for a view
-    without the AI: 100% Human layout: other games have no copy cards)."""
+    without the AI: 100% Human layout)."""
     where: dict[str, list[str]] = {}
     if view.get("game") != AI_100_HUMAN:
         return where
@@ -282,67 +265,77 @@ def copy_sources(view: Mapping[str, Any], you: int) -> dict[str, list[str]]:
     return where
 
 
-def _header(match: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+#: ``--seats`` help: the rulebook's modes by seat count ("2-player and solo modes").
+SEATS_HELP = "1 = solo mode, 2 = 2-player mode, 3-6 = the standard game"
+
+
+def mode_name(seats: int, options: Mapping[str, Any] | None = None) -> str:
+    """The rulebook's name of the mode ``seats`` players play: ``solo mode``,
+    ``2-player mode`` or ``standard game`` (the mode follows the seat count)."""
+    return {1: "solo mode", 2: "2-player mode"}.get(seats, "standard game")
+
+
+def header(match: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """``match m - version 9 - phase 1, turn 2, step draft - solo mode - deck 40 cards``."""
     mode = view.get("mode")
     passing = {"solo": "solo mode",
                "duo": "2-player mode - hands pass to your opponent after scoring"}.get(
-        mode, f"hand passes {view.get('pass_direction')}")
+        mode, f"standard game - hand passes {view.get('pass_direction')}")
     return (f"match {match.get('match_id')} - version {match.get('version')} - "
-            f"phase {view['phase']}, turn {view['turn']}, step {view['step']} - "
+            f"phase {view.get('phase')}, turn {view.get('turn')}, step {view.get('step')} - "
             f"{passing} - deck {view.get('deck_count')} cards")
 
 
-def mode_boards(view: Mapping[str, Any], you: int) -> list[Any]:
+def mode_boards(view: Mapping[str, Any], you: int, cards: CardBook) -> list[Any]:
     """What a mode adds to every screen: 2-player, the neutral grid and the opponent's
     tableau; solo, the draft grid and the rating ladder (with the score so far)."""
     mode = view.get("mode")
     seat_views = {s["seat"]: s for s in view.get("seats") or []}
     if mode == "duo":
         opponent = 1 - you
-        parts: list[Any] = [neutral_grid_table(view.get("neutral_grid") or [])]
+        parts: list[Any] = [neutral_grid_table(view.get("neutral_grid") or [], cards)]
         if opponent in seat_views:
             parts.append(tableau_grid(seat_views[opponent]["tableau"],
-                                      f"seat {opponent}'s tableau (opponent)"))
+                                      f"seat {opponent}'s tableau (opponent)", cards))
         return parts
     if mode == "solo":
         solo = view.get("solo") or {}
         score = seat_views.get(you, {}).get("score", 0)
-        return [draft_grid_table(solo),
+        return [draft_grid_table(solo, cards),
                 ladder_table(solo.get("ladder") or [], score, solo.get("rating"))]
     return []
 
 
-def render_view(console: Console, match: Mapping[str, Any], you: int) -> None:
+def render_view(console: Console, match: Mapping[str, Any], you: int, cards: CardBook) -> None:
     """Draw the match for seat ``you``: header, objectives, scores, the mode's boards
     (:func:`mode_boards`), your tableau, your AI card, reserve, hand and set-up cards, and,
     when a command may copy a card (:data:`COPY_DECISIONS`), the boards it copies from
-    (:func:`neighbour_boards`). Falls back to JSON for games without a dedicated layout."""
+    (:func:`neighbour_boards`)."""
     view = match.get("view") or {}
-    if "seats" not in view or "objectives" not in view:
-        console.print_json(json.dumps(view))
-        return
     mine = view.get("you") or {}
-    seat_views = {s["seat"]: s for s in view["seats"]}
+    seat_views = {s["seat"]: s for s in view.get("seats") or []}
     objectives = "\n".join(
         ("[bold]>[/] " if view.get("current_objective") == oid else "  ") +
-        f"phase {phase[-1]} " + _objective_text(oid)
-        for phase, oid in sorted(view["objectives"].items()))
-    console.rule(_header(match, view))
-    console.print(Panel(objectives, title="objectives", expand=False))
+        f"phase {phase[-1]} " + _objective_text(oid, cards)
+        for phase, oid in sorted((view.get("objectives") or {}).items()))
+    console.rule(header(match, view))
+    if objectives:
+        console.print(Panel(objectives, title="objectives", expand=False))
     console.print(scores_table(match, you))
-    boards = mode_boards(view, you)
+    boards = mode_boards(view, you, cards)
     if boards:
         console.print(Group(*boards))
-    parts: list[Any] = [tableau_grid(seat_views[you]["tableau"], "your tableau")]
+    parts: list[Any] = [tableau_grid(seat_views.get(you, {}).get("tableau") or [],
+                                     "your tableau", cards)]
     if mine.get("ai_card"):
-        parts.append(card_list("your AI card", [mine["ai_card"]]))
+        parts.append(card_list("your AI card", [mine["ai_card"]], cards))
     for title, key in (("your reserve", "reserve"), ("your hand", "hand"),
                        ("dealt: keep some for your reserve", "dealt")):
         if mine.get(key):
-            parts.append(card_list(title, mine[key]))
+            parts.append(card_list(title, mine[key], cards))
     if mine.get("pending") in COPY_DECISIONS and view.get("mode") not in ("duo", "solo"):
         for name, entries in neighbour_boards(view, you):  # already drawn in duo / solo
-            parts.append(tableau_grid(entries, f"{name} (neighbour)"))
+            parts.append(tableau_grid(entries, f"{name} (neighbour)", cards))
     console.print(Group(*parts))
     if mine.get("pending"):
         deadline = match.get("deadline")
@@ -350,7 +343,7 @@ def render_view(console: Console, match: Mapping[str, Any], you: int) -> None:
                       (f" (deadline {deadline}; then a bot decides for you)" if deadline else ""))
 
 
-def describe_action(action: Mapping[str, Any],
+def describe_action(action: Mapping[str, Any], cards: CardBook,
                     where: Mapping[str, list[str]] | None = None) -> Text:
     """One legal command as a line a player reads (``place 082 Y3 at row 0, column 2``).
 
@@ -363,113 +356,50 @@ def describe_action(action: Mapping[str, Any],
             continue
         if key in ("card", "copy") and isinstance(value, str):
             target = key == "copy" or copying
-            label = (Text("copy ").append_text(card_label(value)) if key == "copy"
-                     else card_label(value))
+            label = (Text("copy ").append_text(card_label(value, cards)) if key == "copy"
+                     else card_label(value, cards))
             if target and where and value in where:
                 label.append(" from " + " or ".join(where[value]), style="italic")
             parts.append(label)
         elif key in ("cards", "discard") and isinstance(value, list):
             listed = Text(f"{key} ")
             for index, card in enumerate(value):
-                listed.append(", " if index else "").append_text(card_label(card))
+                listed.append(", " if index else "").append_text(card_label(card, cards))
             parts.append(listed)
         elif key in ("cell", "from", "to") and isinstance(value, list) and len(value) == 2:
             parts.append(Text(f"{'at' if key == 'cell' else key} row {value[0]}, "
                               f"column {value[1]}"))
         elif key == "cells" and isinstance(value, list):
             parts.append(Text(" <-> ".join(f"row {c[0]}, column {c[1]}" for c in value)))
+        elif key == "side":
+            parts.append(Text(f"side {value}"))
         else:
-            parts.append(Text(f"{key}={json.dumps(value)}"))
+            parts.append(Text(f"{key.replace('_', ' ')} {value}"))
     return Text(" ").join(parts)
 
 
-def render_events(console: Console, events: Iterable[Mapping[str, Any]], you: int) -> None:
-    """One dim line per (already redacted) event: version, type, seat and its data."""
-    for event in events:
-        seat = event.get("seat")
-        who = "" if seat is None else (" you" if seat == you else f" seat {seat}")
-        data = json.dumps(event.get("data") or {}, separators=(",", ":"))
-        if len(data) > 100:
-            data = data[:97] + "..."
-        console.print(f"[dim]v{event.get('version')} {event.get('type')}{who} {data}[/]")
+def action_line(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
+                cards: CardBook) -> Text:
+    """The menu line of ``action`` (:func:`describe_action` with the copy targets' boards)."""
+    return describe_action(action, cards, copy_sources(match.get("view") or {}, you))
 
 
-def _who(seat: int, info: Mapping[str, Any], you: int | None) -> str:
-    if seat == you:
-        return "you"
-    if info.get("bot"):
-        return f"bot ({info['bot']})"
-    return info.get("name") or info.get("kind", "")
+def label(card_id: str, cards: CardBook) -> str:
+    """A card in a sentence: ``082 Y3`` (its id alone when unknown)."""
+    return card_label(card_id, cards).plain
 
 
-# What each game's ``result.scores`` counts (the rulebooks' words); others score VP.
-SCORE_LABELS = {"aipokalypse": "strength", "dead-apocalypse": "score"}
-
-
-def ranking_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``result["ranking"]`` of any game as ``[{"seat", "score", "rank"}]``, best first.
-
-    Shapes read: AI: 100% Human and Dead Apocalypse give ``{"seat","score","rank",...}``
-    objects; A.I.Pokalypse gives seat ints in final order (winners first, then living seats,
-    then the eliminated; ``flow.finish`` / ``sides.finish``) with ``scores[seat]`` the total
-    strength: its winners share rank 1, every other seat ranks by its place in that order.
-    Without a ranking the seats are ranked by ``scores`` (equal scores share a rank). Entries
-    that are neither (a corrupt log) are skipped, never raised on."""
-    scores = list(result.get("scores") or [])
-    winners = set(result.get("winners") or [])
-    ranking = result.get("ranking")
-    if not ranking:
-        return [{"seat": s, "score": scores[s], "rank": 1 + sum(v > scores[s] for v in scores)}
-                for s in sorted(range(len(scores)), key=lambda s: -scores[s])]
-    rows = []
-    for place, entry in enumerate(ranking):
-        if isinstance(entry, Mapping) and "seat" in entry:
-            rows.append({"seat": entry["seat"], "score": entry.get("score", "-"),
-                         "rank": entry.get("rank", place + 1)})
-        elif isinstance(entry, int) and not isinstance(entry, bool):
-            rows.append({"seat": entry, "score": scores[entry] if 0 <= entry < len(scores) else "-",
-                         "rank": 1 if entry in winners else place + 1})
-    return rows
-
-
-def result_table(result: Mapping[str, Any], seats: Iterable[Mapping[str, Any]],
-                 title: str, you: int | None = None, game: str | None = None) -> Table:
-    """The final ranking of ``result`` (any game's shape, see :func:`ranking_rows`): rank,
-    seat, player, score (VP; A.I.Pokalypse total strength, ``SCORE_LABELS``), winners
-    marked; the caption gives ``outcome``/``reason`` when the result has them. Equal scores
-    share a rank and the victory (rulebook "End of the Game": "In case of tie, share the
-    victory")."""
-    winners = set(result.get("winners") or [])
-    seats_info = {s.get("seat", i): s for i, s in enumerate(seats)}
-    caption = ", ".join(str(result[k]) for k in ("outcome", "reason") if result.get(k)) or None
-    table = Table(title=title, caption=caption)
-    for column in ("rank", "seat", "player", SCORE_LABELS.get(game or "", "VP"), ""):
-        table.add_column(column)
-    for entry in ranking_rows(result):
-        seat = entry["seat"]
-        table.add_row(str(entry["rank"]), str(seat), _who(seat, seats_info.get(seat, {}), you),
-                      str(entry["score"]), "[bold green]winner[/]" if seat in winners else "",
-                      style="bold" if seat == you else None)
-    return table
-
-
-def render_result(console: Console, match: Mapping[str, Any], you: int) -> None:
-    """The final ranking of a finished match as seat ``you`` received it, in solo mode the
-    rating ("Scoring" ladder, R-SOLO-RESULT: ``result["rating"]``), and the revealed
-    seed (provable fairness: anyone can re-derive every shuffle from it)."""
+def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
+                         cards: CardBook) -> None:
+    """In solo mode, the rating ("Scoring" ladder, R-SOLO-RESULT: ``result["rating"]``)
+    and the ladder with the final score marked; nothing otherwise."""
     result = match.get("result") or (match.get("view") or {}).get("result") or {}
-    console.print(result_table(result, match.get("seats") or [],
-                               f"final result of match {match.get('match_id')}", you, match.get("game")))
-    if result.get("rating"):
-        scores = result.get("scores") or [0]
-        ladder = ((match.get("view") or {}).get("solo") or {}).get("ladder") or []
-        console.print(Panel(Text(f"{result['rating']} ({scores[0]} VP)",
-                                 style="bold red" if not result.get("winners")
-                                 else "bold green"),
-                            title="solo rating", expand=False))
-        if ladder:
-            console.print(ladder_table(ladder, scores[0], result["rating"]))
-    if match.get("seed"):
-        console.print(f"[dim]revealed seed {match['seed']} (commitment "
-                      f"{match.get('seed_commitment')}): export the log and run "
-                      f"`arena replay` to verify every shuffle.[/]")
+    if not result.get("rating"):
+        return
+    scores = result.get("scores") or [0]
+    ladder = ((match.get("view") or {}).get("solo") or {}).get("ladder") or []
+    console.print(Panel(Text(f"{result['rating']} ({scores[0]} VP)",
+                             style="bold red" if not result.get("winners") else "bold green"),
+                        title="solo rating", expand=False))
+    if ladder:
+        console.print(ladder_table(ladder, scores[0], result["rating"]))

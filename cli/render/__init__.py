@@ -1,0 +1,120 @@
+"""Terminal screens of ``arena play``, one module per game, over one seat's HTTP answers.
+
+:func:`renderer_for` gives a game's :class:`GameRenderer`: its own mode names, its board
+drawn from the seat's view, each legal command as a line in words, card names for the event
+log and what its result adds (a solo rating, the A.I.Toma's outcome). Card faces come from
+``GET /v1/games/{game}/cards`` (:class:`CardBook`); nothing here imports ``domain``
+(``tests/unit/test_cli_render_imports.py`` checks it). A game without a module of its own
+gets :data:`GENERIC`: the view's fields and the commands in words, never a JSON dump.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Iterable, Mapping
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from cli.render import ai_100_human, aipokalypse, dead_apocalypse
+from cli.render.cards import CardBook
+from cli.render.common import (event_line, generic_action, render_event_lines, result_table,
+                               seed_line, value_words, words)
+
+__all__ = ["CardBook", "GameRenderer", "renderer_for", "render_result", "result_table",
+           "event_line", "SEATS_HELP"]
+
+
+@dataclass(frozen=True)
+class GameRenderer:
+    """How one game is drawn in the terminal.
+
+    - ``mode_name(seats, options) -> str``: the rulebook's name of the mode played.
+    - ``render_view(console, match, you, cards)``: the board from ``match["view"]``.
+    - ``action_line(action, match, you, cards) -> Text``: a legal command in words.
+    - ``label(card_id, cards) -> str``: a card in a sentence (the event log).
+    - ``render_result_extras(console, match, you, cards)``: what the result adds.
+    """
+
+    game: str
+    title: str
+    seats_help: str
+    mode_name: Callable[[int, Mapping[str, Any] | None], str]
+    render_view: Callable[[Console, Mapping[str, Any], int, CardBook], None]
+    action_line: Callable[[Mapping[str, Any], Mapping[str, Any], int, CardBook], Text]
+    label: Callable[[str, CardBook], str]
+    render_result_extras: Callable[[Console, Mapping[str, Any], int, CardBook], None]
+
+    def render_events(self, console: Console, events: Iterable[Mapping[str, Any]],
+                      cards: CardBook, seats: Iterable[Mapping[str, Any]] = (),
+                      you: int | None = None) -> None:
+        """The events (already redacted for ``you``) in words, one dim line each."""
+        render_event_lines(console, events, lambda c: self.label(c, cards), seats, you)
+
+
+def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
+    return GameRenderer(game, title, module.SEATS_HELP, module.mode_name, module.render_view,
+                        module.action_line, module.label, module.render_result_extras)
+
+
+def _generic_mode(seats: int, options: Mapping[str, Any] | None = None) -> str:
+    return f"{seats} seat{'s' if seats != 1 else ''}"
+
+
+def _generic_view(console: Console, match: Mapping[str, Any], you: int, cards: CardBook) -> None:
+    view = match.get("view") or {}
+    console.rule(f"match {match.get('match_id')} - version {match.get('version')}")
+    lines = [f"{words(k)}: {value_words(k, v, lambda c: _generic_label(c, cards))}"
+             for k, v in view.items()]
+    console.print(Panel("\n".join(lines) or "(nothing to show)", title="your view", expand=False))
+
+
+def _generic_label(card_id: str, cards: CardBook) -> str:
+    face = cards.get(card_id) or {}
+    name = face.get("name") or face.get("title")
+    return f"{card_id} {name}" if name else str(card_id)
+
+
+def _generic_action(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
+                    cards: CardBook) -> Text:
+    return generic_action(action, lambda c: _generic_label(c, cards))
+
+
+def _no_extras(console: Console, match: Mapping[str, Any], you: int, cards: CardBook) -> None:
+    return None
+
+
+#: A game without a module of its own: its view's fields and commands in words.
+GENERIC = GameRenderer("", "", "", _generic_mode, _generic_view, _generic_action,
+                       _generic_label, _no_extras)
+
+RENDERERS: dict[str, GameRenderer] = {
+    "ai-100-human": _of(ai_100_human, "ai-100-human", "AI: 100% Human"),
+    "aipokalypse": _of(aipokalypse, "aipokalypse", "A.I.Pokalypse"),
+    "dead-apocalypse": _of(dead_apocalypse, "dead-apocalypse", "Dead Apocalypse"),
+}
+
+#: ``arena play --seats`` help: every game's modes in its own words.
+SEATS_HELP = "; ".join(f"{r.title}: {r.seats_help}" for r in RENDERERS.values())
+
+
+def renderer_for(game: str | None) -> GameRenderer:
+    """The :class:`GameRenderer` of ``game`` (:data:`GENERIC` for a game not listed)."""
+    return RENDERERS.get(game or "", GENERIC)
+
+
+def render_result(console: Console, match: Mapping[str, Any], you: int,
+                  cards: CardBook | None = None) -> None:
+    """The final ranking of a finished match as seat ``you`` received it (no empty
+    column: :func:`result_table`), what the game adds (a solo rating, the A.I.Toma's
+    outcome) and the revealed seed (provable fairness)."""
+    cards = cards or CardBook()
+    result = match.get("result") or (match.get("view") or {}).get("result") or {}
+    console.print(result_table(result, match.get("seats") or [],
+                               f"final result of match {match.get('match_id')}", you,
+                               match.get("game"), match.get("resigned") or ()))
+    renderer_for(match.get("game")).render_result_extras(console, match, you, cards)
+    line = seed_line(match)
+    if line:
+        console.print(Text(line, style="dim"))
