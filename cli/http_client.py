@@ -7,8 +7,9 @@ Only public endpoints are called, authenticated with the seat token as
 from __future__ import annotations
 
 import json
+import time
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 import requests
 
@@ -30,22 +31,34 @@ class ApiError(Exception):
 class ArenaClient:
     """Calls ``/v1/...`` on ``base_url`` (e.g. ``http://127.0.0.1:8000``).
 
-    ``timeout_s`` bounds every request beyond its own long-poll wait.
+    ``timeout_s`` bounds every request beyond its own long-poll wait. A 429 answer
+    (``rate_limited``, the server's per-client limits) is retried after its
+    ``Retry-After`` seconds (at most ``max_retry_after_s`` each, ``rate_retries`` times),
+    so a quick player or ``--auto`` slows down instead of failing; every request is
+    idempotent or carries an ``Idempotency-Key``, so a retry never acts twice.
     """
 
     def __init__(self, base_url: str, timeout_s: float = 10.0,
-                 session: requests.Session | None = None):
+                 session: requests.Session | None = None, rate_retries: int = 20,
+                 max_retry_after_s: float = 5.0, sleep: Callable[[float], None] = time.sleep):
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
         self.session = session or requests.Session()
+        self.rate_retries = rate_retries
+        self.max_retry_after_s = max_retry_after_s
+        self.sleep = sleep
 
     def _call(self, method: str, path: str, token: str | None = None,
               wait_s: float = 0.0, **kwargs: Any) -> Any:
         headers = dict(kwargs.pop("headers", {}) or {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        response = self.session.request(method, self.base_url + path, headers=headers,
-                                        timeout=self.timeout_s + wait_s, **kwargs)
+        for _ in range(self.rate_retries):
+            response = self.session.request(method, self.base_url + path, headers=headers,
+                                            timeout=self.timeout_s + wait_s, **kwargs)
+            if response.status_code != 429:
+                break
+            self.sleep(self._retry_after(response))
         if response.status_code >= 400:
             try:
                 problem = response.json()
@@ -53,6 +66,15 @@ class ArenaClient:
                 problem = {"detail": response.text[:200]}
             raise ApiError(response.status_code, problem if isinstance(problem, dict) else {})
         return response.json() if response.content else None
+
+    def _retry_after(self, response: requests.Response) -> float:
+        """The ``Retry-After`` of a 429 in seconds (RFC 9110 section 10.2.3, delay-seconds
+        form), within ``[0.05, max_retry_after_s]``; 1 s when absent or not a number."""
+        try:
+            delay = float(response.headers.get("Retry-After", "1"))
+        except ValueError:
+            delay = 1.0
+        return min(max(delay, 0.05), self.max_retry_after_s)
 
     def health(self) -> dict[str, Any]:
         """``GET /healthz``."""

@@ -461,14 +461,16 @@ def action_line(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
 
 def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
                          cards: CardBook) -> None:
-    """Against the A.I.Toma: the outcome (won / lost) with its total strength and health."""
+    """Against the A.I.Toma: the outcome (you / your team won or lost) with its total
+    strength and health."""
     result = match.get("result") or {}
     toma = result.get("toma")
     if not toma:
         return
     outcome = result.get("outcome") or ("won" if result.get("winners") else "lost")
+    side = "your team" if (match.get("view") or {}).get("mode") == "coop" else "you"
     console.print(Panel(
-        Text(f"you {outcome} against the A.I.Toma - its total strength "
+        Text(f"{side} {outcome} against the A.I.Toma - its total strength "
              f"{toma.get('strength')}, health {toma.get('health')}"
              + (", eliminated" if toma.get("eliminated") else ""),
              style="bold green" if outcome == "won" else "bold red"),

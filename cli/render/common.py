@@ -45,7 +45,9 @@ def value_words(field: str, value: Any, label: Label, depth: int = 0) -> str:
     if isinstance(value, (list, tuple)):
         if len(value) > 8:
             return f"{len(value)} items"
-        return ", ".join(value_words(field, v, label, depth + 1) for v in value) or "none"
+        return ", ".join(f"({value_words(field, v, label, depth + 1)})"
+                         if isinstance(v, (list, tuple)) else value_words(field, v, label, depth + 1)
+                         for v in value) or "none"
     if isinstance(value, Mapping):
         if len(value) > 6 or depth > 1:
             return f"{len(value)} entries"

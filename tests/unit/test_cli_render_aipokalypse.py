@@ -1,0 +1,151 @@
+"""A.I.Pokalypse's terminal screen (``cli/render/aipokalypse.py``) on real seat views:
+slots with the strength scale, Red Slots, ammo, health, faction, hand with card text,
+battle cards, the reaction window and the A.I.Toma's board; commands in words."""
+from __future__ import annotations
+
+from rich.console import Console
+
+from cli.bot_match import bot_rng, match_seed
+from cli.render import CardBook, renderer_for
+from cli.render.aipokalypse import SCALE, describe_action, label, slot_cell
+from domain.engine import Setup, derive_rng, fold, public_cards
+from domain.games import get_engine
+
+ENGINE = get_engine("aipokalypse")
+CARDS = CardBook({"game": "aipokalypse", **public_cards(ENGINE)})
+RENDER = renderer_for("aipokalypse")
+
+
+def _played(seats: int, seed: str, until, options=None, bot: str = "tactician"):
+    """A match played by ``bot`` seats (lowest pending seat first) until ``until(state)``."""
+    rng_seed = match_seed(seed, 0)
+    state = fold(ENGINE, ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, options or {})),
+                                          derive_rng(rng_seed, 0)))
+    version = 0
+    while not until(state) and ENGINE.result(state) is None:
+        seat = min(ENGINE.pending(state))
+        events = ENGINE.decide(state, seat, ENGINE.bots[bot].choose(
+            state, seat, bot_rng(rng_seed, version, seat)), derive_rng(rng_seed, version))
+        version += len(events)
+        state = fold(ENGINE, events, state)
+    return state
+
+
+def _screen(state, you: int = 0) -> tuple[str, dict]:
+    match = {"match_id": "m1", "version": 7, "game": "aipokalypse",
+             "seats": [{"seat": s, "kind": "human" if s == you else "bot", "bot": "tactician"}
+                       for s in range(len(state["players"]))],
+             "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
+             "view": ENGINE.view(state, you)}
+    console = Console(record=True, width=220, color_system=None)
+    RENDER.render_view(console, match, you, CARDS)
+    for action in ENGINE.legal_actions(state, you):
+        console.print(RENDER.action_line(action, match, you, CARDS))
+    return console.export_text(), match
+
+
+def test_labels_carry_name_colour_value_and_kind_letters():
+    assert label("B001", CARDS) == "B001 Berserker (B1 H)"
+    assert label("S01", CARDS) == "S01 Big Benji (B H special)"
+    assert label("F01", CARDS) == "F01 Desert Rats (faction)"
+    assert label("B001-2", CARDS) == "B001-2 Berserker (B1 H)"       # the second copy
+    assert label(None, CARDS) == "face down"
+
+
+def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_with_text():
+    def placed(state):
+        p = state["players"][0]
+        return (ENGINE.pending(state).get(0) == "recruit" and state["round"] >= 2
+                and any(s.get("unit") and s.get("pos") for s in p["slots"]))
+    state = _played(3, "render-pk", placed)
+    text, match = _screen(state)
+    mine = match["view"]["seats"][0]
+    assert "Phase 1: Recruitment" in text and "competitive game - draw pile" in text
+    assert f"your slots - ammo {mine['ammo']}, health stack {mine['health_count']}" in text
+    for slot in mine["slots"]:
+        if slot["unit"]:
+            assert label(slot["unit"], CARDS) in text
+            assert f"strength {SCALE[slot['pos']]}" in text
+    # the scale line of a unit above strength 1 brackets its position
+    moved = next(s for s in mine["slots"] if s["unit"] and s["pos"])
+    assert f" [{SCALE[moved['pos']]}] " in slot_cell(moved, CARDS, True).plain + " "
+    for card in mine["hand"]:
+        assert label(card, CARDS) in text
+        assert CARDS.get(card)["text"].split(".")[0][:40] in " ".join(text.split())
+    faction = CARDS.get(mine["faction"])
+    assert f"{mine['faction']} {faction['name']} (faction)" in text
+    assert "ready: end your Recruitment Phase" in text
+    assert "{" not in text.split("your decision:")[1]          # the menu is words
+
+
+def test_the_other_seats_hidden_cards_never_appear():
+    state = _played(3, "render-pk-hidden", lambda s: ENGINE.pending(s).get(0) == "recruit"
+                    and s["round"] >= 2)
+    text, match = _screen(state)
+    visible = set(match["view"]["seats"][0]["hand"])
+    for seat in match["view"]["seats"]:
+        visible |= set(seat.get("pool") or []) | {s.get("unit") for s in seat["slots"]}
+        visible |= {s.get("card") for s in seat["slots"]} | {(seat.get("current") or {}).get("card")}
+        visible |= {c for s in seat["slots"] for b in s.get("battle") or [] for c in b[:1]}
+    hidden = set()
+    for s in (1, 2):
+        p = state["players"][s]
+        hidden |= set(p["hand"]) | set(p["health"]) | {sl.get("card") for sl in p["slots"]}
+    hidden -= visible | {None}
+    assert hidden
+    assert not any(label(card, CARDS) in text for card in hidden)
+
+
+def test_the_battle_and_the_reaction_window():
+    state = _played(3, "render-pk-react", lambda s: ENGINE.pending(s).get(0) == "react")
+    text, match = _screen(state)
+    view = match["view"]
+    strength = view["strengths"]["0"]
+    assert "Phase 2: Battle" in text
+    assert f"Reaction window: your battle strength is {strength}, the best other is " in text
+    assert "spend ammo (+2 each for this point), or pass." in text
+    current = view["seats"][0]["current"]
+    assert f"you: {label(current['card'], CARDS)}" in text and f"battle strength {strength}" in text
+    assert "pass: do not react" in text
+
+
+def test_the_ai_toma_board_in_solo_mode():
+    state = _played(1, "render-pk-solo", lambda s: ENGINE.pending(s).get(0) == "recruit"
+                    and s["round"] >= 2)
+    text, match = _screen(state)
+    toma = match["view"]["toma"]
+    assert "Solo Mode against the A.I.Toma (Boss)" in text
+    assert f"A.I.Toma: difficulty Boss, health {toma['health_count']}, ammo {toma['ammo']}" in text
+    assert "the A.I.Toma's units" in text
+    for slot in toma["slots"]:
+        assert label(slot["unit"], CARDS) in text and f"strength {slot['strength']}" in text
+
+
+def test_a_red_slot_shows_its_bonuses_and_exhausted_battle_cards():
+    slot = {"card": "S01", "red": True, "unit": "B001", "pos": 4, "attached": [], "temp": 2,
+            "ammo_temp": 0, "ammo_on": 1, "battle": [["B002", True], [None, False]],
+            "exhausted": True}
+    text = slot_cell(slot, CARDS, True).plain
+    assert "RED SLOT S01 Big Benji (B H special)" in text
+    assert "bonuses at strength 3: ammo, 6: draw, 10: strength, 12: ammo" in text
+    assert "strength 5 +2 temporary" in text and "1 2 3 4 [5] 6" in text
+    assert "ammo on it: 1" in text and "EXHAUSTED" in text
+    assert f"battle cards: + {label('B002', CARDS)}; - face down" in text
+
+
+def test_commands_read_as_the_rulebook_words():
+    mine = {"slots": [{"unit": "B001", "pos": 2, "red": False}, {"unit": None, "red": True}]}
+    def said(action):
+        return describe_action(action, mine, CARDS).plain
+    assert said({"type": "recruit", "card": "B006", "slot": 1}) == \
+        f"recruit {label('B006', CARDS)} onto slot 1 (empty, Red Slot)"
+    assert said({"type": "spend_ammo", "slot": 0}) == \
+        "spend 1 ammo: slot 0 (B001 Berserker (B1 H), strength 3) gains 1 strength"
+    assert said({"type": "react_ammo", "count": 2}) == \
+        "react: spend 2 ammo (+4 battle strength for this point)"
+    assert said({"type": "open_slot", "card": "S01"}) == "play S01 Big Benji (B H special) as a Red Slot"
+    assert said({"type": "triple", "cards": ["B001", "B002", "B003"], "source": "health"}) == \
+        (f"discard a Triple ({label('B001', CARDS)}, {label('B002', CARDS)}, {label('B003', CARDS)}) "
+         "to recruit a Special Unit from your health stack")
+    assert said({"type": "choose", "option": "stop"}) == "choose stop"
+    assert said({"type": "place_card", "slot": 1}) == "place your battle card on slot 1 (empty, Red Slot)"
