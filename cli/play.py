@@ -149,14 +149,16 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                   f"seed commitment {created['seed_commitment'][:16]}...")
     seen = created.get("version", 0)
     roster: list[dict[str, Any]] = list(created.get("seats") or [])
+    view: dict[str, Any] = {}
     for _ in range(max_steps):
         match = client.match(match_id, token)
         roster = list(match.get("seats") or roster)
+        view = match.get("view") or view
         if match["status"] != "running":
             session.finished = True
             if show:
                 renderer.render_events(console, client.events(match_id, token, after=seen)["events"],
-                                       cards, roster, 0)
+                                       cards, roster, 0, view)
             render_result(console, match, 0, cards)
             return match
         legal = client.legal_actions(match_id, token)
@@ -164,7 +166,7 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         if not actions:
             polled = client.events(match_id, token, after=seen, wait_s=POLL_WAIT_S)
             if show:
-                renderer.render_events(console, polled["events"], cards, roster, 0)
+                renderer.render_events(console, polled["events"], cards, roster, 0, view)
             seen = max([seen] + [e["version"] for e in polled["events"]])
             continue
         if show:
@@ -185,7 +187,7 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
             continue  # no longer legal (the match moved on): read it again and re-ask
         if show:  # everything since the last shown event: others' moves, then ours
             page = client.events(match_id, token, after=seen)
-            renderer.render_events(console, page["events"], cards, roster, 0)
+            renderer.render_events(console, page["events"], cards, roster, 0, view)
             seen = max([seen] + [e["version"] for e in page["events"]])
         seen = max(seen, answer["version"])
     raise RuntimeError(f"match {match_id} did not finish within {max_steps} steps")

@@ -35,6 +35,7 @@ class GameRenderer:
     - ``action_line(action, match, you, cards) -> Text``: a legal command in words.
     - ``label(card_id, cards) -> str``: a card in a sentence (the event log).
     - ``render_result_extras(console, match, you, cards)``: what the result adds.
+    - ``table_seats(view) -> [{"seat", "name"}]``: seats beyond the roster (the A.I.Toma).
     """
 
     game: str
@@ -45,17 +46,22 @@ class GameRenderer:
     action_line: Callable[[Mapping[str, Any], Mapping[str, Any], int, CardBook], Text]
     label: Callable[[str, CardBook], str]
     render_result_extras: Callable[[Console, Mapping[str, Any], int, CardBook], None]
+    table_seats: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = lambda view: []
 
     def render_events(self, console: Console, events: Iterable[Mapping[str, Any]],
                       cards: CardBook, seats: Iterable[Mapping[str, Any]] = (),
-                      you: int | None = None) -> None:
-        """The events (already redacted for ``you``) in words, one dim line each."""
-        render_event_lines(console, events, lambda c: self.label(c, cards), seats, you)
+                      you: int | None = None, view: Mapping[str, Any] | None = None) -> None:
+        """The events (already redacted for ``you``) in words, one dim line each; seats
+        the game adds to the roster (the A.I.Toma) are named from ``view``."""
+        roster = list(seats) + self.table_seats(view or {})
+        render_event_lines(console, events, lambda c: self.label(c, cards), roster, you)
 
 
 def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
+    extra = getattr(module, "table_seats", None)
     return GameRenderer(game, title, module.SEATS_HELP, module.mode_name, module.render_view,
-                        module.action_line, module.label, module.render_result_extras)
+                        module.action_line, module.label, module.render_result_extras,
+                        *([extra] if extra else []))
 
 
 def _generic_mode(seats: int, options: Mapping[str, Any] | None = None) -> str:

@@ -180,6 +180,13 @@ def slots_table(title: str, slots: list[Mapping[str, Any]], cards: CardBook, own
     return Group(heading, table)
 
 
+def table_seats(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The A.I.Toma's seat (Solo / Cooperative Mode) as a roster entry named for sentences:
+    ``[{"seat": 1, "name": "the A.I.Toma"}]``; ``[]`` in a competitive game."""
+    toma = view.get("toma")
+    return [{"seat": toma.get("seat"), "name": "the A.I.Toma"}] if toma else []
+
+
 def _seat_names(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> dict[int, str]:
     """``{seat: "you" | "seat 2, bot (tactician)" | "the A.I.Toma"}`` for sentences."""
     seats = match.get("seats") or []
@@ -398,7 +405,8 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
     card = label(action.get("card"), cards) if "card" in action else ""
     slot = _slot_words(action.get("slot"), mine, cards) if "slot" in action else ""
     if kind == "choose_faction":
-        return Text(f"keep faction {label(action.get('faction'), cards)}")
+        name = (cards.get(action.get("faction")) or {}).get("name", "")
+        return Text(f"keep faction {action.get('faction')} {name}".rstrip())
     if kind == "open_slot":
         special = (cards.get(action.get("card")) or {}).get("category") == "special"
         return Text(f"play {card} as a Red Slot" if special

@@ -149,3 +149,20 @@ def test_commands_read_as_the_rulebook_words():
          "to recruit a Special Unit from your health stack")
     assert said({"type": "choose", "option": "stop"}) == "choose stop"
     assert said({"type": "place_card", "slot": 1}) == "place your battle card on slot 1 (empty, Red Slot)"
+
+
+def test_events_name_the_ai_toma_and_cards_by_name():
+    state = _played(1, "render-pk-events", lambda s: s["round"] >= 2)
+    view = ENGINE.view(state, 0)
+    toma_seat = view["toma"]["seat"]
+    events = [{"version": 27, "type": "BattleCardRevealed", "seat": toma_seat,
+               "data": {"card": "B063", "slot": 0, "fights": True}},
+              {"version": 28, "type": "FactionChosen", "seat": 0, "data": {"faction": "F25"}}]
+    console = Console(record=True, width=220, color_system=None)
+    RENDER.render_events(console, events, CARDS, [{"seat": 0, "kind": "human"}], 0, view)
+    text = console.export_text()
+    assert f"v27 the A.I.Toma: battle card revealed: card {label('B063', CARDS)}; slot 0; " \
+           "fights yes" in text
+    assert "v28 you: faction chosen: faction F25 Night Market (faction)" in text
+    assert describe_action({"type": "choose_faction", "faction": "F25"}, {}, CARDS).plain == \
+        "keep faction F25 Night Market"
