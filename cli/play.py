@@ -161,7 +161,11 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                                        cards, roster, 0, view)
             render_result(console, match, 0, cards)
             return match
-        legal = client.legal_actions(match_id, token)
+        if 0 in (match.get("resigned") or ()):
+            session.resigned = True
+        # A resigned seat decides nothing any more (its timeout policy plays it), even
+        # where legal-actions still lists the engine's choices for it: only watch.
+        legal = {"actions": []} if session.resigned else client.legal_actions(match_id, token)
         actions = legal["actions"]
         if not actions:
             polled = client.events(match_id, token, after=seen, wait_s=POLL_WAIT_S)

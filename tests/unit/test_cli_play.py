@@ -196,10 +196,12 @@ class DomainApi:
         self.log.extend(events)
         self.state = fold(self.engine, events, self.state)
 
-    def _bots(self):
+    def _bots(self, resigned_too: bool = False):
+        """The bots act; a resigned seat 0 only when ``resigned_too`` (the worker plays it
+        while the client long-polls, so the client sees it pending in between)."""
         while self.engine.result(self.state) is None:
             bots = sorted(s for s in self.engine.pending(self.state)
-                          if s != 0 or 0 in self.resigned)
+                          if s != 0 or (resigned_too and 0 in self.resigned))
             if not bots:
                 return
             version = len(self.log)
@@ -220,8 +222,9 @@ class DomainApi:
                 "resigned": list(self.resigned)}
 
     def legal_actions(self, match_id, token):
-        actions = [] if 0 in self.resigned else self.engine.legal_actions(self.state, 0)
-        return {"version": len(self.log), "actions": actions}
+        # as the server does: the engine's choices, also for a resigned seat (whose
+        # commands are refused with 409 seat_resigned)
+        return {"version": len(self.log), "actions": self.engine.legal_actions(self.state, 0)}
 
     def resign(self, match_id, token):
         assert token == "t0" and 0 not in self.resigned
@@ -233,6 +236,8 @@ class DomainApi:
         return {"version": len(self.log), "events": self.events(match_id, token, before)["events"]}
 
     def act(self, match_id, token, command, expected_version=None):
+        if 0 in self.resigned:
+            raise ApiError(409, {"code": "seat_resigned"})
         if expected_version != len(self.log):
             raise ApiError(409, {"code": "version_conflict", "current_version": len(self.log)})
         before = len(self.log)
@@ -242,6 +247,8 @@ class DomainApi:
                 "replayed": False}
 
     def events(self, match_id, token, after, wait_s=0.0):
+        if wait_s:
+            self._bots(resigned_too=True)
         return {"version": len(self.log), "events": [
             {"version": v, "type": e.type, "seat": e.seat,
              "data": self.engine.redact(e, 0)}
@@ -384,9 +391,10 @@ def test_auto_play_draws_every_decision_of_the_other_games_in_words(game, seats,
     assert "solo mode" not in text and "2-player mode" not in text
 
 
-def test_resign_gives_the_seat_up_and_the_match_is_watched_to_its_result():
-    answers = iter([0, RESIGN])
-    match, text, api = _play(3, "play-resign", "aipokalypse", choose=lambda actions: next(answers))
+@pytest.mark.parametrize("game", ["aipokalypse", "dead-apocalypse"])
+def test_resign_gives_the_seat_up_and_the_match_is_watched_to_its_result(game):
+    answers = iter([0, RESIGN])      # a third question would raise StopIteration
+    match, text, api = _play(3, "play-resign", game, choose=lambda actions: next(answers))
     assert api.resigned == [0] and match["status"] == "finished"
     assert "You resigned: seat 0 resigned match m." in text
     assert "The match goes on without you; its result follows." in text
