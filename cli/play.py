@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Union
 
@@ -73,10 +74,14 @@ def server_url(url: str | None, console: Console) -> Iterator[str]:
         yield server.url
 
 
-def prompt_chooser(console: Console, read: Callable[[str], str] = input) -> Chooser:
+def prompt_chooser(console: Console, read: Callable[[str], str] = input,
+                   echo: bool | None = None) -> Chooser:
     """Ask on stdin (``read``) for the number of an action (1-based, as listed) or a
     command (:data:`HELP`); a bad entry is answered with a sentence and asked again. End
-    of input is :data:`QUIT`."""
+    of input is :data:`QUIT`. ``echo`` (default: stdin is not a terminal, e.g. a script)
+    prints each entry after the prompt, as a terminal would have shown it."""
+    if echo is None:
+        echo = read is input and not sys.stdin.isatty()
 
     def choose(actions: list[dict[str, Any]]) -> Choice:
         count = len(actions)
@@ -84,8 +89,10 @@ def prompt_chooser(console: Console, read: Callable[[str], str] = input) -> Choo
             try:
                 line = read(f"your choice (1-{count}, help, resign, quit): ")
             except EOFError:
-                console.print("Input ended: leaving the match.")
+                console.print(("\n" if echo else "") + "Input ended: leaving the match.")
                 return QUIT
+            if echo:
+                console.print(line.rstrip("\n"), markup=False, highlight=False)
             entry = line.strip().lower()
             if entry in ("h", "help", "?"):
                 console.print(HELP)

@@ -339,7 +339,7 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     console.print(Group(*parts))
     if mine.get("pending"):
         deadline = match.get("deadline")
-        console.print(f"[bold]your decision:[/] {mine['pending']}" +
+        console.print(f"[bold]your decision:[/] {str(mine['pending']).replace('_', ' ')}" +
                       (f" (deadline {deadline}; then a bot decides for you)" if deadline else ""))
 
 
