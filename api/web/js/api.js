@@ -18,6 +18,7 @@ export class ApiError extends Error {
  * @param {{token?: string|null, body?: any, headers?: Record<string,string>}} [opts]
  */
 export async function call(method, path, opts = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", ...(opts.headers || {}) };
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   let body;
@@ -39,6 +40,7 @@ export const get = (path, token) => call("GET", path, { token });
  * it is: a log may hold integers beyond 2^53 (e.g. a held decision's seed) that a
  * JSON.parse / JSON.stringify round trip would change, and the hash chain with them.
  * @param {string} text
+ * @returns {Promise<import("./types.js").VerifyReport>}
  */
 export async function verifyText(text) {
   const response = await fetch("/v1/replays", { method: "POST", body: text, cache: "no-store",

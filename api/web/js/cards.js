@@ -9,6 +9,7 @@ export const COLOUR_LETTER = { red: "R", blue: "B", yellow: "Y", black: "K", gre
  * @returns {Promise<Map<string, any>>}
  */
 export async function loadCards(game) {
+  /** @type {import("./types.js").GameCards} */
   const data = await once(`/v1/games/${encodeURIComponent(game)}/cards`);
   const map = new Map();
   for (const card of data.cards || []) map.set(card.id, card);

@@ -3,10 +3,11 @@
 /**
  * Build an element. `attrs` keys: class, text, on<Event> handlers, dataset via data-*,
  * anything else as an attribute (false/null/undefined skip it).
- * @param {string} tag
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
  * @param {Record<string, any>} [attrs]
  * @param {...(Node|string|number|null|undefined|false|Array<any>)} children
- * @returns {HTMLElement}
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

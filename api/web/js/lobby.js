@@ -106,6 +106,7 @@ function createForm(games, onCreated) {
     const body = { game: g.id, seats: seatSpecs, options: readOptions(form, g.options_schema) };
     if (timeout.value) body.turn_timeout_s = Number(timeout.value);
     try {
+      /** @type {import("./types.js").CreatedMatch} */
       const created = await post("/v1/matches", body);
       onCreated(created, yours);
     } catch (error) {
@@ -167,6 +168,7 @@ async function matchLists(box, games) {
     lists_supported = probe.ok && /\bGET\b/.test(probe.headers.get("Allow") || "");
   } catch { lists_supported = false; }
   for (const status of lists_supported ? ["open", "running", "finished"] : []) {
+    /** @type {import("./types.js").LobbyPage} */
     let page;
     try { page = await get(`/v1/matches?status=${status}`); } catch (error) { break; }
     if (!page || !Array.isArray(page.items)) break;
@@ -192,6 +194,7 @@ function openById() {
 
 /** Draw the lobby into `root`. */
 export async function showLobby(root) {
+  /** @type {import("./types.js").GameList} */
   const { games } = await once("/v1/games");
   const listBox = h("section", { class: "zone", id: "match-lists" });
   const createdBox = h("div", {});
@@ -217,6 +220,7 @@ export async function joinSeat(root, matchId, seat) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
+      /** @type {import("./types.js").SeatToken} */
       const answer = await post(`/v1/matches/${encodeURIComponent(matchId)}/seats/${seat}/join`, name.value.trim() ? { name: name.value.trim() } : {});
       keepSeat(matchId, answer.seat, answer.token);
       location.hash = `#/m/${matchId}`;

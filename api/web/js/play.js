@@ -78,12 +78,14 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const token = held ? held.token : null;
   const viewer = held ? held.seat : null;
   const path = `/v1/matches/${encodeURIComponent(matchId)}`;
+  /** @type {import("./types.js").MatchView} */
   let match;
   try { match = await get(path, token); } catch (error) {
     replace(root, h("h1", { text: "Match not found" }), h("p", { class: "problem", text: error.message }), h("a", { href: "#/", text: "Back to the lobby" }));
     return () => {};
   }
   const game = match.game;
+  /** @type {[import("./types.js").GameList, Map<string, any>]} */
   const [catalogue, cards] = await Promise.all([once("/v1/games"), loadCards(game)]);
   const info = catalogue.games.find((g) => g.id === game) || { title: game };
   const board = boardFor(game);
@@ -183,8 +185,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     try {
       do {
         dirty = false;
+        /** @type {import("./types.js").MatchView} */
         const next = await get(path, token);
-        let actions = { version: next.version, actions: [] };
+        /** @type {import("./types.js").LegalActions} */
+        let actions = { version: next.version, actions: [], decision_id: null };
         if (viewer !== null && next.status === "running" && (next.pending || {})[String(viewer)] !== undefined) {
           actions = await get(`${path}/legal-actions`, token);
           if (actions.version !== next.version) { dirty = true; continue; }
@@ -250,6 +254,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
 
   // the log so far (the last 200 events), then live
   try {
+    /** @type {import("./types.js").EventPage} */
     const page = await get(`${path}/events?after=${Math.max(0, match.version - 200)}`, token);
     page.events.forEach(logEvent);
   } catch (error) { showProblem(error); }

@@ -15,6 +15,7 @@ export async function showReplay(root, source, initialVersion = null) {
   let log = source.log || null;
   let logText = source.text || null;    // verified as sent: JSON.parse would round big integers
   let matchId = source.matchId || (log && log.match_id);
+  /** @type {import("./types.js").MatchView | null} */
   let match = null;
   try { match = await get(`/v1/matches/${encodeURIComponent(matchId)}`); } catch (error) { match = null; }
   if (match && match.status !== "finished") {
@@ -72,6 +73,7 @@ export async function showReplay(root, source, initialVersion = null) {
     const mine = ++request;
     boardBox.setAttribute("data-busy", "true");
     try {
+      /** @type {import("./types.js").StateView} */
       const state = await get(`/v1/matches/${encodeURIComponent(matchId)}/state?version=${version}${seat === null ? "" : `&seat=${seat}`}`);
       if (mine !== request) return;
       const ctx = boardContext(cards, seat, seats, null, null);
