@@ -77,6 +77,9 @@ class _CreatingClient:
     def __init__(self):
         self.seats = None
 
+    def cards(self, game):
+        return {"game": game, "cards": []}
+
     def create_match(self, game, seats, options=None):
         self.seats = seats
         raise ApiError(400, {"code": "validation_error", "detail": "stop here",
