@@ -20,7 +20,8 @@ RUN pip install . \
 USER arena
 
 EXPOSE 8000
-# gthread workers: long-polls (GET .../events?wait=S) hold a thread, not a process.
+# gthread workers (api.wire_errors.ProblemThreadWorker: gunicorn's gthread answering its own
+# 414/431/400 as problem+json): long-polls (GET .../events?wait=S) hold a thread, not a process.
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "8", \
-     "--worker-class", "gthread", "--timeout", "120", "--access-logfile", "-", \
+     "--worker-class", "api.wire_errors.ProblemThreadWorker", "--timeout", "120", "--access-logfile", "-", \
      "api.app:create_app()"]

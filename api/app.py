@@ -12,7 +12,8 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api import events, games, limits, matches, ops, replays, webclient
+from api import (body_limit, cors, events, games, http_cache, limits, matches, ops, replays,
+                 webclient)
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -56,7 +57,8 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
             (configured from the environment: embedded fakeredis when ``REDIS_URL`` is unset).
         config: Flask config overrides (``MAX_CONTENT_LENGTH``, ``SSE_POLL_S``,
             ``ARENA_MAX_LOG_EVENTS`` of :mod:`api.replays`, the rate-limit settings of
-            :mod:`api.limits` such as ``ARENA_RATE_LIMITS_ENABLED``).
+            :mod:`api.limits` such as ``ARENA_RATE_LIMITS_ENABLED``, ``ARENA_CORS_ORIGINS``
+            of :mod:`api.cors`; unset keys of these two are read from the environment).
     """
     if service is None:
         from service.bootstrap import build_service
@@ -73,4 +75,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     register_error_handlers(app)
     replays.install(app)
     limits.install(app, service)
+    body_limit.install(app)      # after the rate limits: a limited client's body is not read
+    http_cache.install(app)
+    cors.install(app)
     return app

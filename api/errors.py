@@ -91,6 +91,13 @@ TITLES: dict[str, str] = {
     "rate_limited": "Too many requests",
     "too_many_bot_matches": "Too many running bot matches",
     "bot_options_capped": "Bot options above the server's cap",
+    # answered by the HTTP server before the app (api.wire_errors)
+    "uri_too_long": "URI too long",
+    "header_fields_too_large": "Request header fields too large",
+    "request_timeout": "Request timeout",
+    "expectation_failed": "Expectation failed",
+    "not_implemented": "Not implemented",
+    "http_version_not_supported": "HTTP version not supported",
 }
 
 #: werkzeug HTTP status -> stable code for routing/protocol errors raised before a view runs.

@@ -141,6 +141,12 @@ def retry_after_s() -> int:
     return max(1, math.ceil(current.window[0] - time.time()))   # (reset time, remaining)
 
 
+def _is_preflight() -> bool:
+    """A CORS preflight (``OPTIONS``) spends no client budget: the browser sends it by
+    itself, and the request it announces is counted."""
+    return request.method == "OPTIONS"
+
+
 def install(app: Flask, service: Any) -> Limiter | None:
     """Install the proxy fix and the rate limits on ``app`` (serving ``service``) from its
     settings; returns the limiter, or None when rate limits are disabled."""
@@ -161,6 +167,7 @@ def install(app: Flask, service: Any) -> Limiter | None:
         headers_enabled=False,   # Retry-After comes from api.errors; no X-RateLimit-*
     )
     limiter.init_app(app)
+    limiter.request_filter(_is_preflight)
     for name in EXEMPT_BLUEPRINTS:
         limiter.exempt(app.blueprints[name])
     create = limiter.shared_limit(setting(app, "ARENA_CREATE_RATE_LIMITS"), scope="create",

@@ -11,6 +11,7 @@ from domain.engine import RuleError
 
 from api import schemas
 from api.errors import Problem
+from api.http_cache import set_version_etag
 from api.auth import optional_seat, require_seat
 from api.limits import quota_client
 from api.runtime import runtime, service
@@ -70,11 +71,10 @@ def rematch(match_id: str):
 
 @bp.get("/<match_id>")
 def get_match(match_id: str):
-    """The match as the bearer's seat sees it (spectator view without a token)."""
+    """The match as the bearer's seat sees it (spectator view without a token); its ETag is
+    ``"<version>-<digest>"`` (:mod:`api.http_cache`), usable as ``If-Match``."""
     view = service().match_view(match_id, optional_seat(match_id))
-    response = jsonify(view)
-    response.headers["ETag"] = f'"{view["version"]}"'
-    return response
+    return set_version_etag(jsonify(view), view["version"])
 
 
 @bp.post("/<match_id>/seats/<int:seat>/join")

@@ -28,7 +28,8 @@ MAX_EVENTS_PAGE = 500
 MAX_VERSION = 10**12
 MATCH_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,128}$")
-_IF_MATCH = re.compile(r'^(?:W/)?"?([0-9]{1,12})"?$')
+# a version, bare or quoted, optionally with the match view's ETag suffix ("12-<digest>")
+_IF_MATCH = re.compile(r'^(?:W/)?"?([0-9]{1,12})(?:-[0-9a-f]{1,64})?"?$')
 MAX_JSON_DEPTH = 64
 # Names are shown to other players: no control characters, no bidi overrides/isolates, and
 # at least one visible character. Written without lookahead so that ``openapi.yaml`` carries
@@ -471,7 +472,8 @@ def _expected_version(value: Any) -> int | None:
 
 
 def if_match_version() -> int | None:
-    """The version in an ``If-Match`` header (``"12"``, ``W/"12"`` or ``12``), else ``None``.
+    """The version in an ``If-Match`` header (``"12"``, ``W/"12"``, ``12`` or the match
+    view's ETag ``"12-<digest>"``), else ``None``.
 
     ``*`` matches any current version (RFC 9110 section 13.1.1), so it also gives ``None``.
     """

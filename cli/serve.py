@@ -14,11 +14,13 @@ from typing import Any
 
 import click
 from rich.console import Console
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from api.wire_errors import ProblemRequestHandler
 
 
-class QuietRequestHandler(WSGIRequestHandler):
-    """werkzeug's handler without the per-request access log line (``arena play``)."""
+class QuietRequestHandler(ProblemRequestHandler):
+    """The embedded server's handler without the per-request access log line (``arena play``)."""
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         """Log nothing for a served request."""
@@ -47,7 +49,7 @@ class EmbeddedServer:
             self.app = create_app(self.embedded.service)
             self.http: BaseWSGIServer = make_server(
                 host, port, self.app, threaded=True,
-                request_handler=None if access_log else QuietRequestHandler)
+                request_handler=ProblemRequestHandler if access_log else QuietRequestHandler)
         except BaseException:
             self.embedded.stop()
             raise
@@ -77,10 +79,16 @@ class EmbeddedServer:
         self.close()
 
 
+#: gunicorn worker class of every deployment (Dockerfile, compose.yaml, ``arena serve``)
+WORKER_CLASS = "api.wire_errors.ProblemThreadWorker"
+
+
 def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
     """A gunicorn application serving ``api.app:create_app()`` on ``bind`` (``host:port``).
 
-    ``threads`` > 1 selects the ``gthread`` worker so long-polls do not block a process.
+    Workers are ``api.wire_errors.ProblemThreadWorker`` (gunicorn's ``gthread`` worker, so
+    long-polls hold a thread, not a process, answering its own request errors — 414, 431,
+    400 — as problem+json).
     """
     from gunicorn.app.base import BaseApplication
 
@@ -91,7 +99,7 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
             self.cfg.set("bind", bind)
             self.cfg.set("workers", workers)
             self.cfg.set("threads", threads)
-            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("worker_class", WORKER_CLASS)
             self.cfg.set("timeout", 120)
             self.cfg.set("accesslog", "-")
 
