@@ -79,7 +79,10 @@ def finish(response: Response) -> Response:
         return response
     has_token = "Authorization" in request.headers
     if has_token or request.path.startswith(MATCHES_PREFIX):
-        response.vary.add("Authorization")
+        if "Vary" in response.headers:
+            response.vary.add("Authorization")
+        else:
+            response.headers["Vary"] = "Authorization"
     if has_token or method not in _SAFE:
         response.headers["Cache-Control"] = PRIVATE
     elif response.status_code >= 400:
@@ -91,5 +94,6 @@ def finish(response: Response) -> Response:
             and request.endpoint not in NO_ETAG):
         if "ETag" not in response.headers:
             response.headers["ETag"] = body_etag(response.get_data())
-        response.make_conditional(request)
+        if "If-None-Match" in request.headers:   # the only precondition a GET here takes
+            response.make_conditional(request)
     return response

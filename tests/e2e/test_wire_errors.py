@@ -83,12 +83,16 @@ def chunked_post(path: str, total: int, chunk: int = 512 * 1024) -> bytes:
 def gunicorn_port() -> Iterator[int]:
     """A real gunicorn serving ``api.app:create_app()`` (embedded store, no REDIS_URL) with
     the worker class of every deployment, on a free port; stopped afterwards."""
+    from gunicorn.config import KNOWN_SETTINGS
+
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
+    # newer gunicorns open a control socket at one fixed path per user unless told not to
+    quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
+                                           for s in KNOWN_SETTINGS) else []
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--threads", "4", "--worker-class", WORKER_CLASS, "--no-control-socket",
-         "api.app:create_app()"],
+         "--threads", "4", "--worker-class", WORKER_CLASS, *quiet, "api.app:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         start_new_session=True)
     try:
