@@ -92,3 +92,11 @@ def test_bench_targets_are_the_issue_numbers():
     assert ">= 500 accepted actions/s with p99 action latency <= 30 ms" in texts["bench_http.py"]
     assert "250 ms" not in texts["bench_http.py"] and ">= 100 " not in texts["bench_http.py"]
     assert '">=", 200_000' in texts["bench_fold.py"] and '"<=", 1.0' in texts["bench_match.py"]
+
+
+def test_bench_http_cache():
+    body = _run("bench_http_cache.py", "--requests", "20", "--rounds", "1")
+    assert (body["benchmark"], body["unit"], body["target"]) == (
+        "bench_http_cache", "x", {"op": "<=", "value": 1.10})
+    assert set(body["cpu_us"]) == {"view_bare", "view", "view_304", "legal_bare", "legal"}
+    assert body["view_bytes"] > 0
