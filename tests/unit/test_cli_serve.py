@@ -31,7 +31,14 @@ def test_gunicorn_application_serves_the_api_factory_with_gthread_workers():
     app = gunicorn_application("127.0.0.1:8123", workers=3, threads=5)
     assert app.cfg.bind == ["127.0.0.1:8123"]
     assert (app.cfg.workers, app.cfg.threads) == (3, 5)
-    assert app.cfg.worker_class_str == "gthread"
+    # gunicorn's gthread worker, answering its own request errors as problem+json
+    from gunicorn.workers.gthread import ThreadWorker
+
+    from api.wire_errors import ProblemThreadWorker
+
+    assert app.cfg.worker_class_str == "api.wire_errors.ProblemThreadWorker"
+    assert app.cfg.worker_class is ProblemThreadWorker
+    assert issubclass(ProblemThreadWorker, ThreadWorker)
 
 
 def test_serve_with_redis_url_runs_gunicorn_and_names_the_worker(monkeypatch):
