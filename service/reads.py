@@ -84,11 +84,15 @@ class Reads:
     def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
         """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,
         and the id of its pending decision (``None`` when it has none) that ``act`` takes
-        as a precondition failing only when this decision moved (:mod:`service.decisions`)."""
+        as a precondition failing only when this decision moved (:mod:`service.decisions`).
+        A resigned seat has none (its commands answer 409 ``seat_resigned``; where its
+        game plays on, the seat's timeout bot decides for it, not the seat)."""
         loaded, _ = self.ctx.head(match_id)
         seat = self.ctx.checked_seat(loaded, seat)
-        actions = loaded.engine.legal_actions(loaded.state, seat)
         self.ctx.keep(loaded)
+        if seat in loaded.engine.resigned(loaded.state):
+            return {"version": loaded.version, "actions": [], "decision_id": None}
+        actions = loaded.engine.legal_actions(loaded.state, seat)
         return {"version": loaded.version, "actions": actions,
                 "decision_id": decision_id(loaded.seat_decisions, seat, actions)}
 

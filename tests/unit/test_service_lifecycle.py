@@ -114,12 +114,15 @@ def test_spectators_false_makes_tokenless_reads_403_while_running_and_public_aft
 # ---------------------------------------------------------------- resign
 def test_a_resigned_seat_cannot_act_nor_resign_again_and_a_finished_match_refuses(svc):
     mid = svc.create_match(GAME, humans(3))["match_id"]
+    legal = svc.legal_actions(mid, 0)["actions"]
+    assert legal
     answer = svc.resign(mid, 0)
     assert [e["type"] for e in answer["events"]] == ["SeatResigned"]
     assert answer["events"][0]["cause"] == "player"
     view = svc.match_view(mid, 1)
     assert view["resigned"] == [0] and view["status"] == "running"
-    legal = svc.legal_actions(mid, 0)["actions"]
+    assert svc.legal_actions(mid, 0) == {"version": view["version"], "actions": [],
+                                         "decision_id": None}
     with pytest.raises(errors.SeatResigned):
         svc.act(mid, 0, legal[0])
     with pytest.raises(errors.SeatResigned):
