@@ -10,14 +10,13 @@ from __future__ import annotations
 import uuid
 from typing import Any, Mapping
 
-from domain.engine import Engine, InvalidCommand, MatchFinished, RuleError, derive_rng
+from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, sha256_hex
 from service.context import Loaded, MatchContext, head_fields
 from service.decisions import decision_id
 from service.envelopes import build_envelopes, redact_envelopes, utc_iso
-from service.match_record import MatchRecord
 
 
 class Act:
@@ -55,13 +54,18 @@ class Act:
             if not bad_key:
                 idem_field = ctx.stores.keys.idem_field(seat, idempotency_key)
         fingerprint = "" if bad_command else _fingerprint(command, expected_version, decision_id)
+        reloaded: Loaded | None = None
         if not (bad_command or bad_key):
-            answer = self._act_on_cached_fold(match_id, seat, command, idem_field, fingerprint,
-                                              expected_version, cause, decision_id)
+            answer, reloaded = self._act_on_cached_fold(match_id, seat, command, idem_field,
+                                                        fingerprint, expected_version, cause,
+                                                        decision_id)
             if answer is not None:
                 return answer
         for _attempt in range(ctx.append_attempts):
-            loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field)
+            if reloaded is not None:   # a lost race's script answered with the new head
+                loaded, prior, reloaded = reloaded, None, None
+            else:
+                loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field)
             record, engine = loaded.record, loaded.engine
             seat = ctx.checked_seat(loaded, seat)
             if prior is not None:
@@ -104,8 +108,9 @@ class Act:
             if not events:
                 ctx.keep(loaded)
                 return {"version": loaded.version, "events": [], "replayed": False}
-            answer, current = self._append_batch(match_id, loaded, seat, command, events, cause,
-                                                 idem_field, fingerprint)
+            answer, current, reloaded = self._append_batch(match_id, loaded, seat, command,
+                                                           events, cause, idem_field,
+                                                           fingerprint)
             if answer is not None:
                 return answer
             if expected_version is not None:
@@ -124,13 +129,16 @@ class Act:
     def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
                             idem_field: str | None, fingerprint: str,
                             expected_version: int | None, cause: str,
-                            decision: str | None = None) -> dict[str, Any] | None:
+                            decision: str | None = None
+                            ) -> tuple[dict[str, Any] | None, Loaded | None]:
         """The fast path of :meth:`act`: decide on this process's cached fold and append
         conditionally on its version *and* head hash, without reading the store first
-        (one round trip instead of two).
+        (one round trip: the append script also runs the book-keeping writes).
 
-        Returns the answer (accepted, or an idempotent replay found by the append script),
-        or ``None`` when the verified path must run: no cached fold, a seat or expected
+        Returns ``(answer, None)`` (accepted, or an idempotent replay found by the append
+        script), ``(None, reloaded)`` when the append found the fold stale (``reloaded``:
+        the match at its new head, from the script's answer, so the verified path decides
+        again without reading), or ``(None, None)`` when the verified path must read: no cached fold, a seat or expected
         version or decision id the fold cannot vouch for, a rejected command or an empty batch (a rule
         error is only ever answered from a fold just read from the store), or an append
         refused because the fold is stale. A fold touched by ``decide``/``evolve`` goes back
@@ -139,14 +147,14 @@ class Act:
         folds = self.ctx.folds
         entry = folds.take(match_id)
         if entry is None:
-            return None
+            return None, None
         record = entry.record
         if record is None or record.game != entry.game or \
                 (expected_version is not None and expected_version != entry.version) or \
                 isinstance(seat, bool) or not isinstance(seat, int) or \
                 not 0 <= seat < len(record.seats):
             folds.put(match_id, entry)
-            return None
+            return None, None
         engine = self.ctx.engine(record.game)
         held = Loaded(record, engine, entry.version, entry.head_hash, entry.state, entry.decisions)
         try:
@@ -154,21 +162,22 @@ class Act:
                     (cause == "player" and seat in engine.resigned(entry.state)) or \
                     (decision is not None and self.decision_of(held, seat) != decision):
                 folds.put(match_id, entry)
-                return None
+                return None, None
             events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
         except RuleError:
-            return None
+            return None, None
         if not events:
             folds.put(match_id, entry)
-            return None
-        # None when another process appended first: the verified path reads the store
-        # and decides again
-        return self._append_batch(match_id, held, seat, command, events, cause, idem_field,
-                                  fingerprint)[0]
+            return None, None
+        # no answer when another process appended first: the verified path decides again
+        # on the head the script returned
+        answer, _current, reloaded = self._append_batch(match_id, held, seat, command, events,
+                                                        cause, idem_field, fingerprint)
+        return answer, reloaded
 
     def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
-                      events: list, cause: str, idem_field: str | None,
-                      fingerprint: str) -> tuple[dict[str, Any] | None, int | None]:
+                      events: list, cause: str, idem_field: str | None, fingerprint: str
+                      ) -> tuple[dict[str, Any] | None, int | None, Loaded | None]:
         """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
         (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
         :meth:`act`.
@@ -177,50 +186,49 @@ class Act:
         one ``command_id``; ``command``/``actor`` on the first), folds them into
         ``loaded.state`` while redacting them for ``seat``, and appends them in one
         conditional script call: on the version *and* the head hash, recording
-        ``{"fingerprint", "answer"}`` under ``idem_field`` in the same transaction.
+        ``{"fingerprint", "answer"}`` under ``idem_field`` and running the book-keeping
+        writes (:meth:`service.after_append.AfterAppend.writes`: counters, snapshot,
+        indexes) in the same script.
 
-        Returns ``(answer, None)`` when appended (counters, snapshot, running index, turn
-        jobs and the fold cache are updated by :meth:`_appended`) or when the append script
-        found an earlier answer under ``idem_field`` (``replayed: true``; nothing appended);
-        ``(None, current_version)`` when the store moved on (counted as an
-        ``append_conflicts``; the caller retries or answers 409). Raises
-        IdempotencyKeyReused when the recorded answer is for another command. The touched
-        state is never given back to the cache unless the append succeeded.
+        Returns ``(answer, None, None)`` when appended (then the turn jobs are scheduled and
+        the new fold goes into the cache) or when the append script found an earlier answer
+        under ``idem_field`` (``replayed: true``; nothing appended); ``(None,
+        current_version, reloaded)`` when the store moved on (counted as an
+        ``append_conflicts``; ``reloaded``: the match at the store's head from the script's
+        answer, for the caller to retry on or answer 409). Raises IdempotencyKeyReused
+        when the recorded answer is for another command. The touched state is never given
+        back to the cache unless the append succeeded.
         """
+        ctx = self.ctx
         record, engine = loaded.record, loaded.engine
         envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
-                                    uuid.uuid4().hex, command, seat, utc_iso(self.ctx.clock()))
+                                    uuid.uuid4().hex, command, seat, utc_iso(ctx.clock()))
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
-        answer = {"version": envelopes[-1]["version"], "events": redacted, "replayed": False}
+        new_version = envelopes[-1]["version"]
+        answer = {"version": new_version, "events": redacted, "replayed": False}
         fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat)
         if cause == "player":   # a human acted: what ARENA_ABANDON_AFTER_S measures from
             fields["human_at"] = envelopes[0]["at"]
-        outcome = self.ctx.stores.events.append(
-            match_id, loaded.version, envelopes, fields,
-            idem_field, {"fingerprint": fingerprint, "answer": answer},
-            expected_head=loaded.head_hash)
-        if outcome.status == "replayed":
-            return self._replay(outcome.answer, fingerprint), None
-        if outcome.status != "ok":
-            self.ctx.stores.metrics.incr("append_conflicts")
-            return None, outcome.version
-        self._appended(record, engine, state, loaded.version, envelopes, seat, cause, decisions)
-        return answer, None
-
-    def _appended(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-                  envelopes: list[dict[str, Any]], seat: int, cause: str,
-                  decisions: dict[int, list]) -> None:
-        """Book-keeping after a command's batch was appended (:class:`AfterAppend`), then
-        the new fold into the cache."""
         counted = ["actions_accepted"]
         if cause == "bot":
             counted.append("bot_turns")
         elif cause == "timeout":
             counted.append("timeouts")
-        new_version = envelopes[-1]["version"]
-        self.after_append(record, engine, state, old_version, new_version, actor=seat,
-                          counted=counted, decisions=decisions)
-        self.ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
+        writes, after_record, pending, finished = self.after_append.writes(
+            record, engine, state, loaded.version, new_version, counted)
+        outcome = ctx.stores.events.append(
+            match_id, loaded.version, envelopes, fields,
+            idem_field, {"fingerprint": fingerprint, "answer": answer},
+            expected_head=loaded.head_hash, writes=writes)
+        if outcome.status == "replayed":
+            return self._replay(outcome.answer, fingerprint), None, None
+        if outcome.status != "ok":
+            ctx.stores.metrics.incr("append_conflicts", match_id=match_id)
+            reloaded = ctx.from_read(match_id, outcome.reload) if outcome.reload else None
+            return None, outcome.version, reloaded
+        self.after_append.done(after_record, pending, new_version, seat, finished, decisions)
+        ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
+        return answer, None, None
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused

@@ -1,7 +1,9 @@
-"""Book-keeping after every append (creation, fork, accepted command): counters, snapshot,
+"""Book-keeping of every append (creation, fork, accepted command): counters, snapshot,
 the running/awaiting indexes, the client's running bot matches (:mod:`service.quotas`) when
-a match ends, then the turn jobs of what is pending now (bot turns,
-turn-timeout deadlines); a match that ended is then compacted (:mod:`service.compaction`).
+a match ends - queued as a :class:`service.write_batch.WriteBatch` that the append script
+runs with the events (one round trip) - then the turn jobs of what is pending now (bot
+turns, turn-timeout deadlines); a match that ended is then compacted
+(:mod:`service.compaction`).
 
 Failures here never undo the append: reconcile (:mod:`service.reconcile`) re-derives
 missing jobs, and a full reconcile pass puts a match missing from the awaiting index back.
@@ -17,6 +19,7 @@ from domain.engine import Engine
 from service.context import MatchContext
 from service.envelopes import utc_iso
 from service.match_record import MatchRecord
+from service.write_batch import WriteBatch
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +42,28 @@ class AfterAppend:
     def __call__(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                  new_version: int, actor: int | None, counted: tuple | list = (),
                  decisions: Mapping[int, list] | None = None) -> None:
-        """Count the append (``counted``: :data:`service.metrics.COUNTERS` names), snapshot
-        when due, maintain the running and awaiting indexes (one pipelined round trip), then
-        schedule bot turns and timeouts (:meth:`schedule`; a queue failure is logged).
-        ``decisions``: the pending seats' ``{seat: [since, kind]}`` after this append
-        (:mod:`service.decisions`), so a deadline follows its seat's decision."""
+        """The whole book-keeping of an append that already happened: :meth:`writes` in
+        one pipelined round trip, then :meth:`done` (``decisions``: the pending seats'
+        ``{seat: [since, kind]}`` after this append, :mod:`service.decisions`, so a deadline
+        follows its seat's decision). (The act and create paths run the writes inside
+        their append script instead.)"""
+        writes, record, pending, finished = self.writes(record, engine, state, old_version,
+                                                        new_version, counted)
+        self.ctx.stores.events.apply(writes)
+        self.done(record, pending, new_version, actor, finished, decisions)
+
+    def writes(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
+               new_version: int, counted: tuple | list = (),
+               batch: WriteBatch | None = None) -> tuple[WriteBatch, MatchRecord, dict]:
+        """The store writes of an append from ``old_version`` to ``new_version`` whose
+        fold is ``state``, queued on ``batch`` (default a new one) for the append script:
+        the counters ``counted`` (:data:`service.metrics.COUNTERS` names), the snapshot
+        when due, the running and awaiting indexes, the lobby's ``finished`` bucket and the
+        release of the client's running bot match when it ended.
+
+        Returns ``(batch, record, pending, finished)``: ``record`` with the seats resigned
+        in ``state``, the pending decisions (``{}`` once finished) and whether the match
+        ended, which :meth:`done` needs."""
         stores = self.ctx.stores
         match_id = record.match_id
         finished = engine.result(state) is not None
@@ -51,26 +71,34 @@ class AfterAppend:
         resigned = engine.resigned(state)
         if resigned != record.resigned:   # record was read before this append
             record = replace(record, resigned=resigned)
-        pipe = stores.events.batch()
+        batch = batch if batch is not None else WriteBatch()
         for name in counted:
-            stores.metrics.incr(name, pipe=pipe)
+            stores.metrics.incr(name, pipe=batch, match_id=match_id)
         if stores.snapshots.due(old_version, new_version):
             stores.snapshots.save(match_id, new_version, record.game, engine.schema_version,
-                                  engine.dump_state(state), pipe=pipe)
-        stores.index.appended(match_id, finished, awaits_worker(record, pending), pipe)
+                                  engine.dump_state(state), pipe=batch)
+        stores.index.appended(match_id, finished, awaits_worker(record, pending), batch)
         if finished and record.listed and old_version:   # the lobby's only change on an action
-            stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=pipe)
+            stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=batch)
         if finished and record.quota_client:   # no longer a running bot match of its client
-            stores.bot_matches.release(record.quota_client, match_id, pipe=pipe)
+            stores.bot_matches.release(record.quota_client, match_id, pipe=batch)
         if finished and self.compactor is not None:
-            self.compactor.on_finished(match_id, pipe)
-        pipe.execute()
+            self.compactor.on_finished(match_id, batch)
+        return batch, record, pending, finished
+
+    def done(self, record: MatchRecord, pending: Mapping[int, Any], new_version: int,
+             actor: int | None, finished: bool = False,
+             decisions: Mapping[int, list] | None = None) -> None:
+        """After the append and its writes: schedule bot turns and timeouts
+        (:meth:`schedule`; a queue failure is logged, reconcile re-derives the jobs), then
+        compact a match that ended (``pending`` is empty then; the compactor checks)."""
         try:
             self.schedule(record, pending, new_version, actor, decisions)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
-            log.exception("scheduling turn jobs for %s failed; reconcile will retry", match_id)
+            log.exception("scheduling turn jobs for %s failed; reconcile will retry",
+                          record.match_id)
         if finished and self.compactor is not None:
-            self.compactor.after_finish(match_id)
+            self.compactor.after_finish(record.match_id)
 
     def schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
                  actor: int | None, decisions: Mapping[int, list] | None = None) -> None:

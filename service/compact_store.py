@@ -20,6 +20,7 @@ from redis.exceptions import WatchError
 
 from service.codec import dumps, envelope_hash, genesis_hash, loads
 from service.keys import Keys
+from service.slots import shard_map
 
 #: fields of the meta hash a compacted match no longer needs (the running match's
 #: decision book-keeping and the client quota; the rest stays for the lobby and reads)
@@ -66,9 +67,10 @@ def unpack(blob: bytes) -> dict[str, Any]:
 class CompactStore:
     """Reads and writes compacted matches in one Redis (``decode_responses=True``)."""
 
-    def __init__(self, redis, keys: Keys):
+    def __init__(self, redis, keys: Keys, shards: int = 16):
         self.redis = redis
         self.keys = keys
+        self.map = shard_map(keys.prefix, shards)   # the index shards (service/slots.py)
 
     def mark_pending(self, match_id: str, idem_ttl_s: float, pipe) -> None:
         """Queue on ``pipe``, with the append that ended the match: file it as waiting for
@@ -105,7 +107,8 @@ class CompactStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self.keys.compacted(), {match_id: finished_ts})
         pipe.srem(self.keys.compact_pending(), match_id)
-        pipe.zrem(self.keys.matches(), match_id)
+        pipe.zrem(self.keys.matches(self.map.shard_of(match_id)), match_id)
+        pipe.zrem(self.keys.matches(), match_id)   # the pre-sharding list
         pipe.execute()
 
     def drop_pending(self, match_id: str) -> None:

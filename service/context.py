@@ -19,6 +19,7 @@ from service.codec import dumps, genesis_hash
 from service.compaction import FinishedLogs
 from service.decisions import decisions_after
 from service.envelopes import fold_envelope
+from service.event_store import HeadRead
 from service.fold_cache import CachedFold, FoldCache, TokenCache
 from service.match_record import MatchRecord
 from service.scheduling import TurnScheduler
@@ -30,7 +31,9 @@ class Loaded:
     """A match folded up to ``version`` (``state`` is owned by the caller).
 
     ``decisions``: the per-seat decisions at ``version`` when ``record`` (read before an
-    append) is older than the fold; ``None`` when ``record.decisions`` is exact."""
+    append) is older than the fold; ``None`` when ``record.decisions`` is exact.
+    ``tokens`` (seat -> token digest) and ``deadlines`` (seat -> raw deadline record) as
+    read with the head, or ``None`` when not read."""
 
     record: MatchRecord
     engine: Engine
@@ -38,6 +41,8 @@ class Loaded:
     head_hash: str
     state: Any
     decisions: dict[int, list] | None = None
+    tokens: dict[int, str] | None = None
+    deadlines: dict[int, str] | None = None
 
     @property
     def seat_decisions(self) -> dict[int, list]:
@@ -202,33 +207,62 @@ class MatchContext:
         """The match folded to its head, through the fold cache, and the answer recorded
         under ``idem_field`` (``None`` when there is none or no field is given).
 
-        One ``MULTI`` round trip (:meth:`EventStore.head`) reads the meta hash, the stream
-        tail after the cached version and the idempotency record; the tail is folded into
-        the cached state only when it links to the cached ``head_hash`` and ends at the
-        meta version, else the match is loaded from its snapshot (:meth:`load`). The
-        returned state is owned by the caller; :meth:`keep` gives it back once it is known
-        to be exact. Raises MatchNotFound.
+        One script call (:meth:`EventStore.head`) reads the meta hash, the stream tail
+        after the cached version (or, without a cached fold, the latest snapshot and the
+        tail after it), the idempotency record, the token digests (into the token cache)
+        and the deadlines; see :meth:`from_read`. The returned state is owned by the
+        caller; :meth:`keep` gives it back once it is known to be exact. Raises
+        MatchNotFound.
         """
         if not isinstance(match_id, str):
             raise errors.MatchNotFound(str(match_id))
         entry = self.folds.take(match_id)
-        meta, tail, prior = self.stores.events.head(
-            match_id, None if entry is None else entry.version, idem_field)
+        read = self.stores.events.head(match_id, None if entry is None else entry.version,
+                                       idem_field)
+        return self.from_read(match_id, read, entry), read.prior
+
+    def from_read(self, match_id: str, read: HeadRead, entry: CachedFold | None = None) -> Loaded:
+        """The fold at the head :class:`HeadRead` ``read`` describes: ``entry`` (a cached
+        fold taken from the cache) plus the tail when the tail starts at its version and
+        links to its ``head_hash``; else the read's snapshot (when usable) plus its tail.
+        Falls back to :meth:`load` (more round trips) only when neither fits (a stream
+        rewritten under the cache, a snapshot of another schema version). Raises
+        MatchNotFound."""
+        meta, tail = read.meta, read.tail
         if not meta or "game" not in meta:
             meta, tail = self.archived_meta(match_id), []
         if not meta or "game" not in meta:
             raise errors.MatchNotFound(match_id)
         record = MatchRecord.parse(match_id, meta)
         engine = self.engine(record.game)
-        if entry is not None and entry.game == record.game:
+        if read.tokens:
+            self.token_digests.set(match_id, read.tokens)
+        extra = {"tokens": read.tokens, "deadlines": read.deadlines}
+        if entry is not None and entry.game == record.game and read.start == entry.version:
             head = tail[-1]["hash"] if tail else entry.head_hash
             linked = tail[0].get("prev_hash") == entry.head_hash if tail else True
             if linked and head == record.head_hash and entry.version + len(tail) == record.version:
                 state = entry.state
                 for env in tail:
                     state = fold_envelope(engine, state, env)
-                return Loaded(record, engine, record.version, head, state), prior
-        return self.load(match_id, record=record), prior
+                return Loaded(record, engine, record.version, head, state, **extra)
+        elif entry is None or read.start != entry.version:
+            state = None
+            snap = self.stores.snapshots.usable(read.snapshot, record.game,
+                                                engine.schema_version, record.version)
+            usable = snap is not None and snap[0] == read.start
+            if usable or read.start == 0:
+                if usable:
+                    state = engine.load_state(snap[1])
+                for env in tail:
+                    state = fold_envelope(engine, state, env)
+                if read.start + len(tail) == record.version:
+                    head = tail[-1]["hash"] if tail else (
+                        record.head_hash if record.version else genesis_hash(match_id))
+                    return Loaded(record, engine, record.version, head, state, **extra)
+        loaded = self.load(match_id, record=record)
+        loaded.tokens, loaded.deadlines = read.tokens, read.deadlines
+        return loaded
 
     def keep(self, loaded: Loaded) -> None:
         """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.

@@ -10,7 +10,6 @@ import logging
 import math
 import secrets
 import time
-import uuid
 from typing import Any, Mapping
 
 from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, Setup,
@@ -18,12 +17,14 @@ from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinis
 from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, genesis_hash, seed_commitment
-from service.context import MatchContext, check_seat, head_fields
+from service.context import Loaded, MatchContext, check_seat, head_fields
+from service.match_record import MatchRecord
 from service.quotas import BotQuotas
 from service.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
                                utc_iso)
 from service.roster import join_envelope, roster_of
 from service.tokens import find_seat, new_token, token_digest
+from service.write_batch import WriteBatch
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +206,7 @@ class CreateJoin:
         the bot caps are checked and a running bot match is counted for it (given back if
         the match cannot be stored)."""
         stores = self.ctx.stores
-        match_id = match_id or uuid.uuid4().hex[:20]
+        match_id = match_id or stores.new_match_id()
         if client is None:
             return self._store(engine, seat_list, options, timeout, seed, events, prefix,
                                forked_from, listed, spectators, extra_meta, match_id,
@@ -242,7 +243,9 @@ class CreateJoin:
             state = fold_envelope(engine, state, env)
         tokens = {s["seat"]: new_token() for s in seat_list
                   if s["kind"] == "human" and issue_tokens}
-        stores.seats.issue(match_id, {s: token_digest(t) for s, t in tokens.items()})
+        digests = {s: token_digest(t) for s, t in tokens.items()}
+        writes = WriteBatch()   # run by the append script: one round trip in all
+        stores.seats.issue(match_id, digests, pipe=writes)
         now = self.ctx.clock()
         meta = {"game": engine.game_id, "seats": canonical_json(seat_list),
                 "options": canonical_json(dict(options)), "seed": seed.hex(),
@@ -254,17 +257,25 @@ class CreateJoin:
                 **(extra_meta or {})}
         if quota_client:
             meta["quota_client"] = quota_client
-        meta.update(head_fields(engine, state, envelopes, {}, None)[0])
-        outcome = stores.events.append(match_id, 0, envelopes, meta)
-        if outcome.status != "ok":
-            raise errors.MatchExists(match_id)
-        stores.index.created(match_id, time.time(), running=engine.result(state) is None)
-        record = self.ctx.record(match_id)
+        fields, decisions = head_fields(engine, state, envelopes, {}, None)
+        meta.update(fields)
+        version = len(envelopes)
+        record = MatchRecord.parse(match_id, {**meta, "version": str(version)})
+        stores.index.created(match_id, time.time(), running=engine.result(state) is None,
+                             pipe=writes)
         if listed:
             stores.index.file(match_id, engine.game_id, record.created_ts,
-                              record.lobby_bucket(set()))
-        self.after_append(record, engine, state, 0, len(envelopes), actor=None,
-                          counted=["matches_created"])
+                              record.lobby_bucket(set()), pipe=writes)
+        _, after_record, pending, finished = self.after_append.writes(
+            record, engine, state, 0, version, ["matches_created"], batch=writes)
+        outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes)
+        if outcome.status != "ok":
+            raise errors.MatchExists(match_id)
+        self.after_append.done(after_record, pending, version, None, finished, decisions)
+        # the creator's process holds the new fold and the seat tokens: its first action
+        # and read need no load
+        self.ctx.token_digests.set(match_id, digests)
+        self.ctx.keep(Loaded(record, engine, version, envelopes[-1]["hash"], state, decisions))
         seats_out = []
         for s in seat_list:
             entry = dict(s)
@@ -330,15 +341,16 @@ class CreateJoin:
             seat = find_seat(cached, token) if cached else None
             if seat is not None:   # tokens are never revoked: a cached digest stays valid
                 return seat
-        exists, digests = self.ctx.stores.seats.digests(match_id)
-        if not exists and self.ctx.archive is not None:   # an archived match
-            archived = self.ctx.archive.digests(match_id)
-            exists, digests = archived is not None, archived or {}
-        if not exists:
-            raise errors.MatchNotFound(match_id)
+        # a miss reads the whole head (one round trip, like the digests alone): the fold
+        # goes into the cache, so the request's own read or append needs no load
+        loaded, _ = self.ctx.head(match_id)
+        self.ctx.keep(loaded)
+        digests = loaded.tokens or {}
+        if loaded.record.archived and self.ctx.archive is not None:   # an archived match
+            digests = self.ctx.archive.digests(match_id) or {}
+            self.ctx.token_digests.set(match_id, digests)
         if not isinstance(token, str) or not token:
             raise errors.InvalidToken()
-        self.ctx.token_digests.set(match_id, digests)
         seat = find_seat(digests, token)
         if seat is None:
             raise errors.InvalidToken()

@@ -22,7 +22,11 @@ class DeadlineStore:
 
     def all(self, match_id: str) -> dict[int, dict[str, Any]]:
         """Every seat's record: ``{seat: {"version": int, "deadline": iso}}``."""
-        raw = self.redis.hgetall(self.keys.deadlines(match_id))
+        return self.parse(self.redis.hgetall(self.keys.deadlines(match_id)))
+
+    @staticmethod
+    def parse(raw) -> dict[int, dict[str, Any]]:
+        """Records as read raw (seat -> JSON) parsed: ``{seat: {"version", "deadline"}}``."""
         return {int(k): json.loads(v) for k, v in raw.items()}
 
     def get(self, match_id: str, seat: int) -> dict[str, Any] | None:

@@ -1,15 +1,23 @@
 """The Redis Streams event store: one stream per match, atomic conditional batch append.
 
-The append is one Lua script (every key in ``KEYS``, all hash-tagged ``{match_id}``, so it
-runs on Redis Cluster). It, atomically:
+Every call is one round trip. The append is one Lua script (all its keys in the match's
+cluster slot: the per-match keys carry the tag ``{match_id}`` and a slot-aligned match's
+index shard shares it, :mod:`service.slots`). It, atomically:
 
 1. returns the stored first answer when the idempotency field already exists (nothing
    appended: two racing identical requests cannot both append);
 2. returns ``conflict`` when the match version is not the expected one, or its
    ``head_hash`` is not the expected one (when one is given: the new envelopes' first
-   ``prev_hash`` must be the stored head, so the chain can never fork);
+   ``prev_hash`` must be the stored head, so the chain can never fork) - together with what
+   the caller needs to decide again without another read: the meta hash, the latest
+   snapshot and the events after it;
 3. otherwise ``XADD``s every envelope at entry id ``0-<version>`` (gap-free, 1-based), sets
-   ``version`` and the given meta fields, and records the idempotent answer.
+   ``version`` and the given meta fields, records the idempotent answer and runs the
+   queued :class:`service.write_batch.WriteBatch` (counters, indexes, snapshot).
+
+:meth:`EventStore.head` reads a match in one script call too: meta, the snapshot and the
+events after it (or only the events after the version a caller's cached fold is at), the
+idempotency record, the seat-token digests and the turn deadlines.
 """
 from __future__ import annotations
 
@@ -17,35 +25,110 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from redis.cluster import RedisCluster
+
 from service.codec import dumps, loads
 from service.keys import Keys
+from service.slots import slot_of_tag
 from service.store_errors import probe
+from service.write_batch import LUA_RUN_WRITES, WriteBatch
 
-APPEND_LUA = """
+#: Lua: the meta, the latest snapshot at or before the current version and the entries
+#: after it (``{meta, snap, start, tail}``) - a reload in the same script.
+_LUA_RELOAD = """
+local function reload(events_key, meta_key, snap_key, current)
+  local snap = redis.call('HGETALL', snap_key)
+  local sv = tonumber(redis.call('HGET', snap_key, 'version') or '0') or 0
+  if sv <= 0 or sv > current then sv = 0; snap = {} end
+  local tail = {}
+  if sv < current then tail = redis.call('XRANGE', events_key, '0-' .. (sv + 1), '0-' .. current) end
+  return redis.call('HGETALL', meta_key), snap, sv, tail
+end
+"""
+
+APPEND_LUA = LUA_RUN_WRITES + _LUA_RELOAD + """
 if ARGV[2] ~= '' then
   local prior = redis.call('HGET', KEYS[3], ARGV[2])
   if prior then return {'replayed', prior} end
 end
 local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local expected = tonumber(ARGV[1])
-if current ~= expected then return {'conflict', tostring(current)} end
-if ARGV[5] ~= '' and (redis.call('HGET', KEYS[2], 'head_hash') or '') ~= ARGV[5] then
-  return {'conflict', tostring(current)}
+local stale = current ~= expected
+if not stale and ARGV[4] ~= '' and (redis.call('HGET', KEYS[2], 'head_hash') or '') ~= ARGV[4] then
+  stale = true
 end
-local pairs_n = tonumber(ARGV[4])
-local first = 6 + 2 * pairs_n
+if stale then
+  local meta, snap, sv, tail = reload(KEYS[1], KEYS[2], KEYS[4], current)
+  return {'conflict', tostring(current), meta, snap, tostring(sv), tail}
+end
+local pairs_n = tonumber(ARGV[5])
+local envs_n = tonumber(ARGV[6])
+local first = 7 + 2 * pairs_n
 local v = expected
-for i = first, #ARGV do
+for i = first, first + envs_n - 1 do
   v = v + 1
   redis.call('XADD', KEYS[1], '0-' .. v, 'e', ARGV[i])
 end
 redis.call('HSET', KEYS[2], 'version', v)
 for i = 0, pairs_n - 1 do
-  redis.call('HSET', KEYS[2], ARGV[6 + 2 * i], ARGV[7 + 2 * i])
+  redis.call('HSET', KEYS[2], ARGV[7 + 2 * i], ARGV[8 + 2 * i])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
+run_writes(first + envs_n)
 return {'ok', tostring(v)}
 """
+
+#: KEYS meta, events, snap, idem, tokens, deadlines; ARGV[1] the cached fold's version or
+#: '' (none: read from the snapshot), ARGV[2] an idempotency field or ''.
+HEAD_LUA = _LUA_RELOAD + """
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
+if current < 0 then return {} end
+local cached = tonumber(ARGV[1])
+local meta, snap, start, tail
+if cached and cached <= current then
+  meta, snap, start = redis.call('HGETALL', KEYS[1]), {}, cached
+  tail = {}
+  if cached < current then tail = redis.call('XRANGE', KEYS[2], '0-' .. (cached + 1), '0-' .. current) end
+else
+  meta, snap, start, tail = reload(KEYS[2], KEYS[1], KEYS[3], current)
+end
+local prior = false
+if ARGV[2] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[2]) end
+return {meta, snap, tostring(start), tail, prior,
+        redis.call('HGETALL', KEYS[5]), redis.call('HGETALL', KEYS[6])}
+"""
+
+
+def _pairs(flat: Sequence[str] | None) -> dict[str, str]:
+    """A Redis ``HGETALL``-style flat list ``[k1, v1, k2, v2, ...]`` as a dict."""
+    flat = flat or []
+    return {flat[i]: flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+
+
+def _envelopes(entries) -> list[dict[str, Any]]:
+    """Raw ``XRANGE`` entries ``[[id, [field, value, ...]], ...]`` as envelopes."""
+    return [loads(_pairs(fields)["e"]) for _entry_id, fields in entries or []]
+
+
+@dataclass(slots=True)
+class HeadRead:
+    """A match as one read found it.
+
+    ``meta``: the meta hash (empty: no such match); ``snapshot``: the raw snapshot hash the
+    ``tail`` starts after (``{}``: none); ``start``: the version ``tail`` starts after (the
+    snapshot's, the caller's cached version, or 0); ``tail``: envelopes ``start+1..``
+    the current version; ``prior``: the JSON-decoded idempotent answer (or ``None``);
+    ``tokens``: seat -> token digest; ``deadlines``: seat -> raw deadline record JSON
+    (both ``None`` when this read did not fetch them).
+    """
+
+    meta: dict[str, str]
+    snapshot: dict[str, str]
+    start: int
+    tail: list[dict[str, Any]]
+    prior: Any = None
+    tokens: dict[int, str] | None = None
+    deadlines: dict[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,35 +136,44 @@ class AppendResult:
     """Outcome of :meth:`EventStore.append`.
 
     ``status`` is ``"ok"`` (``version`` = new version), ``"conflict"`` (``version`` = the
-    current version) or ``"replayed"`` (``answer`` = the JSON-decoded first answer).
+    current version; ``reload`` = the match as the script found it, to decide again) or
+    ``"replayed"`` (``answer`` = the JSON-decoded first answer).
     """
 
     status: str
     version: int | None = None
     answer: Any = None
+    reload: HeadRead | None = None
 
 
 class EventStore:
-    """Reads and appends event envelopes (dicts) of matches in one Redis.
+    """Reads and appends event envelopes (dicts) of matches in one Redis or Redis Cluster.
 
-    ``redis`` must be a client created with ``decode_responses=True``.
+    ``redis`` must be a client created with ``decode_responses=True`` (``redis.Redis``,
+    ``redis.cluster.RedisCluster`` or fakeredis).
     """
 
     def __init__(self, redis, keys: Keys, *, blocking_reads: bool = True):
         self.redis = redis
         self.keys = keys
         self.blocking_reads = blocking_reads
+        self.cluster = isinstance(redis, RedisCluster)
         self._append = redis.register_script(APPEND_LUA)
+        self._head = redis.register_script(HEAD_LUA)
 
     def append(self, match_id: str, expected_version: int, envelopes: Sequence[Mapping[str, Any]],
                meta: Mapping[str, str] | None = None, idem_field: str | None = None,
-               idem_answer: Any = None, expected_head: str | None = None) -> AppendResult:
+               idem_answer: Any = None, expected_head: str | None = None,
+               writes: WriteBatch | None = None) -> AppendResult:
         """Append ``envelopes`` (versions ``expected_version+1..``) iff the match is at
         ``expected_version`` (and, when ``expected_head`` is given, its stored ``head_hash``
         is that hash) and ``idem_field`` (if given) was never recorded.
 
-        ``meta`` fields are set in the same transaction (``head_hash``, ``pending``, ...).
-        The envelopes must already carry their versions and hashes.
+        ``meta`` fields are set and ``writes`` run in the same script, only when appended.
+        On a Redis Cluster the writes whose keys are outside the match's slot (a client's
+        bot-match set, the index shard of a match id that is not slot-aligned) follow in
+        one more pipelined round trip. The envelopes must already carry their versions and
+        hashes. One round trip (a ``NOSCRIPT`` reply loads the script and retries).
         """
         for offset, env in enumerate(envelopes, start=1):
             if env["version"] != expected_version + offset:
@@ -89,20 +181,62 @@ class EventStore:
         pairs: list[str] = []
         for field_name, value in (meta or {}).items():
             pairs += [field_name, str(value)]
+        keys = [self.keys.events(match_id), self.keys.meta(match_id), self.keys.idem(match_id),
+                self.keys.snap(match_id)]
+        inside, outside = (writes or WriteBatch()), WriteBatch()
+        if self.cluster and len(inside):
+            slot = slot_of_tag(keys[0])
+            inside, outside = inside.split(lambda key: slot_of_tag(key) == slot)
+        write_keys, words = inside.encode(len(keys) + 1)
         args = [str(expected_version), idem_field or "",
-                dumps(idem_answer) if idem_field else "", str(len(pairs) // 2),
-                expected_head or "", *pairs]
+                dumps(idem_answer) if idem_field else "", expected_head or "",
+                str(len(pairs) // 2), str(len(envelopes)), *pairs]
         args += [dumps(env) for env in envelopes]
-        keys = [self.keys.events(match_id), self.keys.meta(match_id), self.keys.idem(match_id)]
-        status, value = self._append(keys=keys, args=args)
+        reply = self._append(keys=keys + write_keys, args=args + words)
+        status, value = reply[0], reply[1]
         if status == "replayed":
             return AppendResult("replayed", answer=loads(value))
+        if status == "conflict":
+            return AppendResult("conflict", version=int(value), reload=HeadRead(
+                _pairs(reply[2]), _pairs(reply[3]), int(reply[4]), _envelopes(reply[5])))
+        if len(outside):
+            pipe = self.redis.pipeline(transaction=False)
+            outside.apply(pipe)
+            pipe.execute()
         return AppendResult(status, version=int(value))
+
+    def apply(self, writes: WriteBatch) -> None:
+        """Run ``writes`` outside an append (one pipelined round trip; nothing when empty)."""
+        if len(writes):
+            pipe = self.redis.pipeline(transaction=False)
+            writes.apply(pipe)
+            pipe.execute()
+
+    def head(self, match_id: str, cached_version: int | None = None,
+             idem_field: str | None = None) -> HeadRead:
+        """One script call: the match's meta hash, the events after ``cached_version`` (a
+        caller's cached fold; ``None`` or a version past the head: the latest snapshot and
+        the events after it), the JSON-decoded answer recorded under ``idem_field``, the
+        seat-token digests and the turn-deadline records. ``meta`` is empty when the match
+        does not exist."""
+        keys = [self.keys.meta(match_id), self.keys.events(match_id), self.keys.snap(match_id),
+                self.keys.idem(match_id), self.keys.tokens(match_id),
+                self.keys.deadlines(match_id)]
+        reply = self._head(keys=keys, args=["" if cached_version is None else str(cached_version),
+                                            idem_field or ""])
+        if not reply:
+            return HeadRead({}, {}, 0, [])
+        meta, snap, start, tail, prior, tokens, deadlines = reply
+        return HeadRead(_pairs(meta), _pairs(snap), int(start), _envelopes(tail),
+                        None if prior is None else loads(prior),
+                        {int(k): v for k, v in _pairs(tokens).items()},
+                        {int(k): v for k, v in _pairs(deadlines).items()})
 
     def claim_meta_field(self, match_id: str, field_name: str, value: str) -> str:
         """Set meta field ``field_name`` to ``value`` unless it is set (``HSETNX``); the
         value it holds now (``value`` when this call set it). One round trip."""
-        pipe = self.redis.pipeline(transaction=True)
+        # HSETNX never overwrites: the value read after it is stable, no MULTI needed
+        pipe = self.redis.pipeline(transaction=False)
         pipe.hsetnx(self.keys.meta(match_id), field_name, value)
         pipe.hget(self.keys.meta(match_id), field_name)
         return pipe.execute()[1]
@@ -110,22 +244,6 @@ class EventStore:
     def meta(self, match_id: str) -> dict[str, str]:
         """The match's meta hash (empty dict when the match does not exist)."""
         return self.redis.hgetall(self.keys.meta(match_id))
-
-    def head(self, match_id: str, after: int | None = None,
-             idem_field: str | None = None) -> tuple[dict[str, str], list[dict[str, Any]] | None, Any]:
-        """One ``MULTI`` round trip: the meta hash, the envelopes after version ``after``
-        (``None`` when ``after`` is ``None``: not read) and the JSON-decoded answer recorded
-        under ``idem_field`` (``None`` when there is none or no field is given)."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hgetall(self.keys.meta(match_id))
-        if after is not None:
-            pipe.xrange(self.keys.events(match_id), f"0-{after + 1}", "+")
-        if idem_field:
-            pipe.hget(self.keys.idem(match_id), idem_field)
-        replies = pipe.execute()
-        tail = None if after is None else [loads(fields["e"]) for _id, fields in replies[1]]
-        raw_prior = replies[-1] if idem_field else None
-        return replies[0], tail, None if raw_prior is None else loads(raw_prior)
 
     def read(self, match_id: str, after: int = 0, upto: int | None = None,
              limit: int | None = None) -> list[dict[str, Any]]:
@@ -151,8 +269,7 @@ class EventStore:
         return probe(self.redis)
 
     def batch(self):
-        """A non-transactional pipeline: adapters queue their writes on it (``pipe=``) and
-        the caller executes it, so book-keeping after an append is one round trip."""
+        """A non-transactional pipeline (on a cluster: one per node, sent in parallel)."""
         return self.redis.pipeline(transaction=False)
 
     def wait_after(self, match_id: str, after: int, wait_s: float) -> bool:

@@ -50,20 +50,39 @@ class Keys:
                 self.idem(match_id), self.tokens(match_id), self.deadlines(match_id),
                 self.log(match_id)]
 
-    # -- global ------------------------------------------------------------------------
-    def matches(self) -> str:
-        """Sorted set: match id scored by creation time (Unix seconds)."""
-        return f"{self.prefix}:matches"
+    # -- global, sharded (each shard under its own hash tag, service.slots) -------------
+    def shard_tag(self, shard: int) -> str:
+        """``{<prefix>-ix-<shard>}``: the hash tag of index shard ``shard``; a slot-aligned
+        match id (:meth:`service.slots.ShardMap.new_id`) is in the same cluster slot."""
+        return f"{{{self.prefix}-ix-{shard}}}"
 
-    def running(self) -> str:
-        """Set of match ids without a result (what reconcile scans)."""
-        return f"{self.prefix}:running"
+    def matches(self, shard: int | None = None) -> str:
+        """Sorted set of one shard: match ids scored by creation time (Unix seconds).
+        ``shard`` None: the single key of deployments before sharding (read, then drained)."""
+        return self._global("matches", shard)
 
-    def awaiting(self) -> str:
-        """Set of running match ids whose pending decision needs a worker (a bot seat, or
-        a seat of a timed match): what each reconcile pass scans. A hint kept after every
-        append; a periodic full reconcile pass over :meth:`running` repairs it."""
-        return f"{self.prefix}:awaiting"
+    def running(self, shard: int | None = None) -> str:
+        """Set of one shard: ids of matches without a result (what a full reconcile pass
+        scans). ``shard`` None: the pre-sharding key."""
+        return self._global("running", shard)
+
+    def awaiting(self, shard: int | None = None) -> str:
+        """Set of one shard: running match ids whose pending decision needs a worker (a
+        bot seat, or a seat of a timed match): what each reconcile pass scans. A hint kept
+        after every append; a periodic full reconcile pass over :meth:`running` repairs
+        it. ``shard`` None: the pre-sharding key."""
+        return self._global("awaiting", shard)
+
+    def metrics(self, shard: int | None = None) -> str:
+        """Hash of one shard of the Prometheus counters shared by all processes (the
+        rendered value of a counter is the sum over the shards). ``shard`` None: the
+        pre-sharding key."""
+        return self._global("metrics", shard)
+
+    def _global(self, name: str, shard: int | None) -> str:
+        if shard is None:
+            return f"{self.prefix}:{name}"
+        return f"{self.prefix}:{self.shard_tag(shard)}:{name}"
 
     def compact_pending(self) -> str:
         """Set of finished match ids not compacted yet (added with the final append,
@@ -80,14 +99,11 @@ class Keys:
         (Unix seconds). ``bucket``: ``all``, ``open`` (running with an open seat),
         ``running`` (running, every seat taken) or ``finished`` (finished or abandoned);
         ``game`` narrows it to one game. Each shard has its own hash tag
-        ``{<prefix>-ix-<shard>}`` (not a match's slot): on a Redis Cluster the shards spread
-        over the nodes and a listing fans out over them (docs/CONTRACTS.md "Redis keys")."""
+        ``{<prefix>-ix-<shard>}``, the slot of the matches filed in it (:mod:`service.slots`):
+        on a Redis Cluster the shards spread over the nodes and a listing fans out over
+        them (docs/CONTRACTS.md "Redis keys")."""
         tail = bucket if game is None else f"{bucket}:{game}"
-        return f"{self.prefix}:{{{self.prefix}-ix-{shard}}}:lobby:{tail}"
-
-    def metrics(self) -> str:
-        """Hash of Prometheus counters shared by all processes."""
-        return f"{self.prefix}:metrics"
+        return f"{self.prefix}:{self.shard_tag(shard)}:lobby:{tail}"
 
     # -- abuse limits --------------------------------------------------------------------
     def bot_matches(self, client: str) -> str:

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import logging
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -93,8 +92,8 @@ class Lifecycle:
                 ctx.keep(loaded)
                 log.warning("match %s cannot be abandoned (%s)", match_id, exc.code)
                 return False
-            answer, _current = self.act._append_batch(match_id, loaded, None, command, events,
-                                                      "abandon", None, "")
+            answer, _current, _reloaded = self.act._append_batch(
+                match_id, loaded, None, command, events, "abandon", None, "")
             if answer is not None:
                 ctx.stores.metrics.incr("matches_abandoned")
                 return True
@@ -140,7 +139,7 @@ class Lifecycle:
         """The id of ``record``'s rematch, creating it when this call is the first to
         name it or finds it named but not yet stored; ``(id, created by this call)``."""
         ctx = self.ctx
-        candidate = uuid.uuid4().hex[:20]
+        candidate = ctx.stores.new_match_id()
         if record.archived:   # its record lives in the archive (service/archive.py)
             rematch_id = ctx.archive.claim_rematch(record.match_id, candidate)
         else:

@@ -1,34 +1,34 @@
 """The match indexes adapter: the ``matches`` list, the ``running`` and ``awaiting`` sets,
-and the sharded lobby index.
+and the lobby index, all split into index shards (:mod:`service.slots`).
 
 ``matches`` (sorted set, scored by creation time) lists every match; ``running`` holds the
 matches without a result (what a full reconcile pass scans); ``awaiting`` the running ones
 whose pending decision is a worker's job (what every reconcile pass scans; a hint kept by
 every append, repaired by full passes). Key names come from :class:`service.keys.Keys`.
 
-The lobby index (``GET /v1/matches``) follows the lead design for global indexes
-(notes/lead-design.md): ``shards`` (``ARENA_INDEX_SHARDS``) groups of sorted sets, each
-group under its own hash tag, a match filed in shard ``crc32(match_id) mod shards``. A
-listed match is in its shard's ``all`` and ``<bucket>`` sets (and their per-game copies),
-scored by creation time; ``bucket`` is ``open`` / ``running`` / ``finished``. The index
-changes only when an indexed fact changes (created, its last open seat joined, finished),
-never on an ordinary action. A listing fans out over the shards (one pipeline) and merges
-newest first. Unlisted matches are never filed.
+Every index is ``shards`` (``ARENA_INDEX_SHARDS``) keys, shard ``k`` under the hash tag
+``{<prefix>-ix-<k>}``; a match is filed in its shard (:meth:`service.slots.ShardMap.shard_of`),
+which for a slot-aligned match id is in the match's own cluster slot, so the append script
+updates the indexes with the events in one round trip. A reader fans out over the shards
+in one pipeline (per node on a cluster) and merges. The single keys of deployments before
+sharding (``<prefix>:running`` ...) are read as one more shard and drained by removals.
+
+The lobby index (``GET /v1/matches``): a listed match is in its shard's ``all`` and
+``<bucket>`` sets (and their per-game copies), scored by creation time; ``bucket`` is
+``open`` / ``running`` / ``finished``. The lobby changes only when an indexed fact changes
+(created, its last open seat joined, finished), never on an ordinary action. A listing
+fans out over the shards (one pipeline) and merges newest first. Unlisted matches are
+never filed.
 """
 from __future__ import annotations
 
-import zlib
 from typing import Any, Iterable
 
 from service.keys import Keys
+from service.slots import shard_map
 
 #: the lobby buckets a listed match moves through
 LOBBY_BUCKETS = ("open", "running", "finished")
-
-
-def shard_of(match_id: str, shards: int) -> int:
-    """The lobby shard of ``match_id``: a stable hash (CRC-32) of the id mod ``shards``."""
-    return zlib.crc32(match_id.encode("utf-8")) % shards
 
 
 class MatchIndex:
@@ -38,49 +38,74 @@ class MatchIndex:
         self.redis = redis
         self.keys = keys
         self.shards = max(1, int(shards))
+        self.map = shard_map(keys.prefix, self.shards)
 
-    def created(self, match_id: str, created_at: float, running: bool) -> None:
+    def shard(self, match_id: str) -> int:
+        """The shard ``match_id`` is filed in."""
+        return self.map.shard_of(match_id)
+
+    def _all_shards(self):
+        """Every shard number, then ``None`` (the pre-sharding single key)."""
+        return [*range(self.shards), None]
+
+    def created(self, match_id: str, created_at: float, running: bool, pipe=None) -> None:
         """List a new match (scored ``created_at``, Unix seconds); ``running`` also puts it
-        in the running set. One pipelined round trip."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(self.keys.matches(), {match_id: created_at})
+        in the running set. Queued on ``pipe`` (a pipeline or
+        :class:`service.write_batch.WriteBatch` the caller runs) when given."""
+        own = pipe if pipe is not None else self.redis.pipeline(transaction=False)
+        shard = self.shard(match_id)
+        own.zadd(self.keys.matches(shard), {match_id: created_at})
         if running:
-            pipe.sadd(self.keys.running(), match_id)
-        pipe.execute()
+            own.sadd(self.keys.running(shard), match_id)
+        if pipe is None:
+            own.execute()
 
     def appended(self, match_id: str, finished: bool, awaiting: bool, pipe) -> None:
-        """Queue on ``pipe`` (a pipeline the caller executes) the index updates after an
-        append: a finished match leaves ``running``; ``awaiting`` says whether it belongs
-        in the awaiting set now."""
+        """Queue on ``pipe`` (a pipeline or write batch the caller runs) the index updates
+        after an append: a finished match leaves ``running``; ``awaiting`` says whether it
+        belongs in the awaiting set now."""
+        shard = self.shard(match_id)
         if finished:
-            pipe.srem(self.keys.running(), match_id)
+            pipe.srem(self.keys.running(shard), match_id)
         if awaiting:
-            pipe.sadd(self.keys.awaiting(), match_id)
+            pipe.sadd(self.keys.awaiting(shard), match_id)
         else:
-            pipe.srem(self.keys.awaiting(), match_id)
+            pipe.srem(self.keys.awaiting(shard), match_id)
 
     def mark_awaiting(self, match_id: str) -> None:
         """Put a match back into the awaiting set (a full reconcile pass found it missing)."""
-        self.redis.sadd(self.keys.awaiting(), match_id)
+        self.redis.sadd(self.keys.awaiting(self.shard(match_id)), match_id)
 
     def forget(self, match_id: str) -> None:
-        """Drop a finished (or vanished) match from the running and awaiting sets."""
+        """Drop a finished (or vanished) match from the running and awaiting sets (its
+        shard's and the pre-sharding keys)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.srem(self.keys.running(), match_id)
-        pipe.srem(self.keys.awaiting(), match_id)
+        for shard in (self.shard(match_id), None):
+            pipe.srem(self.keys.running(shard), match_id)
+            pipe.srem(self.keys.awaiting(shard), match_id)
         pipe.execute()
 
+    def _fan_out(self, command: str, key_of) -> list[Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in self._all_shards():
+            getattr(pipe, command)(key_of(shard))
+        return pipe.execute()
+
     def running_ids(self) -> set[str]:
-        """Ids of every match without a result."""
-        return set(self.redis.smembers(self.keys.running()))
+        """Ids of every match without a result (one pipeline over the shards)."""
+        return set().union(*self._fan_out("smembers", self.keys.running))
 
     def awaiting_ids(self) -> set[str]:
         """Ids of the running matches whose pending decision awaits a worker (a hint)."""
-        return set(self.redis.smembers(self.keys.awaiting()))
+        return set().union(*self._fan_out("smembers", self.keys.awaiting))
 
     def running_count(self) -> int:
         """How many matches have no result (the ``arena_running_matches`` gauge)."""
-        return int(self.redis.scard(self.keys.running()))
+        return sum(int(n) for n in self._fan_out("scard", self.keys.running))
+
+    def match_count(self) -> int:
+        """How many matches are listed in ``matches`` (every match ever created here)."""
+        return sum(int(n) for n in self._fan_out("zcard", self.keys.matches))
 
     # ------------------------------------------------------------------ lobby
     def file(self, match_id: str, game: str, created_at: float, bucket: str,
@@ -89,7 +114,7 @@ class MatchIndex:
         other buckets; also in ``all``. Queued on ``pipe`` when given (the caller executes
         it), else one pipelined round trip. Idempotent."""
         own = pipe if pipe is not None else self.redis.pipeline(transaction=False)
-        shard = shard_of(match_id, self.shards)
+        shard = self.shard(match_id)
         for name in ("all", bucket):
             for per_game in (None, game):
                 own.zadd(self.keys.lobby(shard, name, per_game), {match_id: created_at})
@@ -104,7 +129,7 @@ class MatchIndex:
         """Take a match out of every lobby bucket (it moved to the archive, whose rows
         the lobby merges). Queued on ``pipe`` when given. Idempotent."""
         own = pipe if pipe is not None else self.redis.pipeline(transaction=False)
-        shard = shard_of(match_id, self.shards)
+        shard = self.shard(match_id)
         for name in ("all", *LOBBY_BUCKETS):
             for per_game in (None, game):
                 own.zrem(self.keys.lobby(shard, name, per_game), match_id)

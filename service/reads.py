@@ -11,6 +11,7 @@ from typing import Any
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
 from service.context import MatchContext, check_seat, status_of
+from service.deadline_store import DeadlineStore
 from service.decisions import decision_id
 from service.envelopes import redact_envelopes
 from service.verify import export_log, verify_log
@@ -56,7 +57,7 @@ class Reads:
         out: dict[str, Any] = {
             "match_id": match_id, "game": record.game, "version": loaded.version,
             "status": status_of(result),
-            "seats": record.public_seats(ctx.claimed(match_id, record) if has_open else set()),
+            "seats": record.public_seats(self._claimed(loaded) if has_open else set()),
             "pending": pending, "view": view, "result": result,
             "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s,
             "unlisted": not record.listed, "spectators": record.spectators,
@@ -70,9 +71,14 @@ class Reads:
                 out["rematch"] = record.rematch
         if record.forked_from:
             out["forked_from"] = record.forked_from
-        # deadline records exist only for timed matches (AfterAppend.start_deadline)
-        running_deadlines = ctx.stores.deadlines.all(match_id) \
-            if record.turn_timeout_s and result is None else {}
+        # deadline records exist only for timed matches (AfterAppend.start_deadline); the
+        # head read fetched them with the fold
+        if not record.turn_timeout_s or result is not None:
+            running_deadlines = {}
+        elif loaded.deadlines is not None:
+            running_deadlines = DeadlineStore.parse(loaded.deadlines)
+        else:
+            running_deadlines = ctx.stores.deadlines.all(match_id)
         deadlines = {str(s): d["deadline"] for s, d in running_deadlines.items()
                      if str(s) in out["pending"]}
         if deadlines and result is None:
@@ -80,6 +86,12 @@ class Reads:
             mine = deadlines.get(str(viewer)) if viewer is not None else None
             out["deadline"] = mine or min(deadlines.values())
         return out
+
+    def _claimed(self, loaded) -> set[int]:
+        """Seats holding a token: from the head read when it fetched them, else read."""
+        if loaded.tokens is not None and not loaded.record.archived:
+            return set(loaded.tokens)
+        return self.ctx.claimed(loaded.record.match_id, loaded.record)
 
     def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
         """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,

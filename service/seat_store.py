@@ -17,10 +17,11 @@ class SeatStore:
         self.redis = redis
         self.keys = keys
 
-    def issue(self, match_id: str, digests: Mapping[int, str]) -> None:
-        """Store the token digests of a new match's human seats (nothing when empty)."""
+    def issue(self, match_id: str, digests: Mapping[int, str], pipe=None) -> None:
+        """Store the token digests of a new match's human seats (nothing when empty);
+        queued on ``pipe`` (a pipeline or write batch the caller runs) when given."""
         if digests:
-            self.redis.hset(self.keys.tokens(match_id),
+            (pipe if pipe is not None else self.redis).hset(self.keys.tokens(match_id),
                             mapping={str(seat): digest for seat, digest in digests.items()})
 
     def claim(self, match_id: str, seat: int, digest: str) -> bool:

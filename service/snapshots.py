@@ -35,7 +35,14 @@ class SnapshotStore:
     def load(self, match_id: str, game: str, schema_version: int,
              upto: int) -> tuple[int, dict[str, Any]] | None:
         """``(version, dumped state)`` of a usable snapshot at or before ``upto``, else None."""
-        snap = self.redis.hgetall(self.keys.snap(match_id))
+        return self.usable(self.redis.hgetall(self.keys.snap(match_id)), game,
+                           schema_version, upto)
+
+    @staticmethod
+    def usable(snap: dict[str, str], game: str, schema_version: int,
+               upto: int) -> tuple[int, dict[str, Any]] | None:
+        """``(version, dumped state)`` of the raw snapshot hash ``snap`` when it is of
+        ``game`` at ``schema_version`` and at or before ``upto``, else None."""
         if not snap:
             return None
         try:

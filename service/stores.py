@@ -8,7 +8,8 @@ and call these adapters; key names live only in :mod:`service.keys`.
                     idempotency records, the conditional append script
 ``snapshots``       :class:`service.snapshots.SnapshotStore` - folded-state snapshots
 ``metrics``         :class:`service.metrics.Metrics` - shared Prometheus counters
-``index``           :class:`service.match_index.MatchIndex` - matches/running/awaiting
+``index``           :class:`service.match_index.MatchIndex` - matches/running/awaiting,
+                    lobby (sharded, :mod:`service.slots`)
 ``seats``           :class:`service.seat_store.SeatStore` - token digests, join names
 ``deadlines``       :class:`service.deadline_store.DeadlineStore` - turn deadlines
 ``bot_matches``     :class:`service.quotas.BotMatchSets` - running bot matches per client
@@ -45,12 +46,17 @@ class Stores:
     bot_matches: BotMatchSets
     compacted: CompactStore
 
+    def new_match_id(self) -> str:
+        """A fresh slot-aligned match id (:meth:`service.slots.ShardMap.new_id`)."""
+        return self.index.map.new_id()
+
     @classmethod
     def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
               blocking_reads: bool = True, index_shards: int = 16) -> "Stores":
         """All adapters over ``redis`` (``decode_responses=True``) under ``keys``
-        (``index_shards``: shards of the lobby index, ``ARENA_INDEX_SHARDS``)."""
+        (``index_shards``: shards of the global indexes and counters,
+        ``ARENA_INDEX_SHARDS``, :mod:`service.slots`)."""
         return cls(redis, keys, EventStore(redis, keys, blocking_reads=blocking_reads),
-                   SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys),
+                   SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys, index_shards),
                    MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys),
-                   BotMatchSets(redis, keys), CompactStore(redis, keys))
+                   BotMatchSets(redis, keys), CompactStore(redis, keys, index_shards))

@@ -84,7 +84,7 @@ def test_a_solo_expert_seat_with_options_plays_to_the_end_with_those_options(
 
 
 def _matches_stored(service) -> int:
-    return service.redis.zcard(service.keys.matches())
+    return service.stores.index.match_count()
 
 
 @pytest.mark.parametrize("seat, where", [

@@ -8,7 +8,7 @@ from redis.crc import key_slot
 
 from service.codec import genesis_hash
 from service.envelopes import build_envelopes
-from service.event_store import APPEND_LUA, EventStore
+from service.event_store import APPEND_LUA, HEAD_LUA, EventStore
 from service.keys import Keys
 from domain.engine import Event
 
@@ -64,11 +64,33 @@ def test_racing_identical_idempotent_appends_append_once(store, real_config):
     assert store.redis.xlen(store.keys.events("m")) == 3
 
 
-def test_script_touches_only_keys_it_is_given_in_one_cluster_slot(store):
-    calls = re.findall(r"redis\.call\('(\w+)', ([^,)]+)", APPEND_LUA)
-    assert calls and all(key.startswith("KEYS[") for _cmd, key in calls)
+def test_scripts_touch_only_keys_they_are_given_in_one_cluster_slot(store):
+    # every key argument is KEYS[i] or a Lua parameter bound to one (the reload helper,
+    # the write runner's ``key = KEYS[...]``)
+    for script in (APPEND_LUA, HEAD_LUA):
+        calls = re.findall(r"redis\.call\((?:'(\w+)'|ARGV\[i\]), ([^,)]+)", script)
+        assert calls and all(key.startswith("KEYS[") or key in {"events_key", "meta_key",
+                                                                "snap_key", "key"}
+                             for _cmd, key in calls)
+    assert "local key = KEYS[" in APPEND_LUA
     keys = store.keys
     assert len({key_slot(k.encode()) for k in keys.match_keys("abc")}) == 1
+
+
+def test_a_new_match_id_shares_its_slot_with_its_index_shard():
+    from service.slots import ShardMap
+
+    shards = ShardMap("arena", 16)
+    for _ in range(50):
+        mid = shards.new_id()
+        assert len(mid) == 20 and shards.aligned(mid)
+        k = shards.shard_of(mid)
+        keys = Keys("arena")
+        names = keys.match_keys(mid) + [keys.metrics(k), keys.running(k), keys.awaiting(k),
+                                        keys.matches(k), keys.lobby(k, "all", "race")]
+        assert len({key_slot(n.encode()) for n in names}) == 1
+    # ids drawn elsewhere keep a stable shard
+    assert shards.shard_of("not-aligned") == shards.shard_of("not-aligned") < 16
 
 
 def test_blocking_long_poll_wakes_on_append(store):

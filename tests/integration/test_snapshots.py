@@ -15,11 +15,12 @@ def test_loads_read_only_the_tail_after_the_snapshot(real_service, monkeypatch):
     _play(real_service, mid, 13)  # 14 events; snapshot_every=5 -> snapshot at 10
     real_service.folds.clear()    # a process that never saw this match: snapshot + tail
     reads = []
-    original = real_service.store.read
-    monkeypatch.setattr(real_service.store, "read",
-                        lambda m, after=0, upto=None, limit=None: reads.append((after, upto)) or original(m, after, upto, limit))
+    original = real_service.store.head
+    monkeypatch.setattr(real_service.store, "head", lambda *a, **k: reads.append(original(*a, **k)) or reads[-1])
+    monkeypatch.setattr(real_service.store, "read", lambda *a, **k: pytest.fail("no other read"))
     assert real_service.match_view(mid, None)["view"]["total"] == 13
-    assert reads == [(10, 14)]
+    # one head read: the snapshot at 10 and the 4 events after it
+    assert [(r.start, [e["version"] for e in r.tail]) for r in reads] == [(10, [11, 12, 13, 14])]
 
 
 def test_deleting_snapshots_changes_no_answer(real_service):

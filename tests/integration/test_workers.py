@@ -92,9 +92,10 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
 
     indexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
     unindexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
-    real_service.redis.srem(real_service.keys.awaiting(), unindexed)
-    assert real_service.redis.sismember(real_service.keys.awaiting(), indexed)
-    assert not set(idle) & real_service.redis.smembers(real_service.keys.awaiting())
+    index = real_service.stores.index
+    real_service.redis.srem(real_service.keys.awaiting(index.shard(unindexed)), unindexed)
+    assert indexed in real_service.stores.index.awaiting_ids()
+    assert not set(idle) & real_service.stores.index.awaiting_ids()
     assert wait_for(lambda: real_service.match_view(indexed, None)["status"] == "finished", 15)
     time.sleep(6 * real_config.reconcile_s)      # six more index passes of the worker
     assert real_service.match_view(unindexed, None)["version"] == 1
@@ -104,4 +105,4 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     assert wait_for(lambda: real_service.match_view(unindexed, None)["status"] == "finished", 15)
     assert real_service.verify(real_service.export(unindexed))["valid"] is True
     # the running index drops a finished match right after its last append: wait for it
-    assert wait_for(lambda: len(real_service.redis.smembers(real_service.keys.running())) == len(idle), 15)
+    assert wait_for(lambda: len(real_service.stores.index.running_ids()) == len(idle), 15)

@@ -130,7 +130,7 @@ def test_refused_options_are_a_400_validation_error_naming_the_seat_and_nothing_
         assert message in where[0]
     else:
         assert message in where[field][0]
-    assert svc.redis.zcard(svc.keys.matches()) == 0
+    assert svc.stores.index.match_count() == 0
     assert not list(svc.redis.scan_iter(f"{svc.keys.prefix}:*"))
 
 

@@ -26,7 +26,7 @@ def test_a_finished_match_is_compacted_into_one_key_and_every_read_answers_as_be
     assert int(redis.hget(keys.meta(mid), "compacted")) == redis.strlen(keys.log(mid)) > 0
     assert not redis.sismember(keys.compact_pending(), mid)
     assert redis.zscore(keys.compacted(), mid) is not None
-    assert redis.zscore(keys.matches(), mid) is None
+    assert redis.zscore(keys.matches(service.stores.index.shard(mid)), mid) is None
     after = every_read(service, mid, 2)
     assert after.keys() == before.keys()
     for key in before:

@@ -204,7 +204,7 @@ def test_reconcile_enqueues_a_timeout_whose_scheduler_died(service):
 
 # ---------------------------------------------------------------- the awaiting index
 def _awaiting(service) -> set[str]:
-    return set(service.redis.smembers(service.keys.awaiting()))
+    return service.stores.index.awaiting_ids()
 
 
 def _lose_bot_job(service, mid) -> None:
@@ -221,7 +221,7 @@ def test_the_awaiting_index_holds_exactly_the_matches_a_worker_must_move(service
                                  {"target": 50})["match_id"]
     bot_first = service.match_view(mixed, None)["view"]["turn"] == 1
     assert _awaiting(service) == {bots, timed} | ({mixed} if bot_first else set())
-    assert set(service.redis.smembers(service.keys.running())) == {idle, bots, timed, mixed}
+    assert service.stores.index.running_ids() == {idle, bots, timed, mixed}
     drain(service)
     # the bot moved: the human of the mixed match waits for its player, out of the index
     assert service.match_view(mixed, None)["view"]["turn"] == 0
@@ -229,7 +229,7 @@ def test_the_awaiting_index_holds_exactly_the_matches_a_worker_must_move(service
     service.act(mixed, 0, {"type": "add", "amount": 1})
     assert mixed in _awaiting(service)                      # the bot's turn again
     assert bots not in _awaiting(service)                   # finished: out of both indexes
-    assert bots not in service.redis.smembers(service.keys.running())
+    assert bots not in service.stores.index.running_ids()
     service.act(timed, turn, {"type": "add", "amount": 1})
     assert timed in _awaiting(service)                      # the other seat's deadline runs
 
@@ -251,7 +251,7 @@ def test_a_full_pass_recovers_a_match_missing_from_the_index_and_puts_it_back(se
     """The process that appended died before its index update and before enqueuing."""
     mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     _lose_bot_job(service, mid)
-    service.redis.srem(service.keys.awaiting(), mid)
+    service.redis.srem(service.keys.awaiting(service.stores.index.shard(mid)), mid)
     assert service.reconcile(full=False) == {"checked": 0, "requeued": 0}
     assert service.reconcile(full=True) == {"checked": 1, "requeued": 1}
     assert mid in _awaiting(service)
@@ -261,9 +261,9 @@ def test_a_full_pass_recovers_a_match_missing_from_the_index_and_puts_it_back(se
 
 def test_the_first_pass_and_every_pass_after_reconcile_full_s_are_full(service):
     mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
-    service.redis.srem(service.keys.awaiting(), mid)
+    service.redis.srem(service.keys.awaiting(service.stores.index.shard(mid)), mid)
     assert service.reconcile()["checked"] == 1                 # first pass of a service: full
-    service.redis.srem(service.keys.awaiting(), mid)
+    service.redis.srem(service.keys.awaiting(service.stores.index.shard(mid)), mid)
     assert service.reconcile()["checked"] == 0                 # within 60 s: the index only
     service.reconcile_full_s = 0.2
     time.sleep(0.25)
