@@ -8,9 +8,11 @@ from __future__ import annotations
 import importlib
 import threading
 from typing import Mapping
+from urllib.parse import unquote, urlsplit
 
 import redis
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 from rq import Queue
 
@@ -37,12 +39,50 @@ def fake_server():
 
 
 def store_connection(config: Config):
-    """Event-store client (``decode_responses=True``) for ``REDIS_URL`` or fakeredis."""
+    """Event-store client (``decode_responses=True``) for ``REDIS_URL`` or fakeredis: a
+    ``redis.cluster.RedisCluster`` when ``REDIS_URL`` names a cluster
+    (:func:`cluster_connection`), else a ``redis.Redis``."""
     if config.embedded:
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
+    if config.redis_cluster:
+        return cluster_connection(config.redis_url)
     return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
+
+
+def cluster_nodes(url: str) -> tuple[list[ClusterNode], dict]:
+    """The seed nodes and connection options of a cluster URL
+    ``redis[s][+cluster]://[user:password@]host:port[,host:port...]`` (port default 6379):
+    ``([ClusterNode], {"username", "password", "ssl"})``. Raises ValueError for a URL
+    without a host."""
+    scheme, _, rest = url.partition("://")
+    auth, _, hosts = rest.rpartition("@")
+    hosts = hosts.split("/", 1)[0]
+    nodes = []
+    for item in filter(None, hosts.split(",")):
+        parsed = urlsplit(f"redis://{item}")
+        if not parsed.hostname:
+            raise ValueError(f"no host in cluster node {item!r}")
+        nodes.append(ClusterNode(parsed.hostname, parsed.port or 6379))
+    if not nodes:
+        raise ValueError(f"no cluster node in {url!r}")
+    user, _, password = auth.partition(":")
+    options = {"username": unquote(user) or None, "password": unquote(password) or None,
+               "ssl": scheme.startswith("rediss")}
+    return nodes, options
+
+
+def cluster_connection(url: str) -> RedisCluster:
+    """A ``RedisCluster`` client (``decode_responses=True``) over the seed nodes of ``url``
+    (:func:`cluster_nodes`). It follows ``MOVED``/``ASK`` itself and re-reads the slot map
+    after a failover; errors while no node serves a slot (``ClusterDownError``,
+    ``ConnectionError``, ``TryAgainError``) reach the caller after its bounded retries and
+    answer 503 ``store_unavailable`` (:mod:`service.store_errors`)."""
+    nodes, options = cluster_nodes(url)
+    return RedisCluster(startup_nodes=nodes, decode_responses=True, socket_connect_timeout=2,
+                        socket_timeout=5, health_check_interval=30,
+                        **{k: v for k, v in options.items() if v})
 
 
 def waiting_retry() -> Retry:

@@ -2,10 +2,16 @@
 
 Variables (all optional):
 
-- ``REDIS_URL``: event store Redis (single server or Cluster-compatible keys). Unset =>
-  embedded mode: one shared in-process ``fakeredis.FakeServer`` (see DESIGN.md "Embedded mode").
+- ``REDIS_URL``: event store Redis. ``redis://[:password@]host:port[/db]`` (or ``rediss://``)
+  is one server; ``redis+cluster://[:password@]host:port[,host:port...]`` (or
+  ``rediss+cluster://``) is a Redis Cluster reached through any of the listed nodes (the
+  client discovers the others). Unset => embedded mode: one shared in-process
+  ``fakeredis.FakeServer`` (see DESIGN.md "Embedded mode").
+- ``ARENA_REDIS_CLUSTER``: ``1`` treats a plain ``redis://host:port`` ``REDIS_URL`` as a
+  cluster seed node (for URLs a platform hands out); default: the scheme decides.
 - ``RQ_REDIS_URL``: Redis for RQ (queues, scheduler); defaults to ``REDIS_URL``. RQ does not
-  support Redis Cluster, so it may point at a separate standalone server.
+  support Redis Cluster: with a cluster ``REDIS_URL`` it is required and must name a
+  standalone server (``redis://``).
 - ``ARENA_KEY_PREFIX``: key prefix ``P`` (default ``arena``).
 - ``ARENA_SNAPSHOT_EVERY``: snapshot the folded state every N events (default 50).
 - ``ARENA_RECONCILE_S``: seconds between two reconcile passes in a worker (default 2.0).
@@ -25,8 +31,10 @@ Variables (all optional):
 - ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
 - ``ARENA_FOLD_CACHE_SIZE``: matches whose folded state each process keeps in memory
   between requests (default 1024; only a cache, see ``service/fold_cache.py``).
-- ``ARENA_INDEX_SHARDS``: shard keys of the global lobby index (default 16; each shard is
-  one key group with its own hash tag, so the index spreads over a Redis Cluster).
+- ``ARENA_INDEX_SHARDS``: shards of the global indexes and counters (default 16; each shard
+  is one key group with its own hash tag, and new match ids are drawn in a shard's cluster
+  slot, so the append script updates them in one round trip and the shards spread over a
+  Redis Cluster's nodes; :mod:`service.slots`). Keep it fixed for a deployment's life.
 - ``ARENA_ABANDON_AFTER_S``: a running match in which no human seat acted for this many
   seconds (since its creation or the last human command) ends ``abandoned`` at the next
   reconcile pass (default 86400 = 24 h).
@@ -65,6 +73,7 @@ class Config:
 
     redis_url: str | None = None
     rq_redis_url: str | None = None
+    cluster_flag: bool = False
     key_prefix: str = "arena"
     snapshot_every: int = 50
     reconcile_s: float = 2.0
@@ -99,8 +108,24 @@ class Config:
         return not self.redis_url
 
     @property
+    def redis_cluster(self) -> bool:
+        """True when the event store is a Redis Cluster (``redis+cluster://`` /
+        ``rediss+cluster://`` ``REDIS_URL``, or ``ARENA_REDIS_CLUSTER=1``)."""
+        if not self.redis_url:
+            return False
+        return self.cluster_flag or self.redis_url.split("://", 1)[0].endswith("+cluster")
+
+    @property
     def rq_url(self) -> str | None:
-        """The RQ Redis URL (``RQ_REDIS_URL``, falling back to ``REDIS_URL``)."""
+        """The RQ Redis URL (``RQ_REDIS_URL``, falling back to ``REDIS_URL`` - not for a
+        cluster: RQ needs one standalone server). Raises ValueError for a cluster without
+        ``RQ_REDIS_URL`` or an ``RQ_REDIS_URL`` naming a cluster."""
+        if self.rq_redis_url and "+cluster://" in self.rq_redis_url:
+            raise ValueError("RQ_REDIS_URL must name a standalone Redis: RQ does not "
+                             "support Redis Cluster")
+        if self.redis_cluster and not self.rq_redis_url:
+            raise ValueError("REDIS_URL names a Redis Cluster: set RQ_REDIS_URL to a "
+                             "standalone Redis for RQ (RQ does not support Redis Cluster)")
         return self.rq_redis_url or self.redis_url
 
     @property
@@ -149,6 +174,7 @@ class Config:
         return cls(
             redis_url=env.get("REDIS_URL") or None,
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
+            cluster_flag=env.get("ARENA_REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes"),
             key_prefix=env.get("ARENA_KEY_PREFIX") or "arena",
             snapshot_every=number("ARENA_SNAPSHOT_EVERY", 50, int),
             reconcile_s=number("ARENA_RECONCILE_S", 2.0),
@@ -199,6 +225,8 @@ class Config:
             env["REDIS_URL"] = self.redis_url
         if self.rq_redis_url:
             env["RQ_REDIS_URL"] = self.rq_redis_url
+        if self.cluster_flag:
+            env["ARENA_REDIS_CLUSTER"] = "1"
         if self.queue_name:
             env["ARENA_QUEUE"] = self.queue_name
         if self.engines_path:

@@ -6,7 +6,12 @@
   and workers) is deleted afterwards.
 - ``service``: a MatchService on a private fakeredis server with the test games
   (``tests.support.games``), its RQ queue on the same fake server.
-- ``real_config`` / ``real_service``: the same on the real Redis.
+- ``real_config`` / ``real_service``: the same on the real Redis, or on a real Redis
+  Cluster when the test is parametrized with ``store_kind`` ``"cluster"`` (indirect; see
+  :data:`tests.support.cluster.BOTH_STORES`): the event store on ``redis_cluster`` (3 masters + 3 replicas from
+  ``redis-server``, started once per session on random loopback ports, torn down at the
+  end; :mod:`tests.support.cluster`), RQ on the standalone test Redis (RQ does not support
+  Cluster).
 - The API's request rate limits are off (``ARENA_RATE_LIMITS_ENABLED=0``) unless a test
   turns them on.
 - ``archive_url``: a PostgreSQL database of its own (random name) on
@@ -78,6 +83,29 @@ def archive_url() -> Iterator[str]:
         admin.close()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(redis_url):
+    """A real Redis Cluster (:class:`tests.support.cluster.LocalCluster`) for the session;
+    skipped when ``redis-server`` is not installed (``.ci/run`` installs it)."""
+    import shutil
+
+    from tests.support.cluster import LocalCluster
+
+    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
+        pytest.skip("redis-server / redis-cli not installed")
+    cluster = LocalCluster()
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def store_kind(request) -> str:
+    """``"standalone"`` (default) or ``"cluster"`` (a test parametrized indirectly)."""
+    return getattr(request, "param", "standalone")
+
+
 @pytest.fixture
 def key_prefix() -> str:
     """A key prefix no other test uses (``t`` + 10 hex digits)."""
@@ -136,17 +164,36 @@ def _cleanup(url: str, prefix: str) -> None:
                 conn.srem(set_key, member)
 
 
+def _cleanup_cluster(url: str, prefix: str) -> None:
+    from service.bootstrap import cluster_connection
+
+    conn = cluster_connection(url)
+    try:
+        for key in list(conn.scan_iter(f"{prefix}:*", count=500)):
+            conn.delete(key)
+    finally:
+        conn.close()
+
+
 @pytest.fixture
-def real_config(redis_url, key_prefix):
-    """Config for the real Redis with this test's prefix (keys removed at teardown)."""
+def real_config(request, redis_url, key_prefix, store_kind):
+    """Config for the real Redis (or, with ``store_kind`` ``"cluster"``, the session's
+    Redis Cluster with RQ on the real Redis) with this test's prefix (keys removed at
+    teardown)."""
     from service.config import Config
 
     config = Config(redis_url=redis_url, key_prefix=key_prefix, snapshot_every=5,
                     reconcile_s=0.5, bot_job_timeout_s=3, engines_path=TEST_ENGINES,
                     max_bot_matches_per_client=0)
+    cluster_url = None
+    if store_kind == "cluster":
+        cluster_url = request.getfixturevalue("redis_cluster").url
+        config = config.with_(redis_url=cluster_url, rq_redis_url=redis_url)
     _cleanup(redis_url, key_prefix)
     yield config
     _cleanup(redis_url, key_prefix)
+    if cluster_url:
+        _cleanup_cluster(cluster_url, key_prefix)
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.e2e.http_helpers import Http, create, tokens_of
+from tests.support.cluster import BOTH_STORES
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, BOTH_STORES]
 
 THREADS = 16
 

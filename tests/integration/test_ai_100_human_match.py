@@ -4,7 +4,9 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.integration
+from tests.support.cluster import BOTH_STORES
+
+pytestmark = [pytest.mark.integration, BOTH_STORES]
 
 ai_100_human = pytest.importorskip("domain.games.ai_100_human")
 

@@ -4,12 +4,14 @@ import time
 
 import pytest
 
+from tests.support.cluster import BOTH_STORES
+
 from domain.engine import NotYourTurn
 from service.bootstrap import build_service
 from service import errors
 from tests.support.games import ENGINES
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, BOTH_STORES]
 
 
 def test_separate_service_instances_racing_lose_and_duplicate_nothing(real_service, real_config):
