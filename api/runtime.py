@@ -84,7 +84,10 @@ class Runtime:
             if game is not None:
                 self._match_games.move_to_end(match_id)
                 return game
-        game = self.service.match_view(match_id, None)["game"]
+        cached = getattr(self.service, "cached_game", None)
+        game = cached(match_id) if cached is not None else None
+        if game is None:   # e.g. the bearer's seat check read the head into the fold cache
+            game = self.service.match_view(match_id, None)["game"]
         self.remember(match_id, game)
         return game
 

@@ -119,6 +119,12 @@ class FoldCache:
         """Remove and return the cached fold of ``match_id`` (``None`` on a miss)."""
         return self._map.pop(match_id)
 
+    def game_of(self, match_id: str) -> str | None:
+        """The game id of the cached fold of ``match_id`` (``None`` on a miss); the entry
+        stays cached (a match's game never changes)."""
+        entry = self._map.get(match_id)
+        return None if entry is None else entry.game
+
     def put(self, match_id: str, entry: CachedFold) -> None:
         """Give back a fold that is exact at ``entry.version``. A fold of the same or a
         later version already cached (put back by another thread) is kept instead."""

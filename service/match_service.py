@@ -193,6 +193,11 @@ class MatchService:
         """See :meth:`service.reads.Reads.cards`."""
         return self._reads.cards(game)
 
+    def cached_game(self, match_id: str) -> str | None:
+        """The game of ``match_id`` when this process holds its fold (no store access),
+        else ``None``."""
+        return self.ctx.folds.game_of(match_id)
+
     def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.match_view`."""
         return self._reads.match_view(match_id, viewer)
