@@ -158,7 +158,9 @@ def build_service(config: Config | None = None,
                            idempotency_ttl_s=config.idempotency_ttl_s,
                            archive=archive_store(config),
                            archive_after_s=config.archive_after_s,
-                           archive_batch=config.archive_batch)
+                           archive_batch=config.archive_batch,
+                           wait_replicas=0 if config.embedded else config.wait_replicas,
+                           wait_ms=config.wait_ms)
     service.config = config
     return service
 

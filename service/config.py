@@ -9,6 +9,11 @@ Variables (all optional):
   ``fakeredis.FakeServer`` (see DESIGN.md "Embedded mode").
 - ``ARENA_REDIS_CLUSTER``: ``1`` treats a plain ``redis://host:port`` ``REDIS_URL`` as a
   cluster seed node (for URLs a platform hands out); default: the scheme decides.
+- ``ARENA_REDIS_WAIT_REPLICAS``: replicas that must have each append before it is
+  answered (default 0): the append script is pipelined with ``WAIT <n> <ms>`` on the
+  match's master (still one round trip), so a failover that promotes a replica loses no
+  acknowledged event. ``ARENA_REDIS_WAIT_MS`` bounds the wait (default 100); an append not
+  confirmed in time is still answered (Redis replication stays asynchronous) and logged.
 - ``RQ_REDIS_URL``: Redis for RQ (queues, scheduler); defaults to ``REDIS_URL``. RQ does not
   support Redis Cluster: with a cluster ``REDIS_URL`` it is required and must name a
   standalone server (``redis://``).
@@ -74,6 +79,8 @@ class Config:
     redis_url: str | None = None
     rq_redis_url: str | None = None
     cluster_flag: bool = False
+    wait_replicas: int = 0
+    wait_ms: int = 100
     key_prefix: str = "arena"
     snapshot_every: int = 50
     reconcile_s: float = 2.0
@@ -174,6 +181,8 @@ class Config:
         return cls(
             redis_url=env.get("REDIS_URL") or None,
             rq_redis_url=env.get("RQ_REDIS_URL") or None,
+            wait_replicas=number("ARENA_REDIS_WAIT_REPLICAS", 0, int),
+            wait_ms=number("ARENA_REDIS_WAIT_MS", 100, int),
             cluster_flag=env.get("ARENA_REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes"),
             key_prefix=env.get("ARENA_KEY_PREFIX") or "arena",
             snapshot_every=number("ARENA_SNAPSHOT_EVERY", 50, int),
@@ -227,6 +236,9 @@ class Config:
             env["RQ_REDIS_URL"] = self.rq_redis_url
         if self.cluster_flag:
             env["ARENA_REDIS_CLUSTER"] = "1"
+        if self.wait_replicas:
+            env["ARENA_REDIS_WAIT_REPLICAS"] = str(self.wait_replicas)
+            env["ARENA_REDIS_WAIT_MS"] = str(self.wait_ms)
         if self.queue_name:
             env["ARENA_QUEUE"] = self.queue_name
         if self.engines_path:

@@ -21,17 +21,22 @@ idempotency record, the seat-token digests and the turn deadlines.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from redis import exceptions as redis_errors
 from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError
 
 from service.codec import dumps, loads
 from service.keys import Keys
 from service.slots import slot_of_tag
 from service.store_errors import probe
 from service.write_batch import LUA_RUN_WRITES, WriteBatch
+
+log = logging.getLogger(__name__)
 
 #: Lua: the meta, the latest snapshot at or before the current version and the entries
 #: after it (``{meta, snap, start, tail}``) - a reload in the same script.
@@ -153,10 +158,13 @@ class EventStore:
     ``redis.cluster.RedisCluster`` or fakeredis).
     """
 
-    def __init__(self, redis, keys: Keys, *, blocking_reads: bool = True):
+    def __init__(self, redis, keys: Keys, *, blocking_reads: bool = True,
+                 wait_replicas: int = 0, wait_ms: int = 100):
         self.redis = redis
         self.keys = keys
         self.blocking_reads = blocking_reads
+        self.wait_replicas = max(0, int(wait_replicas))
+        self.wait_ms = max(1, int(wait_ms))
         self.cluster = isinstance(redis, RedisCluster)
         self._append = redis.register_script(APPEND_LUA)
         self._head = redis.register_script(HEAD_LUA)
@@ -192,7 +200,7 @@ class EventStore:
                 dumps(idem_answer) if idem_field else "", expected_head or "",
                 str(len(pairs) // 2), str(len(envelopes)), *pairs]
         args += [dumps(env) for env in envelopes]
-        reply = self._append(keys=keys + write_keys, args=args + words)
+        reply = self._run_append(keys + write_keys, args + words)
         status, value = reply[0], reply[1]
         if status == "replayed":
             return AppendResult("replayed", answer=loads(value))
@@ -204,6 +212,36 @@ class EventStore:
             outside.apply(pipe)
             pipe.execute()
         return AppendResult(status, version=int(value))
+
+    def _run_append(self, keys: list[str], args: list[str]):
+        """The append script's reply; with ``wait_replicas`` the script and a ``WAIT`` in
+        one pipeline on the connection of the match's master (one round trip). A
+        connection error or ``MOVED`` there refreshes a cluster client's slot map and
+        propagates (503 ``store_unavailable``; the client retries)."""
+        if not self.wait_replicas:
+            return self._append(keys=keys, args=args)
+        client = self.redis
+        if self.cluster:
+            client = self.redis.get_redis_connection(self.redis.get_node_from_key(keys[0]))
+        for _attempt in range(2):
+            pipe = client.pipeline(transaction=False)
+            pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+            try:
+                reply, acked = pipe.execute()
+            except NoScriptError:
+                client.script_load(APPEND_LUA)
+                continue
+            except (redis_errors.ConnectionError, redis_errors.TimeoutError,
+                    redis_errors.AskError, redis_errors.ClusterDownError, redis_errors.TryAgainError):
+                if self.cluster:
+                    self.redis.nodes_manager.initialize()
+                raise
+            if reply[0] == "ok" and int(acked) < self.wait_replicas:
+                log.warning("append to %s confirmed by %s of %s replicas in %s ms", keys[0],
+                            acked, self.wait_replicas, self.wait_ms)
+            return reply
+        raise redis_errors.NoScriptError("the append script could not be loaded")
 
     def apply(self, writes: WriteBatch) -> None:
         """Run ``writes`` outside an append (one pipelined round trip; nothing when empty)."""

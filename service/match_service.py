@@ -70,7 +70,9 @@ class MatchService:
             answer is the same without it.
         reconcile_full_s: seconds between two full :meth:`reconcile` passes (every running
             match); the passes between scan only the ``awaiting`` index.
-        index_shards: shards of the lobby index (``ARENA_INDEX_SHARDS``).
+        index_shards: shards of the global indexes and counters (``ARENA_INDEX_SHARDS``).
+        wait_replicas / wait_ms: replicas each append waits for (``WAIT``, pipelined with
+        the append script; ``ARENA_REDIS_WAIT_REPLICAS`` / ``ARENA_REDIS_WAIT_MS``).
         abandon_after_s: a running match with no human action for this long ends
             ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
         bot_caps: the server's caps on bot options and running bot matches per client
@@ -95,12 +97,14 @@ class MatchService:
                  reconcile_full_s: float = 60.0, index_shards: int = 16,
                  abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None,
                  compaction: bool = True, idempotency_ttl_s: float = 3600.0, archive=None,
-                 archive_after_s: float = 604800.0, archive_batch: int = 100):
+                 archive_after_s: float = 604800.0, archive_batch: int = 100,
+                 wait_replicas: int = 0, wait_ms: int = 100):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
         self.stores = Stores.build(redis, keys, snapshot_every=snapshot_every,
-                                   blocking_reads=blocking_reads, index_shards=index_shards)
+                                   blocking_reads=blocking_reads, index_shards=index_shards,
+                                   wait_replicas=wait_replicas, wait_ms=wait_ms)
         self.ctx = MatchContext(self.stores, scheduler, engines, clock, fold_cache_size,
                                 append_attempts)
         self.ctx.archive = archive
