@@ -8,6 +8,7 @@ is the facade over them.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
@@ -122,6 +123,7 @@ class MatchContext:
         #: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or None
         self.archive = None
         self.logs = FinishedLogs(stores.compacted, lambda: self.archive)
+        self._fresh = threading.local()   # a head this thread's request has just read
 
     # ------------------------------------------------------------------ engines
     @property
@@ -217,6 +219,15 @@ class MatchContext:
         if not isinstance(match_id, str):
             raise errors.MatchNotFound(str(match_id))
         entry = self.folds.take(match_id)
+        fresh = getattr(self._fresh, "read", None)
+        if fresh is not None:
+            self._fresh.read = None
+            if idem_field is None and entry is not None and entry.record is not None and \
+                    fresh[:2] == (match_id, entry.version):
+                # this request read exactly this head a moment ago (the seat check)
+                return Loaded(entry.record, self.engine(entry.game), entry.version,
+                              entry.head_hash, entry.state, entry.decisions,
+                              tokens=fresh[2], deadlines=fresh[3]), None
         read = self.stores.events.head(match_id, None if entry is None else entry.version,
                                        idem_field)
         return self.from_read(match_id, read, entry), read.prior
@@ -263,6 +274,20 @@ class MatchContext:
         loaded = self.load(match_id, record=record)
         loaded.tokens, loaded.deadlines = read.tokens, read.deadlines
         return loaded
+
+    def keep_fresh(self, loaded: Loaded) -> None:
+        """:meth:`keep`, and remember for this thread that its request has just read this
+        head: the request's next :meth:`head` of the match (without an idempotency field)
+        takes the cached fold without reading the store again, when it is still at that
+        version. :meth:`forget_fresh` (the API calls it before every request) drops the
+        mark, so it never outlives a request."""
+        self._fresh.read = (loaded.record.match_id, loaded.version, loaded.tokens,
+                            loaded.deadlines)
+        self.keep(loaded)
+
+    def forget_fresh(self) -> None:
+        """Forget this thread's mark of :meth:`keep_fresh`."""
+        self._fresh.read = None
 
     def keep(self, loaded: Loaded) -> None:
         """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.

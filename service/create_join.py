@@ -344,7 +344,7 @@ class CreateJoin:
         # a miss reads the whole head (one round trip, like the digests alone): the fold
         # goes into the cache, so the request's own read or append needs no load
         loaded, _ = self.ctx.head(match_id)
-        self.ctx.keep(loaded)
+        self.ctx.keep_fresh(loaded)
         digests = loaded.tokens or {}
         if loaded.record.archived and self.ctx.archive is not None:   # an archived match
             digests = self.ctx.archive.digests(match_id) or {}

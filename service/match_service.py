@@ -197,6 +197,11 @@ class MatchService:
         """See :meth:`service.reads.Reads.cards`."""
         return self._reads.cards(game)
 
+    def forget_fresh_reads(self) -> None:
+        """Start of a request: a head read by an earlier request of this thread is not
+        reused (:meth:`service.context.MatchContext.keep_fresh`)."""
+        self.ctx.forget_fresh()
+
     def cached_game(self, match_id: str) -> str | None:
         """The game of ``match_id`` when this process holds its fold (no store access),
         else ``None``."""
