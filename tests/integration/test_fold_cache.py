@@ -5,12 +5,11 @@ import threading
 
 import pytest
 
-from tests.support.cluster import BOTH_STORES
-
 from domain.engine import NotYourTurn
 from service import errors
 from service.bootstrap import build_service
 from tests.support.games import ENGINES
+from tests.support.cluster import BOTH_STORES
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]
 

@@ -4,12 +4,11 @@ import time
 
 import pytest
 
-from tests.support.cluster import BOTH_STORES
-
 from domain.engine import NotYourTurn
 from service.bootstrap import build_service
 from service import errors
 from tests.support.games import ENGINES
+from tests.support.cluster import BOTH_STORES
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]
 

@@ -84,3 +84,30 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
         Config.from_env({"ARENA_COMPACTION": "maybe"})
     with pytest.raises(ValueError):
         Config.from_env({"ARENA_IDEMPOTENCY_TTL_S": "0"})
+
+
+def test_a_cluster_url_names_a_redis_cluster_and_rq_needs_its_own_standalone_redis():
+    import pytest as _pytest
+
+    from service.bootstrap import cluster_nodes
+    from service.config import Config
+
+    config = Config.from_env({"REDIS_URL": "redis+cluster://:s%40cret@10.0.0.1:7000,10.0.0.2",
+                              "RQ_REDIS_URL": "redis://10.0.0.9:6379/1"})
+    assert config.redis_cluster and config.rq_url == "redis://10.0.0.9:6379/1"
+    nodes, options = cluster_nodes(config.redis_url)
+    assert [(n.host, n.port) for n in nodes] == [("10.0.0.1", 7000), ("10.0.0.2", 6379)]
+    assert options == {"username": None, "password": "s@cret", "ssl": False}
+    assert cluster_nodes("rediss+cluster://h:1")[1]["ssl"] is True
+    assert Config.from_env({"REDIS_URL": "redis://h:1", "ARENA_REDIS_CLUSTER": "1",
+                            "RQ_REDIS_URL": "redis://q"}).redis_cluster
+    assert not Config.from_env({"REDIS_URL": "redis://h:1"}).redis_cluster
+    with _pytest.raises(ValueError, match="RQ_REDIS_URL"):
+        Config.from_env({"REDIS_URL": "redis+cluster://h:1"}).rq_url
+    with _pytest.raises(ValueError, match="standalone"):
+        Config.from_env({"REDIS_URL": "redis+cluster://h:1",
+                         "RQ_REDIS_URL": "redis+cluster://h:2"}).rq_url
+    with _pytest.raises(ValueError):
+        cluster_nodes("redis+cluster://")
+    round_trip = Config.from_env({**config.to_env(), "ARENA_REDIS_WAIT_REPLICAS": "1"})
+    assert round_trip.redis_cluster and round_trip.wait_replicas == 1
