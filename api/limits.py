@@ -109,7 +109,7 @@ def _seat_key() -> str | None:
     if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
         return None
     try:
-        current_app.extensions["arena"].service.authenticate(match_id, token)
+        current_app.extensions["arena"].service.authenticate(match_id, token, in_request=True)
     except ServiceError:
         return None
     return "seat:" + token_digest(token)[:32]

@@ -331,8 +331,13 @@ class CreateJoin:
                 return outcome.version
         raise errors.TooManyConflicts(100)
 
-    def authenticate(self, match_id: str, token: str) -> int:
+    def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
         """The seat owning ``token`` (constant-time compare of SHA-256 digests).
+
+        A token-cache miss reads the match's whole head (one round trip) into the fold and
+        token caches. ``in_request`` (the API, which calls
+        :meth:`service.context.MatchContext.forget_fresh` before every request): the same
+        request's next read of the match reuses that head instead of reading it again.
         Raises MatchNotFound or InvalidToken."""
         if not isinstance(match_id, str):
             raise errors.MatchNotFound(str(match_id))
@@ -344,7 +349,10 @@ class CreateJoin:
         # a miss reads the whole head (one round trip, like the digests alone): the fold
         # goes into the cache, so the request's own read or append needs no load
         loaded, _ = self.ctx.head(match_id)
-        self.ctx.keep_fresh(loaded)
+        if in_request:
+            self.ctx.keep_fresh(loaded)
+        else:
+            self.ctx.keep(loaded)
         digests = loaded.tokens or {}
         if loaded.record.archived and self.ctx.archive is not None:   # an archived match
             digests = self.ctx.archive.digests(match_id) or {}

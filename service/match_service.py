@@ -176,9 +176,9 @@ class MatchService:
         """See :meth:`service.create_join.CreateJoin.join`."""
         return self._create_join.join(match_id, seat, name)
 
-    def authenticate(self, match_id: str, token: str) -> int:
+    def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
         """See :meth:`service.create_join.CreateJoin.authenticate`."""
-        return self._create_join.authenticate(match_id, token)
+        return self._create_join.authenticate(match_id, token, in_request=in_request)
 
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,

@@ -3,6 +3,7 @@ then its export verified (re-running new_match and every command from the reveal
 import time
 
 import pytest
+
 from tests.support.cluster import BOTH_STORES
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]

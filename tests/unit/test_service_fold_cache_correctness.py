@@ -197,6 +197,29 @@ def test_tokens_of_seats_joined_after_caching_are_accepted(service, instance):
         other.authenticate("missing", token0)
 
 
+def test_a_head_read_by_the_seat_check_is_reused_only_within_its_request(service, instance):
+    created = service.create_match("race", [{"kind": "human"}] * 2, {"target": 500})
+    mid, tokens = created["match_id"], [s["token"] for s in created["seats"]]
+    other = instance()
+    turn = _turn(service, mid)
+    # request 1 on the other process: the seat check reads the head, the view reuses it
+    other.forget_fresh_reads()
+    assert other.authenticate(mid, tokens[0], in_request=True) == 0
+    reads = []
+    original = other.store.head
+    other.store.head = lambda *a, **k: reads.append(a) or original(*a, **k)
+    assert other.match_view(mid, 0)["version"] == 1 and reads == []
+    # another process appends; request 2 on the other process must see it
+    service.act(mid, turn, {"type": "add", "amount": 1})
+    other.forget_fresh_reads()
+    assert other.match_view(mid, 0)["version"] == 2 and len(reads) == 1
+    # outside a request (in_request False) a seat check marks nothing for later reads
+    third = instance()
+    assert third.authenticate(mid, tokens[0]) == 0
+    service.act(mid, 1 - turn, {"type": "add", "amount": 1})
+    assert third.match_view(mid, 0)["version"] == 3
+
+
 def test_bot_rng_is_the_one_the_service_and_the_cli_share():
     import cli.bot_match
 
