@@ -6,7 +6,9 @@ No ``REDIS_URL`` => embedded mode: both the event store and RQ use one shared
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
+import time
 from typing import Mapping
 from urllib.parse import unquote, urlsplit
 
@@ -21,6 +23,9 @@ from service.config import Config
 from service.keys import Keys
 from service.match_service import MatchService
 from service.scheduling import TurnScheduler
+from service.store_errors import is_store_unavailable
+
+log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _fake_server = None
@@ -38,16 +43,17 @@ def fake_server():
         return _fake_server
 
 
-def store_connection(config: Config):
+def store_connection(config: Config, *, wait: bool = False):
     """Event-store client (``decode_responses=True``) for ``REDIS_URL`` or fakeredis: a
     ``redis.cluster.RedisCluster`` when ``REDIS_URL`` names a cluster
-    (:func:`cluster_connection`), else a ``redis.Redis``."""
+    (:func:`cluster_connection`; ``wait``: until the cluster answers), else a
+    ``redis.Redis`` (which connects lazily)."""
     if config.embedded:
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
     if config.redis_cluster:
-        return cluster_connection(config.redis_url)
+        return cluster_connection(config.redis_url, wait=wait)
     return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
 
 
@@ -73,16 +79,32 @@ def cluster_nodes(url: str) -> tuple[list[ClusterNode], dict]:
     return nodes, options
 
 
-def cluster_connection(url: str) -> RedisCluster:
+def cluster_connection(url: str, *, wait: bool = False) -> RedisCluster:
     """A ``RedisCluster`` client (``decode_responses=True``) over the seed nodes of ``url``
     (:func:`cluster_nodes`). It follows ``MOVED``/``ASK`` itself and re-reads the slot map
     after a failover; errors while no node serves a slot (``ClusterDownError``,
     ``ConnectionError``, ``TryAgainError``) reach the caller after its bounded retries and
-    answer 503 ``store_unavailable`` (:mod:`service.store_errors`)."""
+    answer 503 ``store_unavailable`` (:mod:`service.store_errors`).
+
+    The client reads the slot map when it is made, so it cannot be made while no seed
+    node answers: that raises (a store-unavailable error), unless ``wait`` (a worker
+    starting during an outage): then it retries with jittered backoff (capped at 2 s)
+    until the cluster answers."""
     nodes, options = cluster_nodes(url)
-    return RedisCluster(startup_nodes=nodes, decode_responses=True, socket_connect_timeout=2,
-                        socket_timeout=5, health_check_interval=30,
-                        **{k: v for k, v in options.items() if v})
+    backoff = ExponentialWithJitterBackoff(cap=2.0, base=0.1)
+    failures = 0
+    while True:
+        try:
+            return RedisCluster(startup_nodes=nodes, decode_responses=True,
+                                socket_connect_timeout=2, socket_timeout=5,
+                                health_check_interval=30,
+                                **{k: v for k, v in options.items() if v})
+        except Exception as error:  # noqa: BLE001 - classified just below
+            if not wait or not is_store_unavailable(error):
+                raise
+            failures += 1
+            log.warning("Redis Cluster at %s not reachable yet (%s); retrying", url, error)
+            time.sleep(backoff.compute(failures))
 
 
 def waiting_retry() -> Retry:
@@ -137,14 +159,15 @@ def build_service(config: Config | None = None,
     """A MatchService wired to the configured store and RQ queue (``config`` default
     ``Config.from_env()``; ``engines`` default ``ARENA_ENGINES`` or the game registry).
     ``wait_for_queue``: the RQ client retries through outages forever (a worker process;
-    see :func:`rq_connection`). The store client keeps redis-py's bounded retries: a job
-    meeting an outage ends at once and is enqueued again by reconcile."""
+    see :func:`rq_connection`), and a cluster store client is made once the cluster answers.
+    The store client keeps redis-py's bounded retries: a job meeting an outage ends at once
+    and is enqueued again by reconcile."""
     config = config or Config.from_env()
     keys = Keys(config.key_prefix)
     queue = rq_queue(config, rq_connection(config, wait=wait_for_queue))
     scheduler = TurnScheduler(queue, keys, job_timeout_s=config.bot_job_timeout_s,
                               lease_s=config.worker_lease_s)
-    service = MatchService(store_connection(config), keys, scheduler,
+    service = MatchService(store_connection(config, wait=wait_for_queue), keys, scheduler,
                            engines if engines is not None else load_engines(config),
                            snapshot_every=config.snapshot_every,
                            append_attempts=config.append_attempts,

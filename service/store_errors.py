@@ -27,13 +27,24 @@ STORE_UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 
 
+#: What redis-py's cluster client says (``RedisClusterException``, not a ``RedisError``) when
+#: it cannot build a slot map: no node reachable, slots not covered while a master fails
+#: over, nodes disagreeing mid-election. Other ``RedisClusterException`` s (e.g. a command
+#: whose keys are in several slots) are bugs.
+CLUSTER_MAP_UNAVAILABLE = ("cannot be connected", "not covered", "could not agree")
+
+
 def is_store_unavailable(error: BaseException | None) -> bool:
     """True when ``error``, or an error it was raised from or while handling (a few levels
-    of ``__cause__``/``__context__``), is one of :data:`STORE_UNAVAILABLE`."""
+    of ``__cause__``/``__context__``), is one of :data:`STORE_UNAVAILABLE` or a cluster
+    client's :data:`CLUSTER_MAP_UNAVAILABLE` error."""
     for _ in range(8):
         if error is None:
             return False
         if isinstance(error, STORE_UNAVAILABLE):
+            return True
+        if isinstance(error, redis_errors.RedisClusterException) and \
+                any(text in str(error) for text in CLUSTER_MAP_UNAVAILABLE):
             return True
         error = error.__cause__ or error.__context__
     return False
@@ -52,7 +63,7 @@ def store_state(error: BaseException | None) -> str:
     if isinstance(error, redis_errors.ReadOnlyError):
         return "readonly"
     if isinstance(error, (redis_errors.ClusterDownError, redis_errors.ClusterError,
-                          redis_errors.SlotNotCoveredError)):
+                          redis_errors.SlotNotCoveredError, redis_errors.RedisClusterException)):
         return "cluster_down"
     if isinstance(error, redis_errors.TimeoutError):
         return "timeout"

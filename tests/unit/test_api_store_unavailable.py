@@ -17,6 +17,10 @@ OUTAGES = [
     redis.exceptions.MovedError("3999 127.0.0.1:6381"),
     redis.exceptions.SlotNotCoveredError("Slot 3999 is not covered"),
     redis.exceptions.OutOfMemoryError("OOM command not allowed"),
+    redis.exceptions.RedisClusterException(
+        "Redis Cluster cannot be connected. Please provide at least one reachable node: x"),
+    redis.exceptions.RedisClusterException("All slots are not covered after query all startup_nodes."),
+    redis.exceptions.ClusterError("TTL exhausted."),
 ]
 
 
@@ -57,6 +61,9 @@ def test_a_script_error_is_a_bug_not_an_outage():
     assert not is_store_unavailable(bug)
     client = create_app(DownService(bug), {"TESTING": True}).test_client()
     assert client.get("/v1/games").status_code == 500
+    cross_slot = redis.exceptions.RedisClusterException(
+        "EVALSHA - all keys must map to the same key slot")
+    assert not is_store_unavailable(cross_slot)     # a cluster client refusing a bug
 
 
 def test_an_outage_raised_while_handling_another_error_is_still_an_outage():

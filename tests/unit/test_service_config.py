@@ -111,3 +111,27 @@ def test_a_cluster_url_names_a_redis_cluster_and_rq_needs_its_own_standalone_red
         cluster_nodes("redis+cluster://")
     round_trip = Config.from_env({**config.to_env(), "ARENA_REDIS_WAIT_REPLICAS": "1"})
     assert round_trip.redis_cluster and round_trip.wait_replicas == 1
+
+
+def test_a_worker_waits_for_an_unreachable_cluster_and_an_api_process_does_not(monkeypatch):
+    import pytest as _pytest
+    import redis as _redis
+
+    from service import bootstrap
+
+    attempts = []
+
+    class Flaky:
+        def __init__(self, **_kwargs):
+            attempts.append(1)
+            if len(attempts) < 3:
+                raise _redis.exceptions.RedisClusterException(
+                    "Redis Cluster cannot be connected. Please provide at least one reachable node")
+
+    monkeypatch.setattr(bootstrap, "RedisCluster", Flaky)
+    monkeypatch.setattr(bootstrap.time, "sleep", lambda _s: None)
+    assert isinstance(bootstrap.cluster_connection("redis+cluster://h:1", wait=True), Flaky)
+    assert len(attempts) == 3
+    attempts.clear()
+    with _pytest.raises(_redis.exceptions.RedisClusterException):
+        bootstrap.cluster_connection("redis+cluster://h:1")
