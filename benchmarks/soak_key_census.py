@@ -49,11 +49,14 @@ STORE_PATTERNS = {
     "match:tokens": rf"^{PREFIX}:{MID}:tokens$", "match:idem": rf"^{PREFIX}:{MID}:idem$",
     "match:events": rf"^{PREFIX}:{MID}:events$", "match:snap": rf"^{PREFIX}:{MID}:snap$",
     "match:deadlines": rf"^{PREFIX}:{MID}:deadlines$",
-    "index:matches": rf"^{PREFIX}:matches$", "index:running": rf"^{PREFIX}:running$",
-    "index:awaiting": rf"^{PREFIX}:awaiting$", "index:compacted": rf"^{PREFIX}:compacted$",
+    # the global indexes and counters are sharded (service/slots.py); the single
+    # pre-sharding keys are read and drained, never written
+    "index:matches": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?matches$",
+    "index:running": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?running$",
+    "index:awaiting": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?awaiting$", "index:compacted": rf"^{PREFIX}:compacted$",
     "index:compact-pending": rf"^{PREFIX}:compact-pending$",
     "index:lobby": rf"^{PREFIX}:\{{{PREFIX}-ix-\d+\}}:lobby:(all|open|running|finished)(:[a-z0-9-]+)?$",
-    "metrics": rf"^{PREFIX}:metrics$", "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
+    "metrics": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?metrics$", "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
     "limits": rf"^{PREFIX}:limits:.+$",
 }
 #: every key RQ and the workers may leave in the RQ database, by kind
