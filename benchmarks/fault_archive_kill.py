@@ -6,7 +6,8 @@ compacted on the real Redis (``--redis-url``, a fresh key prefix, deleted afterw
 the archive at ``--archive-url`` (a PostgreSQL database; the script's rows are deleted
 afterwards). Then a mover subprocess (``--mover``: ``MatchService.archive_due`` one match
 at a time until none is due) is started and killed with SIGKILL after a random
-``--kill-after`` seconds, over and over, until the compacted set is empty; a last run is
+``--kill-after`` seconds, over and over (the first run is gated: killed after moving exactly
+one match, so at least one kill lands mid-batch on a fast machine too), until the compacted set is empty; a last run is
 never killed. Checks: every match is archived exactly once, has no key left in Redis, reads
 back (export equal to the one before the move, verified), and the lobby lists each once.
 
@@ -45,14 +46,45 @@ def _play(service, seats: int = 2) -> str:
     raise RuntimeError(f"match {mid} did not finish")
 
 
+GATE_ENV = "ARENA_FAULT_MOVER_GATE"
+
+
 def mover() -> int:
-    """The subprocess: move due matches one at a time until none is due."""
+    """The subprocess: move due matches one at a time until none is due. With the
+    environment variable ``ARENA_FAULT_MOVER_GATE`` naming a Redis list, each move first
+    takes one token from it (``BLPOP``, 60 s), so the driver decides when it may go on."""
     from service.bootstrap import build_service
 
     service = build_service()
-    while service.archive_due(1):
-        pass
-    return 0
+    gate = os.environ.get(GATE_ENV)
+    while True:
+        if gate and service.redis.blpop([gate], timeout=60) is None:
+            return 1
+        if not service.archive_due(1):
+            return 0
+
+
+def _gated_kill(service, env: dict[str, str], gate: str, timeout_s: float = 300.0) -> int:
+    """A kill that lands mid-batch whatever the machine's speed: a gated mover moves one
+    match (one token), and is SIGKILLed while it waits for the next. The rows archived."""
+    import time
+
+    rows_before = service.ctx.archive.count()
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.fault_archive_kill", "--mover"],
+                            cwd=ROOT, env={**env, GATE_ENV: gate},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        service.redis.rpush(gate, "go")
+        deadline = time.monotonic() + timeout_s
+        while service.ctx.archive.count() == rows_before or service.redis.llen(gate):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the gated mover did not move its one match")
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        service.redis.delete(gate)
+    return service.ctx.archive.count() - rows_before
 
 
 def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
@@ -74,6 +106,9 @@ def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
         ids = [_play(service) for _ in range(matches)]
         exports = {mid: service.export(mid) for mid in ids}
         kills = mid_batch = mid_move = runs = 0   # (a kill may be both, or neither: at start-up)
+        if matches > 1:   # one kill certainly mid-batch, then kills at random instants
+            runs, kills, mid_batch = 1, 1, 1
+            _gated_kill(service, env, f"{prefix}:fault-gate")
         while service.stores.compacted.count() and runs < max_runs:
             runs += 1
             before = service.stores.compacted.count()
