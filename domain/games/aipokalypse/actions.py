@@ -31,7 +31,7 @@ def pending(state: Mapping[str, Any]) -> dict[int, str]:
                 for s in alive(state) if not state["players"][s]["ready"]}
     if phase == "battle":
         react = {s: "react" for s in battle.eligible(state)}
-        return react or {s: "place_card" for s in battle.placing(state)}
+        return react or {s: "place_card" for s in battle.placing(state, none_eligible=True)}
     return {}
 
 

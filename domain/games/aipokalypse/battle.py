@@ -14,6 +14,7 @@ A.I.Toma wins ties, ruling R-toma-react); the A.I.Toma spends ammo by itself
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from . import sides, toma
@@ -83,11 +84,27 @@ def auto_place(ctx: Ctx) -> bool:
     return waiting
 
 
-def _battle_ops(p: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+def _battle_ops(p: Mapping[str, Any]) -> tuple[tuple[int, Mapping[str, Any]], ...]:
+    """``(slot index, op)`` of every battle-trigger op of the units on ``p``'s slots, left to
+    right (none for the A.I.Toma: its cards have no effects). Read-only ops of the card
+    catalogue, remembered by the slots' unit ids (:func:`_unit_ops`)."""
     if is_toma(p):
-        return []                                 # the A.I.Toma's cards have no effects
+        return ()
+    return _unit_ops(tuple([(i, s["unit"]) for i, s in enumerate(p["slots"]) if s["unit"]]))
+
+
+@lru_cache(maxsize=1 << 12)
+def _unit_ops(placed: tuple[tuple[int, str], ...]) -> tuple[tuple[int, Mapping[str, Any]], ...]:
+    """:func:`_battle_ops` of the units ``placed`` (``(slot index, card id)`` pairs): a
+    pure function of the card data, which is loaded once per process."""
     cat = catalogue()
-    return [(i, op) for i, s in units(p) for op in cat[s["unit"]].ops("battle")]
+    return tuple((i, op) for i, cid in placed for op in cat[cid].ops("battle"))
+
+
+def _opponents_temp(p: Mapping[str, Any]) -> int:
+    """The Scream's ``temp`` to ``opponents``: what ``p``'s units take from each opponent's
+    battle strength (summed over its battle ops)."""
+    return sum(op["n"] for _, op in _battle_ops(p) if op["op"] == "temp" and op["to"] == "opponents")
 
 
 def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | None = None) -> int:
@@ -112,8 +129,7 @@ def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | N
         else:
             total += fighting_temp(state, seat, cur) + strength_of(p["slots"][cur["slot"]])
         for other in opponents_of(state, seat):
-            total += sum(op["n"] for _, op in _battle_ops(state["players"][other])
-                         if op["op"] == "temp" and op["to"] == "opponents")
+            total += _opponents_temp(state["players"][other])
     total = max(total, 0)
     return total * sides.toma_factor(state) if is_toma(p) else total
 
@@ -179,54 +195,65 @@ def strengths(state: Mapping[str, Any]) -> dict[int, int]:
 
 # ------------------------------------------------------------------ reactions
 
-def _others_best(state: Mapping[str, Any], seat: int) -> int:
-    return max((v for s, v in strengths(state).items() if s != seat), default=0)
+def _others_best(state: Mapping[str, Any], seat: int,
+                 st: Mapping[int, int] | None = None) -> int:
+    st = strengths(state) if st is None else st
+    return max((v for s, v in st.items() if s != seat), default=0)
 
 
-def wins_with(state: Mapping[str, Any], seat: int, mine: int) -> bool:
+def wins_with(state: Mapping[str, Any], seat: int, mine: int,
+              st: Mapping[int, int] | None = None) -> bool:
     """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
     A.I.Toma: whether its side's (summed) strength would at least equal the A.I.Toma's
     (doubled) one. A tie is still the A.I.Toma's point, so the side stays behind and may
-    react again, e.g. with ammo (ruling R-toma-react)."""
+    react again, e.g. with ammo (ruling R-toma-react). ``st``: :func:`strengths` of
+    ``state`` when the caller has them already (they are computed otherwise)."""
+    st = strengths(state) if st is None else st
     if state.get("toma"):
-        st = strengths(state)
+        st = dict(st)
         st[seat] = mine
         return sides.humans_reach(state, st)
-    return mine >= _others_best(state, seat)
+    return mine >= _others_best(state, seat, st)
 
 
-def behind(state: Mapping[str, Any], seat: int) -> bool:
-    """``seat`` is strictly behind (competitive), or its side would lose the point."""
+def behind(state: Mapping[str, Any], seat: int, st: Mapping[int, int] | None = None) -> bool:
+    """``seat`` is strictly behind (competitive), or its side would lose the point.
+    ``st``: :func:`strengths` of ``state`` when the caller has them already."""
+    st = strengths(state) if st is None else st
     if state.get("toma"):
-        return not sides.humans_win(state, strengths(state))
-    return strength(state, seat) < _others_best(state, seat)
+        return not sides.humans_win(state, st)
+    return strength(state, seat) < _others_best(state, seat, st)
 
 
-def reactions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+def reactions(state: Mapping[str, Any], seat: int,
+              st: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
     """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
     A.I.Lien included) that increases its battle strength or an ammo count that makes it
     (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`); Big Benji may cash
     pool cards. Against the A.I.Toma a seat reacts while its side would lose the point (a tie
-    included) and a reaction must bring its side at least level (R-toma-react)."""
+    included) and a reaction must bring its side at least level (R-toma-react).
+    ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
+    one computation over every seat); computed once here otherwise."""
     p = state["players"][seat]
     if (state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]
             or is_toma(p)):
         return []
-    if not behind(state, seat):
+    st = strengths(state) if st is None else st
+    if not behind(state, seat, st):
         return []
-    mine = strength(state, seat)
+    mine = st[seat] if seat in st else strength(state, seat)
     out: list[dict[str, Any]] = []
     cat = catalogue()
     for cid in sorted(set(p["hand"]) | set(colony_card(p))):
         if cat[cid].category != "basic":
             continue
         new = replaced_strength(state, seat, cid)
-        if new > mine and wins_with(state, seat, new):       # "increase your battle strength"
+        if new > mine and wins_with(state, seat, new, st):     # "increase your battle strength"
             out.append({"type": "react_card", "card": cid})
     for k in range(1, len(p["ammo"]) + 1):
-        if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k):
+        if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st):
             out.append({"type": "react_ammo", "count": k})
     out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
     out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))   # Big Benji
@@ -273,13 +300,18 @@ def replaced_strength(state: Mapping[str, Any], seat: int, card: str) -> int:
 
 
 def eligible(state: Mapping[str, Any]) -> list[int]:
-    """Seats with an open reaction decision in the current window."""
-    return [s for s in alive(state) if reactions(state, s)]
+    """Seats with an open reaction decision in the current window (the battle strengths
+    computed once for all of them)."""
+    if state["phase"] != "battle":
+        return []
+    st = strengths(state)
+    return [s for s in alive(state) if reactions(state, s, st)]
 
 
-def placing(state: Mapping[str, Any]) -> list[int]:
-    """Seats that must choose where their non-fighting battle card goes (after reactions)."""
-    if state["phase"] != "battle" or eligible(state):
+def placing(state: Mapping[str, Any], none_eligible: bool = False) -> list[int]:
+    """Seats that must choose where their non-fighting battle card goes (after reactions).
+    ``none_eligible``: the caller found :func:`eligible` empty already."""
+    if state["phase"] != "battle" or (not none_eligible and eligible(state)):
         return []
     return [s for s in alive(state) if len(needs_placement(state, s)) > 1]
 

@@ -188,9 +188,45 @@ def total_strength(player: Mapping[str, Any], with_ailien_hand: bool = False) ->
     return total
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+class _NotPlain(Exception):
+    """A value :func:`_plain_copy` does not copy as JSON would (its caller falls back)."""
+
+
+def _plain_copy(value: Any) -> Any:
+    """Deep copy of a JSON-shaped value as a JSON round trip gives it: dicts with string
+    keys, lists, tuples (copied as lists), JSON scalars. Raises :class:`_NotPlain` for
+    anything else (a non-string key, another type)."""
+    kind = type(value)
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain(key)
+            out[key] = item if type(item) in _SCALARS else _plain_copy(item)
+        return out
+    if kind is list or kind is tuple:
+        items = list(value)
+        for i, item in enumerate(items):
+            if type(item) not in _SCALARS:
+                items[i] = _plain_copy(item)
+        return items
+    if kind in _SCALARS:
+        return value
+    raise _NotPlain(kind)
+
+
 def dump_state(state: Mapping[str, Any]) -> dict[str, Any]:
-    """JSON-serialisable deep copy of ``state``."""
-    return json.loads(json.dumps(state))
+    """JSON-serialisable deep copy of ``state``: exactly ``json.loads(json.dumps(state))``
+    (tuples become lists), about twice as fast for the plain dicts and lists a state is
+    made of (:func:`_plain_copy`); anything else takes the JSON round trip itself (its
+    errors included). Every ``decide`` copies the state once (:class:`.context.Ctx`)."""
+    try:
+        return _plain_copy(state)
+    except (_NotPlain, RecursionError):
+        return json.loads(json.dumps(state))
 
 
 def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
