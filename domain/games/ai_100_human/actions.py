@@ -2,10 +2,13 @@
 
 ``legal_actions`` is the single source of what may be done: ``decide`` accepts exactly
 these commands (compared in the canonical form :func:`canonical`), and bots pick from them.
+:func:`is_legal` answers "is this command one of them" without building and encoding the
+whole list for the large kinds (reserve, draft, discard, placement).
 """
 from __future__ import annotations
 
 import json
+from collections import Counter
 from itertools import combinations
 from typing import Any, Mapping
 
@@ -126,3 +129,78 @@ def canonical(command: Mapping[str, Any]) -> str:
     if c.get("type") == "use_ai5" and isinstance(c.get("cells"), list):
         c["cells"] = sorted((list(x) for x in c["cells"]), key=str)
     return json.dumps(c, sort_keys=True, separators=(",", ":"))
+
+
+def _fields(command: Mapping[str, Any], *names: str) -> bool:
+    """True when ``command`` has exactly the keys ``type`` and ``names``."""
+    return len(command) == len(names) + 1 and all(n in command for n in names)
+
+
+def _card_field(command: Mapping[str, Any]) -> str | None:
+    """The ``card`` of a command with exactly the keys ``type`` and ``card`` (a string),
+    else ``None``."""
+    card = command.get("card")
+    return card if _fields(command, "card") and type(card) is str else None
+
+
+def _cell_field(value: Any) -> tuple[int, int] | None:
+    """``(row, col)`` of a cell written as a list (or tuple) of two ints, else ``None``
+    (``True`` or ``1.0`` is not the ``1`` of a legal action's canonical form)."""
+    if type(value) in (list, tuple) and len(value) == 2 and \
+            type(value[0]) is int and type(value[1]) is int:
+        return value[0], value[1]
+    return None
+
+
+def _in_list(command: Mapping[str, Any], actions: list[dict[str, Any]]) -> bool:
+    """``command`` among ``actions``, compared in canonical form."""
+    key = canonical(command)
+    return any(canonical(a) == key for a in actions)
+
+
+def is_legal(state: MatchState, seat: int, command: Mapping[str, Any]) -> bool:
+    """True exactly when ``canonical(command)`` is the canonical form of one of
+    ``legal_actions(state, seat)`` (``decide``'s last check).
+
+    The kinds with long lists are checked directly: the AI side, the reserve (a
+    sub-multiset of the dealt cards of the kept size), the draft (a hand or offered card;
+    ``use_ai6`` when AI-6 is available), the 2-player discard and the placement (a
+    placeable card and an open cell); AI-5's exchanges and the rarer kinds compare with
+    their own, short, list. ``tests/unit/ai_100_human/test_fast_legality.py`` checks the
+    agreement on random states and commands."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seat_count:
+        return False
+    kind = seat_pending(state, seat)
+    if kind is None or not isinstance(command, Mapping):
+        return False
+    ctype = command.get("type")
+    s = state.seats[seat]
+    if kind == CHOOSE_AI_SIDE:
+        return ctype == CHOOSE_AI_SIDE and _card_field(command) in s.ai_pair
+    if kind == KEEP_RESERVE:
+        cards = command.get("cards")
+        if ctype != KEEP_RESERVE or not _fields(command, "cards") or type(cards) is not list or \
+                len(cards) != keep_count(state, seat) or \
+                not all(type(c) is str for c in cards):
+            return False
+        return not Counter(cards) - Counter(s.dealt)
+    if kind == DRAFT and ctype == DRAFT:
+        card = _card_field(command)
+        if card is None:
+            return False
+        return card in ({c for _, c in solo.offer(state)} if state.mode == "solo" else s.hand)
+    if kind == DRAFT and ctype == "use_ai6":
+        return _fields(command) and powers.ai6_available(state, seat)
+    if kind in (DRAFT, PLACE) and ctype == "use_ai5":
+        return _in_list(command, powers.ai5_actions(state, seat))
+    if kind == DRAFT:
+        return False
+    if kind == DISCARD:
+        return ctype == DISCARD and _card_field(command) in s.hand
+    if kind == PLACE:
+        cell = _cell_field(command.get("cell"))
+        if ctype != PLACE or not _fields(command, "card", "cell") or cell is None or \
+                type(command["card"]) is not str or command["card"] not in placeable(state, seat):
+            return False
+        return cell in placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
+    return _in_list(command, legal_actions(state, seat))

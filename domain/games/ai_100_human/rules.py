@@ -22,6 +22,7 @@ from .duo import DISCARD
 from .recorder import Recorder
 from .spec import AI6_DRAW, AI6_MIN_HAND, COMMAND_SCHEMAS
 from .state import MatchState, clone
+from .tableau import placement_cells
 from .turn_scoring import score_copy_points, score_played_card
 
 # Which command types answer which pending decision kind.
@@ -57,8 +58,7 @@ def decide(state: MatchState, seat: int, command: Mapping[str, Any],
     if ctype not in ANSWERS[kind]:
         raise IllegalMove(f"Now you must decide {kind!r}; {ctype!r} is not possible.", "wrong_step")
     _explain_rejection(state, seat, command)
-    legal = {A.canonical(c) for c in A.legal_actions(state, seat)}
-    if A.canonical(command) not in legal:
+    if not A.is_legal(state, seat, command):       # one of legal_actions (canonical form)
         raise IllegalMove("The rules do not allow this command now.")
     rec = Recorder(clone(state))
     _own_events(rec, seat, command)
@@ -145,8 +145,10 @@ def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any])
         if card == s.locked:
             raise IllegalMove("The card returned to the reserve cannot be placed this turn.",
                               "card_locked")
-        if not any(a["cell"] == list(command["cell"])
-                   for a in A.legal_actions(state, seat) if a["type"] == ctype):
+        cells = (placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
+                 if ctype == "place" else
+                 [tuple(a["cell"]) for a in powers.extra_placements(state, seat)])
+        if tuple(command["cell"]) not in cells:
             raise IllegalMove("A card must go to an empty cell next to a card of your tableau, "
                               "inside the frame.", "cell_not_available")
     if ctype == "use_ai6":
