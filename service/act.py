@@ -14,7 +14,7 @@ from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, sha256_hex
-from service.context import Loaded, MatchContext, head_fields
+from service.context import Loaded, MatchContext, head_facts, head_fields
 from service.decisions import decision_id
 from service.envelopes import build_envelopes, redact_envelopes, utc_iso
 
@@ -206,7 +206,9 @@ class Act:
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         new_version = envelopes[-1]["version"]
         answer = {"version": new_version, "events": redacted, "replayed": False}
-        fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat)
+        facts = head_facts(engine, state)     # pending/result/resigned once per append
+        fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat,
+                                        facts)
         if cause == "player":   # a human acted: what ARENA_ABANDON_AFTER_S measures from
             fields["human_at"] = envelopes[0]["at"]
         counted = ["actions_accepted"]
@@ -215,7 +217,7 @@ class Act:
         elif cause == "timeout":
             counted.append("timeouts")
         writes, after_record, pending, finished = self.after_append.writes(
-            record, engine, state, loaded.version, new_version, counted)
+            record, engine, state, loaded.version, new_version, counted, facts=facts)
         outcome = ctx.stores.events.append(
             match_id, loaded.version, envelopes, fields,
             idem_field, {"fingerprint": fingerprint, "answer": answer},

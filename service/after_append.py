@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any, Mapping
 
 from domain.engine import Engine
-from service.context import MatchContext
+from service.context import HeadFacts, MatchContext, head_facts
 from service.envelopes import utc_iso
 from service.match_record import MatchRecord
 from service.write_batch import WriteBatch
@@ -41,34 +41,41 @@ class AfterAppend:
 
     def __call__(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                  new_version: int, actor: int | None, counted: tuple | list = (),
-                 decisions: Mapping[int, list] | None = None) -> None:
+                 decisions: Mapping[int, list] | None = None,
+                 facts: HeadFacts | None = None) -> None:
         """The whole book-keeping of an append that already happened: :meth:`writes` in
         one pipelined round trip, then :meth:`done` (``decisions``: the pending seats'
         ``{seat: [since, kind]}`` after this append, :mod:`service.decisions`, so a deadline
-        follows its seat's decision). (The act and create paths run the writes inside
+        follows its seat's decision; ``facts``: :func:`service.context.head_facts` of
+        ``state`` when the caller has them). (The act and create paths run the writes inside
         their append script instead.)"""
         writes, record, pending, finished = self.writes(record, engine, state, old_version,
-                                                        new_version, counted)
+                                                        new_version, counted, facts=facts)
         self.ctx.stores.events.apply(writes)
         self.done(record, pending, new_version, actor, finished, decisions)
 
     def writes(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                new_version: int, counted: tuple | list = (),
-               batch: WriteBatch | None = None) -> tuple[WriteBatch, MatchRecord, dict]:
+               batch: WriteBatch | None = None, facts: HeadFacts | None = None
+               ) -> tuple[WriteBatch, MatchRecord, dict, bool]:
         """The store writes of an append from ``old_version`` to ``new_version`` whose
         fold is ``state``, queued on ``batch`` (default a new one) for the append script:
         the counters ``counted`` (:data:`service.metrics.COUNTERS` names), the snapshot
         when due, the running and awaiting indexes, the lobby's ``finished`` bucket and the
-        release of the client's running bot match when it ended.
+        release of the client's running bot match when it ended. ``facts``:
+        :func:`service.context.head_facts` of ``state`` when the caller computed them for
+        the append's meta fields (``pending``, ``result`` and ``resigned`` once per append;
+        computed here otherwise).
 
         Returns ``(batch, record, pending, finished)``: ``record`` with the seats resigned
         in ``state``, the pending decisions (``{}`` once finished) and whether the match
         ended, which :meth:`done` needs."""
         stores = self.ctx.stores
         match_id = record.match_id
-        finished = engine.result(state) is not None
-        pending = {} if finished else engine.pending(state)
-        resigned = engine.resigned(state)
+        facts = facts or head_facts(engine, state)
+        finished = facts.result is not None
+        pending = {} if finished else facts.pending
+        resigned = facts.resigned
         if resigned != record.resigned:   # record was read before this append
             record = replace(record, resigned=resigned)
         batch = batch if batch is not None else WriteBatch()

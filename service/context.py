@@ -57,23 +57,44 @@ def _default_engines() -> Mapping[str, Engine]:
     return registry()
 
 
+@dataclass(frozen=True, slots=True)
+class HeadFacts:
+    """What the engine says about a head state, computed once per append
+    (:func:`head_facts`) and shared by the meta fields (:func:`head_fields`), the
+    book-keeping after the append (:class:`service.after_append.AfterAppend`) and the
+    seat's representation (:func:`service.reads.seat_representation`).
+
+    ``result``: ``engine.result`` (``None`` while running); ``pending``: ``engine.pending``
+    (seat -> decision kind); ``resigned``: ``engine.resigned``."""
+
+    result: Any
+    pending: Mapping[int, str]
+    resigned: frozenset[int]
+
+
+def head_facts(engine: Engine, state: Any) -> HeadFacts:
+    """:class:`HeadFacts` of ``state`` (one ``result``, ``pending`` and ``resigned`` call)."""
+    return HeadFacts(engine.result(state), engine.pending(state), engine.resigned(state))
+
+
 def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]],
-                prior_decisions: Mapping[int, list], actor: int | None
-                ) -> tuple[dict[str, str], dict[int, list]]:
+                prior_decisions: Mapping[int, list], actor: int | None,
+                facts: HeadFacts | None = None) -> tuple[dict[str, str], dict[int, list]]:
     """The meta fields describing the head after ``envelopes`` were folded into ``state``:
     ``head_hash``, ``pending`` (seat -> decision kind), ``decisions`` (seat -> ``[since,
     kind]``, :func:`service.decisions.decisions_after` from ``prior_decisions`` and the
     ``actor``), ``status`` (:func:`status_of`), ``result``, ``resigned`` (seats that
     resigned) and, once it has a result, ``finished_at`` (the last envelope's ``at``); and
-    the decisions themselves."""
-    result = engine.result(state)
-    pending = engine.pending(state)
+    the decisions themselves. ``facts``: :func:`head_facts` of ``state`` when the caller
+    has them (computed here otherwise)."""
+    facts = facts or head_facts(engine, state)
+    result, pending = facts.result, facts.pending
     decisions = decisions_after(prior_decisions, pending, envelopes[-1]["version"], actor)
     fields = {"head_hash": envelopes[-1]["hash"],
               "pending": dumps({str(k): v for k, v in pending.items()}),
               "decisions": dumps({str(k): v for k, v in decisions.items()}),
               "status": status_of(result), "result": dumps(result),
-              "resigned": dumps(sorted(engine.resigned(state)))}
+              "resigned": dumps(sorted(facts.resigned))}
     if result is not None:
         fields["finished_at"] = envelopes[-1].get("at", "")
     return fields, decisions

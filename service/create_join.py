@@ -17,7 +17,7 @@ from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinis
 from service import errors
 from service.after_append import AfterAppend
 from service.codec import canonical_json, genesis_hash, seed_commitment
-from service.context import Loaded, MatchContext, check_seat, head_fields
+from service.context import Loaded, MatchContext, check_seat, head_facts, head_fields
 from service.match_record import MatchRecord
 from service.quotas import BotQuotas
 from service.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
@@ -257,17 +257,18 @@ class CreateJoin:
                 **(extra_meta or {})}
         if quota_client:
             meta["quota_client"] = quota_client
-        fields, decisions = head_fields(engine, state, envelopes, {}, None)
+        facts = head_facts(engine, state)
+        fields, decisions = head_fields(engine, state, envelopes, {}, None, facts)
         meta.update(fields)
         version = len(envelopes)
         record = MatchRecord.parse(match_id, {**meta, "version": str(version)})
-        stores.index.created(match_id, time.time(), running=engine.result(state) is None,
+        stores.index.created(match_id, time.time(), running=facts.result is None,
                              pipe=writes)
         if listed:
             stores.index.file(match_id, engine.game_id, record.created_ts,
                               record.lobby_bucket(set()), pipe=writes)
         _, after_record, pending, finished = self.after_append.writes(
-            record, engine, state, 0, version, ["matches_created"], batch=writes)
+            record, engine, state, 0, version, ["matches_created"], batch=writes, facts=facts)
         outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes)
         if outcome.status != "ok":
             raise errors.MatchExists(match_id)
