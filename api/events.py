@@ -8,6 +8,10 @@ SSE (HTML Living Standard, "Server-sent events"): one message per event with
 sends ``Last-Event-ID`` and resumes after it. A comment line keeps idle connections open.
 A stream lasts at most ``max_s`` seconds (query, default 60, at most 300) and ends early
 once a finished match has delivered its last event; clients reconnect (``retry:`` hint).
+With ``views=true`` the message of the last event of each command's batch (and of each
+page) also carries ``seat_state``: the viewer's ``view``, ``pending``, ``status``,
+``result`` and ``legal_actions`` right after it (``null`` legal actions for a spectator),
+so a seat can play from the stream alone (one ``POST`` per move).
 """
 from __future__ import annotations
 
@@ -43,19 +47,20 @@ def stream(match_id: str):
     first = service().match_view(match_id, viewer)  # 404 before the stream starts
     poll_s = float(current_app.config["SSE_POLL_S"])
     messages = _messages(service(), match_id, viewer, after, q["max_s"], poll_s,
-                         first["status"] == "finished")
+                         first["status"] == "finished", q["views"])
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: float,
-              poll_s: float, finished: bool) -> Iterator[str]:
-    """SSE frames until ``max_s`` passes or a finished match has nothing more to send."""
+              poll_s: float, finished: bool, views: bool = False) -> Iterator[str]:
+    """SSE frames until ``max_s`` passes or a finished match has nothing more to send
+    (``views``: batch ends carry ``seat_state``, see :meth:`service.reads.Reads.events`)."""
     deadline = time.monotonic() + max_s
     yield "retry: 2000\n\n"
     while True:
         wait = 0.0 if finished else max(0.0, min(poll_s, deadline - time.monotonic()))
-        page = svc.events(match_id, viewer, after=after, wait_s=wait)
+        page = svc.events(match_id, viewer, after=after, wait_s=wait, views=views)
         for envelope in page["events"]:
             after = envelope["version"]
             yield (f"id: {after}\nevent: {envelope['type']}\n"

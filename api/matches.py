@@ -14,9 +14,13 @@ from api.errors import Problem
 from api.http_cache import set_version_etag
 from api.auth import optional_seat, require_seat
 from api.limits import quota_client
+from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
+
+#: What ``Prefer: return=representation`` adds to a ``POST .../actions`` answer.
+REPRESENTATION_FIELDS = ("view", "pending", "status", "result", "legal_actions")
 
 
 def _created(match: dict):
@@ -96,7 +100,10 @@ def act(match_id: str):
     """Send one command for the bearer's seat; answers the new version and its events.
 
     An idempotent repeat (same seat, same ``Idempotency-Key``) answers the first body
-    again with the header ``Idempotent-Replayed: true``.
+    again with the header ``Idempotent-Replayed: true``. ``Prefer: return=representation``
+    (RFC 7240) adds the seat's ``view``, ``pending``, ``status``, ``result`` and next
+    ``legal_actions`` (``Preference-Applied: return=representation``): right after the
+    command's batch, or at the head for a replay or a command that changed nothing.
     """
     seat = require_seat(match_id)
     try:
@@ -105,10 +112,18 @@ def act(match_id: str):
         if error.status in (400, 422):
             service().check_running(match_id)   # a finished match answers match_finished first
         raise
+    represent = wants_representation()
     outcome = service().act(match_id, seat, command, idempotency_key=schemas.idempotency_key(),
-                            expected_version=expected, decision_id=decision)
-    response = jsonify({"version": outcome["version"], "events": outcome["events"]})
+                            expected_version=expected, decision_id=decision, represent=represent)
+    body = {"version": outcome["version"], "events": outcome["events"]}
+    if represent:   # the seat's next view and legal actions: one request per move
+        extra = outcome if "legal_actions" in outcome else service().representation(match_id, seat)
+        body.update({key: extra[key] for key in REPRESENTATION_FIELDS})
+    response = jsonify(body)
     response.headers["ETag"] = f'"{outcome["version"]}"'
+    response.headers["Vary"] = "Prefer"
+    if represent:
+        response.headers["Preference-Applied"] = REPRESENTATION
     if outcome.get("replayed"):
         response.headers["Idempotent-Replayed"] = "true"
     return response

@@ -269,7 +269,8 @@ class EventsQuerySchema(Schema):
 
 
 class StreamQuerySchema(Schema):
-    """``GET .../events/stream`` query: ``after`` (overridden by Last-Event-ID), ``max_s``."""
+    """``GET .../events/stream`` query: ``after`` (overridden by Last-Event-ID), ``max_s``,
+    ``views`` (``true``/``1``: batch ends carry the viewer's ``seat_state``)."""
 
     class Meta:
         unknown = EXCLUDE
@@ -277,6 +278,7 @@ class StreamQuerySchema(Schema):
     after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     max_s = QueryNumber(load_default=60.0, allow_nan=False,
                          validate=validate.Range(min=0, max=300))
+    views = fields.Boolean(load_default=False, truthy={"true", "1"}, falsy={"false", "0"})
 
 
 class StateQuerySchema(Schema):

@@ -17,6 +17,7 @@ from service.codec import canonical_json, sha256_hex
 from service.context import Loaded, MatchContext, head_facts, head_fields
 from service.decisions import decision_id
 from service.envelopes import build_envelopes, redact_envelopes, utc_iso
+from service.reads import seat_representation
 
 
 class Act:
@@ -28,7 +29,8 @@ class Act:
 
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None, decision_id: str | None = None) -> dict[str, Any]:
+            idem_field: str | None = None, decision_id: str | None = None,
+            represent: bool = False) -> dict[str, Any]:
         """Decide ``command`` for ``seat`` and append its events atomically.
 
         Returns ``{"version", "events" (redacted for seat), "replayed"}``. A repeated
@@ -44,6 +46,12 @@ class Act:
         (``seat_resigned``, for its player's own commands), a malformed command
         or key, the Idempotency-Key (IdempotencyKeyReused: another command or another
         precondition), VersionConflict, DecisionMoved, then the rules (RuleError).
+
+        ``represent`` (``Prefer: return=representation``): an accepted command's answer
+        also carries the seat's state right after its batch
+        (:func:`service.reads.seat_representation`: ``view``, ``pending``, ``status``,
+        ``result``, ``legal_actions``), computed on the fold in hand; it is not part of the
+        answer an Idempotency-Key records (a replay or an empty batch carries none).
         """
         ctx = self.ctx
         counters = ctx.stores.metrics
@@ -58,7 +66,7 @@ class Act:
         if not (bad_command or bad_key):
             answer, reloaded = self._act_on_cached_fold(match_id, seat, command, idem_field,
                                                         fingerprint, expected_version, cause,
-                                                        decision_id)
+                                                        decision_id, represent)
             if answer is not None:
                 return answer
         for _attempt in range(ctx.append_attempts):
@@ -110,7 +118,7 @@ class Act:
                 return {"version": loaded.version, "events": [], "replayed": False}
             answer, current, reloaded = self._append_batch(match_id, loaded, seat, command,
                                                            events, cause, idem_field,
-                                                           fingerprint)
+                                                           fingerprint, represent)
             if answer is not None:
                 return answer
             if expected_version is not None:
@@ -129,7 +137,7 @@ class Act:
     def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
                             idem_field: str | None, fingerprint: str,
                             expected_version: int | None, cause: str,
-                            decision: str | None = None
+                            decision: str | None = None, represent: bool = False
                             ) -> tuple[dict[str, Any] | None, Loaded | None]:
         """The fast path of :meth:`act`: decide on this process's cached fold and append
         conditionally on its version *and* head hash, without reading the store first
@@ -172,11 +180,13 @@ class Act:
         # no answer when another process appended first: the verified path decides again
         # on the head the script returned
         answer, _current, reloaded = self._append_batch(match_id, held, seat, command, events,
-                                                        cause, idem_field, fingerprint)
+                                                        cause, idem_field, fingerprint,
+                                                        represent)
         return answer, reloaded
 
     def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
-                      events: list, cause: str, idem_field: str | None, fingerprint: str
+                      events: list, cause: str, idem_field: str | None, fingerprint: str,
+                      represent: bool = False
                       ) -> tuple[dict[str, Any] | None, int | None, Loaded | None]:
         """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
         (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
@@ -191,7 +201,9 @@ class Act:
         indexes) in the same script.
 
         Returns ``(answer, None, None)`` when appended (then the turn jobs are scheduled and
-        the new fold goes into the cache) or when the append script found an earlier answer
+        the new fold goes into the cache; with ``represent`` the answer also carries
+        :func:`service.reads.seat_representation` of the new fold, computed before the fold
+        goes to the cache) or when the append script found an earlier answer
         under ``idem_field`` (``replayed: true``; nothing appended); ``(None,
         current_version, reloaded)`` when the store moved on (counted as an
         ``append_conflicts``; ``reloaded``: the match at the store's head from the script's
@@ -229,8 +241,10 @@ class Act:
             reloaded = ctx.from_read(match_id, outcome.reload) if outcome.reload else None
             return None, outcome.version, reloaded
         self.after_append.done(after_record, pending, new_version, seat, finished, decisions)
+        extra = seat_representation(engine, state, new_version, decisions, seat, facts) \
+            if represent else None
         ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
-        return answer, None, None
+        return ({**answer, **extra} if extra else answer), None, None
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused

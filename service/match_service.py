@@ -183,10 +183,12 @@ class MatchService:
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None, decision_id: str | None = None) -> dict[str, Any]:
+            idem_field: str | None = None, decision_id: str | None = None,
+            represent: bool = False) -> dict[str, Any]:
         """See :meth:`service.act.Act.act`."""
         return self._act.act(match_id, seat, command, idempotency_key, expected_version,
-                             cause=cause, idem_field=idem_field, decision_id=decision_id)
+                             cause=cause, idem_field=idem_field, decision_id=decision_id,
+                             represent=represent)
 
     # ------------------------------------------------------------------ reads
     def games(self) -> list[dict[str, Any]]:
@@ -215,14 +217,18 @@ class MatchService:
         """See :meth:`service.reads.Reads.legal_actions`."""
         return self._reads.legal_actions(match_id, seat)
 
+    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+        """See :meth:`service.reads.Reads.representation`."""
+        return self._reads.representation(match_id, seat)
+
     def check_running(self, match_id: str) -> None:
         """See :meth:`service.reads.Reads.check_running`."""
         self._reads.check_running(match_id)
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
-               limit: int = 500) -> dict[str, Any]:
+               limit: int = 500, views: bool = False) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.events`."""
-        return self._reads.events(match_id, viewer, after, wait_s, limit)
+        return self._reads.events(match_id, viewer, after, wait_s, limit, views)
 
     def state_at(self, match_id: str, viewer: int | None, version: int,
                  seat: int | None = None) -> dict[str, Any]:

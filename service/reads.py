@@ -6,15 +6,43 @@ Everything a viewer receives is produced by ``engine.view`` / ``engine.redact`` 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
-from service.context import MatchContext, check_seat, status_of
+from service.context import HeadFacts, MatchContext, check_seat, head_facts, status_of
 from service.deadline_store import DeadlineStore
 from service.decisions import decision_id
 from service.envelopes import redact_envelopes
 from service.verify import export_log, verify_log
+
+
+def seat_representation(engine: Any, state: Any, version: int,
+                        decisions: Mapping[int, list] | None, seat: int | None,
+                        facts: HeadFacts | None = None) -> dict[str, Any]:
+    """What one seat needs to play its next move, at ``version`` (``state`` is the fold
+    there, read only): ``{"view": engine.view(state, seat), "pending": {seat (str): kind},
+    "status", "result", "legal_actions": {"version", "actions", "decision_id"}}`` — the
+    same shapes as ``GET /v1/matches/{id}`` (its ``view``, ``pending``, ``status``,
+    ``result``) and ``GET .../legal-actions``. Only ``seat``'s own view: hidden
+    information of other seats stays out. ``decisions``: the pending seats' ``[since,
+    kind]`` at ``version`` (:mod:`service.decisions`; ``None`` when unknown, e.g. at a past
+    version: ``decision_id`` is then ``None``); ``facts``: ``head_facts`` of ``state`` when
+    known. ``seat`` ``None`` (a spectator): the public view and ``legal_actions: None``.
+    A resigned seat has no legal actions (``actions: []``, ``decision_id: None``), as
+    :meth:`Reads.legal_actions` answers."""
+    facts = facts or head_facts(engine, state)
+    out = {"view": engine.view(state, seat),
+           "pending": {str(k): v for k, v in facts.pending.items()},
+           "status": status_of(facts.result), "result": facts.result, "legal_actions": None}
+    if seat is not None and seat in facts.resigned:
+        out["legal_actions"] = {"version": version, "actions": [], "decision_id": None}
+    elif seat is not None:
+        actions = engine.legal_actions(state, seat)
+        out["legal_actions"] = {"version": version, "actions": actions,
+                                "decision_id": decision_id(decisions, seat, actions)
+                                if decisions is not None else None}
+    return out
 
 
 class Reads:
@@ -108,6 +136,18 @@ class Reads:
         return {"version": loaded.version, "actions": actions,
                 "decision_id": decision_id(loaded.seat_decisions, seat, actions)}
 
+    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+        """:func:`seat_representation` of ``seat`` at the match's head, plus its
+        ``version`` (the answer to ``Prefer: return=representation`` when the command's
+        own fold is not in hand: an idempotent replay, an empty batch). Raises
+        MatchNotFound, SeatNotFound."""
+        loaded, _ = self.ctx.head(match_id)
+        seat = self.ctx.checked_seat(loaded, seat)
+        out = seat_representation(loaded.engine, loaded.state, loaded.version,
+                                  loaded.seat_decisions, seat)
+        self.ctx.keep(loaded)   # only after the engine calls succeeded (read-only calls)
+        return out
+
     def check_running(self, match_id: str) -> None:
         """Raise MatchFinished (409 ``match_finished``) when the match has a result (and
         MatchNotFound when there is no such match); the API asks it before answering a
@@ -116,9 +156,13 @@ class Reads:
             raise MatchFinished()
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
-               limit: int = 500) -> dict[str, Any]:
+               limit: int = 500, views: bool = False) -> dict[str, Any]:
         """Events after version ``after`` redacted for ``viewer``; long-polls up to
-        ``wait_s`` seconds (capped at 60) until one exists. ``{"version", "events"}``."""
+        ``wait_s`` seconds (capped at 60) until one exists. ``{"version", "events"}``.
+
+        ``views``: the last event of each command's batch (and the page's last event) also
+        carries ``seat_state``, :func:`seat_representation` for ``viewer`` on the fold
+        right after it (its ``decision_id`` only when that is the head the meta describes)."""
         ctx = self.ctx
         record = ctx.record(match_id)
         if viewer is not None:
@@ -134,8 +178,20 @@ class Reads:
             return {"version": record.version, "events": []}
         base = ctx.load(match_id, upto=after, record=record)
         envelopes = ctx.envelopes(match_id, record, after=after, limit=limit)
-        redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
-        return {"version": record.version, "events": redacted}
+        if not views:
+            redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
+            return {"version": record.version, "events": redacted}
+        engine, state, out = base.engine, base.state, []
+        for i, env in enumerate(envelopes):
+            page, state = redact_envelopes(engine, [env], viewer, state)
+            last = i + 1 == len(envelopes) or \
+                envelopes[i + 1].get("command_id") != env.get("command_id")
+            if last:
+                head = env["version"] == record.version
+                page[0]["seat_state"] = seat_representation(
+                    engine, state, env["version"], record.decisions if head else None, viewer)
+            out += page
+        return {"version": record.version, "events": out}
 
     def state_at(self, match_id: str, viewer: int | None, version: int,
                  seat: int | None = None) -> dict[str, Any]:
