@@ -110,15 +110,22 @@ class ArenaClient:
 
     def act(self, match_id: str, token: str, command: dict[str, Any],
             expected_version: int | None = None,
-            idempotency_key: str | None = None) -> dict[str, Any]:
+            idempotency_key: str | None = None,
+            representation: bool = True) -> dict[str, Any]:
         """``POST /v1/matches/{id}/actions`` (the body is the command object plus
         ``expected_version``) with an ``Idempotency-Key`` (a fresh UUID unless given), so a
-        retried request never acts twice."""
+        retried request never acts twice. ``representation`` sends ``Prefer:
+        return=representation`` (RFC 7240): the answer then also carries the seat's
+        ``view``, ``pending``, ``status``, ``result`` and next ``legal_actions``, so the
+        next move needs no other request."""
         body = dict(command)
         if expected_version is not None:
             body["expected_version"] = expected_version
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        if representation:
+            headers["Prefer"] = "return=representation"
         return self._call("POST", f"/v1/matches/{match_id}/actions", token, json=body,
-                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+                          headers=headers)
 
     def events(self, match_id: str, token: str | None, after: int,
                wait_s: float = 0.0) -> dict[str, Any]:

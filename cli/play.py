@@ -4,10 +4,11 @@ It creates a match with one human seat (you, seat 0) and bots, then loops: read 
 as seat 0 (``GET /v1/matches/{id}``), and when ``legal-actions`` lists something, draw the
 board with the game's renderer (:mod:`cli.render`: card faces from
 ``GET /v1/games/{game}/cards``) and the legal actions as a numbered menu in words, and send
-the chosen one (``POST .../actions`` with an ``Idempotency-Key`` and ``expected_version``);
-otherwise long-poll ``.../events`` until the bots (or the other seats) have acted.
-Everything shown comes from what the server returns for seat 0's token, so no other seat's
-hidden cards can appear.
+the chosen one (``POST .../actions`` with an ``Idempotency-Key``, ``expected_version`` and
+``Prefer: return=representation``, whose answer carries the next view and legal actions:
+while the seat keeps the turn, one request per move); otherwise long-poll ``.../events``
+until the bots (or the other seats) have acted. Everything shown comes from what the
+server returns for seat 0's token, so no other seat's hidden cards can appear.
 
 Commands at the prompt (:data:`HELP`): a number, ``help``, ``resign`` (give the seat up,
 ``POST .../resign``, and watch the match to its result) and ``quit`` (resign and leave).
@@ -157,9 +158,12 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
     seen = created.get("version", 0)
     roster: list[dict[str, Any]] = list(created.get("seats") or [])
     view: dict[str, Any] = {}
+    match: dict[str, Any] | None = None
+    legal: dict[str, Any] | None = None    # from the last answer's representation
     for _ in range(max_steps):
-        match = client.match(match_id, token)
-        roster = list(match.get("seats") or roster)
+        if legal is None or match is None or match["status"] != "running":
+            match = client.match(match_id, token)
+            roster = list(match.get("seats") or roster)
         view = match.get("view") or view
         if match["status"] != "running":
             session.finished = True
@@ -170,15 +174,19 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
             return match
         if 0 in (match.get("resigned") or ()):
             session.resigned = True
-        # A resigned seat decides nothing any more (its timeout policy plays it), even
-        # where legal-actions still lists the engine's choices for it: only watch.
-        legal = {"actions": []} if session.resigned else client.legal_actions(match_id, token)
+        # A resigned seat decides nothing any more (its timeout policy plays it): only watch.
+        if session.resigned:
+            legal = {"version": seen, "actions": []}   # poll from the last shown event
+        elif legal is None:
+            legal = client.legal_actions(match_id, token)
         actions = legal["actions"]
         if not actions:
-            polled = client.events(match_id, token, after=seen, wait_s=POLL_WAIT_S)
+            polled = client.events(match_id, token, after=max(seen, legal["version"]),
+                                   wait_s=POLL_WAIT_S)
             if show:
                 renderer.render_events(console, polled["events"], cards, roster, 0, view)
             seen = max([seen] + [e["version"] for e in polled["events"]])
+            legal = None
             continue
         if show:
             renderer.render_view(console, match, 0, cards)
@@ -192,10 +200,16 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         if choice == RESIGN:
             leave(client, session, console, "You resigned")
             console.print("The match goes on without you; its result follows.")
+            legal = None
             continue
         answer = _send(client, match_id, token, actions[int(choice)], legal["version"])
+        legal = None
         if answer is None:
             continue  # no longer legal (the match moved on): read it again and re-ask
+        if isinstance(answer.get("legal_actions"), dict) and "view" in answer:
+            legal = answer["legal_actions"]    # the representation: no GET for the next move
+            match = {**match, "version": answer["version"],
+                     **{k: answer[k] for k in ("view", "pending", "status", "result")}}
         if show:  # everything since the last shown event: others' moves, then ours
             page = client.events(match_id, token, after=seen)
             renderer.render_events(console, page["events"], cards, roster, 0, view)
