@@ -100,3 +100,17 @@ def test_bench_http_cache():
         "bench_http_cache", "x", {"op": "<=", "value": 1.10})
     assert set(body["cpu_us"]) == {"view_bare", "view", "view_304", "legal_bare", "legal"}
     assert body["view_bytes"] > 0
+
+
+def test_bench_domain_calls_compares_a_git_revision_with_this_tree():
+    body = _run("bench_domain_calls.py", "--before", "HEAD", "--rounds", "1", "--samples", "4",
+                "--min-seconds", "0.01", "--games", "aipokalypse,dead-apocalypse")
+    assert body["metric"] == "aipokalypse@8_max_ratio_after_over_before"
+    assert body["target"] == {"op": "<=", "value": 0.6}
+    assert set(body["after"]) == {"aipokalypse@4", "aipokalypse@8", "dead-apocalypse@4"}
+    assert body["same_decisions"] is True
+    for row in body["after"].values():
+        assert row["samples"] == 4 and row["decide"]["min"] > 0
+    plain = _run("bench_domain_calls.py", "--before", "", "--rounds", "1", "--samples", "3",
+                 "--min-seconds", "0.01", "--games", "dead-apocalypse")
+    assert plain["metric"] == "dead-apocalypse@4_decide_us" and "before" not in plain
