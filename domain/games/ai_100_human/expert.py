@@ -90,7 +90,7 @@ from .cards import catalogue
 from .duo import DISCARD
 from .powers import diagonal as has_diagonal
 from .recorder import Recorder
-from .scoring import score_ai_card, score_effect, score_objective
+from .scoring import score_ai_card, score_effect, score_effect_added, score_objective
 from .spec import AI6_DISCARD, AI6_DRAW, SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
 from .state import MatchState, Pos, SeatState, cell
 from .tableau import AI_POS, placement_cells
@@ -553,14 +553,18 @@ def _cells(state: MatchState, seat: int) -> list[Pos]:
     return placement_cells(state.seats[seat].tableau, diagonal=has_diagonal(state, seat))
 
 
-def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> float:
+def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo,
+             read: list | None = None) -> float:
     """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target),
     remembered in ``memo`` for the rest of the turn (the draft and the place step of one
-    turn see the same own tableau; a neighbour's change within the turn is ignored)."""
+    turn see the same own tableau; a neighbour's change within the turn is ignored).
+    ``read``: a list kept by a caller that weighs many cards and cells of one unchanged
+    own tableau (:func:`scoring.score_effect_added`)."""
     key = (state.phase, state.turn, seat, card, pos)
-    if key not in memo:
-        memo[key] = _card_vp_now(state, seat, card, pos)
-    return memo[key]
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _card_vp_now(state, seat, card, pos, read)
+    return hit
 
 
 TableauKey = frozenset[tuple[Pos, str]]   # a tableau as a set of (cell, card) pairs
@@ -581,10 +585,13 @@ def end_value(objective: str, ai_card: str | None, key: TableauKey) -> int:
                                                   else 0)
 
 
-def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
+def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos,
+                 read: list | None = None) -> float:
     own = state.seats[seat].tableau
     r = roles.role(card)
     if r is None and catalogue().cards[card].effect["kind"] != "neighbour":
+        if read is not None:          # own tableau read once for every card and cell
+            return score_effect_added(card, own, pos, read)
         return score_effect(card, {**own, pos: card}, pos)   # the scorer caches by board
     tableau = dict(own)
     tableau[pos] = card
@@ -602,7 +609,8 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
     """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP; in the
     modes of :data:`ROLLOUT_END_MODES` the :data:`ROLLOUT_END_TOP` best of them are ranked
     again by immediate VP plus the change of the end value (phase objective + AI card)."""
-    ranked = sorted(((_card_vp(state, seat, card, pos, memo), card, pos)
+    read: list = []                   # the own tableau does not change in this call
+    ranked = sorted(((_card_vp(state, seat, card, pos, memo, read), card, pos)
                      for card in cards for pos in cells), key=lambda x: -x[0])
     if not ranked:
         return (cards[0], cells[0])

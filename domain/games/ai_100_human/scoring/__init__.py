@@ -37,10 +37,12 @@ from typing import Sequence
 from domain.games.ai_100_human.scoring.ai_cards import score_ai_card
 from domain.games.ai_100_human.scoring.board import acts_as
 from domain.games.ai_100_human.scoring.objectives import score_objective
+from domain.games.ai_100_human.scoring.grid import FRAME, card_tables, read_board
 from domain.games.ai_100_human.scoring.plans import CARD_PLANS
+from domain.games.ai_100_human.scoring.region_plans import RegionPlan
 from domain.games.ai_100_human.tableau import Pos, Tableau
 
-__all__ = ["score_effect", "score_objective", "score_ai_card", "effective"]
+__all__ = ["score_effect", "score_effect_added", "score_objective", "score_ai_card", "effective"]
 
 
 def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
@@ -63,6 +65,25 @@ def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
     Raises ``KeyError`` for an unknown card id.
     """
     return CARD_PLANS[effect_card_id].score(tableau, pos, neighbours)
+
+
+def score_effect_added(card_id: str, tableau: Tableau, pos: Pos, read: list) -> int:
+    """``score_effect(card_id, {**tableau, pos: card_id}, pos)`` for ``card_id`` played on
+    the empty ``pos`` of ``tableau`` (no neighbours), exactly; ``read`` is a list the caller
+    keeps (empty at first) while ``tableau`` does not change: it holds ``tableau``'s
+    bitboard, so each further card and cell costs one addition instead of reading the
+    whole tableau again (the expert bot weighs every card x cell of one tableau).
+    Raises ``KeyError`` for an unknown card id."""
+    plan = CARD_PLANS[card_id]
+    if isinstance(plan, RegionPlan):
+        if not read:
+            read.append(read_board(tableau))
+        g, board, alternatives = read[0]
+        t = card_tables()
+        if g is FRAME and not alternatives and card_id not in t.acting and pos in FRAME.index:
+            # distinct cells' patterns share no bit: the sum is the union (grid.read_board)
+            return plan.score_board(g, board + t.placed((pos, card_id)), pos)
+    return plan.score({**tableau, pos: card_id}, pos, ())
 
 
 def effective(card_id: str, tableau: Tableau) -> list[tuple[str, int]]:

@@ -181,6 +181,12 @@ def _card_tables() -> _CardTables:
 Alternative = tuple[int, tuple[int, ...]]   # (cell, the boards with that card acting as ...)
 
 
+def card_tables() -> _CardTables:
+    """The per-card lookup tables (built once per process): ``keys``, ``alternatives``,
+    ``acting``, ``known``, ``placed`` (see :class:`_CardTables`)."""
+    return _tables or _card_tables()
+
+
 def read_board(tableau: Mapping[Pos, str]) -> tuple[Geometry, int, tuple[Alternative, ...]]:
     """``(geometry, board, alternatives)`` of ``tableau`` (module doc); ``alternatives``
     has one ``(cell, (board as each alternative, ...))`` per card with ``acts_as``.

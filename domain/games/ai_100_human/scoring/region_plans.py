@@ -95,6 +95,11 @@ class RegionPlan(Plan):
         g, board, alternatives = read_board(tableau)
         if alternatives:
             return self._score_alternatives(g, board, pos, alternatives)
+        return self.score_board(g, board, pos)
+
+    def score_board(self, g: Geometry, board: int, pos: Pos | None) -> int:
+        """:meth:`score` of the tableau whose :func:`.grid.read_board` is ``(g, board, ())``
+        (no card acting as another, AI-10)."""
         reads, memo, regions = (self._layouts.get((g, pos) if self.needs_pos else g)
                                 or self.layout(g, pos))
         key = board & reads                 # the VP is a pure function of it
