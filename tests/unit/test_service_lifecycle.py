@@ -123,6 +123,10 @@ def test_a_resigned_seat_cannot_act_nor_resign_again_and_a_finished_match_refuse
     assert view["resigned"] == [0] and view["status"] == "running"
     assert svc.legal_actions(mid, 0) == {"version": view["version"], "actions": [],
                                          "decision_id": None}
+    # the Prefer: return=representation answer and the SSE seat_state say the same
+    assert svc.representation(mid, 0)["legal_actions"] == svc.legal_actions(mid, 0)
+    last = svc.events(mid, 0, views=True)["events"][-1]
+    assert last["seat_state"]["legal_actions"] == svc.legal_actions(mid, 0)
     with pytest.raises(errors.SeatResigned):
         svc.act(mid, 0, legal[0])
     with pytest.raises(errors.SeatResigned):
