@@ -188,7 +188,7 @@ def test_sigkilling_a_mover_subprocess_again_and_again_loses_and_duplicates_noth
     match moved; each is archived once, gone from Redis, reads back equal and verified."""
     from benchmarks.fault_archive_kill import run_archive_kill
 
-    figures = run_archive_kill(redis_url, archive_url, matches=5, kill_after=(1.0, 3.0),
+    figures = run_archive_kill(redis_url, archive_url, matches=5, kill_after=(0.2, 1.0),
                                seed=3)
     print(figures)
     assert figures["kills"] >= 1 and figures["kills_mid_batch"] >= 1   # the gated first run
