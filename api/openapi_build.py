@@ -18,11 +18,16 @@ the sources give (the drift test does the same). Never edit ``openapi.yaml`` by 
 from __future__ import annotations
 
 import argparse
+import copy
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
+
+from domain.game_schemas import GameSchemas
+from domain.games import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the hand-kept, game-independent part of the contract
@@ -38,11 +43,174 @@ def load_base(path: Path = BASE_PATH) -> dict[str, Any]:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+#: marker key of the base: ``{"x-game": KIND}`` stands for a game-dependent schema, one of
+#: :data:`KINDS` (inside a per-game copy: that game's; elsewhere: the union of every game's)
+MARK = "x-game"
+KINDS = ("options", "command", "view", "seat_view", "spectator_view", "result", "envelope",
+         "data")
+#: marker key of a base schema that is a per-game template: ``game`` (one copy per game,
+#: the schema becomes ``oneOf`` them discriminated by ``game``) or ``event`` (one copy per
+#: game and event type, discriminated by ``type``; the schema becomes their union)
+TEMPLATE = "x-game-template"
+#: base key (in ``components``) of the platform events every game has: type -> data schema
+PLATFORM_EVENTS = "x-platform-events"
+REF = "#/components/schemas/"
+
+
+def prefix(game_id: str) -> str:
+    """Component-name prefix of a game: ``ai-100-human`` -> ``Ai100Human``."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", game_id) if part)
+
+
+def camel(name: str) -> str:
+    """``keep_reserve`` -> ``KeepReserve``; ``CardsDrawn`` stays."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name) if part)
+
+
+def ref(name: str) -> dict[str, str]:
+    """A ``$ref`` to the component schema ``name``."""
+    return {"$ref": REF + name}
+
+
+def _plain(schema: dict[str, Any]) -> dict[str, Any]:
+    """A game schema as an OpenAPI component: without ``$schema`` (the document's dialect
+    is 2020-12 already)."""
+    return {k: v for k, v in schema.items() if k != "$schema"}
+
+
+def _data_schema(forms: dict[str, Any]) -> dict[str, Any]:
+    """An event's ``data``: its stored form, its redacted form, or either."""
+    shown = [forms[f] for f in ("stored", "redacted") if forms[f] is not None]
+    if len(shown) == 1 or shown[0] == shown[1]:
+        return shown[0]
+    return {"anyOf": shown, "description": "The stored form (the seat's own event, exports) "
+                                           "or the form other viewers see (redacted)."}
+
+
+class _Game:
+    """One game's component names and schemas during a build."""
+
+    def __init__(self, game_id: str, schemas: GameSchemas):
+        self.id, self.schemas, self.p = game_id, schemas, prefix(game_id)
+
+    def components(self, platform_events: dict[str, Any],
+                   preconditions: dict[str, Any]) -> dict[str, Any]:
+        """The game's own components: options, commands (+ their union), views, result."""
+        p, s = self.p, self.schemas
+        out: dict[str, Any] = {f"{p}Options": _plain(s.options)}
+        mapping = {}
+        for kind, schema in s.commands.items():
+            name = f"{p}Command{camel(kind)}"
+            command = _plain(copy.deepcopy(schema))
+            command["properties"].update(copy.deepcopy(preconditions))
+            out[name] = command
+            mapping[kind] = REF + name
+        out[f"{p}Command"] = {"description": f"A command of {self.id} (by ``type``).",
+                              "oneOf": [{"$ref": r} for r in mapping.values()],
+                              "discriminator": {"propertyName": "type", "mapping": mapping}}
+        out[f"{p}SeatView"] = _plain(s.seat_view)
+        out[f"{p}SpectatorView"] = _plain(s.spectator_view)
+        out[f"{p}Result"] = _plain(s.result)
+        return out
+
+    def events(self, platform_events: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Event type -> schema of its ``data`` (the game's events and the platform's)."""
+        out = {kind: _data_schema(forms) for kind, forms in self.schemas.events.items()}
+        for kind, data in platform_events.items():
+            out.setdefault(kind, data)
+        return out
+
+    def marker(self, kind: str) -> dict[str, Any]:
+        """What ``{"x-game": kind}`` means inside this game's copy of a template."""
+        p = self.p
+        return {"options": ref(f"{p}Options"), "command": ref(f"{p}Command"),
+                "view": {"anyOf": [ref(f"{p}SeatView"), ref(f"{p}SpectatorView")]},
+                "seat_view": ref(f"{p}SeatView"), "spectator_view": ref(f"{p}SpectatorView"),
+                "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope")}[kind]
+
+
+def _replace(node: Any, resolve) -> Any:
+    """``node`` with every ``{"x-game": kind, ...}`` replaced by ``resolve(kind)`` (other
+    keys of the marker, e.g. ``description``, kept)."""
+    if isinstance(node, dict):
+        if MARK in node:
+            kind = node[MARK]
+            if kind not in KINDS:
+                raise KeyError(f"unknown {MARK} kind {kind!r}")
+            extra = {k: v for k, v in node.items() if k != MARK}
+            return {**extra, **resolve(kind)}
+        return {k: _replace(v, resolve) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replace(v, resolve) for v in node]
+    return node
+
+
+def _union(games: Iterable[_Game], kind: str) -> dict[str, Any]:
+    """``{"x-game": kind}`` outside a per-game copy: any game's."""
+    branches = []
+    for game in games:
+        resolved = game.marker(kind)
+        branches.extend(resolved["anyOf"] if set(resolved) == {"anyOf"} else [resolved])
+    return {"anyOf": branches}
+
+
 def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The whole contract: ``base`` (default :func:`load_base`) with the game components
-    added and the game-dependent schemas expanded. Raises ``KeyError`` when the base lacks
-    a schema the expansion needs."""
-    return load_base() if base is None else base
+    """The whole contract: ``base`` (default :func:`load_base`) with every installed game's
+    components added (``<Prefix>Options``, ``<Prefix>Command<Type>`` and the union
+    ``<Prefix>Command``, ``<Prefix>SeatView``, ``<Prefix>SpectatorView``, ``<Prefix>Result``,
+    ``<Prefix>Event<Type>`` and the union ``<Prefix>Envelope``) and the base's templates
+    and markers expanded (see :data:`MARK`, :data:`TEMPLATE`).
+
+    Raises ``KeyError`` for an unknown marker or template kind, ``ValueError`` when a
+    generated component name collides with one of the base."""
+    document = copy.deepcopy(load_base() if base is None else base)
+    components = document["components"]
+    schemas = components["schemas"]
+    platform_events = components.pop(PLATFORM_EVENTS, {})
+    preconditions = schemas.pop("CommandPreconditions")["properties"]
+    games = [_Game(game_id, engine.schemas) for game_id, engine in registry().items()]
+    generated: dict[str, Any] = {}
+
+    for game in games:
+        generated.update(game.components(platform_events, preconditions))
+    for name, template in list(schemas.items()):
+        how = template.get(TEMPLATE) if isinstance(template, dict) else None
+        if how is None:
+            continue
+        body = {k: v for k, v in template.items() if k not in (TEMPLATE, "description")}
+        if how == "game":
+            mapping = {}
+            for game in games:
+                copy_ = _replace(copy.deepcopy(body), game.marker)
+                copy_["properties"]["game"] = {"type": "string", "const": game.id}
+                generated[f"{game.p}{name}"] = copy_
+                mapping[game.id] = REF + f"{game.p}{name}"
+            schemas[name] = {"description": template.get("description", ""),
+                             "oneOf": [{"$ref": r} for r in mapping.values()],
+                             "discriminator": {"propertyName": "game", "mapping": mapping}}
+        elif how == "event":
+            for game in games:
+                mapping = {}
+                for kind, data in game.events(platform_events).items():
+                    variant = _replace(copy.deepcopy(body), lambda k, d=data, g=game:
+                                       d if k == "data" else g.marker(k))
+                    variant["properties"]["type"] = {"type": "string", "const": kind}
+                    generated[f"{game.p}Event{camel(kind)}"] = variant
+                    mapping[kind] = REF + f"{game.p}Event{camel(kind)}"
+                generated[f"{game.p}{name}"] = {
+                    "description": f"An event envelope of {game.id} (by ``type``).",
+                    "oneOf": [{"$ref": r} for r in mapping.values()],
+                    "discriminator": {"propertyName": "type", "mapping": mapping}}
+            schemas[name] = {"description": template.get("description", ""),
+                             **_union(games, "envelope")}
+        else:
+            raise KeyError(f"unknown {TEMPLATE} {how!r} on {name}")
+    document = _replace(document, lambda kind: _union(games, kind))
+    clash = set(generated) & set(document["components"]["schemas"])
+    if clash:
+        raise ValueError(f"generated components collide with the base: {sorted(clash)}")
+    document["components"]["schemas"].update(_replace(generated, lambda kind: _union(games, kind)))
+    return document
 
 
 class _Dumper(yaml.SafeDumper):

@@ -68,6 +68,9 @@ class ModularEngine(EngineBase):
         cls.schema_version = spec.SCHEMA_VERSION
         cls.options_schema = spec.OPTIONS_SCHEMA
         cls.command_schemas = spec.COMMAND_SCHEMAS
+        #: every JSON Schema of the game (:class:`domain.game_schemas.GameSchemas`), or
+        #: ``None`` for a game without a schema folder (test games)
+        cls.schemas = getattr(spec, "SCHEMAS", None)
         cls.rules_version = spec.RULES_VERSION
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:

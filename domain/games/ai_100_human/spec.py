@@ -6,9 +6,11 @@ Mode". The mode follows the seat count (:func:`mode_for`): 1 seat ``"solo"``, 2 
 """
 from __future__ import annotations
 
-from domain.modular import checked_options, command_schema
+from domain.modular import checked_options
+from pathlib import Path
 from typing import Any, Mapping
 
+from domain import game_schemas
 from domain.engine import InvalidCommand
 
 GAME_ID = "ai-100-human"
@@ -72,73 +74,15 @@ def rating(score: int) -> str:
             return name
     return RATING_FAILURE
 
-_CELL = {"type": "array", "items": {"type": "integer", "minimum": -1, "maximum": 5},
-         "minItems": 2, "maxItems": 2,
-         "description": "[row, column]; rows 0..2 top to bottom, columns 0..4 left to right"}
-_CARD = {"type": "string", "minLength": 1, "maxLength": 8, "description": "card id, e.g. \"082\""}
 
+#: the game's JSON Schemas (``schemas/*.json``: options, commands, events, views, result)
+SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")
 
-_command = command_schema
+#: command type -> JSON Schema of the command (``schemas/commands.json``)
+COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
 
-
-COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
-    "choose_ai_side": _command("choose_ai_side", {"card": _CARD}, ("card",),
-                               "Setup 4: choose the side (AI card id) of your AI card."),
-    "keep_reserve": _command("keep_reserve", {"cards": {"type": "array", "items": _CARD,
-                                                        "minItems": 2, "maxItems": 3,
-                                                        "uniqueItems": True}},
-                             ("cards",), "A.1: keep 2 (3 with 117/118 in Phase 2) of the 4 dealt cards."),
-    "draft": _command("draft", {"card": _CARD}, ("card",),
-                      "B.1: move one hand card into your reserve (solo: one card of the "
-                      "draft grid's row/column where the standee is)."),
-    "discard": _command("discard", {"card": _CARD}, ("card",),
-                        "2-Player Mode: after drafting, discard one hand card (face down); "
-                        "a card is then drawn into your hand."),
-    "place": _command("place", {"card": _CARD, "cell": _CELL}, ("card", "cell"),
-                      "B.3: choose a reserve card and the tableau cell it goes to (face down)."),
-    "copy": _command("copy", {"card": _CARD}, ("card",),
-                     "099-104: the card of the required colour in an adjacent player's tableau to copy."),
-    "exchange_reserve": _command("exchange_reserve", {"cell": _CELL, "card": _CARD, "copy": _CARD},
-                                 ("cell", "card"),
-                                 "115/116: swap the card at `cell` with reserve card `card` "
-                                 "(`copy` when the card put into play is 099-104)."),
-    "move_card": _command("move_card", {"from": _CELL, "to": _CELL}, ("from", "to"),
-                          "119/120: move a tableau card to an empty cell (it must stay adjacent)."),
-    "decline": _command("decline", {}, (), "119/120: do not use the optional exchange."),
-    "use_ai5": _command("use_ai5", {"cells": {"type": "array", "items": _CELL,
-                                              "minItems": 2, "maxItems": 2}},
-                        ("cells",), "AI-5 (once per game): exchange two cells of your tableau."),
-    "use_ai6": _command("use_ai6", {}, (),
-                        "AI-6 (once per phase), step 1: draw 2 cards from the phase deck into "
-                        "your reserve; step 2 (`ai6_discard`) follows at once."),
-    "ai6_discard": _command("ai6_discard", {"cards": {"type": "array", "items": _CARD,
-                                                      "minItems": 2, "maxItems": 2,
-                                                      "uniqueItems": True}},
-                            ("cards",), "AI-6 step 2, after seeing the drawn cards: discard 2 "
-                            "hand cards (solo: 2 cards of the standee's line)."),
-    "place_extra": _command("place_extra", {"card": _CARD, "cell": _CELL, "copy": _CARD},
-                            ("card", "cell"),
-                            "AI-2 (end of game): place one reserve card next to any card."),
-}
-
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "The mode follows the seat count: 1 seat solo, 2 seats 2-player mode, "
-                   "3-6 seats the standard game.",
-    "properties": {
-        "objectives": {
-            "description": "\"random\" (default), \"starter\" (Omega-3 / Omega-4) or explicit ids.",
-            "default": "random",
-            "oneOf": [
-                {"type": "string", "enum": ["random", "starter"]},
-                {"type": "object",
-                 "properties": {"phase1": {"type": "string"}, "phase2": {"type": "string"}},
-                 "required": ["phase1", "phase2"], "additionalProperties": False},
-            ],
-        },
-    },
-    "additionalProperties": False,
-}
+#: JSON Schema of the match options (``schemas/options.json``)
+OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
 
 
 def option_default(name: str) -> Any:

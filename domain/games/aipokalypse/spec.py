@@ -8,8 +8,10 @@ and ``coop`` (2 seats as one team) against the simulated A.I.Toma with a ``diffi
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
+from domain import game_schemas
 from domain.engine import InvalidCommand
 from domain.modular import checked_options
 
@@ -42,97 +44,19 @@ HEALTH_DRAW = 2                       # "draw up to 2 Special Units from your he
 COLORS = ("blue", "red", "yellow", "purple", "green")
 WILD_COLORS = ("purple", "green")     # Rogues and A.I.Lien fight with any colour
 
-_CARD = {"type": "string", "minLength": 2, "maxLength": 8, "description": "card id, e.g. \"B017\""}
-_SLOT = {"type": "integer", "minimum": 0, "maximum": 7, "description": "slot index, 0 = leftmost"}
 
+#: the game's JSON Schemas (``schemas/*.json``: options, commands, events, views, result)
+SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")
 
-def _command(name: str, props: Mapping[str, Any], required: tuple[str, ...], doc: str) -> dict:
-    properties: dict[str, Any] = {"type": {"const": name}}
-    properties.update(props)
-    return {"type": "object", "description": doc, "properties": properties,
-            "required": ["type", *required], "additionalProperties": False}
+#: command type -> JSON Schema of the command (``schemas/commands.json``)
+COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
 
-
-COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
-    "choose_faction": _command("choose_faction", {"faction": _CARD}, ("faction",),
-                               "Game Setup (B): keep one of your 2 offered factions."),
-    "open_slot": _command("open_slot", {"card": _CARD}, ("card",),
-                          "Slots & Recruitment: place a basic unit from your hand face down as a new slot; "
-                          "a Special Unit from your hand is played as a Red Slot (Triples, Red Slots)."),
-    "recruit": _command("recruit", {"card": _CARD, "slot": _SLOT, "target": _SLOT}, ("card", "slot"),
-                        "Recruit a hand card onto an empty slot at strength 1 (`target`: the unit its "
-                        "recruit effect aims at)."),
-    "discard": _command("discard", {"card": _CARD, "target": _SLOT}, ("card",),
-                        "Discard a card from your hand or a slot; its discard effect resolves."),
-    "spend_ammo": _command("spend_ammo", {"slot": _SLOT}, ("slot",),
-                           "Ammo: spend 1 ammo, the unit on `slot` gains 1 strength permanently."),
-    "triple": _command("triple", {"cards": {"type": "array", "items": _CARD, "minItems": 0, "maxItems": 3,
-                                            "uniqueItems": True},
-                                  "source": {"enum": ["pool", "health", "deck", "partner"]},
-                                  "special": _CARD, "pay": {"enum": ["cards", "pair_ammo", "ammo"]}},
-                       ("cards", "source"),
-                       "Special Units and Triples: discard a Triple (or W4TCHM3N pair + ammo, Berserker "
-                       "3 ammo) to recruit a Special Unit from your pool, health stack, (Priest) the deck "
-                       "or (Cooperative Mode, once per game, as your first Recruitment move) your "
-                       "partner's pool."),
-    "choose_special": _command("choose_special", {"special": _CARD}, ("special",),
-                               "Keep one of the drawn Special Units; the other goes under its stack."),
-    "ready": _command("ready", {}, (), "End your Recruitment Phase."),
-    "react_card": _command("react_card", {"card": _CARD}, ("card",),
-                           "Increasing Battle Strength: replace your battle card with a hand card."),
-    "react_ammo": _command("react_ammo", {"count": {"type": "integer", "minimum": 1, "maximum": 8}},
-                           ("count",), "Increasing Battle Strength: spend ammo, +2 each for this point."),
-    "pass": _command("pass", {}, (), "Do not react in this reaction window."),
-    "choose": _command("choose", {"option": {"type": ["string", "integer"], "maxLength": 16,
-                                             "minimum": -1, "maximum": 99,
-                                             "description": "one of the listed options"}},
-                       ("option",),
-                       "Answer an effect's open decision (\"you can choose ...\" in the card notes): "
-                       "a card id, slot index, seat, colour, count or \"stop\" from legal-actions."),
-    "exchange_unit": _command("exchange_unit", {"card": _CARD, "slot": _SLOT, "unit": _CARD},
-                              ("card", "slot", "unit"),
-                              "Megagneto: discard `card`, take the basic unit on `slot` back to your hand and "
-                              "put `unit` from your hand into that slot at the same strength."),
-    "cash_pool": _command("cash_pool", {"card": _CARD}, ("card",),
-                          "Big Benji: discard a Special Unit from your pool for 1 ammo (any time "
-                          "you have a decision, even in battle)."),
-    "draft_special": _command("draft_special", {"special": _CARD}, ("special",),
-                              "Expert Variant: set one Special Unit of your packet aside for your "
-                              "health stack; the rest passes to your left neighbour."),
-    "order_health": _command("order_health", {"cards": {"type": "array", "items": _CARD, "minItems": 6,
-                                                        "maxItems": 6, "uniqueItems": True}},
-                             ("cards",), "Expert Variant (health_order 'chosen'): your drafted Special "
-                                         "Units as your health stack, top first."),
-    "give_ammo": _command("give_ammo", {}, (), "Cooperative Mode: \"Once per game, one player may give 1 ammo "
-                                              "to his partner\" (in your Recruitment Phase)."),
-    "place_card": _command("place_card", {"slot": _SLOT}, ("slot",),
-                           "Battle Cards: your card fits no active unit; put it on an empty slot "
-                           "or an active unit (which is then exhausted)."),
-}
-
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "mode": {"enum": list(MODES),
-                 "description": "competitive: 2-8 seats (5-8 seats play the 5-8 Player Variant with a "
-                                "second copy's basic units and ammo); solo: 1 seat against the A.I.Toma; "
-                                "coop: 2 seats as a team against the A.I.Toma. Default: solo for 1 seat, "
-                                "else competitive."},
-        "difficulty": {"enum": list(DIFFICULTIES), "default": DEFAULT_DIFFICULTY,
-                       "description": "Solo / Cooperative Mode only: the A.I.Toma's starting cards "
-                                      "(handy_man 1, boss 3, endboss 5, untamed 7)."},
-        "expert": {"type": "boolean", "default": False,
-                   "description": "Expert Variant: draft the 6 Special Units of your health stack "
-                                  "(7 dealt, keep one and pass the rest to the left)."},
-        "health_order": {"enum": ["shuffled", "chosen"], "default": "shuffled",
-                         "description": "Expert Variant: each player shuffles the drafted stack, or "
-                                        "puts it into their preferred order."},
-        "force_the_luck": {"type": "boolean", "default": False,
-                           "description": "Variant \"Force the Luck\": the Engineer Guild faction lies "
-                                          "in the middle of the table; every player may use its effect."},
-    },
-    "additionalProperties": False,
-}
+#: JSON Schema of the match options (``schemas/options.json``)
+OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
+if OPTIONS_SCHEMA["properties"]["mode"]["enum"] != list(MODES) or \
+        OPTIONS_SCHEMA["properties"]["difficulty"]["enum"] != list(DIFFICULTIES) or \
+        OPTIONS_SCHEMA["properties"]["difficulty"]["default"] != DEFAULT_DIFFICULTY:
+    raise game_schemas.GameSchemaError("aipokalypse options.json disagrees with MODES / DIFFICULTIES")
 
 EXPERT_PACKET = 7                     # "each player receives 7 Special Units in hand"
 FORCE_THE_LUCK_FACTION = "Engineer Guild"

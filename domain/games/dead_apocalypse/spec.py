@@ -20,9 +20,11 @@ game, which cannot be lost, it is ``stopped`` instead.
 """
 from __future__ import annotations
 
-from domain.modular import checked_options, command_schema
+from domain.modular import checked_options
+from pathlib import Path
 from typing import Any, Mapping
 
+from domain import game_schemas
 from domain.engine import InvalidCommand
 
 GAME_ID = "dead-apocalypse"
@@ -36,57 +38,17 @@ HAND_SIZE = 5                 # Game Setup / Ending your Turn: draw 5
 CDC_BOTTOM = 10               # Game Setup: CDC shuffled into the bottom 10 Zombie Stack cards
 DIFFICULTIES = ("standard", "easy", "easier", "easiest")
 
-_CARD = {"type": "string", "minLength": 1, "maxLength": 40,
-         "description": "card instance id, e.g. \"shotgun#2\""}
 
+#: the game's JSON Schemas (``schemas/*.json``: options, commands, events, views, result)
+SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")
 
-_command = command_schema
+#: command type -> JSON Schema of the command (``schemas/commands.json``)
+COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
 
-_SPEND = {"type": "array", "maxItems": 60,
-          "items": {"type": "array", "minItems": 2, "maxItems": 2,
-                    "items": {"type": "integer", "minimum": 0, "maximum": 1000}},
-          "description": "[[pool entry index, amount], ...]: the damage that defeats the Zombie"}
-
-
-COMMAND_SCHEMAS: dict[str, dict[str, Any]] = {
-    "play": _command("play", {"card": _CARD}, ("card",),
-                     "Playing Cards from your Hand: play a Human, Equipment or Location and resolve it."),
-    "occupy": _command("occupy", {"card": _CARD, "location": _CARD}, ("card", "location"),
-                       "Occupying Locations: place a Human from your hand beneath one of your Locations."),
-    "use_repeat": _command("use_repeat", {"card": _CARD}, ("card",),
-                           "Repeat: resolve the ability of one of your Locations in play (once per turn)."),
-    "defeat": _command("defeat", {"column": {"type": "integer", "minimum": 0, "maximum": ROW_SIZE - 1},
-                                  "spend": _SPEND},
-                       ("column",), "Combating Zombies: spend damage equal to the HP of the Zombie in `column` "
-                       "(`spend` chooses which damage: one of the legal actions; without it the default)."),
-    "call_for_help": _command("call_for_help", {}, (), "Call for Help: ask the other seats to assist."),
-    "assist": _command("assist", {}, (), "Call for Help: answer yes and play cards from your hand."),
-    "decline": _command("decline", {}, (), "Call for Help: do not assist."),
-    "end_assist": _command("end_assist", {}, (), "Call for Help: finish assisting."),
-    "choose": _command("choose", {"card": _CARD, "location": _CARD}, ("card",),
-                       "Answer an ability prompt: the card to Ditch, or the Human (and `location`) to occupy."),
-    "skip": _command("skip", {}, (), "Answer an ability prompt: choose nothing more (the rest is optional)."),
-    "claim": _command("claim", {"choice": {"enum": ["resource", "adept"]}}, ("choice",),
-                      "After Combat (assisted): take the adjacent Resource Row card or an Adept Survivor."),
-    "end_turn": _command("end_turn", {}, (), "Ending your Turn: resolve undefeated Zombies, discard, draw 5."),
-}
-
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "difficulty": {"enum": list(DIFFICULTIES), "default": "standard",
-                       "description": "Game Play Variations: standard, easy, easier or easiest."},
-        "no_kill_ditch": {"type": "integer", "minimum": 1, "maximum": 3, "default": 1,
-                          "description": "Cards per player Ditched on a turn without a defeated Zombie."},
-        "attack_ditch_half_hp": {"type": "boolean", "default": False,
-                                 "description": "Undefeated attackers Ditch ceil(HP/2) Resource Stack cards."},
-        "competitive": {"type": "boolean", "default": False,
-                        "description": "For a more competitive game: rank by Humans, Infections, CDC."},
-        "turn_limit": {"type": "integer", "minimum": 20, "maximum": 2000, "default": 300,
-                       "description": "Ruling R-TURN-LIMIT: the match ends after this many turns (lost; easiest: stopped)."},
-    },
-    "additionalProperties": False,
-}
+#: JSON Schema of the match options (``schemas/options.json``)
+OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
+if OPTIONS_SCHEMA["properties"]["difficulty"]["enum"] != list(DIFFICULTIES):
+    raise game_schemas.GameSchemaError("dead-apocalypse options.json disagrees with DIFFICULTIES")
 
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Normalised options (every option of :data:`OPTIONS_SCHEMA`): checked against the
