@@ -60,6 +60,7 @@ def base_url(app, embedded_service):
 def test_generated_python_client_plays_a_whole_match(arena_client, base_url, embedded_service, game):
     bootstrap.install(embedded_service)
     from arena_client import AuthenticatedClient, Client
+    from arena_client.api.events import stream_events
     from arena_client.api.matches import act, create_match, get_legal_actions, get_match
     from arena_client import models
 
@@ -92,6 +93,9 @@ def test_generated_python_client_plays_a_whole_match(arena_client, base_url, emb
         raise AssertionError("the match did not finish")
     assert view.result is not None and view.to_dict()["result"]["winners"] is not None
     assert view.to_dict()["game"] == game
+    # the SSE stream is text/event-stream: the generated client hands it over as text
+    stream = stream_events.sync(created.match_id, client=anonymous, after=0, max_s=1)
+    assert isinstance(stream, str) and "\ndata: {" in stream
 
 
 def _prefix(game: str) -> str:
