@@ -125,7 +125,7 @@ def test_an_undeclared_field_fails_the_check():
     checker.check("POST", "/v1/matches", 201, "application/json", created)
     with pytest.raises(ContractViolation, match="surprise"):
         checker.check("POST", "/v1/matches", 201, "application/json", {**created, "surprise": 1})
-    with pytest.raises(ContractViolation, match="status 299"):
+    with pytest.raises(ContractViolation, match="299"):  # only the default (a Problem) covers it
         checker.check("POST", "/v1/matches", 299, "application/json", created)
 
 
