@@ -5,11 +5,13 @@ for every winner. A.I.Pokalypse's ``MatchEnded`` lists bare seat numbers (its ru
 log format, which stored logs verify against); its fold turns them into these objects."""
 from __future__ import annotations
 
+import jsonschema
 import pytest
 
 from cli.bot_match import match_seed, play_bot_match
 from domain.games import get_engine
 from domain.games.aipokalypse.fold import ranking_objects
+from domain.lifecycle import abandoned_result
 
 CASES = [("ai-100-human", ["greedy"] * 4, None), ("ai-100-human", ["greedy"], None),
          ("dead-apocalypse", ["cooperative"] * 3, None),
@@ -38,6 +40,19 @@ def test_every_game_ranks_with_seat_score_rank_objects(game, levels, options, n)
     engine = get_engine(game)
     result = play_bot_match(engine, levels, match_seed(f"shape-{game}", n), options).result
     check_ranking(result, len(levels))
+    # the contract's <Game>Result (domain/games/<game>/schemas/result.json) describes it
+    jsonschema.validate(result, engine.schemas.result, cls=jsonschema.Draft202012Validator)
+
+
+@pytest.mark.parametrize("game", ["ai-100-human", "aipokalypse", "dead-apocalypse"])
+def test_the_abandoned_result_has_the_one_shape_and_fits_each_games_result_schema(game):
+    result = abandoned_result(3, 600)
+    check_ranking(result, 3)
+    jsonschema.validate(result, get_engine(game).schemas.result,
+                        cls=jsonschema.Draft202012Validator)
+    with pytest.raises(jsonschema.ValidationError):    # the schema can fail: ranking objects only
+        jsonschema.validate({**result, "ranking": [0, 1, 2]}, get_engine(game).schemas.result,
+                            cls=jsonschema.Draft202012Validator)
 
 
 def test_an_aipokalypse_ranking_of_seat_numbers_becomes_objects_sharing_equal_places():
