@@ -105,13 +105,22 @@ def drawn_cards(page: Any) -> set[str]:
 SNAPSHOT = """() => { const b = document.querySelector('#board');
   const seats = {};
   b.querySelectorAll('.board [data-seat]').forEach(s => { seats[s.dataset.seat] = s.innerText; });
+  const logged = [...document.querySelectorAll('ol.log li[data-version]')].map(li => Number(li.dataset.version));
   return {version: Number(b.dataset.version), cards: [...b.querySelectorAll('[data-card]')].map(e => e.dataset.card),
-          board: b.innerText, page: document.body.innerText, seats}; }"""
+          board: b.innerText, page: document.body.innerText, seats,
+          log_version: Math.max(0, ...logged)}; }"""
 
 
 def snapshot(page: Any) -> dict[str, Any]:
-    """What the page shows, read at one instant (live updates may redraw it any time):
-    ``{"version", "cards" (set), "board", "page" (texts), "seats" (seat -> its section's text)}``."""
+    """What the page shows, read at one instant (one script run: live updates may redraw
+    it any time, but not within it): ``{"version" (the board's data-version), "cards"
+    (set), "board", "page" (texts), "seats" (seat -> its section's text), "log_version"}``.
+
+    ``log_version`` is the highest version the event log shows (0 when empty). The log is
+    appended as soon as an event arrives over SSE, before the board's refresh reads the
+    match again (``js/play.js`` ``logEvent`` then ``refresh``), so it may be ahead of
+    ``version``: what the page's words may name is what the viewer was sent up to
+    ``max(version, log_version)``."""
     shot = page.evaluate(SNAPSHOT)
     shot["cards"] = set(shot["cards"])
     return shot
