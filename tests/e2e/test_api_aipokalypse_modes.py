@@ -5,9 +5,12 @@
 
 Each export verifies on POST /v1/replays. Every response a seat or a spectator received is
 recorded with its version and checked afterwards against the exported log folded to that
-version: no response shows a card that lay in the A.I.Toma's health stack at that version,
-nor a card in another seat's hand (unless it had lain face up before), and another seat's
-hidden Recruitment move is only a ``RecruitmentMoveMade``."""
+version by the shared hidden-information checker (``tests.support.leaks.Knowledge``): no
+response shows a viewer a card that lay in the A.I.Toma's health stack, a deck or face down,
+nor one another seat keeps private (hand, offered or drafted cards, a choice's options),
+unless the viewer legitimately saw it (face up, or in its own events: a batch counts inner
+event by inner event, each for its own seat); and another seat's hidden Recruitment move is
+only a ``RecruitmentMoveMade``."""
 from __future__ import annotations
 
 import random
@@ -15,16 +18,14 @@ from typing import Any
 
 import pytest
 
-from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
-from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.cards import SECOND_COPY_SUFFIX
 from service import bootstrap
 from tests.e2e.http_helpers import Http, tokens_of
-from tests.e2e.test_api_aipokalypse import FACE_UP, strings
+from tests.e2e.test_api_aipokalypse import strings
+from tests.support.leaks import Knowledge
 
 GAME = "aipokalypse"
-PUBLIC_TOO = FACE_UP | {"TomaCardPlaced", "TomaCardMoved", "SpecialTaken"}
 
 
 class Driver:
@@ -36,6 +37,7 @@ class Driver:
         assert status == 201, created
         self.match_id = created["match_id"]
         self.tokens = tokens_of(created)
+        self.seat_count = len(body["seats"])
         self.seen: list[tuple[int | None, int, Any]] = []      # (viewer, version, response)
 
     def path(self, suffix: str = "") -> str:
@@ -101,55 +103,20 @@ class Driver:
         raise AssertionError("the match did not finish")
 
 
-def held_by_version(log: dict[str, Any]) -> dict[int, list[set[str]]]:
-    """Fold the exported log: per version, every card each seat has held in its hand so far."""
-    state = None
-    held: dict[int, list[set[str]]] = {}
-    so_far: list[set[str]] = []
-    for envelope in log["events"]:
-        state = ENGINE.evolve(state, Event.from_dict(envelope))
-        players = state["players"][:state["n"]]
-        so_far = [(so_far[i] if i < len(so_far) else set()) | set(p["hand"]) for i, p in enumerate(players)]
-        held[envelope["version"]] = [set(h) for h in so_far]
-    return held
-
-
-def secrets_by_version(log: dict[str, Any]) -> tuple[dict[int, set[str]], dict[int, list[set[str]]], dict[int, set[str]]]:
-    """Fold the exported log: per version the A.I.Toma's health stack, each seat's hand, and
-    every card that had lain face up so far."""
-    state = None
-    toma, hands, public = {}, {}, {}
-    shown: set[str] = set()
-    for envelope in log["events"]:
-        event = Event.from_dict(envelope)
-        state = ENGINE.evolve(state, event)
-        for atom in unbatch([event]):          # a hidden command is one RecruitmentMoves event
-            if atom.type in PUBLIC_TOO:
-                shown |= set(strings(dict(atom.data)))
-        if event.type == "MatchStarted" and event.data.get("toma"):
-            shown |= {c for pile in event.data["toma"]["piles"] for c in pile} | set(event.data["toma"]["ignored"])
-        v = envelope["version"]
-        seat = state["toma"]["seat"] if state.get("toma") else None
-        toma[v] = set(state["players"][seat]["health"]) if seat is not None else set()
-        hands[v] = [set(p["hand"]) for p in state["players"][:state["n"]]]
-        public[v] = set(shown)
-    return toma, hands, public
-
-
 def check_no_leaks(driver: Driver, log: dict[str, Any]) -> int:
-    """Check every recorded response (see module doc); returns how many were checked."""
-    toma, hands, public = secrets_by_version(log)
-    held = held_by_version(log)
-    last = max(toma)
+    """Check every recorded response (see module doc) with the shared hidden-information
+    checker (:class:`tests.support.leaks.Knowledge`, which folds a ``RecruitmentMoves``
+    batch inner event by inner event, each for its own seat): the exported log is folded
+    to each response's version, and the response must show the viewer none of the cards
+    another seat (or the A.I.Toma's health stack, a deck, a face-down card) keeps secret
+    then and the viewer never legitimately saw. Returns how many were checked."""
+    knowledge = Knowledge(ENGINE, driver.seat_count)
+    envelopes = log["events"]
     checked = 0
-    for viewer, version, response in driver.seen:
-        v = min(version, last)
-        shown = set(strings(response))
-        assert not shown & toma[v], (viewer, version, shown & toma[v])
-        others = set().union(*(h for s, h in enumerate(hands[v]) if s != viewer)) - public[v]
-        if viewer is not None:      # a card the viewer once held itself is no secret to it
-            others -= held[v][viewer]   # (Kollektah-style takes move a known card on)
-        assert not shown & others, (viewer, version, shown & others)
+    for viewer, version, response in sorted(driver.seen, key=lambda seen: seen[1]):
+        knowledge.advance(envelopes[knowledge.version:version])
+        leaks = knowledge.leaks(response, viewer)
+        assert not leaks, (viewer, version, leaks)
         for envelope in response.get("events", []):
             if envelope["seat"] != viewer and envelope["data"] == {"hidden": True}:
                 assert envelope["type"] in ("RecruitmentMoveMade",), envelope
