@@ -18,6 +18,7 @@ the newer event look like a leak).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -168,3 +169,61 @@ def test_the_check_catches_another_seats_card_named_on_the_page(page, web_server
     page.evaluate(INJECT_LOG, [version, f"v{version} · Table · card drawn: card {secret[0]}"])
     with pytest.raises(AssertionError, match=f"names hidden cards \\['{secret[0]}'\\]"):
         check(snapshot(page))
+
+
+LOG_AT_LEAST = """(v) => Math.max(0, ...[...document.querySelectorAll('ol.log li[data-version]')]
+  .map(li => Number(li.dataset.version))) >= v"""
+
+
+@pytest.mark.e2e
+def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_server):
+    """The race the check must not lose, made on purpose: the board's refresh (its GET of
+    the match) is held back while seats 0 and 1 move over the API, so the log shows their
+    events over SSE while the board still draws the older version. Once a newer event
+    reveals a card that was seat 1's secret at the board's version (its faction, a
+    recruited unit), the page names it — rightly — and the check, read at one instant
+    and compared up to the log's version, passes."""
+    api = Api(web_server)
+    catalogue = api.catalogue("aipokalypse")
+    status, created = api.post("/v1/matches", {"game": "aipokalypse", "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "tactician"}]})
+    assert status == 201, created
+    match_id = created["match_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
+    page.goto(f"{web_server}/#/seat/{match_id}/0/{tokens[0]}")
+    page.wait_for_url(f"**/#/m/{match_id}")
+    match_url = re.compile(rf".*/v1/matches/{match_id}(\?.*)?$")
+    rng = random.Random("log-ahead")
+    events = EventsSeen(api, match_id, tokens[0], catalogue)
+    for _attempt in range(60):
+        page.wait_for_function(IDLE)
+        version = snapshot(page)["version"]
+        held: list = []
+        page.route(match_url, lambda route: held.append(route))   # the board's refresh waits
+        try:
+            secret = card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[1])["view"],
+                              catalogue) \
+                - card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[0])["view"],
+                           catalogue) - events.upto(version)
+            for seat in (1, 0, 1, 0):
+                legal = api.get(f"/v1/matches/{match_id}/legal-actions", tokens[seat])["actions"]
+                ready = [a for a in legal if a["type"] == "ready"]
+                if legal:
+                    api.post(f"/v1/matches/{match_id}/actions",
+                             rng.choice(ready if ready and rng.random() < 0.5 else legal), tokens[seat])
+            head = api.get(f"/v1/matches/{match_id}", tokens[0])["version"]
+            page.wait_for_function(LOG_AT_LEAST, arg=head)
+            shot = snapshot(page)
+            assert shot["version"] == version and shot["log_version"] >= head
+            named = ids_in_text(shot["page"], secret)
+            if named:
+                upto = shown_upto(shot)
+                views = {s: [api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
+                             for v in (version, upto)] for s in (0, 1)}
+                assert_hides(shot, views[0], views[1], catalogue, "seat 0", events.upto(upto))
+                return
+        finally:
+            for route in held:
+                route.continue_()
+            page.unroute(match_url)
+    raise AssertionError("no newer event revealed a card of seat 1 in 60 tries")
