@@ -63,9 +63,9 @@ def assert_hides(shot: dict, viewer_views: list[dict], others: list[dict], catal
                  who: str, seen_in_events: set[str]) -> None:
     """No card named only by ``others`` (and by none of ``viewer_views`` nor the viewer's
     events ``seen_in_events``) is in ``shot`` (a :func:`snapshot` of the page): not drawn,
-    and not named in the page's words. ``viewer_views``, ``others`` and ``seen_in_events``
-    must cover every version from the board's up to :func:`shown_upto`. Raises
-    AssertionError naming the versions and the cards."""
+    and not named in the page's words. Give the views at the board's version and at
+    :func:`shown_upto`, and the viewer's events up to the latter. Raises AssertionError
+    naming the versions and the cards."""
     seen = set().union(*(card_ids(v, catalogue) for v in viewer_views)) | seen_in_events
     hidden = set().union(*(card_ids(v, catalogue) for v in others)) - seen
     version = f"{shot['version']}" + (f" (log to v{shot['log_version']})"
