@@ -227,6 +227,9 @@ class Reads:
         if record.compacted:   # the verified export stored at compaction (service/compaction.py)
             return dict(self.ctx.logs.export(match_id))
         envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
+        if len(envelopes) != record.version and self.ctx.record(match_id).compacted:
+            # compacted (its stream deleted) between the record's read and the stream's
+            return dict(self.ctx.logs.export(match_id))
         return export_log(match_id, record.game,
                           record.public_seats(self.ctx.stores.seats.claimed(match_id)),
                           record.options, record.seed, record.seed_commitment, envelopes,

@@ -162,3 +162,28 @@ def test_rq_finished_and_failed_registries_lose_expired_ids_at_a_full_pass(servi
     service.reconcile(full=True)
     assert [m.decode() for m in conn.zrange(finished.key, 0, -1)] == ["kept-ok"]
     assert conn.zcard(failed.key) == 0
+
+
+def test_an_export_whose_match_is_compacted_between_its_reads_is_whole(service, monkeypatch):
+    """The export read the record (finished, not yet compacted), then the worker that ended
+    the match compacted it (stream deleted) before the export read the stream: the answer
+    is the whole compacted export, never a log cut short (seen once in an integration
+    run: an export with only its first event)."""
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    whole = service.export(mid)
+    ctx, read_record = service.ctx, service.ctx.record
+    calls = []
+
+    def record_then_compact(match_id):
+        record = read_record(match_id)
+        if not calls:
+            calls.append(match_id)
+            service.compact(match_id)   # after this read, before the stream's
+        return record
+
+    monkeypatch.setattr(ctx, "record", record_then_compact)
+    got = service.export(mid)
+    assert calls == [mid] and got["events"] == whole["events"] and len(got["events"]) > 1
+    assert service.verify(got)["valid"] is True
