@@ -87,17 +87,9 @@ def archive_url() -> Iterator[str]:
 def redis_cluster(redis_url):
     """A real Redis Cluster (:class:`tests.support.cluster.LocalCluster`) for the session;
     skipped when ``redis-server`` is not installed (``.ci/run`` installs it)."""
-    import shutil
+    from tests.support.cluster import running_cluster
 
-    from tests.support.cluster import LocalCluster
-
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
-        pytest.skip("redis-server / redis-cli not installed")
-    cluster = LocalCluster()
-    try:
-        yield cluster.start()
-    finally:
-        cluster.stop()
+    yield from running_cluster()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ overall limits.
 """
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from collections import Counter
@@ -28,7 +27,7 @@ from werkzeug.serving import make_server
 from api.app import create_app
 from service.bootstrap import build_service
 from tests.e2e.http_helpers import Http
-from tests.support.cluster import LocalCluster, wait_until
+from tests.support.cluster import running_cluster, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -38,13 +37,7 @@ MOVES_AFTER_KILL = 15
 
 @pytest.fixture
 def private_cluster():
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
-        pytest.skip("redis-server / redis-cli not installed")
-    cluster = LocalCluster()
-    try:
-        yield cluster.start()
-    finally:
-        cluster.stop()
+    yield from running_cluster()
 
 
 @pytest.fixture

@@ -163,3 +163,17 @@ class LocalCluster:
                     pass
                 proc.wait(timeout=10)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def running_cluster():
+    """Generator for a pytest fixture: a started :class:`LocalCluster`, stopped afterwards;
+    the test is skipped when ``redis-server`` / ``redis-cli`` are not installed."""
+    import pytest
+
+    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
+        pytest.skip("redis-server / redis-cli not installed")
+    cluster = LocalCluster()
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
