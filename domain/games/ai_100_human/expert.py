@@ -487,24 +487,8 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
         if step == "setup" and not st.ai_revealed:
             st.ai_card = None                      # a hidden side: chosen again
         if step == "resolve" and s["decided"]:
-            st.need = _resolution_need(state, i)   # the kind is hidden once decided
+            st.need = flow.resolution_needed(state, i)   # the kind is hidden once decided
     return state
-
-
-def _resolution_need(state: MatchState, seat: int) -> str | None:
-    """The decision the revealed card of ``seat`` asks (same test as the flow)."""
-    s = state.seats[seat]
-    if not s.played:
-        return None
-    card = s.played["card"]
-    r = roles.role(card)
-    if r == roles.COPY and hacking.copy_targets(state, seat, card):
-        return A.COPY
-    if r == roles.EXCHANGE_RESERVE and hacking.reserve_exchanges(state, seat):
-        return A.EXCHANGE_RESERVE
-    if r == roles.EXCHANGE_EMPTY and hacking.moves_to_empty(s.tableau, has_diagonal(state, seat)):
-        return A.MOVE_CARD
-    return None
 
 
 # ---------------------------------------------------------------- rollouts

@@ -16,10 +16,11 @@ import random
 from typing import Any
 
 from . import duo, hacking, roles, solo
-from .actions import PLACE_EXTRA, pending
+from .actions import COPY, EXCHANGE_RESERVE, MOVE_CARD, PLACE_EXTRA, pending
 from .cards import catalogue
 from .powers import diagonal, extra_placements
 from .recorder import Recorder
+from .state import MatchState
 from .scoring import score_ai_card, score_objective
 from .spec import (HAND_SIZE, PASS_DIRECTION, RESERVE_DEAL, STARTER_OBJECTIVES,
                    TURNS_PER_PHASE, mode_for, option_default)
@@ -130,7 +131,7 @@ def _finish_place(rec: Recorder, rng: random.Random) -> None:
     rec.emit("PlacementsRevealed", {"placements": placements})
     needs = {}
     for seat, s in enumerate(rec.state.seats):
-        kind = _resolution_needed(rec, seat)
+        kind = resolution_needed(rec.state, seat)
         if kind:
             needs[str(seat)] = kind
     if needs:
@@ -141,20 +142,24 @@ def _finish_place(rec: Recorder, rng: random.Random) -> None:
         _end_turn(rec, rng)
 
 
-def _resolution_needed(rec: Recorder, seat: int) -> str | None:
-    """The decision a just-revealed card asks of its owner, when it has any option."""
-    state = rec.state
+def resolution_needed(state: MatchState, seat: int) -> str | None:
+    """The decision a just-revealed card asks of its owner, when it has any option: the
+    action kind ``"copy"``, ``"exchange_reserve"`` or ``"move_card"``, or None (rulebook,
+    "Resolve the effects": a hacking card whose effect has no target asks nothing).
+
+    Shared by the flow (the resolve step's ``needs``) and the expert bot's determinised
+    states, so both read one test."""
     s = state.seats[seat]
     if not s.played:
         return None
     card = s.played["card"]
     r = roles.role(card)
     if r == roles.COPY and hacking.copy_targets(state, seat, card):
-        return "copy"
+        return COPY
     if r == roles.EXCHANGE_RESERVE and hacking.reserve_exchanges(state, seat):
-        return "exchange_reserve"
+        return EXCHANGE_RESERVE
     if r == roles.EXCHANGE_EMPTY and hacking.moves_to_empty(s.tableau, diagonal(state, seat)):
-        return "move_card"
+        return MOVE_CARD
     return None
 
 
