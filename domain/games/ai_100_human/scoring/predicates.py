@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from domain.games.ai_100_human.scoring.conditions import ATTR_INDEX
 from domain.games.ai_100_human.scoring.memo import table
-from domain.games.ai_100_human.scoring.sets import _set_types
+from domain.games.ai_100_human.scoring.sets import _set_types, packing_solver
 
 Members = Sequence[Sequence[Any]]
 Test = Callable[[Members], bool]
@@ -120,17 +120,5 @@ def generic_set_counter(key: str, value: Any, size: int) -> Callable[[tuple[int,
     ``full_house``, ``sum``): the exact packing of ``sets._generic_count`` over the count
     vector of the members' values (in ``COLORS`` / ``NUMBERS`` order), remembered per
     vector (a pure function of it)."""
-    types = _set_types(key, value, size)
-    memo = table(permanent=True)          # count vectors of at most a tableau's cards
-
-    def solve(c: tuple[int, ...]) -> int:
-        hit = memo.get(c)
-        if hit is not None:
-            return hit
-        best = 0
-        for t in types:
-            if all(a >= b for a, b in zip(c, t)):
-                best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t))))
-        memo[c] = best
-        return best
-    return solve
+    return packing_solver(_set_types(key, value, size),
+                          table(permanent=True))   # vectors of at most a tableau's cards

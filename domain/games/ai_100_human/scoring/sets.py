@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from domain.games.ai_100_human.cards import COLORS, NUMBERS
 from domain.games.ai_100_human.scoring.board import Board, Member, combine, regions
@@ -86,20 +86,26 @@ def _generic_count(key: str, value: Any, size: int, members: Sequence[Member]) -
     counts = [0] * len(domain)
     for m in members:
         counts[index[m[i]]] += 1
-    types = _set_types(key, value, size)
-    memo: dict[tuple[int, ...], int] = {}
+    return packing_solver(_set_types(key, value, size), {})(tuple(counts))
 
+
+def packing_solver(types: Sequence[tuple[int, ...]],
+                   memo: Any) -> Callable[[tuple[int, ...]], int]:
+    """``counts -> n``: the most disjoint sets of ``types`` (count vectors, one entry per
+    value) that fit in a count vector, by exhaustive search remembered in ``memo`` (any
+    mapping with ``get`` and item assignment; a caller may keep it across calls, the answer
+    being a pure function of the vector)."""
     def solve(c: tuple[int, ...]) -> int:
-        if c in memo:
-            return memo[c]
+        hit = memo.get(c)
+        if hit is not None:
+            return hit
         best = 0
         for t in types:
             if all(a >= b for a, b in zip(c, t)):
                 best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t))))
         memo[c] = best
         return best
-
-    return solve(tuple(counts))
+    return solve
 
 
 def score_set(effect: Mapping[str, Any], board: Board, pos: Pos | None) -> int:
