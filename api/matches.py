@@ -90,9 +90,11 @@ def join(match_id: str, seat: int):
 
 @bp.get("/<match_id>/legal-actions")
 def legal_actions(match_id: str):
-    """Every command the bearer's seat may send now."""
+    """Every command the bearer's seat may send now; ``wait`` (seconds) long-polls until
+    the seat has something to do (or the match finished, or the wait expired)."""
     seat = require_seat(match_id)
-    return jsonify(service().legal_actions(match_id, seat))
+    q = schemas.query(schemas.LegalActionsQuerySchema())
+    return jsonify(service().legal_actions(match_id, seat, wait_s=q["wait"]))
 
 
 @bp.post("/<match_id>/actions")

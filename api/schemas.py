@@ -268,6 +268,17 @@ class EventsQuerySchema(Schema):
                            validate=validate.Range(min=1, max=MAX_EVENTS_PAGE))
 
 
+class LegalActionsQuerySchema(Schema):
+    """``GET .../legal-actions`` query: ``wait`` (seconds to long-poll on the seat's own
+    decision, see :meth:`service.reads.Reads.legal_actions`; 0: answer now)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    wait = QueryNumber(load_default=0.0, allow_nan=False,
+                       validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
+
+
 class StreamQuerySchema(Schema):
     """``GET .../events/stream`` query: ``after`` (overridden by Last-Event-ID), ``max_s``,
     ``views`` (``true``/``1``: batch ends carry the viewer's ``seat_state``)."""

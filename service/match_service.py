@@ -213,9 +213,9 @@ class MatchService:
         """See :meth:`service.reads.Reads.match_view`."""
         return self._reads.match_view(match_id, viewer)
 
-    def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.legal_actions`."""
-        return self._reads.legal_actions(match_id, seat)
+        return self._reads.legal_actions(match_id, seat, wait_s)
 
     def representation(self, match_id: str, seat: int) -> dict[str, Any]:
         """See :meth:`service.reads.Reads.representation`."""

@@ -6,6 +6,7 @@ Everything a viewer receives is produced by ``engine.view`` / ``engine.redact`` 
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
@@ -121,20 +122,58 @@ class Reads:
             return set(loaded.tokens)
         return self.ctx.claimed(loaded.record.match_id, loaded.record)
 
-    def legal_actions(self, match_id: str, seat: int) -> dict[str, Any]:
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
         """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,
         and the id of its pending decision (``None`` when it has none) that ``act`` takes
         as a precondition failing only when this decision moved (:mod:`service.decisions`).
         A resigned seat has none (its commands answer 409 ``seat_resigned``; where its
-        game plays on, the seat's timeout bot decides for it, not the seat)."""
+        game plays on, the seat's timeout bot decides for it, not the seat).
+
+        ``wait_s`` > 0 (seconds, capped at 60) long-polls on the seat's own decision: when
+        the seat has nothing to do now, the answer waits until it has (an event made it
+        pending with legal actions), the match finished, or ``wait_s`` passed (then
+        ``actions`` is ``[]``). While it waits, each new event costs one read of the meta
+        hash (its ``pending`` seats, its status); the fold and the legal actions are
+        computed only once the seat is pending, so a waiting seat costs no request per
+        other seat's move."""
+        deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
+        while True:
+            answer, version, finished = self._legal_actions_now(match_id, seat)
+            if answer["actions"] or finished:
+                return answer
+            if not self._wait_for_decision(match_id, seat, version, deadline):
+                return answer
+
+    def _legal_actions_now(self, match_id: str, seat: int) -> tuple[dict[str, Any], int, bool]:
+        """:meth:`legal_actions` at the head, with the head's version and whether the
+        match has a result."""
         loaded, _ = self.ctx.head(match_id)
         seat = self.ctx.checked_seat(loaded, seat)
         self.ctx.keep(loaded)
-        if seat in loaded.engine.resigned(loaded.state):
-            return {"version": loaded.version, "actions": [], "decision_id": None}
-        actions = loaded.engine.legal_actions(loaded.state, seat)
-        return {"version": loaded.version, "actions": actions,
-                "decision_id": decision_id(loaded.seat_decisions, seat, actions)}
+        engine = loaded.engine
+        finished = engine.result(loaded.state) is not None
+        if seat in engine.resigned(loaded.state):
+            return ({"version": loaded.version, "actions": [], "decision_id": None},
+                    loaded.version, finished)
+        actions = engine.legal_actions(loaded.state, seat)
+        return ({"version": loaded.version, "actions": actions,
+                 "decision_id": decision_id(loaded.seat_decisions, seat, actions)},
+                loaded.version, finished)
+
+    def _wait_for_decision(self, match_id: str, seat: int, after: int, deadline: float) -> bool:
+        """Block (``deadline``: a ``time.monotonic()`` instant) until an event after
+        version ``after`` leaves ``seat`` pending or the match finished: True, the caller
+        computes the answer; False when the deadline passed first. Reads only the meta hash
+        on each new event (:meth:`MatchContext.record`)."""
+        events = self.ctx.stores.events
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not events.wait_after(match_id, after, remaining):
+                return False
+            record = self.ctx.record(match_id)
+            if record.finished or seat in record.pending or record.version <= after:
+                return True
+            after = record.version
 
     def representation(self, match_id: str, seat: int) -> dict[str, Any]:
         """:func:`seat_representation` of ``seat`` at the match's head, plus its

@@ -185,11 +185,15 @@ def test_idempotent_repeat_returns_the_first_body_and_appends_once(http, match):
 
 
 def test_bad_query_parameters_are_400(http, match):
-    match_id, _ = match
+    match_id, tokens = match
     for query in ("after=-1", "after=x", "wait=31", "wait=nan", "limit=0"):
         body = assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400,
                               "validation_error")
         assert set(body["errors"]) <= {"after", "wait", "limit"}
+    for query in ("wait=31", "wait=nan", "wait=-1", "wait=x"):
+        body = assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions?{query}",
+                                       tokens[0]), 400, "validation_error")
+        assert set(body["errors"]) == {"wait"}
     assert_problem(http.get(f"/v1/matches/{match_id}/state"), 400, "validation_error")
     assert_problem(http.get(f"/v1/matches/{match_id}/state?version=abc"), 400,
                    "validation_error")
