@@ -3,7 +3,8 @@
 Usage: python benchmarks/bench_http.py [--redis-url redis://127.0.0.1:6379/14]
        [--games ai-100-human,aipokalypse,dead-apocalypse] [--modes humans,bots]
        [--runs 1] [--seconds 8] [--warmup-seconds 2] [--processes 4] [--threads-per-process 4]
-       [--gunicorn-workers 5] [--threads 4] [--rq-workers 2] [--prefer-representation]
+       [--gunicorn-workers 5] [--threads 8] [--rq-workers 2] [--prefer-representation]
+       [--wait-on decision|events] [--project-threads-per-process N]
 
 Targets (issue 13, each a ratio from one run): server CPU per action <= 1.5x the ceiling's
 CPU per request; actions/s >= 0.6x the ceiling's requests/s; p99 <= 2x the ceiling's p99.
@@ -24,17 +25,40 @@ connection.
   its own, the seats of one match in different processes and on different connections (so
   different gunicorn workers serve one match, as real clients would: no sticky fold cache).
   A seat reads ``GET .../legal-actions`` and sends ``POST .../actions`` with a random legal
-  command, ``expected_version`` and an ``Idempotency-Key``; with nothing to do it long-polls
-  ``GET .../events``. Seat 0 creates each next match and hands the other seats their tokens.
+  command, its ``decision_id`` and an ``Idempotency-Key``; with nothing to do it long-polls
+  (``--wait-on``): ``decision`` (default) ``GET .../legal-actions?wait=2``, answered once
+  the seat itself has something to do — other seats' moves do not wake the client, as a
+  real client playing a seat would wait —; ``events`` (the older client) ``GET
+  .../events?wait=2``, answered on every new event, then ``GET .../legal-actions``. Seat 0
+  creates each next match and hands the other seats their tokens.
 - Project, mode ``bots``: 1 human seat + 3 bots of the game's default level (RQ workers play
-  them); the moves counted are the human's accepted actions plus the bots' commands (distinct
-  ``command_id`` with cause ``bot`` seen in the event log during the window), and the server
-  CPU includes the RQ workers: what a bot move costs to enqueue and play.
+  them); the moves counted are the human's accepted actions plus the bots' commands (the
+  server's own ``bot_turns`` counter, read when the CPU window opens and closes), and the
+  server CPU includes the RQ workers: what a bot move costs to enqueue and play.
 
 An *action* is one accepted ``POST .../actions`` (or one bot command): today it takes two
 requests (legal actions, then the post); with ``--prefer-representation`` the post asks for
 ``Prefer: return=representation`` and, when the answer carries the next ``legal_actions``,
 the client skips the next GET.
+
+Threads: both servers get ``--threads`` (default 8, as the Dockerfile, compose.yaml and
+``arena serve`` run the project). A long-poll holds one gthread thread while it waits; in a
+4-seat match up to 3 seats wait while one acts, so with 16 clients up to 12 requests are
+held open. With 4 threads per worker (20 in all, unevenly spread over the 5 workers by
+the kernel's accept) a worker whose threads all hold long-polls queues the next ``POST``
+until one ends: measured for dead-apocalypse/humans, 4 threads: 9.4 moves/s, p99 2.05 s,
+35 ms CPU per move; 8 threads: 97.8 moves/s, p99 223 ms, 6.5 ms CPU per move. The ceiling's
+clients hold nothing open, so more threads change little for it; the same setting on both
+sides stays the same-settings comparison.
+
+Concurrency: by default the project gets as many clients as the ceiling (``--processes``
+x ``--threads-per-process``). A ceiling client always has a request in flight; a seat
+client spends part of its time waiting for the other seats (a game's turn structure), so
+with equal clients the project may be latency-bound while the ceiling saturates the CPU.
+``--project-threads-per-process`` gives the project more clients (more matches) with the
+same load generator, so both sides can be driven to saturation; the report prints
+``project_clients`` beside ``clients``. The throughput ratio is then moves/s against
+requests/s, both at (or near) the server's capacity on this machine.
 
 CPU is the kernel's accounting of the server processes (``/proc``, the gunicorn process
 groups, RQ workers, the Redis server when local), not wall time. The machine is shared and
@@ -71,6 +95,8 @@ TARGET_P99_RATIO = 2.0          # action p99 / ceiling's request p99, <=
 GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
 BOT_LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician", "dead-apocalypse": "cooperative"}
 SEATS = 4
+#: seconds a seat with nothing to do long-polls per request
+LONG_POLL_S = 2
 CTX = mp.get_context("fork")
 
 
@@ -141,6 +167,7 @@ def start_servers(redis_url: str, prefix: str, workers: int, threads: int,
     wait_healthy(ceiling_port, procs)
     wait_healthy(project_port, procs)
     return {"procs": procs, "ceiling": ceiling, "project": project, "rq": rq,
+            "redis_url": redis_url, "prefix": prefix,
             "ceiling_port": ceiling_port, "project_port": project_port}
 
 
@@ -155,6 +182,18 @@ def stop(procs: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=5)
+
+
+def bot_turns(servers: dict[str, Any]) -> int:
+    """The project's ``bot_turns`` counter now (commands its bots appended, summed over
+    the counter shards: the server's own count, read at the CPU window's start and end)."""
+    import redis
+
+    from service.keys import Keys
+    from service.metrics import Metrics
+
+    conn = redis.Redis.from_url(servers["redis_url"], decode_responses=True)
+    return Metrics(conn, Keys(servers["prefix"])).totals().get("bot_turns", 0)
 
 
 def redis_server_pid(redis_url: str) -> int | None:
@@ -198,14 +237,12 @@ class Tally:
     def __init__(self):
         self.requests: list[float] = []   # counted request latencies, seconds
         self.actions: list[float] = []    # counted accepted POST .../actions latencies
-        self.bot_commands: set[str] = set()
         self.errors: dict[str, int] = {}
         self.matches = 0
 
     def merge(self, other: "Tally") -> None:
         self.requests += other.requests
         self.actions += other.actions
-        self.bot_commands |= other.bot_commands
         for code, count in other.errors.items():
             self.errors[code] = self.errors.get(code, 0) + count
         self.matches += other.matches
@@ -244,9 +281,10 @@ class SeatClient:
     """Plays one seat of successive matches of ``game`` over its own connection."""
 
     def __init__(self, port: int, window: Window, tally: Tally, seed: int, game: str,
-                 prefer: bool):
+                 prefer: bool, wait_on: str = "decision"):
         self.client = Client(port, window, tally)
         self.window, self.tally, self.game, self.prefer = window, tally, game, prefer
+        self.wait_on = wait_on
         self.rng = random.Random(seed)
 
     def create(self, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
@@ -258,7 +296,10 @@ class SeatClient:
 
     def play(self, match_id: str, token: str) -> None:
         """Act whenever the seat has a legal action, long-poll otherwise, until the match
-        finishes or the window closes."""
+        finishes or the window closes. ``wait_on`` ``decision``: the long-poll is ``GET
+        .../legal-actions?wait=2``, answered once THIS seat has something to do;
+        ``events``: ``GET .../events?wait=2``, answered on every new event (any seat's
+        move), then ``GET .../legal-actions``."""
         base = f"/v1/matches/{match_id}"
         legal: dict[str, Any] | None = None
         seen = 0
@@ -286,16 +327,18 @@ class SeatClient:
                 nxt = answer.get("legal_actions") if isinstance(answer, dict) else None
                 legal = nxt if isinstance(nxt, dict) and "actions" in nxt else None
                 continue
-            page, _, counted = self.client.call(
-                "GET", f"{base}/events?after={max(seen, legal['version'])}&wait=2", token)
-            for event in page["events"]:
-                seen = max(seen, event["version"])
-                if counted and event.get("cause") == "bot" and event.get("command_id") \
-                        and event["command_id"] not in self.tally.bot_commands:
-                    self.tally.bot_commands.add(event["command_id"])
-                    self.window.moved()
-            legal = None
-            if not page["events"]:
+            if self.wait_on == "decision":
+                legal, _, _ = self.client.call(
+                    "GET", f"{base}/legal-actions?wait={LONG_POLL_S}", token)
+                idle = not legal["actions"]
+            else:
+                page, _, counted = self.client.call(
+                    "GET", f"{base}/events?after={max(seen, legal['version'])}&wait={LONG_POLL_S}",
+                    token)
+                for event in page["events"]:
+                    seen = max(seen, event["version"])
+                legal, idle = None, not page["events"]
+            if idle:
                 match, _, _ = self.client.call("GET", base, token)
                 if match["status"] != "running":
                     self.tally.matches += 1
@@ -303,11 +346,11 @@ class SeatClient:
 
 
 def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, mode: str,
-                prefer: bool, seat: int, inbox: Any, outboxes: list[Any]) -> None:
+                prefer: bool, wait_on: str, seat: int, inbox: Any, outboxes: list[Any]) -> None:
     """Seat ``seat`` of a match group. Seat 0 creates each match (4 humans in mode
     ``humans``; 1 human + 3 bots in ``bots``) and posts the other seats their tokens;
     the others wait for theirs in ``inbox``."""
-    player = SeatClient(port, window, tally, seed, game, prefer)
+    player = SeatClient(port, window, tally, seed, game, prefer, wait_on)
     try:
         while window.open():
             if seat == 0:
@@ -341,7 +384,7 @@ def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any
         else:
             target = seat_thread
             args = (port, win, tally, spec["seed"], spec["game"], spec["mode"], spec["prefer"],
-                    spec["seat"], spec["inbox"], spec["outboxes"])
+                    spec["wait_on"], spec["seat"], spec["inbox"], spec["outboxes"])
         threads.append(threading.Thread(target=target, args=args, daemon=True))
     cpu0 = time.process_time()
     for thread in threads:
@@ -352,13 +395,13 @@ def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any
     for tally in tallies:
         total.merge(tally)
     results.put({"requests": total.requests, "actions": total.actions,
-                 "bot_commands": sorted(total.bot_commands), "errors": total.errors,
+                 "errors": total.errors,
                  "matches": total.matches, "cpu_s": time.process_time() - cpu0})
 
 
 def run_load(kind: str, port: int, window: Window, processes: int,
              threads: int, game: str | None = None, mode: str = "humans",
-             prefer: bool = False) -> dict[str, Any]:
+             prefer: bool = False, wait_on: str = "decision") -> dict[str, Any]:
     """Drive one server with ``processes`` x ``threads`` clients until ``window`` closes;
     the merged tally of its counted part."""
     ctx = CTX
@@ -374,7 +417,7 @@ def run_load(kind: str, port: int, window: Window, processes: int,
             for seat in range(group_size):
                 index = group * group_size + seat
                 per_process[index % processes].append({
-                    "seed": index, "game": game, "mode": mode, "prefer": prefer, "seat": seat,
+                    "seed": index, "game": game, "mode": mode, "prefer": prefer, "wait_on": wait_on, "seat": seat,
                     "inbox": boxes[seat - 1] if seat else None,
                     "outboxes": boxes if seat == 0 else []})
     results = ctx.Queue()
@@ -382,13 +425,12 @@ def run_load(kind: str, port: int, window: Window, processes: int,
                for specs in per_process if specs]
     for worker in workers:
         worker.start()
-    outcome: dict[str, Any] = {"requests": [], "actions": [], "bot_commands": set(),
+    outcome: dict[str, Any] = {"requests": [], "actions": [],
                                "errors": {}, "matches": 0, "client_cpu_s": 0.0}
     for _ in workers:
         part = results.get(timeout=max(0.0, window.deadline.value - time.time()) + 180)
         outcome["requests"] += part["requests"]
         outcome["actions"] += part["actions"]
-        outcome["bot_commands"] |= set(part["bot_commands"])
         for code, count in part["errors"].items():
             outcome["errors"][code] = outcome["errors"].get(code, 0) + count
         outcome["matches"] += part["matches"]
@@ -414,13 +456,16 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
     first = time.time() + 0.5 + 0.05 * args.processes + args.warmup_seconds
     deadline, moved = CTX.Value("d", first + args.seconds), CTX.Value("i", 0)
     window = Window(first, deadline, moved)
+    per_process = args.threads_per_process if kind == "ceiling" else \
+        (args.project_threads_per_process or args.threads_per_process)
     runner = threading.Thread(target=lambda: box.update(run_load(
-        kind, port, window, args.processes, args.threads_per_process,
-        game, mode, args.prefer_representation)))
+        kind, port, window, args.processes, per_process,
+        game, mode, args.prefer_representation, args.wait_on)))
     runner.start()
     # The CPU window opens and closes with the counted window of the clients; it is
     # extended (up to --max-seconds) while fewer than --min-moves moves were counted.
     time.sleep(max(0.0, first - time.time()))
+    bots_before = bot_turns(servers) if kind == "project" else 0
     meter.start()
     while True:
         time.sleep(max(0.0, deadline.value - 0.3 - time.time()))
@@ -431,13 +476,14 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
             deadline.value = now + 1.0
     time.sleep(max(0.0, deadline.value - time.time()))
     cpu = meter.stop()
+    bot_moves = bot_turns(servers) - bots_before if kind == "project" else 0
     runner.join()
     length = max(deadline.value - first, 1e-9)
-    moves = len(box["actions"]) + (len(box["bot_commands"]) if mode == "bots" else 0)
+    moves = len(box["actions"]) + (bot_moves if mode == "bots" else 0)
     server_cpu = (cpu.get("server") or 0.0) + (cpu.get("rq") or 0.0 if mode == "bots" else 0.0)
     return {
         "moves": moves, "human_actions": len(box["actions"]),
-        "bot_moves": len(box["bot_commands"]) if kind == "project" else 0,
+        "bot_moves": bot_moves,
         "requests": len(box["requests"]),
         "moves_per_s": moves / length,
         "requests_per_s": len(box["requests"]) / length, "window_s": length,
@@ -487,9 +533,18 @@ def main(argv: list[str] | None = None) -> dict:
                         help="longest counted window (with --min-moves)")
     parser.add_argument("--processes", type=int, default=4, help="load-generator processes")
     parser.add_argument("--threads-per-process", type=int, default=4)
+    parser.add_argument("--project-threads-per-process", type=int, default=0,
+                        help="the project's client threads per load process (0: as the "
+                             "ceiling's); see 'Concurrency' in the module docstring")
     parser.add_argument("--gunicorn-workers", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    parser.add_argument("--threads", type=int, default=8,
+                        help="threads per gthread worker (both servers; 8 as the Dockerfile, compose and "
+                             "arena serve: see 'Threads' in the module docstring)")
     parser.add_argument("--rq-workers", type=int, default=2)
+    parser.add_argument("--wait-on", choices=("decision", "events"), default="decision",
+                        help="a seat with nothing to do long-polls GET .../legal-actions?wait= "
+                             "(decision: woken by its own decision only) or GET .../events?wait= "
+                             "(events: woken by every move, then GET .../legal-actions)")
     parser.add_argument("--prefer-representation", action="store_true",
                         help="ask POST .../actions for the next legal actions (one request per move)")
     args = parser.parse_args(argv)
@@ -538,8 +593,11 @@ def main(argv: list[str] | None = None) -> dict:
         settings={"gunicorn_workers": args.gunicorn_workers, "threads": args.threads,
                   "worker_class": "gthread", "load_processes": args.processes,
                   "clients": args.processes * args.threads_per_process,
+                  "project_clients": args.processes * (args.project_threads_per_process
+                                                       or args.threads_per_process),
                   "rq_workers": args.rq_workers, "seconds": args.seconds,
                   "prefer_representation": args.prefer_representation,
+                  "wait_on": args.wait_on,
                   "machine_cores": os.cpu_count()})
 
 
