@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -78,3 +79,12 @@ def live_server(real_config) -> Iterator[LiveServer]:
 def http(client) -> Http:
     """:class:`Http` over the Flask test client of the embedded app."""
     return Http(client)
+
+
+@pytest.fixture(scope="session")
+def typescript_tools() -> Path:
+    """``clients/ts/node_modules/.bin`` with the lock file's packages and ``openapi.d.ts``
+    freshly generated, once per session (:func:`tests.support.typescript.prepare`)."""
+    from tests.support.typescript import prepare
+
+    return prepare()

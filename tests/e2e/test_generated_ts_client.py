@@ -1,7 +1,9 @@
 """TypeScript types generated from ``openapi.yaml`` by openapi-typescript carry every game's
 view fields: ``clients/ts/src/views.ts`` reads them (narrowed by ``game``) and must pass
 ``tsc --strict`` (``tsconfig.views.json``; issue 10 item 3). The npm packages are pinned by
-``clients/ts/package-lock.json`` and installed by ``scripts/test`` (``npm ci``)."""
+``clients/ts/package-lock.json``, installed by ``scripts/test`` (``npm ci``) and, when what is
+installed differs from the lock, by the session's ``typescript_tools`` fixture, which also
+generates ``openapi.d.ts`` (tests/support/typescript.py)."""
 from __future__ import annotations
 
 import shutil
@@ -19,14 +21,10 @@ def _npx(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def generated_types():
+def generated_types(request):
     if shutil.which("npx") is None:
         pytest.fail("Node.js/npm are required (the CI machine has them)")
-    if not (TS / "node_modules" / ".bin" / "tsc").exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=TS, check=True, timeout=600,
-                       capture_output=True)
-    made = _npx("openapi-typescript", "../../openapi.yaml", "-o", "openapi.d.ts")
-    assert made.returncode == 0, made.stderr
+    request.getfixturevalue("typescript_tools")
     return TS / "openapi.d.ts"
 
 
