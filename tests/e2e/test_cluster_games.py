@@ -1,5 +1,12 @@
-"""Every game played to the end over HTTP, exported and verified, on a standalone Redis and
-on a real Redis Cluster (3 masters + 3 replicas, tests/support/cluster.py).
+"""Every game played to the end over HTTP, exported and verified, on a real Redis Cluster
+(3 masters + 3 replicas, tests/support/cluster.py).
+
+The same play on a standalone Redis is not repeated here (it was, until the suite's length
+was cut): every game is played to the end, exported and verified on a standalone real Redis
+with worker processes by tests/integration/test_soak_census.py and test_faults.py, and
+every mode of every game over HTTP (export, verification, lobby) by
+tests/e2e/test_contract_e2e.py; the store's scripts run on both kinds by the integration
+tests marked ``BOTH_STORES``.
 
 Seat 0 is a human client choosing a random legal action (never a resignation) through
 ``GET …/legal-actions`` and ``POST …/actions`` with the ``decision_id``; seat 1 is the
@@ -16,10 +23,10 @@ import pytest
 from domain.games import registry
 from service import bootstrap
 from tests.e2e.http_helpers import Http, create, tokens_of
-from tests.support.cluster import BOTH_STORES
 from tests.support.runtime import drain
 
-pytestmark = [pytest.mark.e2e, BOTH_STORES]
+pytestmark = [pytest.mark.e2e,
+              pytest.mark.parametrize("store_kind", ["cluster"], indirect=True)]
 
 GAMES = sorted(registry())
 
