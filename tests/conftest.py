@@ -19,7 +19,9 @@
   at the end of the session; tests using it are skipped, with the reason, only when no
   PostgreSQL answers there.
 - ``start_worker``: starts a real RQ worker process (``python -m workers.runner``) for the
-  real service; every started process group is killed at teardown.
+  real service (with ``ready=True``, returns once the worker holds its lease, i.e. its
+  scheduler and reconcile threads run: a busy machine's Python start-up is not counted in
+  what the test then waits for); every started process group is killed at teardown.
 """
 from __future__ import annotations
 
@@ -201,11 +203,18 @@ def real_service(real_config):
 
 @pytest.fixture
 def start_worker(real_config, tmp_path):
-    """``start_worker(name=None, extra_env=None, **config_changes) -> Popen``: a real RQ
-    worker process (``python -m workers.runner``) on this test's queue and prefix."""
+    """``start_worker(name=None, extra_env=None, ready=False, **config_changes) -> Popen``: a
+    real RQ worker process (``python -m workers.runner``) on this test's queue and prefix;
+    ``ready``: wait (up to 300 s, else the test fails) until its lease key is written, just
+    before RQ's work loop starts and after its scheduler and reconcile threads started."""
+    import redis
+
+    from tests.support.polling import wait_for
+
     procs: list[subprocess.Popen] = []
 
-    def start(name: str | None = None, extra_env: dict | None = None, **changes) -> subprocess.Popen:
+    def start(name: str | None = None, extra_env: dict | None = None, ready: bool = False,
+              **changes) -> subprocess.Popen:
         config = real_config.with_(**changes) if changes else real_config
         env = {**os.environ, **config.to_env(), "PYTHONPATH": str(ROOT), **(extra_env or {})}
         name = name or f"{config.key_prefix}-w{len(procs)}"
@@ -216,6 +225,16 @@ def start_worker(real_config, tmp_path):
                                 stdout=log_file, stderr=subprocess.STDOUT)
         log_file.close()
         procs.append(proc)
+        if ready:
+            conn = redis.Redis.from_url(config.rq_url)
+            lease = f"{config.key_prefix}:worker-lease:{name}.*"
+            try:
+                started = wait_for(lambda: proc.poll() is not None or
+                                   next(conn.scan_iter(lease, count=1000), None), 300, 0.1)
+            finally:
+                conn.close()
+            assert started and proc.poll() is None, \
+                f"worker {name} did not start (exit {proc.poll()}; log {tmp_path / name}.log)"
         return proc
 
     yield start
