@@ -17,11 +17,11 @@ def test_three_bots_play_ai_100_human_to_the_end_and_the_export_verifies(real_co
     config = real_config.with_(engines_path=None, snapshot_every=50)
     service = bootstrap.install(bootstrap.build_service(config))
     try:
-        start_worker(engines_path=None)
+        start_worker(engines_path=None, ready=True)
         seats = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"},
                  {"kind": "bot", "bot": "random"}]
         mid = service.create_match("ai-100-human", seats, {})["match_id"]
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300   # generous: the loop ends when the match does
         while service.match_view(mid, None)["status"] != "finished" and time.monotonic() < deadline:
             time.sleep(0.2)
         view = service.match_view(mid, None)

@@ -22,12 +22,12 @@ def step_service(real_config):
 
 
 def test_a_worker_process_plays_each_bot_seat_with_its_stored_options(step_service, start_worker):
-    start_worker(engines_path=STEP_ENGINES)
+    start_worker(engines_path=STEP_ENGINES, ready=True)
     seats = [{"kind": "bot", "bot": "stepper", "bot_options": {"step": 3}},
              {"kind": "bot", "bot": "stepper"},
              {"kind": "bot", "bot": "stepper", "bot_options": {"step": 2}}]
     mid = step_service.create_match("step-race", seats, {"target": 60})["match_id"]
-    assert wait_for(lambda: step_service.match_view(mid, None)["status"] == "finished", 30)
+    assert wait_for(lambda: step_service.match_view(mid, None)["status"] == "finished", 120)
     log = step_service.export(mid)
     added = [(e["seat"], e["data"]["amount"]) for e in log["events"] if e["type"] == "Added"]
     # the default stepper adds 1: with the options ignored every seat would add 1
