@@ -259,16 +259,18 @@ class Reads:
                 "pending": {str(k): v for k, v in loaded.engine.pending(loaded.state).items()}}
 
     def export(self, match_id: str) -> dict[str, Any]:
-        """The full log with commands and the revealed seed; MatchRunning before the end."""
+        """The full log with commands and the revealed seed; MatchRunning before the end.
+        A compacted match answers the verified export stored at compaction
+        (:mod:`service.compaction`); otherwise the envelopes come through
+        :meth:`service.context.MatchContext.envelopes`, which reads the compacted log when
+        the match was compacted after its record was read (the stream then answers short),
+        so an export is never a log cut short."""
         record = self.ctx.record(match_id)
         if not record.finished:
             raise errors.MatchRunning()
-        if record.compacted:   # the verified export stored at compaction (service/compaction.py)
+        if record.compacted:
             return dict(self.ctx.logs.export(match_id))
-        envelopes = self.ctx.stores.events.read(match_id, upto=record.version)
-        if len(envelopes) != record.version and self.ctx.record(match_id).compacted:
-            # compacted (its stream deleted) between the record's read and the stream's
-            return dict(self.ctx.logs.export(match_id))
+        envelopes = self.ctx.envelopes(match_id, record, upto=record.version)
         return export_log(match_id, record.game,
                           record.public_seats(self.ctx.stores.seats.claimed(match_id)),
                           record.options, record.seed, record.seed_commitment, envelopes,
