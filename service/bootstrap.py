@@ -182,6 +182,7 @@ def build_service(config: Config | None = None,
                            archive=archive_store(config),
                            archive_after_s=config.archive_after_s,
                            archive_batch=config.archive_batch,
+                           finished_index_max=config.finished_index_max,
                            wait_replicas=0 if config.embedded else config.wait_replicas,
                            wait_ms=config.wait_ms)
     service.config = config

@@ -157,6 +157,15 @@ class CompactStore:
             except WatchError:
                 return False
 
+    def trim(self, keep: int) -> int:
+        """Keep only the ``keep`` most recently ended ids in the compacted set (``0``: no
+        bound); returns how many left it. Used only without an archive, where nothing reads
+        the set but a mover configured later (it then moves these newest ones and every
+        match ending afterwards; the trimmed ones stay in Redis, readable as before)."""
+        if keep <= 0:
+            return 0
+        return int(self.redis.zremrangebyrank(self.keys.compacted(), 0, -keep - 1))
+
     def unlist(self, match_id: str, pipe) -> None:
         """Queue on ``pipe``: the match leaves the compacted set (it was archived)."""
         pipe.zrem(self.keys.compacted(), match_id)

@@ -60,6 +60,13 @@ Variables (all optional):
 - ``ARENA_ARCHIVE_AFTER_S``: a compacted match moves to the archive this many seconds
   after it ended (default 604800 = 7 days).
 - ``ARENA_ARCHIVE_BATCH``: matches moved per full reconcile pass (default 100).
+- ``ARENA_FINISHED_INDEX_MAX``: without an archive, finished matches stay in Redis for good;
+  every full reconcile pass keeps only about this many of the newest finished matches in
+  the lobby's finished list (each of the ``ARENA_INDEX_SHARDS`` shards its newest
+  ``ceil(N / shards)``) and in ``P:compacted`` (what an archive turned on later would
+  move first). Older ones are no longer listed, but every read by id (view, events, state,
+  export, fork, replay) answers as before (default 10000; ``0`` = no bound;
+  :mod:`service.housekeeping`). With an archive the mover bounds both and nothing is trimmed.
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 """
@@ -102,6 +109,7 @@ class Config:
     archive_url: str | None = None
     archive_after_s: float = 604800.0
     archive_batch: int = 100
+    finished_index_max: int = 10000
 
     @property
     def bot_caps(self) -> BotCaps:
@@ -205,6 +213,7 @@ class Config:
             archive_url=env.get("ARENA_ARCHIVE_URL") or None,
             archive_after_s=number("ARENA_ARCHIVE_AFTER_S", 604800.0),
             archive_batch=number("ARENA_ARCHIVE_BATCH", 100, int),
+            finished_index_max=cap("ARENA_FINISHED_INDEX_MAX", 10000),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -229,6 +238,7 @@ class Config:
             "ARENA_IDEMPOTENCY_TTL_S": str(self.idempotency_ttl_s),
             "ARENA_ARCHIVE_AFTER_S": str(self.archive_after_s),
             "ARENA_ARCHIVE_BATCH": str(self.archive_batch),
+            "ARENA_FINISHED_INDEX_MAX": str(self.finished_index_max),
         }
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url

@@ -1,8 +1,18 @@
 """Storage upkeep done by every full reconcile pass (:mod:`service.reconcile`): compact the
 finished matches left pending (:mod:`service.compaction`), move due compacted matches to
-the archive when one is configured (:mod:`service.archive`), and clean RQ's finished and
-failed job registries of ids whose jobs expired (RQ itself does it only in a worker's
-10-minute maintenance, so they piled up).
+the archive when one is configured (:mod:`service.archive`), bound the finished-match
+indexes when none is (``ARENA_FINISHED_INDEX_MAX``), and clean RQ's finished and failed job
+registries of ids whose jobs expired (RQ itself does it only in a worker's 10-minute
+maintenance, so they piled up).
+
+Without an archive, finished matches stay in Redis for good (compacted), so the two
+indexes of finished matches would grow with every match ever played: the lobby's
+``finished`` buckets (:meth:`service.match_index.MatchIndex.trim_finished`: the newest
+about ``finished_max`` stay listed) and ``P:compacted``
+(:meth:`service.compact_store.CompactStore.trim`: the newest ``finished_max`` stay). A
+trimmed match keeps its keys and answers every read by id. With an archive, the mover
+bounds both (it unfiles every match it moves, ``ARENA_ARCHIVE_AFTER_S`` after its end) and
+the lobby merges the archive's rows, so nothing is trimmed.
 """
 from __future__ import annotations
 
@@ -15,17 +25,22 @@ log = logging.getLogger(__name__)
 
 class Housekeeping:
     """One upkeep pass over ``compactor``, ``archiver`` (or ``None``) and ``scheduler``
-    (or ``None``)."""
+    (or ``None``); ``index`` (:class:`service.match_index.MatchIndex`) and ``finished_max``
+    (``ARENA_FINISHED_INDEX_MAX``, ``0``: no bound) bound the finished indexes when there
+    is no archiver."""
 
-    def __init__(self, compactor, archiver=None, scheduler=None):
+    def __init__(self, compactor, archiver=None, scheduler=None, index=None,
+                 finished_max: int = 0):
         self.compactor = compactor
         self.archiver = archiver
         self.scheduler = scheduler
+        self.index = index
+        self.finished_max = finished_max
 
     def run(self) -> dict[str, int]:
-        """``{"compacted": n, "archived": n}`` (only the non-zero counts). An archive
-        failure is logged and ends the archive step (retried next pass); a Redis outage
-        propagates."""
+        """``{"compacted": n, "archived": n, "unlisted": n}`` (only the non-zero counts;
+        ``unlisted``: finished matches trimmed from the lobby index). An archive failure is
+        logged and ends the archive step (retried next pass); a Redis outage propagates."""
         out: dict[str, int] = {}
         compacted = self.compactor.compact_pending() if self.compactor is not None else 0
         if compacted:
@@ -40,6 +55,11 @@ class Housekeeping:
                 archived = 0
             if archived:
                 out["archived"] = archived
+        elif self.finished_max and self.compactor is not None:
+            self.compactor.store.trim(self.finished_max)
+            unlisted = self.index.trim_finished(self.finished_max) if self.index else 0
+            if unlisted:
+                out["unlisted"] = unlisted
         if self.scheduler is not None:
             self.scheduler.clean_registries()
         return out

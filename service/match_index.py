@@ -19,9 +19,16 @@ The lobby index (``GET /v1/matches``): a listed match is in its shard's ``all`` 
 (created, its last open seat joined, finished), never on an ordinary action. A listing
 fans out over the shards (one pipeline) and merges newest first. Unlisted matches are
 never filed.
+
+Bounded without an archive: :meth:`MatchIndex.trim_finished` (every full reconcile pass,
+:mod:`service.housekeeping`) keeps in each shard's ``finished`` bucket only its newest
+``ceil(ARENA_FINISHED_INDEX_MAX / shards)`` matches and takes the older ones out of every
+bucket of the shard (``all``, ``finished`` and their per-game copies). A trimmed match is
+only no longer listed: its keys stay and every read by id answers as before.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 from service.keys import Keys
@@ -135,6 +142,39 @@ class MatchIndex:
                 own.zrem(self.keys.lobby(shard, name, per_game), match_id)
         if pipe is None:
             own.execute()
+
+    def trim_finished(self, keep: int, batch: int = 1000) -> int:
+        """Bound the lobby's finished matches to about ``keep`` (``0``: no bound): each
+        shard keeps the newest ``ceil(keep / shards)`` of its ``finished`` bucket (by
+        creation time); up to ``batch`` older ones per shard and call leave every bucket of
+        the shard (their game read from their meta hash, which stays). Returns how many
+        left the index. Idempotent; what one call leaves over the next removes."""
+        if keep <= 0:
+            return 0
+        per_shard = max(1, math.ceil(keep / self.shards))
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(self.shards):
+            pipe.zcard(self.keys.lobby(shard, "finished"))
+        over = {shard: min(int(n) - per_shard, batch)
+                for shard, n in enumerate(pipe.execute()) if int(n) > per_shard}
+        if not over:
+            return 0
+        pipe = self.redis.pipeline(transaction=False)
+        for shard, excess in over.items():
+            pipe.zrange(self.keys.lobby(shard, "finished"), 0, excess - 1)
+        trimmed = [(shard, mid) for shard, ids in zip(over, pipe.execute()) for mid in ids]
+        pipe = self.redis.pipeline(transaction=False)
+        for _, match_id in trimmed:
+            pipe.hget(self.keys.meta(match_id), "game")
+        games = pipe.execute()
+        pipe = self.redis.pipeline(transaction=False)
+        for (shard, match_id), game in zip(trimmed, games):
+            for name in ("all", "finished"):
+                pipe.zrem(self.keys.lobby(shard, name), match_id)
+                if game:
+                    pipe.zrem(self.keys.lobby(shard, name, game), match_id)
+        pipe.execute()
+        return len(trimmed)
 
     def lobby_page(self, bucket: str, game: str | None, before: tuple[float, str] | None,
                    count: int) -> list[tuple[float, str]]:

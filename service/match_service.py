@@ -83,6 +83,10 @@ class MatchService:
         archive: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or
             ``None`` (nothing leaves Redis); ``archive_after_s`` / ``archive_batch``: the
             mover's age and batch (:mod:`service.archive`).
+        finished_index_max: without an archive, full reconcile passes keep about this many
+            of the newest finished matches in the lobby index and ``P:compacted``
+            (``ARENA_FINISHED_INDEX_MAX``; ``0``, the default here: no bound;
+            :mod:`service.housekeeping`).
 
     Attributes kept for operators and tests: ``redis``, ``keys``, ``scheduler``, ``stores``
     and its adapters ``store`` (events), ``snapshots``, ``counters`` (metrics); the
@@ -98,7 +102,7 @@ class MatchService:
                  abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None,
                  compaction: bool = True, idempotency_ttl_s: float = 3600.0, archive=None,
                  archive_after_s: float = 604800.0, archive_batch: int = 100,
-                 wait_replicas: int = 0, wait_ms: int = 100):
+                 wait_replicas: int = 0, wait_ms: int = 100, finished_index_max: int = 0):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
@@ -121,7 +125,8 @@ class MatchService:
         self._lobby = Lobby(self.ctx)
         self._lifecycle = Lifecycle(self.ctx, self._act, self._create_join, abandon_after_s)
         self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s, self._lifecycle,
-                                      Housekeeping(self.compactor, self.archiver, scheduler))
+                                      Housekeeping(self.compactor, self.archiver, scheduler,
+                                                   self.stores.index, finished_index_max))
         self._ops = Ops(self.ctx)
         # the adapters and caches under their historical names
         self.store = self.stores.events

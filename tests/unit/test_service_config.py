@@ -71,6 +71,13 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
     assert (default.compaction, default.idempotency_ttl_s, default.archive_url,
             default.archive_after_s, default.archive_batch) == (True, 3600.0, None, 604800.0, 100)
     assert build_service(default).archiver is None
+    assert build_service(default)._reconciler.housekeeping.finished_max == 10000
+    bounded = Config.from_env({"ARENA_FINISHED_INDEX_MAX": "25"})
+    assert Config.from_env(bounded.to_env()).finished_index_max == 25
+    assert build_service(bounded)._reconciler.housekeeping.finished_max == 25
+    assert Config.from_env({"ARENA_FINISHED_INDEX_MAX": "0"}).finished_index_max == 0
+    with pytest.raises(ValueError):
+        Config.from_env({"ARENA_FINISHED_INDEX_MAX": "-1"})
     config = Config.from_env({"ARENA_COMPACTION": "0", "ARENA_IDEMPOTENCY_TTL_S": "90",
                               "ARENA_ARCHIVE_URL": "postgresql://u@h/db",
                               "ARENA_ARCHIVE_AFTER_S": "30", "ARENA_ARCHIVE_BATCH": "7",
