@@ -16,7 +16,11 @@ workers' leases). Checks printed: unaccounted keys (must be none), per-match key
 finished matches (``meta``, ``log``, ``tokens``, ``idem`` with a TTL only), stale ids in
 RQ's finished/failed registries (must be 0), per-job keys without a TTL on RQ's side (must
 be none), and bytes per finished match (``MEMORY USAGE``, with and without the clients'
-idempotency records, which expire ``ARENA_IDEMPOTENCY_TTL_S`` after the end).
+idempotency records, which expire ``ARENA_IDEMPOTENCY_TTL_S`` after the end). There is
+no archive, so the indexes of finished matches are bounded by
+``ARENA_FINISHED_INDEX_MAX`` (:data:`FINISHED_INDEX_MAX` here, below the number of
+finished matches): reported are the sizes of ``P:compacted`` and of the largest lobby
+``finished`` shard, which must stay within it.
 
 Usage: ``python benchmarks/soak_key_census.py [--per-game 2] [--workers 2] [--timeout 900]``
 """
@@ -72,6 +76,8 @@ RQ_PATTERNS = {
     "rq:scheduler": r"^rq:scheduler(-lock|_instance|:scheduler_instance)?[:_].+$",
     "lease": rf"^{PREFIX}:worker-lease:.+$",
 }
+#: ARENA_FINISHED_INDEX_MAX of the soak: fewer than the matches that finish
+FINISHED_INDEX_MAX = 3
 FINISHED_MATCH_KINDS = {"match:meta", "match:log", "match:tokens", "match:idem"}
 
 
@@ -115,7 +121,7 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
     server = PrivateRedis(tmp / "redis").start()
     config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix=PREFIX,
                     reconcile_s=0.5, reconcile_full_s=2.0, heartbeat_file=str(tmp / "heartbeat"),
-                    max_bot_matches_per_client=0)
+                    max_bot_matches_per_client=0, finished_index_max=FINISHED_INDEX_MAX)
     pool = WorkerPool(config.to_env(), tmp / "logs")
     service = build_service(config)
     started = time.monotonic()
@@ -179,6 +185,8 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
         rq_jobs_without_ttl = [k.decode() for pattern in ("rq:job:*", "rq:results:*",
                                                            "rq:queue:*:first_seen:*")
                                for k in rq_conn.scan_iter(match=pattern) if rq_conn.ttl(k) < 0]
+        shards = service.stores.index.shards
+        lobby_finished = [store.zcard(keys.lobby(k, "finished")) for k in range(shards)]
         verified = sum(bool(service.verify(service.export(m))["valid"]) for m in finishing
                        if m not in unfinished)
         return {
@@ -192,6 +200,10 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
             "idem_without_ttl": idem_without_ttl,
             "open_match_keys": sorted(store_census["per_match"].get(waiting, set())),
             "stale_rq_registry_ids": stale_registry, "rq_jobs_without_ttl": rq_jobs_without_ttl,
+            "finished_index_max": FINISHED_INDEX_MAX, "index_shards": shards,
+            "compacted_index_size": store.zcard(keys.compacted()),
+            "lobby_finished_listed": sum(lobby_finished),
+            "lobby_finished_largest_shard": max(lobby_finished),
             "bytes_per_finished_match": bytes_per_match,
             "bytes_per_finished_match_after_idem_ttl": bytes_without_idem, "elapsed_s": round(time.monotonic() - started, 1),
         }
