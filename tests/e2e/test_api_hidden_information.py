@@ -3,14 +3,16 @@ game of the registry.
 
 Each game is played over HTTP to its end by three human seats sending random legal
 actions (so the match moves only when the test acts and every answer can be compared
-with the exact server state). After every command the test folds the new events of the
+with the exact server state), each command with ``Prefer: return=representation``: its
+answer (the acting seat's view, pending decisions and legal actions) is checked too. After every command the test folds the new events of the
 event store itself (:class:`tests.support.leaks.Knowledge`): what every seat holds
 privately now (hand, reserve, dealt or offered cards, face-down choice: the game's model
 in ``tests.support.secrecy``), what lies face down (decks, stacks and their order), and
 what each viewer ever legitimately saw. Every few commands, every kind of answer to every
 seat and to a spectator — match view, legal actions, the whole event log and a page of
-new events, a long-poll, SSE, its own present and past state, a rule error, a version
-conflict, the export while running — must show none of the card ids that are another
+new events, a long-poll, SSE (also with ``views=true``: each batch's ``seat_state``), its
+own present and past state, a rule error, a version conflict, the export while running, an
+idempotent replay with ``Prefer: return=representation`` — must show none of the card ids that are another
 seat's secret and that viewer never saw, no face-down stack's order, and no AI side tied
 to its seat before the reveal.
 """
@@ -27,6 +29,7 @@ from tests.support.leaks import Knowledge, sse_payloads
 from tests.support.secrecy import SECRECY
 
 SEATS = 3
+PREFER = {"Prefer": "return=representation"}
 CHECK_EVERY = 8          # commands between two rounds of leak checks
 MAX_COMMANDS = 1500      # a random match of any game ends well before (about 30-220)
 
@@ -49,6 +52,7 @@ class Table:
         self.compared = 0          # forbidden card ids compared with answers
         self.rounds = 0
         self.last_actions: dict[int, list[dict[str, Any]]] = {}   # a seat's latest legal actions
+        self.sent: dict[int, tuple[dict[str, Any], str]] = {}     # a seat's last (command, key)
 
     def path(self, suffix: str = "") -> str:
         """The URL path of this match (``suffix`` appended)."""
@@ -73,10 +77,14 @@ class Table:
             assert status == 200 and legal["version"] == self.knowledge.version, legal
             if legal["actions"]:
                 command = self.rng.choice(legal["actions"])
+                key = f"{seat}-{legal['version']}"
                 status, _, body = self.http.post(self.path("/actions"), command, self.tokens[seat],
-                                                 headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
-                assert status == 200, (seat, command, body)
+                                                 headers={"Idempotency-Key": key, **PREFER})
+                assert status == 200 and "view" in body and "legal_actions" in body, (seat, command, body)
                 self.catch_up()
+                self.sent[seat] = (command, key)
+                leaks = self.knowledge.leaks(body, seat)
+                assert not leaks, f"representation answer to seat {seat}: {leaks}"
                 return
         raise AssertionError(f"pending seats {pending} have no legal action")
 
@@ -97,6 +105,12 @@ class Table:
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         stream = self.client.get(self.path(f"/events/stream?max_s=0&after={self.since}"), headers=headers)
         out.append(("SSE", (stream.status_code, None, sse_payloads(stream.get_data(as_text=True)))))
+        stream = self.client.get(self.path(f"/events/stream?max_s=0&views=true&after={self.since}"),
+                                 headers=headers)
+        payloads = sse_payloads(stream.get_data(as_text=True))
+        assert self.since == version or any("seat_state" in p for p in payloads if isinstance(p, dict)), \
+            "views=true carries no seat_state"
+        out.append(("SSE views", (stream.status_code, None, payloads)))
         if viewer is not None:
             status, _, legal = get("/legal-actions")
             out += [("legal actions", (status, None, legal)),
@@ -106,6 +120,10 @@ class Table:
                 self.last_actions[viewer] = legal["actions"]
                 stale = {**legal["actions"][0], "expected_version": version - 1}
                 out.append(("version conflict", self.http.post(self.path("/actions"), stale, token)))
+            if viewer in self.sent:   # an idempotent replay answers the head's representation
+                command, key = self.sent[viewer]
+                out.append(("replayed representation", self.http.post(
+                    self.path("/actions"), command, token, headers={"Idempotency-Key": key, **PREFER})))
             probe = self.rule_breaking(self.last_actions.get(viewer, []))
             if probe is not None:
                 out.append(("rule error", self.http.post(self.path("/actions"), probe, token)))

@@ -16,7 +16,8 @@ from an HTTP answer) with the game's engine and keeps
 An answer to ``viewer`` leaks when it holds a card id that is now another seat's private
 card or face down (``tests.support.secrecy``) and that the viewer never legitimately saw,
 the whole order of a face-down stack, or a public id tied to the seat that keeps it
-secret (the chosen AI side). A broken projection therefore fails either here (an
+secret (the chosen AI side; not counting the viewer's own ``seat_state`` an SSE event
+with ``views=true`` carries, :data:`OWN_KEYS`). A broken projection therefore fails either here (an
 ``AssertionError`` from :meth:`Knowledge.advance`) or in :meth:`Knowledge.leaks`.
 """
 from __future__ import annotations
@@ -33,6 +34,12 @@ __all__ = ["Knowledge", "strings", "sse_payloads", "string_lists"]
 #: stands in one list of an answer (shorter stacks match old public lists by chance: a
 #: reshuffled 3-card discard pile keeps its order one time in six).
 ORDER_MIN = 5
+
+#: members of an answer's object that are the viewer's own and not about the object's
+#: ``"seat"``: an SSE event with ``views=true`` (``seat``: the acting seat) carries the
+#: viewer's ``seat_state``, which may list, e.g., the public AI cards dealt. The seat
+#: objects inside it are checked on their own.
+OWN_KEYS = frozenset({"seat_state"})
 
 
 def string_lists(value: Any) -> Iterator[list[str]]:
@@ -165,6 +172,6 @@ class Knowledge:
             secret = bound.get(obj["seat"]) if isinstance(obj["seat"], int) else None
             if secret:
                 shown = set(strings({k: v for k, v in obj.items()
-                                     if k not in self.secrecy.listing_keys}))
+                                     if k not in self.secrecy.listing_keys and k not in OWN_KEYS}))
                 found += [f"seat {obj['seat']}'s {c}" for c in sorted(secret & shown)]
         return found
