@@ -1,8 +1,11 @@
 """The PostgreSQL archive tier (service/archive.py, service/archive_store.py) against the
-real Redis and the real PostgreSQL (a database of its own, dropped at the end)."""
+real Redis and the real PostgreSQL (a database of its own, dropped at the end). The
+mover's own tests (``BOTH_STORES``) also run with the event store on the session's Redis
+Cluster."""
 import pytest
 
 from service import errors
+from tests.support.cluster import BOTH_STORES
 from tests.support.reads import every_read, finish_by_hand
 
 pytestmark = pytest.mark.integration
@@ -36,6 +39,7 @@ def _match_keys_left(service, mid):
     return [k for k in service.keys.match_keys(mid) if service.redis.exists(k)]
 
 
+@BOTH_STORES
 def test_archived_matches_leave_redis_and_every_read_answers_as_before(archived_service):
     svc = archived_service
     created = _finished_matches(svc, 3)
@@ -69,6 +73,7 @@ def test_archived_matches_leave_redis_and_every_read_answers_as_before(archived_
     other.ctx.archive.close()
 
 
+@BOTH_STORES
 def test_the_lobby_merges_redis_and_archive_newest_first_without_duplicates(archived_service):
     svc = archived_service
     old = [c["match_id"] for c in _finished_matches(svc, 3)]
@@ -93,6 +98,7 @@ def test_the_lobby_merges_redis_and_archive_newest_first_without_duplicates(arch
     assert item["match_id"] == old[0] and item["status"] == "finished" and item["result"]
 
 
+@BOTH_STORES
 def test_a_rematch_of_an_archived_match_is_claimed_once_in_the_archive(archived_service):
     svc = archived_service
     mid = _finished_matches(svc, 1)[0]["match_id"]
@@ -107,6 +113,7 @@ def test_a_rematch_of_an_archived_match_is_claimed_once_in_the_archive(archived_
         svc.rematch(mid, 0)
 
 
+@BOTH_STORES
 @pytest.mark.parametrize("stage", ["copy", "verify", "delete", "unfile"])
 def test_a_mover_killed_mid_batch_loses_nothing_and_a_rerun_finishes_the_move(
         archived_service, monkeypatch, stage):
