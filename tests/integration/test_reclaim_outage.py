@@ -81,3 +81,56 @@ def test_a_worker_survives_an_outage_during_reclaim_and_replays_the_stranded_tur
         for proc in pool.procs:
             pool.kill(proc, signal.SIGKILL)
         server.stop()
+
+
+def test_an_outage_between_dropping_a_dead_turn_job_and_enqueueing_its_replacement_loses_no_turn(
+        tmp_path, monkeypatch):
+    """A reconcile pass re-creating a failed bot turn: Redis dies after the dead job was
+    deleted and before the new one is enqueued (the turn is then in no queue at all). The
+    pass ends with the store-unavailable error; once Redis is back the next pass finds the
+    match in the awaiting index and enqueues the turn; the match ends, no decision twice."""
+    from rq.job import Job, JobStatus
+
+    from benchmarks._faults import PrivateRedis, decision_report
+    from service import bootstrap
+    from service.config import Config
+    from service.store_errors import STORE_UNAVAILABLE
+    from tests.support.games import ENGINES
+    from tests.support.runtime import drain
+
+    server = PrivateRedis(tmp_path / "redis").start()
+    config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix="rcm",
+                    max_bot_matches_per_client=0)
+    service = bootstrap.install(bootstrap.build_service(config, engines=ENGINES))
+    try:
+        scheduler, keys = service.scheduler, service.keys
+        mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 2,
+                                   {"target": 7})["match_id"]
+        record = service._record(mid)
+        seat = next(iter(record.pending))
+        job_id = keys.bot_job_id(mid, record.version, seat)
+        job = Job.fetch(job_id, connection=scheduler.queue.connection)
+        scheduler.queue.remove(job)
+        job.set_status(JobStatus.FAILED)          # its run raised: reconcile re-creates it
+        real = scheduler.enqueue_bot_turn
+
+        def dying(*args, **kwargs):
+            server.kill()                          # after the dead job was dropped
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(scheduler, "enqueue_bot_turn", dying)
+        with pytest.raises(STORE_UNAVAILABLE):
+            service.reconcile(full=False)
+        monkeypatch.undo()
+        server.start()
+        assert scheduler.job_state(job_id) == "missing" and len(scheduler.queue) == 0
+
+        assert service.reconcile(full=False)["requeued"] == 1
+        drain(service)
+        assert service.match_view(mid, None)["status"] == "finished"
+        log = service.export(mid)
+        assert decision_report(service.ctx.engine("race"), log["events"])["duplicates"] == 0
+        assert service.verify(log)["valid"] is True
+    finally:
+        bootstrap.reset()
+        server.stop()
