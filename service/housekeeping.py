@@ -55,9 +55,10 @@ class Housekeeping:
                 archived = 0
             if archived:
                 out["archived"] = archived
-        elif self.finished_max and self.compactor is not None:
-            self.compactor.store.trim(self.finished_max)
-            unlisted = self.index.trim_finished(self.finished_max) if self.index else 0
+        elif self.finished_max:
+            if self.compactor is not None:
+                self.compactor.store.trim(self.finished_max)
+            unlisted = self.index.trim_finished(self.finished_max) if self.index is not None else 0
             if unlisted:
                 out["unlisted"] = unlisted
         if self.scheduler is not None:

@@ -48,8 +48,8 @@ class Reconciler:
         plus ``"abandoned"`` (matches ended abandoned) when there were any. A full pass first ends the running
         matches in which no human acted for ``ARENA_ABANDON_AFTER_S``
         (:meth:`service.lifecycle.Lifecycle.abandon_idle`), with or without a scheduler,
-        then does the storage upkeep (:mod:`service.housekeeping`: ``"compacted"`` and
-        ``"archived"`` counts when there were any).
+        then does the storage upkeep (:mod:`service.housekeeping`: ``"compacted"``,
+        ``"archived"`` and ``"unlisted"`` counts when there were any).
         """
         ctx = self.ctx
         scheduler, index = ctx.scheduler, ctx.stores.index
