@@ -26,10 +26,15 @@ MEDIA_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css
 
 def _file(relative: str) -> Path:
     """The file ``relative`` under :data:`WEB_DIR`; 404 ``not_found`` for anything else
-    (a missing file, a directory, a path leaving the folder, an unserved suffix)."""
-    candidate = (WEB_DIR / relative).resolve()
-    if (WEB_DIR not in candidate.parents or not candidate.is_file()
-            or candidate.suffix not in MEDIA_TYPES):
+    (a missing file, a directory, a path leaving the folder, an unserved suffix, and a name
+    the file system cannot hold: a NUL byte, a name longer than the system allows)."""
+    try:
+        candidate = (WEB_DIR / relative).resolve()
+        found = (WEB_DIR in candidate.parents and candidate.suffix in MEDIA_TYPES
+                 and candidate.is_file())
+    except (ValueError, OSError):   # "embedded null byte", ENAMETOOLONG, ...
+        found = False
+    if not found:
         raise Problem(404, "not_found", "There is no such file of the web client.")
     return candidate
 

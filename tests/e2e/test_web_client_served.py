@@ -26,7 +26,11 @@ def test_the_lobby_page_and_its_modules_are_served(http):
 
 def test_no_file_outside_the_client_is_served(http):
     for path in ("/web/../app.py", "/web/%2e%2e/app.py", "/web/js", "/web/nope.js",
-                 "/web/../../pyproject.toml", "/web/js/../../webclient.py"):
+                 "/web/../../pyproject.toml", "/web/js/../../webclient.py",
+                 # names the file system cannot hold (were 500: "embedded null byte",
+                 # ENAMETOOLONG) — a 255-character name is a plain miss
+                 "/web/index.html%00.js", "/web/%00", "/web/js/%00x", "/web/" + "a" * 300,
+                 "/web/js/" + "b" * 255 + ".js"):
         status, headers, body = http.get(path)
         assert status == 404, path
         assert headers["Content-Type"].startswith("application/problem+json"), path
