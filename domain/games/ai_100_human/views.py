@@ -14,6 +14,7 @@ order), the rating ladder and, once finished, the rating.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping
 
 from domain.engine import Event
@@ -54,7 +55,7 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         "current_objective": state.objectives[str(state.phase)],
         "pass_direction": "left" if state.phase == 1 else "right",
         "deck_count": len(state.deck),
-        "last_reveal": [dict(p) for p in state.last_reveal],
+        "last_reveal": copy.deepcopy(state.last_reveal),
         "seats": seats,
         "result": state.result,
         "you": None,
@@ -81,7 +82,7 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
             "hand": list(s.hand),
             "reserve": list(s.reserve),
             "dealt": list(s.dealt),
-            "choice": dict(s.choice) if s.choice else None,
+            "choice": copy.deepcopy(s.choice) if s.choice else None,
             "locked": s.locked,
             "pending": seat_pending(state, viewer),
         }

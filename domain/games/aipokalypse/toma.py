@@ -14,6 +14,7 @@ against it are in :mod:`.sides`; the team rules of the co-op mode in :mod:`.coop
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping
 
 from .cards import catalogue
@@ -302,7 +303,7 @@ def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
             "ammo": len(p["ammo"]) if live else board["ammo"], "pool": pool,
             "ammo_strength": max(1, symbol_count(pool, "ammo")), "passive": passive,
             "slots": slots, "score": p["score"], "battle_stack": len(p["stack"]),
-            "current": p["current"], "beside": [[c if up else None, up] for c, up in p["beside"]],
+            "current": copy.deepcopy(p["current"]), "beside": [[c if up else None, up] for c, up in p["beside"]],
             "discard_due": toma["discard_due"], "ailien_stays": toma["ailien_stays"],
             "alt_pending": toma.get("alt_pending"), "gift_used": toma.get("gift_used", False),
             "partner_pool_used": [s for s in range(state["n"]) if "partner_pool" in state["players"][s]["used"]]}

@@ -17,6 +17,7 @@ to other viewers. The A.I.Toma (solo/co-op) is shown to everybody under ``toma``
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping
 
 from domain.engine import Event
@@ -32,7 +33,7 @@ _OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturne
 def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
     out = []
     for s in slots:
-        d = {k: s.get(k) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
+        d = {k: copy.deepcopy(s.get(k)) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
         if "pile" in s:
             d["pile"] = list(s["pile"])           # an A.I.Toma unit: face up
         d["ammo_on"] = s.get("ammo_on", len(s.get("ammo_cards") or []))   # ammo side up: a count
@@ -69,7 +70,7 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
         "colony": p.get("colony") if live else (public.get("colony") if p["public"] else p.get("colony_seen")),
         "tucked_count": {k: len(v) for k, v in p.get("tucked", {}).items()} if live else {},
         "megaton_count": len(p.get("megaton", [])) if live else public.get("megaton", 0),
-        "battle_stack": len(p["stack"]), "current": p["current"],
+        "battle_stack": len(p["stack"]), "current": copy.deepcopy(p["current"]),
         "beside": [[c if up else None, up] for c, up in p["beside"]],
     }
     if own:
@@ -107,7 +108,7 @@ def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
         "toma": toma_mod.view(state),
         "apocalypse": state["apocalypse"], "draw_pile": table["draw"],
         "discard_pile": list(table["discard"]), "specials_deck": table["specials"],
-        "ammo_deck": table["ammo_deck"], "battle": dict(state["battle"]),
+        "ammo_deck": table["ammo_deck"], "battle": copy.deepcopy(state["battle"]),
         "strengths": {str(k): v for k, v in strengths(state).items()} if state["phase"] == "battle" else {},
         "result": state["result"], "viewer": viewer, "choice": _choice_view(state, viewer),
         "table_factions": list(state["players"][0].get("table_factions", [])),

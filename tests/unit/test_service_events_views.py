@@ -1,0 +1,50 @@
+"""``Reads.events(..., views=True)`` (the SSE stream's ``seat_state``): each one is the seat's
+view on the fold right after its own event, not a later one.
+
+A.I.Pokalypse's seat view hands out pieces of the fold (a seat's ``current`` battle card)
+that the fold of the page's later events changed in place before the page was sent: about
+one ``seat_state`` in eight showed the battle cards of a later placement (probe finding)."""
+from __future__ import annotations
+
+import random
+
+import fakeredis
+import pytest
+
+from domain.games import registry
+from service.keys import Keys
+from service.match_service import MatchService
+
+SETUPS = [("aipokalypse", 4, {}), ("ai-100-human", 3, {}), ("dead-apocalypse", 3, {})]
+
+
+@pytest.fixture
+def svc(key_prefix):
+    return MatchService(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True),
+                        Keys(key_prefix), None, registry(), blocking_reads=False)
+
+
+def _play_to_the_end(svc, mid: str, seats: int, rng: random.Random) -> None:
+    for _ in range(3000):
+        if svc.match_view(mid, None)["status"] == "finished":
+            return
+        for seat in range(seats):
+            actions = svc.legal_actions(mid, seat)["actions"]
+            if actions:
+                svc.act(mid, seat, rng.choice(actions))
+                break
+    raise AssertionError("the match did not finish")
+
+
+@pytest.mark.parametrize("game,seats,options", SETUPS, ids=[s[0] for s in SETUPS])
+def test_every_seat_state_is_the_view_right_after_its_event(svc, game, seats, options):
+    mid = svc.create_match(game, [{"kind": "human"} for _ in range(seats)],
+                           options=options)["match_id"]
+    _play_to_the_end(svc, mid, seats, random.Random(3))
+    for viewer in range(seats):
+        page = svc.events(mid, viewer, after=0, limit=1000, views=True)
+        states = [e for e in page["events"] if "seat_state" in e]
+        assert len(states) > 10
+        for event in states:
+            expected = svc.state_at(mid, viewer, event["version"])["view"]
+            assert event["seat_state"]["view"] == expected, (viewer, event["version"])
