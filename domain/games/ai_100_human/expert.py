@@ -78,10 +78,12 @@ A sample world the engine rejects falls back to the prior alone.
 """
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Callable, Mapping
 
 from . import actions as A
@@ -90,7 +92,7 @@ from .cards import catalogue
 from .duo import DISCARD
 from .powers import diagonal as has_diagonal
 from .recorder import Recorder
-from .scoring import score_ai_card, score_effect, score_effect_added, score_objective
+from .scoring import Placements, score_ai_card, score_effect, score_objective
 from .spec import AI6_DISCARD, AI6_DRAW, SOLO_COPY_POINTS_VP, TURNS_PER_PHASE
 from .state import MatchState, Pos, SeatState, cell
 from .tableau import AI_POS, placement_cells
@@ -537,17 +539,15 @@ def _cells(state: MatchState, seat: int) -> list[Pos]:
     return placement_cells(state.seats[seat].tableau, diagonal=has_diagonal(state, seat))
 
 
-def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo,
-             read: list | None = None) -> float:
+def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> float:
     """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target),
     remembered in ``memo`` for the rest of the turn (the draft and the place step of one
     turn see the same own tableau; a neighbour's change within the turn is ignored).
-    ``read``: a list kept by a caller that weighs many cards and cells of one unchanged
-    own tableau (:func:`scoring.score_effect_added`)."""
+    :func:`_best_place` fills the same ``memo`` for many cards and cells at once."""
     key = (state.phase, state.turn, seat, card, pos)
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = _card_vp_now(state, seat, card, pos, read)
+        hit = memo[key] = _card_vp_now(state, seat, card, pos)
     return hit
 
 
@@ -569,14 +569,11 @@ def end_value(objective: str, ai_card: str | None, key: TableauKey) -> int:
                                                   else 0)
 
 
-def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos,
-                 read: list | None = None) -> float:
+def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     own = state.seats[seat].tableau
-    r = roles.role(card)
-    if r is None and catalogue().cards[card].effect["kind"] != "neighbour":
-        if read is not None:          # own tableau read once for every card and cell
-            return score_effect_added(card, own, pos, read)
+    if _reads_own_only(card):
         return score_effect(card, {**own, pos: card}, pos)   # the scorer caches by board
+    r = roles.role(card)
     tableau = dict(own)
     tableau[pos] = card
     nbrs = state.neighbour_tableaux(seat)
@@ -590,23 +587,50 @@ def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos,
 
 def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos],
                 memo: Memo) -> tuple:
-    """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP; in the
-    modes of :data:`ROLLOUT_END_MODES` the :data:`ROLLOUT_END_TOP` best of them are ranked
-    again by immediate VP plus the change of the end value (phase objective + AI card)."""
-    read: list = []                   # the own tableau does not change in this call
-    ranked = sorted(((_card_vp(state, seat, card, pos, memo, read), card, pos)
-                     for card in cards for pos in cells), key=lambda x: -x[0])
+    """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP (ties: the
+    first in ``cards`` x ``cells`` order); in the modes of :data:`ROLLOUT_END_MODES` the
+    :data:`ROLLOUT_END_TOP` best of them are ranked again by immediate VP plus the change of
+    the end value (phase objective + AI card). The own tableau is read once for every card
+    and cell (:class:`scoring.Placements`)."""
+    s = state.seats[seat]
+    placements = Placements(s.tableau)
+    turn = (state.phase, state.turn, seat)
+    ranked = []
+    for card in cards:
+        own_only = _reads_own_only(card)
+        for pos in cells:
+            key = (*turn, card, pos)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = (placements.effect(card, pos) if own_only
+                                   else _card_vp_now(state, seat, card, pos))
+            ranked.append((hit, card, pos))
     if not ranked:
         return (cards[0], cells[0])
     if state.mode not in ROLLOUT_END_MODES or ROLLOUT_END_TOP <= 1:
-        return ranked[0][1:]
-    s = state.seats[seat]
+        return max(ranked, key=_VP)[1:]         # the first of the best, as a stable sort
     objective = state.objectives[str(state.phase)]
-    base = end_value(objective, s.ai_card, tableau_key(s.tableau))
-    best = max(ranked[:ROLLOUT_END_TOP],
-               key=lambda x: x[0] + end_value(objective, s.ai_card,
-                                              tableau_key({**s.tableau, x[2]: x[1]})) - base)
-    return best[1:]
+    ai = s.ai_card
+    base = end_value(objective, ai, tableau_key(s.tableau))
+
+    def gain(x: tuple) -> float:
+        _, card, pos = x
+        end = placements.objective(objective, card, pos)
+        if ai:
+            end += placements.ai_card(ai, card, pos)
+        return x[0] + end - base
+    # nlargest(k, key) is sorted(key, reverse=True)[:k]: stable, ties in generation order
+    return max(heapq.nlargest(ROLLOUT_END_TOP, ranked, key=_VP), key=gain)[1:]
+
+
+_VP = itemgetter(0)
+
+
+@lru_cache(maxsize=None)
+def _reads_own_only(card: str) -> bool:
+    """True when ``card``'s immediate VP reads only the own tableau (no copy, copy points
+    or neighbour effect): :func:`_card_vp_now` scores it with ``score_effect`` alone."""
+    return roles.role(card) is None and catalogue().cards[card].effect["kind"] != "neighbour"
 
 
 def _own_ai5(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any] | None:

@@ -1,24 +1,44 @@
-"""``scoring.score_effect_added`` (the expert's card x cell weighing over one own tableau,
-read once) equals ``score_effect`` on the tableau with the card added, for every
-development card on every open cell of random legal tableaux (AI-10 and AI-2's outside
-card included, where it falls back to the plain path)."""
+"""``scoring.Placements`` (the expert's card x cell weighing over one own tableau, read
+once) equals the public scorers on the tableau with the card added, for development
+cards on every open cell of random legal tableaux (AI-10 and AI-2's outside card
+included, where it falls back to the plain path)."""
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given, settings, strategies as st
 
-from domain.games.ai_100_human.scoring import score_effect, score_effect_added
-from domain.games.ai_100_human.tableau import placement_cells
+from domain.games.ai_100_human.scoring import (
+    Placements, score_ai_card, score_effect, score_objective)
+from domain.games.ai_100_human.tableau import AI_POS, placement_cells
 
-from .test_scoring_exactness import DEVELOPMENT, SETTINGS, tableaux
+from .test_scoring_exactness import AI_SIDES, DEVELOPMENT, OBJECTIVES, SETTINGS, tableaux
 
 
-@settings(max_examples=120, **SETTINGS)
-@given(tableau=tableaux())
-def test_added_card_scores_equal_the_plain_scorer(tableau):
+@settings(max_examples=150, **SETTINGS)
+@given(tableau=tableaux(), moved=st.integers(min_value=-1, max_value=14))
+def test_placements_equal_the_public_scorers(tableau, moved):
+    """``Placements`` (one read of the own tableau, the expert's rollouts) gives exactly
+    ``score_effect`` / ``score_objective`` / ``score_ai_card`` of the tableau with the card
+    added, for development cards on every open cell (inside and outside the frame), every
+    objective and every AI side (its own and the others); ``moved``: the AI card swapped
+    with another card first (AI-5 may move it), so AI cards reading their own position
+    read the moved one."""
+    tableau = dict(tableau)
+    others = sorted(p for p in tableau if p != AI_POS)
+    if moved >= 0 and others:
+        other = others[moved % len(others)]
+        tableau[AI_POS], tableau[other] = tableau[other], tableau[AI_POS]
     cards = [c for c in DEVELOPMENT if c not in tableau.values()]
-    read: list = []
     cells = placement_cells(tableau, diagonal=True) + placement_cells(tableau, frame=False)
+    scorer = Placements(tableau)
     for card in cards[::3]:
         for pos in cells:
-            assert score_effect_added(card, tableau, pos, read) == \
-                score_effect(card, {**tableau, pos: card}, pos), (card, pos)
+            added = {**tableau, pos: card}
+            assert scorer.effect(card, pos) == score_effect(card, added, pos), (card, pos)
+    for card in cards[::11]:
+        for pos in cells:
+            added = {**tableau, pos: card}
+            for objective in OBJECTIVES:
+                assert scorer.objective(objective, card, pos) == \
+                    score_objective(objective, added), (objective, card, pos)
+            for ai in AI_SIDES:
+                assert scorer.ai_card(ai, card, pos) == score_ai_card(ai, added), (ai, card, pos)

@@ -5,7 +5,9 @@ Public API (other packages code against exactly these names):
 - :func:`score_effect` — VP of a development card's effect for a card at a position;
 - :func:`score_objective` — VP of an Objective card at the end of a phase;
 - :func:`score_ai_card` — end-of-game VP of an AI card;
-- :func:`effective` — the (colour, number) pairs a card may count as (AI-10).
+- :func:`effective` — the (colour, number) pairs a card may count as (AI-10);
+- :class:`Placements` — the three scores above for one card added to an unchanged
+  tableau, the tableau read once (the expert bot's card x cell weighing).
 
 Every evaluator obeys the golden rule ("a card and a connector can only count toward a
 single combination during scoring") with an exact packing, and maximises VP wherever the
@@ -34,15 +36,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from domain.games.ai_100_human.scoring.added import Placements
 from domain.games.ai_100_human.scoring.ai_cards import score_ai_card
 from domain.games.ai_100_human.scoring.board import acts_as
 from domain.games.ai_100_human.scoring.objectives import score_objective
-from domain.games.ai_100_human.scoring.grid import FRAME, card_tables, read_board
 from domain.games.ai_100_human.scoring.plans import CARD_PLANS
-from domain.games.ai_100_human.scoring.region_plans import RegionPlan
 from domain.games.ai_100_human.tableau import Pos, Tableau
 
-__all__ = ["score_effect", "score_effect_added", "score_objective", "score_ai_card", "effective"]
+__all__ = ["score_effect", "score_objective", "score_ai_card", "effective", "Placements"]
 
 
 def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
@@ -65,25 +66,6 @@ def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
     Raises ``KeyError`` for an unknown card id.
     """
     return CARD_PLANS[effect_card_id].score(tableau, pos, neighbours)
-
-
-def score_effect_added(card_id: str, tableau: Tableau, pos: Pos, read: list) -> int:
-    """``score_effect(card_id, {**tableau, pos: card_id}, pos)`` for ``card_id`` played on
-    the empty ``pos`` of ``tableau`` (no neighbours), exactly; ``read`` is a list the caller
-    keeps (empty at first) while ``tableau`` does not change: it holds ``tableau``'s
-    bitboard, so each further card and cell costs one addition instead of reading the
-    whole tableau again (the expert bot weighs every card x cell of one tableau).
-    Raises ``KeyError`` for an unknown card id."""
-    plan = CARD_PLANS[card_id]
-    if isinstance(plan, RegionPlan):
-        if not read:
-            read.append(read_board(tableau))
-        g, board, alternatives = read[0]
-        t = card_tables()
-        if g is FRAME and not alternatives and card_id not in t.acting and pos in FRAME.index:
-            # distinct cells' patterns share no bit: the sum is the union (grid.read_board)
-            return plan.score_board(g, board + t.placed((pos, card_id)), pos)
-    return plan.score({**tableau, pos: card_id}, pos, ())
 
 
 def effective(card_id: str, tableau: Tableau) -> list[tuple[str, int]]:

@@ -72,7 +72,10 @@ class Connection(Plan):
         return n
 
     def score(self, tableau: Tableau, pos: Pos | None, neighbours=()) -> int:
-        g, ids = read_ids(tableau)
+        return self.score_ids(*read_ids(tableau), pos)
+
+    def score_ids(self, g: Geometry, ids: list, pos: Pos | None) -> int:
+        """:meth:`score` of the tableau whose :func:`.grid.read_ids` is ``(g, ids)``."""
         n = 0
         for getter, pairs, memo in self.layout(g, pos):
             key = getter(ids)
@@ -105,7 +108,10 @@ class Diamond(Plan):
         return out
 
     def score(self, tableau: Tableau, pos: Pos | None, neighbours=()) -> int:
-        g, ids = read_ids(tableau)
+        return self.score_ids(*read_ids(tableau), pos)
+
+    def score_ids(self, g: Geometry, ids: list, pos: Pos | None) -> int:
+        """:meth:`score` of the tableau whose :func:`.grid.read_ids` is ``(g, ids)``."""
         memo = self.memo
         n = 0
         for getter, corners in self.layout(g):

@@ -92,7 +92,12 @@ class RegionPlan(Plan):
         raise NotImplementedError
 
     def score(self, tableau: Tableau, pos: Pos | None, neighbours=()) -> int:
-        g, board, alternatives = read_board(tableau)
+        return self.score_read(*read_board(tableau), pos)
+
+    def score_read(self, g: Geometry, board: int, alternatives: tuple[Alternative, ...],
+                   pos: Pos | None) -> int:
+        """:meth:`score` of the tableau whose :func:`.grid.read_board` is
+        ``(g, board, alternatives)``."""
         if alternatives:
             return self._score_alternatives(g, board, pos, alternatives)
         return self.score_board(g, board, pos)
