@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from domain.modular import freeze, read_card_file
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -104,9 +104,17 @@ class Catalogue:
     ai_cards: tuple[tuple[str, str], ...]
 
     def phase_deck(self, phase: int) -> list[str]:
-        """The 60 development card ids of ``phase`` (1 or 2), sorted."""
-        return sorted(c.id for c in self.cards.values()
-                      if c.kind == "development" and c.phase == phase)
+        """The 60 development card ids of ``phase`` (1 or 2), sorted (a new list; empty
+        for another phase)."""
+        return list(self._phase_decks.get(phase, ()))
+
+    @cached_property
+    def _phase_decks(self) -> dict[int, tuple[str, ...]]:
+        """Phase -> its development card ids, sorted (computed once: the catalogue is
+        read-only)."""
+        return {phase: tuple(sorted(c.id for c in self.cards.values()
+                                    if c.kind == "development" and c.phase == phase))
+                for phase in (1, 2)}
 
     def objectives_for(self, phase: int) -> list[str]:
         """The 8 objective ids of ``phase``, in the rulebook's order (by number)."""

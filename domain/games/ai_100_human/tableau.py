@@ -41,6 +41,18 @@ def surrounding(pos: Pos) -> list[Pos]:
     return [(r + dr, c + dc) for dr, dc in _AROUND]
 
 
+def _near(pos: Pos, steps: tuple[tuple[int, int], ...], frame: bool) -> tuple[Pos, ...]:
+    """The positions ``steps`` away from ``pos`` (inside the frame when ``frame``)."""
+    r, c = pos
+    return tuple(p for p in ((r + dr, c + dc) for dr, dc in steps) if not frame or in_frame(p))
+
+
+# frame position -> its neighbours inside the frame (orthogonal; with diagonal: AI-8)
+_NEAR_IN_FRAME = {diagonal: {p: _near(p, _ORTHO + _DIAG if diagonal else _ORTHO, True)
+                             for p in FRAME}
+                  for diagonal in (False, True)}
+
+
 def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True) -> list[Pos]:
     """Empty positions where a card may be placed, sorted.
 
@@ -49,6 +61,14 @@ def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True
     unless ``frame`` is False (AI-2's end-of-game card). An empty tableau has no cell.
     """
     steps = _ORTHO + _DIAG if diagonal else _ORTHO
+    if frame:               # the neighbours of frame cells are laid out once
+        near = _NEAR_IN_FRAME[diagonal]
+        cells = set()
+        for p in tableau:
+            around = near.get(p)
+            cells.update(_near(p, steps, True) if around is None else around)
+        cells.difference_update(tableau)
+        return sorted(cells)
     cells = set()
     for (r, c) in tableau:
         for dr, dc in steps:
