@@ -78,7 +78,6 @@ A sample world the engine rejects falls back to the prior alone.
 """
 from __future__ import annotations
 
-import heapq
 import math
 import random
 import time
@@ -619,8 +618,8 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
         if ai:
             end += placements.ai_card(ai, card, pos)
         return x[0] + end - base
-    # nlargest(k, key) is sorted(key, reverse=True)[:k]: stable, ties in generation order
-    return max(heapq.nlargest(ROLLOUT_END_TOP, ranked, key=_VP), key=gain)[1:]
+    # a stable sort: ties stay in generation order (cards x cells)
+    return max(sorted(ranked, key=_VP, reverse=True)[:ROLLOUT_END_TOP], key=gain)[1:]
 
 
 _VP = itemgetter(0)
