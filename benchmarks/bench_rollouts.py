@@ -16,10 +16,10 @@ what the ``expert`` bot does for one candidate command (the first legal action):
 runs play exactly the same rollouts: ``checksum`` (the sum of the rollout values) must not
 change when only the speed of scoring changes (scoring is exact).
 
-The expert's score caches (``functools.lru_cache`` functions of ``expert``) and the
-scorer's memo tables (``scoring.memo``) are emptied before each pass, so the figure
-includes filling them, as one bot decision does (the compiled plans and their layouts are
-kept: they are built once per process).
+The expert's score caches (the ``functools.lru_cache`` functions defined in ``expert``)
+and the scorer's memo tables (``scoring.memo``) are emptied before each pass, so the
+figure includes filling them, as one bot decision does (the compiled plans and their
+layouts and the card catalogue are kept: they are built once per process).
 ``--reference`` rolls out with the reference scorer instead (``tests/support/
 ai_100_human_scoring_reference.py``, the plain code path the compiled plans replaced), for
 a before/after comparison on the same machine state (same ``checksum``).
@@ -83,11 +83,13 @@ def decision_points(engine, seed: int, points: int, ai_side: str | None = None
 
 
 def _clear_caches() -> None:
-    """Empty the expert's score caches and the scorer's memo tables (not the compiled
-    plans: they are built once per process, like code)."""
+    """Empty the expert's score caches (the ``lru_cache`` functions defined in ``expert``)
+    and the scorer's memo tables; not the compiled plans nor the card catalogue
+    (``cards.catalogue``, imported into ``expert``): they are built once per process,
+    like code."""
     for value in vars(expert).values():
         clear = getattr(value, "cache_clear", None)
-        if callable(clear):
+        if callable(clear) and getattr(value, "__module__", None) == expert.__name__:
             clear()
     memo.clear()
 
