@@ -82,6 +82,7 @@ import math
 import random
 import time
 from functools import lru_cache
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Mapping
 
@@ -590,39 +591,54 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
     first in ``cards`` x ``cells`` order); in the modes of :data:`ROLLOUT_END_MODES` the
     :data:`ROLLOUT_END_TOP` best of them are ranked again by immediate VP plus the change of
     the end value (phase objective + AI card). The own tableau is read once for every card
-    and cell (:class:`scoring.Placements`)."""
+    and cell (:class:`scoring.Placements`, cached by tableau like the end values)."""
     s = state.seats[seat]
-    placements = Placements(s.tableau)
+    key = tableau_key(s.tableau)
+    placements = _placements(key)
     turn = (state.phase, state.turn, seat)
     ranked = []
     for card in cards:
-        own_only = _reads_own_only(card)
-        for pos in cells:
-            key = (*turn, card, pos)
-            hit = memo.get(key)
-            if hit is None:
-                hit = memo[key] = (placements.effect(card, pos) if own_only
-                                   else _card_vp_now(state, seat, card, pos))
-            ranked.append((hit, card, pos))
+        keys = [(*turn, card, pos) for pos in cells]
+        vps = list(map(memo.get, keys))
+        if None in vps:                 # the cells of this card not weighed this turn
+            todo = [pos for pos, vp in zip(cells, vps) if vp is None]
+            fresh = iter(placements.effects(card, todo) if _reads_own_only(card)
+                         else [_card_vp_now(state, seat, card, pos) for pos in todo])
+            vps = [next(fresh) if vp is None else vp for vp in vps]
+            memo.update(zip(keys, vps))
+        ranked.extend(zip(vps, repeat(card), cells))
     if not ranked:
         return (cards[0], cells[0])
     if state.mode not in ROLLOUT_END_MODES or ROLLOUT_END_TOP <= 1:
         return max(ranked, key=_VP)[1:]         # the first of the best, as a stable sort
     objective = state.objectives[str(state.phase)]
     ai = s.ai_card
-    base = end_value(objective, ai, tableau_key(s.tableau))
+    base = end_value(objective, ai, key)
 
     def gain(x: tuple) -> float:
-        _, card, pos = x
-        end = placements.objective(objective, card, pos)
-        if ai:
-            end += placements.ai_card(ai, card, pos)
-        return x[0] + end - base
+        return x[0] + end_value_added(objective, ai, key, x[1], x[2]) - base
     # a stable sort: ties stay in generation order (cards x cells)
     return max(sorted(ranked, key=_VP, reverse=True)[:ROLLOUT_END_TOP], key=gain)[1:]
 
 
 _VP = itemgetter(0)
+
+
+@lru_cache(maxsize=1 << 12)
+def _placements(key: TableauKey) -> Placements:
+    """The :class:`scoring.Placements` of the tableau ``key`` (cached: the draft and the
+    place step of a turn, and rollouts from one decision, weigh the same tableaux)."""
+    return Placements(dict(key))
+
+
+@lru_cache(maxsize=1 << 17)
+def end_value_added(objective: str, ai_card: str | None, key: TableauKey, card: str,
+                    pos: Pos) -> int:
+    """:func:`end_value` of the tableau ``key`` with ``card`` added at the empty ``pos``
+    (cached), from the tableau read once (:func:`_placements`)."""
+    placements = _placements(key)
+    value = placements.objective(objective, card, pos)
+    return value + (placements.ai_card(ai_card, card, pos) if ai_card else 0)
 
 
 @lru_cache(maxsize=None)
