@@ -40,7 +40,8 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    AI-5 at the last place step of Phase 2 for the best objective + AI card gain.
    Scores that read only the own tableau (all but 099-114) and the end value are cached
    (the end value by :func:`tableau_key`, card effects inside the compiled scorer), so the
-   same budget takes about half the time.
+   same budget takes about half the time; every card x cell of one own tableau is weighed
+   from the tableau read once (:class:`scoring.Placements`, cached by tableau).
 4. The rollouts are spent by successive halving: ``ceil(log2(candidates))`` rounds share
    the budget; after each round the better half of the candidates (by mean rollout value)
    stays, so the finalists get most of the samples. The finalist with the best mean value
