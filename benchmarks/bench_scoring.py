@@ -35,12 +35,14 @@ from domain.games.ai_100_human.scoring import memo, score_ai_card, score_effect,
 
 def use_reference_scoring() -> None:
     """Make every AI: 100% Human module that imported ``score_effect`` /
-    ``score_objective`` / ``score_ai_card`` call the reference scorer instead."""
+    ``score_objective`` / ``score_ai_card`` / ``Placements`` call the reference scorer
+    instead (``Placements``: one reference call per added card)."""
     from tests.support import ai_100_human_scoring_reference as ref
 
     swap = {"score_effect": ref.reference_score_effect,
             "score_objective": ref.reference_score_objective,
-            "score_ai_card": ref.reference_score_ai_card}
+            "score_ai_card": ref.reference_score_ai_card,
+            "Placements": ref.ReferencePlacements}
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("domain.games.ai_100_human"):
             continue

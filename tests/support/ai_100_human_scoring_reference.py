@@ -47,3 +47,28 @@ def reference_score_ai_card(ai_id: str, tableau: Tableau) -> int:
         return effect["vp"]
     pos = next((p for p, cid in tableau.items() if cid == ai_id), AI_POS)
     return max(evaluate(effect, b, pos) for b in boards(tableau))
+
+
+class ReferencePlacements:
+    """``scoring.Placements`` as the plain path: each score of one card added to
+    ``tableau`` is the reference function on the tableau with the card added (no reading
+    once, no shortcut)."""
+
+    def __init__(self, tableau: Tableau):
+        self.tableau = tableau
+
+    def effect(self, card: str, pos: Pos) -> int:
+        """``reference_score_effect(card, {**tableau, pos: card}, pos)``."""
+        return reference_score_effect(card, {**self.tableau, pos: card}, pos)
+
+    def effects(self, card: str, cells: list[Pos]) -> list[int]:
+        """:meth:`effect` for each of ``cells``."""
+        return [self.effect(card, pos) for pos in cells]
+
+    def objective(self, objective: str, card: str, pos: Pos) -> int:
+        """``reference_score_objective(objective, {**tableau, pos: card})``."""
+        return reference_score_objective(objective, {**self.tableau, pos: card})
+
+    def ai_card(self, ai: str, card: str, pos: Pos) -> int:
+        """``reference_score_ai_card(ai, {**tableau, pos: card})``."""
+        return reference_score_ai_card(ai, {**self.tableau, pos: card})
