@@ -32,3 +32,20 @@ def test_bench_rollouts_reports_ms_per_rollout_and_the_reference_scorer_agrees()
     assert fast["rollouts_per_pass"] == 8 and fast["points"] == 4
     assert (fast["scorer"], reference["scorer"]) == ("compiled", "reference")
     assert fast["checksum"] == reference["checksum"] > 0
+
+
+def test_a_pass_clears_the_expert_caches_but_keeps_the_card_catalogue():
+    """Before each pass the benchmark empties the expert's own caches (the rollouts fill
+    them, as one decision does) but not ``cards.catalogue``, which ``expert`` imports and a
+    process loads once: reloading it every pass was counted as rollout time."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_rollouts
+    from domain.games.ai_100_human import expert
+    from domain.games.ai_100_human.cards import catalogue
+
+    before = catalogue()
+    expert.end_value("Omega-1", None, expert.tableau_key({(1, 2): "AI-1"}))
+    assert expert.end_value.cache_info().currsize > 0
+    bench_rollouts._clear_caches()
+    assert expert.end_value.cache_info().currsize == 0
+    assert catalogue() is before
