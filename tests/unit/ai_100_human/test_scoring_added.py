@@ -1,7 +1,7 @@
 """``scoring.Placements`` (the expert's card x cell weighing over one own tableau, read
 once) equals the public scorers on the tableau with the card added, for development
-cards on every open cell of random legal tableaux (AI-10 and AI-2's outside card
-included, where it falls back to the plain path)."""
+cards on every open cell of random legal tableaux (AI-10's alternative boards included;
+AI-2's card outside the frame, where it falls back to the plain path)."""
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
