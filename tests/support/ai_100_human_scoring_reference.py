@@ -61,10 +61,6 @@ class ReferencePlacements:
         """``reference_score_effect(card, {**tableau, pos: card}, pos)``."""
         return reference_score_effect(card, {**self.tableau, pos: card}, pos)
 
-    def effects(self, card: str, cells: list[Pos]) -> list[int]:
-        """:meth:`effect` for each of ``cells``."""
-        return [self.effect(card, pos) for pos in cells]
-
     def objective(self, objective: str, card: str, pos: Pos) -> int:
         """``reference_score_objective(objective, {**tableau, pos: card})``."""
         return reference_score_objective(objective, {**self.tableau, pos: card})

@@ -83,7 +83,6 @@ import math
 import random
 import time
 from functools import lru_cache
-from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Mapping
 
@@ -599,15 +598,14 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
     turn = (state.phase, state.turn, seat)
     ranked = []
     for card in cards:
-        keys = [(*turn, card, pos) for pos in cells]
-        vps = list(map(memo.get, keys))
-        if None in vps:                 # the cells of this card not weighed this turn
-            todo = [pos for pos, vp in zip(cells, vps) if vp is None]
-            fresh = iter(placements.effects(card, todo) if _reads_own_only(card)
-                         else [_card_vp_now(state, seat, card, pos) for pos in todo])
-            vps = [next(fresh) if vp is None else vp for vp in vps]
-            memo.update(zip(keys, vps))
-        ranked.extend(zip(vps, repeat(card), cells))
+        own_only = _reads_own_only(card)
+        for pos in cells:
+            k = (*turn, card, pos)
+            hit = memo.get(k)
+            if hit is None:
+                hit = memo[k] = (placements.effect(card, pos) if own_only
+                                 else _card_vp_now(state, seat, card, pos))
+            ranked.append((hit, card, pos))
     if not ranked:
         return (cards[0], cells[0])
     if state.mode not in ROLLOUT_END_MODES or ROLLOUT_END_TOP <= 1:

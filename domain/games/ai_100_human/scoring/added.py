@@ -33,8 +33,7 @@ class Placements:
     not changed by the caller while this object is used; no neighbours, i.e. cards
     107-114 score 0 as with ``score_effect``'s default).
 
-    - :meth:`effect` ``(card, pos)`` == ``score_effect(card, {**tableau, pos: card}, pos)``
-      (:meth:`effects`: for several cells);
+    - :meth:`effect` ``(card, pos)`` == ``score_effect(card, {**tableau, pos: card}, pos)``;
     - :meth:`objective` ``(objective, card, pos)`` ==
       ``score_objective(objective, {**tableau, pos: card})``;
     - :meth:`ai_card` ``(ai, card, pos)`` == ``score_ai_card(ai, {**tableau, pos: card})``.
@@ -85,16 +84,6 @@ class Placements:
             return plan.score(self.tableau, pos, ())
         vp = self._score(plan, card, pos, pos)
         return plan.score({**self.tableau, pos: card}, pos, ()) if vp is None else vp
-
-    def effects(self, card: str, cells: list[Pos]) -> list[int]:
-        """``[effect(card, pos) for pos in cells]`` (empty cells), the card's plan looked
-        up once and, for a region plan on the frame, its layout once."""
-        plan = CARD_PLANS[card]
-        if (isinstance(plan, RegionPlan) and self._read is not None and not self._read[1]
-                and card not in self._acting and all(p in FRAME.index for p in cells)):
-            placed = self._placed
-            return plan.score_added(FRAME, self._read[0], [(placed((p, card)), p) for p in cells])
-        return [self.effect(card, p) for p in cells]
 
     def objective(self, objective: str, card: str, pos: Pos) -> int:
         """VP of Objective card ``objective`` for the tableau with ``card`` at ``pos``."""

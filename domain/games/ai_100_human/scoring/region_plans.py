@@ -119,19 +119,6 @@ class RegionPlan(Plan):
             total += value(board, present, data)
         return remember(memo, key, total)
 
-    def score_added(self, g: Geometry, board: int, added: list[tuple[int, Pos]]) -> list[int]:
-        """``[score_board(g, board + pattern, pos) for pattern, pos in added]``: the VP with
-        each card pattern added on its empty cell of ``board`` (no card acting as another),
-        the layout looked up once when the scope does not read the position."""
-        if self.needs_pos:
-            return [self.score_board(g, board + a, pos) for a, pos in added]
-        reads, memo, _ = self._layouts.get(g) or self.layout(g, None)
-        out = []
-        for a, pos in added:
-            hit = memo.get((board + a) & reads)
-            out.append(self.score_board(g, board + a, pos) if hit is None else hit)
-        return out
-
     def _score_alternatives(self, g: Geometry, board: int, pos: Pos | None,
                             alternatives: tuple[Alternative, ...]) -> int:
         """:meth:`score` of a tableau with AI-10: one such card is weighed region by
