@@ -21,7 +21,7 @@ from datetime import datetime
 from redis.exceptions import RedisError
 
 from service import errors
-from service.after_append import AfterAppend, awaits_worker
+from service.after_append import AfterAppend, awaits_worker, queued_bot_seat
 from service.context import MatchContext
 
 log = logging.getLogger(__name__)
@@ -127,10 +127,13 @@ class Reconciler:
             index.mark_awaiting(match_id)
         requeued = 0
         deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
+        bot_seat = queued_bot_seat(record, record.pending)
+        if bot_seat is not None:   # one job per match, as the append queues it
+            requeued += scheduler.revive_bot_turn(match_id, record.version, bot_seat)
         for seat in sorted(record.pending):
             if record.plays_itself(seat):
-                requeued += scheduler.revive_bot_turn(match_id, record.version, seat)
-            elif record.turn_timeout_s:
+                continue
+            if record.turn_timeout_s:
                 entry = deadlines.get(seat)
                 if entry is None:
                     self.after_append.start_deadline(match_id, seat, record.version,

@@ -455,3 +455,24 @@ def test_one_match_failing_to_reconcile_does_not_stop_the_pass(service, monkeypa
 
     monkeypatch.setattr(service.scheduler, "revive_bot_turn", revive)
     assert service.reconcile(full=False) == {"checked": 3, "requeued": 2}
+
+
+def test_bot_seats_deciding_at_once_have_one_job_queued_per_match(service):
+    """high-card's two seats choose at once: one bot job is queued for the match (the
+    lowest bot seat's), never one per seat (the second would only be stale once the first
+    acted); the append of that action queues the other seat's job."""
+    two_bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+    mid = service.create_match("high-card", two_bots, {"rounds": 2})["match_id"]
+    queue = service.scheduler.queue
+    version = service.match_view(mid, None)["version"]
+    assert sorted(service.match_view(mid, None)["pending"]) == ["0", "1"]
+    assert queue.job_ids == [service.keys.bot_job_id(mid, version, 0)]
+    assert service.run_bot_turn(mid, version, 0)["status"] == "acted"
+    assert queue.job_ids[1:] == [service.keys.bot_job_id(mid, version + 1, 1)]
+    queue.empty()
+    # reconcile re-creates the same single job, not one per pending seat
+    assert service.reconcile(full=True)["requeued"] == 1
+    assert queue.job_ids == [service.keys.bot_job_id(mid, version + 1, 1)]
+    drain(service)
+    assert service.match_view(mid, None)["status"] == "finished"
+    assert service.verify(service.export(mid))["valid"] is True
