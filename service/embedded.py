@@ -11,18 +11,19 @@ from __future__ import annotations
 import logging
 import threading
 
-from rq import SimpleWorker
 from rq.timeouts import TimerDeathPenalty
 
 from service import bootstrap
+from service.lean_worker import LeanSimpleWorker
 from service.match_service import MatchService
 from service.rq_runtime import LeasedScheduler, WorkerLease, run_scheduler
 
 log = logging.getLogger(__name__)
 
 
-class ThreadWorker(SimpleWorker):
-    """An RQ SimpleWorker that can run in a non-main thread and stops within a second."""
+class ThreadWorker(LeanSimpleWorker):
+    """An RQ SimpleWorker (with :mod:`service.lean_worker`'s fewer writes) that can run in a
+    non-main thread and stops within a second."""
 
     death_penalty_class = TimerDeathPenalty
 

@@ -31,11 +31,11 @@ import threading
 
 import redis
 from redis.exceptions import RedisError
-from rq import SimpleWorker, Worker
 
 from service import bootstrap
 from service.config import Config
 from service.embedded import EmbeddedRuntime, start_embedded
+from service.lean_worker import LeanForkWorker, LeanSimpleWorker
 from service.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,8 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     RQ's warm shutdown), or until the queue is empty with ``burst``.
 
     ``fork=False`` uses ``SimpleWorker`` (jobs run in the worker process: bot turns are
-    short pure-Python decisions); ``fork=True`` RQ's forking ``Worker``. Embedded mode
+    short pure-Python decisions); ``fork=True`` RQ's forking ``Worker``; both with fewer
+    writes of RQ's own worker key per job (:mod:`service.lean_worker`). Embedded mode
     (no ``REDIS_URL``) has no shared Redis for a separate process: use ``start_embedded``.
     Returns whether any job was processed.
     """
@@ -101,7 +102,7 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
     queue = service.scheduler.queue
     side = _fail_fast_client(config)
-    worker_class = Worker if fork else SimpleWorker
+    worker_class = LeanForkWorker if fork else LeanSimpleWorker
     stop = threading.Event()
     scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
                                 logging_level="INFO")
