@@ -25,6 +25,8 @@ BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 #: Statuses of a job waiting for its time (RQ's scheduler moves it to the queue).
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
+#: ``TurnScheduler.job_state``'s default: fetch the job itself.
+_FETCH = object()
 #: Seconds a scheduled timeout may be late before reconcile enqueues it itself.
 OVERDUE_GRACE_S = 3.0
 #: RQ keeps a finished job (and its result) this long, a failed one this long, and drops
@@ -181,8 +183,9 @@ class TurnScheduler:
         with self._lock:
             self._off_queue_since.pop(job_id, None)
 
-    def job_state(self, job_id: str) -> str:
-        """Whether the job will still run, for reconcile:
+    def job_state(self, job_id: str, job: Job | None | object = _FETCH) -> str:
+        """Whether the job will still run, for reconcile (``job``: the job as just fetched
+        by the caller, ``None`` when it had none; fetched here when not given):
 
         - ``"alive"``: on the queue list, scheduled, running on a worker that holds its
           lease (within the job timeout), or just popped by a worker (off the queue list,
@@ -194,7 +197,8 @@ class TurnScheduler:
         - ``"dead"``: finished, failed, stopped or canceled, or started longer than the
           job timeout ago.
         """
-        job = self._job(job_id)
+        if job is _FETCH:
+            job = self._job(job_id)
         if job is None:
             self._seen(job_id)
             return "missing"
@@ -267,7 +271,7 @@ class TurnScheduler:
         gives up after ``max_attempts`` failed or killed runs of the same turn."""
         job_id = self.keys.bot_job_id(match_id, version, seat)
         job = self._job(job_id)
-        state = self.job_state(job_id)
+        state = self.job_state(job_id, job)
         if state == "alive":
             return False
         attempt = 1
@@ -288,8 +292,8 @@ class TurnScheduler:
         """Make sure the timeout job for this decision exists: schedule it at ``deadline``
         (or enqueue now when overdue). True when a job had to be (re)created."""
         job_id = self.keys.timeout_job_id(match_id, seat, version)
-        state = self.job_state(job_id)
         job = self._job(job_id)
+        state = self.job_state(job_id, job)
         overdue = deadline < utc_now() - timedelta(seconds=OVERDUE_GRACE_S)
         if state == "alive" and not (overdue and job is not None
                                      and job.get_status(refresh=False) == JobStatus.SCHEDULED):
