@@ -106,7 +106,10 @@ class TurnScheduler:
 
     def schedule_turn_timeout(self, match_id: str, seat: int, version: int, at: datetime) -> str:
         """Schedule ``turn_timeout(match_id, seat, version)`` at ``at`` (aware datetime;
-        ``ValueError`` if naive) with RQ's scheduler; a duplicate id is a no-op."""
+        ``ValueError`` if naive) with RQ's scheduler; a duplicate id is a no-op. When due,
+        RQ's scheduler puts it at the *front* of the queue: its seat has waited its whole
+        turn timeout already (a deadline the players were shown), queued bot turns have
+        no deadline."""
         if at.tzinfo is None:
             raise ValueError("turn timeouts need a timezone-aware datetime")
         job_id = self.keys.timeout_job_id(match_id, seat, version)
@@ -114,7 +117,7 @@ class TurnScheduler:
             self.queue.enqueue_at(at.astimezone(timezone.utc), TURN_TIMEOUT, match_id, seat, version,
                                   job_id=job_id, unique=True, result_ttl=RESULT_TTL_S,
                                   failure_ttl=FAILURE_TTL_S,
-                                  job_timeout=max(1, int(self.job_timeout_s)))
+                                  job_timeout=max(1, int(self.job_timeout_s)), at_front=True)
         except DuplicateJobError:
             pass
         return job_id

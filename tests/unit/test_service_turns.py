@@ -476,3 +476,17 @@ def test_bot_seats_deciding_at_once_have_one_job_queued_per_match(service):
     drain(service)
     assert service.match_view(mid, None)["status"] == "finished"
     assert service.verify(service.export(mid))["valid"] is True
+
+
+def test_a_due_timeout_goes_ahead_of_the_queued_bot_turns(service):
+    """RQ's scheduler moves a due turn timeout to the front of the queue: its seat waited
+    its whole timeout already; the bot turns queued meanwhile wait behind it."""
+    mid, turn = _timed_race(service, 0.05)
+    bots = [service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(3)]
+    queue = service.scheduler.queue
+    assert len(queue) == 3
+    time.sleep(0.1)      # past the deadline (the assertion does not depend on how long)
+    promote_due(service)
+    job_ids = queue.job_ids
+    assert job_ids[0] == service.keys.timeout_job_id(mid, turn, 1)
+    assert [service.keys.match_of_job(j) for j in job_ids[1:]] == bots
