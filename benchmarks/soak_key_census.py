@@ -75,6 +75,7 @@ RQ_PATTERNS = {
     "rq:worker": r"^rq:worker:.+$", "rq:clean_groups": r"^rq:clean_groups$",
     "rq:scheduler": r"^rq:scheduler(-lock|_instance|:scheduler_instance)?[:_].+$",
     "lease": rf"^{PREFIX}:worker-lease:.+$",
+    "reconcile-turn": rf"^{PREFIX}:reconcile-turn:(pass|full)$",
 }
 #: ARENA_FINISHED_INDEX_MAX of the soak: fewer than the matches that finish
 FINISHED_INDEX_MAX = 3

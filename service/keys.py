@@ -125,6 +125,13 @@ class Keys:
         (:class:`service.rq_runtime.WorkerLease`)."""
         return f"{self.prefix}:worker-lease:{worker_name}"
 
+    def pass_turn(self, kind: str) -> str:
+        """String on the queue Redis with a TTL: some worker ran a reconcile pass of
+        ``kind`` (``"pass"``: any pass, TTL ``ARENA_RECONCILE_S``; ``"full"``: a full pass,
+        TTL ``ARENA_RECONCILE_FULL_S``) that recently, so the others skip theirs
+        (:class:`service.rq_runtime.PassTurn`)."""
+        return f"{self.prefix}:reconcile-turn:{kind}"
+
     def bot_job_id(self, match_id: str, version: int, seat: int) -> str:
         """RQ job id of the bot turn for ``seat`` at ``version`` (duplicates collapse)."""
         return f"{self.prefix}-bot-{match_id}-{version}-{seat}"

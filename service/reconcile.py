@@ -10,6 +10,11 @@ that await a worker back into the index.
 A *reclaim* pass (:meth:`Reconciler.reclaim`) looks only at the matches whose jobs RQ holds
 as taken by a worker, so the turns of a killed worker come back within about
 ``ARENA_WORKER_LEASE_S`` whatever the number of running matches.
+
+The workers of a deployment share the periodic passes (:class:`SharedPasses`): one of them
+runs each pass every ``ARENA_RECONCILE_S`` and one each full pass every
+``ARENA_RECONCILE_FULL_S``, instead of every worker running its own (N workers sent N
+times the round trips; a pass costs about 4 Redis commands per awaiting match).
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from redis.exceptions import RedisError
 from service import errors
 from service.after_append import AfterAppend, awaits_worker, queued_bot_seat
 from service.context import MatchContext
+from service.rq_runtime import PassTurn
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +150,41 @@ class Reconciler:
                         match_id, seat, entry["version"],
                         datetime.fromisoformat(entry["deadline"]))
         return 1, requeued
+
+
+class SharedPasses:
+    """One worker process's share of the deployment's reconcile passes (module docstring).
+
+    Args:
+        service: the process's :class:`service.match_service.MatchService` (its
+            ``reconcile(full=...)`` and ``keys``).
+        connection: the queue Redis (a client that fails fast).
+        every_s: seconds between two passes of the deployment (``ARENA_RECONCILE_S``).
+        full_every_s: seconds between two full passes (``ARENA_RECONCILE_FULL_S``).
+    """
+
+    def __init__(self, service, connection, every_s: float, full_every_s: float):
+        self.service = service
+        self.turn = PassTurn(connection, service.keys.pass_turn("pass"), every_s)
+        self.full_turn = PassTurn(connection, service.keys.pass_turn("full"), full_every_s)
+
+    def attempt(self) -> dict[str, int] | None:
+        """Run a pass if it is this process's turn: ``None`` when another worker ran one
+        less than ``every_s`` ago, else the pass's answer (``"full": 1`` added when it was
+        a full pass: none ran in the deployment for ``full_every_s``). A pass that raises
+        gives its turns back (the next attempt, here or in another worker, runs it) and
+        the error propagates (Redis errors too, from taking the turn)."""
+        if not self.turn.take():
+            return None
+        full = self.full_turn.take()
+        try:
+            out = self.service.reconcile(full=full)
+        except BaseException:
+            self.turn.give_back()
+            if full:
+                self.full_turn.give_back()
+            raise
+        return {**out, "full": 1} if full else out
 
 
 def _counts(checked: int, requeued: int, abandoned: int) -> dict[str, int]:

@@ -9,6 +9,10 @@ scheduler with a short lock, and the loop that runs that scheduler through outag
 - :class:`LeasedScheduler`: RQ's ``RQScheduler`` whose queue lock has a TTL of ``lock_s``
   seconds instead of RQ's ``interval + 60`` (61 s): after the lock holder is killed another
   worker's scheduler takes over within ``lock_s``.
+- :class:`PassTurn`: one worker of the deployment runs each periodic reconcile pass (and
+  each full pass), not every worker: a pass of every match waiting for a worker costs
+  about 6 Redis commands per match, and 3 workers each running one every
+  ``ARENA_RECONCILE_S`` sent more round trips than the turn jobs themselves.
 - :func:`run_scheduler`: acquire-or-refresh the lock and move due scheduled jobs to the
   queue every ``interval_s``; a Redis error is logged and retried with capped exponential
   backoff, so the scheduler outlives an outage of any length (RQ's own forked scheduler
@@ -121,6 +125,41 @@ class WorkerLease:
             self.connection.delete(self.key)
         except RedisError:
             pass   # it expires by itself
+
+
+class PassTurn:
+    """A deployment-wide turn at a periodic pass: :meth:`take` is ``SET key NX PX`` with a
+    TTL of ``every_s`` seconds, so of all the workers asking, one gets each turn and the
+    next turn opens ``every_s`` after it was taken (whoever holds it may die: the key just
+    expires). No release on success: the TTL *is* the period.
+
+    Args:
+        connection: the queue Redis (a client that fails fast: the caller's loop retries).
+        key: ``Keys.pass_turn(kind)``.
+        every_s: seconds between two passes of the deployment (``> 0``).
+    """
+
+    def __init__(self, connection, key: str, every_s: float):
+        if every_s <= 0:
+            raise ValueError("every_s must be > 0")
+        self.connection = connection
+        self.key = key
+        self.every_s = every_s
+        self.value = f"{socket.gethostname()}:{os.getpid()}"
+
+    def take(self) -> bool:
+        """True when this process got the turn (nobody took it in the last ``every_s``).
+        Raises the client's Redis errors."""
+        return bool(self.connection.set(self.key, self.value, nx=True,
+                                        px=max(1, int(self.every_s * 1000))))
+
+    def give_back(self) -> None:
+        """Open the turn again now (a pass that failed: the next asker runs it); a Redis
+        error is ignored (the turn then opens when it expires)."""
+        try:
+            self.connection.delete(self.key)
+        except RedisError:
+            pass
 
 
 def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> tuple[bool, str]:

@@ -13,7 +13,8 @@ One worker process runs:
   heartbeat file ``arena worker --check`` reads;
 - the turn-timeout scheduler (:class:`service.rq_runtime.LeasedScheduler` in a thread:
   whichever worker holds the short queue lock moves due timeouts to the queue);
-- the reconcile loop (every ``ARENA_RECONCILE_S``: every match waiting for a worker) and
+- the reconcile loop (every ``ARENA_RECONCILE_S``, one worker of the deployment at a time:
+  every match waiting for a worker; :class:`service.reconcile.SharedPasses`) and
   the reclaim loop (every ``ARENA_WORKER_LEASE_S / 3``: only the jobs RQ holds as taken by
   a worker), which re-enqueues the turns of a killed worker, ahead of the queue, as soon as
   its lease is gone.
@@ -36,6 +37,7 @@ from service import bootstrap
 from service.config import Config
 from service.embedded import EmbeddedRuntime, start_embedded
 from service.lean_worker import LeanForkWorker, LeanSimpleWorker
+from service.reconcile import SharedPasses
 from service.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
 
 log = logging.getLogger(__name__)
@@ -48,12 +50,17 @@ def worker_name(name: str | None = None) -> str:
     return f"{name or 'arena'}.{secrets.token_hex(4)}"
 
 
-def _reconcile_loop(period_s: float, stop: threading.Event) -> None:
+def _reconcile_loop(period_s: float, stop: threading.Event, connection) -> None:
+    """Every ``period_s / 4``: ask for the deployment's reconcile turn
+    (:class:`service.reconcile.SharedPasses` on ``connection``, the queue Redis): one
+    worker runs a pass every ``period_s``, a full one every ``ARENA_RECONCILE_FULL_S``.
+    Errors are logged and retried."""
     service = bootstrap.get_service()
+    passes = SharedPasses(service, connection, period_s, service.reconcile_full_s)
     failing = False
-    while not stop.wait(period_s):
+    while not stop.wait(period_s / 4):
         try:
-            service.reconcile()
+            passes.attempt()
             failing = False
         except RedisError as error:
             if not failing:
@@ -106,7 +113,7 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     stop = threading.Event()
     scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
                                 logging_level="INFO")
-    threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop),
+    threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop, side),
                                 name="arena-reconcile", daemon=True),
                threading.Thread(target=_reclaim_loop, args=(config.worker_lease_s / 3, stop),
                                 name="arena-reclaim", daemon=True)]

@@ -82,7 +82,9 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     """Matches whose process appended and died before enqueuing (a service without a
     scheduler appends without enqueuing). One is in the awaiting index: a running
     worker's index passes recover it. One also missed its index update: index passes
-    never see it, nor the idle human-only matches; a worker's full pass recovers it."""
+    never see it, nor the idle human-only matches; a full pass recovers it (one worker of
+    the deployment runs it when the full-pass turn opens: ARENA_RECONCILE_FULL_S after the
+    last one, here when its key is deleted)."""
     from service.match_service import MatchService
     from tests.support.games import ENGINES
 
@@ -90,7 +92,7 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     idle = [real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
             for _ in range(20)]
     probe = died.create_match("race", BOTS3, {"target": 12})["match_id"]
-    start_worker(reconcile_full_s=3600)          # its first pass is full, then index passes only
+    start_worker(reconcile_full_s=3600)          # the first pass is full, then index passes only
     assert wait_for(lambda: real_service.match_view(probe, None)["status"] == "finished", 120)
 
     indexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
@@ -104,7 +106,10 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     assert real_service.match_view(unindexed, None)["version"] == 1
     assert real_service.reconcile(full=False) == {"checked": 0, "requeued": 0}
 
-    start_worker()                               # a new worker's first pass is a full one
+    start_worker()                               # a new worker waits for the full-pass turn too
+    time.sleep(6 * real_config.reconcile_s)
+    assert real_service.match_view(unindexed, None)["version"] == 1
+    real_service.scheduler.connection.delete(real_service.keys.pass_turn("full"))
     assert wait_for(lambda: real_service.match_view(unindexed, None)["status"] == "finished", 120)
     assert real_service.verify(real_service.export(unindexed))["valid"] is True
     # the running index drops a finished match right after its last append: wait for it
