@@ -84,6 +84,15 @@ def _reclaim_loop(period_s: float, stop: threading.Event) -> None:
             log.exception("reclaim pass failed")
 
 
+def warm_up(service) -> None:
+    """Load, before the worker takes its first job, what that job would otherwise load while
+    holding a turn: the game registry (every game's modules and engine, ~0.6 s of CPU;
+    2-3 s on a loaded 2-core box, where each restarted worker's first turn was the slowest
+    job of ``benchmarks/fault_worker_kill.py`` — often the killed worker's turn, requeued
+    at the front)."""
+    len(service.engines)
+
+
 def _fail_fast_client(config: Config):
     """A queue-Redis client without retries, for the lease and the scheduler thread (their
     loops retry themselves; a beat must not hang through an outage)."""
@@ -107,6 +116,7 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
         raise SystemExit("REDIS_URL is not set: a separate worker cannot see the embedded "
                          "in-process Redis; `arena serve` runs its own worker threads.")
     service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
+    warm_up(service)
     queue = service.scheduler.queue
     side = _fail_fast_client(config)
     worker_class = LeanForkWorker if fork else LeanSimpleWorker

@@ -114,3 +114,25 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     assert real_service.verify(real_service.export(unindexed))["valid"] is True
     # the running index drops a finished match right after its last append: wait for it
     assert wait_for(lambda: len(real_service.stores.index.running_ids()) == len(idle), 60)
+
+
+def test_a_worker_loads_the_games_before_it_takes_its_first_job(real_config, monkeypatch):
+    """``arena worker`` loads the game registry before its work loop starts: a restarted
+    worker's first turn (often the killed worker's, requeued at the front) does not pay
+    for importing every game while it holds the turn."""
+    from service import bootstrap
+    from service.lean_worker import LeanSimpleWorker
+    from workers import runner
+
+    seen: list[bool] = []
+
+    def work(self, burst=False, **kwargs):     # RQ's loop: note the state, take no job
+        seen.append(bootstrap.get_service().ctx._engines is not None)
+        return False
+
+    monkeypatch.setattr(LeanSimpleWorker, "work", work)
+    try:
+        runner.run_worker(real_config.with_(engines_path=""), burst=True, name="warm")
+    finally:
+        bootstrap.reset()
+    assert seen == [True]
