@@ -45,6 +45,18 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
+def own_data(events: list[dict[str, Any]], seat: int) -> Iterator[Any]:
+    """The data of every event of ``seat`` in ``events``, inner events of batches included
+    (an automatic batch such as ``RecruitmentMoves`` has envelope seat null)."""
+    for envelope in events:
+        if envelope["seat"] == seat:
+            yield envelope["data"]
+        inner = envelope["data"].get("events") if isinstance(envelope["data"], dict) else None
+        for event in inner or []:
+            if isinstance(event, dict) and event.get("seat") == seat:
+                yield event.get("data")
+
+
 class Table:
     """One match driven over HTTP; records what the test needs to assert."""
 
@@ -103,7 +115,8 @@ class Table:
             # command meant for another decision (a recruit in the Battle Phase)
             status, _, body = self.http.post(self.path("/actions"), {**command, "decision_id": legal["decision_id"]},
                                              token, headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
-            if status == 409 and body["code"] in ("decision_moved", "match_finished"):
+            # (not_your_turn: the window closed for this seat between the read and the post)
+            if status == 409 and body["code"] in ("decision_moved", "match_finished", "not_your_turn"):
                 continue
             assert status == 200, (seat, command, body)
             acted = True
@@ -158,7 +171,8 @@ class Table:
                          spectator, spectator_events]
             # what the other seat was shown about its own moves is its knowledge (a card it
             # held and that was taken from it, a card it passed on): no secret to it
-            own = set(strings([e["data"] for e in responses[1]["events"] if e["seat"] == other]))
+            # (a batch's envelope has seat null: its inner events name their seats)
+            own = set(strings(list(own_data(responses[1]["events"], other))))
             for index, response in enumerate(responses):
                 hidden = secret - own if index < 3 else secret
                 assert not hidden & set(strings(response)), (seat, index, hidden & set(strings(response)))
