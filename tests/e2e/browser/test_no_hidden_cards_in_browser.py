@@ -136,10 +136,9 @@ INJECT_LOG = """([version, text]) => { const li = document.createElement('li');
   document.querySelector('ol.log').prepend(li); }"""
 
 
-@pytest.mark.e2e
-def test_the_check_catches_another_seats_card_named_on_the_page(page, web_server):
-    """The check can fail: a card of seat 1's hand put into seat 0's event log is caught;
-    the real page, read the same way just before, passes."""
+def _seat_0_of_a_new_aipokalypse_match(page, web_server):
+    """A new A.I.Pokalypse match (humans 0 and 1, a tactician bot) opened in ``page`` as
+    seat 0; ``(api, catalogue, match_id, tokens)``."""
     api = Api(web_server)
     catalogue = api.catalogue("aipokalypse")
     status, created = api.post("/v1/matches", {"game": "aipokalypse", "seats": [
@@ -149,6 +148,14 @@ def test_the_check_catches_another_seats_card_named_on_the_page(page, web_server
     tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
     page.goto(f"{web_server}/#/seat/{match_id}/0/{tokens[0]}")
     page.wait_for_url(f"**/#/m/{match_id}")
+    return api, catalogue, match_id, tokens
+
+
+@pytest.mark.e2e
+def test_the_check_catches_another_seats_card_named_on_the_page(page, web_server):
+    """The check can fail: a card of seat 1's hand put into seat 0's event log is caught;
+    the real page, read the same way just before, passes."""
+    api, catalogue, match_id, tokens = _seat_0_of_a_new_aipokalypse_match(page, web_server)
     page.wait_for_function(IDLE)
     events = EventsSeen(api, match_id, tokens[0], catalogue)
 
@@ -183,15 +190,7 @@ def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_se
     reveals a card that was seat 1's secret at the board's version (its faction, a
     recruited unit), the page names it — rightly — and the check, read at one instant
     and compared up to the log's version, passes."""
-    api = Api(web_server)
-    catalogue = api.catalogue("aipokalypse")
-    status, created = api.post("/v1/matches", {"game": "aipokalypse", "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "tactician"}]})
-    assert status == 201, created
-    match_id = created["match_id"]
-    tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
-    page.goto(f"{web_server}/#/seat/{match_id}/0/{tokens[0]}")
-    page.wait_for_url(f"**/#/m/{match_id}")
+    api, catalogue, match_id, tokens = _seat_0_of_a_new_aipokalypse_match(page, web_server)
     match_url = re.compile(rf".*/v1/matches/{match_id}(\?.*)?$")
     rng = random.Random("log-ahead")
     events = EventsSeen(api, match_id, tokens[0], catalogue)
