@@ -12,10 +12,19 @@ With ``views=true`` the message of the last event of each command's batch (and o
 page) also carries ``seat_state``: the viewer's ``view``, ``pending``, ``status``,
 ``result`` and ``legal_actions`` right after it (``null`` legal actions for a spectator),
 so a seat can play from the stream alone (one ``POST`` per move).
+
+Each wait for the next event is a long-poll of ``SSE_POLL_S`` seconds (a keep-alive comment
+follows an empty one); the store blocks in slices shorter than its socket timeout
+(:meth:`service.event_store.EventStore.wait_after`), so a stream holds for its whole
+``max_s``. When the store becomes unavailable mid-stream (the 200 answer has started: no
+503 can follow), the stream ends after a ``retry:`` hint of ``STORE_RETRY_AFTER_S`` and one
+WARNING log line; the client's reconnect (``Last-Event-ID``) gets 503 ``store_unavailable``
+until the store is back, then resumes where it left off.
 """
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any, Iterator
 
@@ -23,7 +32,11 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from api import schemas
 from api.auth import optional_seat
+from api.errors import STORE_RETRY_AFTER_S
 from api.runtime import service
+from service.store_errors import is_store_unavailable
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("events", __name__, url_prefix="/v1/matches")
 
@@ -46,10 +59,25 @@ def stream(match_id: str):
     after = resume if resume is not None else q["after"]
     first = service().match_view(match_id, viewer)  # 404 before the stream starts
     poll_s = float(current_app.config["SSE_POLL_S"])
-    messages = _messages(service(), match_id, viewer, after, q["max_s"], poll_s,
-                         first["status"] == "finished", q["views"])
+    messages = _ended_on_outage(
+        _messages(service(), match_id, viewer, after, q["max_s"], poll_s,
+                  first["status"] == "finished", q["views"]), match_id)
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _ended_on_outage(messages: Iterator[str], match_id: str) -> Iterator[str]:
+    """``messages`` until they end, or until the store becomes unavailable: then a
+    ``retry:`` hint (milliseconds, ``STORE_RETRY_AFTER_S``) and the end of the stream, with
+    one WARNING line instead of a traceback. Other errors propagate (bugs)."""
+    try:
+        yield from messages
+    except Exception as error:  # noqa: BLE001 - classified just below
+        if not is_store_unavailable(error):
+            raise
+        log.warning("store unavailable during the event stream of match %s: %s: %s",
+                    match_id, type(error).__name__, error)
+        yield f"retry: {int(STORE_RETRY_AFTER_S * 1000)}\n\n"
 
 
 def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: float,

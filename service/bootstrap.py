@@ -27,6 +27,13 @@ from service.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
+#: Socket timeouts (seconds) of the event-store clients, set explicitly rather than left to
+#: redis-py's default (none before 8.0, 5 s since): a command that gets no answer in
+#: ``STORE_SOCKET_TIMEOUT_S`` fails (503 ``store_unavailable``) instead of hanging a request.
+#: Blocking reads stay shorter than it (:func:`service.event_store.block_slice_s`).
+STORE_SOCKET_TIMEOUT_S = 5.0
+STORE_CONNECT_TIMEOUT_S = 2.0
+
 _lock = threading.Lock()
 _fake_server = None
 _service: MatchService | None = None
@@ -47,14 +54,17 @@ def store_connection(config: Config, *, wait: bool = False):
     """Event-store client (``decode_responses=True``) for ``REDIS_URL`` or fakeredis: a
     ``redis.cluster.RedisCluster`` when ``REDIS_URL`` names a cluster
     (:func:`cluster_connection`; ``wait``: until the cluster answers), else a
-    ``redis.Redis`` (which connects lazily)."""
+    ``redis.Redis`` (which connects lazily). Both with :data:`STORE_SOCKET_TIMEOUT_S` and
+    :data:`STORE_CONNECT_TIMEOUT_S`."""
     if config.embedded:
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
     if config.redis_cluster:
         return cluster_connection(config.redis_url, wait=wait)
-    return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
+    return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30,
+                                socket_timeout=STORE_SOCKET_TIMEOUT_S,
+                                socket_connect_timeout=STORE_CONNECT_TIMEOUT_S)
 
 
 def cluster_nodes(url: str) -> tuple[list[ClusterNode], dict]:
@@ -96,7 +106,8 @@ def cluster_connection(url: str, *, wait: bool = False) -> RedisCluster:
     while True:
         try:
             return RedisCluster(startup_nodes=nodes, decode_responses=True,
-                                socket_connect_timeout=2, socket_timeout=5,
+                                socket_connect_timeout=STORE_CONNECT_TIMEOUT_S,
+                                socket_timeout=STORE_SOCKET_TIMEOUT_S,
                                 health_check_interval=30,
                                 **{k: v for k, v in options.items() if v})
         except Exception as error:  # noqa: BLE001 - classified just below

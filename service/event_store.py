@@ -115,6 +115,33 @@ def _envelopes(entries) -> list[dict[str, Any]]:
     return [loads(_pairs(fields)["e"]) for _entry_id, fields in entries or []]
 
 
+#: The longest one ``XREAD BLOCK`` of :meth:`EventStore.wait_after` lasts (seconds), when
+#: the client's socket timeout allows it (:func:`block_slice_s`).
+MAX_BLOCK_SLICE_S = 2.0
+
+
+def socket_timeout_s(client) -> float | None:
+    """The socket (read) timeout in seconds a redis-py client's connections use (``None``:
+    none, or a client that does not say, e.g. fakeredis): the connection pool's options of a
+    ``redis.Redis``, the nodes manager's of a ``RedisCluster``."""
+    holder = getattr(client, "connection_pool", None) or getattr(client, "nodes_manager", None)
+    options = getattr(holder, "connection_kwargs", None)
+    if not isinstance(options, Mapping):
+        return None
+    value = options.get("socket_timeout")
+    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+
+
+def block_slice_s(client) -> float:
+    """Seconds one blocking ``XREAD`` may last on ``client``: :data:`MAX_BLOCK_SLICE_S`,
+    or half its socket timeout when that is shorter (so a blocked read always answers
+    before the socket gives up on it), at least 0.05 s."""
+    timeout = socket_timeout_s(client)
+    if timeout is None:
+        return MAX_BLOCK_SLICE_S
+    return max(0.05, min(MAX_BLOCK_SLICE_S, timeout / 2))
+
+
 @dataclass(slots=True)
 class HeadRead:
     """A match as one read found it.
@@ -166,6 +193,7 @@ class EventStore:
         self.wait_replicas = max(0, int(wait_replicas))
         self.wait_ms = max(1, int(wait_ms))
         self.cluster = isinstance(redis, RedisCluster)
+        self.block_slice_s = block_slice_s(redis)
         self._append = redis.register_script(APPEND_LUA)
         self._head = redis.register_script(HEAD_LUA)
 
@@ -313,16 +341,21 @@ class EventStore:
     def wait_after(self, match_id: str, after: int, wait_s: float) -> bool:
         """Block until the stream has an entry after version ``after`` or ``wait_s`` pass.
 
-        Real Redis: ``XREAD BLOCK``. Embedded fakeredis (``blocking_reads=False``): a
-        bounded poll every 50 ms. Returns True when a newer event exists.
+        Real Redis: ``XREAD BLOCK`` in slices of at most :attr:`block_slice_s` seconds, each
+        shorter than the client's socket timeout, so a wait of any length holds (one blocked
+        ``XREAD`` of the whole wait would be cut by the socket timeout: 503 after 5 s on
+        redis-py 8, issue 18) while a Redis that goes away mid-wait still fails the next
+        slice within one socket timeout (a store-unavailable error, 503). Embedded
+        fakeredis (``blocking_reads=False``): a bounded poll every 50 ms. Returns True when
+        a newer event exists.
         """
         key = self.keys.events(match_id)
         deadline = time.monotonic() + max(0.0, wait_s)
         while True:
             remaining = deadline - time.monotonic()
             if self.blocking_reads and remaining > 0:
-                got = self.redis.xread({key: f"0-{after}"}, count=1, block=max(1, int(remaining * 1000)))
-                if got:
+                block_ms = max(1, int(min(remaining, self.block_slice_s) * 1000))
+                if self.redis.xread({key: f"0-{after}"}, count=1, block=block_ms):
                     return True
             else:
                 if self.redis.xrange(key, f"0-{after + 1}", "+", count=1):
