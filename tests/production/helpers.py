@@ -10,6 +10,8 @@ import threading
 import uuid
 from typing import Any, Callable
 
+import requests
+
 from tests.e2e.http_helpers import Http
 
 #: Seconds one legal-actions long-poll waits (the documented maximum, api/schemas.py).
@@ -123,3 +125,67 @@ def verified_export(http: Http, match_id: str) -> tuple[dict[str, Any], dict[str
     status, _, report = http.post("/v1/replays", log)
     assert status == 200 and report["valid"] is True, report
     return log, report
+
+
+#: a read timeout far beyond every wait here: a hang fails the test instead of blocking it
+CLIENT_TIMEOUT_S = 120
+
+
+class Background(threading.Thread):
+    """Runs ``call`` on a thread; ``result`` or ``error`` afterwards."""
+
+    def __init__(self, call: Callable[[], Any]):
+        super().__init__(daemon=True)
+        self.call = call
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.call()
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            self.error = error
+
+    def outcome(self) -> Any:
+        self.join(CLIENT_TIMEOUT_S + 30)
+        assert not self.is_alive(), "the request did not end"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def read_stream(url: str, token: str, stop_after_version: int,
+                kept_alive: threading.Event) -> list[str]:
+    """The SSE lines of ``url`` until the message of event ``stop_after_version`` (or the
+    stream's end); a stream cut mid-answer ends the list with ``"<cut: ...>"``.
+    ``kept_alive`` is set at the first keep-alive comment (or when the stream ends)."""
+    lines: list[str] = []
+    try:
+        with requests.get(url, headers={"Authorization": f"Bearer {token}"}, stream=True,
+                          timeout=(10, CLIENT_TIMEOUT_S)) as response:
+            assert response.status_code == 200, response.text
+            try:
+                for line in response.iter_lines(decode_unicode=True):
+                    lines.append(line)
+                    if line == ": keep-alive":
+                        kept_alive.set()
+                    if line == "" and f"id: {stop_after_version}" in lines:
+                        break   # the end of that event's message
+            except requests.RequestException as error:
+                lines.append(f"<cut: {type(error).__name__}>")
+    finally:
+        kept_alive.set()
+    return lines
+
+
+def two_humans(http: Http) -> tuple[str, str, str, int]:
+    """A Dead Apocalypse match of two human seats (one is to move, the other waits):
+    ``(match_id, token of the seat to move, token of the waiting seat, version)``."""
+    status, _, created = http.post("/v1/matches", {"game": "dead-apocalypse",
+                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert status == 201, created
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    status, _, view = http.get(f"/v1/matches/{created['match_id']}", tokens[0])
+    assert status == 200 and len(view["pending"]) == 1, view
+    mover = int(next(iter(view["pending"])))
+    return created["match_id"], tokens[mover], tokens[1 - mover], view["version"]

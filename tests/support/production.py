@@ -89,7 +89,7 @@ def _arena_command() -> list[str]:
     return [sys.executable, "-c", "from cli.main import main; main()"]
 
 
-def stop_groups(procs: list[subprocess.Popen], grace_s: float = 10.0) -> None:
+def stop_groups(procs: list[subprocess.Popen], grace_s: float = 5.0) -> None:
     """Stop the process groups led by ``procs`` (each started with ``start_new_session``),
     all at once: SIGTERM to every group, SIGKILL to those still there after ``grace_s``
     seconds in all; every leader is reaped. A group can outlive its leader (a gunicorn
