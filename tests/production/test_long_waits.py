@@ -62,7 +62,7 @@ def test_long_polls_and_sse_outlast_the_store_socket_timeout(request, stack):
 
     # 200 after 12 s (a loaded machine may start them late enough to see the move)
     status, body = quiet_events.outcome()
-    assert status == 200 and [e["version"] for e in body["events"]] in ([], [version + 1]), body
+    assert status == 200 and [e["version"] for e in body["events"]][:1] in ([], [version + 1]), body
     status, body = quiet_legal.outcome()
     assert status == 200 and isinstance(body["actions"], list), body
     status, body = events.outcome()
