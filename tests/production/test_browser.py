@@ -9,8 +9,12 @@ from __future__ import annotations
 import random
 import re
 
-from tests.e2e.browser.helpers import Api, check_board, make_move, page_version, settle
-from tests.e2e.browser.test_play_in_browser import MAX_MOVES, create_in_lobby
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from tests.e2e.browser.helpers import Api, check_board, make_move, page_version, settle  # noqa: E402
+from tests.e2e.browser.test_play_in_browser import MAX_MOVES, create_in_lobby  # noqa: E402
 
 GAME = "aipokalypse"
 
