@@ -129,7 +129,7 @@ def test_a_page_over_a_30_per_minute_limit_waits_and_recovers_without_a_reload(
         before = page_version(page)
         buttons = page.locator(".actions button.action")
         buttons.nth(rng.randrange(buttons.count())).click()
-        page.wait_for_function(f"""() => {RETRY_NOTE}() ||
+        page.wait_for_function(f"""() => ({RETRY_NOTE})() ||
             Number(document.querySelector('#board').dataset.version) > {before}""")
         if any(method == "POST" for method, _ in limited):
             break
