@@ -119,6 +119,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   let dirty = false;
   let stopped = false;
   let acting = false;
+  let sending = "";          // the words of the move being sent
   /** seat (string) -> its turn deadline (ms since the epoch) */
   let deadlines = exactDeadlines(match);
   let verified = null;
@@ -216,7 +217,8 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const title = viewer === null ? "Spectating" : legal.actions.length ? "Your move" : match.status === "finished" ? "Finished" : "Waiting";
     replace(actionsBox,
       h("h3", { text: title }),
-      match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
+      acting ? h("p", { class: "sending", text: `Sending your move: ${sending}…` })
+        : match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
       selection.keys.length ? h("p", {}, `Selected: ${selection.keys.map((k) => k.replace(/^card:/, "").replace(/^(cell|slot|column):/, "$1 ")).join(", ")} `,
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
       legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
@@ -284,9 +286,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   async function act(action) {
     if (viewer === null || acting) return;
     acting = true;
+    sending = actionWords(action, labelOf);
     problemBox.textContent = "";
     boardBox.setAttribute("data-busy", "true");
-    actionsBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    drawActions();           // its buttons disabled, the move named
     let answer = null;
     let refused = null;
     try {

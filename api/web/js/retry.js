@@ -53,7 +53,7 @@ function draw() {
   const el = note();
   if (!waits.size) {
     el.hidden = true;
-    el.textContent = "";
+    el.replaceChildren();
     clearInterval(ticker);
     ticker = 0;
     return;
@@ -62,11 +62,28 @@ function draw() {
   const last = [...waits.values()].reduce((a, b) => (b.until > a.until ? b : a));
   const left = Math.max(1, Math.ceil((last.until - Date.now()) / 1000));
   el.hidden = false;
-  el.textContent = `${last.what} Trying again in ${left} s.`;
+  let title = /** @type {HTMLElement|null} */ (el.querySelector(".title"));
+  let reason = /** @type {HTMLElement|null} */ (el.querySelector(".reason"));
+  let count = /** @type {HTMLElement|null} */ (el.querySelector(".count"));
+  if (!title || !reason || !count) {
+    title = document.createElement("b");
+    title.className = "title";
+    reason = document.createElement("span");
+    reason.className = "reason";
+    count = document.createElement("span");
+    count.className = "count";
+    count.setAttribute("aria-hidden", "true");    // read once, not every second
+    el.replaceChildren(title, " ", reason, " ", count);
+  }
+  const [head, ...rest] = last.what.split(". ");
+  if (title.textContent !== `${head}.`) title.textContent = `${head}.`;
+  if (reason.textContent !== rest.join(". ")) reason.textContent = rest.join(". ");
+  count.textContent = `Trying again in ${left} s.`;
 }
 
 /**
- * Wait `ms` milliseconds while the note says why (`what`, a sentence) and counts down.
+ * Wait `ms` milliseconds while the note says why (`what`: a short first sentence, its
+ * title, then the rest) and counts down.
  * An aborted `signal` ends the wait at once (and its part of the note).
  * @param {number} ms @param {string} what @param {AbortSignal} [signal]
  * @returns {Promise<void>}
@@ -86,8 +103,9 @@ export function waitOut(ms, what, signal) {
   });
 }
 
-/** The sentence the note shows for a 429 or 503 answer. */
+/** What the note says for a 429 or 503 answer: a short first sentence (shown bold), then
+ * the rest. */
 export function waitReason(status) {
-  return status === 429 ? "The server has had too many requests from this page for now."
-    : "The server is busy for a moment.";
+  return status === 429 ? "Too many requests. The server asks this page to wait; it goes on by itself."
+    : "The server is busy. It asks this page to wait; the page goes on by itself.";
 }
