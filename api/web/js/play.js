@@ -209,6 +209,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     drawActions();
     drawResult();
     drawHead();
+    drawTimer();
   }
 
   function drawActions() {
@@ -335,12 +336,14 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     while (logList.children.length > 300) logList.lastChild.remove();
   }
 
-  const tick = setInterval(() => {
+  function drawTimer() {
     const deadline = shownDeadline();
-    if (!deadline || match.status !== "running") { timer.textContent = ""; return; }
+    if (!deadline || match.status !== "running") { timer.textContent = ""; timer.removeAttribute("data-deadline"); return; }
+    timer.setAttribute("data-deadline", String(deadline));      // ms since the epoch
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
     timer.textContent = `⏱ ${left} s left to act`;
-  }, 500);
+  }
+  const tick = setInterval(drawTimer, 500);
 
   // the log so far (the last 200 events), then live
   try {

@@ -13,6 +13,7 @@ No test waits for a time: each waits for a condition of the page (generous timeo
 from __future__ import annotations
 
 import random
+from datetime import datetime
 import threading
 from typing import Any, Iterator
 
@@ -190,3 +191,41 @@ def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_
     assert answered[:2] == [503, 0]
     assert page.inner_text("#problem") == ""
     page.console_guard.check()
+
+
+TIMER_AT = """() => { const t = document.querySelector('#timer');
+  return {version: Number(document.querySelector('#board').dataset.version),
+          deadline: t && t.dataset.deadline ? Number(t.dataset.deadline) : null}; }"""
+
+
+@pytest.mark.e2e
+def test_the_turn_timer_follows_the_deadlines_without_reading_the_match(page, web_server):
+    """The page reads no match per move, so it moves a timed match's deadlines on as the
+    server does (a seat's starts when it becomes pending, ends when it acted): at every
+    version where the page and the API agree, the page's deadline is the API's (within
+    the few milliseconds between an append and its deadline's start)."""
+    api = Api(web_server)
+    status, created = api.post("/v1/matches", {
+        "game": "ai-100-human", "turn_timeout_s": 600,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]})
+    assert status == 201, created
+    match_id, token = created["match_id"], created["seats"][0]["token"]
+    seen = _v1_requests(page, web_server)
+    _seat_page(page, web_server, match_id, token)
+    rng = random.Random("timer")
+    compared = moves = 0
+    while compared < 6 and moves < 40:
+        settle(page)
+        shown = page.evaluate(TIMER_AT)
+        match = api.get(f"/v1/matches/{match_id}", token)
+        if match["status"] == "finished":
+            break
+        if match["version"] == shown["version"] and "deadline" in match:
+            assert shown["deadline"] is not None, match
+            exact = datetime.fromisoformat(match["deadline"]).timestamp() * 1000
+            assert abs(shown["deadline"] - exact) < 2000, (shown, match["deadline"], match["deadlines"])
+            compared += 1
+        if make_move(page, rng, prefer_board=False) is not None:
+            moves += 1
+    assert compared >= 3
+    assert sum(1 for r in seen if r == f"GET /v1/matches/{match_id}") == 1
