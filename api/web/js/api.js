@@ -1,4 +1,5 @@
 // The public HTTP API of this server (same origin), and the seat tokens kept per match.
+import { retryDelayMs, retryable, waitOut, waitReason } from "./retry.js";
 
 /** An answer that is not 2xx: the problem's fields (RFC 9457). */
 export class ApiError extends Error {
@@ -12,8 +13,30 @@ export class ApiError extends Error {
   }
 }
 
+/** How many times one request is sent again after 429/503 answers before giving up. */
+const MAX_RETRIES = 8;
+
+/**
+ * `fetch` that waits out 429 and 503 answers as their `Retry-After` asks (showing the
+ * note of retry.js) and sends the request again, up to MAX_RETRIES times. A 429 is always
+ * sent again (the server did not process it); a 503 only when `safe` (a GET, or a POST
+ * with an Idempotency-Key: the server answers a repeat with the first answer).
+ * @param {string} path @param {RequestInit} init @param {boolean} safe
+ * @returns {Promise<Response>} the last answer (maybe still a 429/503 after MAX_RETRIES)
+ */
+export async function send(path, init, safe) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(path, { cache: "no-store", ...init });
+    if (!retryable(response.status, safe) || attempt >= MAX_RETRIES) return response;
+    await response.arrayBuffer().catch(() => null);      // let the connection go
+    await waitOut(retryDelayMs(response, attempt), waitReason(response.status));
+  }
+}
+
 /**
  * Call the API. Returns the parsed JSON body; throws ApiError with the problem's detail.
+ * 429 and (for GETs and POSTs with an Idempotency-Key) 503 answers are waited out and the
+ * request sent again (`send`).
  * @param {string} method @param {string} path
  * @param {{token?: string|null, body?: any, headers?: Record<string,string>}} [opts]
  */
@@ -26,7 +49,8 @@ export async function call(method, path, opts = {}) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(opts.body);
   }
-  const response = await fetch(path, { method, headers, body, cache: "no-store" });
+  const safe = method === "GET" || "Idempotency-Key" in headers;
+  const response = await send(path, { method, headers, body }, safe);
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
   if (!response.ok) throw new ApiError(response.status, data);
@@ -43,8 +67,9 @@ export const get = (path, token) => call("GET", path, { token });
  * @returns {Promise<import("./types.js").VerifyReport>}
  */
 export async function verifyText(text) {
-  const response = await fetch("/v1/replays", { method: "POST", body: text, cache: "no-store",
-    headers: { "Content-Type": "application/json", Accept: "application/json" } });
+  // verifying changes nothing on the server: sending it again after a 503 is safe
+  const response = await send("/v1/replays", { method: "POST", body: text,
+    headers: { "Content-Type": "application/json", Accept: "application/json" } }, true);
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
@@ -52,7 +77,7 @@ export async function verifyText(text) {
 
 /** GET a text answer (e.g. an export kept byte for byte). */
 export async function getText(path) {
-  const response = await fetch(path, { cache: "no-store" });
+  const response = await send(path, {}, true);
   const text = await response.text();
   if (!response.ok) { let p = null; try { p = JSON.parse(text); } catch { p = null; } throw new ApiError(response.status, p); }
   return text;

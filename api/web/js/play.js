@@ -1,6 +1,12 @@
 // Play and spectate one match: the board from the viewer's view, the legal actions as
 // buttons and clickable board things, live updates over SSE, the event log in words, the
 // turn-timer countdown and the result screen (scores, winners, revealed seed, Verify).
+//
+// One request per move: a move is one POST with `Prefer: return=representation`, whose
+// answer holds the seat's next view and legal actions; other seats' moves arrive over the
+// SSE stream with `views=true`, whose batch ends carry the same (`seat_state`). The match
+// is read again (GET) only on opening, when a seat joins, when a move was refused, and once
+// at the end for the revealed seed.
 import { ApiError, get, getText, idempotencyKey, once, post, seatOf, verifyText } from "./api.js";
 import { loadCards } from "./cards.js";
 import { h, replace, toast } from "./dom.js";
@@ -107,14 +113,76 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
           h("section", { class: "zone" }, h("h3", { text: "Events" }), logList)))));
 
   let selection = new Selection([]);
+  /** @type {{version: number, actions: any[], decision_id?: string|null}} */
   let legal = { version: 0, actions: [] };
   let refreshing = false;
   let dirty = false;
   let stopped = false;
-  let deadline = null;
+  let acting = false;
+  let sending = "";          // the words of the move being sent
+  /** seat (string) -> its turn deadline (ms since the epoch) */
+  let deadlines = exactDeadlines(match);
   let verified = null;
   const seatName = () => seatNamer(match.seats);
   const labelOf = (id) => board.label(cards, id);
+
+  /** The deadlines a match view gives (`deadlines`, else its `deadline` for the viewer). */
+  function exactDeadlines(view) {
+    /** @type {Record<string, number>} */
+    const out = {};
+    for (const [seat, at] of Object.entries(view.deadlines || {})) out[seat] = Date.parse(String(at));
+    if (!view.deadlines && view.deadline && viewer !== null) out[String(viewer)] = Date.parse(view.deadline);
+    return out;
+  }
+
+  /**
+   * Move the deadlines on after a batch the page did not read with GET, as the server does
+   * (service/after_append.py `schedule`): a seat's deadline ends when it acted, has nothing
+   * pending or its decision changed; a pending seat of a timed match without one (and not a
+   * bot) gets one `turn_timeout_s` after the batch (`at`, its last event's time).
+   */
+  function moveDeadlines(before, beforeDecision, actor, at) {
+    if (!match.turn_timeout_s || match.status !== "running") { deadlines = {}; return; }
+    const pending = match.pending || {};
+    const since = at ? Date.parse(at) : Date.now();
+    for (const seat of Object.keys(deadlines)) {
+      const moved = before[seat] !== pending[seat] || (Number(seat) === viewer && beforeDecision
+        && legal.decision_id && beforeDecision !== legal.decision_id);
+      if (Number(seat) === actor || !(seat in pending) || moved) delete deadlines[seat];
+    }
+    for (const seat of Object.keys(pending)) {
+      const entry = (match.seats || []).find((x) => x.seat === Number(seat));
+      if (entry && entry.kind === "bot") continue;
+      if (!(seat in deadlines)) deadlines[seat] = since + match.turn_timeout_s * 1000;
+    }
+  }
+
+  /** The deadline the timer shows: the viewer's own, else the soonest (as the API's `deadline`). */
+  function shownDeadline() {
+    const mine = viewer !== null ? deadlines[String(viewer)] : undefined;
+    const all = Object.values(deadlines);
+    return mine || (all.length ? Math.min(...all) : null);
+  }
+
+  /**
+   * Take the seat's state at `version` from a move's answer or a batch end of the stream
+   * (`{view, pending, status, result, legal_actions}`), unless the page already shows it
+   * or a newer one. `batch`: the batch's acting seat and the time of its last event.
+   * @param {any} state @param {number} version @param {{actor: number|null, at: string|null}} batch
+   */
+  function take(state, version, batch) {
+    if (stopped || version < match.version || (version === match.version && legal.version === version)) return;
+    const before = match.pending || {};
+    const beforeDecision = legal.decision_id;
+    match = { ...match, version, view: state.view, pending: state.pending, status: state.status, result: state.result };
+    const next = state.legal_actions || { version, actions: [], decision_id: null };
+    const same = JSON.stringify(next.actions) === JSON.stringify(legal.actions);
+    legal = next;
+    if (!same) selection = new Selection(legal.actions);
+    moveDeadlines(before, beforeDecision, batch.actor, batch.at);
+    drawBoard();
+    if (match.status === "finished" && !match.seed) refresh();    // the revealed seed, once
+  }
 
   function drawHead() {
     const you = viewer === null ? "spectating" : `you are ${seatName()(viewer)}`;
@@ -141,6 +209,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     drawActions();
     drawResult();
     drawHead();
+    drawTimer();
   }
 
   function drawActions() {
@@ -149,11 +218,12 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const title = viewer === null ? "Spectating" : legal.actions.length ? "Your move" : match.status === "finished" ? "Finished" : "Waiting";
     replace(actionsBox,
       h("h3", { text: title }),
-      match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
+      acting ? h("p", { class: "sending", text: `Sending your move: ${sending}…` })
+        : match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
       selection.keys.length ? h("p", {}, `Selected: ${selection.keys.map((k) => k.replace(/^card:/, "").replace(/^(cell|slot|column):/, "$1 ")).join(", ")} `,
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
       legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
-        h("button", { type: "button", class: "action", "data-action": JSON.stringify(action),
+        h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), disabled: acting,
           onclick: () => act(action), text: actionWords(action, labelOf) }))) : null,
       legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
   }
@@ -178,6 +248,8 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     toast(text, "error");
   }
 
+  /** Read the match (and the seat's legal actions) with GETs: on opening, after a refused
+   * move, when a seat joined, and at the end (the seed). Calls during a read read again. */
   async function refresh() {
     if (refreshing) { dirty = true; return; }
     refreshing = true;
@@ -194,11 +266,13 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
           if (actions.version !== next.version) { dirty = true; continue; }
         }
         if (stopped) return;
+        if (next.version < match.version) continue;     // the stream brought a newer state meanwhile
         const changed = next.version !== match.version || JSON.stringify(actions.actions) !== JSON.stringify(legal.actions);
         match = next;
         legal = actions;
-        deadline = match.deadline ? Date.parse(match.deadline) : null;
-        if (changed) { selection = new Selection(legal.actions); drawBoard(); }
+        deadlines = exactDeadlines(match);
+        if (changed) selection = new Selection(legal.actions);
+        drawBoard();
       } while (dirty && !stopped);
     } catch (error) {
       showProblem(error);
@@ -208,18 +282,34 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     }
   }
 
+  /** Make a move: one POST whose answer is the seat's next state. A 429/503 is waited out
+   * and the same request (same Idempotency-Key) sent again (api.js `send`). */
   async function act(action) {
-    if (viewer === null) return;
+    if (viewer === null || acting) return;
+    acting = true;
+    sending = actionWords(action, labelOf);
     problemBox.textContent = "";
     boardBox.setAttribute("data-busy", "true");
-    actionsBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    drawActions();           // its buttons disabled, the move named
+    let answer = null;
+    let refused = null;
     try {
-      await post(`${path}/actions`, action, token, { "Idempotency-Key": idempotencyKey() });
+      answer = await post(`${path}/actions`, action, token,
+        { "Idempotency-Key": idempotencyKey(), Prefer: "return=representation" });
     } catch (error) {
+      refused = error;
       showProblem(error);
     }
-    selection = new Selection([]);
-    await refresh();
+    acting = false;
+    selection = new Selection(legal.actions);
+    if (answer && answer.legal_actions) {
+      const events = answer.events || [];
+      take(answer, answer.legal_actions.version, { actor: viewer, at: events.length ? events[events.length - 1].at : null });
+    } else if (answer || !(refused instanceof ApiError) || refused.status === 409 || refused.status === 422) {
+      await refresh();       // no representation, or the match moved under the move: read it
+    }
+    if (!refreshing) boardBox.setAttribute("data-busy", "false");
+    drawActions();           // the buttons again, whatever happened
   }
 
   function clickTarget(el) {
@@ -246,11 +336,14 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     while (logList.children.length > 300) logList.lastChild.remove();
   }
 
-  const tick = setInterval(() => {
-    if (!deadline || match.status !== "running") { timer.textContent = ""; return; }
+  function drawTimer() {
+    const deadline = shownDeadline();
+    if (!deadline || match.status !== "running") { timer.textContent = ""; timer.removeAttribute("data-deadline"); return; }
+    timer.setAttribute("data-deadline", String(deadline));      // ms since the epoch
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
     timer.textContent = `⏱ ${left} s left to act`;
-  }, 500);
+  }
+  const tick = setInterval(drawTimer, 500);
 
   // the log so far (the last 200 events), then live
   try {
@@ -258,13 +351,29 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const page = await get(`${path}/events?after=${Math.max(0, match.version - 200)}`, token);
     page.events.forEach(logEvent);
   } catch (error) { showProblem(error); }
+  // the seat's legal actions at the version read (a newer version: read both again)
+  try {
+    if (viewer !== null && match.status === "running" && (match.pending || {})[String(viewer)] !== undefined) {
+      /** @type {import("./types.js").LegalActions} */
+      const actions = await get(`${path}/legal-actions`, token);
+      if (actions.version === match.version) { legal = actions; selection = new Selection(legal.actions); }
+      else dirty = true;
+    } else legal = { version: match.version, actions: [], decision_id: null };
+  } catch (error) { showProblem(error); }
+  let batch = { command: undefined, actor: null };
   const stream = follow(matchId, {
     token, after: match.version,
-    onEvent(env) { logEvent(env); refresh(); },
+    onEvent(env) {
+      logEvent(env);
+      if (env.command_id !== batch.command || env.command_id === null) batch = { command: env.command_id, actor: env.seat ?? null };
+      if (env.type === "SeatJoined") refresh();        // the seat list changed: read it
+      else if (env.seat_state) take(env.seat_state, env.version, { actor: batch.actor, at: env.at || null });
+    },
     onState(state) { status.textContent = state === "live" ? "live" : state === "ended" ? "ended" : "reconnecting…"; },
     isFinished: () => match.status === "finished",
   });
   drawBoard();
-  await refresh();
+  boardBox.setAttribute("data-busy", "false");
+  if (dirty || (match.status === "finished" && !match.seed)) await refresh();
   return () => { stopped = true; stream.stop(); clearInterval(tick); };
 }

@@ -117,8 +117,8 @@ def snapshot(page: Any) -> dict[str, Any]:
     (set), "board", "page" (texts), "seats" (seat -> its section's text), "log_version"}``.
 
     ``log_version`` is the highest version the event log shows (0 when empty). The log is
-    appended as soon as an event arrives over SSE, before the board's refresh reads the
-    match again (``js/play.js`` ``logEvent`` then ``refresh``), so it may be ahead of
+    appended as soon as an event arrives over SSE, the board only at the end of its batch
+    (``js/play.js`` ``logEvent`` then ``take`` of the batch end's ``seat_state``), so it may be ahead of
     ``version``: what the page's words may name is what the viewer was sent up to
     ``max(version, log_version)``."""
     shot = page.evaluate(SNAPSHOT)

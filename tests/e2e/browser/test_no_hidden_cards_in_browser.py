@@ -10,13 +10,15 @@ page, watching the same match, must show no card that only a seat's view names.
 
 The page is read at one instant (:func:`~tests.e2e.browser.helpers.snapshot`): the board's
 ``data-version`` and the highest version its event log shows. The log takes an event as it
-arrives over SSE, before the board is redrawn, so it may be ahead of the board: the views
+arrives over SSE, and the board is redrawn only at the end of the event's batch (its
+``seat_state``) or by a move's answer, so the log may be ahead of the board: the views
 and events the page is compared with run up to the log's version then (comparing a log
 ahead of the board with the events up to the board's version only made a card revealed in
 the newer event look like a leak).
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -182,23 +184,74 @@ LOG_AT_LEAST = """(v) => Math.max(0, ...[...document.querySelectorAll('ol.log li
   .map(li => Number(li.dataset.version))) >= v"""
 
 
+class StreamWithoutViews:
+    """Routes the page's event stream through the test (installed before the page opens:
+    a stream already open would go on by itself). Each connection is answered with the
+    events after its ``Last-Event-ID`` as one short stream (``max_s=0``; the page connects
+    again a second later). While ``hold()`` holds, the events come without their
+    ``seat_state``, so the log takes them and the board stays where it is; ``release()``
+    resends the last event with its ``seat_state`` once, and the board catches up."""
+
+    URL = re.compile(r".*/events/stream\?.*")
+
+    def __init__(self, page):
+        self.page, self.holding, self.resend = page, False, False
+        page.route(self.URL, self._answer)
+
+    def _answer(self, route) -> None:
+        request = route.request
+        after = int(request.headers.get("last-event-id") or 0)
+        url = re.sub(r"max_s=\d+", "max_s=0", request.url)
+        headers = dict(request.headers)
+        if self.resend and not self.holding:
+            headers["last-event-id"] = str(max(0, after - 1))
+            self.resend = False
+        answer = route.fetch(url=url, headers=headers, timeout=60_000)
+        body = answer.text()
+        if self.holding:
+            body = "".join(self._without_views(body))
+        route.fulfill(status=answer.status, body=body,
+                      headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+
+    @staticmethod
+    def _without_views(text: str):
+        for message in text.split("\n\n"):
+            lines = []
+            for line in message.split("\n"):
+                if line.startswith("data: "):
+                    envelope = json.loads(line[len("data: "):])
+                    envelope.pop("seat_state", None)
+                    line = "data: " + json.dumps(envelope, separators=(",", ":"))
+                lines.append(line)
+            yield "\n".join(lines) + "\n\n" if message else ""
+
+    def hold(self) -> None:
+        self.holding = True
+
+    def release(self, head: int) -> None:
+        """Let the board catch up with ``head`` (or newer)."""
+        self.holding, self.resend = False, True
+        self.page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) >= v",
+                                    arg=head)
+
+
 @pytest.mark.e2e
 def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_server):
-    """The race the check must not lose, made on purpose: the board's refresh (its GET of
-    the match) is held back while seats 0 and 1 move over the API, so the log shows their
-    events over SSE while the board still draws the older version. Once a newer event
+    """The race the check must not lose, made on purpose: the stream's ``seat_state`` (what
+    redraws the board) is withheld while seats 0 and 1 move over the API, so the log shows
+    their events while the board still draws the older version. Once a newer event
     reveals a card that was seat 1's secret at the board's version (its faction, a
     recruited unit), the page names it — rightly — and the check, read at one instant
     and compared up to the log's version, passes."""
+    held = StreamWithoutViews(page)
     api, catalogue, match_id, tokens = _seat_0_of_a_new_aipokalypse_match(page, web_server)
-    match_url = re.compile(rf".*/v1/matches/{match_id}(\?.*)?$")
     rng = random.Random("log-ahead")
     events = EventsSeen(api, match_id, tokens[0], catalogue)
     for _attempt in range(60):
         page.wait_for_function(IDLE)
         version = snapshot(page)["version"]
-        held: list = []
-        page.route(match_url, lambda route: held.append(route))   # the board's refresh waits
+        held.hold()
+        head = version
         try:
             secret = card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[1])["view"],
                               catalogue) \
@@ -222,7 +275,5 @@ def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_se
                 assert_hides(shot, views[0], views[1], catalogue, "seat 0", events.upto(upto))
                 return
         finally:
-            for route in held:
-                route.continue_()
-            page.unroute(match_url)
+            held.release(head)
     raise AssertionError("no newer event revealed a card of seat 1 in 60 tries")
