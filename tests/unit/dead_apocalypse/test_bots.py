@@ -12,8 +12,84 @@ def coop(state, seat):
     return E.bots["cooperative"].choose(state, seat, random.Random(0))
 
 
-def test_both_bot_levels_exist_and_timeouts_use_the_cooperative_one():
-    assert set(E.bots) == {"random", "cooperative"} and E.timeout_bot == "cooperative"
+def test_bot_levels_and_the_timeout_policy():
+    """Timeouts take the answer that uses nothing (shared RULINGS, test_timeout_answers)."""
+    assert set(E.bots) == {"random", "cooperative", "idle"} and E.timeout_bot == "idle"
+
+
+def _scout(amount, seat=0, ally=False):
+    return {"seat": seat, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
+            "amount": amount, "ally": ally}
+
+
+def test_cooperative_takes_the_win_before_calling_for_help():
+    """Issue 17 item 7: the Shambler (HP 1) in the CDC's column is not attacking, the Brute
+    (HP 7) attacks and 3 damage cannot defeat it, so a Call for Help is legal; after an
+    assist only attacking Zombies may be defeated — the bot defeats the Shambler (the win)."""
+    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2"]},
+                  zombie_row=["brute#1", None, "shambler#1", None, None],
+                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"])
+    state.damage = [_scout(3)]
+    assert {"type": "call_for_help"} in E.legal_actions(state, 0)
+    assert coop(state, 0) == {"type": "defeat", "column": 2}
+    events, state = act(state, 0, coop(state, 0))
+    assert E.result(state)["outcome"] == "won"
+
+
+def test_cooperative_takes_the_win_before_a_plague_carrier_ends_the_game():
+    """The Plague Carrier's Repeat would Ditch the last Resource Stack cards (the loss); the
+    win in hand (4 damage, Rotting Walker HP 3 in the CDC's column) comes first."""
+    state = table(zombie_row=["plague-carrier#1", None, "rotting-walker#1", None, None],
+                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+                  resource_stack=["scout#1", "scout#2"], hands={0: []})
+    state.damage = [_scout(4)]
+    assert E.legal_actions(state, 0)[0] == {"type": "use_repeat", "card": "plague-carrier#1"}
+    assert coop(state, 0) == {"type": "defeat", "column": 2}
+
+
+def test_cooperative_ally_judges_the_pooled_shortfall_of_all_attackers_together():
+    """Four Rotting Walkers (HP 3) attack and the pool holds 7: two defeats. No single
+    attacker has a shortfall (3 < 7 each), yet the ally's Shotgun (3) makes 10: a third
+    defeat. It assists and plays the Shotgun, keeping the Survivor."""
+    state = table(seats=2, attackers=[0, 1, 3, 4], hands={0: [], 1: ["shotgun#2", "survivor#s1.1"]},
+                  zombie_row=["rotting-walker#1", "rotting-walker#2", None, "rotting-walker#3",
+                              "rotting-walker#4"],
+                  help={"called": True, "queue": [1], "assisting": None, "assisted": []})
+    state.damage = [_scout(7)]
+    assert coop(state, 1) == {"type": "assist"}
+    _, state = act(state, 1, {"type": "assist"})
+    assert coop(state, 1) == {"type": "play", "card": "shotgun#2"}
+    _, state = act(state, 1, {"type": "play", "card": "shotgun#2"})
+    assert coop(state, 1) == {"type": "end_assist"}
+    _, state = act(state, 1, {"type": "end_assist"})
+    for _ in range(8):                            # the defeats and the ally's reward claims
+        seat = next(iter(E.pending(state)))
+        command = coop(state, seat)
+        if command["type"] == "end_turn":
+            break
+        _, state = act(state, seat, command)
+    assert state.defeated == 3 and state.seats[1].hand == ["survivor#s1.1"]
+
+
+def test_cooperative_ally_declines_when_its_hand_adds_no_defeat():
+    """Same table, the ally holds a Survivor (1): 8 damage still defeats two; it declines."""
+    state = table(seats=2, attackers=[0, 1, 3, 4], hands={0: [], 1: ["survivor#s1.1"]},
+                  zombie_row=["rotting-walker#1", "rotting-walker#2", None, "rotting-walker#3",
+                              "rotting-walker#4"],
+                  help={"called": True, "queue": [1], "assisting": None, "assisted": []})
+    state.damage = [_scout(7)]
+    assert coop(state, 1) == {"type": "decline"}
+
+
+def test_cooperative_resolves_a_zombie_repeat_last_and_defeats_the_zombie_first():
+    """R-ZOMBIE-REPEAT: the Screamer (HP 4) is defeated with the Assault Rifle (4) before its
+    Repeat, so it discards nothing; the Spitter's Repeat waits until the end of the turn."""
+    state = table(zombie_row=["spitter#1", "screamer#1", None, None, None], hands={0: ["assault-rifle#1"]})
+    assert coop(state, 0) == {"type": "play", "card": "assault-rifle#1"}
+    _, state = act(state, 0, coop(state, 0))
+    assert coop(state, 0) == {"type": "defeat", "column": 1}
+    _, state = act(state, 0, coop(state, 0))
+    assert coop(state, 0) == {"type": "use_repeat", "card": "spitter#1"}
 
 
 def test_cooperative_plays_its_cards_before_defeating_and_takes_the_best_zombie():

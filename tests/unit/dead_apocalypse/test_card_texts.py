@@ -49,6 +49,16 @@ def next_turn(state):
     return act(state, 0, {"type": "end_turn"})
 
 
+def zombie_repeat(state, card):
+    """The next turn, then the active seat resolves ``card``'s Repeat (ruling R-ZOMBIE-REPEAT:
+    its decision, listed first; the turn cannot end before it)."""
+    state.repeat_used = [card]                        # resolved in the turn that ends now
+    _, state = next_turn(state)
+    assert E.legal_actions(state, 0)[0] == {"type": "use_repeat", "card": card}
+    assert {"type": "end_turn"} not in E.legal_actions(state, 0)
+    return act(state, 0, {"type": "use_repeat", "card": card})
+
+
 def occupancy(card, n):
     humans = [f"soldier#{k}" for k in range(1, n + 2)]
     state = table(hands={0: humans})
@@ -429,7 +439,7 @@ def _pack_hunter():
 def _screamer():
     zombie("screamer#1", 4, after=[])
     state = table(zombie_row=["screamer#1", None, None, None, None], hands={0: []}, zombie_stack=[])
-    events, state = next_turn(state)
+    events, state = zombie_repeat(state, "screamer#1")
     assert len(of(events, "CardDiscarded")) == 1 and len(state.seats[0].hand) == 4
 
 
@@ -472,7 +482,7 @@ def _bloater():
 def _spitter():
     zombie("spitter#1", 3, immune_to=["shotgun#1", "radio#1", "weapons-cache#s0.1"], after=[])
     state = table(zombie_row=["spitter#1", None, None, None, None], hands={0: []}, zombie_stack=[])
-    events, _ = next_turn(state)
+    events, _ = zombie_repeat(state, "spitter#1")
     assert of(events, "InfectionGained") == [{"seat": 0, "card": "infection#1"}]
 
 
@@ -481,7 +491,7 @@ def _carrier():
     zombie("plague-carrier#1", 4, after=[])
     state = table(zombie_row=["plague-carrier#1", None, None, None, None], hands={0: []}, zombie_stack=[],
                   resource_stack=[f"scout#{k}" for k in range(1, 4)] + ["radio#2", "radio#3"])
-    events, state = next_turn(state)
+    events, state = zombie_repeat(state, "plague-carrier#1")
     assert [e["cards"] for e in of(events, "ResourceStackDitched")] == [["scout#1"], ["scout#2"], ["scout#3"]]
 
 
