@@ -15,8 +15,9 @@ All read only what their seat sees (:func:`views.view` for that seat) and pick f
   tried with the engine's spending rule; value: the CDC column above all, then
   attackers, Zombies with Repeat abilities, the Zombie's HP (the big ones go first, the
   cheap ones stay for weaker hands), the reward card, minus After Combat harm). The Zombie
-  Row's Repeats it resolves last (ruling R-ZOMBIE-REPEAT: the active player decides when):
-  a Zombie it defeated resolves nothing, a Screamer finds only the cards it kept.
+  Row's Repeats it resolves as late as it may (ruling R-ZOMBIE-REPEAT: the active player
+  decides when): right before defeating that Zombie, else before ending the turn — a
+  Screamer then finds only the cards it kept.
 - Call for Help: assists when its hand raises what the pooled damage defeats of all
   the attackers together (immunities respected) and plays only the fewest cards that
   give the most, keeping the rest for its own
@@ -260,10 +261,10 @@ class CooperativeBot:
         by_type: dict[str, list[dict]] = {}
         for o in options:
             by_type.setdefault(o["type"], []).append(o)
-        win = self._win(v, by_type.get("defeat", []))
+        zombie_repeats = [o for o in by_type.get("use_repeat", []) if cat.of(o["card"]).kind == "zombie"]
+        win = self._win(v, by_type.get("defeat", []), zombie_repeats)
         if win is not None:                        # never give an immediate win up (issue 17 item 7)
             return win
-        zombie_repeats = [o for o in by_type.get("use_repeat", []) if cat.of(o["card"]).kind == "zombie"]
         locations = [o for o in by_type.get("use_repeat", []) if o not in zombie_repeats]
         if locations:
             return locations[0]
@@ -286,20 +287,31 @@ class CooperativeBot:
             return by_type["call_for_help"][0]     # before any defeat: helpers share every reward
         value, order = best_plan(_table(v))
         if order:
+            owed = _repeat_of(v, order[0], zombie_repeats)
+            if owed is not None:           # its Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
+                return owed
             return self._spend_choice(v, order[0], by_type["defeat"])
-        if zombie_repeats:     # last: a Zombie defeated first resolves nothing, a hand played has less to lose
+        if zombie_repeats:     # last: a Screamer then finds only the cards kept
             return zombie_repeats[0]
         return by_type.get("end_turn", options)[0]
 
-    def _win(self, v: dict, defeats: list[dict]) -> dict | None:
-        """The ``defeat`` of the Zombie in the CDC's column when it is legal now: gaining the
-        CDC wins at once ("Players win when a player gains the Center for Disease
-        Control"), so nothing may come first — not a Call for Help (after an assist only
-        attacking Zombies may be defeated), not a Zombie Repeat (a Plague Carrier may empty
-        the Resource Stack)."""
+    def _win(self, v: dict, defeats: list[dict], zombie_repeats: list[dict]) -> dict | None:
+        """The ``defeat`` of the Zombie in the CDC's column when it is legal now — or, when
+        only that Zombie's unresolved Repeat stands in the way, that Repeat: gaining the CDC
+        wins at once ("Players win when a player gains the Center for Disease Control"),
+        so nothing else may come first, least of all a Call for Help (after an assist only
+        attacking Zombies may be defeated)."""
         cat = catalogue()
         cdc = {r["column"] for r in v["resource_row"] if r is not None and cat.of(r["card"]).kind == "cdc"}
-        return next((o for o in defeats if o["column"] in cdc and "spend" not in o), None)
+        win = next((o for o in defeats if o["column"] in cdc and "spend" not in o), None)
+        if win is not None or not cdc:
+            return win
+        column = next(iter(cdc))
+        t = _table(v)
+        owed = _repeat_of(v, column, zombie_repeats)
+        if owed is not None and t.zombie_row[column] is not None and can_defeat(t, column):
+            return owed
+        return None
 
     def _spend_choice(self, v: dict, column: int, defeats: list[dict]) -> dict:
         """Of the ways to pay ``column``'s HP, the one whose leftover damage gives the best
@@ -353,6 +365,12 @@ def _spare(v: dict, seat: int) -> str | None:
     rest = sum(cat.of(c).damage + (1 if _draws(cat.of(c)) else 0) for c in cards if c != spare)
     waiting = [z["hp"] for z in v["zombie_row"] if z is not None and not z["attacking"]]
     return spare if waiting and rest >= min(waiting) else None
+
+
+def _repeat_of(v: dict, column: int, zombie_repeats: list[dict]) -> dict | None:
+    """The ``use_repeat`` of the Zombie in ``column`` when its Repeat is still owed."""
+    zombie = v["zombie_row"][column]
+    return next((o for o in zombie_repeats if zombie is not None and o["card"] == zombie["card"]), None)
 
 
 def _draws(card: CardDef) -> int:

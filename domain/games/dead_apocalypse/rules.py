@@ -19,7 +19,7 @@ from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
 from domain.modular import check_command
 
 from . import spec
-from .actions import legal_actions, pending, unresolved_repeats
+from .actions import legal_actions, pending, unresolved_repeats, zombie_repeats
 from .cards import catalogue
 from .combat import can_defeat, claim, defeat, may_fight, usable_total
 from .effects import answer_prompt, resolve_card, run_zombie_steps
@@ -57,6 +57,9 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
         column = command["column"]
         if state.zombie_row[column] is None:
             return IllegalMove("There is no Zombie in that column.", "no_zombie")
+        if state.zombie_row[column] in zombie_repeats(state):
+            return IllegalMove("That Zombie's Repeat ability has not resolved this turn: resolve it "
+                               "first (use_repeat; you decide when, not whether).", "repeat_unused")
         if not may_fight(state, column):
             return IllegalMove("After an ally assisted, your damage defeats attacking Zombies only.",
                                "not_attacking")

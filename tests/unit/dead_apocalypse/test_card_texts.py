@@ -366,7 +366,8 @@ def _watchtower():
 def zombie(card, hp, immune_to=(), after=(), hand=("radio#2",), deck=("survivor#s0.9",)):
     """HP: hp-1 counting damage is not enough, hp is; every immune source counts 0; the
     After Combat events are exactly ``after``; no ability at the start of a turn."""
-    state = table(zombie_row=[card, None, None, None, None], hands={0: list(hand)}, decks={0: list(deck)})
+    state = table(zombie_row=[card, None, None, None, None], hands={0: list(hand)}, decks={0: list(deck)},
+                  repeat_used=[card])          # a Zombie Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
     state.damage = [entry("survivor#s0.1", hp - 1)]
     assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)
     for source in immune_to:

@@ -59,16 +59,21 @@ def test_screamer_resolved_after_playing_the_hand_can_only_discard_what_was_kept
     assert total_damage(state) == 6 and state.seats[0].hand == [] and "infection#1" in state.seats[0].discard
 
 
-def test_a_zombie_defeated_before_its_repeat_resolves_nothing():
-    """Only cards "in the Zombie Row" activate: the Screamer (HP 4) defeated first is in the
-    Ditch Pile, its Repeat is no longer owed and the turn may end."""
+def test_a_zombie_cannot_be_defeated_before_its_repeat_resolved():
+    """The player decides *when*, not whether ("each turn that card resolves its ability"):
+    with 4 damage the Screamer (HP 4) can be defeated only after its Repeat resolved — here
+    after the Assault Rifle was played, so it discards the Infection."""
     state = table(zombie_row=SCREAMER_ROW, hands={0: ["assault-rifle#1", "infection#1"]})
     _, state = act(state, 0, {"type": "play", "card": "assault-rifle#1"})
-    events, state = act(state, 0, {"type": "defeat", "column": 0})
-    assert "screamer#1" in state.ditch
-    assert not [a for a in E.legal_actions(state, 0) if a["type"] == "use_repeat"]
-    events, state = act(state, 0, {"type": "end_turn"})
-    assert "CardDiscarded" not in types(events)
+    assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)
+    assert {"type": "defeat", "column": 1} in E.legal_actions(state, 0)        # the Shambler has no Repeat
+    with pytest.raises(RuleError) as err:
+        E.decide(state, 0, {"type": "defeat", "column": 0}, None)
+    assert err.value.code == "repeat_unused"
+    events, state = act(state, 0, {"type": "use_repeat", "card": "screamer#1"})
+    assert of(events, "CardDiscarded") == [{"seat": 0, "card": "infection#1", "from": "hand"}]
+    _, state = act(state, 0, {"type": "defeat", "column": 0})
+    assert "screamer#1" in state.ditch and {"type": "end_turn"} in E.legal_actions(state, 0)
 
 
 def test_an_assisting_seat_cannot_resolve_the_zombie_repeat():
