@@ -11,9 +11,9 @@ one JSON object (``--json``). Example::
 Target (issue 4): standard 30-70 %, easiest >= 90 %.
 
 ``--audit`` also counts how the bots treat a win in hand and a Call for Help (issue 17
-item 7), per row: ``calls_with_win`` (Calls for Help sent while a ``defeat`` of the Zombie in
-the CDC's column was legal: an immediate win), ``turns_win_given_up`` (turns in which such a
-defeat was legal at some decision and the turn ended without the win), the games with one
+item 7), per row: ``calls_with_win`` (Calls for Help sent while the active seat had the
+damage to defeat the Zombie in the CDC's column: an immediate win), ``turns_win_given_up``
+(turns in which it had that damage at some decision and the turn ended without the win), the games with one
 (``games_win_given_up``) and how many of those were then lost (``..._then_lost``), and
 ``declines_adding_defeats`` (an ally declined a Call for Help although the printed damage
 of its hand would have let the pooled damage defeat more attacking Zombies together,
@@ -90,15 +90,16 @@ def play(seats: int, options: dict[str, Any], seed: int, bot: str = "cooperative
 
 
 def _win_in_hand(E: Any, state: Any, seat: int) -> bool:
-    """The active seat may now defeat the Zombie in the CDC's column (an immediate win)."""
+    """The active seat, in its play step, has the damage to defeat the Zombie in the CDC's
+    column now (an immediate win; its unresolved Repeat, if any, would come first)."""
     from domain.games.dead_apocalypse.cards import catalogue
+    from domain.games.dead_apocalypse.combat import can_defeat
 
-    if seat != state.active or state.prompt is not None or state.help.get("assisting") is not None \
-            or state.help.get("queue"):
+    if E.pending(state).get(seat) != "turn":
         return False
     cat = catalogue()
     cdc = [c for c, r in enumerate(state.resource_row) if r is not None and cat.of(r).kind == "cdc"]
-    return any(a["type"] == "defeat" and a["column"] in cdc for a in E.legal_actions(state, seat))
+    return any(can_defeat(state, c) for c in cdc)
 
 
 def _most_defeats(entries: list[dict[str, Any]], zombies: list[Any]) -> int:
