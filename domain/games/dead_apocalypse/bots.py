@@ -41,7 +41,7 @@ from domain.modular import RandomBot
 from .actions import legal_actions
 from .call_for_help import covers
 from .cards import CardDef, catalogue
-from .combat import can_defeat, immune, spend_plan
+from .combat import can_defeat, spend_plan
 from .state import MatchState
 from .views import view
 
@@ -230,8 +230,8 @@ class CooperativeBot:
     def _help(self, v: dict, seat: int, options: list[dict]) -> dict:
         """Assist when the hand adds a defeat to what the pooled damage defeats of all the
         attackers together (:meth:`_cover_plan`; immunities respected, a draw card counted
-        as 1): the Undefeated Zombies' and per-player Ditches are avoided. Also assist with one weak card when the attackers
-        are already covered: every Zombie defeated after a seat assisted gives that seat a
+        as 1): the Undefeated Zombies' and per-player Ditches are avoided. Also assist with
+        one weak card when the attackers are already covered: every Zombie defeated after a seat assisted gives that seat a
         card too (After Combat effects). Decline with nothing useful to play."""
         plan = self._cover_plan(v, seat)
         if plan or (plan == [] and _spare(v, seat) is not None):
@@ -381,7 +381,7 @@ def _conditional(card: CardDef) -> bool:
     return any(s["op"] in ("damage_if", "damage_per") for s in card.abilities)
 
 
-from .timeout_bot import TimeoutBot  # noqa: E402  (idle: the turn-timeout policy, plays resigned seats cooperatively)
+from .timeout_bot import TimeoutBot  # idle: the turn-timeout policy (plays resigned seats cooperatively)
 
 BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
         "idle": TimeoutBot(CooperativeBot())}

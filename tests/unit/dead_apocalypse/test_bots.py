@@ -32,7 +32,7 @@ def test_cooperative_takes_the_win_before_calling_for_help():
     state.damage = [_scout(3)]
     assert {"type": "call_for_help"} in E.legal_actions(state, 0)
     assert coop(state, 0) == {"type": "defeat", "column": 2}
-    events, state = act(state, 0, coop(state, 0))
+    _, state = act(state, 0, coop(state, 0))
     assert E.result(state)["outcome"] == "won"
 
 

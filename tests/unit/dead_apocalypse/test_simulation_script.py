@@ -47,6 +47,7 @@ def test_audit_counts_a_win_in_hand_and_a_decline_that_would_add_a_defeat(sim):
     with 3 damage is a win in hand; four Rotting Walkers (HP 3) attacking a pool of 7 — a
     Shotgun (3) in the ally's hand adds a third defeat, a Survivor (1) none."""
     from domain.games.dead_apocalypse import ENGINE as E
+
     from .support import table
 
     state = table(seats=2, attackers=[0], zombie_row=["brute#1", None, "shambler#1", None, None],
