@@ -43,6 +43,7 @@ from .call_for_help import covers
 from .cards import CardDef, catalogue
 from .combat import can_defeat, spend_plan
 from .state import MatchState
+from .timeout_bot import TimeoutBot
 from .views import view
 
 THIN_KEEP = 12           # keep at least this many playable cards (deck, hand, discard, played)
@@ -380,8 +381,6 @@ def _draws(card: CardDef) -> int:
 def _conditional(card: CardDef) -> bool:
     return any(s["op"] in ("damage_if", "damage_per") for s in card.abilities)
 
-
-from .timeout_bot import TimeoutBot  # idle: the turn-timeout policy (plays resigned seats cooperatively)
 
 BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
         "idle": TimeoutBot(CooperativeBot())}
