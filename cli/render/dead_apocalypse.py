@@ -338,6 +338,8 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any], you: int
     if kind in ("occupy", "choose") and "location" in action:
         return Text(f"place {card} beneath your Location {label(action['location'], cards)}")
     if kind == "use_repeat":
+        if face(action.get("card"), cards).get("kind") == "zombie":
+            return Text(f"resolve the Repeat of the Zombie {card} now")
         return Text(f"repeat the ability of your Location {card}")
     if kind == "defeat":
         spend = action.get("spend")

@@ -137,3 +137,5 @@ def test_commands_read_as_the_rulebook_words():
         "place Survivor (S) #s0.2 beneath your Location Base Camp (C) #s0.1"
     assert said({"type": "choose", "card": "infection#3"}) == "Ditch Infection (I) #3"
     assert said({"type": "call_for_help"}) == "call for help"
+    assert said({"type": "use_repeat", "card": "screamer#1"}) == "resolve the Repeat of the Zombie Screamer (R) #1 now"
+    assert said({"type": "use_repeat", "card": "watchtower#1"}) == "repeat the ability of your Location Watchtower (M) #1"

@@ -8,7 +8,10 @@ choosing the Resource Row card or an Adept Survivor).
 A ``defeat`` lists the bare command (the default spending, ruling R-SPEND) and, when the
 choice matters, one ``defeat`` with ``spend`` per distinct way to pay the HP
 (:func:`combat.spend_options`). ``end_turn`` is not legal while a Location's Repeat is
-unused (ruling R-REPEAT).
+unused (ruling R-REPEAT) or a Zombie's Repeat in the Zombie Row is unresolved, and that
+Zombie cannot be defeated before it is (ruling R-ZOMBIE-REPEAT); the Zombie Repeats are
+listed first: "Typically Zombie Repeat abilities should be resolved at the beginning of the
+turn".
 """
 from __future__ import annotations
 
@@ -58,6 +61,22 @@ def repeatable(state: MatchState, seat: int) -> list[str]:
             if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]
 
 
+def zombie_repeats(state: MatchState) -> list[str]:
+    """Zombies in the Zombie Row, left to right, whose Repeat ability has not resolved this
+    turn (Repeat: "the active player decides when to resolve a Repeat ability during their
+    turn"; ruling R-ZOMBIE-REPEAT). Such a Zombie cannot be defeated yet: the player
+    chooses when its Repeat resolves, not whether."""
+    cat = catalogue()
+    return [z for z in state.zombie_row
+            if z is not None and cat.of(z).repeat_ops and z not in state.repeat_used]
+
+
+def unresolved_repeats(state: MatchState, seat: int) -> list[str]:
+    """Every Repeat the active ``seat`` still owes this turn: the Zombie Row's, then its
+    Locations' (``end_turn`` waits for all of them)."""
+    return zombie_repeats(state) + repeatable(state, seat)
+
+
 def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every command ``seat`` may send now, in a stable order (empty if it has none)."""
     kind = pending(state).get(seat)
@@ -77,10 +96,13 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     plays = [{"type": "play", "card": c} for c in playable(state, seat)]
     if kind == "assist":
         return plays + [{"type": "end_assist"}]
-    out = plays
+    out = [{"type": "use_repeat", "card": z} for z in zombie_repeats(state)] + plays
     out += [{"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
     out += [{"type": "use_repeat", "card": c} for c in repeatable(state, seat)]
+    owed = zombie_repeats(state)
     for c in range(len(state.zombie_row)):
+        if state.zombie_row[c] in owed:   # when, not whether: its Repeat resolves before its defeat
+            continue
         plans = spend_options(state, c)
         if plans:
             out.append({"type": "defeat", "column": c})
@@ -88,6 +110,6 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
                 out += [{"type": "defeat", "column": c, "spend": p} for p in plans]
     if can_call_for_help(state):
         out.append({"type": "call_for_help"})
-    if not repeatable(state, seat):       # Repeat: "each turn that card resolves its ability"
+    if not unresolved_repeats(state, seat):   # Repeat: "each turn that card resolves its ability"
         out.append({"type": "end_turn"})
     return out

@@ -1,9 +1,12 @@
-"""Bot policies: ``random`` (uniform over legal actions) and ``cooperative``.
+"""Bot policies: ``random`` (uniform over legal actions), ``cooperative`` and ``idle`` (the
+turn-timeout policy, :mod:`.timeout_bot`).
 
-Both read only what their seat sees (:func:`views.view` for that seat) and pick from
+All read only what their seat sees (:func:`views.view` for that seat) and pick from
 :func:`actions.legal_actions`. ``cooperative`` plays to win as a team:
 
-- its own turn: resolve Repeat abilities, play draw/cure cards, Locations, Equipment,
+- its own turn: a legal ``defeat`` of the Zombie in the CDC's column comes before
+  anything (an immediate win is never given up, issue 17 item 7). Then it uses its
+  Locations' Repeats, plays draw/cure cards, Locations, Equipment,
   then Humans — occupying a Location with a Human whenever this turn's best kill plan
   does not need its damage. When attacked (2+ seats) and its cards cannot cover the
   attack (the only time the rulebook allows the call) it Calls for Help before any defeat,
@@ -11,10 +14,13 @@ Both read only what their seat sees (:func:`views.view` for that seat) and pick 
   effects). Then it defeats Zombies following the best plan (every subset of the row
   tried with the engine's spending rule; value: the CDC column above all, then
   attackers, Zombies with Repeat abilities, the Zombie's HP (the big ones go first, the
-  cheap ones stay for weaker hands), the reward card, minus After Combat harm).
-- Call for Help: assists when its hand can close the attack's shortfall and plays only
-  the fewest cards that let the pool defeat every attacker (else one attacker's;
-  immunities respected), keeping the rest for its own
+  cheap ones stay for weaker hands), the reward card, minus After Combat harm). The Zombie
+  Row's Repeats it resolves as late as it may (ruling R-ZOMBIE-REPEAT: the active player
+  decides when): right before defeating that Zombie, else before ending the turn — a
+  Screamer then finds only the cards it kept.
+- Call for Help: assists when its hand raises what the pooled damage defeats of all
+  the attackers together (immunities respected) and plays only the fewest cards that
+  give the most, keeping the rest for its own
   next turn; when the attackers are already covered it joins with its one weakest card,
   but only if the rest of its hand still beats the cheapest Zombie waiting in the row (a
   hand spent without a kill of its own costs the per-player Ditch). It claims an Adept
@@ -35,8 +41,9 @@ from domain.modular import RandomBot
 from .actions import legal_actions
 from .call_for_help import covers
 from .cards import CardDef, catalogue
-from .combat import can_defeat, immune, spend_plan
+from .combat import can_defeat, spend_plan
 from .state import MatchState
+from .timeout_bot import TimeoutBot
 from .views import view
 
 THIN_KEEP = 12           # keep at least this many playable cards (deck, hand, discard, played)
@@ -109,6 +116,21 @@ def best_plan(t: SimpleNamespace) -> tuple[float, list[int]]:
     return best
 
 
+def attack_value(t: SimpleNamespace, entries: list[dict[str, Any]], attackers: list[int]) -> float:
+    """The most :func:`zombie_value` of attacking Zombies (``attackers``: columns) that the
+    divisible damage ``entries`` defeats together, each from entries it is not immune to
+    (:func:`call_for_help.covers`): the pooled damage after a Call for Help may defeat
+    only attacking Zombies, in any combination."""
+    cat = catalogue()
+    best = 0.0
+    for size in range(1, len(attackers) + 1):
+        for group in itertools.combinations(attackers, size):
+            value = sum(zombie_value(t, c) for c in group)
+            if value > best and covers(entries, [cat.of(t.zombie_row[c]) for c in group]):
+                best = value
+    return best
+
+
 def _orders(t: SimpleNamespace, subset: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Defeat orders worth trying: attackers first, then most-immune first, then all."""
     cat = catalogue()
@@ -178,49 +200,39 @@ class CooperativeBot:
         return next((o for o in options if o["choice"] == "adept"), options[0])
 
     # -- Call for Help -----------------------------------------------------------
-    def _shortfalls(self, v: dict) -> list[tuple[int, CardDef]]:
-        """``(shortfall, zombie)`` of every attacker still in the row, smallest first:
-        its HP minus the pool damage that counts against it (ally damage included)."""
-        cat = catalogue()
-        t = _table(v)
-        out = []
-        for c in t.attackers:
-            z = cat.of(t.zombie_row[c])
-            out.append((z.hp - sum(d["amount"] for d in t.damage if not immune(z, d)), z))
-        return sorted(out, key=lambda x: x[0])
-
     def _cover_plan(self, v: dict, seat: int) -> list[str] | None:
-        """The hand cards an assisting seat plays: the fewest (then least surplus, weakest
-        spent first) that let the pool defeat every attacker at once (immunities
-        respected, :func:`call_for_help.covers`); failing that, the fewest that close the
-        smallest single attacker shortfall it can close. ``[]`` when the attackers are
-        already covered, ``None`` when the hand closes nothing."""
+        """The hand cards an assisting seat plays, judged on the pooled damage against all
+        attacking Zombies together (issue 17 item 7): the cards (printed damage, a draw card
+        counted as 1) that raise most the value of the attackers the pool can defeat at
+        once (:func:`attack_value`, immunities respected; the CDC's column above all), the
+        fewest of them, then the least damage and card worth spent. ``[]`` when the pool
+        already defeats every attacker, ``None`` when the hand adds no defeat."""
         cat = catalogue()
         t = _table(v)
-        attackers = [cat.of(t.zombie_row[c]) for c in t.attackers]
         pool = [d for d in t.damage if d["amount"] > 0]
-        if covers(pool, attackers):
+        attackers = [c for c in t.attackers if t.zombie_row[c] is not None]
+        if covers(pool, [cat.of(t.zombie_row[c]) for c in attackers]):
             return []
         hand = [c for c in v["seats"][seat]["hand"] if cat.of(c).kind in ("human", "equipment")]
         worth = {c: _hand_entry(cat.of(c)) for c in hand}
+        base = attack_value(t, pool, attackers)
+        best, best_key = None, None
         for size in range(1, len(hand) + 1):
-            found = [combo for combo in itertools.combinations(hand, size)
-                     if covers(pool + [worth[c] for c in combo], attackers)]
-            if found:
-                return list(min(found, key=lambda combo: (sum(worth[c]["amount"] for c in combo),
-                                                          sum(card_value(cat.of(c)) for c in combo))))
-        for need, zombie in self._shortfalls(v):
-            if need > 0:
-                best = _cover(hand, need, zombie)
-                if best is not None:
-                    return best
-        return None
+            for combo in itertools.combinations(hand, size):
+                value = attack_value(t, pool + [worth[c] for c in combo], attackers)
+                if value <= base:
+                    continue
+                key = (-value, size, sum(worth[c]["amount"] for c in combo),
+                       sum(card_value(cat.of(c)) for c in combo))
+                if best_key is None or key < best_key:
+                    best, best_key = list(combo), key
+        return best
 
     def _help(self, v: dict, seat: int, options: list[dict]) -> dict:
-        """Assist when the hand can close an attacker's shortfall (immunities respected, a
-        draw card counted as 1): that attacker is then defeated, the Undefeated Zombies and
-        per-player Ditches are avoided. Also assist with one weak card when the attackers
-        are already covered: every Zombie defeated after a seat assisted gives that seat a
+        """Assist when the hand adds a defeat to what the pooled damage defeats of all the
+        attackers together (:meth:`_cover_plan`; immunities respected, a draw card counted
+        as 1): the Undefeated Zombies' and per-player Ditches are avoided. Also assist with
+        one weak card when the attackers are already covered: every Zombie defeated after a seat assisted gives that seat a
         card too (After Combat effects). Decline with nothing useful to play."""
         plan = self._cover_plan(v, seat)
         if plan or (plan == [] and _spare(v, seat) is not None):
@@ -250,8 +262,13 @@ class CooperativeBot:
         by_type: dict[str, list[dict]] = {}
         for o in options:
             by_type.setdefault(o["type"], []).append(o)
-        if "use_repeat" in by_type:
-            return by_type["use_repeat"][0]
+        zombie_repeats = [o for o in by_type.get("use_repeat", []) if cat.of(o["card"]).kind == "zombie"]
+        win = self._win(v, by_type.get("defeat", []), zombie_repeats)
+        if win is not None:                        # never give an immediate win up (issue 17 item 7)
+            return win
+        locations = [o for o in by_type.get("use_repeat", []) if o not in zombie_repeats]
+        if locations:
+            return locations[0]
         plays = by_type.get("play", [])
         for pick in (lambda d: _draws(d) > 0 or any(s["op"] == "cure" for s in d.abilities),
                      lambda d: d.kind == "location",
@@ -271,8 +288,31 @@ class CooperativeBot:
             return by_type["call_for_help"][0]     # before any defeat: helpers share every reward
         value, order = best_plan(_table(v))
         if order:
+            owed = _repeat_of(v, order[0], zombie_repeats)
+            if owed is not None:           # its Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
+                return owed
             return self._spend_choice(v, order[0], by_type["defeat"])
+        if zombie_repeats:     # last: a Screamer then finds only the cards kept
+            return zombie_repeats[0]
         return by_type.get("end_turn", options)[0]
+
+    def _win(self, v: dict, defeats: list[dict], zombie_repeats: list[dict]) -> dict | None:
+        """The ``defeat`` of the Zombie in the CDC's column when it is legal now — or, when
+        only that Zombie's unresolved Repeat stands in the way, that Repeat: gaining the CDC
+        wins at once ("Players win when a player gains the Center for Disease Control"),
+        so nothing else may come first, least of all a Call for Help (after an assist only
+        attacking Zombies may be defeated)."""
+        cat = catalogue()
+        cdc = {r["column"] for r in v["resource_row"] if r is not None and cat.of(r["card"]).kind == "cdc"}
+        win = next((o for o in defeats if o["column"] in cdc and "spend" not in o), None)
+        if win is not None or not cdc:
+            return win
+        column = next(iter(cdc))
+        t = _table(v)
+        owed = _repeat_of(v, column, zombie_repeats)
+        if owed is not None and t.zombie_row[column] is not None and can_defeat(t, column):
+            return owed
+        return None
 
     def _spend_choice(self, v: dict, column: int, defeats: list[dict]) -> dict:
         """Of the ways to pay ``column``'s HP, the one whose leftover damage gives the best
@@ -307,33 +347,10 @@ class CooperativeBot:
         return None
 
 
-def _estimate(card: CardDef, zombie: CardDef) -> int:
-    """Damage a hand card is expected to add against ``zombie``: printed damage unless the
-    Zombie is immune to it, +1 for a card that draws."""
-    entry = {"kind": card.kind, "faction": card.faction, "title": card.title}
-    return (0 if immune(zombie, entry) else card.damage) + (1 if _draws(card) else 0)
-
-
 def _hand_entry(card: CardDef) -> dict[str, Any]:
     """A hand card as a planning entry: printed damage, +1 for a card that draws."""
     return {"title": card.title, "kind": card.kind, "faction": card.faction,
             "amount": card.damage + (1 if _draws(card) else 0)}
-
-
-def _cover(hand: list[str], need: int, zombie: CardDef) -> list[str] | None:
-    """Fewest hand cards whose estimated damage reaches ``need`` (ties: least surplus,
-    then the weakest cards), or ``None``."""
-    cat = catalogue()
-    worth = {c: _estimate(cat.of(c), zombie) for c in hand}
-    useful = [c for c in hand if worth[c] > 0]
-    for size in range(1, len(useful) + 1):
-        found = [combo for combo in itertools.combinations(useful, size)
-                 if sum(worth[c] for c in combo) >= need]
-        if found:
-            best = min(found, key=lambda combo: (sum(worth[c] for c in combo),
-                                                 sum(card_value(cat.of(c)) for c in combo)))
-            return list(best)
-    return None
 
 
 def _spare(v: dict, seat: int) -> str | None:
@@ -351,6 +368,12 @@ def _spare(v: dict, seat: int) -> str | None:
     return spare if waiting and rest >= min(waiting) else None
 
 
+def _repeat_of(v: dict, column: int, zombie_repeats: list[dict]) -> dict | None:
+    """The ``use_repeat`` of the Zombie in ``column`` when its Repeat is still owed."""
+    zombie = v["zombie_row"][column]
+    return next((o for o in zombie_repeats if zombie is not None and o["card"] == zombie["card"]), None)
+
+
 def _draws(card: CardDef) -> int:
     return sum(s.get("amount", 0) for s in card.abilities if s["op"] == "draw")
 
@@ -359,4 +382,5 @@ def _conditional(card: CardDef) -> bool:
     return any(s["op"] in ("damage_if", "damage_per") for s in card.abilities)
 
 
-BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot()}
+BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
+        "idle": TimeoutBot(CooperativeBot())}

@@ -26,7 +26,7 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
     bots = bots.BOTS
-    timeout_bot = "cooperative"
+    timeout_bot = "idle"                 # timeout_bot.py: the answer that uses nothing (shared RULINGS)
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Game Setup events up to the first seat's play step."""

@@ -19,10 +19,10 @@ from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
 from domain.modular import check_command
 
 from . import spec
-from .actions import legal_actions, pending, repeatable
+from .actions import legal_actions, pending, unresolved_repeats, zombie_repeats
 from .cards import catalogue
 from .combat import can_defeat, claim, defeat, may_fight, usable_total
-from .effects import answer_prompt, resolve_card
+from .effects import answer_prompt, resolve_card, run_zombie_steps
 from .recorder import GameOver, Recorder
 from .state import MatchState, clone
 from .turns import end_turn
@@ -51,11 +51,15 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
             return IllegalMove("That Location is not in play for you.", "location_not_in_play")
         return IllegalMove("That Location is at its Occupancy.", "location_full")
     if kind == "use_repeat":
-        return IllegalMove(f"{card!r} has no unused Repeat ability in play.", "repeat_unavailable")
+        return IllegalMove(f"{card!r} has no unused Repeat ability in play or in the Zombie Row.",
+                           "repeat_unavailable")
     if kind == "defeat":
         column = command["column"]
         if state.zombie_row[column] is None:
             return IllegalMove("There is no Zombie in that column.", "no_zombie")
+        if state.zombie_row[column] in zombie_repeats(state):
+            return IllegalMove("That Zombie's Repeat ability has not resolved this turn: resolve it "
+                               "first (use_repeat; you decide when, not whether).", "repeat_unused")
         if not may_fight(state, column):
             return IllegalMove("After an ally assisted, your damage defeats attacking Zombies only.",
                                "not_attacking")
@@ -71,9 +75,10 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
                                "attacking Zombie.", "help_not_needed")
         return IllegalMove("You may Call for Help once per turn, while attacked, with other players.",
                            "help_unavailable")
-    if kind == "end_turn" and repeatable(state, seat):
-        return IllegalMove("A Location's Repeat ability is still unused this turn (Repeat: each turn "
-                           "that card resolves its ability).", "repeat_unused")
+    if kind == "end_turn" and unresolved_repeats(state, seat):
+        return IllegalMove("A Repeat ability of a Location or of a Zombie in the Zombie Row is still "
+                           "unresolved this turn (Repeat: each turn that card resolves its ability).",
+                           "repeat_unused")
     if kind == "choose":
         return IllegalMove(f"{card!r} cannot be Ditched from your {state.prompt['from']}.", "not_ditchable")
     if kind == "claim":
@@ -112,8 +117,12 @@ def _apply(rec: Recorder, seat: int, command: dict[str, Any], kind: str, rng: ra
         rec.emit("HumanOccupied", {"seat": seat, "card": command["card"], "location": command["location"],
                                    "upright": False}, seat)
     elif kind == "use_repeat":
-        rec.emit("RepeatUsed", {"seat": seat, "card": command["card"]}, seat)
-        resolve_card(rec, seat, command["card"], ally=False, rng=rng)
+        card = command["card"]
+        rec.emit("RepeatUsed", {"seat": seat, "card": card}, seat)
+        if cat.of(card).kind == "zombie":          # ruling R-ZOMBIE-REPEAT: against the active seat
+            run_zombie_steps(rec, seat, cat.of(card).repeat_ops, rng)
+        else:
+            resolve_card(rec, seat, card, ally=False, rng=rng)
     elif kind == "defeat":
         defeat(rec, command["column"], rng, command.get("spend"))
     elif kind == "call_for_help":

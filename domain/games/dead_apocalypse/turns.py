@@ -8,8 +8,8 @@ refill steps (ruling R-SETUP-ROWS: an Event flipped then attacks on the first tu
 Start of a turn: refill the Resource Row, refill the Zombie Row (Events set aside), turn
 occupying Humans right side up (each upright occupant then generates its attack as damage
 from its Location), Zombie Attack (Zombies whose faction is on a set-aside Event; their
-"when it attacks" abilities resolve), then the Zombie Row's Repeat abilities (ruling
-R-ZOMBIE-REPEAT: at the beginning of the turn, left to right).
+"when it attacks" abilities resolve). The Zombie Row's Repeat abilities are not resolved
+here: the active seat decides when during its turn (``use_repeat``; ruling R-ZOMBIE-REPEAT).
 
 End of a turn: each undefeated attacker Ditches its column's Resource Row card and the top
 Resource Stack card (ceil(HP/2) in the harder rule; none in the easy games), refilling the
@@ -87,9 +87,6 @@ def start_turn(rec: Recorder, seat: int, turn: int, rng: random.Random) -> None:
                                      "events": list(s.events_aside)}, seat)
         for c in columns:
             run_zombie_steps(rec, seat, cat.of(s.zombie_row[c]).on_attack, rng)
-    for z in list(rec.state.zombie_row):
-        if z is not None and cat.of(z).repeat_ops:
-            run_zombie_steps(rec, seat, cat.of(z).repeat_ops, rng)
 
 
 def end_turn(rec: Recorder, rng: random.Random) -> None:

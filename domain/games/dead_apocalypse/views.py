@@ -8,6 +8,7 @@ Ditch Pile, the damage pool and every prompt are public.
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from domain.engine import Event
@@ -58,11 +59,11 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
         "zombie_stack_count": len(state.zombie_stack), "resource_stack_count": len(state.resource_stack),
         "infection_stack_count": len(state.infection_stack), "adept_stack_count": len(state.adept_stack),
         "ditch": list(state.ditch), "events_aside": list(state.events_aside),
-        "damage": [dict(d) for d in state.damage], "defeated_this_turn": state.defeated,
+        "damage": deepcopy(state.damage), "defeated_this_turn": state.defeated,
         "help": {k: (list(v) if isinstance(v, list) else v) for k, v in state.help.items()},
-        "prompt": None if state.prompt is None else dict(state.prompt),
+        "prompt": deepcopy(state.prompt),       # a reward prompt's queue, a ditch prompt's rest: copies
         "repeat_used": list(state.repeat_used), "cdc_holder": state.cdc_holder,
-        "seats": seats, "result": state.result,
+        "seats": seats, "result": deepcopy(state.result),
     }
 
 

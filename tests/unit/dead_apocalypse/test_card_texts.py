@@ -49,6 +49,16 @@ def next_turn(state):
     return act(state, 0, {"type": "end_turn"})
 
 
+def zombie_repeat(state, card):
+    """The next turn, then the active seat resolves ``card``'s Repeat (ruling R-ZOMBIE-REPEAT:
+    its decision, listed first; the turn cannot end before it)."""
+    state.repeat_used = [card]                        # resolved in the turn that ends now
+    _, state = next_turn(state)
+    assert E.legal_actions(state, 0)[0] == {"type": "use_repeat", "card": card}
+    assert {"type": "end_turn"} not in E.legal_actions(state, 0)
+    return act(state, 0, {"type": "use_repeat", "card": card})
+
+
 def occupancy(card, n):
     humans = [f"soldier#{k}" for k in range(1, n + 2)]
     state = table(hands={0: humans})
@@ -356,7 +366,8 @@ def _watchtower():
 def zombie(card, hp, immune_to=(), after=(), hand=("radio#2",), deck=("survivor#s0.9",)):
     """HP: hp-1 counting damage is not enough, hp is; every immune source counts 0; the
     After Combat events are exactly ``after``; no ability at the start of a turn."""
-    state = table(zombie_row=[card, None, None, None, None], hands={0: list(hand)}, decks={0: list(deck)})
+    state = table(zombie_row=[card, None, None, None, None], hands={0: list(hand)}, decks={0: list(deck)},
+                  repeat_used=[card])          # a Zombie Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
     state.damage = [entry("survivor#s0.1", hp - 1)]
     assert {"type": "defeat", "column": 0} not in E.legal_actions(state, 0)
     for source in immune_to:
@@ -429,7 +440,7 @@ def _pack_hunter():
 def _screamer():
     zombie("screamer#1", 4, after=[])
     state = table(zombie_row=["screamer#1", None, None, None, None], hands={0: []}, zombie_stack=[])
-    events, state = next_turn(state)
+    events, state = zombie_repeat(state, "screamer#1")
     assert len(of(events, "CardDiscarded")) == 1 and len(state.seats[0].hand) == 4
 
 
@@ -472,7 +483,7 @@ def _bloater():
 def _spitter():
     zombie("spitter#1", 3, immune_to=["shotgun#1", "radio#1", "weapons-cache#s0.1"], after=[])
     state = table(zombie_row=["spitter#1", None, None, None, None], hands={0: []}, zombie_stack=[])
-    events, _ = next_turn(state)
+    events, _ = zombie_repeat(state, "spitter#1")
     assert of(events, "InfectionGained") == [{"seat": 0, "card": "infection#1"}]
 
 
@@ -481,7 +492,7 @@ def _carrier():
     zombie("plague-carrier#1", 4, after=[])
     state = table(zombie_row=["plague-carrier#1", None, None, None, None], hands={0: []}, zombie_stack=[],
                   resource_stack=[f"scout#{k}" for k in range(1, 4)] + ["radio#2", "radio#3"])
-    events, state = next_turn(state)
+    events, state = zombie_repeat(state, "plague-carrier#1")
     assert [e["cards"] for e in of(events, "ResourceStackDitched")] == [["scout#1"], ["scout#2"], ["scout#3"]]
 
 

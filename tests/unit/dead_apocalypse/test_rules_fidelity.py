@@ -68,9 +68,12 @@ def test_a_plague_carrier_emptying_the_stack_loses_the_game_mid_ability():
     """Plague Carrier: "Repeat: Ditch the top 3 cards of the Resource Stack." with 2 cards
     left: 2 Ditches, then the loss."""
     state = table(zombie_row=["plague-carrier#1", "shambler#1", "crawler#1", "sprinter#1", "ghoul#1"],
-                  resource_stack=["scout#1", "scout#2", "scout#3"], hands={0: []}, decks=DECK)
-    events, state = act(state, 0, {"type": "end_turn"})           # 1 no-kill Ditch, then the Carrier
-    assert types(events).count("ResourceStackDitched") == 3 and types(events)[-1] == "MatchEnded"
+                  resource_stack=["scout#1", "scout#2", "scout#3"], hands={0: []}, decks=DECK,
+                  repeat_used=["plague-carrier#1"])                # resolved last turn
+    events, state = act(state, 0, {"type": "end_turn"})           # 1 no-kill Ditch
+    assert types(events).count("ResourceStackDitched") == 1 and E.result(state) is None
+    events, state = act(state, 0, {"type": "use_repeat", "card": "plague-carrier#1"})
+    assert types(events).count("ResourceStackDitched") == 2 and types(events)[-1] == "MatchEnded"
 
 
 def test_easiest_game_reforms_at_once_and_is_not_lost():

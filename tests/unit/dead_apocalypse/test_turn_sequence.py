@@ -102,20 +102,6 @@ def test_occupancy_limits_the_humans_beneath_a_location():
     assert not [a for a in E.legal_actions(state, 0) if a["type"] == "occupy"]
 
 
-def test_zombie_repeat_abilities_resolve_at_the_start_of_the_turn():
-    state = table(zombie_row=["spitter#1", "plague-carrier#1", "screamer#1", "shambler#1", "crawler#1"],
-                  hands={0: []}, decks={0: [f"survivor#s0.{k}" for k in range(1, 8)]},
-                  resource_stack=["scout#1", "scout#2", "scout#3", "radio#2", "radio#3", "police-officer#1"])
-    events, state = act(state, 0, {"type": "end_turn"})
-    start = types(events).index("TurnStarted")
-    later = types(events)[start:]
-    assert later.count("InfectionGained") == 1          # Spitter
-    assert later.count("ResourceStackDitched") == 3     # Plague Carrier: the top 3 cards
-    assert state.resource_stack == ["radio#3", "police-officer#1"]   # 1 no-kill Ditch, then 3
-    assert later.count("CardDiscarded") == 1            # Screamer (random hand card)
-    assert len(state.seats[0].hand) == 4
-
-
 def test_undefeated_attacker_ditches_its_column_resource_and_the_stack_top_then_refills():
     state = table(attackers=[3], hands={0: []}, decks={0: [f"survivor#s0.{k}" for k in range(1, 8)]},
                   resource_stack=["scout#1", "scout#2", "scout#3", "radio#2"])

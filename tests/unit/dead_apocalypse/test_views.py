@@ -56,3 +56,17 @@ def test_public_table_is_visible_to_spectators():
     assert v["zombie_row"][1]["attacking"] is True and v["zombie_row"][0]["hp"] == 1
     assert v["resource_row"][0]["title"] == "Shotgun" and v["resource_stack_count"] == 8
     assert v["pending"] == {"0": "turn"}
+
+
+def test_a_view_copies_the_open_prompt_and_the_pool_deeply():
+    """A reward prompt's ``queue`` and a conditional pool entry's ``cond`` are lists/dicts
+    inside the state: the view must not hand them out (a client editing its view would
+    edit the fold)."""
+    state = table(seats=3)
+    state.prompt = {"kind": "reward", "seat": 1, "column": 1, "queue": [2], "taken": False}
+    state.damage = [{"seat": 0, "source": "machete#2", "title": "Machete", "kind": "equipment",
+                     "faction": "Armory", "amount": 2, "ally": False, "spent": 0,
+                     "cond": {"op": "damage_if", "amount": 1, "match": {"faction": "Armory"}}}]
+    v = E.view(state, None)
+    assert v["prompt"] == state.prompt and v["prompt"]["queue"] is not state.prompt["queue"]
+    assert v["damage"][0]["cond"] is not state.damage[0]["cond"]
