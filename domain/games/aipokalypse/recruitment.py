@@ -101,7 +101,9 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def idle_round(state: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
-    """Vault A.F.K.: in round 1 the seat may only discard and end its Recruitment."""
+    """Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide which
+    of the 6 cards you want to keep": in round 1 the seat may only discard hand cards (which
+    resolves no discard effect and fires no discard hook) and end its Recruitment."""
     return state["round"] == 1 and modifiers.has(p, "idle_first_round")
 
 
@@ -198,8 +200,8 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
                 if not targets or target_optional(cid, "recruit"):
                     out.append({"type": "recruit", "card": cid, "slot": slot})
         out.extend(_discard_actions(p, cid, None))
-    out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
     if not idle:
+        out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
         for i, s in units(p):
             out.extend(_discard_actions(p, s["unit"], i))
         if p["ammo"]:
@@ -271,6 +273,8 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         target = _target(p, cid, "recruit", slot, cmd)
         recruit_card(ctx, seat, cid, slot, target, source="colony" if from_colony else "hand")
     elif kind == "discard" and cmd.get("card") in discardable_factions(p):
+        if idle_round(state, p):
+            raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
         if "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
         discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
@@ -284,7 +288,9 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         target = _target(p, cid, "discard", on_slot, cmd) if on_slot is not None else None
         if on_slot is None and "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
-        discard_card(ctx, seat, cid, target)
+        # Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide
+        # which of the 6 cards you want to keep": the discard resolves nothing (ruling R-vault)
+        discard_card(ctx, seat, cid, target, trigger=not idle_round(state, p))
     elif kind == "spend_ammo":
         slot = _slot(p, cmd["slot"])
         if not p["ammo"]:
