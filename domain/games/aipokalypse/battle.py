@@ -381,7 +381,7 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     if (seat in winners) if ctx.state.get("toma") else winners == [seat]:
         return
     pick = ctx.ask(seat, "sacrifice", ["keep"] + choices.weakest_first(p, victims),
-                   "Murderer: discard another Human of yours to win the point?")
+                   "Murderer: discard another Human of yours to win the point?", decline="keep")
     if pick == "keep":
         return
     discard_card(ctx, seat, p["slots"][pick]["unit"], trigger=False)

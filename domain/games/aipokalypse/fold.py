@@ -518,7 +518,7 @@ def _choice_requested(s: dict, e: Event) -> None:
     d = e.data
     s["choice"] = {"seat": e.seat, "actor": d["actor"], "command": dict(d["command"]),
                    "seed": d["seed"], "answers": list(d["answers"]), "kind": d["kind"],
-                   "options": list(d["options"]), "prompt": d["prompt"]}
+                   "options": list(d["options"]), "prompt": d["prompt"], "decline": d.get("decline")}
 
 
 @_on("ChoiceMade")

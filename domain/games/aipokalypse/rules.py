@@ -91,7 +91,8 @@ def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int, answers: 
         for event in head:
             ctx.emit(event.type, event.seat, **dict(event.data))
         ctx.emit("ChoiceRequested", need.seat, actor=seat, command=dict(cmd), seed=seed,
-                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt)
+                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt,
+                 **({"decline": need.decline} if need.decline is not None else {}))
     return ctx.events
 
 
