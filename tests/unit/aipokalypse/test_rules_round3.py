@@ -5,8 +5,34 @@ Recruitment Phase, Lieutenant Dan's ammo alternative, Big Benji's "at any time" 
 (item 2) are in ``test_timeout_answers.py``."""
 from __future__ import annotations
 
+import copy
+import random
+
+import pytest
+
+from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions
-from tests.unit.aipokalypse.helpers import act, hand, ids, one, table, types
+from domain.games.aipokalypse.context import Ctx, NeedChoice
+from domain.games.aipokalypse.spec import SCALE
+from tests.unit.aipokalypse.helpers import act, hand, ids, one, put, table, types
+from tests.unit.aipokalypse.test_rules_battle import _battle, _points
+
+
+def _ask(state, fn, *args):
+    """The first decision ``fn`` asks on a scratch context."""
+    with pytest.raises(NeedChoice) as need:
+        fn(Ctx(copy.deepcopy(state), random.Random(0)), *args)
+    return need.value
+
+
+def _start_battle_with(ctx, cards_by_seat):
+    order = [c for cards in cards_by_seat for c in cards]
+    for c in order:
+        for key in ("draw", "discard"):
+            if c in ctx.state[key]:
+                ctx.state[key].remove(c)
+    ctx.state["draw"] = order + ctx.state["draw"]
+    flow.start_battle(ctx)
 
 # ------------------------------------------------------------------ item 1: Vault A.F.K.
 
@@ -57,3 +83,58 @@ def test_vault_afk_round_1_offers_only_hand_discards_and_ready():
     state = _vault_round_1(ids("Module", 1)[0], *ids("Sniper", 2))
     kinds = {a["type"] for a in legal_actions(state, 0)}
     assert kinds == {"discard", "ready"}
+
+
+# ------------------------------------------------------------------ item 5: take nothing
+
+def _benji_point_table():
+    """Seat 0: a Veteran at 10 and Big Benji; seat 1: a Sniper and 1 pool card. Seat 0's
+    Veteran wins point 1 (Big Benji: "When you win a point")."""
+    state = table(2)
+    put(state, 0, ids("Veteran", 3)[0], SCALE.index(10))
+    put(state, 0, one("Big Benji"), 0)
+    put(state, 1, ids("Sniper", 3)[0], 0)
+    theirs = state["specials"].pop(0)
+    state["players"][1]["pool"].append(theirs)
+    return state, theirs
+
+
+def test_big_benji_steal_may_take_nothing():
+    """Big Benji: "When you win a point, you can choose a special unit from a neighboring
+    player's pool". "can": the options are the neighbour's pool card and "skip"; with "skip"
+    seat 1's pool keeps its 1 card and seat 0's stays empty."""
+    state, theirs = _benji_point_table()
+    need = _ask(state, _start_battle_with, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
+                                            [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
+    assert (need.seat, need.kind, need.options, need.decline) == (0, "steal", [theirs, "skip"], "skip")
+    after, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
+                                    [ids("Recruit", 3)[1], ids("Brute", 3)[0]]], answers=["skip"])
+    assert _points(events)[0][0] == [0] and "PoolCardMoved" not in types(events)
+    assert theirs in after["players"][1]["pool"] and theirs not in after["players"][0]["pool"]
+
+
+def test_scammer_may_swap_nothing():
+    """Scammer: "You can place Scammer in the pool of one of your neighboring opponents and
+    take a Special Unit from that pool." "can": options seat 1's pool card and "skip"; with
+    "skip" seat 1's pool keeps its card, seat 0's stays empty and Scammer lies under the
+    Special deck, where every discarded Special Unit goes."""
+    state = table(2)
+    theirs = state["specials"].pop(0)
+    state["players"][1]["pool"] = [theirs]
+    hand(state, 0, one("Scammer"))
+    held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
+    assert held["choice"]["options"] == [theirs, "skip"] and held["choice"]["decline"] == "skip"
+    after, events = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
+    assert after["players"][1]["pool"] == [theirs] and after["players"][0]["pool"] == []
+    assert after["specials"][-1] == one("Scammer") and "PoolCardMoved" not in types(events)
+
+
+def test_scammer_with_empty_pools_may_stay_home():
+    """With empty pools Scammer's owner chooses the neighbour that receives it — or "skip":
+    Scammer stays under the Special deck, seat 1's pool stays empty."""
+    state = table(2)
+    hand(state, 0, one("Scammer"))
+    held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
+    assert (held["choice"]["kind"], held["choice"]["options"]) == ("seat", [1, "skip"])
+    after, _ = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
+    assert after["players"][1]["pool"] == [] and after["specials"][-1] == one("Scammer")
