@@ -18,7 +18,7 @@ from .actions import legal_actions
 from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
-from .state import strength_of
+from .state import strength_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -156,6 +156,9 @@ class TacticianBot:
         if spare and len(p["hand"]) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])
+        humans = sum(1 for _, s in units(p) if cat[s["unit"]].color == "blue")
+        if by_type.get("spend_ammo_humans") and len(p["ammo"]) > 2 and humans >= 2:
+            return {"type": "spend_ammo_humans"}               # Lieutenant Dan: 2+ strength per ammo
         if spend and len(p["ammo"]) > 2:
             return max(spend, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
         return {"type": "ready"}

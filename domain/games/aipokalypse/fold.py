@@ -301,7 +301,8 @@ def _ammo_spent(s: dict, e: Event) -> None:
     else:
         s["ammo_deck"][:0] = list(reversed(spent))   # back on top of the ammo deck
     if e.data.get("battle"):
-        p["current"]["ammo"] += count
+        if not e.data.get("humans"):                  # Lieutenant Dan's: temporary strength instead
+            p["current"]["ammo"] += count
         _reset_passes(s, e.seat)
 
 

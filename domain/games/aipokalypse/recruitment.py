@@ -18,7 +18,7 @@ from .context import Ctx
 from .effects import choices, modifiers
 from .effects.pools import health_draw_count
 from .effects.resolve import (discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
-                              origin_of, spend_ammo)
+                              origin_of, spend_ammo, spend_ammo_on_all)
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
 
@@ -52,6 +52,15 @@ def target_optional(cid: str, trigger: str) -> bool:
     """True when every targeting op of the effect is optional (Desert Rat "you may swap")."""
     ops = _target_ops(cid, trigger)
     return bool(ops) and all(op.get("optional") for op in ops)
+
+
+def all_units_below_15(p: Mapping[str, Any]) -> bool:
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
+    strength to all your humans" — whether the seat may spend 1 ammo on all its units of
+    that colour now (Dan on a slot and one of them below 15 strength: command
+    ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-dan)."""
+    color = modifiers.ammo_all_color(p)
+    return color is not None and any(color_of(s["unit"]) == color and s["pos"] < MAX_POS for _, s in units(p))
 
 
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -206,6 +215,8 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
             out.extend(_discard_actions(p, s["unit"], i))
         if p["ammo"]:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
+            if all_units_below_15(p):                   # Lieutenant Dan (R-dan)
+                out.append({"type": "spend_ammo_humans"})
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
         out.extend(exchange_options(state, p))
         if coop.can_give(state, seat):
@@ -298,6 +309,15 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if not p["slots"][slot]["unit"] or p["slots"][slot]["pos"] >= MAX_POS:
             raise IllegalMove("Ammo improves a unit below 15 strength.", "no_unit")
         spend_ammo(ctx, seat, slot)
+    elif kind == "spend_ammo_humans":
+        color = modifiers.ammo_all_color(p)
+        if color is None:
+            raise IllegalMove("Only Lieutenant Dan lets ammo go to all your Humans.", "no_lieutenant_dan")
+        if not p["ammo"]:
+            raise IllegalMove("You have no ammo.", "no_ammo")
+        if not all_units_below_15(p):
+            raise IllegalMove("None of your Humans is below 15 strength.", "no_unit")
+        spend_ammo_on_all(ctx, seat, color)
     elif kind == "triple":
         _triple(ctx, seat, cmd)
     elif kind == "cash_pool":

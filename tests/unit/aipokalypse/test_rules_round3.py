@@ -10,11 +10,12 @@ import random
 
 import pytest
 
-from domain.games.aipokalypse import flow
-from domain.games.aipokalypse.actions import legal_actions
+from domain.engine import IllegalMove
+from domain.games.aipokalypse import battle, flow
+from domain.games.aipokalypse.actions import legal_actions, pending
 from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import act, hand, ids, one, put, table, types
+from tests.unit.aipokalypse.helpers import CAT, act, give_ammo, hand, ids, one, put, table, types
 from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
@@ -138,3 +139,97 @@ def test_scammer_with_empty_pools_may_stay_home():
     assert (held["choice"]["kind"], held["choice"]["options"]) == ("seat", [1, "skip"])
     after, _ = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
     assert after["players"][1]["pool"] == [] and after["specials"][-1] == one("Scammer")
+
+
+# ------------------------------------------------------------------ item 3: Lieutenant Dan
+
+def _dan_recruitment(ammo=3):
+    """Seat 0: Lieutenant Dan (1) and a Berserker (4) — Humans — and a Heavy Tank (3), a Mech."""
+    state = table(2)
+    put(state, 0, one("Lieutenant Dan"), 0)
+    put(state, 0, one("Berserker"), SCALE.index(4))
+    put(state, 0, one("Heavy Tank"), SCALE.index(3))
+    give_ammo(state, 0, ammo)
+    return state
+
+
+def _strengths(state, seat=0):
+    return [SCALE[s["pos"]] if s["unit"] else 0 for s in state["players"][seat]["slots"]]
+
+
+def test_lieutenant_dan_offers_every_recruitment_ammo_spend_to_all_humans():
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
+    strength to all your humans." Wherever ``spend_ammo`` is offered (any time in the Recruitment Phase, not
+    only at the round bonus) ``spend_ammo_humans`` is too: 1 of 3 ammo gives Dan 1 -> 2 and
+    the Berserker 4 -> 5, the Heavy Tank stays 3, 2 ammo are left."""
+    state = _dan_recruitment()
+    actions = legal_actions(state, 0)
+    assert {"type": "spend_ammo", "slot": 0} in actions and {"type": "spend_ammo_humans"} in actions
+    state, events = act(state, 0, {"type": "spend_ammo_humans"})
+    assert _strengths(state) == [2, 5, 3] and len(state["players"][0]["ammo"]) == 2
+    assert [e.data for e in events if e.type == "AmmoSpent"] == [{"count": 1, "slot": None, "battle": False,
+                                                                  "hidden": True}]
+
+
+def test_without_lieutenant_dan_ammo_goes_to_one_unit_only():
+    """Without Lieutenant Dan on a slot there is no such spend: not offered, refused with
+    ``no_lieutenant_dan``; with Dan but no ammo: not offered."""
+    state = table(2)
+    put(state, 0, one("Berserker"), SCALE.index(4))
+    give_ammo(state, 0, 1)
+    assert {"type": "spend_ammo_humans"} not in legal_actions(state, 0)
+    with pytest.raises(IllegalMove) as err:
+        act(state, 0, {"type": "spend_ammo_humans"})
+    assert err.value.code == "no_lieutenant_dan"
+    assert {"type": "spend_ammo_humans"} not in legal_actions(_dan_recruitment(ammo=0), 0)
+
+
+def _dan_battle():
+    """Seat 0: Lieutenant Dan (1) and a Veteran (4), 2 ammo; seat 1: a Brute at 4. Point 1:
+    a Recruit (blue, card value 1) makes Dan fight, 1 + 1 = 2 against 4 + 1 = 5."""
+    state = table(2)
+    put(state, 0, one("Lieutenant Dan"), 0)
+    put(state, 0, ids("Veteran", 3)[0], SCALE.index(4))
+    put(state, 1, ids("Brute", 3)[0], SCALE.index(4))
+    give_ammo(state, 0, 2)
+    yellow = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 1]
+    return _battle(state, [ids("Recruit", 3)[:2], yellow[:2]])
+
+
+def test_lieutenant_dan_battle_ammo_may_strengthen_all_humans():
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
+    strength to all your humans." In battle ("Each ammo temporarily strengthens any unit by 2 strength") the
+    ammo spent while Dan fights may go to all Humans: ``react_ammo_humans`` is offered
+    beside ``react_ammo`` for the same counts (2: 2 + 4 = 6 against 5); 2 ammo give Dan and
+    the Veteran +4 temporary strength each: point 1 is Dan's, 2 + 4 = 6, and point 2 the
+    Veteran's, 4 + 1 + 4 = 9 (without it 5 against 5); both ammo are back on the ammo deck."""
+    state, _ = _dan_battle()
+    assert state["players"][0]["current"]["slot"] == 0 and pending(state) == {0: "react"}
+    assert battle.strengths(state) == {0: 2, 1: 5}
+    actions = legal_actions(state, 0)
+    assert [a for a in actions if a["type"] in ("react_ammo", "react_ammo_humans")] == [
+        {"type": "react_ammo", "count": 2}, {"type": "react_ammo_humans", "count": 2}]
+    deck = len(state["ammo_deck"])
+    state, events = act(state, 0, {"type": "react_ammo_humans", "count": 2})
+    assert [e.data for e in events if e.type == "TempAdded"] == [{"slot": 0, "n": 4}, {"slot": 1, "n": 4}]
+    assert state["players"][0]["ammo"] == [] and len(state["ammo_deck"]) == deck + 2
+    while state["phase"] == "battle" and pending(state):
+        state, more = act(state, min(pending(state)), {"type": "pass"})
+        events = events + more
+    assert [(w, st["0"]) for w, st in _points(events)] == [([0], 6), ([0], 9)]
+
+
+def test_lieutenant_dan_battle_alternative_needs_a_fighting_human():
+    """Only "your humans" take the ammo: with a Mech fighting (Heavy Tank) nothing goes to the
+    Humans, so ``react_ammo_humans`` is not offered."""
+    state = table(2)
+    put(state, 0, one("Lieutenant Dan"), 0)
+    put(state, 0, ids("Heavy Tank", 3)[0], 0)
+    put(state, 1, ids("Brute", 3)[0], SCALE.index(4))
+    give_ammo(state, 0, 2)
+    red = [c for c in CAT.basic if CAT[c].color == "red" and CAT[c].value == 1]
+    yellow = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 1]
+    state, _ = _battle(state, [red[:2], yellow[:2]])
+    actions = legal_actions(state, 0)
+    assert any(a["type"] == "react_ammo" for a in actions)
+    assert not any(a["type"] == "react_ammo_humans" for a in actions)

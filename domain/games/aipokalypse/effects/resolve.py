@@ -552,10 +552,21 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     for _ in range(count):
         if not player(ctx, seat)["ammo"]:
             break
-        ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
-        for i in targets:
-            gain(ctx, seat, i, 1)
-        fire(ctx, seat, "ammo_spent", {})
+        spend_ammo_on_all(ctx, seat, op["color"])
+
+
+def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
+    """Lieutenant Dan in the Recruitment Phase: 1 ammo (back on top of the ammo deck) gives
+    every unit of ``color`` on the seat's slots 1 strength ("Instead of giving a unit
+    strength, you can also spend your ammo to give strength to all your humans"); fires
+    ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
+    ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
+    not apply (ruling R-dan)."""
+    targets = [i for i, s in units(player(ctx, seat)) if color_of(s["unit"]) == color]
+    ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
+    for i in targets:
+        gain(ctx, seat, i, 1)
+    fire(ctx, seat, "ammo_spent", {})
 
 
 from . import choices as _choices  # noqa: E402,F401  (registers the ops with a player decision)
