@@ -231,9 +231,11 @@ def reactions(state: Mapping[str, Any], seat: int,
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
     A.I.Lien included) that increases its battle strength or an ammo count that makes it
-    (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`); Big Benji may cash
-    pool cards. Against the A.I.Toma a seat reacts while its side would lose the point (a tie
-    included) and a reaction must bring its side at least level (R-toma-react).
+    (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`). Big Benji ("You
+    can do this at any time, even during battle") may cash pool cards in every window, also
+    while its seat is not behind: then ``cash_pool`` and ``pass`` are its only commands
+    (ruling R-benji). Against the A.I.Toma a seat reacts while its side would lose the point
+    (a tie included) and a reaction must bring its side at least level (R-toma-react).
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
     one computation over every seat); computed once here otherwise."""
     p = state["players"][seat]
@@ -241,8 +243,9 @@ def reactions(state: Mapping[str, Any], seat: int,
             or is_toma(p)):
         return []
     st = strengths(state) if st is None else st
+    cash = [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)]   # Big Benji
     if not behind(state, seat, st):
-        return []
+        return cash + [{"type": "pass"}] if cash else []
     mine = st[seat] if seat in st else strength(state, seat)
     out: list[dict[str, Any]] = []
     cat = catalogue()
@@ -259,7 +262,7 @@ def reactions(state: Mapping[str, Any], seat: int,
         out.extend({"type": "react_ammo_humans", "count": k} for k in range(1, len(p["ammo"]) + 1)
                    if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st))
     out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
-    out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))   # Big Benji
+    out.extend(cash)
     if out:
         out.append({"type": "pass"})
     return out

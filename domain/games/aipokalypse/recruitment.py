@@ -66,11 +66,11 @@ def all_units_below_15(p: Mapping[str, Any]) -> bool:
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Big Benji: "You can discard as many Special Units from your pool as you like. You
     receive one ammo for each unit. You can do this at any time, even during battle." One
-    pool card per command, at every point the seat has a decision (ruling R-benji): all
-    through its Recruitment Phase (also while it chooses a drawn Special Unit), in a
-    reaction window while behind, while placing a battle card. Not inside an open effect
-    decision: an effect resolves completely first ("Recruitment Effects"). Raises
-    IllegalMove ``cannot_cash``."""
+    pool card per command, in every decision window of the seat (ruling R-benji): all
+    through its Recruitment Phase (also while it chooses a drawn Special Unit), in every
+    battle reaction window — behind or not (:func:`.battle.reactions`) — and while placing a
+    battle card. Not inside an open effect decision: an effect resolves completely first
+    ("Recruitment Effects"). Raises IllegalMove ``cannot_cash``."""
     if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
         raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
                           "cannot_cash")

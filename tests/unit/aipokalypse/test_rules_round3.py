@@ -233,3 +233,50 @@ def test_lieutenant_dan_battle_alternative_needs_a_fighting_human():
     actions = legal_actions(state, 0)
     assert any(a["type"] == "react_ammo" for a in actions)
     assert not any(a["type"] == "react_ammo_humans" for a in actions)
+
+
+# ------------------------------------------------------------------ item 4: Big Benji any time
+
+def _benji_ahead(riddickules=False):
+    """Seat 0: Big Benji at 10 (and Riddickules), 1 pool card, no ammo; seat 1: Brutes at 1.
+    Point 1: Big Benji fights with a Recruit, 10 + 1 = 11 against 1 + 1 = 2 — seat 0 is ahead."""
+    state = table(2)
+    put(state, 0, one("Big Benji"), SCALE.index(10))
+    if riddickules:
+        put(state, 0, one("Riddickules"), 0)
+    for k in range(3 if riddickules else 1):
+        put(state, 1, ids("Brute", 3)[k], 0)
+    pool = state["specials"].pop(0)
+    state["players"][0]["pool"].append(pool)
+    yellow = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 1]
+    n = 3 if riddickules else 1
+    state, events = _battle(state, [ids("Recruit", 3)[:n], yellow[:n]])
+    return state, events, pool
+
+
+def test_big_benji_cashes_while_its_seat_is_ahead_in_battle():
+    """Big Benji: "You can discard as many Special Units from your pool as you like. You
+    receive one ammo for each unit. You can do this at any time, even during battle." Seat 0
+    leads 11 to 2, yet it has a decision window with ``cash_pool`` and ``pass``: cashing its 1
+    pool card gives 0 -> 1 ammo (before issue 17 the window opened only while behind: the
+    point resolved at once and the pool card stayed)."""
+    state, _, pool = _benji_ahead()
+    assert battle.strengths(state) == {0: 11, 1: 2}
+    assert pending(state) == {0: "react"}
+    assert legal_actions(state, 0) == [{"type": "cash_pool", "card": pool}, {"type": "pass"}]
+    state, events = act(state, 0, {"type": "cash_pool", "card": pool})
+    assert len(state["players"][0]["ammo"]) == 1 and pool not in state["players"][0]["pool"]
+    assert _points(events)[0][0] == [0]                      # no more to cash: the point resolves
+
+
+def test_big_benji_cash_while_ahead_triggers_riddickules():
+    """"It matters with effects that trigger on ammo gains": Riddickules (every ammo gain in
+    battle makes each opponent exhaust an active unit). Riddickules' own preparation ammo
+    exhausted seat 1's Brute on slot 2; cashing while ahead (11 to 2) makes seat 1 exhaust
+    its Brute on slot 1 too, so its third battle card finds no active Brute."""
+    state, events, pool = _benji_ahead(riddickules=True)
+    assert [e.data["slot"] for e in events if e.type == "UnitExhausted"] == [2]
+    assert pending(state) == {0: "react"} and battle.strengths(state) == {0: 11, 1: 2}
+    assert {"type": "cash_pool", "card": pool} in legal_actions(state, 0)
+    state, events = act(state, 0, {"type": "cash_pool", "card": pool})
+    assert [(e.seat, e.data["slot"]) for e in events if e.type == "UnitExhausted"] == [(1, 1)]
