@@ -218,7 +218,7 @@ def test_a_red_slot_replaces_the_empty_slot_its_owner_chooses():
     held, _ = act(state, 0, cmd, answers=ids("Sniper", 2), defaults=False)
     assert held["choice"]["kind"] == "red_slot"
     assert legal_actions(held, 0) == _choose_actions([1, 4])
-    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 0}
+    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 1}
     for pick in (1, 4):
         done, _ = act(state, 0, cmd, answers=[*ids("Sniper", 2), pick])
         assert [s["red"] for s in done["players"][0]["slots"]] == [i == pick for i in range(6)]
@@ -301,7 +301,7 @@ def test_a_triple_special_unit_enters_the_available_slot_its_owner_chooses():
     held, _ = act(drawn, 0, choose, defaults=False)
     assert held["choice"]["kind"] == "special_slot" and pending(held) == {0: "choose"}
     assert legal_actions(held, 0) == _choose_actions([1, 2, 3])
-    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 0}
+    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 1}
     assert TACTICIAN.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 1}
     for slot in (1, 2, 3):
         done, _ = act(drawn, 0, choose, answers=[slot])
