@@ -386,3 +386,31 @@ def test_every_ask_with_a_declining_option_names_its_decline():
             if words & {"skip", "stop", "keep", "wait"} and "decline" not in {k.arg for k in node.keywords}:
                 missing.append(f"{path.name}:{node.lineno}")
     assert missing == []
+
+
+def test_big_benji_steal_timeout_takes_nothing():
+    """Big Benji: "When you win a point, you can choose a special unit from a neighboring
+    player's pool". Timeout: "skip" — the neighbour's pool card stays with it."""
+    state = table(2)
+    put(state, 0, ids("Veteran", 3)[0], SCALE.index(10))
+    put(state, 0, one("Big Benji"), 0)
+    put(state, 1, ids("Sniper", 3)[0], 0)
+    theirs = state["specials"].pop(0)
+    state["players"][1]["pool"].append(theirs)
+    _battle_cards(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
+    after, events, answered = timeout_flow(state, flow.start_battle)
+    assert ("steal", "skip") in answered and "PoolCardMoved" not in types(events)
+    assert theirs in after["players"][1]["pool"] and theirs not in after["players"][0]["pool"]
+
+
+def test_scammer_timeout_swaps_nothing():
+    """Scammer: "You can place Scammer in the pool of one of your neighboring opponents and
+    take a Special Unit from that pool." Timeout: "skip" — seat 1 keeps its pool card,
+    Scammer lies under the Special deck."""
+    state = table(2)
+    theirs = state["specials"].pop(0)
+    state["players"][1]["pool"] = [theirs]
+    hand(state, 0, one("Scammer"))
+    after, _, answered = timeout_act(state, 0, {"type": "discard", "card": one("Scammer")})
+    assert answered == [("steal", "skip")]
+    assert after["players"][1]["pool"] == [theirs] and after["specials"][-1] == one("Scammer")
