@@ -1,11 +1,13 @@
 """Effect ops in which a player decides: each decision is a :meth:`.context.Ctx.ask` of the
 seat the card notes name ("you can choose", "your opponents can decide ... themselves").
 
-The first option of every decision is its default, the one a turn timeout takes (the
-``idle`` bot): the lowest card value for discards (basic units before Special Units, then
-id order), the weakest unit (rightmost on ties, the A.I.Toma ruling) for a unit an opponent
-gives up, the strongest one for a unit the effect's owner picks, and for optional effects
-what the effect did before it became a choice. ``"stop"`` / ``"skip"`` end optional effects.
+The first option of every decision is its default: the lowest card value for discards
+(basic units before Special Units, then id order), the weakest unit (rightmost on ties, the
+A.I.Toma ruling) for a unit an opponent gives up, the strongest one for a unit the effect's
+owner picks, and for optional effects what the effect did before it became a choice.
+``"stop"`` / ``"skip"`` end optional effects and are named as their ``decline``, the answer
+a turn timeout (the ``idle`` bot) takes (RULINGS R-timeout); a forced decision's timeout
+answer is its first option.
 
 Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
 Collector, Bookkeeper ("as many times as you want"), Engineer Guild, Fallout Boyz, Zombie,
