@@ -1,7 +1,8 @@
 """Bots: ``random`` (any legal command; ends Recruitment with probability 1/4 per step),
 ``tactician`` (recruits for synergy, keeps pairs for Triples, reacts in battle when it pays)
-and ``idle`` (the turn-timeout policy: ready at once, pass every reaction); ``toma_hunter``
-(:mod:`.hunter`) plays solo and co-op against the A.I.Toma, elsewhere as the tactician.
+and ``idle`` (the turn-timeout policy: ready at once, pass every reaction, decline every
+optional effect); ``toma_hunter`` (:mod:`.hunter`) plays solo and co-op against the
+A.I.Toma, elsewhere as the tactician.
 
 Both read only their own seat's view (hand, board, ammo, open effect decision) and
 ``legal_actions``; an effect decision (``choose``) is answered from its listed options. In
