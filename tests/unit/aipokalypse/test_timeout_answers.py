@@ -21,7 +21,7 @@ from domain.games.aipokalypse import ENGINE, flow
 from domain.games.aipokalypse.actions import pending
 from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, give_ammo, hand, ids, one, put, table, types
+from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, hand, ids, one, put, table, types
 from tests.unit.aipokalypse.test_player_decisions import _dan_table, _murderer_table, _ready_all, _stack
 from tests.unit.aipokalypse.test_rules_battle import _points
 
