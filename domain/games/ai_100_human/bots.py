@@ -1,4 +1,5 @@
-"""Bot policies: ``random`` (uniform over legal actions) and ``greedy`` (immediate VP).
+"""Bot policies: ``random`` (uniform over legal actions), ``greedy`` (immediate VP) and
+``idle`` (the turn-timeout policy: greedy on forced decisions, declines every optional power).
 
 Bots read only what their seat sees: :func:`views.view` for that seat plus
 :func:`actions.legal_actions` (which depends only on the seat's own cards and the public
@@ -48,6 +49,10 @@ class GreedyBot:
         options = legal_actions(state, seat)
         if not options:
             raise ValueError(f"seat {seat} has no decision to make")
+        return self.pick(state, seat, options)
+
+    def pick(self, state: MatchState, seat: int, options: list[dict[str, Any]]) -> dict[str, Any]:
+        """The greedy choice among ``options`` (legal commands of ``seat``, non-empty)."""
         seen = _Seen(view(state, seat), seat)
         kinds = {o["type"] for o in options}
         if "choose_ai_side" in kinds:
@@ -165,7 +170,34 @@ def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dic
     return (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n])
 
 
-BOTS = {"random": RandomBot(legal_actions), "greedy": GreedyBot()}
+OPTIONAL_POWERS = ("use_ai5", "use_ai6")   # AI-5 "You may exchange", AI-6 "you may draw 2 cards"
+
+
+class IdleBot:
+    """The turn-timeout policy (shared RULINGS: "A seat whose turn timer runs out takes the
+    answer that uses nothing and changes least: pass, keep, decline every optional ("may",
+    "can") effect, spend no card, ammo or health"; R-AI6-TIMEOUT): it never starts AI-5 or
+    AI-6 (both "may", AI-6 costs 2 hand cards), declines a 119/120 move ("you may exchange a
+    card with an empty space"), and answers every decision the rules force (draft, place,
+    reserve, copy target, AI-6's discard once the player started it, AI-2's extra card) as
+    ``greedy`` does."""
+
+    name = "idle"
+
+    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+        """``decline`` when offered, else the greedy choice among the legal commands other than
+        :data:`OPTIONAL_POWERS`; ValueError when the seat has no decision."""
+        options = legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        if {"type": "decline"} in options:
+            return {"type": "decline"}
+        forced = [o for o in options if o["type"] not in OPTIONAL_POWERS]
+        return GREEDY.pick(state, seat, forced or options)
+
+
+GREEDY = GreedyBot()
+BOTS = {"random": RandomBot(legal_actions), "greedy": GREEDY, "idle": IdleBot()}
 from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its

@@ -27,7 +27,7 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
-    timeout_bot = "greedy"
+    timeout_bot = "idle"                  # declines every optional power (R-AI6-TIMEOUT)
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Set-up events up to the first decisions (AI side, reserve creation)."""

@@ -231,9 +231,11 @@ def reactions(state: Mapping[str, Any], seat: int,
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
     A.I.Lien included) that increases its battle strength or an ammo count that makes it
-    (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`); Big Benji may cash
-    pool cards. Against the A.I.Toma a seat reacts while its side would lose the point (a tie
-    included) and a reaction must bring its side at least level (R-toma-react).
+    (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`). Big Benji ("You
+    can do this at any time, even during battle") may cash pool cards in every window, also
+    while its seat is not behind: then ``cash_pool`` and ``pass`` are its only commands
+    (ruling R-benji). Against the A.I.Toma a seat reacts while its side would lose the point
+    (a tie included) and a reaction must bring its side at least level (R-toma-react).
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
     one computation over every seat); computed once here otherwise."""
     p = state["players"][seat]
@@ -241,8 +243,9 @@ def reactions(state: Mapping[str, Any], seat: int,
             or is_toma(p)):
         return []
     st = strengths(state) if st is None else st
+    cash = [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)]   # Big Benji
     if not behind(state, seat, st):
-        return []
+        return cash + [{"type": "pass"}] if cash else []
     mine = st[seat] if seat in st else strength(state, seat)
     out: list[dict[str, Any]] = []
     cat = catalogue()
@@ -255,11 +258,39 @@ def reactions(state: Mapping[str, Any], seat: int,
     for k in range(1, len(p["ammo"]) + 1):
         if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st):
             out.append({"type": "react_ammo", "count": k})
+    if ammo_all_fights(p):                                                            # Lieutenant Dan
+        out.extend({"type": "react_ammo_humans", "count": k} for k in range(1, len(p["ammo"]) + 1)
+                   if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st))
     out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
-    out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))   # Big Benji
+    out.extend(cash)
     if out:
         out.append({"type": "pass"})
     return out
+
+
+def ammo_all_fights(p: Mapping[str, Any]) -> bool:
+    """Lieutenant Dan in battle: "Instead of giving a unit strength, you can also spend your
+    ammo to give strength to all your humans" — offered (``react_ammo_humans``, ruling R-dan)
+    where ammo is spent on the fighting unit, when that unit is one of "your humans": each
+    ammo gives every Human on the seat's slots 2 temporary strength for the rest of the
+    battle ("Each ammo temporarily strengthens any unit by 2 strength ... for that one
+    battle only"), so the fight gains the same 2 per ammo as ``react_ammo``."""
+    color = modifiers.ammo_all_color(p)
+    cur = p["current"]
+    return (color is not None and bool(p["ammo"]) and cur is not None and cur["fights"]
+            and cur["slot"] is not None and color_of(p["slots"][cur["slot"]]["unit"]) == color)
+
+
+def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
+    """``react_ammo_humans``: ``count`` ammo back on the ammo deck (a reaction: the other seats'
+    passes reset), then every unit of Lieutenant Dan's colour gets 2 temporary strength per
+    ammo (``TempAdded``; cleared with the battle)."""
+    p = ctx.players[seat]
+    color = modifiers.ammo_all_color(p)
+    ctx.emit("AmmoSpent", seat, count=count, slot=None, battle=True, humans=True)
+    for i, s in units(p):
+        if color_of(s["unit"]) == color:
+            ctx.emit("TempAdded", seat, slot=i, n=AMMO_BATTLE_STRENGTH * count)
 
 
 def colony_card(p: Mapping[str, Any]) -> list[str]:
@@ -381,7 +412,7 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     if (seat in winners) if ctx.state.get("toma") else winners == [seat]:
         return
     pick = ctx.ask(seat, "sacrifice", ["keep"] + choices.weakest_first(p, victims),
-                   "Murderer: discard another Human of yours to win the point?")
+                   "Murderer: discard another Human of yours to win the point?", decline="keep")
     if pick == "keep":
         return
     discard_card(ctx, seat, p["slots"][pick]["unit"], trigger=False)

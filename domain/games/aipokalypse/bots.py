@@ -1,7 +1,8 @@
 """Bots: ``random`` (any legal command; ends Recruitment with probability 1/4 per step),
 ``tactician`` (recruits for synergy, keeps pairs for Triples, reacts in battle when it pays)
-and ``idle`` (the turn-timeout policy: ready at once, pass every reaction); ``toma_hunter``
-(:mod:`.hunter`) plays solo and co-op against the A.I.Toma, elsewhere as the tactician.
+and ``idle`` (the turn-timeout policy: ready at once, pass every reaction, decline every
+optional effect); ``toma_hunter`` (:mod:`.hunter`) plays solo and co-op against the
+A.I.Toma, elsewhere as the tactician.
 
 Both read only their own seat's view (hand, board, ammo, open effect decision) and
 ``legal_actions``; an effect decision (``choose``) is answered from its listed options. In
@@ -17,7 +18,8 @@ from typing import Any
 from .actions import legal_actions
 from .cards import catalogue
 from .bot_decisions import decision_choice
-from .state import strength_of
+from .context import timeout_option
+from .state import strength_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -155,26 +157,39 @@ class TacticianBot:
         if spare and len(p["hand"]) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])
+        humans = sum(1 for _, s in units(p) if cat[s["unit"]].color == "blue")
+        if by_type.get("spend_ammo_humans") and len(p["ammo"]) > 2 and humans >= 2:
+            return {"type": "spend_ammo_humans"}               # Lieutenant Dan: 2+ strength per ammo
         if spend and len(p["ammo"]) > 2:
             return max(spend, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
         return {"type": "ready"}
 
 
 class IdleBot:
-    """The turn-timeout policy: keeps the first offered faction / drawn Special Unit, ends
-    Recruitment at once and passes every reaction window (RULINGS: a timeout is a pass)."""
+    """The turn-timeout policy (shared RULINGS: "A seat whose turn timer runs out takes the
+    answer that uses nothing and changes least: pass, keep, decline every optional ("may",
+    "can") effect, spend no card, ammo or health"): ends Recruitment at once, passes every
+    reaction window, declines every optional effect decision (its ``decline``: Prayers of
+    Elex skips, Lieutenant Dan spends 0 ammo, Hacker keeps the pool, Module discards nothing,
+    Big Benji steals nothing ...) and answers a forced one with its first option; keeps the
+    first offered faction / drawn Special Unit and places a battle card on the first place
+    offered. It never cashes, spends or plays anything it is not forced to."""
 
     name = "idle"
 
     def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
-        """``ready`` / ``pass`` when legal, else the first legal command."""
+        """``ready`` / ``pass`` when legal; an open effect decision's
+        :func:`.context.timeout_option`; else the first legal command that spends nothing
+        (never ``cash_pool``). ValueError when the seat has no legal command."""
         actions = legal_actions(state, seat)
         if not actions:
             raise ValueError("no legal action")
         for kind in ("ready", "pass"):
             if {"type": kind} in actions:
                 return {"type": kind}
-        return actions[0]
+        if state.get("choice") and state["choice"]["seat"] == seat:
+            return {"type": "choose", "option": timeout_option(state["choice"])}
+        return next((a for a in actions if a["type"] != "cash_pool"), actions[0])
 
 
 from .hunter import TomaHunterBot  # noqa: E402  (toma_hunter: the policy against the A.I.Toma)

@@ -24,13 +24,25 @@ PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", 
 class NeedChoice(Exception):
     """Raised by :meth:`Ctx.ask` when a seat must decide before the effect can go on.
 
-    ``seat`` chooses among ``options`` (JSON scalars; the first is the default a timeout
-    takes); ``kind`` names the decision (``discard``, ``kill``, ...), ``prompt`` says what
-    it is for (the effect's card name)."""
+    ``seat`` chooses among ``options`` (JSON scalars; the first is the engine's default);
+    ``kind`` names the decision (``discard``, ``kill``, ...), ``prompt`` says what it is for
+    (the effect's card name); ``decline`` is the option that uses nothing when the effect is
+    optional ("may", "can": ``"skip"``, ``"stop"``, ``"keep"``, ``0`` ...), else None."""
 
-    def __init__(self, seat: int, kind: str, options: list, prompt: str):
+    def __init__(self, seat: int, kind: str, options: list, prompt: str, decline: Any = None):
         super().__init__(f"seat {seat} must choose {kind}")
         self.seat, self.kind, self.options, self.prompt = seat, kind, list(options), prompt
+        self.decline = decline
+
+
+def timeout_option(choice: dict) -> Any:
+    """The answer a timed-out seat takes to the open effect decision ``choice`` (the state's
+    ``choice``): its ``decline`` — an optional effect declined, nothing spent (shared RULINGS:
+    "A seat whose turn timer runs out takes the answer that uses nothing and changes least")
+    — or, for a decision the effect forces (which card to discard, which unit to give up),
+    its first option (the least: lowest card value, weakest unit)."""
+    decline = choice.get("decline")
+    return decline if decline is not None else choice["options"][0]
 
 
 class Ctx:
@@ -60,14 +72,19 @@ class Ctx:
         back behind the choice."""
         self.resume = (len(self.events), dict(command))
 
-    def ask(self, seat: int, kind: str, options: list, prompt: str) -> Any:
+    def ask(self, seat: int, kind: str, options: list, prompt: str, decline: Any = None) -> Any:
         """The option ``seat`` chose for this decision point ("you can choose ..." in the
         card notes). With a single option there is nothing to decide and it is returned, as
         is the first (default) option of a decision of the A.I.Toma.
-        Raises :class:`NeedChoice` when the answer is not known yet, ``ValueError`` when
-        a recorded answer is not an option (a corrupt log; execution is deterministic)."""
+        ``decline``: for an optional effect ("may", "can"), the option that declines it and
+        uses nothing — what a turn timeout answers (:func:`timeout_option`); None for a
+        decision the effect forces. Raises :class:`NeedChoice` when the answer is not known
+        yet, ``ValueError`` when a recorded answer is not an option (a corrupt log;
+        execution is deterministic) or ``decline`` is not one of the options."""
         if not options:
             raise ValueError(f"no options for {kind}")
+        if decline is not None and decline not in options:
+            raise ValueError(f"the decline {decline!r} of {kind} is not one of its options")
         if len(options) == 1 or self._automatic(seat):
             return options[0]
         if self.asked < len(self.answers):
@@ -76,7 +93,7 @@ class Ctx:
             if answer not in options:
                 raise ValueError(f"recorded answer {answer!r} is not an option of {kind}")
             return answer
-        raise NeedChoice(seat, kind, options, prompt)
+        raise NeedChoice(seat, kind, options, prompt, decline)
 
     def _automatic(self, seat: int) -> bool:
         """The A.I.Toma decides nothing itself: its decisions take the first option (the

@@ -147,7 +147,8 @@ def load_megaton(ctx: Ctx, seat: int) -> None:
         hand = [c for c in ctx.players[seat]["hand"] if c not in loaded]
         if not hand:
             break
-        pick = ctx.ask(seat, "load", ["stop"] + sorted(hand), "Megaton: place a hand card face down on Megaton?")
+        pick = ctx.ask(seat, "load", ["stop"] + sorted(hand), "Megaton: place a hand card face down on Megaton?",
+                       decline="stop")
         if pick == "stop":
             break
         loaded.append(pick)
@@ -272,7 +273,7 @@ def _chrome(ctx: Ctx, seat: int, damage: dict[int, int]) -> dict[int, int]:
             continue
         unit = p["slots"][i]["unit"]
         if ctx.ask(seat, "chrome", ["keep", "double"], "C.H.R.O.M.E.: discard it to double your "
-                                                       "opponents' damage?") == "double":
+                                                       "opponents' damage?", decline="keep") == "double":
             discard_card(ctx, seat, unit, trigger=False)
             return {s: d * 2 for s, d in damage.items()}
     return damage
@@ -313,7 +314,7 @@ def tuck_cards(ctx: Ctx, seat: int) -> None:
         if not p["hand"] or not p["pool"]:
             return
         card = ctx.ask(seat, "tuck", ["stop"] + sorted(p["hand"]), "Kollektah: place a hand card under "
-                                                                    "a Special Unit of your pool?")
+                                                                    "a Special Unit of your pool?", decline="stop")
         if card == "stop":
             return
         under = ctx.ask(seat, "special", sorted(set(p["pool"])), "Kollektah: under which Special Unit?")

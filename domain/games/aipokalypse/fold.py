@@ -301,7 +301,8 @@ def _ammo_spent(s: dict, e: Event) -> None:
     else:
         s["ammo_deck"][:0] = list(reversed(spent))   # back on top of the ammo deck
     if e.data.get("battle"):
-        p["current"]["ammo"] += count
+        if not e.data.get("humans"):                  # Lieutenant Dan's: temporary strength instead
+            p["current"]["ammo"] += count
         _reset_passes(s, e.seat)
 
 
@@ -518,7 +519,7 @@ def _choice_requested(s: dict, e: Event) -> None:
     d = e.data
     s["choice"] = {"seat": e.seat, "actor": d["actor"], "command": dict(d["command"]),
                    "seed": d["seed"], "answers": list(d["answers"]), "kind": d["kind"],
-                   "options": list(d["options"]), "prompt": d["prompt"]}
+                   "options": list(d["options"]), "prompt": d["prompt"], "decline": d.get("decline")}
 
 
 @_on("ChoiceMade")

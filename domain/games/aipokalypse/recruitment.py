@@ -18,7 +18,7 @@ from .context import Ctx
 from .effects import choices, modifiers
 from .effects.pools import health_draw_count
 from .effects.resolve import (discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
-                              origin_of, spend_ammo)
+                              origin_of, spend_ammo, spend_ammo_on_all)
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
 
@@ -54,14 +54,23 @@ def target_optional(cid: str, trigger: str) -> bool:
     return bool(ops) and all(op.get("optional") for op in ops)
 
 
+def all_units_below_15(p: Mapping[str, Any]) -> bool:
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
+    strength to all your humans" — whether the seat may spend 1 ammo on all its units of
+    that colour now (Dan on a slot and one of them below 15 strength: command
+    ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-dan)."""
+    color = modifiers.ammo_all_color(p)
+    return color is not None and any(color_of(s["unit"]) == color and s["pos"] < MAX_POS for _, s in units(p))
+
+
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Big Benji: "You can discard as many Special Units from your pool as you like. You
     receive one ammo for each unit. You can do this at any time, even during battle." One
-    pool card per command, at every point the seat has a decision (ruling R-benji): all
-    through its Recruitment Phase (also while it chooses a drawn Special Unit), in a
-    reaction window while behind, while placing a battle card. Not inside an open effect
-    decision: an effect resolves completely first ("Recruitment Effects"). Raises
-    IllegalMove ``cannot_cash``."""
+    pool card per command, in every decision window of the seat (ruling R-benji): all
+    through its Recruitment Phase (also while it chooses a drawn Special Unit), in every
+    battle reaction window — behind or not (:func:`.battle.reactions`) — and while placing a
+    battle card. Not inside an open effect decision: an effect resolves completely first
+    ("Recruitment Effects"). Raises IllegalMove ``cannot_cash``."""
     if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
         raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
                           "cannot_cash")
@@ -101,7 +110,9 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def idle_round(state: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
-    """Vault A.F.K.: in round 1 the seat may only discard and end its Recruitment."""
+    """Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide which
+    of the 6 cards you want to keep": in round 1 the seat may only discard hand cards (which
+    resolves no discard effect and fires no discard hook) and end its Recruitment."""
     return state["round"] == 1 and modifiers.has(p, "idle_first_round")
 
 
@@ -198,12 +209,14 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
                 if not targets or target_optional(cid, "recruit"):
                     out.append({"type": "recruit", "card": cid, "slot": slot})
         out.extend(_discard_actions(p, cid, None))
-    out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
     if not idle:
+        out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
         for i, s in units(p):
             out.extend(_discard_actions(p, s["unit"], i))
         if p["ammo"]:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
+            if all_units_below_15(p):                   # Lieutenant Dan (R-dan)
+                out.append({"type": "spend_ammo_humans"})
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
         out.extend(exchange_options(state, p))
         if coop.can_give(state, seat):
@@ -271,6 +284,8 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         target = _target(p, cid, "recruit", slot, cmd)
         recruit_card(ctx, seat, cid, slot, target, source="colony" if from_colony else "hand")
     elif kind == "discard" and cmd.get("card") in discardable_factions(p):
+        if idle_round(state, p):
+            raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
         if "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
         discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
@@ -284,7 +299,9 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         target = _target(p, cid, "discard", on_slot, cmd) if on_slot is not None else None
         if on_slot is None and "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
-        discard_card(ctx, seat, cid, target)
+        # Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide
+        # which of the 6 cards you want to keep": the discard resolves nothing (ruling R-vault)
+        discard_card(ctx, seat, cid, target, trigger=not idle_round(state, p))
     elif kind == "spend_ammo":
         slot = _slot(p, cmd["slot"])
         if not p["ammo"]:
@@ -292,6 +309,15 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if not p["slots"][slot]["unit"] or p["slots"][slot]["pos"] >= MAX_POS:
             raise IllegalMove("Ammo improves a unit below 15 strength.", "no_unit")
         spend_ammo(ctx, seat, slot)
+    elif kind == "spend_ammo_humans":
+        color = modifiers.ammo_all_color(p)
+        if color is None:
+            raise IllegalMove("Only Lieutenant Dan lets ammo go to all your Humans.", "no_lieutenant_dan")
+        if not p["ammo"]:
+            raise IllegalMove("You have no ammo.", "no_ammo")
+        if not all_units_below_15(p):
+            raise IllegalMove("None of your Humans is below 15 strength.", "no_unit")
+        spend_ammo_on_all(ctx, seat, color)
     elif kind == "triple":
         _triple(ctx, seat, cmd)
     elif kind == "cash_pool":

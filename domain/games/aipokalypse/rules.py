@@ -91,7 +91,8 @@ def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int, answers: 
         for event in head:
             ctx.emit(event.type, event.seat, **dict(event.data))
         ctx.emit("ChoiceRequested", need.seat, actor=seat, command=dict(cmd), seed=seed,
-                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt)
+                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt,
+                 **({"decline": need.decline} if need.decline is not None else {}))
     return ctx.events
 
 
@@ -115,12 +116,12 @@ def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if all(ctx.players[s]["faction"] for s in range(ctx.state["n"])):
             flow.factions_chosen(ctx)
     elif phase == "recruitment":
-        if kind in ("react_card", "react_ammo", "pass", "choose_faction", "place_card", "draft_special",
-                    "order_health"):
+        if kind in ("react_card", "react_ammo", "react_ammo_humans", "pass", "choose_faction", "place_card",
+                    "draft_special", "order_health"):
             raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
         recruitment.decide(ctx, seat, cmd)
     else:
-        if kind not in ("react_card", "react_ammo", "pass", "place_card", "cash_pool"):
+        if kind not in ("react_card", "react_ammo", "react_ammo_humans", "pass", "place_card", "cash_pool"):
             raise IllegalMove(f"{kind!r} is not a Battle Phase action.", "wrong_phase")
         if kind == "place_card":
             _place(ctx, seat, cmd)
@@ -152,6 +153,8 @@ def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         ctx.emit("BattleCardReplaced", seat, card=cmd["card"], slot=slot, fights=fights)
         if fights:
             battle._on_fight(ctx, seat, slot)
+    elif kind == "react_ammo_humans":
+        battle.spend_ammo_on_all_in_battle(ctx, seat, cmd["count"])
     else:
         ctx.emit("AmmoSpent", seat, count=cmd["count"], slot=p["current"]["slot"], battle=True)
     flow.advance(ctx)

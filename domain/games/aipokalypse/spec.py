@@ -19,9 +19,12 @@ GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
 MIN_SEATS = 1
 MAX_SEATS = 8
-SCHEMA_VERSION = 4                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
-RULES_VERSION = "2"                # in every match's verifiable roster; 2: resignation and abandonment
-                                      # 4: the A.I.Toma's board is shown as the battle left it
+SCHEMA_VERSION = 5                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
+                                      # 4: the A.I.Toma's board is shown as the battle left it;
+                                      # 5: an open choice names its decline (the timeout's answer)
+RULES_VERSION = "3"                # in every match's verifiable roster; 2: resignation and abandonment;
+                                      # 3: issue 17 (Vault A.F.K.'s round 1, timeouts decline, Lieutenant
+                                      # Dan's and Big Benji's ammo, declinable steal and swap)
 MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}    # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")
 BASE_MAX_SEATS = 4                    # "limited to 4 players"; 5-8 seats add a second copy

@@ -90,7 +90,7 @@ def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]
         return None
     if viewer == choice["seat"]:
         return {"seat": choice["seat"], "kind": choice["kind"], "prompt": choice["prompt"],
-                "options": list(choice["options"])}
+                "options": list(choice["options"]), "decline": choice.get("decline")}
     if state["phase"] == "recruitment" or (state["phase"] == "faction" and not state.get("factions_revealed")):
         return {"seat": choice["seat"]}      # a kind could name a hidden board change or faction
     return {"seat": choice["seat"], "kind": choice["kind"]}
@@ -157,8 +157,8 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
     if t in ("SecondCopyAmmoAdded", "AmmoGiven"):
         return {k: v for k, v in d.items() if k != "cards" and k != "card"} | {"count": len(d.get("cards", [1]))}
     if t == "ChoiceRequested":            # the held command and its seed never leave the server
-        return ({"kind": d["kind"], "prompt": d["prompt"], "options": list(d["options"])}
-                if own else {"kind": d["kind"]})
+        return ({"kind": d["kind"], "prompt": d["prompt"], "options": list(d["options"]),
+                 **({"decline": d["decline"]} if "decline" in d else {})} if own else {"kind": d["kind"]})
     if t == "ChoiceMade" and not own:
         return {"kind": d["kind"]}
     if t == "HealthStackFormed" and (d.get("shuffled") or not own):

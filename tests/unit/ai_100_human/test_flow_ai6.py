@@ -184,10 +184,9 @@ def test_a_log_of_the_former_one_step_ai6_still_folds():
 
 
 def test_greedy_uses_it_then_discards_its_two_weakest_hand_cards():
-    """The timeout policy (``timeout_bot`` greedy, R-AI6-TIMEOUT): step 1 at the first
-    chance while the deck holds 2 cards, step 2 the two hand cards of lowest best
-    immediate VP."""
-    assert E.timeout_bot == "greedy"
+    """The greedy bot: step 1 at the first chance while the deck holds 2 cards, step 2 the
+    two hand cards of lowest best immediate VP. (Until issue 17 it was the timeout policy;
+    the timeout, ``idle``, never starts AI-6: test_timeout_policy.py, R-AI6-TIMEOUT.)"""
     greedy = GreedyBot()
     state = ai6_state()
     assert greedy.choose(state, 0, random.Random(0)) == {"type": "use_ai6"}
@@ -206,7 +205,7 @@ def test_greedy_does_not_draw_from_a_deck_short_of_2_cards():
     assert GreedyBot().choose(ai6_state(deck=["061"]), 0, random.Random(0))["type"] == "draft"
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+@pytest.mark.parametrize("level", ["random", "greedy", "expert", "idle"])
 def test_every_bot_answers_both_steps_with_a_legal_command(level):
     bot = ExpertBot(budget=8) if level == "expert" else E.bots[level]
     state = ai6_state()

@@ -163,8 +163,8 @@ def test_every_command_type_has_a_schema_and_options_schema_is_an_object():
         assert schema["type"] == "object" and schema["properties"]["type"] == {"const": name}
     assert E.options_schema["type"] == "object"
     assert (E.game_id, E.title, E.min_seats, E.max_seats) == ("ai-100-human", "AI: 100% Human", 1, 6)
-    assert E.schema_version == 1 and E.timeout_bot == "greedy"
-    assert set(E.bots) == {"random", "greedy", "expert"}
+    assert E.schema_version == 1 and E.timeout_bot == "idle"      # issue 17: timeouts decline
+    assert set(E.bots) == {"random", "greedy", "expert", "idle"}
 
 
 def test_decide_does_not_modify_the_state():

@@ -72,18 +72,29 @@ def test_the_options_and_the_held_command_are_shown_only_to_the_chooser():
     assert ENGINE.redact(request, 1) == {"hidden": True}
     assert ENGINE.redact_type(request, 1) == ENGINE.redact_type(request, None) == "RecruitmentMoveMade"
     own = ENGINE.redact(request, 0)
-    assert set(own) == {"kind", "prompt", "options"} and own["options"][0] == recruit
+    assert set(own) == {"kind", "prompt", "options", "decline"} and own["options"][0] == recruit
+    assert own["decline"] == "stop" == ENGINE.view(held, 0)["choice"]["decline"]   # Module "may"
     assert ENGINE.view(held, 1)["choice"] == {"seat": 0}
     assert ENGINE.view(held, None)["choice"] == {"seat": 0}
     assert ENGINE.view(held, 0)["choice"]["options"] == held["choice"]["options"]
     assert recruit not in str(ENGINE.view(held, 1))
 
 
-def test_a_turn_timeout_takes_the_default_option():
+def test_a_turn_timeout_declines_an_optional_effect_and_takes_the_first_option_of_a_forced_one():
+    """Issue 17: Module's "you may discard 2 more cards" is declined ("stop": nothing
+    discarded), Painkiller's forced discard ("then discard one") takes the first option (the
+    lowest card value). Before, the timeout discarded the first card for Module too."""
     state, recruit, *_ = _module_table()
     held, _ = act(state, 0, {"type": "discard", "card": one("Module")}, defaults=False)
-    assert ENGINE.bots["idle"].choose(held, 0, random.Random(1)) == {"type": "choose", "option": recruit}
+    assert held["choice"]["options"][0] == recruit
+    assert ENGINE.bots["idle"].choose(held, 0, random.Random(1)) == {"type": "choose", "option": "stop"}
     assert ENGINE.bots["random"].choose(held, 0, random.Random(1))["type"] == "choose"
+    state = table(2)
+    hand(state, 0, ids("Painkiller", 3)[0], ids("Recruit", 3)[0])
+    held, _ = act(state, 0, {"type": "discard", "card": ids("Painkiller", 3)[0]}, defaults=False)
+    assert held["choice"]["decline"] is None and "stop" not in held["choice"]["options"]
+    assert ENGINE.bots["idle"].choose(held, 0, random.Random(1)) == {
+        "type": "choose", "option": held["choice"]["options"][0]}
 
 
 def test_the_answer_continues_the_effect_with_the_same_randomness():

@@ -160,7 +160,7 @@ def test_lieutenant_dan_spends_as_much_ammo_as_its_owner_chooses():
         done, _ = run_flow(copy.deepcopy(state), flow.start_recruitment, answers=[count])
         assert len(done["players"][0]["ammo"]) == 3 - count
         assert [_strength(done, 0, i) for i in range(3)] == [1 + count, 4 + count, 3]
-    default, events = run_flow(copy.deepcopy(state), flow.start_recruitment)   # the timeout's
+    default, events = run_flow(copy.deepcopy(state), flow.start_recruitment)   # the first option
     assert len(default["players"][0]["ammo"]) == 2 and _strength(default, 0, 0) == 2
     assert types(events).count("AmmoSpent") == 1
 
@@ -179,7 +179,8 @@ def test_lieutenant_dan_asks_nothing_without_ammo_and_the_tactician_spends_all_f
 
 def test_lieutenant_dan_decision_is_held_in_the_command_that_starts_the_recruitment():
     """The round bonus runs in the batch of the battle's last command: that command is held,
-    only Dan's owner decides, the options are the legal actions, the timeout takes 1."""
+    only Dan's owner decides, the options are the legal actions, the timeout spends nothing
+    (0, issue 17: "A seat whose turn timer runs out takes the answer that uses nothing")."""
     state = _dan_table()
     put(state, 1, one("Commander"), 0)
     state["players"][0]["slots"][1]["pos"] = SCALE.index(15)              # seat 0 wins every point
@@ -187,7 +188,7 @@ def test_lieutenant_dan_decision_is_held_in_the_command_that_starts_the_recruitm
     held, _ = _ready_all(state)
     assert held["choice"]["kind"] == "ammo" and pending(held) == {0: "choose"}
     assert legal_actions(held, 0) == _choose_actions([1, 0, 2, 3])
-    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 1}
+    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 0}
     assert TACTICIAN.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 3}
     done, _ = act(held, 0, {"type": "choose", "option": 2})
     assert done["phase"] == "recruitment" and len(done["players"][0]["ammo"]) == 1

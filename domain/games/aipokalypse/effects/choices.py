@@ -1,11 +1,13 @@
 """Effect ops in which a player decides: each decision is a :meth:`.context.Ctx.ask` of the
 seat the card notes name ("you can choose", "your opponents can decide ... themselves").
 
-The first option of every decision is its default, the one a turn timeout takes (the
-``idle`` bot): the lowest card value for discards (basic units before Special Units, then
-id order), the weakest unit (rightmost on ties, the A.I.Toma ruling) for a unit an opponent
-gives up, the strongest one for a unit the effect's owner picks, and for optional effects
-what the effect did before it became a choice. ``"stop"`` / ``"skip"`` end optional effects.
+The first option of every decision is its default: the lowest card value for discards
+(basic units before Special Units, then id order), the weakest unit (rightmost on ties, the
+A.I.Toma ruling) for a unit an opponent gives up, the strongest one for a unit the effect's
+owner picks, and for optional effects what the effect did before it became a choice.
+``"stop"`` / ``"skip"`` end optional effects and are named as their ``decline``, the answer
+a turn timeout (the ``idle`` bot) takes (RULINGS R-timeout); a forced decision's timeout
+answer is its first option.
 
 Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
 Collector, Bookkeeper ("as many times as you want"), Engineer Guild, Fallout Boyz, Zombie,
@@ -86,7 +88,8 @@ def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             options = cards + ["stop"]
         else:
             options = cards
-        pick = ctx.ask(seat, "discard", options, f"{name}: discard a card ({done + 1})")
+        pick = ctx.ask(seat, "discard", options, f"{name}: discard a card ({done + 1})",
+                       decline="stop" if "stop" in options else None)
         if pick == "stop":
             break
         discard_card(ctx, seat, pick, trigger=not op.get("silent"))
@@ -133,7 +136,7 @@ def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     name = name_of(origin["card"])
     if ctx.ask(seat, "pray", ["pray", "skip"], f"{name}: discard {op['n']} cards to search "
-                                                 "the Special Units deck?") == "skip":
+                                                 "the Special Units deck?", decline="skip") == "skip":
         return
     for k in range(op["n"]):
         pick = ctx.ask(seat, "discard", hand_by_value(ctx, seat), f"{name}: discard a card ({k + 1})")
@@ -208,7 +211,8 @@ def _valley(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                and slots[i - 1]["pos"] > slots[i]["pos"] < slots[i + 1]["pos"]]
     if not valleys:
         return
-    pick = ctx.ask(seat, "strength", valleys + ["skip"], f"{name_of(origin['card'])}: give 2 strength to a unit")
+    pick = ctx.ask(seat, "strength", valleys + ["skip"], f"{name_of(origin['card'])}: give 2 strength to a unit",
+                   decline="skip")
     if pick != "skip":
         gain(ctx, seat, pick, op["n"])
 
@@ -226,7 +230,7 @@ def _swap(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             return
         name = name_of(origin["card"])
         first = strongest_first(p, own)
-        a = ctx.ask(seat, "swap", first + ["skip"], f"{name}: the first unit to swap")
+        a = ctx.ask(seat, "swap", first + ["skip"], f"{name}: the first unit to swap", decline="skip")
         if a == "skip":
             return
         b = ctx.ask(seat, "swap", [i for i in own if i != a], f"{name}: the unit it swaps with")
@@ -327,7 +331,8 @@ def _fix_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if not fit:
         return
     pick = ctx.ask(seat, "strength", fit + ["skip"],
-                   f"{name_of(origin['card'])}: make {op['n']} temporary strength of a unit permanent")
+                   f"{name_of(origin['card'])}: make {op['n']} temporary strength of a unit permanent",
+                   decline="skip")
     if pick != "skip":
         gain(ctx, seat, pick, op["n"])
 
@@ -342,7 +347,7 @@ def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool 
         if not hand:
             break
         ranked = sorted(hand, key=lambda c: (-(cat[c].value or 0) if best_first else (cat[c].value or 0), c))
-        pick = ctx.ask(seat, "store", ranked + ["stop"], prompt)
+        pick = ctx.ask(seat, "store", ranked + ["stop"], prompt, decline="stop")
         if pick == "stop":
             break
         picked.append(pick)
@@ -364,7 +369,8 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
         if not helpers:
             break
         options = ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
-        pick = ctx.ask(seat, "rally", options, f"{name_of(card)}: exhaust another Human for this fight?")
+        pick = ctx.ask(seat, "rally", options, f"{name_of(card)}: exhaust another Human for this fight?",
+                       decline="stop")
         if pick == "stop":
             break
         if not denied:

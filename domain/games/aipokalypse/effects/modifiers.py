@@ -90,6 +90,14 @@ def wild_for_triple(card: Card) -> bool:
     return bool(card.has("wild_triple"))
 
 
+def ammo_all_color(player: Mapping[str, Any]) -> str | None:
+    """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to
+    give strength to all your humans" — the colour whose units may take every ammo spend
+    together while it is on a slot (``"blue"``), or None."""
+    ops = statics(player, "ammo_humans")
+    return ops[0][1]["color"] if ops else None
+
+
 def can_cash(state: Mapping[str, Any], player: Mapping[str, Any]) -> list[str]:
     """Pool cards Big Benji may discard now for 1 ammo (a Big Benji on a slot, room for ammo,
     ammo deck not exhausted), sorted."""

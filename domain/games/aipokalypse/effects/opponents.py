@@ -148,7 +148,8 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     cat = catalogue()
     blast = sum(cat[c].value or 0 for c in cards)
-    if ctx.ask(seat, "boom", ["wait", "boom"], f"Megaton: Boom with {len(cards)} card(s), blast {blast}?") == "wait":
+    if ctx.ask(seat, "boom", ["wait", "boom"], f"Megaton: Boom with {len(cards)} card(s), blast {blast}?",
+               decline="wait") == "wait":
         return
     ctx.emit("MegatonBoom", seat, cards=cards, blast=blast)
     for other in opponents(ctx, seat):

@@ -50,13 +50,17 @@ def _neighbour_pool_cards(ctx: Ctx, seat: int, opponents_only: bool = False) -> 
 
 @_op("steal_pool")
 def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    """Big Benji won a point: choose a Special Unit from a neighbouring player's pool and
-    place it in your pool."""
+    """Big Benji: "When you win a point, you can choose a special unit from a neighboring
+    player's pool, which you place in your pool." Kind ``steal``: the neighbours' pool cards
+    (left neighbour first), then ``"skip"`` — take nothing, the decline a timeout answers
+    ("you can": optional, ruling R-benji)."""
     cards = _neighbour_pool_cards(ctx, seat)
     if not cards:
         return
-    card = ctx.ask(seat, "steal", [c for c, _ in cards], f"{name_of(origin['card'])}: take a Special "
-                                                           "Unit from a neighbour's pool")
+    card = ctx.ask(seat, "steal", [c for c, _ in cards] + ["skip"], f"{name_of(origin['card'])}: take a "
+                   "Special Unit from a neighbour's pool?", decline="skip")
+    if card == "skip":
+        return
     owner = dict(cards)[card]
     release_tucked(ctx, owner, card)
     ctx.emit("PoolCardMoved", seat, card=card, from_seat=owner, to_seat=seat, from_where="pool")
@@ -64,20 +68,29 @@ def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("scam")
 def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    """Scammer (discard effect): place Scammer in the pool of one of your neighbouring
-    opponents and take a Special Unit of your choice from that pool (with empty pools you
-    choose the neighbour)."""
+    """Scammer (discard effect): "You can place Scammer in the pool of one of your
+    neighboring opponents and take a Special Unit from that pool." Kind ``steal``: a card of
+    a neighbouring opponent's pool (Scammer goes into that pool); with empty pools kind
+    ``seat``: the neighbour that receives Scammer; both end with ``"skip"`` — no swap,
+    Scammer stays under the Special deck where its discard put it, nothing is taken (the
+    decline a timeout answers: "You can", ruling R-scammer)."""
     if origin["card"] not in ctx.state["specials"]:
         return
     cards = _neighbour_pool_cards(ctx, seat, opponents_only=True)
     if cards:
-        card = ctx.ask(seat, "steal", [c for c, _ in cards], "Scammer: take a Special Unit from a neighbour's pool")
+        card = ctx.ask(seat, "steal", [c for c, _ in cards] + ["skip"],
+                       "Scammer: take a Special Unit from a neighbour's pool (Scammer goes there)?", decline="skip")
+        if card == "skip":
+            return
         other = dict(cards)[card]
     else:
         near = neighbours(ctx, seat, opponents_only=True)
         if not near:
             return
-        card, other = None, ctx.ask(seat, "seat", near, "Scammer: the neighbour whose pool receives Scammer")
+        card, other = None, ctx.ask(seat, "seat", near + ["skip"], "Scammer: the neighbour whose pool "
+                                    "receives Scammer?", decline="skip")
+        if other == "skip":
+            return
     ctx.emit("PoolCardMoved", seat, card=origin["card"], from_seat=seat, to_seat=other, from_where="specials")
     if card:
         release_tucked(ctx, other, card)
@@ -105,7 +118,7 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     count (Queen of Elysium: 2 strength per card exchanged)."""
     pool = list(player(ctx, seat)["pool"])
     if not pool or ctx.ask(seat, "renew", ["renew", "keep"],
-                           f"{name_of(origin['card'])}: renew your pool?") == "keep":
+                           f"{name_of(origin['card'])}: renew your pool?", decline="keep") == "keep":
         return
     for cid in pool:
         ctx.emit("CardDiscarded", seat, card=cid, **{"from": "pool"})
@@ -128,7 +141,8 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     options = list(p["pool"]) + (["health"] if p["health"] else [])
     if not options:
         return
-    pick = ctx.ask(seat, "special", options + ["skip"], f"{name_of(origin['card'])}: recruit a Special Unit for free")
+    pick = ctx.ask(seat, "special", options + ["skip"], f"{name_of(origin['card'])}: recruit a Special Unit for free",
+                   decline="skip")
     if pick == "skip":
         return
     if pick != "health":

@@ -370,7 +370,7 @@ def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if not exhausted:
         return
     pick = ctx.ask(seat, "reactivate", exhausted + ["skip"],
-                   f"{catalogue()[origin['card']].name}: reactivate an exhausted unit?")
+                   f"{catalogue()[origin['card']].name}: reactivate an exhausted unit?", decline="skip")
     if pick != "skip":
         ctx.emit("UnitReactivated", seat, slot=pick, by=me)
         fire(ctx, seat, "reactivated", {})
@@ -432,7 +432,8 @@ def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | No
     if not targets:
         return None
     options = targets + (["skip"] if target_optional(cid, trigger) else [])
-    pick = ctx.ask(seat, "target", options, f"{catalogue()[cid].name}: the target unit of its {trigger} effect")
+    pick = ctx.ask(seat, "target", options, f"{catalogue()[cid].name}: the target unit of its {trigger} effect",
+                   decline="skip" if "skip" in options else None)
     return None if pick == "skip" else pick
 
 
@@ -506,7 +507,8 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                 return
             if op.get("reshuffle") == "optional" and ctx.ask(
                     seat, "reshuffle", ["reshuffle", "stop"],
-                    f"{cat[origin['card']].name}: no card found in the draw pile; shuffle the discard pile?") == "stop":
+                    f"{cat[origin['card']].name}: no card found in the draw pile; shuffle the discard pile?",
+                    decline="stop") == "stop":
                 return
             ctx.ensure_draw()
             reshuffled = True                            # one pass through the new pile at most
@@ -546,14 +548,25 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     options = [1, 0] + list(range(2, len(p["ammo"]) + 1))
     count = ctx.ask(seat, "ammo", options, f"{catalogue()[origin['card']].name}: how many ammo to give "
-                                           "each of your Humans 1 strength?")
+                                           "each of your Humans 1 strength?", decline=0)
     for _ in range(count):
         if not player(ctx, seat)["ammo"]:
             break
-        ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
-        for i in targets:
-            gain(ctx, seat, i, 1)
-        fire(ctx, seat, "ammo_spent", {})
+        spend_ammo_on_all(ctx, seat, op["color"])
+
+
+def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
+    """Lieutenant Dan in the Recruitment Phase: 1 ammo (back on top of the ammo deck) gives
+    every unit of ``color`` on the seat's slots 1 strength ("Instead of giving a unit
+    strength, you can also spend your ammo to give strength to all your humans"); fires
+    ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
+    ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
+    not apply (ruling R-dan)."""
+    targets = [i for i, s in units(player(ctx, seat)) if color_of(s["unit"]) == color]
+    ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
+    for i in targets:
+        gain(ctx, seat, i, 1)
+    fire(ctx, seat, "ammo_spent", {})
 
 
 from . import choices as _choices  # noqa: E402,F401  (registers the ops with a player decision)

@@ -27,7 +27,8 @@ Op families:
   add no strength of additional units to a fight, ruling R-tokamak);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
   ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
-  ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``;
+  ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``,
+  ``ammo_humans`` (Lieutenant Dan: ammo may go to all units of a colour instead of one);
 - game end: ``alt_win``, ``apocalypse``;
 - Megaton: ``load`` (static: hand cards go face down onto it when Recruitment ends) and
   ``boom`` (preparation: the loaded cards blast each opponent's strongest unit in reach);
@@ -107,6 +108,7 @@ OPS: dict[str, dict[str, object]] = {
     "health_from_deck": {},
     "pray": {"n": "int"},
     "ammo_all": {"color": "color"},
+    "ammo_humans": {"color": "color"},
     "fix_temp": {"n": "int"},
     "take_from_hands": {},
     "deny_added_strength": {},
@@ -121,7 +123,7 @@ STATIC_OPS = frozenset({
     "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
     "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
     "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck", "load",
-    "deny_added_strength",
+    "deny_added_strength", "ammo_humans",
 })
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
 BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
