@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from api import (body_limit, cors, events, games, http_cache, limits, matches, ops, replays,
-                 webclient)
+                 request_id, settings, webclient)
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -67,6 +67,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app = ArenaFlask(__name__, static_folder=None)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
+    settings.check_app(app.config)   # a bad setting stops the app here, not per request
     app.url_map.strict_slashes = False
     app.extensions["arena"] = Runtime(service)
     for module in (games, matches, events, replays, ops, webclient):
@@ -77,6 +78,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
         app.before_request(lambda: forget())
     register_error_handlers(app)
     replays.install(app)
+    request_id.install(app)      # before limits' ProxyFix wraps the app: it sees the client
     limits.install(app, service)
     body_limit.install(app)      # after the rate limits: a limited client's body is not read
     http_cache.install(app)

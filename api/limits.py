@@ -1,6 +1,7 @@
 """Per-client request rate limits of the HTTP API (Flask-Limiter over the ``limits`` library).
 
-Settings (Flask config keys of the same name override the environment; unset = default):
+Settings (Flask config keys of the same name override the environment; unset = default;
+parsed by :mod:`api.settings`, so a bad value stops the app from starting):
 
 - ``ARENA_RATE_LIMITS_ENABLED``: ``1`` (default) or ``0``: request rate limits on or off.
 - ``ARENA_RATE_LIMITS``: the limits every client shares over all ``/v1`` requests (reads
@@ -36,7 +37,6 @@ The caps on bot options and on running bot matches per client are the service's
 from __future__ import annotations
 
 import math
-import os
 import time
 from typing import Any
 
@@ -48,35 +48,12 @@ from service.errors import ServiceError
 from service.keys import Keys
 from service.tokens import token_digest
 
-#: Setting -> default (strings, as the environment holds them).
-DEFAULTS: dict[str, str] = {
-    "ARENA_RATE_LIMITS_ENABLED": "1",
-    "ARENA_RATE_LIMITS": "120/minute;20/second",
-    "ARENA_CREATE_RATE_LIMITS": "10/minute;2/second",
-    "ARENA_RATE_LIMIT_STORAGE": "",
-    "ARENA_RATE_LIMIT_STRATEGY": "fixed-window",
-    "ARENA_TRUSTED_PROXIES": "0",
-}
 #: ``app.extensions`` key of the app's :class:`flask_limiter.Limiter`.
 EXTENSION = "arena_limiter"
 #: Views that make a match: they share the creation limits (scope ``create``).
 CREATE_ENDPOINTS = ("matches.create_match", "matches.fork")
 #: Blueprints no limit applies to.
 EXEMPT_BLUEPRINTS = ("ops", "webclient")
-
-
-def setting(app: Flask, name: str) -> str:
-    """The value of setting ``name``: ``app.config``, else the environment, else default."""
-    value = app.config.get(name)
-    if value is None:
-        value = os.environ.get(name)
-    if value is None or value == "":
-        value = DEFAULTS[name]
-    return str(value)
-
-
-def _flag(value: str) -> bool:
-    return value.strip().lower() not in ("0", "false", "no", "off", "")
 
 
 def storage_uri(service: Any, configured: str = "") -> str:
@@ -149,28 +126,32 @@ def _is_preflight() -> bool:
 
 def install(app: Flask, service: Any) -> Limiter | None:
     """Install the proxy fix and the rate limits on ``app`` (serving ``service``) from its
-    settings; returns the limiter, or None when rate limits are disabled."""
-    proxies = int(setting(app, "ARENA_TRUSTED_PROXIES"))
-    if proxies < 0:
-        raise ValueError(f"ARENA_TRUSTED_PROXIES must be 0 or positive, got {proxies}")
+    settings; returns the limiter, or None when rate limits are disabled.
+
+    Raises:
+        service.settings.ConfigError: a setting that does not parse (:mod:`api.settings`).
+    """
+    from api.settings import value   # parsed as at start-up: a bad value is refused here
+
+    proxies = value(app.config, "ARENA_TRUSTED_PROXIES")
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)
-    if not _flag(setting(app, "ARENA_RATE_LIMITS_ENABLED")):
+    if not value(app.config, "ARENA_RATE_LIMITS_ENABLED"):
         return None
     keys: Keys = service.keys
     limiter = Limiter(
         client_key,
-        application_limits=[setting(app, "ARENA_RATE_LIMITS")],
-        storage_uri=storage_uri(service, setting(app, "ARENA_RATE_LIMIT_STORAGE")),
+        application_limits=[value(app.config, "ARENA_RATE_LIMITS")],
+        storage_uri=storage_uri(service, value(app.config, "ARENA_RATE_LIMIT_STORAGE") or ""),
         storage_options={"key_prefix": keys.rate_limits()},
-        strategy=setting(app, "ARENA_RATE_LIMIT_STRATEGY"),
+        strategy=value(app.config, "ARENA_RATE_LIMIT_STRATEGY"),
         headers_enabled=False,   # Retry-After comes from api.errors; no X-RateLimit-*
     )
     limiter.init_app(app)
     limiter.request_filter(_is_preflight)
     for name in EXEMPT_BLUEPRINTS:
         limiter.exempt(app.blueprints[name])
-    create = limiter.shared_limit(setting(app, "ARENA_CREATE_RATE_LIMITS"), scope="create",
+    create = limiter.shared_limit(value(app.config, "ARENA_CREATE_RATE_LIMITS"), scope="create",
                                   override_defaults=False)
     for endpoint in CREATE_ENDPOINTS:
         app.view_functions[endpoint] = create(app.view_functions[endpoint])

@@ -88,7 +88,8 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
 
     Workers are ``api.wire_errors.ProblemThreadWorker`` (gunicorn's ``gthread`` worker, so
     long-polls hold a thread, not a process, answering its own request errors — 414, 431,
-    400 — as problem+json).
+    400 — as problem+json); the other settings and hooks are :mod:`api.gunicorn_config`'s
+    (access log, log format, prometheus_client's multi-process directory).
     """
     from gunicorn.app.base import BaseApplication
 
@@ -96,12 +97,13 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
         """Gunicorn configured from Python instead of a config file."""
 
         def load_config(self) -> None:
+            from api.gunicorn_config import SETTINGS
+
+            for name, value in SETTINGS.items():
+                self.cfg.set(name, value)
             self.cfg.set("bind", bind)
             self.cfg.set("workers", workers)
             self.cfg.set("threads", threads)
-            self.cfg.set("worker_class", WORKER_CLASS)
-            self.cfg.set("timeout", 120)
-            self.cfg.set("accesslog", "-")
 
         def load(self) -> Any:
             from api.app import create_app
@@ -120,9 +122,14 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
               help="Threads per gunicorn worker (REDIS_URL mode only).")
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the HTTP API (embedded in-memory Redis when REDIS_URL is unset)."""
+    from api.settings import check_or_exit
+    from service.logs import configure
+
+    check_or_exit()   # every variable parsed before serving: a bad one exits 1, one line
     console = Console(stderr=True)
     if not os.environ.get("REDIS_URL"):
-        server = EmbeddedServer(host, port)
+        configure()
+        server = EmbeddedServer(host, port, access_log=False)   # api.request_id logs them
         console.print(f"[bold green]Apocalypse Arena[/] (embedded: in-memory Redis, API, RQ "
                       f"worker and scheduler in this process) on [bold]{server.url}[/]")
         console.print("State is lost when this process exits. Ctrl-C to stop.")

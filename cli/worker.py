@@ -23,11 +23,14 @@ from rich.console import Console
                    "Redis (its ARENA_WORKER_HEARTBEAT_FILE), else 1. Starts nothing.")
 def worker(burst: bool, name: str | None, fork: bool, check: bool) -> None:
     """Run an RQ worker with its scheduler on RQ_REDIS_URL / REDIS_URL."""
+    from service.config import Config
+    from service.settings import or_exit
+
+    # every variable a worker reads, parsed before it starts: a bad one exits 1, one line
+    config = or_exit(lambda: Config.from_env().check())
     if check:
-        from service.config import Config
         from service.rq_runtime import check_heartbeat
 
-        config = Config.from_env()
         healthy, reason = check_heartbeat(config.heartbeat_file,
                                           max(5.0, 3 * config.worker_lease_s))
         click.echo(reason)
@@ -36,7 +39,10 @@ def worker(burst: bool, name: str | None, fork: bool, check: bool) -> None:
         raise click.UsageError("set REDIS_URL: `arena worker` needs the real Redis the API "
                                "uses (`arena serve` without REDIS_URL runs its own worker).")
     from cli.serve import redacted_url
+    from service.logs import configure
     from workers.runner import run_worker
+
+    configure()   # ARENA_LOG_FORMAT / ARENA_LOG_LEVEL (RQ's loggers propagate to it)
 
     queue_url = os.environ.get("RQ_REDIS_URL") or os.environ["REDIS_URL"]
     Console(stderr=True).print(f"[bold green]arena worker[/] on queue Redis "

@@ -1,6 +1,7 @@
 """Service configuration read from environment variables (embedded defaults when unset).
 
-Variables (all optional):
+Each variable's parser, default and accepted values are in :data:`service.settings.SERVICE`
+(rendered into ``docs/configuration.md``). Variables (all optional):
 
 - ``REDIS_URL``: event store Redis. ``redis://[:password@]host:port[/db]`` (or ``rediss://``)
   is one server; ``redis+cluster://[:password@]host:port[,host:port...]`` (or
@@ -76,6 +77,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Mapping
 
+from service import settings
 from service.quotas import BotCaps
 
 
@@ -154,67 +156,57 @@ class Config:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
-        """Read the variables listed in the module docstring from ``env`` (default ``os.environ``).
+        """Read the variables of :data:`service.settings.SERVICE` (listed in the module
+        docstring) from ``env`` (default ``os.environ``).
 
-        Raises ``ValueError`` when a numeric variable does not parse or is not positive.
+        Raises:
+            service.settings.ConfigError: (a ``ValueError``) a value that does not parse
+                or is out of range, naming the variable, the value and what is accepted.
         """
-        env = os.environ if env is None else env
-
-        def number(name: str, default: float, kind=float):
-            raw = env.get(name)
-            if raw is None or raw == "":
-                return default
-            value = kind(raw)
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {raw!r}")
-            return value
-
-        def cap(name: str, default: int) -> int:
-            raw = env.get(name)
-            if raw is None or raw == "":
-                return default
-            value = int(raw)
-            if value < 0:
-                raise ValueError(f"{name} must be 0 (no cap) or positive, got {raw!r}")
-            return value
-
-        def flag(name: str, default: bool) -> bool:
-            raw = (env.get(name) or "").strip().lower()
-            if raw == "":
-                return default
-            if raw not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
-                raise ValueError(f"{name} must be 0 or 1, got {env.get(name)!r}")
-            return raw in ("1", "true", "yes", "on")
-
+        v = settings.read(settings.SERVICE, os.environ if env is None else env)
         return cls(
-            redis_url=env.get("REDIS_URL") or None,
-            rq_redis_url=env.get("RQ_REDIS_URL") or None,
-            wait_replicas=number("ARENA_REDIS_WAIT_REPLICAS", 0, int),
-            wait_ms=number("ARENA_REDIS_WAIT_MS", 100, int),
-            cluster_flag=env.get("ARENA_REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes"),
-            key_prefix=env.get("ARENA_KEY_PREFIX") or "arena",
-            snapshot_every=number("ARENA_SNAPSHOT_EVERY", 50, int),
-            reconcile_s=number("ARENA_RECONCILE_S", 2.0),
-            reconcile_full_s=number("ARENA_RECONCILE_FULL_S", 60.0),
-            bot_job_timeout_s=number("ARENA_BOT_JOB_TIMEOUT_S", 30.0),
-            worker_lease_s=number("ARENA_WORKER_LEASE_S", 3.0),
-            heartbeat_file=env.get("ARENA_WORKER_HEARTBEAT_FILE") or "/tmp/arena-worker.heartbeat",
-            queue_name=env.get("ARENA_QUEUE") or None,
-            append_attempts=number("ARENA_APPEND_ATTEMPTS", 5, int),
-            engines_path=env.get("ARENA_ENGINES") or None,
-            fold_cache_size=number("ARENA_FOLD_CACHE_SIZE", 1024, int),
-            index_shards=number("ARENA_INDEX_SHARDS", 16, int),
-            abandon_after_s=number("ARENA_ABANDON_AFTER_S", 86400.0),
-            max_bot_budget=cap("ARENA_MAX_BOT_BUDGET", 512),
-            max_bot_time_ms=cap("ARENA_MAX_BOT_TIME_MS", 2000),
-            max_bot_matches_per_client=cap("ARENA_MAX_BOT_MATCHES_PER_CLIENT", 4),
-            compaction=flag("ARENA_COMPACTION", True),
-            idempotency_ttl_s=number("ARENA_IDEMPOTENCY_TTL_S", 3600.0),
-            archive_url=env.get("ARENA_ARCHIVE_URL") or None,
-            archive_after_s=number("ARENA_ARCHIVE_AFTER_S", 604800.0),
-            archive_batch=number("ARENA_ARCHIVE_BATCH", 100, int),
-            finished_index_max=cap("ARENA_FINISHED_INDEX_MAX", 10000),
+            redis_url=v["REDIS_URL"],
+            rq_redis_url=v["RQ_REDIS_URL"],
+            wait_replicas=v["ARENA_REDIS_WAIT_REPLICAS"],
+            wait_ms=v["ARENA_REDIS_WAIT_MS"],
+            cluster_flag=v["ARENA_REDIS_CLUSTER"],
+            key_prefix=v["ARENA_KEY_PREFIX"],
+            snapshot_every=v["ARENA_SNAPSHOT_EVERY"],
+            reconcile_s=v["ARENA_RECONCILE_S"],
+            reconcile_full_s=v["ARENA_RECONCILE_FULL_S"],
+            bot_job_timeout_s=v["ARENA_BOT_JOB_TIMEOUT_S"],
+            worker_lease_s=v["ARENA_WORKER_LEASE_S"],
+            heartbeat_file=v["ARENA_WORKER_HEARTBEAT_FILE"],
+            queue_name=v["ARENA_QUEUE"],
+            append_attempts=v["ARENA_APPEND_ATTEMPTS"],
+            engines_path=v["ARENA_ENGINES"],
+            fold_cache_size=v["ARENA_FOLD_CACHE_SIZE"],
+            index_shards=v["ARENA_INDEX_SHARDS"],
+            abandon_after_s=v["ARENA_ABANDON_AFTER_S"],
+            max_bot_budget=v["ARENA_MAX_BOT_BUDGET"],
+            max_bot_time_ms=v["ARENA_MAX_BOT_TIME_MS"],
+            max_bot_matches_per_client=v["ARENA_MAX_BOT_MATCHES_PER_CLIENT"],
+            compaction=v["ARENA_COMPACTION"],
+            idempotency_ttl_s=v["ARENA_IDEMPOTENCY_TTL_S"],
+            archive_url=v["ARENA_ARCHIVE_URL"],
+            archive_after_s=v["ARENA_ARCHIVE_AFTER_S"],
+            archive_batch=v["ARENA_ARCHIVE_BATCH"],
+            finished_index_max=v["ARENA_FINISHED_INDEX_MAX"],
         )
+
+    def check(self) -> "Config":
+        """Cross-variable checks of a process start (:func:`service.settings.read` checks
+        each variable alone): RQ needs a standalone Redis. Returns ``self``.
+
+        Raises:
+            service.settings.ConfigError: ``RQ_REDIS_URL`` missing beside a cluster
+                ``REDIS_URL``.
+        """
+        if self.redis_cluster and not self.rq_redis_url:
+            raise settings.ConfigError(
+                "RQ_REDIS_URL", "", "a standalone redis:// URL (required when REDIS_URL "
+                "names a Redis Cluster: RQ does not support Cluster)")
+        return self
 
     def to_env(self) -> dict[str, str]:
         """Environment variables that make :meth:`from_env` rebuild this config

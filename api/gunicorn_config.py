@@ -1,0 +1,62 @@
+"""gunicorn settings of every deployment: ``gunicorn -c python:api.gunicorn_config
+'api.app:create_app()'`` (Dockerfile, compose.yaml) and ``arena serve`` with ``REDIS_URL``
+(:func:`cli.serve.gunicorn_application` applies :data:`SETTINGS`).
+
+Loading this module is the master's start-up check: every variable an API process reads
+is parsed (:func:`api.settings.check_or_exit`), and a bad one stops gunicorn with status 1
+and one line naming it, before any worker starts. It also
+
+- makes ``PROMETHEUS_MULTIPROC_DIR`` (a fresh temporary directory unless set; its old
+  ``*.db`` files removed when gunicorn starts) so that ``/metrics`` sums the HTTP metrics of
+  every worker process (prometheus_client's multi-process mode), and tells
+  prometheus_client when a worker exits (``child_exit``);
+- replaces gunicorn's access log (which writes the query string, tokens included) with
+  :mod:`api.request_id`'s, and formats gunicorn's own lines as the app's
+  (:func:`service.logs.gunicorn_logconfig`: ``ARENA_LOG_FORMAT``, ``ARENA_LOG_LEVEL``).
+"""
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+from typing import Any
+
+from api.settings import check_or_exit
+from service.logs import gunicorn_logconfig
+
+check_or_exit()
+
+
+
+def on_starting(server: Any) -> None:
+    """In the master, before any worker exists: set ``PROMETHEUS_MULTIPROC_DIR`` (a new
+    temporary directory unless set) and remove the metric files of an earlier run in it
+    (their processes are gone). Workers inherit the variable before they import
+    prometheus_client (do not use ``--preload``: the app would import it first)."""
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="arena-prometheus-")
+    os.makedirs(path, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    for old in glob.glob(os.path.join(path, "*.db")):
+        os.remove(old)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """Tell prometheus_client that ``worker``'s process is gone (its live gauges drop)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+worker_class = "api.wire_errors.ProblemThreadWorker"   # gthread answering its own errors
+workers = 2
+threads = 8
+timeout = 120
+graceful_timeout = 20
+accesslog = None
+logconfig_dict = gunicorn_logconfig()
+
+#: The settings above by gunicorn name (what ``arena serve`` sets on its application).
+SETTINGS = {"worker_class": worker_class, "timeout": timeout,
+            "graceful_timeout": graceful_timeout, "accesslog": accesslog,
+            "logconfig_dict": logconfig_dict, "on_starting": on_starting,
+            "child_exit": child_exit}

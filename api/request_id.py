@@ -1,0 +1,132 @@
+"""Request ids and the access log (a WSGI middleware around the Flask app).
+
+- ``X-Request-ID``: a client's id is kept when it is 1-:data:`MAX_LENGTH` characters of
+  :data:`PATTERN` (letters, digits, ``_ . : + = / -``); any other value, or none, is
+  replaced by a fresh one (32 hex digits, ``uuid4``). Every answer carries it in
+  ``X-Request-ID``, and every log line written while the request is served carries it
+  (``request_id``, :mod:`service.logs`).
+- The access log: one line per request on the ``arena.access`` logger when the answer's
+  body is done (a stream's when it ends): method, path, status, bytes, duration in
+  milliseconds, client address, request id (JSON fields of the same names with
+  ``ARENA_LOG_FORMAT=json``). It never records a token: only the path and the query
+  parameters the API documents are kept, with short plain values; any other parameter,
+  any longer value and any path segment longer than :data:`MAX_SEGMENT` characters (a
+  seat token has 43) is written ``***``. Headers (``Authorization``) are never logged.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl, quote
+
+from flask import Flask
+
+from service.logs import REQUEST_ID
+
+log = logging.getLogger("arena.access")
+
+HEADER = "X-Request-ID"
+MAX_LENGTH = 128
+PATTERN = re.compile(r"[A-Za-z0-9_.:+=/-]{1,%d}" % MAX_LENGTH)
+#: ``environ`` key holding the request id (for the app: ``request.environ[ENVIRON_KEY]``).
+ENVIRON_KEY = "arena.request_id"
+#: Query parameters the API documents (openapi.yaml): their short plain values are logged.
+LOGGED_PARAMETERS = frozenset({"after", "cursor", "game", "limit", "max_s", "open_seat",
+                               "seat", "status", "version", "views", "wait"})
+SAFE_VALUE = re.compile(r"[A-Za-z0-9_.,:-]{0,32}")
+MAX_SEGMENT = 32
+REDACTED = "***"
+
+
+def request_id(offered: str | None) -> str:
+    """``offered`` when it is an acceptable id (module docstring), else a new one."""
+    if offered is not None and PATTERN.fullmatch(offered):
+        return offered
+    return uuid.uuid4().hex
+
+
+def loggable_target(path: str, query: str) -> str:
+    """``path[?query]`` as the access log writes it: path segments longer than
+    :data:`MAX_SEGMENT` characters and every query parameter that is not a documented one
+    with a short plain value become ``***`` (module docstring)."""
+    segments = [REDACTED if len(part) > MAX_SEGMENT else quote(part.encode("latin-1", "replace"),
+                                                       safe="@:+=,;-._~!$&'()*")
+                for part in path.split("/")]
+    target = "/".join(segments)
+    if not query:
+        return target
+    pairs = []
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if name in LOGGED_PARAMETERS and SAFE_VALUE.fullmatch(value):
+            pairs.append(f"{name}={value}")
+        else:
+            pairs.append(REDACTED)
+    return f"{target}?{'&'.join(pairs)}" if pairs else target
+
+
+class _Body:
+    """The app's response iterable, counting bytes, writing the access line on close."""
+
+    def __init__(self, body: Iterable[bytes], done: Callable[[int], None]):
+        self.body, self.done, self.size = body, done, 0
+
+    def __iter__(self):
+        for chunk in self.body:
+            self.size += len(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.done(self.size)
+
+
+class RequestLog:
+    """WSGI middleware: request id in and out (module docstring) and the access log."""
+
+    def __init__(self, app: Callable):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        rid = request_id(environ.get("HTTP_X_REQUEST_ID"))
+        environ[ENVIRON_KEY] = rid
+        REQUEST_ID.set(rid)
+        started = time.perf_counter()
+        status: list[str] = ["500"]
+
+        def start(code: str, headers: list, exc_info: Any = None):
+            status[0] = code.split(" ", 1)[0]
+            headers = [(k, v) for k, v in headers if k.lower() != "x-request-id"]
+            headers.append((HEADER, rid))
+            return start_response(code, headers, exc_info)
+
+        def done(size: int) -> None:
+            duration_ms = round((time.perf_counter() - started) * 1000, 1)
+            target = loggable_target(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+                                     environ.get("QUERY_STRING", ""))
+            fields = {"method": environ.get("REQUEST_METHOD", "-"), "path": target,
+                      "status": int(status[0]) if status[0].isdigit() else 0, "bytes": size,
+                      "duration_ms": duration_ms, "client": environ.get("REMOTE_ADDR", "-"),
+                      "request_id": rid}
+            log.info("%s %s %s %dB %.1fms %s", fields["method"], target, status[0], size,
+                     duration_ms, fields["client"], extra=fields)
+            REQUEST_ID.set(None)
+
+        try:
+            body = self.app(environ, start)
+        except BaseException:
+            done(0)
+            raise
+        return _Body(body, done)
+
+
+def install(app: Flask) -> None:
+    """Wrap ``app.wsgi_app`` in :class:`RequestLog` (before :mod:`api.limits`' ProxyFix
+    wraps it, so the access log's ``client`` is the forwarded address when trusted)."""
+    app.wsgi_app = RequestLog(app.wsgi_app)

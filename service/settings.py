@@ -1,0 +1,251 @@
+"""Environment variables: one :class:`Setting` per variable, with the parser every reader
+uses, so a bad value is refused when a process starts (one line: the variable, the value
+and what is accepted) instead of crashing or answering 500 later.
+
+:data:`SERVICE` holds the variables every process reads (the event store, RQ, the
+service's tunables, logging); :mod:`api.settings` adds the HTTP API's. ``docs/
+configuration.md`` is rendered from these tables (``python -m api.config_table``).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+#: Characters a key prefix may hold (``{``/``}`` would break the cluster hash tags).
+PREFIX_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+FLAG_TRUE = ("1", "true", "yes", "on")
+FLAG_FALSE = ("0", "false", "no", "off")
+
+
+class ConfigError(ValueError):
+    """A variable's value is not accepted; ``str(error)`` is the one line to print."""
+
+    def __init__(self, name: str, raw: str, accepts: str, reason: str = ""):
+        self.name, self.raw, self.accepts = name, raw, accepts
+        why = f" ({reason})" if reason else ""
+        super().__init__(f"invalid {name}={raw!r}{why}: accepted: {accepts}")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One environment variable.
+
+    Attributes:
+        name: the variable.
+        default: the value used when it is unset or empty (``None``: unset has a meaning of
+            its own, see ``doc``).
+        parse: ``str -> value``; raises ``ValueError`` (any message) for a refused string.
+        accepts: what ``parse`` accepts, in words (the error line and the docs table).
+        doc: one line for the docs table.
+        readers: which processes read it: ``api``, ``worker`` (``arena worker`` and the
+            embedded worker thread).
+    """
+
+    name: str
+    default: str | None
+    parse: Callable[[str], Any]
+    accepts: str
+    doc: str
+    readers: tuple[str, ...] = ("api", "worker")
+
+    def value(self, env: Mapping[str, str] | None = None, raw: Any = None) -> Any:
+        """The parsed value of ``raw`` (default: ``env``'s, default ``os.environ``; unset or
+        empty: :attr:`default`, ``None`` when that is ``None``). Raises :class:`ConfigError`."""
+        if raw is None:
+            raw = (os.environ if env is None else env).get(self.name)
+        if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+            if self.default is None:
+                return None
+            raw = self.default
+        if not isinstance(raw, str):   # a Flask config value set in Python (tests)
+            raw = str(int(raw) if isinstance(raw, bool) else raw)
+        try:
+            return self.parse(raw)
+        except ConfigError:
+            raise
+        except (ValueError, TypeError) as error:
+            reason = str(error) if str(error) and not str(error).startswith("invalid literal") else ""
+            raise ConfigError(self.name, raw, self.accepts, reason) from None
+
+
+# -- parsers ------------------------------------------------------------------------------
+
+def integer(minimum: int) -> Callable[[str], int]:
+    """Parser of a decimal integer >= ``minimum``."""
+    def parse(raw: str) -> int:
+        value = int(raw.strip())
+        if value < minimum:
+            raise ValueError(f"below {minimum}")
+        return value
+    return parse
+
+
+def positive_number(raw: str) -> float:
+    """A finite decimal number > 0."""
+    value = float(raw.strip())
+    if not value > 0 or value == float("inf"):
+        raise ValueError("not a finite number above 0")
+    return value
+
+
+def flag(raw: str) -> bool:
+    """``1/true/yes/on`` or ``0/false/no/off`` (any case)."""
+    value = raw.strip().lower()
+    if value not in FLAG_TRUE + FLAG_FALSE:
+        raise ValueError("not a flag")
+    return value in FLAG_TRUE
+
+
+def url(*schemes: str) -> Callable[[str], str]:
+    """Parser of a URL with one of ``schemes`` and a non-empty rest; returns it unchanged."""
+    def parse(raw: str) -> str:
+        scheme, sep, rest = raw.strip().partition("://")
+        if not sep or scheme.lower() not in schemes or not rest:
+            raise ValueError("")
+        return raw.strip()
+    return parse
+
+
+def choice(*values: str) -> Callable[[str], str]:
+    """Parser of one of ``values`` (exact)."""
+    def parse(raw: str) -> str:
+        if raw.strip() not in values:
+            raise ValueError("")
+        return raw.strip()
+    return parse
+
+
+def key_prefix(raw: str) -> str:
+    """1-64 characters of ``A-Z a-z 0-9 _ . : -``."""
+    if not PREFIX_PATTERN.fullmatch(raw):
+        raise ValueError("")
+    return raw
+
+
+def text(raw: str) -> str:
+    """Any non-empty string, unchanged."""
+    return raw
+
+
+def module_attribute(raw: str) -> str:
+    """``package.module:attribute``."""
+    if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", raw.strip()):
+        raise ValueError("")
+    return raw.strip()
+
+
+def log_level(raw: str) -> str:
+    """A :mod:`logging` level name, upper-cased."""
+    value = raw.strip().upper()
+    if value not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ValueError("")
+    return value
+
+
+STORE_URL_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
+SECONDS = "a number of seconds above 0"
+
+
+def _s(name, default, parse, accepts, doc, readers=("api", "worker")) -> Setting:
+    return Setting(name, default, parse, accepts, doc, readers)
+
+
+#: The variables every process reads (service/config.py, service/logs.py, cli/).
+SERVICE: tuple[Setting, ...] = (
+    _s("REDIS_URL", None, url(*STORE_URL_SCHEMES),
+       "redis://, rediss://, unix://, redis+cluster:// or rediss+cluster:// URL",
+       "Event store Redis (`redis+cluster://host:port[,host:port...]`: a Redis Cluster "
+       "reached through any listed node). Unset: embedded mode (in-process fakeredis)."),
+    _s("RQ_REDIS_URL", None, url("redis", "rediss", "unix"),
+       "a standalone redis://, rediss:// or unix:// URL (RQ does not support Redis Cluster)",
+       "Redis of RQ (queue, scheduler, worker leases); default `REDIS_URL`; required with "
+       "a cluster `REDIS_URL`."),
+    _s("ARENA_REDIS_CLUSTER", "0", flag, "1/true/yes/on or 0/false/no/off",
+       "`1`: treat a plain `redis://host:port` `REDIS_URL` as a cluster seed node."),
+    _s("ARENA_REDIS_WAIT_REPLICAS", "0", integer(0), "an integer >= 0",
+       "Replicas that must hold each append before it is answered (`WAIT`, pipelined with "
+       "the append)."),
+    _s("ARENA_REDIS_WAIT_MS", "100", integer(1), "an integer >= 1 (milliseconds)",
+       "Bound of that wait; an append not confirmed in time is still answered (and logged)."),
+    _s("ARENA_KEY_PREFIX", "arena", key_prefix,
+       "1-64 characters of A-Z a-z 0-9 _ . : -",
+       "Prefix of every key; also names the RQ queue `<prefix>-turns`."),
+    _s("ARENA_QUEUE", None, key_prefix, "1-64 characters of A-Z a-z 0-9 _ . : -",
+       "RQ queue of bot turns and turn timeouts (default `<prefix>-turns`)."),
+    _s("ARENA_SNAPSHOT_EVERY", "50", integer(1), "an integer >= 1",
+       "Snapshot the folded state every N events."),
+    _s("ARENA_RECONCILE_S", "2.0", positive_number, SECONDS,
+       "Seconds between reconcile passes (one worker of the deployment runs each)."),
+    _s("ARENA_RECONCILE_FULL_S", "60", positive_number, SECONDS,
+       "Seconds between two full reconcile passes (the others scan only matches waiting "
+       "for a worker)."),
+    _s("ARENA_BOT_JOB_TIMEOUT_S", "30", positive_number, SECONDS,
+       "RQ kills a bot job running longer; reconcile treats it as lost."),
+    _s("ARENA_WORKER_LEASE_S", "3", positive_number, SECONDS,
+       "A worker's liveness lease and the scheduler lock last this long (refreshed 3x as "
+       "often)."),
+    _s("ARENA_WORKER_HEARTBEAT_FILE", "/tmp/arena-worker.heartbeat", text, "a file path",
+       "Rewritten by `arena worker` at every lease beat; `arena worker --check` reads it.",
+       ("worker",)),
+    _s("ARENA_APPEND_ATTEMPTS", "5", integer(1), "an integer >= 1",
+       "Attempts of a command sent without `expected_version` on a concurrent append."),
+    _s("ARENA_FOLD_CACHE_SIZE", "1024", integer(1), "an integer >= 1",
+       "Matches whose folded state each process keeps in memory between requests."),
+    _s("ARENA_INDEX_SHARDS", "16", integer(1), "an integer >= 1",
+       "Shards of the global indexes and counters (keep it fixed for a deployment's life)."),
+    _s("ARENA_ABANDON_AFTER_S", "86400", positive_number, SECONDS,
+       "A running match in which no human acted for this long ends `abandoned`."),
+    _s("ARENA_MAX_BOT_BUDGET", "512", integer(0), "an integer >= 0 (0: no cap)",
+       "Highest `budget` bot option a client may ask for."),
+    _s("ARENA_MAX_BOT_TIME_MS", "2000", integer(0), "an integer >= 0 (0: no cap)",
+       "Highest `time_budget_ms` bot option a client may ask for."),
+    _s("ARENA_MAX_BOT_MATCHES_PER_CLIENT", "4", integer(0), "an integer >= 0 (0: no cap)",
+       "Running matches with a bot seat one client (address) may have."),
+    _s("ARENA_COMPACTION", "1", flag, "1/true/yes/on or 0/false/no/off",
+       "Compact every finished match into one compressed key (`0`: keep its stream)."),
+    _s("ARENA_IDEMPOTENCY_TTL_S", "3600", positive_number, SECONDS,
+       "A match's idempotency records expire this long after it ended."),
+    _s("ARENA_ARCHIVE_URL", None, url("postgresql", "postgres"),
+       "postgresql:// or postgres:// URL",
+       "PostgreSQL archive tier; unset: nothing leaves Redis."),
+    _s("ARENA_ARCHIVE_AFTER_S", "604800", positive_number, SECONDS,
+       "A compacted match moves to the archive this long after it ended."),
+    _s("ARENA_ARCHIVE_BATCH", "100", integer(1), "an integer >= 1",
+       "Matches moved to the archive per full reconcile pass."),
+    _s("ARENA_FINISHED_INDEX_MAX", "10000", integer(0), "an integer >= 0 (0: no bound)",
+       "Without an archive: finished matches kept listed in the lobby (older ones stay "
+       "readable by id)."),
+    _s("ARENA_ENGINES", None, module_attribute, "module:attribute",
+       "A `game_id -> Engine` mapping (or a callable returning one) replacing the game "
+       "registry (tests)."),
+    _s("ARENA_LOG_FORMAT", "text", choice("text", "json"), "text or json",
+       "Log lines as text or as one JSON object each (with `request_id` in a request)."),
+    _s("ARENA_LOG_LEVEL", "INFO", log_level, "DEBUG, INFO, WARNING, ERROR or CRITICAL",
+       "The lowest level logged."),
+)
+
+
+def by_name(settings: Iterable[Setting]) -> dict[str, Setting]:
+    """``{name: setting}``."""
+    return {setting.name: setting for setting in settings}
+
+
+def read(settings: Iterable[Setting], env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``{name: parsed value}`` of every setting in ``env`` (default ``os.environ``).
+
+    Raises:
+        ConfigError: the first refused value (in table order).
+    """
+    env = os.environ if env is None else env
+    return {setting.name: setting.value(env) for setting in settings}
+
+
+def or_exit(check: Callable[[], Any]) -> Any:
+    """``check()``'s result; on :class:`ConfigError` exit the process with status 1
+    after printing ``arena: <the error's one line>`` to stderr (``SystemExit``)."""
+    try:
+        return check()
+    except ConfigError as error:
+        raise SystemExit(f"arena: {error}") from None
