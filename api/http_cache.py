@@ -15,10 +15,10 @@ are left to :mod:`api.cors`):
   405 is otherwise heuristically cacheable, RFC 9111 section 4.2.2).
 - **Public answers** keep what their view set (the card data: ``public, max-age=3600``;
   the web client's files: ``no-cache``); the game catalogue is ``public, max-age=300``
-  (static for the life of a process); ``/healthz`` and ``/metrics`` are ``no-store`` (live
+  (static for the life of a process); the health probes and ``/metrics`` are ``no-store`` (live
   readings); everything else — the lobby, a spectator's view and events, past states,
   exports, ``/openapi.yaml`` — is ``no-cache`` (may be stored, revalidated before each use).
-- **ETag and 304**: every 200 answer to GET/HEAD except ``/healthz``, ``/metrics`` and the
+- **ETag and 304**: every 200 answer to GET/HEAD except the health probes, ``/metrics`` and the
   SSE stream carries a strong ``ETag`` (:func:`body_etag`: a digest of the exact body, so it
   changes whenever the representation does); the match view's is
   ``"<version>-<digest>"`` (:func:`set_version_etag`), still usable as ``If-Match`` on
@@ -43,10 +43,12 @@ PUBLIC_POLICIES: dict[str, str] = {
     "games.list_games": "public, max-age=300",
     "games.get_game": "public, max-age=300",
     "ops.healthz": NO_STORE,
+    "ops.livez": NO_STORE,
+    "ops.readyz": NO_STORE,
     "ops.metrics": NO_STORE,
 }
 #: Endpoints whose answers get no ETag (live readings; the SSE stream is streamed anyway).
-NO_ETAG = frozenset({"ops.healthz", "ops.metrics", "events.stream"})
+NO_ETAG = frozenset({"ops.healthz", "ops.livez", "ops.readyz", "ops.metrics", "events.stream"})
 #: Answers under this path prefix depend on the request's bearer token (or its absence).
 MATCHES_PREFIX = "/v1/matches"
 _SAFE = ("GET", "HEAD")

@@ -1,5 +1,12 @@
-"""Operations endpoints: ``/healthz`` (liveness + Redis reachability), ``/metrics``
-(Prometheus text exposition format 0.0.4) and ``/openapi.yaml`` (the contract).
+"""Operations endpoints: ``/livez`` (liveness: the process answers; no dependency is
+asked), ``/readyz`` and ``/healthz`` (readiness: both Redis answer; ``/healthz`` is kept
+for existing health checks), ``/metrics`` (Prometheus text exposition format 0.0.4, by
+prometheus_client: :mod:`api.metrics`) and ``/openapi.yaml`` (the contract).
+
+A liveness probe that fails makes an orchestrator restart the process, so ``/livez``
+asks no dependency: an API process needs no restart when Redis is away (it answers 503
+``store_unavailable`` and recovers by itself), it only must not get traffic meanwhile,
+which is what ``/readyz`` (503 then) tells a load balancer.
 
 The contract is one file, ``openapi.yaml`` at the repository root. It is read from there
 in a source checkout (editable install, tests, ``arena serve`` from the tree); an installed
@@ -47,19 +54,35 @@ def load_openapi(path: Path | None = None,
     return None
 
 
-@bp.get("/healthz")
-def healthz():
-    """200 with the service's health report when it says ``ok``, else 503 with it."""
+@bp.get("/livez")
+def livez():
+    """Liveness: 200 ``{"status": "ok"}`` whenever this process can answer (no Redis
+    call)."""
+    return jsonify({"status": "ok"})
+
+
+@bp.get("/readyz")
+def readyz():
+    """Readiness: 200 with the service's health report (one ``PING`` of the store and of
+    the queue Redis) when it says ``ok``, else 503 with it."""
     report = service().health()
     healthy = report.get("status", "ok") == "ok"
     return jsonify(report), 200 if healthy else 503
 
 
+@bp.get("/healthz")
+def healthz():
+    """The readiness report of :func:`readyz` (kept for compose and existing checks)."""
+    return readyz()
+
+
 @bp.get("/metrics")
 def metrics():
-    """The service's counters and gauges in Prometheus text format."""
-    return Response(service().metrics(), mimetype="text/plain",
-                    headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"})
+    """The deployment's counters and gauges, this server's HTTP request durations and the
+    build info in Prometheus text format 0.0.4 (:func:`api.metrics.exposition`)."""
+    from api.metrics import CONTENT_TYPE, exposition
+
+    return Response(exposition(service()), headers={"Content-Type": CONTENT_TYPE})
 
 
 @bp.get("/openapi.yaml")

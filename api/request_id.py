@@ -12,6 +12,7 @@
   parameters the API documents are kept, with short plain values; any other parameter,
   any longer value and any path segment longer than :data:`MAX_SEGMENT` characters (a
   seat token has 43) is written ``***``. Headers (``Authorization``) are never logged.
+- The same moment feeds ``arena_http_request_duration_seconds`` (:mod:`api.metrics`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import uuid
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, quote
 
-from flask import Flask
+from flask import Flask, request, request_started
 
 from service.logs import REQUEST_ID
 
@@ -90,8 +91,9 @@ class _Body:
 class RequestLog:
     """WSGI middleware: request id in and out (module docstring) and the access log."""
 
-    def __init__(self, app: Callable):
+    def __init__(self, app: Callable, observe: Callable[[dict, int, float], None] | None = None):
         self.app = app
+        self.observe = observe
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         rid = request_id(environ.get("HTTP_X_REQUEST_ID"))
@@ -116,6 +118,8 @@ class RequestLog:
                       "request_id": rid}
             log.info("%s %s %s %dB %.1fms %s", fields["method"], target, status[0], size,
                      duration_ms, fields["client"], extra=fields)
+            if self.observe is not None:
+                self.observe(environ, fields["status"], duration_ms / 1000)
             REQUEST_ID.set(None)
 
         try:
@@ -128,5 +132,14 @@ class RequestLog:
 
 def install(app: Flask) -> None:
     """Wrap ``app.wsgi_app`` in :class:`RequestLog` (before :mod:`api.limits`' ProxyFix
-    wraps it, so the access log's ``client`` is the forwarded address when trusted)."""
-    app.wsgi_app = RequestLog(app.wsgi_app)
+    wraps it, so the access log's ``client`` is the forwarded address when trusted), which
+    also feeds the HTTP duration histogram of :mod:`api.metrics`."""
+    from api.metrics import ROUTE_KEY, observe
+
+    def note_route(sender: Flask, **_extra: Any) -> None:
+        rule = request.url_rule   # matched when the request context was pushed
+        if rule is not None:
+            request.environ[ROUTE_KEY] = rule.rule
+
+    request_started.connect(note_route, app, weak=False)
+    app.wsgi_app = RequestLog(app.wsgi_app, observe)

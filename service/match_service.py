@@ -18,7 +18,8 @@ method delegates to the module that holds its use case:
 ``compact``, ``archive_due``                :mod:`service.compaction`, :mod:`service.archive`
 ``list_matches``                            :mod:`service.lobby`
 ``resign``, ``abandon``, ``rematch``        :mod:`service.lifecycle`
-``health``, ``metrics``                     :mod:`service.ops`
+``health``, ``metrics``,                    :mod:`service.ops`
+``metrics_collect``, ``observe_job``
 ==========================================  =====================================
 
 Shared by all of them: :mod:`service.context` (loading a match, the fold cache) and
@@ -309,3 +310,11 @@ class MatchService:
     def metrics(self) -> str:
         """See :meth:`service.ops.Ops.metrics`."""
         return self._ops.metrics()
+
+    def metrics_collect(self):
+        """See :meth:`service.ops.Ops.collect`."""
+        return self._ops.collect()
+
+    def observe_job(self, kind: str, seconds: float) -> None:
+        """See :meth:`service.ops.Ops.observe_job`."""
+        self._ops.observe_job(kind, seconds)

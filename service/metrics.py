@@ -1,10 +1,17 @@
 """Prometheus counters shared by every process through Redis hashes, one per index shard
 (``P:{P-ix-<k>}:metrics``, :mod:`service.slots`): an append counts in its match's shard
 inside the append script; a counter's value is the sum over the shards (and the
-pre-sharding single hash ``P:metrics``)."""
+pre-sharding single hash ``P:metrics``). The RQ job-duration histogram lives in the same
+hashes (a job counts in one random shard), so any API process's ``/metrics`` shows the
+whole deployment's. Exposed through prometheus_client (:meth:`Metrics.collect` yields its
+metric families; :mod:`api.metrics` adds the per-process HTTP histograms)."""
 from __future__ import annotations
 
 import random
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.utils import floatToGoString
 
 from service.keys import Keys
 from service.slots import shard_map
@@ -24,6 +31,12 @@ COUNTERS = {
                          "Finished matches moved to the PostgreSQL archive."),
 }
 REJECTED = "rejected:"
+#: Hash fields of the RQ job-duration histogram: ``job:<kind>:<bucket index>`` (the count in
+#: that bucket alone; the exposition makes them cumulative) and ``job-sum:<kind>``.
+JOB = "job:"
+JOB_SUM = "job-sum:"
+#: Upper bounds (seconds) of the job-duration buckets (+Inf follows).
+JOB_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 
 class Metrics:
@@ -50,31 +63,79 @@ class Metrics:
         """Count one rejected command by its error ``code`` (in any shard)."""
         self.redis.hincrby(self._key(None), REJECTED + code, 1)
 
-    def totals(self) -> dict[str, int]:
-        """Every counter summed over the shards (one pipeline)."""
+    def totals(self) -> dict[str, float]:
+        """Every counter summed over the shards (one pipeline; integers but the job
+        histograms' sums)."""
         pipe = self.redis.pipeline(transaction=False)
         for shard in [*range(self.map.shards), None]:
             pipe.hgetall(self.keys.metrics(shard))
-        out: dict[str, int] = {}
+        out: dict[str, float] = {}
         for part in pipe.execute():
             for field_name, value in part.items():
-                out[field_name] = out.get(field_name, 0) + int(value)
+                number = float(value) if field_name.startswith(JOB_SUM) else int(value)
+                out[field_name] = out.get(field_name, 0) + number
         return out
 
-    def render(self, running: int) -> str:
-        """Prometheus text exposition (version 0.0.4) of every counter plus the
-        ``arena_running_matches`` gauge."""
+    def observe_job(self, kind: str, seconds: float) -> None:
+        """Count one finished RQ job of ``kind`` (``bot_turn``, ``turn_timeout``,
+        ``reconcile``) that ran ``seconds``: its bucket of :data:`JOB_BUCKETS_S`, the count
+        and the sum, in one shard (one round trip). The histogram is the deployment's:
+        every worker process adds to the same hashes."""
+        index = next((i for i, bound in enumerate(JOB_BUCKETS_S) if seconds <= bound),
+                     len(JOB_BUCKETS_S))
+        key = self._key(None)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hincrby(key, f"{JOB}{kind}:{index}", 1)
+        pipe.hincrbyfloat(key, f"{JOB_SUM}{kind}", seconds)
+        pipe.execute()
+
+    def collect(self, running: int, queue: dict[str, int] | None = None):
+        """prometheus_client metric families (a custom collector's ``collect``): every
+        counter of :data:`COUNTERS`, ``arena_actions_rejected_total{code}``,
+        ``arena_running_matches``, ``arena_rq_job_duration_seconds{kind}`` (a histogram)
+        and, given ``queue`` (``{"queued": n, "scheduled": n, "started": n}`` of
+        :meth:`service.ops.Ops.queue_depth`), ``arena_rq_jobs{queue, state}``."""
         raw = self.totals()
-        lines: list[str] = []
         for field_name, (metric, help_text) in COUNTERS.items():
-            lines += [f"# HELP {metric} {help_text}", f"# TYPE {metric} counter",
-                      f"{metric} {int(raw.get(field_name, 0))}"]
-        lines += ["# HELP arena_actions_rejected_total Commands rejected, by error code.",
-                  "# TYPE arena_actions_rejected_total counter"]
+            yield CounterMetricFamily(metric, help_text, value=int(raw.get(field_name, 0)))
+        rejected = CounterMetricFamily("arena_actions_rejected_total",
+                                       "Commands rejected, by error code.", labels=["code"])
         for field_name in sorted(raw):
             if field_name.startswith(REJECTED):
-                code = field_name[len(REJECTED):].replace("\\", "\\\\").replace('"', '\\"')
-                lines.append(f'arena_actions_rejected_total{{code="{code}"}} {int(raw[field_name])}')
-        lines += ["# HELP arena_running_matches Matches without a result.",
-                  "# TYPE arena_running_matches gauge", f"arena_running_matches {running}"]
-        return "\n".join(lines) + "\n"
+                rejected.add_metric([field_name[len(REJECTED):]], int(raw[field_name]))
+        yield rejected
+        yield GaugeMetricFamily("arena_running_matches", "Matches without a result.",
+                                value=running)
+        jobs = HistogramMetricFamily("arena_rq_job_duration_seconds",
+                                     "Run time of finished RQ jobs (bot turns, turn timeouts, "
+                                     "reconcile passes), by kind, over every worker.",
+                                     labels=["kind"])
+        kinds = sorted({name[len(JOB):].rsplit(":", 1)[0] for name in raw if name.startswith(JOB)})
+        for kind in kinds:
+            buckets, total = [], 0
+            for index, bound in enumerate([*JOB_BUCKETS_S, float("inf")]):
+                total += int(raw.get(f"{JOB}{kind}:{index}", 0))
+                buckets.append((floatToGoString(bound), total))
+            jobs.add_metric([kind], buckets, sum_value=float(raw.get(f"{JOB_SUM}{kind}", 0)))
+        yield jobs
+        if queue is not None:
+            depth = GaugeMetricFamily("arena_rq_jobs", "RQ jobs of the turn queue by state "
+                                      "(queued: waiting for a worker; scheduled: turn timeouts "
+                                      "not due yet; started: running).", labels=["state"])
+            for state, count in queue.items():
+                depth.add_metric([state], count)
+            yield depth
+
+    def render(self, running: int, queue: dict[str, int] | None = None) -> str:
+        """Prometheus text exposition (version 0.0.4, by prometheus_client) of
+        :meth:`collect`."""
+        registry = CollectorRegistry(auto_describe=False)
+        registry.register(_Collector(lambda: self.collect(running, queue)))
+        return generate_latest(registry).decode()
+
+
+class _Collector:
+    """A prometheus_client collector yielding what ``collect`` returns."""
+
+    def __init__(self, collect):
+        self.collect = collect

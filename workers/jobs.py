@@ -11,6 +11,7 @@ reconcile enqueues it again once Redis answers — without counting it as a fail
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, Callable
 
 from service.bootstrap import get_service
@@ -19,28 +20,39 @@ from service.store_errors import STORE_UNAVAILABLE
 log = logging.getLogger(__name__)
 
 
-def _through_outage(run: Callable[[], dict], what: str) -> dict[str, Any]:
+def _through_outage(run: Callable[[], dict], what: str, kind: str) -> dict[str, Any]:
+    started = time.perf_counter()
     try:
         return run()
     except STORE_UNAVAILABLE as error:
         log.warning("%s: store unavailable (%s: %s); reconcile retries it",
                     what, type(error).__name__, error)
         return {"status": "store_unavailable"}
+    finally:
+        _observe(kind, time.perf_counter() - started)
+
+
+def _observe(kind: str, seconds: float) -> None:
+    """Count the job in ``arena_rq_job_duration_seconds`` (a store outage skips it)."""
+    try:
+        get_service().observe_job(kind, seconds)
+    except STORE_UNAVAILABLE:
+        pass
 
 
 def bot_turn(match_id: str, version: int, seat: int | None = None) -> dict:
     """Let the bot of ``seat`` (default: first pending bot) decide at ``version``."""
     return _through_outage(lambda: get_service().run_bot_turn(match_id, version, seat),
-                           f"bot turn {match_id}@{version}")
+                           f"bot turn {match_id}@{version}", "bot_turn")
 
 
 def turn_timeout(match_id: str, seat: int, version: int) -> dict:
     """Decide for ``seat`` with the engine's timeout bot if its deadline (started at
     ``version``) passed and it still has not acted."""
     return _through_outage(lambda: get_service().run_turn_timeout(match_id, seat, version),
-                           f"turn timeout {match_id} seat {seat}@{version}")
+                           f"turn timeout {match_id} seat {seat}@{version}", "turn_timeout")
 
 
 def reconcile() -> dict:
     """Re-enqueue lost bot turns and timeouts of every running match."""
-    return _through_outage(lambda: get_service().reconcile(), "reconcile")
+    return _through_outage(lambda: get_service().reconcile(), "reconcile", "reconcile")
