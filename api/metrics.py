@@ -34,6 +34,9 @@ UNMATCHED = "unmatched"
 #: ``environ`` key of the matched URL rule.
 ROUTE_KEY = "arena.route"
 
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):   # values live in files there: it must exist
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
 HTTP_DURATION = Histogram("arena_http_request_duration_seconds",
                           "HTTP requests by method, URL rule and status: seconds until the "
                           "answer's body ended.", ["method", "route", "status"],

@@ -8,12 +8,12 @@
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from typing import Any
 
 import click
-from rich.console import Console
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.wire_errors import ProblemRequestHandler
@@ -126,13 +126,16 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     from service.logs import configure
 
     check_or_exit()   # every variable parsed before serving: a bad one exits 1, one line
-    console = Console(stderr=True)
+    title = click.style("Apocalypse Arena", fg="green", bold=True)
     if not os.environ.get("REDIS_URL"):
+        if importlib.util.find_spec("fakeredis") is None:
+            raise click.ClickException("the embedded mode (REDIS_URL unset) needs the cli "
+                                       "extra: pip install 'apocalypse-arena[cli]'")
         configure()
         server = EmbeddedServer(host, port, access_log=False)   # api.request_id logs them
-        console.print(f"[bold green]Apocalypse Arena[/] (embedded: in-memory Redis, API, RQ "
-                      f"worker and scheduler in this process) on [bold]{server.url}[/]")
-        console.print("State is lost when this process exits. Ctrl-C to stop.")
+        click.echo(f"{title} (embedded: in-memory Redis, API, RQ worker and scheduler in "
+                   f"this process) on {click.style(server.url, bold=True)}", err=True)
+        click.echo("State is lost when this process exits. Ctrl-C to stop.", err=True)
         try:
             server.http.serve_forever()
         except KeyboardInterrupt:
@@ -140,9 +143,10 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         finally:
             server.close()
         return
-    console.print(f"[bold green]Apocalypse Arena[/] API on [bold]http://{host}:{port}[/] "
-                  f"(Redis {redacted_url(os.environ['REDIS_URL'])}). Bots and turn timeouts need "
-                  "[bold]arena worker[/] running against the same Redis.")
+    click.echo(f"{title} API on {click.style(f'http://{host}:{port}', bold=True)} "
+               f"(Redis {redacted_url(os.environ['REDIS_URL'])}). Bots and turn timeouts need "
+               f"{click.style('arena worker', bold=True)} running against the same Redis.",
+               err=True)
     gunicorn_application(f"{host}:{port}", workers, threads).run()
 
 

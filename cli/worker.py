@@ -10,7 +10,6 @@ import os
 import sys
 
 import click
-from rich.console import Console
 
 
 @click.command("worker")
@@ -45,6 +44,6 @@ def worker(burst: bool, name: str | None, fork: bool, check: bool) -> None:
     configure()   # ARENA_LOG_FORMAT / ARENA_LOG_LEVEL (RQ's loggers propagate to it)
 
     queue_url = os.environ.get("RQ_REDIS_URL") or os.environ["REDIS_URL"]
-    Console(stderr=True).print(f"[bold green]arena worker[/] on queue Redis "
-                               f"{redacted_url(queue_url)}{' (burst)' if burst else ''}")
+    click.echo(f"{click.style('arena worker', fg='green', bold=True)} on queue Redis "
+               f"{redacted_url(queue_url)}{' (burst)' if burst else ''}", err=True)
     run_worker(burst=burst, name=name, fork=fork)
