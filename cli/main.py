@@ -45,6 +45,15 @@ class LazyGroup(click.Group):
                     "pip install 'apocalypse-arena[cli]'") from None
             raise
 
+    def invoke(self, ctx: click.Context):
+        """Run the command; a refused environment variable is one ``Error:`` line, exit 1."""
+        from service.settings import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except ConfigError as error:
+            raise click.ClickException(str(error)) from None
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="apocalypse-arena", prog_name="arena")
