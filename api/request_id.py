@@ -2,7 +2,7 @@
 
 - ``X-Request-ID``: a client's id is kept when it is 1-:data:`MAX_LENGTH` characters of
   :data:`PATTERN` (letters, digits, ``_ . : + = / -``); any other value, or none, is
-  replaced by a fresh one (32 hex digits, ``uuid4``). Every answer carries it in
+  replaced by a fresh one (32 random hex digits). Every answer carries it in
   ``X-Request-ID``, and every log line written while the request is served carries it
   (``request_id``, :mod:`service.logs`).
 - The access log: one line per request on the ``arena.access`` logger when the answer's
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import time
-import uuid
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, quote
 
@@ -39,6 +39,7 @@ LOGGED_PARAMETERS = frozenset({"after", "cursor", "game", "limit", "max_s", "ope
                                "seat", "status", "version", "views", "wait"})
 SAFE_VALUE = re.compile(r"[A-Za-z0-9_.,:-]{0,32}")
 MAX_SEGMENT = 32
+PLAIN_PATH = re.compile(r"(?:/[A-Za-z0-9_.~:@=+,-]{0,%d})*" % MAX_SEGMENT)
 REDACTED = "***"
 
 
@@ -46,17 +47,19 @@ def request_id(offered: str | None) -> str:
     """``offered`` when it is an acceptable id (module docstring), else a new one."""
     if offered is not None and PATTERN.fullmatch(offered):
         return offered
-    return uuid.uuid4().hex
+    return secrets.token_hex(16)
 
 
 def loggable_target(path: str, query: str) -> str:
     """``path[?query]`` as the access log writes it: path segments longer than
     :data:`MAX_SEGMENT` characters and every query parameter that is not a documented one
     with a short plain value become ``***`` (module docstring)."""
-    segments = [REDACTED if len(part) > MAX_SEGMENT else quote(part.encode("latin-1", "replace"),
-                                                       safe="@:+=,;-._~!$&'()*")
-                for part in path.split("/")]
-    target = "/".join(segments)
+    if PLAIN_PATH.fullmatch(path):   # the common case: nothing to quote or redact
+        target = path
+    else:
+        target = "/".join(REDACTED if len(part) > MAX_SEGMENT
+                          else quote(part.encode("latin-1", "replace"), safe="@:+=,;-._~!$&'()*")
+                          for part in path.split("/"))
     if not query:
         return target
     pairs = []
@@ -109,17 +112,20 @@ class RequestLog:
             return start_response(code, headers, exc_info)
 
         def done(size: int) -> None:
-            duration_ms = round((time.perf_counter() - started) * 1000, 1)
-            target = loggable_target(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
-                                     environ.get("QUERY_STRING", ""))
-            fields = {"method": environ.get("REQUEST_METHOD", "-"), "path": target,
-                      "status": int(status[0]) if status[0].isdigit() else 0, "bytes": size,
-                      "duration_ms": duration_ms, "client": environ.get("REMOTE_ADDR", "-"),
-                      "request_id": rid}
-            log.info("%s %s %s %dB %.1fms %s", fields["method"], target, status[0], size,
-                     duration_ms, fields["client"], extra=fields)
+            seconds = time.perf_counter() - started
+            code = int(status[0]) if status[0].isdigit() else 0
+            if log.isEnabledFor(logging.INFO):
+                target = loggable_target(
+                    environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+                    environ.get("QUERY_STRING", ""))
+                fields = {"method": environ.get("REQUEST_METHOD", "-"), "path": target,
+                          "status": code, "bytes": size,
+                          "duration_ms": round(seconds * 1000, 1),
+                          "client": environ.get("REMOTE_ADDR", "-"), "request_id": rid}
+                log.info("%s %s %s %dB %.1fms %s", fields["method"], target, status[0], size,
+                         fields["duration_ms"], fields["client"], extra=fields)
             if self.observe is not None:
-                self.observe(environ, fields["status"], duration_ms / 1000)
+                self.observe(environ, code, seconds)
             REQUEST_ID.set(None)
 
         try:
