@@ -144,3 +144,14 @@ def test_text_logs_carry_the_request_id_and_the_format_is_a_setting():
         REQUEST_ID.reset(token)
     assert "[rid-9] hello" in out.getvalue()
     configure({})
+
+
+def test_no_server_configuration_writes_gunicorns_access_log_with_its_query_strings():
+    """gunicorn's own access log writes the request line, query string included; every
+    shipped configuration turns it off for api.request_id's (the embedded server's
+    request lines are off too)."""
+    import api.gunicorn_config
+    from cli.serve import gunicorn_application
+
+    assert api.gunicorn_config.accesslog is None
+    assert gunicorn_application("127.0.0.1:8125", workers=1, threads=1).cfg.accesslog is None
