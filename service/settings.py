@@ -124,14 +124,28 @@ def key_prefix(raw: str) -> str:
     return raw
 
 
+def postgres_conninfo(raw: str) -> str:
+    """A ``postgresql://`` / ``postgres://`` URL or a libpq ``key=value`` string (parsed by
+    psycopg's ``conninfo_to_dict``); returned unchanged."""
+    if "://" in raw:
+        return url("postgresql", "postgres")(raw)
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(raw)
+    except Exception as error:   # psycopg.ProgrammingError: libpq refused it
+        raise ValueError(str(error).splitlines()[0] if str(error) else "") from None
+    return raw.strip()
+
+
 def text(raw: str) -> str:
     """Any non-empty string, unchanged."""
     return raw
 
 
 def module_attribute(raw: str) -> str:
-    """``package.module:attribute``."""
-    if not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", raw.strip()):
+    """``package.module[:attribute]`` (the attribute defaults to ``ENGINES``)."""
+    if not re.fullmatch(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?", raw.strip()):
         raise ValueError("")
     return raw.strip()
 
@@ -207,8 +221,8 @@ SERVICE: tuple[Setting, ...] = (
        "Compact every finished match into one compressed key (`0`: keep its stream)."),
     _s("ARENA_IDEMPOTENCY_TTL_S", "3600", positive_number, SECONDS,
        "A match's idempotency records expire this long after it ended."),
-    _s("ARENA_ARCHIVE_URL", None, url("postgresql", "postgres"),
-       "postgresql:// or postgres:// URL",
+    _s("ARENA_ARCHIVE_URL", None, postgres_conninfo,
+       "a postgresql:// or postgres:// URL, or a libpq key=value string",
        "PostgreSQL archive tier; unset: nothing leaves Redis."),
     _s("ARENA_ARCHIVE_AFTER_S", "604800", positive_number, SECONDS,
        "A compacted match moves to the archive this long after it ended."),
@@ -217,7 +231,7 @@ SERVICE: tuple[Setting, ...] = (
     _s("ARENA_FINISHED_INDEX_MAX", "10000", integer(0), "an integer >= 0 (0: no bound)",
        "Without an archive: finished matches kept listed in the lobby (older ones stay "
        "readable by id)."),
-    _s("ARENA_ENGINES", None, module_attribute, "module:attribute",
+    _s("ARENA_ENGINES", None, module_attribute, "package.module[:attribute] (default ENGINES)",
        "A `game_id -> Engine` mapping (or a callable returning one) replacing the game "
        "registry (tests)."),
     _s("ARENA_LOG_FORMAT", "text", choice("text", "json"), "text or json",
