@@ -21,6 +21,8 @@ import os
 import tempfile
 from typing import Any
 
+from gunicorn.config import KNOWN_SETTINGS
+
 from api.settings import check_or_exit
 from service.logs import gunicorn_logconfig
 
@@ -54,9 +56,14 @@ timeout = 120
 graceful_timeout = 20
 accesslog = None
 logconfig_dict = gunicorn_logconfig()
+#: newer gunicorns open a control socket under $HOME unless told not to (the image's user
+#: has no home; nothing here uses the socket).
+CONTROL_SOCKET = {"control_socket_disable": True} if any(
+    s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else {}
+globals().update(CONTROL_SOCKET)
 
 #: The settings above by gunicorn name (what ``arena serve`` sets on its application).
 SETTINGS = {"worker_class": worker_class, "timeout": timeout,
             "graceful_timeout": graceful_timeout, "accesslog": accesslog,
             "logconfig_dict": logconfig_dict, "on_starting": on_starting,
-            "child_exit": child_exit}
+            "child_exit": child_exit, **CONTROL_SOCKET}

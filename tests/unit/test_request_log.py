@@ -72,6 +72,12 @@ def lines():
         root.setLevel(old_level)
 
 
+def _access(logged: list[dict], request_id: str) -> list[dict]:
+    """The access lines of the request with ``request_id``."""
+    return [line for line in logged
+            if line["logger"] == "arena.access" and line["request_id"] == request_id]
+
+
 def test_a_request_id_is_generated_or_kept_and_returned_on_every_answer(app):
     client = app
     fresh = client.get("/v1/games").headers["X-Request-ID"]
@@ -89,11 +95,9 @@ def test_a_request_id_is_generated_or_kept_and_returned_on_every_answer(app):
 
 def test_every_line_of_a_request_carries_its_id_and_the_access_line_its_duration(app, lines):
     app.get("/_test/log", headers={"X-Request-ID": "trace-1"})
-    logged = wait_for(lambda: [line for line in lines() if line["logger"] == "arena.access"]
-                      and lines(), 30)
-    inside = [line for line in logged if line["message"] == "inside the request"]
+    access = wait_for(lambda: _access(lines(), "trace-1"), 30)
+    inside = [line for line in lines() if line["message"] == "inside the request"]
     assert inside and inside[0]["request_id"] == "trace-1" and inside[0]["level"] == "WARNING"
-    access = [line for line in logged if line["logger"] == "arena.access"]
     assert len(access) == 1
     entry = access[0]
     assert (entry["method"], entry["path"], entry["status"], entry["request_id"]) == \
@@ -107,12 +111,16 @@ def test_the_access_log_never_records_a_token(app, lines):
     created = client.post("/v1/matches", json={"game": "ai-100-human", "seats": [
         {"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]})
     match_id, token = created.json()["match_id"], created.json()["seats"][0]["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
     client.get(f"/v1/matches/{match_id}?token={token}&access_token={SECRET}&wait=0",
-               headers={"Authorization": f"Bearer {token}"})
+               headers={**bearer, "X-Request-ID": "q1"})
     client.get(f"/v1/matches/{match_id}/events?after=0&{SECRET}",
-               headers={"Authorization": f"Bearer {token}"})
-    client.get(f"/v1/matches/{SECRET}")
-    client.get(f"/v1/matches?cursor={token}")
+               headers={**bearer, "X-Request-ID": "q2"})
+    client.get(f"/v1/matches/{SECRET}", headers={"X-Request-ID": "q3"})
+    client.get(f"/v1/matches?cursor={token}", headers={"X-Request-ID": "q4"})
+    # each access line is written when its answer's body is closed, maybe after the client
+    # has read it: wait until all four are there
+    assert wait_for(lambda: all(_access(lines(), rid) for rid in ("q1", "q2", "q3", "q4")), 30)
     text = json.dumps(lines())
     assert token not in text and SECRET not in text
     paths = [line["path"] for line in lines() if line["logger"] == "arena.access"]
