@@ -109,8 +109,8 @@ def test_gunicorn_sums_the_http_metrics_of_every_worker_process(redis_url, tmp_p
     try:
         def up():
             try:
-                return requests.get(f"{url}/v1/games", timeout=5).status_code == 200
-            except requests.ConnectionError:
+                return requests.get(f"{url}/v1/games", timeout=60).status_code == 200
+            except requests.RequestException:   # not up yet (refused), or a cold start
                 return False
 
         assert wait_for(up, 60, step=0.2), "gunicorn did not answer"
@@ -118,13 +118,13 @@ def test_gunicorn_sums_the_http_metrics_of_every_worker_process(redis_url, tmp_p
         # new connections until both workers have served one (each writes its own file on
         # its first observation; only /v1/games has been asked for so far)
         while len(list(tmp_path.glob("histogram_*.db"))) < 2 and sent < 400:
-            requests.get(f"{url}/v1/games", headers={"Connection": "close"}, timeout=10)
+            requests.get(f"{url}/v1/games", headers={"Connection": "close"}, timeout=60)
             sent += 1
         assert len(list(tmp_path.glob("histogram_*.db"))) == 2, "both workers observed"
         route = (("method", "GET"), ("route", "/v1/games"), ("status", "200"))
 
         def counted():
-            text = requests.get(f"{url}/metrics", timeout=10).text
+            text = requests.get(f"{url}/metrics", timeout=60).text
             return _samples(text).get(("arena_http_request_duration_seconds_count", route))
 
         assert wait_for(lambda: counted() == sent, 30), (counted(), sent)
