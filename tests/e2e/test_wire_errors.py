@@ -198,3 +198,56 @@ def test_the_server_still_answers_normally(server, request):
                                          b"If-None-Match: " + etag.encode() +
                                    b"\r\nConnection: close\r\n\r\n")
     assert status == 304 and body == b"" and again["etag"] == etag
+
+
+def _chunked_head(path: str = "/v1/matches") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n").encode()
+
+
+def exchange_half_closed(port: int, request: bytes, timeout_s: float = 30.0
+                         ) -> tuple[int, dict, bytes]:
+    """Like :func:`exchange`, but the client closes its sending side after ``request``
+    (the body ends there: a truncated chunk is never completed)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while True:
+            try:
+                part = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not part:
+                break
+            data += part
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip()
+               for name, _, value in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "embedded"])
+@pytest.mark.parametrize("framing", [
+    b"zz\r\n{}\r\n0\r\n\r\n",            # a chunk size that is not hexadecimal
+    b"2\r\n{}XX\r\n0\r\n\r\n",           # a chunk longer than its size line (no CRLF after it)
+])
+def test_a_malformed_chunked_body_is_400_problem_json(server, framing, request):
+    port = request.getfixturevalue(f"{server}_port")
+    status, headers, body = exchange(port, _chunked_head() + framing)
+    assert status == 400, body
+    problem = _problem(status, headers, body, "bad_request")
+    assert problem["instance"] == "/v1/matches" and "chunked" in problem["detail"]
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "embedded"])
+def test_a_truncated_chunk_is_400_problem_json(server, request):
+    port = request.getfixturevalue(f"{server}_port")
+    # 16 bytes announced, 3 sent, then the client stops sending
+    status, headers, body = exchange_half_closed(port, _chunked_head() + b"10\r\nabc")
+    assert status == 400, body
+    _problem(status, headers, body, "bad_request")
+    # the server answers the next connection as usual
+    assert exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+                    )[0] == 200
