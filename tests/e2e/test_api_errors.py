@@ -54,6 +54,25 @@ def test_wrong_content_type_is_415(http, match):
     assert "text/plain" in body["detail"]
 
 
+@pytest.mark.parametrize("media_type", ["application/merge-patch+json",
+                                        "application/json-patch+json", "application/ld+json"])
+def test_other_json_media_types_are_415(http, match, media_type):
+    """Only ``application/json`` (what openapi.yaml documents) is parsed: a ``+json`` type
+    with other semantics (RFC 7396 merge patch, RFC 6902 JSON patch) is refused."""
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
+    import json as _json
+    raw = _json.dumps(legal[0]).encode()
+    body = assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
+                                    content_type=media_type), 415, "unsupported_media_type")
+    assert media_type in body["detail"]
+    assert_problem(http.call("POST", "/v1/matches", raw=_json.dumps(
+        {"game": GAME, "seats": HUMANS}).encode(), content_type=media_type),
+        415, "unsupported_media_type")
+    assert version_of(http, match_id) == before
+
+
 def test_missing_fields_and_wrong_types_name_the_field(http, match):
     match_id, tokens = match
     body = assert_problem(http.post("/v1/matches", {"game": GAME}), 400, "validation_error")
