@@ -10,7 +10,15 @@ answers every route for a listed ``Origin``:
   requested ones among :data:`ALLOW_HEADERS`), ``Access-Control-Max-Age``
   (:data:`MAX_AGE_S` seconds);
 - every other answer, problems included: ``Access-Control-Allow-Origin`` and
-  ``Access-Control-Expose-Headers`` (:data:`EXPOSE_HEADERS`), plus ``Vary: Origin``.
+  ``Access-Control-Expose-Headers`` (:data:`EXPOSE_HEADERS`).
+
+With CORS on, **every** answer carries ``Vary: Origin`` (:func:`vary_on_origin`; preflights
+also ``Vary: Access-Control-Request-Method, Access-Control-Request-Headers``), whether or
+not it carries ``Access-Control-Allow-Origin``, ``*`` included, 304s and cached public
+answers included (the card data, the game catalogue, the web client's files): what the
+answer says depends on the request's ``Origin``, so a shared cache must not hand one
+origin's answer (or a no-origin answer without the header) to another (Fetch Standard,
+"CORS protocol and HTTP caches"; RFC 9110 section 12.5.5).
 
 An origin not listed gets no ``Access-Control-*`` header (the browser then refuses the
 answer to its script). No credentials mode: seat tokens travel in ``Authorization``, never in
@@ -20,7 +28,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask
+from flask import Flask, Response, request
 from flask_cors import CORS
 
 #: Methods the API answers cross-origin.
@@ -64,7 +72,24 @@ def install(app: Flask) -> CORS | None:
     if not origins:
         return None
     any_origin = "*" in origins
+    app.after_request(vary_on_origin)
     return CORS(app, origins="*" if any_origin else origins, send_wildcard=any_origin,
                 methods=METHODS, allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS,
                 max_age=MAX_AGE_S, supports_credentials=False, always_send=False,
                 vary_header=True, automatic_options=True)
+
+
+#: What a preflight answer depends on besides ``Origin``.
+PREFLIGHT_VARY = ("Access-Control-Request-Method", "Access-Control-Request-Headers")
+
+
+def vary_on_origin(response: Response) -> Response:
+    """``after_request`` hook (installed only with CORS on): add ``Origin`` to the answer's
+    ``Vary`` (and, on a preflight ``OPTIONS``, :data:`PREFLIGHT_VARY`), keeping the names
+    already there (``Authorization``, ``Prefer``, ...). Returns ``response``."""
+    names = ["Origin"]
+    if request.method == "OPTIONS":
+        names.extend(PREFLIGHT_VARY)
+    for name in names:
+        response.vary.add(name)
+    return response

@@ -223,6 +223,39 @@ def test_cors_any_origin_and_bad_settings(embedded_service):
             create_app(embedded_service, {"ARENA_CORS_ORIGINS": bad})
 
 
+@pytest.mark.parametrize("setting", ["https://app.example", "*"])
+def test_with_cors_on_every_answer_varies_on_origin(embedded_service, setting):
+    """Cached public answers (the catalogue, the card data, the web client's files, the
+    lobby), their 304s, problems, answers without ``Access-Control-Allow-Origin`` (no or an
+    unlisted ``Origin``) and preflights all carry ``Vary: Origin``: a shared cache must not
+    hand one origin's answer to another."""
+    client = create_app(embedded_service, {"ARENA_CORS_ORIGINS": setting}).test_client()
+    game = client.get("/v1/games").get_json()["games"][0]["id"]
+    paths = ["/v1/games", f"/v1/games/{game}", "/", "/web/js/app.js", "/v1/matches",
+             "/openapi.yaml", "/healthz", "/v1/nothing"]
+    for path in paths:
+        for origin in ({"Origin": "https://app.example"}, {"Origin": "https://evil.example"}, {}):
+            response = client.get(path, headers=origin)
+            vary = {v.strip() for v in response.headers.get("Vary", "").split(",")}
+            assert "Origin" in vary, (path, origin, response.headers)
+            if path.startswith("/v1/matches"):
+                assert "Authorization" in vary
+            etag = response.headers.get("ETag")
+            if etag and response.status_code == 200:
+                again = client.get(path, headers={**origin, "If-None-Match": etag})
+                assert again.status_code == 304
+                assert "Origin" in again.headers.get("Vary", ""), path
+    preflight = client.options("/v1/games", headers={"Origin": "https://app.example",
+                                                     **PREFLIGHT})
+    vary = {v.strip() for v in preflight.headers["Vary"].split(",")}
+    assert {"Origin", "Access-Control-Request-Method", "Access-Control-Request-Headers"} <= vary
+
+
+def test_without_cors_public_answers_do_not_vary_on_origin(app):
+    response = app.test_client().get("/v1/games", headers={"Origin": "https://app.example"})
+    assert "Origin" not in response.headers.get("Vary", "")
+
+
 def test_preflights_spend_no_rate_limit_budget(embedded_service):
     limited = create_app(embedded_service, {
         "ARENA_CORS_ORIGINS": "https://app.example", "ARENA_RATE_LIMITS_ENABLED": "1",
