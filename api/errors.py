@@ -74,6 +74,7 @@ TITLES: dict[str, str] = {
     "match_finished": "Match finished",
     "match_running": "Match still running",
     "version_conflict": "Version conflict",
+    "precondition_failed": "Precondition failed",
     "decision_moved": "Decision moved",
     "seat_taken": "Seat taken",
     "seat_not_found": "Seat not found",

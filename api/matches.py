@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, url_for
 
 from domain.engine import RuleError
+from service.errors import VersionConflict
 
 from api import schemas
 from api.errors import Problem
@@ -106,6 +107,11 @@ def act(match_id: str):
     (RFC 7240) adds the seat's ``view``, ``pending``, ``status``, ``result`` and next
     ``legal_actions`` (``Preference-Applied: return=representation``): right after the
     command's batch, or at the head for a replay or a command that changed nothing.
+
+    A stale version answers 412 ``precondition_failed`` when it came in ``If-Match`` (RFC
+    9110 section 13.1.1: the condition evaluated false, nothing was done) and 409
+    ``version_conflict`` when it came as the body's ``expected_version``; both carry
+    ``current_version``.
     """
     seat = require_seat(match_id)
     try:
@@ -115,8 +121,15 @@ def act(match_id: str):
             service().check_running(match_id)   # a finished match answers match_finished first
         raise
     represent = wants_representation()
-    outcome = service().act(match_id, seat, command, idempotency_key=schemas.idempotency_key(),
-                            expected_version=expected, decision_id=decision, represent=represent)
+    try:
+        outcome = service().act(match_id, seat, command,
+                                idempotency_key=schemas.idempotency_key(),
+                                expected_version=expected, decision_id=decision,
+                                represent=represent)
+    except VersionConflict as conflict:
+        if schemas.if_match_version() is None:   # the body's expected_version: 409
+            raise
+        raise precondition_failed(conflict) from None
     body = {"version": outcome["version"], "events": outcome["events"]}
     if represent:   # the seat's next view and legal actions: one request per move
         extra = outcome if "legal_actions" in outcome else service().representation(match_id, seat)
@@ -129,6 +142,15 @@ def act(match_id: str):
     if outcome.get("replayed"):
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+def precondition_failed(conflict: VersionConflict) -> Problem:
+    """The 412 ``precondition_failed`` of a stale ``If-Match`` (RFC 9110 sections 13.1.1 and
+    15.5.13), with the conflict's ``current_version``."""
+    current = conflict.extra["current_version"]
+    return Problem(412, "precondition_failed",
+                   f"If-Match names another version; the match is at version {current}.",
+                   current_version=current)
 
 
 @bp.get("/<match_id>/state")

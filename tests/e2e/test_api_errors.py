@@ -167,9 +167,28 @@ def test_stale_expected_version_is_409_with_current_version(http, match):
     body = assert_problem(http.post(actions_path(match_id), command, tokens[1]), 409,
                           "version_conflict")
     assert body["current_version"] == current
+    assert version_of(http, match_id) == current
+    status, headers, accepted = http.post(actions_path(match_id),
+                                          {**legal["actions"][0], "expected_version": current},
+                                          tokens[1])
+    assert status == 200 and accepted["version"] > current
+
+
+def test_a_failed_if_match_is_412_with_current_version(http, match):
+    """RFC 9110 section 13.1.1: a false ``If-Match`` is 412 Precondition Failed (the
+    body's ``expected_version`` keeps 409 ``version_conflict``)."""
+    match_id, tokens = match
+    current = version_of(http, match_id)
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])
     body = assert_problem(http.post(actions_path(match_id), legal["actions"][0], tokens[1],
                                     headers={"If-Match": f'"{current - 1}"'}),
-                          409, "version_conflict")
+                          412, "precondition_failed")
+    assert body["current_version"] == current
+    # both given and agreeing: the header's precondition failed, 412 as well
+    body = assert_problem(http.post(actions_path(match_id),
+                                    {**legal["actions"][0], "expected_version": current - 1},
+                                    tokens[1], headers={"If-Match": f'"{current - 1}"'}),
+                          412, "precondition_failed")
     assert body["current_version"] == current
     assert version_of(http, match_id) == current
     status, headers, accepted = http.post(actions_path(match_id), legal["actions"][0], tokens[1],

@@ -87,7 +87,7 @@ def test_the_match_view_etag_changes_with_the_view_and_works_as_if_match(http):
     assert status == 200, body
     status, _, body = http.post(f"/v1/matches/{mid}/actions", legal["actions"][0], tokens[0],
                                 headers={"If-Match": etag})
-    assert status == 409 and body["code"] == "version_conflict", body
+    assert status == 412 and body["code"] == "precondition_failed", body
     status, moved, _ = http.get(f"/v1/matches/{mid}", tokens[0], headers={"If-None-Match": etag})
     assert status == 200 and moved["ETag"] != etag
 
