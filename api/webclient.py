@@ -6,6 +6,17 @@ talks to the server only through the public ``/v1`` API, on the same origin. Fil
 looked up by name inside ``api/web`` only (no path outside it is ever served) and sent with
 their ETag and ``Cache-Control: no-cache`` (revalidated on every load, so a new release is
 picked up at once).
+
+Every file (and its 304) carries :data:`SECURITY_HEADERS`: the page keeps seat tokens in
+``localStorage``, so an injected script could read every one. The Content-Security-Policy
+allows scripts, styles, fetches and the event stream from this origin only, no inline
+script or style (``api/web/*.html`` has none: no ``<script>`` without ``src``, no ``on*``
+handler attribute, no ``javascript:`` URL, no ``<style>`` or ``style`` attribute; a test
+checks), no plugins, no ``<base>`` rewriting, and no framing (``frame-ancestors 'none'``,
+with ``X-Frame-Options: DENY`` for browsers before CSP level 2: no click-jacking of the
+move buttons); ``X-Content-Type-Options: nosniff`` (a file is only ever run as the type it
+is served as); ``Referrer-Policy: no-referrer`` (the page's URL, which names the match, is
+never sent to another site).
 """
 from __future__ import annotations
 
@@ -39,10 +50,29 @@ def _file(relative: str) -> Path:
     return candidate
 
 
+#: The Content-Security-Policy of the client's files (CSP Level 3; ``data:`` images: the
+#: page's empty ``<link rel="icon" href="data:,">``).
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+    "connect-src 'self'", "font-src 'self'", "manifest-src 'self'", "form-action 'self'",
+    "base-uri 'none'", "object-src 'none'", "frame-ancestors 'none'",
+])
+#: Response headers of every file of the client (see the module docstring).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
 def _send(path: Path):
+    """The file at ``path`` (conditional: ETag, 304) with :data:`SECURITY_HEADERS`."""
     response = send_file(path, mimetype=MEDIA_TYPES[path.suffix], conditional=True,
                          etag=True, max_age=None)
     response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(SECURITY_HEADERS)
     return response
 
 

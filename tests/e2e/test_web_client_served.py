@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import tomllib
 from fnmatch import fnmatch
+from html.parser import HTMLParser
 from pathlib import Path
 
 from api.webclient import WEB_DIR
@@ -72,3 +73,53 @@ def test_a_finished_matchs_seat_views_are_open_to_anyone(http):
     assert status == 404
     status, _, body = http.get(f"/v1/matches/{match_id}/state?version={version}&seat=-1")
     assert status == 400
+
+
+def test_the_clients_files_carry_security_headers(http):
+    """Seat tokens live in the page's localStorage: a CSP without inline script, no
+    framing, nosniff and no referrer on the page, its modules, its CSS and their 304s."""
+    for path in ("/", "/web/js/app.js", "/web/css/app.css", "/web/js/boards/aipokalypse.js"):
+        status, headers, _ = http.get(path)
+        assert status == 200, path
+        for answer in (headers, http.get(path, headers={"If-None-Match": headers["ETag"]})[1]):
+            policy = {d.split()[0]: d.split()[1:]
+                      for d in answer["Content-Security-Policy"].split(";") if d.strip()}
+            assert policy["default-src"] == ["'none'"] and policy["script-src"] == ["'self'"]
+            assert policy["frame-ancestors"] == ["'none'"] and policy["object-src"] == ["'none'"]
+            assert not any("unsafe" in v for values in policy.values() for v in values)
+            assert answer["X-Content-Type-Options"] == "nosniff"
+            assert answer["Referrer-Policy"] == "no-referrer"
+            assert answer["X-Frame-Options"] == "DENY"
+
+
+class _InlineFinder(HTMLParser):
+    """Collects what a strict CSP would refuse in an HTML file: inline ``<script>``,
+    ``on*`` handler attributes, ``javascript:`` URLs, ``<style>`` elements and ``style``
+    attributes."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        names = dict(attrs)
+        if tag == "script" and not names.get("src"):
+            self.found.append("inline <script>")
+        if tag == "style":
+            self.found.append("<style> element")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(f"handler attribute {name}")
+            if name == "style":
+                self.found.append("style attribute")
+            if value and value.strip().lower().startswith("javascript:"):
+                self.found.append(f"javascript: URL in {name}")
+
+
+def test_the_html_files_have_no_inline_script_or_style():
+    pages = sorted(WEB_DIR.glob("*.html"))
+    assert pages
+    for page in pages:
+        finder = _InlineFinder()
+        finder.feed(page.read_text())
+        assert finder.found == [], (page.name, finder.found)

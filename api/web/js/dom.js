@@ -15,6 +15,8 @@ export function h(tag, attrs = {}, ...children) {
     if (value === false || value === null || value === undefined) continue;
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = String(value);
+    // through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes
+    else if (key === "style") el.style.cssText = String(value);
     else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
