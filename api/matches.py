@@ -24,25 +24,37 @@ bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 REPRESENTATION_FIELDS = ("view", "pending", "status", "result", "legal_actions")
 
 
+def _answer(answer: dict, status: int = 200):
+    """``answer`` as JSON with ``status``; a keyed request's repeat (the service's
+    ``replayed``, not part of the body) gets ``Idempotent-Replayed: true``."""
+    replayed = answer.pop("replayed", False)
+    response = jsonify(answer)
+    response.status_code = status
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
 def _created(match: dict):
-    """201 with ``Location`` for a new match (create or fork)."""
+    """201 with ``Location`` for a new match (create or fork), also when replayed."""
     runtime().remember(match["match_id"], match["game"])
-    response = jsonify(match)
-    response.status_code = 201
+    response = _answer(match, 201)
     response.headers["Location"] = url_for("matches.get_match", match_id=match["match_id"])
     return response
 
 
 @bp.post("")
 def create_match():
-    """Create a match; the body's human seats get their tokens here, shown once.
+    """Create a match; the body's human seats get their tokens here, shown once (a repeat
+    with the same ``Idempotency-Key`` and body answers them again).
     ``unlisted: true`` keeps it out of the lobby; ``spectators: false`` makes tokenless
     reads 403 while it runs."""
     body = schemas.create_match_body()
     return _created(service().create_match(body["game"], body["seats"], body["options"],
                                            body["turn_timeout_s"], unlisted=body["unlisted"],
                                            spectators=body["spectators"],
-                                           client=quota_client()))
+                                           client=quota_client(),
+                                           idempotency_key=schemas.idempotency_key()))
 
 
 @bp.get("")
@@ -66,11 +78,11 @@ def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
     201 when this call created it, else 200."""
     seat = require_seat(match_id)
-    answer = service().rematch(match_id, seat, client=quota_client())
+    answer = service().rematch(match_id, seat, client=quota_client(),
+                               idempotency_key=schemas.idempotency_key())
     runtime().remember(answer["match_id"], answer["game"])
-    response = jsonify(answer)
+    response = _answer(answer, 201 if answer["created"] else 200)
     response.headers["Location"] = url_for("matches.get_match", match_id=answer["match_id"])
-    response.status_code = 201 if answer["created"] else 200
     return response
 
 
@@ -84,9 +96,11 @@ def get_match(match_id: str):
 
 @bp.post("/<match_id>/seats/<int:seat>/join")
 def join(match_id: str, seat: int):
-    """Claim an open seat; answers ``{"seat", "token"}`` (the token is shown once)."""
+    """Claim an open seat; answers ``{"seat", "token", "version"}`` (the token is shown
+    once; a repeat with the same ``Idempotency-Key`` and body answers it again)."""
     body = schemas.load(schemas.JoinSchema(), schemas.json_body(optional=True))
-    return jsonify(service().join(match_id, seat, body["name"]))
+    return _answer(service().join(match_id, seat, body["name"],
+                                  idempotency_key=schemas.idempotency_key()))
 
 
 @bp.get("/<match_id>/legal-actions")
@@ -174,4 +188,5 @@ def fork(match_id: str):
     if body["seats"] is not None:
         schemas.check_seats(runtime().game(runtime().game_of(match_id)), body["seats"])
     return _created(service().fork(match_id, body["version"], body["seats"],
-                                   client=quota_client()))
+                                   client=quota_client(),
+                                   idempotency_key=schemas.idempotency_key()))

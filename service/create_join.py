@@ -3,6 +3,10 @@ authenticate a seat token.
 
 A new match gets a random 32-byte seed (its SHA-256 published at once), set-up events from
 ``engine.new_match``, one token per human seat (only digests stored, tokens shown once).
+
+With an ``Idempotency-Key`` (create, fork, join) a repeated request answers the first
+answer again, the same tokens included (derived from the key, never stored):
+:mod:`service.idempotency`.
 """
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from service.match_record import MatchRecord
 from service.quotas import BotQuotas
 from service.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
                                utc_iso)
+from service.idempotency import (IdempotencyStore, Ticket, check_secret_key, fingerprint,
+                                 with_tokens)
 from service.roster import join_envelope, roster_of
 from service.tokens import find_seat, new_token, token_digest
 from service.write_batch import WriteBatch
@@ -68,10 +74,11 @@ class CreateJoin:
     """create_match, fork, join, authenticate (see module docstring)."""
 
     def __init__(self, ctx: MatchContext, after_append: AfterAppend,
-                 quotas: BotQuotas | None = None):
+                 quotas: BotQuotas | None = None, idem: IdempotencyStore | None = None):
         self.ctx = ctx
         self.after_append = after_append
         self.quotas = quotas or BotQuotas(ctx.stores.bot_matches)
+        self.idem = idem or IdempotencyStore(ctx.stores.redis, ctx.stores.keys, 3600.0)
 
     # ------------------------------------------------------------------ seats
     def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
@@ -123,7 +130,8 @@ class CreateJoin:
     # ------------------------------------------------------------------ creation
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True, client: str | None = None) -> dict[str, Any]:
+                     spectators: bool = True, client: str | None = None,
+                     idempotency_key: str | None = None) -> dict[str, Any]:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
         ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
         first envelope carries the roster (:mod:`service.roster`). ``unlisted``: never in
@@ -136,6 +144,11 @@ class CreateJoin:
         ``invalid_turn_timeout``, the engine's InvalidCommand for bad options, and with a
         ``client`` BotOptionsCapped (422) / TooManyBotMatches (429). Nothing is stored on
         an error. Tokens appear only in this answer.
+
+        ``idempotency_key`` (at least 16 characters, else 400 ``validation_error``): a
+        repeat with the same key and body answers the first answer (same match, same
+        tokens) with ``replayed: true``; another body: IdempotencyKeyReused (422). Keyed
+        answers carry ``replayed`` (:mod:`service.idempotency`).
         """
         engine = self.ctx.engine(game)
         seat_list = self.validate_seats(engine, seats)
@@ -143,8 +156,34 @@ class CreateJoin:
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
-        return self.start_fresh(engine, seat_list, normalised, timeout,
-                                listed=not unlisted, spectators=bool(spectators), client=client)
+        start = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
+        if idempotency_key is None:
+            return self.start_fresh(engine, seat_list, normalised, timeout, **start)
+        check_secret_key(idempotency_key)
+        ticket = self.idem.new_match_ticket(
+            ("create",), idempotency_key,
+            fingerprint({"game": engine.game_id, "seats": seat_list, "options": normalised,
+                         "turn_timeout_s": timeout, **start, "client": None}),
+            self.ctx.stores.new_match_id())
+        return self._keyed_start(ticket, lambda: self.start_fresh(
+            engine, seat_list, normalised, timeout, match_id=ticket.match_id, ticket=ticket,
+            **start))
+
+    def _keyed_start(self, ticket: Ticket, start) -> dict[str, Any]:
+        """A keyed create or fork: the recorded answer (tokens derived again, ``replayed``
+        true) or ``start()``'s (``replayed`` false), storing the match under the ticket's
+        match id; a racing repeat that stored it first is answered as a replay."""
+        field = self.idem.answer_field(ticket)
+        prior = self.idem.recorded(ticket.match_id, field)
+        if prior is None:
+            try:
+                return {**start(), "replayed": False}
+            except errors.MatchExists:
+                prior = self.idem.recorded(ticket.match_id, field)
+                if prior is None:
+                    raise
+        self.ctx.stores.metrics.incr("idempotent_replays")
+        return {**with_tokens(prior, ticket), "replayed": True}
 
     def start_fresh(self, engine: Engine, seat_list: list[dict[str, Any]],
                     options: Mapping[str, Any], timeout: float | None,
@@ -156,7 +195,7 @@ class CreateJoin:
         return self._start(engine, seat_list, options, timeout, seed, events=events, **start)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
-             client: str | None = None) -> dict[str, Any]:
+             client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
         """A new match whose log is the first ``version`` events of a finished match,
         re-chained under a new id, with the same seed; it continues from there. Forks are
         open information by design (analysis): the original's export revealed that seed, so
@@ -167,6 +206,7 @@ class CreateJoin:
         ``seats`` are taken as given (names included). ``client`` as for
         :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
         set-up or past the end), InvalidSeats, and with a ``client`` the quota errors.
+        ``idempotency_key``: as for :meth:`create_match` (scoped by the forked match).
         """
         record = self.ctx.record(match_id)
         if not record.finished:
@@ -188,35 +228,47 @@ class CreateJoin:
             seat_list = self.validate_seats(engine, seats)
             if len(seat_list) != len(record.seats):
                 raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
-        return self._start(engine, seat_list, record.options, record.turn_timeout_s, record.seed,
-                           prefix=envelopes[:version],
-                           forked_from={"match_id": match_id, "version": version},
-                           listed=record.listed, spectators=record.spectators, client=client)
+        start = {"prefix": envelopes[:version],
+                 "forked_from": {"match_id": match_id, "version": version},
+                 "listed": record.listed, "spectators": record.spectators, "client": client}
+        if idempotency_key is None:
+            return self._start(engine, seat_list, record.options, record.turn_timeout_s,
+                               record.seed, **start)
+        check_secret_key(idempotency_key)
+        ticket = self.idem.new_match_ticket(
+            ("fork", match_id), idempotency_key,
+            fingerprint({"version": version, "seats": None if seats is None else seat_list}),
+            self.ctx.stores.new_match_id())
+        return self._keyed_start(ticket, lambda: self._start(
+            engine, seat_list, record.options, record.turn_timeout_s, record.seed,
+            match_id=ticket.match_id, ticket=ticket, **start))
 
     def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
                timeout: float | None, seed: bytes, events=None, prefix=None,
                forked_from: Any = None, listed: bool = True, spectators: bool = True,
                extra_meta: Mapping[str, str] | None = None, match_id: str | None = None,
-               issue_tokens: bool = True, client: str | None = None) -> dict[str, Any]:
+               issue_tokens: bool = True, client: str | None = None,
+               ticket: Ticket | None = None) -> dict[str, Any]:
         """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes;
         its first envelope gets the fork's roster). Files it in the lobby when ``listed``.
         ``match_id`` (default a new random id) and ``issue_tokens`` False (no seat token:
         a rematch's seats are claimed one by one) serve the rematch; a match that exists
         already under ``match_id`` raises MatchExists and stores nothing. With a ``client``
         the bot caps are checked and a running bot match is counted for it (given back if
-        the match cannot be stored)."""
+        the match cannot be stored). ``ticket`` (a keyed create or fork): the seat tokens
+        are the ticket's derived ones and the answer is recorded by the storing append."""
         stores = self.ctx.stores
         match_id = match_id or stores.new_match_id()
         if client is None:
             return self._store(engine, seat_list, options, timeout, seed, events, prefix,
                                forked_from, listed, spectators, extra_meta, match_id,
-                               issue_tokens, None)
+                               issue_tokens, None, ticket)
         self.quotas.check_options(seat_list)
         counted = self.quotas.reserve(client, match_id, seat_list)
         try:
             return self._store(engine, seat_list, options, timeout, seed, events, prefix,
                                forked_from, listed, spectators, extra_meta, match_id,
-                               issue_tokens, client if counted else None)
+                               issue_tokens, client if counted else None, ticket)
         except BaseException:
             if counted:
                 self.quotas.release(client, match_id)
@@ -226,9 +278,9 @@ class CreateJoin:
                options: Mapping[str, Any], timeout: float | None, seed: bytes, events, prefix,
                forked_from: Any, listed: bool, spectators: bool,
                extra_meta: Mapping[str, str] | None, match_id: str, issue_tokens: bool,
-               quota_client: str | None) -> dict[str, Any]:
+               quota_client: str | None, ticket: Ticket | None = None) -> dict[str, Any]:
         """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
-        kept in its meta so its end releases the count)."""
+        kept in its meta so its end releases the count; ``ticket``: see :meth:`_start`)."""
         stores = self.ctx.stores
         roster = roster_of(engine, seat_list, options, timeout, forked_from)
         if prefix is None:
@@ -241,8 +293,8 @@ class CreateJoin:
         state = None
         for env in envelopes:
             state = fold_envelope(engine, state, env)
-        tokens = {s["seat"]: new_token() for s in seat_list
-                  if s["kind"] == "human" and issue_tokens}
+        tokens = {s["seat"]: ticket.token(s["seat"]) if ticket else new_token()
+                  for s in seat_list if s["kind"] == "human" and issue_tokens}
         digests = {s: token_digest(t) for s, t in tokens.items()}
         writes = WriteBatch()   # run by the append script: one round trip in all
         stores.seats.issue(match_id, digests, pipe=writes)
@@ -269,7 +321,14 @@ class CreateJoin:
                               record.lobby_bucket(set()), pipe=writes)
         _, after_record, pending, finished = self.after_append.writes(
             record, engine, state, 0, version, ["matches_created"], batch=writes, facts=facts)
-        outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes)
+        answer = {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
+                  "seed_commitment": meta["seed_commitment"], "seats": seat_list,
+                  "turn_timeout_s": timeout}
+        idem = {}
+        if ticket is not None:   # recorded with the match (tokens derived again on a repeat)
+            idem = {"idem_field": self.idem.answer_field(ticket),
+                    "idem_answer": {**answer, "token_seats": sorted(tokens)}}
+        outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes, **idem)
         if outcome.status != "ok":
             raise errors.MatchExists(match_id)
         self.after_append.done(after_record, pending, version, None, finished, decisions)
@@ -283,36 +342,71 @@ class CreateJoin:
             if s["seat"] in tokens:
                 entry["token"] = tokens[s["seat"]]
             seats_out.append(entry)
-        return {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
-                "seed_commitment": meta["seed_commitment"], "seats": seats_out,
-                "turn_timeout_s": timeout}
+        return {**answer, "seats": seats_out}
 
     # ------------------------------------------------------------------ seats and tokens
-    def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
+    def join(self, match_id: str, seat: int, name: str | None = None,
+             idempotency_key: str | None = None) -> dict[str, Any]:
         """Claim an ``open`` seat: returns ``{"seat", "token", "version"}`` (token shown
         once). The claim (an atomic ``HSETNX`` of the token digest) is followed by the
         seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
         :mod:`service.roster`), appended on the current head and re-chained on a race.
         Raises SeatNotFound, SeatTaken (claimed already, human or bot seat),
-        MatchFinished (409 ``match_finished``)."""
+        MatchFinished (409 ``match_finished``).
+
+        ``idempotency_key`` (at least 16 characters): a repeat with the same key and
+        ``name`` answers the first answer again — the same token — with ``replayed: true``
+        for as long as the match's idempotency records live (even once the match has
+        finished); another ``name``: IdempotencyKeyReused (422). Keyed answers carry
+        ``replayed`` (:mod:`service.idempotency`)."""
         record = self.ctx.record(match_id)
         seat = check_seat(record, seat)
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
             raise errors.InvalidSeats("name must be 1-64 characters")
+        ticket = field = None
+        if idempotency_key is not None:
+            check_secret_key(idempotency_key)
+            scope = ("join", match_id, seat)
+            ticket, prior = self.idem.seat_ticket(match_id, scope, seat, idempotency_key,
+                                                  fingerprint({"name": name or None}),
+                                                  record_salt=not record.finished)
+            if prior is not None:
+                self.ctx.stores.metrics.incr("idempotent_replays")
+                return {**prior, "token": ticket.token(seat), "replayed": True}
+            field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
         if record.finished:
             raise MatchFinished()
-        token = new_token()
-        if not self.ctx.stores.seats.claim(match_id, seat, token_digest(token)):
-            raise errors.SeatTaken(seat)
-        version = self._append_join(match_id, seat, name or None)
-        return {"seat": seat, "token": token, "version": version}
+        token = new_token() if ticket is None else ticket.token(seat)
+        answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field)
+        if ticket is None:
+            return {**answer, "token": token}
+        return {**answer, "token": token, "replayed": replayed}
 
-    def _append_join(self, match_id: str, seat: int, name: str | None) -> int:
+    def claim_and_join(self, match_id: str, seat: int, name: str | None, token: str,
+                       idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
+        """Claim open ``seat`` with ``token``'s digest and append its ``SeatJoined``.
+
+        With ``idem_field`` (a keyed join; ``token`` derived from the key) a seat that
+        already holds this very digest is this request's own earlier claim (a repeat after
+        a lost answer or a crash), and the ``SeatJoined`` append records ``{"seat",
+        "version"}`` under ``idem_field`` — or finds it recorded and appends nothing.
+        Returns ``({"seat", "version"}, replayed)``. Raises SeatTaken."""
+        digest = token_digest(token)
+        seats = self.ctx.stores.seats
+        if not seats.claim(match_id, seat, digest) and \
+                not (idem_field is not None and seats.holds(match_id, seat, digest)):
+            raise errors.SeatTaken(seat)
+        return self._append_join(match_id, seat, name, idem_field)
+
+    def _append_join(self, match_id: str, seat: int, name: str | None,
+                     idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
         """Append the ``SeatJoined`` envelope of a claimed seat (with its name and the
         ``human_at`` time in the same script) on whatever the head is now; re-file the
-        match in the lobby when its last open seat was taken. Returns the new version."""
+        match in the lobby when its last open seat was taken. Returns ``({"seat",
+        "version"}, replayed)``: ``replayed`` when ``idem_field`` held an answer already
+        (nothing appended)."""
         stores = self.ctx.stores
         for _attempt in range(100):
             record = self.ctx.record(match_id)
@@ -321,15 +415,19 @@ class CreateJoin:
             fields = {"head_hash": env["hash"], "human_at": now}
             if name:
                 fields[stores.keys.name_field(seat)] = name
+            answer = {"seat": seat, "version": env["version"]}
             outcome = stores.events.append(match_id, record.version, [env], fields,
+                                           idem_field, answer if idem_field else None,
                                            expected_head=record.head_hash)
+            if outcome.status == "replayed":
+                return outcome.answer, True
             if outcome.status == "ok":
                 if record.listed:
                     claimed = stores.seats.claimed(match_id)
                     stores.index.file(match_id, record.game, record.created_ts,
                                       record.lobby_bucket(claimed))
                 self.ctx.folds.discard(match_id)
-                return outcome.version
+                return {"seat": seat, "version": outcome.version}, False
         raise errors.TooManyConflicts(100)
 
     def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:

@@ -85,12 +85,15 @@ class DecisionMoved(ServiceError):
 
 
 class IdempotencyKeyReused(ServiceError):
-    """422 ``idempotency_key_reused``: the key was first used with a different command."""
+    """422 ``idempotency_key_reused``: the key was first used with a different command
+    (``what="command"``, actions) or a different request body (``what="body"``: create,
+    join, rematch, fork)."""
 
-    def __init__(self):
-        super().__init__("idempotency_key_reused", 422,
-                         "This Idempotency-Key was already used with a different command "
-                         "or precondition (expected_version, decision_id).")
+    def __init__(self, what: str = "command"):
+        detail = ("This Idempotency-Key was already used with a different command "
+                  "or precondition (expected_version, decision_id).") if what == "command" else \
+            "This Idempotency-Key was already used with a different request body."
+        super().__init__("idempotency_key_reused", 422, detail)
 
 
 class MatchRunning(ServiceError):

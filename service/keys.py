@@ -105,6 +105,13 @@ class Keys:
         tail = bucket if game is None else f"{bucket}:{game}"
         return f"{self.prefix}:{self.shard_tag(shard)}:lobby:{tail}"
 
+    # -- idempotency of creations (service.idempotency) ---------------------------------
+    def idem_new_match(self, digest: str) -> str:
+        """String with a TTL: the pointer ``{match_id, salt, fingerprint}`` of a keyed create
+        or fork (``digest``: SHA-256 hex of the scope and the Idempotency-Key; its own hash
+        tag, one key per slot)."""
+        return f"{self.prefix}:idem-new:{{{digest}}}"
+
     # -- abuse limits --------------------------------------------------------------------
     def bot_matches(self, client: str) -> str:
         """Set of the running bot match ids created for one client (``client``: the API's
@@ -161,7 +168,9 @@ class Keys:
     # -- idempotency record fields (inside the ``idem`` hash) ----------------------------
     @staticmethod
     def idem_field(seat: int, key: str) -> str:
-        """Field of a client ``Idempotency-Key`` for ``seat``: ``<seat>:<key>``."""
+        """Field of a client ``Idempotency-Key`` for ``seat``: ``<seat>:<key>`` (the records
+        of keyed joins, rematches and creations start with a letter instead:
+        :mod:`service.idempotency`)."""
         return f"{seat}:{key}"
 
     @staticmethod

@@ -16,7 +16,9 @@
   agree on one id, and the creation's append at version 0 lets only one request create
   it). Each human seat of the original then claims its rematch seat once: a seat created
   human gets its new token (``HSETNX`` of its digest), a joined open seat joins the
-  rematch's open seat under the same name.
+  rematch's open seat under the same name. With an ``Idempotency-Key`` (scoped by the
+  bearer's seat) a repeated call answers the first answer again, the same token included
+  (:mod:`service.idempotency`).
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from service import errors
 from service.act import Act
 from service.context import MatchContext
 from service.create_join import CreateJoin
+from service.idempotency import fingerprint
 from service.tokens import new_token, token_digest
 
 log = logging.getLogger(__name__)
@@ -100,7 +103,8 @@ class Lifecycle:
         return False
 
     # ------------------------------------------------------------------ rematch
-    def rematch(self, match_id: str, seat: int, client: str | None = None) -> dict[str, Any]:
+    def rematch(self, match_id: str, seat: int, client: str | None = None,
+                idempotency_key: str | None = None) -> dict[str, Any]:
         """The rematch of finished ``match_id`` for ``seat`` (the bearer's seat):
         ``{"match_id", "game", "version", "seed_commitment", "seat", "token", "seats",
         "turn_timeout_s", "created"}`` (``created``: this call made the match; ``token``:
@@ -109,7 +113,13 @@ class Lifecycle:
         SeatTaken (its open seat was joined by someone else). ``client``: the outside client
         asking, whose bot caps apply when this call creates the match (:mod:`service.quotas`:
         BotOptionsCapped, TooManyBotMatches; the rematch stays named, a later call creates
-        it)."""
+        it).
+
+        ``idempotency_key`` (the bearer's seat proves who asks: any 1-128 characters): a
+        repeat answers the first answer again (the same token, ``created`` as first
+        answered) with ``replayed: true`` while the rematch's idempotency records live;
+        the token is derived from the key and never stored (:mod:`service.idempotency`).
+        Keyed answers carry ``replayed``."""
         ctx = self.ctx
         record = ctx.record(match_id)
         if not record.finished:
@@ -118,22 +128,41 @@ class Lifecycle:
         if created_kind == "bot":
             raise errors.NotASeatOfTheMatch(seat)
         rematch_id, created = self._rematch_match(record, client)
+        ticket = field = None
+        if idempotency_key is not None:
+            idem = self.create_join.idem
+            scope = ("rematch", match_id, seat)
+            ticket, prior = idem.seat_ticket(rematch_id, scope, seat, idempotency_key,
+                                             fingerprint({}),
+                                             record_salt=not ctx.record(rematch_id).finished)
+            if prior is not None:
+                ctx.stores.metrics.incr("idempotent_replays")
+                return {**prior, "token": ticket.token(seat), "replayed": True}
+            if ticket is None:   # a finished rematch keeps no new records
+                raise errors.RematchSeatClaimed(seat, rematch_id)
+            field = idem.seat_fields(scope, seat, idempotency_key)[0]
+        token = new_token() if ticket is None else ticket.token(seat)
         if created_kind == "open":
             try:
-                joined = self.create_join.join(rematch_id, seat, record.names.get(seat))
+                self.create_join.claim_and_join(rematch_id, seat, record.names.get(seat), token,
+                                                None if field is None else field + ":joined")
             except errors.SeatTaken:
                 raise errors.RematchSeatClaimed(seat, rematch_id) from None
-            token = joined["token"]
         else:
-            token = new_token()
-            if not ctx.stores.seats.claim(rematch_id, seat, token_digest(token)):
+            digest = token_digest(token)
+            if not ctx.stores.seats.claim(rematch_id, seat, digest) and not (
+                    ticket is not None and ctx.stores.seats.holds(rematch_id, seat, digest)):
                 raise errors.RematchSeatClaimed(seat, rematch_id)
         new = ctx.record(rematch_id)
-        return {"match_id": rematch_id, "game": new.game, "version": new.version,
-                "seed_commitment": new.seed_commitment, "seat": seat, "token": token,
-                "seats": new.public_seats(ctx.stores.seats.claimed(rematch_id)),
-                "turn_timeout_s": new.turn_timeout_s, "created": created,
-                "rematch_of": match_id}
+        answer = {"match_id": rematch_id, "game": new.game, "version": new.version,
+                  "seed_commitment": new.seed_commitment, "seat": seat,
+                  "seats": new.public_seats(ctx.stores.seats.claimed(rematch_id)),
+                  "turn_timeout_s": new.turn_timeout_s, "created": created,
+                  "rematch_of": match_id}
+        if ticket is None:
+            return {**answer, "token": token}
+        recorded = self.create_join.idem.record_answer(rematch_id, field, answer)
+        return {**recorded, "token": token, "replayed": recorded != answer}
 
     def _rematch_match(self, record, client: str | None = None) -> tuple[str, bool]:
         """The id of ``record``'s rematch, creating it when this call is the first to

@@ -39,6 +39,7 @@ from service.compaction import Compactor
 from service.context import Loaded, MatchContext
 from service.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
 from service.housekeeping import Housekeeping
+from service.idempotency import IdempotencyStore
 from service.keys import Keys
 from service.lifecycle import Lifecycle
 from service.lobby import Lobby
@@ -80,7 +81,8 @@ class MatchService:
             (:mod:`service.quotas`; default none), applied to calls that name a ``client``.
         compaction: compact finished matches (:mod:`service.compaction`, ``ARENA_COMPACTION``).
         idempotency_ttl_s: idempotency records expire this long after the match ended
-            (``ARENA_IDEMPOTENCY_TTL_S``).
+            (``ARENA_IDEMPOTENCY_TTL_S``); a keyed create's or fork's pointer this long
+            after the request (:mod:`service.idempotency`).
         archive: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or
             ``None`` (nothing leaves Redis); ``archive_after_s`` / ``archive_batch``: the
             mover's age and batch (:mod:`service.archive`).
@@ -119,7 +121,8 @@ class MatchService:
             self.ctx, archive, after_s=archive_after_s, batch=archive_batch)
         after_append = AfterAppend(self.ctx, self.compactor)
         self.quotas = BotQuotas(self.stores.bot_matches, bot_caps)
-        self._create_join = CreateJoin(self.ctx, after_append, self.quotas)
+        self._create_join = CreateJoin(self.ctx, after_append, self.quotas,
+                                       IdempotencyStore(redis, keys, idempotency_ttl_s))
         self._act = Act(self.ctx, after_append)
         self._reads = Reads(self.ctx)
         self._turns = Turns(self.ctx, self._act)
@@ -167,20 +170,22 @@ class MatchService:
     # ------------------------------------------------------------------ create / join
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True, client: str | None = None) -> dict[str, Any]:
+                     spectators: bool = True, client: str | None = None,
+                     idempotency_key: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.create_match`."""
         return self._create_join.create_match(game, seats, options, turn_timeout_s,
                                               unlisted=unlisted, spectators=spectators,
-                                              client=client)
+                                              client=client, idempotency_key=idempotency_key)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
-             client: str | None = None) -> dict[str, Any]:
+             client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.fork`."""
-        return self._create_join.fork(match_id, version, seats, client)
+        return self._create_join.fork(match_id, version, seats, client, idempotency_key)
 
-    def join(self, match_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
+    def join(self, match_id: str, seat: int, name: str | None = None,
+             idempotency_key: str | None = None) -> dict[str, Any]:
         """See :meth:`service.create_join.CreateJoin.join`."""
-        return self._create_join.join(match_id, seat, name)
+        return self._create_join.join(match_id, seat, name, idempotency_key)
 
     def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
         """See :meth:`service.create_join.CreateJoin.authenticate`."""
@@ -273,9 +278,10 @@ class MatchService:
         """See :meth:`service.lifecycle.Lifecycle.abandon`."""
         return self._lifecycle.abandon(match_id)
 
-    def rematch(self, match_id: str, seat: int, client: str | None = None) -> dict[str, Any]:
+    def rematch(self, match_id: str, seat: int, client: str | None = None,
+                idempotency_key: str | None = None) -> dict[str, Any]:
         """See :meth:`service.lifecycle.Lifecycle.rematch`."""
-        return self._lifecycle.rematch(match_id, seat, client)
+        return self._lifecycle.rematch(match_id, seat, client, idempotency_key)
 
     # ------------------------------------------------------------------ reconcile, ops
     def reconcile(self, full: bool | None = None) -> dict[str, int]:

@@ -5,6 +5,7 @@ A digest is only ever added (creation, join), never changed or revoked.
 """
 from __future__ import annotations
 
+import hmac
 from typing import Mapping
 
 from service.keys import Keys
@@ -28,6 +29,12 @@ class SeatStore:
         """Record ``digest`` for ``seat`` unless the seat has a token already (atomic);
         True when this call claimed it."""
         return bool(self.redis.hsetnx(self.keys.tokens(match_id), str(seat), digest))
+
+    def holds(self, match_id: str, seat: int, digest: str) -> bool:
+        """True when ``seat``'s stored token digest is ``digest`` (a keyed join's own
+        earlier claim, :mod:`service.idempotency`)."""
+        stored = self.redis.hget(self.keys.tokens(match_id), str(seat))
+        return stored is not None and hmac.compare_digest(stored, digest)
 
     def set_name(self, match_id: str, seat: int, name: str) -> None:
         """Record the name a player gave when joining ``seat`` (a meta field)."""
