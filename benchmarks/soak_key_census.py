@@ -62,6 +62,7 @@ STORE_PATTERNS = {
     "index:lobby": rf"^{PREFIX}:\{{{PREFIX}-ix-\d+\}}:lobby:(all|open|running|finished)(:[a-z0-9-]+)?$",
     "metrics": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?metrics$", "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
     "limits": rf"^{PREFIX}:limits:.+$",
+    "idem:new-match": rf"^{PREFIX}:idem-new:\{{[0-9a-f]{{64}}\}}$",
 }
 #: every key RQ and the workers may leave in the RQ database, by kind
 RQ_PATTERNS = {
