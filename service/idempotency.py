@@ -74,14 +74,19 @@ def fingerprint(body: Mapping[str, Any]) -> str:
     return sha256_hex(canonical_json(dict(body)))
 
 
+def hkdf_sha256(ikm: bytes, salt: bytes, info: bytes) -> bytes:
+    """HKDF-SHA256 (RFC 5869) with an output length of 32 bytes: extract ``PRK =
+    HMAC(salt, IKM)``, expand one block ``T(1) = HMAC(PRK, info || 0x01)``."""
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
+
+
 def derive_token(key: str, salt_hex: str, scope: tuple[Any, ...], seat: int) -> str:
-    """The seat token a keyed request gives ``seat``: HKDF-SHA256 (RFC 5869, one output
-    block: ``T(1) = HMAC(PRK, info || 0x01)``, ``PRK = HMAC(salt, IKM)``) with the
+    """The seat token a keyed request gives ``seat``: :func:`hkdf_sha256` with the
     Idempotency-Key as input keying material, the record's salt and ``info`` the scope and
     seat; 43 base64url characters like :func:`service.tokens.new_token`."""
-    prk = hmac.new(bytes.fromhex(salt_hex), key.encode("utf-8"), hashlib.sha256).digest()
     info = canonical_json({"scope": list(scope), "seat": seat}).encode("utf-8")
-    block = hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
+    block = hkdf_sha256(key.encode("utf-8"), bytes.fromhex(salt_hex), info)
     return base64.urlsafe_b64encode(block).rstrip(b"=").decode("ascii")
 
 
