@@ -372,7 +372,8 @@ class CreateJoin:
                                                   record_salt=not record.finished)
             if prior is not None:
                 self.ctx.stores.metrics.incr("idempotent_replays")
-                return {**prior, "token": ticket.token(seat), "replayed": True}
+                return {"seat": seat, "token": ticket.token(seat), "version": prior["version"],
+                        "replayed": True}
             field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
@@ -380,9 +381,8 @@ class CreateJoin:
             raise MatchFinished()
         token = new_token() if ticket is None else ticket.token(seat)
         answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field)
-        if ticket is None:
-            return {**answer, "token": token}
-        return {**answer, "token": token, "replayed": replayed}
+        out = {"seat": seat, "token": token, "version": answer["version"]}
+        return out if ticket is None else {**out, "replayed": replayed}
 
     def claim_and_join(self, match_id: str, seat: int, name: str | None, token: str,
                        idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
