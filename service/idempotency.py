@@ -189,14 +189,16 @@ class IdempotencyStore:
         base = f"{scope[0]}:{seat}:{scope_digest(scope, key)}"
         return base, base + ":salt"
 
-    def record_answer(self, match_id: str, field: str, answer: Any) -> Any:
+    def record_answer(self, match_id: str, field: str, answer: Any) -> tuple[Any, bool]:
         """Record ``answer`` under ``field`` of the match's ``idem`` hash unless one is
-        there (``HSETNX``); returns the answer recorded now (the first one)."""
+        there (``HSETNX``); returns ``(the recorded answer, True when it was recorded by
+        another request first)``."""
         idem = self.keys.idem(match_id)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hsetnx(idem, field, dumps(answer))
         pipe.hget(idem, field)
-        return loads(pipe.execute()[1])
+        added, recorded = pipe.execute()
+        return loads(recorded), not added
 
     def recorded(self, match_id: str, field: str) -> Any:
         """The answer recorded under ``field`` of the match's ``idem`` hash, or ``None``."""

@@ -137,7 +137,7 @@ class Lifecycle:
                                              record_salt=not ctx.record(rematch_id).finished)
             if prior is not None:
                 ctx.stores.metrics.incr("idempotent_replays")
-                return {**prior, "token": ticket.token(seat), "replayed": True}
+                return {**_with_token(prior, ticket.token(seat)), "replayed": True}
             if ticket is None:   # a finished rematch keeps no new records
                 raise errors.RematchSeatClaimed(seat, rematch_id)
             field = idem.seat_fields(scope, seat, idempotency_key)[0]
@@ -160,9 +160,9 @@ class Lifecycle:
                   "turn_timeout_s": new.turn_timeout_s, "created": created,
                   "rematch_of": match_id}
         if ticket is None:
-            return {**answer, "token": token}
-        recorded = self.create_join.idem.record_answer(rematch_id, field, answer)
-        return {**recorded, "token": token, "replayed": recorded != answer}
+            return _with_token(answer, token)
+        recorded, earlier = self.create_join.idem.record_answer(rematch_id, field, answer)
+        return {**_with_token(recorded, token), "replayed": earlier}
 
     def _rematch_match(self, record, client: str | None = None) -> tuple[str, bool]:
         """The id of ``record``'s rematch, creating it when this call is the first to
@@ -192,3 +192,14 @@ class Lifecycle:
         # This call stored the match, whichever request named the id: it is the creator
         # (a call that names the id may lose the store race to one that read the name).
         return rematch_id, True
+
+
+def _with_token(answer: dict[str, Any], token: str) -> dict[str, Any]:
+    """A rematch answer with the seat's ``token`` right after ``seat`` (its documented
+    order)."""
+    out: dict[str, Any] = {}
+    for name, value in answer.items():
+        out[name] = value
+        if name == "seat":
+            out["token"] = token
+    return out
