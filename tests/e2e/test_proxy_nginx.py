@@ -113,9 +113,26 @@ def test_slow_connections_do_not_stop_a_normal_request(proxied):
                                          b"Content-Type: application/json\r\nConnection: close\r\n"
                                          b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw), 60)
         assert status == 201 and headers["location"].startswith("/v1/matches/")
+        # answered while every slow connection is still waiting (not after the proxy timed
+        # them out, as it would have to if they held gunicorn's threads)
+        assert sum(_still_waiting(sock) for sock in slow) == SLOW_CONNECTIONS
     finally:
         for sock in slow:
             sock.close()
+
+
+def _still_waiting(sock: socket.socket) -> bool:
+    """True when the server has neither answered nor closed ``sock``."""
+    sock.setblocking(False)
+    try:
+        sock.recv(1, socket.MSG_PEEK)   # data (an answer) or b"" (closed)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.setblocking(True)
 
 
 def test_the_event_stream_is_not_buffered(proxied):
