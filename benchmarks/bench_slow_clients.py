@@ -10,9 +10,10 @@ connection, ``GET /v1/games``, every ``--interval`` seconds for ``--seconds``) i
 within 1 s. The metric is the slowest normal answer (an unanswered request counts as its
 5 s client timeout).
 
-- ``--target gunicorn``: gunicorn alone with the settings of ``compose.yaml``'s ``api``
-  service before the proxy (``--workers`` x ``--threads``, ``gthread``: this project's
-  ``api.wire_errors.ProblemThreadWorker``, timeout 120 s), on a free loopback port.
+- ``--target gunicorn``: gunicorn alone with the shipped settings (``-c
+  python:api.gunicorn_config``, as ``compose.yaml``'s ``api`` service: ``--workers`` x
+  ``--threads``, ``gthread``: this project's ``api.wire_errors.ProblemThreadWorker``,
+  timeout 120 s), on a free loopback port.
 - ``--target nginx`` (default): the same gunicorn behind Debian's ``nginx`` running the
   shipped server block ``deploy/nginx/arena.conf.template`` (:mod:`tests.support.nginx`
   renders it for loopback ports), as ``compose.yaml`` runs it.
@@ -77,10 +78,9 @@ def start_gunicorn(stack: ExitStack, workers: int, threads: int) -> int:
     quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
                                            for s in KNOWN_SETTINGS) else []
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--threads", str(threads),
-         "--worker-class", "api.wire_errors.ProblemThreadWorker", "--timeout", "120",
-         "--graceful-timeout", "20", *quiet, "api.app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
+         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
+         *quiet, "api.app:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True)
     stack.callback(_stop, process)

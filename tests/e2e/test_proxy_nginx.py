@@ -49,8 +49,9 @@ def _nginx_or_skip() -> None:
 
 @pytest.fixture(scope="module")
 def proxied() -> Iterator[tuple[int, int]]:
-    """``(nginx port, gunicorn port)``: gunicorn (1 worker x 4 threads: far fewer threads
-    than slow connections) behind the shipped nginx configuration."""
+    """``(nginx port, gunicorn port)``: gunicorn with the shipped settings (``-c
+    python:api.gunicorn_config``) but 1 worker x 4 threads (far fewer threads than slow
+    connections) behind the shipped nginx configuration."""
     _nginx_or_skip()
     from gunicorn.config import KNOWN_SETTINGS
 
@@ -60,8 +61,9 @@ def proxied() -> Iterator[tuple[int, int]]:
     quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
                                            for s in KNOWN_SETTINGS) else []
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--threads", "4", "--worker-class", WORKER_CLASS, *quiet, "api.app:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
+         "--worker-class", WORKER_CLASS, *quiet, "api.app:create_app()"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
