@@ -26,9 +26,16 @@ the key's TTL of ``worker_ttl + 60`` s):
 
 Heartbeats and state writes RQ sends inside its own pipelines (job start, job end, the
 forked horse's monitoring) are untouched.
+
+A stop request (SIGTERM/SIGINT, RQ's warm shutdown) also sets the worker's ``stop_event``
+when it has one: RQ records a stop request in its worker only while a job runs (idle, it
+raises ``StopRequested`` out of its loop and records nothing), so the process running the
+loop (:func:`workers.runner.run_worker`) reads this event to tell "stopped" from "the loop
+ended by itself".
 """
 from __future__ import annotations
 
+import threading
 import time
 
 from rq import SimpleWorker, Worker
@@ -45,8 +52,17 @@ class LeanWorkerMixin:
     counts as fresh."""
 
     heartbeat_every_s: float = HEARTBEAT_EVERY_S
+    #: Set on a stop request (see module docstring); ``None``: nothing to tell.
+    stop_event: threading.Event | None = None
     _full_beat_at: float | None = None     # time.monotonic() of the last full-TTL beat
     _state_written: str | None = None      # state this worker last wrote on its own
+
+    def request_stop(self, signum, frame):
+        """RQ's warm shutdown (finish the running job, or leave the idle loop at once),
+        after setting :attr:`stop_event`. Same arguments as RQ's signal handler."""
+        if self.stop_event is not None:
+            self.stop_event.set()
+        return super().request_stop(signum, frame)
 
     def heartbeat(self, timeout: int | None = None, pipeline=None):
         """RQ's heartbeat (worker key's ``last_heartbeat`` and TTLs), see module docstring

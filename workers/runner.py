@@ -19,6 +19,14 @@ One worker process runs:
   a worker), which re-enqueues the turns of a killed worker, ahead of the queue, as soon as
   its lease is gone.
 
+Stopping (``docker stop``'s SIGTERM, Ctrl+C's SIGINT): :class:`StopSignals` holds the
+process's stop request from the first line of :func:`run_worker`. Idle (loading, waiting on
+the queue, between two work loops) the worker exits 0 at once; busy, RQ's warm shutdown
+lets the running turn finish (appended once) and then the loop ends; a second signal while
+busy is RQ's cold shutdown (the turn is abandoned; the lease is dropped on the way out, so
+another worker's reclaim pass re-enqueues it, and its version check makes a turn that had
+been appended a no-op). Background threads get at most :data:`THREAD_JOIN_S` to finish.
+
 Each process's RQ worker name is ``<name or "arena">.<random>``: unique per incarnation, so
 a restarted worker never collides with its killed predecessor's registration (RQ keeps it
 for ``worker_ttl + 60`` s) and jobs the predecessor started are recognised as lost.
@@ -28,7 +36,9 @@ from __future__ import annotations
 import argparse
 import logging
 import secrets
+import signal
 import threading
+import time
 
 import redis
 from redis.exceptions import RedisError
@@ -42,7 +52,51 @@ from service.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_schedu
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run_worker", "start_embedded", "EmbeddedRuntime", "main", "worker_name"]
+__all__ = ["run_worker", "start_embedded", "EmbeddedRuntime", "main", "worker_name",
+           "StopSignals", "WorkerStop"]
+
+#: Seconds, in all, that a stopping worker waits for its background threads (scheduler,
+#: reconcile, reclaim: daemon threads whose work is safe to cut; a reconcile pass or an
+#: archive batch cut short is redone by the next one).
+THREAD_JOIN_S = 1.0
+
+
+class WorkerStop(BaseException):
+    """Raised in the main thread by :class:`StopSignals` when a stop signal arrives while
+    no RQ work loop runs (a ``BaseException``, like ``KeyboardInterrupt``, so no
+    ``except Exception`` on the way swallows it)."""
+
+
+class StopSignals:
+    """The process's SIGTERM/SIGINT handler outside RQ's work loop (RQ installs its own
+    while the loop runs; :class:`service.lean_worker.LeanWorkerMixin` sets the same event).
+
+    ``stop``: set on the first signal. ``interrupt``: when true the handler also raises
+    :class:`WorkerStop` so a blocking call (a Redis retry loop, a backoff wait) ends now.
+    Signal handlers can only be installed from the main thread: elsewhere (tests calling
+    :func:`run_worker` in a thread) :meth:`install` does nothing.
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self, stop: threading.Event):
+        self.stop = stop
+        self.interrupt = True
+
+    def install(self, interrupt: bool = True) -> None:
+        """Make this the handler of SIGTERM and SIGINT (again: RQ's loop replaces it)."""
+        self.interrupt = interrupt
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in self.SIGNALS:
+            signal.signal(sig, self._handle)
+
+    def _handle(self, signum, frame) -> None:
+        if not self.stop.is_set():
+            log.info("worker: %s received, stopping", signal.Signals(signum).name)
+        self.stop.set()
+        if self.interrupt:
+            raise WorkerStop(signum)
 
 
 def worker_name(name: str | None = None) -> str:
@@ -109,18 +163,30 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     short pure-Python decisions); ``fork=True`` RQ's forking ``Worker``; both with fewer
     writes of RQ's own worker key per job (:mod:`service.lean_worker`). Embedded mode
     (no ``REDIS_URL``) has no shared Redis for a separate process: use ``start_embedded``.
-    Returns whether any job was processed.
+    Returns whether any job was processed. SIGTERM/SIGINT end it (module docstring): it
+    returns normally, whatever it was doing.
     """
     config = config or Config.from_env()
     if config.embedded:
         raise SystemExit("REDIS_URL is not set: a separate worker cannot see the embedded "
                          "in-process Redis; `arena serve` runs its own worker threads.")
+    stop = threading.Event()
+    signals = StopSignals(stop)
+    signals.install(interrupt=True)
+    try:
+        return _run_worker(config, burst, name, fork, stop, signals)
+    except WorkerStop:
+        return False
+
+
+def _run_worker(config: Config, burst: bool, name: str | None, fork: bool,
+                stop: threading.Event, signals: StopSignals) -> bool:
+    """:func:`run_worker` once its stop signals are installed."""
     service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
     warm_up(service)
     queue = service.scheduler.queue
     side = _fail_fast_client(config)
     worker_class = LeanForkWorker if fork else LeanSimpleWorker
-    stop = threading.Event()
     scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
                                 logging_level="INFO")
     threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop, side),
@@ -141,30 +207,40 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     worked = False
     backoff = Backoff(first_s=0.5, cap_s=10.0)
     try:
-        while True:
+        while not stop.is_set():
             rq_name = worker_name(name)
             lease = WorkerLease(side, service.keys.worker_lease(rq_name), config.worker_lease_s,
                                 config.heartbeat_file).start()
             worker = worker_class([queue], connection=queue.connection, name=rq_name)
+            worker.stop_event = stop
             try:
-                worked = worker.work(burst=burst, logging_level="INFO") or worked
+                if not stop.is_set():     # a signal while the lease started
+                    worked = worker.work(burst=burst, logging_level="INFO") or worked
             except RedisError:
                 # teardown (register_death) met an outage the retrying client gave up on
                 log.exception("worker %s ended on a Redis error", rq_name)
             finally:
+                signals.install(interrupt=False)   # RQ's handlers go with its loop
                 lease.stop()
-            if burst or worker._stop_requested:
+            signals.install(interrupt=True)
+            if burst or stop.is_set():
                 break
             delay = backoff.next()
             log.error("worker %s: RQ's work loop ended without a stop request; a new one "
                       "starts in %.1f s", rq_name, delay)
-            if stop.wait(delay):
-                break
+            stop.wait(delay)
     finally:
+        signals.install(interrupt=False)
         stop.set()
-        for thread in threads:
-            thread.join(timeout=2 * config.worker_lease_s)
+        _join(threads, THREAD_JOIN_S)
     return worked
+
+
+def _join(threads: list[threading.Thread], within_s: float) -> None:
+    """Join ``threads``, waiting ``within_s`` seconds for all of them together."""
+    until = time.monotonic() + within_s
+    for thread in threads:
+        thread.join(timeout=max(0.0, until - time.monotonic()))
 
 
 def main(argv: list[str] | None = None) -> int:
