@@ -8,7 +8,10 @@ scheduler with a short lock, and the loop that runs that scheduler through outag
   waiting for the job timeout (RQ's own worker key lives ``worker_ttl + 60`` = 480 s).
 - :class:`LeasedScheduler`: RQ's ``RQScheduler`` whose queue lock has a TTL of ``lock_s``
   seconds instead of RQ's ``interval + 60`` (61 s): after the lock holder is killed another
-  worker's scheduler takes over within ``lock_s``.
+  worker's scheduler takes over within ``lock_s``. It moves the jobs due by the current
+  time as a float (turn timeouts are scheduled to the microsecond:
+  :mod:`service.turn_queue`), oldest first, through the queue objects it was given (a
+  :class:`service.turn_queue.TurnQueue` keeps due timeouts in that order).
 - :class:`PassTurn`: one worker of the deployment runs each periodic reconcile pass (and
   each full pass), not every worker: a pass of every match waiting for a worker costs
   about 6 Redis commands per match, and 3 workers each running one every
@@ -32,6 +35,8 @@ from datetime import datetime
 from pathlib import Path
 
 from redis.exceptions import RedisError
+from rq import Queue
+from rq.job import Job
 from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock
 
@@ -186,9 +191,62 @@ class LeasedScheduler(RQScheduler):
     ``work()`` loop (whose heartbeat would set RQ's long TTL again).
     """
 
+    #: Due jobs moved per registry and pass, at most.
+    chunk = 1000
+
     def __init__(self, queues, connection, lock_s: float = DEFAULT_LEASE_S, **kwargs):
         super().__init__(queues, connection=connection, **kwargs)
         self.lock_s = max(1, math.ceil(lock_s))
+        self._queue_like = {q.name: q for q in queues if isinstance(q, Queue)}
+        self._queues: dict[str, Queue] = {}
+
+    def queue(self, name: str) -> Queue:
+        """The queue ``name`` on this scheduler's connection: of the class (and settings)
+        of the queue object it was given under that name, else a plain RQ ``Queue``."""
+        queue = self._queues.get(name)
+        if queue is None:
+            given = self._queue_like.get(name)
+            if given is not None and hasattr(type(given), "like"):
+                queue = type(given).like(given, given.front_prefix, connection=self.connection)
+            else:
+                queue = Queue(name, connection=self.connection, serializer=self.serializer)
+            self._queues[name] = queue
+        return queue
+
+    def enqueue_scheduled_jobs(self) -> None:
+        """Move the scheduled jobs due by now (``time.time()``, a float: scores are kept
+        to the microsecond) to their queue, oldest first, in one transaction per registry;
+        ids whose job is gone leave the registry. Differs from RQ's only in the float time
+        and the queue class (:meth:`queue`); turn jobs carry no RQ rate limit, and a job
+        with one is moved as RQ does."""
+        self._status = self.Status.WORKING
+        if not self._scheduled_job_registries and self._acquired_locks:
+            self.prepare_registries()
+        for registry in self._scheduled_job_registries:
+            raw = self.connection.zrangebyscore(registry.key, 0, time.time(), start=0,
+                                                num=self.chunk)
+            if not raw:
+                continue
+            job_ids = [i.decode() if isinstance(i, bytes) else i for i in raw]
+            queue = self.queue(registry.name)
+            jobs = Job.fetch_many(job_ids, connection=self.connection, serializer=self.serializer)
+            with self.connection.pipeline() as pipe:
+                for job_id, job in zip(job_ids, jobs):
+                    if job is not None and job.has_rate_limit:
+                        continue
+                    if job is not None:
+                        queue._enqueue_job(job, pipeline=pipe,
+                                           at_front=job.should_enqueue_at_front())
+                    registry.remove(job_id, pipeline=pipe)
+                pipe.execute()
+            for job in jobs:
+                if job is not None and job.has_rate_limit:
+                    with self.connection.pipeline() as pipe:
+                        registry.remove(job.id, pipeline=pipe)
+                        queue._enqueue_rate_limited_job(
+                            job, pipeline=pipe, at_front=job.should_enqueue_at_front())
+                        pipe.execute()
+        self._status = self.Status.STARTED
 
     def acquire_locks(self, auto_start: bool = False) -> set[str]:
         """Acquire or refresh the lock of each queue for ``lock_s`` seconds; returns the

@@ -1,8 +1,11 @@
 """RQ adapter: enqueue bot turns, schedule/cancel turn timeouts, judge whether a job is alive.
 
 The service never imports ``workers``: jobs are enqueued by dotted path
-(``workers.jobs.bot_turn`` / ``workers.jobs.turn_timeout``). Scheduled jobs use RQ's own
-scheduler (``Queue.enqueue_at``) with timezone-aware UTC datetimes only: RQ treats a naive
+(``workers.jobs.bot_turn`` / ``workers.jobs.turn_timeout``) on a
+:class:`service.turn_queue.TurnQueue` (due timeouts first, in the order they fell due).
+Turn timeouts are scheduled in RQ's scheduled registry at their deadline to the
+microsecond (:meth:`service.turn_queue.TurnQueue.schedule_at`; RQ's ``enqueue_at`` keeps
+whole seconds rounded down) with timezone-aware UTC datetimes only: RQ treats a naive
 datetime as *local* time, which made jobs fire hours early or late on non-UTC hosts.
 """
 from __future__ import annotations
@@ -18,6 +21,7 @@ from rq.job import Job, JobStatus
 
 from service.keys import Keys
 from service.store_errors import probe
+from service.turn_queue import TurnQueue
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +33,24 @@ WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 _FETCH = object()
 #: Seconds a scheduled timeout may be late before reconcile enqueues it itself.
 OVERDUE_GRACE_S = 3.0
-#: RQ keeps a finished job (and its result) this long, a failed one this long, and drops
-#: a job queued (not scheduled) for longer than ``QUEUED_TTL_S`` (reconcile re-creates a
-#: turn job still needed); expired ids leave RQ's registries by :meth:`clean_registries`.
-RESULT_TTL_S = 300
+#: RQ keeps a finished job (and its result) this long: not at all. Nothing reads a turn
+#: job's result, and reconcile treats a missing job as it treats a finished one (the turn
+#: is re-created only if the match still awaits it at that version). Keeping them 300 s
+#: made RQ's job and result records most of Redis while matches played (~375 KB per live
+#: match: issue 18 item 4; ``benchmarks/soak_key_census.py``). A failed job is kept
+#: ``FAILURE_TTL_S`` (its attempt count decides when a turn is given up; failures are
+#: rare), and a job queued (not scheduled) for longer than ``QUEUED_TTL_S`` is dropped
+#: (reconcile re-creates a turn job still needed); expired ids leave RQ's registries by
+#: :meth:`clean_registries`.
+RESULT_TTL_S = 0
 FAILURE_TTL_S = 3600
 QUEUED_TTL_S = 3600
+
+
+def timeout_prefix(keys: Keys) -> str:
+    """The prefix every turn-timeout job id of ``keys`` starts with
+    (:meth:`service.keys.Keys.timeout_job_id`)."""
+    return f"{keys.prefix}-timeout-"
 
 
 def utc_now() -> datetime:
@@ -62,7 +78,8 @@ class TurnScheduler:
 
     def __init__(self, queue: Queue, keys: Keys, job_timeout_s: float = 30.0,
                  max_attempts: int = 3, lease_s: float = 3.0):
-        self.queue = queue
+        self.queue = queue if isinstance(queue, TurnQueue) else \
+            TurnQueue.like(queue, timeout_prefix(keys))
         self.keys = keys
         self.job_timeout_s = job_timeout_s
         self.max_attempts = max_attempts
@@ -92,7 +109,8 @@ class TurnScheduler:
     def enqueue_bot_turn(self, match_id: str, version: int, seat: int, attempt: int = 1,
                          at_front: bool = False) -> str:
         """Enqueue ``bot_turn(match_id, version, seat)`` now (``at_front``: ahead of the
-        queued jobs, for a turn that already waited for a lost job); a job with the same id
+        queued bot turns, behind the due timeouts, for a turn that already waited for a
+        lost job); a job with the same id
         (match + version + seat) already in Redis makes this a no-op. Returns the job id."""
         job_id = self.keys.bot_job_id(match_id, version, seat)
         try:
@@ -105,26 +123,29 @@ class TurnScheduler:
         return job_id
 
     def schedule_turn_timeout(self, match_id: str, seat: int, version: int, at: datetime) -> str:
-        """Schedule ``turn_timeout(match_id, seat, version)`` at ``at`` (aware datetime;
-        ``ValueError`` if naive) with RQ's scheduler; a duplicate id is a no-op. When due,
-        RQ's scheduler puts it at the *front* of the queue: its seat has waited its whole
-        turn timeout already (a deadline the players were shown), queued bot turns have
-        no deadline."""
+        """Schedule ``turn_timeout(match_id, seat, version)`` at ``at`` (aware datetime, kept
+        to the microsecond; ``ValueError`` if naive) in RQ's scheduled registry; a duplicate
+        id is a no-op. When due, the scheduler puts it ahead of the queued bot turns, after
+        the timeouts already due (:class:`service.turn_queue.TurnQueue`): its seat has
+        waited its whole turn timeout already (a deadline the players were shown), queued
+        bot turns have no deadline."""
         if at.tzinfo is None:
             raise ValueError("turn timeouts need a timezone-aware datetime")
         job_id = self.keys.timeout_job_id(match_id, seat, version)
+        job = self.queue.create_job(TURN_TIMEOUT, args=(match_id, seat, version),
+                                    job_id=job_id, result_ttl=RESULT_TTL_S,
+                                    failure_ttl=FAILURE_TTL_S, status=JobStatus.SCHEDULED,
+                                    timeout=max(1, int(self.job_timeout_s)))
+        job.enqueue_at_front = True
         try:
-            self.queue.enqueue_at(at.astimezone(timezone.utc), TURN_TIMEOUT, match_id, seat, version,
-                                  job_id=job_id, unique=True, result_ttl=RESULT_TTL_S,
-                                  failure_ttl=FAILURE_TTL_S,
-                                  job_timeout=max(1, int(self.job_timeout_s)), at_front=True)
+            self.queue.schedule_at(job, at.astimezone(timezone.utc))
         except DuplicateJobError:
             pass
         return job_id
 
     def enqueue_turn_timeout_now(self, match_id: str, seat: int, version: int) -> str:
-        """Enqueue an overdue timeout immediately, ahead of the queued jobs (used by
-        reconcile: its deadline has passed already)."""
+        """Enqueue an overdue timeout immediately, after the timeouts already due and ahead
+        of the bot turns (used by reconcile: its deadline has passed already)."""
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         try:
             self.queue.enqueue(TURN_TIMEOUT, match_id, seat, version, job_id=job_id, unique=True,

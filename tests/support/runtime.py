@@ -1,9 +1,8 @@
 """Helpers running RQ work in the test process (fakeredis tests)."""
 from __future__ import annotations
 
-from rq.scheduler import RQScheduler
-
 from service.embedded import ThreadWorker
+from service.rq_runtime import LeasedScheduler, scheduler_pass
 
 
 def drain(service, rounds: int = 200, with_scheduler: bool = False) -> int:
@@ -24,9 +23,10 @@ def drain(service, rounds: int = 200, with_scheduler: bool = False) -> int:
 
 
 def promote_due(service) -> None:
-    """Do one pass of RQ's scheduler: enqueue scheduled jobs whose time has come."""
+    """Do one pass of the workers' scheduler (:class:`service.rq_runtime.LeasedScheduler`):
+    enqueue scheduled jobs whose time has come (to the microsecond: RQ's own scheduler
+    compares whole seconds)."""
     queue = service.scheduler.queue
-    scheduler = RQScheduler([queue], connection=queue.connection, logging_level="WARNING")
-    scheduler.acquire_locks()
-    scheduler.enqueue_scheduled_jobs()
+    scheduler = LeasedScheduler([queue], connection=queue.connection, logging_level="WARNING")
+    scheduler_pass(scheduler)
     scheduler.release_locks()
