@@ -5,13 +5,18 @@ and of the integration tests that run small versions of them.
   ``appendfsync always``: an acknowledged write survives ``SIGKILL``), killed and restarted
   on the same port and data directory to simulate an outage.
 - :class:`WorkerPool`: ``arena worker`` processes (``python -m workers.runner``) started,
-  SIGKILLed (the whole process group) and replaced.
+  SIGKILLed (the whole process group) and replaced, or stopped with SIGTERM and timed.
+- :class:`ApiServer` and :class:`Api`: the API as deployed (gunicorn with the Dockerfile's
+  worker class and threads) on a free loopback port, and a small JSON client for it: the
+  fault scripts run on the production topology (gunicorn + real Redis + separate workers).
+- :func:`timeout_report`: the turn-timeout runs and lateness the workers logged.
 - :func:`decision_report`: folds a finished match's log and counts duplicate decisions.
 - :func:`resume_times`: after each kill, how long until each running match played again.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -141,6 +146,135 @@ class WorkerPool:
         """Kill every process started."""
         for proc in self.procs:
             self.kill(proc)
+
+    @staticmethod
+    def terminate(proc: subprocess.Popen, sig: int = signal.SIGTERM,
+                  timeout_s: float = 60.0) -> tuple[float | None, int | None]:
+        """Send ``sig`` to ``proc`` itself (as ``docker stop`` signals PID 1) and time its
+        exit: ``(seconds, exit status)``, ``(None, None)`` when it outlived ``timeout_s``."""
+        started = time.monotonic()
+        proc.send_signal(sig)
+        try:
+            status = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return None, None
+        return time.monotonic() - started, status
+
+
+class ApiServer:
+    """gunicorn serving ``api.app:create_app()`` as the Dockerfile runs it (the gthread
+    ``api.wire_errors.ProblemThreadWorker``, ``workers`` processes of ``threads`` threads)
+    on a free loopback port, with ``env`` (a ``Config.to_env()``) and rate limits off (the
+    scripts create matches faster than a client may); its log in ``log_dir``. Started and
+    stopped by PID (its own process group)."""
+
+    def __init__(self, env: Mapping[str, str], log_dir: str | os.PathLike, workers: int = 2,
+                 threads: int = 8):
+        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT),
+                    "ARENA_RATE_LIMITS_ENABLED": "0"}
+        self.log_dir = Path(log_dir)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.workers, self.threads = workers, threads
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout_s: float = 180.0) -> "ApiServer":
+        """Start gunicorn and wait until ``/healthz`` answers (any status)."""
+        import requests
+
+        with open(self.log_dir / "gunicorn.log", "ab") as log_file:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
+                 "--workers", str(self.workers), "--threads", str(self.threads),
+                 "--worker-class", "api.wire_errors.ProblemThreadWorker", "--timeout", "120",
+                 "--graceful-timeout", "20", "api.app:create_app()"],
+                cwd=ROOT, env=self.env, start_new_session=True, stdout=log_file,
+                stderr=subprocess.STDOUT)
+
+        def answers() -> bool:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}); see "
+                                   f"{self.log_dir / 'gunicorn.log'}")
+            try:
+                requests.get(self.url + "/healthz", timeout=2)
+                return True
+            except requests.RequestException:
+                return False
+
+        if not wait_until(answers, timeout_s, 0.2):
+            raise RuntimeError("gunicorn did not answer")
+        return self
+
+    def stop(self) -> None:
+        """SIGTERM the server's process group (graceful), SIGKILL after 30 s."""
+        if self.proc is None:
+            return
+        WorkerPool.kill(self.proc, signal.SIGTERM)
+        WorkerPool.kill(self.proc)
+        self.proc = None
+
+
+class Api:
+    """A JSON client of an :class:`ApiServer` (``requests``, one keep-alive session)."""
+
+    def __init__(self, base_url: str, timeout_s: float = 60.0):
+        import requests
+
+        self.base_url = base_url
+        self.timeout_s = timeout_s
+        self.session = requests.Session()
+
+    def open(self, path: str, method: str = "GET", headers: Mapping[str, str] | None = None,
+             json: Any = None):
+        """One request; returns the ``requests.Response`` (any status)."""
+        return self.session.request(method, self.base_url + path, headers=dict(headers or {}),
+                                    json=json, timeout=self.timeout_s)
+
+    def create_match(self, game: str, seats: list, options: Mapping | None = None,
+                     turn_timeout_s: float | None = None) -> dict:
+        """``POST /v1/matches``; the answer's JSON (``RuntimeError`` unless 201)."""
+        body = {"game": game, "seats": seats, "options": dict(options or {})}
+        if turn_timeout_s is not None:
+            body["turn_timeout_s"] = turn_timeout_s
+        answer = self.open("/v1/matches", "POST", json=body)
+        if answer.status_code != 201:
+            raise RuntimeError(f"create {game}: {answer.status_code} {answer.text[:300]}")
+        return answer.json()
+
+    def export(self, match_id: str) -> dict:
+        """``GET /v1/matches/{id}/export`` (``RuntimeError`` unless 200)."""
+        answer = self.open(f"/v1/matches/{match_id}/export")
+        if answer.status_code != 200:
+            raise RuntimeError(f"export {match_id}: {answer.status_code} {answer.text[:300]}")
+        return answer.json()
+
+
+#: A worker's log line for each turn-timeout job run (``service.turns``).
+TIMEOUT_RUN = re.compile(r"turn timeout (?P<mid>\S+) seat \d+@\d+: (?P<status>\w+)"
+                         r"(?: (?P<late>-?[0-9.]+) s after its deadline)?")
+
+
+def timeout_report(log_dir: str | os.PathLike) -> dict[str, Any]:
+    """From the workers' logs in ``log_dir``: turn-timeout job runs by status, runs per
+    timeout that acted, and the lateness of those that acted (seconds from the deadline
+    to the decision): ``{"runs", "by_status", "acted", "runs_per_acted", "lateness_s"}``."""
+    statuses: dict[str, int] = {}
+    late: list[float] = []
+    for path in Path(log_dir).glob("*.log"):
+        for match in TIMEOUT_RUN.finditer(path.read_text(errors="replace")):
+            statuses[match["status"]] = statuses.get(match["status"], 0) + 1
+            if match["late"] is not None:
+                late.append(float(match["late"]))
+    runs = sum(statuses.values())
+    acted = statuses.get("acted", 0)
+    return {"runs": runs, "by_status": statuses, "acted": acted,
+            "runs_per_acted": round(runs / acted, 3) if acted else None,
+            "lateness_s": summary(late)}
 
 
 def decision_report(engine: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:

@@ -1,9 +1,11 @@
 """Fault script: SIGKILL ``arena worker`` processes at random while matches of all three games
 play, restart them, and measure how fast every bot turn and turn timeout resumes.
 
-A private ``redis-server`` (AOF on) holds the store and the queue. ``--workers`` worker
-processes play ``--matches`` matches (bot-only matches of every game, and timed matches
-whose human seat is played by turn timeouts through the scheduler). Every ``--kill-every``
+The production topology: a private ``redis-server`` (AOF on) holds the store and the queue,
+gunicorn serves the API as the Dockerfile runs it (matches are created and exported over
+HTTP), and ``--workers`` separate ``arena worker`` processes play ``--matches`` matches
+(bot-only matches of every game, and timed matches whose human seat is played by turn
+timeouts through the scheduler, ``--turn-timeout`` s: the API's minimum is 1). Every ``--kill-every``
 seconds (uniformly random in the range) a random worker's process group gets SIGKILL —
 before, during or after a job, holding the scheduler lock or not — and a new worker starts.
 
@@ -16,7 +18,7 @@ run, the same figures from as many random instants (``reference_*``: what the qu
 matches costs anyway), the five slowest (kill, match) resumes and the load average.
 
 Usage: ``python benchmarks/fault_worker_kill.py [--matches 40] [--workers 3]
-[--kill-every 2 5] [--timeout 900] [--seed 1]``
+[--kill-every 2 5] [--timeout 900] [--seed 1] [--turn-timeout 1]``
 """
 from __future__ import annotations
 
@@ -32,8 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import report  # noqa: E402
-from benchmarks._faults import (PrivateRedis, WorkerPool, decision_report, event_times,  # noqa: E402
-                                resume_times, summary, wait_until)
+from benchmarks._faults import (Api, ApiServer, PrivateRedis, WorkerPool,  # noqa: E402
+                                decision_report, event_times, resume_times, summary,
+                                timeout_report)
 
 #: (game, seats) of the bot-only matches, cycled; cheap-to-strong bot levels mixed.
 BOT_MATCHES = [
@@ -55,7 +58,7 @@ def _seats(kinds: list[str]) -> list[dict[str, Any]]:
 
 def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float, float] = (2.0, 5.0),
                     timeout_s: float = 900.0, seed: int = 1, timed_every: int = 8,
-                    turn_timeout_s: float = 0.3, max_kills: int | None = None,
+                    turn_timeout_s: float = 1.0, max_kills: int | None = None,
                     reconcile_s: float = 2.0, lease_s: float = 3.0,
                     work_dir: str | None = None) -> dict[str, Any]:
     """Run the scenario (module docstring); returns the figures (see :func:`main`)."""
@@ -66,25 +69,29 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
     tmp = Path(work_dir or tempfile.mkdtemp(prefix="arena-fault-kill-"))
     server = PrivateRedis(tmp / "redis").start()
     config = Config(redis_url=server.url(0), key_prefix="fault", reconcile_s=reconcile_s,
-                    worker_lease_s=lease_s, heartbeat_file=str(tmp / "heartbeat"))
+                    worker_lease_s=lease_s, heartbeat_file=str(tmp / "heartbeat"),
+                    max_bot_matches_per_client=0)
     pool = WorkerPool(config.to_env(), tmp / "logs")
-    service = build_service(config)
+    api_server = ApiServer(config.to_env(), tmp / "api")
+    service = build_service(config)     # the observer: reads match status straight from Redis
     kills: list[float] = []
     load_start = [round(x, 2) for x in os.getloadavg()]
+    loads: list[float] = []
     started = time.monotonic()
     started_unix = time.time()
     try:
+        api = Api(api_server.start().url)
         for _ in range(workers):
             pool.start()
         ids: dict[str, str] = {}
         for n in range(matches):
             if timed_every and n % timed_every == timed_every - 1:
                 game, bot = TIMED_MATCHES[(n // timed_every) % len(TIMED_MATCHES)]
-                created = service.create_match(game, [{"kind": "human"}, *_seats([bot])], {},
-                                               turn_timeout_s=turn_timeout_s)
+                created = api.create_match(game, [{"kind": "human"}, *_seats([bot])], {},
+                                           turn_timeout_s=turn_timeout_s)
             else:
                 game, levels = BOT_MATCHES[n % len(BOT_MATCHES)]
-                created = service.create_match(game, _seats(levels), {})
+                created = api.create_match(game, _seats(levels), {})
             ids[created["match_id"]] = game
 
         def running() -> list[str]:
@@ -99,21 +106,23 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
                 pool.kill(victim)
                 pool.start()
                 next_kill = time.monotonic() + rng.uniform(*kill_every)
+            loads.append(os.getloadavg()[0])
             time.sleep(0.2)
         elapsed = time.monotonic() - started
         unfinished = running()
         survivors = len(pool.alive())
+        stops = [pool.terminate(proc) for proc in pool.alive()]   # idle now: SIGTERM
+        stop_times = [t for t, _ in stops if t is not None]
         finished, verified, decisions, duplicates = 0, 0, 0, 0
         times: dict[str, list[float]] = {}
         per_game: dict[str, int] = {}
         for mid, game in ids.items():
-            events = service.log(mid)
-            times[mid] = event_times(events)
+            log = api.export(mid)
+            times[mid] = event_times(log["events"])
             if mid in unfinished:
                 continue
             finished += 1
             per_game[game] = per_game.get(game, 0) + 1
-            log = service.export(mid)
             verified += bool(service.verify(log)["valid"])
             counts = decision_report(service.engines[game], log["events"])
             decisions += counts["decisions"]
@@ -139,12 +148,18 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
                                 for item in resumed["slowest"]],
             "load_average_1_5_15": {"start": load_start,
                                     "end": [round(x, 2) for x in os.getloadavg()]},
+            "load_average_1min_highest": round(max(loads, default=0.0), 2),
+            "turn_timeouts": timeout_report(tmp / "logs"),
+            "sigterm_exit_s": summary(stop_times),
+            "sigterm_exit_statuses": [status for _, status in stops],
+            "topology": "gunicorn (2 x 8 gthread) + redis-server + separate arena worker processes",
             "settings": {"reconcile_s": reconcile_s, "worker_lease_s": lease_s,
                          "kill_every_s": list(kill_every), "turn_timeout_s": turn_timeout_s,
                          "seed": seed},
         }
     finally:
         pool.stop()
+        api_server.stop()
         server.stop()
 
 
@@ -159,11 +174,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reconcile-s", type=float, default=2.0)
     parser.add_argument("--lease-s", type=float, default=3.0)
+    parser.add_argument("--turn-timeout", type=float, default=1.0)
+    parser.add_argument("--timed-every", type=int, default=8,
+                        help="every Nth match is a timed one (human seat + bot)")
     args = parser.parse_args(argv)
     figures = run_worker_kill(args.matches, args.workers, tuple(args.kill_every), args.timeout,
-                              args.seed, reconcile_s=args.reconcile_s, lease_s=args.lease_s)
+                              args.seed, timed_every=args.timed_every,
+                              turn_timeout_s=args.turn_timeout, reconcile_s=args.reconcile_s,
+                              lease_s=args.lease_s)
     ok = (figures["finished"] == figures["matches"] == figures["verified"]
-          and figures["duplicate_decisions"] == 0)
+          and figures["duplicate_decisions"] == 0
+          and all(status == 0 for status in figures["sigterm_exit_statuses"]))
     report("fault_worker_kill", "resume_p99_per_kill", figures["resume_per_kill_s"]["p99"], "s",
            "<=", 10.0, all_finished_verified_no_duplicates=ok, **figures)
     return 0 if ok else 1

@@ -2,11 +2,15 @@
 let them settle, then SCAN every key of the store's and RQ's Redis databases and account
 for each one by pattern (issue 12 item 4).
 
-A private ``redis-server`` holds the store on database 0 (``REDIS_URL``) and RQ on
-database 1 (``RQ_REDIS_URL``). ``--workers`` workers play, per game, ``--per-game``
-bot-only matches and one timed match whose human seat first sends three commands with
-``Idempotency-Key``s and is then played by its turn timeouts; one listed match with an
-open seat stays running. Once every match ended and the queue is empty, the workers stop
+The production topology: a private ``redis-server`` holds the store on database 0
+(``REDIS_URL``) and RQ on database 1 (``RQ_REDIS_URL``), gunicorn serves the API as the
+Dockerfile runs it (matches are created, and the human seats play, over HTTP) and
+``--workers`` separate worker processes play, per game, ``--per-game`` bot-only matches
+and one timed match whose human seat first sends three commands with ``Idempotency-Key``s
+and is then played by its turn timeouts; one listed match with an open seat stays running.
+While they play, a sampler sums ``MEMORY USAGE`` over RQ's database every
+``SAMPLE_EVERY_S`` seconds: RQ's bytes per running match (issue 18 item 4: RQ's job and
+result records were ~375 KB per live match, mostly results kept 300 s). Once every match ended and the queue is empty, the workers stop
 (SIGTERM: RQ's warm shutdown) and one full reconcile pass runs (compaction retries, RQ
 registry cleanup).
 
@@ -29,8 +33,10 @@ from __future__ import annotations
 import argparse
 import re
 import signal
+import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -39,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import report  # noqa: E402
-from benchmarks._faults import PrivateRedis, WorkerPool, wait_until  # noqa: E402
+from benchmarks._faults import Api, ApiServer, PrivateRedis, WorkerPool, wait_until  # noqa: E402
 
 PREFIX = "soak"
 #: (game, bot levels) of the bot-only matches
@@ -81,6 +87,44 @@ RQ_PATTERNS = {
 #: ARENA_FINISHED_INDEX_MAX of the soak: fewer than the matches that finish
 FINISHED_INDEX_MAX = 3
 FINISHED_MATCH_KINDS = {"match:meta", "match:log", "match:tokens", "match:idem"}
+
+
+#: Seconds between two samples of RQ's bytes while the matches play.
+SAMPLE_EVERY_S = 2.0
+
+
+class RqBytesSampler(threading.Thread):
+    """Every :data:`SAMPLE_EVERY_S`: the bytes of every key in RQ's database (``SCAN`` +
+    ``MEMORY USAGE``) and the number of running matches (``running()``), until ``stop``."""
+
+    def __init__(self, rq_conn, running):
+        super().__init__(daemon=True)
+        self.rq_conn, self.running = rq_conn, running
+        self.samples: list[tuple[int, int]] = []     # (bytes, running matches)
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(SAMPLE_EVERY_S):
+            try:
+                live = len(self.running())
+                total = sum(self.rq_conn.memory_usage(k, samples=0) or 0
+                            for k in self.rq_conn.scan_iter(count=1000))
+            except Exception:  # noqa: BLE001 - a sample lost is a sample lost
+                continue
+            if live:
+                self.samples.append((total, live))
+
+    def figures(self) -> dict[str, Any]:
+        """``{"samples", "bytes_max", "bytes_mean", "per_running_match_mean",
+        "per_running_match_max"}`` (bytes)."""
+        if not self.samples:
+            return {"samples": 0}
+        per = [b / n for b, n in self.samples]
+        return {"samples": len(self.samples),
+                "bytes_max": max(b for b, _ in self.samples),
+                "bytes_mean": round(statistics.fmean(b for b, _ in self.samples)),
+                "per_running_match_mean": round(statistics.fmean(per)),
+                "per_running_match_max": round(max(per))}
 
 
 def classify(key: str, patterns: dict[str, str]) -> tuple[str | None, str | None]:
@@ -125,39 +169,47 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
                     reconcile_s=0.5, reconcile_full_s=2.0, heartbeat_file=str(tmp / "heartbeat"),
                     max_bot_matches_per_client=0, finished_index_max=FINISHED_INDEX_MAX)
     pool = WorkerPool(config.to_env(), tmp / "logs")
-    service = build_service(config)
+    api_server = ApiServer(config.to_env(), tmp / "api")
+    service = build_service(config)     # the observer: reads straight from Redis
     started = time.monotonic()
+    finishing: dict[str, str] = {}
+
+    def running() -> list[str]:
+        return [m for m in list(finishing)
+                if service.match_view(m, None)["status"] == "running"]
+
+    sampler = RqBytesSampler(redis.Redis.from_url(server.url(1)), running)
     try:
+        api = Api(api_server.start().url)
         for _ in range(workers):
             pool.start()
-        finishing: dict[str, str] = {}
+        sampler.start()
         for game, levels in BOT_MATCHES:
             for _ in range(per_game):
-                created = service.create_match(game, [{"kind": "bot", "bot": b} for b in levels], {})
+                created = api.create_match(game, [{"kind": "bot", "bot": b} for b in levels], {})
                 finishing[created["match_id"]] = game
         idem_keys = 0
         for game, bot in TIMED_BOT.items():
-            created = service.create_match(game, [{"kind": "human"}, {"kind": "bot", "bot": bot}],
-                                           {}, turn_timeout_s=0.5)
+            created = api.create_match(game, [{"kind": "human"}, {"kind": "bot", "bot": bot}],
+                                       {}, turn_timeout_s=1)
             mid = created["match_id"]
+            token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
+            auth = {"Authorization": f"Bearer {token}"}
             finishing[mid] = game
             for n in range(3):   # the human seat sends commands with idempotency keys
-                acts = wait_until(lambda: service.legal_actions(mid, 0)["actions"], 60)
-                if not acts or service.match_view(mid, None)["status"] != "running":
+                legal = api.open(f"/v1/matches/{mid}/legal-actions?wait=10", headers=auth)
+                acts = legal.json().get("actions") if legal.status_code == 200 else None
+                if not acts:
                     break
-                try:
-                    service.act(mid, 0, acts[0], idempotency_key=f"soak-{n}")
-                    idem_keys += 1
-                except Exception:  # noqa: BLE001 - its timeout or the bot moved first
-                    pass
+                answer = api.open(f"/v1/matches/{mid}/actions", "POST", json=acts[0],
+                                  headers={**auth, "Idempotency-Key": f"soak-{n}"})
+                idem_keys += answer.status_code == 200   # else its timeout or the bot moved first
         open_game = "ai-100-human"
-        waiting = service.create_match(open_game, [{"kind": "open"}, {"kind": "bot", "bot": "random"}],
-                                       {})["match_id"]
-
-        def running() -> list[str]:
-            return [m for m in finishing if service.match_view(m, None)["status"] == "running"]
+        waiting = api.create_match(open_game, [{"kind": "open"}, {"kind": "bot", "bot": "random"}],
+                                   {})["match_id"]
 
         wait_until(lambda: not running(), timeout_s, step_s=0.5)
+        sampler.stop.set()
         unfinished = running()
         queue = service.scheduler.queue
         wait_until(lambda: len(queue) == 0, 60, step_s=0.2)
@@ -189,7 +241,7 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
                                for k in rq_conn.scan_iter(match=pattern) if rq_conn.ttl(k) < 0]
         shards = service.stores.index.shards
         lobby_finished = [store.zcard(keys.lobby(k, "finished")) for k in range(shards)]
-        verified = sum(bool(service.verify(service.export(m))["valid"]) for m in finishing
+        verified = sum(bool(service.verify(api.export(m))["valid"]) for m in finishing
                        if m not in unfinished)
         return {
             "matches": len(finishing) + 1, "finished": len(finishing) - len(unfinished),
@@ -207,10 +259,15 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
             "lobby_finished_listed": sum(lobby_finished),
             "lobby_finished_largest_shard": max(lobby_finished),
             "bytes_per_finished_match": bytes_per_match,
-            "bytes_per_finished_match_after_idem_ttl": bytes_without_idem, "elapsed_s": round(time.monotonic() - started, 1),
+            "bytes_per_finished_match_after_idem_ttl": bytes_without_idem,
+            "rq_bytes_while_playing": sampler.figures(),
+            "topology": "gunicorn (2 x 8 gthread) + redis-server + separate arena worker processes",
+            "elapsed_s": round(time.monotonic() - started, 1),
         }
     finally:
+        sampler.stop.set()
         pool.stop()
+        api_server.stop()
         server.stop()
 
 

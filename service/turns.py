@@ -88,17 +88,31 @@ class Turns:
         (its new deadline was lost with a killed process) is restarted at the current
         version (``"restarted"``). A job that fires before its
         deadline does nothing (``"early"``; reconcile re-schedules it).
+
+        Each run is logged (INFO): ``turn timeout <match> seat <s>@<version>: <status>``,
+        followed for ``"acted"`` by ``<seconds> s after its deadline`` (the decision's
+        lateness; ``benchmarks/_faults.py`` reads these lines).
         """
+        outcome, late_s = self._turn_timeout(match_id, seat, version)
+        log.info("turn timeout %s seat %d@%d: %s%s", match_id, seat, version, outcome["status"],
+                 "" if late_s is None else f" {late_s:.3f} s after its deadline")
+        return outcome
+
+    def _turn_timeout(self, match_id: str, seat: int,
+                      version: int) -> tuple[dict[str, Any], float | None]:
+        """:meth:`run_turn_timeout`'s answer and, when it acted, the seconds from the
+        deadline to the decision."""
         ctx = self.ctx
         for _attempt in range(ctx.append_attempts):
             record = ctx.record(match_id)
             if record.finished or not 0 <= seat < len(record.seats) or record.is_bot(seat):
-                return {"status": "stale"}
+                return {"status": "stale"}, None
             entry = ctx.stores.deadlines.get(match_id, seat)
             if entry is None or entry["version"] != version:
-                return {"status": "stale"}
-            if datetime.fromisoformat(entry["deadline"]) > ctx.clock():
-                return {"status": "early"}
+                return {"status": "stale"}, None
+            deadline = datetime.fromisoformat(entry["deadline"])
+            if deadline > ctx.clock():
+                return {"status": "early"}, None
             loaded, _ = ctx.head(match_id)
             pending = loaded.engine.pending(loaded.state)
             command = None
@@ -107,7 +121,7 @@ class Turns:
                 command = bot.choose(loaded.state, seat, bot_rng(record.seed, loaded.version, seat))
             ctx.keep(loaded)   # read only (pending, the bot's view)
             if command is None:
-                return {"status": "stale"}
+                return {"status": "stale"}, None
             acted = any(e.get("actor") == seat and "command" in e
                         for e in ctx.stores.events.read(match_id, after=version,
                                                         upto=loaded.version))
@@ -117,7 +131,7 @@ class Turns:
                 # its book-keeping). Start it now, else this record would never move on.
                 self.act.after_append.start_deadline(match_id, seat, loaded.version,
                                                      record.turn_timeout_s)
-                return {"status": "restarted"}
+                return {"status": "restarted"}, None
             try:
                 answer = self.act.act(match_id, seat, command, expected_version=loaded.version,
                                       cause="timeout",
@@ -125,8 +139,9 @@ class Turns:
             except errors.VersionConflict:
                 continue
             except (NotYourTurn, MatchFinished):
-                return {"status": "stale"}
+                return {"status": "stale"}, None
             if answer.get("replayed"):
-                return {"status": "stale"}
-            return {"status": "acted", "seat": seat, "version": answer["version"]}
-        return {"status": "busy"}
+                return {"status": "stale"}, None
+            late_s = (ctx.clock() - deadline).total_seconds()
+            return {"status": "acted", "seat": seat, "version": answer["version"]}, late_s
+        return {"status": "busy"}, None

@@ -39,3 +39,6 @@ def test_killing_workers_at_random_loses_no_turn_and_plays_no_decision_twice(tmp
     assert figures["duplicate_decisions"] == 0, figures
     assert figures["workers_alive_at_end"] == 2
     assert figures["resume_per_kill_s"]["max"] < 120   # generous: the script prints p99
+    # the idle survivors stop on SIGTERM with status 0 (the script prints the times)
+    assert figures["sigterm_exit_statuses"] == [0, 0], figures
+    assert figures["turn_timeouts"]["acted"] >= 1, figures

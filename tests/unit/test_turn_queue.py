@@ -89,7 +89,7 @@ def test_the_turn_queue_inserts_after_a_long_run_of_timeouts(service):
                                                 b"bot-x"]
 
 
-def test_a_timeout_fires_on_its_first_run(service, monkeypatch):
+def test_a_timeout_fires_on_its_first_run(service, monkeypatch, caplog):
     """Scheduled at the deadline, moved by the scheduler, run once: it acts (on main RQ's
     whole-second score made the first run "early", a no-op left to reconcile)."""
     runs: list[dict] = []
@@ -100,6 +100,7 @@ def test_a_timeout_fires_on_its_first_run(service, monkeypatch):
         return runs[-1]
 
     monkeypatch.setattr(type(service), "run_turn_timeout", counted)
+    caplog.set_level("INFO", logger="service.turns")
     mid = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 30},
                                turn_timeout_s=0.3)["match_id"]
     for _ in range(400):
@@ -112,6 +113,12 @@ def test_a_timeout_fires_on_its_first_run(service, monkeypatch):
         time.sleep(0.01)
     assert runs and runs[0]["status"] == "acted", runs
     assert service.log(mid)[1]["cause"] == "timeout"
+    # each run is logged with its lateness (benchmarks/_faults.py reads these lines)
+    from benchmarks._faults import TIMEOUT_RUN
+
+    lines = [r.getMessage() for r in caplog.records if r.name == "service.turns"]
+    found = [TIMEOUT_RUN.search(line) for line in lines]
+    assert found and found[0]["status"] == "acted" and float(found[0]["late"]) >= 0
 
 
 def test_a_finished_turn_job_leaves_no_record(service):
@@ -123,3 +130,25 @@ def test_a_finished_turn_job_leaves_no_record(service):
     assert not Job.exists(job_id, connection=conn)
     assert not list(conn.scan_iter(f"rq:results:{job_id}*"))
     assert service.match_view(mid, None)["version"] > 1
+
+
+def test_the_scheduler_wakes_up_for_the_next_deadline_not_a_whole_interval_later(service):
+    """``run_scheduler`` waits until the earliest scheduled deadline when it comes before
+    its interval (here 60 s): the wait it asks for is recorded, nothing is timed."""
+    at = datetime.now(timezone.utc) + timedelta(seconds=3)
+    service.scheduler.schedule_turn_timeout("m1", 0, 3, at)
+    waits: list[float] = []
+
+    class OneWait:
+        def is_set(self):
+            return bool(waits)
+
+        def wait(self, delay):
+            waits.append(delay)
+            return True
+
+    scheduler = _scheduler(service)
+    assert scheduler_pass(scheduler)
+    assert abs(scheduler.next_due() - at.timestamp()) < 0.01
+    rq_runtime.run_scheduler(scheduler, OneWait(), interval_s=60)
+    assert len(waits) == 1 and 0 < waits[0] <= 3.01
