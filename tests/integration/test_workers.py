@@ -136,3 +136,20 @@ def test_a_worker_loads_the_games_before_it_takes_its_first_job(real_config, mon
     finally:
         bootstrap.reset()
     assert seen == [True]
+
+
+def test_turn_timeouts_fire_on_their_first_run_through_a_real_worker(real_service, start_worker,
+                                                                       tmp_path):
+    """Issue 18 item 4: scheduled at the deadline itself (not the whole second before it),
+    each timeout job acts on its first run — no run finds its deadline still ahead."""
+    from benchmarks._faults import timeout_report
+
+    start_worker(name="timeouts", ready=True)
+    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 50},
+                                    turn_timeout_s=1.3)["match_id"]
+    assert wait_for(lambda: timeout_report(tmp_path)["acted"] >= 4, 120)
+    report = timeout_report(tmp_path)
+    assert set(report["by_status"]) == {"acted"}, report
+    assert report["lateness_s"]["p50"] >= 0
+    causes = [e["cause"] for e in real_service.log(mid)[1:]]
+    assert causes and set(causes) == {"timeout"}
