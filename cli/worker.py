@@ -3,6 +3,8 @@
 Jobs read and append match events on ``REDIS_URL`` (required); the queue and scheduler
 live on ``RQ_REDIS_URL`` (default ``REDIS_URL``): RQ needs a standalone Redis, not a
 Cluster (DESIGN.md "Scale"). The job functions and queue names are ``workers/``'s.
+SIGTERM (``docker stop``) or SIGINT ends it with status 0: at once when idle, after its
+running turn when busy (:mod:`workers.runner`).
 """
 from __future__ import annotations
 
