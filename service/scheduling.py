@@ -215,8 +215,10 @@ class TurnScheduler:
           lease (within the job timeout), or just popped by a worker (off the queue list,
           not started yet, for less than ``lease_s`` as seen by this process);
         - ``"lost"``: *started* by a worker whose lease is gone (killed while running),
-          or popped to RQ's intermediate list and never started for ``lease_s`` (the
-          worker died between the two — RQ itself cleans that up only after minutes);
+          or popped to RQ's intermediate list and never started: at once when RQ already
+          made an execution of it for a worker whose lease is gone (the worker died
+          between the two steps of starting it), else after ``lease_s`` as seen by this
+          process (RQ itself cleans that up only after minutes);
         - ``"missing"``: no such job;
         - ``"dead"``: finished, failed, stopped or canceled, or started longer than the
           job timeout ago.
@@ -234,6 +236,9 @@ class TurnScheduler:
             if self._queued(job_id):
                 self._seen(job_id)
                 return "alive"
+            if self._started_by_the_dead(job):
+                self._seen(job_id)
+                return "lost"
             return "alive" if self._off_queue_for(job_id) < self.lease_s else "lost"
         self._seen(job_id)
         if status == JobStatus.STARTED:
@@ -243,6 +248,25 @@ class TurnScheduler:
                 return "dead"
             return "alive" if self.worker_alive(job.worker_name) else "lost"
         return "dead"
+
+    def _started_by_the_dead(self, job: Job) -> bool:
+        """True when RQ made executions of ``job`` (a worker begins a job by creating its
+        execution, then marks the job started) and none of their workers holds its lease.
+        Without it, a job whose worker was killed between the two steps waited until one
+        process had seen it off the queue for ``lease_s``: under restarts every few
+        seconds (``benchmarks/fault_worker_kill.py``) no process lived that long, and a
+        turn stalled for 92 s. Reads only jobs popped but not started (rare)."""
+        from rq.executions import Execution
+
+        names = []
+        for execution_id in job.execution_registry.get_execution_ids():
+            try:
+                execution = Execution.fetch(id=execution_id, job_id=job.id,
+                                            connection=self.connection)
+            except ValueError:   # "not found": expired, its worker is long gone
+                continue
+            names.append(execution.worker_name)
+        return bool(names) and not any(self.worker_alive(name) for name in names)
 
     def held_match_ids(self) -> set[str]:
         """The matches of the turn jobs RQ holds as taken by a worker: in the queue's

@@ -152,3 +152,29 @@ def test_the_scheduler_wakes_up_for_the_next_deadline_not_a_whole_interval_later
     assert abs(scheduler.next_due() - at.timestamp()) < 0.01
     rq_runtime.run_scheduler(scheduler, OneWait(), interval_s=60)
     assert len(waits) == 1 and 0 < waits[0] <= 3.01
+
+
+def test_a_job_whose_worker_died_between_starting_steps_is_lost_at_once(service):
+    """RQ begins a job in two steps: it creates the job's execution (naming the worker),
+    then marks the job started. A worker killed between them leaves the job queued, off
+    the queue, with an execution: lost as soon as that worker's lease is gone — not after
+    one process has watched it for ``lease_s`` (workers restarted every few seconds never
+    did: a turn stalled 92 s in benchmarks/fault_worker_kill.py)."""
+    from rq.executions import Execution
+
+    mid = service.create_match("race", [{"kind": "bot", "bot": "random"}] * 2,
+                               {"target": 12})["match_id"]
+    sched, conn = service.scheduler, service.scheduler.connection
+    job_id = sched.queue.job_ids[0]
+    assert conn.lmove(sched.queue.key, sched.queue.intermediate_queue_key) == job_id.encode()
+    job = Job.fetch(job_id, connection=conn)
+    with conn.pipeline() as pipe:
+        Execution.create(job, ttl=60, pipeline=pipe, worker_name="w-alive")
+        pipe.execute()
+    conn.set(service.keys.worker_lease("w-alive"), "1", px=60_000)
+    assert sched.job_state(job_id) == "alive"          # its worker holds its lease
+    conn.delete(service.keys.worker_lease("w-alive"))   # killed: the lease is gone
+    assert sched.job_state(job_id) == "lost"
+    assert service.reclaim()["requeued"] == 1
+    drain(service)
+    assert service.match_view(mid, None)["version"] > 1
