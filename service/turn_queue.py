@@ -21,7 +21,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from rq import Queue
-from rq.defaults import RQ_KEY_PREFIX
 from rq.exceptions import DuplicateJobError
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
@@ -103,7 +102,7 @@ class TurnQueue(Queue):
             if value is not None:
                 fields += [key, value if isinstance(value, (bytes, str)) else str(value)]
         script = get_unique_schedule_script(self.connection)
-        created = script(keys=[job.key, registry.key, RQ_KEY_PREFIX + ":queues"],
+        created = script(keys=[job.key, registry.key, self.redis_queues_keys],
                          args=[job.id, job.ttl if job.ttl is not None else -1,
                                repr(at.timestamp() + SCORE_MARGIN_S), self.key, *fields])
         if not created:
