@@ -184,7 +184,7 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
             "matches_on_killed_master": len(on_victim),
             "resumed_all_on_killed_master_s": round(resumed_s, 2),
             "workers": workers, "workers_alive_at_end": len(pool.alive()),
-            "matches": len(ids), "finished": len(logs) if finished else len(logs),
+            "matches": len(ids), "finished": len(logs), "all_finished_in_time": bool(finished),
             "verified": verified,
             "topology": "gunicorn (2 x 8 gthread) + Redis Cluster 3+3 (store) + redis-server "
                         "(RQ) + separate arena worker processes",
