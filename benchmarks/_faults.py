@@ -162,7 +162,8 @@ class WorkerPool:
 
 
 class ApiServer:
-    """gunicorn serving ``api.app:create_app()`` as the Dockerfile runs it (the gthread
+    """gunicorn serving ``api.app:create_app()`` as the Dockerfile runs it (the shipped
+    settings ``-c python:api.gunicorn_config``, the gthread
     ``api.wire_errors.ProblemThreadWorker``, ``workers`` processes of ``threads`` threads)
     on a free loopback port, with ``env`` (a ``Config.to_env()``) and rate limits off (the
     scripts create matches faster than a client may); its log in ``log_dir``. Started and
@@ -189,10 +190,11 @@ class ApiServer:
 
         with open(self.log_dir / "gunicorn.log", "ab") as log_file:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
+                [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
+                 "--bind", f"127.0.0.1:{self.port}",
+                 "--worker-class", "api.wire_errors.ProblemThreadWorker",
                  "--workers", str(self.workers), "--threads", str(self.threads),
-                 "--worker-class", "api.wire_errors.ProblemThreadWorker", "--timeout", "120",
-                 "--graceful-timeout", "20", "api.app:create_app()"],
+                 "api.app:create_app()"],
                 cwd=ROOT, env=self.env, start_new_session=True, stdout=log_file,
                 stderr=subprocess.STDOUT)
 
