@@ -1,7 +1,10 @@
 """Shared fixtures.
 
 - ``redis_url``: the real test Redis from ``ARENA_TEST_REDIS_URL`` (default
-  ``redis://127.0.0.1:6379/13``); tests using it are skipped cleanly when no server answers.
+  ``redis://127.0.0.1:6379/12``; under pytest-xdist worker gwN uses database base + N, and
+  ``ARENA_TEST_REDIS_URL`` is rewritten so in that worker, for the processes its tests start
+  too: :mod:`tests.support.redis_env`); tests using it are skipped cleanly when no server
+  answers. The run's header says which Redis and database it uses.
 - ``key_prefix``: a unique key prefix per test; every key under it (and its RQ queue, jobs
   and workers) is deleted afterwards.
 - ``service``: a MatchService on a private fakeredis server with the test games
@@ -10,8 +13,8 @@
   Cluster when the test is parametrized with ``store_kind`` ``"cluster"`` (indirect; see
   :data:`tests.support.cluster.BOTH_STORES`): the event store on ``redis_cluster`` (3 masters + 3 replicas from
   ``redis-server``, started once per session on random loopback ports, torn down at the
-  end; :mod:`tests.support.cluster`), RQ on the standalone test Redis (RQ does not support
-  Cluster).
+  end; :mod:`tests.support.cluster`; under xdist the tests using it share one worker, the
+  ``redis-cluster`` group), RQ on the standalone test Redis (RQ does not support Cluster).
 - The API's request rate limits are off (``ARENA_RATE_LIMITS_ENABLED=0``) unless a test
   turns them on.
 - ``archive_url``: a PostgreSQL database of its own (random name) on
@@ -22,6 +25,9 @@
   real service (with ``ready=True``, returns once the worker holds its lease, i.e. its
   scheduler and reconcile threads run: a busy machine's Python start-up is not counted in
   what the test then waits for); every started process group is killed at teardown.
+- Process hygiene (:mod:`tests.support.reaper`): Ctrl-C or SIGTERM stops the run within
+  seconds, fixtures tear down, and whatever is left (redis-servers, gunicorn, workers,
+  Chromium) is killed; ``--quick`` runs the inner-loop subset (:mod:`tests.support.suite_plan`).
 """
 from __future__ import annotations
 
@@ -43,12 +49,88 @@ ROOT = Path(__file__).resolve().parents[1]
 TEST_ENGINES = "tests.support.games:ENGINES"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true", default=False,
+                     help="the inner-loop subset: tests/unit without the tests marked slow "
+                          "(tests/support/suite_plan.py)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Per-process set-up of a run: this process's test Redis database
+    (:mod:`tests.support.redis_env`: under xdist, worker gwN uses the base database + N,
+    written to ``ARENA_TEST_REDIS_URL`` for the processes tests start) and the stray-process
+    backstop (:mod:`tests.support.reaper`: SIGINT/SIGTERM stop the run within seconds and
+    leave no process behind)."""
+    from tests.support import reaper, redis_env
+
+    worker_id = getattr(config, "workerinput", {}).get("workerid")
+    try:
+        config.arena_test_redis = redis_env.configure_process(worker_id)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    controller = worker_id is None and bool(getattr(config.option, "numprocesses", None))
+    reaper.install_signal_handlers(forward_to_children=controller)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Says which Redis and database the run uses (also under ``-q``; once, by the xdist
+    controller or the only process)."""
+    config = session.config
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or hasattr(config, "workerinput"):
+        return
+    for line in _redis_lines(config):
+        reporter.write_line(line)
+
+
+def _redis_lines(config: pytest.Config) -> list[str]:
+    from tests.support import redis_env
+
+    url, source = config.arena_test_redis
+    lines = [f"test Redis: {url} ({source})"]
+    workers = getattr(config.option, "numprocesses", None)
+    if isinstance(workers, int) and workers > 0:
+        base = redis_env.db_of(url)
+        lines.append(f"xdist: {workers} workers, Redis databases {base}..{base + workers - 1} "
+                     f"(one each), a Redis Cluster per worker that runs cluster tests")
+    return lines
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--quick`` deselects all but the inner-loop subset; every test gets its xdist group
+    (:func:`tests.support.suite_plan.xdist_group`) for ``--dist loadgroup``."""
+    from tests.support import suite_plan
+
+    if config.getoption("quick"):
+        keep = [item for item in items if suite_plan.is_quick(item)]
+        dropped = [item for item in items if not suite_plan.is_quick(item)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
+    for item in items:
+        group = suite_plan.xdist_group(item)
+        if group and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Kill any process a test or fixture left behind (normally none)."""
+    from tests.support import reaper
+
+    if reaper.is_installed():
+        reaper.kill_descendants()
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """URL of the real test Redis (skips the test when it does not answer)."""
+    """URL of this process's test Redis database (skips the test when it does not answer):
+    ``ARENA_TEST_REDIS_URL`` as :mod:`tests.support.redis_env` set it (xdist: one database
+    per worker)."""
     import redis
 
-    url = os.environ.get("ARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
+    from tests.support.redis_env import DEFAULT_URL
+
+    url = os.environ.get("ARENA_TEST_REDIS_URL", DEFAULT_URL)
     try:
         conn = redis.Redis.from_url(url, socket_connect_timeout=1)
         conn.ping()

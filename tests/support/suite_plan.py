@@ -1,0 +1,81 @@
+"""How the suite is cut: the ``--quick`` subset and the pytest-xdist groups.
+
+The quick subset (``./scripts/test --quick``, or ``pytest --quick``) is the inner loop:
+``tests/unit`` without the tests that start subprocesses or play many whole matches
+(:data:`SLOW`, or a test marked ``@pytest.mark.slow``). Integration, e2e, browser and
+production tests are never quick: they need Redis, PostgreSQL, servers or Chromium.
+
+Under ``--dist loadgroup`` (``./scripts/test`` uses it) tests are spread one by one over
+the workers, except those :func:`xdist_group` puts in a group, which run on one worker
+together:
+
+- ``redis-cluster``: tests on the session's Redis Cluster (``redis_cluster`` fixture, or
+  ``store_kind`` ``"cluster"``): one cluster (six redis-servers) for the run, not one per
+  worker;
+- ``browser``: the Chromium tests (one Chromium and one web server);
+- ``typescript``: tests using the generated TypeScript tools (one ``npm`` generation);
+- a module's own name: tests using a module- or class-scoped fixture (a gunicorn, a played
+  match) run where that fixture lives, so it is made once.
+
+A test module can still name its own group with ``@pytest.mark.xdist_group("name")``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "tests" / "unit"
+
+#: node-id prefixes of unit tests left out of ``--quick`` (each > ~2 s on a busy 2-core
+#: machine: subprocesses, benchmark scripts, many whole matches). A stale entry only makes
+#: the quick subset slower; ``@pytest.mark.slow`` in a test module does the same.
+SLOW: tuple[str, ...] = (
+    "tests/unit/test_cli_play.py",
+    "tests/unit/test_cli_benchmarks.py",
+    "tests/unit/test_cli_serve.py::test_serve_without_redis_url_is_self_contained",
+    "tests/unit/test_openapi_build.py::test_check_mode_fails_on_a_hand_edit",
+    "tests/unit/test_licence.py",
+    "tests/unit/test_service_turns.py::test_embedded_runtime_runs_worker_scheduler_and_reconcile",
+    "tests/unit/test_service_events_views.py::test_every_seat_state_is_the_view_right_after",
+    "tests/unit/ai_100_human/test_scoring_added.py",
+    "tests/unit/ai_100_human/test_fast_legality.py",
+    "tests/unit/ai_100_human/test_scoring_exactness",
+    "tests/unit/ai_100_human/test_random_playout.py",
+    "tests/unit/ai_100_human/test_bench_rollouts.py",
+    "tests/unit/ai_100_human/test_expert_bot.py",
+    "tests/unit/aipokalypse/test_playout.py",
+    "tests/unit/aipokalypse/test_hunter.py",
+    "tests/unit/aipokalypse/test_toma_playout.py",
+    "tests/unit/aipokalypse/test_sim.py",
+    "tests/unit/aipokalypse/test_choice_redaction.py",
+    "tests/unit/dead_apocalypse/test_random_playout.py",
+    "tests/unit/test_views_share_nothing_with_the_fold.py",
+    "tests/unit/test_cli_replay.py",
+)
+
+
+def is_quick(item: pytest.Item) -> bool:
+    """True when ``item`` belongs to the quick subset (see module docstring)."""
+    path = Path(str(item.path))
+    if UNIT not in path.parents or item.get_closest_marker("slow"):
+        return False
+    return not item.nodeid.startswith(SLOW)
+
+
+def xdist_group(item: pytest.Item) -> str | None:
+    """The xdist group of ``item`` (see module docstring), or None (any worker)."""
+    names = set(getattr(item, "fixturenames", ()))
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "redis_cluster" in names or params.get("store_kind") == "cluster":
+        return "redis-cluster"
+    if names & {"browser", "page", "web_server", "chromium_path"}:
+        return "browser"
+    if "typescript_tools" in names:
+        return "typescript"
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in getattr(info, "name2fixturedefs", {}).values():
+        if defs and defs[-1].scope in ("module", "class", "package"):
+            return item.nodeid.split("::")[0]
+    return None
