@@ -53,6 +53,7 @@ SLOW: tuple[str, ...] = (
     "tests/unit/dead_apocalypse/test_random_playout.py",
     "tests/unit/test_views_share_nothing_with_the_fold.py",
     "tests/unit/test_cli_replay.py",
+    "tests/unit/test_suite_plumbing.py::test_a_run_without_arena_test_redis_url",
 )
 
 

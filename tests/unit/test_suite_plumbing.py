@@ -1,0 +1,103 @@
+"""The suite's own plumbing (issue 19 item 7): which Redis database each pytest process
+uses (tests/support/redis_env.py), the run saying so, the quick subset and the xdist groups
+(tests/support/suite_plan.py), and the process walk of tests/support/reaper.py."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests.support import reaper, redis_env, suite_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_without_xdist_the_given_url_is_used_as_it_is(clean_env):
+    clean_env.setenv("ARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379/8")
+    assert redis_env.configure_process(None) == ("redis://127.0.0.1:6379/8", "ARENA_TEST_REDIS_URL")
+    assert "ARENA_TEST_REDIS_BASE_URL" not in os.environ
+
+
+def test_xdist_worker_n_uses_the_base_database_plus_n_and_its_children_inherit_it(clean_env):
+    clean_env.setenv("ARENA_TEST_REDIS_URL", "redis://:pw@10.0.0.5:6390/8?protocol=3")
+    url, source = redis_env.configure_process("gw3")
+    assert url == os.environ["ARENA_TEST_REDIS_URL"] == "redis://:pw@10.0.0.5:6390/11?protocol=3"
+    assert "gw3" in source
+    # a pytest a test of that worker starts keeps the worker's database (even as a worker)
+    assert redis_env.configure_process(None)[0] == url
+    assert redis_env.configure_process("gw0")[0] == url
+
+
+def test_without_a_url_the_default_database_is_used_and_said(clean_env):
+    url, source = redis_env.configure_process("gw1")
+    assert url == redis_env.with_db(redis_env.DEFAULT_URL, redis_env.db_of(redis_env.DEFAULT_URL) + 1)
+    assert source.startswith("default")
+
+
+def test_a_worker_past_the_last_database_is_refused(clean_env):
+    clean_env.setenv("ARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+    with pytest.raises(ValueError, match="database 16"):
+        redis_env.configure_process("gw2")
+
+
+def _item(nodeid: str, fixtures=(), params=None, scopes=None):
+    defs = {name: [SimpleNamespace(scope=scope)] for name, scope in (scopes or {}).items()}
+    return SimpleNamespace(nodeid=nodeid, path=ROOT / nodeid.split("::")[0], fixturenames=list(fixtures),
+                           callspec=SimpleNamespace(params=params or {}),
+                           _fixtureinfo=SimpleNamespace(name2fixturedefs=defs),
+                           get_closest_marker=lambda name: None)
+
+
+def test_cluster_browser_and_module_fixture_tests_share_a_worker_and_the_rest_spread():
+    group = suite_plan.xdist_group
+    assert group(_item("tests/e2e/test_x.py::t[cluster]", ["store_kind"], {"store_kind": "cluster"})) \
+        == "redis-cluster"
+    assert group(_item("tests/e2e/test_x.py::t[standalone]", ["store_kind"],
+                       {"store_kind": "standalone"})) is None
+    assert group(_item("tests/e2e/browser/test_b.py::t", ["page", "browser"])) == "browser"
+    assert group(_item("tests/e2e/test_m.py::t", ["played"], scopes={"played": "module"})) \
+        == "tests/e2e/test_m.py"
+    assert group(_item("tests/unit/test_u.py::t", ["tmp_path"], scopes={"tmp_path": "function"})) \
+        is None
+
+
+def test_the_quick_subset_is_unit_tests_without_the_slow_ones():
+    assert suite_plan.is_quick(_item("tests/unit/test_codec.py::test_a"))
+    assert not suite_plan.is_quick(_item("tests/unit/test_cli_play.py::test_b"))
+    assert not suite_plan.is_quick(_item("tests/integration/test_workers.py::test_c"))
+    assert not suite_plan.is_quick(_item("tests/e2e/test_api_errors.py::test_d"))
+
+
+def test_descendants_finds_a_grandchild_whose_parent_exited():
+    assert reaper.become_subreaper() or sys.platform != "linux"
+    out = subprocess.run(["bash", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"],
+                         capture_output=True, text=True, check=True).stdout
+    orphan = int(out)
+    try:
+        assert orphan in reaper.descendants()
+    finally:
+        os.kill(orphan, 9)
+        os.waitpid(orphan, 0)
+
+
+def test_a_run_without_arena_test_redis_url_says_which_redis_and_database_it_uses(tmp_path):
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL")}
+    env["PYTHONPATH"] = str(ROOT)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest",
+                          "-p", "no:cacheprovider", "test_one.py"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"test Redis: {redis_env.DEFAULT_URL} (default" in run.stdout
