@@ -70,6 +70,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from exc
     controller = worker_id is None and bool(getattr(config.option, "numprocesses", None))
     reaper.install_signal_handlers(forward_to_children=controller)
+    if controller:
+        from tests.support import suite_plan
+
+        suite_plan.start_controller()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -96,6 +100,7 @@ def _redis_lines(config: pytest.Config) -> list[str]:
     return lines
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``--quick`` deselects all but the inner-loop subset; every test gets its xdist group
     (:func:`tests.support.suite_plan.xdist_group`) for ``--dist loadgroup``."""
@@ -107,18 +112,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = keep
+    groups: dict[str, str] = {}
     for item in items:
-        group = suite_plan.xdist_group(item)
-        if group and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(group))
+        mark = item.get_closest_marker("xdist_group")
+        group = (mark.args[0] if mark and mark.args else mark.kwargs.get("name")) if mark \
+            else suite_plan.xdist_group(item)
+        if group:
+            groups[item.nodeid] = str(group)
+    if hasattr(config, "workerinput"):
+        suite_plan.write_groups(config.workerinput["workerid"], groups)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` with the groups of :mod:`tests.support.suite_plan` (which
+    also works around pytest-xdist issue 1386 under pytest 9.2)."""
+    from tests.support import suite_plan
+
+    if config.getvalue("dist") == "loadgroup":
+        return suite_plan.make_scheduler(config, log)
+    return None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Kill any process a test or fixture left behind (normally none)."""
-    from tests.support import reaper
+    from tests.support import reaper, suite_plan
 
     if reaper.is_installed():
         reaper.kill_descendants()
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        suite_plan.stop_controller()
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,8 @@ A test module can still name its own group with ``@pytest.mark.xdist_group("name
 """
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -80,3 +82,70 @@ def xdist_group(item: pytest.Item) -> str | None:
         if defs and defs[-1].scope in ("module", "class", "package"):
             return item.nodeid.split("::")[0]
     return None
+
+
+# --- grouping under xdist -------------------------------------------------------------
+# pytest-xdist's own ``--dist loadgroup`` passes a test's group to the controller inside
+# its node id, which pytest 9.2 no longer lets a plugin change (pytest-xdist issue 1386:
+# the groups are then silently ignored). The workers here write their groups to a file
+# instead, and the controller's scheduler (:func:`make_scheduler`) reads it.
+
+GROUPS_DIR_ENV = "ARENA_XDIST_GROUPS_DIR"
+
+
+def start_controller() -> str:
+    """Controller side: a fresh directory for the workers' group files, named in the
+    environment the workers inherit; returns it."""
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="arena-xdist-groups-")
+    os.environ[GROUPS_DIR_ENV] = directory
+    return directory
+
+
+def stop_controller() -> None:
+    """Controller side: remove the group files' directory."""
+    import shutil
+
+    directory = os.environ.pop(GROUPS_DIR_ENV, None)
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def write_groups(worker_id: str, groups: dict[str, str]) -> None:
+    """Worker side: record ``{node id: group}`` for the controller (atomically)."""
+    directory = os.environ.get(GROUPS_DIR_ENV)
+    if not directory or not os.path.isdir(directory):
+        return
+    target = Path(directory) / f"{worker_id}.json"
+    partial = target.with_suffix(".partial")
+    partial.write_text(json.dumps(groups), encoding="utf-8")
+    partial.replace(target)
+
+
+def read_groups() -> dict[str, str]:
+    """Controller side: the groups one worker wrote (every worker collects the same)."""
+    directory = os.environ.get(GROUPS_DIR_ENV)
+    for path in sorted(Path(directory).glob("*.json")) if directory else ():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return {}
+
+
+def make_scheduler(config: pytest.Config, log):
+    """xdist's scope scheduler with the scopes of :func:`xdist_group`: a grouped test's
+    scope is its group, any other test is a scope of its own (as ``--dist loadgroup``)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:
+                self.groups = read_groups()
+            if nodeid in self.groups:
+                return self.groups[nodeid]
+            if nodeid.rfind("@") > nodeid.rfind("]"):   # xdist's own group suffix
+                return nodeid.split("@")[-1]
+            return nodeid
+
+    return GroupScheduling(config, log)
