@@ -56,6 +56,7 @@ SLOW: tuple[str, ...] = (
     "tests/unit/test_views_share_nothing_with_the_fold.py",
     "tests/unit/test_cli_replay.py",
     "tests/unit/test_suite_plumbing.py::test_a_run_without_arena_test_redis_url",
+    "tests/unit/test_suite_plumbing.py::test_under_xdist_the_tests_of_a_module_fixture",
 )
 
 

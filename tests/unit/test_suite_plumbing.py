@@ -101,3 +101,37 @@ def test_a_run_without_arena_test_redis_url_says_which_redis_and_database_it_use
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"test Redis: {redis_env.DEFAULT_URL} (default" in run.stdout
+
+
+GROUPED = '''
+import os
+import pytest
+
+
+@pytest.fixture(scope="module")
+def made_once():
+    return os.getpid()
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_shares_the_module_fixture(made_once, n):
+    print("WORKER", os.environ["PYTEST_XDIST_WORKER"])
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_free(n):
+    pass
+'''
+
+
+def test_under_xdist_the_tests_of_a_module_fixture_run_on_one_worker(tmp_path):
+    (tmp_path / "test_grouped.py").write_text(GROUPED)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
+                          "-n", "2", "--dist", "loadgroup", "-v", "test_grouped.py"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    workers = {line.split()[0] for line in run.stdout.splitlines()
+               if "PASSED" in line and "test_shares_the_module_fixture" in line}
+    assert len(workers) == 1, run.stdout
+    assert "12 passed" in run.stdout
