@@ -12,6 +12,8 @@ together:
 - ``redis-cluster``: tests on the session's Redis Cluster (``redis_cluster`` fixture, or
   ``store_kind`` ``"cluster"``): one cluster (six redis-servers) for the run, not one per
   worker;
+- ``production``: tests on the production tier's standalone stack (``production``
+  fixture, tests/production: gunicorn and worker processes, started once);
 - ``browser``: the Chromium tests (one Chromium and one web server);
 - ``typescript``: tests using the generated TypeScript tools (one ``npm`` generation);
 - a module's own name: tests using a module- or class-scoped fixture (a gunicorn, a played
@@ -74,6 +76,8 @@ def xdist_group(item: pytest.Item) -> str | None:
     params = getattr(getattr(item, "callspec", None), "params", {})
     if "redis_cluster" in names or params.get("store_kind") == "cluster":
         return "redis-cluster"
+    if "production" in names:
+        return "production"
     if names & {"browser", "page", "web_server", "chromium_path"}:
         return "browser"
     if "typescript_tools" in names:
