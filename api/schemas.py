@@ -22,6 +22,7 @@ from api.fields import JsonObject, StrictInteger, StrictNumber
 from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
 from domain import schema_check
 from domain.schema_check import SchemaViolation, Violation
+from service.codec import LOG_FORMATS
 
 MAX_LONG_POLL_S = 30.0
 MAX_EVENTS_PAGE = 500
@@ -310,12 +311,13 @@ class StateQuerySchema(Schema):
 # -- replays ------------------------------------------------------------------------------
 
 class MatchLogSchema(Schema):
-    """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@1``)."""
+    """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@2``, or an old
+    ``apocalypse-arena/log@1`` one: :data:`service.codec.LOG_FORMATS`)."""
 
     class Meta:
         unknown = EXCLUDE
 
-    format = fields.String(required=True, validate=validate.Equal("apocalypse-arena/log@1"))
+    format = fields.String(required=True, validate=validate.OneOf(LOG_FORMATS))
     match_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     seats = fields.List(JsonObject(keys=fields.String()), required=True,

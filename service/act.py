@@ -214,7 +214,8 @@ class Act:
         ctx = self.ctx
         record, engine = loaded.record, loaded.engine
         envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
-                                    uuid.uuid4().hex, command, seat, utc_iso(ctx.clock()))
+                                    uuid.uuid4().hex, command, seat, utc_iso(ctx.clock()),
+                                    log_format=record.log_format)
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         new_version = envelopes[-1]["version"]
         answer = {"version": new_version, "events": redacted, "replayed": False}

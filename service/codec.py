@@ -1,14 +1,29 @@
 """Canonical JSON and the SHA-256 hash chain of event envelopes (docs/CONTRACTS.md).
 
-``hash = sha256(prev_hash + canonical_json(envelope without "hash"))``; the first event's
+``hash = sha256(prev_hash + canonical(envelope without "hash"))``; the first event's
 ``prev_hash`` is ``sha256("apocalypse-arena:" + match_id)``. Hashes are lowercase hex (64).
+
+Two log formats (the export's ``format``; a match keeps the one it was created with):
+
+- ``apocalypse-arena/log@2`` (:data:`LOG_FORMAT`, every new match): ``canonical`` is
+  RFC 8785 (JSON Canonicalization Scheme, the ``rfc8785`` library) over I-JSON values
+  (RFC 7493): every integer within ±(2^53 - 1) (larger ones, e.g. A.I.Pokalypse's 64-bit
+  choice seeds, are written as decimal strings: :func:`ijson`), no integral floats (``300.0``
+  is ``300``). Any language's JSON parser reads the same values and re-canonicalises them
+  to the same bytes (``api/web/js/verify.js`` does, in the browser and in Node).
+- ``apocalypse-arena/log@1`` (matches created before it): ``canonical`` is
+  :func:`canonical_json`, Python's ``json.dumps`` with sorted keys; only a parser that keeps
+  Python's number types (``300.0`` vs ``300``, integers beyond 2^53) can re-hash it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from typing import Any, Iterable, Mapping
+
+import rfc8785
 
 from domain.engine import derive_rng
 
@@ -16,6 +31,17 @@ try:  # optional accelerator: parses the same JSON into the same Python values
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the stdlib parser is the reference
     _orjson = None
+
+#: the old log format: hashes over :func:`canonical_json` (still verified)
+LOG_FORMAT_V1 = "apocalypse-arena/log@1"
+#: the log format of new matches: hashes over RFC 8785 of I-JSON values
+LOG_FORMAT_V2 = "apocalypse-arena/log@2"
+#: the format every new match is created with
+LOG_FORMAT = LOG_FORMAT_V2
+#: every format a log may have, oldest first
+LOG_FORMATS = (LOG_FORMAT_V1, LOG_FORMAT_V2)
+#: the largest integer every JSON parser reads exactly (RFC 7493 section 2.2: 2^53 - 1)
+MAX_SAFE_INTEGER = 2 ** 53 - 1
 
 #: Envelope fields only present on the server copy; never in a redacted envelope.
 # Server-only envelope fields, removed from every envelope a seat or spectator reads
@@ -26,8 +52,66 @@ PRIVATE_FIELDS = ("command", "nonce")
 
 
 def canonical_json(obj: Any) -> str:
-    """``json.dumps`` with sorted keys, no spaces, UTF-8 kept (``ensure_ascii=False``)."""
+    """``json.dumps`` with sorted keys, no spaces, UTF-8 kept (``ensure_ascii=False``): the
+    canonical form of :data:`LOG_FORMAT_V1` hashes, and of the server's own keys (meta
+    fields, decision ids, idempotency fingerprints) that no other program re-computes."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def jcs(obj: Any) -> bytes:
+    """The RFC 8785 canonical UTF-8 bytes of ``obj`` (the ``rfc8785`` library): sorted keys
+    (by UTF-16 code units), no spaces, ECMAScript number forms (``300.0`` -> ``300``).
+    Raises ``ValueError`` (``rfc8785.CanonicalizationError``) for what I-JSON excludes:
+    integers beyond ±(2^53 - 1), NaN and infinities, lone surrogates in strings."""
+    return rfc8785.dumps(obj)
+
+
+def ijson(value: Any) -> Any:
+    """``value`` (plain JSON data) as I-JSON values (RFC 7493), what log@2 stores and hashes:
+    an integer beyond ±(2^53 - 1) becomes its decimal string, a float with an integral
+    value within that range an ``int`` (``300.0`` -> ``300``), tuples lists; other values
+    are kept. Raises ``ValueError`` for NaN and infinities."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not an I-JSON number")
+        if value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
+            return int(value)
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): ijson(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [ijson(v) for v in value]
+    return value
+
+
+def ijson_errors(value: Any, where: str = "log") -> list[str]:
+    """Where ``value`` (parsed JSON) leaves I-JSON (RFC 7493) as log@2 requires: each
+    number whose value is an integer beyond ±(2^53 - 1) (a parser in JavaScript reads
+    another number there) or that is not finite, named by its path (``log.events[3].data``).
+    """
+    out: list[str] = []
+    stack = [(where, value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, int):
+            if abs(item) > MAX_SAFE_INTEGER:
+                out.append(f"{path}: the integer {item} is outside the I-JSON range "
+                           "(±2^53 - 1; larger values are strings)")
+        elif isinstance(item, float):
+            if not math.isfinite(item) or (item.is_integer() and abs(item) > MAX_SAFE_INTEGER):
+                out.append(f"{path}: the number {item!r} is outside the I-JSON range "
+                           "(±2^53 - 1; larger values are strings)")
+        elif isinstance(item, Mapping):
+            stack += [(f"{path}.{k}", v) for k, v in reversed(list(item.items()))]
+        elif isinstance(item, (list, tuple)):
+            stack += [(f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item)))]
+    return out
 
 
 if _orjson is not None:
@@ -75,22 +159,37 @@ def genesis_hash(match_id: str) -> str:
     return sha256_hex("apocalypse-arena:" + match_id)
 
 
-def envelope_hash(envelope: Mapping[str, Any]) -> str:
-    """The ``hash`` an envelope must carry (computed over every field except ``hash``)."""
+def envelope_hash(envelope: Mapping[str, Any], log_format: str = LOG_FORMAT) -> str:
+    """The ``hash`` an envelope must carry (computed over every field except ``hash``):
+    ``sha256(utf8(prev_hash) + canonical(body))`` with :func:`jcs` (log@2) or
+    :func:`canonical_json` (log@1). Raises ``KeyError`` without ``prev_hash``,
+    ``ValueError``/``TypeError`` for a body that is not (I-)JSON, and ``ValueError`` for an
+    unknown ``log_format``."""
     body = {k: v for k, v in envelope.items() if k != "hash"}
-    return sha256_hex(envelope["prev_hash"] + canonical_json(body))
+    prev = envelope["prev_hash"]
+    if not isinstance(prev, str):
+        raise TypeError("prev_hash must be a string")
+    if log_format == LOG_FORMAT_V2:
+        return hashlib.sha256(prev.encode("utf-8") + jcs(body)).hexdigest()
+    if log_format == LOG_FORMAT_V1:
+        return sha256_hex(prev + canonical_json(body))
+    raise ValueError(f"unknown log format {log_format!r}")
 
 
-def seal(envelope: dict[str, Any], prev_hash: str) -> dict[str, Any]:
-    """Set ``prev_hash`` and ``hash`` on ``envelope`` (in place) and return it."""
+def seal(envelope: dict[str, Any], prev_hash: str,
+         log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """Set ``prev_hash`` and ``hash`` (of ``log_format``) on ``envelope`` (in place) and
+    return it. The caller gives log@2 envelopes as I-JSON values (:func:`ijson`)."""
     envelope["prev_hash"] = prev_hash
     envelope.pop("hash", None)
-    envelope["hash"] = envelope_hash(envelope)
+    envelope["hash"] = envelope_hash(envelope, log_format)
     return envelope
 
 
-def chain_errors(match_id: str, envelopes: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Every break of the chain in ``envelopes`` (empty list = intact).
+def chain_errors(match_id: str, envelopes: Iterable[Mapping[str, Any]],
+                 log_format: str = LOG_FORMAT) -> list[str]:
+    """Every break of the chain in ``envelopes`` (empty list = intact), hashed as
+    ``log_format``.
 
     Checks versions are 1, 2, 3, ... (gap-free), each ``prev_hash`` links to the previous
     ``hash`` (the first to :func:`genesis_hash`), and each ``hash`` matches its content.
@@ -103,8 +202,8 @@ def chain_errors(match_id: str, envelopes: Iterable[Mapping[str, Any]]) -> list[
         if env.get("prev_hash") != prev:
             errors.append(f"event {index}: prev_hash does not link to the previous event")
         try:
-            digest = envelope_hash(env)
-        except (KeyError, TypeError):
+            digest = envelope_hash(env, log_format)
+        except (KeyError, TypeError, ValueError):
             errors.append(f"event {index}: malformed envelope")
             digest = None
         if digest is not None and env.get("hash") != digest:

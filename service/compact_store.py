@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from redis.client import NEVER_DECODE
 from redis.exceptions import WatchError
 
-from service.codec import dumps, envelope_hash, genesis_hash, loads
+from service.codec import LOG_FORMAT_V1, dumps, envelope_hash, genesis_hash, loads
 from service.keys import Keys
 from service.slots import shard_map
 
@@ -52,10 +52,11 @@ def unpack(blob: bytes) -> dict[str, Any]:
         body = loads(lzma.decompress(blob))
         doc = body["doc"]
         prev = genesis_hash(doc["match_id"])
+        log_format = doc.get("format") or LOG_FORMAT_V1
         events = []
         for version, env in enumerate(doc["events"], start=1):
             full = {"version": version, **env, "prev_hash": prev}
-            full["hash"] = prev = envelope_hash(full)
+            full["hash"] = prev = envelope_hash(full, log_format)
             events.append(full)
     except (lzma.LZMAError, ValueError, KeyError, TypeError) as error:
         raise DamagedLog(f"compacted log does not decode: {error}") from None

@@ -137,7 +137,7 @@ class Compactor:
         doc = export_log(match_id, record.game,
                          record.public_seats(ctx.stores.seats.claimed(match_id)),
                          record.options, record.seed, record.seed_commitment, envelopes,
-                         record.forked_from, record.turn_timeout_s)
+                         record.forked_from, record.turn_timeout_s, record.log_format)
         checked = verify_log(doc, ctx.engines)
         if not checked["valid"]:
             raise RuntimeError(f"log of {match_id} does not verify: {checked['errors'][:3]}")

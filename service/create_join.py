@@ -20,7 +20,7 @@ from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinis
                            bot_options_schema, check_bot_options, derive_rng)
 from service import errors
 from service.after_append import AfterAppend
-from service.codec import canonical_json, genesis_hash, seed_commitment
+from service.codec import LOG_FORMAT, canonical_json, genesis_hash, seed_commitment
 from service.context import Loaded, MatchContext, check_seat, head_facts, head_fields
 from service.match_record import MatchRecord
 from service.quotas import BotQuotas
@@ -39,7 +39,9 @@ MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
 
 
 def check_timeout(turn_timeout_s: Any) -> float | None:
-    """``turn_timeout_s`` as a float (``None``: untimed); raises ``invalid_turn_timeout``
+    """``turn_timeout_s`` in seconds as a number (``None``: untimed): an ``int`` when its
+    value is integral (``300.0`` -> ``300``: what any JSON reader sees), else a float; raises
+    ``invalid_turn_timeout``
     (422) unless it is a number in ``(0, MAX_TURN_TIMEOUT_S]``."""
     if turn_timeout_s is None:
         return None
@@ -47,7 +49,8 @@ def check_timeout(turn_timeout_s: Any) -> float | None:
             not math.isfinite(turn_timeout_s) or not 0 < turn_timeout_s <= MAX_TURN_TIMEOUT_S:
         raise errors.ServiceError("invalid_turn_timeout", 422,
                                   f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].")
-    return float(turn_timeout_s)
+    seconds = float(turn_timeout_s)
+    return int(seconds) if seconds.is_integer() else seconds
 
 
 def seats_at_fork(seats: list[dict[str, Any]], prefix: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -282,14 +285,14 @@ class CreateJoin:
         """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
         kept in its meta so its end releases the count; ``ticket``: see :meth:`_start`)."""
         stores = self.ctx.stores
-        roster = roster_of(engine, seat_list, options, timeout, forked_from)
+        roster = roster_of(engine, seat_list, options, timeout, forked_from, LOG_FORMAT)
         if prefix is None:
             envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
-                                        roster=roster)
+                                        roster=roster, log_format=LOG_FORMAT)
         else:
             prefix = [dict(e) for e in prefix]
             prefix[0]["roster"] = roster
-            envelopes = rechain(prefix, genesis_hash(match_id))
+            envelopes = rechain(prefix, genesis_hash(match_id), LOG_FORMAT)
         state = None
         for env in envelopes:
             state = fold_envelope(engine, state, env)
@@ -306,6 +309,7 @@ class CreateJoin:
                 "turn_timeout_s": "" if timeout is None else repr(timeout),
                 "forked_from": canonical_json(forked_from),
                 "listed": "1" if listed else "0", "spectators": "1" if spectators else "0",
+                "log_format": LOG_FORMAT,
                 **(extra_meta or {})}
         if quota_client:
             meta["quota_client"] = quota_client
@@ -411,7 +415,8 @@ class CreateJoin:
         for _attempt in range(100):
             record = self.ctx.record(match_id)
             now = utc_iso(self.ctx.clock())
-            env = join_envelope(record.version + 1, record.head_hash, seat, name, now)
+            env = join_envelope(record.version + 1, record.head_hash, seat, name, now,
+                                record.log_format)
             fields = {"head_hash": env["hash"], "human_at": now}
             if name:
                 fields[stores.keys.name_field(seat)] = name

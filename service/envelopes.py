@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 from domain.engine import Event, redacted_type
-from service.codec import dumps, loads, public_envelope, seal
+from service.codec import LOG_FORMAT, LOG_FORMAT_V1, dumps, ijson, loads, public_envelope, seal
 
 
 def utc_iso(moment: datetime | None = None) -> str:
@@ -19,6 +19,15 @@ def plain(data: Any) -> Any:
     """``data`` as pure JSON values (tuples -> lists, int keys -> str), as stored.
     Raises ``TypeError`` for values JSON cannot hold."""
     return loads(dumps(data))
+
+
+def stored(data: Any, log_format: str = LOG_FORMAT) -> Any:
+    """``data`` as a log of ``log_format`` stores and hashes it: :func:`plain`, and for
+    log@2 also I-JSON values (:func:`service.codec.ijson`: big integers as decimal strings,
+    integral floats as integers). Raises ``TypeError``/``ValueError`` for values JSON (or
+    I-JSON) cannot hold."""
+    data = plain(data)
+    return data if log_format == LOG_FORMAT_V1 else ijson(data)
 
 
 #: causes of platform envelopes: facts about the match, not the game, that the game's fold
@@ -43,8 +52,10 @@ def fold_envelope(engine: Any, state: Any, envelope: Mapping[str, Any]) -> Any:
 def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str, cause: str,
                     command_id: str | None = None, command: Mapping[str, Any] | None = None,
                     actor: int | None = None, at: str | None = None,
-                    roster: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Chained envelopes for one batch starting at ``first_version``.
+                    roster: Mapping[str, Any] | None = None,
+                    log_format: str = LOG_FORMAT) -> list[dict[str, Any]]:
+    """Chained envelopes for one batch starting at ``first_version``, hashed as the match's
+    ``log_format`` (its data, command and roster stored as :func:`stored` gives them).
 
     The first envelope of a command's batch also stores ``command`` (the command as
     decided) and ``actor`` (the deciding seat) so a verifier can re-run ``decide``.
@@ -58,24 +69,28 @@ def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str,
     for offset, event in enumerate(events):
         env: dict[str, Any] = {
             "version": first_version + offset, "type": event.type, "seat": event.seat,
-            "data": plain(dict(event.data)), "command_id": command_id, "cause": cause, "at": at,
-            "nonce": secrets.token_hex(16)}
+            "data": stored(dict(event.data), log_format), "command_id": command_id,
+            "cause": cause, "at": at, "nonce": secrets.token_hex(16)}
         if offset == 0 and command is not None:
-            env["command"] = plain(dict(command))
+            env["command"] = stored(dict(command), log_format)
             env["actor"] = actor
         if offset == 0 and roster is not None:
-            env["roster"] = plain(dict(roster))
-        prev_hash = seal(env, prev_hash)["hash"]
+            env["roster"] = stored(dict(roster), log_format)
+        prev_hash = seal(env, prev_hash, log_format)["hash"]
         out.append(env)
     return out
 
 
-def rechain(envelopes: Iterable[Mapping[str, Any]], prev_hash: str) -> list[dict[str, Any]]:
-    """Copies of ``envelopes`` with a new hash chain starting at ``prev_hash`` (fork)."""
+def rechain(envelopes: Iterable[Mapping[str, Any]], prev_hash: str,
+            log_format: str = LOG_FORMAT) -> list[dict[str, Any]]:
+    """Copies of ``envelopes`` with a new hash chain of ``log_format`` starting at
+    ``prev_hash`` (a fork; a fork of a log@1 match is a log@2 match, its copied envelopes
+    turned into I-JSON values by :func:`stored`)."""
     out = []
     for env in envelopes:
-        copy = {k: v for k, v in env.items() if k not in ("hash", "prev_hash")}
-        prev_hash = seal(copy, prev_hash)["hash"]
+        copy = stored({k: v for k, v in env.items() if k not in ("hash", "prev_hash")},
+                      log_format)
+        prev_hash = seal(copy, prev_hash, log_format)["hash"]
         out.append(copy)
     return out
 

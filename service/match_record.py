@@ -6,6 +6,14 @@ from datetime import datetime
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from service.codec import LOG_FORMAT_V1
+
+
+def _seconds(text: str) -> int | float:
+    """A stored number of seconds: ``int`` when integral (``"300.0"`` -> ``300``)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
@@ -31,7 +39,10 @@ class MatchRecord:
     (:mod:`service.quotas`; ``""``: none); ``compacted``: bytes of the compacted log
     once the finished match was compacted (0: its event stream is in Redis,
     :mod:`service.compaction`); ``archived``: read from the PostgreSQL archive
-    (:mod:`service.archive`).
+    (:mod:`service.archive`); ``log_format``: the format its hash chain has
+    (:mod:`service.codec`; ``apocalypse-arena/log@1`` for matches stored before log@2);
+    ``turn_timeout_s``: seconds, an ``int`` when integral (``300``, also for matches stored
+    as ``300.0``).
     Matches stored before these fields existed read as listed, spectated, nobody resigned.
     """
 
@@ -60,6 +71,7 @@ class MatchRecord:
     quota_client: str = ""
     compacted: int = 0
     archived: bool = False
+    log_format: str = LOG_FORMAT_V1
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
@@ -77,7 +89,7 @@ class MatchRecord:
             seed_commitment=meta["seed_commitment"], status=meta.get("status", "running"),
             pending=pending,
             result=json.loads(meta.get("result", "null")),
-            turn_timeout_s=float(timeout) if timeout else None,
+            turn_timeout_s=_seconds(timeout) if timeout else None,
             created_at=meta.get("created_at", ""), names=names,
             forked_from=json.loads(meta.get("forked_from", "null")), decisions=decisions,
             listed=meta.get("listed", "1") != "0", spectators=meta.get("spectators", "1") != "0",
@@ -85,7 +97,8 @@ class MatchRecord:
             finished_at=meta.get("finished_at", ""),
             resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
             rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""),
-            compacted=int(meta.get("compacted") or 0), archived=meta.get("archived") == "1")
+            compacted=int(meta.get("compacted") or 0), archived=meta.get("archived") == "1",
+            log_format=meta.get("log_format") or LOG_FORMAT_V1)
 
     @property
     def finished(self) -> bool:

@@ -274,7 +274,7 @@ class Reads:
         return export_log(match_id, record.game,
                           record.public_seats(self.ctx.stores.seats.claimed(match_id)),
                           record.options, record.seed, record.seed_commitment, envelopes,
-                          record.forked_from, record.turn_timeout_s)
+                          record.forked_from, record.turn_timeout_s, record.log_format)
 
     def verify(self, log_doc: dict) -> dict[str, Any]:
         """Verify an exported log (see :func:`service.verify.verify_log`).

@@ -4,8 +4,12 @@ hash chain (issue 10 item 9).
 The first set-up envelope carries ``roster``::
 
     {"game", "rules_version", "seats": [{"seat", "kind": "human"|"bot"|"open",
-     "bot"?, "bot_options"?, "name"?}], "options": {...}, "turn_timeout_s": float|null,
-     "forked_from"?: {"match_id", "version"}}
+     "bot"?, "bot_options"?, "name"?}], "options": {...}, "turn_timeout_s": number|null,
+     "forked_from"?: {"match_id", "version"}, "log_format"?: "apocalypse-arena/log@2"}
+
+``log_format`` (absent in log@1 matches, which predate it) puts the log format inside the
+hash chain: the export's ``format`` must equal it (:class:`RosterCheck`), so a log cannot
+be passed off as the other format.
 
 and each claim of an open seat is a platform envelope of its own (cause ``join``, type
 ``SeatJoined``, ``data: {"seat", "name"}``) that takes a version and that the game's fold
@@ -23,8 +27,8 @@ from __future__ import annotations
 import secrets
 from typing import Any, Mapping, Sequence
 
-from service.codec import seal
-from service.envelopes import SEAT_JOINED, is_platform, plain
+from service.codec import LOG_FORMAT, LOG_FORMAT_V1, seal
+from service.envelopes import SEAT_JOINED, is_platform, plain, stored
 
 #: the seat kinds whose command batches may carry each cause
 CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "open"),
@@ -32,23 +36,27 @@ CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "op
 
 
 def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-              turn_timeout_s: float | None, forked_from: Any = None) -> dict[str, Any]:
-    """The roster document of a new match (see module docstring)."""
+              turn_timeout_s: float | None, forked_from: Any = None,
+              log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """The roster document of a new match of ``log_format`` (see module docstring)."""
     roster: dict[str, Any] = {"game": engine.game_id, "rules_version": engine.rules_version,
                               "seats": [dict(s) for s in seats], "options": dict(options),
                               "turn_timeout_s": turn_timeout_s}
     if forked_from:
         roster["forked_from"] = dict(forked_from)
-    return plain(roster)
+    if log_format != LOG_FORMAT_V1:
+        roster["log_format"] = log_format
+    return stored(roster, log_format)
 
 
 def join_envelope(version: int, prev_hash: str, seat: int, name: str | None,
-                  at: str) -> dict[str, Any]:
-    """The sealed ``SeatJoined`` platform envelope of a claimed open seat."""
+                  at: str, log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """The sealed ``SeatJoined`` platform envelope of a claimed open seat (hashed as the
+    match's ``log_format``)."""
     env = {"version": version, "type": SEAT_JOINED, "seat": seat,
            "data": {"seat": seat, "name": name}, "command_id": None, "cause": "join",
            "at": at, "nonce": secrets.token_hex(16)}
-    return seal(env, prev_hash)
+    return seal(stored(env, log_format), prev_hash, log_format)
 
 
 def seats_from(roster: Mapping[str, Any], joins: Mapping[int, str | None]) -> list[dict[str, Any]]:
@@ -95,6 +103,10 @@ class RosterCheck:
         if roster.get("game") != log.get("game"):
             self.errors.append(f"roster: game {roster.get('game')!r} differs from the log's "
                                f"{log.get('game')!r}")
+        declared = roster.get("log_format", LOG_FORMAT_V1)
+        if declared != log.get("format"):
+            self.errors.append(f"format {log.get('format')!r} differs from the log format "
+                               f"{declared!r} of the roster in the hash chain")
         if roster.get("rules_version") != engine.rules_version:
             self.errors.append(f"roster: rules version {roster.get('rules_version')!r} is not "
                                f"this server's {engine.rules_version!r} for {engine.game_id}")

@@ -71,10 +71,13 @@ def _decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) 
     return execute(state, seat, dict(cmd), rng.getrandbits(64), [], [])
 
 
-def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int, answers: list,
+def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int | str, answers: list,
             head: list[Event]) -> list[Event]:
     """Run ``cmd`` of ``seat`` after the events ``head`` with ``Random(seed)`` and the
-    recorded ``answers``; on a new decision return ``head`` + one ``ChoiceRequested``."""
+    recorded ``answers``; on a new decision return ``head`` + one ``ChoiceRequested``.
+    ``seed`` may be its decimal string: a log of format ``apocalypse-arena/log@2`` stores
+    integers beyond 2^53 (this 64-bit seed) as strings, and the fold keeps what it read."""
+    seed = int(seed)
     ctx = Ctx(state, random.Random(seed), answers)
     for event in head:
         ctx.emit(event.type, event.seat, **dict(event.data))
