@@ -37,7 +37,8 @@ function isObject(value) {
 /**
  * RFC 8785 (JSON Canonicalization Scheme) text of a JSON value: object members sorted by
  * their names' UTF-16 code units, no whitespace, ECMAScript number and string forms.
- * Throws for values I-JSON excludes (non-finite numbers, unsafe integers, lone surrogates).
+ * Throws for values JSON excludes (non-finite numbers, lone surrogates); a number is a
+ * double here, so an integer beyond 2^53 is refused by `verifyExport`'s number check.
  * @param {unknown} value
  * @returns {string}
  */
@@ -46,7 +47,6 @@ export function canonicalize(value) {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new RangeError(`${value} is not an I-JSON number`);
-    if (Number.isInteger(value) && !Number.isSafeInteger(value)) throw new RangeError(`${value} is outside the I-JSON integer range`);
     return JSON.stringify(value);
   }
   if (typeof value === "string") {

@@ -1,0 +1,307 @@
+"""Issue 20 item 1: the same exports verify in JavaScript (``api/web/js/verify.js`` through
+``scripts/verify-export.mjs`` under Node) and in Python (``MatchService.verify``), and each
+kind of tampering fails in both.
+
+The exports are finished matches of every game and mode (:mod:`tests.support.exports`:
+solo, 2-player, 4-player with a resignation, a fork, A.I.Pokalypse solo/coop/expert and an
+8-seat match, Dead Apocalypse cooperative/competitive/abandoned, an open seat joined, a
+timed match). Each tampered log is written as JSON text and the same bytes go to both
+verifiers. (A forger who re-hashes a whole genuine log under another label changes no
+fact of the match: like any complete re-hash, only the published hashes tell it apart.)
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from service.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, jcs
+from tests.support.exports import CASES, make_exports, new_service
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "scripts" / "verify-export.mjs"
+
+pytestmark = [pytest.mark.e2e]
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    path = shutil.which("node")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("node must be installed in CI (the JavaScript verifier's tests)")
+        pytest.skip("node is not installed")
+    return path
+
+
+def run_node(node: str, files: list[Path]) -> dict[str, dict[str, Any]]:
+    """file name -> the JavaScript verifier's report (one Node process for all files)."""
+    proc = subprocess.run([node, str(RUNNER), *map(str, files)], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    reports = [json.loads(line) for line in proc.stdout.split("\n") if line.strip()]
+    assert len(reports) == len(files), proc.stdout[-2000:]
+    return {Path(r["file"]).name: r for r in reports}
+
+
+@pytest.fixture(scope="module")
+def service():
+    return new_service()
+
+
+@pytest.fixture(scope="module")
+def exports() -> dict[str, dict[str, Any]]:
+    """Every case of :data:`tests.support.exports.CASES`, played to the end and exported."""
+    return make_exports()
+
+
+def test_every_game_and_mode_verifies_in_node_and_in_python(node, service, exports, tmp_path):
+    files = []
+    for name, doc in exports.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        files.append(path)
+        assert doc["format"] == LOG_FORMAT
+        python = service.verify(json.loads(path.read_text(encoding="utf-8")))
+        assert python["valid"], (name, python["errors"][:5])
+    reports = run_node(node, files)
+    for path in files:
+        report = reports[path.name]
+        assert report["valid"] and report["errors"] == [], (path.name, report["errors"][:5])
+        assert report["checks"] == {"numbers": True, "chain": True, "roster": True, "seed": True}
+    eight = exports["aipokalypse-8p"]
+    assert len(eight["seats"]) == 8 and len(eight["events"]) > 100
+    # the values that broke a JavaScript verifier before: no float timeout, no big integer
+    assert exports["ai-100-human-2p-open-timed"]["turn_timeout_s"] == 300
+    assert isinstance(exports["ai-100-human-2p-open-timed"]["turn_timeout_s"], int)
+    seeds = [e["data"]["seed"] for d in exports.values() for e in d["events"]
+             if e["type"] == "ChoiceRequested"]
+    assert seeds and all(isinstance(s, (str, int)) for s in seeds)
+    assert any(isinstance(s, str) and int(s) > 2 ** 53 for s in seeds)
+    assert set(exports) == set(CASES)
+
+
+# ---------------------------------------------------------------------------- tampering
+def _resealed(doc: dict, start: int) -> dict:
+    """Recompute every hash from event index ``start`` on (prev_hash links kept honest),
+    as a forger who edits content and re-hashes the rest of the chain would."""
+    events = doc["events"]
+    for i in range(start, len(events)):
+        if i > 0:
+            events[i]["prev_hash"] = events[i - 1]["hash"]
+        events[i]["hash"] = envelope_hash(events[i])
+    return doc
+
+
+def _first(doc: dict, pred: Callable[[dict], bool]) -> int:
+    return next(i for i, e in enumerate(doc["events"]) if pred(e))
+
+
+def event_edited(doc):
+    i = _first(doc, lambda e: e["cause"] == "bot" and e["data"])
+    key = next(iter(doc["events"][i]["data"]))
+    doc["events"][i]["data"][key] = "edited"
+    return doc
+
+
+def events_reordered(doc):
+    ev = doc["events"]
+    ev[10], ev[11] = ev[11], ev[10]
+    return doc
+
+
+def event_removed(doc):
+    del doc["events"][len(doc["events"]) // 2]
+    return doc
+
+
+def event_inserted(doc):
+    i = len(doc["events"]) // 2
+    doc["events"].insert(i, copy.deepcopy(doc["events"][i]))
+    return doc
+
+
+def seats_edited(doc):
+    doc["seats"][0]["name"] = "mallory"
+    return doc
+
+
+def roster_edited_and_rehashed(doc):
+    doc["events"][0]["roster"]["seats"][1]["kind"] = "bot"
+    doc["events"][0]["roster"]["seats"][1]["bot"] = "greedy"
+    return _resealed(doc, 0)
+
+
+def seed_changed(doc):
+    doc["seed"] = "ab" * 32
+    return doc
+
+
+def seed_commitment_changed(doc):
+    doc["seed_commitment"] = "cd" * 32
+    return doc
+
+
+def prev_hash_changed(doc):
+    i = len(doc["events"]) // 3
+    doc["events"][i]["prev_hash"] = "0" * 64
+    doc["events"][i]["hash"] = envelope_hash(doc["events"][i])   # its own hash made to fit
+    return doc
+
+
+def version_gap(doc):
+    i = len(doc["events"]) // 2
+    for env in doc["events"][i:]:
+        env["version"] += 1
+    return _resealed(doc, i)
+
+
+def format_changed(doc):
+    doc["format"] = LOG_FORMAT_V1
+    return doc
+
+
+def command_edited(doc):
+    i = _first(doc, lambda e: "command" in e and e["cause"] == "bot")
+    doc["events"][i]["command"]["tampered"] = 1
+    return doc
+
+
+def hash_changed(doc):
+    doc["events"][-1]["hash"] = "f" * 64
+    return doc
+
+
+def cause_edited_and_rehashed(doc):
+    i = _first(doc, lambda e: "command" in e and e["cause"] == "bot")
+    doc["events"][i]["cause"] = "player"
+    return _resealed(doc, i)
+
+
+def turn_timeout_edited(doc):
+    doc["turn_timeout_s"] = 30
+    return doc
+
+
+#: kind -> (case it applies to, edit of the parsed export)
+TAMPERING: dict[str, tuple[str, Callable[[dict], dict]]] = {
+    "event data edited": ("aipokalypse-8p", event_edited),
+    "events reordered": ("ai-100-human-4p-resign", events_reordered),
+    "event removed": ("dead-apocalypse-coop", event_removed),
+    "event inserted": ("aipokalypse-coop", event_inserted),
+    "seats edited": ("ai-100-human-2p-open-timed", seats_edited),
+    "roster in the chain edited and re-hashed": ("ai-100-human-2p-open-timed",
+                                                 roster_edited_and_rehashed),
+    "seed changed": ("aipokalypse-solo", seed_changed),
+    "seed commitment changed": ("dead-apocalypse-competitive", seed_commitment_changed),
+    "prev_hash changed": ("ai-100-human-solo", prev_hash_changed),
+    "version gap, re-hashed": ("aipokalypse-2p-expert", version_gap),
+    "format version changed": ("aipokalypse-2p-expert", format_changed),
+    "stored command edited": ("dead-apocalypse-competitive", command_edited),
+    "hash changed": ("aipokalypse-abandoned", hash_changed),
+    "cause edited and re-hashed": ("aipokalypse-8p", cause_edited_and_rehashed),
+    "turn timeout edited": ("ai-100-human-2p-open-timed", turn_timeout_edited),
+}
+
+
+def seed_as_number(text: str) -> str:
+    """A big choice seed written as a JSON number, as log@1 and a naive serialiser do: a
+    JavaScript parser reads another number, so the log is refused (not I-JSON)."""
+    edited, count = re.subn(r'"seed":"(\d{17,})"', r'"seed":\1', text, count=1)
+    assert count == 1
+    return edited
+
+
+def timeout_as_string(text: str) -> str:
+    """A number re-written as a string (``300`` -> ``"300"``) in the hashed roster."""
+    edited, count = re.subn(r'"turn_timeout_s":300\b', '"turn_timeout_s":"300"', text, count=1)
+    assert count == 1
+    return edited
+
+
+#: kind -> (case, edit of the export's JSON text)
+TEXT_TAMPERING: dict[str, tuple[str, Callable[[str], str]]] = {
+    "number re-formatted beyond I-JSON (seed as a bare number)": ("aipokalypse-2p-expert",
+                                                                  seed_as_number),
+    "number re-formatted as a string": ("ai-100-human-2p-open-timed", timeout_as_string),
+}
+
+
+def _text(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_each_kind_of_tampering_fails_in_node_and_in_python(node, service, exports, tmp_path):
+    files: dict[str, Path] = {}
+    for number, (kind, (case, edit)) in enumerate(TAMPERING.items()):
+        files[kind] = tmp_path / f"tampered-{number}.json"
+        files[kind].write_text(_text(edit(copy.deepcopy(exports[case]))), encoding="utf-8")
+    for number, (kind, (case, edit)) in enumerate(TEXT_TAMPERING.items()):
+        files[kind] = tmp_path / f"tampered-text-{number}.json"
+        files[kind].write_text(edit(_text(exports[case])), encoding="utf-8")
+    assert len(files) >= 10
+    reports = run_node(node, list(files.values()))
+    for kind, path in files.items():
+        python = service.verify(json.loads(path.read_text(encoding="utf-8")))
+        javascript = reports[path.name]
+        assert not python["valid"], (kind, "python")
+        assert not javascript["valid"], (kind, "javascript")
+        assert python["errors"] and javascript["errors"], kind
+
+
+def test_a_value_preserving_reformat_verifies_in_both(node, service, exports, tmp_path):
+    """RFC 8785 hashes values, not text: pretty-printing, another key order or ``300.0``
+    for ``300`` (what jq or JavaScript may write) keep a log@2 export valid in both."""
+    doc = exports["ai-100-human-2p-open-timed"]
+    text = json.dumps(dict(reversed(list(doc.items()))), ensure_ascii=True, indent=2)
+    text, count = re.subn(r'"turn_timeout_s": 300\b', '"turn_timeout_s": 300.0', text)
+    assert count == 2                      # the export's and the roster's (hashed)
+    text = text.replace('"version": 7,', '"version": 7.0,', 1)
+    path = tmp_path / "reformatted.json"
+    path.write_text(text, encoding="utf-8")
+    assert service.verify(json.loads(text))["valid"]
+    assert run_node(node, [path])[path.name]["valid"]
+
+
+def test_an_old_format_export_is_left_to_the_full_verifier(node, tmp_path):
+    import lzma
+    path = tmp_path / "v1.json"
+    fixture = ROOT / "tests" / "fixtures" / "log_v1" / "aipokalypse-2p-expert.json.xz"
+    path.write_bytes(lzma.decompress(fixture.read_bytes()))
+    report = run_node(node, [path])[path.name]
+    assert not report["valid"] and report["supported"] is False
+    assert "full verifier" in report["errors"][0]
+
+
+#: values whose canonical forms differ between naive serialisers (RFC 8785 section 3.2)
+CORPUS = [
+    {"b": 300.0, "a": 1e21, "c": 1e-7, "d": 0.1, "e": -0.0, "f": 5e-324, "g": 1.7976931348623157e308},
+    {"\U0001F600": 1, "\uffff": 2, "é": 3, "a": 4, "A": 5, "": 6},
+    ["\u0000\u001f\"\\/\b\f\n\r\t", "\u2028\u2029\u007f", "é😀", 9007199254740991, -9007199254740991],
+    {"nested": [{"z": None, "y": True, "x": False}, [], {}], "n": 333333333.33333329},
+    [4.5, 2e-3, 1e23, 123456789012345680000.0, 0.000001, 100.0],
+]
+
+
+def test_python_and_javascript_canonicalise_alike(node, tmp_path):
+    script = tmp_path / "canon.mjs"
+    module = (ROOT / "api" / "web" / "js" / "verify.js").as_uri()
+    script.write_text(
+        f'import {{ canonicalize }} from "{module}";\n'
+        'import { readFileSync } from "node:fs";\n'
+        'for (const v of JSON.parse(readFileSync(process.argv[2], "utf-8"))) '
+        'console.log(JSON.stringify(canonicalize(v)));\n', encoding="utf-8")
+    data = tmp_path / "corpus.json"
+    data.write_text(json.dumps(CORPUS), encoding="utf-8")
+    proc = subprocess.run([node, str(script), str(data)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    javascript = [json.loads(line) for line in proc.stdout.split("\n") if line]
+    assert javascript == [jcs(v).decode("utf-8") for v in CORPUS]
