@@ -1,6 +1,7 @@
 // Play and spectate one match: the board from the viewer's view, the legal actions as
 // buttons and clickable board things, live updates over SSE, the event log in words, the
-// turn-timer countdown and the result screen (scores, winners, revealed seed, Verify).
+// turn-timer countdown and the result screen (scores, winners, revealed seed, Verify: the
+// export checked in this browser by verify.js, whatever the server says about it).
 //
 // One request per move: a move is one POST with `Prefer: return=representation`, whose
 // answer holds the seat's next view and legal actions; other seats' moves arrive over the
@@ -13,6 +14,7 @@ import { h, replace, toast } from "./dom.js";
 import { boardFor } from "./boards/index.js";
 import { follow } from "./stream.js";
 import { Selection } from "./targets.js";
+import { verifyExport } from "./verify.js";
 import { actionWords, eventWords } from "./words.js";
 
 /** "Seat 0 · ann" / "Seat 1 · bot greedy" / "Seat 2 · open". */
@@ -63,16 +65,53 @@ export function resultPanel(result, seatName, extra) {
     extra);
 }
 
-/** Verify a finished match: its export through POST /v1/replays. */
+/**
+ * @typedef {{local: import("./verify.js").LocalReport,
+ *   server: Promise<import("./types.js").VerifyReport | null>}} Verification
+ */
+
+/** Verify a finished match: its export, fetched and checked here (see verifyLogText). */
 export async function verifyMatch(matchId) {
-  return verifyText(await getText(`/v1/matches/${encodeURIComponent(matchId)}/export`));
+  return verifyLogText(await getText(`/v1/matches/${encodeURIComponent(matchId)}/export`));
 }
 
-/** The verification report as a sentence and its errors. */
-export function verifyReport(report) {
-  return h("div", { class: `verify ${report.valid ? "ok" : "bad"}`, role: "status" },
-    h("b", { text: report.valid ? "✔ Verified: the log, the seed and every decision check out." : "✘ Not verified." }),
+/**
+ * Verify an exported log's text in this browser (verify.js: numbers, hash chain, roster,
+ * seed commitment); the verdict is this check's alone and does not wait for the server.
+ * The server's full replay (POST /v1/replays: every decision re-made from the seed) is
+ * asked too, to be shown apart as the server's claim (null when it cannot be had).
+ * @param {string} text
+ * @returns {Promise<Verification>}
+ */
+export async function verifyLogText(text) {
+  let log = null;
+  try { log = JSON.parse(text); } catch (error) { log = null; }
+  const server = verifyText(text).catch(() => null);
+  return { local: await verifyExport(log), server };
+}
+
+/**
+ * The verification: this browser's verdict (class "verify ok|bad|old") and its errors,
+ * then the server's replay, labelled as the server's.
+ * @param {Verification} verification
+ */
+export function verifyReport({ local, server }) {
+  const verdict = local.valid ? "✔ Verified in your browser: the hash chain, the roster and the seed commitment check out."
+    : local.supported ? "✘ Not verified (checked in your browser)."
+      : "This log has the old format: your browser cannot re-hash it; see the server's replay below.";
+  const serverBox = h("div", { class: "verify-server pending", "data-checked-by": "server" });
+  server.then((report) => {
+    if (!report) { replace(serverBox, h("span", { class: "small muted", text: "The server's replay could not be had." })); return; }
+    serverBox.className = `verify-server ${report.valid ? "ok" : "bad"}`;
+    replace(serverBox, h("span", { class: "small", text: report.valid ? "The server's replay (every decision re-made from the seed) says: verified."
+      : "The server's replay (every decision re-made from the seed) says: not verified." }),
     (report.errors || []).length ? h("ul", {}, report.errors.map((e) => h("li", { text: e }))) : null);
+  });
+  return h("div", {},
+    h("div", { class: `verify ${local.valid ? "ok" : local.supported ? "bad" : "old"}`, role: "status", "data-checked-by": "browser" },
+      h("b", { text: verdict }),
+      local.errors.length ? h("ul", {}, local.errors.map((e) => h("li", { text: e }))) : null),
+    serverBox);
 }
 
 /**

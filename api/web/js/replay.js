@@ -1,10 +1,10 @@
 // Replay a finished match (or an uploaded export file): a slider and the arrow keys over
 // versions, any seat's view or the spectator's, the events of each step, verification.
-import { ApiError, get, getText, verifyText } from "./api.js";
+import { ApiError, get, getText } from "./api.js";
 import { loadCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { boardFor } from "./boards/index.js";
-import { boardContext, resultPanel, seatNamer, verifyReport } from "./play.js";
+import { boardContext, resultPanel, seatNamer, verifyLogText, verifyReport } from "./play.js";
 import { eventWords } from "./words.js";
 
 /**
@@ -13,7 +13,7 @@ import { eventWords } from "./words.js";
  */
 export async function showReplay(root, source, initialVersion = null) {
   let log = source.log || null;
-  let logText = source.text || null;    // verified as sent: JSON.parse would round big integers
+  let logText = source.text || null;    // verified as sent (verify.js parses it itself)
   let matchId = source.matchId || (log && log.match_id);
   /** @type {import("./types.js").MatchView | null} */
   let match = null;
@@ -100,7 +100,7 @@ export async function showReplay(root, source, initialVersion = null) {
   };
   document.addEventListener("keydown", keys);
   show();
-  verifyText(logText || JSON.stringify(log)).then((report) => replace(verifyBox, verifyReport(report)))
+  verifyLogText(logText || JSON.stringify(log)).then((report) => replace(verifyBox, verifyReport(report)))
     .catch((error) => replace(verifyBox, h("p", { class: "problem", text: `Verification failed to run: ${error.message}` })));
   return () => document.removeEventListener("keydown", keys);
 }

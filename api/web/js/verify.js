@@ -70,7 +70,7 @@ export async function sha256Hex(data) {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
   if (!subtle) throw new Error("WebCrypto is not available here (a browser offers it only on https or localhost)");
-  const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
+  const digest = new Uint8Array(await subtle.digest("SHA-256", new Uint8Array(bytes)));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
