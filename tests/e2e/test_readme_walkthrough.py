@@ -149,7 +149,7 @@ def server():
 
 
 def test_the_readme_walkthrough_runs_and_shows_what_the_server_answers(server, tmp_path):
-    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
+    missing = [tool for tool in ("bash", "curl", "jq", "node") if shutil.which(tool) is None]
     if missing:   # .ci/run installs them; elsewhere the check is skipped
         (pytest.fail if os.environ.get("CI") else pytest.skip)(
             f"the walkthrough needs {', '.join(missing)}")
