@@ -106,7 +106,8 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
         options = engine.validate_options(len(seats), log.get("options") or {})
         groups = batches(events)
         setup = engine.new_match(Setup(len(seats), options), derive_rng(seed, 0))
-        if not groups or groups[0][0].get("cause") != "setup" or not _same(setup, groups[0], log_format):
+        if not groups or groups[0][0].get("cause") != "setup" or \
+                not _same(setup, groups[0], log_format):
             errors.append("set-up events differ from new_match(seed)")
             groups = []
         else:

@@ -22,8 +22,8 @@ from typing import Any, Callable
 
 import pytest
 
-from service.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, jcs
-from tests.support.exports import CASES, make_exports, new_service
+from service.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, ijson_errors, jcs
+from tests.support.exports import CASES, make_export, new_service
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "scripts" / "verify-export.mjs"
@@ -57,9 +57,36 @@ def service():
 
 
 @pytest.fixture(scope="module")
-def exports() -> dict[str, dict[str, Any]]:
+def exports(service) -> dict[str, dict[str, Any]]:
     """Every case of :data:`tests.support.exports.CASES`, played to the end and exported."""
-    return make_exports()
+    return {name: make_export(service, name, case) for name, case in CASES.items()}
+
+
+def _no_float_integers(value: Any) -> bool:
+    """True when no float of ``value`` has an integral value (``300.0`` would be ``300``)."""
+    if isinstance(value, float):
+        return not value.is_integer()
+    if isinstance(value, dict):
+        return all(_no_float_integers(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_no_float_integers(v) for v in value)
+    return True
+
+
+def test_served_data_holds_i_json_numbers_only(service, exports):
+    """What the server serves of these matches (views of every seat and the spectator,
+    events, past states, exports) reads the same in any language: integers within
+    ±(2^53 - 1), no float standing for an integer."""
+    for name in ("aipokalypse-2p-expert", "ai-100-human-2p-open-timed", "aipokalypse-8p"):
+        doc = exports[name]
+        mid, seats = doc["match_id"], len(doc["seats"])
+        served = [doc, service.match_view(mid, None), service.events(mid, None)]
+        for seat in range(seats):
+            served += [service.match_view(mid, seat), service.events(mid, seat),
+                       service.state_at(mid, seat, len(doc["events"]) // 2)]
+        for answer in served:
+            assert ijson_errors(answer) == [], name
+            assert _no_float_integers(answer), name
 
 
 def test_every_game_and_mode_verifies_in_node_and_in_python(node, service, exports, tmp_path):
@@ -282,9 +309,11 @@ def test_an_old_format_export_is_left_to_the_full_verifier(node, tmp_path):
 
 #: values whose canonical forms differ between naive serialisers (RFC 8785 section 3.2)
 CORPUS = [
-    {"b": 300.0, "a": 1e21, "c": 1e-7, "d": 0.1, "e": -0.0, "f": 5e-324, "g": 1.7976931348623157e308},
+    {"b": 300.0, "a": 1e21, "c": 1e-7, "d": 0.1, "e": -0.0, "f": 5e-324,
+     "g": 1.7976931348623157e308},
     {"\U0001F600": 1, "\uffff": 2, "é": 3, "a": 4, "A": 5, "": 6},
-    ["\u0000\u001f\"\\/\b\f\n\r\t", "\u2028\u2029\u007f", "é😀", 9007199254740991, -9007199254740991],
+    ["\u0000\u001f\"\\/\b\f\n\r\t", "\u2028\u2029\u007f", "é😀", 9007199254740991,
+     -9007199254740991],
     {"nested": [{"z": None, "y": True, "x": False}, [], {}], "n": 333333333.33333329},
     [4.5, 2e-3, 1e23, 123456789012345680000.0, 0.000001, 100.0],
 ]
