@@ -1,0 +1,32 @@
+"""Duel's declarations: ids, seats, options and command schemas (``schemas/*.json``).
+
+Rules: ``RULES.md`` ("Set-up"). Options: ``tricks`` (1-9, default 5): the number of tricks
+played, and so the size of each hand.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from domain import game_schemas
+from domain.modular import checked_options
+
+GAME_ID = "duel"
+TITLE = "Duel (example)"
+MIN_SEATS = 2
+MAX_SEATS = 2
+SCHEMA_VERSION = 1                 # bump when the state layout changes (snapshots)
+RULES_VERSION = "1"                # part of every match's verifiable roster
+DECK = tuple(range(1, 21))         # RULES.md "Set-up": cards 1-20
+
+#: the game's JSON Schemas (options, commands, events, views, result)
+SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")
+COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
+OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
+
+
+def validate_options(seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` checked against ``schemas/options.json`` with defaults filled:
+    ``{"tricks": int}``. Raises :class:`domain.engine.InvalidCommand` (unknown option, wrong
+    type or range)."""
+    return checked_options(OPTIONS_SCHEMA, options)
