@@ -126,6 +126,16 @@ def check_bot_options(engine: Any, options: dict[str, dict[str, Any]]) -> None:
                 from None
 
 
+#: the seat count ``arena simulate`` plays when ``--seats`` is not given (clamped per game)
+DEFAULT_SEATS = 4
+
+
+def default_seats(engine: Any) -> int:
+    """:data:`DEFAULT_SEATS` clamped to ``engine.min_seats..engine.max_seats`` (a two-seat
+    game plays 2, a solo-only game 1)."""
+    return min(max(DEFAULT_SEATS, engine.min_seats), engine.max_seats)
+
+
 def run_simulation(game: str, matches: int, bots: list[str], seed: str | None,
                    progress: Progress | None = None,
                    bot_options: dict[str, dict[str, Any]] | None = None) -> SimulationStats:
@@ -168,7 +178,8 @@ def render_stats(console: Console, game: str, stats: SimulationStats) -> None:
 @click.option("--game", default="ai-100-human", show_default=True, help="Game id.")
 @click.option("--matches", "-n", default=20, show_default=True, type=click.IntRange(1),
               help="Number of matches.")
-@click.option("--seats", default=4, show_default=True, type=int, help="Seats per match.")
+@click.option("--seats", default=None, type=int,
+              help="Seats per match. Default: 4 clamped to the seats the game allows.")
 @click.option("--bots", default=None,
               help="Bot level per seat, comma separated; the last one repeats. Default: the "
                    "game's general bot on two seats, then random (ai-100-human: "
@@ -177,7 +188,7 @@ def render_stats(console: Console, game: str, stats: SimulationStats) -> None:
               help=BOT_OPTION_HELP)
 @click.option("--seed", default=None, help="Base seed (any string); same seed, same matches.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead.")
-def simulate(game: str, matches: int, seats: int, bots: str, bot_option: tuple[str, ...],
+def simulate(game: str, matches: int, seats: int | None, bots: str, bot_option: tuple[str, ...],
              seed: str | None, as_json: bool) -> None:
     """Play N bot matches in-process (domain only) and print score statistics.
 
@@ -188,6 +199,8 @@ def simulate(game: str, matches: int, seats: int, bots: str, bot_option: tuple[s
     if engine is None:
         raise click.BadParameter(f"unknown game; installed: {sorted(registry())}",
                                  param_hint="--game")
+    if seats is None:
+        seats = default_seats(engine)
     if not engine.min_seats <= seats <= engine.max_seats:
         raise click.BadParameter(f"{engine.title} seats {engine.min_seats}-{engine.max_seats}",
                                  param_hint="--seats")

@@ -70,6 +70,11 @@ Each variable's parser, default and accepted values are in :data:`service.settin
   :mod:`service.housekeeping`). With an archive the mover bounds both and nothing is trimmed.
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
+- ``ARENA_GAME_PACKAGES``: comma-separated packages of extra games beside the built-in ones
+  (``examples`` = every example game under ``examples/``; ``examples.duel`` = one), read by
+  ``domain.games.registry()``; checked at start (:func:`service.settings.game_packages`:
+  each name must be a package that exists; its engines are checked when the registry
+  loads). Default: none.
 """
 from __future__ import annotations
 
@@ -112,6 +117,7 @@ class Config:
     archive_after_s: float = 604800.0
     archive_batch: int = 100
     finished_index_max: int = 10000
+    game_packages: tuple[str, ...] = ()
 
     @property
     def bot_caps(self) -> BotCaps:
@@ -192,6 +198,7 @@ class Config:
             archive_after_s=v["ARENA_ARCHIVE_AFTER_S"],
             archive_batch=v["ARENA_ARCHIVE_BATCH"],
             finished_index_max=v["ARENA_FINISHED_INDEX_MAX"],
+            game_packages=v["ARENA_GAME_PACKAGES"] or (),
         )
 
     def check(self) -> "Config":
@@ -247,4 +254,7 @@ class Config:
             env["ARENA_ENGINES"] = self.engines_path
         if self.archive_url:
             env["ARENA_ARCHIVE_URL"] = self.archive_url
+        if self.game_packages:
+            env["ARENA_GAME_PACKAGES"] = ",".join(self.game_packages)
         return env
+

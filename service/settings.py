@@ -8,6 +8,7 @@ configuration.md`` is rendered from these tables (``python -m api.config_table``
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from dataclasses import dataclass
@@ -150,6 +151,26 @@ def module_attribute(raw: str) -> str:
     return raw.strip()
 
 
+def game_packages(raw: str) -> tuple[str, ...]:
+    """Comma-separated dotted package names (``examples,mygames.chess``), each of a package
+    that exists (``importlib.util.find_spec``: the package is not imported, so start-up
+    stays cheap; ``domain.games.registry()`` imports and checks the games on first use)."""
+    from domain.games import PACKAGES_ENV, GameRegistryError, extra_packages
+
+    try:
+        names = extra_packages({PACKAGES_ENV: raw})
+    except GameRegistryError:
+        raise ValueError("not a list of dotted module names") from None
+    for name in names:
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            found = None
+        if found is None:
+            raise ValueError(f"no package {name!r} on the Python path")
+    return names
+
+
 def log_level(raw: str) -> str:
     """A :mod:`logging` level name, upper-cased."""
     value = raw.strip().upper()
@@ -234,6 +255,10 @@ SERVICE: tuple[Setting, ...] = (
     _s("ARENA_ENGINES", None, module_attribute, "package.module[:attribute] (default ENGINES)",
        "A `game_id -> Engine` mapping (or a callable returning one) replacing the game "
        "registry (tests)."),
+    _s("ARENA_GAME_PACKAGES", None, game_packages,
+       "comma-separated packages that exist (e.g. examples)",
+       "Extra games beside the built-in ones: packages exposing `ENGINE`, or holding such "
+       "packages (`examples`: every example game). Default: none (docs/adding-a-game.md)."),
     _s("ARENA_LOG_FORMAT", "text", choice("text", "json"), "text or json",
        "Log lines as text or as one JSON object each (with `request_id` in a request)."),
     _s("ARENA_LOG_LEVEL", "INFO", log_level, "DEBUG, INFO, WARNING, ERROR or CRITICAL",

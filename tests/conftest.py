@@ -44,6 +44,9 @@ import pytest
 # The suite sends many requests from one address: request rate limits are off unless a test
 # turns them on (tests/e2e/test_api_limits.py). Subprocesses (served apps) inherit this.
 os.environ.setdefault("ARENA_RATE_LIMITS_ENABLED", "0")
+# The example games (examples/*/) are installed for the whole suite, so every generic test
+# plays them too (domain.games: ARENA_GAME_PACKAGES). Subprocesses inherit this.
+os.environ.setdefault("ARENA_GAME_PACKAGES", "examples")
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_ENGINES = "tests.support.games:ENGINES"

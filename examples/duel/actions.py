@@ -15,7 +15,7 @@ def pending(state: State | None) -> dict[int, str]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``{"type": "play", "card": N}`` for every card of ``seat``'s hand while it must
+    """``{"type": "play", "card": "Dnn"}`` for every card of ``seat``'s hand while it must
     play, lowest first; ``[]`` otherwise."""
     if seat not in pending(state):
         return []

@@ -31,7 +31,7 @@ def decide(state: State, seat: int, command: Mapping[str, Any], rng: random.Rand
     """RULES.md "A trick": ``CardLaid {card}`` for ``seat``; when both seats have laid,
     ``TrickRevealed {cards: [seat 0's, seat 1's], winner}`` and after the last trick
     ``MatchEnded`` (the result). Raises MatchFinished, NotYourTurn (laid already),
-    InvalidCommand (not ``{"type": "play", "card": int}``), IllegalMove
+    InvalidCommand (not ``{"type": "play", "card": "Dnn"}``), IllegalMove
     ``card_not_in_hand``."""
     if state.result is not None:
         raise MatchFinished()
@@ -44,9 +44,9 @@ def decide(state: State, seat: int, command: Mapping[str, Any], rng: random.Rand
     other = 1 - seat
     if state.laid[other] is None:
         return events
-    cards = [0, 0]
+    cards = ["", ""]
     cards[seat], cards[other] = command["card"], state.laid[other]
-    winner = 0 if cards[0] > cards[1] else 1
+    winner = 0 if spec.value(cards[0]) > spec.value(cards[1]) else 1
     events.append(Event("TrickRevealed", {"cards": cards, "winner": winner}))
     if state.played + 1 == state.tricks:
         won = list(state.won)

@@ -17,12 +17,17 @@ MIN_SEATS = 2
 MAX_SEATS = 2
 SCHEMA_VERSION = 1                 # bump when the state layout changes (snapshots)
 RULES_VERSION = "1"                # part of every match's verifiable roster
-DECK = tuple(range(1, 21))         # RULES.md "Set-up": cards 1-20
+DECK = tuple(f"D{n:02d}" for n in range(1, 21))   # RULES.md "Set-up": D01 (1) .. D20 (20)
 
 #: the game's JSON Schemas (options, commands, events, views, result)
 SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")
 COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
 OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
+
+
+def value(card: str) -> int:
+    """The number printed on ``card`` (``"D07"`` -> 7)."""
+    return int(card[1:])
 
 
 def validate_options(seats: int, options: Mapping[str, Any]) -> dict[str, Any]:

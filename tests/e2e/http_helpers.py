@@ -7,14 +7,12 @@ from typing import Any
 
 import requests
 
+from tests.support.game_settings import e2e_options
+
 GAME = "ai-100-human"
-#: game id -> the options the generic e2e tests create its matches with; every game of
-#: ``domain.games.registry()`` is listed (tests parametrised over it assert so)
-GAME_OPTIONS: dict[str, dict[str, Any]] = {
-    "ai-100-human": {"objectives": "starter"},
-    "aipokalypse": {"expert": True, "force_the_luck": True},
-    "dead-apocalypse": {},
-}
+#: game id -> the options the generic e2e tests create its matches with: every game of
+#: ``domain.games.registry()``, read from its own folder (``testing.py``)
+GAME_OPTIONS: dict[str, dict[str, Any]] = e2e_options()
 
 
 class Http:

@@ -25,10 +25,10 @@ import pytest
 
 from domain.games import registry
 from tests.e2e.http_helpers import GAME_OPTIONS, create, tokens_of
+from tests.support.game_settings import e2e_seats
 from tests.support.leaks import Knowledge, sse_payloads
 from tests.support.secrecy import SECRECY
 
-SEATS = 3
 PREFER = {"Prefer": "return=representation"}
 CHECK_EVERY = 8          # commands between two rounds of leak checks
 MAX_COMMANDS = 1500      # a random match of any game ends well before (about 30-220)
@@ -44,9 +44,10 @@ class Table:
 
     def __init__(self, http, client, service, game: str, rng: random.Random):
         self.http, self.client, self.service, self.rng = http, client, service, rng
-        created = create(http, [{"kind": "human"}] * SEATS, game, options=GAME_OPTIONS[game])
+        seats = e2e_seats()[game]
+        created = create(http, [{"kind": "human"}] * seats, game, options=GAME_OPTIONS[game])
         self.match_id, self.tokens = created["match_id"], tokens_of(created)
-        self.knowledge = Knowledge(registry()[game], SEATS)
+        self.knowledge = Knowledge(registry()[game], seats)
         self.catch_up()
         self.since = 0             # version of the previous round of checks
         self.compared = 0          # forbidden card ids compared with answers

@@ -15,10 +15,12 @@ import pytest
 from api.prefer import _preferences
 from domain.games import registry
 from tests.e2e.http_helpers import GAME_OPTIONS, create, tokens_of
+from tests.support.game_settings import e2e_seats
 
 PREFER = {"Prefer": "return=representation"}
 FIELDS = ("view", "pending", "status", "result", "legal_actions")
-SEATS = {"ai-100-human": 3, "aipokalypse": 2, "dead-apocalypse": 2}
+#: game id -> seats of its matches here (each game's own ``testing.py``)
+SEATS = e2e_seats()
 
 
 def _seats(game: str) -> list[dict]:

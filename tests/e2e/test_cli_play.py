@@ -15,6 +15,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from service import bootstrap
+from tests.support.game_settings import games
 from tests.support.polling import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +126,7 @@ def served(app, embedded_service):
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("game", ["aipokalypse", "dead-apocalypse", "ai-100-human"])
+@pytest.mark.parametrize("game", games())
 def test_ctrl_c_resigns_the_seat_and_ends_the_process(served, game):
     url, service = served
     proc = subprocess.Popen(

@@ -17,20 +17,10 @@ from service import create_join
 
 from tests.e2e.http_helpers import tokens_of
 from tests.support.contract import CheckedHttp, Contract, ContractViolation, contract
+from tests.support.game_settings import modes
 
 #: (game, seats, options): every mode of every game
-MODES = [
-    ("ai-100-human", 1, {}),
-    ("ai-100-human", 2, {}),
-    ("ai-100-human", 3, {"objectives": "starter"}),
-    ("aipokalypse", 2, {"expert": True, "force_the_luck": True}),
-    ("aipokalypse", 5, {}),
-    ("aipokalypse", 1, {"mode": "solo", "difficulty": "handy_man"}),
-    ("aipokalypse", 2, {"mode": "coop", "expert": True, "health_order": "chosen"}),
-    ("dead-apocalypse", 1, {}),
-    ("dead-apocalypse", 3, {"competitive": True}),
-    ("dead-apocalypse", 2, {"difficulty": "easiest"}),
-]
+MODES = modes()          # each game's ``testing.py`` lists its modes
 
 
 def _play(http: CheckedHttp, match_id: str, tokens: dict[int, str], rng: random.Random,

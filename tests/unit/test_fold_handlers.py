@@ -9,9 +9,11 @@ import pytest
 
 from domain.engine import Event, Setup, fold
 from domain.games import get_engine
+from tests.support.game_settings import games
 from domain.modular import FoldHandlers
 
-GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
+#: every installed game (examples included in the suite)
+GAMES = games()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -12,6 +12,7 @@ from cli.bot_match import match_seed, play_bot_match
 from domain.games import get_engine
 from domain.games.aipokalypse.fold import ranking_objects
 from domain.lifecycle import abandoned_result
+from tests.support.game_settings import games, settings
 
 CASES = [("ai-100-human", ["greedy"] * 4, None), ("ai-100-human", ["greedy"], None),
          ("dead-apocalypse", ["cooperative"] * 3, None),
@@ -44,14 +45,15 @@ def test_every_game_ranks_with_seat_score_rank_objects(game, levels, options, n)
     jsonschema.validate(result, engine.schemas.result, cls=jsonschema.Draft202012Validator)
 
 
-@pytest.mark.parametrize("game", ["ai-100-human", "aipokalypse", "dead-apocalypse"])
+@pytest.mark.parametrize("game", games())
 def test_the_abandoned_result_has_the_one_shape_and_fits_each_games_result_schema(game):
-    result = abandoned_result(3, 600)
-    check_ranking(result, 3)
+    seats = settings(game).seats
+    result = abandoned_result(seats, 600)
+    check_ranking(result, seats)
     jsonschema.validate(result, get_engine(game).schemas.result,
                         cls=jsonschema.Draft202012Validator)
     with pytest.raises(jsonschema.ValidationError):    # the schema can fail: ranking objects only
-        jsonschema.validate({**result, "ranking": [0, 1, 2]}, get_engine(game).schemas.result,
+        jsonschema.validate({**result, "ranking": list(range(seats))}, get_engine(game).schemas.result,
                             cls=jsonschema.Draft202012Validator)
 
 

@@ -18,9 +18,11 @@ from jsonschema import Draft202012Validator
 from domain import schema_check
 from domain.engine import InvalidCommand, Setup, UnknownAction, fold
 from domain.games import get_engine
+from tests.support.game_settings import games
 from domain.modular import check_command, checked_options
 
-GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
+#: every installed game (examples included in the suite)
+GAMES = games()
 
 
 def _schemas(engine):

@@ -12,10 +12,12 @@ import fakeredis
 import pytest
 
 from domain.games import registry
+from tests.support.game_settings import games, settings
 from service.keys import Keys
 from service.match_service import MatchService
 
-SETUPS = [("aipokalypse", 4, {}), ("ai-100-human", 3, {}), ("dead-apocalypse", 3, {})]
+#: (game, seats, options): each game's first view set-up (its own ``testing.py``)
+SETUPS = [(game, *settings(game).view_setups[0]) for game in games()]
 
 
 @pytest.fixture

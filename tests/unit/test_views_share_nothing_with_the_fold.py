@@ -15,9 +15,10 @@ import pytest
 
 from domain.engine import Setup, fold
 from domain.games import registry
+from tests.support.game_settings import setup_id, view_setups
 
-SETUPS = [("aipokalypse", 4, {}), ("aipokalypse", 2, {"mode": "coop"}),
-          ("ai-100-human", 3, {}), ("ai-100-human", 1, {}), ("dead-apocalypse", 3, {})]
+#: (game, seats, options): every game's view set-ups (its own ``testing.py``)
+SETUPS = view_setups()
 
 
 def _containers(value: Any, seen: set[int] | None = None) -> Iterator[int]:
@@ -44,7 +45,7 @@ def _containers(value: Any, seen: set[int] | None = None) -> Iterator[int]:
 
 
 @pytest.mark.parametrize("game,seats,options", SETUPS,
-                         ids=[f"{g}-{n}-{'-'.join(o.values()) or 'default'}" for g, n, o in SETUPS])
+                         ids=[setup_id(*s) for s in SETUPS])
 def test_no_view_or_legal_action_holds_a_piece_of_the_state(game, seats, options):
     engine = registry()[game]
     try:

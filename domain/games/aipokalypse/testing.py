@@ -1,0 +1,88 @@
+"""A.I.Pokalypse's settings for the generic tests (:class:`domain.testing.GameTesting`): the
+seats and options of the generic end-to-end matches, the set-ups the view tests play, every
+mode the contract test plays, and the hidden-information model the leak tests check every
+answer against (written from the game's rules and views, never trusting the projections
+under test)."""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from domain.engine import Event
+from domain.testing import GameTesting, Secrecy
+
+# views.py: a seat's hand, offered factions, Special Units offered or drafted, stash,
+# packet, tucked and Megaton cards, its face-down slot cards and the options of its open
+# effect decision are its own; the faction it chose until ``factions_revealed``; during
+# Recruitment the units, red slots, extra factions and colony it set since the last
+# reveal (``public``) are its own (its pool is not: a health card lost to another seat's
+# effect lands there in a public event). Health
+# stacks, battle stacks, ammo (faction faces down), face-down battle/beside cards and the
+# draw, Special Unit and ammo decks are nobody's; so are the cards discarded during
+# Recruitment (the others see the piles as the phase began, ``table_public``).
+def _board_ids(board: Mapping[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for slot in board.get("slots") or []:
+        out |= {slot.get("unit"), *slot.get("attached", []), *slot.get("pile", [])}
+        if slot.get("red"):
+            out.add(slot.get("card"))
+    out |= set(board.get("extra_factions") or [])
+    out.add(board.get("colony"))
+    return {c for c in out if isinstance(c, str)}
+
+
+def _aipok_private(state: Mapping[str, Any], seat: int) -> set[str]:
+    p = state["players"][seat]
+    out = set(p["hand"]) | set(p["offered"]) | set(p["offer"]) | set(p["stash"])
+    out |= set(p.get("packet", [])) | set(p.get("drafted", [])) | set(p.get("megaton", []))
+    out |= {c for cards in p.get("tucked", {}).values() for c in cards}
+    out |= {slot["card"] for slot in p["slots"] if not slot.get("red") and slot.get("card")}
+    if p["faction"] and not state["factions_revealed"]:
+        out.add(p["faction"])
+    choice = state.get("choice")
+    if choice and choice.get("seat") == seat:
+        out |= SECRECY.ids(choice.get("options"))
+    if state["phase"] == "recruitment":
+        out |= _board_ids(p) - _board_ids(p["public"] or {})
+    return out
+
+
+def _aipok_unseen(state: Mapping[str, Any]) -> dict[str, list[str]]:
+    out = {"draw": list(state["draw"]), "specials": list(state["specials"]),
+           "ammo_deck": list(state["ammo_deck"])}
+    for i, p in enumerate(state["players"]):          # the A.I.Toma's entry has fewer fields
+        out[f"health:{i}"] = list(p.get("health", []))
+        out[f"stack:{i}"] = list(p.get("stack", []))
+        out[f"ammo:{i}"] = list(p.get("ammo", []))
+        down = [c for c, up in p.get("beside", []) if not up]
+        for slot in p.get("slots", []):
+            down += [c for c, up in slot.get("battle", []) if not up]
+            down += list(slot.get("ammo_cards", []))
+        out[f"face_down:{i}"] = down
+    if state["phase"] == "recruitment" and "table_public" in state:
+        shown = set(state["table_public"]["discard"])
+        out["discarded_in_recruitment"] = [c for c in state["discard"] if c not in shown]
+    return out
+
+
+def _aipok_parts(event: Event) -> list[Event]:
+    """A ``RecruitmentMoves`` batch (one hidden command; its envelope seat is the acting
+    seat, or none for the automatic steps opening the phase) stands for its inner events,
+    each of its own seat (RULINGS R-hidden-batch: a viewer is shown the inner events it
+    may see, each redacted as alone). Unpacked here from the stored shape, not with the
+    domain's helper under test."""
+    if event.type != "RecruitmentMoves":
+        return [event]
+    return [Event(e["type"], dict(e["data"]), e["seat"]) for e in event.data["events"]]
+
+
+SECRECY = Secrecy(card=re.compile(r"[BSF]\d{2,3}"), private=_aipok_private,
+                  unseen=_aipok_unseen, parts=_aipok_parts)
+
+
+TESTING = GameTesting(
+    seats=3, options={"expert": True, "force_the_luck": True}, secrecy=SECRECY,
+    view_setups=((4, {}), (2, {"mode": "coop"})),
+    modes=((2, {"expert": True, "force_the_luck": True}), (5, {}),
+           (1, {"mode": "solo", "difficulty": "handy_man"}),
+           (2, {"mode": "coop", "expert": True, "health_order": "chosen"})))

@@ -1,0 +1,120 @@
+"""The shape of a game's test settings: what the generic tests need to know about a game,
+kept in the game's own folder (``<game package>/testing.py`` exposing ``TESTING``, a
+:class:`GameTesting`), so adding a game touches no generic test.
+
+Pure data and functions over a game's raw state: nothing here runs in the server; the
+generic tests (``tests/``) read each installed game's settings with :func:`testing_of`.
+
+- :class:`Secrecy`: the game's hidden-information model, written from its rules (not from
+  the projections under test): which card ids only one seat may see, which lie face down
+  for everybody, who owns an event. The leak tests compare every HTTP answer with it.
+- :class:`GameTesting`: the seats and options of the generic end-to-end matches, the
+  set-ups the view tests fold, every mode the contract test plays, and the secrecy model.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+from domain.engine import Event
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string inside a JSON-like value: dict keys and values, list/tuple items."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield key
+            yield from strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from strings(item)
+
+
+def seat_of_event(event: Event) -> int | None:
+    """The envelope seat of ``event`` (the usual :attr:`Secrecy.owner`)."""
+    return event.seat
+
+
+@dataclass(frozen=True)
+class Secrecy:
+    """The secrets of one game over its raw folded state (the engine's ``state``).
+
+    - ``card``: a regular expression every card id of the game matches (whole string);
+      ids are also found inside free text (an error's ``detail``) between non-word
+      characters. Card ids are strings as answers show them (a game with numbered cards
+      shows them as numbers: :meth:`ids` reads numbers too when ``numbers`` is set).
+    - ``private(state, seat) -> set[str]``: card ids only ``seat`` may see now (its hand,
+      reserve, face-down choice, ...).
+    - ``unseen(state) -> dict[str, list[str]]``: face-down stacks nobody may see, top
+      first; their ids are secret to every viewer that never saw them, and their order to
+      everybody.
+    - ``owner(event) -> int | None``: the seat an event is about (shown its full data).
+    - ``bound(state, seat) -> set[str]``: public ids no answer may show tied to ``seat``
+      (inside a JSON object whose ``"seat"`` is ``seat``) except under ``listing_keys``.
+    - ``parts(event) -> list[Event]``: the atomic events ``event`` stands for, each with
+      its own seat (``[event]`` unless the game batches events, see A.I.Pokalypse).
+    """
+
+    card: re.Pattern[str]
+    private: Callable[[Any, int], set[str]]
+    unseen: Callable[[Any], dict[str, list[str]]]
+    owner: Callable[[Event], int | None] = seat_of_event
+    bound: Callable[[Any, int], set[str]] = lambda state, seat: set()
+    listing_keys: frozenset[str] = frozenset()
+    parts: Callable[[Event], list[Event]] = lambda event: [event]
+
+    def ids(self, value: Any) -> set[str]:
+        """The card ids among the strings of ``value`` or mentioned inside them."""
+        found: set[str] = set()
+        # A number written "version N" in prose (a version conflict's detail) is a version,
+        # not a card id (AI: 100% Human's card ids are 3-digit numbers).
+        mention = re.compile(rf"(?<![\w#-])(?<!version )(?:{self.card.pattern})(?![\w#-])")
+        for text in strings(value):
+            if self.card.fullmatch(text):
+                found.add(text)
+            else:
+                found.update(m.group(0) for m in mention.finditer(text))
+        return found
+
+
+#: one set-up: ``(seats, options)``
+SetUp = tuple[int, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class GameTesting:
+    """One game's settings for the generic tests.
+
+    - ``seats`` / ``options``: the all-human matches of the generic end-to-end tests (the
+      hidden-information test, the contract and client tests, the CLI's play test).
+    - ``secrecy``: the game's :class:`Secrecy` (hidden-information model).
+    - ``view_setups``: the set-ups the view and fold tests play out in-process (at least
+      one; cover the modes whose views differ).
+    - ``modes``: every mode of the game, played over HTTP by the contract test (default:
+      ``view_setups``).
+    """
+
+    seats: int
+    options: Mapping[str, Any]
+    secrecy: Secrecy
+    view_setups: tuple[SetUp, ...]
+    modes: tuple[SetUp, ...] = field(default=())
+
+    def all_modes(self) -> tuple[SetUp, ...]:
+        """``modes``, or ``view_setups`` when the game lists none."""
+        return self.modes or self.view_setups
+
+
+def testing_of(package: str) -> GameTesting:
+    """The ``TESTING`` settings of the game package ``package`` (its ``testing`` module).
+    Raises ModuleNotFoundError (no ``testing`` module) or AttributeError (no ``TESTING``),
+    TypeError when ``TESTING`` is not a :class:`GameTesting`."""
+    settings = importlib.import_module(f"{package}.testing").TESTING
+    if not isinstance(settings, GameTesting):
+        raise TypeError(f"{package}.testing.TESTING must be a domain.testing.GameTesting")
+    return settings
