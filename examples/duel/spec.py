@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from domain import game_schemas
+from domain.engine import InvalidCommand
 from domain.modular import checked_options
 
 GAME_ID = "duel"
@@ -33,5 +34,7 @@ def value(card: str) -> int:
 def validate_options(seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` checked against ``schemas/options.json`` with defaults filled:
     ``{"tricks": int}``. Raises :class:`domain.engine.InvalidCommand` (unknown option, wrong
-    type or range)."""
+    type or range) and for a seat count other than 2."""
+    if seats != MIN_SEATS:
+        raise InvalidCommand(f"{TITLE} is played by exactly {MIN_SEATS} seats, not {seats}.")
     return checked_options(OPTIONS_SCHEMA, options)

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from domain import schema_check
 from domain.engine import InvalidCommand, Setup, UnknownAction, fold
 from domain.games import get_engine
-from tests.support.game_settings import games
+from tests.support.game_settings import games, settings
 from domain.modular import check_command, checked_options
 
 #: every installed game (examples included in the suite)
@@ -61,7 +61,7 @@ def _broken(command: dict, rng: random.Random) -> list[dict]:
 def test_the_compiled_check_agrees_with_the_reference_validator_on_playout_commands(game):
     engine = get_engine(game)
     rng = random.Random(7)
-    seats = 3 if game != "dead-apocalypse" else 2
+    seats = settings(game).view_setups[0][0]          # the game's own testing.py
     state = fold(engine, engine.new_match(Setup(seats, engine.validate_options(seats, {})), rng))
     checked = 0
     for _ in range(60):
