@@ -97,6 +97,8 @@ class GameTesting:
       one; cover the modes whose views differ).
     - ``modes``: every mode of the game, played over HTTP by the contract test (default:
       ``view_setups``).
+    - ``leak_check_every``: commands between two rounds of checks in the hidden-information
+      test (1: after every command, for a short game whose secrets live one command long).
     """
 
     seats: int
@@ -104,6 +106,7 @@ class GameTesting:
     secrecy: Secrecy
     view_setups: tuple[SetUp, ...]
     modes: tuple[SetUp, ...] = field(default=())
+    leak_check_every: int = 8
 
     def all_modes(self) -> tuple[SetUp, ...]:
         """``modes``, or ``view_setups`` when the game lists none."""

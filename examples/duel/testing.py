@@ -16,6 +16,6 @@ def _private(state, seat: int) -> set[str]:
 
 
 TESTING = GameTesting(
-    seats=2, options={"tricks": 5},
+    seats=2, options={"tricks": 9}, leak_check_every=1,
     secrecy=Secrecy(card=re.compile(r"D\d{2}"), private=_private, unseen=lambda state: {}),
     view_setups=((2, {"tricks": 9}),), modes=((2, {}), (2, {"tricks": 1})))

@@ -25,12 +25,11 @@ import pytest
 
 from domain.games import registry
 from tests.e2e.http_helpers import GAME_OPTIONS, create, tokens_of
-from tests.support.game_settings import e2e_seats
+from tests.support.game_settings import e2e_seats, settings
 from tests.support.leaks import Knowledge, sse_payloads
 from tests.support.secrecy import SECRECY
 
 PREFER = {"Prefer": "return=representation"}
-CHECK_EVERY = 8          # commands between two rounds of leak checks
 MAX_COMMANDS = 1500      # a random match of any game ends well before (about 30-220)
 
 
@@ -162,12 +161,14 @@ class Table:
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
 def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(http, client, embedded_service, game):
     table = Table(http, client, embedded_service, game, random.Random(2024))
+    every = settings(game).leak_check_every      # commands between two rounds of checks
     table.check()
     commands = 0
     while not table.finished:
         assert commands < MAX_COMMANDS, "the match did not finish"
         table.step()
         commands += 1
-        if (commands % CHECK_EVERY == 0 or table.knowledge.tied()) and not table.finished:
+        if (commands % every == 0 or table.knowledge.tied()) and not table.finished:
             table.check()
-    assert table.rounds >= 2 and table.compared > 300   # many secrets really were compared
+    # many secrets really were compared (a short game: at least 10 a round)
+    assert table.rounds >= 2 and table.compared > min(300, 10 * table.rounds)
