@@ -22,6 +22,7 @@ from schemathesis.checks import (content_type_conformance, not_a_server_error,
 from domain.games import registry
 from service import bootstrap
 from tests.e2e.http_helpers import GAME, GAME_OPTIONS, Http, create, tokens_of
+from tests.support.game_settings import e2e_seats
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
@@ -71,7 +72,7 @@ def test_every_game_of_the_registry_is_driven_by_the_contract_run():
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
     bootstrap.install(embedded_service)
-    created = create(Http(app.test_client()), [{"kind": "human"}] * 3, game,
+    created = create(Http(app.test_client()), [{"kind": "human"}] * e2e_seats()[game], game,
                      options=GAME_OPTIONS[game])
     match_id, token = created["match_id"], tokens_of(created)[0]
     contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
