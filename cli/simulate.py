@@ -20,7 +20,7 @@ from rich.table import Table
 from cli.bot_match import BotMatch, match_seed, play_bot_match
 from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from domain.engine import InvalidBotOptions, build_bot
-from domain.games import get_engine, registry
+from domain.games import GameRegistryError, get_engine, registry
 
 
 @dataclass
@@ -195,7 +195,10 @@ def simulate(game: str, matches: int, seats: int | None, bots: str, bot_option: 
     Bot options configure every seat of a level, e.g. --bots expert,greedy --bot-option
     expert.budget=8 --bot-option expert.time_budget_ms=300.
     """
-    engine = get_engine(game)
+    try:
+        engine = get_engine(game)
+    except GameRegistryError as error:       # ARENA_GAME_PACKAGES names no valid game
+        raise click.ClickException(str(error)) from None
     if engine is None:
         raise click.BadParameter(f"unknown game; installed: {sorted(registry())}",
                                  param_hint="--game")
