@@ -170,5 +170,4 @@ def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(http, clie
         commands += 1
         if (commands % every == 0 or table.knowledge.tied()) and not table.finished:
             table.check()
-    # many secrets really were compared (a short game: at least 10 a round)
-    assert table.rounds >= 2 and table.compared > min(300, 10 * table.rounds)
+    assert table.rounds >= 2 and table.compared > 300   # many secrets really were compared
