@@ -25,6 +25,9 @@ export function summary(match: MatchView): string {
       const zombies = view.zombie_row.filter((zombie) => zombie !== null).length;
       return `Dead Apocalypse turn ${view.turn} seats ${view.seats.length} zombies ${zombies} stack ${view.zombie_stack_count}`;
     }
+    default:
+      // a game without a summary of its own (an example game, a game added later)
+      return `${match.game} (${match.status})`;
   }
 }
 
