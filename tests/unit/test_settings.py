@@ -73,6 +73,8 @@ def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
     (["serve", "--port", "0"], "ARENA_TRUSTED_PROXIES", "x"),
     (["worker", "--burst"], "ARENA_SNAPSHOT_EVERY", "abc"),
     (["worker", "--check"], "ARENA_WORKER_LEASE_S", "soon"),
+    (["serve", "--port", "0"], "ARENA_GAME_PACKAGES", "no_such_games"),
+    (["worker", "--burst"], "ARENA_GAME_PACKAGES", "examples.nothing"),
     (["play", "--game", "ai-100-human"], "ARENA_SNAPSHOT_EVERY", "abc")])
 def test_arena_commands_exit_non_zero_with_one_line_before_serving(args, name, value):
     done = _run([sys.executable, "-c", "from cli.main import main; main()", *args],
