@@ -1,7 +1,8 @@
 """An :class:`domain.engine.Engine` assembled from a game folder's modules.
 
 Every game folder reads top-down (STYLE.md): ``spec`` (ids, seats, options and command
-schemas, ``validate_options``), ``rules`` (``decide``), ``fold`` (``evolve``), ``actions``
+schemas, ``validate_options``), ``rules`` (``RULES``, the game's parts of the one
+``decide`` template, :class:`domain.decider.GameRules`), ``fold`` (``evolve``), ``actions``
 (``pending``, ``legal_actions``), ``views`` (``view``, ``redact``), ``state``
 (``dump_state``, ``load_state``) and ``bots`` (``BOTS``; a game whose bots take per-seat
 options also has ``BOT_OPTIONS``, level -> JSON Schema, and ``BOT_FACTORIES``, level ->
@@ -100,14 +101,15 @@ class ModularEngine(EngineBase):
 
     def decide(self, state: Any, seat: int, command: Mapping[str, Any],
                rng: random.Random) -> list[Event]:
-        """``rules.decide``: the events ``command`` causes; raises RuleError. The platform
-        commands of :mod:`domain.lifecycle` go to :meth:`resign` / :meth:`abandon`."""
+        """``rules.RULES.decide`` (the one template, :class:`domain.decider.GameRules`):
+        the events ``command`` causes; raises RuleError. The platform commands of
+        :mod:`domain.lifecycle` go to :meth:`resign` / :meth:`abandon`."""
         kind = platform_kind(command)
         if kind == RESIGN:
             return self.resign(state, seat, command, rng)
         if kind == ABANDON:
             return self.abandon(state, seat, command)
-        return self.rules.decide(state, seat, command, rng)
+        return self.rules.RULES.decide(state, seat, command, rng)
 
     def resign(self, state: Any, seat: int, command: Mapping[str, Any],
                rng: random.Random) -> list[Event]:

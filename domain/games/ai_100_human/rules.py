@@ -1,20 +1,21 @@
 """``decide``: validate one seat's command against the rules and return the events it causes.
 
-Checks, in order: the match runs (``match_finished``), the command is a known type
-(``unknown_action``) with a body its JSON Schema accepts (``invalid_command``,
-:func:`domain.modular.check_command`), the seat owes a
-decision (``not_your_turn``) of a kind this command answers (``wrong_step``), then the
-rule itself with a fine code (``card_not_in_hand``, ``cell_not_available``, ...). Finally
-the command must be one of :func:`actions.legal_actions` (``illegal_move``). The seat's
-event is followed by every automatic event it unlocks (:func:`flow.advance`).
+This game's parts of the :class:`domain.decider.GameRules` template, checked in its order:
+the match runs (``match_finished``), the seat owes a decision (``not_your_turn``), the
+command is a known type (``unknown_action``) with a body its JSON Schema accepts
+(``invalid_command``), then it must be one of :func:`actions.legal_actions`; when it is
+not, the most precise reason: a kind the pending decision does not take (``wrong_step``),
+the rule itself with a fine code (``card_not_in_hand``, ``cell_not_available``, ...), else
+``illegal_move``. The seat's event is followed by every automatic event it unlocks
+(:func:`flow.advance`).
 """
 from __future__ import annotations
 
 import random
 from typing import Any, Mapping
 
-from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
-from domain.modular import check_command
+from domain.decider import GameRules
+from domain.engine import Event, IllegalMove
 
 from . import actions as A
 from . import flow, powers, roles, solo
@@ -40,30 +41,47 @@ ANSWERS: dict[str, tuple[str, ...]] = {
 }
 
 
-def decide(state: MatchState, seat: int, command: Mapping[str, Any],
-           rng: random.Random) -> list[Event]:
-    """Events caused by ``seat`` sending ``command`` (``state`` is not modified).
+class Rules(GameRules):
+    """The parts of the :class:`domain.decider.GameRules` template for this game."""
 
-    Raises: MatchFinished, UnknownAction, InvalidCommand, NotYourTurn, IllegalMove.
-    """
-    if state.result is not None:
-        raise MatchFinished()
-    command = check_command(COMMAND_SCHEMAS, command)
-    ctype = command["type"]
-    if not isinstance(seat, int) or not 0 <= seat < state.seat_count:
-        raise NotYourTurn("This seat does not exist in the match.")
-    kind = A.seat_pending(state, seat)
-    if kind is None:
-        raise NotYourTurn("You have no decision to make now; wait for the other seats.")
-    if ctype not in ANSWERS[kind]:
-        raise IllegalMove(f"Now you must decide {kind!r}; {ctype!r} is not possible.", "wrong_step")
-    _explain_rejection(state, seat, command)
-    if not A.is_legal(state, seat, command):       # one of legal_actions (canonical form)
-        raise IllegalMove("The rules do not allow this command now.")
-    rec = Recorder(clone(state))
-    _own_events(rec, seat, command)
-    flow.advance(rec, rng)
-    return rec.events
+    command_schemas = COMMAND_SCHEMAS
+    wait_detail = "You have no decision to make now; wait for the other seats."
+
+    def finished(self, state: MatchState) -> bool:
+        """The match has a result."""
+        return state.result is not None
+
+    def pending_kind(self, state: MatchState, seat: int) -> str | None:
+        """:func:`actions.seat_pending` for a seat of the match, else ``None``."""
+        return A.seat_pending(state, seat) if seat < state.seat_count else None
+
+    def is_legal(self, state: MatchState, seat: int, command: dict[str, Any], kind: str) -> bool:
+        """One of :func:`actions.legal_actions` (canonical form, :func:`actions.is_legal`)."""
+        return A.is_legal(state, seat, command)
+
+    def rejection(self, state: MatchState, seat: int, command: dict[str, Any],
+                  kind: str) -> IllegalMove:
+        """``wrong_step`` when the command does not answer the pending ``kind``, else the
+        fine code of :func:`_explain_rejection`, else ``illegal_move``."""
+        ctype = command["type"]
+        if ctype not in ANSWERS[kind]:
+            return IllegalMove(f"Now you must decide {kind!r}; {ctype!r} is not possible.",
+                                "wrong_step")
+        return (_explain_rejection(state, seat, command)
+                or IllegalMove("The rules do not allow this command now."))
+
+    def apply(self, state: MatchState, seat: int, command: dict[str, Any],
+              rng: random.Random) -> list[Event]:
+        """The seat's own events, then every automatic event they unlock (:func:`flow.advance`)."""
+        rec = Recorder(clone(state))
+        _own_events(rec, seat, command)
+        flow.advance(rec, rng)
+        return rec.events
+
+
+#: this game's rules; ``decide(state, seat, command, rng)`` is :meth:`GameRules.decide`
+RULES = Rules()
+decide = RULES.decide
 
 
 def apply_unchecked(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
@@ -120,58 +138,60 @@ def _own_events(rec: Recorder, seat: int, command: Mapping[str, Any]) -> None:
             score_played_card(rec, seat, card, pos, copy=command.get("copy"), via=s.ai_card)
 
 
-def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any]) -> None:
-    """Raise the most precise rule error for a command that is not legal (fine codes)."""
+def _explain_rejection(state: MatchState, seat: int, command: Mapping[str, Any]) -> IllegalMove | None:
+    """The most precise rule error for a command that is not legal (fine codes), ``None``
+    when there is no finer reason than ``illegal_move``."""
     s = state.seats[seat]
     ctype = command["type"]
     card = command.get("card")
     if ctype == "choose_ai_side" and card not in s.ai_pair:
-        raise IllegalMove("Choose one of the two sides of the AI card you were dealt.", "side_not_dealt")
+        return IllegalMove("Choose one of the two sides of the AI card you were dealt.", "side_not_dealt")
     if ctype == "keep_reserve":
         cards = command["cards"]
         if any(c not in s.dealt for c in cards):
-            raise IllegalMove("Keep only cards dealt to you for the reserve.", "card_not_dealt")
+            return IllegalMove("Keep only cards dealt to you for the reserve.", "card_not_dealt")
         if len(cards) != A.keep_count(state, seat):
-            raise IllegalMove(f"Keep exactly {A.keep_count(state, seat)} cards.", "wrong_keep_count")
+            return IllegalMove(f"Keep exactly {A.keep_count(state, seat)} cards.", "wrong_keep_count")
     if ctype == "draft" and state.mode == "solo":
         if card not in {c for _, c in solo.offer(state)}:
-            raise IllegalMove("Take one of the cards of the row/column where your standee is.",
-                              "card_not_offered")
+            return IllegalMove("Take one of the cards of the row/column where your standee is.",
+                               "card_not_offered")
     elif ctype in ("draft", DISCARD) and card not in s.hand:
-        raise IllegalMove("That card is not in your hand.", "card_not_in_hand")
+        return IllegalMove("That card is not in your hand.", "card_not_in_hand")
     if ctype in ("place", "place_extra"):
         if card not in s.reserve:
-            raise IllegalMove("That card is not in your reserve.", "card_not_in_reserve")
+            return IllegalMove("That card is not in your reserve.", "card_not_in_reserve")
         if card == s.locked:
-            raise IllegalMove("The card returned to the reserve cannot be placed this turn.",
-                              "card_locked")
+            return IllegalMove("The card returned to the reserve cannot be placed this turn.",
+                               "card_locked")
         cells = (placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
                  if ctype == "place" else
                  [tuple(a["cell"]) for a in powers.extra_placements(state, seat)])
         if tuple(command["cell"]) not in cells:
-            raise IllegalMove("A card must go to an empty cell next to a card of your tableau, "
-                              "inside the frame.", "cell_not_available")
+            return IllegalMove("A card must go to an empty cell next to a card of your tableau, "
+                               "inside the frame.", "cell_not_available")
     if ctype == "use_ai6":
         if roles.ai_power(s.ai_card) != roles.DRAW_TWO:
-            raise IllegalMove("Only the AI-6 side has this power.", "not_your_power")
+            return IllegalMove("Only the AI-6 side has this power.", "not_your_power")
         if s.ai6_used:
-            raise IllegalMove("AI-6 can be used once per phase.", "power_used")
+            return IllegalMove("AI-6 can be used once per phase.", "power_used")
         if not powers.ai6_available(state, seat):
-            raise IllegalMove(f"AI-6 needs at least {AI6_MIN_HAND} cards in your hand to "
-                              "discard (solo: 3 cards in the standee's row/column).",
-                              "hand_too_small")
+            return IllegalMove(f"AI-6 needs at least {AI6_MIN_HAND} cards in your hand to "
+                               "discard (solo: 3 cards in the standee's row/column).",
+                               "hand_too_small")
     if ctype == "ai6_discard" and any(c not in powers.ai6_hand(state, seat)
                                       for c in command["cards"]):
-        raise IllegalMove("Discard two cards from your hand (solo: from the standee's "
-                          "row/column).", "card_not_in_hand")
+        return IllegalMove("Discard two cards from your hand (solo: from the standee's "
+                           "row/column).", "card_not_in_hand")
     if ctype == "use_ai5":
         if roles.ai_power(s.ai_card) != roles.EXCHANGE_TWO:
-            raise IllegalMove("Only the AI-5 side has this power.", "not_your_power")
+            return IllegalMove("Only the AI-5 side has this power.", "not_your_power")
         if s.ai5_used:
-            raise IllegalMove("AI-5 can be used once per game.", "power_used")
+            return IllegalMove("AI-5 can be used once per game.", "power_used")
     if ctype == "copy" and card not in {a["card"] for a in A.legal_actions(state, seat)}:
-        raise IllegalMove("Copy a card of the printed colour from an adjacent player's tableau.",
-                          "invalid_copy_target")
+        return IllegalMove("Copy a card of the printed colour from an adjacent player's tableau.",
+                           "invalid_copy_target")
+    return None
 
 
 def _plain(command: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """``decide``: validate a command for a seat and return the events it causes.
 
+This game's parts of the :class:`domain.decider.GameRules` template.
 Dispatches to :mod:`.recruitment` (Phase 1) and the reaction commands of :mod:`.battle`
 (Phase 2); faction choice is Game Setup (B). After the command's own events the automatic
 steps of :mod:`.flow` run (battle start when every seat is ready, points without reactions,
@@ -11,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from domain.engine import Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn
+from domain.decider import GameRules
+from domain.engine import Event, IllegalMove, InvalidCommand
 from domain.modular import check_command
 
 from . import batching, battle, draft, flow, recruitment
@@ -31,44 +33,72 @@ def check_shape(cmd: Mapping[str, Any]) -> dict[str, Any]:
     return cmd
 
 
-def decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
-    """Events caused by ``cmd`` from ``seat`` (see module doc). Raises RuleError subclasses:
-    ``match_finished``, ``not_your_turn``, ``unknown_action``, ``invalid_command``,
-    ``wrong_phase``, ``choice_pending``, ``no_choice``, ``invalid_choice`` and the finer codes
-    of :mod:`.recruitment`.
+class Rules(GameRules):
+    """The parts of the :class:`domain.decider.GameRules` template for this game.
 
-    A command whose effects need a decision (:meth:`.context.Ctx.ask`) is held: its only
-    event is ``ChoiceRequested`` (the command, the answers so far and a 64-bit seed for its
-    randomness); only the choosing seat is pending. Its ``choose`` answer re-executes the
-    held command on the unchanged state with the same seed and the answers, so the effect
-    continues exactly where it stopped (:func:`execute`).
+    The effects of a command check their own rules as they run (an effect may first need a
+    decision, :meth:`.context.Ctx.ask`), so :meth:`is_legal` checks only the open choice and
+    :meth:`apply` raises the explained rejection of the phase's rules (``wrong_phase``
+    and the finer codes of :mod:`.recruitment` and :mod:`.battle`)."""
 
-    Every run of hidden events (a Recruitment command's whole effect) is returned as one
-    ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-hidden-batch), of ``seat`` when the
-    command is a Recruitment command."""
-    mover = seat if isinstance(seat, int) and state.get("phase") == "recruitment" else None
-    return batching.batch(_decide(state, seat, cmd, rng), mover)
+    command_schemas = COMMAND_SCHEMAS
+
+    def finished(self, state: dict) -> bool:
+        """The match ended (phase ``ended``)."""
+        return state["phase"] == "ended"
+
+    def pending_kind(self, state: dict, seat: int) -> str | None:
+        """:func:`actions.pending` of ``seat``."""
+        return pending(state).get(seat) if seat < state["n"] else None
+
+    def check_shape(self, command: Any) -> dict[str, Any]:
+        """:func:`check_shape` (the schema and the cross-field rule of ``triple``)."""
+        return dict(check_shape(command))
+
+    def is_legal(self, state: dict, seat: int, command: dict[str, Any], kind: str) -> bool:
+        """An open choice takes only a ``choose`` naming one of its options; without one a
+        ``choose`` is refused (the rest is checked as the command runs)."""
+        held = state.get("choice")
+        if held:
+            return command["type"] == "choose" and command["option"] in held["options"]
+        return command["type"] != "choose"
+
+    def rejection(self, state: dict, seat: int, command: dict[str, Any],
+                  kind: str) -> IllegalMove:
+        """``choice_pending``, ``invalid_choice`` or ``no_choice``."""
+        held = state.get("choice")
+        if not held:
+            return IllegalMove("There is no open choice.", "no_choice")
+        if command["type"] != "choose":
+            return IllegalMove("Answer the open choice first.", "choice_pending")
+        return IllegalMove(f"{command['option']!r} is not one of the options.", "invalid_choice")
+
+    def apply(self, state: dict, seat: int, command: dict[str, Any],
+              rng: random.Random) -> list[Event]:
+        """The command's events: a held command resumed with the answer (``ChoiceMade``
+        first), else the command run with a fresh 64-bit seed (:func:`execute`). Every run
+        of hidden events (a Recruitment command's whole effect) is returned as one
+        ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-hidden-batch), of ``seat``
+        when the command is a Recruitment command."""
+        mover = seat if state.get("phase") == "recruitment" else None
+        held = state.get("choice")
+        if held:
+            head = [Event("ChoiceMade", {"kind": held["kind"], "option": command["option"]}, seat)]
+            events = execute(state, held["actor"], held["command"], held["seed"],
+                             held["answers"] + [command["option"]], head)
+        else:
+            events = execute(state, seat, command, rng.getrandbits(64), [], [])
+        return batching.batch(events, mover)
 
 
-def _decide(state: dict, seat: int, cmd: Mapping[str, Any], rng: random.Random) -> list[Event]:
-    if state["phase"] == "ended":
-        raise MatchFinished()
-    cmd = check_shape(cmd)
-    kind = cmd["type"]
-    if not isinstance(seat, int) or not 0 <= seat < state["n"] or seat not in pending(state):
-        raise NotYourTurn()
-    held = state.get("choice")
-    if held:
-        if kind != "choose":
-            raise IllegalMove("Answer the open choice first.", "choice_pending")
-        if cmd["option"] not in held["options"]:
-            raise IllegalMove(f"{cmd['option']!r} is not one of the options.", "invalid_choice")
-        head = [Event("ChoiceMade", {"kind": held["kind"], "option": cmd["option"]}, seat)]
-        return execute(state, held["actor"], held["command"], held["seed"],
-                       held["answers"] + [cmd["option"]], head)
-    if kind == "choose":
-        raise IllegalMove("There is no open choice.", "no_choice")
-    return execute(state, seat, dict(cmd), rng.getrandbits(64), [], [])
+#: this game's rules. ``decide(state, seat, cmd, rng)`` is :meth:`GameRules.decide`: the
+#: events caused by ``cmd`` from ``seat``. A command whose effects need a decision
+#: (:meth:`.context.Ctx.ask`) is held: its only event is ``ChoiceRequested`` (the command,
+#: the answers so far and a 64-bit seed for its randomness); only the choosing seat is
+#: pending. Its ``choose`` answer re-executes the held command on the unchanged state with
+#: the same seed and the answers, so the effect continues exactly where it stopped.
+RULES = Rules()
+decide = RULES.decide
 
 
 def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int | str, answers: list,

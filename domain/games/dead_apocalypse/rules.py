@@ -1,7 +1,7 @@
 """``decide``: validate a command for a seat and return the events it causes.
 
-Order of checks (stable error codes, ``domain.engine``): ``match_finished`` (409),
-``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
+This game's parts of the :class:`domain.decider.GameRules` template. Order of checks
+(stable error codes, ``domain.engine``): ``match_finished`` (409), ``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
 for its JSON Schema: :func:`domain.modular.check_command`), then a rule reason (422):
 ``card_not_in_hand``, ``card_not_playable``, ``not_a_human``, ``location_not_in_play``,
 ``location_full``, ``repeat_unavailable``, ``repeat_unused``, ``no_zombie``,
@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
-from domain.modular import check_command
+from domain.decider import GameRules
+from domain.engine import Event, IllegalMove
 
 from . import spec
 from .actions import legal_actions, pending, unresolved_repeats, zombie_repeats
@@ -86,22 +86,42 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
     return IllegalMove(f"'{kind}' is not legal now.")
 
 
-def decide(state: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random) -> list[Event]:
-    """Validate ``command`` for ``seat`` and return its events (``state`` is not mutated)."""
-    if state.result is not None:
-        raise MatchFinished()
-    if seat not in pending(state):
-        raise NotYourTurn()
-    command = dict(check_command(spec.COMMAND_SCHEMAS, command))
-    kind = command["type"]
-    if command not in legal_actions(state, seat):
-        raise _reason(state, seat, command, kind)
-    rec = Recorder(clone(state))
-    try:
-        _apply(rec, seat, command, kind, rng)
-    except GameOver:
-        pass
-    return rec.events
+class Rules(GameRules):
+    """The parts of the :class:`domain.decider.GameRules` template for this game."""
+
+    command_schemas = spec.COMMAND_SCHEMAS
+
+    def finished(self, state: MatchState) -> bool:
+        """The match has a result."""
+        return state.result is not None
+
+    def pending_kind(self, state: MatchState, seat: int) -> str | None:
+        """:func:`actions.pending` of ``seat`` (``turn``, ``assist``, ``help``, ...)."""
+        return pending(state).get(seat)
+
+    def is_legal(self, state: MatchState, seat: int, command: dict[str, Any], kind: str) -> bool:
+        """One of :func:`actions.legal_actions`."""
+        return command in legal_actions(state, seat)
+
+    def rejection(self, state: MatchState, seat: int, command: dict[str, Any],
+                  kind: str) -> IllegalMove:
+        """The most specific reason (:func:`_reason`)."""
+        return _reason(state, seat, command, command["type"])
+
+    def apply(self, state: MatchState, seat: int, command: dict[str, Any],
+              rng: random.Random) -> list[Event]:
+        """The command's events on a copy of ``state``; a game over stops them."""
+        rec = Recorder(clone(state))
+        try:
+            _apply(rec, seat, command, command["type"], rng)
+        except GameOver:
+            pass
+        return rec.events
+
+
+#: this game's rules; ``decide(state, seat, command, rng)`` is :meth:`GameRules.decide`
+RULES = Rules()
+decide = RULES.decide
 
 
 def _apply(rec: Recorder, seat: int, command: dict[str, Any], kind: str, rng: random.Random) -> None:
