@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from domain.engine import InvalidCommand, MatchFinished, RuleError
+from domain.engine import Event, InvalidCommand, MatchFinished, RuleError
 
 RESIGN = "resign"
 ABANDON = "abandon"
@@ -126,8 +126,6 @@ class SeatStateLifecycle:
 
         Raises:
             RuleError: as :func:`check_abandon` (not a platform command, a finished match)."""
-        from domain.engine import Event
-
         idle = check_abandon(command, seat, state.result is not None)
         return [Event("MatchEnded", abandoned_result(state.seat_count, idle))]
 

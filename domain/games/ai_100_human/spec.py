@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from domain import game_schemas
 from domain.engine import InvalidCommand
+from domain.games.ai_100_human.cards import catalogue
 
 GAME_ID = "ai-100-human"
 TITLE = "AI: 100% Human"
@@ -100,8 +101,6 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     schema refuses, or an objective id that does not exist for its phase (Objective Cards
     Details).
     """
-    from domain.games.ai_100_human.cards import catalogue
-
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"AI: 100% Human is played by {MIN_SEATS} to {MAX_SEATS} seats here.")
     out = checked_options(OPTIONS_SCHEMA, options)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from domain.games.ai_100_human.scoring.board import BR, TL, TR
 from domain.games.ai_100_human.scoring.grid import FACES, Geometry, read_ids
 from domain.games.ai_100_human.scoring.memo import remember, table
-from domain.games.ai_100_human.scoring.plans import Plan
+from domain.games.ai_100_human.scoring.plan import Plan
 from domain.games.ai_100_human.scoring.predicates import (
     compile_condition, compile_diamond_condition)
 from domain.games.ai_100_human.tableau import Pos, Tableau

@@ -26,22 +26,13 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.games.ai_100_human.cards import catalogue
+from domain.games.ai_100_human.scoring.corner_plans import Connection, Diamond
 from domain.games.ai_100_human.scoring.grid import FACES
+from domain.games.ai_100_human.scoring.group_plans import Group
+from domain.games.ai_100_human.scoring.plan import Plan
 from domain.games.ai_100_human.scoring.predicates import compile_measure
+from domain.games.ai_100_human.scoring.region_plans import Count, RowEnds, Set
 from domain.games.ai_100_human.tableau import Pos, Tableau
-
-
-class Plan:
-    """A compiled effect: :meth:`score` takes a tableau and gives the VP."""
-
-    kind = ""                # the effect kind (set by compile_effect)
-    reads_board = True       # False: the VP does not depend on the own tableau
-
-    def score(self, tableau: Tableau, pos: Pos | None,
-              neighbours: Sequence[Tableau] = ()) -> int:
-        """VP for the card at ``pos`` of ``tableau`` (``neighbours``: the adjacent
-        players' tableaux, for 107-114). Raises ``KeyError`` for an unknown card id."""
-        raise NotImplementedError
 
 
 class Constant(Plan):
@@ -83,10 +74,6 @@ class Neighbour(Plan):
 
 
 def _kinds() -> dict[str, Callable[[Mapping[str, Any]], Plan]]:
-    from domain.games.ai_100_human.scoring.corner_plans import Connection, Diamond
-    from domain.games.ai_100_human.scoring.group_plans import Group
-    from domain.games.ai_100_human.scoring.region_plans import Count, RowEnds, Set
-
     return {"group": Group, "set": Set, "count": Count, "row_ends": RowEnds,
             "connection": Connection, "diamond": Diamond, "neighbour": Neighbour}
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from domain.games.ai_100_human.scoring.grid import (
     ATTR_KEYS, PRESENT, Alternative, Cells, Geometry, lane, lanes, read_board, value_key)
 from domain.games.ai_100_human.scoring.memo import remember, table
-from domain.games.ai_100_human.scoring.plans import Plan
+from domain.games.ai_100_human.scoring.plan import Plan
 from domain.games.ai_100_human.scoring.predicates import generic_set_counter
 from domain.games.ai_100_human.tableau import Pos, Tableau
 
