@@ -24,6 +24,8 @@ from typing import Any, Callable, Iterable, Mapping
 from domain.engine import Event
 
 BATCH_TYPE = "RecruitmentMoves"
+#: the neutral type under which a viewer sees a hidden move it may not see (RULINGS R-privacy)
+HIDDEN_MOVE_TYPE = "RecruitmentMoveMade"
 
 
 def batch(events: list[Event], seat: int | None) -> list[Event]:
@@ -67,7 +69,6 @@ def redact_batch(event: Event, viewer: int | None, redact: Callable[[Event, int 
     """``(type, data)`` of a ``RecruitmentMoves`` event as ``viewer`` may see it: the inner
     events this viewer may see (``{"type", "seat", "data"}``, each redacted as alone), or
     ``("RecruitmentMoveMade", {"hidden": True})`` when there is none."""
-    from .views import HIDDEN_MOVE_TYPE
     seen = []
     for e in inner(event):
         shown = redact_type(e, viewer)

@@ -24,8 +24,9 @@ from .effects import choices, modifiers
 from .effects.opponents import with_temporary
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
-from .state import (alive, color_of, fits, is_toma, opponents_of, slid_ailien_value, strength_of, toma_seat,
-                    units)
+from .state import (alive, color_of, fits, is_toma, opponents_of, slid_ailien_value,
+                    strength_of, toma_seat, units)
+from .toma_pool import ammo_strength, passive_bonus
 
 
 def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
@@ -121,11 +122,11 @@ def strength(state: Mapping[str, Any], seat: int, current: Mapping[str, Any] | N
         return 0
     cat = catalogue()
     card = cat[cur["card"]]
-    per_ammo = toma.ammo_strength(p) if is_toma(p) else AMMO_BATTLE_STRENGTH
+    per_ammo = ammo_strength(p) if is_toma(p) else AMMO_BATTLE_STRENGTH
     total = (card.value or 0) + per_ammo * cur["ammo"] + cur["bonus"]
     if cur["fights"] and cur["slot"] is not None:
         if is_toma(p):
-            total += toma.passive_bonus(p, cur["slot"]) + strength_of(p["slots"][cur["slot"]])
+            total += passive_bonus(p, cur["slot"]) + strength_of(p["slots"][cur["slot"]])
         else:
             total += fighting_temp(state, seat, cur) + strength_of(p["slots"][cur["slot"]])
         for other in opponents_of(state, seat):
@@ -493,12 +494,3 @@ def toma_react(ctx: Ctx) -> bool:
     return False
 
 
-def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
-    """What every seat sees of a board once it is revealed (no hand, no health stack order;
-    an A.I.Toma unit shows its pile face up)."""
-    return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
-            "slots": [dict({k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")},
-                           ammo_on=len(s.get("ammo_cards") or []),
-                           **({"pile": list(s["pile"])} if "pile" in s else {})) for s in p["slots"]],
-            "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
-            "pool": list(p["pool"]), "colony": p.get("colony"), "megaton": len(p.get("megaton", []))}

@@ -19,6 +19,7 @@ from .actions import legal_actions
 from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
+from .hunter import TomaHunterBot
 from .state import strength_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
@@ -190,9 +191,6 @@ class IdleBot:
         if state.get("choice") and state["choice"]["seat"] == seat:
             return {"type": "choose", "option": timeout_option(state["choice"])}
         return next((a for a in actions if a["type"] != "cash_pool"), actions[0])
-
-
-from .hunter import TomaHunterBot  # noqa: E402  (toma_hunter: the policy against the A.I.Toma)
 
 BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
         "toma_hunter": TomaHunterBot(fallback=TacticianBot())}

@@ -3,7 +3,7 @@
 Data: ``cards/basic_units.json``, ``cards/special_units.json``, ``cards/factions.json``
 (``cards/DESIGN-NOTES.md`` says which fields the rulebook prints and which are designed).
 :func:`catalogue` loads them once, checks every field against the schema below, the
-effect vocabulary (:mod:`.effects.vocabulary`) and the counts of "Contents", and raises
+effect vocabulary (:mod:`.vocabulary`) and the counts of "Contents", and raises
 :class:`CardDataError` naming the card and the field on bad data.
 
 Card fields: ``id`` (``B001``.., ``S01``.., ``F01``..), ``name``, ``text``, ``source``
@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .effects.vocabulary import OPS, TRIGGERS
+from .vocabulary import OPS, TRIGGERS
 from .spec import COLORS, SCALE
 
 DATA_DIR = Path(__file__).with_name("cards")

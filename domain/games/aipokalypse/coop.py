@@ -20,6 +20,8 @@ from domain.engine import IllegalMove
 
 from .context import Ctx
 from .effects import modifiers
+from .effects.pools import release_tucked
+from .sides import finish
 from .state import alive, color_of, max_ammo, units
 
 PARTNER_POOL = "partner_pool"          # OnceUsed key of a seat that recruited from its partner's pool
@@ -52,7 +54,6 @@ def take_from_partner(ctx: Ctx, seat: int, card: str) -> None:
     """Move ``card`` from the partner's pool into ``seat``'s pool (cards Kollektah stored under it
     stay with the partner, :func:`.effects.pools.release_tucked`) and use the once-per-game
     right; the caller recruits it from there."""
-    from .effects.pools import release_tucked
     other = partner(ctx.state, seat)
     release_tucked(ctx, other, card)
     ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
@@ -113,7 +114,6 @@ def alternative_win(ctx: Ctx) -> bool:
     """After a Battle Phase against the A.I.Toma: solo — an alternative win ends the match (won);
     co-op — it is noted and the team must survive one more Battle Phase. Returns True when the
     match ended."""
-    from .sides import finish
     winners = alt_winners(ctx)
     if not winners:
         return False
@@ -135,6 +135,5 @@ def alternative_win_due(ctx: Ctx) -> bool:
         return False
     if any(ctx.players[s]["eliminated"] for s in range(ctx.state["n"])):
         return False
-    from .sides import finish
     finish(ctx, True, "alternative_win")
     return True

@@ -11,11 +11,11 @@ from __future__ import annotations
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
-from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
+from .effects.resolve import Op, _op, discard_card, fire, gain_ammo, run, origin_of
 from . import battle, coop, sides, toma
 from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
                    HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
-from .state import alive, is_toma, seats as human_seats, toma_seat, total_strength
+from .state import alive, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -164,7 +164,7 @@ def start_battle(ctx: Ctx) -> None:
     then the units to its right, then the faction) once every other seat is done. Waiting
     never costs anything, so it always waits (ruling R-outfitter)."""
     ctx.emit("BoardsRevealed", None,
-             boards={str(s): battle.public_board(ctx.players[s]) for s in alive(ctx.state)})
+             boards={str(s): public_board(ctx.players[s]) for s in alive(ctx.state)})
     ctx.emit("BattlePhaseStarted", None)
     later: list[tuple[int, list]] = []
     for seat in alive(ctx.state):
@@ -358,6 +358,14 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
         finish(ctx, left, "elimination")
     elif not left:
         finish_by_strength(ctx, eliminated_now, "elimination")
+
+
+@_op("damage")
+def _damage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """The effect op ``damage`` (``{"n"}``): every opponent of ``seat`` loses ``n`` health points
+    (:func:`apply_damage`). Registered with the effect engine here, above it, because the
+    damage can end the match (the effect engine sits below the game end)."""
+    apply_damage(ctx, {other: op["n"] for other in opponents_of(ctx.state, seat)})
 
 
 def check_alternative_win(ctx: Ctx) -> bool:

@@ -8,18 +8,12 @@ an unknown event type, or a first event other than ``MatchStarted``, raises ``Va
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from domain.engine import Event
-from domain.modular import FoldHandlers
 
-from .cards import catalogue
+from . import toma_fold  # registers the A.I.Toma's and the 5-8 variant's events
+from .batching import inner
+from .fold_registry import HANDLERS, _on, _p, _to_discard
 from .state import new_player, new_slot
-
-Handler = Callable[[dict, Event], None]
-HANDLERS = FoldHandlers("A.I.Pokalypse")
-_on: Callable[[str], Callable[[Handler], Handler]] = HANDLERS.on
-
 
 def evolve(state: dict | None, event: Event) -> dict:
     """Apply ``event`` to ``state`` (``None`` before ``MatchStarted``) and return it."""
@@ -28,21 +22,6 @@ def evolve(state: dict | None, event: Event) -> dict:
         state = {}
     handler(state, event)
     return state
-
-
-def _p(state: dict, e: Event) -> dict:
-    return state["players"][e.seat]
-
-
-def _to_discard(state: dict, cid: str) -> None:
-    """Basic units go on the discard pile; Special Units always go under their deck."""
-    category = catalogue()[cid].category
-    if category == "special":
-        state["specials"].append(cid)
-    elif category == "faction":
-        state["ammo_deck"].insert(0, cid)
-    else:
-        state["discard"].append(cid)
 
 
 def _vacate(s: dict, slot: dict) -> None:
@@ -509,7 +488,6 @@ def _once(s: dict, e: Event) -> None:
 @_on("RecruitmentMoves")
 def _recruitment_moves(s: dict, e: Event) -> None:
     """One hidden Recruitment command (:mod:`.batching`): its events in order."""
-    from .batching import inner
     for event in inner(e):
         evolve(s, event)
 
@@ -746,5 +724,3 @@ def ranking_objects(s: dict, data: dict) -> list[dict]:
                     "rank": rank})
     return out
 
-
-from . import toma_fold  # noqa: E402  (registers the A.I.Toma's and the 5-8 variant's events)

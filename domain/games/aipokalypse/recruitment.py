@@ -15,44 +15,14 @@ from domain.engine import IllegalMove, InvalidCommand
 from . import coop
 from .cards import catalogue
 from .context import Ctx
-from .effects import choices, modifiers
+from .effects import modifiers, pools
 from .effects.pools import health_draw_count
-from .effects.resolve import (discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
+from .effects.resolve import (check_red_exchange, discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
                               origin_of, spend_ammo, spend_ammo_on_all)
+from .effects.targets import target_optional, valid_targets
+from .flow import advance, seat_ready
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
 from .state import color_of, pos_for_strength, strength_of, units
-
-TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("choose"),
-             "absorb": lambda op: True}
-
-
-def _target_ops(cid: str, trigger: str) -> list[Mapping[str, Any]]:
-    return [op for op in catalogue()[cid].ops(trigger) if op["op"] in TARGETING and TARGETING[op["op"]](op)]
-
-
-def valid_targets(p: Mapping[str, Any], cid: str, trigger: str, own_slot: int | None) -> list[int]:
-    """Slots a ``recruit``/``discard`` command may name as ``target`` for ``cid``'s effect."""
-    ops = _target_ops(cid, trigger)
-    if not ops:
-        return []
-    color = next((op.get("color") for op in ops if op.get("color")), None)
-    out = []
-    for i, s in units(p):
-        if i == own_slot or s["unit"] == cid:
-            continue
-        if color and color_of(s["unit"]) != color:
-            continue
-        if any(op["op"] == "swap" and op["mode"] == "strength" for op in ops) and s["red"]:
-            continue
-        out.append(i)
-    return out
-
-
-def target_optional(cid: str, trigger: str) -> bool:
-    """True when every targeting op of the effect is optional (Desert Rat "you may swap")."""
-    ops = _target_ops(cid, trigger)
-    return bool(ops) and all(op.get("optional") for op in ops)
-
 
 def all_units_below_15(p: Mapping[str, Any]) -> bool:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
@@ -74,9 +44,8 @@ def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
         raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
                           "cannot_cash")
-    choices.cash_pool(ctx, seat, cmd["card"])
+    pools.cash_pool(ctx, seat, cmd["card"])
     if ctx.state["phase"] == "battle":
-        from .flow import advance
         advance(ctx)
 
 
@@ -252,7 +221,6 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if kind == "choose_special":
         return _choose_special(ctx, seat, cmd)
     if kind == "ready":
-        from .flow import seat_ready
         return seat_ready(ctx, seat)
     _decide(ctx, seat, cmd)
     coop.mark_first_move(ctx, seat)
@@ -412,7 +380,6 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         slot = special_slot(ctx, seat, slot, special)
         ctx.emit("UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"})
         ctx.emit("SpecialChosen", seat, special=special, to="slot")
-        from .effects.resolve import check_red_exchange
         check_red_exchange(ctx, seat, slot)
         ops = catalogue()[special].ops("recruit")
         if ops:

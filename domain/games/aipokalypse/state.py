@@ -232,3 +232,14 @@ def dump_state(state: Mapping[str, Any]) -> dict[str, Any]:
 def load_state(data: Mapping[str, Any]) -> dict[str, Any]:
     """Inverse of :func:`dump_state` (a deep copy)."""
     return copy.deepcopy(dict(data))
+
+
+def public_board(p: Mapping[str, Any]) -> dict[str, Any]:
+    """What every seat sees of a board once it is revealed (no hand, no health stack order;
+    an A.I.Toma unit shows its pile face up)."""
+    return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
+            "slots": [dict({k: s[k] for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")},
+                           ammo_on=len(s.get("ammo_cards") or []),
+                           **({"pile": list(s["pile"])} if "pile" in s else {})) for s in p["slots"]],
+            "ammo": len(p["ammo"]), "hand": len(p["hand"]), "health": len(p["health"]),
+            "pool": list(p["pool"]), "colony": p.get("colony"), "megaton": len(p.get("megaton", []))}

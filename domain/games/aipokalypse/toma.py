@@ -19,10 +19,13 @@ from typing import Any, Mapping
 
 from .cards import catalogue
 from .context import Ctx
-from .spec import MAX_SLOTS
+from .effects import modifiers
+from .effects.choices import hand_by_value
+from .effects.resolve import discard_card, gain_ammo
+from .spec import HAND_SIZE, MAX_SLOTS
 from .state import color_of, toma_seat, units
+from .toma_pool import AILIEN, ROGUE, symbol_count
 
-ROGUE, AILIEN = "purple", "green"
 
 
 # ------------------------------------------------------------------ colours and set-up
@@ -60,39 +63,6 @@ def setup(draw: list[str], starting: int) -> tuple[list[list[str]], list[str], i
         else:                                     # (three colours and Rogues: never more than 4 units)
             ignored.append(card)
     return piles, ignored, taken
-
-
-# ------------------------------------------------------------------ the pool's action symbols
-
-def symbol_count(pool: list[str], symbol: str) -> int:
-    """How many ``symbol`` action symbols the Special Units ``pool`` show."""
-    cat = catalogue()
-    return sum(cat[c].action_symbols.count(symbol) for c in pool)
-
-
-def ammo_strength(p: Mapping[str, Any]) -> int:
-    """"The strength of the A.I.Toma's ammo is determined by the number of ammo-gain symbols
-    revealed, but at least 1" (per ammo spent in battle)."""
-    return max(1, symbol_count(p["pool"], "ammo"))
-
-
-def passive_bonus(p: Mapping[str, Any], slot: int) -> int:
-    """Temporary strength of the A.I.Toma unit on ``slot`` from the passive symbol: only when the
-    last revealed Special Unit (the rightmost of its pool) shows it, every unit of that Special
-    Unit's colour (Rogue units count as every colour) gains the number of passive symbols in
-    the pool; a Rogue Special Unit gives it to "all units containing a Rogue"."""
-    pool = p["pool"]
-    s = p["slots"][slot]
-    if not pool or not s["unit"]:
-        return 0
-    cat = catalogue()
-    last = cat[pool[-1]]
-    if "passive" not in last.action_symbols:
-        return 0
-    bonus = symbol_count(pool, "passive")
-    if last.color == ROGUE:
-        return bonus if any(cat[c].color == ROGUE for c in s["pile"]) else 0
-    return bonus if color_of(s["unit"]) in (last.color, ROGUE) else 0
 
 
 # ------------------------------------------------------------------ battle
@@ -153,7 +123,6 @@ def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
     eliminated: list[int] = []
     for symbol in catalogue()[card].action_symbols:
         if symbol == "ammo":
-            from .effects.resolve import gain_ammo
             gain_ammo(ctx, seat, 1)                       # "The A.I.Toma receives ammo"
         elif symbol == "move":
             for _ in range(1 + symbol_count(left, "move")):
@@ -224,8 +193,6 @@ def health_action(ctx: Ctx, draws: int, sudden_before: bool) -> list[int]:
     was only triggered at the end of the same battle." Every living human seat loses one
     (Elysium: +1 ammo); a seat with an empty stack is eliminated only when Sudden Death was
     already running before this damage (``sudden_before``). Returns the eliminated seats."""
-    from .effects import modifiers
-    from .effects.resolve import gain_ammo
     out: list[int] = []
     for seat in humans_alive(ctx.state):
         p = ctx.players[seat]
@@ -254,9 +221,6 @@ def forced_discards(ctx: Ctx) -> None:
     toma = ctx.state.get("toma")
     if not toma or not toma["discard_due"]:
         return
-    from .effects.choices import hand_by_value
-    from .effects.resolve import discard_card
-    from .spec import HAND_SIZE
     due = toma["discard_due"]
     for seat in humans_alive(ctx.state):
         if len(ctx.players[seat]["hand"]) < HAND_SIZE:

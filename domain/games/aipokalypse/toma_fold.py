@@ -1,5 +1,5 @@
 """Folding the events of the A.I.Toma (Solo / Cooperative Mode) and of the 5-8 Player Variant
-into the state; registered with :func:`.fold._on` (imported at the end of :mod:`.fold`).
+into the state; registered with :func:`.fold_registry._on` (imported by :mod:`.fold`).
 
 Events: ``SecondCopyAmmoAdded`` (the second copy's ammo goes under the ammo deck),
 ``TomaSlotOpened``, ``TomaCardMoved``, ``TomaCardPlaced``, ``HandDiscardsDue`` /
@@ -13,16 +13,15 @@ from typing import Any, Mapping
 from domain.engine import Event
 
 from .cards import catalogue
-from .fold import _on, _p, _to_discard
+from .fold_registry import _on, _p, _to_discard
 from .spec import MAX_SLOTS
-from .state import fits, new_player, new_toma_slot
+from .state import fits, new_player, new_toma_slot, public_board
 
 
 def add_toma(s: dict, d: Mapping[str, Any]) -> None:
     """MatchStarted with ``toma`` (``{"difficulty", "health", "piles", "ignored"}``): the
     A.I.Toma joins as ``players[n]`` with its health stack and set-up units; the ignored
     A.I.Lien lie on the discard pile. Its board is public from the start."""
-    from .battle import public_board
     toma = new_player([], d["health"], [])
     toma.update(toma=True, ready=True, slots=[new_toma_slot(pile) for pile in d["piles"]])
     s["players"].append(toma)
@@ -38,7 +37,6 @@ def reveal_board(player: dict) -> None:
     cards, new slots, pool and ammo all happened in the open. Only the private Recruitment
     moves (and what they do to other boards: .Exe Suit, Scammer, Prof. Boom) wait for the next
     Battle Phase reveal (rulings R-privacy, R-coop-privacy)."""
-    from .battle import public_board
     player["public"] = public_board(player)
 
 

@@ -116,7 +116,7 @@ def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
     }
 
 
-HIDDEN_MOVE_TYPE = "RecruitmentMoveMade"
+HIDDEN_MOVE_TYPE = batching.HIDDEN_MOVE_TYPE
 
 
 def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:

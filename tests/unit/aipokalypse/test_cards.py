@@ -9,7 +9,7 @@ import pytest
 
 from domain.games.aipokalypse.cards import (DATA_DIR, FILES, REQUIRED_NAMES, CardDataError, catalogue,
                                             load_catalogue)
-from domain.games.aipokalypse.effects.vocabulary import OPS
+from domain.games.aipokalypse.vocabulary import OPS
 
 
 def test_contents_counts_102_basic_64_special_30_factions():

@@ -11,7 +11,7 @@ import pytest
 from domain.engine import IllegalMove, NotYourTurn
 from domain.games.aipokalypse import ENGINE, flow
 from domain.games.aipokalypse.actions import legal_actions, pending
-from domain.games.aipokalypse.battle import public_board
+from domain.games.aipokalypse.state import public_board
 from domain.games.aipokalypse.spec import SCALE
 from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put,
                                             run_flow, table, take, types)

@@ -3,7 +3,7 @@ the revealed Special Units ("A.I.Toma Health Points and Game End", "Special Unit
 A.I.Toma", "A.I.Toma Action Effects"), and the end of a solo match."""
 from __future__ import annotations
 
-from domain.games.aipokalypse import battle, flow, toma as toma_mod
+from domain.games.aipokalypse import battle, flow, toma_pool
 from domain.games.aipokalypse.cards import ACTION_SYMBOLS
 from domain.games.aipokalypse.state import strength_of
 from tests.unit.aipokalypse.helpers import CAT, hand, one, put, run_flow, take, types
@@ -137,16 +137,16 @@ def test_passive_symbol_on_the_last_revealed_unit_boosts_its_colour():
     state = toma_table(piles=[[R2], [B3], [ROGUE]])
     t = toma(state)
     t["pool"] = [special_with(("draw", "passive")), red_passive]          # 2 passive symbols, last is red
-    assert [toma_mod.passive_bonus(t, i) for i in range(3)] == [2, 0, 2]  # red and the Rogue unit
+    assert [toma_pool.passive_bonus(t, i) for i in range(3)] == [2, 0, 2]  # red and the Rogue unit
     t["pool"] = [red_passive, special_with(("ammo",))]                    # not on the last one: inactive
-    assert [toma_mod.passive_bonus(t, i) for i in range(3)] == [0, 0, 0]
+    assert [toma_pool.passive_bonus(t, i) for i in range(3)] == [0, 0, 0]
 
 
 def test_a_rogue_passive_boosts_units_containing_a_rogue():
     rogue_passive = special_with(("passive",), color="purple")
     state = toma_table(piles=[[B3, ROGUE], [R2]])
     toma(state)["pool"] = [rogue_passive]
-    assert [toma_mod.passive_bonus(toma(state), i) for i in range(2)] == [1, 0]
+    assert [toma_pool.passive_bonus(toma(state), i) for i in range(2)] == [1, 0]
 
 
 def test_the_passive_bonus_counts_in_battle():
@@ -231,7 +231,7 @@ def test_scammer_works_with_the_toma_and_lands_at_the_right_end_of_its_pool():
     hand(state, 0, scammer)
     state, events = act(state, 0, {"type": "discard", "card": scammer}, answers=[last])
     assert toma(state)["pool"] == [first, scammer] and last in state["players"][0]["pool"]
-    assert toma_mod.passive_bonus(toma(state), 0) == 0          # the last card is now Scammer
+    assert toma_pool.passive_bonus(toma(state), 0) == 0          # the last card is now Scammer
 
 
 def test_outfitter_q_draws_a_card_against_the_toma():

@@ -11,7 +11,7 @@ from domain.games.aipokalypse import ENGINE, battle, flow, toma as toma_mod
 from domain.games.aipokalypse.actions import pending
 from domain.games.aipokalypse.effects.resolve import run
 from domain.games.aipokalypse.spec import DIFFICULTIES
-from domain.games.aipokalypse.state import new_toma_slot, strength_of
+from domain.games.aipokalypse.state import new_toma_slot, public_board, strength_of
 from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, hand, one, put, run_flow, take
 from tests.unit.aipokalypse.toma_helpers import basic, current, flow_ctx, special_with, toma, toma_table
 
@@ -292,8 +292,8 @@ def test_during_recruitment_everybody_sees_the_toma_board_as_the_battle_left_it(
     state = toma_table(piles=[[B3, B1]])
     state["players"][0]["slots"] = []
     ctx = flow_ctx(state)
-    ctx.emit("BoardsRevealed", None, boards={"0": battle.public_board(ctx.players[0]),
-                                             "1": battle.public_board(toma(ctx.state))})
+    ctx.emit("BoardsRevealed", None, boards={"0": public_board(ctx.players[0]),
+                                             "1": public_board(toma(ctx.state))})
     state = ctx.state
     toma(state)["slots"][0]["battle"] = [[take(state, basic("blue", 4)[0]), True]]
     take(state, R2)

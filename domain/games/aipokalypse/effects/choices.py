@@ -21,6 +21,7 @@ from ..cards import catalogue
 from ..context import Ctx
 from ..spec import SCALE
 from ..state import color_of, is_toma, opponents_of, strength_of, units
+from ..toma_pool import passive_bonus
 from . import modifiers
 from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
 
@@ -308,7 +309,6 @@ def temporary_strength(p: dict) -> dict[int, int]:
     taken into account", C.H.R.O.M.E., Eagle Eye)."""
     grants, _ = temp_grants(p)
     if is_toma(p):                                       # the passive symbol's bonus
-        from ..toma import passive_bonus
         grants = {i: passive_bonus(p, i) for i, _ in units(p)}
     out = {}
     for i, s in units(p):
@@ -381,6 +381,3 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
     if exhausted:
         gain(ctx, seat, me, 1)
 
-
-from . import opponents as _opponents, pools as _pools  # noqa: E402,F401  (register their ops)
-from .pools import cash_pool  # noqa: E402,F401  (Big Benji's action, used by the rules)

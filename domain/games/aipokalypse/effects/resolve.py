@@ -10,7 +10,9 @@ and then continue"). ``origin`` describes where the effect comes from::
      card had when it left a slot)}
 
 Choices the book leaves to a player inside an effect are decisions of that seat
-(:meth:`.context.Ctx.ask`); the ops that ask live in :mod:`.choices`.
+(:meth:`.context.Ctx.ask`); the ops that ask live in :mod:`.choices`, :mod:`.opponents` and
+:mod:`.pools` (the package imports them, so every op is registered once the package is);
+the ``damage`` op, which can end the match, is registered by :mod:`..flow`.
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from typing import Any, Callable, Mapping
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
-from ..state import color_of, max_ammo, opponents_of, pos_for_strength, strength_of, units
+from ..state import color_of, max_ammo, pos_for_strength, strength_of, units
 from . import modifiers
+from .targets import target_optional, valid_targets
 
 MAX_DEPTH = 12
 Op = Mapping[str, Any]
@@ -424,10 +427,9 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | None) -> int | None:
     """The target unit a re-triggered effect aims at (Governor triggering Elder Commander's
     or Sergeant's "the target Human gains ..."): the seat chooses among the units the
-    effect could target when played (:func:`..recruitment.valid_targets`), left to right
+    effect could target when played (:func:`.targets.valid_targets`), left to right
     (default: the leftmost); "skip" too when the effect's target is optional. ``None``
     when the effect needs none or nothing fits."""
-    from ..recruitment import target_optional, valid_targets
     targets = valid_targets(player(ctx, seat), cid, trigger, own)
     if not targets:
         return None
@@ -454,12 +456,6 @@ def _absorb(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if ctx.state["sudden_death"] and not ctx.state["apocalypse"]:
         ctx.emit("AIPokalypseTriggered", seat, card=origin["card"])
-
-
-@_op("damage")
-def _damage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    from ..flow import apply_damage
-    apply_damage(ctx, {other: op["n"] for other in opponents_of(ctx.state, seat)})
 
 
 @_op("merge")
@@ -568,5 +564,3 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
         gain(ctx, seat, i, 1)
     fire(ctx, seat, "ammo_spent", {})
 
-
-from . import choices as _choices  # noqa: E402,F401  (registers the ops with a player decision)
