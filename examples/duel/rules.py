@@ -1,13 +1,13 @@
-"""Duel's decider: the set-up events (:func:`start`), a play (:func:`decide`), and the
+"""Duel's decider: the set-up events (:func:`start`), a play (:data:`RULES`, the parts of the one ``decide`` template), and the
 platform commands (:func:`resign`, :func:`abandon`). Rules: ``RULES.md``."""
 from __future__ import annotations
 
 import random
 from typing import Any, Mapping
 
-from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn
+from domain.decider import GameRules
+from domain.engine import Event, IllegalMove
 from domain.lifecycle import abandoned_result, check_abandon, check_resign, demote
-from domain.modular import check_command
 
 from . import spec
 from .actions import legal_actions, pending
@@ -27,32 +27,55 @@ def start(seats: int, options: Mapping[str, Any], rng: random.Random) -> list[Ev
     return events
 
 
-def decide(state: State, seat: int, command: Mapping[str, Any], rng: random.Random) -> list[Event]:
-    """RULES.md "A trick": ``CardLaid {card}`` for ``seat``; when both seats have laid,
-    ``TrickRevealed {cards: [seat 0's, seat 1's], winner}`` and after the last trick
-    ``MatchEnded`` (the result). Raises MatchFinished, NotYourTurn (laid already),
+class Rules(GameRules):
+    """Duel's parts of the one ``decide`` template (:class:`domain.decider.GameRules`).
+    ``RULES.decide`` raises MatchFinished, NotYourTurn (laid already), UnknownAction /
     InvalidCommand (not ``{"type": "play", "card": "Dnn"}``), IllegalMove
     ``card_not_in_hand``."""
-    if state.result is not None:
-        raise MatchFinished()
-    if seat not in pending(state):
-        raise NotYourTurn("You laid a card in this trick already.")
-    command = check_command(spec.COMMAND_SCHEMAS, command)
-    if command not in legal_actions(state, seat):
-        raise IllegalMove(f"Card {command['card']} is not in your hand.", "card_not_in_hand")
-    events = [Event("CardLaid", {"card": command["card"]}, seat)]
-    other = 1 - seat
-    if state.laid[other] is None:
+
+    command_schemas = spec.COMMAND_SCHEMAS
+    wait_detail = "You laid a card in this trick already."
+
+    def finished(self, state: State) -> bool:
+        """The match has a result."""
+        return state.result is not None
+
+    def pending_kind(self, state: State, seat: int) -> str | None:
+        """:func:`actions.pending` of ``seat`` (``"play"`` until it laid its card)."""
+        return pending(state).get(seat)
+
+    def is_legal(self, state: State, seat: int, command: dict[str, Any], kind: str) -> bool:
+        """One of :func:`actions.legal_actions` (a card of the seat's hand)."""
+        return command in legal_actions(state, seat)
+
+    def rejection(self, state: State, seat: int, command: dict[str, Any],
+                  kind: str) -> IllegalMove:
+        """``card_not_in_hand``."""
+        return IllegalMove(f"Card {command['card']} is not in your hand.", "card_not_in_hand")
+
+    def apply(self, state: State, seat: int, command: dict[str, Any],
+              rng: random.Random) -> list[Event]:
+        """RULES.md "A trick": ``CardLaid {card}`` for ``seat``; when both seats have laid,
+        ``TrickRevealed {cards: [seat 0's, seat 1's], winner}`` and after the last trick
+        ``MatchEnded`` (the result)."""
+        events = [Event("CardLaid", {"card": command["card"]}, seat)]
+        other = 1 - seat
+        if state.laid[other] is None:
+            return events
+        cards = ["", ""]
+        cards[seat], cards[other] = command["card"], state.laid[other]
+        winner = 0 if spec.value(cards[0]) > spec.value(cards[1]) else 1
+        events.append(Event("TrickRevealed", {"cards": cards, "winner": winner}))
+        if state.played + 1 == state.tricks:
+            won = list(state.won)
+            won[winner] += 1
+            events.append(Event("MatchEnded", final_result(won, "all tricks played")))
         return events
-    cards = ["", ""]
-    cards[seat], cards[other] = command["card"], state.laid[other]
-    winner = 0 if spec.value(cards[0]) > spec.value(cards[1]) else 1
-    events.append(Event("TrickRevealed", {"cards": cards, "winner": winner}))
-    if state.played + 1 == state.tricks:
-        won = list(state.won)
-        won[winner] += 1
-        events.append(Event("MatchEnded", final_result(won, "all tricks played")))
-    return events
+
+
+#: Duel's rules; ``decide(state, seat, command, rng)`` is the template's
+RULES = Rules()
+decide = RULES.decide
 
 
 def final_result(won: list[int], reason: str) -> dict[str, Any]:
