@@ -1,5 +1,5 @@
 """Smoke runs of ``benchmarks/*.py`` with tiny sizes: each prints one JSON object that
-states its metric, value and target. (Full-size runs are manual; see README.)"""
+states its metric, value and target. (Full-size runs are manual; see benchmarks/README.md.)"""
 from __future__ import annotations
 
 import json

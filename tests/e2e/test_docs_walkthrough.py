@@ -1,14 +1,15 @@
-"""The README's curl walkthrough ("## A match with curl") runs as written against the embedded
-server (``arena serve`` without ``REDIS_URL``), and every answer it shows is what the
-server answers.
+"""The documentation's curl blocks run as written against the embedded server (``arena
+serve`` without ``REDIS_URL``), and every answer they show is what the server answers:
+the whole of ``docs/walkthrough.md`` and the README's "## A taste of the API".
 
-Every ```sh block of that section runs, in order, in one bash process (``set -euo
-pipefail``, ``localhost:8000`` pointed at the test's server, a scratch working directory).
-A run of ``#>`` lines after some commands is their expected output: ``#> `` starts an output
-line, ``#>   `` (three spaces) continues the previous one, and ``…`` stands for any text
-(ids, tokens, hashes, times, dealt cards). Each output line must match.
+Every ```sh block of a page (or of its section, up to the next ``## `` heading) runs, in
+order, in one bash process (``set -euo pipefail``, ``localhost:8000`` pointed at the test's
+server, a scratch working directory). A run of ``#>`` lines after some commands is their
+expected output: ``#> `` starts an output line, ``#>   `` (three spaces) continues the
+previous one, and ``…`` stands for any text (ids, tokens, hashes, times, dealt cards). Each
+output line must match.
 
-``ARENA_UPDATE_README=1`` rewrites the ``#>`` lines of README.md from this run's answers
+``ARENA_UPDATE_DOCS=1`` rewrites the ``#>`` lines of those pages from this run's answers
 (with those parts elided) instead of checking them.
 """
 from __future__ import annotations
@@ -23,8 +24,10 @@ import pytest
 
 from cli.serve import EmbeddedServer
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## A match with curl"
+ROOT = Path(__file__).resolve().parents[2]
+#: (page, its section heading or None for the whole page, the fewest checked steps)
+PAGES = [(ROOT / "docs" / "walkthrough.md", None, 20),
+         (ROOT / "README.md", "## A taste of the API", 2)]
 MARK = "@@step "
 #: width of a ``#>`` line before it is continued on the next one
 WIDTH = 92
@@ -37,11 +40,20 @@ _TIMESTAMP = re.compile(r'"\d{4}-\d\d-\d\dT[^"]*"')
 _HEX = re.compile(r'"[0-9a-f]{16,}"')
 
 
-def section(text: str) -> str:
-    """The walkthrough section of the README text (up to the next ``## `` heading)."""
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
-    return text[start:end if end >= 0 else len(text)]
+def bounds(text: str, heading: str | None) -> tuple[int, int]:
+    """``(start, end)`` of the section of ``text`` under ``heading`` (up to the next ``## ``
+    heading), or of the whole text when ``heading`` is None; ValueError when it is missing."""
+    if heading is None:
+        return 0, len(text)
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return start, end if end >= 0 else len(text)
+
+
+def section(text: str, heading: str | None) -> str:
+    """The part of ``text`` that runs: see :func:`bounds`."""
+    start, end = bounds(text, heading)
+    return text[start:end]
 
 
 def blocks(text: str) -> list[str]:
@@ -121,11 +133,10 @@ def wrap(line: str) -> list[str]:
     return ["#> " + lines[0]] + ["#>   " + rest for rest in lines[1:]]
 
 
-def rewrite(text: str, answers: list[list[str]]) -> str:
-    """README ``text`` with each ``#>`` run replaced by the elided ``answers`` of its step."""
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
-    end = len(text) if end < 0 else end
+def rewrite(text: str, heading: str | None, answers: list[list[str]]) -> str:
+    """Page ``text`` with each ``#>`` run of its section replaced by the elided ``answers``
+    of its step."""
+    start, end = bounds(text, heading)
     lines = text[start:end].split("\n")
     out: list[str] = []
     step = 0
@@ -148,22 +159,25 @@ def server():
         yield embedded
 
 
-def test_the_readme_walkthrough_runs_and_shows_what_the_server_answers(server, tmp_path):
+@pytest.mark.parametrize(("page", "heading", "fewest"), PAGES,
+                         ids=[str(page.relative_to(ROOT)) for page, _, _ in PAGES])
+def test_the_documented_curl_blocks_run_and_show_what_the_server_answers(
+        server, tmp_path, page, heading, fewest):
     missing = [tool for tool in ("bash", "curl", "jq", "node") if shutil.which(tool) is None]
     if missing:   # .ci/run installs them; elsewhere the check is skipped
         (pytest.fail if os.environ.get("CI") else pytest.skip)(
             f"the walkthrough needs {', '.join(missing)}")
-    text = README.read_text(encoding="utf-8")
-    all_steps = steps(blocks(section(text)))
-    assert sum(1 for _, expected in all_steps if expected) >= 20
+    text = page.read_text(encoding="utf-8")
+    all_steps = steps(blocks(section(text, heading)))
+    assert sum(1 for _, expected in all_steps if expected) >= fewest
     base = server.url.removeprefix("http://")
     run = subprocess.run(["bash", "-c", script(all_steps, base)], cwd=tmp_path,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     answers = outputs(run.stdout, len(all_steps))
-    if os.environ.get("ARENA_UPDATE_README") == "1":
-        README.write_text(rewrite(text, [a for (_, e), a in zip(all_steps, answers) if e]),
-                          encoding="utf-8")
+    if os.environ.get("ARENA_UPDATE_DOCS") == "1":
+        page.write_text(rewrite(text, heading, [a for (_, e), a in zip(all_steps, answers) if e]),
+                        encoding="utf-8")
         return
     for (commands, expected), actual in zip(all_steps, answers):
         if not expected:
@@ -171,7 +185,7 @@ def test_the_readme_walkthrough_runs_and_shows_what_the_server_answers(server, t
         where = "\n".join(commands)
         assert len(actual) == len(expected), (where, actual)
         for want, got in zip(expected, actual):
-            assert matches(want, got), f"{where}\nREADME: {want}\nserver: {got}"
+            assert matches(want, got), f"{where}\n{page.name}: {want}\nserver: {got}"
 
 
 def test_matching_and_eliding_can_fail():
