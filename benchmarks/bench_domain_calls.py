@@ -128,7 +128,10 @@ def _child(tree: str, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", tree, "--games", args.games,
            "--samples", str(args.samples), "--seed", str(args.seed),
            "--min-seconds", str(args.min_seconds)]
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    # the tree holds domain/ only: extra game packages (ARENA_GAME_PACKAGES, e.g. the suite's
+    # examples) are not in it, and the comparison is over the built-in games anyway
+    env = {k: v for k, v in os.environ.items() if k != "ARENA_GAME_PACKAGES"}
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(done.stdout)
 
 
