@@ -156,3 +156,19 @@ def test_the_example_plays_a_match_of_every_game_against_a_bot(site, app, embedd
     for line in lines:
         assert line["status"] in ("finished", "abandoned"), line
         assert line["result"] is not None and line["streamed"] == line["version"], line
+
+
+def test_the_views_stream_and_the_long_poll_carry_the_seats_state(sdk, app, embedded_service):
+    with served(app, embedded_service) as base_url:
+        arena = sdk.Arena(base_url)
+        created = arena.create_match("dead-apocalypse", [{"kind": "human"}, {"kind": "human"}])
+        seat0 = arena.with_token(created.seats[0].token)
+        streamed = list(sdk.stream_events(seat0, created.match_id, views=True, max_s=1))
+        page = seat0.events(created.match_id, after=0, wait_s=1)
+        legal = seat0.legal_actions(created.match_id, wait_s=1)
+        arena.close()
+        seat0.close()
+    assert [e["version"] for e in streamed] == [e.version for e in page.events]
+    states = [e["seat_state"] for e in streamed if "seat_state" in e]
+    assert states and states[-1]["status"] == "running"
+    assert states[-1]["legal_actions"]["decision_id"] == legal.decision_id
