@@ -172,3 +172,17 @@ def test_the_views_stream_and_the_long_poll_carry_the_seats_state(sdk, app, embe
     states = [e["seat_state"] for e in streamed if "seat_state" in e]
     assert states and states[-1]["status"] == "running"
     assert states[-1]["legal_actions"]["decision_id"] == legal.decision_id
+
+
+def test_the_documented_ten_lines_play_a_match(site, app, embedded_service, tmp_path):
+    docs = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    snippet = docs.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(snippet.strip().splitlines()) <= 10
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    with served(app, embedded_service) as base_url:
+        script = tmp_path / "snippet.py"
+        script.write_text(snippet.replace("http://127.0.0.1:8000", base_url), encoding="utf-8")
+        ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                             timeout=900, env=env, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert ran.stdout.split()[0] in ("finished", "abandoned"), ran.stdout

@@ -73,3 +73,22 @@ def test_the_example_plays_a_match_of_every_game_against_a_bot(built, app, embed
     for line in lines:
         assert line["status"] in ("finished", "abandoned"), line
         assert line["result"] is not None and line["streamed"] == line["version"], line
+
+
+def test_the_documented_ten_lines_compile_and_play_a_match(built, app, embedded_service):
+    docs = (TS.parents[1] / "docs" / "clients.md").read_text(encoding="utf-8")
+    snippet = docs.split("```ts\n", 1)[1].split("```", 1)[0]
+    assert len(snippet.strip().splitlines()) <= 10
+    folder = TS / "docs-snippet"
+    folder.mkdir(exist_ok=True)
+    with served(app, embedded_service) as base_url:
+        (folder / "snippet.ts").write_text(snippet.replace("http://127.0.0.1:8000", base_url),
+                                           encoding="utf-8")
+        try:
+            compiled = _run("npx", "--no-install", "tsc", "-p", "tsconfig.docs.json")
+            assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+            ran = _run("node", "build/docs-snippet/snippet.js", timeout_s=900)
+        finally:
+            shutil.rmtree(folder)
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert ran.stdout.split()[0] in ("finished", "abandoned"), ran.stdout

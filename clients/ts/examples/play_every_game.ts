@@ -11,9 +11,7 @@ function seededChooser(seed: number): Chooser {
   let state = seed >>> 0;
   return (turn) => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const action = turn.actions[state % turn.actions.length];
-    if (action === undefined) throw new Error("no legal action to choose from");
-    return action;
+    return turn.actions[state % turn.actions.length] ?? turn.actions[0];
   };
 }
 

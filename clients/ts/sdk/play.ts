@@ -11,7 +11,8 @@ export type SeatView = MatchView["view"] | NonNullable<ActionResult["view"]>;
 
 /** One decision of the seat. */
 export interface Turn {
-  readonly actions: Command[];
+  /** The legal actions: never empty (`turn.actions[0]` is a command). */
+  readonly actions: readonly [Command, ...Command[]];
   readonly view: SeatView;
   /** The match version the legal actions were computed at. */
   readonly version: number;
@@ -20,6 +21,9 @@ export interface Turn {
 
 /** Picks one of `turn.actions` (it may also build an equivalent command). */
 export type Chooser = (turn: Turn) => Command | Promise<Command>;
+
+/** A chooser that plays the first legal action. */
+export const firstAction: Chooser = (turn) => turn.actions[0];
 
 /** Conflicts after which the loop just asks for the seat's decision again. */
 const STALE = new Set(["decision_moved", "version_conflict", "match_finished"]);
@@ -46,7 +50,9 @@ export async function playSeat(seat: Arena, matchId: string, chooser: Chooser,
       }
     }
     if (view === null) view = (await seat.match(matchId)).view;
-    const command = await chooser({ actions: legal.actions, view, version: legal.version,
+    const [first, ...others] = legal.actions;
+    if (first === undefined) continue;
+    const command = await chooser({ actions: [first, ...others], view, version: legal.version,
                                     decisionId: legal.decision_id });
     let result: ActionResult;
     try {
