@@ -29,8 +29,9 @@ def built(request) -> Path:
         pytest.fail("Node.js/npm are required (the CI machine has them)")
     request.getfixturevalue("typescript_tools")
     shutil.rmtree(TS / "build", ignore_errors=True)
-    compiled = _run("npx", "--no-install", "tsc", "--strict", "-p", "tsconfig.sdk.json")
+    compiled = _run("npm", "run", "build")  # openapi.d.ts, tsc -p tsconfig.sdk.json (strict)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    assert json.loads((TS / "tsconfig.sdk.json").read_text(encoding="utf-8"))["compilerOptions"]["strict"]
     return TS / "build"
 
 
@@ -92,3 +93,19 @@ def test_the_documented_ten_lines_compile_and_play_a_match(built, app, embedded_
             shutil.rmtree(folder)
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
     assert ran.stdout.split()[0] in ("finished", "abandoned"), ran.stdout
+
+
+def test_the_built_package_carries_the_contracts_types(built):
+    # what a user of the package imports is typed from openapi.yaml (build/openapi.d.ts
+    # ships with it): a field no MatchView declares does not compile
+    folder = TS / "docs-snippet"
+    folder.mkdir(exist_ok=True)
+    (folder / "undeclared.ts").write_text(
+        'import { Arena } from "@apocalypse-arena/client";\n'
+        'const match = await new Arena("http://127.0.0.1:1").match("m");\n'
+        "export const n: number = match.no_such_field;\n", encoding="utf-8")
+    try:
+        compiled = _run("npx", "--no-install", "tsc", "-p", "tsconfig.docs.json")
+    finally:
+        shutil.rmtree(folder)
+    assert compiled.returncode != 0 and "no_such_field" in compiled.stdout, compiled.stdout
