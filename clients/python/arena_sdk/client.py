@@ -81,7 +81,7 @@ class Arena:
         return _unwrap(list_games.sync_detailed(client=self.client)).games
 
     def create_match(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
-                     idempotency_key: str | None = None, **extra: Any) -> Any:
+                     idempotency_key: str | None = None, **extra: Any) -> models.CreatedMatch:
         """``POST /v1/matches`` (``CreatedMatch``; human seats' tokens in ``seats``)."""
         body = {"game": game, "seats": seats, **({"options": options} if options else {}), **extra}
         # the request is sent as given (the server validates it; the contract may type it as
@@ -92,19 +92,19 @@ class Arena:
         return _unwrap(create_match._build_response(client=self.client, response=response))
 
     def join(self, match_id: str, seat: int, name: str | None = None,
-             idempotency_key: str | None = None) -> Any:
+             idempotency_key: str | None = None) -> models.SeatToken:
         """``POST …/seats/{seat}/join``: the open seat's ``SeatToken``."""
         body = models.JoinRequest.from_dict({} if name is None else {"name": name})
         return _unwrap(join_seat.sync_detailed(match_id, seat, client=self.client, body=body,
                                                idempotency_key=idempotency_key or new_idempotency_key()))
 
-    def rematch(self, match_id: str, idempotency_key: str | None = None) -> Any:
+    def rematch(self, match_id: str, idempotency_key: str | None = None) -> models.Rematch:
         """``POST …/rematch`` (seat token): the ``Rematch`` and this seat's new token."""
         return _unwrap(rematch_op.sync_detailed(match_id, client=self.client,
                                                 idempotency_key=idempotency_key or new_idempotency_key()))
 
     def fork(self, match_id: str, version: int, seats: list[dict[str, Any]] | None = None,
-             idempotency_key: str | None = None) -> Any:
+             idempotency_key: str | None = None) -> models.CreatedMatch:
         """``POST …/fork``: a new match (``CreatedMatch``) starting with ``version`` events."""
         body = models.ForkRequest.from_dict({"version": version, **({"seats": seats} if seats else {})})
         return _unwrap(fork_match.sync_detailed(match_id, client=self.client, body=body,
@@ -114,19 +114,20 @@ class Arena:
         """``GET /v1/matches/{id}``: the game's ``<Game>MatchView`` as this seat sees it."""
         return _unwrap(get_match.sync_detailed(match_id, client=self.client))
 
-    def legal_actions(self, match_id: str, wait_s: float = 0) -> Any:
+    def legal_actions(self, match_id: str, wait_s: float = 0) -> models.LegalActions:
         """``GET …/legal-actions?wait=S``: ``LegalActions``, held up to ``wait_s`` (0-30) s
         until this seat has a decision."""
         return _unwrap(get_legal_actions.sync_detailed(match_id, client=self.client, wait=wait_s))
 
-    def events(self, match_id: str, after: int = 0, wait_s: float = 0, limit: int = 500) -> Any:
+    def events(self, match_id: str, after: int = 0, wait_s: float = 0,
+               limit: int = 500) -> models.EventPage:
         """``GET …/events?after=N&wait=S``: an ``EventPage`` of the events after ``after``,
         held up to ``wait_s`` (0-30) s until there is one."""
         return _unwrap(get_events.sync_detailed(match_id, client=self.client, after=after,
                                                 wait=wait_s, limit=limit))
 
     def act(self, match_id: str, command: Any, decision_id: str | None = None,
-            idempotency_key: str | None = None) -> Any:
+            idempotency_key: str | None = None) -> models.ActionResult:
         """``POST …/actions`` with ``Prefer: return=representation`` and a fresh
         Idempotency-Key: the ``ActionResult`` (events, and the seat's ``view``, ``status``,
         ``result`` and next ``legal_actions``). ``command``: a generated command model (as
@@ -138,7 +139,7 @@ class Arena:
             match_id, client=self.client, body=command,
             idempotency_key=idempotency_key or new_idempotency_key(), prefer="return=representation"))
 
-    def export(self, match_id: str) -> Any:
+    def export(self, match_id: str) -> models.MatchLog:
         """``GET …/export``: the finished match's ``MatchLog``."""
         return _unwrap(export_match.sync_detailed(match_id, client=self.client))
 
