@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+import httpx
 from httpx_sse import connect_sse
 
 from arena_sdk.client import ApiError, Arena
@@ -19,7 +20,10 @@ def stream_events(arena: Arena, match_id: str, after: int = 0, views: bool = Fal
     :class:`ApiError` for a problem answer; ``ValueError`` for data that is not JSON."""
     params = {"after": after, "views": "true" if views else "false", "max_s": max_s}
     http = arena.client.get_httpx_client()
-    with connect_sse(http, "GET", f"/v1/matches/{match_id}/events/stream", params=params) as source:
+    # the read timeout covers the whole stream: the server may send nothing for a while
+    timeout = httpx.Timeout(max_s + 30, connect=10)
+    with connect_sse(http, "GET", f"/v1/matches/{match_id}/events/stream", params=params,
+                     timeout=timeout) as source:
         if source.response.status_code != 200:
             source.response.read()
             raise ApiError(source.response.status_code, _problem(source.response.content))
