@@ -23,11 +23,10 @@ def _run(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def built(request) -> Path:
-    """``clients/ts/build`` compiled from the current ``openapi.yaml`` (tsc --strict)."""
-    if shutil.which("node") is None:
-        pytest.fail("Node.js/npm are required (the CI machine has them)")
-    request.getfixturevalue("typescript_tools")
+def built(typescript_tools) -> Path:
+    """``clients/ts/build`` compiled from the current ``openapi.yaml`` (tsc --strict).
+    Asking for ``typescript_tools`` by name puts these tests in the xdist group
+    ``typescript`` (tests/support/suite_plan.py): one worker writes ``clients/ts``."""
     shutil.rmtree(TS / "build", ignore_errors=True)
     compiled = _run("npm", "run", "build")  # openapi.d.ts, tsc -p tsconfig.sdk.json (strict)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
