@@ -210,7 +210,9 @@ class Reads:
             raise errors.SpectatorsDisabled()
         after = max(0, int(after))
         limit = max(1, min(int(limit), 1000))
-        if record.version <= after and wait_s and wait_s > 0:
+        # a finished match gets no more events: answer at once (a wait would hold a server
+        # thread for nothing; probe finding)
+        if record.version <= after and wait_s and wait_s > 0 and not record.finished:
             ctx.stores.events.wait_after(match_id, after, min(float(wait_s), 60.0))
             record = ctx.record(match_id)
         if record.version <= after:

@@ -50,3 +50,18 @@ def test_every_seat_state_is_the_view_right_after_its_event(svc, game, seats, op
         for event in states:
             expected = svc.state_at(mid, viewer, event["version"])["view"]
             assert event["seat_state"]["view"] == expected, (viewer, event["version"])
+
+
+def test_a_long_poll_past_the_end_of_a_finished_match_answers_at_once(svc, monkeypatch):
+    """No event can follow ``MatchEnded``: ``events(after=last, wait_s=30)`` must not block
+    (it waited the whole 30 s before, holding a server thread)."""
+    mid = svc.create_match("ai-100-human", [{"kind": "human"}, {"kind": "human"}])["match_id"]
+    svc.resign(mid, 1)
+    last = svc.match_view(mid, None)["version"]
+    assert svc.match_view(mid, None)["status"] == "finished"
+
+    def no_wait(*args, **kwargs):
+        raise AssertionError("waited on a finished match")
+
+    monkeypatch.setattr(svc.ctx.stores.events, "wait_after", no_wait)
+    assert svc.events(mid, 0, after=last, wait_s=30) == {"version": last, "events": []}
