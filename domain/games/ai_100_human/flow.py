@@ -200,7 +200,7 @@ def _end_match(rec: Recorder) -> None:
         rec.emit("VPScored", {"reason": "ai_card", "card": s.ai_card,
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
-    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-resign
+    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-RESIGN
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 

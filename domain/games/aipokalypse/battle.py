@@ -9,7 +9,7 @@ Against the A.I.Toma ("Solo / Cooperative Mode", :mod:`.toma`, :mod:`.sides`): i
 like any player (its cards go by :func:`.toma.fighter`), its strength is its unit's pile plus
 the passive symbol's bonus, its ammo counts the ammo-gain symbols (doubled in co-op); a human
 seat reacts while its side would lose the point and only so that its side wins it (the
-A.I.Toma wins ties, ruling R-toma-react); the A.I.Toma spends ammo by itself
+A.I.Toma wins ties, ruling R-TOMA-REACT); the A.I.Toma spends ammo by itself
 (:func:`toma_react`).
 """
 from __future__ import annotations
@@ -207,7 +207,7 @@ def wins_with(state: Mapping[str, Any], seat: int, mine: int,
     """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
     A.I.Toma: whether its side's (summed) strength would at least equal the A.I.Toma's
     (doubled) one. A tie is still the A.I.Toma's point, so the side stays behind and may
-    react again, e.g. with ammo (ruling R-toma-react). ``st``: :func:`strengths` of
+    react again, e.g. with ammo (ruling R-TOMA-REACT). ``st``: :func:`strengths` of
     ``state`` when the caller has them already (they are computed otherwise)."""
     st = strengths(state) if st is None else st
     if state.get("toma"):
@@ -235,8 +235,8 @@ def reactions(state: Mapping[str, Any], seat: int,
     (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`). Big Benji ("You
     can do this at any time, even during battle") may cash pool cards in every window, also
     while its seat is not behind: then ``cash_pool`` and ``pass`` are its only commands
-    (ruling R-benji). Against the A.I.Toma a seat reacts while its side would lose the point
-    (a tie included) and a reaction must bring its side at least level (R-toma-react).
+    (ruling R-BENJI). Against the A.I.Toma a seat reacts while its side would lose the point
+    (a tie included) and a reaction must bring its side at least level (R-TOMA-REACT).
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
     one computation over every seat); computed once here otherwise."""
     p = state["players"][seat]
@@ -271,7 +271,7 @@ def reactions(state: Mapping[str, Any], seat: int,
 
 def ammo_all_fights(p: Mapping[str, Any]) -> bool:
     """Lieutenant Dan in battle: "Instead of giving a unit strength, you can also spend your
-    ammo to give strength to all your humans" — offered (``react_ammo_humans``, ruling R-dan)
+    ammo to give strength to all your humans" — offered (``react_ammo_humans``, ruling R-DAN)
     where ammo is spent on the fighting unit, when that unit is one of "your humans": each
     ammo gives every Human on the seat's slots 2 temporary strength for the rest of the
     battle ("Each ammo temporarily strengthens any unit by 2 strength ... for that one
@@ -404,7 +404,7 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     other Human of ``color`` on its slots. Options: ``"keep"`` — the default a turn timeout
     takes (a timeout is a pass: nothing is given up) — then the other Humans' slots, weakest
     first (rightmost on ties). The victim is discarded without discard effects (a battle
-    discard) and the seat joins ``forced``. Ruling R-win-point."""
+    discard) and the seat joins ``forced``. Ruling R-WIN-POINT."""
     p = ctx.players[seat]
     victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == color]
     if not victims:

@@ -2,7 +2,7 @@
 engine asks through the choice mechanism (RULINGS.md "Player decisions"): Murderer, Lieutenant
 Dan, Red Slot placement, a Triple's health draw and slot, Enclave M87, Mechatron. The random bot
 picks any option, the idle bot (turn timeout) an optional effect's decline and a forced
-decision's first option (RULINGS R-timeout)."""
+decision's first option (RULINGS R-TIMEOUT)."""
 from __future__ import annotations
 
 from typing import Any, Callable

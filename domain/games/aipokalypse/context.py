@@ -68,7 +68,7 @@ class Ctx:
         """Mark the events so far as final for a decision asked later in this call: when a
         :class:`NeedChoice` follows, ``decide`` keeps these events and holds ``command`` (an
         internal command that continues from here) instead of the whole command, so public
-        facts emitted so far (e.g. ``FactionsRevealed``, ruling R-setup) are never held
+        facts emitted so far (e.g. ``FactionsRevealed``, ruling R-SETUP) are never held
         back behind the choice."""
         self.resume = (len(self.events), dict(command))
 

@@ -8,9 +8,9 @@ and the alternative win conditions against the A.I.Toma.
 - "Once per game, when you recruit a Special Unit at the beginning of the Recruitment Phase,
   you may recruit it from your partner's pool": a ``triple`` with ``source: "partner"``,
   once per game for each partner, and only as its first Recruitment move of that phase
-  (``FirstMoveMade`` marks the first move; ruling R-coop-partner-pool).
+  (``FirstMoveMade`` marks the first move; ruling R-COOP-PARTNER-POOL).
 - "Once per game, one player may give 1 ammo to his partner": ``give_ammo`` in the giver's
-  Recruitment Phase, once per game for the team (ruling R-coop-gift).
+  Recruitment Phase, once per game for the team (ruling R-COOP-GIFT).
 """
 from __future__ import annotations
 

@@ -62,14 +62,14 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
 
 def factions_chosen(ctx: Ctx) -> None:
     """All seats chose: reveal the factions, add the second copy's ammo (5-8 Player Variant:
-    shuffled, under the ammo deck, ruling R-large), run start-of-game faction effects, begin
+    shuffled, under the ammo deck, ruling R-LARGE), run start-of-game faction effects, begin
     round 1."""
     ctx.emit("FactionsRevealed", None, factions=[ctx.players[s]["faction"] for s in human_seats(ctx.state)])
     if ctx.state.get("second_copy"):
         ammo = list(catalogue().second_faction)
         ctx.rng.shuffle(ammo)
         ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
-    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-setup)
+    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-SETUP)
     start_of_game(ctx)
 
 
@@ -80,7 +80,7 @@ START_OF_GAME = {"type": "start_of_game"}
 
 def start_of_game(ctx: Ctx) -> None:
     """Start-of-game faction effects of every seat (seat order; e.g. Prayers of Elex prays),
-    then Recruitment 1 begins (ruling R-setup: after ``FactionsRevealed``)."""
+    then Recruitment 1 begins (ruling R-SETUP: after ``FactionsRevealed``)."""
     for seat in human_seats(ctx.state):
         for fid in [ctx.players[seat]["faction"]]:
             ops = catalogue()[fid].ops("start")
@@ -141,7 +141,7 @@ def load_megaton(ctx: Ctx, seat: int) -> None:
     the seat ends its Recruitment it may place hand cards face down on Megaton, one by one
     (default: none). They leave the hand for good: no battle card, Triple, recruit or
     discard effect reaches them, they are not hand cards for the A.I.Pokalypse, and only
-    the Boom (:mod:`.effects.opponents`) uses them. Ruling R-megaton."""
+    the Boom (:mod:`.effects.opponents`) uses them. Ruling R-MEGATON."""
     loaded: list[str] = []
     while True:
         hand = [c for c in ctx.players[seat]["hand"] if c not in loaded]
@@ -162,7 +162,7 @@ def start_battle(ctx: Ctx) -> None:
     Outfitter Q "can wait until all other players have completed their preparation-effect
     actions": its seat's preparation sequence stops before it and continues (Outfitter Q,
     then the units to its right, then the faction) once every other seat is done. Waiting
-    never costs anything, so it always waits (ruling R-outfitter)."""
+    never costs anything, so it always waits (ruling R-OUTFITTER)."""
     ctx.emit("BoardsRevealed", None,
              boards={str(s): public_board(ctx.players[s]) for s in alive(ctx.state)})
     ctx.emit("BattlePhaseStarted", None)
@@ -405,7 +405,7 @@ def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -
     n = ctx.state["n"]
     resigned = list(ctx.state.get("resigned", []))
     scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
-    if resigned:   # RULINGS R-resign: a resigned seat never wins; the best standing seats do
+    if resigned:   # RULINGS R-RESIGN: a resigned seat never wins; the best standing seats do
         standing = [s for s in range(n) if s not in resigned]
         winners = [w for w in winners if w not in resigned]
         if not winners and standing:

@@ -8,7 +8,7 @@ here are the rule where an A.I.Toma sits at the table (``state["toma"]``).
   temporary effects and ammo. The two players add up their battle strength". The human
   side wins a point when its (summed) strength exceeds the A.I.Toma's (doubled) one; a
   "you win the point" effect or a tie-winner (Neo, Last Light: "You win any tie") on the
-  human side wins it too. Both partners score the points of their side (ruling R-coop-side).
+  human side wins it too. Both partners score the points of their side (ruling R-COOP-SIDE).
 - Battle result: the usual rule between the two sides — the loser loses the difference; equal
   scores: every seat loses 1 (a tie-winner none).
 - Total strength: solo — the higher wins, ties: Neo, then more health points, then the
@@ -123,7 +123,7 @@ def check_end(ctx: Ctx) -> None:
     """After damage: the A.I.Toma eliminated alone -> the human side wins; together with a
     human seat -> total strength ("If all players die with the A.I.Toma, total strength
     determines the winner"); a human seat eliminated (solo: the player; co-op: either partner,
-    ruling R-coop-elimination) -> the human side loses."""
+    ruling R-COOP-ELIMINATION) -> the human side loses."""
     state = ctx.state
     toma_out = state["players"][toma_seat(state)]["eliminated"]
     humans_out = [s for s in range(state["n"]) if state["players"][s]["eliminated"]]
@@ -147,7 +147,7 @@ def strengths_at_end(state: Mapping[str, Any], with_hand: bool) -> tuple[int, in
 def humans_win_by_strength(state: Mapping[str, Any], with_hand: bool = False) -> bool:
     """Total strength against the A.I.Toma: co-op — more than double its strength (a
     tie-winner wins exactly double); solo — more, on a tie Neo, then more health points; a
-    remaining tie goes to the A.I.Toma (it wins ties, ruling R-toma-total)."""
+    remaining tie goes to the A.I.Toma (it wins ties, ruling R-TOMA-TOTAL)."""
     mine, theirs = strengths_at_end(state, with_hand)
     humans = list(range(state["n"]))
     if coop(state):

@@ -179,7 +179,7 @@ def slid_ailien_value(slot: Mapping[str, Any]) -> int:
 def total_strength(player: Mapping[str, Any], with_ailien_hand: bool = False) -> int:
     """"Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
     also the card values of A.I.Lien cards in hand. An Astronomer's A.I.Lien cards count too
-    ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-astronomer:
+    ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-ASTRONOMER:
     in every total strength)."""
     total = sum(strength_of(s) + slid_ailien_value(s) for _, s in units(player))
     if with_ailien_hand:

@@ -56,7 +56,7 @@ def result_data(state: MatchState, outcome: str, reason: str) -> dict[str, Any]:
     result = {"outcome": outcome, "reason": reason, "scores": scores, "ranking": ranking,
               "winners": winners}
     if state.options["competitive"] and outcome == "won":
-        return demote(result, list(state.resigned))   # RULINGS R-resign
+        return demote(result, list(state.resigned))   # RULINGS R-RESIGN
     if state.resigned:
         result["resigned"] = list(state.resigned)
     return result

@@ -38,7 +38,7 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
         return rec.events
 
     def resign(self, state: Any, seat: int, command: Any, rng: random.Random) -> list[Event]:
-        """RULINGS R-resign: ``SeatResigned``; the seat's timeout bot plays on. When every
+        """RULINGS R-RESIGN: ``SeatResigned``; the seat's timeout bot plays on. When every
         seat has resigned the team loses at once (``MatchEnded``, outcome ``lost``, reason
         ``resignation``)."""
         check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)

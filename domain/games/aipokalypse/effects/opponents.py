@@ -1,7 +1,7 @@
 """Effect ops that hit opponents' units or hands, with the decision of the seat the card note
 names: Prof. Boom (its owner aims), Trapperkeeper, Eagle Eye and Riddickules (each opponent
 picks its own unit), Megaton's Boom (fixed), Outfitter Q (cards from the opponents' hands).
-Defaults and rulings: :mod:`.choices`, RULINGS R-boom, R-eagle-eye, R-outfitter, R-megaton."""
+Defaults and rulings: :mod:`.choices`, RULINGS R-BOOM, R-EAGLE-EYE, R-OUTFITTER, R-MEGATON."""
 from __future__ import annotations
 
 from ..cards import catalogue
@@ -79,7 +79,7 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     whose strongest opposing unit is strongest with its temporary effects first) and only
     units of exactly that colour count (Rogues are purple); ``pick`` ``victim`` (Eagle Eye,
     Riddickules): the opponent chooses which, weakest first — for Eagle Eye weakest with
-    temporary effects ("Temporary effects must be taken into account", ruling R-eagle-eye);
+    temporary effects ("Temporary effects must be taken into account", ruling R-EAGLE-EYE);
     else fixed."""
     if ctx.state["phase"] != "battle":
         return
@@ -114,7 +114,7 @@ def _take_from_hands(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     that has hand cards (``HandCardTaken``: only the two seats see which), keep the one of
     your choice (default: the highest card value) — "The cards you don't choose are
     discarded" (Battle Phase: no discard effects). "If your opponents have no hand cards,
-    you can draw a card": then one card from the draw pile. Ruling R-outfitter."""
+    you can draw a card": then one card from the draw pile. Ruling R-OUTFITTER."""
     taken = []
     for other in opponents(ctx, seat):
         cards = sorted(player(ctx, other)["hand"])
@@ -142,7 +142,7 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     values add up to the blast (Special Units have none); each opponent discards (kills,
     no discard effects) its strongest unit whose printed strength is at most the blast
     (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
-    (ruling R-megaton)."""
+    (ruling R-MEGATON)."""
     cards = list(player(ctx, seat).get("megaton", []))
     if ctx.state["phase"] != "battle" or not cards:
         return

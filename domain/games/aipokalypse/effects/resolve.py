@@ -203,7 +203,7 @@ def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
     effects or even discard it." The faction card goes under the ammo deck (where the
     unchosen faction went, Game Setup B); the seat no longer has it. In the Recruitment
     Phase its discard effect resolves and the ``discard_effect`` hook fires (ruling
-    R-fallout)."""
+    R-FALLOUT)."""
     ctx.emit("FactionDiscarded", seat, card=fid)
     if ctx.state["phase"] != "recruitment":
         return
@@ -230,10 +230,10 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | Non
     unit." Taken from the Special deck ("Take the Red Slot from the deck of Special Units")
     — or, with ``card`` (a Special Unit in the seat's hand, Triples: "You may play it like any
     other unit or as a Red Slot"), that card from the hand (``RedSlotPlaced`` with ``from:
-    "hand"``, ruling R-slot-card). ``into`` (Seppuku): that slot if it is empty.
+    "hand"``, ruling R-SLOT-CARD). ``into`` (Seppuku): that slot if it is empty.
 
     Which empty slot, or which unit, is the seat's decision (kind ``red_slot``, options slot
-    indexes; ruling R-red-place): the default (first option, a turn timeout's) is the
+    indexes; ruling R-RED-PLACE): the default (first option, a turn timeout's) is the
     leftmost empty slot, and under a unit the weakest one (rightmost on ties), the engine's
     placement before it became a choice. A unit already at 15 exchanges the Red Slot at once."""
     if card is None and not ctx.state["specials"]:
@@ -404,7 +404,7 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     stays. An effect marked ``once`` (Walter White: "The effect cannot be executed twice by
     any effects") is never re-triggered: the next unit with one is taken. Without a colour the seat's faction(s) come last, as in every left-to-right
     order ("your faction being last"): Fallout Boyz's discard effect "can also be
-    triggered with other card effects" (ruling R-fallout)."""
+    triggered with other card effects" (ruling R-FALLOUT)."""
     p = player(ctx, seat)
     cat = catalogue()
     sources = [(i, s["unit"], s["pos"]) for i, s in units(p)
@@ -557,7 +557,7 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
     strength, you can also spend your ammo to give strength to all your humans"); fires
     ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
     ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
-    not apply (ruling R-dan)."""
+    not apply (ruling R-DAN)."""
     targets = [i for i, s in units(player(ctx, seat)) if color_of(s["unit"]) == color]
     ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
     for i in targets:

@@ -1,0 +1,112 @@
+"""Every ruling of a game's RULINGS.md names the function that implements it (issue 19, item 5).
+
+A ruling is a table row whose first cell starts with its id (``| R-SETUP `flow:setup` | ...``)
+or a bullet that starts with it in bold (``- **R-OBJ** `game:options` (Setup 3) ...``). Right
+after the id come one or more ``module:function`` references (``module`` relative to the game
+package, ``function`` possibly ``Class.method``). The test fails when a reference does not
+resolve, when the referenced function's docstring does not cite the id, or when an id is cited
+nowhere in its game's code. One id style for all games: ``R-`` and an upper-case slug.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pathlib
+import re
+
+import pytest
+
+GAMES_DIR = pathlib.Path(__file__).resolve().parents[2] / "domain" / "games"
+GAMES = ("ai_100_human", "aipokalypse", "dead_apocalypse")
+_REF = r"`[a-z_.]+:[A-Za-z_.]+`"
+RULING = re.compile(
+    r"^(?:\|\s*|\s*[-*]\s+\*\*)(?P<id>[RS]-[A-Za-z0-9-]+)(?:\.?\*\*|\s*)"
+    rf"(?P<refs>\s*{_REF}(?:,\s*{_REF})*)?"
+)
+ID_STYLE = re.compile(r"^R-[A-Z0-9]+(?:-[A-Z0-9]+)*$")
+
+# Rulings whose implementing function is not yet named (issue 19 item 5 not met while non-empty).
+UNCITED: dict[str, set[str]] = {
+    "ai_100_human": {
+        "R-105", "R-117", "R-119", "R-ABANDONED", "R-AI2",
+        "R-AI6-HAND", "R-COPY", "R-EVENTS", "R-HIDDEN", "R-HIDDEN",
+        "R-KEEP3", "R-LAST", "R-NOPLACE", "R-OBJ", "R-POWERS",
+        "R-RESULT", "R-SETUP", "R-SHARED-AI2", "R-SHARED-BLACK", "R-SHARED-COPY",
+        "R-SHARED-FRAME", "R-SHARED-MAX", "R-SHARED-SEATS", "R-SHARED-STEPS", "R-SOLO-105",
+        "R-SOLO-AI6", "R-SOLO-DECK", "R-SOLO-NEIGHBOUR", "R-SOLO-SETUP",
+    },
+    "aipokalypse": {
+        "R-AILIEN-MAGNET", "R-ALT-WIN", "R-APOCALYPSE", "R-BATTLE-PLACE", "R-BLACK-NOISE",
+        "R-BOOM", "R-CHOICE", "R-CHOICE-DEFAULTS", "R-CHOICE-PRIVACY", "R-COOP-ALT",
+        "R-COOP-GIFT", "R-COOP-OPPONENTS", "R-COOP-PARTNER-POOL", "R-COOP-SIDE", "R-DAMAGE",
+        "R-DESERT-RATS", "R-DISCARD-COUNT", "R-ENCLAVE", "R-EXPERT", "R-FACELESS",
+        "R-FORCE-LUCK", "R-HEALTH-PRIVATE", "R-ILLUSION", "R-JOURNALIST", "R-LAST-ELIMINATED",
+        "R-LINEAR", "R-MAX-DEPTH", "R-MECHATRON", "R-MEGAGNETO", "R-REACT",
+        "R-RED-EXCHANGE", "R-RETRIGGER-TARGET", "R-RIDDICKULES", "R-STALKER-AMMO", "R-STASH",
+        "R-SUDDEN-DEATH", "R-TIE", "R-TIMEOUT", "R-TOMA-CHOICE", "R-TOMA-DAMAGE",
+        "R-TOMA-END", "R-TOMA-POOL", "R-TOMA-SETUP", "R-TOMA-TIE", "R-VAULT",
+        "R-VENUS", "R-VIEW-VERSION", "R-WALTER", "R-XXX",
+    },
+    "dead_apocalypse": {
+        "R-ABANDONED", "R-AFTER-COMBAT", "R-ATTACK", "R-CDC", "R-COLUMNS",
+        "R-COMPETITIVE", "R-DRAW", "R-EASY", "R-HARDER", "R-IMMUNITY",
+        "R-INPLAY", "R-LOSS", "R-OCCUPY", "R-PLAY", "R-RANDOM",
+        "R-REPEAT", "R-REWARD", "R-SEATS", "R-SETUP-ROWS", "R-TIMEOUT",
+        "R-UNDEFEATED", "R-WIN",
+    },
+}
+
+
+def rulings(game: str) -> list[tuple[str, list[str]]]:
+    """``[(id, ["module:function", ...]), ...]`` in the order of ``<game>/RULINGS.md``."""
+    out = []
+    for line in (GAMES_DIR / game / "RULINGS.md").read_text(encoding="utf-8").splitlines():
+        m = RULING.match(line)
+        if m:
+            refs = re.findall(r"`([^`]+)`", m.group("refs") or "")
+            out.append((m.group("id"), refs))
+    return out
+
+
+def cites(text: str, rid: str) -> bool:
+    """Whether ``text`` names ``rid`` as a whole id (``R-TOMA`` does not cite ``R-TOMA-END``)."""
+    return re.search(rf"(?<![A-Za-z0-9-]){re.escape(rid)}(?![A-Za-z0-9-])", text) is not None
+
+
+def resolve(game: str, ref: str):
+    """The object ``module:function`` names inside ``domain.games.<game>``."""
+    mod, _, attr = ref.partition(":")
+    obj = importlib.import_module(f"domain.games.{game}.{mod}")
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_ruling_names_a_function_whose_docstring_cites_it(game):
+    problems = []
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (GAMES_DIR / game).rglob("*.py"))
+    allowed = UNCITED.get(game, set())
+    rows = rulings(game)
+    assert len(rows) > 10, "the ruling parser found no rows"
+    for rid, refs in rows:
+        if not ID_STYLE.match(rid):
+            problems.append(f"{rid}: id style is R-<UPPER-CASE-SLUG>")
+        if rid in allowed:
+            continue
+        if not cites(code, rid):
+            problems.append(f"{rid}: cited nowhere in domain/games/{game}")
+        if not refs:
+            problems.append(f"{rid}: the row names no `module:function`")
+        for ref in refs:
+            try:
+                obj = resolve(game, ref)
+            except (ImportError, AttributeError) as exc:
+                problems.append(f"{rid}: `{ref}` does not exist ({exc})")
+                continue
+            if not cites(inspect.getdoc(obj) or "", rid):
+                problems.append(f"{rid}: the docstring of `{ref}` does not cite it")
+    stale = allowed - {rid for rid, refs in rows if not refs}
+    assert not stale, f"remove from UNCITED (now cited or gone): {sorted(stale)}"
+    assert not problems, "\n".join(problems)
