@@ -48,13 +48,6 @@ UNCITED: dict[str, set[str]] = {
         "R-TOMA-END", "R-TOMA-POOL", "R-TOMA-SETUP", "R-TOMA-TIE", "R-VAULT",
         "R-VENUS", "R-VIEW-VERSION", "R-WALTER", "R-XXX",
     },
-    "dead_apocalypse": {
-        "R-ABANDONED", "R-AFTER-COMBAT", "R-ATTACK", "R-CDC", "R-COLUMNS",
-        "R-COMPETITIVE", "R-DRAW", "R-EASY", "R-HARDER", "R-IMMUNITY",
-        "R-INPLAY", "R-LOSS", "R-OCCUPY", "R-PLAY", "R-RANDOM",
-        "R-REPEAT", "R-REWARD", "R-SEATS", "R-SETUP-ROWS", "R-TIMEOUT",
-        "R-UNDEFEATED", "R-WIN",
-    },
 }
 
 

@@ -27,7 +27,10 @@ def owned_cards(state: MatchState, seat: int) -> list[str]:
 
 
 def competitive_key(state: MatchState, seat: int) -> tuple[int, int, int]:
-    """Sort key (smaller is better): (-Humans, Infections, 0 if CDC holder else 1)."""
+    """Sort key (smaller is better): (-Humans, Infections, 0 if CDC holder else 1).
+
+    RULINGS R-COMPETITIVE.
+    """
     cat = catalogue()
     cards = owned_cards(state, seat)
     humans = sum(1 for c in cards if cat.of(c).kind == "human")

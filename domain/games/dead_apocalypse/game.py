@@ -21,7 +21,7 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
     """Decider, fold and projections of one match (see ``domain/engine.py`` for the contract).
 
     ``result``: ``None`` while running, else ``{"outcome", "reason", "scores", "ranking",
-    "winners"}``."""
+    "winners"}``. RULINGS R-ABANDONED."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)

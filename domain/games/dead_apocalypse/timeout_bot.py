@@ -42,7 +42,10 @@ class TimeoutBot:
         self.team = team
 
     def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-        """One legal command for ``seat`` (module doc); ValueError when it has none."""
+        """One legal command for ``seat`` (module doc); ValueError when it has none.
+
+        RULINGS R-TIMEOUT.
+        """
         options = legal_actions(state, seat)
         if not options:
             raise ValueError(f"seat {seat} has no decision to make")
