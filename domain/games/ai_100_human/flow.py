@@ -90,6 +90,7 @@ def advance(rec: Recorder, rng: random.Random) -> None:
 
 
 def _finish_setup(rec: Recorder, rng: random.Random) -> None:
+    """RULINGS R-SETUP."""
     state = rec.state
     if state.phase == 1 and not all(s.ai_revealed for s in state.seats):
         rec.emit("AISidesRevealed", {"cards": [s.ai_card for s in state.seats]})
@@ -106,7 +107,10 @@ def _finish_setup(rec: Recorder, rng: random.Random) -> None:
 
 
 def _start_turn(rec: Recorder, turn: int) -> None:
-    """B/C: a new drafting turn; a hand of a single card goes to the reserve by itself (D)."""
+    """B/C: a new drafting turn; a hand of a single card goes to the reserve by itself (D).
+
+    RULINGS R-LAST.
+    """
     state = rec.state
     rec.emit("StepStarted", {"phase": state.phase, "turn": turn, "step": "draft"})
     for seat, s in enumerate(rec.state.seats):
@@ -206,7 +210,7 @@ def _end_match(rec: Recorder) -> None:
 
 def result_of(scores: list[int]) -> dict[str, Any]:
     """``{"scores", "ranking": [{"seat","score","rank"}], "winners"}``; equal scores share
-    a rank and the victory ("In case of tie, share the victory")."""
+    a rank and the victory ("In case of tie, share the victory"). RULINGS R-RESULT."""
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
     ranking = []
     for i in order:
