@@ -27,20 +27,7 @@ RULING = re.compile(
 ID_STYLE = re.compile(r"^R-[A-Z0-9]+(?:-[A-Z0-9]+)*$")
 
 # Rulings whose implementing function is not yet named (issue 19 item 5 not met while non-empty).
-UNCITED: dict[str, set[str]] = {
-    "aipokalypse": {
-        "R-AILIEN-MAGNET", "R-ALT-WIN", "R-APOCALYPSE", "R-BATTLE-PLACE", "R-BLACK-NOISE",
-        "R-BOOM", "R-CHOICE", "R-CHOICE-DEFAULTS", "R-CHOICE-PRIVACY", "R-COOP-ALT",
-        "R-COOP-GIFT", "R-COOP-OPPONENTS", "R-COOP-PARTNER-POOL", "R-COOP-SIDE", "R-DAMAGE",
-        "R-DESERT-RATS", "R-DISCARD-COUNT", "R-ENCLAVE", "R-EXPERT", "R-FACELESS",
-        "R-FORCE-LUCK", "R-HEALTH-PRIVATE", "R-ILLUSION", "R-JOURNALIST", "R-LAST-ELIMINATED",
-        "R-LINEAR", "R-MAX-DEPTH", "R-MECHATRON", "R-MEGAGNETO", "R-REACT",
-        "R-RED-EXCHANGE", "R-RETRIGGER-TARGET", "R-RIDDICKULES", "R-STALKER-AMMO", "R-STASH",
-        "R-SUDDEN-DEATH", "R-TIE", "R-TIMEOUT", "R-TOMA-CHOICE", "R-TOMA-DAMAGE",
-        "R-TOMA-END", "R-TOMA-POOL", "R-TOMA-SETUP", "R-TOMA-TIE", "R-VAULT",
-        "R-VENUS", "R-VIEW-VERSION", "R-WALTER", "R-XXX",
-    },
-}
+UNCITED: dict[str, set[str]] = {}
 
 
 def rulings(game: str) -> list[tuple[str, list[str]]]:

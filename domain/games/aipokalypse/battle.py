@@ -37,6 +37,7 @@ def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
     leftmost active unit ("always fight with the unit farthest to the left"). With no fitting
     unit only the card value counts: ``(None, False)``; the seat then chooses where the card
     goes (:func:`placements`, command ``place_card``).
+    RULINGS R-BLACK-NOISE, R-AILIEN-MAGNET.
     """
     cat = catalogue()
     ccolor = cat[card].color
@@ -57,7 +58,10 @@ def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
 def placements(p: Mapping[str, Any]) -> list[int]:
     """Where a battle card without a fitting unit may go: "on the top edge of an empty slot
     or an active unit (This unit is then exhausted)" — empty slots (The Scream counts as
-    one) first, then active units, left to right. Empty: beside the slots."""
+    one) first, then active units, left to right. Empty: beside the slots.
+
+    RULINGS R-BATTLE-PLACE.
+    """
     empty = [i for i, s in enumerate(p["slots"])
              if (not s["unit"] or modifiers.never_fights(p, i)) and not s["exhausted"]]
     active = [i for i, s in units(p) if not s["exhausted"] and i not in empty]
@@ -139,7 +143,7 @@ def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -
     """Temporary strength of the fighting unit (slot temp, Desert Rats ammo, battle effects).
     Faceless T (``mirror``): "This can copy the strength of your strongest Mutant, counting
     temporary effects" — the other unit's strength with its temporary strength
-    (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it)."""
+    (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it). RULINGS R-FACELESS."""
     p = state["players"][seat]
     me = cur["slot"]
     slot = p["slots"][me]
@@ -238,7 +242,7 @@ def reactions(state: Mapping[str, Any], seat: int,
     (ruling R-BENJI). Against the A.I.Toma a seat reacts while its side would lose the point
     (a tie included) and a reaction must bring its side at least level (R-TOMA-REACT).
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
-    one computation over every seat); computed once here otherwise."""
+    one computation over every seat); computed once here otherwise. RULINGS R-REACT."""
     p = state["players"][seat]
     if (state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]
             or is_toma(p)):
@@ -296,7 +300,7 @@ def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
 
 def colony_card(p: Mapping[str, Any]) -> list[str]:
     """Venus Colony: its A.I.Lien "as a battle card in every battle" (once per battle, while
-    it is not the current card)."""
+    it is not the current card). RULINGS R-VENUS."""
     cid = p.get("colony")
     if not cid or p.get("colony_out") or (p["current"] and p["current"]["card"] == cid):
         return []
@@ -306,7 +310,10 @@ def colony_card(p: Mapping[str, Any]) -> list[str]:
 def decoys(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Illusionists: "If a strong unit of yours is about to lose its point in battle, you can
     play a card of a different color that would activate a weaker unit of yours instead" —
-    ``react_card`` commands (the seat is behind) that need not make it highest."""
+    ``react_card`` commands (the seat is behind) that need not make it highest.
+
+    RULINGS R-ILLUSION.
+    """
     p = state["players"][seat]
     cur = p["current"]
     if not modifiers.has(p, "illusion") or not cur or not cur["fights"] or cur["slot"] is None:
@@ -385,7 +392,10 @@ def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
 def point_winners(state: Mapping[str, Any], st: Mapping[int, int], forced: list[int]) -> list[int]:
     """Who scores the point with battle strengths ``st`` and the seats ``forced`` by a "you
     win the point" effect: exactly the forced seats if any, else the highest strength, ties
-    all score (Neo / Last Light win ties alone); against the A.I.Toma :func:`.sides.point_winners`."""
+    all score (Neo / Last Light win ties alone); against the A.I.Toma :func:`.sides.point_winners`.
+
+    RULINGS R-TIE.
+    """
     if state.get("toma"):
         return sides.point_winners(state, st, forced)
     if forced:

@@ -33,6 +33,7 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
     - ``health_draw``: 2 (the better of two); ``special_slot``: the leftmost slot ("Strive
       to place the best unit ... as far to the left as possible"); ``reshuffle``: yes;
     - ``attach`` (Mechatron): the hand card worth least, a unit from a slot only without one.
+    RULINGS R-CHOICE-DEFAULTS.
     """
     if kind == "sacrifice":
         victims = [o for o in options if isinstance(o, int) and o < len(slots)]

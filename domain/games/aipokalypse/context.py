@@ -80,7 +80,7 @@ class Ctx:
         uses nothing — what a turn timeout answers (:func:`timeout_option`); None for a
         decision the effect forces. Raises :class:`NeedChoice` when the answer is not known
         yet, ``ValueError`` when a recorded answer is not an option (a corrupt log;
-        execution is deterministic) or ``decline`` is not one of the options."""
+        execution is deterministic) or ``decline`` is not one of the options. RULINGS R-CHOICE."""
         if not options:
             raise ValueError(f"no options for {kind}")
         if decline is not None and decline not in options:

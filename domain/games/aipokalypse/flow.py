@@ -28,7 +28,10 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
     5-8 Player Variant (5+ seats): the second copy's basic units are shuffled in (its ammo is
     added after the factions are chosen, :func:`factions_chosen`). Solo / Cooperative Mode:
     after the hands, the A.I.Toma's starting units come from the draw pile
-    (:func:`.toma.setup`, ``difficulty``) and its 6 health points from the Special deck."""
+    (:func:`.toma.setup`, ``difficulty``) and its 6 health points from the Special deck.
+
+    RULINGS R-FORCE-LUCK.
+    """
     cat, rng = catalogue(), ctx.rng
     factions, specials, basics = list(cat.faction), list(cat.special), list(cat.basic)
     second = seats > BASE_MAX_SEATS
@@ -196,7 +199,7 @@ def _prepare(ctx: Ctx, seat: int, todo: list) -> None:
 
 def guess_score(ctx: Ctx, seat: int, cards: int) -> None:
     """XxX: the seat secretly guesses its score of this battle (0..battle cards; default the
-    even share of the points). Checked in :func:`end_battle`."""
+    even share of the points). Checked in :func:`end_battle`. RULINGS R-XXX."""
     share = cards // max(1, len(alive(ctx.state)))
     options = [share] + [k for k in range(cards + 1) if k != share]
     ctx.emit("ScoreGuessed", seat, guess=ctx.ask(seat, "guess", options, "XxX: guess your score of this battle"))
@@ -240,7 +243,10 @@ def battle_damage(state: dict) -> dict[int, int]:
     0, 0, 2); only when every living seat has the same score does each lose 1, except a
     tie-winner (Neo "You win any tie ... battle results", Last Light), which loses none.
     (C.H.R.O.M.E.'s doubling is its owner's decision, see :func:`end_battle`.) Against the
-    A.I.Toma the same rule applies between the two sides (:func:`.sides.battle_damage`)."""
+    A.I.Toma the same rule applies between the two sides (:func:`.sides.battle_damage`).
+
+    RULINGS R-DAMAGE.
+    """
     if state.get("toma"):
         return sides.battle_damage(state)
     seats = alive(state)
@@ -329,7 +335,7 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
     Death a seat that must lose a point with an empty stack is eliminated. Elysium: +1 ammo
     per lost point. Ends the match when at most one seat is left. The A.I.Toma loses last,
     one Special Unit at a time, each resolving its action symbols (:func:`.toma.lose_health`);
-    against it the match ends by :func:`.sides.check_end`."""
+    against it the match ends by :func:`.sides.check_end`. RULINGS R-SUDDEN-DEATH."""
     sudden = ctx.state["sudden_death"]
     eliminated_now: list[int] = []
     for seat in sorted(damage):
@@ -372,7 +378,7 @@ def check_alternative_win(ctx: Ctx) -> bool:
     """Special Units' alternative win conditions (Invader: 5 units of one colour, Rogues
     count as purple), checked after each battle. Several at once -> total strength. Against
     the A.I.Toma: :func:`.coop.alternative_win` (co-op: "both players must survive one more
-    battle phase")."""
+    battle phase"). RULINGS R-ALT-WIN."""
     if ctx.state.get("toma"):
         return coop.alternative_win(ctx)
     winners = [seat for seat in alive(ctx.state) if coop.meets_alternative_win(ctx.players[seat])]
@@ -391,7 +397,7 @@ def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
 def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
     """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
     then more remaining health points; a full tie is a shared win. Against the A.I.Toma:
-    :func:`.sides.finish_by_strength`."""
+    :func:`.sides.finish_by_strength`. RULINGS R-LAST-ELIMINATED."""
     if ctx.state.get("toma"):
         sides.finish_by_strength(ctx, reason, with_hand)
         return

@@ -66,7 +66,10 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     and put a card from your hand into the slot. The strength remains the same, and no
     recruit effects are triggered. A card that you take back on hand does not trigger
     discard effects." The paid card is a real discard (its discard effect resolves first);
-    if that effect removed the unit or the card to put in, the exchange does not happen."""
+    if that effect removed the unit or the card to put in, the exchange does not happen.
+
+    RULINGS R-MEGAGNETO.
+    """
     if dict(cmd) not in exchange_options(ctx.state, ctx.players[seat]):
         raise IllegalMove("Megagneto: pay a hand card, name a basic unit on a slot and another "
                           "hand card.", "invalid_exchange")

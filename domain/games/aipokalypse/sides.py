@@ -39,6 +39,7 @@ def toma_factor(state: Mapping[str, Any]) -> int:
 
 
 def _tiebreak(state: Mapping[str, Any], seats: list[int]) -> bool:
+    """RULINGS R-TOMA-TIE."""
     return any(modifiers.has(state["players"][s], "tiebreak") for s in seats)
 
 
@@ -79,7 +80,7 @@ def point_winners(state: Mapping[str, Any], strengths: Mapping[int, int], forced
 
 
 def scores(state: Mapping[str, Any]) -> tuple[int, int]:
-    """``(human side's score, A.I.Toma's score)`` of the current battle."""
+    """``(human side's score, A.I.Toma's score)`` of the current battle. RULINGS R-COOP-SIDE."""
     toma = toma_seat(state)
     humans = [state["players"][s]["score"] for s in alive(state) if s != toma]
     return max(humans, default=0), state["players"][toma]["score"]
@@ -88,7 +89,7 @@ def scores(state: Mapping[str, Any]) -> tuple[int, int]:
 def battle_damage(state: Mapping[str, Any]) -> dict[int, int]:
     """"Battle Result" between the sides: the side with fewer points loses the difference (each
     human seat of a beaten side loses it); equal scores: everyone loses 1, a tie-winner
-    (Neo, Last Light) none."""
+    (Neo, Last Light) none. RULINGS R-TOMA-DAMAGE."""
     toma = toma_seat(state)
     mine, theirs = scores(state)
     damage = {}
@@ -123,7 +124,7 @@ def check_end(ctx: Ctx) -> None:
     """After damage: the A.I.Toma eliminated alone -> the human side wins; together with a
     human seat -> total strength ("If all players die with the A.I.Toma, total strength
     determines the winner"); a human seat eliminated (solo: the player; co-op: either partner,
-    ruling R-COOP-ELIMINATION) -> the human side loses."""
+    ruling R-COOP-ELIMINATION) -> the human side loses. RULINGS R-TOMA-END."""
     state = ctx.state
     toma_out = state["players"][toma_seat(state)]["eliminated"]
     humans_out = [s for s in range(state["n"]) if state["players"][s]["eliminated"]]

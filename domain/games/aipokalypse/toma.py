@@ -44,7 +44,10 @@ def setup(draw: list[str], starting: int) -> tuple[list[list[str]], list[str], i
     7) from the top of ``draw``: the first card opens the leftmost slot; a card that fits an
     existing unit (same colour, Rogues any colour) goes onto the leftmost such unit, another
     colour opens a new slot to the right; an A.I.Lien is ignored (discarded) and a new card
-    drawn. Returns ``(piles left to right, ignored A.I.Lien, cards taken from draw)``."""
+    drawn. Returns ``(piles left to right, ignored A.I.Lien, cards taken from draw)``.
+
+    RULINGS R-TOMA-SETUP.
+    """
     cat = catalogue()
     piles: list[list[str]] = []
     ignored: list[str] = []
@@ -116,7 +119,10 @@ def lose_health(ctx: Ctx, count: int, sudden_before: bool) -> list[int]:
 def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
     """The action symbols of the Special Unit ``card`` just revealed into the A.I.Toma's pool,
     in printed order ("passive" is a standing effect, see :func:`passive_bonus`). Counts of
-    "the Special Units to the left" are over the pool cards before ``card``."""
+    "the Special Units to the left" are over the pool cards before ``card``.
+
+    RULINGS R-TOMA-CHOICE.
+    """
     seat = toma_seat(ctx.state)
     pool = ctx.players[seat]["pool"]
     left = pool[:pool.index(card)] if card in pool else list(pool)

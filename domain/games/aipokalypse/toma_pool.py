@@ -15,7 +15,7 @@ ROGUE, AILIEN = "purple", "green"
 
 
 def symbol_count(pool: list[str], symbol: str) -> int:
-    """How many ``symbol`` action symbols the Special Units ``pool`` show."""
+    """How many ``symbol`` action symbols the Special Units ``pool`` show. RULINGS R-TOMA-POOL."""
     cat = catalogue()
     return sum(cat[c].action_symbols.count(symbol) for c in pool)
 

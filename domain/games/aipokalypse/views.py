@@ -47,6 +47,7 @@ def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
 
 
 def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+    """RULINGS R-HEALTH-PRIVATE."""
     p = state["players"][seat]
     own = viewer == seat
     revealed = state["factions_revealed"] or own
@@ -84,7 +85,10 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
 
 def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any] | None:
     """The open effect decision: its chooser sees the options; the others only who decides
-    (and, outside the private Recruitment Phase, what kind of decision it is)."""
+    (and, outside the private Recruitment Phase, what kind of decision it is).
+
+    RULINGS R-CHOICE-PRIVACY.
+    """
     choice = state.get("choice")
     if not choice:
         return None
@@ -97,7 +101,10 @@ def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]
 
 
 def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
-    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it.
+
+    RULINGS R-VIEW-VERSION.
+    """
     table = {"discard": list(state["discard"]), "draw": len(state["draw"]),
              "specials": len(state["specials"]), "ammo_deck": len(state["ammo_deck"])}
     if state["phase"] == "recruitment" and "table_public" in state:

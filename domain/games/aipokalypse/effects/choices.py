@@ -158,7 +158,10 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     the first is the default, the engine's pick before the other sources were offered —, then
     the seat's other units on slots, weakest first (rightmost on ties). A unit taken from a
     slot leaves it empty (no discard: no discard effects) and its attached cards move with it
-    ("When a unit with attached cards gets moved somehow, the attached cards move with it")."""
+    ("When a unit with attached cards gets moved somehow, the attached cards move with it").
+
+    RULINGS R-MECHATRON.
+    """
     me = unit_slot(ctx, seat, origin)
     if me is None:
         return
@@ -184,7 +187,7 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Linear Collider discarded from a slot: its strength is split among your Mechs as you
     choose ("one Mech 3 strength and another Mech 2"), asked Mech by Mech left to right;
-    the last Mech gets the rest. Default: all to the leftmost Mech."""
+    the last Mech gets the rest. Default: all to the leftmost Mech. RULINGS R-LINEAR."""
     if origin.get("pos") is None:
         return
     p = player(ctx, seat)
@@ -359,7 +362,10 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
     to exhaust; their strength is added to the fight, and the fighting unit then gains 1
     strength. Default: one (the rightmost). Under an opponent's Tokamak ("Your opponents may
     not add the strength of their additionally discarded units to their battle strength",
-    ruling R-TOKAMAK) the exhausted Humans add nothing to the fight (the unit still gains 1)."""
+    ruling R-TOKAMAK) the exhausted Humans add nothing to the fight (the unit still gains 1).
+
+    RULINGS R-JOURNALIST.
+    """
     p = player(ctx, seat)
     denied = any(modifiers.has(ctx.state["players"][o], "deny_added_strength")
                  for o in opponents_of(ctx.state, seat))

@@ -70,7 +70,10 @@ def ammo_triple_cost(player: Mapping[str, Any]) -> int | None:
 
 
 def stash_size(player: Mapping[str, Any]) -> int:
-    """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1)."""
+    """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1).
+
+    RULINGS R-STASH.
+    """
     return max([op["n"] for _, op in statics(player, "stash")] or [0])
 
 

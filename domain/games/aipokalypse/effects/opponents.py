@@ -80,7 +80,7 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     units of exactly that colour count (Rogues are purple); ``pick`` ``victim`` (Eagle Eye,
     Riddickules): the opponent chooses which, weakest first — for Eagle Eye weakest with
     temporary effects ("Temporary effects must be taken into account", ruling R-EAGLE-EYE);
-    else fixed."""
+    else fixed. RULINGS R-RIDDICKULES."""
     if ctx.state["phase"] != "battle":
         return
     name = name_of(origin["card"])
@@ -142,7 +142,7 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     values add up to the blast (Special Units have none); each opponent discards (kills,
     no discard effects) its strongest unit whose printed strength is at most the blast
     (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
-    (ruling R-MEGATON)."""
+    (ruling R-MEGATON). RULINGS R-BOOM."""
     cards = list(player(ctx, seat).get("megaton", []))
     if ctx.state["phase"] != "battle" or not cards:
         return

@@ -134,7 +134,10 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Vault A.F.K., rounds 2 and 3: recruit a Special Unit for free, as if by a Triple made
     from the hand (it goes to the hand): a pool card, or up to 2 drawn from the health
-    stack (how many: :func:`health_draw_count`; one is chosen, the other goes under the stack)."""
+    stack (how many: :func:`health_draw_count`; one is chosen, the other goes under the stack).
+
+    RULINGS R-VAULT.
+    """
     p = player(ctx, seat)
     if ctx.state["round"] not in op["rounds"]:
         return
