@@ -62,6 +62,7 @@ def ai6_actions(state: MatchState, seat: int) -> list[dict]:
     """AI-6 step 1: ``[{"type": "use_ai6"}]`` when :func:`ai6_available`, else ``[]``.
 
     RULINGS R-POWERS.
+    RULINGS R-AI6-STEPS.
     """
     return [{"type": "use_ai6"}] if ai6_available(state, seat) else []
 

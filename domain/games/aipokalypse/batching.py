@@ -32,7 +32,10 @@ def batch(events: list[Event], seat: int | None) -> list[Event]:
     """``events`` with each maximal run of consecutive ``hidden`` events replaced by one
     ``RecruitmentMoves`` event of ``seat`` (the acting seat of a Recruitment command, or
     ``None`` for the automatic steps of another phase, e.g. the draws and round bonuses that
-    open a Recruitment Phase). A run of a single event is batched too (constant shape)."""
+    open a Recruitment Phase). A run of a single event is batched too (constant shape).
+
+    RULINGS R-HIDDEN-BATCH.
+    """
     out: list[Event] = []
     run: list[Event] = []
 

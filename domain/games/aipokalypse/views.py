@@ -139,7 +139,7 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
 
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
-    """``event.data`` as ``viewer`` may see it (see module doc)."""
+    """``event.data`` as ``viewer`` may see it (see module doc). RULINGS R-PRIVACY."""
     if event.type == batching.BATCH_TYPE:
         return batching.redact_batch(event, viewer, redact, redact_type)[1]
     d = dict(event.data)
