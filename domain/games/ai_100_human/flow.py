@@ -90,7 +90,8 @@ def advance(rec: Recorder, rng: random.Random) -> None:
 
 
 def _finish_setup(rec: Recorder, rng: random.Random) -> None:
-    """RULINGS R-SETUP."""
+    """Phase set-up done (sides chosen, cards kept): reveal the AI sides together (Phase 1),
+    shuffle the cards not kept back into the deck and deal the turn hands. RULINGS R-SETUP."""
     state = rec.state
     if state.phase == 1 and not all(s.ai_revealed for s in state.seats):
         rec.emit("AISidesRevealed", {"cards": [s.ai_card for s in state.seats]})

@@ -39,7 +39,10 @@ def toma_factor(state: Mapping[str, Any]) -> int:
 
 
 def _tiebreak(state: Mapping[str, Any], seats: list[int]) -> bool:
-    """RULINGS R-TOMA-TIE."""
+    """Whether a tie-winner (Neo, Last Light: ``tiebreak``) sits among ``seats``.
+
+    RULINGS R-TOMA-TIE.
+    """
     return any(modifiers.has(state["players"][s], "tiebreak") for s in seats)
 
 

@@ -47,7 +47,8 @@ def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
 
 
 def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
-    """RULINGS R-HEALTH-PRIVATE."""
+    """The board of ``seat`` as ``viewer`` may see it (module doc): the health stack as a
+    count only, its order hidden from everyone, the owner included. RULINGS R-HEALTH-PRIVATE."""
     p = state["players"][seat]
     own = viewer == seat
     revealed = state["factions_revealed"] or own

@@ -15,7 +15,7 @@ from .resolve import Op, _op, discard_card, exhaust_unit, player
 def _seen_slots(ctx: Ctx, seat: int, other: int) -> list[int]:
     """Slots of ``other`` that ``seat`` may aim at: its live board in the Battle Phase; in
     the private Recruitment Phase the units of its last revealed board (every position
-    0-5 before the first reveal), strongest first."""
+    0-5 before the first reveal), strongest first. RULINGS R-BOOM."""
     victim = player(ctx, other)
     if ctx.state["phase"] != "recruitment":
         return strongest_first(victim, [i for i, _ in units(victim)])
@@ -32,7 +32,7 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Discard (kill) one unit of each opponent; kills never trigger discard effects.
     ``pick``: ``owner`` (Prof. Boom "you can choose which of your opponents' units": by slot,
     from what the owner may see), ``victim`` (Trapperkeeper "your opponents can decide for
-    themselves"), ``strongest``/``weakest`` (fixed)."""
+    themselves"), ``strongest``/``weakest`` (fixed). RULINGS R-BOOM."""
     name = name_of(origin["card"])
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
@@ -142,7 +142,7 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     values add up to the blast (Special Units have none); each opponent discards (kills,
     no discard effects) its strongest unit whose printed strength is at most the blast
     (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
-    (ruling R-MEGATON). RULINGS R-BOOM."""
+    (ruling R-MEGATON)."""
     cards = list(player(ctx, seat).get("megaton", []))
     if ctx.state["phase"] != "battle" or not cards:
         return

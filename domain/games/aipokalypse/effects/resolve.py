@@ -463,7 +463,10 @@ def _absorb(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("apocalypse")
 def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    """RULINGS R-APOCALYPSE."""
+    """An A.I.Lien's round bonus: triggers the A.I.Pokalypse only in Sudden Death, once.
+
+    RULINGS R-APOCALYPSE.
+    """
     if ctx.state["sudden_death"] and not ctx.state["apocalypse"]:
         ctx.emit("AIPokalypseTriggered", seat, card=origin["card"])
 
