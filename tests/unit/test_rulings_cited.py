@@ -55,32 +55,64 @@ def resolve(game: str, ref: str):
     return obj
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_ruling_names_a_function_whose_docstring_cites_it(game):
-    problems = []
+def problems(game: str, rows: list[tuple[str, list[str]]]) -> list[str]:
+    """What is wrong with ``rows`` of ``game`` (one line each; empty when all is well)."""
+    out = []
     code = "\n".join(p.read_text(encoding="utf-8") for p in (GAMES_DIR / game).rglob("*.py"))
     allowed = UNCITED.get(game, set())
-    rows = rulings(game)
-    assert len(rows) > 10, "the ruling parser found no rows"
     ids = [rid for rid, _ in rows]
-    problems += [f"{rid}: defined twice" for rid in sorted({i for i in ids if ids.count(i) > 1})]
+    out += [f"{rid}: defined twice" for rid in sorted({i for i in ids if ids.count(i) > 1})]
     for rid, refs in rows:
         if not ID_STYLE.match(rid):
-            problems.append(f"{rid}: id style is R-<UPPER-CASE-SLUG>")
+            out.append(f"{rid}: id style is R-<UPPER-CASE-SLUG>")
         if rid in allowed:
             continue
         if not cites(code, rid):
-            problems.append(f"{rid}: cited nowhere in domain/games/{game}")
+            out.append(f"{rid}: cited nowhere in domain/games/{game}")
         if not refs:
-            problems.append(f"{rid}: the row names no `module:function`")
+            out.append(f"{rid}: the row names no `module:function`")
         for ref in refs:
             try:
                 obj = resolve(game, ref)
             except (ImportError, AttributeError) as exc:
-                problems.append(f"{rid}: `{ref}` does not exist ({exc})")
+                out.append(f"{rid}: `{ref}` does not exist ({exc})")
                 continue
             if not cites(inspect.getdoc(obj) or "", rid):
-                problems.append(f"{rid}: the docstring of `{ref}` does not cite it")
-    stale = allowed - {rid for rid, refs in rows if not refs}
+                out.append(f"{rid}: the docstring of `{ref}` does not cite it")
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_ruling_names_a_function_whose_docstring_cites_it(game):
+    rows = rulings(game)
+    assert len(rows) > 10, "the ruling parser found no rows"
+    stale = UNCITED.get(game, set()) - {rid for rid, refs in rows if not refs}
     assert not stale, f"remove from UNCITED (now cited or gone): {sorted(stale)}"
-    assert not problems, "\n".join(problems)
+    found = problems(game, rows)
+    assert not found, "\n".join(found)
+
+
+def test_the_check_reports_each_kind_of_fault():
+    rows = [
+        ("R-NOWHERE-AT-ALL", ["views:view"]),          # cited nowhere, docstring silent
+        ("R-SETUP", ["flow:no_such_function"]),        # the function does not exist
+        ("R-SETUP", ["no_such_module:f"]),             # nor the module; R-SETUP defined twice
+        ("R-BOOM", ["views:view"]),                    # cited in code, not by this docstring
+        ("R-boom", []),                                # old style, no function named
+    ]
+    found = "\n".join(problems("aipokalypse", rows))
+    assert "R-NOWHERE-AT-ALL: cited nowhere" in found
+    assert "R-NOWHERE-AT-ALL: the docstring of `views:view` does not cite it" in found
+    assert "R-SETUP: `flow:no_such_function` does not exist" in found
+    assert "R-SETUP: `no_such_module:f` does not exist" in found
+    assert "R-SETUP: defined twice" in found
+    assert "R-BOOM: the docstring of `views:view` does not cite it" in found
+    assert "R-boom: id style" in found and "R-boom: the row names no" in found
+    assert problems("aipokalypse", [("R-BOOM", ["effects.opponents:_kill"])]) == []
+
+
+def test_rows_are_read_from_tables_and_bullets():
+    assert ("R-SETUP", ["flow:start_of_game"]) in rulings("aipokalypse")
+    assert ("R-ZOMBIE-REPEAT", ["actions:zombie_repeats"]) in rulings("dead_apocalypse")
+    assert ("R-POWERS", ["powers:ai6_actions", "powers:ai5_actions"]) in rulings("ai_100_human")
+    assert ("R-RESIGN", ["game:AI100HumanEngine.resign"]) in rulings("ai_100_human")
