@@ -117,12 +117,12 @@ def demote(result: dict[str, Any], resigned: list[int]) -> dict[str, Any]:
 
 
 class SeatStateLifecycle:
-    """The engine hooks of RULINGS R-abandoned and the resigned-seat list for games whose
+    """The engine hooks of RULINGS R-ABANDONED and the resigned-seat list for games whose
     folded state is an object with ``seat_count``, ``result`` and ``resigned`` (AI: 100%
     Human, Dead Apocalypse); mixed into their engines beside their own ``resign``."""
 
     def abandon(self, state: Any, seat: Any, command: Any) -> list:
-        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result.
+        """RULINGS R-ABANDONED: ``MatchEnded`` with the abandoned result.
 
         Raises:
             RuleError: as :func:`check_abandon` (not a platform command, a finished match)."""

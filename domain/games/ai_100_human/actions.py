@@ -33,7 +33,7 @@ AI6_DISCARD = "ai6_discard"      # AI-6 step 2 (ruling R-AI6-STEPS), within the 
 
 def keep_count(state: MatchState, seat: int) -> int:
     """Cards kept when creating the reserve (A.1): 2, or 3 at the start of Phase 2 for a
-    seat whose tableau holds 117/118; never more than were dealt."""
+    seat whose tableau holds 117/118; never more than were dealt. RULINGS R-KEEP3."""
     s = state.seats[seat]
     keep = RESERVE_KEEP_ONGOING if state.phase == 2 and roles.keeps_three(s.tableau) else RESERVE_KEEP
     return min(keep, len(s.dealt))
@@ -46,7 +46,10 @@ def placeable(state: MatchState, seat: int) -> list[str]:
 
 
 def seat_pending(state: MatchState, seat: int) -> str | None:
-    """The decision ``seat`` owes in the current step, or ``None``."""
+    """The decision ``seat`` owes in the current step, or ``None``.
+
+    RULINGS R-SHARED-STEPS, R-NOPLACE.
+    """
     s = state.seats[seat]
     if state.result is not None or s.done:
         return None

@@ -90,6 +90,8 @@ def advance(rec: Recorder, rng: random.Random) -> None:
 
 
 def _finish_setup(rec: Recorder, rng: random.Random) -> None:
+    """Phase set-up done (sides chosen, cards kept): reveal the AI sides together (Phase 1),
+    shuffle the cards not kept back into the deck and deal the turn hands. RULINGS R-SETUP."""
     state = rec.state
     if state.phase == 1 and not all(s.ai_revealed for s in state.seats):
         rec.emit("AISidesRevealed", {"cards": [s.ai_card for s in state.seats]})
@@ -106,7 +108,10 @@ def _finish_setup(rec: Recorder, rng: random.Random) -> None:
 
 
 def _start_turn(rec: Recorder, turn: int) -> None:
-    """B/C: a new drafting turn; a hand of a single card goes to the reserve by itself (D)."""
+    """B/C: a new drafting turn; a hand of a single card goes to the reserve by itself (D).
+
+    RULINGS R-LAST.
+    """
     state = rec.state
     rec.emit("StepStarted", {"phase": state.phase, "turn": turn, "step": "draft"})
     for seat, s in enumerate(rec.state.seats):
@@ -200,13 +205,13 @@ def _end_match(rec: Recorder) -> None:
         rec.emit("VPScored", {"reason": "ai_card", "card": s.ai_card,
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
-    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-resign
+    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-RESIGN
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 
 def result_of(scores: list[int]) -> dict[str, Any]:
     """``{"scores", "ranking": [{"seat","score","rank"}], "winners"}``; equal scores share
-    a rank and the victory ("In case of tie, share the victory")."""
+    a rank and the victory ("In case of tie, share the victory"). RULINGS R-RESULT."""
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
     ranking = []
     for i in order:

@@ -240,7 +240,7 @@ def _extra(state: MatchState, event: Event) -> None:
 
 @_on("SeatResigned")
 def _resigned(state: MatchState, event: Event) -> None:
-    """RULINGS R-resign: the seat plays on by the timeout policy and ranks last."""
+    """RULINGS R-RESIGN: the seat plays on by the timeout policy and ranks last."""
     state.resigned.append(event.data["seat"])
 
 

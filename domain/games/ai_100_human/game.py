@@ -20,7 +20,7 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     """Decider, fold and projections of one match (see ``domain/engine.py`` for the contract).
 
     ``result``: ``None`` while running, else ``{"scores", "ranking", "winners"}`` (+
-    ``rating`` in solo)."""
+    ``rating`` in solo). RULINGS R-ABANDONED."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
@@ -36,7 +36,7 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
         return rec.events
 
     def resign(self, state: Any, seat: int, command: Any, rng: random.Random) -> list[Event]:
-        """RULINGS R-resign: ``SeatResigned``; when at most one seat is left standing the
+        """RULINGS R-RESIGN: ``SeatResigned``; when at most one seat is left standing the
         match ends at once (``MatchEnded``, reason ``resignation``: the standing seat wins,
         solo: nobody), scores as they are now."""
         check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)

@@ -38,7 +38,7 @@ def copy_targets(state: MatchState, seat: int, copy_card: str) -> list[str]:
     """Card ids a copy card (099-104) of ``seat`` may copy: development cards of its colour
     in the adjacent players' tableaux (2-player mode: the opponent's tableau and the neutral
     grid; solo: the draft grid; see ``MatchState.neighbour_tableaux``). AI cards cannot be
-    copied. Sorted, no duplicates."""
+    copied. Sorted, no duplicates. RULINGS R-COPY."""
     wanted = roles.copy_color(copy_card)
     found: set[str] = set()
     for tableau in state.neighbour_tableaux(seat):
@@ -73,7 +73,7 @@ def reserve_exchanges(state: MatchState, seat: int) -> list[dict]:
 
 def moves_to_empty(tableau: Mapping[Pos, str], diagonal: bool = False) -> list[tuple[Pos, Pos]]:
     """``(from, to)`` pairs moving one card (not the AI card) to an empty frame cell such
-    that the tableau stays connected (R-ADJ). Used by 119/120 and by AI-5."""
+    that the tableau stays connected (R-ADJ). Used by 119/120 and by AI-5. RULINGS R-119."""
     empty = [p for p in FRAME if p not in tableau]
     out = []
     for src, card in sorted(tableau.items()):

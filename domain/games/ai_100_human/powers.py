@@ -27,7 +27,10 @@ def diagonal(state: MatchState, seat: int) -> bool:
 
 def ai5_actions(state: MatchState, seat: int) -> list[dict]:
     """``use_ai5`` commands: swap two development cards, or one with an empty cell
-    (connectivity kept, R-ADJ); empty when AI-5 is not this seat's side or was used."""
+    (connectivity kept, R-ADJ); empty when AI-5 is not this seat's side or was used.
+
+    RULINGS R-POWERS.
+    """
     s = state.seats[seat]
     if not s.ai_revealed or roles.ai_power(s.ai_card) != roles.EXCHANGE_TWO or s.ai5_used:
         return []
@@ -56,7 +59,11 @@ def ai6_available(state: MatchState, seat: int) -> bool:
 
 
 def ai6_actions(state: MatchState, seat: int) -> list[dict]:
-    """AI-6 step 1: ``[{"type": "use_ai6"}]`` when :func:`ai6_available`, else ``[]``."""
+    """AI-6 step 1: ``[{"type": "use_ai6"}]`` when :func:`ai6_available`, else ``[]``.
+
+    RULINGS R-POWERS.
+    RULINGS R-AI6-STEPS.
+    """
     return [{"type": "use_ai6"}] if ai6_available(state, seat) else []
 
 
@@ -72,7 +79,10 @@ def ai6_discards(state: MatchState, seat: int) -> list[dict]:
 
 def extra_placements(state: MatchState, seat: int) -> list[dict]:
     """AI-2 ``place_extra`` commands: a reserve card (not one 115/116 returned this turn)
-    orthogonally adjacent to any card, outside the frame allowed (RULINGS, AI-2)."""
+    orthogonally adjacent to any card, outside the frame allowed (RULINGS, AI-2).
+
+    RULINGS R-SHARED-AI2, R-AI2.
+    """
     s = state.seats[seat]
     cells = placement_cells(s.tableau, diagonal=False, frame=False)
     out = []

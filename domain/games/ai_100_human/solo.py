@@ -49,6 +49,7 @@ def offer(state: MatchState) -> list[tuple[Pos, str]]:
     Step 1: "one of the 3 cards in the row/column where your standee is". Ruling
     R-SOLO-LINE: a line holding fewer cards offers the cards it holds; an empty line
     (or no standee) offers every card of the grid, so the flow never blocks.
+    RULINGS R-SOLO-NEIGHBOUR.
     """
     if state.standee is not None:
         cards = [(p, state.grid[p]) for p in line_cells(state.standee) if p in state.grid]
@@ -60,7 +61,10 @@ def offer(state: MatchState) -> list[tuple[Pos, str]]:
 def start_phase(rec: Recorder, phase: int, rng: random.Random) -> None:
     """Solo set-up of ``phase`` after its deck was shuffled: the dividers (Phase 1, random
     order from ``rng``), the 9-card draft grid, 4 cards for the reserve, the 18-card timer
-    stack (its cards and order come from the recorded, redacted deck order)."""
+    stack (its cards and order come from the recorded, redacted deck order).
+
+    RULINGS R-SOLO-SETUP.
+    """
     if phase == 1:
         colors = list(DIVIDER_COLORS)
         rng.shuffle(colors)

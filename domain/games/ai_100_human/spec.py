@@ -100,6 +100,7 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     Raises :class:`InvalidCommand` for a seat count outside 1..6, unknown keys or values the
     schema refuses, or an objective id that does not exist for its phase (Objective Cards
     Details).
+    RULINGS R-OBJ.
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"AI: 100% Human is played by {MIN_SEATS} to {MAX_SEATS} seats here.")

@@ -79,7 +79,10 @@ class MatchState:
     tilted: list[list[int]] = field(default_factory=list)
 
     def left(self, seat: int) -> int:
-        """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General")."""
+        """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General").
+
+        RULINGS R-SHARED-SEATS.
+        """
         return (seat + 1) % self.seat_count
 
     def right(self, seat: int) -> int:

@@ -59,6 +59,7 @@ def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True
     A position qualifies when it is empty and orthogonally adjacent to a card of
     ``tableau`` (also diagonally adjacent when ``diagonal``: AI-8), and inside the frame
     unless ``frame`` is False (AI-2's end-of-game card). An empty tableau has no cell.
+    RULINGS R-SHARED-FRAME.
     """
     steps = _ORTHO + _DIAG if diagonal else _ORTHO
     if frame:               # the neighbours of frame cells are laid out once

@@ -21,7 +21,10 @@ from .state import cell
 def score_played_card(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
                       copy: str | None = None, via: str | None = None) -> None:
     """Emit the ``VPScored`` of ``card`` at ``pos`` for ``seat`` (copy cards score the
-    effect of ``copy``, or 0 without a target; 105/106 are scored by :func:`score_copy_points`)."""
+    effect of ``copy``, or 0 without a target; 105/106 are scored by :func:`score_copy_points`).
+
+    RULINGS R-EVENTS, R-SOLO-105.
+    """
     state = rec.state
     s = state.seats[seat]
     data: dict[str, Any] = {"reason": "card", "card": card, "cell": [pos[0], pos[1]]}
@@ -42,6 +45,7 @@ def score_copy_points(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
 
     2-player mode: the neutral grid gains no VP, so the opponent's VP this turn count.
     Solo ("The effect of cards 105 and 106 cannot be applied in solo mode"): a flat 4 VP.
+    RULINGS R-SHARED-COPY.
     """
     state = rec.state
     best_seat, best = None, 0
@@ -58,7 +62,10 @@ def score_copy_points(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
 
 
 def score_turn(rec: Recorder) -> None:
-    """Score every card revealed this turn in rulebook order, applying chosen exchanges."""
+    """Score every card revealed this turn in rulebook order, applying chosen exchanges.
+
+    RULINGS R-SHARED-BLACK, R-105.
+    """
     state = rec.state
     played = [(i, s.played["card"], cell(s.played["cell"]))
               for i, s in enumerate(state.seats) if s.played]
@@ -100,7 +107,10 @@ def score_turn(rec: Recorder) -> None:
 
 def draw_cards(rec: Recorder, seat: int, count: int, reason: str) -> list[str]:
     """Draw up to ``count`` cards from the top of the current phase deck into the reserve
-    (fewer when the deck runs out); emits ``CardsDrawn`` (private to ``seat``)."""
+    (fewer when the deck runs out); emits ``CardsDrawn`` (private to ``seat``).
+
+    RULINGS R-117, R-SOLO-DECK.
+    """
     cards = list(rec.state.deck[:count])
     if cards:
         rec.emit("CardsDrawn", {"cards": cards, "reason": reason}, seat)

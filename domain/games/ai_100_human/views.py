@@ -100,7 +100,10 @@ def _decided(state: MatchState, seat: int) -> bool:
 # ---------------------------------------------------------------- redaction
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
-    """``event.data`` as ``viewer`` may see it (the owner of a private event sees all)."""
+    """``event.data`` as ``viewer`` may see it (the owner of a private event sees all).
+
+    RULINGS R-HIDDEN, R-HIDDEN-MODES.
+    """
     rule = _REDACTIONS.get(event.type)
     data = dict(event.data)
     if rule is None:

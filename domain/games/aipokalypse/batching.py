@@ -1,4 +1,4 @@
-"""Hidden Recruitment moves as one event: ``RecruitmentMoves`` (RULINGS R-privacy, R-hidden-batch).
+"""Hidden Recruitment moves as one event: ``RecruitmentMoves`` (RULINGS R-PRIVACY, R-HIDDEN-BATCH).
 
 A hidden Recruitment command must look the same to the other seats whatever it caused: one
 discard, a recruit with an ammo gain, a Triple with its Special Unit, an effect chain with a
@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from domain.engine import Event
 
 BATCH_TYPE = "RecruitmentMoves"
-#: the neutral type under which a viewer sees a hidden move it may not see (RULINGS R-privacy)
+#: the neutral type under which a viewer sees a hidden move it may not see (RULINGS R-PRIVACY)
 HIDDEN_MOVE_TYPE = "RecruitmentMoveMade"
 
 
@@ -32,7 +32,10 @@ def batch(events: list[Event], seat: int | None) -> list[Event]:
     """``events`` with each maximal run of consecutive ``hidden`` events replaced by one
     ``RecruitmentMoves`` event of ``seat`` (the acting seat of a Recruitment command, or
     ``None`` for the automatic steps of another phase, e.g. the draws and round bonuses that
-    open a Recruitment Phase). A run of a single event is batched too (constant shape)."""
+    open a Recruitment Phase). A run of a single event is batched too (constant shape).
+
+    RULINGS R-HIDDEN-BATCH.
+    """
     out: list[Event] = []
     run: list[Event] = []
 

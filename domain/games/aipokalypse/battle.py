@@ -9,7 +9,7 @@ Against the A.I.Toma ("Solo / Cooperative Mode", :mod:`.toma`, :mod:`.sides`): i
 like any player (its cards go by :func:`.toma.fighter`), its strength is its unit's pile plus
 the passive symbol's bonus, its ammo counts the ammo-gain symbols (doubled in co-op); a human
 seat reacts while its side would lose the point and only so that its side wins it (the
-A.I.Toma wins ties, ruling R-toma-react); the A.I.Toma spends ammo by itself
+A.I.Toma wins ties, ruling R-TOMA-REACT); the A.I.Toma spends ammo by itself
 (:func:`toma_react`).
 """
 from __future__ import annotations
@@ -37,6 +37,7 @@ def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
     leftmost active unit ("always fight with the unit farthest to the left"). With no fitting
     unit only the card value counts: ``(None, False)``; the seat then chooses where the card
     goes (:func:`placements`, command ``place_card``).
+    RULINGS R-BLACK-NOISE, R-AILIEN-MAGNET.
     """
     cat = catalogue()
     ccolor = cat[card].color
@@ -57,7 +58,10 @@ def fighter_for(p: Mapping[str, Any], card: str) -> tuple[int | None, bool]:
 def placements(p: Mapping[str, Any]) -> list[int]:
     """Where a battle card without a fitting unit may go: "on the top edge of an empty slot
     or an active unit (This unit is then exhausted)" — empty slots (The Scream counts as
-    one) first, then active units, left to right. Empty: beside the slots."""
+    one) first, then active units, left to right. Empty: beside the slots.
+
+    RULINGS R-BATTLE-PLACE.
+    """
     empty = [i for i, s in enumerate(p["slots"])
              if (not s["unit"] or modifiers.never_fights(p, i)) and not s["exhausted"]]
     active = [i for i, s in units(p) if not s["exhausted"] and i not in empty]
@@ -139,7 +143,7 @@ def fighting_temp(state: Mapping[str, Any], seat: int, cur: Mapping[str, Any]) -
     """Temporary strength of the fighting unit (slot temp, Desert Rats ammo, battle effects).
     Faceless T (``mirror``): "This can copy the strength of your strongest Mutant, counting
     temporary effects" — the other unit's strength with its temporary strength
-    (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it)."""
+    (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it). RULINGS R-FACELESS."""
     p = state["players"][seat]
     me = cur["slot"]
     slot = p["slots"][me]
@@ -207,7 +211,7 @@ def wins_with(state: Mapping[str, Any], seat: int, mine: int,
     """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
     A.I.Toma: whether its side's (summed) strength would at least equal the A.I.Toma's
     (doubled) one. A tie is still the A.I.Toma's point, so the side stays behind and may
-    react again, e.g. with ammo (ruling R-toma-react). ``st``: :func:`strengths` of
+    react again, e.g. with ammo (ruling R-TOMA-REACT). ``st``: :func:`strengths` of
     ``state`` when the caller has them already (they are computed otherwise)."""
     st = strengths(state) if st is None else st
     if state.get("toma"):
@@ -235,10 +239,10 @@ def reactions(state: Mapping[str, Any], seat: int,
     (tied) highest — or, with Illusionists, a decoy card (:func:`decoys`). Big Benji ("You
     can do this at any time, even during battle") may cash pool cards in every window, also
     while its seat is not behind: then ``cash_pool`` and ``pass`` are its only commands
-    (ruling R-benji). Against the A.I.Toma a seat reacts while its side would lose the point
-    (a tie included) and a reaction must bring its side at least level (R-toma-react).
+    (ruling R-BENJI). Against the A.I.Toma a seat reacts while its side would lose the point
+    (a tie included) and a reaction must bring its side at least level (R-TOMA-REACT).
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
-    one computation over every seat); computed once here otherwise."""
+    one computation over every seat); computed once here otherwise. RULINGS R-REACT."""
     p = state["players"][seat]
     if (state["phase"] != "battle" or p["eliminated"] or p["current"] is None or p["passed"]
             or is_toma(p)):
@@ -271,7 +275,7 @@ def reactions(state: Mapping[str, Any], seat: int,
 
 def ammo_all_fights(p: Mapping[str, Any]) -> bool:
     """Lieutenant Dan in battle: "Instead of giving a unit strength, you can also spend your
-    ammo to give strength to all your humans" — offered (``react_ammo_humans``, ruling R-dan)
+    ammo to give strength to all your humans" — offered (``react_ammo_humans``, ruling R-DAN)
     where ammo is spent on the fighting unit, when that unit is one of "your humans": each
     ammo gives every Human on the seat's slots 2 temporary strength for the rest of the
     battle ("Each ammo temporarily strengthens any unit by 2 strength ... for that one
@@ -296,7 +300,7 @@ def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
 
 def colony_card(p: Mapping[str, Any]) -> list[str]:
     """Venus Colony: its A.I.Lien "as a battle card in every battle" (once per battle, while
-    it is not the current card)."""
+    it is not the current card). RULINGS R-VENUS."""
     cid = p.get("colony")
     if not cid or p.get("colony_out") or (p["current"] and p["current"]["card"] == cid):
         return []
@@ -306,7 +310,10 @@ def colony_card(p: Mapping[str, Any]) -> list[str]:
 def decoys(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Illusionists: "If a strong unit of yours is about to lose its point in battle, you can
     play a card of a different color that would activate a weaker unit of yours instead" —
-    ``react_card`` commands (the seat is behind) that need not make it highest."""
+    ``react_card`` commands (the seat is behind) that need not make it highest.
+
+    RULINGS R-ILLUSION.
+    """
     p = state["players"][seat]
     cur = p["current"]
     if not modifiers.has(p, "illusion") or not cur or not cur["fights"] or cur["slot"] is None:
@@ -385,7 +392,10 @@ def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
 def point_winners(state: Mapping[str, Any], st: Mapping[int, int], forced: list[int]) -> list[int]:
     """Who scores the point with battle strengths ``st`` and the seats ``forced`` by a "you
     win the point" effect: exactly the forced seats if any, else the highest strength, ties
-    all score (Neo / Last Light win ties alone); against the A.I.Toma :func:`.sides.point_winners`."""
+    all score (Neo / Last Light win ties alone); against the A.I.Toma :func:`.sides.point_winners`.
+
+    RULINGS R-TIE.
+    """
     if state.get("toma"):
         return sides.point_winners(state, st, forced)
     if forced:
@@ -404,7 +414,7 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     other Human of ``color`` on its slots. Options: ``"keep"`` — the default a turn timeout
     takes (a timeout is a pass: nothing is given up) — then the other Humans' slots, weakest
     first (rightmost on ties). The victim is discarded without discard effects (a battle
-    discard) and the seat joins ``forced``. Ruling R-win-point."""
+    discard) and the seat joins ``forced``. Ruling R-WIN-POINT."""
     p = ctx.players[seat]
     victims = [j for j, s in units(p) if j != me and color_of(s["unit"]) == color]
     if not victims:

@@ -2,7 +2,7 @@
 engine asks through the choice mechanism (RULINGS.md "Player decisions"): Murderer, Lieutenant
 Dan, Red Slot placement, a Triple's health draw and slot, Enclave M87, Mechatron. The random bot
 picks any option, the idle bot (turn timeout) an optional effect's decline and a forced
-decision's first option (RULINGS R-timeout)."""
+decision's first option (RULINGS R-TIMEOUT)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -33,6 +33,7 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
     - ``health_draw``: 2 (the better of two); ``special_slot``: the leftmost slot ("Strive
       to place the best unit ... as far to the left as possible"); ``reshuffle``: yes;
     - ``attach`` (Mechatron): the hand card worth least, a unit from a slot only without one.
+    RULINGS R-CHOICE-DEFAULTS.
     """
     if kind == "sacrifice":
         victims = [o for o in options if isinstance(o, int) and o < len(slots)]

@@ -174,7 +174,7 @@ class IdleBot:
     Elex skips, Lieutenant Dan spends 0 ammo, Hacker keeps the pool, Module discards nothing,
     Big Benji steals nothing ...) and answers a forced one with its first option; keeps the
     first offered faction / drawn Special Unit and places a battle card on the first place
-    offered. It never cashes, spends or plays anything it is not forced to."""
+    offered. It never cashes, spends or plays anything it is not forced to. RULINGS R-TIMEOUT."""
 
     name = "idle"
 

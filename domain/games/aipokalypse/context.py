@@ -68,7 +68,7 @@ class Ctx:
         """Mark the events so far as final for a decision asked later in this call: when a
         :class:`NeedChoice` follows, ``decide`` keeps these events and holds ``command`` (an
         internal command that continues from here) instead of the whole command, so public
-        facts emitted so far (e.g. ``FactionsRevealed``, ruling R-setup) are never held
+        facts emitted so far (e.g. ``FactionsRevealed``, ruling R-SETUP) are never held
         back behind the choice."""
         self.resume = (len(self.events), dict(command))
 
@@ -80,7 +80,7 @@ class Ctx:
         uses nothing — what a turn timeout answers (:func:`timeout_option`); None for a
         decision the effect forces. Raises :class:`NeedChoice` when the answer is not known
         yet, ``ValueError`` when a recorded answer is not an option (a corrupt log;
-        execution is deterministic) or ``decline`` is not one of the options."""
+        execution is deterministic) or ``decline`` is not one of the options. RULINGS R-CHOICE."""
         if not options:
             raise ValueError(f"no options for {kind}")
         if decline is not None and decline not in options:

@@ -8,9 +8,9 @@ and the alternative win conditions against the A.I.Toma.
 - "Once per game, when you recruit a Special Unit at the beginning of the Recruitment Phase,
   you may recruit it from your partner's pool": a ``triple`` with ``source: "partner"``,
   once per game for each partner, and only as its first Recruitment move of that phase
-  (``FirstMoveMade`` marks the first move; ruling R-coop-partner-pool).
+  (``FirstMoveMade`` marks the first move; ruling R-COOP-PARTNER-POOL).
 - "Once per game, one player may give 1 ammo to his partner": ``give_ammo`` in the giver's
-  Recruitment Phase, once per game for the team (ruling R-coop-gift).
+  Recruitment Phase, once per game for the team (ruling R-COOP-GIFT).
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def partner_pool(state: Mapping[str, Any], seat: int) -> list[str]:
 def take_from_partner(ctx: Ctx, seat: int, card: str) -> None:
     """Move ``card`` from the partner's pool into ``seat``'s pool (cards Kollektah stored under it
     stay with the partner, :func:`.effects.pools.release_tucked`) and use the once-per-game
-    right; the caller recruits it from there."""
+    right; the caller recruits it from there. RULINGS R-COOP-PARTNER-POOL."""
     other = partner(ctx.state, seat)
     release_tucked(ctx, other, card)
     ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
@@ -78,7 +78,7 @@ def can_give(state: Mapping[str, Any], seat: int) -> bool:
 
 def give_ammo(ctx: Ctx, seat: int) -> None:
     """"Once per game, one player may give 1 ammo to his partner" (raises IllegalMove
-    ``cannot_give_ammo``)."""
+    ``cannot_give_ammo``). RULINGS R-COOP-GIFT."""
     if not can_give(ctx.state, seat):
         raise IllegalMove("Only once per game, in co-op, with ammo of yours and room in your partner's "
                           "storage.", "cannot_give_ammo")
@@ -127,7 +127,10 @@ def alternative_win(ctx: Ctx) -> bool:
 
 def alternative_win_due(ctx: Ctx) -> bool:
     """Co-op: a noted alternative win of an earlier round, and both partners survived this
-    Battle Phase (the damage is applied): the team wins. Returns True when the match ended."""
+    Battle Phase (the damage is applied): the team wins. Returns True when the match ended.
+
+    RULINGS R-COOP-ALT.
+    """
     toma = ctx.state.get("toma")
     if not toma or toma.get("alt_pending") is None or ctx.state["phase"] == "ended":
         return False

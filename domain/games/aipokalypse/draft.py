@@ -46,7 +46,10 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Apply a draft command (raises IllegalMove ``wrong_phase`` / ``not_in_packet`` /
-    ``not_your_stack``); passes the packets and forms the stacks when everyone is done."""
+    ``not_your_stack``); passes the packets and forms the stacks when everyone is done.
+
+    RULINGS R-EXPERT.
+    """
     kind = pending(ctx.state).get(seat)
     p = ctx.players[seat]
     if cmd["type"] == "draft_special" and kind == "draft_special":

@@ -28,7 +28,10 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
     5-8 Player Variant (5+ seats): the second copy's basic units are shuffled in (its ammo is
     added after the factions are chosen, :func:`factions_chosen`). Solo / Cooperative Mode:
     after the hands, the A.I.Toma's starting units come from the draw pile
-    (:func:`.toma.setup`, ``difficulty``) and its 6 health points from the Special deck."""
+    (:func:`.toma.setup`, ``difficulty``) and its 6 health points from the Special deck.
+
+    RULINGS R-FORCE-LUCK.
+    """
     cat, rng = catalogue(), ctx.rng
     factions, specials, basics = list(cat.faction), list(cat.special), list(cat.basic)
     second = seats > BASE_MAX_SEATS
@@ -62,14 +65,14 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
 
 def factions_chosen(ctx: Ctx) -> None:
     """All seats chose: reveal the factions, add the second copy's ammo (5-8 Player Variant:
-    shuffled, under the ammo deck, ruling R-large), run start-of-game faction effects, begin
+    shuffled, under the ammo deck, ruling R-LARGE), run start-of-game faction effects, begin
     round 1."""
     ctx.emit("FactionsRevealed", None, factions=[ctx.players[s]["faction"] for s in human_seats(ctx.state)])
     if ctx.state.get("second_copy"):
         ammo = list(catalogue().second_faction)
         ctx.rng.shuffle(ammo)
         ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
-    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-setup)
+    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-SETUP)
     start_of_game(ctx)
 
 
@@ -80,7 +83,7 @@ START_OF_GAME = {"type": "start_of_game"}
 
 def start_of_game(ctx: Ctx) -> None:
     """Start-of-game faction effects of every seat (seat order; e.g. Prayers of Elex prays),
-    then Recruitment 1 begins (ruling R-setup: after ``FactionsRevealed``)."""
+    then Recruitment 1 begins (ruling R-SETUP: after ``FactionsRevealed``)."""
     for seat in human_seats(ctx.state):
         for fid in [ctx.players[seat]["faction"]]:
             ops = catalogue()[fid].ops("start")
@@ -141,7 +144,7 @@ def load_megaton(ctx: Ctx, seat: int) -> None:
     the seat ends its Recruitment it may place hand cards face down on Megaton, one by one
     (default: none). They leave the hand for good: no battle card, Triple, recruit or
     discard effect reaches them, they are not hand cards for the A.I.Pokalypse, and only
-    the Boom (:mod:`.effects.opponents`) uses them. Ruling R-megaton."""
+    the Boom (:mod:`.effects.opponents`) uses them. Ruling R-MEGATON."""
     loaded: list[str] = []
     while True:
         hand = [c for c in ctx.players[seat]["hand"] if c not in loaded]
@@ -162,7 +165,7 @@ def start_battle(ctx: Ctx) -> None:
     Outfitter Q "can wait until all other players have completed their preparation-effect
     actions": its seat's preparation sequence stops before it and continues (Outfitter Q,
     then the units to its right, then the faction) once every other seat is done. Waiting
-    never costs anything, so it always waits (ruling R-outfitter)."""
+    never costs anything, so it always waits (ruling R-OUTFITTER)."""
     ctx.emit("BoardsRevealed", None,
              boards={str(s): public_board(ctx.players[s]) for s in alive(ctx.state)})
     ctx.emit("BattlePhaseStarted", None)
@@ -196,7 +199,7 @@ def _prepare(ctx: Ctx, seat: int, todo: list) -> None:
 
 def guess_score(ctx: Ctx, seat: int, cards: int) -> None:
     """XxX: the seat secretly guesses its score of this battle (0..battle cards; default the
-    even share of the points). Checked in :func:`end_battle`."""
+    even share of the points). Checked in :func:`end_battle`. RULINGS R-XXX."""
     share = cards // max(1, len(alive(ctx.state)))
     options = [share] + [k for k in range(cards + 1) if k != share]
     ctx.emit("ScoreGuessed", seat, guess=ctx.ask(seat, "guess", options, "XxX: guess your score of this battle"))
@@ -240,7 +243,10 @@ def battle_damage(state: dict) -> dict[int, int]:
     0, 0, 2); only when every living seat has the same score does each lose 1, except a
     tie-winner (Neo "You win any tie ... battle results", Last Light), which loses none.
     (C.H.R.O.M.E.'s doubling is its owner's decision, see :func:`end_battle`.) Against the
-    A.I.Toma the same rule applies between the two sides (:func:`.sides.battle_damage`)."""
+    A.I.Toma the same rule applies between the two sides (:func:`.sides.battle_damage`).
+
+    RULINGS R-DAMAGE.
+    """
     if state.get("toma"):
         return sides.battle_damage(state)
     seats = alive(state)
@@ -329,7 +335,7 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
     Death a seat that must lose a point with an empty stack is eliminated. Elysium: +1 ammo
     per lost point. Ends the match when at most one seat is left. The A.I.Toma loses last,
     one Special Unit at a time, each resolving its action symbols (:func:`.toma.lose_health`);
-    against it the match ends by :func:`.sides.check_end`."""
+    against it the match ends by :func:`.sides.check_end`. RULINGS R-SUDDEN-DEATH."""
     sudden = ctx.state["sudden_death"]
     eliminated_now: list[int] = []
     for seat in sorted(damage):
@@ -372,7 +378,7 @@ def check_alternative_win(ctx: Ctx) -> bool:
     """Special Units' alternative win conditions (Invader: 5 units of one colour, Rogues
     count as purple), checked after each battle. Several at once -> total strength. Against
     the A.I.Toma: :func:`.coop.alternative_win` (co-op: "both players must survive one more
-    battle phase")."""
+    battle phase"). RULINGS R-ALT-WIN."""
     if ctx.state.get("toma"):
         return coop.alternative_win(ctx)
     winners = [seat for seat in alive(ctx.state) if coop.meets_alternative_win(ctx.players[seat])]
@@ -391,7 +397,7 @@ def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
 def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
     """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
     then more remaining health points; a full tie is a shared win. Against the A.I.Toma:
-    :func:`.sides.finish_by_strength`."""
+    :func:`.sides.finish_by_strength`. RULINGS R-LAST-ELIMINATED."""
     if ctx.state.get("toma"):
         sides.finish_by_strength(ctx, reason, with_hand)
         return
@@ -405,7 +411,7 @@ def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -
     n = ctx.state["n"]
     resigned = list(ctx.state.get("resigned", []))
     scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
-    if resigned:   # RULINGS R-resign: a resigned seat never wins; the best standing seats do
+    if resigned:   # RULINGS R-RESIGN: a resigned seat never wins; the best standing seats do
         standing = [s for s in range(n) if s not in resigned]
         winners = [w for w in winners if w not in resigned]
         if not winners and standing:

@@ -149,7 +149,7 @@ def _recruitment(s: dict, e: Event) -> None:
         p["ready"] = p["eliminated"] or bool(p.get("toma"))     # the A.I.Toma does not recruit
         p["moved"] = False
         if not p["eliminated"]:
-            toma_fold.reveal_board(p)      # the board as the battle left it (public, R-privacy)
+            toma_fold.reveal_board(p)      # the board as the battle left it (public, R-PRIVACY)
 
 
 @_on("CardsDrawn")
@@ -630,7 +630,7 @@ def _health_lost(s: dict, e: Event) -> None:
     p = _p(s, e)
     _take_top(p["health"], e.data["cards"])
     p["pool"].extend(e.data["cards"])
-    if s["phase"] == "recruitment" and p["public"]:   # public even in Recruitment (R-view-version)
+    if s["phase"] == "recruitment" and p["public"]:   # public even in Recruitment (R-VIEW-VERSION)
         p["public"]["health"] = len(p["health"])
         p["public"]["pool"] = list(p["public"]["pool"]) + list(e.data["cards"])
 
@@ -677,7 +677,7 @@ def _cleared(s: dict, e: Event) -> None:
 
 @_on("SeatResigned")
 def _resigned(s: dict, e: Event) -> None:
-    """RULINGS R-resign: competitive, the seat plays on by the idle policy and loses."""
+    """RULINGS R-RESIGN: competitive, the seat plays on by the idle policy and loses."""
     s.setdefault("resigned", []).append(e.data["seat"])
 
 

@@ -41,7 +41,7 @@ class AIPokalypseEngine(ModularEngine):
         return state["result"]
 
     def resign(self, state: dict, seat: int, command: Any, rng: random.Random) -> list[Event]:
-        """RULINGS R-resign: ``SeatResigned``. Against the A.I.Toma (solo, co-op) the human
+        """RULINGS R-RESIGN: ``SeatResigned``. Against the A.I.Toma (solo, co-op) the human
         side loses at once (``MatchEnded`` outcome ``lost``, reason ``resignation``).
         Competitive: the seat plays on by the ``idle`` policy and loses; when at most one
         living seat has not resigned the match ends (it wins, reason ``resignation``)."""
@@ -60,7 +60,7 @@ class AIPokalypseEngine(ModularEngine):
         return ctx.events
 
     def abandon(self, state: dict, seat: Any, command: Any) -> list[Event]:
-        """RULINGS R-abandoned: ``MatchEnded`` with the abandoned result."""
+        """RULINGS R-ABANDONED: ``MatchEnded`` with the abandoned result."""
         idle = check_abandon(command, seat, state["phase"] == "ended")
         return [Event("MatchEnded", abandoned_result(state["n"], idle))]
 

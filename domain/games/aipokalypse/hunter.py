@@ -381,7 +381,7 @@ class TomaHunterBot:
 
     def _react(self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
         """Win the point as cheaply as possible. A reaction only has to bring the side level
-        with the A.I.Toma (R-toma-react), so a card may need ammo on top: every offered card
+        with the A.I.Toma (R-TOMA-REACT), so a card may need ammo on top: every offered card
         is costed with the ammo it still needs, every ammo count by itself. The cheapest plan
         within ``ammo_react`` ammo (all of it on the last point) is started, its card first;
         with none the bot passes (a point the A.I.Toma's big unit takes costs nothing)."""

@@ -28,7 +28,7 @@ def all_units_below_15(p: Mapping[str, Any]) -> bool:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
     strength to all your humans" — whether the seat may spend 1 ammo on all its units of
     that colour now (Dan on a slot and one of them below 15 strength: command
-    ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-dan)."""
+    ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-DAN)."""
     color = modifiers.ammo_all_color(p)
     return color is not None and any(color_of(s["unit"]) == color and s["pos"] < MAX_POS for _, s in units(p))
 
@@ -36,7 +36,7 @@ def all_units_below_15(p: Mapping[str, Any]) -> bool:
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Big Benji: "You can discard as many Special Units from your pool as you like. You
     receive one ammo for each unit. You can do this at any time, even during battle." One
-    pool card per command, in every decision window of the seat (ruling R-benji): all
+    pool card per command, in every decision window of the seat (ruling R-BENJI): all
     through its Recruitment Phase (also while it chooses a drawn Special Unit), in every
     battle reaction window — behind or not (:func:`.battle.reactions`) — and while placing a
     battle card. Not inside an open effect decision: an effect resolves completely first
@@ -66,7 +66,10 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     and put a card from your hand into the slot. The strength remains the same, and no
     recruit effects are triggered. A card that you take back on hand does not trigger
     discard effects." The paid card is a real discard (its discard effect resolves first);
-    if that effect removed the unit or the card to put in, the exchange does not happen."""
+    if that effect removed the unit or the card to put in, the exchange does not happen.
+
+    RULINGS R-MEGAGNETO.
+    """
     if dict(cmd) not in exchange_options(ctx.state, ctx.players[seat]):
         raise IllegalMove("Megagneto: pay a hand card, name a basic unit on a slot and another "
                           "hand card.", "invalid_exchange")
@@ -155,7 +158,7 @@ def sources_for(state: Mapping[str, Any], p: Mapping[str, Any], seat: int | None
 def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     """Every Recruitment command of ``seat`` (its pending decision is ``recruit``)."""
     p = state["players"][seat]
-    if p["offer"]:                                      # Big Benji may still cash (R-benji)
+    if p["offer"]:                                      # Big Benji may still cash (R-BENJI)
         return ([{"type": "choose_special", "special": c} for c in p["offer"]]
                 + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])
     cat = catalogue()
@@ -184,7 +187,7 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
             out.extend(_discard_actions(p, s["unit"], i))
         if p["ammo"]:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
-            if all_units_below_15(p):                   # Lieutenant Dan (R-dan)
+            if all_units_below_15(p):                   # Lieutenant Dan (R-DAN)
                 out.append({"type": "spend_ammo_humans"})
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
         out.extend(exchange_options(state, p))
@@ -268,7 +271,7 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if on_slot is None and "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
         # Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide
-        # which of the 6 cards you want to keep": the discard resolves nothing (ruling R-vault)
+        # which of the 6 cards you want to keep": the discard resolves nothing (ruling R-VAULT)
         discard_card(ctx, seat, cid, target, trigger=not idle_round(state, p))
     elif kind == "spend_ammo":
         slot = _slot(p, cmd["slot"])
@@ -361,7 +364,7 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def special_slot(ctx: Ctx, seat: int, freed: int, special: str) -> int:
     """"You must immediately play the Special Unit into an available slot": which empty slot is
     the seat's decision (kind ``special_slot``, slot indexes): the leftmost slot the Triple
-    freed first (the default), then every other empty slot, left to right (ruling R-triple-slot)."""
+    freed first (the default), then every other empty slot, left to right (ruling R-TRIPLE-SLOT)."""
     empty = [i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"] and i != freed]
     return ctx.ask(seat, "special_slot", [freed] + empty,
                    f"{catalogue()[special].name}: the slot it is recruited into")

@@ -78,7 +78,7 @@ class Rules(GameRules):
         """The command's events: a held command resumed with the answer (``ChoiceMade``
         first), else the command run with a fresh 64-bit seed (:func:`execute`). Every run
         of hidden events (a Recruitment command's whole effect) is returned as one
-        ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-hidden-batch), of ``seat``
+        ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-HIDDEN-BATCH), of ``seat``
         when the command is a Recruitment command."""
         mover = seat if state.get("phase") == "recruitment" else None
         held = state.get("choice")

@@ -8,7 +8,7 @@ here are the rule where an A.I.Toma sits at the table (``state["toma"]``).
   temporary effects and ammo. The two players add up their battle strength". The human
   side wins a point when its (summed) strength exceeds the A.I.Toma's (doubled) one; a
   "you win the point" effect or a tie-winner (Neo, Last Light: "You win any tie") on the
-  human side wins it too. Both partners score the points of their side (ruling R-coop-side).
+  human side wins it too. Both partners score the points of their side (ruling R-COOP-SIDE).
 - Battle result: the usual rule between the two sides — the loser loses the difference; equal
   scores: every seat loses 1 (a tie-winner none).
 - Total strength: solo — the higher wins, ties: Neo, then more health points, then the
@@ -39,6 +39,10 @@ def toma_factor(state: Mapping[str, Any]) -> int:
 
 
 def _tiebreak(state: Mapping[str, Any], seats: list[int]) -> bool:
+    """Whether a tie-winner (Neo, Last Light: ``tiebreak``) sits among ``seats``.
+
+    RULINGS R-TOMA-TIE.
+    """
     return any(modifiers.has(state["players"][s], "tiebreak") for s in seats)
 
 
@@ -79,7 +83,7 @@ def point_winners(state: Mapping[str, Any], strengths: Mapping[int, int], forced
 
 
 def scores(state: Mapping[str, Any]) -> tuple[int, int]:
-    """``(human side's score, A.I.Toma's score)`` of the current battle."""
+    """``(human side's score, A.I.Toma's score)`` of the current battle. RULINGS R-COOP-SIDE."""
     toma = toma_seat(state)
     humans = [state["players"][s]["score"] for s in alive(state) if s != toma]
     return max(humans, default=0), state["players"][toma]["score"]
@@ -88,7 +92,7 @@ def scores(state: Mapping[str, Any]) -> tuple[int, int]:
 def battle_damage(state: Mapping[str, Any]) -> dict[int, int]:
     """"Battle Result" between the sides: the side with fewer points loses the difference (each
     human seat of a beaten side loses it); equal scores: everyone loses 1, a tie-winner
-    (Neo, Last Light) none."""
+    (Neo, Last Light) none. RULINGS R-TOMA-DAMAGE."""
     toma = toma_seat(state)
     mine, theirs = scores(state)
     damage = {}
@@ -123,7 +127,7 @@ def check_end(ctx: Ctx) -> None:
     """After damage: the A.I.Toma eliminated alone -> the human side wins; together with a
     human seat -> total strength ("If all players die with the A.I.Toma, total strength
     determines the winner"); a human seat eliminated (solo: the player; co-op: either partner,
-    ruling R-coop-elimination) -> the human side loses."""
+    ruling R-COOP-ELIMINATION) -> the human side loses. RULINGS R-TOMA-END."""
     state = ctx.state
     toma_out = state["players"][toma_seat(state)]["eliminated"]
     humans_out = [s for s in range(state["n"]) if state["players"][s]["eliminated"]]
@@ -147,7 +151,7 @@ def strengths_at_end(state: Mapping[str, Any], with_hand: bool) -> tuple[int, in
 def humans_win_by_strength(state: Mapping[str, Any], with_hand: bool = False) -> bool:
     """Total strength against the A.I.Toma: co-op — more than double its strength (a
     tie-winner wins exactly double); solo — more, on a tie Neo, then more health points; a
-    remaining tie goes to the A.I.Toma (it wins ties, ruling R-toma-total)."""
+    remaining tie goes to the A.I.Toma (it wins ties, ruling R-TOMA-TOTAL)."""
     mine, theirs = strengths_at_end(state, with_hand)
     humans = list(range(state["n"]))
     if coop(state):

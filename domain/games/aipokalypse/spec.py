@@ -3,7 +3,7 @@
 Rulebook sections: "Game Setup", "Phase 1: Recruitment", "Phase 2: Battle", "Good to Know"
 ("remember the number 6"), "5-8 Player Variant", "Solo / Cooperative Mode". Modes (option
 ``mode``, :data:`MODES`): ``competitive`` for 2-8 seats (from 5 seats the 5-8 Player Variant
-applies by itself: the second copy's basic units and ammo, ruling R-large), ``solo`` (1 seat)
+applies by itself: the second copy's basic units and ammo, ruling R-LARGE), ``solo`` (1 seat)
 and ``coop`` (2 seats as one team) against the simulated A.I.Toma with a ``difficulty``.
 """
 from __future__ import annotations
@@ -73,7 +73,7 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     omitted option takes its schema default (:func:`domain.modular.checked_options`) --
     except ``mode``, whose default follows the seat count: ``solo`` for 1 seat,
     ``competitive`` otherwise; 5-8 competitive seats play the 5-8 Player Variant (no option:
-    ruling R-large). Raises :class:`InvalidCommand` for a seat count outside 1..8 or the
+    ruling R-LARGE). Raises :class:`InvalidCommand` for a seat count outside 1..8 or the
     mode's range (solo 1, coop 2, competitive 2-8), unknown keys or values the schema
     refuses, a difficulty outside the A.I.Toma modes.
     """

@@ -108,7 +108,7 @@ def seats(state: Mapping[str, Any]) -> range:
 def opponents_of(state: Mapping[str, Any], seat: int) -> list[int]:
     """Living opponents of ``seat`` clockwise from its left neighbour. Against the A.I.Toma the
     human seats are one side: a seat's only opponent is the A.I.Toma (co-op partners are not
-    opponents), the A.I.Toma's are the human seats."""
+    opponents), the A.I.Toma's are the human seats. RULINGS R-COOP-OPPONENTS."""
     total = len(state["players"])
     order = [(seat + k) % total for k in range(1, total)
              if not state["players"][(seat + k) % total]["eliminated"]]
@@ -159,7 +159,10 @@ def alive(state: Mapping[str, Any]) -> list[int]:
 
 
 def max_ammo(player: Mapping[str, Any]) -> int:
-    """Ammo storage limit: 6, or a ``max_ammo`` faction's value (Elysium: 8)."""
+    """Ammo storage limit: 6, or a ``max_ammo`` faction's value (Elysium: 8).
+
+    RULINGS R-STALKER-AMMO.
+    """
     best = MAX_AMMO
     for fid in factions(player):
         for op in catalogue()[fid].has("max_ammo"):
@@ -179,7 +182,7 @@ def slid_ailien_value(slot: Mapping[str, Any]) -> int:
 def total_strength(player: Mapping[str, Any], with_ailien_hand: bool = False) -> int:
     """"Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
     also the card values of A.I.Lien cards in hand. An Astronomer's A.I.Lien cards count too
-    ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-astronomer:
+    ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-ASTRONOMER:
     in every total strength)."""
     total = sum(strength_of(s) + slid_ailien_value(s) for _, s in units(player))
     if with_ailien_hand:

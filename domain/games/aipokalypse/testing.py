@@ -68,7 +68,7 @@ def _aipok_unseen(state: Mapping[str, Any]) -> dict[str, list[str]]:
 def _aipok_parts(event: Event) -> list[Event]:
     """A ``RecruitmentMoves`` batch (one hidden command; its envelope seat is the acting
     seat, or none for the automatic steps opening the phase) stands for its inner events,
-    each of its own seat (RULINGS R-hidden-batch: a viewer is shown the inner events it
+    each of its own seat (RULINGS R-HIDDEN-BATCH: a viewer is shown the inner events it
     may see, each redacted as alone). Unpacked here from the stored shape, not with the
     domain's helper under test."""
     if event.type != "RecruitmentMoves":

@@ -4,12 +4,12 @@ automatic and follows from the state and the match seed (no seat decides for it)
 
 Rulebook "Solo / Cooperative Mode" (Game Setup: A.I.Toma; A.I.Toma Battle Phase; A.I.Toma
 Health Points and Game End; Special Units & Pool of A.I.Toma; A.I.Toma Action Effects) and
-RULINGS.md (R-toma-*). The A.I.Toma is ``players[n]`` (after the ``n`` human seats) with
+RULINGS.md (R-TOMA-*). The A.I.Toma is ``players[n]`` (after the ``n`` human seats) with
 ``"toma": True``: no hand, no faction, always ready; its slots hold *piles* (the stacked
 cards of a unit, bottom card first), a unit's colour is its bottom card's ("only the color
 and card value of the first card is visible") and its strength is the sum of the pile's
 card values (:func:`.state.strength_of`). Its cards have no effects: only colour and card
-value count (R-toma-no-effects). The point, damage and game-end rules of the human side
+value count (R-TOMA-NO-EFFECTS). The point, damage and game-end rules of the human side
 against it are in :mod:`.sides`; the team rules of the co-op mode in :mod:`.coop`.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .toma_pool import AILIEN, ROGUE, symbol_count
 def fits(unit_color: str | None, card_color: str | None) -> bool:
     """A card of ``card_color`` fits an A.I.Toma unit of ``unit_color``: the same colour, or
     either is a Rogue ("Rogues are considered as all colors for A.I.Toma"); an A.I.Lien fits
-    every unit (ruling R-toma-colour)."""
+    every unit (ruling R-TOMA-COLOUR)."""
     if unit_color is None or card_color is None:
         return False
     return unit_color == card_color or ROGUE in (unit_color, card_color) or card_color == AILIEN
@@ -44,7 +44,10 @@ def setup(draw: list[str], starting: int) -> tuple[list[list[str]], list[str], i
     7) from the top of ``draw``: the first card opens the leftmost slot; a card that fits an
     existing unit (same colour, Rogues any colour) goes onto the leftmost such unit, another
     colour opens a new slot to the right; an A.I.Lien is ignored (discarded) and a new card
-    drawn. Returns ``(piles left to right, ignored A.I.Lien, cards taken from draw)``."""
+    drawn. Returns ``(piles left to right, ignored A.I.Lien, cards taken from draw)``.
+
+    RULINGS R-TOMA-SETUP.
+    """
     cat = catalogue()
     piles: list[list[str]] = []
     ignored: list[str] = []
@@ -75,7 +78,7 @@ def fighter(p: Mapping[str, Any], card: str) -> tuple[int | None, bool, bool]:
     active unit for it "a new slot is opened": the leftmost empty slot (a killed unit's) or a
     new one while it has fewer than 6, where the card fights alone with its value and becomes
     the unit after the battle. Otherwise (6 slots, none free) it lies beside the units: only
-    its value counts (ruling R-toma-battle); an A.I.Lien never opens a slot."""
+    its value counts (ruling R-TOMA-BATTLE); an A.I.Lien never opens a slot."""
     cat = catalogue()
     color = cat[card].color
     active = [(i, s) for i, s in units(p) if not s["exhausted"]]
@@ -116,7 +119,10 @@ def lose_health(ctx: Ctx, count: int, sudden_before: bool) -> list[int]:
 def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
     """The action symbols of the Special Unit ``card`` just revealed into the A.I.Toma's pool,
     in printed order ("passive" is a standing effect, see :func:`passive_bonus`). Counts of
-    "the Special Units to the left" are over the pool cards before ``card``."""
+    "the Special Units to the left" are over the pool cards before ``card``.
+
+    RULINGS R-TOMA-CHOICE.
+    """
     seat = toma_seat(ctx.state)
     pool = ctx.players[seat]["pool"]
     left = pool[:pool.index(card)] if card in pool else list(pool)
@@ -158,7 +164,7 @@ def draw_card(ctx: Ctx) -> None:
     drawn in a way that matches the leftmost appropriate unit": the leftmost unit it fits;
     none: a new slot (the leftmost empty one, or a new one below 6), else the discard pile.
     An A.I.Lien is ignored and another card drawn, as at set-up — once a player played an
-    A.I.Lien in Sudden Death it joins the first unit instead (R-toma-draw)."""
+    A.I.Lien in Sudden Death it joins the first unit instead (R-TOMA-DRAW)."""
     seat = toma_seat(ctx.state)
     cat = catalogue()
     budget = len(ctx.state["draw"]) + len(ctx.state["discard"])
@@ -217,7 +223,7 @@ def forced_discards(ctx: Ctx) -> None:
     human seat that holds 6 cards (or more) discards the cards due (as many as its hand
     holds), each of its choice (default: the lowest card value); a seat the emptied piles
     left with fewer than 6 discards nothing. A forced discard is no played card, so no
-    discard effect resolves (ruling R-toma-symbols)."""
+    discard effect resolves (ruling R-TOMA-SYMBOLS)."""
     toma = ctx.state.get("toma")
     if not toma or not toma["discard_due"]:
         return
@@ -245,7 +251,7 @@ def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
     """The A.I.Toma as every viewer sees it (``None`` outside solo/co-op): its units (piles
     face up), pool, ammo and its health *count* (the stack's order is hidden from everybody).
     During the private Recruitment Phase its board as the last battle left it (snapshot at
-    ``RecruitmentStarted``, R-coop-privacy); changes the players' Recruitment effects make
+    ``RecruitmentStarted``, R-COOP-PRIVACY); changes the players' Recruitment effects make
     show at the next Battle Phase reveal."""
     seat = toma_seat(state)
     if seat is None:

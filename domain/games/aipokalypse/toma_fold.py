@@ -36,7 +36,7 @@ def reveal_board(player: dict) -> None:
     the Recruitment Phase — the battle, its damage and the A.I.Toma's units with this battle's
     cards, new slots, pool and ammo all happened in the open. Only the private Recruitment
     moves (and what they do to other boards: .Exe Suit, Scammer, Prof. Boom) wait for the next
-    Battle Phase reveal (rulings R-privacy, R-coop-privacy)."""
+    Battle Phase reveal (rulings R-PRIVACY, R-COOP-PRIVACY)."""
     player["public"] = public_board(player)
 
 
@@ -48,7 +48,7 @@ def clear_battle(s: dict, p: dict) -> None:
     fought there) goes onto its pile, the card of a slot opened in this battle becomes its
     unit; a card that does not fit its unit (drawn face down for a unit an effect exhausted)
     is then placed as at set-up: onto the leftmost unit it fits, else the leftmost empty
-    slot, else a new slot to the right (below 6), else the discard pile (ruling R-toma-battle).
+    slot, else a new slot to the right (below 6), else the discard pile (ruling R-TOMA-BATTLE).
     A.I.Lien are discarded unless a player played one in Sudden Death (then they stay with
     their unit); cards beside the units and the rest of the stack are discarded."""
     cat = catalogue()
@@ -162,7 +162,7 @@ def _first_move(s: dict, e: Event) -> None:
 
 def note_recruit(s: dict, card: str) -> None:
     """"Once a player plays an A.I.Lien during Sudden Death, all A.I.Lien remain with
-    A.I.Toma's units" (recruiting it into a slot, ruling R-toma-ailien)."""
+    A.I.Toma's units" (recruiting it into a slot, ruling R-TOMA-AILIEN)."""
     if s.get("toma") and s["sudden_death"] and catalogue()[card].kind == "ailien":
         s["toma"]["ailien_stays"] = True
 

@@ -1,7 +1,7 @@
 """The A.I.Toma's colours and the action symbols of the Special Units in its pool, read by
 the battle (strength), the effects (temporary strength) and :mod:`.toma` (its actions).
 Rulebook "Solo / Cooperative Mode" (Special Units & Pool of A.I.Toma; A.I.Toma Action
-Effects); RULINGS R-toma-colour, R-toma-symbols.
+Effects); RULINGS R-TOMA-COLOUR, R-TOMA-SYMBOLS.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROGUE, AILIEN = "purple", "green"
 
 
 def symbol_count(pool: list[str], symbol: str) -> int:
-    """How many ``symbol`` action symbols the Special Units ``pool`` show."""
+    """How many ``symbol`` action symbols the Special Units ``pool`` show. RULINGS R-TOMA-POOL."""
     cat = catalogue()
     return sum(cat[c].action_symbols.count(symbol) for c in pool)
 

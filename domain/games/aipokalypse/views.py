@@ -3,10 +3,10 @@
 During Recruitment every viewer sees the shared piles (discard pile, pile sizes) and the
 other seats' boards, hand sizes, ammo, pool and health as they were when the phase began
 (the last battle's outcome is public; snapshot at ``RecruitmentStarted``), so no seat's
-private recruiting shows through them until the next Battle Phase reveal (RULINGS R-privacy);
+private recruiting shows through them until the next Battle Phase reveal (RULINGS R-PRIVACY);
 the events public even then (``HealthLost``) update that snapshot at once. Outside
 Recruitment every board is shown as it is: the view at a version reflects every event up to
-it (RULINGS R-view-version).
+it (RULINGS R-VIEW-VERSION).
 
 Hidden information (DESIGN.md, RULINGS.md): hands, the health stacks (face down, even for
 the owner — the A.I.Toma's too), the deck orders, face-down slot cards and battle stacks,
@@ -47,12 +47,14 @@ def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
 
 
 def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+    """The board of ``seat`` as ``viewer`` may see it (module doc): the health stack as a
+    count only, its order hidden from everyone, the owner included. RULINGS R-HEALTH-PRIVATE."""
     p = state["players"][seat]
     own = viewer == seat
     revealed = state["factions_revealed"] or own
     # Only the Recruitment Phase is private (its seat events carry ``hidden``): in every other
     # phase each event is public at its version, so the board is shown as it is (e.g. Deep
-    # Core's start-of-game Red Slot at the version of its RedSlotPlaced, ruling R-view-version)
+    # Core's start-of-game Red Slot at the version of its RedSlotPlaced, ruling R-VIEW-VERSION)
     live = own or state["phase"] != "recruitment"
     public = p["public"] or {}
     view: dict[str, Any] = {
@@ -84,7 +86,10 @@ def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[
 
 def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any] | None:
     """The open effect decision: its chooser sees the options; the others only who decides
-    (and, outside the private Recruitment Phase, what kind of decision it is)."""
+    (and, outside the private Recruitment Phase, what kind of decision it is).
+
+    RULINGS R-CHOICE-PRIVACY.
+    """
     choice = state.get("choice")
     if not choice:
         return None
@@ -97,7 +102,10 @@ def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]
 
 
 def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
-    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+    """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it.
+
+    RULINGS R-VIEW-VERSION.
+    """
     table = {"discard": list(state["discard"]), "draw": len(state["draw"]),
              "specials": len(state["specials"]), "ammo_deck": len(state["ammo_deck"])}
     if state["phase"] == "recruitment" and "table_public" in state:
@@ -123,8 +131,8 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
     """The envelope type ``viewer`` may see: another seat's hidden Recruitment event
     (``hidden`` in its data, see :data:`.context.PUBLIC_IN_RECRUITMENT`) is shown as the
     neutral :data:`HIDDEN_MOVE_TYPE`, so not even the kind of the move leaks (RULINGS
-    R-privacy); every other event keeps its type."""
-    if event.type == batching.BATCH_TYPE:     # one hidden command, one event (R-hidden-batch)
+    R-PRIVACY); every other event keeps its type."""
+    if event.type == batching.BATCH_TYPE:     # one hidden command, one event (R-HIDDEN-BATCH)
         return batching.redact_batch(event, viewer, redact, redact_type)[0]
     if event.data.get("hidden") and not (viewer is not None and viewer in (event.seat, event.data.get("to"))):
         return HIDDEN_MOVE_TYPE               # (AmmoGiven: the receiving partner sees it too)
@@ -132,7 +140,7 @@ def redact_type(event: Event, viewer: int | None, state: Any = None) -> str:
 
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
-    """``event.data`` as ``viewer`` may see it (see module doc)."""
+    """``event.data`` as ``viewer`` may see it (see module doc). RULINGS R-PRIVACY."""
     if event.type == batching.BATCH_TYPE:
         return batching.redact_batch(event, viewer, redact, redact_type)[1]
     d = dict(event.data)

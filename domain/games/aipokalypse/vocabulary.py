@@ -24,7 +24,7 @@ Op families:
 - battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
   ``mirror``, ``slide_ailien`` (Astronomer keeps the A.I.Lien it fought with), ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
   ``illusion`` (Illusionists' decoy reaction), ``deny_added_strength`` (Tokamak: opponents
-  add no strength of additional units to a fight, ruling R-tokamak);
+  add no strength of additional units to a fight, ruling R-TOKAMAK);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
   ``pair_triple``, ``wild_triple``, ``special_choice``, ``battle_cards``, ``max_ammo``,
   ``ammo_per_damage``, ``double_strength``, ``red_double``, ``idle_first_round``,

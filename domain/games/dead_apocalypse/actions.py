@@ -55,7 +55,10 @@ def playable(state: MatchState, seat: int) -> list[str]:
 
 
 def repeatable(state: MatchState, seat: int) -> list[str]:
-    """Locations of ``seat`` in play with a Repeat ability not yet used this turn."""
+    """Locations of ``seat`` in play with a Repeat ability not yet used this turn.
+
+    RULINGS R-REPEAT.
+    """
     cat = catalogue()
     return [loc["card"] for loc in state.seats[seat].locations
             if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]

@@ -68,7 +68,7 @@ def covers(entries: list[dict[str, Any]], zombies: list[Any]) -> bool:
 
 def help_needed(state: MatchState) -> bool:
     """The active seat's hand and cards in play will not gain enough damage to defeat
-    every attacking Zombie still in the row (module doc)."""
+    every attacking Zombie still in the row (module doc). RULINGS R-HELP."""
     cat = catalogue()
     attackers = [cat.of(state.zombie_row[c]) for c in state.attackers if state.zombie_row[c] is not None]
     return bool(attackers) and not covers(potential(state, state.active), attackers)

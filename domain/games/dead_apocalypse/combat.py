@@ -31,7 +31,10 @@ CDC = "cdc#1"
 
 
 def immune(zombie: CardDef, damage: Mapping[str, Any]) -> bool:
-    """True when ``zombie`` is immune to the source of ``damage`` (type, faction or title)."""
+    """True when ``zombie`` is immune to the source of ``damage`` (type, faction or title).
+
+    RULINGS R-IMMUNITY.
+    """
     im = zombie.immune
     return (damage["kind"] in im.get("types", ()) or damage["faction"] in im.get("factions", ())
             or damage["title"] in im.get("titles", ()))
@@ -159,7 +162,7 @@ def _plan(state: Any, classes: list[list[int]], takes: list[int]) -> list[list[i
 
 def defeat(rec: Recorder, column: int, rng: random.Random, plan: list[list[int]] | None = None) -> None:
     """Defeat the Zombie in ``column`` spending ``plan`` (one of :func:`spend_options`;
-    default the R-SPEND plan). The caller checked both."""
+    default the R-SPEND plan). The caller checked both. RULINGS R-AFTER-COMBAT."""
     s = rec.state
     zombie = s.zombie_row[column]
     rec.emit("ZombieDefeated", {"seat": s.active, "column": column, "card": zombie,
@@ -173,7 +176,10 @@ def defeat(rec: Recorder, column: int, rng: random.Random, plan: list[list[int]]
 
 
 def reward_options(state: MatchState, column: int, taken: bool) -> list[str]:
-    """What an assisting seat may claim now: ``"resource"`` and/or ``"adept"``."""
+    """What an assisting seat may claim now: ``"resource"`` and/or ``"adept"``.
+
+    RULINGS R-REWARD.
+    """
     options = []
     if not taken and state.resource_row[column] is not None:
         options.append("resource")
@@ -194,7 +200,7 @@ def _offer(rec: Recorder, column: int, queue: list[int], taken: bool) -> None:
 
 
 def claim(rec: Recorder, choice: str, rng: random.Random) -> None:
-    """An assisting seat's ``claim`` answer to the open reward prompt."""
+    """An assisting seat's ``claim`` answer to the open reward prompt. RULINGS R-WIN."""
     p = dict(rec.state.prompt)
     _gain(rec, p["seat"], p["column"], choice)
     rec.emit("PromptClosed", {"kind": "reward"}, p["seat"])

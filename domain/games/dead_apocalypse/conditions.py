@@ -24,7 +24,7 @@ from .cards import CardDef, catalogue
 def in_play(state: Any, seat: int) -> list[str]:
     """Cards ``seat`` has in play: Humans/Equipment played this turn, then its Locations
     (never occupants: "A Human placed beneath a Location is not considered to be "in
-    play""; never Infections: "they are never considered to be "in play"")."""
+    play""; never Infections: "they are never considered to be "in play""). RULINGS R-INPLAY."""
     me = state.seats[seat]
     return me.played + [loc["card"] for loc in me.locations]
 

@@ -45,7 +45,10 @@ def ditch_candidates(state: MatchState, seat: int, zone: str) -> list[str]:
 
 
 def occupy_targets(state: MatchState, seat: int) -> list[tuple[str, str]]:
-    """``(human, location)`` pairs: a Human in hand and a Location of ``seat`` below its Occupancy."""
+    """``(human, location)`` pairs: a Human in hand and a Location of ``seat`` below its Occupancy.
+
+    RULINGS R-OCCUPY.
+    """
     cat = catalogue()
     me = state.seats[seat]
     humans = [c for c in me.hand if cat.of(c).kind == "human"]
@@ -54,7 +57,10 @@ def occupy_targets(state: MatchState, seat: int) -> list[tuple[str, str]]:
 
 
 def resolve_card(rec: Recorder, seat: int, card: str, ally: bool, rng: random.Random) -> None:
-    """The card's printed damage, then its abilities in order (a play or a Repeat)."""
+    """The card's printed damage, then its abilities in order (a play or a Repeat).
+
+    RULINGS R-PLAY.
+    """
     cdef = catalogue().of(card)
     gain_damage(rec, seat, card, cdef.damage, ally)
     run_steps(rec, seat, card, list(cdef.abilities), ally, rng)
@@ -62,7 +68,10 @@ def resolve_card(rec: Recorder, seat: int, card: str, ally: bool, rng: random.Ra
 
 def run_steps(rec: Recorder, seat: int, source: str, steps: Sequence[Mapping[str, Any]],
               ally: bool, rng: random.Random) -> None:
-    """Resolve player ability ``steps`` of ``source`` for ``seat``; stops at a prompt."""
+    """Resolve player ability ``steps`` of ``source`` for ``seat``; stops at a prompt.
+
+    RULINGS R-RANDOM.
+    """
     cat = catalogue()
     for i, step in enumerate(steps):
         s = rec.state

@@ -27,7 +27,10 @@ def owned_cards(state: MatchState, seat: int) -> list[str]:
 
 
 def competitive_key(state: MatchState, seat: int) -> tuple[int, int, int]:
-    """Sort key (smaller is better): (-Humans, Infections, 0 if CDC holder else 1)."""
+    """Sort key (smaller is better): (-Humans, Infections, 0 if CDC holder else 1).
+
+    RULINGS R-COMPETITIVE.
+    """
     cat = catalogue()
     cards = owned_cards(state, seat)
     humans = sum(1 for c in cards if cat.of(c).kind == "human")
@@ -56,7 +59,7 @@ def result_data(state: MatchState, outcome: str, reason: str) -> dict[str, Any]:
     result = {"outcome": outcome, "reason": reason, "scores": scores, "ranking": ranking,
               "winners": winners}
     if state.options["competitive"] and outcome == "won":
-        return demote(result, list(state.resigned))   # RULINGS R-resign
+        return demote(result, list(state.resigned))   # RULINGS R-RESIGN
     if state.resigned:
         result["resigned"] = list(state.resigned)
     return result

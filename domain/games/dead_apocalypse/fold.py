@@ -286,7 +286,7 @@ def _events_ditched(s: MatchState, d: dict, seat: int | None) -> None:
 
 @_on("SeatResigned")
 def _resigned(s: MatchState, d: dict, seat: int | None) -> None:
-    """RULINGS R-resign: the seat's timeout bot plays on."""
+    """RULINGS R-RESIGN: the seat's timeout bot plays on."""
     s.resigned.append(d["seat"])
 
 

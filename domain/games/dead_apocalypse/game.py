@@ -21,7 +21,7 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
     """Decider, fold and projections of one match (see ``domain/engine.py`` for the contract).
 
     ``result``: ``None`` while running, else ``{"outcome", "reason", "scores", "ranking",
-    "winners"}``."""
+    "winners"}``. RULINGS R-ABANDONED."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
@@ -38,7 +38,7 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
         return rec.events
 
     def resign(self, state: Any, seat: int, command: Any, rng: random.Random) -> list[Event]:
-        """RULINGS R-resign: ``SeatResigned``; the seat's timeout bot plays on. When every
+        """RULINGS R-RESIGN: ``SeatResigned``; the seat's timeout bot plays on. When every
         seat has resigned the team loses at once (``MatchEnded``, outcome ``lost``, reason
         ``resignation``)."""
         check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)

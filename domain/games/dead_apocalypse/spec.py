@@ -67,7 +67,7 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
 
 
 def easy(options: Mapping[str, Any]) -> bool:
-    """"For an easy game" applies (easy, easier and easiest)."""
+    """"For an easy game" applies (easy, easier and easiest). RULINGS R-EASY."""
     return options["difficulty"] != "standard"
 
 

@@ -28,7 +28,7 @@ def reshuffle(rec: Recorder, seat: int, rng: random.Random) -> bool:
 
 
 def draw(rec: Recorder, seat: int, count: int, rng: random.Random) -> None:
-    """Draw ``count`` cards (fewer when deck and discard pile are both empty)."""
+    """Draw ``count`` cards (fewer when deck and discard pile are both empty). RULINGS R-DRAW."""
     remaining = count
     while remaining > 0 and reshuffle(rec, seat, rng):
         cards = rec.state.seats[seat].deck[:remaining]
@@ -42,7 +42,7 @@ def check_resource_stack(rec: Recorder, rng: random.Random) -> None:
     when a card is next needed (shared RULINGS "Dead Apocalypse"). In the easiest game the
     stack reforms at that moment instead: "remove all Zombies from the Ditch Pile and
     shuffle the remaining cards to reform the Resource Stack" (Infections and any other
-    Ditched card included). Raises :class:`GameOver` on the loss."""
+    Ditched card included). Raises :class:`GameOver` on the loss. RULINGS R-LOSS."""
     s = rec.state
     if s.resource_stack:
         return
@@ -74,7 +74,10 @@ def ditch_stack(rec: Recorder, count: int, rng: random.Random) -> None:
 
 
 def refill_resource_row(rec: Recorder, rng: random.Random) -> None:
-    """Turn Sequence "Refill the Resource Row": fill every empty place, left to right."""
+    """Turn Sequence "Refill the Resource Row": fill every empty place, left to right.
+
+    RULINGS R-COLUMNS.
+    """
     for col in range(spec.ROW_SIZE):
         if rec.state.resource_row[col] is None:
             if not _has_top(rec, rng):
@@ -101,7 +104,7 @@ def need_zombie(rec: Recorder, rng: random.Random) -> bool:
 def refill_zombie_row(rec: Recorder, rng: random.Random) -> None:
     """Turn Sequence "Refill the Zombie Row": reveal until every place holds a Zombie,
     setting Event cards aside; the CDC replaces the Resource Row card of its column (that
-    card is Ditched) and the revealing goes on (Center for Disease Control)."""
+    card is Ditched) and the revealing goes on (Center for Disease Control). RULINGS R-CDC."""
     cat = catalogue()
     s = rec.state
     for col in range(spec.ROW_SIZE):

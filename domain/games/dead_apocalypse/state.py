@@ -65,7 +65,7 @@ class MatchState:
     resigned: list[int] = field(default_factory=list)   # seats in the order they resigned
 
     def left(self, seat: int) -> int:
-        """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General")."""
+        """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General"). RULINGS R-SEATS."""
         return (seat + 1) % self.seat_count
 
     def allies_in_order(self) -> list[int]:

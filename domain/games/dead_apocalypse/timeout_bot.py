@@ -20,7 +20,7 @@ turn"), the timeout follows it." Per decision (rulings file, "Timeout answers"):
   chosen)"); the Resource Row card only when no Adept Survivor is left.
 
 A resigned seat is not a timed-out one: its turns are played for the team by the
-cooperative policy (ruling R-resign), which the service reaches through this same
+cooperative policy (ruling R-RESIGN), which the service reaches through this same
 ``timeout_bot``.
 """
 from __future__ import annotations
@@ -42,7 +42,10 @@ class TimeoutBot:
         self.team = team
 
     def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
-        """One legal command for ``seat`` (module doc); ValueError when it has none."""
+        """One legal command for ``seat`` (module doc); ValueError when it has none.
+
+        RULINGS R-TIMEOUT.
+        """
         options = legal_actions(state, seat)
         if not options:
             raise ValueError(f"seat {seat} has no decision to make")

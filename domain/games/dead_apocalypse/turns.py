@@ -33,7 +33,7 @@ from .stacks import ditch_stack, draw, refill_resource_row, refill_zombie_row
 
 
 def set_up(rec: Recorder, seats: int, options: dict, rng: random.Random) -> None:
-    """Record the Game Setup events and start the first turn."""
+    """Record the Game Setup events and start the first turn. RULINGS R-SETUP-ROWS."""
     cat = catalogue()
     first = rng.randrange(seats)
     rec.emit("MatchStarted", {"seats": seats, "options": options, "first_seat": first})
@@ -68,7 +68,7 @@ def stop_at_turn_limit(rec: Recorder) -> None:
 
 
 def start_turn(rec: Recorder, seat: int, turn: int, rng: random.Random) -> None:
-    """The automatic steps at the start of ``seat``'s turn (module doc)."""
+    """The automatic steps at the start of ``seat``'s turn (module doc). RULINGS R-ATTACK."""
     cat = catalogue()
     rec.emit("TurnStarted", {"seat": seat, "turn": turn}, seat)
     refill_resource_row(rec, rng)
@@ -90,7 +90,10 @@ def start_turn(rec: Recorder, seat: int, turn: int, rng: random.Random) -> None:
 
 
 def end_turn(rec: Recorder, rng: random.Random) -> None:
-    """Ending your Turn and Undefeated Zombies (module doc), then the next turn."""
+    """Ending your Turn and Undefeated Zombies (module doc), then the next turn.
+
+    RULINGS R-UNDEFEATED, R-HARDER.
+    """
     cat = catalogue()
     s = rec.state
     seat, options = s.active, s.options

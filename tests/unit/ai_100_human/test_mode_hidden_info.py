@@ -1,4 +1,4 @@
-"""Hidden information in the 2-player and solo modes (R-HIDDEN, R-DUO-DISCARD,
+"""Hidden information in the 2-player and solo modes (R-HIDDEN-MODES, R-DUO-DISCARD,
 R-DUO-DRAW, R-SOLO-SETUP): the discarded card and the drawn card stay with their seat;
 no view or redacted event shows the deck order or the solo timer stack."""
 from __future__ import annotations

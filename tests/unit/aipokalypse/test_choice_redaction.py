@@ -1,4 +1,4 @@
-"""Effect decisions stay the chooser's (RULINGS R-choice, R-privacy): for every choice kind
+"""Effect decisions stay the chooser's (RULINGS R-CHOICE, R-PRIVACY): for every choice kind
 of A.I.Pokalypse, a ``ChoiceRequested`` whose options name hand cards (or the Special Unit
 deck) shows its options, prompt and held command to nobody but the chooser — not to the
 seat whose command is held (``actor``), not to the others, not to a spectator — in the

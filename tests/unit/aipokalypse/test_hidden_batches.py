@@ -1,4 +1,4 @@
-"""Hidden moves by count (issue 9, item 9; RULINGS R-hidden-batch): a hidden Recruitment
+"""Hidden moves by count (issue 9, item 9; RULINGS R-HIDDEN-BATCH): a hidden Recruitment
 command looks the same to the other seats and to spectators whatever it caused."""
 from __future__ import annotations
 

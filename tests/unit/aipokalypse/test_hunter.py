@@ -56,7 +56,7 @@ def test_the_hunter_decides_from_its_own_view_only():
     # cannot see (deck orders, every health stack, the partner's hand) are shuffled.
     state, log = play(12, ["toma_hunter", "toma_hunter"], {"mode": "coop", "difficulty": "boss"})
     checked = 0
-    for _, snap in log[::2]:                     # (a hidden command is one event, R-hidden-batch)
+    for _, snap in log[::2]:                     # (a hidden command is one event, R-HIDDEN-BATCH)
         if 0 not in ENGINE.pending(snap) or snap["phase"] == "ended":
             continue
         mine = HUNTER.choose(snap, 0, random.Random(1))

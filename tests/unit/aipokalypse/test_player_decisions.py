@@ -113,7 +113,7 @@ def test_murderer_timeout_keeps_the_humans_and_the_tactician_gives_only_a_weak_o
 def test_murderer_is_not_asked_when_its_seat_scores_the_point_alone_but_is_when_tied():
     """"to win the point": with the point won alone there is nothing to decide; tied, the
     sacrifice makes the seat the only scorer (a "you win the point" effect: exactly those
-    seats score, ruling R-win-point)."""
+    seats score, ruling R-WIN-POINT)."""
     state = table(2)
     put(state, 0, one("Murderer"), SCALE.index(15))
     put(state, 0, one("Berserker"), 0)
@@ -418,7 +418,7 @@ def test_mechatron_with_an_empty_hand_attaches_one_of_the_units():
 
 def test_recruitment_decisions_show_other_seats_neither_kind_nor_options():
     """During the private Recruitment Phase another seat or a spectator sees only who decides:
-    no kind, no options, a neutral ``RecruitmentMoveMade`` for the request (R-choice-privacy)."""
+    no kind, no options, a neutral ``RecruitmentMoveMade`` for the request (R-CHOICE-PRIVACY)."""
     state, cmd = _mechatron_table()
     held, events = act(state, 0, cmd, defaults=False)
     request = events[-1]

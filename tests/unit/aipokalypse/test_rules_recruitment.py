@@ -132,7 +132,7 @@ def test_a_special_unit_from_the_hand_may_be_played_as_a_red_slot():
     """Special Units and Triples: "If all cards for the Triple came from your hand, you take the
     Special Unit into your hand. You may play it like any other unit or as a Red Slot (see Red
     Slots)." Red Slots: "have not yet 6 slots, place the Red Slot as a new slot. If you already
-    have 6 slots, replace any empty slot with the Red Slot." (ruling R-slot-card contradicted it)"""
+    have 6 slots, replace any empty slot with the Red Slot." (ruling R-SLOT-CARD contradicted it)"""
     state = table(2)
     v = ids("Veteran", 3)
     hand(state, 0, *v)

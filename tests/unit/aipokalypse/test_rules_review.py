@@ -85,7 +85,7 @@ def _journalist_battle(opponent_unit):
 def test_tokamak_denies_opponents_the_strength_of_their_additional_units():
     """Tokamak: "Your opponents may not add the strength of their additionally discarded units to
     their battle strength." Journalist's "how many more humans you want to exhaust. Add their
-    strength to the battle strength" (ruling R-tokamak): against Tokamak the Veteran's 4 is not
+    strength to the battle strength" (ruling R-TOKAMAK): against Tokamak the Veteran's 4 is not
     added — Journalist 3 + card 1 = 4 (plus its 1 strength gain after the exhaust), not 9."""
     _, free = _journalist_battle("Brute")
     assert _points(free)[0][1]["0"] == 1 + (3 + 1) + 4

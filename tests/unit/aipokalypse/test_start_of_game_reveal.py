@@ -1,4 +1,4 @@
-"""Ruling R-setup: the factions are revealed (``FactionsRevealed``) before any start-of-game or
+"""Ruling R-SETUP: the factions are revealed (``FactionsRevealed``) before any start-of-game or
 round 1 faction effect asks a seat to choose, so no open decision identifies a hidden faction
 (probe: Prayers of Elex's ``pray`` decision named seat 1's faction before the reveal)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Views and events agree at every version (issue 9, item 8; RULINGS R-view-version): the view
+"""Views and events agree at every version (issue 9, item 8; RULINGS R-VIEW-VERSION): the view
 folded from the first ``v`` events shows every public event up to ``v`` and nothing hidden."""
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_a_public_slot_event_shows_in_every_view_at_its_own_version():
         n = log[0][1]["n"]
         for v in range(1, len(log)):
             batch, state = log[v]
-            for event in unbatch([batch]):      # a hidden command is one event (R-hidden-batch)
+            for event in unbatch([batch]):      # a hidden command is one event (R-HIDDEN-BATCH)
                 if event.type not in SLOT_EVENTS:
                     continue
                 _check(event, state, log[v - 1][1], n, checked)

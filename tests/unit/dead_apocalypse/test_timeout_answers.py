@@ -94,7 +94,7 @@ def test_a_reward_takes_the_adept_survivor_leaving_the_row_card_to_the_active_pl
 
 
 def test_a_resigned_seat_is_played_for_the_team():
-    """Ruling R-resign: a resigned seat's turns are played by the cooperative policy (the
+    """Ruling R-RESIGN: a resigned seat's turns are played by the cooperative policy (the
     service reaches it through the timeout bot)."""
     state = table(seats=2, hands={0: ["shotgun#2"], 1: []}, resigned=[0])
     assert timeout(state, 0) == {"type": "play", "card": "shotgun#2"}

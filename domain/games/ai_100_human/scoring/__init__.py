@@ -64,6 +64,7 @@ def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
 
     With AI-10 in ``tableau`` the best of printed / green 4 / black 2 counts.
     Raises ``KeyError`` for an unknown card id.
+    RULINGS R-SHARED-MAX.
     """
     return CARD_PLANS[effect_card_id].score(tableau, pos, neighbours)
 

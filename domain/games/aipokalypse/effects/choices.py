@@ -6,7 +6,7 @@ The first option of every decision is its default: the lowest card value for dis
 A.I.Toma ruling) for a unit an opponent gives up, the strongest one for a unit the effect's
 owner picks, and for optional effects what the effect did before it became a choice.
 ``"stop"`` / ``"skip"`` end optional effects and are named as their ``decline``, the answer
-a turn timeout (the ``idle`` bot) takes (RULINGS R-timeout); a forced decision's timeout
+a turn timeout (the ``idle`` bot) takes (RULINGS R-TIMEOUT); a forced decision's timeout
 answer is its first option.
 
 Card notes implemented here (``shared/rules/aipokalypse-rulebook.txt``): Module, Scrap
@@ -158,7 +158,10 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     the first is the default, the engine's pick before the other sources were offered —, then
     the seat's other units on slots, weakest first (rightmost on ties). A unit taken from a
     slot leaves it empty (no discard: no discard effects) and its attached cards move with it
-    ("When a unit with attached cards gets moved somehow, the attached cards move with it")."""
+    ("When a unit with attached cards gets moved somehow, the attached cards move with it").
+
+    RULINGS R-MECHATRON.
+    """
     me = unit_slot(ctx, seat, origin)
     if me is None:
         return
@@ -184,7 +187,7 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Linear Collider discarded from a slot: its strength is split among your Mechs as you
     choose ("one Mech 3 strength and another Mech 2"), asked Mech by Mech left to right;
-    the last Mech gets the rest. Default: all to the leftmost Mech."""
+    the last Mech gets the rest. Default: all to the leftmost Mech. RULINGS R-LINEAR."""
     if origin.get("pos") is None:
         return
     p = player(ctx, seat)
@@ -284,7 +287,7 @@ def _convert_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """D.E.E.R. (``to`` absent): your units gain permanently the exact temporary strength
     your units' battle effects would give them; then the units whose effect granted it to
     another unit are discarded (their discard effects resolve; a unit that only boosted
-    itself keeps what it received — ruling R-deer). Invader (``to: self``): this unit gains the sum of the
+    itself keeps what it received — ruling R-DEER). Invader (``to: self``): this unit gains the sum of the
     temporary strength your units' effects provide (preparation; max 15)."""
     p = player(ctx, seat)
     grants, granting = temp_grants(p)
@@ -323,8 +326,8 @@ def _fix_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """C.H.R.O.M.E. (discard effect): "If a unit has 3 strength temporarily, you can discard
     C.H.R.O.M.E. permanently to that unit" — a unit of the seat's choice with at least ``n``
     temporary strength (:func:`temporary_strength`) gains ``n`` strength permanently
-    (ruling R-chrome; default: the one with the most temporary strength, leftmost on ties).
-    Like every discard effect it resolves only in the Recruitment Phase (R-discard-phase)."""
+    (ruling R-CHROME; default: the one with the most temporary strength, leftmost on ties).
+    Like every discard effect it resolves only in the Recruitment Phase (R-DISCARD-PHASE)."""
     p = player(ctx, seat)
     temps = temporary_strength(p)
     fit = sorted((i for i, n in temps.items() if n >= op["n"]), key=lambda i: (-temps[i], i))
@@ -359,7 +362,10 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
     to exhaust; their strength is added to the fight, and the fighting unit then gains 1
     strength. Default: one (the rightmost). Under an opponent's Tokamak ("Your opponents may
     not add the strength of their additionally discarded units to their battle strength",
-    ruling R-tokamak) the exhausted Humans add nothing to the fight (the unit still gains 1)."""
+    ruling R-TOKAMAK) the exhausted Humans add nothing to the fight (the unit still gains 1).
+
+    RULINGS R-JOURNALIST.
+    """
     p = player(ctx, seat)
     denied = any(modifiers.has(ctx.state["players"][o], "deny_added_strength")
                  for o in opponents_of(ctx.state, seat))

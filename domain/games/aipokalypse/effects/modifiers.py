@@ -15,7 +15,7 @@ from ..state import alive, factions, is_toma, max_ammo
 
 def sources(player: Mapping[str, Any]) -> Iterator[tuple[int | None, Card]]:
     """``(slot index | None, card)`` of each effect source: units left to right, then factions.
-    The A.I.Toma has none: only colour and card value of its cards count (R-toma-no-effects)."""
+    The A.I.Toma has none: only colour and card value of its cards count (R-TOMA-NO-EFFECTS)."""
     if is_toma(player):
         return
     cat = catalogue()
@@ -70,7 +70,10 @@ def ammo_triple_cost(player: Mapping[str, Any]) -> int | None:
 
 
 def stash_size(player: Mapping[str, Any]) -> int:
-    """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1)."""
+    """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1).
+
+    RULINGS R-STASH.
+    """
     return max([op["n"] for _, op in statics(player, "stash")] or [0])
 
 

@@ -1,7 +1,7 @@
 """Effect ops that hit opponents' units or hands, with the decision of the seat the card note
 names: Prof. Boom (its owner aims), Trapperkeeper, Eagle Eye and Riddickules (each opponent
 picks its own unit), Megaton's Boom (fixed), Outfitter Q (cards from the opponents' hands).
-Defaults and rulings: :mod:`.choices`, RULINGS R-boom, R-eagle-eye, R-outfitter, R-megaton."""
+Defaults and rulings: :mod:`.choices`, RULINGS R-BOOM, R-EAGLE-EYE, R-OUTFITTER, R-MEGATON."""
 from __future__ import annotations
 
 from ..cards import catalogue
@@ -15,7 +15,7 @@ from .resolve import Op, _op, discard_card, exhaust_unit, player
 def _seen_slots(ctx: Ctx, seat: int, other: int) -> list[int]:
     """Slots of ``other`` that ``seat`` may aim at: its live board in the Battle Phase; in
     the private Recruitment Phase the units of its last revealed board (every position
-    0-5 before the first reveal), strongest first."""
+    0-5 before the first reveal), strongest first. RULINGS R-BOOM."""
     victim = player(ctx, other)
     if ctx.state["phase"] != "recruitment":
         return strongest_first(victim, [i for i, _ in units(victim)])
@@ -32,7 +32,7 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Discard (kill) one unit of each opponent; kills never trigger discard effects.
     ``pick``: ``owner`` (Prof. Boom "you can choose which of your opponents' units": by slot,
     from what the owner may see), ``victim`` (Trapperkeeper "your opponents can decide for
-    themselves"), ``strongest``/``weakest`` (fixed)."""
+    themselves"), ``strongest``/``weakest`` (fixed). RULINGS R-BOOM."""
     name = name_of(origin["card"])
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
@@ -79,8 +79,8 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     whose strongest opposing unit is strongest with its temporary effects first) and only
     units of exactly that colour count (Rogues are purple); ``pick`` ``victim`` (Eagle Eye,
     Riddickules): the opponent chooses which, weakest first — for Eagle Eye weakest with
-    temporary effects ("Temporary effects must be taken into account", ruling R-eagle-eye);
-    else fixed."""
+    temporary effects ("Temporary effects must be taken into account", ruling R-EAGLE-EYE);
+    else fixed. RULINGS R-RIDDICKULES."""
     if ctx.state["phase"] != "battle":
         return
     name = name_of(origin["card"])
@@ -114,7 +114,7 @@ def _take_from_hands(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     that has hand cards (``HandCardTaken``: only the two seats see which), keep the one of
     your choice (default: the highest card value) — "The cards you don't choose are
     discarded" (Battle Phase: no discard effects). "If your opponents have no hand cards,
-    you can draw a card": then one card from the draw pile. Ruling R-outfitter."""
+    you can draw a card": then one card from the draw pile. Ruling R-OUTFITTER."""
     taken = []
     for other in opponents(ctx, seat):
         cards = sorted(player(ctx, other)["hand"])
@@ -142,7 +142,7 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     values add up to the blast (Special Units have none); each opponent discards (kills,
     no discard effects) its strongest unit whose printed strength is at most the blast
     (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
-    (ruling R-megaton)."""
+    (ruling R-MEGATON)."""
     cards = list(player(ctx, seat).get("megaton", []))
     if ctx.state["phase"] != "battle" or not cards:
         return

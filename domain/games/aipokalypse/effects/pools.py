@@ -1,7 +1,7 @@
 """Effect ops on pools and Special Units, each with the owner's decision: Medic, Big Benji
 (its point-won steal and the ``cash_pool`` action), Scammer, Queen of Elysium, Hacker,
 Vault A.F.K.; Kollektah's stored cards when their pool card leaves (:func:`release_tucked`).
-Defaults: :mod:`.choices`; rulings R-benji, R-vault, R-kollektah."""
+Defaults: :mod:`.choices`; rulings R-BENJI, R-VAULT, R-KOLLEKTAH."""
 from __future__ import annotations
 
 from ..context import Ctx
@@ -16,7 +16,7 @@ def release_tucked(ctx: Ctx, seat: int, card: str) -> None:
     recruited: when cards lie under it and another pool card remains, the seat chooses
     which one they go under (``CardsRetucked``; default: the first remaining pool card).
     With no other pool card they are lost when it leaves ("If all Special Units are gone,
-    you lose the stored cards", see ``fold``). Ruling R-kollektah."""
+    you lose the stored cards", see ``fold``). Ruling R-KOLLEKTAH."""
     p = player(ctx, seat)
     if not p.get("tucked", {}).get(card):
         return
@@ -53,7 +53,7 @@ def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Big Benji: "When you win a point, you can choose a special unit from a neighboring
     player's pool, which you place in your pool." Kind ``steal``: the neighbours' pool cards
     (left neighbour first), then ``"skip"`` — take nothing, the decline a timeout answers
-    ("you can": optional, ruling R-benji)."""
+    ("you can": optional, ruling R-BENJI)."""
     cards = _neighbour_pool_cards(ctx, seat)
     if not cards:
         return
@@ -73,7 +73,7 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     a neighbouring opponent's pool (Scammer goes into that pool); with empty pools kind
     ``seat``: the neighbour that receives Scammer; both end with ``"skip"`` — no swap,
     Scammer stays under the Special deck where its discard put it, nothing is taken (the
-    decline a timeout answers: "You can", ruling R-scammer)."""
+    decline a timeout answers: "You can", ruling R-SCAMMER)."""
     if origin["card"] not in ctx.state["specials"]:
         return
     cards = _neighbour_pool_cards(ctx, seat, opponents_only=True)
@@ -134,7 +134,10 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Vault A.F.K., rounds 2 and 3: recruit a Special Unit for free, as if by a Triple made
     from the hand (it goes to the hand): a pool card, or up to 2 drawn from the health
-    stack (how many: :func:`health_draw_count`; one is chosen, the other goes under the stack)."""
+    stack (how many: :func:`health_draw_count`; one is chosen, the other goes under the stack).
+
+    RULINGS R-VAULT.
+    """
     p = player(ctx, seat)
     if ctx.state["round"] not in op["rounds"]:
         return
@@ -157,7 +160,7 @@ def health_draw_count(ctx: Ctx, seat: int) -> int:
     """"To recruit a Special Unit, you can either take one from your pool ... or draw up to 2
     Special Units from your health point stack": how many (2 or 1, at most the stack) is the
     seat's decision (kind ``health_draw``; default 2, what the engine drew before it became a
-    choice). Drawing none recruits no Special Unit, so 0 is no option (ruling R-triple-health).
+    choice). Drawing none recruits no Special Unit, so 0 is no option (ruling R-TRIPLE-HEALTH).
     Only asked when the stack is not empty (the health source is offered only then)."""
     left = len(player(ctx, seat)["health"])
     options = [k for k in range(HEALTH_DRAW, 0, -1) if k <= left]

@@ -38,7 +38,10 @@ def _op(name: str):
 
 
 def run(ctx: Ctx, seat: int, ops, origin: dict) -> None:
-    """Execute ``ops`` for ``seat``; static ops (modifiers) are skipped here."""
+    """Execute ``ops`` for ``seat``; static ops (modifiers) are skipped here.
+
+    RULINGS R-MAX-DEPTH.
+    """
     if ctx.depth >= MAX_DEPTH:
         return
     ctx.depth += 1
@@ -115,7 +118,7 @@ def red_bonus(ctx: Ctx, seat: int, slot: int, kind: str) -> None:
 def check_red_exchange(ctx: Ctx, seat: int, slot: int) -> None:
     """"If the unit on the Red Slot reaches ... 15 strength, you exchange the Red Slot for a
     normal slot (you take a card from the main deck) ... and you receive a new Special Unit
-    to your hand"."""
+    to your hand". RULINGS R-RED-EXCHANGE."""
     s = player(ctx, seat)["slots"][slot]
     if not (s["red"] and s["unit"] and s["pos"] == MAX_POS):
         return
@@ -140,7 +143,10 @@ def gain_ammo(ctx: Ctx, seat: int, n: int) -> int:
 def spend_ammo(ctx: Ctx, seat: int, slot: int) -> None:
     """Recruitment: 1 ammo -> +1 strength on ``slot`` (+ Dreadator/Corporation/Disintegrator
     bonus). Desert Rats: the spent ammo stays on the unit (``stays``) and gives it +2
-    temporary strength in the next battle; it returns to the ammo deck after the battle."""
+    temporary strength in the next battle; it returns to the ammo deck after the battle.
+
+    RULINGS R-DESERT-RATS.
+    """
     p = player(ctx, seat)
     extra = modifiers.ammo_temp(p)
     # Desert Rats: "the ammo stays above the unit and gives it 2 strength in battle.
@@ -182,7 +188,10 @@ def resolve_discard_effect(ctx: Ctx, seat: int, ops: list, origin: dict, discard
     card counts once). Finisher: "Only effects that are declared as such with a
     discard-effect symbol to the left of the text count. For example, if you discard 3 cards
     for one discard effect (e.g. Module), the Finisher bonus is 3 strength" — listeners with
-    ``per_count`` run once per card, the others (Patient Zero) once per effect."""
+    ``per_count`` run once per card, the others (Patient Zero) once per effect.
+
+    RULINGS R-DISCARD-COUNT.
+    """
     ctx.discard_counts.append([seat, discarded])
     try:
         run(ctx, seat, ops, origin)
@@ -203,7 +212,7 @@ def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
     effects or even discard it." The faction card goes under the ammo deck (where the
     unchosen faction went, Game Setup B); the seat no longer has it. In the Recruitment
     Phase its discard effect resolves and the ``discard_effect`` hook fires (ruling
-    R-fallout)."""
+    R-FALLOUT)."""
     ctx.emit("FactionDiscarded", seat, card=fid)
     if ctx.state["phase"] != "recruitment":
         return
@@ -230,10 +239,10 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | Non
     unit." Taken from the Special deck ("Take the Red Slot from the deck of Special Units")
     — or, with ``card`` (a Special Unit in the seat's hand, Triples: "You may play it like any
     other unit or as a Red Slot"), that card from the hand (``RedSlotPlaced`` with ``from:
-    "hand"``, ruling R-slot-card). ``into`` (Seppuku): that slot if it is empty.
+    "hand"``, ruling R-SLOT-CARD). ``into`` (Seppuku): that slot if it is empty.
 
     Which empty slot, or which unit, is the seat's decision (kind ``red_slot``, options slot
-    indexes; ruling R-red-place): the default (first option, a turn timeout's) is the
+    indexes; ruling R-RED-PLACE): the default (first option, a turn timeout's) is the
     leftmost empty slot, and under a unit the weakest one (rightmost on ties), the engine's
     placement before it became a choice. A unit already at 15 exchanges the Red Slot at once."""
     if card is None and not ctx.state["specials"]:
@@ -404,7 +413,7 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     stays. An effect marked ``once`` (Walter White: "The effect cannot be executed twice by
     any effects") is never re-triggered: the next unit with one is taken. Without a colour the seat's faction(s) come last, as in every left-to-right
     order ("your faction being last"): Fallout Boyz's discard effect "can also be
-    triggered with other card effects" (ruling R-fallout)."""
+    triggered with other card effects" (ruling R-FALLOUT). RULINGS R-WALTER."""
     p = player(ctx, seat)
     cat = catalogue()
     sources = [(i, s["unit"], s["pos"]) for i, s in units(p)
@@ -429,7 +438,7 @@ def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | No
     or Sergeant's "the target Human gains ..."): the seat chooses among the units the
     effect could target when played (:func:`.targets.valid_targets`), left to right
     (default: the leftmost); "skip" too when the effect's target is optional. ``None``
-    when the effect needs none or nothing fits."""
+    when the effect needs none or nothing fits. RULINGS R-RETRIGGER-TARGET."""
     targets = valid_targets(player(ctx, seat), cid, trigger, own)
     if not targets:
         return None
@@ -454,6 +463,10 @@ def _absorb(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("apocalypse")
 def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
+    """An A.I.Lien's round bonus: triggers the A.I.Pokalypse only in Sudden Death, once.
+
+    RULINGS R-APOCALYPSE.
+    """
     if ctx.state["sudden_death"] and not ctx.state["apocalypse"]:
         ctx.emit("AIPokalypseTriggered", seat, card=origin["card"])
 
@@ -493,7 +506,7 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     back) — with ``reshuffle: optional`` only if the seat wants to
     (Enclave M87: "If you don't find a human in the draw pile, you can shuffle the discard
     pile"; kind ``reshuffle``, options ``reshuffle`` — the default, what the search did before
-    it became a choice — or ``stop``)."""
+    it became a choice — or ``stop``). RULINGS R-ENCLAVE."""
     cat = catalogue()
     kind = op["kind"]
     reshuffled = False
@@ -557,7 +570,7 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
     strength, you can also spend your ammo to give strength to all your humans"); fires
     ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
     ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
-    not apply (ruling R-dan)."""
+    not apply (ruling R-DAN)."""
     targets = [i for i, s in units(player(ctx, seat)) if color_of(s["unit"]) == color]
     ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
     for i in targets:
