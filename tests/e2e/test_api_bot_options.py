@@ -40,7 +40,7 @@ def counted_expert(embedded_service, monkeypatch):
 def test_the_catalogue_lists_each_bot_levels_options_schema(http):
     status, _, game = http.get(f"/v1/games/{GAME}")
     assert status == 200
-    assert set(game["bot_options"]) == set(game["bots"]) == {"random", "greedy", "expert"}
+    assert set(game["bot_options"]) == set(game["bots"]) == {"random", "greedy", "expert", "idle"}
     expert = game["bot_options"]["expert"]
     assert expert["additionalProperties"] is False
     assert {k: (p["type"], p["minimum"], p["maximum"]) for k, p in expert["properties"].items()} \
