@@ -1,6 +1,6 @@
 """The hidden-information checker itself (tests/support/secrecy.py): what it counts as a
 card id inside free text."""
-from tests.support.secrecy import AI_100_HUMAN
+from domain.games.ai_100_human.testing import SECRECY as AI_100_HUMAN
 
 
 def test_a_version_number_in_a_problem_detail_is_not_a_card_id():
