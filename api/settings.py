@@ -76,7 +76,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ARENA_MAX_LOG_EVENTS", str(DEFAULT_MAX_LOG_EVENTS), integer(1),
             "an integer >= 1",
             "The most events a log sent to `POST /v1/replays` may have.", API),
-    Setting("PROMETHEUS_MULTIPROC_DIR", None, settings.text, "a writable directory",
+    Setting("PROMETHEUS_MULTIPROC_DIR", None, settings.writable_directory, "a writable directory",
             "prometheus_client's multi-process directory: set (by the gunicorn config) when "
             "several processes serve the API, so `/metrics` sums them.", API),
 )

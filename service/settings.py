@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -142,6 +143,27 @@ def postgres_conninfo(raw: str) -> str:
 def text(raw: str) -> str:
     """Any non-empty string, unchanged."""
     return raw
+
+
+def writable_directory(raw: str) -> str:
+    """A directory path this process can write into: an existing directory a file can be
+    made in, or a path whose nearest existing parent is a directory a directory can be made
+    in (the path itself is created when needed). The check makes and removes a probe."""
+    path = os.path.abspath(raw.strip())
+    probe = path
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)
+    if not os.path.isdir(probe):
+        raise ValueError("not a directory")
+    try:
+        if probe == path:
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        else:
+            os.rmdir(tempfile.mkdtemp(dir=probe))
+    except OSError as exc:
+        raise ValueError(f"not writable: {exc.strerror}") from None
+    return path
 
 
 def module_attribute(raw: str) -> str:

@@ -50,7 +50,11 @@ def test_zero_replicas_to_wait_for_is_accepted_as_the_default_is():
     ("ARENA_RATE_LIMITS", "lots"), ("ARENA_CREATE_RATE_LIMITS", "often"),
     ("ARENA_TRUSTED_PROXIES", "x"), ("ARENA_TRUSTED_PROXIES", "-1"),
     ("ARENA_RATE_LIMIT_STRATEGY", "leaky"), ("ARENA_RATE_LIMIT_STORAGE", "nowhere"),
-    ("ARENA_RATE_LIMITS_ENABLED", "sometimes")])
+    ("ARENA_RATE_LIMITS_ENABLED", "sometimes"),
+    # a file, and a path no directory can be made at (a traceback from gunicorn's
+    # on_starting before; probe finding)
+    ("PROMETHEUS_MULTIPROC_DIR", str(ROOT / "pyproject.toml")),
+    ("PROMETHEUS_MULTIPROC_DIR", "/proc/arena-no-such-dir")])
 def test_the_app_refuses_a_bad_api_value_when_it_is_created(monkeypatch, name, value):
     """Today ARENA_RATE_LIMITS=lots builds an app that answers 500 to every /v1 request
     and ARENA_TRUSTED_PROXIES=x raises a bare ValueError."""
