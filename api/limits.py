@@ -12,7 +12,7 @@ parsed by :mod:`api.settings`, so a bad value stops the app from starting):
 - ``ARENA_RATE_LIMIT_STORAGE``: the counters' ``limits`` storage URI. Default: the store's
   Redis (``REDIS_URL``; a Redis Cluster as ``redis+cluster://host:port``), ``memory://`` in
   embedded mode (one process serves everything there). Keys are under
-  ``<ARENA_KEY_PREFIX>:limits:`` (:meth:`service.keys.Keys.rate_limits`), one per client and
+  ``<ARENA_KEY_PREFIX>:limits:`` (:meth:`service.store.keys.Keys.rate_limits`), one per client and
   limit window, each expiring with its window.
 - ``ARENA_RATE_LIMIT_STRATEGY``: ``fixed-window`` (default: one counter key per client and
   limit, one script call each), ``sliding-window-counter`` or ``moving-window``.
@@ -32,7 +32,7 @@ operations endpoints (``/healthz``, ``/metrics``, ``/openapi.yaml``) and the web
 files are not limited.
 
 The caps on bot options and on running bot matches per client are the service's
-(:mod:`service.quotas`); the views pass :func:`quota_client` for them.
+(:mod:`service.store.quotas`); the views pass :func:`quota_client` for them.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.errors import ServiceError
-from service.keys import Keys
+from service.store.keys import Keys
 from service.tokens import token_digest
 
 #: ``app.extensions`` key of the app's :class:`flask_limiter.Limiter`.
@@ -103,7 +103,7 @@ def client_key() -> str:
 
 def quota_client() -> str:
     """The client whose running bot matches a match made by this request counts against
-    (:mod:`service.quotas`): its address. Making a match is anonymous, so a bearer token
+    (:mod:`service.store.quotas`): its address. Making a match is anonymous, so a bearer token
     (a seat of some other match) does not name the client."""
     return address_key()
 

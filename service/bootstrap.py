@@ -20,17 +20,17 @@ from rq import Queue
 
 from domain.engine import Engine
 from service.config import Config
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
-from service.scheduling import TurnScheduler
-from service.store_errors import is_store_unavailable
+from workers.scheduling import TurnScheduler
+from service.store.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
 #: Socket timeouts (seconds) of the event-store clients, set explicitly rather than left to
 #: redis-py's default (none before 8.0, 5 s since): a command that gets no answer in
 #: ``STORE_SOCKET_TIMEOUT_S`` fails (503 ``store_unavailable``) instead of hanging a request.
-#: Blocking reads stay shorter than it (:func:`service.event_store.block_slice_s`).
+#: Blocking reads stay shorter than it (:func:`service.store.event_store.block_slice_s`).
 STORE_SOCKET_TIMEOUT_S = 5.0
 STORE_CONNECT_TIMEOUT_S = 2.0
 
@@ -94,7 +94,7 @@ def cluster_connection(url: str, *, wait: bool = False) -> RedisCluster:
     (:func:`cluster_nodes`). It follows ``MOVED``/``ASK`` itself and re-reads the slot map
     after a failover; errors while no node serves a slot (``ClusterDownError``,
     ``ConnectionError``, ``TryAgainError``) reach the caller after its bounded retries and
-    answer 503 ``store_unavailable`` (:mod:`service.store_errors`).
+    answer 503 ``store_unavailable`` (:mod:`service.store.store_errors`).
 
     The client reads the slot map when it is made, so it cannot be made while no seed
     node answers: that raises (a store-unavailable error), unless ``wait`` (a worker
@@ -155,11 +155,11 @@ def load_engines(config: Config) -> Mapping[str, Engine] | None:
 
 
 def archive_store(config: Config):
-    """The PostgreSQL archive of ``ARENA_ARCHIVE_URL`` (:mod:`service.archive_store`), or
+    """The PostgreSQL archive of ``ARENA_ARCHIVE_URL`` (:mod:`service.store.archive_store`), or
     ``None`` when none is configured (connections open on first use)."""
     if not config.archive_url:
         return None
-    from service.archive_store import ArchiveStore
+    from service.store.archive_store import ArchiveStore
 
     return ArchiveStore(config.archive_url, config.key_prefix)
 

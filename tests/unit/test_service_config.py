@@ -2,8 +2,8 @@
 import pytest
 
 from service.config import Config
-from service.keys import Keys
-from service.quotas import BotCaps
+from service.store.keys import Keys
+from service.store.quotas import BotCaps
 
 
 def test_defaults_are_embedded_mode():

@@ -7,7 +7,7 @@ import pytest
 
 from domain.engine import IllegalMove, NotYourTurn
 from service import errors
-from service.codec import bot_rng, dumps, loads, sha256_hex
+from service.log.codec import bot_rng, dumps, loads, sha256_hex
 from service.match_service import MatchService
 from tests.support.games import ENGINES, Race
 
@@ -283,8 +283,8 @@ def test_a_stale_fold_loses_the_append_and_the_command_is_redecided(service, ins
 
 
 def test_append_refuses_a_batch_that_does_not_continue_the_stored_head(service):
-    from service.codec import genesis_hash
-    from service.envelopes import build_envelopes
+    from service.log.codec import genesis_hash
+    from service.log.envelopes import build_envelopes
     from domain.engine import Event
 
     store = service.store
