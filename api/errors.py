@@ -38,8 +38,7 @@ from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from domain.engine import RuleError
-from service.errors import ServiceError
-from service.store.store_errors import is_store_unavailable
+from service.errors import ServiceError, is_store_unavailable
 
 log = logging.getLogger(__name__)
 

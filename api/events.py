@@ -34,7 +34,7 @@ from api import schemas
 from api.auth import optional_seat
 from api.errors import STORE_RETRY_AFTER_S
 from api.runtime import service
-from service.store.store_errors import is_store_unavailable
+from service.errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 

@@ -45,7 +45,6 @@ from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.errors import ServiceError
-from service.store.keys import Keys
 from service.tokens import token_digest
 
 #: ``app.extensions`` key of the app's :class:`flask_limiter.Limiter`.
@@ -138,7 +137,7 @@ def install(app: Flask, service: Any) -> Limiter | None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)
     if not value(app.config, "ARENA_RATE_LIMITS_ENABLED"):
         return None
-    keys: Keys = service.keys
+    keys = service.keys   # service.store.keys.Keys
     limiter = Limiter(
         client_key,
         application_limits=[value(app.config, "ARENA_RATE_LIMITS")],

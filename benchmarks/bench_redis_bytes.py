@@ -43,7 +43,7 @@ def measure(redis_url: str, seats: int, matches: int, compaction: bool = True) -
 
     import redis
 
-    from service.bootstrap import store_connection
+    from service.store.connections import store_connection
     from service.config import Config
     from service.store.keys import Keys
     from service.match_service import MatchService

@@ -267,7 +267,7 @@ def _cleanup(url: str, prefix: str) -> None:
 
 
 def _cleanup_cluster(url: str, prefix: str) -> None:
-    from service.bootstrap import cluster_connection
+    from service.store.connections import cluster_connection
 
     conn = cluster_connection(url)
     try:

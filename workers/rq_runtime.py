@@ -12,7 +12,7 @@ scheduler with a short lock, and the loop that runs that scheduler through outag
   time as a float (turn timeouts are scheduled to the microsecond:
   :mod:`workers.turn_queue`), oldest first, through the queue objects it was given (a
   :class:`workers.turn_queue.TurnQueue` keeps due timeouts in that order).
-- :class:`PassTurn`: one worker of the deployment runs each periodic reconcile pass (and
+- :class:`service.store.pass_turn.PassTurn`: one worker of the deployment runs each periodic reconcile pass (and
   each full pass), not every worker: a pass of every match waiting for a worker costs
   about 6 Redis commands per match, and 3 workers each running one every
   ``ARENA_RECONCILE_S`` sent more round trips than the turn jobs themselves.
@@ -34,11 +34,12 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from redis.exceptions import RedisError
 from rq import Queue
 from rq.job import Job
 from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock
+
+from service.store.store_errors import RedisError
 
 log = logging.getLogger(__name__)
 
@@ -130,41 +131,6 @@ class WorkerLease:
             self.connection.delete(self.key)
         except RedisError:
             pass   # it expires by itself
-
-
-class PassTurn:
-    """A deployment-wide turn at a periodic pass: :meth:`take` is ``SET key NX PX`` with a
-    TTL of ``every_s`` seconds, so of all the workers asking, one gets each turn and the
-    next turn opens ``every_s`` after it was taken (whoever holds it may die: the key just
-    expires). No release on success: the TTL *is* the period.
-
-    Args:
-        connection: the queue Redis (a client that fails fast: the caller's loop retries).
-        key: ``Keys.pass_turn(kind)``.
-        every_s: seconds between two passes of the deployment (``> 0``).
-    """
-
-    def __init__(self, connection, key: str, every_s: float):
-        if every_s <= 0:
-            raise ValueError("every_s must be > 0")
-        self.connection = connection
-        self.key = key
-        self.every_s = every_s
-        self.value = f"{socket.gethostname()}:{os.getpid()}"
-
-    def take(self) -> bool:
-        """True when this process got the turn (nobody took it in the last ``every_s``).
-        Raises the client's Redis errors."""
-        return bool(self.connection.set(self.key, self.value, nx=True,
-                                        px=max(1, int(self.every_s * 1000))))
-
-    def give_back(self) -> None:
-        """Open the turn again now (a pass that failed: the next asker runs it); a Redis
-        error is ignored (the turn then opens when it expires)."""
-        try:
-            self.connection.delete(self.key)
-        except RedisError:
-            pass
 
 
 def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> tuple[bool, str]:

@@ -5,7 +5,7 @@ mode.
 One worker process runs:
 
 - RQ's ``SimpleWorker`` work loop on the turn queue, over a Redis client that reconnects
-  with backoff forever (``service.bootstrap.waiting_retry``): RQ quits its loop on the
+  with backoff forever (``service.store.connections.waiting_retry``): RQ quits its loop on the
   first ``ConnectionError`` or ``TimeoutError`` it sees ("found an unhandled exception,
   quitting"), so the client never lets one through. Should the loop still end without a
   stop request, :func:`run_worker` starts a new one after a backoff (a new RQ name);
@@ -40,11 +40,11 @@ import signal
 import threading
 import time
 
-import redis
-from redis.exceptions import RedisError
 
 from service import bootstrap
 from service.config import Config
+from service.store.connections import fail_fast_connection
+from service.store.store_errors import RedisError
 from workers.embedded import EmbeddedRuntime, start_embedded
 from workers.lean_worker import LeanForkWorker, LeanSimpleWorker
 from service.upkeep.reconcile import SharedPasses
@@ -150,8 +150,7 @@ def warm_up(service) -> None:
 def _fail_fast_client(config: Config):
     """A queue-Redis client without retries, for the lease and the scheduler thread (their
     loops retry themselves; a beat must not hang through an outage)."""
-    return redis.Redis.from_url(config.rq_url, retry=None, socket_connect_timeout=2,
-                                socket_timeout=5)
+    return fail_fast_connection(config.rq_url)
 
 
 def run_worker(config: Config | None = None, *, burst: bool = False, name: str | None = None,

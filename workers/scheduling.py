@@ -355,3 +355,9 @@ class TurnScheduler:
         else:
             self.schedule_turn_timeout(match_id, seat, version, deadline)
         return True
+
+
+def turn_queue(name: str, connection) -> Queue:
+    """The RQ turn queue ``name`` on ``connection`` (a bytes Redis client,
+    :func:`service.store.connections.rq_connection`)."""
+    return Queue(name, connection=connection)

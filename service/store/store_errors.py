@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from redis import exceptions as redis_errors
 
+#: Any error of the Redis client (redis-py's base class), for callers outside the store
+#: package that retry a loop on any Redis trouble (the worker's lease and scheduler loops,
+#: reconcile's shared passes) without importing redis-py themselves.
+RedisError = redis_errors.RedisError
+
 #: ``ConnectionError`` covers ``BusyLoadingError`` (``LOADING`` while Redis reloads its
 #: AOF/RDB) and a refused or reset socket; ``ClusterDownError`` covers ``MASTERDOWN``;
 #: ``MovedError`` is an ``AskError`` (a MOVED storm while slots migrate or fail over);

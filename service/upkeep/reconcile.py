@@ -23,12 +23,12 @@ import threading
 import time
 from datetime import datetime
 
-from redis.exceptions import RedisError
 
 from service import errors
+from service.store.store_errors import RedisError
 from service.usecases.after_append import AfterAppend, awaits_worker, queued_bot_seat
 from service.usecases.context import MatchContext
-from workers.rq_runtime import PassTurn
+from service.store.pass_turn import PassTurn
 
 log = logging.getLogger(__name__)
 

@@ -244,7 +244,7 @@ class ProductionStack:
         servers still answer."""
         import redis
 
-        from service.bootstrap import cluster_connection
+        from service.store.connections import cluster_connection
 
         prefix = self.key_prefix
         standalone = self.rq_redis_url or self.redis_url
