@@ -48,7 +48,7 @@ from service.usecases.ops import Ops
 from service.store.quotas import BotCaps, BotQuotas
 from service.usecases.reads import Reads
 from service.upkeep.reconcile import Reconciler
-from workers.scheduling import TurnScheduler
+from service.scheduler import Scheduler
 from service.store.stores import Stores
 from service.usecases.turns import Turns
 
@@ -56,12 +56,15 @@ __all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S"]
 
 
 class MatchService:
-    """Use cases of the arena over the Redis adapters and a :class:`TurnScheduler`.
+    """Use cases of the arena over the Redis adapters and a :class:`service.scheduler.Scheduler`
+    (the RQ one: :class:`workers.scheduling.TurnScheduler`).
 
     Args:
         redis: event-store client (``decode_responses=True``).
         keys: key names.
-        scheduler: RQ adapter, or ``None`` to run without workers (nothing is enqueued).
+        scheduler: the :class:`service.scheduler.Scheduler` (RQ:
+            :class:`workers.scheduling.TurnScheduler`), or ``None`` to run without workers
+            (nothing is enqueued).
         engines: ``game_id -> Engine``; ``None`` = ``domain.games.registry()`` loaded lazily.
         snapshot_every: N of "snapshot every N events".
         append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
@@ -97,7 +100,7 @@ class MatchService:
     :class:`service.usecases.context.MatchContext`).
     """
 
-    def __init__(self, redis, keys: Keys, scheduler: TurnScheduler | None = None,
+    def __init__(self, redis, keys: Keys, scheduler: Scheduler | None = None,
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
                  append_attempts: int = 5, blocking_reads: bool = True,
                  clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,

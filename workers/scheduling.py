@@ -1,7 +1,9 @@
 """RQ adapter: enqueue bot turns, schedule/cancel turn timeouts, judge whether a job is alive.
 
-The service never imports ``workers``: jobs are enqueued by dotted path
-(``workers.jobs.bot_turn`` / ``workers.jobs.turn_timeout``) on a
+Implements the service's :class:`service.scheduler.Scheduler` port (the service never
+imports ``workers``; :func:`service.bootstrap.build_service` wires this adapter in). Jobs
+are enqueued by dotted path (``workers.jobs.bot_turn`` / ``workers.jobs.turn_timeout``:
+importing the job module here would import the composition root back) on a
 :class:`workers.turn_queue.TurnQueue` (due timeouts first, in the order they fell due).
 Turn timeouts are scheduled in RQ's scheduled registry at their deadline to the
 microsecond (:meth:`workers.turn_queue.TurnQueue.schedule_at`; RQ's ``enqueue_at`` keeps
@@ -99,6 +101,17 @@ class TurnScheduler:
     def probe(self) -> str:
         """The queue Redis's state after one ``PING`` (:func:`service.store.store_errors.probe`)."""
         return probe(self.connection)
+
+    def queue_depth(self) -> dict[str, int]:
+        """``{"queued", "scheduled", "started"}`` job counts of the turn queue (RQ's list and
+        registries, read in one round trip without RQ's clean-up). Raises the store errors
+        of :mod:`service.store.store_errors`."""
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.llen(self.queue.key)
+        pipe.zcard(self.queue.scheduled_job_registry.key)
+        pipe.zcard(self.queue.started_job_registry.key)
+        queued, scheduled, started = pipe.execute()
+        return {"queued": int(queued), "scheduled": int(scheduled), "started": int(started)}
 
     def _job(self, job_id: str) -> Job | None:
         try:

@@ -23,7 +23,7 @@ from service.log.envelopes import fold_envelope
 from service.store.event_store import HeadRead
 from service.store.fold_cache import CachedFold, FoldCache, TokenCache
 from service.log.match_record import MatchRecord
-from workers.scheduling import TurnScheduler
+from service.scheduler import Scheduler
 from service.store.stores import Stores
 
 
@@ -123,14 +123,14 @@ class MatchContext:
 
     Args:
         stores: the Redis adapters.
-        scheduler: RQ adapter, or ``None`` (nothing is enqueued).
+        scheduler: the :class:`service.scheduler.Scheduler`, or ``None`` (nothing is enqueued).
         engines: ``game_id -> Engine``; ``None`` = ``domain.games.registry()`` loaded lazily.
         clock: the current aware UTC datetime.
         fold_cache_size: matches whose fold this process keeps (``0``: none).
         append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
     """
 
-    def __init__(self, stores: Stores, scheduler: TurnScheduler | None,
+    def __init__(self, stores: Stores, scheduler: Scheduler | None,
                  engines: Mapping[str, Engine] | None, clock: Callable[[], datetime] | None,
                  fold_cache_size: int, append_attempts: int):
         self.stores = stores

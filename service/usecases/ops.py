@@ -33,13 +33,7 @@ class Ops:
         scheduler = self.ctx.scheduler
         if scheduler is None:
             return None
-        queue = scheduler.queue
-        pipe = queue.connection.pipeline(transaction=False)
-        pipe.llen(queue.key)
-        pipe.zcard(queue.scheduled_job_registry.key)
-        pipe.zcard(queue.started_job_registry.key)
-        queued, scheduled, started = pipe.execute()
-        return {"queued": int(queued), "scheduled": int(scheduled), "started": int(started)}
+        return scheduler.queue_depth()
 
     def collect(self):
         """prometheus_client metric families of the deployment (:meth:`Metrics.collect`:
