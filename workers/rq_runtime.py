@@ -33,6 +33,7 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from rq import Queue
 from rq.job import Job
@@ -133,19 +134,26 @@ class WorkerLease:
             pass   # it expires by itself
 
 
-def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> tuple[bool, str]:
-    """``(healthy, reason)`` from a :class:`WorkerLease` heartbeat file: healthy when it was
+class Heartbeat(NamedTuple):
+    """A worker's health as its heartbeat file tells it: ``healthy`` and why (``reason``,
+    one line for ``arena worker --check``)."""
+    healthy: bool
+    reason: str
+
+
+def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> Heartbeat:
+    """A :class:`Heartbeat` ``(healthy, reason)`` from a :class:`WorkerLease` heartbeat file: healthy when it was
     written less than ``max_age_s`` seconds ago and that beat reached the queue Redis."""
     try:
         beat = json.loads(Path(path).read_text())
     except (OSError, ValueError):
-        return False, f"no heartbeat file at {path}"
+        return Heartbeat(False, f"no heartbeat file at {path}")
     age = time.time() - float(beat.get("at", 0))
     if age > max_age_s:
-        return False, f"last heartbeat {age:.1f} s ago (more than {max_age_s:g} s)"
+        return Heartbeat(False, f"last heartbeat {age:.1f} s ago (more than {max_age_s:g} s)")
     if beat.get("redis") != "ok":
-        return False, f"worker alive (heartbeat {age:.1f} s ago) but Redis is unreachable"
-    return True, f"worker alive, heartbeat {age:.1f} s ago"
+        return Heartbeat(False, f"worker alive (heartbeat {age:.1f} s ago) but Redis is unreachable")
+    return Heartbeat(True, f"worker alive, heartbeat {age:.1f} s ago")
 
 
 class LeasedScheduler(RQScheduler):

@@ -6,9 +6,15 @@ A digest is only ever added (creation, join), never changed or revoked.
 from __future__ import annotations
 
 import hmac
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from service.store.keys import Keys
+
+
+class SeatDigests(NamedTuple):
+    """Whether the match ``exists`` and its ``digests``: ``{seat: token digest}``."""
+    exists: bool
+    digests: dict[int, str]
 
 
 class SeatStore:
@@ -44,10 +50,10 @@ class SeatStore:
         """Seats holding a token (human seats and joined open seats)."""
         return {int(s) for s in self.redis.hkeys(self.keys.tokens(match_id))}
 
-    def digests(self, match_id: str) -> tuple[bool, dict[int, str]]:
-        """``(match exists, {seat: token digest})`` in one pipelined round trip."""
+    def digests(self, match_id: str) -> SeatDigests:
+        """:class:`SeatDigests` ``(exists, {seat: token digest})`` in one pipelined round trip."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hexists(self.keys.meta(match_id), "game")
         pipe.hgetall(self.keys.tokens(match_id))
         exists, raw = pipe.execute()
-        return bool(exists), {int(k): v for k, v in raw.items()}
+        return SeatDigests(bool(exists), {int(k): v for k, v in raw.items()})

@@ -6,10 +6,17 @@ whose ``schema_version`` or ``game`` differs from the running engine is ignored.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.log.codec import dumps, loads
 from service.store.keys import Keys
+
+
+class Snapshot(NamedTuple):
+    """A usable snapshot: the match ``version`` it was taken at and the dumped ``state``
+    (the game's ``dump_state`` form)."""
+    version: int
+    state: dict[str, Any]
 
 
 class SnapshotStore:
@@ -33,15 +40,15 @@ class SnapshotStore:
             "state": dumps(state)})
 
     def load(self, match_id: str, game: str, schema_version: int,
-             upto: int) -> tuple[int, dict[str, Any]] | None:
-        """``(version, dumped state)`` of a usable snapshot at or before ``upto``, else None."""
+             upto: int) -> Snapshot | None:
+        """The :class:`Snapshot` ``(version, state)`` of a usable snapshot at or before ``upto``, else None."""
         return self.usable(self.redis.hgetall(self.keys.snap(match_id)), game,
                            schema_version, upto)
 
     @staticmethod
     def usable(snap: dict[str, str], game: str, schema_version: int,
-               upto: int) -> tuple[int, dict[str, Any]] | None:
-        """``(version, dumped state)`` of the raw snapshot hash ``snap`` when it is of
+               upto: int) -> Snapshot | None:
+        """The :class:`Snapshot` ``(version, state)`` of the raw snapshot hash ``snap`` when it is of
         ``game`` at ``schema_version`` and at or before ``upto``, else None."""
         if not snap:
             return None
@@ -49,7 +56,7 @@ class SnapshotStore:
             version = int(snap["version"])
             usable = (snap["game"] == game and int(snap["schema_version"]) == schema_version
                       and 0 < version <= upto)
-            return (version, loads(snap["state"])) if usable else None
+            return Snapshot(version, loads(snap["state"])) if usable else None
         except (KeyError, ValueError):
             return None
 

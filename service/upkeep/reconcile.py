@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from datetime import datetime
+from typing import NamedTuple
 
 
 from service import errors
@@ -31,6 +32,13 @@ from service.usecases.context import MatchContext
 from service.store.pass_turn import PassTurn
 
 log = logging.getLogger(__name__)
+
+
+class Reconciled(NamedTuple):
+    """One match's reconcile: ``running`` (1 when it still runs, else 0) and ``requeued``
+    (turn jobs or deadlines re-created)."""
+    running: int
+    requeued: int
 
 
 class Reconciler:
@@ -103,9 +111,9 @@ class Reconciler:
             self.ctx.stores.metrics.incr("reconcile_requeued", requeued)
         return _counts(checked, requeued, 0)
 
-    def _match(self, match_id: str, mark: bool) -> tuple[int, int]:
-        """Reconcile one match: ``(1 if it is running else 0, jobs or deadlines
-        re-created)``; a finished or vanished match leaves both indexes; ``mark`` (full
+    def _match(self, match_id: str, mark: bool) -> Reconciled:
+        """Reconcile one match: :class:`Reconciled` ``(1 if it is running else 0, jobs or
+        deadlines re-created)``; a finished or vanished match leaves both indexes; ``mark`` (full
         passes) puts a match that awaits a worker back into the ``awaiting`` index."""
         with self._one_at_a_time:
             try:
@@ -114,21 +122,21 @@ class Reconciler:
                 raise   # an outage ends the pass (the loops retry it)
             except Exception:  # noqa: BLE001 - one bad match must not stop every other's
                 log.exception("reconcile of match %s failed; the pass goes on", match_id)
-                return 1, 0
+                return Reconciled(1, 0)
 
-    def _match_now(self, match_id: str, mark: bool) -> tuple[int, int]:
+    def _match_now(self, match_id: str, mark: bool) -> Reconciled:
         ctx = self.ctx
         scheduler, index = ctx.scheduler, ctx.stores.index
         try:
             record = ctx.record(match_id)
         except errors.MatchNotFound:
             index.forget(match_id)
-            return 0, 0
+            return Reconciled(0, 0)
         if record.finished:
             index.forget(match_id)
-            return 0, 0
+            return Reconciled(0, 0)
         if not awaits_worker(record, record.pending):
-            return 1, 0   # a stale hint is left to the match's next append
+            return Reconciled(1, 0)  # a stale hint is left to the match's next append
         if mark:
             index.mark_awaiting(match_id)
         requeued = 0
@@ -149,7 +157,7 @@ class Reconciler:
                     requeued += scheduler.revive_turn_timeout(
                         match_id, seat, entry["version"],
                         datetime.fromisoformat(entry["deadline"]))
-        return 1, requeued
+        return Reconciled(1, requeued)
 
 
 class SharedPasses:

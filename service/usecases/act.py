@@ -8,7 +8,7 @@ round trip) and re-decides a lost race ``append_attempts`` times.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
@@ -18,6 +18,63 @@ from service.usecases.context import Loaded, MatchContext, head_facts, head_fiel
 from service.usecases.decisions import decision_id
 from service.log.envelopes import build_envelopes, redact_envelopes, utc_iso
 from service.usecases.reads import seat_representation
+
+
+class Rejection(NamedTuple):
+    """A failed precondition of a command: the error to raise, the rejection code it
+    counts (``None``: not counted) and whether the fold read goes back to the cache."""
+    error: Exception
+    counted: str | None
+    keep: bool = True
+
+
+class FastPath(NamedTuple):
+    """What :meth:`Act._act_on_cached_fold` got: the ``answer`` (accepted or replayed), or
+    ``None`` with the match ``reloaded`` from a lost race's script answer (or ``None``:
+    the verified path must read)."""
+    answer: dict[str, Any] | None
+    reloaded: Loaded | None
+
+
+class Appended(NamedTuple):
+    """What :meth:`Act._append_batch` got: the ``answer`` when appended or replayed, else
+    ``None`` with the store's ``current_version`` and the match ``reloaded`` at that head
+    (``None`` when the script did not send it)."""
+    answer: dict[str, Any] | None
+    current_version: int | None
+    reloaded: Loaded | None
+
+
+def action_checks(engine, loaded: Loaded, seat: int, decision_of, *, cause: str,
+                  bad_command: bool = False, bad_key: bool = False,
+                  expected_version: int | None = None,
+                  decision: str | None = None) -> Rejection | None:
+    """The one order of a command's checks on the fold ``loaded`` (the match and the seat
+    were checked before, an Idempotency-Key replay answered before): a finished match
+    (``match_finished``), a seat that resigned (``seat_resigned``, its player's own
+    commands: ``cause == "player"``), a malformed command (``invalid_command``) or key,
+    ``expected_version`` (VersionConflict), ``decision`` (DecisionMoved, against
+    ``decision_of(loaded, seat)``); the rules come after (``engine.decide``). Returns the
+    first failure or ``None``. Both paths of :meth:`Act.act` use it: the cached-fold one
+    falls back to the verified one on any failure, which then raises it."""
+    if engine.result(loaded.state) is not None:
+        error = MatchFinished()
+        return Rejection(error, error.code, keep=False)
+    if cause == "player" and seat in engine.resigned(loaded.state):
+        return Rejection(errors.SeatResigned(seat), "seat_resigned")
+    if bad_command:
+        return Rejection(InvalidCommand("A command is an object with a string 'type'."),
+                         "invalid_command")
+    if bad_key:
+        return Rejection(InvalidCommand("Idempotency-Key must be 1-255 characters."), None)
+    if expected_version is not None and loaded.version != expected_version:
+        return Rejection(errors.VersionConflict(expected_version, loaded.version),
+                         "version_conflict")
+    if decision is not None:
+        current = decision_of(loaded, seat)
+        if current != decision:
+            return Rejection(errors.DecisionMoved(current, loaded.version), "decision_moved")
+    return None
 
 
 class Act:
@@ -41,7 +98,8 @@ class Act:
         :meth:`service.usecases.reads.Reads.legal_actions`) is the weaker precondition: it fails only
         when the seat's own pending decision moved (:mod:`service.usecases.decisions`).
 
-        Errors keep this order: match, seat, a finished match (``match_finished``, before
+        Errors keep this order (match and seat here, the rest in :func:`action_checks`,
+        the one place that orders them): match, seat, a finished match (``match_finished``, before
         any check of the command, unless the key replays an answer), a seat that resigned
         (``seat_resigned``, for its player's own commands), a malformed command
         or key, the Idempotency-Key (IdempotencyKeyReused: another command or another
@@ -81,32 +139,16 @@ class Act:
                 return self._replay(prior, fingerprint)
             # From here the held state is not given back unless the append succeeds: a
             # failed decide or a lost race never leaves a touched state in the cache.
-            try:
-                if engine.result(loaded.state) is not None:
-                    raise MatchFinished()
-            except RuleError as exc:
-                counters.rejected(exc.code)
-                raise
-            if cause == "player" and seat in engine.resigned(loaded.state):
-                ctx.keep(loaded)
-                counters.rejected("seat_resigned")
-                raise errors.SeatResigned(seat)
-            if bad_command or bad_key:
-                ctx.keep(loaded)
-                if bad_command:
-                    counters.rejected("invalid_command")
-                    raise InvalidCommand("A command is an object with a string 'type'.")
-                raise InvalidCommand("Idempotency-Key must be 1-255 characters.")
-            if expected_version is not None and loaded.version != expected_version:
-                ctx.keep(loaded)
-                counters.rejected("version_conflict")
-                raise errors.VersionConflict(expected_version, loaded.version)
-            if decision_id is not None:
-                current = self.decision_of(loaded, seat)
-                if current != decision_id:
+            rejection = action_checks(engine, loaded, seat, self.decision_of, cause=cause,
+                                      bad_command=bad_command, bad_key=bad_key,
+                                      expected_version=expected_version,
+                                      decision=decision_id)
+            if rejection is not None:
+                if rejection.keep:
                     ctx.keep(loaded)
-                    counters.rejected("decision_moved")
-                    raise errors.DecisionMoved(current, loaded.version)
+                if rejection.counted is not None:
+                    counters.rejected(rejection.counted)
+                raise rejection.error
             try:
                 events = engine.decide(loaded.state, seat, command,
                                        derive_rng(record.seed, loaded.version))
@@ -138,12 +180,12 @@ class Act:
                             idem_field: str | None, fingerprint: str,
                             expected_version: int | None, cause: str,
                             decision: str | None = None, represent: bool = False
-                            ) -> tuple[dict[str, Any] | None, Loaded | None]:
+                            ) -> FastPath:
         """The fast path of :meth:`act`: decide on this process's cached fold and append
         conditionally on its version *and* head hash, without reading the store first
         (one round trip: the append script also runs the book-keeping writes).
 
-        Returns ``(answer, None)`` (accepted, or an idempotent replay found by the append
+        Returns a :class:`FastPath`: ``(answer, None)`` (accepted, or an idempotent replay found by the append
         script), ``(None, reloaded)`` when the append found the fold stale (``reloaded``:
         the match at its new head, from the script's answer, so the verified path decides
         again without reading), or ``(None, None)`` when the verified path must read: no cached fold, a seat or expected
@@ -155,39 +197,37 @@ class Act:
         folds = self.ctx.folds
         entry = folds.take(match_id)
         if entry is None:
-            return None, None
+            return FastPath(None, None)
         record = entry.record
         if record is None or record.game != entry.game or \
                 (expected_version is not None and expected_version != entry.version) or \
                 isinstance(seat, bool) or not isinstance(seat, int) or \
                 not 0 <= seat < len(record.seats):
             folds.put(match_id, entry)
-            return None, None
+            return FastPath(None, None)
         engine = self.ctx.engine(record.game)
         held = Loaded(record, engine, entry.version, entry.head_hash, entry.state, entry.decisions)
         try:
-            if engine.result(entry.state) is not None or \
-                    (cause == "player" and seat in engine.resigned(entry.state)) or \
-                    (decision is not None and self.decision_of(held, seat) != decision):
+            if action_checks(engine, held, seat, self.decision_of, cause=cause,
+                             decision=decision) is not None:
                 folds.put(match_id, entry)
-                return None, None
+                return FastPath(None, None)   # the verified path reads and raises it
             events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
         except RuleError:
-            return None, None
+            return FastPath(None, None)
         if not events:
             folds.put(match_id, entry)
-            return None, None
+            return FastPath(None, None)
         # no answer when another process appended first: the verified path decides again
         # on the head the script returned
-        answer, _current, reloaded = self._append_batch(match_id, held, seat, command, events,
-                                                        cause, idem_field, fingerprint,
-                                                        represent)
-        return answer, reloaded
+        appended = self._append_batch(match_id, held, seat, command, events, cause, idem_field,
+                                      fingerprint, represent)
+        return FastPath(appended.answer, appended.reloaded)
 
     def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
                       events: list, cause: str, idem_field: str | None, fingerprint: str,
                       represent: bool = False
-                      ) -> tuple[dict[str, Any] | None, int | None, Loaded | None]:
+                      ) -> Appended:
         """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
         (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
         :meth:`act`.
@@ -200,7 +240,7 @@ class Act:
         writes (:meth:`service.usecases.after_append.AfterAppend.writes`: counters, snapshot,
         indexes) in the same script.
 
-        Returns ``(answer, None, None)`` when appended (then the turn jobs are scheduled and
+        Returns an :class:`Appended`: ``(answer, None, None)`` when appended (then the turn jobs are scheduled and
         the new fold goes into the cache; with ``represent`` the answer also carries
         :func:`service.usecases.reads.seat_representation` of the new fold, computed before the fold
         goes to the cache) or when the append script found an earlier answer
@@ -236,16 +276,16 @@ class Act:
             idem_field, {"fingerprint": fingerprint, "answer": answer},
             expected_head=loaded.head_hash, writes=writes)
         if outcome.status == "replayed":
-            return self._replay(outcome.answer, fingerprint), None, None
+            return Appended(self._replay(outcome.answer, fingerprint), None, None)
         if outcome.status != "ok":
             ctx.stores.metrics.incr("append_conflicts", match_id=match_id)
             reloaded = ctx.from_read(match_id, outcome.reload) if outcome.reload else None
-            return None, outcome.version, reloaded
+            return Appended(None, outcome.version, reloaded)
         self.after_append.done(after_record, pending, new_version, seat, finished, decisions)
         extra = seat_representation(engine, state, new_version, decisions, seat, facts) \
             if represent else None
         ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
-        return ({**answer, **extra} if extra else answer), None, None
+        return Appended({**answer, **extra} if extra else answer, None, None)
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused

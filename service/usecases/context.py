@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from domain.engine import Engine
 from service import errors
@@ -56,6 +56,12 @@ def _default_engines() -> Mapping[str, Engine]:
 
     return registry()
 
+
+class Head(NamedTuple):
+    """:meth:`MatchContext.head`'s answer: the match ``loaded`` at its head and the answer
+    ``prior`` recorded under the idempotency field asked for (``None``: none)."""
+    loaded: Loaded
+    prior: Any
 
 @dataclass(frozen=True, slots=True)
 class HeadFacts:
@@ -226,8 +232,8 @@ class MatchContext:
             head = self.envelopes(match_id, record, version - 1, version)[0]["hash"]
         return Loaded(record, engine, version, head, state)
 
-    def head(self, match_id: str, idem_field: str | None = None) -> tuple[Loaded, Any]:
-        """The match folded to its head, through the fold cache, and the answer recorded
+    def head(self, match_id: str, idem_field: str | None = None) -> Head:
+        """A :class:`Head`: the match folded to its head, through the fold cache, and the answer recorded
         under ``idem_field`` (``None`` when there is none or no field is given).
 
         One script call (:meth:`EventStore.head`) reads the meta hash, the stream tail
@@ -246,12 +252,12 @@ class MatchContext:
             if idem_field is None and entry is not None and entry.record is not None and \
                     fresh[:2] == (match_id, entry.version):
                 # this request read exactly this head a moment ago (the seat check)
-                return Loaded(entry.record, self.engine(entry.game), entry.version,
-                              entry.head_hash, entry.state, entry.decisions,
-                              tokens=fresh[2], deadlines=fresh[3]), None
+                return Head(Loaded(entry.record, self.engine(entry.game), entry.version,
+                                   entry.head_hash, entry.state, entry.decisions,
+                                   tokens=fresh[2], deadlines=fresh[3]), None)
         read = self.stores.events.head(match_id, None if entry is None else entry.version,
                                        idem_field)
-        return self.from_read(match_id, read, entry), read.prior
+        return Head(self.from_read(match_id, read, entry), read.prior)
 
     def from_read(self, match_id: str, read: HeadRead, entry: CachedFold | None = None) -> Loaded:
         """The fold at the head :class:`HeadRead` ``read`` describes: ``entry`` (a cached
