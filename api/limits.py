@@ -44,6 +44,7 @@ from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from api.runtime import service as request_service
 from service.errors import ServiceError
 from service.tokens import token_digest
 
@@ -85,7 +86,7 @@ def _seat_key() -> str | None:
     if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
         return None
     try:
-        current_app.extensions["arena"].service.authenticate(match_id, token, in_request=True)
+        request_service().authenticate(match_id, token)   # this request's reads keep the head
     except ServiceError:
         return None
     return "seat:" + token_digest(token)[:32]

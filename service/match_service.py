@@ -36,7 +36,7 @@ from service.usecases.act import Act
 from service.usecases.after_append import AfterAppend
 from service.upkeep.archive import Archiver
 from service.upkeep.compaction import Compactor
-from service.usecases.context import Loaded, MatchContext
+from service.usecases.context import Loaded, MatchContext, RequestReads
 from service.usecases.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
 from service.upkeep.housekeeping import Housekeeping
 from service.usecases.idempotency import IdempotencyStore
@@ -190,19 +190,20 @@ class MatchService:
         """See :meth:`service.usecases.create_join.CreateJoin.join`."""
         return self._create_join.join(match_id, seat, name, idempotency_key)
 
-    def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
+    def authenticate(self, match_id: str, token: str, *,
+                     reads: RequestReads | None = None) -> int:
         """See :meth:`service.usecases.create_join.CreateJoin.authenticate`."""
-        return self._create_join.authenticate(match_id, token, in_request=in_request)
+        return self._create_join.authenticate(match_id, token, reads=reads)
 
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
             idem_field: str | None = None, decision_id: str | None = None,
-            represent: bool = False) -> dict[str, Any]:
+            represent: bool = False, reads: RequestReads | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.act.Act.act`."""
         return self._act.act(match_id, seat, command, idempotency_key, expected_version,
                              cause=cause, idem_field=idem_field, decision_id=decision_id,
-                             represent=represent)
+                             represent=represent, reads=reads)
 
     # ------------------------------------------------------------------ reads
     def games(self) -> list[dict[str, Any]]:
@@ -213,27 +214,30 @@ class MatchService:
         """See :meth:`service.usecases.reads.Reads.cards`."""
         return self._reads.cards(game)
 
-    def forget_fresh_reads(self) -> None:
-        """Start of a request: a head read by an earlier request of this thread is not
-        reused (:meth:`service.usecases.context.MatchContext.keep_fresh`)."""
-        self.ctx.forget_fresh()
+    def for_request(self, reads: RequestReads | None = None) -> RequestService:
+        """This service as one request sees it: its seat check and its next read of the
+        match share ``reads`` (default: new :class:`RequestReads`), passed explicitly."""
+        return RequestService(self, reads if reads is not None else RequestReads())
 
     def cached_game(self, match_id: str) -> str | None:
         """The game of ``match_id`` when this process holds its fold (no store access),
         else ``None``."""
         return self.ctx.folds.game_of(match_id)
 
-    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
+    def match_view(self, match_id: str, viewer: int | None, *,
+                   reads: RequestReads | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.match_view`."""
-        return self._reads.match_view(match_id, viewer)
+        return self._reads.match_view(match_id, viewer, reads=reads)
 
-    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
+                      reads: RequestReads | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.legal_actions`."""
-        return self._reads.legal_actions(match_id, seat, wait_s)
+        return self._reads.legal_actions(match_id, seat, wait_s, reads=reads)
 
-    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+    def representation(self, match_id: str, seat: int, *,
+                       reads: RequestReads | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.representation`."""
-        return self._reads.representation(match_id, seat)
+        return self._reads.representation(match_id, seat, reads=reads)
 
     def check_running(self, match_id: str) -> None:
         """See :meth:`service.usecases.reads.Reads.check_running`."""
@@ -273,9 +277,10 @@ class MatchService:
         """See :meth:`service.usecases.lobby.Lobby.list_matches`."""
         return self._lobby.list_matches(game, status, open_seat, cursor, limit)
 
-    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
+    def resign(self, match_id: str, seat: int, *,
+               reads: RequestReads | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.lifecycle.Lifecycle.resign`."""
-        return self._lifecycle.resign(match_id, seat)
+        return self._lifecycle.resign(match_id, seat, reads=reads)
 
     def abandon(self, match_id: str) -> bool:
         """See :meth:`service.usecases.lifecycle.Lifecycle.abandon`."""
@@ -327,3 +332,45 @@ class MatchService:
     def observe_job(self, kind: str, seconds: float) -> None:
         """See :meth:`service.usecases.ops.Ops.observe_job`."""
         self._ops.observe_job(kind, seconds)
+
+
+class RequestService:
+    """A :class:`MatchService` bound to one request's :class:`RequestReads`: the calls
+    that read a match's head (:meth:`authenticate`, :meth:`match_view`,
+    :meth:`legal_actions`, :meth:`representation`, :meth:`act`, :meth:`resign`) pass the
+    request's reads explicitly, so the head the seat check read is reused by the same
+    request only; every other attribute is the service's own. Made per request
+    (:meth:`MatchService.for_request`; the API: ``api.runtime.service``)."""
+
+    __slots__ = ("service", "reads")
+
+    def __init__(self, service: MatchService, reads: RequestReads):
+        self.service = service
+        self.reads = reads
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service, name)
+
+    def authenticate(self, match_id: str, token: str) -> int:
+        """:meth:`MatchService.authenticate` keeping the head it reads for this request."""
+        return self.service.authenticate(match_id, token, reads=self.reads)
+
+    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
+        """:meth:`MatchService.match_view` with this request's reads."""
+        return self.service.match_view(match_id, viewer, reads=self.reads)
+
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
+        """:meth:`MatchService.legal_actions` with this request's reads."""
+        return self.service.legal_actions(match_id, seat, wait_s, reads=self.reads)
+
+    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`MatchService.representation` with this request's reads."""
+        return self.service.representation(match_id, seat, reads=self.reads)
+
+    def act(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """:meth:`MatchService.act` with this request's reads."""
+        return self.service.act(*args, reads=self.reads, **kwargs)
+
+    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`MatchService.resign` with this request's reads."""
+        return self.service.resign(match_id, seat, reads=self.reads)

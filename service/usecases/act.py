@@ -14,7 +14,7 @@ from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
 from service.usecases.after_append import AfterAppend
 from service.log.codec import canonical_json, sha256_hex
-from service.usecases.context import Loaded, MatchContext, head_facts, head_fields
+from service.usecases.context import Loaded, MatchContext, RequestReads, head_facts, head_fields
 from service.usecases.decisions import decision_id
 from service.log.envelopes import build_envelopes, redact_envelopes, utc_iso
 from service.usecases.reads import seat_representation
@@ -87,8 +87,10 @@ class Act:
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
             idem_field: str | None = None, decision_id: str | None = None,
-            represent: bool = False) -> dict[str, Any]:
-        """Decide ``command`` for ``seat`` and append its events atomically.
+            represent: bool = False, reads: RequestReads | None = None) -> dict[str, Any]:
+        """Decide ``command`` for ``seat`` and append its events atomically (``reads``: the
+        request's reads; the first read of the verified path may take the head its seat
+        check kept, :meth:`service.usecases.context.MatchContext.head`).
 
         Returns ``{"version", "events" (redacted for seat), "replayed"}``. A repeated
         ``idempotency_key`` with the same command and preconditions returns the first answer
@@ -131,7 +133,9 @@ class Act:
             if reloaded is not None:   # a lost race's script answered with the new head
                 loaded, prior, reloaded = reloaded, None, None
             else:
-                loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field)
+                loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field,
+                                         reads=reads)
+                reads = None   # a kept head serves the first read only
             record, engine = loaded.record, loaded.engine
             seat = ctx.checked_seat(loaded, seat)
             if prior is not None:

@@ -8,7 +8,6 @@ is the facade over them.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, NamedTuple
@@ -55,6 +54,33 @@ def _default_engines() -> Mapping[str, Engine]:
     from domain.games import registry
 
     return registry()
+
+
+class FreshRead(NamedTuple):
+    """A head a request has just read (its seat check): the match, its version, and the
+    token digests and deadlines read with it."""
+    match_id: str
+    version: int
+    tokens: Any
+    deadlines: Any
+
+
+class RequestReads:
+    """The reads of one request, made by the caller for that request and passed explicitly
+    (:meth:`service.match_service.MatchService.for_request`): the head its seat check read
+    (:meth:`MatchContext.keep_fresh`), which the request's next :meth:`MatchContext.head`
+    of the same match at the same version takes from the fold cache instead of reading
+    the store again (once). Never shared between requests."""
+
+    __slots__ = ("fresh",)
+
+    def __init__(self) -> None:
+        self.fresh: FreshRead | None = None
+
+    def take(self) -> FreshRead | None:
+        """The head kept by the seat check, forgotten as it is taken (``None``: none)."""
+        fresh, self.fresh = self.fresh, None
+        return fresh
 
 
 class Head(NamedTuple):
@@ -150,7 +176,6 @@ class MatchContext:
         #: the PostgreSQL archive (:class:`service.store.archive_store.ArchiveStore`) or None
         self.archive = None
         self.logs = FinishedLogs(stores.compacted, lambda: self.archive)
-        self._fresh = threading.local()   # a head this thread's request has just read
 
     # ------------------------------------------------------------------ engines
     @property
@@ -232,7 +257,8 @@ class MatchContext:
             head = self.envelopes(match_id, record, version - 1, version)[0]["hash"]
         return Loaded(record, engine, version, head, state)
 
-    def head(self, match_id: str, idem_field: str | None = None) -> Head:
+    def head(self, match_id: str, idem_field: str | None = None, *,
+             reads: RequestReads | None = None) -> Head:
         """A :class:`Head`: the match folded to its head, through the fold cache, and the answer recorded
         under ``idem_field`` (``None`` when there is none or no field is given).
 
@@ -240,21 +266,22 @@ class MatchContext:
         after the cached version (or, without a cached fold, the latest snapshot and the
         tail after it), the idempotency record, the token digests (into the token cache)
         and the deadlines; see :meth:`from_read`. The returned state is owned by the
-        caller; :meth:`keep` gives it back once it is known to be exact. Raises
-        MatchNotFound.
+        caller; :meth:`keep` gives it back once it is known to be exact. ``reads``: the
+        request's :class:`RequestReads`; a head its seat check just read (same match, same
+        version, no idempotency field) comes from the fold cache without a store read.
+        Raises MatchNotFound.
         """
         if not isinstance(match_id, str):
             raise errors.MatchNotFound(str(match_id))
         entry = self.folds.take(match_id)
-        fresh = getattr(self._fresh, "read", None)
-        if fresh is not None:
-            self._fresh.read = None
-            if idem_field is None and entry is not None and entry.record is not None and \
-                    fresh[:2] == (match_id, entry.version):
-                # this request read exactly this head a moment ago (the seat check)
-                return Head(Loaded(entry.record, self.engine(entry.game), entry.version,
-                                   entry.head_hash, entry.state, entry.decisions,
-                                   tokens=fresh[2], deadlines=fresh[3]), None)
+        fresh = reads.take() if reads is not None else None
+        if fresh is not None and idem_field is None and entry is not None and \
+                entry.record is not None and (fresh.match_id, fresh.version) == \
+                (match_id, entry.version):
+            # this request read exactly this head a moment ago (the seat check)
+            return Head(Loaded(entry.record, self.engine(entry.game), entry.version,
+                               entry.head_hash, entry.state, entry.decisions,
+                               tokens=fresh.tokens, deadlines=fresh.deadlines), None)
         read = self.stores.events.head(match_id, None if entry is None else entry.version,
                                        idem_field)
         return Head(self.from_read(match_id, read, entry), read.prior)
@@ -302,19 +329,14 @@ class MatchContext:
         loaded.tokens, loaded.deadlines = read.tokens, read.deadlines
         return loaded
 
-    def keep_fresh(self, loaded: Loaded) -> None:
-        """:meth:`keep`, and remember for this thread that its request has just read this
-        head: the request's next :meth:`head` of the match (without an idempotency field)
-        takes the cached fold without reading the store again, when it is still at that
-        version. :meth:`forget_fresh` (the API calls it before every request) drops the
-        mark, so it never outlives a request."""
-        self._fresh.read = (loaded.record.match_id, loaded.version, loaded.tokens,
-                            loaded.deadlines)
+    def keep_fresh(self, loaded: Loaded, reads: RequestReads) -> None:
+        """:meth:`keep`, and note in the request's ``reads`` that it has just read this
+        head: the request's next :meth:`head` of the match (without an idempotency field,
+        given the same ``reads``) takes the cached fold without reading the store again,
+        when it is still at that version."""
+        reads.fresh = FreshRead(loaded.record.match_id, loaded.version, loaded.tokens,
+                                loaded.deadlines)
         self.keep(loaded)
-
-    def forget_fresh(self) -> None:
-        """Forget this thread's mark of :meth:`keep_fresh`."""
-        self._fresh.read = None
 
     def keep(self, loaded: Loaded) -> None:
         """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.

@@ -21,7 +21,8 @@ from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinis
 from service import errors
 from service.usecases.after_append import AfterAppend
 from service.log.codec import LOG_FORMAT, canonical_json, genesis_hash, seed_commitment
-from service.usecases.context import Loaded, MatchContext, check_seat, head_facts, head_fields
+from service.usecases.context import (Loaded, MatchContext, RequestReads, check_seat, head_facts,
+                                      head_fields)
 from service.log.match_record import MatchRecord
 from service.store.quotas import BotQuotas
 from service.log.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
@@ -435,13 +436,14 @@ class CreateJoin:
                 return {"seat": seat, "version": outcome.version}, False
         raise errors.TooManyConflicts(100)
 
-    def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
+    def authenticate(self, match_id: str, token: str, *,
+                     reads: RequestReads | None = None) -> int:
         """The seat owning ``token`` (constant-time compare of SHA-256 digests).
 
         A token-cache miss reads the match's whole head (one round trip) into the fold and
-        token caches. ``in_request`` (the API, which calls
-        :meth:`service.usecases.context.MatchContext.forget_fresh` before every request): the same
-        request's next read of the match reuses that head instead of reading it again.
+        token caches. ``reads`` (the request's
+        :class:`service.usecases.context.RequestReads`): the same request's next read of the
+        match, given the same ``reads``, reuses that head instead of reading it again.
         Raises MatchNotFound or InvalidToken."""
         if not isinstance(match_id, str):
             raise errors.MatchNotFound(str(match_id))
@@ -453,8 +455,8 @@ class CreateJoin:
         # a miss reads the whole head (one round trip, like the digests alone): the fold
         # goes into the cache, so the request's own read or append needs no load
         loaded, _ = self.ctx.head(match_id)
-        if in_request:
-            self.ctx.keep_fresh(loaded)
+        if reads is not None:
+            self.ctx.keep_fresh(loaded, reads)
         else:
             self.ctx.keep(loaded)
         digests = loaded.tokens or {}

@@ -50,11 +50,11 @@ class Lifecycle:
         self.abandon_after_s = abandon_after_s
 
     # ------------------------------------------------------------------ resign
-    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
-        """``seat`` resigns: ``{"version", "events", "replayed"}`` as :meth:`Act.act`.
-        Raises MatchFinished (409), SeatResigned (409, already resigned) or the game's
-        RuleError."""
-        return self.act.act(match_id, seat, dict(RESIGN), cause="player")
+    def resign(self, match_id: str, seat: int, *, reads=None) -> dict[str, Any]:
+        """``seat`` resigns: ``{"version", "events", "replayed"}`` as :meth:`Act.act`
+        (``reads``: the request's reads). Raises MatchFinished (409), SeatResigned (409,
+        already resigned) or the game's RuleError."""
+        return self.act.act(match_id, seat, dict(RESIGN), cause="player", reads=reads)
 
     # ------------------------------------------------------------------ abandonment
     def idle_for(self, human_at: str, now: datetime) -> float:

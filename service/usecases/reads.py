@@ -11,7 +11,8 @@ from typing import Any, Mapping
 
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
-from service.usecases.context import HeadFacts, MatchContext, check_seat, head_facts, status_of
+from service.usecases.context import (HeadFacts, MatchContext, RequestReads, check_seat,
+                                      head_facts, status_of)
 from service.store.deadline_store import DeadlineStore
 from service.usecases.decisions import decision_id
 from service.log.envelopes import redact_envelopes
@@ -66,12 +67,14 @@ class Reads:
         only); raises ``UnknownGame``."""
         return {"game": game, **public_cards(self.ctx.engine(game))}
 
-    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
-        """The match as ``viewer`` (seat or ``None`` = spectator) may see it now.
+    def match_view(self, match_id: str, viewer: int | None, *,
+                   reads: RequestReads | None = None) -> dict[str, Any]:
+        """The match as ``viewer`` (seat or ``None`` = spectator) may see it now
+        (``reads``: the request's reads, :meth:`MatchContext.head`).
         Raises SpectatorsDisabled (403) for a spectator of a running match created with
         ``spectators: false``."""
         ctx = self.ctx
-        loaded, _ = ctx.head(match_id)
+        loaded, _ = ctx.head(match_id, reads=reads)
         record, engine = loaded.record, loaded.engine
         if viewer is not None:
             ctx.checked_seat(loaded, viewer)
@@ -122,7 +125,8 @@ class Reads:
             return set(loaded.tokens)
         return self.ctx.claimed(loaded.record.match_id, loaded.record)
 
-    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
+                      reads: RequestReads | None = None) -> dict[str, Any]:
         """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,
         and the id of its pending decision (``None`` when it has none) that ``act`` takes
         as a precondition failing only when this decision moved (:mod:`service.usecases.decisions`).
@@ -135,19 +139,21 @@ class Reads:
         ``actions`` is ``[]``). While it waits, each new event costs one read of the meta
         hash (its ``pending`` seats, its status); the fold and the legal actions are
         computed only once the seat is pending, so a waiting seat costs no request per
-        other seat's move."""
+        other seat's move. ``reads``: the request's reads (:meth:`MatchContext.head`)."""
         deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
         while True:
-            answer, version, finished = self._legal_actions_now(match_id, seat)
+            answer, version, finished = self._legal_actions_now(match_id, seat, reads)
+            reads = None   # a head kept by the seat check serves the first read only
             if answer["actions"] or finished:
                 return answer
             if not self._wait_for_decision(match_id, seat, version, deadline):
                 return answer
 
-    def _legal_actions_now(self, match_id: str, seat: int) -> tuple[dict[str, Any], int, bool]:
+    def _legal_actions_now(self, match_id: str, seat: int,
+                           reads: RequestReads | None = None) -> tuple[dict[str, Any], int, bool]:
         """:meth:`legal_actions` at the head, with the head's version and whether the
         match has a result."""
-        loaded, _ = self.ctx.head(match_id)
+        loaded, _ = self.ctx.head(match_id, reads=reads)
         seat = self.ctx.checked_seat(loaded, seat)
         self.ctx.keep(loaded)
         engine = loaded.engine
@@ -175,12 +181,13 @@ class Reads:
                 return True
             after = record.version
 
-    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+    def representation(self, match_id: str, seat: int, *,
+                       reads: RequestReads | None = None) -> dict[str, Any]:
         """:func:`seat_representation` of ``seat`` at the match's head, plus its
         ``version`` (the answer to ``Prefer: return=representation`` when the command's
         own fold is not in hand: an idempotent replay, an empty batch). Raises
-        MatchNotFound, SeatNotFound."""
-        loaded, _ = self.ctx.head(match_id)
+        MatchNotFound, SeatNotFound. ``reads``: the request's reads."""
+        loaded, _ = self.ctx.head(match_id, reads=reads)
         seat = self.ctx.checked_seat(loaded, seat)
         out = seat_representation(loaded.engine, loaded.state, loaded.version,
                                   loaded.seat_decisions, seat)
