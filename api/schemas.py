@@ -22,7 +22,7 @@ from api.fields import JsonObject, StrictInteger, StrictNumber
 from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
 from domain import schema_check
 from domain.schema_check import SchemaViolation, Violation
-from service.log.codec import LOG_FORMATS
+from service.match_service import LOG_FORMATS   # the export formats (service.log.codec)
 
 MAX_LONG_POLL_S = 30.0
 MAX_EVENTS_PAGE = 500

@@ -36,6 +36,7 @@ from service.usecases.act import Act
 from service.usecases.after_append import AfterAppend
 from service.upkeep.archive import Archiver
 from service.upkeep.compaction import Compactor
+from service.log.codec import LOG_FORMATS
 from service.usecases.context import Loaded, MatchContext, RequestReads
 from service.usecases.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
 from service.upkeep.housekeeping import Housekeeping
@@ -52,7 +53,7 @@ from service.scheduler import Scheduler
 from service.store.stores import Stores
 from service.usecases.turns import Turns
 
-__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S"]
+__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS"]
 
 
 class MatchService:
