@@ -1,7 +1,7 @@
 """Redis clients of a process: the event store's (plain or cluster, with explicit socket
 timeouts), RQ's queue client (bytes, optionally retrying forever), and the one shared
-``fakeredis.FakeServer`` of embedded mode. The only place outside the store adapters that
-names redis-py (import contracts in ``pyproject.toml``, ``[tool.importlinter]``)."""
+``fakeredis.FakeServer`` of embedded mode. Part of the store package, the only one that
+imports redis-py (import contracts in ``.importlinter``)."""
 from __future__ import annotations
 
 import logging
