@@ -73,9 +73,6 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     for module in (games, matches, events, replays, ops, webclient):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(check_match_id)
-    forget = getattr(service, "forget_fresh_reads", None)
-    if forget is not None:   # a head read in one request is reused only within it
-        app.before_request(lambda: forget())
     register_error_handlers(app)
     replays.install(app)
     request_id.install(app)      # before limits' ProxyFix wraps the app: it sees the client

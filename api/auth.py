@@ -44,7 +44,7 @@ def require_seat(match_id: str) -> int:
     if token is None:
         raise Problem(401, "missing_token", "This endpoint needs a seat's bearer token.",
                       headers={"WWW-Authenticate": _CHALLENGE})
-    return service().authenticate(match_id, token, in_request=True)
+    return service().authenticate(match_id, token)
 
 
 def optional_seat(match_id: str) -> int | None:
@@ -56,4 +56,4 @@ def optional_seat(match_id: str) -> int | None:
     token = bearer_token()
     if token is None:
         return None
-    return service().authenticate(match_id, token, in_request=True)
+    return service().authenticate(match_id, token)

@@ -15,7 +15,7 @@ so a seat can play from the stream alone (one ``POST`` per move).
 
 Each wait for the next event is a long-poll of ``SSE_POLL_S`` seconds (a keep-alive comment
 follows an empty one); the store blocks in slices shorter than its socket timeout
-(:meth:`service.event_store.EventStore.wait_after`), so a stream holds for its whole
+(:meth:`service.store.event_store.EventStore.wait_after`), so a stream holds for its whole
 ``max_s``. When the store becomes unavailable mid-stream (the 200 answer has started: no
 503 can follow), the stream ends after a ``retry:`` hint of ``STORE_RETRY_AFTER_S`` and one
 WARNING log line; the client's reconnect (``Last-Event-ID``) gets 503 ``store_unavailable``
@@ -34,7 +34,7 @@ from api import schemas
 from api.auth import optional_seat
 from api.errors import STORE_RETRY_AFTER_S
 from api.runtime import service
-from service.store_errors import is_store_unavailable
+from service.errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _ended_on_outage(messages: Iterator[str], match_id: str) -> Iterator[str]:
 def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: float,
               poll_s: float, finished: bool, views: bool = False) -> Iterator[str]:
     """SSE frames until ``max_s`` passes or a finished match has nothing more to send
-    (``views``: batch ends carry ``seat_state``, see :meth:`service.reads.Reads.events`)."""
+    (``views``: batch ends carry ``seat_state``, see :meth:`service.usecases.reads.Reads.events`)."""
     deadline = time.monotonic() + max_s
     yield "retry: 2000\n\n"
     while True:

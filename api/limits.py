@@ -12,7 +12,7 @@ parsed by :mod:`api.settings`, so a bad value stops the app from starting):
 - ``ARENA_RATE_LIMIT_STORAGE``: the counters' ``limits`` storage URI. Default: the store's
   Redis (``REDIS_URL``; a Redis Cluster as ``redis+cluster://host:port``), ``memory://`` in
   embedded mode (one process serves everything there). Keys are under
-  ``<ARENA_KEY_PREFIX>:limits:`` (:meth:`service.keys.Keys.rate_limits`), one per client and
+  ``<ARENA_KEY_PREFIX>:limits:`` (:meth:`service.store.keys.Keys.rate_limits`), one per client and
   limit window, each expiring with its window.
 - ``ARENA_RATE_LIMIT_STRATEGY``: ``fixed-window`` (default: one counter key per client and
   limit, one script call each), ``sliding-window-counter`` or ``moving-window``.
@@ -32,7 +32,7 @@ operations endpoints (``/healthz``, ``/metrics``, ``/openapi.yaml``) and the web
 files are not limited.
 
 The caps on bot options and on running bot matches per client are the service's
-(:mod:`service.quotas`); the views pass :func:`quota_client` for them.
+(:mod:`service.store.quotas`); the views pass :func:`quota_client` for them.
 """
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from api.runtime import service as request_service
 from service.errors import ServiceError
-from service.keys import Keys
 from service.tokens import token_digest
 
 #: ``app.extensions`` key of the app's :class:`flask_limiter.Limiter`.
@@ -86,7 +86,7 @@ def _seat_key() -> str | None:
     if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
         return None
     try:
-        current_app.extensions["arena"].service.authenticate(match_id, token, in_request=True)
+        request_service().authenticate(match_id, token)   # this request's reads keep the head
     except ServiceError:
         return None
     return "seat:" + token_digest(token)[:32]
@@ -103,7 +103,7 @@ def client_key() -> str:
 
 def quota_client() -> str:
     """The client whose running bot matches a match made by this request counts against
-    (:mod:`service.quotas`): its address. Making a match is anonymous, so a bearer token
+    (:mod:`service.store.quotas`): its address. Making a match is anonymous, so a bearer token
     (a seat of some other match) does not name the client."""
     return address_key()
 
@@ -138,7 +138,7 @@ def install(app: Flask, service: Any) -> Limiter | None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)
     if not value(app.config, "ARENA_RATE_LIMITS_ENABLED"):
         return None
-    keys: Keys = service.keys
+    keys = service.keys   # service.store.keys.Keys
     limiter = Limiter(
         client_key,
         application_limits=[value(app.config, "ARENA_RATE_LIMITS")],

@@ -1,5 +1,5 @@
 """``/metrics`` through prometheus_client: the deployment's counters from Redis
-(:meth:`service.metrics.Metrics.collect`), this server's HTTP request durations, and build
+(:meth:`service.store.metrics.Metrics.collect`), this server's HTTP request durations, and build
 info.
 
 - ``arena_http_request_duration_seconds{method, route, status}``: a histogram of the time

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from flask import current_app
+from flask import current_app, g, has_request_context
 
 from domain import schema_check
 from domain.engine import NO_BOT_OPTIONS
@@ -106,5 +106,15 @@ def runtime() -> Runtime:
 
 
 def service() -> Any:
-    """The current app's ``MatchService``."""
-    return runtime().service
+    """The current app's ``MatchService``; inside a request, bound to that request's own
+    reads (``MatchService.for_request``, made once per request and kept on ``g``): the
+    head a seat check read is reused by the same request's next read only."""
+    plain = runtime().service
+    if not has_request_context():
+        return plain
+    bound = g.get("arena_service")
+    if bound is None:
+        for_request = getattr(plain, "for_request", None)
+        bound = for_request() if for_request is not None else plain
+        g.arena_service = bound
+    return bound

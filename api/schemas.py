@@ -22,7 +22,7 @@ from api.fields import JsonObject, StrictInteger, StrictNumber
 from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
 from domain import schema_check
 from domain.schema_check import SchemaViolation, Violation
-from service.codec import LOG_FORMATS
+from service.match_service import LOG_FORMATS   # the export formats (service.log.codec)
 
 MAX_LONG_POLL_S = 30.0
 MAX_EVENTS_PAGE = 500
@@ -275,7 +275,7 @@ class EventsQuerySchema(Schema):
 
 class LegalActionsQuerySchema(Schema):
     """``GET .../legal-actions`` query: ``wait`` (seconds to long-poll on the seat's own
-    decision, see :meth:`service.reads.Reads.legal_actions`; 0: answer now)."""
+    decision, see :meth:`service.usecases.reads.Reads.legal_actions`; 0: answer now)."""
 
     class Meta:
         unknown = EXCLUDE
@@ -312,7 +312,7 @@ class StateQuerySchema(Schema):
 
 class MatchLogSchema(Schema):
     """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@2``, or an old
-    ``apocalypse-arena/log@1`` one: :data:`service.codec.LOG_FORMATS`)."""
+    ``apocalypse-arena/log@1`` one: :data:`service.log.codec.LOG_FORMATS`)."""
 
     class Meta:
         unknown = EXCLUDE

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from service.envelopes import batches, to_event  # noqa: E402
+from service.log.envelopes import batches, to_event  # noqa: E402
 
 
 def free_port() -> int:
@@ -256,7 +256,7 @@ class Api:
         return answer.json()
 
 
-#: A worker's log line for each turn-timeout job run (``service.turns``).
+#: A worker's log line for each turn-timeout job run (``service.usecases.turns``).
 TIMEOUT_RUN = re.compile(r"turn timeout (?P<mid>\S+) seat \d+@\d+: (?P<status>\w+)"
                          r"(?: (?P<late>-?[0-9.]+) s after its deadline)?")
 

@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_fold.py [--matches 4] [--seats 4] [--min-seconds 
 Plays ``--matches`` greedy-bot matches through the domain, then folds every log from the
 start (``domain.engine.fold``, what a load without snapshot does) until at least
 ``--min-seconds`` have passed. Also reports the rate including decoding the stored JSON
-envelopes (``Event.from_dict(service.codec.loads(...))``, the parser the event store
+envelopes (``Event.from_dict(service.log.codec.loads(...))``, the parser the event store
 uses), the cost of a load from Redis.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from _common import report
 from cli.bot_match import match_seed, play_bot_match
 from domain.engine import Event, fold
 from domain.games import get_engine
-from service.codec import loads
+from service.log.codec import loads
 
 
 def _rate(work, min_seconds: float) -> tuple[float, int]:

@@ -189,8 +189,8 @@ def bot_turns(servers: dict[str, Any]) -> int:
     the counter shards: the server's own count, read at the CPU window's start and end)."""
     import redis
 
-    from service.keys import Keys
-    from service.metrics import Metrics
+    from service.store.keys import Keys
+    from service.store.metrics import Metrics
 
     conn = redis.Redis.from_url(servers["redis_url"], decode_responses=True)
     return Metrics(conn, Keys(servers["prefix"])).totals().get("bot_turns", 0)

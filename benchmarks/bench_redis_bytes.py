@@ -9,7 +9,7 @@ process (``run_bot_turn`` at each version, no RQ worker: nothing is enqueued) an
 ``MEMORY USAGE <key> SAMPLES 0`` over the match's keys (``Keys.match_keys``: event stream,
 meta, snapshot, idempotency records, tokens, deadlines, compacted log). Arm ``reference``
 runs with compaction off (``ARENA_COMPACTION=0``: the full stream stays); arm
-``compacted`` compacts each match when it ends (``service/compaction.py``: verified export,
+``compacted`` compacts each match when it ends (``service/upkeep/compaction.py``: verified export,
 zlib, one key) and reports the CPU time (``time.process_time``) of that compaction. The
 global index entries (lobby, compacted set) are a few dozen bytes per match and are not
 counted.
@@ -43,9 +43,9 @@ def measure(redis_url: str, seats: int, matches: int, compaction: bool = True) -
 
     import redis
 
-    from service.bootstrap import store_connection
+    from service.store.connections import store_connection
     from service.config import Config
-    from service.keys import Keys
+    from service.store.keys import Keys
     from service.match_service import MatchService
 
     prefix = bench_prefix("bytes")

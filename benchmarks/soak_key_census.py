@@ -59,7 +59,7 @@ STORE_PATTERNS = {
     "match:tokens": rf"^{PREFIX}:{MID}:tokens$", "match:idem": rf"^{PREFIX}:{MID}:idem$",
     "match:events": rf"^{PREFIX}:{MID}:events$", "match:snap": rf"^{PREFIX}:{MID}:snap$",
     "match:deadlines": rf"^{PREFIX}:{MID}:deadlines$",
-    # the global indexes and counters are sharded (service/slots.py); the single
+    # the global indexes and counters are sharded (service/store/slots.py); the single
     # pre-sharding keys are read and drained, never written
     "index:matches": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?matches$",
     "index:running": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?running$",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from domain.engine import Engine, Event, Setup, build_bot, derive_rng, fold
-from service.codec import bot_rng  # the service's bot-turn RNG, re-exported here
+from service.log.codec import bot_rng  # the service's bot-turn RNG, re-exported here
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,9 +38,9 @@ def load_log(path: str) -> dict[str, Any]:
 
 def verify_log(log: dict[str, Any]) -> dict[str, Any]:
     """``{"valid", "version", "result", "errors"}`` for ``log``: the service's verification
-    (``service.verify.verify_log``) against the installed games; never raises for bad content."""
+    (``service.log.verify.verify_log``) against the installed games; never raises for bad content."""
     from domain.games import registry
-    from service.verify import verify_log as service_verify
+    from service.log.verify import verify_log as service_verify
 
     return service_verify(log, registry())
 

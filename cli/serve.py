@@ -1,7 +1,7 @@
 """``arena serve``: run the HTTP API.
 
 - ``REDIS_URL`` unset: embedded mode. One process holds an in-memory Redis (fakeredis),
-  the API, an RQ worker thread and the scheduler (``service.embedded``); the API is
+  the API, an RQ worker thread and the scheduler (``workers.embedded``); the API is
   served by werkzeug's threaded server (long-polls need one thread per waiting client).
 - ``REDIS_URL`` set: the API alone under gunicorn (``api.app:create_app()``); bots and
   turn timeouts need ``arena worker`` running against the same Redis.
@@ -37,7 +37,7 @@ class EmbeddedServer:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, access_log: bool = True):
         from service.bootstrap import build_service
         from service.config import Config
-        from service.embedded import start_embedded
+        from workers.embedded import start_embedded
 
         # Always the in-process fakeredis, even when REDIS_URL is set (``arena play``
         # without --url); other settings (prefix, snapshot period, ...) from the env.

@@ -30,7 +30,7 @@ def worker(burst: bool, name: str | None, fork: bool, check: bool) -> None:
     # every variable a worker reads, parsed before it starts: a bad one exits 1, one line
     config = or_exit(lambda: Config.from_env().check())
     if check:
-        from service.rq_runtime import check_heartbeat
+        from workers.rq_runtime import check_heartbeat
 
         healthy, reason = check_heartbeat(config.heartbeat_file,
                                           max(5.0, 3 * config.worker_lease_s))

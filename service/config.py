@@ -36,11 +36,11 @@ Each variable's parser, default and accepted values are in :data:`service.settin
 - ``ARENA_QUEUE``: RQ queue name (default ``<prefix>-turns``).
 - ``ARENA_APPEND_ATTEMPTS``: attempts for a command without ``expected_version`` (default 5).
 - ``ARENA_FOLD_CACHE_SIZE``: matches whose folded state each process keeps in memory
-  between requests (default 1024; only a cache, see ``service/fold_cache.py``).
+  between requests (default 1024; only a cache, see ``service/store/fold_cache.py``).
 - ``ARENA_INDEX_SHARDS``: shards of the global indexes and counters (default 16; each shard
   is one key group with its own hash tag, and new match ids are drawn in a shard's cluster
   slot, so the append script updates them in one round trip and the shards spread over a
-  Redis Cluster's nodes; :mod:`service.slots`). Keep it fixed for a deployment's life.
+  Redis Cluster's nodes; :mod:`service.store.slots`). Keep it fixed for a deployment's life.
 - ``ARENA_ABANDON_AFTER_S``: a running match in which no human seat acted for this many
   seconds (since its creation or the last human command) ends ``abandoned`` at the next
   reconcile pass (default 86400 = 24 h).
@@ -50,13 +50,13 @@ Each variable's parser, default and accepted values are in :data:`service.settin
   = no cap).
 - ``ARENA_MAX_BOT_MATCHES_PER_CLIENT``: running matches with a bot seat one client may
   have (default 4; ``0`` = no cap). These three apply to matches made through the HTTP
-  API (:mod:`service.quotas`); the API's request rate limits are in :mod:`api.limits`.
+  API (:mod:`service.store.quotas`); the API's request rate limits are in :mod:`api.limits`.
 - ``ARENA_COMPACTION``: ``1`` (default) compacts every finished match into one compressed
-  key (:mod:`service.compaction`); ``0`` keeps its event stream.
+  key (:mod:`service.upkeep.compaction`); ``0`` keeps its event stream.
 - ``ARENA_IDEMPOTENCY_TTL_S``: idempotency records of a match expire this many seconds
   after it ended (default 3600); a retry after that answers like a new command on a
   finished match (409 ``match_finished``).
-- ``ARENA_ARCHIVE_URL``: ``postgresql://...`` of the archive tier (:mod:`service.archive`);
+- ``ARENA_ARCHIVE_URL``: ``postgresql://...`` of the archive tier (:mod:`service.upkeep.archive`);
   unset (default) => no archive: nothing leaves Redis.
 - ``ARENA_ARCHIVE_AFTER_S``: a compacted match moves to the archive this many seconds
   after it ended (default 604800 = 7 days).
@@ -67,7 +67,7 @@ Each variable's parser, default and accepted values are in :data:`service.settin
   ``ceil(N / shards)``) and in ``P:compacted`` (what an archive turned on later would
   move first). Older ones are no longer listed, but every read by id (view, events, state,
   export, fork, replay) answers as before (default 10000; ``0`` = no bound;
-  :mod:`service.housekeeping`). With an archive the mover bounds both and nothing is trimmed.
+  :mod:`service.upkeep.housekeeping`). With an archive the mover bounds both and nothing is trimmed.
 - ``ARENA_ENGINES``: ``module:attribute`` of a ``game_id -> Engine`` mapping (or a callable
   returning one) replacing ``domain.games.registry()`` (platform tests use a test game).
 - ``ARENA_GAME_PACKAGES``: comma-separated packages of extra games beside the built-in ones
@@ -83,7 +83,7 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from service import settings
-from service.quotas import BotCaps
+from service.store.quotas import BotCaps
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,7 @@ class Config:
 
     @property
     def bot_caps(self) -> BotCaps:
-        """The caps of :mod:`service.quotas` (``0``: no cap)."""
+        """The caps of :mod:`service.store.quotas` (``0``: no cap)."""
         return BotCaps(budget=self.max_bot_budget, time_budget_ms=self.max_bot_time_ms,
                        matches=self.max_bot_matches_per_client)
 

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# The store's "cannot answer right now" classification, part of the errors the facade
+# offers its callers (the API maps it to 503 ``store_unavailable``).
+from service.store.store_errors import is_store_unavailable  # noqa: F401 - re-exported
+
 
 class ServiceError(Exception):
     """Base class: ``ServiceError(code, status, detail, **extra)``. ``retry_after_s``: the

@@ -5,26 +5,26 @@ registry. Method names, arguments and return shapes are the ones in docs/CONTRAC
 method delegates to the module that holds its use case:
 
 ==========================================  =====================================
-``create_match``, ``fork``, ``join``,       :mod:`service.create_join`
+``create_match``, ``fork``, ``join``,       :mod:`service.usecases.create_join`
 ``authenticate``
-``act``                                     :mod:`service.act`
-``games``, ``cards``, ``match_view``,       :mod:`service.reads`
+``act``                                     :mod:`service.usecases.act`
+``games``, ``cards``, ``match_view``,       :mod:`service.usecases.reads`
 ``legal_actions``, ``check_running``,
 ``events``,
 ``state_at``, ``export``, ``verify``
-``run_bot_turn``, ``run_turn_timeout``      :mod:`service.turns`
-``reconcile``, ``reclaim``                  :mod:`service.reconcile` (storage upkeep:
-                                            :mod:`service.housekeeping`)
-``compact``, ``archive_due``                :mod:`service.compaction`, :mod:`service.archive`
-``list_matches``                            :mod:`service.lobby`
-``resign``, ``abandon``, ``rematch``        :mod:`service.lifecycle`
-``health``, ``metrics``,                    :mod:`service.ops`
+``run_bot_turn``, ``run_turn_timeout``      :mod:`service.usecases.turns`
+``reconcile``, ``reclaim``                  :mod:`service.upkeep.reconcile` (storage upkeep:
+                                            :mod:`service.upkeep.housekeeping`)
+``compact``, ``archive_due``                :mod:`service.upkeep.compaction`, :mod:`service.upkeep.archive`
+``list_matches``                            :mod:`service.usecases.lobby`
+``resign``, ``abandon``, ``rematch``        :mod:`service.usecases.lifecycle`
+``health``, ``metrics``,                    :mod:`service.usecases.ops`
 ``metrics_collect``, ``observe_job``
 ==========================================  =====================================
 
-Shared by all of them: :mod:`service.context` (loading a match, the fold cache) and
-:mod:`service.after_append` (counters, snapshot, indexes, turn jobs after every append),
-over the Redis adapters of :mod:`service.stores`.
+Shared by all of them: :mod:`service.usecases.context` (loading a match, the fold cache) and
+:mod:`service.usecases.after_append` (counters, snapshot, indexes, turn jobs after every append),
+over the Redis adapters of :mod:`service.store.stores`.
 """
 from __future__ import annotations
 
@@ -32,43 +32,47 @@ from datetime import datetime
 from typing import Any, Callable, Mapping
 
 from domain.engine import Engine
-from service.act import Act
-from service.after_append import AfterAppend
-from service.archive import Archiver
-from service.compaction import Compactor
-from service.context import Loaded, MatchContext
-from service.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
-from service.housekeeping import Housekeeping
-from service.idempotency import IdempotencyStore
-from service.keys import Keys
-from service.lifecycle import Lifecycle
-from service.lobby import Lobby
-from service.match_record import MatchRecord
-from service.ops import Ops
-from service.quotas import BotCaps, BotQuotas
-from service.reads import Reads
-from service.reconcile import Reconciler
-from service.scheduling import TurnScheduler
-from service.stores import Stores
-from service.turns import Turns
+from service.usecases.act import Act
+from service.usecases.after_append import AfterAppend
+from service.upkeep.archive import Archiver
+from service.upkeep.compaction import Compactor
+from service.log.codec import LOG_FORMATS
+from service.usecases.context import Loaded, MatchContext, RequestReads
+from service.usecases.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
+from service.upkeep.housekeeping import Housekeeping
+from service.usecases.idempotency import IdempotencyStore
+from service.store.keys import Keys
+from service.usecases.lifecycle import Lifecycle
+from service.usecases.lobby import Lobby
+from service.log.match_record import MatchRecord
+from service.usecases.ops import Ops
+from service.store.quotas import BotCaps, BotQuotas
+from service.usecases.reads import Reads
+from service.upkeep.reconcile import Reconciler
+from service.scheduler import Scheduler
+from service.store.stores import Stores
+from service.usecases.turns import Turns
 
-__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S"]
+__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS"]
 
 
 class MatchService:
-    """Use cases of the arena over the Redis adapters and a :class:`TurnScheduler`.
+    """Use cases of the arena over the Redis adapters and a :class:`service.scheduler.Scheduler`
+    (the RQ one: :class:`workers.scheduling.TurnScheduler`).
 
     Args:
         redis: event-store client (``decode_responses=True``).
         keys: key names.
-        scheduler: RQ adapter, or ``None`` to run without workers (nothing is enqueued).
+        scheduler: the :class:`service.scheduler.Scheduler` (RQ:
+            :class:`workers.scheduling.TurnScheduler`), or ``None`` to run without workers
+            (nothing is enqueued).
         engines: ``game_id -> Engine``; ``None`` = ``domain.games.registry()`` loaded lazily.
         snapshot_every: N of "snapshot every N events".
         append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
         blocking_reads: use ``XREAD BLOCK`` for long-polls (False on fakeredis: poll loop).
         clock: returns the current aware UTC datetime (tests may inject one).
         fold_cache_size: matches whose folded state this process keeps between requests
-            (:class:`service.fold_cache.FoldCache`; ``0`` disables it). Only a cache: every
+            (:class:`service.store.fold_cache.FoldCache`; ``0`` disables it). Only a cache: every
             answer is the same without it.
         reconcile_full_s: seconds between two full :meth:`reconcile` passes (every running
             match); the passes between scan only the ``awaiting`` index.
@@ -78,26 +82,26 @@ class MatchService:
         abandon_after_s: a running match with no human action for this long ends
             ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
         bot_caps: the server's caps on bot options and running bot matches per client
-            (:mod:`service.quotas`; default none), applied to calls that name a ``client``.
-        compaction: compact finished matches (:mod:`service.compaction`, ``ARENA_COMPACTION``).
+            (:mod:`service.store.quotas`; default none), applied to calls that name a ``client``.
+        compaction: compact finished matches (:mod:`service.upkeep.compaction`, ``ARENA_COMPACTION``).
         idempotency_ttl_s: idempotency records expire this long after the match ended
             (``ARENA_IDEMPOTENCY_TTL_S``); a keyed create's or fork's pointer this long
-            after the request (:mod:`service.idempotency`).
-        archive: the PostgreSQL archive (:class:`service.archive_store.ArchiveStore`) or
+            after the request (:mod:`service.usecases.idempotency`).
+        archive: the PostgreSQL archive (:class:`service.store.archive_store.ArchiveStore`) or
             ``None`` (nothing leaves Redis); ``archive_after_s`` / ``archive_batch``: the
-            mover's age and batch (:mod:`service.archive`).
+            mover's age and batch (:mod:`service.upkeep.archive`).
         finished_index_max: without an archive, full reconcile passes keep about this many
             of the newest finished matches in the lobby index and ``P:compacted``
             (``ARENA_FINISHED_INDEX_MAX``; ``0``, the default here: no bound;
-            :mod:`service.housekeeping`).
+            :mod:`service.upkeep.housekeeping`).
 
     Attributes kept for operators and tests: ``redis``, ``keys``, ``scheduler``, ``stores``
     and its adapters ``store`` (events), ``snapshots``, ``counters`` (metrics); the
     per-process caches ``folds``, ``bot_cache``, ``token_digests``; ``ctx`` (the shared
-    :class:`service.context.MatchContext`).
+    :class:`service.usecases.context.MatchContext`).
     """
 
-    def __init__(self, redis, keys: Keys, scheduler: TurnScheduler | None = None,
+    def __init__(self, redis, keys: Keys, scheduler: Scheduler | None = None,
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
                  append_attempts: int = 5, blocking_reads: bool = True,
                  clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
@@ -172,155 +176,202 @@ class MatchService:
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
                      spectators: bool = True, client: str | None = None,
                      idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.create_join.CreateJoin.create_match`."""
+        """See :meth:`service.usecases.create_join.CreateJoin.create_match`."""
         return self._create_join.create_match(game, seats, options, turn_timeout_s,
                                               unlisted=unlisted, spectators=spectators,
                                               client=client, idempotency_key=idempotency_key)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
              client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.create_join.CreateJoin.fork`."""
+        """See :meth:`service.usecases.create_join.CreateJoin.fork`."""
         return self._create_join.fork(match_id, version, seats, client, idempotency_key)
 
     def join(self, match_id: str, seat: int, name: str | None = None,
              idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.create_join.CreateJoin.join`."""
+        """See :meth:`service.usecases.create_join.CreateJoin.join`."""
         return self._create_join.join(match_id, seat, name, idempotency_key)
 
-    def authenticate(self, match_id: str, token: str, *, in_request: bool = False) -> int:
-        """See :meth:`service.create_join.CreateJoin.authenticate`."""
-        return self._create_join.authenticate(match_id, token, in_request=in_request)
+    def authenticate(self, match_id: str, token: str, *,
+                     reads: RequestReads | None = None) -> int:
+        """See :meth:`service.usecases.create_join.CreateJoin.authenticate`."""
+        return self._create_join.authenticate(match_id, token, reads=reads)
 
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
             expected_version: int | None = None, *, cause: str = "player",
             idem_field: str | None = None, decision_id: str | None = None,
-            represent: bool = False) -> dict[str, Any]:
-        """See :meth:`service.act.Act.act`."""
+            represent: bool = False, reads: RequestReads | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.act.Act.act`."""
         return self._act.act(match_id, seat, command, idempotency_key, expected_version,
                              cause=cause, idem_field=idem_field, decision_id=decision_id,
-                             represent=represent)
+                             represent=represent, reads=reads)
 
     # ------------------------------------------------------------------ reads
     def games(self) -> list[dict[str, Any]]:
-        """See :meth:`service.reads.Reads.games`."""
+        """See :meth:`service.usecases.reads.Reads.games`."""
         return self._reads.games()
 
     def cards(self, game: str) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.cards`."""
+        """See :meth:`service.usecases.reads.Reads.cards`."""
         return self._reads.cards(game)
 
-    def forget_fresh_reads(self) -> None:
-        """Start of a request: a head read by an earlier request of this thread is not
-        reused (:meth:`service.context.MatchContext.keep_fresh`)."""
-        self.ctx.forget_fresh()
+    def for_request(self, reads: RequestReads | None = None) -> RequestService:
+        """This service as one request sees it: its seat check and its next read of the
+        match share ``reads`` (default: new :class:`RequestReads`), passed explicitly."""
+        return RequestService(self, reads if reads is not None else RequestReads())
 
     def cached_game(self, match_id: str) -> str | None:
         """The game of ``match_id`` when this process holds its fold (no store access),
         else ``None``."""
         return self.ctx.folds.game_of(match_id)
 
-    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.match_view`."""
-        return self._reads.match_view(match_id, viewer)
+    def match_view(self, match_id: str, viewer: int | None, *,
+                   reads: RequestReads | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.reads.Reads.match_view`."""
+        return self._reads.match_view(match_id, viewer, reads=reads)
 
-    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.legal_actions`."""
-        return self._reads.legal_actions(match_id, seat, wait_s)
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
+                      reads: RequestReads | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.reads.Reads.legal_actions`."""
+        return self._reads.legal_actions(match_id, seat, wait_s, reads=reads)
 
-    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.representation`."""
-        return self._reads.representation(match_id, seat)
+    def representation(self, match_id: str, seat: int, *,
+                       reads: RequestReads | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.reads.Reads.representation`."""
+        return self._reads.representation(match_id, seat, reads=reads)
 
     def check_running(self, match_id: str) -> None:
-        """See :meth:`service.reads.Reads.check_running`."""
+        """See :meth:`service.usecases.reads.Reads.check_running`."""
         self._reads.check_running(match_id)
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
                limit: int = 500, views: bool = False) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.events`."""
+        """See :meth:`service.usecases.reads.Reads.events`."""
         return self._reads.events(match_id, viewer, after, wait_s, limit, views)
 
     def state_at(self, match_id: str, viewer: int | None, version: int,
                  seat: int | None = None) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.state_at`."""
+        """See :meth:`service.usecases.reads.Reads.state_at`."""
         return self._reads.state_at(match_id, viewer, version, seat)
 
     def export(self, match_id: str) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.export`."""
+        """See :meth:`service.usecases.reads.Reads.export`."""
         return self._reads.export(match_id)
 
     def verify(self, log_doc: dict) -> dict[str, Any]:
-        """See :meth:`service.reads.Reads.verify`."""
+        """See :meth:`service.usecases.reads.Reads.verify`."""
         return self._reads.verify(log_doc)
 
     # ------------------------------------------------------------------ bot turns, timeouts
     def run_bot_turn(self, match_id: str, version: int, seat: int | None = None) -> dict[str, Any]:
-        """See :meth:`service.turns.Turns.run_bot_turn`."""
+        """See :meth:`service.usecases.turns.Turns.run_bot_turn`."""
         return self._turns.run_bot_turn(match_id, version, seat)
 
     def run_turn_timeout(self, match_id: str, seat: int, version: int) -> dict[str, Any]:
-        """See :meth:`service.turns.Turns.run_turn_timeout`."""
+        """See :meth:`service.usecases.turns.Turns.run_turn_timeout`."""
         return self._turns.run_turn_timeout(match_id, seat, version)
 
     # ------------------------------------------------------------------ lobby, lifecycle
     def list_matches(self, game: str | None = None, status: str | None = None,
                      open_seat: bool = False, cursor: str | None = None,
                      limit: int = 20) -> dict[str, Any]:
-        """See :meth:`service.lobby.Lobby.list_matches`."""
+        """See :meth:`service.usecases.lobby.Lobby.list_matches`."""
         return self._lobby.list_matches(game, status, open_seat, cursor, limit)
 
-    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
-        """See :meth:`service.lifecycle.Lifecycle.resign`."""
-        return self._lifecycle.resign(match_id, seat)
+    def resign(self, match_id: str, seat: int, *,
+               reads: RequestReads | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.lifecycle.Lifecycle.resign`."""
+        return self._lifecycle.resign(match_id, seat, reads=reads)
 
     def abandon(self, match_id: str) -> bool:
-        """See :meth:`service.lifecycle.Lifecycle.abandon`."""
+        """See :meth:`service.usecases.lifecycle.Lifecycle.abandon`."""
         return self._lifecycle.abandon(match_id)
 
     def rematch(self, match_id: str, seat: int, client: str | None = None,
                 idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.lifecycle.Lifecycle.rematch`."""
+        """See :meth:`service.usecases.lifecycle.Lifecycle.rematch`."""
         return self._lifecycle.rematch(match_id, seat, client, idempotency_key)
 
     # ------------------------------------------------------------------ reconcile, ops
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
-        """See :meth:`service.reconcile.Reconciler.reconcile`."""
+        """See :meth:`service.upkeep.reconcile.Reconciler.reconcile`."""
         return self._reconciler.reconcile(full)
 
     def reclaim(self) -> dict[str, int]:
-        """See :meth:`service.reconcile.Reconciler.reclaim`."""
+        """See :meth:`service.upkeep.reconcile.Reconciler.reclaim`."""
         return self._reconciler.reclaim()
 
     def log(self, match_id: str, after: int = 0, upto: int | None = None,
             limit: int | None = None) -> list[dict[str, Any]]:
         """The match's full envelopes (commands included: for operators, tools and tests;
         never sent to a viewer) with ``after < version <= upto``, from its stream or, once
-        compacted, from its compacted log (:meth:`service.context.MatchContext.envelopes`).
+        compacted, from its compacted log (:meth:`service.usecases.context.MatchContext.envelopes`).
         Raises MatchNotFound."""
         return self.ctx.envelopes(match_id, self.ctx.record(match_id), after, upto, limit)
 
     def compact(self, match_id: str) -> bool:
-        """See :meth:`service.compaction.Compactor.compact`."""
+        """See :meth:`service.upkeep.compaction.Compactor.compact`."""
         return self.compactor.compact(match_id)
 
     def archive_due(self, count: int | None = None) -> int:
-        """Move due compacted matches to the archive (:meth:`service.archive.Archiver.move_due`);
+        """Move due compacted matches to the archive (:meth:`service.upkeep.archive.Archiver.move_due`);
         0 without an archive."""
         return 0 if self.archiver is None else self.archiver.move_due(count)
 
     def health(self) -> dict[str, Any]:
-        """See :meth:`service.ops.Ops.health`."""
+        """See :meth:`service.usecases.ops.Ops.health`."""
         return self._ops.health()
 
     def metrics(self) -> str:
-        """See :meth:`service.ops.Ops.metrics`."""
+        """See :meth:`service.usecases.ops.Ops.metrics`."""
         return self._ops.metrics()
 
     def metrics_collect(self):
-        """See :meth:`service.ops.Ops.collect`."""
+        """See :meth:`service.usecases.ops.Ops.collect`."""
         return self._ops.collect()
 
     def observe_job(self, kind: str, seconds: float) -> None:
-        """See :meth:`service.ops.Ops.observe_job`."""
+        """See :meth:`service.usecases.ops.Ops.observe_job`."""
         self._ops.observe_job(kind, seconds)
+
+
+class RequestService:
+    """A :class:`MatchService` bound to one request's :class:`RequestReads`: the calls
+    that read a match's head (:meth:`authenticate`, :meth:`match_view`,
+    :meth:`legal_actions`, :meth:`representation`, :meth:`act`, :meth:`resign`) pass the
+    request's reads explicitly, so the head the seat check read is reused by the same
+    request only; every other attribute is the service's own. Made per request
+    (:meth:`MatchService.for_request`; the API: ``api.runtime.service``)."""
+
+    __slots__ = ("service", "reads")
+
+    def __init__(self, service: MatchService, reads: RequestReads):
+        self.service = service
+        self.reads = reads
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service, name)
+
+    def authenticate(self, match_id: str, token: str) -> int:
+        """:meth:`MatchService.authenticate` keeping the head it reads for this request."""
+        return self.service.authenticate(match_id, token, reads=self.reads)
+
+    def match_view(self, match_id: str, viewer: int | None) -> dict[str, Any]:
+        """:meth:`MatchService.match_view` with this request's reads."""
+        return self.service.match_view(match_id, viewer, reads=self.reads)
+
+    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0) -> dict[str, Any]:
+        """:meth:`MatchService.legal_actions` with this request's reads."""
+        return self.service.legal_actions(match_id, seat, wait_s, reads=self.reads)
+
+    def representation(self, match_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`MatchService.representation` with this request's reads."""
+        return self.service.representation(match_id, seat, reads=self.reads)
+
+    def act(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """:meth:`MatchService.act` with this request's reads."""
+        return self.service.act(*args, reads=self.reads, **kwargs)
+
+    def resign(self, match_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`MatchService.resign` with this request's reads."""
+        return self.service.resign(match_id, seat, reads=self.reads)

@@ -131,12 +131,9 @@ def postgres_conninfo(raw: str) -> str:
     psycopg's ``conninfo_to_dict``); returned unchanged."""
     if "://" in raw:
         return url("postgresql", "postgres")(raw)
-    from psycopg.conninfo import conninfo_to_dict
+    from service.store.conninfo import check_conninfo
 
-    try:
-        conninfo_to_dict(raw)
-    except Exception as error:   # psycopg.ProgrammingError: libpq refused it
-        raise ValueError(str(error).splitlines()[0] if str(error) else "") from None
+    check_conninfo(raw)
     return raw.strip()
 
 

@@ -236,9 +236,9 @@ def service(fake_redis_server, key_prefix):
     from rq import Queue
 
     from service import bootstrap
-    from service.keys import Keys
+    from service.store.keys import Keys
     from service.match_service import MatchService
-    from service.scheduling import TurnScheduler
+    from workers.scheduling import TurnScheduler
     from tests.support.games import ENGINES
 
     keys = Keys(key_prefix)
@@ -267,7 +267,7 @@ def _cleanup(url: str, prefix: str) -> None:
 
 
 def _cleanup_cluster(url: str, prefix: str) -> None:
-    from service.bootstrap import cluster_connection
+    from service.store.connections import cluster_connection
 
     conn = cluster_connection(url)
     try:

@@ -4,7 +4,7 @@ Every job carries the stream version it was made for; the service makes a stale 
 no-op, so duplicates (RQ's scheduler may run a scheduled job twice, reconcile re-enqueues
 a job whose worker died) are harmless: a decision is appended at most once per version.
 
-A job that meets a store outage (``service.store_errors``) ends normally with
+A job that meets a store outage (``service.store.store_errors``) ends normally with
 ``{"status": "store_unavailable"}``: nothing was decided, the turn is still pending, and
 reconcile enqueues it again once Redis answers — without counting it as a failed attempt.
 """
@@ -15,7 +15,7 @@ import time
 from typing import Any, Callable
 
 from service.bootstrap import get_service
-from service.store_errors import STORE_UNAVAILABLE
+from service.store.store_errors import STORE_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 

@@ -5,16 +5,16 @@ mode.
 One worker process runs:
 
 - RQ's ``SimpleWorker`` work loop on the turn queue, over a Redis client that reconnects
-  with backoff forever (``service.bootstrap.waiting_retry``): RQ quits its loop on the
+  with backoff forever (``service.store.connections.waiting_retry``): RQ quits its loop on the
   first ``ConnectionError`` or ``TimeoutError`` it sees ("found an unhandled exception,
   quitting"), so the client never lets one through. Should the loop still end without a
   stop request, :func:`run_worker` starts a new one after a backoff (a new RQ name);
-- its lease (:class:`service.rq_runtime.WorkerLease`, ``ARENA_WORKER_LEASE_S``) and the
+- its lease (:class:`workers.rq_runtime.WorkerLease`, ``ARENA_WORKER_LEASE_S``) and the
   heartbeat file ``arena worker --check`` reads;
-- the turn-timeout scheduler (:class:`service.rq_runtime.LeasedScheduler` in a thread:
+- the turn-timeout scheduler (:class:`workers.rq_runtime.LeasedScheduler` in a thread:
   whichever worker holds the short queue lock moves due timeouts to the queue);
 - the reconcile loop (every ``ARENA_RECONCILE_S``, one worker of the deployment at a time:
-  every match waiting for a worker; :class:`service.reconcile.SharedPasses`) and
+  every match waiting for a worker; :class:`service.upkeep.reconcile.SharedPasses`) and
   the reclaim loop (every ``ARENA_WORKER_LEASE_S / 3``: only the jobs RQ holds as taken by
   a worker), which re-enqueues the turns of a killed worker, ahead of the queue, as soon as
   its lease is gone.
@@ -40,15 +40,15 @@ import signal
 import threading
 import time
 
-import redis
-from redis.exceptions import RedisError
 
 from service import bootstrap
 from service.config import Config
-from service.embedded import EmbeddedRuntime, start_embedded
-from service.lean_worker import LeanForkWorker, LeanSimpleWorker
-from service.reconcile import SharedPasses
-from service.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
+from service.store.connections import fail_fast_connection
+from service.store.store_errors import RedisError
+from workers.embedded import EmbeddedRuntime, start_embedded
+from workers.lean_worker import LeanForkWorker, LeanSimpleWorker
+from service.upkeep.reconcile import SharedPasses
+from workers.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class WorkerStop(BaseException):
 
 class StopSignals:
     """The process's SIGTERM/SIGINT handler outside RQ's work loop (RQ installs its own
-    while the loop runs; :class:`service.lean_worker.LeanWorkerMixin` sets the same event).
+    while the loop runs; :class:`workers.lean_worker.LeanWorkerMixin` sets the same event).
 
     ``stop``: set on the first signal. ``interrupt``: when true the handler also raises
     :class:`WorkerStop` so a blocking call (a Redis retry loop, a backoff wait) ends now.
@@ -106,7 +106,7 @@ def worker_name(name: str | None = None) -> str:
 
 def _reconcile_loop(period_s: float, stop: threading.Event, connection) -> None:
     """Every ``period_s / 4``: ask for the deployment's reconcile turn
-    (:class:`service.reconcile.SharedPasses` on ``connection``, the queue Redis): one
+    (:class:`service.upkeep.reconcile.SharedPasses` on ``connection``, the queue Redis): one
     worker runs a pass every ``period_s``, a full one every ``ARENA_RECONCILE_FULL_S``.
     Errors are logged and retried."""
     service = bootstrap.get_service()
@@ -150,8 +150,7 @@ def warm_up(service) -> None:
 def _fail_fast_client(config: Config):
     """A queue-Redis client without retries, for the lease and the scheduler thread (their
     loops retry themselves; a beat must not hang through an outage)."""
-    return redis.Redis.from_url(config.rq_url, retry=None, socket_connect_timeout=2,
-                                socket_timeout=5)
+    return fail_fast_connection(config.rq_url)
 
 
 def run_worker(config: Config | None = None, *, burst: bool = False, name: str | None = None,
@@ -161,7 +160,7 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
 
     ``fork=False`` uses ``SimpleWorker`` (jobs run in the worker process: bot turns are
     short pure-Python decisions); ``fork=True`` RQ's forking ``Worker``; both with fewer
-    writes of RQ's own worker key per job (:mod:`service.lean_worker`). Embedded mode
+    writes of RQ's own worker key per job (:mod:`workers.lean_worker`). Embedded mode
     (no ``REDIS_URL``) has no shared Redis for a separate process: use ``start_embedded``.
     Returns whether any job was processed. SIGTERM/SIGINT end it (module docstring): it
     returns normally, whatever it was doing.

@@ -22,7 +22,7 @@ from api.app import create_app
 from service import bootstrap
 from service.bootstrap import build_service
 from service.config import Config
-from service.embedded import EmbeddedRuntime
+from workers.embedded import EmbeddedRuntime
 from tests.e2e.http_helpers import Http
 
 

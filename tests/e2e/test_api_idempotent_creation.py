@@ -3,7 +3,7 @@ rematch, fork (issue 18, item 7). A client whose answer was lost repeats the req
 gets the same answer — the same match, the same seat tokens — with
 ``Idempotent-Replayed: true``; nothing is created or claimed twice; the same key with
 another body is 422 ``idempotency_key_reused``; tokens are never stored (only derived from
-the key: :mod:`service.idempotency`)."""
+the key: :mod:`service.usecases.idempotency`)."""
 from __future__ import annotations
 
 import threading

@@ -13,7 +13,7 @@ import types
 
 import pytest
 
-from service import create_join
+from service.usecases import create_join
 
 from tests.e2e.http_helpers import tokens_of
 from tests.support.contract import CheckedHttp, Contract, ContractViolation, contract

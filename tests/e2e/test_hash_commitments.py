@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from service.codec import envelope_hash
+from service.log.codec import envelope_hash
 from tests.e2e.http_helpers import create, play_until_finished, tokens_of
 
 CARD_IDS = [f"{n:03d}" for n in range(1, 121)]

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import pytest
 
-from service.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, ijson_errors, jcs
+from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, ijson_errors, jcs
 from tests.support.exports import CASES, make_export, new_service
 
 ROOT = Path(__file__).resolve().parents[2]

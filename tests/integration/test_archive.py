@@ -1,4 +1,4 @@
-"""The PostgreSQL archive tier (service/archive.py, service/archive_store.py) against the
+"""The PostgreSQL archive tier (service/upkeep/archive.py, service/store/archive_store.py) against the
 real Redis and the real PostgreSQL (a database of its own, dropped at the end). The
 mover's own tests (``BOTH_STORES``) also run with the event store on the session's Redis
 Cluster."""

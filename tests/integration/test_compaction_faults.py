@@ -44,7 +44,7 @@ def _kill_then(server, real):
 @pytest.mark.parametrize("stage", ["start", "before-multi", "after-multi"])
 def test_a_compaction_cut_by_a_redis_outage_loses_nothing_and_a_full_pass_finishes_it(
         private, monkeypatch, stage):
-    from service.store_errors import STORE_UNAVAILABLE
+    from service.store.store_errors import STORE_UNAVAILABLE
 
     svc, server = private
     svc.compactor.enabled = False          # finished by hand; compacted below, under fault

@@ -6,10 +6,10 @@ import pytest
 import redis
 from redis.crc import key_slot
 
-from service.codec import genesis_hash
-from service.envelopes import build_envelopes
-from service.event_store import APPEND_LUA, HEAD_LUA, EventStore
-from service.keys import Keys
+from service.log.codec import genesis_hash
+from service.log.envelopes import build_envelopes
+from service.store.event_store import APPEND_LUA, HEAD_LUA, EventStore
+from service.store.keys import Keys
 from domain.engine import Event
 
 pytestmark = pytest.mark.integration
@@ -78,7 +78,7 @@ def test_scripts_touch_only_keys_they_are_given_in_one_cluster_slot(store):
 
 
 def test_a_new_match_id_shares_its_slot_with_its_index_shard():
-    from service.slots import ShardMap
+    from service.store.slots import ShardMap
 
     shards = ShardMap("arena", 16)
     for _ in range(50):

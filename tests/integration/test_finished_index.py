@@ -1,4 +1,4 @@
-"""The bounded finished indexes without an archive (service/housekeeping.py) on the real
+"""The bounded finished indexes without an archive (service/upkeep/housekeeping.py) on the real
 Redis and on the session's Redis Cluster: a full reconcile pass keeps the newest
 ``ARENA_FINISHED_INDEX_MAX`` finished matches listed and in ``P:compacted``; the trimmed
 ones answer every read by id exactly as before."""

@@ -94,7 +94,7 @@ def test_an_outage_between_dropping_a_dead_turn_job_and_enqueueing_its_replaceme
     from benchmarks._faults import PrivateRedis, decision_report
     from service import bootstrap
     from service.config import Config
-    from service.store_errors import STORE_UNAVAILABLE
+    from service.store.store_errors import STORE_UNAVAILABLE
     from tests.support.games import ENGINES
     from tests.support.runtime import drain
 

@@ -121,7 +121,7 @@ def test_a_worker_loads_the_games_before_it_takes_its_first_job(real_config, mon
     worker's first turn (often the killed worker's, requeued at the front) does not pay
     for importing every game while it holds the turn."""
     from service import bootstrap
-    from service.lean_worker import LeanSimpleWorker
+    from workers.lean_worker import LeanSimpleWorker
     from workers import runner
 
     seen: list[bool] = []

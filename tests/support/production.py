@@ -210,7 +210,7 @@ class ProductionStack:
         return proc
 
     def _wait_worker(self, proc: subprocess.Popen) -> None:
-        from service.rq_runtime import check_heartbeat
+        from workers.rq_runtime import check_heartbeat
 
         beat = self.log_dir / f"{proc.arena_name}.beat"   # type: ignore[attr-defined]
         if not wait_until(lambda: proc.poll() is not None or check_heartbeat(beat, 30.0)[0],
@@ -244,7 +244,7 @@ class ProductionStack:
         servers still answer."""
         import redis
 
-        from service.bootstrap import cluster_connection
+        from service.store.connections import cluster_connection
 
         prefix = self.key_prefix
         standalone = self.rq_redis_url or self.redis_url

@@ -1,8 +1,8 @@
 """Helpers running RQ work in the test process (fakeredis tests)."""
 from __future__ import annotations
 
-from service.embedded import ThreadWorker
-from service.rq_runtime import LeasedScheduler, scheduler_pass
+from workers.embedded import ThreadWorker
+from workers.rq_runtime import LeasedScheduler, scheduler_pass
 
 
 def drain(service, rounds: int = 200, with_scheduler: bool = False) -> int:
@@ -23,7 +23,7 @@ def drain(service, rounds: int = 200, with_scheduler: bool = False) -> int:
 
 
 def promote_due(service) -> None:
-    """Do one pass of the workers' scheduler (:class:`service.rq_runtime.LeasedScheduler`):
+    """Do one pass of the workers' scheduler (:class:`workers.rq_runtime.LeasedScheduler`):
     enqueue scheduled jobs whose time has come (to the microsecond: RQ's own scheduler
     compares whole seconds)."""
     queue = service.scheduler.queue

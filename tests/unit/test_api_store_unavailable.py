@@ -4,7 +4,7 @@ import pytest
 import redis
 
 from api.app import create_app
-from service.store_errors import is_store_unavailable, store_state
+from service.store.store_errors import is_store_unavailable, store_state
 
 OUTAGES = [
     redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused."),

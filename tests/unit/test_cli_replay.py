@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
 
 
@@ -96,7 +96,7 @@ def test_a_file_that_is_not_json_fails(tmp_path):
 def test_a_log_cut_at_a_command_boundary_fails_as_truncated(tmp_path, exported_log):
     """Newcomer probe: keeping only whole commands (here: the set-up batch and the next
     ones up to a boundary) used to verify as valid with result null."""
-    from service.envelopes import batches
+    from service.log.envelopes import batches
 
     log = copy.deepcopy(exported_log)
     groups = batches(log["events"])

@@ -2,9 +2,9 @@
 import hashlib
 
 from domain.engine import Event
-from service.codec import (canonical_json, chain_errors, envelope_hash, genesis_hash,
+from service.log.codec import (canonical_json, chain_errors, envelope_hash, genesis_hash,
                            public_envelope, seed_commitment)
-from service.envelopes import batches, build_envelopes, rechain
+from service.log.envelopes import batches, build_envelopes, rechain
 
 
 def test_canonical_json_sorts_keys_without_spaces_and_keeps_utf8():

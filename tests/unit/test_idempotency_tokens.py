@@ -1,7 +1,7 @@
-"""The derived seat tokens of keyed creations and claims (service/idempotency.py)."""
+"""The derived seat tokens of keyed creations and claims (service/usecases/idempotency.py)."""
 from __future__ import annotations
 
-from service.idempotency import derive_token, hkdf_sha256, new_salt, scope_digest
+from service.usecases.idempotency import derive_token, hkdf_sha256, new_salt, scope_digest
 from service.tokens import new_token
 
 

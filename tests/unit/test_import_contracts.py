@@ -58,3 +58,20 @@ def test_the_scan_sees_an_import_inside_a_function(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("import domain\n\ndef f():\n    from . import x\n    import domain.engine\n")
     assert _function_imports(module) == ["4: .", "5: domain.engine"]
+
+
+def test_the_rq_scheduler_implements_the_service_port():
+    """workers.scheduling.TurnScheduler has every method of service.scheduler.Scheduler with
+    the same parameters (the service schedules through the port, never through RQ)."""
+    import inspect
+
+    from service.scheduler import Scheduler
+    from workers.scheduling import TurnScheduler
+
+    port = [name for name, _ in inspect.getmembers(Scheduler, inspect.isfunction)
+            if not name.startswith("_")]
+    assert port
+    for name in port:
+        wanted = inspect.signature(getattr(Scheduler, name)).parameters
+        got = inspect.signature(getattr(TurnScheduler, name)).parameters
+        assert list(got) == list(wanted), name

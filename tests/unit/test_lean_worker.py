@@ -1,4 +1,4 @@
-"""RQ's per-job writes of a worker's own key (service.lean_worker): the embedded and
+"""RQ's per-job writes of a worker's own key (workers.lean_worker): the embedded and
 ``arena worker`` workers send one heartbeat and one state write per job on their own, not
 RQ's three heartbeats (three round trips each) and two state writes, and the worker key
 still outlives any blocking dequeue."""
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from service.embedded import ThreadWorker
-from service.lean_worker import LeanForkWorker, LeanSimpleWorker
+from workers.embedded import ThreadWorker
+from workers.lean_worker import LeanForkWorker, LeanSimpleWorker
 
 RACE_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
 

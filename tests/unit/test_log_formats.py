@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from domain.engine import Event
-from service.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMAT_V2, MAX_SAFE_INTEGER,
+from service.log.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMAT_V2, MAX_SAFE_INTEGER,
                            canonical_json, chain_errors, envelope_hash, genesis_hash, ijson,
                            ijson_errors, jcs)
-from service.envelopes import build_envelopes, rechain
+from service.log.envelopes import build_envelopes, rechain
 from tests.support.exports import new_service
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "log_v1"

@@ -11,9 +11,9 @@ import pytest
 from rq import Queue
 
 from service import bootstrap, errors
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
-from service.scheduling import TurnScheduler
+from workers.scheduling import TurnScheduler
 from tests.support.bot_options_game import ENGINES, StepperBot
 from tests.support.runtime import drain
 

@@ -1,4 +1,4 @@
-"""Compaction of finished matches (service/compaction.py) on fakeredis with the test games:
+"""Compaction of finished matches (service/upkeep/compaction.py) on fakeredis with the test games:
 what stays in Redis, and that every read answers exactly as before the compaction."""
 import json
 

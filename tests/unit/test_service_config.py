@@ -2,8 +2,8 @@
 import pytest
 
 from service.config import Config
-from service.keys import Keys
-from service.quotas import BotCaps
+from service.store.keys import Keys
+from service.store.quotas import BotCaps
 
 
 def test_defaults_are_embedded_mode():
@@ -96,7 +96,7 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
 def test_a_cluster_url_names_a_redis_cluster_and_rq_needs_its_own_standalone_redis():
     import pytest as _pytest
 
-    from service.bootstrap import cluster_nodes
+    from service.store.connections import cluster_nodes
     from service.config import Config
 
     config = Config.from_env({"REDIS_URL": "redis+cluster://:s%40cret@10.0.0.1:7000,10.0.0.2",
@@ -124,7 +124,7 @@ def test_a_worker_waits_for_an_unreachable_cluster_and_an_api_process_does_not(m
     import pytest as _pytest
     import redis as _redis
 
-    from service import bootstrap
+    from service.store import connections
 
     attempts = []
 
@@ -135,10 +135,10 @@ def test_a_worker_waits_for_an_unreachable_cluster_and_an_api_process_does_not(m
                 raise _redis.exceptions.RedisClusterException(
                     "Redis Cluster cannot be connected. Please provide at least one reachable node")
 
-    monkeypatch.setattr(bootstrap, "RedisCluster", Flaky)
-    monkeypatch.setattr(bootstrap.time, "sleep", lambda _s: None)
-    assert isinstance(bootstrap.cluster_connection("redis+cluster://h:1", wait=True), Flaky)
+    monkeypatch.setattr(connections, "RedisCluster", Flaky)
+    monkeypatch.setattr(connections.time, "sleep", lambda _s: None)
+    assert isinstance(connections.cluster_connection("redis+cluster://h:1", wait=True), Flaky)
     assert len(attempts) == 3
     attempts.clear()
     with _pytest.raises(_redis.exceptions.RedisClusterException):
-        bootstrap.cluster_connection("redis+cluster://h:1")
+        connections.cluster_connection("redis+cluster://h:1")

@@ -1,6 +1,6 @@
-"""A turn deadline follows its seat's decision (service/after_append.py): when another seat's
+"""A turn deadline follows its seat's decision (service/usecases/after_append.py): when another seat's
 command changes what a waiting seat must decide (its decision kind, so its ``decision_id``
-restarts, service/decisions.py), the waiting seat gets a new deadline for the new decision
+restarts, service/usecases/decisions.py), the waiting seat gets a new deadline for the new decision
 instead of the old one, which may already be past — else the timeout bot answers a decision
 the player never had time to see (A.I.Pokalypse: a reaction window turning into a
 battle-card placement while the seat waited; the e2e reaction-timeout test could see a
@@ -21,9 +21,9 @@ from rq import Queue
 
 from domain.engine import EngineBase, Event, IllegalMove, NotYourTurn
 from service import bootstrap
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
-from service.scheduling import TurnScheduler
+from workers.scheduling import TurnScheduler
 from tests.support.games import ENGINES
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from domain.games import registry
 from tests.support.game_settings import games, settings
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
 
 #: (game, seats, options): each game's first view set-up (its own ``testing.py``)

@@ -1,12 +1,12 @@
 """Without an archive, the indexes of finished matches are bounded (issue 12 item 4):
 full reconcile passes keep the newest ``finished_index_max`` finished matches in the lobby's
-finished list and in ``P:compacted`` (service/housekeeping.py), while every trimmed match
+finished list and in ``P:compacted`` (service/upkeep/housekeeping.py), while every trimmed match
 stays readable by id."""
 import fakeredis
 import pytest
 
 from service import bootstrap
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
 from tests.support.games import ENGINES
 from tests.support.reads import finish_by_hand

@@ -1,7 +1,7 @@
-"""The per-process caches of service/fold_cache.py (pure Python, no Redis)."""
+"""The per-process caches of service/store/fold_cache.py (pure Python, no Redis)."""
 import threading
 
-from service.fold_cache import CachedFold, FoldCache, LruMap, TokenCache
+from service.store.fold_cache import CachedFold, FoldCache, LruMap, TokenCache
 
 
 def _fold(version, state=None):

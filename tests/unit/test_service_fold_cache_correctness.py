@@ -7,7 +7,7 @@ import pytest
 
 from domain.engine import IllegalMove, NotYourTurn
 from service import errors
-from service.codec import bot_rng, dumps, loads, sha256_hex
+from service.log.codec import bot_rng, dumps, loads, sha256_hex
 from service.match_service import MatchService
 from tests.support.games import ENGINES, Race
 
@@ -203,21 +203,39 @@ def test_a_head_read_by_the_seat_check_is_reused_only_within_its_request(service
     other = instance()
     turn = _turn(service, mid)
     # request 1 on the other process: the seat check reads the head, the view reuses it
-    other.forget_fresh_reads()
-    assert other.authenticate(mid, tokens[0], in_request=True) == 0
+    request1 = other.for_request()
+    assert request1.authenticate(mid, tokens[0]) == 0
     reads = []
     original = other.store.head
     other.store.head = lambda *a, **k: reads.append(a) or original(*a, **k)
-    assert other.match_view(mid, 0)["version"] == 1 and reads == []
+    assert request1.match_view(mid, 0)["version"] == 1 and reads == []
     # another process appends; request 2 on the other process must see it
     service.act(mid, turn, {"type": "add", "amount": 1})
-    other.forget_fresh_reads()
-    assert other.match_view(mid, 0)["version"] == 2 and len(reads) == 1
-    # outside a request (in_request False) a seat check marks nothing for later reads
+    assert other.for_request().match_view(mid, 0)["version"] == 2 and len(reads) == 1
+    # the kept head serves one read of its own request only, on no other thread's request
+    assert request1.match_view(mid, 0)["version"] == 2 and len(reads) == 2
+    # outside a request (no reads passed) a seat check marks nothing for later reads
     third = instance()
     assert third.authenticate(mid, tokens[0]) == 0
     service.act(mid, 1 - turn, {"type": "add", "amount": 1})
     assert third.match_view(mid, 0)["version"] == 3
+
+
+def test_request_reads_are_explicit_and_shared_by_nothing_else(service, instance):
+    """The seat check's head goes into the request's own RequestReads, not into state of
+    the thread: another request on the same thread (no reads passed) reads the store."""
+    created = service.create_match("race", [{"kind": "human"}] * 2, {"target": 500})
+    mid, tokens = created["match_id"], [s["token"] for s in created["seats"]]
+    other = instance()
+    request = other.for_request()
+    assert request.authenticate(mid, tokens[0]) == 0
+    assert request.reads.fresh is not None and request.reads.fresh.match_id == mid
+    service.act(mid, _turn(service, mid), {"type": "add", "amount": 1})
+    reads = []
+    original = other.store.head
+    other.store.head = lambda *a, **k: reads.append(a) or original(*a, **k)
+    assert other.match_view(mid, 0)["version"] == 2 and len(reads) == 1
+    assert request.reads.fresh is not None   # untouched by the other call
 
 
 def test_bot_rng_is_the_one_the_service_and_the_cli_share():
@@ -283,8 +301,8 @@ def test_a_stale_fold_loses_the_append_and_the_command_is_redecided(service, ins
 
 
 def test_append_refuses_a_batch_that_does_not_continue_the_stored_head(service):
-    from service.codec import genesis_hash
-    from service.envelopes import build_envelopes
+    from service.log.codec import genesis_hash
+    from service.log.envelopes import build_envelopes
     from domain.engine import Event
 
     store = service.store

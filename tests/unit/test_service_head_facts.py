@@ -1,6 +1,6 @@
 """``pending`` and ``result`` are computed once per append (issue 13 item 5): the meta
 fields, the book-keeping after the append and the seat's representation share one
-:func:`service.context.head_facts`, on both paths of ``act`` (the verified one, and the
+:func:`service.usecases.context.head_facts`, on both paths of ``act`` (the verified one, and the
 fast one on this process's cached fold) and at creation."""
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ import pytest
 
 from domain.games import registry
 from service import errors
-from service.codec import genesis_hash
-from service.envelopes import rechain
-from service.keys import Keys
+from service.log.codec import genesis_hash
+from service.log.envelopes import rechain
+from service.store.keys import Keys
 from service.match_service import MatchService
 
 GAME = "ai-100-human"

@@ -6,7 +6,7 @@ import pytest
 
 from domain.engine import IllegalMove, InvalidCommand, NotYourTurn, RuleError
 from service import errors
-from service.codec import seed_commitment
+from service.log.codec import seed_commitment
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -221,8 +221,8 @@ def test_verify_detects_tampering_and_a_wrong_seed(service):
 
 def test_verify_catches_a_forged_but_rechained_log(service):
     """A log re-hashed after swapping dealt cards still fails: decide(seed) disagrees."""
-    from service.codec import genesis_hash
-    from service.envelopes import rechain
+    from service.log.codec import genesis_hash
+    from service.log.envelopes import rechain
 
     mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
     _finish_high_card(service, mid)

@@ -11,9 +11,9 @@ from rq import Queue
 
 from domain.engine import Event, redacted_type
 from service import bootstrap
-from service.keys import Keys
+from service.store.keys import Keys
 from service.match_service import MatchService
-from service.scheduling import TurnScheduler
+from workers.scheduling import TurnScheduler
 from tests.support.games import ENGINES, HighCard
 
 

@@ -8,7 +8,7 @@ import pytest
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from service.embedded import start_embedded
+from workers.embedded import start_embedded
 from tests.support.runtime import drain, promote_due
 
 BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
@@ -356,7 +356,7 @@ def test_a_deadline_whose_seat_acted_since_is_restarted_not_left_stale_forever(s
 
 
 def test_job_ids_name_their_match_even_when_the_match_id_holds_dashes():
-    from service.keys import Keys
+    from service.store.keys import Keys
 
     keys = Keys("fault-x")
     for mid in ("3f9a", "named-by-request-0", "a_b"):

@@ -1,5 +1,5 @@
-"""The workers of a deployment share the periodic reconcile passes (service.reconcile
-.SharedPasses on service.rq_runtime.PassTurn): one pass per ARENA_RECONCILE_S and one full
+"""The workers of a deployment share the periodic reconcile passes (service.upkeep.reconcile
+.SharedPasses on service.store.pass_turn.PassTurn): one pass per ARENA_RECONCILE_S and one full
 pass per ARENA_RECONCILE_FULL_S across all workers, not one per worker. Turns are taken and
 expire in Redis; the tests open a turn by deleting its key instead of waiting for it."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from service.reconcile import SharedPasses
-from service.rq_runtime import PassTurn
+from service.upkeep.reconcile import SharedPasses
+from service.store.pass_turn import PassTurn
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
 

@@ -11,11 +11,11 @@ import pytest
 import redis
 
 from api.events import _ended_on_outage
-from service import event_store
-from service.bootstrap import STORE_SOCKET_TIMEOUT_S, store_connection
+from service.store import event_store
+from service.store.connections import STORE_SOCKET_TIMEOUT_S, store_connection
 from service.config import Config
-from service.event_store import MAX_BLOCK_SLICE_S, EventStore, block_slice_s, socket_timeout_s
-from service.keys import Keys
+from service.store.event_store import MAX_BLOCK_SLICE_S, EventStore, block_slice_s, socket_timeout_s
+from service.store.keys import Keys
 
 
 class Clock:

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta, timezone
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from service import rq_runtime
-from service.rq_runtime import LeasedScheduler, scheduler_pass
-from service.scheduling import timeout_prefix
-from service.turn_queue import TurnQueue
+from workers import rq_runtime
+from workers.rq_runtime import LeasedScheduler, scheduler_pass
+from workers.scheduling import timeout_prefix
+from workers.turn_queue import TurnQueue
 from tests.support.runtime import drain
 
 
@@ -100,7 +100,7 @@ def test_a_timeout_fires_on_its_first_run(service, monkeypatch, caplog):
         return runs[-1]
 
     monkeypatch.setattr(type(service), "run_turn_timeout", counted)
-    caplog.set_level("INFO", logger="service.turns")
+    caplog.set_level("INFO", logger="service.usecases.turns")
     mid = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 30},
                                turn_timeout_s=0.3)["match_id"]
     for _ in range(400):
@@ -116,7 +116,7 @@ def test_a_timeout_fires_on_its_first_run(service, monkeypatch, caplog):
     # each run is logged with its lateness (benchmarks/_faults.py reads these lines)
     from benchmarks._faults import TIMEOUT_RUN
 
-    lines = [r.getMessage() for r in caplog.records if r.name == "service.turns"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "service.usecases.turns"]
     found = [TIMEOUT_RUN.search(line) for line in lines]
     assert found and found[0]["status"] == "acted" and float(found[0]["late"]) >= 0
 

@@ -176,7 +176,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
 
   /**
    * Move the deadlines on after a batch the page did not read with GET, as the server does
-   * (service/after_append.py `schedule`): a seat's deadline ends when it acted, has nothing
+   * (service/usecases/after_append.py `schedule`): a seat's deadline ends when it acted, has nothing
    * pending or its decision changed; a pending seat of a timed match without one (and not a
    * bot) gets one `turn_timeout_s` after the batch (`at`, its last event's time).
    */

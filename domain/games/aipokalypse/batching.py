@@ -10,7 +10,7 @@ turns every maximal run of consecutive hidden events of one ``decide`` call into
      "data": {"hidden": True, "events": [{"type", "seat", "data"}, ...]}}
 
 It folds as its inner events in order (:func:`inner`), so states, replay and verification
-(``service/verify.py`` re-decides every command and compares the events) are unchanged.
+(``service/log/verify.py`` re-decides every command and compares the events) are unchanged.
 :func:`redact_batch` shows a viewer only the inner events it may see (its own, each redacted
 as it would be alone); a viewer who may see none gets ``{"hidden": True}`` under the neutral
 type ``RecruitmentMoveMade`` — exactly one such envelope per hidden command, whatever it did.

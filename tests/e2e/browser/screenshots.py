@@ -113,7 +113,7 @@ def main() -> None:
     from api.app import create_app
     from service.bootstrap import build_service
     from service.config import Config
-    from service.embedded import EmbeddedRuntime
+    from workers.embedded import EmbeddedRuntime
     from tests.e2e.browser.conftest import CHROMIUM_ARGS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

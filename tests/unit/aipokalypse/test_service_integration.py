@@ -15,9 +15,9 @@ def apk_service(fake_redis_server, key_prefix):
     from rq import Queue
 
     from service import bootstrap
-    from service.keys import Keys
+    from service.store.keys import Keys
     from service.match_service import MatchService
-    from service.scheduling import TurnScheduler
+    from workers.scheduling import TurnScheduler
 
     keys = Keys(key_prefix)
     queue = Queue(f"{key_prefix}-turns", connection=fakeredis.FakeRedis(server=fake_redis_server))

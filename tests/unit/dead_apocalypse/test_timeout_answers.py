@@ -14,7 +14,7 @@ DECK = {0: [f"survivor#s0.{k}" for k in range(1, 8)]}
 
 
 def timeout(state, seat):
-    """What the service sends for a timed-out ``seat`` (``service.turns.run_turn_timeout``)."""
+    """What the service sends for a timed-out ``seat`` (``service.usecases.turns.run_turn_timeout``)."""
     return E.bots[E.timeout_bot].choose(state, seat, random.Random(0))
 
 

@@ -1,0 +1,1 @@
+"""The pure event log: codec, envelopes, roster, verify, match record."""

@@ -1,0 +1,171 @@
+"""The verifiable roster: who plays which seat, under which options and rules, inside the
+hash chain (issue 10 item 9).
+
+The first set-up envelope carries ``roster``::
+
+    {"game", "rules_version", "seats": [{"seat", "kind": "human"|"bot"|"open",
+     "bot"?, "bot_options"?, "name"?}], "options": {...}, "turn_timeout_s": number|null,
+     "forked_from"?: {"match_id", "version"}, "log_format"?: "apocalypse-arena/log@2"}
+
+``log_format`` (absent in log@1 matches, which predate it) puts the log format inside the
+hash chain: the export's ``format`` must equal it (:class:`RosterCheck`), so a log cannot
+be passed off as the other format.
+
+and each claim of an open seat is a platform envelope of its own (cause ``join``, type
+``SeatJoined``, ``data: {"seat", "name"}``) that takes a version and that the game's fold
+skips (:func:`service.log.envelopes.fold_envelope`). :func:`roster_errors` rebuilds the roster
+from the log and compares it with the export's ``seats``, ``options`` and
+``turn_timeout_s`` and the engine's rules version, and checks that each command's
+``cause`` fits its seat: ``bot`` only for a bot seat; ``player`` only for a human seat (or
+a joined open seat) that has not resigned; ``timeout`` never for a bot seat; ``abandon``
+only without a seat. A fork's log starts with the original's first ``version`` envelopes:
+its roster (in its first envelope, with ``forked_from``) is the fork's, and the joins and
+causes of the copied part are the original's, so they are not checked against it.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Mapping, Sequence
+
+from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, seal
+from service.log.envelopes import SEAT_JOINED, is_platform, plain, stored
+
+#: the seat kinds whose command batches may carry each cause
+CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "open"),
+               "bot": ("bot",)}
+
+
+def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
+              turn_timeout_s: float | None, forked_from: Any = None,
+              log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """The roster document of a new match of ``log_format`` (see module docstring)."""
+    roster: dict[str, Any] = {"game": engine.game_id, "rules_version": engine.rules_version,
+                              "seats": [dict(s) for s in seats], "options": dict(options),
+                              "turn_timeout_s": turn_timeout_s}
+    if forked_from:
+        roster["forked_from"] = dict(forked_from)
+    if log_format != LOG_FORMAT_V1:
+        roster["log_format"] = log_format
+    return stored(roster, log_format)
+
+
+def join_envelope(version: int, prev_hash: str, seat: int, name: str | None,
+                  at: str, log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """The sealed ``SeatJoined`` platform envelope of a claimed open seat (hashed as the
+    match's ``log_format``)."""
+    env = {"version": version, "type": SEAT_JOINED, "seat": seat,
+           "data": {"seat": seat, "name": name}, "command_id": None, "cause": "join",
+           "at": at, "nonce": secrets.token_hex(16)}
+    return seal(stored(env, log_format), prev_hash, log_format)
+
+
+def seats_from(roster: Mapping[str, Any], joins: Mapping[int, str | None]) -> list[dict[str, Any]]:
+    """The public seat list (as ``match_view`` / ``export`` show it) of ``roster`` after
+    ``joins`` (seat -> name given, or ``None``)."""
+    out = []
+    for item in roster.get("seats") or []:
+        entry = {k: item[k] for k in ("seat", "kind", "bot", "bot_options", "name")
+                 if item.get(k) not in (None, {}, "")}
+        if item.get("seat") in joins:
+            entry["kind"] = "human"
+            if joins[item["seat"]]:
+                entry["name"] = joins[item["seat"]]
+        out.append(entry)
+    return out
+
+
+class RosterCheck:
+    """Rebuilds the roster while :func:`service.log.verify.verify_log` walks the batches.
+
+    Construct with the log and engine; call :meth:`join` for each platform envelope and
+    :meth:`cause` for each command batch (with the seats resigned before it); read
+    :attr:`errors` (reasons, each naming the event) and :meth:`final_errors` at the end.
+    """
+
+    def __init__(self, log: Mapping[str, Any], engine: Any):
+        self.errors: list[str] = []
+        events = log.get("events") or []
+        first = events[0] if events else {}
+        roster = first.get("roster")
+        self.log = log
+        if not isinstance(roster, dict) or not isinstance(roster.get("seats"), list):
+            self.roster: dict[str, Any] = {}
+            self.errors.append("event 1: the roster is missing from the first event")
+            return
+        self.roster = roster
+        fork = roster.get("forked_from")
+        self.fork_version = fork.get("version", 0) if isinstance(fork, dict) else 0
+        if not isinstance(self.fork_version, int):
+            self.fork_version = 0
+        self.kinds = {s.get("seat"): s.get("kind") for s in roster["seats"]
+                      if isinstance(s, dict)}
+        self.joins: dict[int, str | None] = {}
+        if roster.get("game") != log.get("game"):
+            self.errors.append(f"roster: game {roster.get('game')!r} differs from the log's "
+                               f"{log.get('game')!r}")
+        declared = roster.get("log_format", LOG_FORMAT_V1)
+        if declared != log.get("format"):
+            self.errors.append(f"format {log.get('format')!r} differs from the log format "
+                               f"{declared!r} of the roster in the hash chain")
+        if roster.get("rules_version") != engine.rules_version:
+            self.errors.append(f"roster: rules version {roster.get('rules_version')!r} is not "
+                               f"this server's {engine.rules_version!r} for {engine.game_id}")
+
+    def join(self, env: Mapping[str, Any]) -> None:
+        """Apply one ``join`` envelope (an error when it is malformed or the seat was not
+        an unclaimed open seat)."""
+        version, data = env.get("version"), env.get("data") or {}
+        seat = data.get("seat") if isinstance(data, dict) else None
+        if not self.roster:
+            return
+        if env.get("type") != SEAT_JOINED or seat != env.get("seat"):
+            self.errors.append(f"event {version}: a join must be a SeatJoined of its seat")
+            return
+        if isinstance(version, int) and version <= self.fork_version:
+            return   # the original's join, copied into a fork
+        if self.kinds.get(seat) != "open" or seat in self.joins:
+            self.errors.append(f"event {version}: seat {seat} joined but was not an open seat")
+            return
+        self.joins[seat] = data.get("name")
+
+    def cause(self, first: Mapping[str, Any], resigned: frozenset) -> None:
+        """Check the ``cause`` of a command batch starting with ``first`` against the seat
+        kind of its ``actor`` (see module docstring)."""
+        if not self.roster:
+            return
+        version, cause, actor = first.get("version"), first.get("cause"), first.get("actor")
+        if isinstance(version, int) and version <= self.fork_version:
+            return   # decided under the original's roster
+        if cause == "abandon":
+            if actor is not None:
+                self.errors.append(f"event {version}: an abandonment has no seat")
+            return
+        kind = self.kinds.get(actor)
+        if kind == "open" and actor in self.joins:
+            kind = "joined"
+        allowed = CAUSE_KINDS.get(cause)
+        if allowed is None or kind not in allowed:
+            self.errors.append(f"event {version}: cause {cause!r} does not fit seat {actor} "
+                               f"of kind {kind!r} in the roster")
+        elif cause == "player" and actor in resigned:
+            self.errors.append(f"event {version}: seat {actor} resigned and cannot act itself")
+
+    def final_errors(self) -> list[str]:
+        """Differences between the rebuilt roster and the export's ``seats``, ``options``
+        and ``turn_timeout_s``."""
+        if not self.roster:
+            return []
+        out = []
+        if seats_from(self.roster, self.joins) != self.log.get("seats"):
+            out.append("seats differ from the roster in the hash chain (kinds, names, bot "
+                       "levels or bot options were edited)")
+        if plain(self.roster.get("options")) != self.log.get("options"):
+            out.append("options differ from the roster in the hash chain")
+        if self.roster.get("turn_timeout_s") != self.log.get("turn_timeout_s"):
+            out.append("turn_timeout_s differs from the roster in the hash chain")
+        return out
+
+
+def is_join(env: Mapping[str, Any]) -> bool:
+    """True for a platform envelope (a seat's join)."""
+    return is_platform(env)

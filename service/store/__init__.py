@@ -1,0 +1,1 @@
+"""Store adapters: Redis (event store, indexes, caches) and PostgreSQL (archive)."""

@@ -1,0 +1,207 @@
+"""The PostgreSQL archive adapter (psycopg 3): finished matches moved out of Redis.
+
+One table, ``arena_archive`` (created on first use), one row per archived match, keyed by
+``(prefix, match_id)`` (``prefix``: ``ARENA_KEY_PREFIX``, so deployments may share a
+database):
+
+=============  ==================  =====================================================
+``game``       text                the lobby's game filter
+``status``     text                ``finished`` or ``abandoned``
+``listed``     boolean             shown in the lobby
+``created_ts`` double precision    the lobby's sort key (Unix seconds, as in Redis)
+``meta``       jsonb               the match's meta hash as it was in Redis (strings)
+``tokens``     jsonb               seat -> SHA-256 hex of its token (never a token)
+``log``        bytea               the compacted log (:mod:`service.store.compact_store`)
+``log_sha256`` text                SHA-256 hex of ``log`` (the mover's read-back check)
+=============  ==================  =====================================================
+
+Each thread has its own connection (autocommit), opened on first use and re-opened after
+it broke. Errors are psycopg's (``psycopg.OperationalError`` when the server is down).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from typing import Any, Mapping
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from service.log.match_record import MatchRecord
+
+TABLE = "arena_archive"
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
+  prefix text NOT NULL,
+  match_id text NOT NULL,
+  game text NOT NULL,
+  status text NOT NULL,
+  listed boolean NOT NULL,
+  created_ts double precision NOT NULL,
+  meta jsonb NOT NULL,
+  tokens jsonb NOT NULL,
+  log bytea NOT NULL,
+  log_sha256 text NOT NULL,
+  archived_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (prefix, match_id));
+CREATE INDEX IF NOT EXISTS {TABLE}_lobby
+  ON {TABLE} (prefix, created_ts DESC, match_id COLLATE "C" DESC) WHERE listed;
+"""
+
+UPSERT = f"""
+INSERT INTO {TABLE} (prefix, match_id, game, status, listed, created_ts, meta, tokens, log,
+                     log_sha256)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (prefix, match_id) DO UPDATE SET
+  meta = EXCLUDED.meta || CASE WHEN coalesce({TABLE}.meta->>'rematch', '') <> ''
+                               THEN jsonb_build_object('rematch', {TABLE}.meta->'rematch')
+                               ELSE '{{}}'::jsonb END,
+  tokens = EXCLUDED.tokens
+WHERE {TABLE}.log_sha256 = EXCLUDED.log_sha256
+"""
+
+
+def sha256_hex(blob: bytes) -> str:
+    """SHA-256 hex digest of ``blob``."""
+    return hashlib.sha256(blob).hexdigest()
+
+
+class ArchiveMismatch(RuntimeError):
+    """The archive holds another log under this match id (never overwritten)."""
+
+
+class ArchiveStore:
+    """Rows of archived matches of one deployment (``prefix``) in the PostgreSQL at
+    ``url`` (``postgresql://...``, libpq syntax)."""
+
+    def __init__(self, url: str, prefix: str, connect_timeout_s: int = 5):
+        self.url = url
+        self.prefix = prefix
+        self.connect_timeout_s = connect_timeout_s
+        self._local = threading.local()
+        self._schema_ready = False
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ connection
+    def _conn(self) -> psycopg.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            conn = psycopg.connect(self.url, autocommit=True,
+                                   connect_timeout=self.connect_timeout_s)
+            self._local.conn = conn
+        if not self._schema_ready:
+            with self._lock:
+                if not self._schema_ready:
+                    self._create_schema(conn)
+                    self._schema_ready = True
+        return conn
+
+    @staticmethod
+    def _create_schema(conn: psycopg.Connection) -> None:
+        """Create the table and index; concurrent creators may collide once: retry."""
+        for attempt in range(3):
+            try:
+                with conn.transaction():
+                    conn.execute(SCHEMA)
+                return
+            except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable,
+                    psycopg.errors.DuplicateObject):
+                if attempt == 2:
+                    raise
+
+    def _one(self, sql: str, params: tuple) -> tuple | None:
+        return self._conn().execute(sql, params).fetchone()
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    # ------------------------------------------------------------------ writes
+    def put(self, match_id: str, meta: Mapping[str, str], tokens: Mapping[str, str],
+            blob: bytes) -> None:
+        """Insert the match's row, or refresh ``meta``/``tokens`` of the row already
+        there (a re-run of an interrupted move; a rematch id claimed in the archive is
+        kept). Raises ArchiveMismatch when a row with another log exists."""
+        digest = sha256_hex(blob)
+        result = self._conn().execute(UPSERT, (
+            self.prefix, match_id, meta["game"], meta.get("status", "finished"),
+            meta.get("listed", "1") != "0", created_ts(meta), Jsonb(dict(meta)),
+            Jsonb({str(k): v for k, v in tokens.items()}), blob, digest))
+        if result.rowcount != 1:
+            raise ArchiveMismatch(f"the archive holds another log for {match_id}")
+
+    def claim_rematch(self, match_id: str, candidate: str) -> str:
+        """Set the archived match's ``rematch`` id to ``candidate`` unless it has one
+        (atomic); the id it holds now. Raises KeyError when the match is not archived."""
+        self._conn().execute(
+            f"UPDATE {TABLE} SET meta = jsonb_set(meta, '{{rematch}}', to_jsonb(%s::text)) "
+            f"WHERE prefix = %s AND match_id = %s AND coalesce(meta->>'rematch', '') = ''",
+            (candidate, self.prefix, match_id))
+        row = self._one(f"SELECT meta->>'rematch' FROM {TABLE} WHERE prefix = %s AND "
+                        f"match_id = %s", (self.prefix, match_id))
+        if row is None:
+            raise KeyError(match_id)
+        return row[0]
+
+    # ------------------------------------------------------------------ reads
+    def row(self, match_id: str) -> tuple[dict[str, str], dict[str, str], str] | None:
+        """``(meta, tokens, log_sha256)`` of the archived match, or ``None``."""
+        row = self._one(f"SELECT meta, tokens, log_sha256 FROM {TABLE} WHERE prefix = %s "
+                        f"AND match_id = %s", (self.prefix, match_id))
+        return None if row is None else (row[0], row[1], row[2])
+
+    def meta(self, match_id: str) -> dict[str, str]:
+        """The archived meta hash with ``archived`` = ``"1"`` (``{}`` when not archived)."""
+        row = self._one(f"SELECT meta FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+                        (self.prefix, match_id))
+        return {} if row is None else {**row[0], "archived": "1"}
+
+    def digests(self, match_id: str) -> dict[int, str] | None:
+        """Seat -> token digest of the archived match (``None`` when not archived)."""
+        row = self._one(f"SELECT tokens FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+                        (self.prefix, match_id))
+        return None if row is None else {int(k): v for k, v in row[0].items()}
+
+    def blob(self, match_id: str) -> bytes | None:
+        """The compacted log of the archived match, or ``None``."""
+        row = self._one(f"SELECT log FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+                        (self.prefix, match_id))
+        return None if row is None else bytes(row[0])
+
+    def lobby_page(self, game: str | None, before: tuple[float, str] | None,
+                   count: int) -> list[tuple[float, str, dict[str, str], set[int]]]:
+        """Up to ``count`` listed archived matches ``(created_ts, match_id, meta, claimed
+        seats)``, newest first (ties: greater id first), strictly after ``before`` (the
+        lobby's cursor position), optionally of one ``game``."""
+        sql = (f"SELECT created_ts, match_id, meta, tokens FROM {TABLE} "
+               f"WHERE prefix = %s AND listed")
+        params: list[Any] = [self.prefix]
+        if game is not None:
+            sql += " AND game = %s"
+            params.append(game)
+        if before is not None:
+            sql += ' AND (created_ts < %s OR (created_ts = %s AND match_id COLLATE "C" < %s))'
+            params += [before[0], before[0], before[1]]
+        sql += ' ORDER BY created_ts DESC, match_id COLLATE "C" DESC LIMIT %s'
+        params.append(count)
+        rows = self._conn().execute(sql, tuple(params)).fetchall()
+        return [(float(ts), mid, {**meta, "archived": "1"}, {int(s) for s in tokens})
+                for ts, mid, meta, tokens in rows]
+
+    def count(self) -> int:
+        """How many matches of this deployment are archived."""
+        return int(self._one(f"SELECT count(*) FROM {TABLE} WHERE prefix = %s",
+                             (self.prefix,))[0])
+
+
+def created_ts(meta: Mapping[str, str]) -> float:
+    """The creation time of a meta hash as Unix seconds (the lobby's sort key)."""
+    try:
+        return MatchRecord.parse("", meta).created_ts
+    except (KeyError, ValueError, json.JSONDecodeError):
+        return 0.0

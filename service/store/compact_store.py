@@ -1,0 +1,172 @@
+"""The compacted-match adapter: a finished match's compacted log (``P:{mid}:log``), the
+set of finished matches waiting for compaction and the sorted set of compacted matches.
+
+A compacted log is the match's verified export document (:func:`service.log.verify.export_log`)
+without what its content determines: each envelope's ``version``, ``prev_hash`` and
+``hash`` (the hash chain, docs/CONTRACTS.md) are dropped and recomputed when it is read,
+and the recomputed chain must end at the recorded ``head_hash`` (a damaged log is refused,
+never served). The JSON ``{"format": COMPACT_FORMAT, "head_hash", "doc"}`` is
+xz-compressed (LZMA2 preset 6, Python's ``lzma``: about 15 KB for a 390-event 6-seat
+match whose full stream takes 200 KB). It is stored as raw bytes (read with redis-py's
+``NEVER_DECODE``: the store client decodes replies as text).
+"""
+from __future__ import annotations
+
+import lzma
+from typing import Any, Mapping
+
+from redis.client import NEVER_DECODE
+from redis.exceptions import WatchError
+
+from service.log.codec import LOG_FORMAT_V1, dumps, envelope_hash, genesis_hash, loads
+from service.store.keys import Keys
+from service.store.slots import shard_map
+
+#: fields of the meta hash a compacted match no longer needs (the running match's
+#: decision book-keeping and the client quota; the rest stays for the lobby and reads)
+DROPPED_META = ("decisions", "pending", "quota_client")
+
+
+#: the ``format`` of a compacted log's JSON
+COMPACT_FORMAT = "apocalypse-arena/compact@1"
+CHAIN_FIELDS = ("version", "prev_hash", "hash")
+
+
+class DamagedLog(ValueError):
+    """A compacted log that does not decode or whose recomputed chain misses its head."""
+
+
+def pack(doc: Mapping[str, Any]) -> bytes:
+    """The compacted form of an export document (see module docstring)."""
+    events = doc["events"]
+    stripped = [{k: v for k, v in env.items() if k not in CHAIN_FIELDS} for env in events]
+    body = {"format": COMPACT_FORMAT, "head_hash": events[-1]["hash"] if events else "",
+            "doc": {**doc, "events": stripped}}
+    return lzma.compress(dumps(body).encode("utf-8"), preset=6)
+
+
+def unpack(blob: bytes) -> dict[str, Any]:
+    """The export document of a compacted log, its hash chain recomputed (each envelope
+    ``{"version", ..., "prev_hash", "hash"}``). Raises DamagedLog."""
+    try:
+        body = loads(lzma.decompress(blob))
+        doc = body["doc"]
+        prev = genesis_hash(doc["match_id"])
+        log_format = doc.get("format") or LOG_FORMAT_V1
+        events = []
+        for version, env in enumerate(doc["events"], start=1):
+            full = {"version": version, **env, "prev_hash": prev}
+            full["hash"] = prev = envelope_hash(full, log_format)
+            events.append(full)
+    except (lzma.LZMAError, ValueError, KeyError, TypeError) as error:
+        raise DamagedLog(f"compacted log does not decode: {error}") from None
+    if body.get("format") != COMPACT_FORMAT or (events and prev != body.get("head_hash")):
+        raise DamagedLog("compacted log's hash chain does not end at its head")
+    return {**doc, "events": events}
+
+
+class CompactStore:
+    """Reads and writes compacted matches in one Redis (``decode_responses=True``)."""
+
+    def __init__(self, redis, keys: Keys, shards: int = 16):
+        self.redis = redis
+        self.keys = keys
+        self.map = shard_map(keys.prefix, shards)   # the index shards (service/store/slots.py)
+
+    def mark_pending(self, match_id: str, idem_ttl_s: float, pipe) -> None:
+        """Queue on ``pipe``, with the append that ended the match: file it as waiting for
+        compaction and let its idempotency records expire in ``idem_ttl_s`` seconds."""
+        pipe.sadd(self.keys.compact_pending(), match_id)
+        pipe.expire(self.keys.idem(match_id), max(1, int(idem_ttl_s)))
+
+    def pending_ids(self, count: int) -> list[str]:
+        """Up to ``count`` ids of finished matches not compacted yet."""
+        return list(self.redis.srandmember(self.keys.compact_pending(), count) or [])
+
+    def store(self, match_id: str, blob: bytes) -> None:
+        """Replace the match's stream, snapshot and deadlines by ``blob`` in one ``MULTI``
+        (per-match keys only: one cluster slot), mark the meta hash ``compacted`` (its
+        size in bytes) and drop :data:`DROPPED_META`. Clients' idempotency records keep
+        their TTL; the service's own turn-timeout records (fields with ``#``,
+        :meth:`service.store.keys.Keys.timeout_idem_field`) go: no timeout acts on a finished
+        match."""
+        keys = self.keys
+        own = [f for f in self.redis.hkeys(keys.idem(match_id)) if "#" in f]
+        pipe = self.redis.pipeline(transaction=True)
+        if own:
+            pipe.hdel(keys.idem(match_id), *own)
+        pipe.set(keys.log(match_id), blob)
+        pipe.hset(keys.meta(match_id), "compacted", len(blob))
+        pipe.hdel(keys.meta(match_id), *DROPPED_META)
+        pipe.delete(keys.events(match_id), keys.snap(match_id), keys.deadlines(match_id))
+        pipe.execute()
+
+    def filed(self, match_id: str, finished_ts: float) -> None:
+        """The global book-keeping of a compacted match (after :meth:`store`; a crash in
+        between is repaired by the next pass over the pending set): it leaves the pending
+        set and the ``matches`` list, and joins the compacted set scored ``finished_ts``."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self.keys.compacted(), {match_id: finished_ts})
+        pipe.srem(self.keys.compact_pending(), match_id)
+        pipe.zrem(self.keys.matches(self.map.shard_of(match_id)), match_id)
+        pipe.zrem(self.keys.matches(), match_id)   # the pre-sharding list
+        pipe.execute()
+
+    def drop_pending(self, match_id: str) -> None:
+        """Forget a pending id (the match vanished or cannot be compacted)."""
+        self.redis.srem(self.keys.compact_pending(), match_id)
+
+    def blob(self, match_id: str) -> bytes | None:
+        """The compacted log's bytes, or ``None`` when the match has none in Redis."""
+        return self.redis.execute_command("GET", self.keys.log(match_id), **{NEVER_DECODE: []})
+
+    def due(self, before_ts: float, count: int) -> list[str]:
+        """Up to ``count`` compacted match ids that ended before ``before_ts``, oldest first."""
+        return list(self.redis.zrangebyscore(self.keys.compacted(), "-inf", repr(before_ts),
+                                             start=0, num=count))
+
+    def count(self) -> int:
+        """How many compacted matches Redis holds."""
+        return int(self.redis.zcard(self.keys.compacted()))
+
+    # ------------------------------------------------------------------ the archive mover
+    def contents(self, match_id: str) -> tuple[dict[str, str], dict[str, str], bytes | None]:
+        """``(meta hash, token digests, compacted log or None)`` of a match, as the
+        archive mover copies them (``({}, {}, None)`` when its keys are gone)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.keys.meta(match_id))
+        pipe.hgetall(self.keys.tokens(match_id))
+        meta, tokens = pipe.execute()
+        return meta, tokens, self.blob(match_id) if meta else None
+
+    def delete_unchanged(self, match_id: str, meta: Mapping[str, str],
+                         tokens: Mapping[str, str]) -> bool:
+        """Delete every key of the match in one ``MULTI``, under ``WATCH`` of its meta and
+        tokens, unless they differ from ``meta`` / ``tokens`` (what was copied) or change
+        before the ``EXEC``; True when deleted."""
+        keys = self.keys
+        with self.redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(keys.meta(match_id), keys.tokens(match_id))
+                if pipe.hgetall(keys.meta(match_id)) != meta or \
+                        pipe.hgetall(keys.tokens(match_id)) != tokens:
+                    return False
+                pipe.multi()
+                pipe.delete(*keys.match_keys(match_id))
+                pipe.execute()
+                return True
+            except WatchError:
+                return False
+
+    def trim(self, keep: int) -> int:
+        """Keep only the ``keep`` most recently ended ids in the compacted set (``0``: no
+        bound); returns how many left it. Used only without an archive, where nothing reads
+        the set but a mover configured later (it then moves these newest ones and every
+        match ending afterwards; the trimmed ones stay in Redis, readable as before)."""
+        if keep <= 0:
+            return 0
+        return int(self.redis.zremrangebyrank(self.keys.compacted(), 0, -keep - 1))
+
+    def unlist(self, match_id: str, pipe) -> None:
+        """Queue on ``pipe``: the match leaves the compacted set (it was archived)."""
+        pipe.zrem(self.keys.compacted(), match_id)

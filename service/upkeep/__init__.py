@@ -1,0 +1,1 @@
+"""Upkeep passes: reconcile, compaction, archive, housekeeping."""

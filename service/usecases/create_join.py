@@ -1,0 +1,471 @@
+"""Use cases that make a match and its seats: create, fork, join an open seat, and
+authenticate a seat token.
+
+A new match gets a random 32-byte seed (its SHA-256 published at once), set-up events from
+``engine.new_match``, one token per human seat (only digests stored, tokens shown once).
+
+With an ``Idempotency-Key`` (create, fork, join) a repeated request answers the first
+answer again, the same tokens included (derived from the key, never stored):
+:mod:`service.usecases.idempotency`.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import time
+from typing import Any, Mapping
+
+from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, Setup,
+                           bot_options_schema, check_bot_options, derive_rng)
+from service import errors
+from service.usecases.after_append import AfterAppend
+from service.log.codec import LOG_FORMAT, canonical_json, genesis_hash, seed_commitment
+from service.usecases.context import (Loaded, MatchContext, RequestReads, check_seat, head_facts,
+                                      head_fields)
+from service.log.match_record import MatchRecord
+from service.store.quotas import BotQuotas
+from service.log.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
+                               utc_iso)
+from service.usecases.idempotency import (IdempotencyStore, Ticket, check_secret_key, fingerprint,
+                                 with_tokens)
+from service.log.roster import join_envelope, roster_of
+from service.tokens import find_seat, new_token, token_digest
+from service.store.write_batch import WriteBatch
+
+log = logging.getLogger(__name__)
+
+SEAT_KINDS = ("human", "bot", "open")
+MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
+
+
+def check_timeout(turn_timeout_s: Any) -> float | None:
+    """``turn_timeout_s`` in seconds as a number (``None``: untimed): an ``int`` when its
+    value is integral (``300.0`` -> ``300``: what any JSON reader sees), else a float; raises
+    ``invalid_turn_timeout``
+    (422) unless it is a number in ``(0, MAX_TURN_TIMEOUT_S]``."""
+    if turn_timeout_s is None:
+        return None
+    if isinstance(turn_timeout_s, bool) or not isinstance(turn_timeout_s, (int, float)) or \
+            not math.isfinite(turn_timeout_s) or not 0 < turn_timeout_s <= MAX_TURN_TIMEOUT_S:
+        raise errors.ServiceError("invalid_turn_timeout", 422,
+                                  f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].")
+    seconds = float(turn_timeout_s)
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+def seats_at_fork(seats: list[dict[str, Any]], prefix: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The default seat list of a fork: the original's ``seats`` (as created: kind, bot
+    level, bot options, name) with the names the seats had after the copied ``prefix``
+    envelopes: an open seat claimed in the prefix (a ``SeatJoined`` envelope with a name)
+    keeps its joiner's name. Kinds stay as created, so such a seat is open again in the
+    fork (its claim's token belonged to the original); a claim after the fork's version
+    gives no name."""
+    joined = {env["data"].get("seat"): env["data"].get("name")
+              for env in prefix
+              if env.get("type") == SEAT_JOINED and isinstance(env.get("data"), dict)}
+    out = []
+    for item in seats:
+        entry = dict(item)
+        name = joined.get(item["seat"])
+        if name:
+            entry["name"] = name
+        out.append(entry)
+    return out
+
+
+class CreateJoin:
+    """create_match, fork, join, authenticate (see module docstring)."""
+
+    def __init__(self, ctx: MatchContext, after_append: AfterAppend,
+                 quotas: BotQuotas | None = None, idem: IdempotencyStore | None = None):
+        self.ctx = ctx
+        self.after_append = after_append
+        self.quotas = quotas or BotQuotas(ctx.stores.bot_matches)
+        self.idem = idem or IdempotencyStore(ctx.stores.redis, ctx.stores.keys, 3600.0)
+
+    # ------------------------------------------------------------------ seats
+    def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
+        """The normalised seat list ``[{"seat", "kind", "bot"?, "bot_options"?, "name"?}]``.
+        Raises InvalidSeats, InvalidSeatBotOptions."""
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise errors.InvalidSeats("seats must be a list of objects")
+        if not engine.min_seats <= len(seats) <= engine.max_seats:
+            raise errors.InvalidSeats(
+                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} seats, got {len(seats)}")
+        out = []
+        for index, item in enumerate(seats):
+            kind = item.get("kind")
+            if kind not in SEAT_KINDS:
+                raise errors.InvalidSeats(f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}")
+            entry: dict[str, Any] = {"seat": index, "kind": kind}
+            if kind == "bot":
+                level = item.get("bot", "random")
+                if level not in engine.bots:
+                    raise errors.InvalidSeats(
+                        f"seat {index}: bot level must be one of {', '.join(sorted(engine.bots))}")
+                entry["bot"] = level
+                bot_options = self._seat_bot_options(engine, index, level, item)
+                if bot_options:
+                    entry["bot_options"] = bot_options
+            elif "bot_options" in item:
+                raise errors.InvalidSeatBotOptions(index, None, "Only a bot seat takes bot options.")
+            name = item.get("name")
+            if name is not None:
+                if not isinstance(name, str) or not 1 <= len(name) <= 64:
+                    raise errors.InvalidSeats(f"seat {index}: name must be 1-64 characters")
+                entry["name"] = name
+            out.append(entry)
+        return out
+
+    def _seat_bot_options(self, engine: Engine, index: int, level: str,
+                          item: Mapping[str, Any]) -> dict[str, Any]:
+        """The validated, normalised ``bot_options`` of bot seat ``index`` (``{}`` when none
+        are given). The configured bot is built now (and cached), so options its factory
+        refuses fail the creation too. Raises InvalidSeatBotOptions (400 validation_error)."""
+        try:
+            options = check_bot_options(bot_options_schema(engine, level),
+                                        item.get("bot_options") or {})
+            self.ctx.bot_cache.get(engine, level, options)
+        except InvalidBotOptions as error:
+            raise errors.InvalidSeatBotOptions(index, error.field, error.detail) from None
+        return options
+
+    # ------------------------------------------------------------------ creation
+    def create_match(self, game: str, seats: list[dict], options: dict | None = None,
+                     turn_timeout_s: float | None = None, *, unlisted: bool = False,
+                     spectators: bool = True, client: str | None = None,
+                     idempotency_key: str | None = None) -> dict[str, Any]:
+        """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
+        ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
+        first envelope carries the roster (:mod:`service.log.roster`). ``unlisted``: never in
+        the lobby (reachable by id); ``spectators`` False: tokenless reads are 403 while it
+        runs (public after the end, like the seed). ``client``: the outside client it is
+        made for (the API's client key): the server's bot caps apply (:mod:`service.store.quotas`).
+
+        Raises UnknownGame, InvalidSeats, InvalidSeatBotOptions (400 ``validation_error``:
+        ``bot_options`` on a seat that is not a bot, or options its level refuses),
+        ``invalid_turn_timeout``, the engine's InvalidCommand for bad options, and with a
+        ``client`` BotOptionsCapped (422) / TooManyBotMatches (429). Nothing is stored on
+        an error. Tokens appear only in this answer.
+
+        ``idempotency_key`` (at least 16 characters, else 400 ``validation_error``): a
+        repeat with the same key and body answers the first answer (same match, same
+        tokens) with ``replayed: true``; another body: IdempotencyKeyReused (422). Keyed
+        answers carry ``replayed`` (:mod:`service.usecases.idempotency`).
+        """
+        engine = self.ctx.engine(game)
+        seat_list = self.validate_seats(engine, seats)
+        timeout = check_timeout(turn_timeout_s)
+        if options is not None and not isinstance(options, dict):
+            raise InvalidCommand("options must be an object")
+        normalised = engine.validate_options(len(seat_list), options or {})
+        start = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
+        if idempotency_key is None:
+            return self.start_fresh(engine, seat_list, normalised, timeout, **start)
+        check_secret_key(idempotency_key)
+        ticket = self.idem.new_match_ticket(
+            ("create",), idempotency_key,
+            fingerprint({"game": engine.game_id, "seats": seat_list, "options": normalised,
+                         "turn_timeout_s": timeout, **start, "client": None}),
+            self.ctx.stores.new_match_id())
+        return self._keyed_start(ticket, lambda: self.start_fresh(
+            engine, seat_list, normalised, timeout, match_id=ticket.match_id, ticket=ticket,
+            **start))
+
+    def _keyed_start(self, ticket: Ticket, start) -> dict[str, Any]:
+        """A keyed create or fork: the recorded answer (tokens derived again, ``replayed``
+        true) or ``start()``'s (``replayed`` false), storing the match under the ticket's
+        match id; a racing repeat that stored it first is answered as a replay."""
+        field = self.idem.answer_field(ticket)
+        prior = self.idem.recorded(ticket.match_id, field)
+        if prior is None:
+            try:
+                return {**start(), "replayed": False}
+            except errors.MatchExists:
+                prior = self.idem.recorded(ticket.match_id, field)
+                if prior is None:
+                    raise
+        self.ctx.stores.metrics.incr("idempotent_replays")
+        return {**with_tokens(prior, ticket), "replayed": True}
+
+    def start_fresh(self, engine: Engine, seat_list: list[dict[str, Any]],
+                    options: Mapping[str, Any], timeout: float | None,
+                    **start: Any) -> dict[str, Any]:
+        """A new match of validated ``seat_list`` / ``options`` with a fresh secret seed
+        (creation and rematch); ``start``: keywords of :meth:`_start`."""
+        seed = secrets.token_bytes(32)
+        events = engine.new_match(Setup(len(seat_list), options), derive_rng(seed, 0))
+        return self._start(engine, seat_list, options, timeout, seed, events=events, **start)
+
+    def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
+             client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
+        """A new match whose log is the first ``version`` events of a finished match,
+        re-chained under a new id, with the same seed; it continues from there. Forks are
+        open information by design (analysis): the original's export revealed that seed, so
+        anyone holding it can compute the fork's hidden cards and future draws.
+
+        ``seats`` defaults to the original seats as they were at ``version``
+        (:func:`seats_at_fork`: kinds, bot levels and options, names; new tokens); given
+        ``seats`` are taken as given (names included). ``client`` as for
+        :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
+        set-up or past the end), InvalidSeats, and with a ``client`` the quota errors.
+        ``idempotency_key``: as for :meth:`create_match` (scoped by the forked match).
+        """
+        record = self.ctx.record(match_id)
+        if not record.finished:
+            raise errors.MatchRunning()
+        engine = self.ctx.engine(record.game)
+        envelopes = self.ctx.envelopes(match_id, record, upto=record.version)
+        setup_len = sum(1 for e in envelopes if e.get("cause") == "setup")
+        if isinstance(version, bool) or not isinstance(version, int) or \
+                not setup_len <= version <= record.version:
+            raise errors.VersionOutOfRange(version, record.version)
+        if version < record.version and "command" not in envelopes[version] and \
+                not is_platform(envelopes[version]):
+            raise errors.ServiceError("not_a_batch_boundary", 422,
+                                      f"Version {version} is inside one command's events; "
+                                      "fork at the last event of a command.")
+        if seats is None:
+            seat_list = seats_at_fork(record.seats, envelopes[:version])
+        else:
+            seat_list = self.validate_seats(engine, seats)
+            if len(seat_list) != len(record.seats):
+                raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
+        start = {"prefix": envelopes[:version],
+                 "forked_from": {"match_id": match_id, "version": version},
+                 "listed": record.listed, "spectators": record.spectators, "client": client}
+        if idempotency_key is None:
+            return self._start(engine, seat_list, record.options, record.turn_timeout_s,
+                               record.seed, **start)
+        check_secret_key(idempotency_key)
+        ticket = self.idem.new_match_ticket(
+            ("fork", match_id), idempotency_key,
+            fingerprint({"version": version, "seats": None if seats is None else seat_list}),
+            self.ctx.stores.new_match_id())
+        return self._keyed_start(ticket, lambda: self._start(
+            engine, seat_list, record.options, record.turn_timeout_s, record.seed,
+            match_id=ticket.match_id, ticket=ticket, **start))
+
+    def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
+               timeout: float | None, seed: bytes, events=None, prefix=None,
+               forked_from: Any = None, listed: bool = True, spectators: bool = True,
+               extra_meta: Mapping[str, str] | None = None, match_id: str | None = None,
+               issue_tokens: bool = True, client: str | None = None,
+               ticket: Ticket | None = None) -> dict[str, Any]:
+        """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes;
+        its first envelope gets the fork's roster). Files it in the lobby when ``listed``.
+        ``match_id`` (default a new random id) and ``issue_tokens`` False (no seat token:
+        a rematch's seats are claimed one by one) serve the rematch; a match that exists
+        already under ``match_id`` raises MatchExists and stores nothing. With a ``client``
+        the bot caps are checked and a running bot match is counted for it (given back if
+        the match cannot be stored). ``ticket`` (a keyed create or fork): the seat tokens
+        are the ticket's derived ones and the answer is recorded by the storing append."""
+        stores = self.ctx.stores
+        match_id = match_id or stores.new_match_id()
+        if client is None:
+            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
+                               forked_from, listed, spectators, extra_meta, match_id,
+                               issue_tokens, None, ticket)
+        self.quotas.check_options(seat_list)
+        counted = self.quotas.reserve(client, match_id, seat_list)
+        try:
+            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
+                               forked_from, listed, spectators, extra_meta, match_id,
+                               issue_tokens, client if counted else None, ticket)
+        except BaseException:
+            if counted:
+                self.quotas.release(client, match_id)
+            raise
+
+    def _store(self, engine: Engine, seat_list: list[dict[str, Any]],
+               options: Mapping[str, Any], timeout: float | None, seed: bytes, events, prefix,
+               forked_from: Any, listed: bool, spectators: bool,
+               extra_meta: Mapping[str, str] | None, match_id: str, issue_tokens: bool,
+               quota_client: str | None, ticket: Ticket | None = None) -> dict[str, Any]:
+        """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
+        kept in its meta so its end releases the count; ``ticket``: see :meth:`_start`)."""
+        stores = self.ctx.stores
+        roster = roster_of(engine, seat_list, options, timeout, forked_from, LOG_FORMAT)
+        if prefix is None:
+            envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
+                                        roster=roster, log_format=LOG_FORMAT)
+        else:
+            prefix = [dict(e) for e in prefix]
+            prefix[0]["roster"] = roster
+            envelopes = rechain(prefix, genesis_hash(match_id), LOG_FORMAT)
+        state = None
+        for env in envelopes:
+            state = fold_envelope(engine, state, env)
+        tokens = {s["seat"]: ticket.token(s["seat"]) if ticket else new_token()
+                  for s in seat_list if s["kind"] == "human" and issue_tokens}
+        digests = {s: token_digest(t) for s, t in tokens.items()}
+        writes = WriteBatch()   # run by the append script: one round trip in all
+        stores.seats.issue(match_id, digests, pipe=writes)
+        now = self.ctx.clock()
+        meta = {"game": engine.game_id, "seats": canonical_json(seat_list),
+                "options": canonical_json(dict(options)), "seed": seed.hex(),
+                "seed_commitment": seed_commitment(seed), "created_at": utc_iso(now),
+                "human_at": utc_iso(now),
+                "turn_timeout_s": "" if timeout is None else repr(timeout),
+                "forked_from": canonical_json(forked_from),
+                "listed": "1" if listed else "0", "spectators": "1" if spectators else "0",
+                "log_format": LOG_FORMAT,
+                **(extra_meta or {})}
+        if quota_client:
+            meta["quota_client"] = quota_client
+        facts = head_facts(engine, state)
+        fields, decisions = head_fields(engine, state, envelopes, {}, None, facts)
+        meta.update(fields)
+        version = len(envelopes)
+        record = MatchRecord.parse(match_id, {**meta, "version": str(version)})
+        stores.index.created(match_id, time.time(), running=facts.result is None,
+                             pipe=writes)
+        if listed:
+            stores.index.file(match_id, engine.game_id, record.created_ts,
+                              record.lobby_bucket(set()), pipe=writes)
+        _, after_record, pending, finished = self.after_append.writes(
+            record, engine, state, 0, version, ["matches_created"], batch=writes, facts=facts)
+        answer = {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
+                  "seed_commitment": meta["seed_commitment"], "seats": seat_list,
+                  "turn_timeout_s": timeout}
+        idem = {}
+        if ticket is not None:   # recorded with the match (tokens derived again on a repeat)
+            idem = {"idem_field": self.idem.answer_field(ticket),
+                    "idem_answer": {**answer, "token_seats": sorted(tokens)}}
+        outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes, **idem)
+        if outcome.status != "ok":
+            raise errors.MatchExists(match_id)
+        self.after_append.done(after_record, pending, version, None, finished, decisions)
+        # the creator's process holds the new fold and the seat tokens: its first action
+        # and read need no load
+        self.ctx.token_digests.set(match_id, digests)
+        self.ctx.keep(Loaded(record, engine, version, envelopes[-1]["hash"], state, decisions))
+        seats_out = []
+        for s in seat_list:
+            entry = dict(s)
+            if s["seat"] in tokens:
+                entry["token"] = tokens[s["seat"]]
+            seats_out.append(entry)
+        return {**answer, "seats": seats_out}
+
+    # ------------------------------------------------------------------ seats and tokens
+    def join(self, match_id: str, seat: int, name: str | None = None,
+             idempotency_key: str | None = None) -> dict[str, Any]:
+        """Claim an ``open`` seat: returns ``{"seat", "token", "version"}`` (token shown
+        once). The claim (an atomic ``HSETNX`` of the token digest) is followed by the
+        seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
+        :mod:`service.log.roster`), appended on the current head and re-chained on a race.
+        Raises SeatNotFound, SeatTaken (claimed already, human or bot seat),
+        MatchFinished (409 ``match_finished``).
+
+        ``idempotency_key`` (at least 16 characters): a repeat with the same key and
+        ``name`` answers the first answer again — the same token — with ``replayed: true``
+        for as long as the match's idempotency records live (even once the match has
+        finished); another ``name``: IdempotencyKeyReused (422). Keyed answers carry
+        ``replayed`` (:mod:`service.usecases.idempotency`)."""
+        record = self.ctx.record(match_id)
+        seat = check_seat(record, seat)
+        if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
+            raise errors.InvalidSeats("name must be 1-64 characters")
+        ticket = field = None
+        if idempotency_key is not None:
+            check_secret_key(idempotency_key)
+            scope = ("join", match_id, seat)
+            ticket, prior = self.idem.seat_ticket(match_id, scope, seat, idempotency_key,
+                                                  fingerprint({"name": name or None}),
+                                                  record_salt=not record.finished)
+            if prior is not None:
+                self.ctx.stores.metrics.incr("idempotent_replays")
+                return {"seat": seat, "token": ticket.token(seat), "version": prior["version"],
+                        "replayed": True}
+            field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
+        if record.seats[seat]["kind"] != "open":
+            raise errors.SeatTaken(seat)
+        if record.finished:
+            raise MatchFinished()
+        token = new_token() if ticket is None else ticket.token(seat)
+        answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field)
+        out = {"seat": seat, "token": token, "version": answer["version"]}
+        return out if ticket is None else {**out, "replayed": replayed}
+
+    def claim_and_join(self, match_id: str, seat: int, name: str | None, token: str,
+                       idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
+        """Claim open ``seat`` with ``token``'s digest and append its ``SeatJoined``.
+
+        With ``idem_field`` (a keyed join; ``token`` derived from the key) a seat that
+        already holds this very digest is this request's own earlier claim (a repeat after
+        a lost answer or a crash), and the ``SeatJoined`` append records ``{"seat",
+        "version"}`` under ``idem_field`` — or finds it recorded and appends nothing.
+        Returns ``({"seat", "version"}, replayed)``. Raises SeatTaken."""
+        digest = token_digest(token)
+        seats = self.ctx.stores.seats
+        if not seats.claim(match_id, seat, digest) and \
+                not (idem_field is not None and seats.holds(match_id, seat, digest)):
+            raise errors.SeatTaken(seat)
+        return self._append_join(match_id, seat, name, idem_field)
+
+    def _append_join(self, match_id: str, seat: int, name: str | None,
+                     idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
+        """Append the ``SeatJoined`` envelope of a claimed seat (with its name and the
+        ``human_at`` time in the same script) on whatever the head is now; re-file the
+        match in the lobby when its last open seat was taken. Returns ``({"seat",
+        "version"}, replayed)``: ``replayed`` when ``idem_field`` held an answer already
+        (nothing appended)."""
+        stores = self.ctx.stores
+        for _attempt in range(100):
+            record = self.ctx.record(match_id)
+            now = utc_iso(self.ctx.clock())
+            env = join_envelope(record.version + 1, record.head_hash, seat, name, now,
+                                record.log_format)
+            fields = {"head_hash": env["hash"], "human_at": now}
+            if name:
+                fields[stores.keys.name_field(seat)] = name
+            answer = {"seat": seat, "version": env["version"]}
+            outcome = stores.events.append(match_id, record.version, [env], fields,
+                                           idem_field, answer if idem_field else None,
+                                           expected_head=record.head_hash)
+            if outcome.status == "replayed":
+                return outcome.answer, True
+            if outcome.status == "ok":
+                if record.listed:
+                    claimed = stores.seats.claimed(match_id)
+                    stores.index.file(match_id, record.game, record.created_ts,
+                                      record.lobby_bucket(claimed))
+                self.ctx.folds.discard(match_id)
+                return {"seat": seat, "version": outcome.version}, False
+        raise errors.TooManyConflicts(100)
+
+    def authenticate(self, match_id: str, token: str, *,
+                     reads: RequestReads | None = None) -> int:
+        """The seat owning ``token`` (constant-time compare of SHA-256 digests).
+
+        A token-cache miss reads the match's whole head (one round trip) into the fold and
+        token caches. ``reads`` (the request's
+        :class:`service.usecases.context.RequestReads`): the same request's next read of the
+        match, given the same ``reads``, reuses that head instead of reading it again.
+        Raises MatchNotFound or InvalidToken."""
+        if not isinstance(match_id, str):
+            raise errors.MatchNotFound(str(match_id))
+        if isinstance(token, str) and token:
+            cached = self.ctx.token_digests.get(match_id)
+            seat = find_seat(cached, token) if cached else None
+            if seat is not None:   # tokens are never revoked: a cached digest stays valid
+                return seat
+        # a miss reads the whole head (one round trip, like the digests alone): the fold
+        # goes into the cache, so the request's own read or append needs no load
+        loaded, _ = self.ctx.head(match_id)
+        if reads is not None:
+            self.ctx.keep_fresh(loaded, reads)
+        else:
+            self.ctx.keep(loaded)
+        digests = loaded.tokens or {}
+        if loaded.record.archived and self.ctx.archive is not None:   # an archived match
+            digests = self.ctx.archive.digests(match_id) or {}
+            self.ctx.token_digests.set(match_id, digests)
+        if not isinstance(token, str) or not token:
+            raise errors.InvalidToken()
+        seat = find_seat(digests, token)
+        if seat is None:
+            raise errors.InvalidToken()
+        return seat
