@@ -76,10 +76,13 @@ def xdist_group(item: pytest.Item) -> str | None:
     params = getattr(getattr(item, "callspec", None), "params", {})
     if "redis_cluster" in names or params.get("store_kind") == "cluster":
         return "redis-cluster"
-    if "production" in names:
-        return "production"
+    # Chromium before the production stack: every Playwright test shares the browser worker's
+    # one Chromium (a production-tier browser test on the production worker once met a running
+    # asyncio loop there and could not start Playwright's sync API)
     if names & {"browser", "page", "web_server", "chromium_path"}:
         return "browser"
+    if "production" in names:
+        return "production"
     if "typescript_tools" in names:
         return "typescript"
     info = getattr(item, "_fixtureinfo", None)
