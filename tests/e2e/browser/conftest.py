@@ -74,15 +74,28 @@ def _installed(embedded_service):
     bootstrap.install(embedded_service)
 
 
+#: The process's one Chromium: tests/production/conftest.py imports this fixture too, so a
+#: process running both folders holds two session fixtures, and a second ``sync_playwright()``
+#: in one thread is refused ("Playwright Sync API inside the asyncio loop").
+_CHROMIUM: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="session")
 def browser(chromium_path) -> Iterator[Any]:
-    """One headless Chromium for the session."""
+    """One headless Chromium for the session (shared by every fixture instance of it)."""
+    if "chromium" in _CHROMIUM:
+        yield _CHROMIUM["chromium"]
+        return
     sync_api = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else \
         __import__("playwright.sync_api", fromlist=["sync_playwright"])
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        _CHROMIUM["chromium"] = chromium
+        try:
+            yield chromium
+        finally:
+            _CHROMIUM.pop("chromium", None)
+            chromium.close()
 
 
 class ConsoleGuard:
