@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.pysource import parse_module
+
 ROOT = Path(__file__).resolve().parents[2]
 #: the games whose modules are held to layers without in-function imports
 LAYERED_GAMES = ("ai_100_human", "aipokalypse", "dead_apocalypse")
@@ -42,7 +44,7 @@ def _function_imports(path: Path) -> list[str]:
                              if a.name.startswith("domain"))
             walk(child, inner)
 
-    walk(ast.parse(path.read_text(encoding="utf-8")), False)
+    walk(parse_module(path), False)
     return found
 
 

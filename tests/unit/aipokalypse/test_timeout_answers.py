@@ -21,6 +21,7 @@ from domain.games.aipokalypse import ENGINE, flow
 from domain.games.aipokalypse.actions import pending
 from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.spec import SCALE
+from tests.support.pysource import parse_module
 from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, hand, ids, one, put, table, types
 from tests.unit.aipokalypse.test_player_decisions import _dan_table, _murderer_table, _ready_all, _stack
 from tests.unit.aipokalypse.test_rules_battle import _points
@@ -371,25 +372,13 @@ def test_the_timeout_never_cashes_big_benji_pool_cards():
     assert len(after["players"][0]["pool"]) == 1 and after["players"][0]["ammo"] == []
 
 
-def _parse(source: str) -> ast.Module:
-    """``ast.parse``, again when CPython 3.11's AST builder trips on its own recursion counter
-    ("AST constructor recursion depth mismatch", python/cpython#106905: its counter is shared
-    with other threads, e.g. an embedded runtime an earlier test of this process left)."""
-    for _ in range(4):
-        try:
-            return ast.parse(source)
-        except SystemError:
-            continue
-    return ast.parse(source)
-
-
 def test_every_ask_with_a_declining_option_names_its_decline():
     """A guard on the mechanism: every ``ctx.ask`` in the game whose options list a literal
     "skip", "stop", "keep" or "wait" (an optional effect's way out) passes ``decline=``, so a
     new optional effect cannot fall back to spending on a timeout."""
     missing = []
     for path in PACKAGE.rglob("*.py"):
-        tree = _parse(path.read_text())
+        tree = parse_module(path)
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "ask" and len(node.args) >= 3):
