@@ -322,6 +322,7 @@ class EngineBase:
     - :meth:`redact_type`: every viewer sees the stored event type.
     - ``rules_version`` ``"1"`` and :meth:`resigned` (nobody resigned).
     - :meth:`public_cards`: no card data (``{"cards": []}``).
+    - :meth:`estimator`: no estimator (``None``).
 
     Every engine (:class:`domain.modular.ModularEngine` and the platform tests' games)
     derives from it, so the service calls the hooks directly.
@@ -349,6 +350,11 @@ class EngineBase:
     def public_cards(self) -> dict[str, Any]:
         """``{"cards": []}``: a game without printed card data to show."""
         return {"cards": []}
+
+    def estimator(self) -> Any:
+        """The game's :class:`domain.estimates.Estimator` (its expert's search, used by
+        match analysis), or ``None`` when the game has none."""
+        return None
 
 
 def derive_rng(seed: bytes, version: int) -> random.Random:
