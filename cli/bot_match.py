@@ -52,9 +52,14 @@ def match_seed(base: str | int | None, index: int) -> bytes:
 def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
                    options: Mapping[str, Any] | None = None,
                    max_decisions: int = 100_000,
-                   bot_options: Mapping[str, Mapping[str, Any]] | None = None) -> BotMatch:
+                   bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+                   decision_cpu: dict[str, list[float]] | None = None) -> BotMatch:
     """Play a match where seat ``i`` is driven by the bot of level ``bots[i]``, configured
     by ``bot_options[level]`` when given (:func:`domain.engine.build_bot`; one bot per level).
+
+    ``decision_cpu``: when given, the CPU seconds (``time.process_time``) of every bot
+    ``choose`` are appended to ``decision_cpu[level]`` (the list is created when missing);
+    ``benchmarks/tournament.py`` reports their percentiles.
 
     Raises:
         KeyError: an unknown bot level.
@@ -84,7 +89,12 @@ def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
             raise RuntimeError(f"match exceeded {max_decisions} decisions")
         seat = min(pending)
         version = len(events)
-        command = policies[seat].choose(state, seat, bot_rng(seed, version, seat))
+        if decision_cpu is None:
+            command = policies[seat].choose(state, seat, bot_rng(seed, version, seat))
+        else:
+            cpu = time.process_time()
+            command = policies[seat].choose(state, seat, bot_rng(seed, version, seat))
+            decision_cpu.setdefault(bots[seat], []).append(time.process_time() - cpu)
         produced = engine.decide(state, seat, command, derive_rng(seed, version))
         state = fold(engine, produced, state)
         events.extend(produced)

@@ -114,3 +114,32 @@ def test_bench_domain_calls_compares_a_git_revision_with_this_tree():
     plain = _run("bench_domain_calls.py", "--before", "", "--rounds", "1", "--samples", "3",
                  "--min-seconds", "0.01", "--games", "dead-apocalypse")
     assert plain["metric"] == "dead-apocalypse@4_decide_us" and "before" not in plain
+
+
+def test_tournament_team_and_mixed_lineups():
+    """Two lineups on the same seeds: a one-level lineup counts one entry per match (the
+    team), a mixed one one per seat; Wilson intervals, CPU percentiles and the comparison."""
+    body = _run("tournament.py", "--game", "dead-apocalypse", "--seats", "2", "--levels",
+                "cooperative", "--levels", "cooperative,random", "--matches", "2",
+                "--seed", "smoke", "--quiet")
+    assert (body["benchmark"], body["metric"], body["target"]) == (
+        "tournament", "decision_cpu_p95_s", {"op": "<=", "value": 1.0})
+    team, mixed = body["lineups"]
+    assert team["levels"]["cooperative"]["entries"] == 2
+    assert mixed["levels"]["cooperative"]["entries"] == 2
+    assert mixed["levels"]["random"]["entries"] == 2
+    for summary in (team, mixed):
+        assert sum(summary["reasons"].values()) == 2
+        for row in summary["levels"].values():
+            lo, hi = row["win_ci95"]
+            assert 0.0 <= lo <= row["win_rate"] <= hi <= 1.0
+            cpu = row["cpu_ms"]
+            assert 0 <= cpu["p50"] <= cpu["p95"] <= cpu["max"] and cpu["decisions"] > 0
+    assert body["comparisons"][0]["a_level"] == "cooperative"
+
+
+def test_tournament_refuses_bad_arguments():
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tournament.py"), "--game",
+                           "dead-apocalypse", "--levels", "no_such_level"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "unknown bot level" in proc.stderr
