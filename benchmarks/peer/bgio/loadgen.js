@@ -1,0 +1,170 @@
+// The peer benchmark's load generator for boardgame.io (issue 21): PAIRS matches of Duel
+// played at once, each seat its own boardgame.io client over its own socket.io connection
+// (the transport boardgame.io's clients use), matches created and joined over the lobby API.
+// A seat lays a random card of its hand as soon as it may (both seats of a trick lay at the
+// same time); a move's latency is the time from `moves.play` to the state in which the
+// server has taken the card out of the seat's hand. When a match ends, its two seats start
+// the next one. Moves started in [countingFrom, deadline) are counted.
+// Usage: node loadgen.js '{"port": P, "pairs": N, "countingFrom": EPOCH_S, "deadline": EPOCH_S, "seed": S}'
+// Prints one JSON line: {"moves", "latencies_ms", "matches", "errors", "resent", "cpu_s"}.
+'use strict';
+const { Client } = require('boardgame.io/client');
+const { SocketIO } = require('boardgame.io/multiplayer');
+const { Duel } = require('./duel');
+
+const cfg = JSON.parse(process.argv[2]);
+const base = `http://127.0.0.1:${cfg.port}`;
+const out = { moves: 0, latencies_ms: [], matches: 0, errors: {}, resent: 0 };
+let rngState = (cfg.seed || 1) >>> 0;
+const rand = () => { // xorshift32: the same card choices for the same seed
+  rngState ^= rngState << 13; rngState >>>= 0; rngState ^= rngState >>> 17; rngState ^= rngState << 5; rngState >>>= 0;
+  return rngState / 4294967296;
+};
+const now = () => Date.now() / 1000;
+const fail = (code) => { out.errors[code] = (out.errors[code] || 0) + 1; };
+
+// With the FlatFile storage a client's first sync is sometimes never answered when both
+// seats connect at once (seen with boardgame.io 0.50.2): a client with no state after 2 s
+// reconnects, as a real client's reconnect would.
+function resync(client) {
+  out.resyncs = (out.resyncs || 0) + 1;
+  client.stop();
+  client.start();
+}
+
+async function post(path, body) {
+  const answer = await fetch(base + path, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!answer.ok) throw new Error(`${path}: ${answer.status}`);
+  return answer.json();
+}
+
+// The two seats join one after the other: FlatFile's join is a read-modify-write of the
+// match's metadata without a lock, so two joins at once lose one seat's credentials
+// (boardgame.io 0.50.2; that seat's client is then never synced).
+async function joinBoth(matchID, name) {
+  const seats = [];
+  for (const playerID of ['0', '1']) {
+    seats.push(await post(`/games/duel/${matchID}/join`, { playerID, playerName: `${name}-${playerID}` }));
+  }
+  return seats;
+}
+
+function playSeat(matchID, playerID, credentials) {
+  return new Promise((resolve) => {
+    const client = Client({ game: Duel, multiplayer: SocketIO({ server: base }), matchID, playerID, credentials, debug: false });
+    let pending = null; // {card, started, counted}
+    let done = false;
+    let unsubscribe = () => {};
+    const finish = () => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      setImmediate(() => { client.stop(); resolve(); });
+    };
+    unsubscribe = client.subscribe((state) => {
+      if (done) return;
+      if (!state || !state.G || !state.G.hand) return;
+      synced = true;
+      if (pending && !state.G.hand.includes(pending.card)) {
+        if (pending.counted) { out.moves += 1; out.latencies_ms.push((performance.now() - pending.started)); }
+        pending = null;
+      } else if (pending && state._stateID > pending.sentAt && !state.ctx.gameover) {
+        // boardgame.io drops a move sent at an older stateID (the other seat's play of the
+        // same trick landed first): send it again, as its own clients must; the latency
+        // counts from the first send, the dropped send's server CPU counts too.
+        out.resent += 1;
+        pending.sentAt = state._stateID;
+        pending.lastSent = performance.now();
+        client.moves.play(pending.card);
+        return;
+      }
+      if (state.ctx.gameover) { if (playerID === '0') out.matches += 1; finish(); return; }
+      if (now() >= cfg.deadline) { finish(); return; }
+      if (pending || state.G.laid !== null || state.G.hand.length === 0) return;
+      const card = state.G.hand[Math.floor(rand() * state.G.hand.length)];
+      const t = now();
+      pending = { card, started: performance.now(), counted: t >= cfg.countingFrom && t < cfg.deadline, sentAt: state._stateID, lastSent: performance.now() };
+      client.moves.play(card);
+    });
+    // A send boardgame.io dropped without a newer state reaching this seat (both seats'
+    // plays of a trick crossing on a slow storage) is sent again after 1 s.
+    const opened = performance.now();
+    let synced = false;
+    const retry = setInterval(() => {
+      if (done) { clearInterval(retry); return; }
+      if (now() >= cfg.deadline + 2) { clearInterval(retry); finish(); return; }
+      if (!synced && performance.now() - opened > 2000) { resync(client); }
+      if (pending && performance.now() - pending.lastSent > 1000) {
+        out.resent += 1;
+        pending.lastSent = performance.now();
+        client.moves.play(pending.card);
+      }
+    }, 250);
+    client.start();
+  });
+}
+
+async function pair(index) {
+  while (now() < cfg.deadline) {
+    try {
+      const { matchID } = await post('/games/duel/create', { numPlayers: 2, setupData: { tricks: 5 } });
+      const seats = await joinBoth(matchID, `p${index}`);
+      await Promise.all(['0', '1'].map((playerID, i) => playSeat(matchID, playerID, seats[i].playerCredentials)));
+    } catch (error) {
+      fail(String(error.message || error).slice(0, 60));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+// Mode "memory" (cfg.memory = M): M matches created and joined, one trick played in each
+// (both seats lay a card), the clients then disconnected; the matches stay live on the server.
+function playOneTrick(matchID, playerID, credentials) {
+  return new Promise((resolve) => {
+    const client = Client({ game: Duel, multiplayer: SocketIO({ server: base }), matchID, playerID, credentials, debug: false });
+    let done = false;
+    let sentAt = -1;
+    let card = null;
+    let unsubscribe = () => {};
+    unsubscribe = client.subscribe((state) => {
+      if (done || !state || !state.G || !state.G.hand) return;
+      synced = true;
+      if (card && !state.G.hand.includes(card)) {
+        done = true; unsubscribe(); setImmediate(() => { client.stop(); resolve(); }); return;
+      }
+      if (card === null) card = state.G.hand[0];
+      if (state._stateID > sentAt) { sentAt = state._stateID; lastSent = performance.now(); client.moves.play(card); }
+    });
+    let lastSent = 0;
+    const started = performance.now();
+    let synced = false;
+    const retry = setInterval(() => {   // a dropped send with no newer state: again after 1 s
+      if (done) { clearInterval(retry); return; }
+      if (!synced && performance.now() - started > 2000) { resync(client); }
+      if (card && performance.now() - lastSent > 1000) { lastSent = performance.now(); client.moves.play(card); }
+    }, 250);
+    client.start();
+  });
+}
+
+async function memoryMode(count) {
+  for (let i = 0; i < count; i += 1) {
+    const { matchID } = await post('/games/duel/create', { numPlayers: 2, setupData: { tricks: 5 } });
+    const seats = await joinBoth(matchID, `m${i}`);
+    await Promise.all(['0', '1'].map((playerID, k) => playOneTrick(matchID, playerID, seats[k].playerCredentials)));
+  }
+  process.stdout.write(JSON.stringify({ matches: count }) + '\n');
+  process.exit(0);
+}
+
+(async () => {
+  if (cfg.memory) { await memoryMode(cfg.memory); return; }
+  const cpu0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: cfg.pairs }, (_, i) => pair(i)));
+  const cpu = process.cpuUsage(cpu0);
+  out.cpu_s = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(JSON.stringify(out) + '\n');
+  process.exit(0);
+})();

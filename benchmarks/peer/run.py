@@ -1,0 +1,395 @@
+"""The peer benchmark (issue 21): this server and boardgame.io, side by side in one run, on
+the same trivial game — Duel (``examples/duel``: two seats, one simultaneous hidden play per
+trick), written a second time for boardgame.io in ``benchmarks/peer/bgio/duel.js`` with the
+same rules, views and checks.
+
+Usage (from the repository root; Node.js and npm on the PATH):
+    python benchmarks/peer/run.py [--rounds 3] [--seats 16,64] [--seconds 10]
+        [--warmup-seconds 3] [--memory-matches 100] [--systems arena,bgio-memory,bgio-flatfile]
+
+What runs (each started here, stopped afterwards):
+
+- **arena**: the production topology: gunicorn with the shipped configuration
+  (``api/gunicorn_config.py``: 2 ``gthread`` workers x 8 threads) serving ``api.app``
+  with ``ARENA_GAME_PACKAGES=examples``, on a Redis server started here with AOF
+  ``appendfsync everysec`` (durable to the second, as recommended for production).
+  Per-client rate limits are off for the load generator (one address, many clients), as
+  in ``bench_http.py``.
+- **bgio-memory** / **bgio-flatfile**: boardgame.io 0.50.2 (``bgio/package-lock.json``)
+  ``Server`` with its ``InMemory`` storage, and with its ``FlatFile`` storage in a
+  temporary folder.
+
+The load generators follow the same rules for both: each seat is its own client on its own
+connection; a seat plays as soon as it may (a random card of its hand; both seats of a
+trick at the same time); when a match ends its seats start the next. This server is driven
+over HTTP by ``bench_http.py``'s seat clients (``Prefer: return=representation`` on the
+``POST .../actions``, ``GET .../legal-actions?wait=`` long-polls when the seat has nothing
+to do); boardgame.io by its own client over its socket.io transport (``bgio/loadgen.js``;
+a move boardgame.io drops because it was sent at an older state is sent again, the latency
+counting from the first send). A move counts when the server accepted it; its latency is
+from the first send to the answer (this server) or to the state without the card
+(boardgame.io).
+
+Reported per system and seat count, min/median/max over the rounds (the systems' order
+alternates from round to round): server CPU per accepted move (the server's processes, and
+for this server the Redis server's too, from the kernel's accounting in ``/proc``), moves
+per second, p50/p99 move latency, and memory per live match (Redis ``used_memory`` plus the
+gunicorn processes' resident memory for this server, the Node process's resident memory for
+boardgame.io, each after ``--memory-matches`` matches with one trick played, minus before);
+then the ratios of this server to each boardgame.io storage and issue 21's targets: CPU per
+move <= FlatFile's and <= 3x in-memory's, p99 <= FlatFile's, memory per live match no worse
+than the reference recorded in ``REFERENCE_MEMORY_KB``.
+
+The machine is shared and noisy: compare the ratios, measured within one run; the report
+also gives the whole machine's busy cores during each window.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent
+sys.path.insert(0, str(BENCH))
+
+import _common  # noqa: E402,F401  (import path)
+import bench_http  # noqa: E402
+from _common import CpuMeter, report  # noqa: E402
+from _common import ROOT as _ROOT  # noqa: E402
+from _http import Connection  # noqa: E402
+
+ROOT = Path(_ROOT)
+BGIO = HERE / "bgio"
+#: issue 21: "memory per live match no worse than today" — today's figure for this server
+#: (5.8 KB of Redis + ~25 KB of fold cache, the issue's measurement), in KB
+REFERENCE_MEMORY_KB = 31.0
+SYSTEMS = ("arena", "bgio-memory", "bgio-flatfile")
+GAME = "duel"
+
+
+def _free_port() -> int:
+    return bench_http.free_port()
+
+
+def _wait_line(proc: subprocess.Popen, word: str, limit_s: float = 60) -> None:
+    deadline = time.monotonic() + limit_s
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if word in line:
+            return
+        if not line and proc.poll() is not None:
+            break
+    raise RuntimeError(f"{proc.args!r} did not print {word!r}")
+
+
+def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A Redis server on a free port with AOF ``appendfsync everysec`` in ``folder``."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "yes", "--appendfsync", "everysec", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + 30
+    import redis
+
+    while time.monotonic() < deadline:
+        try:
+            redis.Redis.from_url(url).ping()
+            return proc, url
+        except redis.RedisError:
+            time.sleep(0.1)
+    raise RuntimeError("redis-server did not start")
+
+
+def start_arena(redis_url: str) -> tuple[subprocess.Popen, int]:
+    """gunicorn with the shipped configuration serving this server (Duel registered)."""
+    port = _free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "ARENA_GAME_PACKAGES": "examples",
+           "ARENA_RATE_LIMITS_ENABLED": "0", "ARENA_MAX_BOT_MATCHES_PER_CLIENT": "100000",
+           "PYTHONPATH": str(ROOT)}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "api" / "gunicorn_config.py"),
+         "--bind", f"127.0.0.1:{port}", "api.app:create_app()"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+    bench_http.wait_healthy(port, [proc])
+    return proc, port
+
+
+def start_bgio(storage: str, folder: Path) -> tuple[subprocess.Popen, int]:
+    """boardgame.io's server with ``storage`` ``memory`` or ``flatfile`` (in ``folder``)."""
+    port = _free_port()
+    proc = subprocess.Popen(["node", "server.js", str(port), storage, str(folder)], cwd=BGIO,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    _wait_line(proc, "ready")
+    return proc, port
+
+
+def stop_all(procs: list[subprocess.Popen]) -> None:
+    """SIGTERM each process group, SIGKILL after 10 s."""
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+def _rss_kb(pgid: int) -> int:
+    """Resident memory (KB) of every process in process group ``pgid``."""
+    total = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                raw = handle.read()
+            if int(raw[raw.rfind(")") + 2:].split()[2]) != pgid:
+                continue
+            with open(f"/proc/{name}/status", encoding="ascii") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def percentile(values: list[float], q: float) -> float:
+    return bench_http.percentile(values, q)
+
+
+# ------------------------------------------------------------------ one window
+
+def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One counted window of ``seats`` seats (``seats // 2`` matches at once) on this server."""
+    bench_http.SEATS = 2                      # the seat clients' match size (forked below)
+    meter = CpuMeter(groups={"server": {ctx["arena"].pid}},
+                     pids={"redis": {ctx["redis"].pid}})
+    processes = min(4, max(1, seats // 8))
+    first = time.time() + 0.5 + 0.05 * processes + args.warmup_seconds
+    deadline, moved = bench_http.CTX.Value("d", first + args.seconds), bench_http.CTX.Value("i", 0)
+    window = bench_http.Window(first, deadline, moved)
+    box: dict[str, Any] = {}
+    import threading
+
+    runner = threading.Thread(target=lambda: box.update(bench_http.run_load(
+        "project", ctx["arena_port"], window, processes, seats // processes, GAME, "humans",
+        True, "decision")))
+    runner.start()
+    time.sleep(max(0.0, first - time.time()))
+    meter.start()
+    time.sleep(max(0.0, deadline.value - time.time()))
+    cpu = meter.stop()
+    runner.join()
+    moves = len(box["actions"])
+    server_cpu = (cpu.get("server") or 0.0) + (cpu.get("redis") or 0.0)
+    return {"moves": moves, "moves_per_s": moves / args.seconds,
+            "p50_ms": percentile(box["actions"], 0.5) * 1000,
+            "p99_ms": percentile(box["actions"], 0.99) * 1000,
+            "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
+            "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves if moves else None,
+            "matches_finished": box["matches"], "errors": box["errors"],
+            "machine_busy_cores": cpu.get("machine_busy_cores")}
+
+
+def measure_bgio(proc: subprocess.Popen, port: int, seats: int,
+                 args: argparse.Namespace) -> dict[str, Any]:
+    """One counted window of ``seats`` seats on a boardgame.io server (``loadgen.js``
+    processes, each a share of the matches)."""
+    processes = min(4, max(1, seats // 8))
+    pairs = seats // 2
+    first = time.time() + 1.0 + args.warmup_seconds
+    deadline = first + args.seconds
+    gens = []
+    for index in range(processes):
+        share = pairs // processes + (1 if index < pairs % processes else 0)
+        config = {"port": port, "pairs": share, "countingFrom": first, "deadline": deadline,
+                  "seed": 1 + index}
+        gens.append(subprocess.Popen(["node", "loadgen.js", json.dumps(config)], cwd=BGIO,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True))
+    meter = CpuMeter(groups={"server": {proc.pid}})
+    time.sleep(max(0.0, first - time.time()))
+    meter.start()
+    time.sleep(max(0.0, deadline - time.time()))
+    cpu = meter.stop()
+    latencies: list[float] = []
+    moves, matches, resent, errors = 0, 0, 0, {}
+    for gen in gens:
+        out, _ = gen.communicate(timeout=120)
+        part = json.loads(out.strip().splitlines()[-1])
+        latencies += part["latencies_ms"]
+        moves += part["moves"]
+        matches += part["matches"]
+        resent += part["resent"]
+        for code, count in part["errors"].items():
+            errors[code] = errors.get(code, 0) + count
+    server_cpu = cpu.get("server") or 0.0
+    return {"moves": moves, "moves_per_s": moves / args.seconds,
+            "p50_ms": percentile(latencies, 0.5), "p99_ms": percentile(latencies, 0.99),
+            "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
+            "matches_finished": matches, "resent_moves": resent, "errors": errors,
+            "machine_busy_cores": cpu.get("machine_busy_cores")}
+
+
+# ------------------------------------------------------------------ memory
+
+def memory_arena(ctx: dict[str, Any], matches: int) -> float:
+    """KB per live match on this server: ``matches`` Duel matches created, one trick
+    played in each; Redis ``used_memory`` and the gunicorn processes' RSS, after minus before."""
+    import redis
+
+    conn = redis.Redis.from_url(ctx["redis_url"])
+    client = Connection("127.0.0.1", ctx["arena_port"])
+    # warm both workers' code paths before the first sample
+    for _ in range(4):
+        client.call("POST", "/v1/matches", body={"game": GAME, "seats": [{"kind": "human"}] * 2})
+    before = conn.info("memory")["used_memory"] / 1024 + _rss_kb(ctx["arena"].pid)
+    for _ in range(matches):
+        created = client.call("POST", "/v1/matches",
+                              body={"game": GAME, "seats": [{"kind": "human"}] * 2})
+        base = f"/v1/matches/{created['match_id']}"
+        for seat in sorted(created["seats"], key=lambda s: s["seat"]):
+            legal = client.call("GET", f"{base}/legal-actions", seat["token"])
+            command = dict(legal["actions"][0], decision_id=legal["decision_id"])
+            client.call("POST", f"{base}/actions", seat["token"], command)
+            client.call("GET", base, seat["token"])        # a read, as a client would (fold cache)
+    after = conn.info("memory")["used_memory"] / 1024 + _rss_kb(ctx["arena"].pid)
+    client.close()
+    return (after - before) / matches
+
+
+def memory_bgio(proc: subprocess.Popen, port: int, matches: int) -> float:
+    """KB per live match on a boardgame.io server: the Node process's RSS after minus
+    before ``matches`` matches created, joined and one trick played (``loadgen.js`` mode
+    ``memory``)."""
+    warm = {"port": port, "memory": 4}
+    subprocess.run(["node", "loadgen.js", json.dumps(warm)], cwd=BGIO, check=True,
+                   capture_output=True, timeout=300)
+    before = _rss_kb(proc.pid)
+    config = {"port": port, "memory": matches}
+    subprocess.run(["node", "loadgen.js", json.dumps(config)], cwd=BGIO, check=True,
+                   capture_output=True, timeout=600)
+    return (_rss_kb(proc.pid) - before) / matches
+
+
+# ------------------------------------------------------------------ report
+
+def _spread(values: list[float | None]) -> dict[str, float] | None:
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    return {"min": round(min(known), 3), "median": round(statistics.median(known), 3),
+            "max": round(max(known), 3)}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the rounds and print the JSON report (``_common.report``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seats", default="16,64")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup-seconds", type=float, default=3.0)
+    parser.add_argument("--memory-matches", type=int, default=100)
+    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    args = parser.parse_args(argv)
+    seat_counts = [int(s) for s in args.seats.split(",") if s]
+    systems = [s for s in args.systems.split(",") if s]
+    if not (BGIO / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=BGIO,
+                       check=True)
+    work = Path(tempfile.mkdtemp(prefix="arena-peer-"))
+    procs: list[subprocess.Popen] = []
+    rows: list[dict[str, Any]] = []
+    memory: dict[str, float] = {}
+    try:
+        ctx: dict[str, Any] = {}
+        if "arena" in systems:
+            (work / "redis").mkdir()
+            ctx["redis"], ctx["redis_url"] = start_redis(work / "redis")
+            procs.append(ctx["redis"])
+            ctx["arena"], ctx["arena_port"] = start_arena(ctx["redis_url"])
+            procs.append(ctx["arena"])
+        bgio: dict[str, tuple[subprocess.Popen, int]] = {}
+        for system in systems:
+            if system.startswith("bgio-"):
+                folder = work / system
+                folder.mkdir()
+                bgio[system] = start_bgio(system.removeprefix("bgio-"), folder)
+                procs.append(bgio[system][0])
+        for round_no in range(args.rounds):
+            order = systems if round_no % 2 == 0 else list(reversed(systems))
+            for seats in seat_counts:
+                for system in order:
+                    if system == "arena":
+                        figures = measure_arena(ctx, seats, args)
+                    else:
+                        figures = measure_bgio(*bgio[system], seats, args)
+                    rows.append({"round": round_no, "system": system, "seats": seats,
+                                 **{k: round(v, 3) if isinstance(v, float) else v
+                                    for k, v in figures.items()}})
+                    print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+        for system in systems:
+            memory[system] = round(memory_arena(ctx, args.memory_matches) if system == "arena"
+                                   else memory_bgio(*bgio[system], args.memory_matches), 2)
+    finally:
+        stop_all(procs)
+        shutil.rmtree(work, ignore_errors=True)
+    summary: dict[str, Any] = {}
+    for seats in seat_counts:
+        for system in systems:
+            mine = [r for r in rows if r["system"] == system and r["seats"] == seats]
+            summary[f"{system}/{seats}"] = {
+                k: _spread([r[k] for r in mine])
+                for k in ("server_cpu_ms_per_move", "moves_per_s", "p50_ms", "p99_ms")}
+    ratios: dict[str, Any] = {}
+    if "arena" in systems:
+        for seats in seat_counts:
+            for round_no in range(args.rounds):
+                mine = {r["system"]: r for r in rows if r["round"] == round_no and r["seats"] == seats}
+                for peer in systems:
+                    if peer == "arena":
+                        continue
+                    for metric in ("server_cpu_ms_per_move", "p99_ms", "moves_per_s"):
+                        a, b = mine["arena"].get(metric), mine[peer].get(metric)
+                        ratios.setdefault(f"{metric}/{peer}/{seats}", []).append(
+                            round(a / b, 3) if a and b else None)
+        ratios = {k: _spread(v) for k, v in ratios.items()}
+    worst_cpu_flatfile = max((v["max"] for k, v in ratios.items() if v and
+                              k.startswith("server_cpu_ms_per_move/bgio-flatfile")), default=0.0)
+    targets = {
+        "cpu_vs_flatfile_<=1": worst_cpu_flatfile,
+        "cpu_vs_memory_<=3": max((v["max"] for k, v in ratios.items() if v and
+                                  k.startswith("server_cpu_ms_per_move/bgio-memory")), default=0.0),
+        "p99_vs_flatfile_<=1": max((v["max"] for k, v in ratios.items() if v and
+                                    k.startswith("p99_ms/bgio-flatfile")), default=0.0),
+        "memory_kb_per_match_<=reference": memory.get("arena"),
+        "memory_reference_kb": REFERENCE_MEMORY_KB,
+    }
+    return report("peer", "server_cpu_per_move_vs_bgio_flatfile", worst_cpu_flatfile, "ratio",
+                  "<=", 1.0, targets=targets, ratios=ratios, summary=summary,
+                  memory_kb_per_live_match=memory, rows=rows,
+                  settings={"rounds": args.rounds, "seats": seat_counts,
+                            "seconds": args.seconds, "machine_cores": os.cpu_count()})
+
+
+if __name__ == "__main__":
+    main()
