@@ -24,7 +24,7 @@ const now = () => Date.now() / 1000;
 const fail = (code) => { out.errors[code] = (out.errors[code] || 0) + 1; };
 
 // With the FlatFile storage a client's first sync is sometimes never answered when both
-// seats connect at once (seen with boardgame.io 0.50.2): a client with no state after 2 s
+// seats connect at once (seen with boardgame.io 0.50.2): a client with no state after 15 s
 // reconnects, as a real client's reconnect would.
 function resync(client) {
   out.resyncs = (out.resyncs || 0) + 1;
@@ -95,7 +95,7 @@ function playSeat(matchID, playerID, credentials) {
     const retry = setInterval(() => {
       if (done) { clearInterval(retry); return; }
       if (now() >= cfg.deadline + 2) { clearInterval(retry); finish(); return; }
-      if (!synced && performance.now() - opened > 2000) { resync(client); }
+      if (!synced && performance.now() - opened > 15000) { resync(client); }
       if (pending && performance.now() - pending.lastSent > 1000) {
         out.resent += 1;
         pending.lastSent = performance.now();
@@ -142,7 +142,7 @@ function playOneTrick(matchID, playerID, credentials) {
     let synced = false;
     const retry = setInterval(() => {   // a dropped send with no newer state: again after 1 s
       if (done) { clearInterval(retry); return; }
-      if (!synced && performance.now() - started > 2000) { resync(client); }
+      if (!synced && performance.now() - started > 15000) { resync(client); }
       if (card && performance.now() - lastSent > 1000) { lastSent = performance.now(); client.moves.play(card); }
     }, 250);
     client.start();
