@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     systems = [s for s in args.systems.split(",") if s]
     if not (BGIO / "node_modules" / "boardgame.io").is_dir():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=BGIO,
-                       check=True)
+                       check=True, stdout=sys.stderr)   # stdout is the JSON report's
     work = Path(tempfile.mkdtemp(prefix="arena-peer-"))
     procs: list[subprocess.Popen] = []
     rows: list[dict[str, Any]] = []
