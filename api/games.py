@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from api import schemas
 from api.errors import Problem
 from api.runtime import runtime, service
 
@@ -34,3 +35,14 @@ def get_cards(game_id: str):
     response = jsonify(service().cards(game_id))
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+@bp.get("/<game_id>/leaderboard")
+def leaderboard(game_id: str):
+    """The rated leaderboard of one game and mode family (issue 22): top ``limit`` by the
+    conservative ordinal from ``offset``, bots included and marked (``kind``); 404
+    ``unknown_game`` / ``unknown_mode``. The ETag changes with every rating update."""
+    if runtime().game(game_id) is None:
+        raise Problem(404, "unknown_game", f"There is no game {game_id!r}.")
+    q = schemas.query(schemas.LeaderboardQuerySchema())
+    return jsonify(service().leaderboard(game_id, q["mode"], q["offset"], q["limit"]))

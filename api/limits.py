@@ -22,7 +22,9 @@ parsed by :mod:`api.settings`, so a bad value stops the app from starting):
   address from the right; set it only when exactly N trusted proxies always set the header,
   or clients can spoof their address.
 
-The client: a request carrying a bearer token that is a seat token of the match in its path
+The client: a request carrying a valid player key (issue 22) is that player's client
+(``player:<player id>``, whatever the endpoint: a player's budget follows the player); a
+request carrying a bearer token that is a seat token of the match in its path
 is that seat's client (``seat:<SHA-256 of the token, 32 hex digits>``); every other request
 (no token, a wrong token, an endpoint without a match) is its address's
 (``addr:<remote address>``), so random tokens do not buy fresh budgets. Over the limit the
@@ -82,6 +84,11 @@ def _seat_key() -> str | None:
     its path, else None (the service's token cache makes a valid token cheap)."""
     scheme, _, token = (request.headers.get("Authorization") or "").strip().partition(" ")
     token = token.strip()
+    if scheme.lower() == "bearer" and token.startswith("pk."):
+        try:   # a player key: every request of the player shares one budget (issue 22)
+            return "player:" + request_service().player_of_key(token)
+        except ServiceError:
+            return None
     match_id = (request.view_args or {}).get("match_id")
     if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
         return None

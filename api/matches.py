@@ -9,11 +9,12 @@ from flask import Blueprint, jsonify, url_for
 
 from domain.engine import RuleError
 from service.errors import VersionConflict
+from service.match_service import is_player_key
 
 from api import schemas
 from api.errors import Problem
 from api.http_cache import set_version_etag
-from api.auth import optional_seat, require_seat
+from api.auth import bearer_token, optional_seat, require_seat
 from api.limits import quota_client
 from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
@@ -97,10 +98,12 @@ def get_match(match_id: str):
 @bp.post("/<match_id>/seats/<int:seat>/join")
 def join(match_id: str, seat: int):
     """Claim an open seat; answers ``{"seat", "token", "version"}`` (the token is shown
-    once; a repeat with the same ``Idempotency-Key`` and body answers it again)."""
+    once; a repeat with the same ``Idempotency-Key`` and body answers it again).
+    ``Authorization: Bearer <player key>`` binds the seat to that player."""
     body = schemas.load(schemas.JoinSchema(), schemas.json_body(optional=True))
     return _answer(service().join(match_id, seat, body["name"],
-                                  idempotency_key=schemas.idempotency_key()))
+                                  idempotency_key=schemas.idempotency_key(),
+                                  player_key=player_key()))
 
 
 @bp.get("/<match_id>/legal-actions")

@@ -221,6 +221,7 @@ class CreateMatchSchema(Schema):
                                   validate=validate.Range(min=1, max=86400))
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
     spectators = fields.Boolean(load_default=True, truthy={True}, falsy={False})
+    rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
 
 
 class LobbyQuerySchema(Schema):
@@ -385,6 +386,56 @@ def match_log(max_events: int = DEFAULT_MAX_LOG_EVENTS) -> dict[str, Any]:
         raise validation_problem(where.errors(), f"The log is not valid: {where.sentence()}") \
             from None
     return body
+
+
+# -- players and leaderboards (issue 22) --------------------------------------------------
+
+PLAYER_ID_PATTERN = re.compile(r"^[0-9a-f]{16}$")
+
+
+class CreatePlayerSchema(Schema):
+    """``POST /v1/players`` body: ``{"name"}`` (the name rules are the service's: 422
+    ``invalid_player_name`` / ``player_name_reserved`` / ``player_name_taken``)."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=256))
+
+
+class PlayerMatchesQuerySchema(Schema):
+    """``GET /v1/players/{id}/matches`` query: ``game``, ``mode``, ``status`` (running,
+    finished, abandoned), ``rated`` (true/false), ``cursor``, ``limit``."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    mode = fields.String(validate=validate.Length(min=1, max=32), load_default=None)
+    status = fields.String(validate=validate.OneOf(["running", "finished", "abandoned"]),
+                           load_default=None)
+    rated = fields.Boolean(load_default=None, truthy={"true"}, falsy={"false"})
+    cursor = fields.String(validate=validate.Length(min=1, max=16), load_default=None)
+    limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class LeaderboardQuerySchema(Schema):
+    """``GET /v1/games/{game}/leaderboard`` query: ``mode`` (a family of the game; default
+    its first), ``offset``, ``limit`` (top N)."""
+
+    class Meta:
+        unknown = RAISE
+
+    mode = fields.String(validate=validate.Length(min=1, max=32), load_default=None)
+    offset = QueryInteger(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    limit = QueryInteger(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+def check_player_id(player_id: str) -> str:
+    """``player_id`` when it has a player id's shape, else 404 ``player_not_found``."""
+    if not PLAYER_ID_PATTERN.match(player_id):
+        raise Problem(404, "player_not_found", f"No player {player_id!r}.")
+    return player_id
 
 
 # -- game-specific payloads ---------------------------------------------------------------

@@ -194,3 +194,47 @@ class InvalidSeatBotOptions(ServiceError):
         where = [message] if field is None else {field: [message]}
         super().__init__("validation_error", 400, f"Seat {seat}: {message}",
                          errors={"seats": {str(seat): {"bot_options": where}}})
+
+
+# -- players (issue 22) -------------------------------------------------------------------
+
+class PlayerNotFound(ServiceError):
+    """404 ``player_not_found``: no player with that id."""
+
+    def __init__(self, player_id: str):
+        super().__init__("player_not_found", 404, f"No player {player_id!r}.")
+
+
+class InvalidPlayerKey(ServiceError):
+    """401 ``invalid_player_key``: the bearer looks like a player key (``pk.<id>.<secret>``)
+    but is no player's current key (unknown player, or a key replaced by a rotation)."""
+
+    def __init__(self):
+        super().__init__("invalid_player_key", 401, "The player key is not valid.")
+
+
+class PlayerNotSeated(ServiceError):
+    """403 ``player_not_seated``: a valid player key used on a match where that player holds
+    no seat (or on another player's resource)."""
+
+    def __init__(self, detail: str = "This player holds no seat in this match."):
+        super().__init__("player_not_seated", 403, detail)
+
+
+class InvalidPlayerName(ServiceError):
+    """422 with one of the name codes: ``invalid_player_name`` (not 1-32 printable
+    characters, control or invisible characters, leading or trailing spaces),
+    ``player_name_reserved`` (imitates a bot level's name), ``player_name_taken`` (another
+    player has it, compared case-insensitively)."""
+
+    def __init__(self, code: str, detail: str):
+        super().__init__(code, 422, detail)
+
+
+class RatedMatchRefused(ServiceError):
+    """422 ``rated_match_refused``: a rated match needs every human seat to be a player
+    (one seat per player): bound by the creator's player key or an open seat joined with
+    one; the detail says which condition failed."""
+
+    def __init__(self, detail: str):
+        super().__init__("rated_match_refused", 422, detail)

@@ -18,6 +18,10 @@ method delegates to the module that holds its use case:
 ``compact``, ``archive_due``                :mod:`service.upkeep.compaction`, :mod:`service.upkeep.archive`
 ``list_matches``                            :mod:`service.usecases.lobby`
 ``resign``, ``abandon``, ``rematch``        :mod:`service.usecases.lifecycle`
+``create_player``, ``rotate_player_key``,   :mod:`service.usecases.players`
+``player_profile``, ``player_matches``
+``match_ended``, ``leaderboard``,           :mod:`service.usecases.ratings`
+``ratings_rebuild``, ``ratings_replay``
 ``health``, ``metrics``,                    :mod:`service.usecases.ops`
 ``metrics_collect``, ``observe_job``
 ==========================================  =====================================
@@ -46,6 +50,10 @@ from service.usecases.lifecycle import Lifecycle
 from service.usecases.lobby import Lobby
 from service.log.match_record import MatchRecord
 from service.usecases.ops import Ops
+from service.usecases.players import Players, is_player_key
+from service.usecases.ratings import Ratings, replay
+from service.store.player_store import PlayerStore
+from service.store.rating_store import RatingStore
 from service.store.quotas import BotCaps, BotQuotas
 from service.usecases.reads import Reads
 from service.upkeep.reconcile import Reconciler
@@ -53,7 +61,8 @@ from service.scheduler import Scheduler
 from service.store.stores import Stores
 from service.usecases.turns import Turns
 
-__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS"]
+__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS",
+           "is_player_key"]
 
 
 class MatchService:
@@ -136,6 +145,9 @@ class MatchService:
                                       Housekeeping(self.compactor, self.archiver, scheduler,
                                                    self.stores.index, finished_index_max))
         self._ops = Ops(self.ctx)
+        self._players = Players(self.ctx, PlayerStore(redis, keys))
+        self._create_join.players = self._players
+        self._ratings = Ratings(self.ctx, RatingStore(redis, keys), self._players)
         # the adapters and caches under their historical names
         self.store = self.stores.events
         self.snapshots = self.stores.snapshots
@@ -175,11 +187,19 @@ class MatchService:
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
                      spectators: bool = True, client: str | None = None,
-                     idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.usecases.create_join.CreateJoin.create_match`."""
+                     idempotency_key: str | None = None, player_key: str | None = None,
+                     rated: bool = False) -> dict[str, Any]:
+        """See :meth:`service.usecases.create_join.CreateJoin.create_match`; ``player_key``
+        (a bearer player key) binds the first human seat to its player (that seat's name
+        defaults to the player's). Raises InvalidPlayerKey."""
+        player_id = None
+        if player_key is not None:
+            player_id = self._players.authenticate(player_key)
+            seats = _named(seats, self._players.name_of(player_id))
         return self._create_join.create_match(game, seats, options, turn_timeout_s,
                                               unlisted=unlisted, spectators=spectators,
-                                              client=client, idempotency_key=idempotency_key)
+                                              client=client, idempotency_key=idempotency_key,
+                                              player_id=player_id, rated=rated)
 
     def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
              client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
@@ -187,14 +207,85 @@ class MatchService:
         return self._create_join.fork(match_id, version, seats, client, idempotency_key)
 
     def join(self, match_id: str, seat: int, name: str | None = None,
-             idempotency_key: str | None = None) -> dict[str, Any]:
-        """See :meth:`service.usecases.create_join.CreateJoin.join`."""
-        return self._create_join.join(match_id, seat, name, idempotency_key)
+             idempotency_key: str | None = None,
+             player_key: str | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.create_join.CreateJoin.join`; ``player_key`` binds
+        the seat to its player (the name defaults to the player's). Raises
+        InvalidPlayerKey."""
+        player_id = None
+        if player_key is not None:
+            player_id = self._players.authenticate(player_key)
+            name = name or self._players.name_of(player_id)
+        return self._create_join.join(match_id, seat, name, idempotency_key, player_id)
 
     def authenticate(self, match_id: str, token: str, *,
                      reads: RequestReads | None = None) -> int:
-        """See :meth:`service.usecases.create_join.CreateJoin.authenticate`."""
+        """See :meth:`service.usecases.create_join.CreateJoin.authenticate`; a player key
+        (``pk.<id>.<secret>``) answers the seat bound to its player
+        (:meth:`service.usecases.players.Players.seat_for`: InvalidPlayerKey 401,
+        PlayerNotSeated 403)."""
+        if is_player_key(token):
+            return self._players.seat_for(self.ctx.record(match_id), token)
         return self._create_join.authenticate(match_id, token, reads=reads)
+
+    # ------------------------------------------------------------------ players, ratings
+    def create_player(self, name: Any) -> dict[str, Any]:
+        """See :meth:`service.usecases.players.Players.create`."""
+        return self._players.create(name)
+
+    def rotate_player_key(self, player_id: str, player_key: str) -> dict[str, Any]:
+        """See :meth:`service.usecases.players.Players.rotate`."""
+        return self._players.rotate(player_id, player_key)
+
+    def player_of_key(self, player_key: str) -> str:
+        """The player id of a current player key (InvalidPlayerKey otherwise)."""
+        return self._players.authenticate(player_key)
+
+    def player_profile(self, player_id: str) -> dict[str, Any]:
+        """See :meth:`service.usecases.players.Players.profile` (with the player's ratings
+        and rating curves, :meth:`service.usecases.ratings.Ratings.ratings_of`)."""
+        return self._players.profile(player_id, self._ratings.ratings_of)
+
+    def player_matches(self, player_id: str, **filters: Any) -> dict[str, Any]:
+        """See :meth:`service.usecases.players.Players.matches`."""
+        return self._players.matches(player_id, **filters)
+
+    def player_names(self, player_ids: list[str]) -> dict[str, str]:
+        """id -> name of the known players among ``player_ids`` (one round trip)."""
+        return {pid: raw.get("name", "") for pid, raw in
+                self._players.store.get_many(sorted(set(player_ids))).items()}
+
+    def match_ended(self, match_id: str) -> dict[str, Any]:
+        """The end-of-match job: see :meth:`service.usecases.ratings.Ratings.on_match_ended`."""
+        return self._ratings.on_match_ended(match_id)
+
+    def leaderboard(self, game: str, mode: str | None = None, offset: int = 0,
+                    limit: int = 50) -> dict[str, Any]:
+        """See :meth:`service.usecases.ratings.Ratings.leaderboard`; player entries carry
+        their ``name`` (one more round trip for the names)."""
+        board = self._ratings.leaderboard(game, mode, offset, limit)
+        names = self.player_names([e["player_id"] for e in board["items"] if "player_id" in e])
+        for entry in board["items"]:
+            if "player_id" in entry:
+                entry["name"] = names.get(entry["player_id"], "")
+        return board
+
+    def ratings_rebuild(self, write: bool = False) -> dict[str, Any]:
+        """See :meth:`service.usecases.ratings.Ratings.rebuild` over every match in Redis
+        (and the archive's, when configured)."""
+        ids = set(self.stores.index.all_ids()) | set(self.stores.compacted.ids())
+        if self.ctx.archive is not None and hasattr(self.ctx.archive, "match_ids"):
+            ids |= set(self.ctx.archive.match_ids())
+        return self._ratings.rebuild(ids, write)
+
+    def ratings_advance(self) -> int:
+        """See :meth:`service.usecases.ratings.Ratings.advance`."""
+        return self._ratings.advance()
+
+    @staticmethod
+    def ratings_replay(docs: list[Mapping[str, Any]]) -> dict[str, Any]:
+        """See :func:`service.usecases.ratings.replay` (no storage)."""
+        return replay(docs)
 
     # ------------------------------------------------------------------ act
     def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
@@ -333,6 +424,19 @@ class MatchService:
     def observe_job(self, kind: str, seconds: float) -> None:
         """See :meth:`service.usecases.ops.Ops.observe_job`."""
         self._ops.observe_job(kind, seconds)
+
+
+def _named(seats: Any, name: str) -> Any:
+    """``seats`` with the first human seat named ``name`` unless it has a name (the seat
+    the creator's player key binds)."""
+    if not isinstance(seats, list):
+        return seats
+    out = [dict(s) if isinstance(s, dict) else s for s in seats]
+    for item in out:
+        if isinstance(item, dict) and item.get("kind") == "human":
+            item.setdefault("name", name)
+            break
+    return out
 
 
 class RequestService:

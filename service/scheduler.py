@@ -34,6 +34,10 @@ class Scheduler(Protocol):
         its decision of ``version`` moved first; a duplicate is a no-op. Returns the job id."""
         ...
 
+    # Optional (issue 22): ``enqueue_match_ended(match_id) -> str`` runs the end-of-match
+    # job (player counters, ratings) once per match; a scheduler without it runs none
+    # (``arena ratings rebuild`` computes the same table from the logs).
+
     def cancel(self, job_id: str) -> bool:
         """Drop a job that has not started; True when it existed."""
         ...

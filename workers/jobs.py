@@ -56,3 +56,10 @@ def turn_timeout(match_id: str, seat: int, version: int) -> dict:
 def reconcile() -> dict:
     """Re-enqueue lost bot turns and timeouts of every running match."""
     return _through_outage(lambda: get_service().reconcile(), "reconcile", "reconcile")
+
+
+def match_ended(match_id: str) -> dict:
+    """After a match ended: count it for its players and fold it into the ratings when it
+    is rated (exactly once, :mod:`service.usecases.ratings`)."""
+    return _through_outage(lambda: get_service().match_ended(match_id),
+                           f"match ended {match_id}", "match_ended")

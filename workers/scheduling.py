@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
+MATCH_ENDED = "workers.jobs.match_ended"
 #: Statuses of a job waiting for its time (RQ's scheduler moves it to the queue).
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 #: ``TurnScheduler.job_state``'s default: fetch the job itself.
@@ -131,6 +132,20 @@ class TurnScheduler:
                                job_timeout=max(1, int(self.job_timeout_s)), result_ttl=RESULT_TTL_S,
                                ttl=QUEUED_TTL_S, failure_ttl=FAILURE_TTL_S,
                                meta={"attempt": attempt}, at_front=at_front)
+        except DuplicateJobError:
+            pass
+        return job_id
+
+    def enqueue_match_ended(self, match_id: str) -> str:
+        """Enqueue ``match_ended(match_id)`` (player counters and ratings, issue 22) once
+        per match (its job id names the match; a duplicate is a no-op, and the job itself
+        is idempotent). Returns the job id."""
+        job_id = self.keys.rating_job_id(match_id)
+        try:
+            self.queue.enqueue(MATCH_ENDED, match_id, job_id=job_id, unique=True,
+                               job_timeout=max(1, int(self.job_timeout_s)),
+                               result_ttl=RESULT_TTL_S, ttl=QUEUED_TTL_S,
+                               failure_ttl=FAILURE_TTL_S, meta={"attempt": 1})
         except DuplicateJobError:
             pass
         return job_id

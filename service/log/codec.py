@@ -3,9 +3,12 @@
 ``hash = sha256(prev_hash + canonical(envelope without "hash"))``; the first event's
 ``prev_hash`` is ``sha256("apocalypse-arena:" + match_id)``. Hashes are lowercase hex (64).
 
-Two log formats (the export's ``format``; a match keeps the one it was created with):
+Three log formats (the export's ``format``; a match keeps the one it was created with):
 
-- ``apocalypse-arena/log@2`` (:data:`LOG_FORMAT`, every new match): ``canonical`` is
+- ``apocalypse-arena/log@3`` (:data:`LOG_FORMAT`, every new match, issue 22): hashed as
+  log@2; its roster may also say who played: a seat's ``player`` (a player id,
+  :mod:`service.log.roster`), the ``player`` of a ``SeatJoined``, and ``rated: true``.
+- ``apocalypse-arena/log@2`` (matches created before log@3): ``canonical`` is
   RFC 8785 (JSON Canonicalization Scheme, the ``rfc8785`` library) over I-JSON values
   (RFC 7493): every integer within ±(2^53 - 1) (larger ones, e.g. A.I.Pokalypse's 64-bit
   choice seeds, are written as decimal strings: :func:`ijson`), no integral floats (``300.0``
@@ -36,10 +39,16 @@ except ImportError:  # pragma: no cover - the stdlib parser is the reference
 LOG_FORMAT_V1 = "apocalypse-arena/log@1"
 #: the log format of new matches: hashes over RFC 8785 of I-JSON values
 LOG_FORMAT_V2 = "apocalypse-arena/log@2"
+#: log@2 hashing, and a roster that records each seat's player and the ``rated`` flag
+LOG_FORMAT_V3 = "apocalypse-arena/log@3"
 #: the format every new match is created with
-LOG_FORMAT = LOG_FORMAT_V2
+LOG_FORMAT = LOG_FORMAT_V3
 #: every format a log may have, oldest first
-LOG_FORMATS = (LOG_FORMAT_V1, LOG_FORMAT_V2)
+LOG_FORMATS = (LOG_FORMAT_V1, LOG_FORMAT_V2, LOG_FORMAT_V3)
+#: the formats hashed over RFC 8785 (:func:`jcs`) of I-JSON values
+JCS_FORMATS = (LOG_FORMAT_V2, LOG_FORMAT_V3)
+#: the formats whose roster may carry player ids and ``rated``
+PLAYER_FORMATS = (LOG_FORMAT_V3,)
 #: the largest integer every JSON parser reads exactly (RFC 7493 section 2.2: 2^53 - 1)
 MAX_SAFE_INTEGER = 2 ** 53 - 1
 
@@ -162,14 +171,14 @@ def genesis_hash(match_id: str) -> str:
 def envelope_hash(envelope: Mapping[str, Any], log_format: str = LOG_FORMAT) -> str:
     """The ``hash`` an envelope must carry (computed over every field except ``hash``):
     ``sha256(utf8(prev_hash) + canonical(body))`` with :func:`jcs` (log@2) or
-    :func:`canonical_json` (log@1). Raises ``KeyError`` without ``prev_hash``,
+    :func:`canonical_json` (log@1); log@3 hashes as log@2. Raises ``KeyError`` without ``prev_hash``,
     ``ValueError``/``TypeError`` for a body that is not (I-)JSON, and ``ValueError`` for an
     unknown ``log_format``."""
     body = {k: v for k, v in envelope.items() if k != "hash"}
     prev = envelope["prev_hash"]
     if not isinstance(prev, str):
         raise TypeError("prev_hash must be a string")
-    if log_format == LOG_FORMAT_V2:
+    if log_format in JCS_FORMATS:
         return hashlib.sha256(prev.encode("utf-8") + jcs(body)).hexdigest()
     if log_format == LOG_FORMAT_V1:
         return sha256_hex(prev + canonical_json(body))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from service.log.codec import LOG_FORMAT_V1
@@ -41,6 +41,9 @@ class MatchRecord:
     :mod:`service.upkeep.compaction`); ``archived``: read from the PostgreSQL archive
     (:mod:`service.upkeep.archive`); ``log_format``: the format its hash chain has
     (:mod:`service.log.codec`; ``apocalypse-arena/log@1`` for matches stored before log@2);
+    ``players``: seat -> player id bound at join (``player:<seat>`` fields; a seat bound at
+    creation has ``player`` in its ``seats`` entry); ``rated``: created with ``rated: true``
+    (issue 22);
     ``turn_timeout_s``: seconds, an ``int`` when integral (``300``, also for matches stored
     as ``300.0``).
     Matches stored before these fields existed read as listed, spectated, nobody resigned.
@@ -72,11 +75,14 @@ class MatchRecord:
     compacted: int = 0
     archived: bool = False
     log_format: str = LOG_FORMAT_V1
+    players: dict[int, str] = field(default_factory=dict)
+    rated: bool = False
 
     @classmethod
     def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
         """Build from the raw hash (strings); ``KeyError`` when fields are missing."""
         names = {int(k[5:]): v for k, v in meta.items() if k.startswith("name:")}
+        players = {int(k[7:]): v for k, v in meta.items() if k.startswith("player:")}
         timeout = meta.get("turn_timeout_s") or ""
         pending = {int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()}
         raw_decisions = meta.get("decisions")
@@ -98,7 +104,8 @@ class MatchRecord:
             resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
             rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""),
             compacted=int(meta.get("compacted") or 0), archived=meta.get("archived") == "1",
-            log_format=meta.get("log_format") or LOG_FORMAT_V1)
+            log_format=meta.get("log_format") or LOG_FORMAT_V1, players=players,
+            rated=meta.get("rated") == "1")
 
     @property
     def finished(self) -> bool:
@@ -158,5 +165,19 @@ class MatchRecord:
             name = self.names.get(seat) or item.get("name")
             if name:
                 entry["name"] = name
+            player = self.player_of(seat)
+            if player:
+                entry["player"] = player
             out.append(entry)
         return out
+
+    def player_of(self, seat: int) -> str | None:
+        """The id of the player ``seat`` is bound to (at creation or join), or ``None``."""
+        return self.players.get(seat) or self.seats[seat].get("player")
+
+    def seat_of_player(self, player_id: str) -> int | None:
+        """The seat bound to ``player_id`` (the lowest one), or ``None``."""
+        for item in self.seats:
+            if self.player_of(item["seat"]) == player_id:
+                return item["seat"]
+        return None

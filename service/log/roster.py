@@ -4,8 +4,15 @@ hash chain (issue 10 item 9).
 The first set-up envelope carries ``roster``::
 
     {"game", "rules_version", "seats": [{"seat", "kind": "human"|"bot"|"open",
-     "bot"?, "bot_options"?, "name"?}], "options": {...}, "turn_timeout_s": number|null,
-     "forked_from"?: {"match_id", "version"}, "log_format"?: "apocalypse-arena/log@2"}
+     "bot"?, "bot_options"?, "name"?, "player"?}], "options": {...},
+     "turn_timeout_s": number|null, "forked_from"?: {"match_id", "version"},
+     "log_format"?: "apocalypse-arena/log@3", "rated"?: true}
+
+``player`` (log@3, issue 22) is the id of the player a human seat was bound to at creation
+(``Authorization: Bearer <player key>``); a join's ``SeatJoined`` carries the joiner's
+``player`` the same way; ``rated: true`` marks a match created to be rated. The export's
+``seats`` show each seat's ``player``, so an export says who played. A log@1 or log@2 roster
+holds neither (:class:`RosterCheck` refuses them there).
 
 ``log_format`` (absent in log@1 matches, which predate it) puts the log format inside the
 hash chain: the export's ``format`` must equal it (:class:`RosterCheck`), so a log cannot
@@ -27,7 +34,7 @@ from __future__ import annotations
 import secrets
 from typing import Any, Mapping, Sequence
 
-from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, seal
+from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, PLAYER_FORMATS, seal
 from service.log.envelopes import SEAT_JOINED, is_platform, plain, stored
 
 #: the seat kinds whose command batches may carry each cause
@@ -37,8 +44,9 @@ CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "op
 
 def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
               turn_timeout_s: float | None, forked_from: Any = None,
-              log_format: str = LOG_FORMAT) -> dict[str, Any]:
-    """The roster document of a new match of ``log_format`` (see module docstring)."""
+              log_format: str = LOG_FORMAT, rated: bool = False) -> dict[str, Any]:
+    """The roster document of a new match of ``log_format`` (see module docstring);
+    ``rated`` adds ``rated: true`` (log@3 only)."""
     roster: dict[str, Any] = {"game": engine.game_id, "rules_version": engine.rules_version,
                               "seats": [dict(s) for s in seats], "options": dict(options),
                               "turn_timeout_s": turn_timeout_s}
@@ -46,30 +54,40 @@ def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[
         roster["forked_from"] = dict(forked_from)
     if log_format != LOG_FORMAT_V1:
         roster["log_format"] = log_format
+    if rated and log_format in PLAYER_FORMATS:
+        roster["rated"] = True
     return stored(roster, log_format)
 
 
 def join_envelope(version: int, prev_hash: str, seat: int, name: str | None,
-                  at: str, log_format: str = LOG_FORMAT) -> dict[str, Any]:
+                  at: str, log_format: str = LOG_FORMAT,
+                  player: str | None = None) -> dict[str, Any]:
     """The sealed ``SeatJoined`` platform envelope of a claimed open seat (hashed as the
-    match's ``log_format``)."""
+    match's ``log_format``); ``player``: the joiner's player id (log@3 only)."""
+    data: dict[str, Any] = {"seat": seat, "name": name}
+    if player is not None and log_format in PLAYER_FORMATS:
+        data["player"] = player
     env = {"version": version, "type": SEAT_JOINED, "seat": seat,
-           "data": {"seat": seat, "name": name}, "command_id": None, "cause": "join",
+           "data": data, "command_id": None, "cause": "join",
            "at": at, "nonce": secrets.token_hex(16)}
     return seal(stored(env, log_format), prev_hash, log_format)
 
 
-def seats_from(roster: Mapping[str, Any], joins: Mapping[int, str | None]) -> list[dict[str, Any]]:
+SEAT_FIELDS = ("seat", "kind", "bot", "bot_options", "name", "player")
+
+
+def seats_from(roster: Mapping[str, Any],
+               joins: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The public seat list (as ``match_view`` / ``export`` show it) of ``roster`` after
-    ``joins`` (seat -> name given, or ``None``)."""
+    ``joins`` (seat -> the join's ``data``: ``{"name"?, "player"?}``)."""
     out = []
     for item in roster.get("seats") or []:
-        entry = {k: item[k] for k in ("seat", "kind", "bot", "bot_options", "name")
-                 if item.get(k) not in (None, {}, "")}
+        entry = {k: item[k] for k in SEAT_FIELDS if item.get(k) not in (None, {}, "")}
         if item.get("seat") in joins:
             entry["kind"] = "human"
-            if joins[item["seat"]]:
-                entry["name"] = joins[item["seat"]]
+            for key in ("name", "player"):
+                if joins[item["seat"]].get(key):
+                    entry[key] = joins[item["seat"]][key]
         out.append(entry)
     return out
 
@@ -84,6 +102,7 @@ class RosterCheck:
 
     def __init__(self, log: Mapping[str, Any], engine: Any):
         self.errors: list[str] = []
+        self.players = False   # whether the format records players (log@3)
         events = log.get("events") or []
         first = events[0] if events else {}
         roster = first.get("roster")
@@ -99,7 +118,7 @@ class RosterCheck:
             self.fork_version = 0
         self.kinds = {s.get("seat"): s.get("kind") for s in roster["seats"]
                       if isinstance(s, dict)}
-        self.joins: dict[int, str | None] = {}
+        self.joins: dict[int, dict[str, Any]] = {}
         if roster.get("game") != log.get("game"):
             self.errors.append(f"roster: game {roster.get('game')!r} differs from the log's "
                                f"{log.get('game')!r}")
@@ -107,6 +126,12 @@ class RosterCheck:
         if declared != log.get("format"):
             self.errors.append(f"format {log.get('format')!r} differs from the log format "
                                f"{declared!r} of the roster in the hash chain")
+        if declared not in PLAYER_FORMATS and (
+                "rated" in roster or any(isinstance(s, dict) and "player" in s
+                                         for s in roster["seats"])):
+            self.errors.append(f"roster: players and rated are not part of format "
+                               f"{declared!r}")
+        self.players = declared in PLAYER_FORMATS
         if roster.get("rules_version") != engine.rules_version:
             self.errors.append(f"roster: rules version {roster.get('rules_version')!r} is not "
                                f"this server's {engine.rules_version!r} for {engine.game_id}")
@@ -126,7 +151,9 @@ class RosterCheck:
         if self.kinds.get(seat) != "open" or seat in self.joins:
             self.errors.append(f"event {version}: seat {seat} joined but was not an open seat")
             return
-        self.joins[seat] = data.get("name")
+        if "player" in data and not self.players:
+            self.errors.append(f"event {version}: a join's player is not part of this format")
+        self.joins[seat] = dict(data)
 
     def cause(self, first: Mapping[str, Any], resigned: frozenset) -> None:
         """Check the ``cause`` of a command batch starting with ``first`` against the seat

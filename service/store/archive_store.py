@@ -193,6 +193,12 @@ class ArchiveStore:
         return [(float(ts), mid, {**meta, "archived": "1"}, {int(s) for s in tokens})
                 for ts, mid, meta, tokens in rows]
 
+    def match_ids(self) -> list[str]:
+        """Every archived match id of this prefix (``arena ratings rebuild``)."""
+        with self._conn().cursor() as cur:
+            cur.execute(f"SELECT match_id FROM {TABLE} WHERE prefix = %s", (self.prefix,))
+            return [row[0] for row in cur.fetchall()]
+
     def count(self) -> int:
         """How many matches of this deployment are archived."""
         return int(self._one(f"SELECT count(*) FROM {TABLE} WHERE prefix = %s",

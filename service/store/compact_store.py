@@ -125,6 +125,10 @@ class CompactStore:
         return list(self.redis.zrangebyscore(self.keys.compacted(), "-inf", repr(before_ts),
                                              start=0, num=count))
 
+    def ids(self) -> list[str]:
+        """Every compacted match id Redis holds (``arena ratings rebuild``)."""
+        return list(self.redis.zrange(self.keys.compacted(), 0, -1))
+
     def count(self) -> int:
         """How many compacted matches Redis holds."""
         return int(self.redis.zcard(self.keys.compacted()))

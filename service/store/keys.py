@@ -165,6 +165,11 @@ class Keys:
         """Field of the ``meta`` hash holding the name given when ``seat`` was joined."""
         return f"name:{seat}"
 
+    @staticmethod
+    def player_field(seat: int) -> str:
+        """Field of the ``meta`` hash holding the id of the player who joined ``seat``."""
+        return f"player:{seat}"
+
     # -- idempotency record fields (inside the ``idem`` hash) ----------------------------
     @staticmethod
     def idem_field(seat: int, key: str) -> str:
@@ -178,3 +183,42 @@ class Keys:
         """Field of the service's own turn-timeout decision (clients cannot forge ``#``
         because their fields always have ``:`` right after the seat number)."""
         return f"{seat}#timeout:{version}"
+
+    # -- players and ratings (issue 22) -------------------------------------------------
+    def player(self, player_id: str) -> str:
+        """Hash of one player (own hash tag ``{pl-<id>}``): ``id``, ``name``,
+        ``key_digest`` (SHA-256 hex of the current player key), ``created_at``, and the
+        counters ``played:<game>:<mode>`` / ``won:<game>:<mode>``."""
+        return f"{self.prefix}:{{pl-{player_id}}}:player"
+
+    def player_matches(self, player_id: str) -> str:
+        """Sorted set of one player (same slot as :meth:`player`): the ids of the matches
+        the player holds a seat in, scored by creation time (Unix seconds)."""
+        return f"{self.prefix}:{{pl-{player_id}}}:matches"
+
+    def player_counted(self, player_id: str) -> str:
+        """Set of one player (same slot as :meth:`player`): finished match ids already
+        counted in the player's ``played``/``won`` counters (each exactly once)."""
+        return f"{self.prefix}:{{pl-{player_id}}}:counted"
+
+    def player_names(self) -> str:
+        """Hash: folded name (:func:`service.usecases.player_names.fold`) -> player id; the
+        uniqueness of names (``HSETNX``). One key."""
+        return f"{self.prefix}:player-names"
+
+    def ratings_tag(self) -> str:
+        """``{<prefix>-ratings}``: the hash tag of every ratings key, so the projection's
+        update (its checkpoint with every rating it changes) is one atomic script on one
+        cluster slot."""
+        return f"{{{self.prefix}-ratings}}"
+
+    def ratings(self, name: str) -> str:
+        """A key of the ratings projection (:mod:`service.store.rating_store`):
+        ``checkpoint`` (string), ``ended`` (sorted set), ``inputs`` (hash), ``table:<board>``
+        (hash), ``board:<board>`` (sorted set), ``history:<participant>`` (list),
+        ``written`` (set of the table, board and history keys)."""
+        return f"{self.prefix}:{self.ratings_tag()}:{name}"
+
+    def rating_job_id(self, match_id: str) -> str:
+        """RQ job id of the end-of-match job of ``match_id`` (player counters, ratings)."""
+        return f"{self.prefix}-ended-{match_id}"

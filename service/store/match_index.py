@@ -110,6 +110,14 @@ class MatchIndex:
         """How many matches have no result (the ``arena_running_matches`` gauge)."""
         return sum(int(n) for n in self._fan_out("scard", self.keys.running))
 
+    def all_ids(self) -> set[str]:
+        """Ids of every match in ``matches`` (one pipeline over the shards; what
+        ``arena ratings rebuild`` reads the logs of)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in self._all_shards():
+            pipe.zrange(self.keys.matches(shard), 0, -1)
+        return set().union(*pipe.execute())
+
     def match_count(self) -> int:
         """How many matches are listed in ``matches`` (every match ever created here)."""
         return sum(int(n) for n in self._fan_out("zcard", self.keys.matches))

@@ -116,8 +116,23 @@ class AfterAppend:
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
             log.exception("scheduling turn jobs for %s failed; reconcile will retry",
                           record.match_id)
+        if finished:
+            self.match_ended(record)
         if finished and self.compactor is not None:
             self.compactor.after_finish(record.match_id)
+
+    def match_ended(self, record: MatchRecord) -> None:
+        """Enqueue the end-of-match job (player counters, ratings: issue 22) of a match with
+        a bound player or a rated one; a queue failure is logged (``arena ratings rebuild``
+        recomputes the table from the logs)."""
+        enqueue = getattr(self.ctx.scheduler, "enqueue_match_ended", None)
+        if enqueue is None or not (record.rated or record.players or
+                                   any(s.get("player") for s in record.seats)):
+            return
+        try:
+            enqueue(record.match_id)
+        except Exception:  # noqa: BLE001 - the queue being down must not fail the command
+            log.exception("enqueueing the end-of-match job of %s failed", record.match_id)
 
     def schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
                  actor: int | None, decisions: Mapping[int, list] | None = None) -> None:

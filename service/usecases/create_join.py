@@ -66,12 +66,30 @@ def seats_at_fork(seats: list[dict[str, Any]], prefix: list[Mapping[str, Any]]) 
               if env.get("type") == SEAT_JOINED and isinstance(env.get("data"), dict)}
     out = []
     for item in seats:
-        entry = dict(item)
+        entry = {k: v for k, v in item.items() if k != "player"}   # a fork binds nobody
         name = joined.get(item["seat"])
         if name:
             entry["name"] = name
         out.append(entry)
     return out
+
+
+def bind_creator(seats: list[dict[str, Any]], player_id: str | None,
+                 rated: bool) -> list[dict[str, Any]]:
+    """``seats`` with the first human seat bound to the creator's ``player_id`` (``player``
+    in its entry); for a ``rated`` match also checks that there is a creator and no other
+    human seat (those are open seats joined with player keys, or bots). Raises
+    RatedMatchRefused."""
+    humans = [s for s in seats if s["kind"] == "human"]
+    if rated and player_id is None:
+        raise errors.RatedMatchRefused("A rated match is created with a player key "
+                                       "(Authorization: Bearer <player key>).")
+    if rated and len(humans) > 1:
+        raise errors.RatedMatchRefused("A rated match has one human seat at creation (the "
+                                       "creator's); other players join open seats.")
+    if player_id is not None and humans:
+        humans[0]["player"] = player_id
+    return seats
 
 
 class CreateJoin:
@@ -83,6 +101,7 @@ class CreateJoin:
         self.after_append = after_append
         self.quotas = quotas or BotQuotas(ctx.stores.bot_matches)
         self.idem = idem or IdempotencyStore(ctx.stores.redis, ctx.stores.keys, 3600.0)
+        self.players: Any = None   # service.usecases.players.Players (set by the facade)
 
     # ------------------------------------------------------------------ seats
     def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
@@ -135,7 +154,8 @@ class CreateJoin:
     def create_match(self, game: str, seats: list[dict], options: dict | None = None,
                      turn_timeout_s: float | None = None, *, unlisted: bool = False,
                      spectators: bool = True, client: str | None = None,
-                     idempotency_key: str | None = None) -> dict[str, Any]:
+                     idempotency_key: str | None = None, player_id: str | None = None,
+                     rated: bool = False) -> dict[str, Any]:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
         ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
         first envelope carries the roster (:mod:`service.log.roster`). ``unlisted``: never in
@@ -149,25 +169,34 @@ class CreateJoin:
         ``client`` BotOptionsCapped (422) / TooManyBotMatches (429). Nothing is stored on
         an error. Tokens appear only in this answer.
 
+        ``player_id`` (the creator's player, from ``Authorization: Bearer <player key>``):
+        the first human seat is bound to it (``player`` in its roster entry, log@3). ``rated``
+        (issue 22): the match counts for the ratings; it needs ``player_id`` and at most
+        that one human seat at creation (the others open, joined with player keys, or bots).
+        Raises RatedMatchRefused (422).
+
         ``idempotency_key`` (at least 16 characters, else 400 ``validation_error``): a
         repeat with the same key and body answers the first answer (same match, same
         tokens) with ``replayed: true``; another body: IdempotencyKeyReused (422). Keyed
         answers carry ``replayed`` (:mod:`service.usecases.idempotency`).
         """
         engine = self.ctx.engine(game)
-        seat_list = self.validate_seats(engine, seats)
+        seat_list = bind_creator(self.validate_seats(engine, seats), player_id, rated)
         timeout = check_timeout(turn_timeout_s)
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
         start = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
+        if rated:
+            start["extra_meta"] = {"rated": "1"}
         if idempotency_key is None:
             return self.start_fresh(engine, seat_list, normalised, timeout, **start)
         check_secret_key(idempotency_key)
         ticket = self.idem.new_match_ticket(
             ("create",), idempotency_key,
             fingerprint({"game": engine.game_id, "seats": seat_list, "options": normalised,
-                         "turn_timeout_s": timeout, **start, "client": None}),
+                         "turn_timeout_s": timeout, **start, "client": None,
+                         "rated": bool(rated)}),
             self.ctx.stores.new_match_id())
         return self._keyed_start(ticket, lambda: self.start_fresh(
             engine, seat_list, normalised, timeout, match_id=ticket.match_id, ticket=ticket,
@@ -286,7 +315,9 @@ class CreateJoin:
         """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
         kept in its meta so its end releases the count; ``ticket``: see :meth:`_start`)."""
         stores = self.ctx.stores
-        roster = roster_of(engine, seat_list, options, timeout, forked_from, LOG_FORMAT)
+        rated = (extra_meta or {}).get("rated") == "1"
+        roster = roster_of(engine, seat_list, options, timeout, forked_from, LOG_FORMAT,
+                           rated=rated)
         if prefix is None:
             envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
                                         roster=roster, log_format=LOG_FORMAT)
@@ -337,6 +368,9 @@ class CreateJoin:
         if outcome.status != "ok":
             raise errors.MatchExists(match_id)
         self.after_append.done(after_record, pending, version, None, finished, decisions)
+        for s in seat_list:
+            if s.get("player") and self.players is not None:
+                self.players.file_match(s["player"], match_id, record.created_ts)
         # the creator's process holds the new fold and the seat tokens: its first action
         # and read need no load
         self.ctx.token_digests.set(match_id, digests)
@@ -351,7 +385,8 @@ class CreateJoin:
 
     # ------------------------------------------------------------------ seats and tokens
     def join(self, match_id: str, seat: int, name: str | None = None,
-             idempotency_key: str | None = None) -> dict[str, Any]:
+             idempotency_key: str | None = None,
+             player_id: str | None = None) -> dict[str, Any]:
         """Claim an ``open`` seat: returns ``{"seat", "token", "version"}`` (token shown
         once). The claim (an atomic ``HSETNX`` of the token digest) is followed by the
         seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
@@ -363,9 +398,20 @@ class CreateJoin:
         ``name`` answers the first answer again — the same token — with ``replayed: true``
         for as long as the match's idempotency records live (even once the match has
         finished); another ``name``: IdempotencyKeyReused (422). Keyed answers carry
-        ``replayed`` (:mod:`service.usecases.idempotency`)."""
+        ``replayed`` (:mod:`service.usecases.idempotency`).
+
+        ``player_id`` (the joiner's player key): the seat is bound to that player (its
+        ``SeatJoined`` carries ``player``; the name defaults to the player's). A rated match
+        takes only players, one seat each: RatedMatchRefused (422) without one, and
+        PlayerAlreadySeated (409) for a player who holds a seat of the match already."""
         record = self.ctx.record(match_id)
         seat = check_seat(record, seat)
+        if player_id is not None and record.seat_of_player(player_id) is not None:
+            raise errors.ServiceError("player_already_seated", 409,
+                                      "This player holds a seat of this match already.")
+        if record.rated and player_id is None and record.seats[seat]["kind"] == "open":
+            raise errors.RatedMatchRefused("A rated match is joined with a player key "
+                                           "(Authorization: Bearer <player key>).")
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
             raise errors.InvalidSeats("name must be 1-64 characters")
         ticket = field = None
@@ -373,7 +419,8 @@ class CreateJoin:
             check_secret_key(idempotency_key)
             scope = ("join", match_id, seat)
             ticket, prior = self.idem.seat_ticket(match_id, scope, seat, idempotency_key,
-                                                  fingerprint({"name": name or None}),
+                                                  fingerprint({"name": name or None,
+                                                               "player": player_id}),
                                                   record_salt=not record.finished)
             if prior is not None:
                 self.ctx.stores.metrics.incr("idempotent_replays")
@@ -385,12 +432,16 @@ class CreateJoin:
         if record.finished:
             raise MatchFinished()
         token = new_token() if ticket is None else ticket.token(seat)
-        answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field)
+        answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field,
+                                               player_id)
+        if player_id is not None and self.players is not None:
+            self.players.file_match(player_id, match_id, record.created_ts)
         out = {"seat": seat, "token": token, "version": answer["version"]}
         return out if ticket is None else {**out, "replayed": replayed}
 
     def claim_and_join(self, match_id: str, seat: int, name: str | None, token: str,
-                       idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
+                       idem_field: str | None = None,
+                       player_id: str | None = None) -> tuple[dict[str, Any], bool]:
         """Claim open ``seat`` with ``token``'s digest and append its ``SeatJoined``.
 
         With ``idem_field`` (a keyed join; ``token`` derived from the key) a seat that
@@ -403,10 +454,11 @@ class CreateJoin:
         if not seats.claim(match_id, seat, digest) and \
                 not (idem_field is not None and seats.holds(match_id, seat, digest)):
             raise errors.SeatTaken(seat)
-        return self._append_join(match_id, seat, name, idem_field)
+        return self._append_join(match_id, seat, name, idem_field, player_id)
 
     def _append_join(self, match_id: str, seat: int, name: str | None,
-                     idem_field: str | None = None) -> tuple[dict[str, Any], bool]:
+                     idem_field: str | None = None,
+                     player_id: str | None = None) -> tuple[dict[str, Any], bool]:
         """Append the ``SeatJoined`` envelope of a claimed seat (with its name and the
         ``human_at`` time in the same script) on whatever the head is now; re-file the
         match in the lobby when its last open seat was taken. Returns ``({"seat",
@@ -417,10 +469,12 @@ class CreateJoin:
             record = self.ctx.record(match_id)
             now = utc_iso(self.ctx.clock())
             env = join_envelope(record.version + 1, record.head_hash, seat, name, now,
-                                record.log_format)
+                                record.log_format, player_id)
             fields = {"head_hash": env["hash"], "human_at": now}
             if name:
                 fields[stores.keys.name_field(seat)] = name
+            if "player" in env["data"]:
+                fields[stores.keys.player_field(seat)] = player_id
             answer = {"seat": seat, "version": env["version"]}
             outcome = stores.events.append(match_id, record.version, [env], fields,
                                            idem_field, answer if idem_field else None,

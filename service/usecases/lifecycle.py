@@ -180,7 +180,8 @@ class Lifecycle:
         except errors.MatchNotFound:
             pass
         engine = ctx.engine(record.game)
-        seats = [{k: v for k, v in s.items()} for s in record.seats]
+        # a rematch is casual and its seats anonymous until joined (players bind their own)
+        seats = [{k: v for k, v in s.items() if k != "player"} for s in record.seats]
         try:
             self.create_join.start_fresh(engine, seats, record.options, record.turn_timeout_s,
                                          listed=record.listed, spectators=record.spectators,

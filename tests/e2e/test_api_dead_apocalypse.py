@@ -164,7 +164,7 @@ def test_a_human_called_for_help_and_the_other_human_assisted(finished):
 
 def test_export_verifies_on_replay_and_a_tampered_log_does_not(finished):
     http, _, view, log = finished
-    assert log["format"] == "apocalypse-arena/log@2" and log["game"] == GAME
+    assert log["format"] == "apocalypse-arena/log@3" and log["game"] == GAME
     assert [e["version"] for e in log["events"]] == list(range(1, view["version"] + 1))
     status, _, report = http.post("/v1/replays", log)
     assert status == 200 and report["valid"] is True, report

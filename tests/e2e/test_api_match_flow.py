@@ -48,7 +48,7 @@ def test_a_finished_match_accepts_no_command(finished):
 def test_export_verifies_on_replay_and_a_tampered_log_does_not(finished):
     http, match_id, _, view, _ = finished
     log, report = verified_export(http, match_id)
-    assert log["format"] == "apocalypse-arena/log@2"
+    assert log["format"] == "apocalypse-arena/log@3"
     assert [e["version"] for e in log["events"]] == list(range(1, view["version"] + 1))
     assert log["seed"] == view["seed"]
     assert report["version"] == view["version"] and report["result"] == view["result"]

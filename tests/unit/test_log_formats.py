@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from domain.engine import Event
-from service.log.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMAT_V2, MAX_SAFE_INTEGER,
+from service.log.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMAT_V2, LOG_FORMAT_V3,
+                           MAX_SAFE_INTEGER,
                            canonical_json, chain_errors, envelope_hash, genesis_hash, ijson,
                            ijson_errors, jcs)
 from service.log.envelopes import build_envelopes, rechain
@@ -74,12 +75,12 @@ def test_new_matches_are_log_at_2_with_the_format_in_the_chain(svc):
     view = svc.match_view(created["match_id"], None)
     assert view["turn_timeout_s"] == 300 and isinstance(view["turn_timeout_s"], int)
     first = svc.ctx.envelopes(created["match_id"], svc._record(created["match_id"]))[0]
-    assert first["roster"]["log_format"] == LOG_FORMAT == LOG_FORMAT_V2
+    assert first["roster"]["log_format"] == LOG_FORMAT == LOG_FORMAT_V3
     assert first["roster"]["turn_timeout_s"] == 300
     assert isinstance(first["roster"]["turn_timeout_s"], int)
     body = {k: v for k, v in first.items() if k != "hash"}
     assert first["hash"] == hashlib.sha256(first["prev_hash"].encode() + jcs(body)).hexdigest()
-    assert svc._record(created["match_id"]).log_format == LOG_FORMAT_V2
+    assert svc._record(created["match_id"]).log_format == LOG_FORMAT_V3
 
 
 def test_a_fractional_turn_timeout_stays_a_number(svc):
@@ -143,3 +144,34 @@ def test_a_log_at_2_with_a_big_integer_is_refused(svc):
 def test_an_unknown_format_is_refused(svc):
     report = svc.verify({"format": "apocalypse-arena/log@9", "match_id": "m", "events": []})
     assert not report["valid"] and report["errors"][0].startswith("format must be one of")
+
+
+# ---------------------------------------------------------------- log@2 after log@3 (issue 22)
+V2_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "log_v2").glob("*.json.xz"))
+
+
+def test_there_is_a_log_at_2_fixture_for_each_game():
+    docs = [_old(p) for p in V2_FIXTURES]
+    assert {d["game"] for d in docs} == {"ai-100-human", "aipokalypse", "dead-apocalypse"}
+    assert all(d["format"] == LOG_FORMAT_V2 for d in docs)
+    assert all("player" not in s for d in docs for s in d["seats"])
+
+
+@pytest.mark.parametrize("path", V2_FIXTURES, ids=lambda p: p.name.split(".")[0])
+def test_a_log_at_2_export_still_verifies(svc, path):
+    log = _old(path)
+    report = svc.verify(log)
+    assert report["valid"] and report["errors"] == [], report["errors"][:5]
+
+
+def test_a_player_in_a_log_at_2_roster_is_refused(svc):
+    log = _old(V2_FIXTURES[0])
+    first = log["events"][0]
+    first["roster"]["seats"][0]["player"] = "0123456789abcdef"
+    log["seats"][0]["player"] = "0123456789abcdef"
+    for i, env in enumerate(log["events"]):     # a forger re-hashes the whole chain
+        env["prev_hash"] = genesis_hash(log["match_id"]) if i == 0 else log["events"][i - 1]["hash"]
+        env["hash"] = envelope_hash(env, LOG_FORMAT_V2)
+    report = svc.verify(log)
+    assert not report["valid"]
+    assert any("players and rated are not part of format" in e for e in report["errors"])

@@ -198,7 +198,7 @@ def test_finished_match_reveals_seed_exports_and_verifies(service):
     assert view["status"] == "finished" and view["result"]["scores"] in ([2, 0], [1, 1], [0, 2])
     assert seed_commitment(bytes.fromhex(view["seed"])) == created["seed_commitment"]
     exported = service.export(mid)
-    assert exported["format"] == "apocalypse-arena/log@2" and exported["seed"] == view["seed"]
+    assert exported["format"] == "apocalypse-arena/log@3" and exported["seed"] == view["seed"]
     checked = service.verify(exported)
     assert checked == {"valid": True, "version": len(exported["events"]), "result": view["result"], "errors": []}
     assert service.state_at(mid, None, 4)["view"]["round"] == 1

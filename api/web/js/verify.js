@@ -1,7 +1,9 @@
 // The reference verifier of exported match logs in JavaScript: an ES module without
 // dependencies (WebCrypto SHA-256), the same in a browser and in Node (>= 20).
 //
-// For a log of format "apocalypse-arena/log@2" (docs/CONTRACTS.md, "Event envelope") it
+// For a log of format "apocalypse-arena/log@3" or "apocalypse-arena/log@2" (docs/CONTRACTS.md,
+// "Event envelope"; log@3 hashes as log@2 and its roster may record each seat's player id
+// and `rated: true`, which log@2 may not) it
 // checks, trusting nothing the server says:
 // - numbers: every number in the log is I-JSON (RFC 7493): an integer beyond ±(2^53 - 1)
 //   cannot be read exactly by JSON.parse (the server writes such values as strings);
@@ -16,8 +18,10 @@
 // every command from the seed, folds the events and checks the result. A log of the old
 // format "apocalypse-arena/log@1" (Python's json.dumps) is verified only there.
 
-/** The format this verifier checks. */
-export const LOG_FORMAT = "apocalypse-arena/log@2";
+/** The format of new matches (issue 22: players in the roster). */
+export const LOG_FORMAT = "apocalypse-arena/log@3";
+/** The formats this verifier checks (RFC 8785 hashes); only log@3 records players. */
+export const LOG_FORMATS_JCS = ["apocalypse-arena/log@2", LOG_FORMAT];
 /** The old format: only the full (Python) verifier re-hashes it. */
 export const LOG_FORMAT_V1 = "apocalypse-arena/log@1";
 /** The seat kinds whose command batches may carry each cause (service/roster.py). */
@@ -180,6 +184,10 @@ function rosterErrors(log, events) {
   if (roster.game !== log.game) errors.push(`roster: game ${JSON.stringify(roster.game)} differs from the log's ${JSON.stringify(log.game)}`);
   const declared = roster.log_format === undefined ? LOG_FORMAT_V1 : roster.log_format;
   if (declared !== log.format) errors.push(`format ${JSON.stringify(log.format)} differs from the log format ${JSON.stringify(declared)} of the roster in the hash chain`);
+  const players = declared === LOG_FORMAT;
+  if (!players && ("rated" in roster || roster.seats.some((/** @type {any} */ s) => isObject(s) && "player" in s))) {
+    errors.push(`roster: players and rated are not part of format ${JSON.stringify(declared)}`);
+  }
   if (first.cause !== "setup") errors.push("event 1: the log does not start with set-up events");
   for (const batch of batches(events).slice(1)) {
     const env = batch[0];
@@ -191,7 +199,8 @@ function rosterErrors(log, events) {
       if (env.type !== "SeatJoined" || data.seat !== env.seat) { errors.push(`event ${version}: a join must be a SeatJoined of its seat`); continue; }
       if (old) continue;
       if (kinds.get(data.seat) !== "open" || joins.has(data.seat)) { errors.push(`event ${version}: seat ${data.seat} joined but was not an open seat`); continue; }
-      joins.set(data.seat, data.name);
+      if ("player" in data && !players) errors.push(`event ${version}: a join's player is not part of this format`);
+      joins.set(data.seat, data);
       continue;
     }
     const { cause, actor } = env;
@@ -215,10 +224,11 @@ function rosterErrors(log, events) {
     /** @type {Record<string, any>} */
     const entry = {};
     if (!isObject(item)) return entry;
-    for (const k of ["seat", "kind", "bot", "bot_options", "name"]) if (!isEmpty(item[k])) entry[k] = item[k];
+    for (const k of ["seat", "kind", "bot", "bot_options", "name", "player"]) if (!isEmpty(item[k])) entry[k] = item[k];
     if (joins.has(item.seat)) {
       entry.kind = "human";
-      if (joins.get(item.seat)) entry.name = joins.get(item.seat);
+      const join = /** @type {Record<string, any>} */ (joins.get(item.seat));
+      for (const k of ["name", "player"]) if (join[k]) entry[k] = join[k];
     }
     return entry;
   });
@@ -259,8 +269,8 @@ export async function verifyExport(log) {
     report.errors.push(`format ${LOG_FORMAT_V1} (an older match) is re-hashed only by the full verifier (POST /v1/replays, arena replay)`);
     return report;
   }
-  if (log.format !== LOG_FORMAT) {
-    report.errors.push(`format must be one of ${JSON.stringify([LOG_FORMAT_V1, LOG_FORMAT])}`);
+  if (!LOG_FORMATS_JCS.includes(/** @type {string} */ (log.format))) {
+    report.errors.push(`format must be one of ${JSON.stringify([LOG_FORMAT_V1, ...LOG_FORMATS_JCS])}`);
     return report;
   }
   const events = log.events;

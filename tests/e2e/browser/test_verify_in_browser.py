@@ -34,7 +34,7 @@ def test_the_verify_button_checks_in_the_browser_and_a_tampered_export_fails(pag
     match_id = match["match_id"]
     export = f"{web_server}/v1/matches/{match_id}/export"
     text = api.session.get(export, timeout=60).text
-    assert json.loads(text)["format"] == "apocalypse-arena/log@2"
+    assert json.loads(text)["format"] == "apocalypse-arena/log@3"
 
     # a genuine export verifies though the server's replay answer says it does not
     page.route("**/v1/replays", _lying_server(False))

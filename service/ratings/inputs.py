@@ -1,0 +1,163 @@
+"""What a finished match's log says for the ratings (issue 22 items 2-3), or why it is not
+rated. Pure: the live job, ``arena ratings rebuild`` and ``arena ratings replay`` all read
+an export document (``{"match_id", "game", "seats", "options", "events"}``) through
+:func:`rating_input`, so they agree.
+
+A match is rated when:
+
+- its roster in the hash chain says ``rated: true`` (log@3, :mod:`service.log.roster`);
+- every seat is a rated player: a human seat bound to a player (``player:<id>``, one seat
+  per player) or a bot level (``bot:<game>:<level>``);
+- it ended with a ``MatchEnded`` that is not an abandonment (``outcome: "abandoned"``);
+- every seat made its first decision (a command batch of cause ``player`` or ``bot`` with
+  that seat as actor) before the end; otherwise it was aborted, as Lichess aborts a game
+  before both sides moved.
+
+Places: the result's ``ranking`` ranks (or winners first, everybody else second); a seat
+that resigned, or whose last decision before the end was a timeout (it had left), is
+placed last (behind every other seat, tied with other such seats). In a solo or co-op
+family the seats are one team against the game (:mod:`service.ratings.families`): the team
+places first when it won, second when it lost, both share first when the match stopped
+(Dead Apocalypse's easiest variant at its turn limit).
+
+The order of the fold is the end order: the ``at`` of the ``MatchEnded`` envelope (UTC,
+microseconds) then the match id (:attr:`RatingInput.order`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from service.log.roster import SEAT_FIELDS
+from service.ratings.families import bot_player, family_of, human_player
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInput:
+    """One rated match: ``board`` (``<game>:<mode>``), ``teams`` (rated player ids per
+    team), ``ranks`` (1 = first, per team, ties shared), ``ended_at`` (ISO UTC),
+    ``end_us`` (the end as integer microseconds since 1970)."""
+
+    match_id: str
+    board: str
+    teams: tuple[tuple[str, ...], ...]
+    ranks: tuple[int, ...]
+    ended_at: str
+    end_us: int
+
+    @property
+    def order(self) -> tuple[int, str]:
+        """The fold order: end time, then match id."""
+        return (self.end_us, self.match_id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match_id": self.match_id, "board": self.board,
+                "teams": [list(t) for t in self.teams], "ranks": list(self.ranks),
+                "ended_at": self.ended_at, "end_us": self.end_us}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> "RatingInput":
+        return cls(doc["match_id"], doc["board"], tuple(tuple(t) for t in doc["teams"]),
+                   tuple(doc["ranks"]), doc["ended_at"], int(doc["end_us"]))
+
+
+def end_us(at: str) -> int:
+    """ISO 8601 time ``at`` as integer microseconds since 1970 (exact, no float)."""
+    moment = datetime.fromisoformat(at)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    delta = moment - _EPOCH
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
+    """The :class:`RatingInput` of an export document, or the reason it is not rated
+    (``casual``, ``not_finished``, ``abandoned``, ``anonymous_seat``, ``player_twice``,
+    ``aborted``, ``malformed``)."""
+    events = doc.get("events") or []
+    if not events or not isinstance(events[0], Mapping):
+        return "malformed"
+    roster = events[0].get("roster")
+    if not isinstance(roster, Mapping) or roster.get("rated") is not True:
+        return "casual"
+    ended = next((e for e in reversed(events) if isinstance(e, Mapping)
+                  and e.get("type") == "MatchEnded"), None)
+    if ended is None:
+        return "not_finished"
+    result = ended.get("data") if isinstance(ended.get("data"), Mapping) else {}
+    if result.get("outcome") == "abandoned":
+        return "abandoned"
+    seats = _seats(roster, events)
+    game = roster.get("game")
+    players: list[str] = []
+    for seat in seats:
+        if seat.get("kind") == "bot":
+            players.append(bot_player(game, seat.get("bot") or "random"))
+        elif seat.get("player"):
+            players.append(human_player(seat["player"]))
+        else:
+            return "anonymous_seat"
+    humans = [p for p in players if p.startswith("player:")]
+    if len(set(humans)) != len(humans):
+        return "player_twice"
+    decided, last_cause = set(), {}
+    for env in events:
+        if not isinstance(env, Mapping) or "command" not in env:
+            continue
+        actor, cause = env.get("actor"), env.get("cause")
+        if isinstance(actor, int):
+            last_cause[actor] = cause
+            if cause in ("player", "bot"):
+                decided.add(actor)
+    if len(decided & set(range(len(seats)))) != len(seats):
+        return "aborted"
+    try:
+        at = str(ended["at"])
+        end = end_us(at)
+    except (KeyError, TypeError, ValueError):
+        return "malformed"
+    options = roster.get("options") if isinstance(roster.get("options"), Mapping) else {}
+    family = family_of(game, len(seats), options)
+    left = set(result.get("resigned") or []) | {
+        s for s, cause in last_cause.items() if cause == "timeout"}
+    if family.opponent is not None:
+        won = bool(result.get("winners")) and result.get("outcome") != "stopped"
+        ranks = (1, 1) if result.get("outcome") == "stopped" else ((1, 2) if won else (2, 1))
+        return RatingInput(doc.get("match_id") or "", family.board,
+                           (tuple(players), (family.opponent,)), ranks, at, end)
+    place = _places(result, len(seats))
+    worst = max(place.values(), default=1) + 1
+    ranks = tuple(worst if s in left else place[s] for s in range(len(seats)))
+    return RatingInput(doc.get("match_id") or "", family.board,
+                       tuple((p,) for p in players), ranks, at, end)
+
+
+def _seats(roster: Mapping[str, Any], events: list) -> list[dict[str, Any]]:
+    """The roster's seats after its joins (a join's ``player`` binds the seat)."""
+    seats = [{k: s.get(k) for k in SEAT_FIELDS} for s in roster.get("seats") or []
+             if isinstance(s, Mapping)]
+    for env in events:
+        if isinstance(env, Mapping) and env.get("cause") == "join" and \
+                isinstance(env.get("data"), Mapping):
+            seat = env["data"].get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(seats):
+                seats[seat]["kind"] = "human"
+                seats[seat]["player"] = env["data"].get("player")
+    return seats
+
+
+def _places(result: Mapping[str, Any], count: int) -> dict[int, int]:
+    """seat -> rank from the result's ``ranking`` (or winners 1, the rest 2)."""
+    ranking = result.get("ranking")
+    place: dict[int, int] = {}
+    if isinstance(ranking, list):
+        for entry in ranking:
+            if isinstance(entry, Mapping) and isinstance(entry.get("seat"), int):
+                place[entry["seat"]] = int(entry.get("rank") or 1)
+    if len(place) != count:
+        winners = set(result.get("winners") or [])
+        place = {s: 1 if s in winners else 2 for s in range(count)}
+    return place

@@ -1,0 +1,73 @@
+"""The player adapter (issue 22): players, their key digests, names and match lists.
+
+Each player's keys share the hash tag ``{pl-<id>}`` (:meth:`service.store.keys.Keys.player`),
+so one player's writes are one atomic step on one cluster slot; the name index
+(:meth:`service.store.keys.Keys.player_names`) is a single hash whose ``HSETNX`` makes names
+unique. Player keys themselves are never stored: only their SHA-256 digests.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from service.store.keys import Keys
+
+#: KEYS: player hash, counted set. ARGV: match id, then field, increment pairs. Adds the
+#: increments once per match id (returns 1), or nothing when it was counted already (0).
+_COUNT = """
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+"""
+
+
+class PlayerStore:
+    """Players in Redis (``redis`` with ``decode_responses=True``)."""
+
+    def __init__(self, redis, keys: Keys):
+        self.redis = redis
+        self.keys = keys
+        self._count = redis.register_script(_COUNT)
+
+    def create(self, player_id: str, folded: str, fields: Mapping[str, str]) -> bool:
+        """Reserve the folded name for ``player_id`` (``HSETNX``) and store the player's
+        ``fields``; False (nothing stored) when another player holds the name."""
+        if not self.redis.hsetnx(self.keys.player_names(), folded, player_id):
+            return False
+        self.redis.hset(self.keys.player(player_id), mapping=dict(fields))
+        return True
+
+    def get(self, player_id: str) -> dict[str, str] | None:
+        """The player's hash, or ``None`` for an unknown id."""
+        raw = self.redis.hgetall(self.keys.player(player_id))
+        return raw or None
+
+    def get_many(self, player_ids: list[str]) -> dict[str, dict[str, str]]:
+        """id -> hash of the known ones among ``player_ids`` (one pipelined round trip)."""
+        if not player_ids:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for pid in player_ids:
+            pipe.hgetall(self.keys.player(pid))
+        return {pid: raw for pid, raw in zip(player_ids, pipe.execute()) if raw}
+
+    def set_digest(self, player_id: str, digest: str) -> None:
+        """Replace the player's key digest (a rotation: the old key stops working)."""
+        self.redis.hset(self.keys.player(player_id), "key_digest", digest)
+
+    def add_match(self, player_id: str, match_id: str, created_ts: float) -> None:
+        """File ``match_id`` in the player's match list."""
+        self.redis.zadd(self.keys.player_matches(player_id), {match_id: created_ts})
+
+    def match_page(self, player_id: str, offset: int, count: int) -> list[str]:
+        """Up to ``count`` of the player's match ids, newest first, from ``offset``."""
+        return self.redis.zrevrange(self.keys.player_matches(player_id), offset,
+                                    offset + count - 1)
+
+    def count_end(self, player_id: str, match_id: str, increments: Mapping[str, int]) -> bool:
+        """Add ``increments`` (field -> n) to the player's counters once per ``match_id``;
+        True when this call counted it."""
+        args: list[Any] = [match_id]
+        for field, n in increments.items():
+            args += [field, n]
+        return bool(self._count(keys=[self.keys.player(player_id),
+                                      self.keys.player_counted(player_id)], args=args))

@@ -1,0 +1,80 @@
+"""The rules of player names (issue 22 item 1), pure functions.
+
+A name is 1-32 characters, each printable (``str.isprintable``: no control, format,
+private-use, unassigned or line/paragraph separator characters, so no zero-width or bidi
+characters either; the only space allowed is U+0020), with no space at either end.
+Names are unique case-insensitively: :func:`fold` (NFKC, ``casefold``) is the key the store
+keeps unique. A name may not imitate a bot level's name: its :func:`skeleton` (the folded
+name with common Cyrillic and Greek look-alikes mapped to Latin letters and everything but
+letters and digits removed) must not be a level (``Expert``, ``EXPERT bot``,
+``bot-expert``, ``ехрert`` with Cyrillic letters) nor start with ``bot`` followed by a game
+id (``bot:ai-100-human:…``, the rated players of the bot levels).
+
+Errors (:class:`service.errors.InvalidPlayerName`, 422): ``invalid_player_name``,
+``player_name_reserved``; ``player_name_taken`` is the store's answer.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Iterable
+
+from service import errors
+
+MAX_NAME = 32
+
+#: Cyrillic and Greek letters that look like Latin ones (after casefolding)
+LOOKALIKES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "μ": "u",
+    "0": "o", "1": "l", "3": "e", "5": "s", "7": "t"})
+
+
+def fold(name: str) -> str:
+    """The case-insensitive identity of a name: NFKC, then ``casefold``."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def skeleton(name: str) -> str:
+    """:func:`fold`, look-alikes and digits read as Latin letters, and only letters kept."""
+    text = fold(name).translate(LOOKALIKES)
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if ch.isalpha() and not unicodedata.combining(ch))
+
+
+def reserved_skeletons(games: Iterable[Any]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """``(level skeletons, game skeletons)`` of the installed ``games`` (engines with
+    ``game_id`` and ``bots``): the names a player's name may not imitate."""
+    levels: set[str] = set()
+    ids: list[str] = []
+    for engine in games:
+        ids.append(skeleton(engine.game_id))
+        for level in engine.bots:
+            core = skeleton(level)
+            levels |= {core, "bot" + core, core + "bot"}
+    return frozenset(levels), tuple(ids)
+
+
+def check_name(name: Any, games: Iterable[Any]) -> str:
+    """``name`` if it follows the rules above (unchecked here: uniqueness).
+
+    Raises InvalidPlayerName ``invalid_player_name`` or ``player_name_reserved``."""
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+        raise errors.InvalidPlayerName("invalid_player_name",
+                                       f"A name is 1 to {MAX_NAME} characters.")
+    if not name.isprintable():
+        raise errors.InvalidPlayerName(
+            "invalid_player_name",
+            "A name may not hold control or invisible characters (only printable "
+            "characters and plain spaces).")
+    if name != name.strip():
+        raise errors.InvalidPlayerName("invalid_player_name",
+                                       "A name may not start or end with a space.")
+    levels, ids = reserved_skeletons(games)
+    core = skeleton(name)
+    if core in levels or core == "bot" or any(core.startswith("bot" + g) for g in ids):
+        raise errors.InvalidPlayerName("player_name_reserved",
+                                       f"{name!r} imitates the name of a bot level.")
+    return name

@@ -1,0 +1,220 @@
+"""Players (issue 22 item 1): create, key rotation, authentication, profile, match history.
+
+A player is ``{id, name, created_at}`` and a player key ``pk.<id>.<secret>`` (43 URL-safe
+characters of secret) shown once at creation or rotation and stored only as its SHA-256
+digest; a rotation replaces the digest, so the old key stops working at once. The key sent
+as ``Authorization: Bearer`` on create or join binds the seat to the player (the player id
+goes into the roster in the hash chain, :mod:`service.log.roster`), and acts for that
+player's seat in any match (:meth:`Players.seat_for`).
+
+Names follow :mod:`service.usecases.player_names`. Counters ``played`` / ``won`` per game and
+mode family (:mod:`service.ratings.families`) are added once per finished match
+(:meth:`Players.count_end`, run by the end-of-match job).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any, Callable, Mapping
+
+from service import errors
+from service.log.envelopes import utc_iso
+from service.log.match_record import MatchRecord
+from service.ratings.families import family_of
+from service.store.player_store import PlayerStore
+from service.tokens import token_digest
+from service.usecases.context import MatchContext
+from service.usecases.player_names import check_name, fold
+
+KEY_PREFIX = "pk."
+MAX_PAGE = 100
+#: history entries looked at per requested entry when filters drop some (bounds a page)
+SCAN_FACTOR = 10
+
+
+def is_player_key(token: str | None) -> bool:
+    """True when a bearer token has the shape of a player key (``pk.<id>.<secret>``)."""
+    return isinstance(token, str) and token.startswith(KEY_PREFIX)
+
+
+def _split(key: str) -> str | None:
+    parts = key.split(".")
+    if len(parts) != 3 or parts[0] != "pk" or not parts[1] or not parts[2]:
+        return None
+    return parts[1] if len(parts[1]) == 16 and all(c in "0123456789abcdef"
+                                                   for c in parts[1]) else None
+
+
+class Players:
+    """The player use cases over :class:`service.store.player_store.PlayerStore`."""
+
+    def __init__(self, ctx: MatchContext, store: PlayerStore):
+        self.ctx = ctx
+        self.store = store
+
+    # ------------------------------------------------------------------ identity
+    def create(self, name: Any) -> dict[str, Any]:
+        """A new player ``{"player_id", "name", "created_at", "key"}`` (the key shown only
+        here). Raises InvalidPlayerName (``invalid_player_name``, ``player_name_reserved``,
+        ``player_name_taken``)."""
+        name = check_name(name, self.ctx.engines.values())
+        player_id = secrets.token_hex(8)
+        key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
+        created = utc_iso(self.ctx.clock())
+        if not self.store.create(player_id, fold(name),
+                                 {"id": player_id, "name": name, "created_at": created,
+                                  "key_digest": token_digest(key)}):
+            raise errors.InvalidPlayerName("player_name_taken",
+                                           f"Another player is called {name!r}.")
+        return {"player_id": player_id, "name": name, "created_at": created, "key": key}
+
+    def authenticate(self, key: str) -> str:
+        """The id of the player whose current key is ``key`` (constant-time compare of
+        digests). Raises InvalidPlayerKey."""
+        player_id = _split(key) if isinstance(key, str) else None
+        raw = self.store.get(player_id) if player_id else None
+        if raw is None or not hmac.compare_digest(raw.get("key_digest", ""),
+                                                  token_digest(key)):
+            raise errors.InvalidPlayerKey()
+        return player_id
+
+    def rotate(self, player_id: str, key: str) -> dict[str, Any]:
+        """A new key for ``player_id`` authenticated by its current ``key``; the old one
+        stops working. Raises PlayerNotFound, InvalidPlayerKey, PlayerNotSeated (403: a
+        valid key of another player)."""
+        self._get(player_id)
+        owner = self.authenticate(key)
+        if owner != player_id:
+            raise errors.PlayerNotSeated("A player key acts only for its own player.")
+        new_key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
+        self.store.set_digest(player_id, token_digest(new_key))
+        return {"player_id": player_id, "key": new_key}
+
+    def name_of(self, player_id: str) -> str:
+        """The name of an existing player (PlayerNotFound otherwise)."""
+        return self._get(player_id)["name"]
+
+    def _get(self, player_id: str) -> dict[str, str]:
+        raw = self.store.get(player_id) if isinstance(player_id, str) else None
+        if raw is None:
+            raise errors.PlayerNotFound(str(player_id))
+        return raw
+
+    # ------------------------------------------------------------------ seats
+    def seat_for(self, record: MatchRecord, key: str) -> int:
+        """The seat of ``record`` bound to the player of ``key``. Raises InvalidPlayerKey,
+        PlayerNotSeated (403)."""
+        player_id = self.authenticate(key)
+        seat = record.seat_of_player(player_id)
+        if seat is None:
+            raise errors.PlayerNotSeated()
+        return seat
+
+    def file_match(self, player_id: str, match_id: str, created_ts: float) -> None:
+        """Add a match to the player's history (at creation or join)."""
+        self.store.add_match(player_id, match_id, created_ts)
+
+    def count_end(self, record: MatchRecord) -> int:
+        """Count a finished match in the ``played``/``won`` counters of each bound player,
+        once per match (a repeat counts nothing). Returns how many players it counted."""
+        if not record.finished:
+            return 0
+        family = family_of(record.game, len(record.seats), record.options)
+        result = record.result if isinstance(record.result, dict) else {}
+        winners = set(result.get("winners") or [])
+        counted = 0
+        for item in record.seats:
+            player_id = record.player_of(item["seat"])
+            if not player_id:
+                continue
+            won = 1 if item["seat"] in winners else 0
+            key = f"{record.game}:{family.mode}"
+            if self.store.count_end(player_id, record.match_id,
+                                    {f"played:{key}": 1, f"won:{key}": won}):
+                counted += 1
+        return counted
+
+    # ------------------------------------------------------------------ reads
+    def profile(self, player_id: str,
+                ratings_of: Callable[[str], list[dict[str, Any]]]) -> dict[str, Any]:
+        """``{"player_id", "name", "created_at", "played", "won", "modes": [{"game",
+        "mode", "played", "won"}], "ratings": ratings_of("player:<id>")}`` (nothing
+        secret: no key, digest, token or card). Raises PlayerNotFound."""
+        raw = self._get(player_id)
+        modes: dict[tuple[str, str], dict[str, Any]] = {}
+        for field, value in raw.items():
+            kind, _, rest = field.partition(":")
+            if kind not in ("played", "won") or rest.count(":") != 1:
+                continue
+            game, mode = rest.split(":")
+            entry = modes.setdefault((game, mode), {"game": game, "mode": mode,
+                                                    "played": 0, "won": 0})
+            entry[kind] = int(value)
+        listed = [modes[k] for k in sorted(modes)]
+        return {"player_id": player_id, "name": raw["name"], "created_at": raw["created_at"],
+                "played": sum(m["played"] for m in listed),
+                "won": sum(m["won"] for m in listed), "modes": listed,
+                "ratings": ratings_of(f"player:{player_id}")}
+
+    def matches(self, player_id: str, *, game: str | None = None, mode: str | None = None,
+                status: str | None = None, rated: bool | None = None,
+                cursor: str | None = None, limit: int = 20) -> dict[str, Any]:
+        """One page of the player's matches, newest first: ``{"items": [{"match_id",
+        "game", "mode", "status", "rated", "seat", "won", "created_at", "finished_at"?,
+        "seats"}], "next_cursor"}``, filtered by ``game``, ``mode`` (family), ``status``
+        (``running``, ``finished``, ``abandoned``) and ``rated``. ``cursor``: the
+        ``next_cursor`` of the previous page (an offset into the list). Raises
+        PlayerNotFound, InvalidCursor."""
+        self._get(player_id)
+        offset = 0
+        if cursor is not None:
+            if not cursor.isdigit() or len(cursor) > 9:
+                raise errors.InvalidCursor()
+            offset = int(cursor)
+        items: list[dict[str, Any]] = []
+        scanned = 0
+        while len(items) < limit and scanned < limit * SCAN_FACTOR:
+            ids = self.store.match_page(player_id, offset, limit)
+            if not ids:
+                return {"items": items, "next_cursor": None}
+            for match_id in ids:
+                offset += 1
+                scanned += 1
+                item = self._history_item(match_id, player_id)
+                if item is not None and _keeps(item, game, mode, status, rated):
+                    items.append(item)
+                    if len(items) == limit:
+                        break
+        more = bool(self.store.match_page(player_id, offset, 1))
+        return {"items": items, "next_cursor": str(offset) if more else None}
+
+    def _history_item(self, match_id: str, player_id: str) -> dict[str, Any] | None:
+        try:
+            record = self.ctx.record(match_id)
+        except errors.MatchNotFound:
+            return None
+        seat = record.seat_of_player(player_id)
+        if seat is None:
+            return None
+        family = family_of(record.game, len(record.seats), record.options)
+        result = record.result if isinstance(record.result, dict) else {}
+        item: dict[str, Any] = {
+            "match_id": match_id, "game": record.game, "mode": family.mode,
+            "status": record.status, "rated": record.rated, "seat": seat,
+            "won": (seat in (result.get("winners") or [])) if record.finished else None,
+            "created_at": record.created_at,
+            "seats": [{k: e[k] for k in ("seat", "kind", "name", "bot", "player") if k in e}
+                      for e in record.public_seats(set(record.players) | _bound(record))]}
+        if record.finished:
+            item["finished_at"] = record.finished_at
+        return item
+
+
+def _bound(record: MatchRecord) -> set[int]:
+    return {s["seat"] for s in record.seats if s["kind"] == "human"}
+
+
+def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:
+    return ((game is None or item["game"] == game) and (mode is None or item["mode"] == mode)
+            and (status is None or item["status"] == status)
+            and (rated is None or item["rated"] == rated))
