@@ -1,0 +1,242 @@
+"""Issue 22: players (names, keys, seat binding, history), the ratings projection (exactly
+once, rebuild and replay equal to the live table) and leaderboards, on in-process fakeredis
+with the example game Duel (one trick: a match is two simultaneous cards)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from service import errors
+from service.ratings.inputs import rating_input
+from tests.support import exports
+from tests.support.exports import new_service, play
+
+
+@pytest.fixture()
+def svc(monkeypatch):
+    monkeypatch.setitem(exports.LEVEL, "duel", "high")
+    return new_service()
+
+
+def _duel(svc, a, b=None, *, rated=True, bot=None):
+    """A finished one-trick Duel of player ``a`` against player ``b`` (or a bot level)."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": bot} if bot else {"kind": "open"}]
+    created = svc.create_match("duel", seats, {"tricks": 1}, player_key=a["key"], rated=rated)
+    mid = created["match_id"]
+    if not bot:
+        svc.join(mid, 1, player_key=b["key"])
+    return mid
+
+
+# ---------------------------------------------------------------- names
+@pytest.mark.parametrize("name,code", [
+    ("", "invalid_player_name"), ("x" * 33, "invalid_player_name"),
+    ("ann\u200bbob", "invalid_player_name"), ("ann\u202ebob", "invalid_player_name"),
+    ("tab\there", "invalid_player_name"), (" ann", "invalid_player_name"),
+    ("Expert", "player_name_reserved"), ("EXPERT bot", "player_name_reserved"),
+    ("\u0435xpert", "player_name_reserved"),          # Cyrillic e
+    ("bot:ai-100-human:greedy", "player_name_reserved"), ("Tactician", "player_name_reserved"),
+])
+def test_a_bad_name_is_a_422_with_its_code(svc, name, code):
+    with pytest.raises(errors.InvalidPlayerName) as caught:
+        svc.create_player(name)
+    assert caught.value.code == code and caught.value.status == 422
+
+
+def test_names_are_unique_case_insensitively_and_32_characters_pass(svc):
+    svc.create_player("Zoë Night")
+    with pytest.raises(errors.InvalidPlayerName) as caught:
+        svc.create_player("ZOË NIGHT")
+    assert caught.value.code == "player_name_taken"
+    assert svc.create_player("y" * 32)["name"] == "y" * 32
+
+
+# ---------------------------------------------------------------- keys
+def test_the_key_is_stored_only_as_a_digest_and_rotation_replaces_it(svc):
+    ann = svc.create_player("Ann")
+    stored = [v for k in svc.redis.keys("*") if svc.redis.type(k) == "hash"
+              for v in svc.redis.hgetall(k).values()]
+    assert ann["key"] not in stored and ann["key"].split(".")[2] not in "".join(stored)
+    assert svc.player_of_key(ann["key"]) == ann["player_id"]
+    new = svc.rotate_player_key(ann["player_id"], ann["key"])["key"]
+    assert svc.player_of_key(new) == ann["player_id"]
+    with pytest.raises(errors.InvalidPlayerKey):
+        svc.player_of_key(ann["key"])
+    bob = svc.create_player("Bob")
+    with pytest.raises(errors.PlayerNotSeated):      # a valid key of another player: 403
+        svc.rotate_player_key(ann["player_id"], bob["key"])
+    with pytest.raises(errors.PlayerNotFound):
+        svc.player_profile("0000000000000000")
+
+
+def test_a_player_key_binds_the_seat_and_acts_for_it_only(svc):
+    ann, bob, cid = svc.create_player("Ann"), svc.create_player("Bob"), svc.create_player("Cid")
+    mid = _duel(svc, ann, bob)
+    seats = svc.match_view(mid, None)["seats"]
+    assert [(s.get("player"), s.get("name")) for s in seats] == \
+        [(ann["player_id"], "Ann"), (bob["player_id"], "Bob")]
+    assert svc.authenticate(mid, ann["key"]) == 0 and svc.authenticate(mid, bob["key"]) == 1
+    with pytest.raises(errors.PlayerNotSeated) as caught:
+        svc.authenticate(mid, cid["key"])
+    assert caught.value.status == 403
+    with pytest.raises(errors.InvalidPlayerKey):
+        svc.authenticate(mid, "pk.0123456789abcdef.forged")
+    first = svc.log(mid)[0]["roster"]
+    assert first["rated"] is True and first["seats"][0]["player"] == ann["player_id"]
+    join = next(e for e in svc.log(mid) if e["type"] == "SeatJoined")
+    assert join["data"] == {"seat": 1, "name": "Bob", "player": bob["player_id"]}
+
+
+def test_rated_matches_take_only_players_one_seat_each(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    with pytest.raises(errors.RatedMatchRefused):
+        svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1},
+                         rated=True)
+    with pytest.raises(errors.RatedMatchRefused):
+        svc.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 1},
+                         player_key=ann["key"], rated=True)
+    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1},
+                           player_key=ann["key"], rated=True)["match_id"]
+    with pytest.raises(errors.RatedMatchRefused):
+        svc.join(mid, 1)
+    with pytest.raises(errors.ServiceError) as caught:
+        svc.join(mid, 1, player_key=ann["key"])
+    assert caught.value.code == "player_already_seated"
+    assert svc.join(mid, 1, player_key=bob["key"])["seat"] == 1
+
+
+# ---------------------------------------------------------------- what a log says
+def test_an_export_says_who_played_and_verifies(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    play(svc, mid, random.Random(1))
+    doc = svc.export(mid)
+    assert doc["format"] == "apocalypse-arena/log@3"
+    assert [s["player"] for s in doc["seats"]] == [ann["player_id"], bob["player_id"]]
+    assert svc.verify(doc)["valid"]
+    doc["seats"][1]["player"] = ann["player_id"]          # claim another player played
+    assert not svc.verify(doc)["valid"]
+
+
+def test_a_match_ended_before_every_first_decision_is_not_rated(svc):
+    ann = svc.create_player("Ann")
+    mid = _duel(svc, ann, bot="high")
+    svc.resign(mid, 0)
+    assert rating_input({"match_id": mid, "events": svc.log(mid)}) == "aborted"
+    assert svc.match_ended(mid)["rated"] == "aborted"
+    assert svc.leaderboard("duel")["items"] == []
+
+
+def test_a_resigned_seat_is_placed_last(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 3},
+                           player_key=ann["key"], rated=True)["match_id"]
+    svc.join(mid, 1, player_key=bob["key"])
+    play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
+    svc.resign(mid, 1)
+    got = rating_input({"match_id": mid, "events": svc.log(mid)})
+    assert got.teams == ((f"player:{ann['player_id']}",), (f"player:{bob['player_id']}",))
+    assert got.ranks[1] > got.ranks[0]
+
+
+# ---------------------------------------------------------------- the projection
+def test_the_job_counts_and_rates_each_match_once(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    play(svc, mid, random.Random(3))
+    assert svc.match_ended(mid)["folded"] == 1
+    before = svc._ratings.live_table()
+    again = svc.match_ended(mid)
+    assert again["folded"] == 0 and again["counted"] == 0
+    assert svc._ratings.live_table() == before
+    profile = svc.player_profile(ann["player_id"])
+    assert profile["played"] == 1 and profile["modes"][0]["mode"] == "2p"
+    assert profile["ratings"][0]["matches"] == 1 and profile["ratings"][0]["provisional"]
+    board = svc.leaderboard("duel", "2p")
+    assert board["total"] == 2 and {e["name"] for e in board["items"]} == {"Ann", "Bob"}
+    assert board["items"][0]["ordinal"] > board["items"][1]["ordinal"]
+
+
+def test_a_worker_killed_mid_update_changes_nothing_and_the_retry_folds_once(svc, monkeypatch):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    play(svc, mid, random.Random(4))
+    store = svc._ratings.store
+    real = store.apply
+
+    def killed(*args, **kwargs):
+        raise SystemExit("worker killed")    # dies after computing, before the script
+
+    monkeypatch.setattr(store, "apply", killed)
+    with pytest.raises(SystemExit):
+        svc.match_ended(mid)
+    assert svc._ratings.live_table() == ({}, {})
+    monkeypatch.setattr(store, "apply", real)
+    assert svc.match_ended(mid)["folded"] == 1
+    assert svc.match_ended(mid)["folded"] == 0
+    table, history = svc._ratings.live_table()
+    assert all(r["matches"] == 1 for r in table["duel:2p"].values())
+    assert all(len(h) == 1 for h in history.values())
+
+
+def test_two_workers_racing_on_one_checkpoint_fold_each_match_once(svc, monkeypatch):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mids = [_duel(svc, ann, bob) for _ in range(2)]
+    for i, mid in enumerate(mids):
+        play(svc, mid, random.Random(10 + i))
+    ratings = svc._ratings
+    store = ratings.store
+    real = store.apply
+    raced = []
+
+    def other_worker_first(expected, new, ops):
+        if not raced:                          # another worker applies first
+            raced.append(True)
+            monkeypatch.setattr(store, "apply", real)
+            assert ratings.advance() == 1     # it folds the second match
+        return real(expected, new, ops)       # this worker's script finds it moved on
+
+    svc.match_ended(mids[0])
+    second = rating_input({"match_id": mids[1], "events": svc.log(mids[1])})
+    store.register(mids[1], second.end_us, json.dumps(second.to_json(), sort_keys=True))
+    monkeypatch.setattr(store, "apply", other_worker_first)
+    assert ratings.advance() == 0 and raced
+    table, _ = ratings.live_table()
+    assert sorted(r["matches"] for r in table["duel:2p"].values()) == [2, 2]
+
+
+def test_rebuild_and_replay_equal_the_live_table_over_200_random_rated_matches(svc):
+    rng = random.Random(22)
+    players = [svc.create_player(f"P{i:02d}") for i in range(12)]
+    mids = []
+    for i in range(200):
+        a, b = rng.sample(players, 2)
+        bot = rng.choice([None, None, "high", "random"])
+        mids.append(_duel(svc, a, b, bot=bot))
+        play(svc, mids[-1], random.Random(i))
+    casual = _duel(svc, players[0], players[1], rated=False)
+    play(svc, casual, random.Random(999))
+    order = mids + [casual]
+    rng.shuffle(order)                          # jobs run in any order (late arrivals refold)
+    for mid in order:
+        svc.match_ended(mid)
+    live = svc._ratings.live_table()
+    assert sum(r["matches"] for r in live[0]["duel:2p"].values()) == 400
+    assert svc.ratings_rebuild()["same"] is True
+    report = svc.ratings_rebuild(write=True)
+    assert report["rated"] == 200 and report["skipped"] == {"casual": 1}
+    assert svc._ratings.live_table() == live
+    replayed = svc.ratings_replay([svc.export(m) for m in order])
+    board = {e["participant"]: (e["mu"], e["sigma"]) for e in replayed["boards"]["duel:2p"]}
+    assert board == {p: (r["mu"], r["sigma"]) for p, r in live[0]["duel:2p"].items()}
+    top = svc.leaderboard("duel", "2p", 0, 50)
+    assert top["total"] == len(live[0]["duel:2p"]) and len(top["items"]) == top["total"]
+    assert [e["ordinal"] for e in top["items"]] == sorted((e["ordinal"] for e in top["items"]),
+                                                          reverse=True)
+    assert any(e["kind"] == "bot" and e["bot"] == "high" for e in top["items"])
+    page = svc.player_matches(players[0]["player_id"], limit=5, rated=True)
+    assert len(page["items"]) == 5 and page["next_cursor"] is not None
+    assert all(i["rated"] and i["seats"][i["seat"]]["player"] == players[0]["player_id"]
+               for i in page["items"])
