@@ -49,13 +49,22 @@ def create_match():
     """Create a match; the body's human seats get their tokens here, shown once (a repeat
     with the same ``Idempotency-Key`` and body answers them again).
     ``unlisted: true`` keeps it out of the lobby; ``spectators: false`` makes tokenless
-    reads 403 while it runs."""
+    reads 403 while it runs. ``Authorization: Bearer <player key>`` binds the first human
+    seat to that player; ``rated: true`` makes a rated match (issue 22)."""
     body = schemas.create_match_body()
     return _created(service().create_match(body["game"], body["seats"], body["options"],
                                            body["turn_timeout_s"], unlisted=body["unlisted"],
                                            spectators=body["spectators"],
                                            client=quota_client(),
-                                           idempotency_key=schemas.idempotency_key()))
+                                           idempotency_key=schemas.idempotency_key(),
+                                           player_key=player_key(), rated=body["rated"]))
+
+
+def player_key() -> str | None:
+    """The request's bearer token when it is a player key (``pk.<id>.<secret>``), else
+    ``None`` (create and join take no seat token)."""
+    token = bearer_token()
+    return token if is_player_key(token) else None
 
 
 @bp.get("")

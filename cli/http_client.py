@@ -95,10 +95,20 @@ class ArenaClient:
         return self._call("POST", f"/v1/matches/{match_id}/resign", token)
 
     def create_match(self, game: str, seats: list[dict[str, Any]],
-                     options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``POST /v1/matches``; the answer carries each human seat's token (shown once)."""
-        return self._call("POST", "/v1/matches",
-                          json={"game": game, "seats": seats, "options": options or {}})
+                     options: dict[str, Any] | None = None, player_key: str | None = None,
+                     rated: bool = False) -> dict[str, Any]:
+        """``POST /v1/matches``; the answer carries each human seat's token (shown once).
+        ``player_key`` binds the first human seat to that player; ``rated`` asks for a rated
+        match (issue 22)."""
+        body: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
+        if rated:
+            body["rated"] = True
+        return self._call("POST", "/v1/matches", player_key, json=body)
+
+    def create_player(self, name: str) -> dict[str, Any]:
+        """``POST /v1/players``: ``{"player_id", "name", "created_at", "key"}`` (the key
+        shown once)."""
+        return self._call("POST", "/v1/players", json={"name": name})
 
     def match(self, match_id: str, token: str | None) -> dict[str, Any]:
         """``GET /v1/matches/{id}``: the match as the bearer's seat may see it."""

@@ -1,7 +1,7 @@
 """The ``arena`` command line (console script ``arena = cli.main:main``).
 
 Sub-commands live in one small module each: ``serve``, ``worker``, ``play``, ``replay``,
-``simulate``. Configuration comes from environment variables (docs/configuration.md).
+``simulate``, ``players``, ``ratings``. Configuration comes from environment variables (docs/configuration.md).
 
 Each sub-command's module is imported only when that command runs (:class:`LazyGroup`):
 the server image installs the package without the ``cli`` extra (rich, requests,
@@ -22,6 +22,8 @@ COMMANDS = {
     "play": "cli.play:play",
     "replay": "cli.replay:replay",
     "simulate": "cli.simulate:simulate",
+    "players": "cli.players:players",
+    "ratings": "cli.ratings:ratings",
 }
 
 

@@ -129,13 +129,16 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
                max_steps: int = 10_000,
                bot_options: dict[str, Any] | None = None,
                options: dict[str, Any] | None = None,
-               session: Session | None = None) -> dict[str, Any] | None:
+               session: Session | None = None, player_key: str | None = None,
+               rated: bool = False) -> dict[str, Any] | None:
     """Create a match of ``game`` (seat 0 human, seats 1.. bots of level ``bots``, each
     with ``bot_options`` when given; match ``options``) and play it out.
 
     Returns the finished match as seat 0 sees it (``"result"`` holds the scores and e.g.
     a solo ``"rating"``), or ``None`` when the player quit (the seat was resigned first).
     ``session`` (a fresh one when not given) gets the match id and token at once.
+    ``player_key``: seat 0 is bound to that player (named as the player); ``rated``: a
+    rated match (issue 22; needs ``player_key``).
 
     Raises:
         cli.http_client.ApiError: the server refused something a retry cannot fix.
@@ -147,8 +150,9 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
     bot_seat: dict[str, Any] = {"kind": "bot", "bot": bots}
     if bot_options:
         bot_seat["bot_options"] = dict(bot_options)
-    created = client.create_match(game, [{"kind": "human", "name": "you"}] + [bot_seat] * (seats - 1),
-                                  options or {})
+    me: dict[str, Any] = {"kind": "human"} if player_key else {"kind": "human", "name": "you"}
+    created = client.create_match(game, [me] + [bot_seat] * (seats - 1), options or {},
+                                  player_key=player_key, rated=rated)
     match_id = created["match_id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     session.match_id, session.token = match_id, token
@@ -344,8 +348,13 @@ def parse_match_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
 @click.option("--seed", default=None, type=int, help="Seed of the --auto policy.")
 @click.option("--quiet", is_flag=True, help="With --auto: print only the result.")
+@click.option("--player-key", "player_key", default=None, envvar="ARENA_PLAYER_KEY",
+              help="Play as this player (its key from `arena players create`; env "
+                   "ARENA_PLAYER_KEY): seat 0 is bound to the player.")
+@click.option("--rated", is_flag=True, help="A rated match (needs --player-key).")
 def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[str, ...],
-         match_option: tuple[str, ...], auto: bool, seed: int | None, quiet: bool) -> None:
+         match_option: tuple[str, ...], auto: bool, seed: int | None, quiet: bool,
+         player_key: str | None = None, rated: bool = False) -> None:
     """Play a match in the terminal against bots, over the public HTTP API.
 
     At the prompt type an action's number, help, resign (give up the seat and watch the
@@ -371,7 +380,8 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
                 bots = default_bot_level(_server_levels(client, game))
                 options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
             play_match(client, game, seats, bots, choose, console, show=not (auto and quiet),
-                       bot_options=options, options=match_options, session=session)
+                       bot_options=options, options=match_options, session=session,
+                       player_key=player_key, rated=rated)
         except KeyboardInterrupt:
             console.print()
             leave(client, session, console, "Interrupted (Ctrl-C)")

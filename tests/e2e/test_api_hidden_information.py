@@ -18,6 +18,7 @@ to its seat before the reveal.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -44,7 +45,15 @@ class Table:
     def __init__(self, http, client, service, game: str, rng: random.Random):
         self.http, self.client, self.service, self.rng = http, client, service, rng
         seats = e2e_seats()[game]
-        created = create(http, [{"kind": "human"}] * seats, game, options=GAME_OPTIONS[game])
+        # seat 0 is a player's (issue 22): its profile, history and the leaderboard are
+        # answers every viewer can get, checked below like the others
+        status, _, player = http.post("/v1/players", {"name": f"Leak {game}"[:32]})
+        assert status == 201, player
+        self.player_id, self.player_key = player["player_id"], player["key"]
+        status, _, created = http.post("/v1/matches", {"game": game, "seats": [{"kind": "human"}] * seats,
+                                                       "options": GAME_OPTIONS[game]}, self.player_key)
+        assert status == 201 and created["seats"][0]["player"] == self.player_id, created
+        self.game = game
         self.match_id, self.tokens = created["match_id"], tokens_of(created)
         self.knowledge = Knowledge(registry()[game], seats)
         self.catch_up()
@@ -111,6 +120,14 @@ class Table:
         assert self.since == version or any("seat_state" in p for p in payloads if isinstance(p, dict)), \
             "views=true carries no seat_state"
         out.append(("SSE views", (stream.status_code, None, payloads)))
+        players = [("profile", self.http.get(f"/v1/players/{self.player_id}", token)),
+                   ("history", self.http.get(f"/v1/players/{self.player_id}/matches", token)),
+                   ("leaderboard", self.http.get(f"/v1/games/{self.game}/leaderboard", token))]
+        for name, (status, _, body) in players:
+            assert status == 200, (name, body)
+            text = json.dumps(body)
+            assert self.player_key not in text and not any(t in text for t in self.tokens.values()), name
+        out += players
         if viewer is not None:
             status, _, legal = get("/legal-actions")
             out += [("legal actions", (status, None, legal)),
