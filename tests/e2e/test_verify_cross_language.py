@@ -334,3 +334,47 @@ def test_python_and_javascript_canonicalise_alike(node, tmp_path):
     assert proc.returncode == 0, proc.stderr
     javascript = [json.loads(line) for line in proc.stdout.split("\n") if line]
     assert javascript == [jcs(v).decode("utf-8") for v in CORPUS]
+
+
+# ---------------------------------------------------------------- players (issue 22, log@3)
+LOG_V2 = sorted((ROOT / "tests" / "fixtures" / "log_v2").glob("*.json.xz"))
+
+
+def test_log_at_2_exports_still_verify_in_node(node, tmp_path):
+    import lzma
+
+    files = []
+    for path in LOG_V2:
+        out = tmp_path / path.name.replace(".xz", "")
+        out.write_bytes(lzma.decompress(path.read_bytes()))
+        files.append(out)
+    assert len(files) == 3
+    for name, report in run_node(node, files).items():
+        assert report["valid"] and report["format"] == "apocalypse-arena/log@2", (name, report["errors"][:3])
+
+
+def test_an_export_with_players_verifies_in_both_and_a_swapped_player_fails_in_both(node, tmp_path):
+    import random
+
+    from tests.support import exports as ex
+
+    service = new_service()
+    ann, bob = service.create_player("Ann"), service.create_player("Bob")
+    mid = service.create_match("ai-100-human", [{"kind": "human"}, {"kind": "open"}], {},
+                               player_key=ann["key"], rated=True)["match_id"]
+    service.join(mid, 1, player_key=bob["key"])
+    ex.play(service, mid, random.Random(5))
+    doc = service.export(mid)
+    assert doc["format"] == LOG_FORMAT == "apocalypse-arena/log@3"
+    assert [s["player"] for s in doc["seats"]] == [ann["player_id"], bob["player_id"]]
+    swapped = copy.deepcopy(doc)
+    swapped["seats"][0]["player"], swapped["seats"][1]["player"] = \
+        doc["seats"][1]["player"], doc["seats"][0]["player"]
+    files = {}
+    for name, item in (("good", doc), ("swapped", swapped)):
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(json.dumps(item), encoding="utf-8")
+    reports = run_node(node, list(files.values()))
+    assert reports["good.json"]["valid"] and service.verify(doc)["valid"]
+    assert not reports["swapped.json"]["valid"] and not service.verify(swapped)["valid"]
+    assert any("seats differ" in e for e in reports["swapped.json"]["errors"])
