@@ -312,8 +312,8 @@ class StateQuerySchema(Schema):
 # -- replays ------------------------------------------------------------------------------
 
 class MatchLogSchema(Schema):
-    """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@2``, or an old
-    ``apocalypse-arena/log@1`` one: :data:`service.log.codec.LOG_FORMATS`)."""
+    """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@3``, or an older
+    ``log@2`` / ``log@1`` one: :data:`service.log.codec.LOG_FORMATS`)."""
 
     class Meta:
         unknown = EXCLUDE

@@ -1,4 +1,7 @@
-"""The PostgreSQL archive adapter (psycopg 3): finished matches moved out of Redis.
+"""The PostgreSQL archive adapter (psycopg 3): finished matches moved out of Redis, and
+the players and rating history of issue 22 (tables ``arena_players`` and
+``arena_rating_history``: one row per rated match per participant, so a rating curve can be
+drawn from the archive).
 
 One table, ``arena_archive`` (created on first use), one row per archived match, keyed by
 ``(prefix, match_id)`` (``prefix``: ``ARENA_KEY_PREFIX``, so deployments may share a
@@ -48,6 +51,30 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
   PRIMARY KEY (prefix, match_id));
 CREATE INDEX IF NOT EXISTS {TABLE}_lobby
   ON {TABLE} (prefix, created_ts DESC, match_id COLLATE "C" DESC) WHERE listed;
+"""
+
+#: players and rating history (issue 22), beside the archive when it is configured
+PLAYERS_TABLE = "arena_players"
+HISTORY_TABLE = "arena_rating_history"
+PLAYER_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {PLAYERS_TABLE} (
+  prefix text NOT NULL,
+  player_id text NOT NULL,
+  name text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (prefix, player_id));
+CREATE TABLE IF NOT EXISTS {HISTORY_TABLE} (
+  prefix text NOT NULL,
+  participant text NOT NULL,
+  board text NOT NULL,
+  match_id text NOT NULL,
+  ended_at timestamptz NOT NULL,
+  mu double precision NOT NULL,
+  sigma double precision NOT NULL,
+  ordinal double precision NOT NULL,
+  PRIMARY KEY (prefix, participant, board, match_id));
+CREATE INDEX IF NOT EXISTS {HISTORY_TABLE}_curve
+  ON {HISTORY_TABLE} (prefix, participant, board, ended_at);
 """
 
 UPSERT = f"""
@@ -105,6 +132,7 @@ class ArchiveStore:
             try:
                 with conn.transaction():
                     conn.execute(SCHEMA)
+                    conn.execute(PLAYER_SCHEMA)
                 return
             except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable,
                     psycopg.errors.DuplicateObject):
@@ -193,11 +221,53 @@ class ArchiveStore:
         return [(float(ts), mid, {**meta, "archived": "1"}, {int(s) for s in tokens})
                 for ts, mid, meta, tokens in rows]
 
+    # ------------------------------------------------------------------ players (issue 22)
+    def put_player(self, player_id: str, name: str, created_at: str) -> None:
+        """Record a player (id, name, creation time; never its key); a repeat changes
+        nothing."""
+        self._conn().execute(
+            f"INSERT INTO {PLAYERS_TABLE} (prefix, player_id, name, created_at) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (self.prefix, player_id, name, created_at))
+
+    def put_rating_points(self, points: list[Mapping[str, Any]], replace_all: bool = False) -> None:
+        """Record rating-history rows ``{"participant", "board", "match_id", "at", "mu",
+        "sigma", "ordinal"}`` (one per rated match per player; a repeat of a row changes
+        nothing). ``replace_all``: the history was refolded from the start: every row of
+        this prefix is replaced in one transaction."""
+        conn = self._conn()
+        with conn.transaction():
+            if replace_all:
+                conn.execute(f"DELETE FROM {HISTORY_TABLE} WHERE prefix = %s", (self.prefix,))
+            with conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO {HISTORY_TABLE} (prefix, participant, board, match_id, "
+                    "ended_at, mu, sigma, ordinal) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    [(self.prefix, p["participant"], p["board"], p["match_id"], p["at"],
+                      p["mu"], p["sigma"], p["ordinal"]) for p in points])
+
+    def rating_curve(self, participant: str, board: str) -> list[dict[str, Any]]:
+        """The rows of one participant on one board, oldest first."""
+        rows = self._conn().execute(
+            f"SELECT match_id, ended_at, mu, sigma, ordinal FROM {HISTORY_TABLE} "
+            "WHERE prefix = %s AND participant = %s AND board = %s ORDER BY ended_at, match_id",
+            (self.prefix, participant, board)).fetchall()
+        return [{"match_id": m, "at": at.isoformat(), "mu": mu, "sigma": sg, "ordinal": od}
+                for m, at, mu, sg, od in rows]
+
+    def player_names(self) -> dict[str, str]:
+        """player id -> name of this prefix's recorded players."""
+        rows = self._conn().execute(
+            f"SELECT player_id, name FROM {PLAYERS_TABLE} WHERE prefix = %s",
+            (self.prefix,)).fetchall()
+        return {pid: name for pid, name in rows}
+
     def match_ids(self) -> list[str]:
         """Every archived match id of this prefix (``arena ratings rebuild``)."""
-        with self._conn().cursor() as cur:
-            cur.execute(f"SELECT match_id FROM {TABLE} WHERE prefix = %s", (self.prefix,))
-            return [row[0] for row in cur.fetchall()]
+        rows = self._conn().execute(f"SELECT match_id FROM {TABLE} WHERE prefix = %s",
+                                    (self.prefix,)).fetchall()
+        return [row[0] for row in rows]
 
     def count(self) -> int:
         """How many matches of this deployment are archived."""

@@ -49,7 +49,7 @@ def lobby_item(record: MatchRecord, claimed: set[int]) -> dict[str, Any]:
     """The public lobby entry of one match (see module docstring)."""
     seats = []
     for entry in record.public_seats(claimed):
-        seats.append({k: entry[k] for k in ("seat", "kind", "name", "bot") if k in entry})
+        seats.append({k: entry[k] for k in ("seat", "kind", "name", "bot", "player") if k in entry})
     item: dict[str, Any] = {
         "match_id": record.match_id, "game": record.game,
         "status": "open" if record.lobby_bucket(claimed) == "open" else record.status,

@@ -66,6 +66,9 @@ class Players:
                                   "key_digest": token_digest(key)}):
             raise errors.InvalidPlayerName("player_name_taken",
                                            f"Another player is called {name!r}.")
+        archive = getattr(self.ctx, "archive", None)
+        if archive is not None and hasattr(archive, "put_player"):
+            archive.put_player(player_id, name, created)   # its key is never archived
         return {"player_id": player_id, "name": name, "created_at": created, "key": key}
 
     def authenticate(self, key: str) -> str:

@@ -88,6 +88,7 @@ class Ratings:
             new = {"applied": applied + len(pending), "match_id": last.match_id,
                    "end_us": last.end_us}
             if self.store.apply(raw, new, ops):
+                self._archive(ops)
                 return len(pending)
         raise errors.ServiceError("ratings_busy", 503,
                                   "The ratings are being updated; try again.")
@@ -138,7 +139,30 @@ class Ratings:
                "end_us": last.end_us if last else None}
         if last is None:
             new = {"applied": 0}
-        return self.store.apply(raw, new, ops)
+        if not self.store.apply(raw, new, ops):
+            return False
+        self._archive(ops, replace_all=True)
+        return True
+
+    def _archive(self, ops: list[tuple], replace_all: bool = False) -> None:
+        """Copy the curve points just written to the archive's ``arena_rating_history``
+        when an archive is configured (after the Redis script: a crash in between leaves
+        rows missing that ``arena ratings rebuild --write`` restores). A failing archive is
+        logged, never fails the fold."""
+        archive = getattr(self.ctx, "archive", None)
+        if archive is None or not hasattr(archive, "put_rating_points"):
+            return
+        prefix = self.store.key("history:")
+        points = []
+        for op in ops:
+            if op[0] == "L" and op[1].startswith(prefix):
+                point = json.loads(op[2])
+                points.append({**point, "participant": op[1][len(prefix):],
+                               "ordinal": ordinal(point["mu"], point["sigma"])})
+        try:
+            archive.put_rating_points(points, replace_all=replace_all)
+        except Exception:  # noqa: BLE001 - the archive being down must not stop the ratings
+            log.exception("archiving %d rating points failed", len(points))
 
     # ---------------------------------------------------------------- rebuild, replay
     def inputs_from_logs(self, match_ids: Iterable[str]) -> tuple[list[RatingInput], dict[str, int]]:

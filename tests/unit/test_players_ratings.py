@@ -240,3 +240,29 @@ def test_rebuild_and_replay_equal_the_live_table_over_200_random_rated_matches(s
     assert len(page["items"]) == 5 and page["next_cursor"] is not None
     assert all(i["rated"] and i["seats"][i["seat"]]["player"] == players[0]["player_id"]
                for i in page["items"])
+
+
+# ---------------------------------------------------------------- PostgreSQL (archive configured)
+def test_with_an_archive_players_and_each_rated_match_per_player_get_a_row(archive_url, monkeypatch):
+    from service.bootstrap import build_service
+    from service.config import Config
+    from service.ratings.fold import ordinal
+
+    monkeypatch.setitem(exports.LEVEL, "duel", "high")
+    svc = build_service(Config(key_prefix=f"pg-{__import__('uuid').uuid4().hex[:8]}",
+                               max_bot_matches_per_client=0, archive_url=archive_url))
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    archive = svc.ctx.archive
+    assert archive.player_names() == {ann["player_id"]: "Ann", bob["player_id"]: "Bob"}
+    mids = []
+    for i in range(3):
+        mids.append(_duel(svc, ann, bob))
+        play(svc, mids[-1], random.Random(30 + i))
+        svc.match_ended(mids[-1])
+    svc.match_ended(mids[-1])                       # a repeat adds no row
+    curve = archive.rating_curve(f"player:{ann['player_id']}", "duel:2p")
+    assert [p["match_id"] for p in curve] == mids
+    live = svc._ratings.store.history(f"player:{ann['player_id']}")
+    assert [p["ordinal"] for p in curve] == [ordinal(p["mu"], p["sigma"]) for p in live]
+    svc.ratings_rebuild(write=True)                 # a rebuild rewrites the same rows
+    assert archive.rating_curve(f"player:{ann['player_id']}", "duel:2p") == curve

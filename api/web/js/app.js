@@ -1,11 +1,13 @@
 // The reference web client's router: #/ lobby, #/m/<id> play (or watch without a seat),
 // #/watch/<id> spectate, #/join/<id>/<seat>, #/seat/<id>/<seat>/<token> (a seat link),
-// #/replay/<id>[/<version>], #/replay-file.
+// #/replay/<id>[/<version>], #/replay-file, #/player/<id> (a profile), #/leaderboard/<game>[/<mode>].
 import { keepSeat } from "./api.js";
 import { h, replace } from "./dom.js";
 import { joinSeat, showLobby } from "./lobby.js";
 import { showMatch } from "./play.js";
 import { showReplay, showReplayUpload } from "./replay.js";
+import { showProfile } from "./players.js";
+import { showLeaderboard } from "./leaderboard.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 let cleanup = () => {};
@@ -33,6 +35,8 @@ async function route() {
       return;
     } else if (parts[0] === "replay" && parts[1]) done = await showReplay(box, { matchId: parts[1] }, parts[2] ? Number(parts[2]) : null);
     else if (parts[0] === "replay-file") done = showReplayUpload(box);
+    else if (parts[0] === "player" && parts[1]) done = await showProfile(box, parts[1]);
+    else if (parts[0] === "leaderboard") done = await showLeaderboard(box, parts[1], parts[2]);
     else done = await showLobby(box);
   } catch (error) {
     replace(box, h("h1", { text: "Something went wrong" }), h("p", { class: "problem", text: String(error && error.message || error) }),

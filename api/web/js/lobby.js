@@ -4,6 +4,7 @@
 // copyable seat links; seat tokens kept per match.
 import { ApiError, get, keepSeat, once, post, seats as heldSeats } from "./api.js";
 import { h, replace, toast } from "./dom.js";
+import { playerKey, playerLink, playerPanel } from "./players.js";
 
 const MODES = {
   "ai-100-human": "1 seat: solo with the rating ladder · 2 seats: the 2-player mode with its neutral grid · 3-6 seats: the standard game",
@@ -67,6 +68,7 @@ function createForm(games, onCreated) {
   const modes = h("p", { class: "muted small" });
   const problem = h("p", { class: "problem", role: "alert" });
   const timeout = h("input", { id: "turn-timeout", type: "number", min: 1, max: 86400, placeholder: "none" });
+  const rated = h("input", { id: "rated", type: "checkbox" });
 
   const game = () => games.find((g) => g.id === gameSelect.value);
   function drawSeats() {
@@ -105,9 +107,11 @@ function createForm(games, onCreated) {
     const yours = [...seatsBox.querySelectorAll("select")].map((s) => s.value).indexOf("you");
     const body = { game: g.id, seats: seatSpecs, options: readOptions(form, g.options_schema) };
     if (timeout.value) body.turn_timeout_s = Number(timeout.value);
+    if (rated.checked) body.rated = true;
     try {
+      // with a player in this browser its key binds "You" (the first human seat): issue 22
       /** @type {import("./types.js").CreatedMatch} */
-      const created = await post("/v1/matches", body);
+      const created = await post("/v1/matches", body, playerKey() || undefined);
       onCreated(created, yours);
     } catch (error) {
       problem.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
@@ -119,6 +123,7 @@ function createForm(games, onCreated) {
     h("div", { class: "field" }, h("label", { for: "seat-count", text: "Seats" }), count),
     seatsBox, h("h3", { text: "Options" }), optionsBox,
     h("div", { class: "field" }, h("label", { for: "turn-timeout", text: "Turn timeout (seconds)" }), timeout),
+    h("div", { class: "field" }, h("label", { for: "rated", text: "Rated (needs a player; other humans join open seats as players)" }), rated),
     problem, h("button", { type: "submit", id: "create-match", class: "primary", text: "Create match" }));
   return form;
 }
@@ -150,7 +155,8 @@ function matchRow(m, games) {
   const open = (m.seats || []).filter((s) => s.kind === "open");
   return h("li", { "data-match": m.match_id },
     h("b", { text: g ? g.title : m.game }), ` · ${m.status} · v${m.version ?? "?"} · `,
-    (m.seats || []).map((s) => `${s.seat}: ${s.name || (s.kind === "bot" ? `bot ${s.bot}` : s.kind)}`).join(", "), " · ",
+    (m.seats || []).map((s, i) => [i ? ", " : "", `${s.seat}: `, s.player ? playerLink(s.player, s.name || s.player)
+      : s.name || (s.kind === "bot" ? `bot ${s.bot}` : s.kind)]), " · ",
     held && m.status !== "finished" ? h("a", { href: `#/m/${m.match_id}`, text: "play" }) : null, held ? " " : null,
     m.status === "finished" ? h("a", { href: `#/replay/${m.match_id}`, text: "replay" }) : h("a", { href: `#/watch/${m.match_id}`, text: "spectate" }),
     open.map((s) => [" ", h("a", { href: `#/join/${m.match_id}/${s.seat}`, text: `join seat ${s.seat}` })]));
@@ -205,7 +211,9 @@ export async function showLobby(root) {
   });
   replace(root, h("h1", { text: "Lobby" }),
     h("div", { class: "lobby" }, h("div", {}, createdBox, form),
-      h("div", {}, openById(), listBox,
+      h("div", {}, playerPanel(),
+        h("p", { class: "zone" }, h("a", { href: "#/leaderboard", id: "leaderboards", text: "Leaderboards" })),
+        openById(), listBox,
         h("section", { class: "zone" }, h("h2", { text: "Games" }), h("ul", {}, games.map((g) =>
           h("li", {}, h("b", { text: g.title }), ` (${g.id}): ${g.min_seats}-${g.max_seats} seats; bots ${g.bots.join(", ")}. ${MODES[g.id] || ""}`)))))));
   matchLists(listBox, games);
@@ -221,7 +229,8 @@ export async function joinSeat(root, matchId, seat) {
     event.preventDefault();
     try {
       /** @type {import("./types.js").SeatToken} */
-      const answer = await post(`/v1/matches/${encodeURIComponent(matchId)}/seats/${seat}/join`, name.value.trim() ? { name: name.value.trim() } : {});
+      const answer = await post(`/v1/matches/${encodeURIComponent(matchId)}/seats/${seat}/join`, name.value.trim() ? { name: name.value.trim() } : {},
+        playerKey() || undefined);
       keepSeat(matchId, answer.seat, answer.token);
       location.hash = `#/m/${matchId}`;
     } catch (error) {

@@ -17,5 +17,10 @@
 /** @typedef {Schemas["StateView"]} StateView */
 /** @typedef {Schemas["VerifyReport"]} VerifyReport */
 /** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["CreatedPlayer"]} CreatedPlayer */
+/** @typedef {Schemas["PlayerProfile"]} PlayerProfile */
+/** @typedef {Schemas["PlayerMatchPage"]} PlayerMatchPage */
+/** @typedef {Schemas["Rating"]} Rating */
+/** @typedef {Schemas["Leaderboard"]} Leaderboard */
 
 export {};
