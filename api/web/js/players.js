@@ -95,6 +95,14 @@ function curve(rating) {
   line.setAttribute("points", points.map((v, i) =>
     `${(pad + i * step).toFixed(1)},${(height - pad - ((v - low) / span) * (height - 2 * pad)).toFixed(1)}`).join(" "));
   svg.append(line);
+  points.forEach((v, i) => {           // a dot per rated match (one match: a dot, no line)
+    const dot = document.createElementNS(svgNs, "circle");
+    dot.setAttribute("cx", (pad + i * step).toFixed(1));
+    dot.setAttribute("cy", (height - pad - ((v - low) / span) * (height - 2 * pad)).toFixed(1));
+    dot.setAttribute("r", "3");
+    dot.setAttribute("fill", "currentColor");
+    svg.append(dot);
+  });
   return svg;
 }
 

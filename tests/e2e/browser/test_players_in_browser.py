@@ -49,7 +49,8 @@ def test_a_player_plays_a_rated_match_and_sees_the_rating_and_the_leaderboard(pa
     assert page.inner_text(link) == name
     assert page.locator("#leaderboard tr.bot").count() >= 1          # the bot level is rated too
     page.click(link)
-    page.wait_for_selector("#player-ratings .rating svg polyline")
+    page.wait_for_selector("#player-ratings .rating svg.rating-curve circle")
+    assert page.locator("#player-ratings .rating svg.rating-curve circle").count() == 1
     assert page.inner_text("h1") == name
     assert page.locator(f"#player-history li[data-match='{match_id}']").count() == 1
     assert "rated" in page.inner_text(f"#player-history li[data-match='{match_id}']")
