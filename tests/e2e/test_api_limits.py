@@ -262,3 +262,17 @@ def test_in_process_callers_are_not_capped():
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "expert", "bot_options": {"budget": 8}}]
     for _ in range(2):
         service.create_match("ai-100-human", seats, GAME_OPTIONS["ai-100-human"])
+
+
+def test_a_player_key_has_its_own_budget_on_every_endpoint(limited):
+    """Issue 22: a request with a valid player key is that player's (``player:<id>``):
+    its budget is spent on any endpoint, and another player's (or the address's) is not."""
+    http, service = limited({"ARENA_RATE_LIMITS": "3/hour"})
+    ann, bob = service.create_player("Ann"), service.create_player("Bob")
+    assert http.get("/v1/games", ann["key"])[0] == 200
+    assert http.get(f"/v1/players/{ann['player_id']}", ann["key"])[0] == 200
+    assert http.get("/v1/games/duel/leaderboard", ann["key"])[0] == 200
+    status, headers, body = http.get("/v1/games", ann["key"])
+    _assert_rate_limited(status, headers, body)
+    assert http.get("/v1/games", bob["key"])[0] == 200       # another player
+    assert http.get("/v1/games")[0] == 200                  # the address
