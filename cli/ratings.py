@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import json
 import lzma
-import random
 from pathlib import Path
 from typing import Any
 
@@ -61,43 +60,31 @@ def replay(exports: tuple[Path, ...]) -> None:
 def calibration(game: str, matches: int, seats: int, levels: list[str] | None,
                 seed: int) -> dict[str, Any]:
     """Play ``matches`` seeded bot-vs-bot matches of ``game`` (``seats`` seats, each
-    pairing of ``levels`` in turn, seat order alternating) on an in-process store and fold
-    them: ``{"game", "matches", "seats", "seed", "levels", "boards"}``."""
-    import uuid
-
-    from service.bootstrap import build_service
-    from service.config import Config
+    pairing of ``levels`` in turn, seat order alternating; match ``i``'s secret seed is
+    ``SHA-256("<seed>:<i>")``, :func:`cli.bot_match.match_seed`, so the same arguments give
+    the same matches and ratings) in-process and fold them in match order:
+    ``{"game", "matches", "seats", "seed", "levels", "boards"}``."""
+    from cli.bot_match import match_seed, play_bot_match
+    from domain.games import registry
     from service.ratings.families import bot_player, family_of
     from service.ratings.fold import fold
-    from service.ratings.inputs import RatingInput, end_us
+    from service.ratings.inputs import RatingInput
 
-    svc = build_service(Config(key_prefix=f"calibrate-{uuid.uuid4().hex[:8]}",
-                               max_bot_matches_per_client=0))
-    engine = svc.engines[game]
+    engine = registry()[game]
     levels = levels or [lv for lv in engine.bots if lv != "idle"]
     pairs = [list(p) for p in itertools.combinations(levels, min(seats, len(levels)))]
-    rng = random.Random(seed)
     inputs = []
     for index in range(matches):
         lineup = pairs[index % len(pairs)]
         lineup = lineup[::-1] if (index // len(pairs)) % 2 else lineup
         lineup = (lineup * seats)[:seats]
-        mid = svc.create_match(game, [{"kind": "bot", "bot": lv} for lv in lineup], {},
-                               )["match_id"]
-        for _ in range(100_000):
-            record = svc._record(mid)
-            if record.finished:
-                break
-            seat = rng.choice(sorted(record.pending))
-            svc.run_bot_turn(mid, record.version, seat)
-        record = svc._record(mid)
-        result = record.result or {}
-        place = {e["seat"]: e["rank"] for e in result.get("ranking") or []}
-        family = family_of(game, seats, record.options)
-        inputs.append(RatingInput(mid, family.board,
+        played = play_bot_match(engine, lineup, match_seed(seed, index))
+        place = {e["seat"]: e["rank"] for e in played.result.get("ranking") or []}
+        family = family_of(game, seats, engine.validate_options(seats, {}))
+        inputs.append(RatingInput(f"calibration-{index}", family.board,
                                   tuple((bot_player(game, lv),) for lv in lineup),
                                   tuple(place.get(s, 2) for s in range(seats)),
-                                  record.finished_at, end_us(record.finished_at)))
+                                  "1970-01-01T00:00:00+00:00", index))
     table, _ = fold(inputs, starts={})
     return {"game": game, "matches": matches, "seats": seats, "seed": seed, "levels": levels,
             "boards": {b: {p: {"mu": r["mu"], "sigma": r["sigma"]} for p, r in sorted(t.items())}
@@ -125,7 +112,8 @@ def calibrate(game: str, matches: int, seats: int, levels: str | None, seed: int
         current = json.loads(BOT_RATINGS_PATH.read_text(encoding="utf-8")) \
             if BOT_RATINGS_PATH.exists() else {"boards": {}, "calibrations": []}
         current["boards"].update(found["boards"])
-        current.setdefault("calibrations", []).append(
-            {k: found[k] for k in ("game", "matches", "seats", "seed", "levels")})
+        done = {k: found[k] for k in ("game", "matches", "seats", "seed", "levels")}
+        current["calibrations"] = [c for c in current.get("calibrations", [])
+                                   if (c["game"], c["seats"]) != (game, seats)] + [done]
         BOT_RATINGS_PATH.write_text(json.dumps(current, indent=2, sort_keys=True) + "\n",
                                     encoding="utf-8")
