@@ -207,14 +207,10 @@ class Players:
             "won": (seat in (result.get("winners") or [])) if record.finished else None,
             "created_at": record.created_at,
             "seats": [{k: e[k] for k in ("seat", "kind", "name", "bot", "player") if k in e}
-                      for e in record.public_seats(set(record.players) | _bound(record))]}
+                      for e in record.public_seats(self.ctx.stores.seats.claimed(match_id))]}
         if record.finished:
             item["finished_at"] = record.finished_at
         return item
-
-
-def _bound(record: MatchRecord) -> set[int]:
-    return {s["seat"] for s in record.seats if s["kind"] == "human"}
 
 
 def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:
