@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks._common import bench_prefix, cleanup_prefix, report  # noqa: E402
+from benchmarks._common import bench_prefix, cleanup_prefix, report
 
 
 def main() -> int:
@@ -54,7 +54,7 @@ def main() -> int:
     store = RatingStore(client, keys)
 
     class Ctx:   # the use case reads only the engines for boards; not needed here
-        engines: dict = {}
+        engines: dict = {}  # noqa: RUF012 - read only
 
     ratings = Ratings(Ctx(), store, None)
     rng = random.Random(22)

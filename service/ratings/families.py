@@ -18,8 +18,9 @@ the seats play as one team and the team wins or loses against it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 #: every family of the built-in games, per game (what a leaderboard's ``mode`` may be)
 FAMILIES: dict[str, tuple[str, ...]] = {

@@ -13,8 +13,9 @@ player starts at the model's default.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from openskill.models import PlackettLuce
 

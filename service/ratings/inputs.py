@@ -25,14 +25,15 @@ microseconds) then the match id (:attr:`RatingInput.order`).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from service.log.roster import SEAT_FIELDS
 from service.ratings.families import bot_player, family_of, human_player
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ class RatingInput:
                 "ended_at": self.ended_at, "end_us": self.end_us}
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> "RatingInput":
+    def from_json(cls, doc: Mapping[str, Any]) -> RatingInput:
         return cls(doc["match_id"], doc["board"], tuple(tuple(t) for t in doc["teams"]),
                    tuple(doc["ranks"]), doc["ended_at"], int(doc["end_us"]))
 
@@ -68,7 +69,7 @@ def end_us(at: str) -> int:
     """ISO 8601 time ``at`` as integer microseconds since 1970 (exact, no float)."""
     moment = datetime.fromisoformat(at)
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     delta = moment - _EPOCH
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 

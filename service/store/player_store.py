@@ -7,7 +7,8 @@ unique. Player keys themselves are never stored: only their SHA-256 digests.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.store.keys import Keys
 

@@ -18,7 +18,8 @@ the hash tag ``{<prefix>-ratings}`` (:meth:`service.store.keys.Keys.ratings`), s
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from service.store.keys import Keys
 

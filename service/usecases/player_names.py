@@ -16,7 +16,8 @@ Errors (:class:`service.errors.InvalidPlayerName`, 422): ``invalid_player_name``
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from service import errors
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service import errors
 from service.log.envelopes import utc_iso

@@ -17,12 +17,21 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from service import errors
 from service.ratings.families import modes_of
-from service.ratings.fold import fold, history_entry, load_bot_ratings, ordinal, participants
-from service.ratings.fold import public, rate, start_rating
+from service.ratings.fold import (
+    fold,
+    history_entry,
+    load_bot_ratings,
+    ordinal,
+    participants,
+    public,
+    rate,
+    start_rating,
+)
 from service.ratings.inputs import RatingInput, rating_input
 from service.store.rating_store import RatingStore
 from service.usecases.context import MatchContext
@@ -161,7 +170,7 @@ class Ratings:
                                "ordinal": ordinal(point["mu"], point["sigma"])})
         try:
             archive.put_rating_points(points, replace_all=replace_all)
-        except Exception:  # noqa: BLE001 - the archive being down must not stop the ratings
+        except Exception:
             log.exception("archiving %d rating points failed", len(points))
 
     # ---------------------------------------------------------------- rebuild, replay
