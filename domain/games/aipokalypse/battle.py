@@ -334,7 +334,7 @@ def replaced_strength(state: MatchState, seat: int, card: str) -> int:
     """Battle strength if ``card`` from hand replaced the current battle card."""
     p = state.players[seat]
     slot, fights = fighter_for(p, card)
-    cur = replace(p.current, card=card, slot=slot, fights=fights)
+    cur = replace(fight_of(p), card=card, slot=slot, fights=fights)
     return strength(state, seat, cur)
 
 
@@ -459,7 +459,7 @@ def resolve_point(ctx: Ctx) -> None:
     if not st:
         return
     winners = point_winners(ctx.state, st, forced)
-    fought = {s: replace(ctx.players[s].current) for s in st}
+    fought = {s: replace(fight_of(ctx.players[s])) for s in st}
     temps = {s: (c.fights and (fighting_temp(ctx.state, s, c) > 0 or c.ammo > 0)) for s, c in fought.items()}
     ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})
     for seat, cur in fought.items():

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from .context import Ctx
 from .effects import modifiers
-from .state import MatchState, alive, toma_seat, total_strength
+from .state import MatchState, alive, toma_of, toma_seat, total_strength
 
 COOP_FACTOR = 2                     # "doubled for every point" / "more than double the strength"
 
@@ -50,7 +50,7 @@ def humans_win(state: MatchState, strengths: Mapping[int, int]) -> bool | None:
     """Whether the human side wins the point with the battle ``strengths`` (seat -> strength
     of every player with a revealed card, the A.I.Toma's already doubled in co-op); ``None``
     when nobody has a card. A side without a card loses the point."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     humans = [s for s in strengths if s != toma]
     if not humans:
         return None if toma not in strengths else False
@@ -66,7 +66,7 @@ def humans_reach(state: MatchState, strengths: Mapping[int, int]) -> bool:
     the A.I.Toma's. What a reaction must reach ("You can only play cards that would increase
     your battle strength so that you have the (tied) highest strength"); the point itself
     needs more (:func:`humans_win`, the A.I.Toma wins ties), so a tied side may react again."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     if toma not in strengths:
         return True
     return sum(v for s, v in strengths.items() if s != toma) >= strengths[toma]
@@ -75,7 +75,7 @@ def humans_reach(state: MatchState, strengths: Mapping[int, int]) -> bool:
 def point_winners(state: MatchState, strengths: Mapping[int, int], forced: list[int]) -> list[int]:
     """The seats that score the point: every human seat with a card when the human side wins
     (or a "you win the point" effect fires for it), else the A.I.Toma."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     humans = sorted(s for s in strengths if s != toma)
     if forced or humans_win(state, strengths):
         return humans
@@ -84,7 +84,7 @@ def point_winners(state: MatchState, strengths: Mapping[int, int], forced: list[
 
 def scores(state: MatchState) -> tuple[int, int]:
     """``(human side's score, A.I.Toma's score)`` of the current battle. RULINGS R-COOP-SIDE."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     humans = [state.players[s].score for s in alive(state) if s != toma]
     return max(humans, default=0), state.players[toma].score
 
@@ -93,7 +93,7 @@ def battle_damage(state: MatchState) -> dict[int, int]:
     """"Battle Result" between the sides: the side with fewer points loses the difference (each
     human seat of a beaten side loses it); equal scores: everyone loses 1, a tie-winner
     (Neo, Last Light) none. RULINGS R-TOMA-DAMAGE."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     mine, theirs = scores(state)
     damage = {}
     for seat in alive(state):
@@ -118,7 +118,7 @@ def battle_winners(state: MatchState) -> list[int]:
     mine, theirs = scores(state)
     if mine > theirs:
         return [s for s in alive(state) if s != toma_seat(state)]
-    return [toma_seat(state)] if theirs > mine else []
+    return [toma_of(state).seat] if theirs > mine else []
 
 
 # ------------------------------------------------------------------ end of the match
@@ -129,7 +129,7 @@ def check_end(ctx: Ctx) -> None:
     determines the winner"); a human seat eliminated (solo: the player; co-op: either partner,
     ruling R-COOP-ELIMINATION) -> the human side loses. RULINGS R-TOMA-END."""
     state = ctx.state
-    toma_out = state.players[toma_seat(state)].eliminated
+    toma_out = state.players[toma_of(state).seat].eliminated
     humans_out = [s for s in range(state.n) if state.players[s].eliminated]
     if toma_out and not humans_out:
         finish(ctx, True, "elimination")
@@ -143,7 +143,7 @@ def strengths_at_end(state: MatchState, with_hand: bool) -> tuple[int, int]:
     """``(human side's total strength, A.I.Toma's)``: "add up the strength (no temporary
     strength!) of all your units" (the A.I.Toma's: its piles' card values); in the
     A.I.Pokalypse the humans' A.I.Lien in hand count too."""
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     mine = sum(total_strength(state.players[s], with_hand) for s in range(state.n))
     return mine, total_strength(state.players[toma])
 
@@ -161,7 +161,7 @@ def humans_win_by_strength(state: MatchState, with_hand: bool = False) -> bool:
         return mine > theirs
     if _tiebreak(state, humans):
         return True
-    toma = toma_seat(state)
+    toma = toma_of(state).seat
     return len(state.players[0].health) > len(state.players[toma].health)
 
 
@@ -179,7 +179,7 @@ def finish(ctx: Ctx, won: bool, reason: str, with_hand: bool = False) -> None:
     values = [total_strength(state.players[s], with_hand) for s in range(n)]
     ranking = sorted(range(n), key=lambda s: (state.players[s].eliminated, -values[s],
                                               -len(state.players[s].health), s))
-    toma = state.players[toma_seat(state)]
+    toma = state.players[toma_of(state).seat]
     ctx.emit("MatchEnded", None, reason=reason, winners=list(range(n)) if won else [], ranking=ranking,
              scores=values, outcome="won" if won else "lost",
              toma={"strength": total_strength(toma), "health": len(toma.health),

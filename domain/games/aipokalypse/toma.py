@@ -104,7 +104,7 @@ def lose_health(ctx: Ctx, count: int, sudden_before: bool) -> list[int]:
     Special Unit before revealing the next one"). ``sudden_before``: Sudden Death was running
     before this damage (the health action may then eliminate a seat). Returns the human
     seats the actions eliminated."""
-    seat = toma_seat(ctx.state)
+    seat = toma_of(ctx.state).seat
     out: list[int] = []
     for _ in range(count):
         p = ctx.players[seat]
@@ -123,7 +123,7 @@ def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
 
     RULINGS R-TOMA-CHOICE.
     """
-    seat = toma_seat(ctx.state)
+    seat = toma_of(ctx.state).seat
     pool = ctx.players[seat].pool
     left = pool[:pool.index(card)] if card in pool else list(pool)
     eliminated: list[int] = []
@@ -147,7 +147,7 @@ def move_card(ctx: Ctx) -> None:
     appropriate unit to the right ... If there is no appropriate unit for this move, take the
     card from the next unit." The moved card is the pile's top card (the last placed); an
     appropriate unit is one it fits (:func:`fits`). No unit can give: nothing moves."""
-    p = ctx.players[toma_seat(ctx.state)]
+    p = ctx.players[toma_of(ctx.state).seat]
     board = units(p)
     for k, (i, s) in enumerate(board):
         if len(s.pile) < 2:
@@ -165,7 +165,7 @@ def draw_card(ctx: Ctx) -> None:
     none: a new slot (the leftmost empty one, or a new one below 6), else the discard pile.
     An A.I.Lien is ignored and another card drawn, as at set-up — once a player played an
     A.I.Lien in Sudden Death it joins the first unit instead (R-TOMA-DRAW)."""
-    seat = toma_seat(ctx.state)
+    seat = toma_of(ctx.state).seat
     cat = catalogue()
     budget = len(ctx.state.draw) + len(ctx.state.discard)
     while budget > 0 and ctx.ensure_draw():
