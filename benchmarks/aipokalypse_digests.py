@@ -10,9 +10,12 @@ toma_hunter) plays ``--matches`` matches seeded ``SHA-256("digest:<config>:<i>")
 lowest pending seat's bot choosing (as ``aipokalypse_sim.play_bot_match``). A match's digest
 (SHA-256, 16 hex) covers: every event; after every event its redacted type and data for the
 spectator and every seat; every 7th decision and at the end every viewer's ``view``, every
-seat's ``legal_actions``, ``pending`` and ``result``. The state itself is not digested (its
-layout may change), only what the engine shows; a snapshot must round-trip
-(``load_state(dump_state(s))`` gives the same views). ``--check`` prints the metric: the
+seat's ``legal_actions``, ``pending`` and ``result``. The state itself is not in that digest
+(its layout may change), only what the engine shows; a snapshot must round-trip
+(``load_state(dump_state(s))`` gives the same views and the same dump). ``"state"`` is a
+second digest: the exact JSON text (key order included) of ``dump_state`` after every
+decision, so a change of the in-memory representation that must keep the snapshot and
+fold-cache format byte-identical is checked too. ``--check`` prints the metric: the
 share of matches whose digests equal the recorded ones (target 1.0).
 """
 from __future__ import annotations
@@ -52,7 +55,7 @@ def _h(value: Any) -> str:
 
 
 def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int) -> dict[str, Any]:
-    """``{"digest", "events", "decisions", "result"}`` of match ``index`` of configuration
+    """``{"digest", "state", "events", "decisions", "result"}`` of match ``index`` of configuration
     ``name`` (see module doc). Raises RuntimeError when the match does not finish, and
     AssertionError when a snapshot does not round-trip."""
     seed = hashlib.sha256(f"digest:{name}:{index}".encode()).digest()
@@ -67,6 +70,10 @@ def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int
         return _h([[ENGINE.view(state, v), ENGINE.legal_actions(state, v) if v is not None else None]
                    for v in viewers] + [ENGINE.pending(state), ENGINE.result(state)])
 
+    def dumped() -> str:
+        return hashlib.sha256(json.dumps(ENGINE.dump_state(state)).encode()).hexdigest()[:16]
+
+    dumps: list[str] = [dumped()]
     decisions = 0
     while ENGINE.result(state) is None:
         if decisions >= MAX_DECISIONS:
@@ -80,12 +87,14 @@ def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int
                                                   ENGINE.redact(event, v, state)] for v in viewers]))
         events = events + new
         decisions += 1
+        dumps.append(dumped())
         if decisions % 7 == 0:
             parts.append(shown())
     parts.append(shown())
     again = ENGINE.load_state(json.loads(json.dumps(ENGINE.dump_state(state))))
     assert all(ENGINE.view(again, v) == ENGINE.view(state, v) for v in viewers), f"{name}:{index}"
-    return {"digest": _h(parts), "events": len(events), "decisions": decisions,
+    assert json.dumps(ENGINE.dump_state(again)) == json.dumps(ENGINE.dump_state(state)), f"{name}:{index}"
+    return {"digest": _h(parts), "state": _h(dumps), "events": len(events), "decisions": decisions,
             "result": ENGINE.result(state)}
 
 

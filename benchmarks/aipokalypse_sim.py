@@ -117,7 +117,7 @@ def toma_report(matches: int, base: str, replay: bool, cells_wanted: list[str] |
                           and fold(ENGINE, match.events) == match.state)
                 finished += ok
                 wins += match.result["outcome"] == "won"
-                rounds.append(match.state["round"])
+                rounds.append(match.state.round)
                 reasons[match.result["reason"]] += 1
             cells.append({"cell": name, "mode": mode, "bots": list(bots), "difficulty": difficulty,
                           "matches": matches, "wins": wins, "human_win_rate": round(wins / matches, 3),
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> dict:
             if not same or fold(ENGINE, match.events) != match.state:
                 replay_failures += 1
         state, result = match.state, match.result
-        rounds.append(state["round"])
+        rounds.append(state.round)
         reasons[result["reason"]] += 1
         share = 1 / len(result["winners"])
         for seat, bot in enumerate(bots):

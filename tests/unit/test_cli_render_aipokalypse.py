@@ -34,7 +34,7 @@ def _played(seats: int, seed: str, until, options=None, bot: str = "tactician"):
 def _screen(state, you: int = 0) -> tuple[str, dict]:
     match = {"match_id": "m1", "version": 7, "game": "aipokalypse",
              "seats": [{"seat": s, "kind": "human" if s == you else "bot", "bot": "tactician"}
-                       for s in range(len(state["players"]))],
+                       for s in range(len(state.players))],
              "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
              "view": ENGINE.view(state, you)}
     console = Console(record=True, width=220, color_system=None)
@@ -54,9 +54,9 @@ def test_labels_carry_name_colour_value_and_kind_letters():
 
 def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_with_text():
     def placed(state):
-        p = state["players"][0]
-        return (ENGINE.pending(state).get(0) == "recruit" and state["round"] >= 2
-                and any(s.get("unit") and s.get("pos") for s in p["slots"]))
+        p = state.players[0]
+        return (ENGINE.pending(state).get(0) == "recruit" and state.round >= 2
+                and any(s.unit and s.pos for s in p.slots))
     state = _played(3, "render-pk", placed)
     text, match = _screen(state)
     mine = match["view"]["seats"][0]
@@ -80,7 +80,7 @@ def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_wit
 
 def test_the_other_seats_hidden_cards_never_appear():
     state = _played(3, "render-pk-hidden", lambda s: ENGINE.pending(s).get(0) == "recruit"
-                    and s["round"] >= 2)
+                    and s.round >= 2)
     text, match = _screen(state)
     visible = set(match["view"]["seats"][0]["hand"])
     for seat in match["view"]["seats"]:
@@ -89,8 +89,8 @@ def test_the_other_seats_hidden_cards_never_appear():
         visible |= {c for s in seat["slots"] for b in s.get("battle") or [] for c in b[:1]}
     hidden = set()
     for s in (1, 2):
-        p = state["players"][s]
-        hidden |= set(p["hand"]) | set(p["health"]) | {sl.get("card") for sl in p["slots"]}
+        p = state.players[s]
+        hidden |= set(p.hand) | set(p.health) | {sl.card for sl in p.slots}
     hidden -= visible | {None}
     assert hidden
     assert not any(label(card, CARDS) in text for card in hidden)
@@ -111,7 +111,7 @@ def test_the_battle_and_the_reaction_window():
 
 def test_the_ai_toma_board_in_solo_mode():
     state = _played(1, "render-pk-solo", lambda s: ENGINE.pending(s).get(0) == "recruit"
-                    and s["round"] >= 2)
+                    and s.round >= 2)
     text, match = _screen(state)
     toma = match["view"]["toma"]
     assert "Solo Mode against the A.I.Toma (Boss)" in text
@@ -152,7 +152,7 @@ def test_commands_read_as_the_rulebook_words():
 
 
 def test_events_name_the_ai_toma_and_cards_by_name():
-    state = _played(1, "render-pk-events", lambda s: s["round"] >= 2)
+    state = _played(1, "render-pk-events", lambda s: s.round >= 2)
     view = ENGINE.view(state, 0)
     toma_seat = view["toma"]["seat"]
     events = [{"version": 27, "type": "BattleCardRevealed", "seat": toma_seat,

@@ -36,7 +36,7 @@ def _to_recruitment(engine: Any = ENGINE) -> Knowledge:
     events = ENGINE.new_match(Setup(SEATS, ENGINE.validate_options(SEATS, {})), derive_rng(SECRET, 0))
     knowledge = Knowledge(engine, SEATS)
     knowledge.advance([_envelope(e, i + 1) for i, e in enumerate(events)])
-    while knowledge.state["phase"] != "recruitment":
+    while knowledge.state.phase != "recruitment":
         seat = rng.choice(sorted(ENGINE.pending(knowledge.state)))
         command = rng.choice(ENGINE.legal_actions(knowledge.state, seat))
         new = ENGINE.decide(knowledge.state, seat, command, derive_rng(SECRET, knowledge.version))
@@ -46,7 +46,7 @@ def _to_recruitment(engine: Any = ENGINE) -> Knowledge:
 
 def _milled_by_seat_0(knowledge: Knowledge) -> tuple[Event, str]:
     """An automatic batch (envelope seat ``None``) in which seat 0 mills the draw pile's top."""
-    top = knowledge.state["draw"][0]
+    top = knowledge.state.draw[0]
     batch = Event("RecruitmentMoves", {"hidden": True, "events": [
         {"type": "CardsMilled", "seat": 0, "data": {"cards": [top], "hidden": True}}]}, None)
     return batch, top
@@ -88,13 +88,13 @@ class _PeekingEngine:
     def redact(self, event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
         data = ENGINE.redact(event, viewer, state)
         if event.type == "CardsMilled" and state is not None:
-            data = {**data, "peek": list(state["players"][1]["hand"])}
+            data = {**data, "peek": list(state.players[1].hand)}
         return data
 
 
 def test_another_seats_hand_in_a_seats_own_event_inside_a_batch_is_caught():
     knowledge = _to_recruitment(_PeekingEngine())
-    assert knowledge.state["players"][1]["hand"]
+    assert knowledge.state.players[1].hand
     batch, _ = _milled_by_seat_0(knowledge)
     with pytest.raises(AssertionError, match=r"seat 0's own v\d+ RecruitmentMoves \(CardsMilled\) shows"):
         knowledge.advance([_envelope(batch, knowledge.version + 1)])

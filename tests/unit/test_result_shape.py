@@ -11,6 +11,7 @@ import pytest
 from cli.bot_match import match_seed, play_bot_match
 from domain.games import get_engine
 from domain.games.aipokalypse.fold import ranking_objects
+from domain.games.aipokalypse.state import Player
 from domain.lifecycle import abandoned_result
 from tests.support.game_settings import games, settings
 
@@ -58,16 +59,16 @@ def test_the_abandoned_result_has_the_one_shape_and_fits_each_games_result_schem
 
 
 def test_an_aipokalypse_ranking_of_seat_numbers_becomes_objects_sharing_equal_places():
-    players = [{"eliminated": False, "health": [1, 2]}, {"eliminated": False, "health": [1]},
-               {"eliminated": False, "health": [1]}, {"eliminated": True, "health": []}]
+    players = [Player([], eliminated=False, health=["S01", "S02"]), Player([], eliminated=False, health=["S03"]),
+               Player([], eliminated=False, health=["S04"]), Player([], eliminated=True, health=[])]
     data = {"winners": [0], "ranking": [0, 2, 1, 3], "scores": [9, 4, 4, 7]}
-    assert ranking_objects({"players": players}, data) == [
+    assert ranking_objects(players, data) == [
         {"seat": 0, "score": 9, "rank": 1}, {"seat": 2, "score": 4, "rank": 2},
         {"seat": 1, "score": 4, "rank": 2}, {"seat": 3, "score": 7, "rank": 4}]
     tied = {"winners": [0, 1], "ranking": [0, 1], "scores": [5, 5]}
-    assert [e["rank"] for e in ranking_objects({"players": players[:2]}, tied)] == [1, 1]
+    assert [e["rank"] for e in ranking_objects(players[:2], tied)] == [1, 1]
     abandoned = [{"seat": 0, "score": 0, "rank": 1}]
-    assert ranking_objects({}, {"ranking": abandoned}) == abandoned
+    assert ranking_objects([], {"ranking": abandoned}) == abandoned
 
 
 def test_an_aipokalypse_match_ended_event_folds_to_the_object_ranking():

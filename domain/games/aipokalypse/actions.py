@@ -13,43 +13,43 @@ from typing import Any, Mapping
 
 from . import battle, draft, recruitment
 from .effects import modifiers
-from .state import alive
+from .state import MatchState, alive
 
 
-def pending(state: Mapping[str, Any]) -> dict[int, str]:
+def pending(state: MatchState) -> dict[int, str]:
     """Seats that must act now -> decision kind."""
-    phase = state["phase"]
-    choice = state.get("choice")
+    phase = state.phase
+    choice = state.choice
     if choice:
         return {choice["seat"]: "choose"}           # an effect waits for this decision
     if phase == "draft":
         return draft.pending(state)
     if phase == "faction":
-        return {s: "choose_faction" for s in range(state["n"]) if not state["players"][s]["faction"]}
+        return {s: "choose_faction" for s in range(state.n) if not state.players[s].faction}
     if phase == "recruitment":
-        return {s: ("choose_special" if state["players"][s]["offer"] else "recruit")
-                for s in alive(state) if not state["players"][s]["ready"]}
+        return {s: ("choose_special" if state.players[s].offer else "recruit")
+                for s in alive(state) if not state.players[s].ready}
     if phase == "battle":
         react = {s: "react" for s in battle.eligible(state)}
         return react or {s: "place_card" for s in battle.placing(state, none_eligible=True)}
     return {}
 
 
-def legal_actions(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every command ``seat`` may send now (empty when it has no pending decision)."""
     kind = pending(state).get(seat)
     if kind is None:
         return []
     if kind == "choose":
-        return [{"type": "choose", "option": o} for o in state["choice"]["options"]]
+        return [{"type": "choose", "option": o} for o in state.choice["options"]]
     if kind in ("draft_special", "order_health"):
         return draft.legal(state, seat)
     if kind == "choose_faction":
-        return [{"type": "choose_faction", "faction": f} for f in state["players"][seat]["offered"]]
+        return [{"type": "choose_faction", "faction": f} for f in state.players[seat].offered]
     if kind in ("recruit", "choose_special"):
         return recruitment.legal(state, seat)
     if kind == "place_card":
-        p = state["players"][seat]
+        p = state.players[seat]
         return ([{"type": "place_card", "slot": i} for i in battle.needs_placement(state, seat)]
                 + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])   # Big Benji
     return battle.reactions(state, seat)

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from .cards import catalogue
 from .spec import MAX_POS
-from .state import strength_of
+from .state import shown_strength
 
 SACRIFICE_MAX = 3      # Murderer: a Human this weak (a fresh unit is 1) is worth less than a point
 AMMO_KEPT = 2          # ammo kept for battle reactions (as the tactician's spend_ammo policy)
@@ -37,7 +37,7 @@ def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int
     """
     if kind == "sacrifice":
         victims = [o for o in options if isinstance(o, int) and o < len(slots)]
-        weak = [i for i in victims if strength_of(slots[i]) <= SACRIFICE_MAX]
+        weak = [i for i in victims if shown_strength(slots[i]) <= SACRIFICE_MAX]
         return weak[0] if weak else "keep"
     if kind == "ammo":
         humans = sum(1 for s in slots if s.get("unit") and catalogue()[s["unit"]].color == "blue")

@@ -20,7 +20,7 @@ from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
 from .hunter import TomaHunterBot
-from .state import strength_of, units
+from .state import Player, Slot, dump_slot, strength_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -66,7 +66,7 @@ class TacticianBot:
         if not actions:
             raise ValueError("no legal action")
         kinds = {a["type"] for a in actions}
-        p = state["players"][seat]
+        p = state.players[seat]
         cat = catalogue()
         if "choose" in kinds:
             return self._choose(state, seat, actions)
@@ -81,9 +81,9 @@ class TacticianBot:
             return max(offered, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "place_card" in kinds:
             places = [a for a in actions if a["type"] == "place_card"]
-            empty = [a for a in places if not p["slots"][a["slot"]]["unit"]]
+            empty = [a for a in places if not p.slots[a["slot"]].unit]
             return empty[0] if empty else min(
-                places, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
+                places, key=lambda a: (strength_of(p.slots[a["slot"]]), -a["slot"]))
         if kinds & {"react_card", "react_ammo", "pass"}:
             return self._react(state, seat, actions)
         return self._recruit(state, p, actions)
@@ -93,10 +93,10 @@ class TacticianBot:
         given up, strongest enemy unit hit — except that C.H.R.O.M.E. always doubles,
         Journalist rallies every other Human and the book's player decisions follow
         :func:`decision_choice` (a hand card's worth: :func:`_card_score`, pairs kept)."""
-        kind = state["choice"]["kind"]
+        kind = state.choice["kind"]
         options = [a["option"] for a in actions]
-        p = state["players"][seat]
-        pick = decision_choice(kind, options, p["slots"], p["hand"], len(p["ammo"]),
+        p = state.players[seat]
+        pick = decision_choice(kind, options, [dump_slot(s) for s in p.slots], p.hand, len(p.ammo),
                                lambda c: _card_score(c) + (20 if self._paired(state, seat, c) else 0))
         if pick is not None:
             return {"type": "choose", "option": pick}
@@ -123,10 +123,10 @@ class TacticianBot:
     def _paired(state: Any, seat: int, cid: str) -> bool:
         cat = catalogue()
         key = (cat[cid].color, cat[cid].value)
-        return sum(1 for c in state["players"][seat]["hand"]
+        return sum(1 for c in state.players[seat].hand
                    if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key) >= 2
 
-    def _recruit(self, state: Any, p: dict, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def _recruit(self, state: Any, p: Player, actions: list[dict[str, Any]]) -> dict[str, Any]:
         cat = catalogue()
         by_type: dict[str, list[dict[str, Any]]] = {}
         for a in actions:
@@ -134,12 +134,12 @@ class TacticianBot:
         triples = by_type.get("triple", [])
         if triples:
             pool = [a for a in triples if a["source"] in ("pool", "partner")]
-            health = [a for a in triples if a["source"] == "health" and len(p["health"]) > 2]
+            health = [a for a in triples if a["source"] == "health" and len(p.health) > 2]
             pick = pool or health
             if pick:
-                return max(pick, key=lambda a: (sum(1 for c in a["cards"] if c not in p["hand"]),
+                return max(pick, key=lambda a: (sum(1 for c in a["cards"] if c not in p.hand),
                                                 _card_score(a.get("special", "S01"))))
-        counts = Counter((cat[c].color, cat[c].value) for c in p["hand"] if cat[c].category == "basic")
+        counts = Counter((cat[c].color, cat[c].value) for c in p.hand if cat[c].category == "basic")
         pairs = {k for k, n in counts.items() if n >= 2}
 
         def keep(cid: str) -> bool:
@@ -150,19 +150,19 @@ class TacticianBot:
         if recruits:
             def value(a: dict[str, Any]) -> tuple:
                 t = a.get("target")
-                t_str = strength_of(p["slots"][t]) if t is not None else 0
+                t_str = strength_of(p.slots[t]) if t is not None else 0
                 return (_card_score(a["card"]), t_str, -a["slot"])
             return max(recruits, key=value)
         spare = [a for a in by_type.get("open_slot", [])     # basic units only: no Special Unit as Red Slot
                  if cat[a["card"]].category == "basic" and not keep(a["card"])]
-        if spare and len(p["hand"]) >= 2:
+        if spare and len(p.hand) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])
-        humans = sum(1 for _, s in units(p) if cat[s["unit"]].color == "blue")
-        if by_type.get("spend_ammo_humans") and len(p["ammo"]) > 2 and humans >= 2:
+        humans = sum(1 for _, s in units(p) if cat[s.unit].color == "blue")
+        if by_type.get("spend_ammo_humans") and len(p.ammo) > 2 and humans >= 2:
             return {"type": "spend_ammo_humans"}               # Lieutenant Dan: 2+ strength per ammo
-        if spend and len(p["ammo"]) > 2:
-            return max(spend, key=lambda a: (strength_of(p["slots"][a["slot"]]), -a["slot"]))
+        if spend and len(p.ammo) > 2:
+            return max(spend, key=lambda a: (strength_of(p.slots[a["slot"]]), -a["slot"]))
         return {"type": "ready"}
 
 
@@ -188,8 +188,8 @@ class IdleBot:
         for kind in ("ready", "pass"):
             if {"type": kind} in actions:
                 return {"type": kind}
-        if state.get("choice") and state["choice"]["seat"] == seat:
-            return {"type": "choose", "option": timeout_option(state["choice"])}
+        if state.choice and state.choice["seat"] == seat:
+            return {"type": "choose", "option": timeout_option(state.choice)}
         return next((a for a in actions if a["type"] != "cash_pool"), actions[0])
 
 BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),

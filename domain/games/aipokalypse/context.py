@@ -12,7 +12,7 @@ from typing import Any
 from domain.engine import Event
 
 from . import fold
-from .state import dump_state
+from .state import MatchState, Player, clone
 
 
 # Seat events of the Recruitment Phase that everybody sees at once (health and readiness are
@@ -51,8 +51,9 @@ class Ctx:
     ``answers`` are the choices already made for the command being (re-)executed (see
     :mod:`.choices`): each :meth:`ask` takes the next one, or raises :class:`NeedChoice`."""
 
-    def __init__(self, state: dict | None, rng: random.Random, answers: list | None = None):
-        self.state: dict | None = dump_state(state) if state is not None else None
+    def __init__(self, state: MatchState | None, rng: random.Random, answers: list | None = None):
+        #: the scratch state (``None`` only before ``MatchStarted`` of :meth:`Engine.start`)
+        self._state: MatchState | None = clone(state) if state is not None else None
         self.rng = rng
         self.events: list[Event] = []
         self.depth = 0
@@ -95,36 +96,47 @@ class Ctx:
             return answer
         raise NeedChoice(seat, kind, options, prompt, decline)
 
+    @property
+    def state(self) -> MatchState:
+        """The scratch state; RuntimeError before the first event of a new match."""
+        if self._state is None:
+            raise RuntimeError("no state before MatchStarted")
+        return self._state
+
+    @state.setter
+    def state(self, value: MatchState) -> None:
+        self._state = value
+
     def _automatic(self, seat: int) -> bool:
         """The A.I.Toma decides nothing itself: its decisions take the first option (the
         weakest unit from the right for a unit it gives up, see :mod:`.toma`)."""
-        players = (self.state or {}).get("players") or []
-        return 0 <= seat < len(players) and bool(players[seat].get("toma"))
+        players = self._state.players if self._state is not None else []
+        return 0 <= seat < len(players) and bool(players[seat].toma)
 
     def emit(self, type_: str, seat: int | None = None, **data: Any) -> None:
         """Record event ``type_`` about ``seat`` and fold it into the scratch state."""
-        if (seat is not None and self.state is not None and self.state["phase"] == "recruitment"
+        if (seat is not None and self._state is not None and self._state.phase == "recruitment"
                 and type_ not in PUBLIC_IN_RECRUITMENT):
             data["hidden"] = True        # RULINGS: board changes stay private until the battle
         event = Event(type_, data, seat)
-        self.state = fold.evolve(self.state, event)
+        self._state = fold.evolve(self._state, event)
         self.events.append(event)
 
     @property
-    def players(self) -> list[dict]:
+    def players(self) -> list[Player]:
         """The scratch state's players."""
-        return self.state["players"]
+        return self.state.players
 
     def ensure_draw(self) -> bool:
         """Reshuffle the discard pile into a new draw pile when the draw pile is empty
         ("When the common draw pile ever becomes empty, shuffle the discard pile").
         Returns False when both are empty."""
         s = self.state
-        if s["draw"]:
+        if s.draw:
             return True
-        if not s["discard"]:
+        if not s.discard:
             return False
-        order = list(s["discard"])
+        order = list(s.discard)
         self.rng.shuffle(order)
         self.emit("DrawPileReshuffled", None, order=order)
         return True
@@ -134,7 +146,7 @@ class Ctx:
         hand or battle stack; one ``CardsDrawn`` per contiguous run. Returns the cards."""
         got: list[str] = []
         while len(got) < count and self.ensure_draw():
-            take = self.state["draw"][:count - len(got)]
+            take = self.state.draw[:count - len(got)]
             self.emit("CardsDrawn", seat, cards=take, to=to)
             got.extend(take)
         return got

@@ -22,32 +22,32 @@ from .context import Ctx
 from .effects import modifiers
 from .effects.pools import release_tucked
 from .sides import finish
-from .state import alive, color_of, max_ammo, units
+from .state import MatchState, Player, alive, color_of, max_ammo, toma_of, units
 
 PARTNER_POOL = "partner_pool"          # OnceUsed key of a seat that recruited from its partner's pool
 
 
-def is_coop(state: Mapping[str, Any]) -> bool:
+def is_coop(state: MatchState) -> bool:
     """True in the co-op mode."""
-    return state.get("mode") == "coop"
+    return state.mode == "coop"
 
 
-def partner(state: Mapping[str, Any], seat: int) -> int | None:
+def partner(state: MatchState, seat: int) -> int | None:
     """The other human seat of a co-op team (``None`` outside co-op or when it is out)."""
     if not is_coop(state) or seat not in (0, 1):
         return None
     other = 1 - seat
-    return None if state["players"][other]["eliminated"] else other
+    return None if state.players[other].eliminated else other
 
 
-def partner_pool(state: Mapping[str, Any], seat: int) -> list[str]:
+def partner_pool(state: MatchState, seat: int) -> list[str]:
     """The partner's pool cards ``seat`` may recruit now through a Triple (its first
     Recruitment move of the phase, once per game)."""
     other = partner(state, seat)
-    p = state["players"][seat]
-    if other is None or PARTNER_POOL in p["used"] or p.get("moved") or state["phase"] != "recruitment":
+    p = state.players[seat]
+    if other is None or PARTNER_POOL in p.used or p.moved or state.phase != "recruitment":
         return []
-    return sorted(set(state["players"][other]["pool"]))
+    return sorted(set(state.players[other].pool))
 
 
 def take_from_partner(ctx: Ctx, seat: int, card: str) -> None:
@@ -62,18 +62,18 @@ def take_from_partner(ctx: Ctx, seat: int, card: str) -> None:
 
 def mark_first_move(ctx: Ctx, seat: int) -> None:
     """After a seat's first Recruitment command of the phase (co-op only): ``FirstMoveMade``."""
-    if is_coop(ctx.state) and ctx.state["phase"] == "recruitment" and not ctx.players[seat].get("moved"):
+    if is_coop(ctx.state) and ctx.state.phase == "recruitment" and not ctx.players[seat].moved:
         ctx.emit("FirstMoveMade", seat)
 
 
-def can_give(state: Mapping[str, Any], seat: int) -> bool:
+def can_give(state: MatchState, seat: int) -> bool:
     """``give_ammo`` is legal: co-op, not used yet by the team, the seat has ammo and its
     partner room for one more."""
     other = partner(state, seat)
-    if other is None or state["toma"].get("gift_used") or state["phase"] != "recruitment":
+    if other is None or toma_of(state).gift_used or state.phase != "recruitment":
         return False
-    receiver = state["players"][other]
-    return bool(state["players"][seat]["ammo"]) and len(receiver["ammo"]) < max_ammo(receiver)
+    receiver = state.players[other]
+    return bool(state.players[seat].ammo) and len(receiver.ammo) < max_ammo(receiver)
 
 
 def give_ammo(ctx: Ctx, seat: int) -> None:
@@ -82,7 +82,7 @@ def give_ammo(ctx: Ctx, seat: int) -> None:
     if not can_give(ctx.state, seat):
         raise IllegalMove("Only once per game, in co-op, with ammo of yours and room in your partner's "
                           "storage.", "cannot_give_ammo")
-    ctx.emit("AmmoGiven", seat, to=partner(ctx.state, seat), card=ctx.players[seat]["ammo"][-1])
+    ctx.emit("AmmoGiven", seat, to=partner(ctx.state, seat), card=ctx.players[seat].ammo[-1])
 
 
 # ------------------------------------------------------------------ alternative wins
@@ -92,19 +92,19 @@ def alt_winners(ctx: Ctx) -> list[int]:
     Rogues count as purple)."""
     out = []
     for seat in alive(ctx.state):
-        if seat >= ctx.state["n"]:
+        if seat >= ctx.state.n:
             continue
         if meets_alternative_win(ctx.players[seat]):
             out.append(seat)
     return out
 
 
-def meets_alternative_win(player: Mapping[str, Any]) -> bool:
+def meets_alternative_win(player: Player) -> bool:
     """True when one of ``player``'s Special Units' alternative win conditions holds now
     ("Special Units"; Invader: ``one_color`` — at least ``count`` units, all of one colour,
     Rogues counting as purple). Shared by the competitive and the A.I.Toma game end."""
     for _, op in modifiers.statics(player, "alt_win"):
-        colors = [color_of(s["unit"]) for _, s in units(player)]
+        colors = [color_of(s.unit) for _, s in units(player)]
         if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
             return True
     return False
@@ -120,8 +120,8 @@ def alternative_win(ctx: Ctx) -> bool:
     if not is_coop(ctx.state):
         finish(ctx, True, "alternative_win")
         return True
-    if ctx.state["toma"].get("alt_pending") is None:
-        ctx.emit("AlternativeWinPending", winners[0], round=ctx.state["round"])
+    if toma_of(ctx.state).alt_pending is None:
+        ctx.emit("AlternativeWinPending", winners[0], round=ctx.state.round)
     return False
 
 
@@ -131,12 +131,12 @@ def alternative_win_due(ctx: Ctx) -> bool:
 
     RULINGS R-COOP-ALT.
     """
-    toma = ctx.state.get("toma")
-    if not toma or toma.get("alt_pending") is None or ctx.state["phase"] == "ended":
+    toma = ctx.state.toma
+    if not toma or toma.alt_pending is None or ctx.state.phase == "ended":
         return False
-    if toma["alt_pending"] >= ctx.state["round"]:
+    if toma.alt_pending >= ctx.state.round:
         return False
-    if any(ctx.players[s]["eliminated"] for s in range(ctx.state["n"])):
+    if any(ctx.players[s].eliminated for s in range(ctx.state.n)):
         return False
     finish(ctx, True, "alternative_win")
     return True

@@ -15,7 +15,7 @@ from .effects.resolve import Op, _op, discard_card, fire, gain_ammo, run, origin
 from . import battle, coop, sides, toma
 from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
                    HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
-from .state import alive, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength
+from .state import (MatchState, Player, alive, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength)
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -67,8 +67,8 @@ def factions_chosen(ctx: Ctx) -> None:
     """All seats chose: reveal the factions, add the second copy's ammo (5-8 Player Variant:
     shuffled, under the ammo deck, ruling R-LARGE), run start-of-game faction effects, begin
     round 1."""
-    ctx.emit("FactionsRevealed", None, factions=[ctx.players[s]["faction"] for s in human_seats(ctx.state)])
-    if ctx.state.get("second_copy"):
+    ctx.emit("FactionsRevealed", None, factions=[ctx.players[s].faction for s in human_seats(ctx.state)])
+    if ctx.state.second_copy:
         ammo = list(catalogue().second_faction)
         ctx.rng.shuffle(ammo)
         ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
@@ -85,7 +85,7 @@ def start_of_game(ctx: Ctx) -> None:
     """Start-of-game faction effects of every seat (seat order; e.g. Prayers of Elex prays),
     then Recruitment 1 begins (ruling R-SETUP: after ``FactionsRevealed``)."""
     for seat in human_seats(ctx.state):
-        for fid in [ctx.players[seat]["faction"]]:
+        for fid in [ctx.players[seat].faction]:
             ops = catalogue()[fid].ops("start")
             if ops:
                 run(ctx, seat, ops, origin_of(fid))
@@ -95,23 +95,23 @@ def start_of_game(ctx: Ctx) -> None:
 def start_recruitment(ctx: Ctx) -> None:
     """Draw up to 6 (not in round 1), stored cards return, round bonuses left to right with
     the faction last ("Round bonus effect")."""
-    rnd = ctx.state["round"] + 1
+    rnd = ctx.state.round + 1
     ctx.emit("RecruitmentStarted", None, round=rnd)
     for seat in alive(ctx.state):
         p = ctx.players[seat]
         if is_toma(p):
             continue                                 # "The A.I.Toma does not recruit"
-        if rnd > 1 and len(p["hand"]) < HAND_SIZE:
-            ctx.draw(seat, HAND_SIZE - len(p["hand"]))
-        if p["stash"]:
-            ctx.emit("StashReturned", seat, cards=list(p["stash"]))
+        if rnd > 1 and len(p.hand) < HAND_SIZE:
+            ctx.draw(seat, HAND_SIZE - len(p.hand))
+        if p.stash:
+            ctx.emit("StashReturned", seat, cards=list(p.stash))
     toma.forced_discards(ctx)                        # the A.I.Toma's discard symbols
     for seat in alive(ctx.state):
         for i, card in list(modifiers.sources(ctx.players[seat])):
             ops = card.ops("round_bonus")
-            if ops and (i is None or ctx.players[seat]["slots"][i]["unit"] == card.id):
+            if ops and (i is None or ctx.players[seat].slots[i].unit == card.id):
                 run(ctx, seat, ops, origin_of(card.id, i))
-        if ctx.state["phase"] == "ended":
+        if ctx.state.phase == "ended":
             return
 
 
@@ -121,15 +121,15 @@ def seat_ready(ctx: Ctx, seat: int) -> None:
     seat is ready the A.I.Pokalypse ends the game, otherwise the battle begins."""
     p = ctx.players[seat]
     keep = modifiers.stash_size(p)
-    if keep and p["hand"]:
+    if keep and p.hand:
         stored = choices.hand_choices(ctx, seat, keep, "Store a hand card on your faction?")
         if stored:
             ctx.emit("CardsStashed", seat, cards=stored)
-    if modifiers.has(p, "load") and p["hand"]:
+    if modifiers.has(p, "load") and p.hand:
         load_megaton(ctx, seat)
     ctx.emit("SeatReady", seat)
-    if all(ctx.players[s]["ready"] for s in alive(ctx.state)):
-        if ctx.state["apocalypse"]:
+    if all(ctx.players[s].ready for s in alive(ctx.state)):
+        if ctx.state.apocalypse:
             finish_by_strength(ctx, [s for s in alive(ctx.state) if s != toma_seat(ctx.state)],
                                "aipokalypse", with_hand=True)
         else:
@@ -147,7 +147,7 @@ def load_megaton(ctx: Ctx, seat: int) -> None:
     the Boom (:mod:`.effects.opponents`) uses them. Ruling R-MEGATON."""
     loaded: list[str] = []
     while True:
-        hand = [c for c in ctx.players[seat]["hand"] if c not in loaded]
+        hand = [c for c in ctx.players[seat].hand if c not in loaded]
         if not hand:
             break
         pick = ctx.ask(seat, "load", ["stop"] + sorted(hand), "Megaton: place a hand card face down on Megaton?",
@@ -177,7 +177,7 @@ def start_battle(ctx: Ctx) -> None:
         if todo[wait:]:
             later.append((seat, todo[wait:]))
     for seat, todo in later:
-        if not ctx.players[seat]["eliminated"]:
+        if not ctx.players[seat].eliminated:
             _prepare(ctx, seat, todo)
     count = battle.battle_card_count(ctx.state)
     ctx.emit("BattleStarted", None, cards=count)
@@ -193,7 +193,7 @@ def _prepare(ctx: Ctx, seat: int, todo: list) -> None:
     """Run the preparation effects ``[(slot | None, card)]`` of ``seat`` whose card is still
     where it was (a unit killed by an earlier preparation effect does nothing)."""
     for i, card in todo:
-        if i is None or ctx.players[seat]["slots"][i]["unit"] == card.id:
+        if i is None or ctx.players[seat].slots[i].unit == card.id:
             run(ctx, seat, card.ops("preparation"), origin_of(card.id, i))
 
 
@@ -207,7 +207,7 @@ def guess_score(ctx: Ctx, seat: int, cards: int) -> None:
 
 def next_point(ctx: Ctx) -> None:
     """Reveal the next battle cards, or end the battle when the stacks are empty."""
-    if any(ctx.players[s]["stack"] for s in alive(ctx.state)):
+    if any(ctx.players[s].stack for s in alive(ctx.state)):
         battle.reveal_point(ctx)
         advance(ctx)
     else:
@@ -217,8 +217,8 @@ def next_point(ctx: Ctx) -> None:
 def advance(ctx: Ctx) -> None:
     """Resolve points while no seat has an open reaction decision; the A.I.Toma spends its
     ammo once the human seats are done (after which they may react again)."""
-    while ctx.state["phase"] == "battle" and not battle.eligible(ctx.state):
-        if not any(ctx.players[s]["current"] for s in alive(ctx.state)):
+    while ctx.state.phase == "battle" and not battle.eligible(ctx.state):
+        if not any(ctx.players[s].current for s in alive(ctx.state)):
             next_point(ctx)
             return
         if battle.toma_react(ctx):
@@ -226,16 +226,16 @@ def advance(ctx: Ctx) -> None:
         if battle.auto_place(ctx):
             return                                   # a seat chooses where its card goes
         battle.resolve_point(ctx)
-        if ctx.state["phase"] != "battle":
+        if ctx.state.phase != "battle":
             return
-        if any(ctx.players[s]["stack"] for s in alive(ctx.state)):
+        if any(ctx.players[s].stack for s in alive(ctx.state)):
             battle.reveal_point(ctx)
         else:
             end_battle(ctx)
             return
 
 
-def battle_damage(state: dict) -> dict[int, int]:
+def battle_damage(state: MatchState) -> dict[int, int]:
     """"Battle Result": "all players lose health points in an amount equal to the difference
     between their score and the score of the player with the most points. If all players have
     the same score, each player loses one health point." Returns seat -> damage: the best score
@@ -247,16 +247,16 @@ def battle_damage(state: dict) -> dict[int, int]:
 
     RULINGS R-DAMAGE.
     """
-    if state.get("toma"):
+    if state.toma:
         return sides.battle_damage(state)
     seats = alive(state)
-    scores = {s: state["players"][s]["score"] for s in seats}
+    scores = {s: state.players[s].score for s in seats}
     best = max(scores.values(), default=0)
     all_equal = len(seats) > 1 and all(v == best for v in scores.values())
     damage = {}
     for s in seats:
         if all_equal:
-            damage[s] = 0 if modifiers.has(state["players"][s], "tiebreak") else 1
+            damage[s] = 0 if modifiers.has(state.players[s], "tiebreak") else 1
         else:
             damage[s] = best - scores[s]
     return damage
@@ -275,9 +275,9 @@ def chrome_decision(ctx: Ctx, damage: dict[int, int]) -> dict[int, int]:
 def _chrome(ctx: Ctx, seat: int, damage: dict[int, int]) -> dict[int, int]:
     p = ctx.players[seat]
     for i, _ in modifiers.statics(p, "double_damage"):
-        if i is None or not p["slots"][i]["unit"]:
+        if i is None or not p.slots[i].unit:
             continue
-        unit = p["slots"][i]["unit"]
+        unit = p.slots[i].unit
         if ctx.ask(seat, "chrome", ["keep", "double"], "C.H.R.O.M.E.: discard it to double your "
                                                        "opponents' damage?", decline="keep") == "double":
             discard_card(ctx, seat, unit, trigger=False)
@@ -290,17 +290,17 @@ def end_battle(ctx: Ctx) -> None:
     state = ctx.state
     damage = chrome_decision(ctx, battle_damage(state))
     state = ctx.state
-    scores = {str(s): state["players"][s]["score"] for s in alive(state)}
+    scores = {str(s): state.players[s].score for s in alive(state)}
     ctx.emit("BattleEnded", None, scores=scores, damage={str(k): v for k, v in damage.items()})
     for seat in sides.battle_winners(ctx.state):
         if not is_toma(ctx.players[seat]):
             fire(ctx, seat, "battle_won", {})
     for seat in alive(ctx.state):              # XxX: "If you have guessed the correct score"
-        guess = ctx.players[seat].get("guess")
-        if guess is not None and guess == ctx.players[seat]["score"]:
+        guess = ctx.players[seat].guess
+        if guess is not None and guess == ctx.players[seat].score:
             fire(ctx, seat, "score_guessed", {})
     apply_damage(ctx, damage)
-    if ctx.state["phase"] == "ended" or coop.alternative_win_due(ctx):
+    if ctx.state.phase == "ended" or coop.alternative_win_due(ctx):
         return
     ctx.emit("BattleCleared", None)
     for seat in alive(ctx.state):
@@ -317,13 +317,13 @@ def tuck_cards(ctx: Ctx, seat: int) -> None:
     card it goes under. They return when that Special Unit is recruited (see ``fold``)."""
     while True:
         p = ctx.players[seat]
-        if not p["hand"] or not p["pool"]:
+        if not p.hand or not p.pool:
             return
-        card = ctx.ask(seat, "tuck", ["stop"] + sorted(p["hand"]), "Kollektah: place a hand card under "
+        card = ctx.ask(seat, "tuck", ["stop"] + sorted(p.hand), "Kollektah: place a hand card under "
                                                                     "a Special Unit of your pool?", decline="stop")
         if card == "stop":
             return
-        under = ctx.ask(seat, "special", sorted(set(p["pool"])), "Kollektah: under which Special Unit?")
+        under = ctx.ask(seat, "special", sorted(set(p.pool)), "Kollektah: under which Special Unit?")
         ctx.emit("CardTucked", seat, card=card, under=under)
 
 
@@ -336,27 +336,27 @@ def apply_damage(ctx: Ctx, damage: dict[int, int]) -> None:
     per lost point. Ends the match when at most one seat is left. The A.I.Toma loses last,
     one Special Unit at a time, each resolving its action symbols (:func:`.toma.lose_health`);
     against it the match ends by :func:`.sides.check_end`. RULINGS R-SUDDEN-DEATH."""
-    sudden = ctx.state["sudden_death"]
+    sudden = ctx.state.sudden_death
     eliminated_now: list[int] = []
     for seat in sorted(damage):
         n = damage[seat]
         p = ctx.players[seat]
-        if n <= 0 or p["eliminated"]:
+        if n <= 0 or p.eliminated:
             continue
-        lose = min(n, len(p["health"]))
+        lose = min(n, len(p.health))
         if lose and is_toma(p):
             eliminated_now += toma.lose_health(ctx, lose, sudden)
         elif lose:
-            ctx.emit("HealthLost", seat, cards=p["health"][:lose])
+            ctx.emit("HealthLost", seat, cards=p.health[:lose])
             per = modifiers.ammo_per_damage(p)
             if per:
                 gain_ammo(ctx, seat, per * lose)
         if sudden and n > lose:
             ctx.emit("SeatEliminated", seat)
             eliminated_now.append(seat)
-    if not ctx.state["sudden_death"] and any(not ctx.players[s]["health"] for s in alive(ctx.state)):
+    if not ctx.state.sudden_death and any(not ctx.players[s].health for s in alive(ctx.state)):
         ctx.emit("SuddenDeathStarted", None)
-    if ctx.state.get("toma"):
+    if ctx.state.toma:
         sides.check_end(ctx)
         return
     left = alive(ctx.state)
@@ -379,7 +379,7 @@ def check_alternative_win(ctx: Ctx) -> bool:
     count as purple), checked after each battle. Several at once -> total strength. Against
     the A.I.Toma: :func:`.coop.alternative_win` (co-op: "both players must survive one more
     battle phase"). RULINGS R-ALT-WIN."""
-    if ctx.state.get("toma"):
+    if ctx.state.toma:
         return coop.alternative_win(ctx)
     winners = [seat for seat in alive(ctx.state) if coop.meets_alternative_win(ctx.players[seat])]
     if len(winners) == 1:
@@ -391,14 +391,14 @@ def check_alternative_win(ctx: Ctx) -> bool:
 
 def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
     p = ctx.players[seat]
-    return (total_strength(p, with_hand), 1 if modifiers.has(p, "tiebreak") else 0, len(p["health"]))
+    return (total_strength(p, with_hand), 1 if modifiers.has(p, "tiebreak") else 0, len(p.health))
 
 
 def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
     """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
     then more remaining health points; a full tie is a shared win. Against the A.I.Toma:
     :func:`.sides.finish_by_strength`. RULINGS R-LAST-ELIMINATED."""
-    if ctx.state.get("toma"):
+    if ctx.state.toma:
         sides.finish_by_strength(ctx, reason, with_hand)
         return
     best = max(_strength_key(ctx, s, with_hand) for s in contenders)
@@ -408,8 +408,8 @@ def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: 
 def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -> None:
     """Emit ``MatchEnded``: scores are total strengths; ranking = winners, then living seats,
     then the eliminated, each by total strength and health."""
-    n = ctx.state["n"]
-    resigned = list(ctx.state.get("resigned", []))
+    n = ctx.state.n
+    resigned = list(ctx.state.resigned or [])
     scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
     if resigned:   # RULINGS R-RESIGN: a resigned seat never wins; the best standing seats do
         standing = [s for s in range(n) if s not in resigned]
@@ -418,8 +418,8 @@ def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -
             best = max(_strength_key(ctx, s, with_hand) for s in standing)
             winners = [s for s in standing if _strength_key(ctx, s, with_hand) == best]
     rest = sorted((s for s in range(n) if s not in winners),
-                  key=lambda s: (s in resigned, ctx.players[s]["eliminated"], -scores[s],
-                                 -len(ctx.players[s]["health"]), s))
+                  key=lambda s: (s in resigned, ctx.players[s].eliminated, -scores[s],
+                                 -len(ctx.players[s].health), s))
     extra = {"resigned": resigned} if resigned else {}
     ctx.emit("MatchEnded", None, reason=reason, winners=sorted(winners), ranking=sorted(winners) + rest,
              scores=scores, **extra)

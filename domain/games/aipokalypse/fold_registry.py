@@ -9,22 +9,23 @@ from domain.engine import Event
 from domain.modular import FoldHandlers
 
 from .cards import catalogue
+from .state import MatchState, Player
 
-Handler = Callable[[dict, Event], None]
+Handler = Callable[[MatchState, Event], None]
 HANDLERS = FoldHandlers("A.I.Pokalypse")
 _on: Callable[[str], Callable[[Handler], Handler]] = HANDLERS.on
 
 
-def _p(state: dict, e: Event) -> dict:
-    return state["players"][e.seat]
+def _p(state: MatchState, e: Event) -> Player:
+    return state.players[e.seat]
 
 
-def _to_discard(state: dict, cid: str) -> None:
+def _to_discard(state: MatchState, cid: str) -> None:
     """Basic units go on the discard pile; Special Units always go under their deck."""
     category = catalogue()[cid].category
     if category == "special":
-        state["specials"].append(cid)
+        state.specials.append(cid)
     elif category == "faction":
-        state["ammo_deck"].insert(0, cid)
+        state.ammo_deck.insert(0, cid)
     else:
-        state["discard"].append(cid)
+        state.discard.append(cid)

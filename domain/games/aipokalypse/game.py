@@ -12,12 +12,13 @@ from domain.modular import ModularEngine
 
 from . import actions, bots, cards, flow, fold, rules, sides, spec, state as state_mod, views
 from .context import Ctx
+from .state import MatchState
 
 
 class AIPokalypseEngine(ModularEngine):
     """Decider, fold and projections of one match (contract: ``domain/engine.py``).
 
-    The state is a plain dict; hidden Recruitment moves also hide their event type
+    The state is a :class:`.state.MatchState`; hidden Recruitment moves also hide their event type
     (``views.redact_type``)."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
@@ -36,34 +37,34 @@ class AIPokalypseEngine(ModularEngine):
         ``RecruitmentMoveMade`` to everybody but its seat."""
         return views.redact_type(event, viewer, state)
 
-    def result(self, state: dict) -> dict[str, Any] | None:
+    def result(self, state: MatchState) -> dict[str, Any] | None:
         """``None`` while running, else ``{"scores", "ranking", "winners", "reason"}``."""
-        return state["result"]
+        return state.result
 
-    def resign(self, state: dict, seat: int, command: Any, rng: random.Random) -> list[Event]:
+    def resign(self, state: MatchState, seat: int, command: Any, rng: random.Random) -> list[Event]:
         """RULINGS R-RESIGN: ``SeatResigned``. Against the A.I.Toma (solo, co-op) the human
         side loses at once (``MatchEnded`` outcome ``lost``, reason ``resignation``).
         Competitive: the seat plays on by the ``idle`` policy and loses; when at most one
         living seat has not resigned the match ends (it wins, reason ``resignation``)."""
-        check_resign(command, seat, state["n"], state.get("resigned", []),
-                     state["phase"] == "ended")
+        check_resign(command, seat, state.n, state.resigned or [],
+                     state.phase == "ended")
         ctx = Ctx(state, rng)
         resigned = Event("SeatResigned", {"seat": seat}, seat)   # public in every phase
         ctx.state = fold.evolve(ctx.state, resigned)
         ctx.events.append(resigned)
-        if ctx.state.get("toma"):
+        if ctx.state.toma:
             sides.finish(ctx, False, "resignation")
         else:
-            left = [s for s in state_mod.alive(ctx.state) if s not in ctx.state["resigned"]]
+            left = [s for s in state_mod.alive(ctx.state) if s not in (ctx.state.resigned or [])]
             if len(left) <= 1:
                 flow.finish(ctx, left, "resignation")
         return ctx.events
 
-    def abandon(self, state: dict, seat: Any, command: Any) -> list[Event]:
+    def abandon(self, state: MatchState, seat: Any, command: Any) -> list[Event]:
         """RULINGS R-ABANDONED: ``MatchEnded`` with the abandoned result."""
-        idle = check_abandon(command, seat, state["phase"] == "ended")
-        return [Event("MatchEnded", abandoned_result(state["n"], idle))]
+        idle = check_abandon(command, seat, state.phase == "ended")
+        return [Event("MatchEnded", abandoned_result(state.n, idle))]
 
-    def resigned(self, state: dict | None) -> frozenset[int]:
-        """The seats that resigned (``state["resigned"]``)."""
-        return frozenset(state.get("resigned", [])) if state is not None else frozenset()
+    def resigned(self, state: MatchState | None) -> frozenset[int]:
+        """The seats that resigned (``state.resigned``)."""
+        return frozenset(state.resigned or []) if state is not None else frozenset()

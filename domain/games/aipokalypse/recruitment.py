@@ -22,15 +22,15 @@ from .effects.resolve import (check_red_exchange, discard_card, discard_faction,
 from .effects.targets import target_optional, valid_targets
 from .flow import advance, seat_ready
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
-from .state import color_of, pos_for_strength, strength_of, units
+from .state import MatchState, Player, Slot, color_of, pos_for_strength, strength_of, units
 
-def all_units_below_15(p: Mapping[str, Any]) -> bool:
+def all_units_below_15(p: Player) -> bool:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
     strength to all your humans" — whether the seat may spend 1 ammo on all its units of
     that colour now (Dan on a slot and one of them below 15 strength: command
     ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-DAN)."""
     color = modifiers.ammo_all_color(p)
-    return color is not None and any(color_of(s["unit"]) == color and s["pos"] < MAX_POS for _, s in units(p))
+    return color is not None and any(color_of(s.unit) == color and s.pos < MAX_POS for _, s in units(p))
 
 
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -45,18 +45,18 @@ def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
                           "cannot_cash")
     pools.cash_pool(ctx, seat, cmd["card"])
-    if ctx.state["phase"] == "battle":
+    if ctx.state.phase == "battle":
         advance(ctx)
 
 
-def exchange_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[dict[str, Any]]:
+def exchange_options(state: MatchState, p: Player) -> list[dict[str, Any]]:
     """Megagneto's ``exchange_unit`` commands: any hand card paid, any basic unit on a slot,
     any other hand card that may be recruited."""
     if not modifiers.has(p, "exchange"):
         return []
     cat = catalogue()
-    basics = [i for i, s in units(p) if cat[s["unit"]].category == "basic"]
-    hand = sorted(set(p["hand"]))
+    basics = [i for i, s in units(p) if cat[s.unit].category == "basic"]
+    hand = sorted(set(p.hand))
     return [{"type": "exchange_unit", "card": cost, "slot": i, "unit": new}
             for cost in hand for i in basics for new in hand if new != cost and can_recruit(state, new)]
 
@@ -74,24 +74,24 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove("Megagneto: pay a hand card, name a basic unit on a slot and another "
                           "hand card.", "invalid_exchange")
     slot, new = cmd["slot"], cmd["unit"]
-    back = ctx.players[seat]["slots"][slot]["unit"]
+    back = ctx.players[seat].slots[slot].unit
     discard_card(ctx, seat, cmd["card"])
     p = ctx.players[seat]
-    if p["slots"][slot]["unit"] == back and new in p["hand"]:
+    if p.slots[slot].unit == back and new in p.hand:
         ctx.emit("UnitExchanged", seat, slot=slot, unit=new, back=back)
 
 
-def idle_round(state: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
+def idle_round(state: MatchState, p: Player) -> bool:
     """Vault A.F.K.: "in the first Recruitment Phase, you can not do anything but decide which
     of the 6 cards you want to keep": in round 1 the seat may only discard hand cards (which
     resolves no discard effect and fires no discard hook) and end its Recruitment."""
-    return state["round"] == 1 and modifiers.has(p, "idle_first_round")
+    return state.round == 1 and modifiers.has(p, "idle_first_round")
 
 
-def can_recruit(state: Mapping[str, Any], cid: str) -> bool:
+def can_recruit(state: MatchState, cid: str) -> bool:
     """A.I.Lien may only be recruited in Sudden Death; factions are never units."""
     card = catalogue()[cid]
-    return card.category in ("basic", "special") and (card.kind != "ailien" or state["sudden_death"])
+    return card.category in ("basic", "special") and (card.kind != "ailien" or state.sudden_death)
 
 
 # ------------------------------------------------------------------ triples
@@ -115,14 +115,14 @@ def is_set(cids: list[str], size: int) -> bool:
     return len(colors) <= 1
 
 
-def triple_cards(p: Mapping[str, Any]) -> list[str]:
+def triple_cards(p: Player) -> list[str]:
     """Basic units in hand and on slots (the cards a Triple may use)."""
     cat = catalogue()
-    return [c for c in p["hand"] if cat[c].category == "basic"] + \
-           [s["unit"] for _, s in units(p) if cat[s["unit"]].category == "basic"]
+    return [c for c in p.hand if cat[c].category == "basic"] + \
+           [s.unit for _, s in units(p) if cat[s.unit].category == "basic"]
 
 
-def triple_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple[list[str], str]]:
+def triple_options(state: MatchState, p: Player) -> list[tuple[list[str], str]]:
     """``(cards, pay)`` of every way to pay for a Special Unit now: Triples, W4TCHM3N pairs
     plus 1 ammo, Berserker's ammo."""
     pool_cards = sorted(triple_cards(p))
@@ -130,23 +130,23 @@ def triple_options(state: Mapping[str, Any], p: Mapping[str, Any]) -> list[tuple
     for combo in combinations(pool_cards, TRIPLE_SIZE):
         if is_set(list(combo), TRIPLE_SIZE):
             out.append((list(combo), "cards"))
-    if modifiers.has(p, "pair_triple") and p["ammo"]:
+    if modifiers.has(p, "pair_triple") and p.ammo:
         for combo in combinations(pool_cards, 2):
             if is_set(list(combo), 2):
                 out.append((list(combo), "pair_ammo"))
     cost = modifiers.ammo_triple_cost(p)
-    if cost is not None and len(p["ammo"]) >= cost:
+    if cost is not None and len(p.ammo) >= cost:
         out.append(([], "ammo"))
     return out
 
 
-def sources_for(state: Mapping[str, Any], p: Mapping[str, Any], seat: int | None = None) -> list[tuple[str, str | None]]:
+def sources_for(state: MatchState, p: Player, seat: int | None = None) -> list[tuple[str, str | None]]:
     """Where the Special Unit may come from: each pool card, the health stack, (Priest) the
     deck, (Cooperative Mode, ``seat`` given) each card of the partner's pool."""
-    out: list[tuple[str, str | None]] = [("pool", c) for c in sorted(set(p["pool"]))]
-    if p["health"]:
+    out: list[tuple[str, str | None]] = [("pool", c) for c in sorted(set(p.pool))]
+    if p.health:
         out.append(("health", None))
-    if state["specials"] and modifiers.has(p, "special_choice"):
+    if state.specials and modifiers.has(p, "special_choice"):
         out.append(("deck", None))
     if seat is not None:
         out.extend(("partner", c) for c in coop.partner_pool(state, seat))
@@ -155,24 +155,24 @@ def sources_for(state: Mapping[str, Any], p: Mapping[str, Any], seat: int | None
 
 # ------------------------------------------------------------------ legal actions
 
-def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+def legal(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every Recruitment command of ``seat`` (its pending decision is ``recruit``)."""
-    p = state["players"][seat]
-    if p["offer"]:                                      # Big Benji may still cash (R-BENJI)
-        return ([{"type": "choose_special", "special": c} for c in p["offer"]]
+    p = state.players[seat]
+    if p.offer:                                      # Big Benji may still cash (R-BENJI)
+        return ([{"type": "choose_special", "special": c} for c in p.offer]
                 + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])
     cat = catalogue()
     out: list[dict[str, Any]] = []
     idle = idle_round(state, p)
-    empty = [i for i, s in enumerate(p["slots"]) if not s["unit"]]
-    colony = [p["colony"]] if p.get("colony") and state["sudden_death"] else []
+    empty = [i for i, s in enumerate(p.slots) if not s.unit]
+    colony = [p.colony] if p.colony and state.sudden_death else []
     for cid in colony:                                  # Venus Colony: "play it for A.I.Pokalypse"
         if not idle:
             out.extend({"type": "recruit", "card": cid, "slot": slot} for slot in empty)
-    for cid in sorted(set(p["hand"])):
+    for cid in sorted(set(p.hand)):
         card = cat[cid]
         if not idle and (card.category == "special" or
-                         (card.category == "basic" and len(p["slots"]) < MAX_SLOTS)):
+                         (card.category == "basic" and len(p.slots) < MAX_SLOTS)):
             out.append({"type": "open_slot", "card": cid})
         if not idle and can_recruit(state, cid):
             for slot in empty:
@@ -184,9 +184,9 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     if not idle:
         out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
         for i, s in units(p):
-            out.extend(_discard_actions(p, s["unit"], i))
-        if p["ammo"]:
-            out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s["pos"] < MAX_POS)
+            out.extend(_discard_actions(p, s.unit, i))
+        if p.ammo:
+            out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s.pos < MAX_POS)
             if all_units_below_15(p):                   # Lieutenant Dan (R-DAN)
                 out.append({"type": "spend_ammo_humans"})
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
@@ -205,7 +205,7 @@ def legal(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _discard_actions(p: Mapping[str, Any], cid: str, slot: int | None) -> list[dict[str, Any]]:
+def _discard_actions(p: Player, cid: str, slot: int | None) -> list[dict[str, Any]]:
     targets = valid_targets(p, cid, "discard", slot)
     if targets and slot is not None:
         return [{"type": "discard", "card": cid, "target": t} for t in targets]
@@ -219,7 +219,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     co-op a seat's first move of the phase is marked (:func:`.coop.mark_first_move`)."""
     p = ctx.players[seat]
     kind = cmd["type"]
-    if p["offer"] and kind not in ("choose_special", "cash_pool"):
+    if p.offer and kind not in ("choose_special", "cash_pool"):
         raise IllegalMove("Choose one of the drawn Special Units first.", "special_choice_pending")
     if kind == "choose_special":
         return _choose_special(ctx, seat, cmd)
@@ -241,14 +241,14 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             return place_red_slot(ctx, seat, card=cid)
         if category != "basic":
             raise IllegalMove("Only a basic unit or a Special Unit can be placed as a slot.", "not_a_basic_unit")
-        if len(p["slots"]) >= MAX_SLOTS:
+        if len(p.slots) >= MAX_SLOTS:
             raise IllegalMove("You already have 6 slots.", "slots_full")
-        ctx.emit("SlotOpened", seat, card=cid, slot=len(p["slots"]), **{"from": "hand"})
+        ctx.emit("SlotOpened", seat, card=cid, slot=len(p.slots), **{"from": "hand"})
     elif kind == "recruit":
-        from_colony = cmd.get("card") == p.get("colony") and state["sudden_death"] and cmd["card"] not in p["hand"]
+        from_colony = cmd.get("card") == p.colony and state.sudden_death and cmd["card"] not in p.hand
         cid = cmd["card"] if from_colony else _hand_card(p, cmd)
         slot = _slot(p, cmd["slot"])
-        if p["slots"][slot]["unit"]:
+        if p.slots[slot].unit:
             raise IllegalMove("Only one unit can be in each slot at a time.", "slot_occupied")
         if not can_recruit(state, cid):
             raise IllegalMove("A.I.Lien can only be recruited in Sudden Death.", "ailien_locked")
@@ -262,8 +262,8 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
     elif kind == "discard":
         cid = cmd.get("card")
-        on_slot = next((i for i, s in units(p) if s["unit"] == cid), None)
-        if cid not in p["hand"] and on_slot is None:
+        on_slot = next((i for i, s in units(p) if s.unit == cid), None)
+        if cid not in p.hand and on_slot is None:
             raise IllegalMove("That card is neither in your hand nor on a slot.", "card_not_available")
         if on_slot is not None and idle_round(state, p):
             raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
@@ -275,16 +275,16 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         discard_card(ctx, seat, cid, target, trigger=not idle_round(state, p))
     elif kind == "spend_ammo":
         slot = _slot(p, cmd["slot"])
-        if not p["ammo"]:
+        if not p.ammo:
             raise IllegalMove("You have no ammo.", "no_ammo")
-        if not p["slots"][slot]["unit"] or p["slots"][slot]["pos"] >= MAX_POS:
+        if not p.slots[slot].unit or p.slots[slot].pos >= MAX_POS:
             raise IllegalMove("Ammo improves a unit below 15 strength.", "no_unit")
         spend_ammo(ctx, seat, slot)
     elif kind == "spend_ammo_humans":
         color = modifiers.ammo_all_color(p)
         if color is None:
             raise IllegalMove("Only Lieutenant Dan lets ammo go to all your Humans.", "no_lieutenant_dan")
-        if not p["ammo"]:
+        if not p.ammo:
             raise IllegalMove("You have no ammo.", "no_ammo")
         if not all_units_below_15(p):
             raise IllegalMove("None of your Humans is below 15 strength.", "no_unit")
@@ -301,20 +301,20 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
 
 
-def _hand_card(p: Mapping[str, Any], cmd: Mapping[str, Any]) -> str:
+def _hand_card(p: Player, cmd: Mapping[str, Any]) -> str:
     cid = cmd.get("card")
-    if cid not in p["hand"]:
+    if cid not in p.hand:
         raise IllegalMove(f"{cid!r} is not in your hand.", "card_not_in_hand")
     return cid
 
 
-def _slot(p: Mapping[str, Any], slot: Any) -> int:
-    if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(p["slots"]):
+def _slot(p: Player, slot: Any) -> int:
+    if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(p.slots):
         raise IllegalMove(f"You have no slot {slot!r}.", "no_such_slot")
     return slot
 
 
-def _target(p: Mapping[str, Any], cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]) -> int | None:
+def _target(p: Player, cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]) -> int | None:
     targets = valid_targets(p, cid, trigger, own)
     if "target" not in cmd:
         if targets and not target_optional(cid, trigger):
@@ -333,8 +333,8 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove("These cards (and ammo) do not make a Triple.", "not_a_triple")
     if (source, cmd.get("special")) not in sources_for(state, p, seat):
         raise IllegalMove("That Special Unit source is not available.", "invalid_special_source")
-    on_slots = {s["unit"]: i for i, s in units(p) if s["unit"] in cards}
-    carried = sum(strength_of(p["slots"][i]) for i in on_slots.values())
+    on_slots = {s.unit: i for i, s in units(p) if s.unit in cards}
+    carried = sum(strength_of(p.slots[i]) for i in on_slots.values())
     freed = min(on_slots.values()) if on_slots else None
     ammo = {"cards": 0, "pair_ammo": 1, "ammo": modifiers.ammo_triple_cost(p) or 0}[pay]
     first_goldfish = next((c for c in cards if catalogue()[c].ops("triple")), None)
@@ -342,8 +342,8 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if first_goldfish:                                   # Goldfish: one Red Slot per Triple
         run(ctx, seat, catalogue()[first_goldfish].ops("triple"), origin_of(first_goldfish))
     pos = pos_for_strength(carried) if carried else 0
-    if freed is not None and ctx.players[seat]["slots"][freed]["unit"]:
-        freed = next((i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"]), None)
+    if freed is not None and ctx.players[seat].slots[freed].unit:
+        freed = next((i for i, s in enumerate(ctx.players[seat].slots) if not s.unit), None)
     if source == "partner":                              # Cooperative Mode, once per game
         coop.take_from_partner(ctx, seat, cmd["special"])
         source = "pool"
@@ -355,7 +355,7 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             recruit_card(ctx, seat, special, special_slot(ctx, seat, freed, special), None,
                          source="pool", pos=pos)
         return
-    pile = p["health"] if source == "health" else state["specials"]
+    pile = p.health if source == "health" else state.specials
     count = health_draw_count(ctx, seat) if source == "health" else HEALTH_DRAW
     ctx.emit("SpecialsOffered", seat, cards=pile[:count], source=source,
              ctx={"source": source, "pos": pos, "slot": freed})
@@ -365,7 +365,7 @@ def special_slot(ctx: Ctx, seat: int, freed: int, special: str) -> int:
     """"You must immediately play the Special Unit into an available slot": which empty slot is
     the seat's decision (kind ``special_slot``, slot indexes): the leftmost slot the Triple
     freed first (the default), then every other empty slot, left to right (ruling R-TRIPLE-SLOT)."""
-    empty = [i for i, s in enumerate(ctx.players[seat]["slots"]) if not s["unit"] and i != freed]
+    empty = [i for i, s in enumerate(ctx.players[seat].slots) if not s.unit and i != freed]
     return ctx.ask(seat, "special_slot", [freed] + empty,
                    f"{catalogue()[special].name}: the slot it is recruited into")
 
@@ -373,13 +373,13 @@ def special_slot(ctx: Ctx, seat: int, freed: int, special: str) -> int:
 def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     p = ctx.players[seat]
     special = cmd.get("special")
-    if not p["offer"]:
+    if not p.offer:
         raise IllegalMove("There is no Special Unit to choose.", "no_special_offer")
-    if special not in p["offer"]:
+    if special not in p.offer:
         raise IllegalMove(f"{special!r} is not one of the drawn Special Units.", "not_offered")
-    octx = dict(p["offer_ctx"])
+    octx = dict(p.offer_ctx)
     slot = octx["slot"]
-    if slot is not None and not p["slots"][slot]["unit"]:
+    if slot is not None and not p.slots[slot].unit:
         slot = special_slot(ctx, seat, slot, special)
         ctx.emit("UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"})
         ctx.emit("SpecialChosen", seat, special=special, to="slot")
@@ -389,5 +389,5 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             run(ctx, seat, ops, origin_of(special, slot))
     else:
         ctx.emit("SpecialChosen", seat, special=special, to="hand")
-    if not ctx.state["sudden_death"] and not ctx.players[seat]["health"]:
+    if not ctx.state.sudden_death and not ctx.players[seat].health:
         ctx.emit("SuddenDeathStarted", None)     # Tips: "force Sudden Death by drawing from your health"

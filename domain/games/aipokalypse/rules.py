@@ -20,6 +20,7 @@ from . import batching, battle, draft, flow, recruitment
 from .actions import pending
 from .context import Ctx, NeedChoice
 from .spec import COMMAND_SCHEMAS
+from .state import MatchState, fight_of
 
 def check_shape(cmd: Mapping[str, Any]) -> dict[str, Any]:
     """``cmd`` checked against its command schema by the one validator
@@ -43,45 +44,45 @@ class Rules(GameRules):
 
     command_schemas = COMMAND_SCHEMAS
 
-    def finished(self, state: dict) -> bool:
+    def finished(self, state: MatchState) -> bool:
         """The match ended (phase ``ended``)."""
-        return state["phase"] == "ended"
+        return state.phase == "ended"
 
-    def pending_kind(self, state: dict, seat: int) -> str | None:
+    def pending_kind(self, state: MatchState, seat: int) -> str | None:
         """:func:`actions.pending` of ``seat``."""
-        return pending(state).get(seat) if seat < state["n"] else None
+        return pending(state).get(seat) if seat < state.n else None
 
     def check_shape(self, command: Any) -> dict[str, Any]:
         """:func:`check_shape` (the schema and the cross-field rule of ``triple``)."""
         return dict(check_shape(command))
 
-    def is_legal(self, state: dict, seat: int, command: dict[str, Any], kind: str) -> bool:
+    def is_legal(self, state: MatchState, seat: int, command: dict[str, Any], kind: str) -> bool:
         """An open choice takes only a ``choose`` naming one of its options; without one a
         ``choose`` is refused (the rest is checked as the command runs)."""
-        held = state.get("choice")
+        held = state.choice
         if held:
             return command["type"] == "choose" and command["option"] in held["options"]
         return command["type"] != "choose"
 
-    def rejection(self, state: dict, seat: int, command: dict[str, Any],
+    def rejection(self, state: MatchState, seat: int, command: dict[str, Any],
                   kind: str) -> IllegalMove:
         """``choice_pending``, ``invalid_choice`` or ``no_choice``."""
-        held = state.get("choice")
+        held = state.choice
         if not held:
             return IllegalMove("There is no open choice.", "no_choice")
         if command["type"] != "choose":
             return IllegalMove("Answer the open choice first.", "choice_pending")
         return IllegalMove(f"{command['option']!r} is not one of the options.", "invalid_choice")
 
-    def apply(self, state: dict, seat: int, command: dict[str, Any],
+    def apply(self, state: MatchState, seat: int, command: dict[str, Any],
               rng: random.Random) -> list[Event]:
         """The command's events: a held command resumed with the answer (``ChoiceMade``
         first), else the command run with a fresh 64-bit seed (:func:`execute`). Every run
         of hidden events (a Recruitment command's whole effect) is returned as one
         ``RecruitmentMoves`` event (:mod:`.batching`, ruling R-HIDDEN-BATCH), of ``seat``
         when the command is a Recruitment command."""
-        mover = seat if state.get("phase") == "recruitment" else None
-        held = state.get("choice")
+        mover = seat if state.phase == "recruitment" else None
+        held = state.choice
         if held:
             head = [Event("ChoiceMade", {"kind": held["kind"], "option": command["option"]}, seat)]
             events = execute(state, held["actor"], held["command"], held["seed"],
@@ -101,7 +102,7 @@ RULES = Rules()
 decide = RULES.decide
 
 
-def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int | str, answers: list,
+def execute(state: MatchState, seat: int, cmd: Mapping[str, Any], seed: int | str, answers: list,
             head: list[Event]) -> list[Event]:
     """Run ``cmd`` of ``seat`` after the events ``head`` with ``Random(seed)`` and the
     recorded ``answers``; on a new decision return ``head`` + one ``ChoiceRequested``.
@@ -132,21 +133,21 @@ def execute(state: dict, seat: int, cmd: Mapping[str, Any], seed: int | str, ans
 def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Apply one validated command of ``seat`` to ``ctx`` (phase by phase)."""
     kind = cmd["type"]
-    phase = ctx.state["phase"]
+    phase = ctx.state.phase
     if phase == "draft":
         draft.decide(ctx, seat, cmd)
     elif phase == "faction" and kind == flow.START_OF_GAME["type"]:
-        if not ctx.state.get("factions_revealed"):      # only ever a held command (check_shape refuses it)
+        if not ctx.state.factions_revealed:      # only ever a held command (check_shape refuses it)
             raise IllegalMove("The factions are not revealed yet.", "wrong_phase")
         flow.start_of_game(ctx)
     elif phase == "faction":
         if kind != "choose_faction":
             raise IllegalMove("Choose your faction first.", "wrong_phase")
         p = ctx.players[seat]
-        if cmd["faction"] not in p["offered"]:
+        if cmd["faction"] not in p.offered:
             raise IllegalMove("That faction was not offered to you.", "faction_not_offered")
         ctx.emit("FactionChosen", seat, faction=cmd["faction"])
-        if all(ctx.players[s]["faction"] for s in range(ctx.state["n"])):
+        if all(ctx.players[s].faction for s in range(ctx.state.n)):
             flow.factions_chosen(ctx)
     elif phase == "recruitment":
         if kind in ("react_card", "react_ammo", "react_ammo_humans", "pass", "choose_faction", "place_card",
@@ -189,5 +190,5 @@ def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     elif kind == "react_ammo_humans":
         battle.spend_ammo_on_all_in_battle(ctx, seat, cmd["count"])
     else:
-        ctx.emit("AmmoSpent", seat, count=cmd["count"], slot=p["current"]["slot"], battle=True)
+        ctx.emit("AmmoSpent", seat, count=cmd["count"], slot=fight_of(p).slot, battle=True)
     flow.advance(ctx)

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 from domain.engine import Event
 from domain.testing import GameTesting, Secrecy
 
+from .state import MatchState, Player
+
 # views.py: a seat's hand, offered factions, Special Units offered or drafted, stash,
 # packet, tucked and Megaton cards, its face-down slot cards and the options of its open
 # effect decision are its own; the faction it chose until ``factions_revealed``; during
@@ -21,7 +23,8 @@ from domain.testing import GameTesting, Secrecy
 # draw, Special Unit and ammo decks are nobody's; so are the cards discarded during
 # Recruitment (the others see the piles as the phase began, ``table_public``).
 def _board_ids(board: Mapping[str, Any]) -> set[str]:
-    out: set[str] = set()
+    """Card ids on a board in its shown form (:func:`.state.public_board`)."""
+    out: set[Any] = set()
     for slot in board.get("slots") or []:
         out |= {slot.get("unit"), *slot.get("attached", []), *slot.get("pile", [])}
         if slot.get("red"):
@@ -31,37 +34,50 @@ def _board_ids(board: Mapping[str, Any]) -> set[str]:
     return {c for c in out if isinstance(c, str)}
 
 
-def _aipok_private(state: Mapping[str, Any], seat: int) -> set[str]:
-    p = state["players"][seat]
-    out = set(p["hand"]) | set(p["offered"]) | set(p["offer"]) | set(p["stash"])
-    out |= set(p.get("packet", [])) | set(p.get("drafted", [])) | set(p.get("megaton", []))
-    out |= {c for cards in p.get("tucked", {}).values() for c in cards}
-    out |= {slot["card"] for slot in p["slots"] if not slot.get("red") and slot.get("card")}
-    if p["faction"] and not state["factions_revealed"]:
-        out.add(p["faction"])
-    choice = state.get("choice")
+def _live_board_ids(p: Player) -> set[str]:
+    """Card ids on a seat's live board: its units, attached cards, A.I.Toma piles, Red Slot
+    cards, extra factions and Venus Colony's A.I.Lien."""
+    out: set[str | None] = set()
+    for slot in p.slots:
+        out |= {slot.unit, *slot.attached, *(slot.pile or [])}
+        if slot.red:
+            out.add(slot.card)
+    out |= set(p.extra_factions)
+    out.add(p.colony)
+    return {c for c in out if isinstance(c, str)}
+
+
+def _aipok_private(state: MatchState, seat: int) -> set[str]:
+    p = state.players[seat]
+    out = set(p.hand) | set(p.offered) | set(p.offer) | set(p.stash)
+    out |= set(p.packet) | set(p.drafted) | set(p.megaton)
+    out |= {c for cards in p.tucked.values() for c in cards}
+    out |= {slot.card for slot in p.slots if not slot.red and slot.card}
+    if p.faction and not state.factions_revealed:
+        out.add(p.faction)
+    choice = state.choice
     if choice and choice.get("seat") == seat:
         out |= SECRECY.ids(choice.get("options"))
-    if state["phase"] == "recruitment":
-        out |= _board_ids(p) - _board_ids(p["public"] or {})
+    if state.phase == "recruitment":
+        out |= _live_board_ids(p) - _board_ids(p.public or {})
     return out
 
 
-def _aipok_unseen(state: Mapping[str, Any]) -> dict[str, list[str]]:
-    out = {"draw": list(state["draw"]), "specials": list(state["specials"]),
-           "ammo_deck": list(state["ammo_deck"])}
-    for i, p in enumerate(state["players"]):          # the A.I.Toma's entry has fewer fields
-        out[f"health:{i}"] = list(p.get("health", []))
-        out[f"stack:{i}"] = list(p.get("stack", []))
-        out[f"ammo:{i}"] = list(p.get("ammo", []))
-        down = [c for c, up in p.get("beside", []) if not up]
-        for slot in p.get("slots", []):
-            down += [c for c, up in slot.get("battle", []) if not up]
-            down += list(slot.get("ammo_cards", []))
+def _aipok_unseen(state: MatchState) -> dict[str, list[str]]:
+    out = {"draw": list(state.draw), "specials": list(state.specials),
+           "ammo_deck": list(state.ammo_deck)}
+    for i, p in enumerate(state.players):
+        out[f"health:{i}"] = list(p.health)
+        out[f"stack:{i}"] = list(p.stack)
+        out[f"ammo:{i}"] = list(p.ammo)
+        down = [c for c, up in p.beside if not up]
+        for slot in p.slots:
+            down += [c for c, up in slot.battle if not up]
+            down += list(slot.ammo_cards)
         out[f"face_down:{i}"] = down
-    if state["phase"] == "recruitment" and "table_public" in state:
-        shown = set(state["table_public"]["discard"])
-        out["discarded_in_recruitment"] = [c for c in state["discard"] if c not in shown]
+    if state.phase == "recruitment" and state.table_public is not None:
+        shown = set(state.table_public["discard"])
+        out["discarded_in_recruitment"] = [c for c in state.discard if c not in shown]
     return out
 
 

@@ -23,7 +23,7 @@ from .effects import modifiers
 from .effects.choices import hand_by_value
 from .effects.resolve import discard_card, gain_ammo
 from .spec import HAND_SIZE, MAX_SLOTS
-from .state import color_of, toma_seat, units
+from .state import MatchState, Player, color_of, dump_fight, toma_of, toma_seat, units
 from .toma_pool import AILIEN, ROGUE, symbol_count
 
 
@@ -70,7 +70,7 @@ def setup(draw: list[str], starting: int) -> tuple[list[list[str]], list[str], i
 
 # ------------------------------------------------------------------ battle
 
-def fighter(p: Mapping[str, Any], card: str) -> tuple[int | None, bool, bool]:
+def fighter(p: Player, card: str) -> tuple[int | None, bool, bool]:
     """Where the A.I.Toma's battle card ``card`` goes: ``(slot, fights, opens_slot)``.
 
     The leftmost active unit it fits ("adds the card value to the strength of the
@@ -81,17 +81,17 @@ def fighter(p: Mapping[str, Any], card: str) -> tuple[int | None, bool, bool]:
     its value counts (ruling R-TOMA-BATTLE); an A.I.Lien never opens a slot."""
     cat = catalogue()
     color = cat[card].color
-    active = [(i, s) for i, s in units(p) if not s["exhausted"]]
+    active = [(i, s) for i, s in units(p) if not s.exhausted]
     if color == AILIEN:
         return (active[0][0], True, False) if active else (None, False, False)
     for i, s in active:
-        if fits(color_of(s["unit"]), color):
+        if fits(color_of(s.unit), color):
             return i, True, False
-    empty = [i for i, s in enumerate(p["slots"]) if not s["unit"] and not s["exhausted"] and not s["battle"]]
+    empty = [i for i, s in enumerate(p.slots) if not s.unit and not s.exhausted and not s.battle]
     if empty:
         return empty[0], False, False
-    if len(p["slots"]) < MAX_SLOTS:
-        return len(p["slots"]), False, True
+    if len(p.slots) < MAX_SLOTS:
+        return len(p.slots), False, True
     return None, False, False
 
 
@@ -104,13 +104,13 @@ def lose_health(ctx: Ctx, count: int, sudden_before: bool) -> list[int]:
     Special Unit before revealing the next one"). ``sudden_before``: Sudden Death was running
     before this damage (the health action may then eliminate a seat). Returns the human
     seats the actions eliminated."""
-    seat = toma_seat(ctx.state)
+    seat = toma_of(ctx.state).seat
     out: list[int] = []
     for _ in range(count):
         p = ctx.players[seat]
-        if not p["health"]:
+        if not p.health:
             break
-        card = p["health"][0]
+        card = p.health[0]
         ctx.emit("HealthLost", seat, cards=[card])
         out += resolve_actions(ctx, card, sudden_before)
     return out
@@ -123,8 +123,8 @@ def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
 
     RULINGS R-TOMA-CHOICE.
     """
-    seat = toma_seat(ctx.state)
-    pool = ctx.players[seat]["pool"]
+    seat = toma_of(ctx.state).seat
+    pool = ctx.players[seat].pool
     left = pool[:pool.index(card)] if card in pool else list(pool)
     eliminated: list[int] = []
     for symbol in catalogue()[card].action_symbols:
@@ -147,13 +147,13 @@ def move_card(ctx: Ctx) -> None:
     appropriate unit to the right ... If there is no appropriate unit for this move, take the
     card from the next unit." The moved card is the pile's top card (the last placed); an
     appropriate unit is one it fits (:func:`fits`). No unit can give: nothing moves."""
-    p = ctx.players[toma_seat(ctx.state)]
+    p = ctx.players[toma_of(ctx.state).seat]
     board = units(p)
     for k, (i, s) in enumerate(board):
-        if len(s["pile"]) < 2:
+        if len(s.pile) < 2:
             continue
-        card = s["pile"][-1]
-        target = next((j for j, t in board[k + 1:] if fits(color_of(t["unit"]), color_of(card))), None)
+        card = s.pile[-1]
+        target = next((j for j, t in board[k + 1:] if fits(color_of(t.unit), color_of(card))), None)
         if target is not None:
             ctx.emit("TomaCardMoved", toma_seat(ctx.state), card=card, source=i, target=target)
             return
@@ -165,29 +165,29 @@ def draw_card(ctx: Ctx) -> None:
     none: a new slot (the leftmost empty one, or a new one below 6), else the discard pile.
     An A.I.Lien is ignored and another card drawn, as at set-up — once a player played an
     A.I.Lien in Sudden Death it joins the first unit instead (R-TOMA-DRAW)."""
-    seat = toma_seat(ctx.state)
+    seat = toma_of(ctx.state).seat
     cat = catalogue()
-    budget = len(ctx.state["draw"]) + len(ctx.state["discard"])
+    budget = len(ctx.state.draw) + len(ctx.state.discard)
     while budget > 0 and ctx.ensure_draw():
         budget -= 1
-        card = ctx.state["draw"][0]
+        card = ctx.state.draw[0]
         p = ctx.players[seat]
         board = units(p)
         if cat[card].kind == "ailien":
-            if not ctx.state["toma"]["ailien_stays"] or not board:
+            if not toma_of(ctx.state).ailien_stays or not board:
                 ctx.emit("TomaCardPlaced", seat, card=card, slot=None, new=False)
                 continue
             ctx.emit("TomaCardPlaced", seat, card=card, slot=board[0][0], new=False)
             return
-        home = next((i for i, s in board if fits(color_of(s["unit"]), cat[card].color)), None)
+        home = next((i for i, s in board if fits(color_of(s.unit), cat[card].color)), None)
         if home is not None:
             ctx.emit("TomaCardPlaced", seat, card=card, slot=home, new=False)
             return
-        empty = [i for i, s in enumerate(p["slots"]) if not s["unit"]]
+        empty = [i for i, s in enumerate(p.slots) if not s.unit]
         if empty:
             ctx.emit("TomaCardPlaced", seat, card=card, slot=empty[0], new=False)
-        elif len(p["slots"]) < MAX_SLOTS:
-            ctx.emit("TomaCardPlaced", seat, card=card, slot=len(p["slots"]), new=True)
+        elif len(p.slots) < MAX_SLOTS:
+            ctx.emit("TomaCardPlaced", seat, card=card, slot=len(p.slots), new=True)
         else:
             ctx.emit("TomaCardPlaced", seat, card=card, slot=None, new=False)
         return
@@ -202,12 +202,12 @@ def health_action(ctx: Ctx, draws: int, sudden_before: bool) -> list[int]:
     out: list[int] = []
     for seat in humans_alive(ctx.state):
         p = ctx.players[seat]
-        if p["health"]:
-            ctx.emit("HealthLost", seat, cards=p["health"][:1])
+        if p.health:
+            ctx.emit("HealthLost", seat, cards=p.health[:1])
             per = modifiers.ammo_per_damage(p)
             if per:
                 gain_ammo(ctx, seat, per)
-        elif ctx.state["sudden_death"] and sudden_before:
+        elif ctx.state.sudden_death and sudden_before:
             ctx.emit("SeatEliminated", seat)
             out.append(seat)
             continue
@@ -224,12 +224,12 @@ def forced_discards(ctx: Ctx) -> None:
     holds), each of its choice (default: the lowest card value); a seat the emptied piles
     left with fewer than 6 discards nothing. A forced discard is no played card, so no
     discard effect resolves (ruling R-TOMA-SYMBOLS)."""
-    toma = ctx.state.get("toma")
-    if not toma or not toma["discard_due"]:
+    toma = ctx.state.toma
+    if not toma or not toma.discard_due:
         return
-    due = toma["discard_due"]
+    due = toma.discard_due
     for seat in humans_alive(ctx.state):
-        if len(ctx.players[seat]["hand"]) < HAND_SIZE:
+        if len(ctx.players[seat].hand) < HAND_SIZE:
             continue                              # "As soon as you have 6 cards in your hand"
         for k in range(due):
             hand = hand_by_value(ctx, seat)
@@ -240,14 +240,14 @@ def forced_discards(ctx: Ctx) -> None:
     ctx.emit("HandDiscardsResolved", None)
 
 
-def humans_alive(state: Mapping[str, Any]) -> list[int]:
+def humans_alive(state: MatchState) -> list[int]:
     """Living human seats (never the A.I.Toma)."""
-    return [s for s in range(state["n"]) if not state["players"][s]["eliminated"]]
+    return [s for s in range(state.n) if not state.players[s].eliminated]
 
 
 # ------------------------------------------------------------------ what everybody sees
 
-def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
+def view(state: MatchState) -> dict[str, Any] | None:
     """The A.I.Toma as every viewer sees it (``None`` outside solo/co-op): its units (piles
     face up), pool, ammo and its health *count* (the stack's order is hidden from everybody).
     During the private Recruitment Phase its board as the last battle left it (snapshot at
@@ -256,27 +256,32 @@ def view(state: Mapping[str, Any]) -> dict[str, Any] | None:
     seat = toma_seat(state)
     if seat is None:
         return None
-    p = state["players"][seat]
-    live = state["phase"] != "recruitment" or not p["public"]
-    board = p if live else p["public"]
-    pool = list(board["pool"])
-    slots = [{"pile": list(s.get("pile") or []), "unit": s["unit"],
-              "strength": _pile_strength(s.get("pile") or []),
-              "battle": [[c if up else None, up] for c, up in s.get("battle", [])] if live else [],
-              "exhausted": bool(s.get("exhausted")) if live else False} for s in board["slots"]]
+    p = state.players[seat]
+    live = state.phase != "recruitment" or not p.public
+    board: Mapping[str, Any] = p.public or {}
+    if live:
+        pool = list(p.pool)
+        slots = [{"pile": list(s.pile or []), "unit": s.unit, "strength": _pile_strength(s.pile or []),
+                  "battle": [[c if up else None, up] for c, up in s.battle],
+                  "exhausted": bool(s.exhausted)} for s in p.slots]
+    else:
+        pool = list(board["pool"])
+        slots = [{"pile": list(s.get("pile") or []), "unit": s["unit"],
+                  "strength": _pile_strength(s.get("pile") or []), "battle": [], "exhausted": False}
+                 for s in board["slots"]]
     passive = None
     if pool and "passive" in catalogue()[pool[-1]].action_symbols:
         passive = {"color": catalogue()[pool[-1]].color, "bonus": symbol_count(pool, "passive")}
-    toma = state["toma"]
-    return {"seat": seat, "difficulty": toma["difficulty"], "eliminated": p["eliminated"],
-            "health_count": len(p["health"]) if live else board["health"],
-            "ammo": len(p["ammo"]) if live else board["ammo"], "pool": pool,
+    toma = toma_of(state)
+    return {"seat": seat, "difficulty": toma.difficulty, "eliminated": p.eliminated,
+            "health_count": len(p.health) if live else board["health"],
+            "ammo": len(p.ammo) if live else board["ammo"], "pool": pool,
             "ammo_strength": max(1, symbol_count(pool, "ammo")), "passive": passive,
-            "slots": slots, "score": p["score"], "battle_stack": len(p["stack"]),
-            "current": copy.deepcopy(p["current"]), "beside": [[c if up else None, up] for c, up in p["beside"]],
-            "discard_due": toma["discard_due"], "ailien_stays": toma["ailien_stays"],
-            "alt_pending": toma.get("alt_pending"), "gift_used": toma.get("gift_used", False),
-            "partner_pool_used": [s for s in range(state["n"]) if "partner_pool" in state["players"][s]["used"]]}
+            "slots": slots, "score": p.score, "battle_stack": len(p.stack),
+            "current": dump_fight(p.current), "beside": [[c if up else None, up] for c, up in p.beside],
+            "discard_due": toma.discard_due, "ailien_stays": toma.ailien_stays,
+            "alt_pending": toma.alt_pending, "gift_used": toma.gift_used,
+            "partner_pool_used": [s for s in range(state.n) if "partner_pool" in state.players[s].used]}
 
 
 def _pile_strength(pile: list[str]) -> int:

@@ -25,12 +25,33 @@ from domain.engine import Event
 from . import batching, toma as toma_mod
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
+from .state import MatchState, Slot, dump_battle, dump_fight
 
 _OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned", "SpecialSearched",
                "ScoreGuessed", "SpecialDrafted", "CardsLoaded"}
 
 
-def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
+def _slots(slots: list[Slot], owner: bool) -> list[dict[str, Any]]:
+    """A board's live slots as ``viewer`` may see them (its own: the face-down slot cards)."""
+    out = []
+    for s in slots:
+        d: dict[str, Any] = {"card": s.card, "red": s.red, "unit": s.unit, "pos": s.pos,
+                             "attached": copy.deepcopy(s.attached), "temp": s.temp,
+                             "ammo_temp": s.ammo_temp}
+        if s.pile is not None:
+            d["pile"] = list(s.pile)             # an A.I.Toma unit: face up
+        d["ammo_on"] = len(s.ammo_cards or [])   # ammo side up: a count
+        if not owner and not s.red:
+            d["card"] = None                     # slot cards lie face down
+        d["battle"] = [[c if up else None, up] for c, up in s.battle]
+        d["exhausted"] = s.exhausted
+        out.append(d)
+    return out
+
+
+def _shown_slots(slots: list[dict[str, Any]], owner: bool = False) -> list[dict[str, Any]]:
+    """Slots of a board in its shown form (:func:`.state.public_board`, a ``BoardsRevealed``
+    board) as ``viewer`` may see them (``owner``: its own, slot cards face up)."""
     out = []
     for s in slots:
         d = {k: copy.deepcopy(s.get(k)) for k in ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")}
@@ -46,81 +67,81 @@ def _slots(slots: list, owner: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _seat_view(state: Mapping[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+def _seat_view(state: MatchState, seat: int, viewer: int | None) -> dict[str, Any]:
     """The board of ``seat`` as ``viewer`` may see it (module doc): the health stack as a
     count only, its order hidden from everyone, the owner included. RULINGS R-HEALTH-PRIVATE."""
-    p = state["players"][seat]
+    p = state.players[seat]
     own = viewer == seat
-    revealed = state["factions_revealed"] or own
+    revealed = state.factions_revealed or own
     # Only the Recruitment Phase is private (its seat events carry ``hidden``): in every other
     # phase each event is public at its version, so the board is shown as it is (e.g. Deep
     # Core's start-of-game Red Slot at the version of its RedSlotPlaced, ruling R-VIEW-VERSION)
-    live = own or state["phase"] != "recruitment"
-    public = p["public"] or {}
+    live = own or state.phase != "recruitment"
+    public = p.public or {}
     view: dict[str, Any] = {
-        "seat": seat, "faction": p["faction"] if revealed else None,
-        "extra_factions": list(p["extra_factions"]) if live else list(public.get("extra_factions", [])),
+        "seat": seat, "faction": p.faction if revealed else None,
+        "extra_factions": list(p.extra_factions) if live else list(public.get("extra_factions", [])),
         # before the first reveal the others know what Game Setup dealt: 6 cards, 6 health
-        "hand_count": len(p["hand"]) if live else public.get("hand", HAND_SIZE),
-        "health_count": len(p["health"]) if live else public.get("health", HEALTH_POINTS),
-        "pool": list(p["pool"]) if live else list(public.get("pool", [])),
-        "ammo": len(p["ammo"]) if live else public.get("ammo", 0),
-        "slots": _slots(p["slots"], own) if live else _slots(public.get("slots", []), False),
-        "ready": p["ready"], "eliminated": p["eliminated"], "score": p["score"],
-        "packet_count": len(p.get("packet", [])), "drafted_count": len(p.get("drafted", [])),
+        "hand_count": len(p.hand) if live else public.get("hand", HAND_SIZE),
+        "health_count": len(p.health) if live else public.get("health", HEALTH_POINTS),
+        "pool": list(p.pool) if live else list(public.get("pool", [])),
+        "ammo": len(p.ammo) if live else public.get("ammo", 0),
+        "slots": _slots(p.slots, own) if live else _shown_slots(public.get("slots", [])),
+        "ready": p.ready, "eliminated": p.eliminated, "score": p.score,
+        "packet_count": len(p.packet), "drafted_count": len(p.drafted),
         # Venus Colony's A.I.Lien lies face up (recruiting it is a private Recruitment move)
-        "colony": p.get("colony") if live else (public.get("colony") if p["public"] else p.get("colony_seen")),
-        "tucked_count": {k: len(v) for k, v in p.get("tucked", {}).items()} if live else {},
-        "megaton_count": len(p.get("megaton", [])) if live else public.get("megaton", 0),
-        "battle_stack": len(p["stack"]), "current": copy.deepcopy(p["current"]),
-        "beside": [[c if up else None, up] for c, up in p["beside"]],
+        "colony": p.colony if live else (public.get("colony") if p.public else p.colony_seen),
+        "tucked_count": {k: len(v) for k, v in p.tucked.items()} if live else {},
+        "megaton_count": len(p.megaton) if live else public.get("megaton", 0),
+        "battle_stack": len(p.stack), "current": dump_fight(p.current),
+        "beside": [[c if up else None, up] for c, up in p.beside],
     }
     if own:
-        view.update(hand=list(p["hand"]), offered=list(p["offered"]), offer=list(p["offer"]),
-                    stash=list(p["stash"]), guess=p.get("guess"), packet=list(p.get("packet", [])),
-                    drafted=list(p.get("drafted", [])),
-                    tucked={k: list(v) for k, v in p.get("tucked", {}).items()},
-                    megaton=list(p.get("megaton", [])))
+        view.update(hand=list(p.hand), offered=list(p.offered), offer=list(p.offer),
+                    stash=list(p.stash), guess=p.guess, packet=list(p.packet),
+                    drafted=list(p.drafted),
+                    tucked={k: list(v) for k, v in p.tucked.items()},
+                    megaton=list(p.megaton))
     return view
 
 
-def _choice_view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any] | None:
+def _choice_view(state: MatchState, viewer: int | None) -> dict[str, Any] | None:
     """The open effect decision: its chooser sees the options; the others only who decides
     (and, outside the private Recruitment Phase, what kind of decision it is).
 
     RULINGS R-CHOICE-PRIVACY.
     """
-    choice = state.get("choice")
+    choice = state.choice
     if not choice:
         return None
     if viewer == choice["seat"]:
         return {"seat": choice["seat"], "kind": choice["kind"], "prompt": choice["prompt"],
                 "options": list(choice["options"]), "decline": choice.get("decline")}
-    if state["phase"] == "recruitment" or (state["phase"] == "faction" and not state.get("factions_revealed")):
+    if state.phase == "recruitment" or (state.phase == "faction" and not state.factions_revealed):
         return {"seat": choice["seat"]}      # a kind could name a hidden board change or faction
     return {"seat": choice["seat"], "kind": choice["kind"]}
 
 
-def view(state: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or ``None`` for a spectator) may see it.
 
     RULINGS R-VIEW-VERSION.
     """
-    table = {"discard": list(state["discard"]), "draw": len(state["draw"]),
-             "specials": len(state["specials"]), "ammo_deck": len(state["ammo_deck"])}
-    if state["phase"] == "recruitment" and "table_public" in state:
-        table = state["table_public"]         # shared piles as of the start of the phase
+    table = {"discard": list(state.discard), "draw": len(state.draw),
+             "specials": len(state.specials), "ammo_deck": len(state.ammo_deck)}
+    if state.phase == "recruitment" and state.table_public is not None:
+        table = state.table_public         # shared piles as of the start of the phase
     return {
-        "phase": state["phase"], "round": state["round"], "sudden_death": state["sudden_death"],
-        "mode": state.get("mode", "competitive"), "second_copy": bool(state.get("second_copy")),
+        "phase": state.phase, "round": state.round, "sudden_death": state.sudden_death,
+        "mode": state.mode, "second_copy": bool(state.second_copy),
         "toma": toma_mod.view(state),
-        "apocalypse": state["apocalypse"], "draw_pile": table["draw"],
+        "apocalypse": state.apocalypse, "draw_pile": table["draw"],
         "discard_pile": list(table["discard"]), "specials_deck": table["specials"],
-        "ammo_deck": table["ammo_deck"], "battle": copy.deepcopy(state["battle"]),
-        "strengths": {str(k): v for k, v in strengths(state).items()} if state["phase"] == "battle" else {},
-        "result": state["result"], "viewer": viewer, "choice": _choice_view(state, viewer),
-        "table_factions": list(state["players"][0].get("table_factions", [])),
-        "seats": [_seat_view(state, s, viewer) for s in range(state["n"])],
+        "ammo_deck": table["ammo_deck"], "battle": dump_battle(state.battle),
+        "strengths": {str(k): v for k, v in strengths(state).items()} if state.phase == "battle" else {},
+        "result": state.result, "viewer": viewer, "choice": _choice_view(state, viewer),
+        "table_factions": list(state.players[0].table_factions),
+        "seats": [_seat_view(state, s, viewer) for s in range(state.n)],
     }
 
 
@@ -198,6 +219,6 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
     if t == "SlotOpened" and not own:
         d["card"] = None
     if t == "BoardsRevealed":
-        d["boards"] = {k: dict(b, slots=_slots(b["slots"], viewer == int(k)))
+        d["boards"] = {k: dict(b, slots=_shown_slots(b["slots"], viewer == int(k)))
                        for k, b in d["boards"].items()}
     return d

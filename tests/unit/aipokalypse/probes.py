@@ -67,12 +67,12 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
             and c.id != cid and c.id not in draw]
     alien = ids("A.I.Lien Beta", 2)[1]
     state = table(2, round_=1 if probe == "legal" else 2, draw=draw[:2] + [alien] + draw[2:] + fill)
-    state["sudden_death"] = True
+    state.sudden_death = True
     take(state, cid)
-    me = state["players"][0]
-    me["health"] = me["health"][:3]
+    me = state.players[0]
+    me.health = me.health[:3]
     if card.category == "faction":
-        me["faction"] = cid
+        me.faction = cid
         x_slot = None
     unit_names = ["Commander", "Heavy Tank", "Brute"] if probe != "battle" else None
     if probe == "battle":
@@ -87,9 +87,9 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
         for k, u in enumerate(opp):
             put(state, 1, u, 5 if tie else (3, 2, 1, 1, 1)[k])
         if cid in WITH_TEMP:
-            state["players"][0]["slots"][0]["temp"] = 1
-        state["players"][1]["pool"].append(take(state, state["specials"][0]))
-        state["players"][0]["pool"].append(take(state, state["specials"][0]))
+            state.players[0].slots[0].temp = 1
+        state.players[1].pool.append(take(state, state.specials[0]))
+        state.players[0].pool.append(take(state, state.specials[0]))
         return state, x_slot
     for name in unit_names:
         put(state, 0, ids(name, 3)[-1], {"Commander": 3, "Heavy Tank": 2, "Brute": 4}[name])
@@ -100,9 +100,9 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
     hand(state, 1, ids("Drifter", 2)[0], ids("Hacker", 3)[0])
     give_ammo(state, 0, 3 if probe == "legal" else 2)
     give_ammo(state, 1, 1)
-    state["discard"].append(take(state, ids("Drifter", 2)[1]))
-    state["players"][0]["pool"].append(take(state, state["specials"][0]))
-    state["players"][1]["pool"].append(take(state, state["specials"][0]))
+    state.discard.append(take(state, ids("Drifter", 2)[1]))
+    state.players[0].pool.append(take(state, state.specials[0]))
+    state.players[1].pool.append(take(state, state.specials[0]))
     x_slot = None
     if card.category != "faction":
         if probe in ("recruit", "triple"):
@@ -110,7 +110,7 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
             if probe == "recruit":
                 hand(state, 0, cid)
         elif probe == "spend":
-            red = next(s for s in state["specials"] if CAT[s].red_slot.get(3) == "ammo")
+            red = next(s for s in state.specials if CAT[s].red_slot.get(3) == "ammo")
             x_slot = put(state, 0, cid, 1, red=red)
         else:
             x_slot = put(state, 0, cid, 4)
@@ -120,16 +120,16 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
 def signature(state: dict, events: list, extra=None) -> str:
     """Everything observable except card identities on the board."""
     players = []
-    for p in state["players"]:
+    for p in state.players:
         players.append([
-            [(s["pos"], s["red"], bool(s["unit"]), len(s["attached"]), s["temp"], s["ammo_temp"],
-              s["exhausted"], len(s["battle"])) for s in p["slots"]],
-            len(p["hand"]), len(p["ammo"]), sorted(p["pool"]), len(p["health"]), len(p["stash"]),
-            p["eliminated"], len(p["extra_factions"]), p["score"]])
+            [(s.pos, s.red, bool(s.unit), len(s.attached), s.temp, s.ammo_temp,
+              s.exhausted, len(s.battle)) for s in p.slots],
+            len(p.hand), len(p.ammo), sorted(p.pool), len(p.health), len(p.stash),
+            p.eliminated, len(p.extra_factions), p.score])
     points = [(e.type, e.data.get("strengths"), e.data.get("winners"), e.data.get("damage"))
               for e in events if e.type in ("PointScored", "BattleEnded")]
-    return json.dumps([players, len(state["draw"]), len(state["discard"]), len(state["specials"]),
-                       state["sudden_death"], state["apocalypse"], state["result"], points, extra],
+    return json.dumps([players, len(state.draw), len(state.discard), len(state.specials),
+                       state.sudden_death, state.apocalypse, state.result, points, extra],
                       sort_keys=True, default=str)
 
 
@@ -138,7 +138,7 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
     state, x_slot = _base(cid, probe, tie)
     card = CAT[cid]
     if probe == "recruit":
-        slot = len(state["players"][0]["slots"]) - 1
+        slot = len(state.players[0].slots) - 1
         cmds = [a for a in legal_actions(state, 0) if a["type"] == "recruit" and a["card"] == cid
                 and a["slot"] == slot]
         state, events = act(state, 0, cmds[0])
@@ -154,9 +154,9 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
     elif probe == "triple":
         trio = [c.id for c in CAT.cards.values() if c.name == card.name][:3]
         for c in trio:
-            if c not in state["players"][0]["hand"]:
+            if c not in state.players[0].hand:
                 hand(state, 0, c)
-        pool_card = state["players"][0]["pool"][0]
+        pool_card = state.players[0].pool[0]
         state, events = act(state, 0, {"type": "triple", "cards": trio, "source": "pool", "special": pool_card})
     elif probe == "spend":
         slot = x_slot if x_slot is not None else 0
@@ -177,7 +177,7 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
     else:
         state, events = run_flow(state, flow.start_battle)
         guard = 0
-        while state["phase"] == "battle" and pending(state) and guard < 50:
+        while state.phase == "battle" and pending(state) and guard < 50:
             seat = sorted(pending(state))[0]
             state, more = act(state, seat, ENGINE.bots["idle"].choose(state, seat, random.Random(0)))
             events += more

@@ -18,14 +18,14 @@ from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
 def _s(state, seat, slot):
-    return SCALE[state["players"][seat]["slots"][slot]["pos"]]
+    return SCALE[state.players[seat].slots[slot].pos]
 
 
 def _hand6(state, seat, exclude=()):
     """Fill ``seat``'s hand to 6 with fillers, so the draw at the phase start draws none."""
     fillers = [c for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
-               if c not in exclude and c not in state["players"][seat]["hand"]]
-    hand(state, seat, *fillers[:6 - len(state["players"][seat]["hand"])])
+               if c not in exclude and c not in state.players[seat].hand]
+    hand(state, seat, *fillers[:6 - len(state.players[seat].hand)])
 
 
 def test_engineer_guild_trash_triggers_no_discard_or_gain_ammo_effects():
@@ -38,9 +38,9 @@ def test_engineer_guild_trash_triggers_no_discard_or_gain_ammo_effects():
     hand(state, 0, pain)
     _hand6(state, 0)
     after, events = run_flow(state, flow.start_recruitment, answers=[pain])
-    assert pain in after["discard"] and len(after["players"][0]["hand"]) == 6
+    assert pain in after.discard and len(after.players[0].hand) == 6
     drawn = [e.data["cards"] for e in events if e.type == "CardsDrawn" and e.seat == 0]
-    assert after["players"][0]["ammo"] == [] and len(drawn) == 1 and len(drawn[0]) == 1
+    assert after.players[0].ammo == [] and len(drawn) == 1 and len(drawn[0]) == 1
 
 
 def test_erit_lux_stored_cards_cannot_be_used_in_battle():
@@ -54,14 +54,14 @@ def test_erit_lux_stored_cards_cannot_be_used_in_battle():
         put(state, 0, ids("Brute", 3)[0], 0)
         put(state, 1, ids("Hive Mind", 3)[0], SCALE.index(4))
         hand(state, 0, ids("Brute", 3)[1])
-        state["draw"] = [ids("Zombie", 3)[0], ids("Zombie", 3)[1]] + state["draw"]
-        state["players"][1]["ready"] = True
+        state.draw = [ids("Zombie", 3)[0], ids("Zombie", 3)[1]] + state.draw
+        state.players[1].ready = True
         return state
     stored = ids("Brute", 3)[1]
     state, events = act(setup(True), 0, {"type": "ready"}, answers=[stored, "stop"])
     assert [e.data["cards"] for e in events if e.type == "StashReturned"] == [[stored]]
-    assert _points(events) == [([1], {"0": 2, "1": 5})] and state["phase"] == "recruitment"
-    assert len(state["players"][0]["hand"]) == 7
+    assert _points(events) == [([1], {"0": 2, "1": 5})] and state.phase == "recruitment"
+    assert len(state.players[0].hand) == 7
     held, _ = act(setup(False), 0, {"type": "ready"})
     assert {"type": "react_card", "card": stored} in legal_actions(held, 0)
 
@@ -75,9 +75,9 @@ def test_lightbringers_swap_two_units_which_keep_their_strength():
     vet = put(state, 0, ids("Veteran", 3)[0], SCALE.index(6))     # round bonus +1 -> 7
     _hand6(state, 0)
     after, _ = run_flow(state, flow.start_recruitment, answers=[vet, brute])
-    slots = after["players"][0]["slots"]
-    assert (slots[0]["unit"], SCALE[slots[0]["pos"]]) == (ids("Veteran", 3)[0], 7)
-    assert (slots[2]["unit"], SCALE[slots[2]["pos"]]) == (ids("Brute", 3)[0], 2)
+    slots = after.players[0].slots
+    assert (slots[0].unit, SCALE[slots[0].pos]) == (ids("Veteran", 3)[0], 7)
+    assert (slots[2].unit, SCALE[slots[2].pos]) == (ids("Brute", 3)[0], 2)
 
 
 def test_megagneto_unit_taken_back_triggers_no_discard_effect():
@@ -92,7 +92,7 @@ def test_megagneto_unit_taken_back_triggers_no_discard_effect():
     hand(state, 0, pay, new)
     state, events = act(state, 0, {"type": "exchange_unit", "card": pay, "slot": slot, "unit": new})
     assert "CardsDrawn" not in types(events)
-    assert state["players"][0]["hand"] == [pain] and _s(state, 0, slot) == 4
+    assert state.players[0].hand == [pain] and _s(state, 0, slot) == 4
 
 
 def test_outer_wilds_valley_by_printed_strength_and_only_with_two_neighbours():
@@ -126,10 +126,10 @@ def test_prayers_of_elex_discards_trigger_no_discard_effects():
     pains = ids("Painkiller", 3)
     hand(state, 0, *pains)
     _hand6(state, 0)
-    wanted = sorted(state["specials"])[3]
+    wanted = sorted(state.specials)[3]
     after, events = run_flow(state, flow.start_recruitment, answers=["pray", *pains, wanted])
     assert not [e for e in events if e.type == "CardsDrawn" and e.seat == 0]
-    assert len(after["players"][0]["hand"]) == 4 and wanted in after["players"][0]["hand"]
+    assert len(after.players[0].hand) == 4 and wanted in after.players[0].hand
 
 
 def test_shadow_fortress_without_an_ailien_gets_none_and_discards_the_drawn_cards():
@@ -144,12 +144,12 @@ def test_shadow_fortress_without_an_ailien_gets_none_and_discards_the_drawn_card
     for c in CAT.basic:
         if CAT[c].kind == "ailien":
             take(state, c)
-    state["draw"] = first + [alpha] + state["draw"]
+    state.draw = first + [alpha] + state.draw
     after, _ = run_flow(copy.deepcopy(state), lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress)))
-    assert after["players"][0]["hand"] == [alpha] and set(first) <= set(after["discard"])
-    state["draw"].remove(alpha)
+    assert after.players[0].hand == [alpha] and set(first) <= set(after.discard)
+    state.draw.remove(alpha)
     after, _ = run_flow(state, lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress)))
-    assert after["players"][0]["hand"] == []
+    assert after.players[0].hand == []
 
 
 def test_sic_mundus_stored_card_is_not_counted_for_the_draw_to_six():
@@ -160,10 +160,10 @@ def test_sic_mundus_stored_card_is_not_counted_for_the_draw_to_six():
     stored = ids("Brute", 3)[0]
     hand(state, 0, stored)
     state, _ = act(state, 0, {"type": "ready"}, answers=[stored])
-    assert state["players"][0]["stash"] == [stored] and state["players"][0]["hand"] == []
-    state["phase"] = "battle"
+    assert state.players[0].stash == [stored] and state.players[0].hand == []
+    state.phase = "battle"
     after, _ = run_flow(state, flow.start_recruitment)
-    assert len(after["players"][0]["hand"]) == 7 and stored in after["players"][0]["hand"]
+    assert len(after.players[0].hand) == 7 and stored in after.players[0].hand
 
 
 def test_the_corporation_bonus_only_for_the_unit_the_ammo_is_played_on():
@@ -183,11 +183,11 @@ def test_vault_afk_free_special_unit_only_at_the_start_of_rounds_2_and_3():
     the hand; round 4: no offer, the pool card stays."""
     for before, free in ((2, True), (3, False)):
         state = table(2, phase="battle", round_=before, factions=[one("Vault A.F.K."), None])
-        pool = state["specials"].pop(0)
-        state["players"][0]["pool"].append(pool)
+        pool = state.specials.pop(0)
+        state.players[0].pool.append(pool)
         after, _ = run_flow(state, flow.start_recruitment, answers=[pool])
-        assert (pool in after["players"][0]["hand"]) == free
-        assert (pool in after["players"][0]["pool"]) == (not free)
+        assert (pool in after.players[0].hand) == free
+        assert (pool in after.players[0].pool) == (not free)
 
 
 # ------------------------------------------------------------------ designed factions
@@ -211,14 +211,14 @@ def test_designed_resource_factions_follow_their_card_text():
     rust = table(2, phase="battle", factions=[one("Rust Nomads"), None])
     _hand6(rust, 0)
     after, _ = run_flow(rust, flow.start_recruitment)
-    assert len(after["players"][0]["ammo"]) == 1
+    assert len(after.players[0].ammo) == 1
     market = table(2, phase="battle", factions=[one("Night Market"), None])
     after, _ = run_flow(market, flow.start_recruitment)
-    assert len(after["players"][0]["hand"]) == 7
+    assert len(after.players[0].hand) == 7
     sky = one("Sky Harbor")
     harbor = table(2, factions=[sky, None])
     after, _ = run_flow(harbor, lambda ctx: run(ctx, 0, CAT[sky].ops("start"), origin_of(sky)))
-    assert len(after["players"][0]["ammo"]) == 3
+    assert len(after.players[0].ammo) == 3
 
 
 def test_neon_saints_give_each_unit_1_temporary_strength_this_battle():

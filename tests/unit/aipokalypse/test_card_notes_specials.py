@@ -21,7 +21,7 @@ from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
 def _s(state, seat, slot):
-    return SCALE[state["players"][seat]["slots"][slot]["pos"]]
+    return SCALE[state.players[seat].slots[slot].pos]
 
 
 def _colour(color, value, k=2, skip=()):
@@ -39,16 +39,16 @@ def test_big_benji_steals_when_its_seat_wins_a_point_with_another_unit():
     put(state, 0, ids("Veteran", 3)[0], SCALE.index(10))
     put(state, 0, one("Big Benji"), 0)
     put(state, 1, ids("Sniper", 3)[0], 0)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"].append(theirs)
+    theirs = state.specials.pop(0)
+    state.players[1].pool.append(theirs)
     after, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
                                     [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
-    while after["phase"] == "battle" and pending(after):          # seat 0 may cash in point 2
+    while after.phase == "battle" and pending(after):          # seat 0 may cash in point 2
         after, more = act(after, min(pending(after)), {"type": "pass"})
         events = events + more
     assert [w for w, _ in _points(events)] == [[0], [1]]          # Veteran wins, Big Benji loses
     assert [e.data["card"] for e in events if e.type == "PoolCardMoved"] == [theirs]
-    assert theirs in after["players"][0]["pool"] and theirs not in after["players"][1]["pool"]
+    assert theirs in after.players[0].pool and theirs not in after.players[1].pool
 
 
 def test_bombad_general_counts_the_ammo_just_spent_on_itself():
@@ -104,7 +104,7 @@ def test_governor_triggers_the_leftmost_other_humans_recruit_effect_on_a_slot_on
     veteran = put(state, 0, ids("Heavy Tank", 3)[0], 0)
     hand(state, 0, ids("Commander", 3)[0], *ids("Sniper", 3)[:5])
     after, _ = run_flow(state, flow.start_recruitment)
-    assert len(after["players"][0]["ammo"]) == 1
+    assert len(after.players[0].ammo) == 1
     assert _s(after, 0, veteran) == 1
 
 
@@ -136,8 +136,8 @@ def test_neo_bonus_is_six_minus_its_health_and_it_wins_every_tie():
     opponent's 4: Neo's seat alone scores; the battle result 1:0 costs seat 1 one point."""
     state = table(2)
     put(state, 0, one("Neo"), 0)
-    state["specials"][:0] = state["players"][0]["health"][4:]
-    del state["players"][0]["health"][4:]
+    state.specials[:0] = state.players[0].health[4:]
+    del state.players[0].health[4:]
     put(state, 1, ids("Veteran", 3)[0], SCALE.index(3))
     _, events = _battle(state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]])
     assert _points(events)[0] == ([0], {"0": 4, "1": 4})
@@ -145,12 +145,12 @@ def test_neo_bonus_is_six_minus_its_health_and_it_wins_every_tie():
     tied = table(2)
     put(tied, 0, one("Neo"), SCALE.index(5))
     put(tied, 1, ids("Veteran", 3)[0], SCALE.index(5))
-    tied["players"][0]["health"] = tied["players"][0]["health"][:2]      # fewer health points
+    tied.players[0].health = tied.players[0].health[:2]      # fewer health points
 
     def end(ctx):
         flow.finish_by_strength(ctx, [0, 1], "apocalypse")
     after, events = run_flow(tied, end)
-    assert after["result"]["winners"] == [0]                             # total strength 5:5
+    assert after.result["winners"] == [0]                             # total strength 5:5
 
 
 def test_queen_of_elysium_without_a_pool_card_gains_no_health_and_gets_2_per_hacker_card():
@@ -159,10 +159,10 @@ def test_queen_of_elysium_without_a_pool_card_gains_no_health_and_gets_2_per_hac
     exchanged." No pool: health stays 4. Hacker renewing 2 pool cards: Queen 1 -> 5."""
     state = table(2)
     queen = put(state, 0, one("Queen of Elysium"), 0)
-    state["players"][0]["health"] = state["players"][0]["health"][:4]
+    state.players[0].health = state.players[0].health[:4]
     after, events = run_flow(state, flow.start_recruitment)
-    assert len(after["players"][0]["health"]) == 4 and "HealthGained" not in types(events)
-    state["players"][0]["pool"] = [state["specials"].pop(0), state["specials"].pop(0)]
+    assert len(after.players[0].health) == 4 and "HealthGained" not in types(events)
+    state.players[0].pool = [state.specials.pop(0), state.specials.pop(0)]
     slot = empty_slot(state, 0)
     hand(state, 0, one("Hacker"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Hacker"), "slot": slot})
@@ -178,9 +178,9 @@ def test_seppuku_red_slot_goes_into_its_slot_or_by_the_normal_rules_from_the_han
     put(state, 0, ids("Veteran", 3)[0], 0)
     after, events = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Seppuku")})
     assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [(0, "replace")]
-    assert after["players"][0]["slots"][0]["red"] and len(after["players"][0]["slots"]) == 2
+    assert after.players[0].slots[0].red and len(after.players[0].slots) == 2
     take(state, one("Seppuku"))
-    state["players"][0]["slots"][0]["unit"] = None
+    state.players[0].slots[0].unit = None
     hand(state, 0, one("Seppuku"))
     after, events = act(state, 0, {"type": "discard", "card": one("Seppuku")})
     assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [(2, "new")]
@@ -196,16 +196,16 @@ def test_walter_white_opens_a_seventh_slot_and_governor_cannot_execute_it_again(
     for k in range(4):
         put(state, 0, ids("Heavy Tank", 3)[0] if k == 0 else ids("Brute", 3)[k - 1], 0)
     slot = empty_slot(state, 0)
-    top = state["draw"][0]
+    top = state.draw[0]
     hand(state, 0, one("Walter White"))
     state, events = act(state, 0, {"type": "recruit", "card": one("Walter White"), "slot": slot})
-    assert len(state["players"][0]["slots"]) == 7 and state["players"][0]["slots"][6]["card"] == top
-    state["players"][0]["slots"][6]["unit"] = take(state, ids("Recruit", 3)[0])
+    assert len(state.players[0].slots) == 7 and state.players[0].slots[6].card == top
+    state.players[0].slots[6].unit = take(state, ids("Recruit", 3)[0])
     hand(state, 0, *ids("Sniper", 3)[:3], *ids("Commander", 3)[:3])
-    state["phase"] = "battle"
+    state.phase = "battle"
     after, events = run_flow(state, flow.start_recruitment)
-    assert len(after["players"][0]["slots"]) == 7 and "SlotOpened" not in types(events)
-    assert len(after["players"][0]["ammo"]) == 1
+    assert len(after.players[0].slots) == 7 and "SlotOpened" not in types(events)
+    assert len(after.players[0].ammo) == 1
 
 
 def test_xxx_correct_guess_puts_the_top_special_on_the_health_stack():
@@ -216,9 +216,9 @@ def test_xxx_correct_guess_puts_the_top_special_on_the_health_stack():
         state = table(2)
         put(state, 0, one("XxX"), SCALE.index(15))
         put(state, 1, ids("Sniper", 3)[0], 0)
-        top = state["specials"][0]
+        top = state.specials[0]
         after, events = _battle(state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]], answers=[guess])
-        health = after["players"][0]["health"]
+        health = after.players[0].health
         assert (len(health), health[0] == top) == ((7, True) if gained else (6, False))
 
 
@@ -259,13 +259,13 @@ def test_exe_suit_costs_every_opponent_one_health_point_and_can_start_sudden_dea
     """.Exe Suit: "This effect can end the game or trigger Sudden Death." Seat 1 with 1
     health point -> 0 (Sudden Death starts), seat 2 with 6 -> 5."""
     state = table(3)
-    state["specials"][:0] = state["players"][1]["health"][1:]
-    del state["players"][1]["health"][1:]
+    state.specials[:0] = state.players[1].health[1:]
+    del state.players[1].health[1:]
     slot = empty_slot(state, 0)
     hand(state, 0, one(".Exe Suit"))
     state, _ = act(state, 0, {"type": "recruit", "card": one(".Exe Suit"), "slot": slot})
-    assert [len(p["health"]) for p in state["players"]] == [6, 0, 5]
-    assert state["sudden_death"] and not state["players"][1]["eliminated"]
+    assert [len(p.health) for p in state.players] == [6, 0, 5]
+    assert state.sudden_death and not state.players[1].eliminated
 
 
 def test_homo_deus_gains_twice_any_x_strength():
@@ -280,7 +280,7 @@ def test_homo_deus_gains_twice_any_x_strength():
     state, _ = act(state, 0, {"type": "spend_ammo", "slot": deus})
     assert _s(state, 0, deus) == 3
     hand(state, 0, *ids("Sniper", 3)[:3], *ids("Commander", 3)[:3])
-    state["phase"] = "battle"
+    state.phase = "battle"
     after, _ = run_flow(state, flow.start_recruitment)
     assert (_s(after, 0, deus), _s(after, 0, tank)) == (5, 2)
 
@@ -300,8 +300,8 @@ def test_trapperkeeper_opponent_decides_which_unit_it_discards():
     except Exception as need:                              # NeedChoice
         assert need.seat == 1 and need.options == [1, 0]
     after, _ = run_flow(state, flow.start_battle, answers=[strong])
-    assert after["players"][1]["slots"][strong]["unit"] is None
-    assert after["players"][1]["slots"][1]["unit"] == ids("Sniper", 3)[1]
+    assert after.players[1].slots[strong].unit is None
+    assert after.players[1].slots[1].unit == ids("Sniper", 3)[1]
 
 
 # ------------------------------------------------------------------ Mutants
@@ -315,11 +315,11 @@ def test_bookkeeper_trashes_as_often_as_wanted_without_discard_or_ammo_effects()
     dj = put(state, 0, one("Disc Jockey"), 0)
     cards = [one("Salvage Bot"), ids("Recruit", 3)[0], ids("Veteran", 3)[0]]
     hand(state, 0, *cards, *ids("Sniper", 3)[:3])
-    state["phase"] = "battle"
+    state.phase = "battle"
     after, _ = run_flow(state, flow.start_recruitment, answers=cards + ["stop"])
     assert (_s(after, 0, book), _s(after, 0, dj)) == (4, 1)
-    assert after["players"][0]["ammo"] == [] and set(cards[1:]) <= set(after["discard"])
-    assert after["specials"][-1] == one("Salvage Bot")          # a Special Unit: under its deck
+    assert after.players[0].ammo == [] and set(cards[1:]) <= set(after.discard)
+    assert after.specials[-1] == one("Salvage Bot")          # a Special Unit: under its deck
 
 
 def test_dealer_gains_2_when_its_reactivation_or_an_own_effect_exhausts_a_unit():
@@ -363,12 +363,12 @@ def test_hells_angel_draws_beyond_six_no_hand_limit_in_recruitment():
         state = table(2, phase="battle")
         put(state, 0, one(name), 0)
         after, _ = run_flow(state, flow.start_recruitment)
-        assert (len(after["players"][0]["hand"]), len(after["players"][0]["ammo"])) == (cards, ammo)
+        assert (len(after.players[0].hand), len(after.players[0].ammo)) == (cards, ammo)
     state = table(2)
     slot = empty_slot(state, 0)
     hand(state, 0, one("Organ Grinder"), *ids("Sniper", 3)[:3], *ids("Commander", 3)[:2])
     state, _ = act(state, 0, {"type": "recruit", "card": one("Organ Grinder"), "slot": slot})
-    assert len(state["players"][0]["hand"]) == 8
+    assert len(state.players[0].hand) == 8
 
 
 def test_invader_gains_the_temporary_strength_of_its_units_capped_at_15():
@@ -394,9 +394,9 @@ def test_invader_win_condition_counts_rogues_only_as_purple():
     for k in range(3):
         put(state, 0, ids("Brute", 3)[k], 0)
     last = put(state, 0, ids("Hive Mind", 3)[0], 0)
-    assert meets_alternative_win(state["players"][0])
-    state["players"][0]["slots"][last]["unit"] = take(state, one("Drifter"))
-    assert not meets_alternative_win(state["players"][0])
+    assert meets_alternative_win(state.players[0])
+    state.players[0].slots[last].unit = take(state, one("Drifter"))
+    assert not meets_alternative_win(state.players[0])
 
 
 def test_riddickules_preparation_ammo_makes_each_opponent_exhaust_a_unit_of_its_choice():
@@ -417,11 +417,11 @@ def test_riddickules_preparation_ammo_makes_each_opponent_exhaust_a_unit_of_its_
         assert need.seat == 1 and need.options == [weak, strong]
     after, events = run_flow(copy.deepcopy(state), flow.start_battle, answers=[strong])
     assert [(e.seat, e.data["slot"]) for e in events if e.type == "UnitExhausted"] == [(1, strong)]
-    assert len(after["players"][0]["ammo"]) == 1
+    assert len(after.players[0].ammo) == 1
     slot = empty_slot(state, 0)
     hand(state, 0, ids("Recruit", 3)[0])
     state, events = act(state, 0, {"type": "recruit", "card": ids("Recruit", 3)[0], "slot": slot})
-    assert "UnitExhausted" not in types(events) and len(state["players"][0]["ammo"]) == 1
+    assert "UnitExhausted" not in types(events) and len(state.players[0].ammo) == 1
 
 
 # ------------------------------------------------------------------ Rogues
@@ -433,12 +433,12 @@ def test_alias_blanc_takes_the_top_discard_and_ammo_only_when_nobody_has_any():
     for other_ammo, expected in ((0, 1), (1, 0)):
         state = table(2)
         brute = take(state, ids("Brute", 3)[0])
-        state["discard"] += [take(state, ids("Recruit", 3)[0]), brute]
+        state.discard += [take(state, ids("Recruit", 3)[0]), brute]
         give_ammo(state, 1, other_ammo)
         slot = empty_slot(state, 0)
         hand(state, 0, one("Alias Blanc"))
         state, _ = act(state, 0, {"type": "recruit", "card": one("Alias Blanc"), "slot": slot})
-        assert state["players"][0]["hand"] == [brute] and len(state["players"][0]["ammo"]) == expected
+        assert state.players[0].hand == [brute] and len(state.players[0].ammo) == expected
 
 
 def test_black_noise_sends_ailien_cards_to_the_leftmost_unit_whatever_its_colour():
@@ -464,12 +464,12 @@ def test_destiny_triggers_a_units_discard_effect_and_the_unit_stays():
     put(state, 0, ids("Veteran", 3)[0], 0)
     bot = put(state, 0, one("Salvage Bot"), 0)
     after, _ = run_flow(state, flow.start_recruitment)
-    assert len(after["players"][0]["ammo"]) == 2 and after["players"][0]["slots"][bot]["unit"] == one("Salvage Bot")
+    assert len(after.players[0].ammo) == 2 and after.players[0].slots[bot].unit == one("Salvage Bot")
     none = table(2, phase="battle")
     put(none, 0, one("Destiny"), 0)
     hand(none, 0, one("Salvage Bot"))
     after, _ = run_flow(none, flow.start_recruitment)
-    assert after["players"][0]["ammo"] == []
+    assert after.players[0].ammo == []
 
 
 def test_lillith_doubles_red_slot_bonuses_only():
@@ -478,11 +478,11 @@ def test_lillith_doubles_red_slot_bonuses_only():
     still one Red Slot."""
     state = table(2)
     put(state, 0, one("Lillith"), 0)
-    red = next(s for s in state["specials"] if CAT[s].red_slot.get(3) == "ammo" and CAT[s].red_slot.get(2) is None)
+    red = next(s for s in state.specials if CAT[s].red_slot.get(3) == "ammo" and CAT[s].red_slot.get(2) is None)
     slot = put(state, 0, ids("Veteran", 3)[0], SCALE.index(2), red=red)
     give_ammo(state, 0, 1)
     state, _ = act(state, 0, {"type": "spend_ammo", "slot": slot})
-    assert len(state["players"][0]["ammo"]) == 2
+    assert len(state.players[0].ammo) == 2
     hand(state, 0, one("Module"), ids("Recruit", 3)[0], ids("Sniper", 3)[0])
     state, events = act(state, 0, {"type": "discard", "card": one("Module")})
     assert types(events).count("RedSlotPlaced") == 1
@@ -507,11 +507,11 @@ def test_scammer_goes_to_a_neighbours_pool_and_takes_one_from_it():
     take a Special Unit from that pool." Discarded from the hand: Scammer in seat 1's pool,
     seat 1's pool card in seat 0's."""
     state = table(2)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"] = [theirs]
+    theirs = state.specials.pop(0)
+    state.players[1].pool = [theirs]
     hand(state, 0, one("Scammer"))
     state, _ = act(state, 0, {"type": "discard", "card": one("Scammer")})
-    assert state["players"][0]["pool"] == [theirs] and state["players"][1]["pool"] == [one("Scammer")]
+    assert state.players[0].pool == [theirs] and state.players[1].pool == [one("Scammer")]
 
 
 def test_stalker_second_faction_keeps_the_6_ammo_limit_and_loses_start_effects():
@@ -522,16 +522,16 @@ def test_stalker_second_faction_keeps_the_6_ammo_limit_and_loses_start_effects()
     state = table(2)
     sky = one("Sky Harbor")
     take(state, sky)
-    state["ammo_deck"].insert(0, sky)
+    state.ammo_deck.insert(0, sky)
     slot = empty_slot(state, 0)
     hand(state, 0, one("Stalker"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Stalker"), "slot": slot})
-    assert state["players"][0]["extra_factions"] == [sky] and state["players"][0]["ammo"] == []
+    assert state.players[0].extra_factions == [sky] and state.players[0].ammo == []
     give_ammo(state, 0, 6)
     slot = empty_slot(state, 0)
     hand(state, 0, ids("Recruit", 3)[0])
     state, _ = act(state, 0, {"type": "recruit", "card": ids("Recruit", 3)[0], "slot": slot})
-    assert len(state["players"][0]["ammo"]) == 6
+    assert len(state.players[0].ammo) == 6
 
 
 # ------------------------------------------------------------------ designed Special Units
@@ -556,7 +556,7 @@ def test_designed_arsenal_takes_3_ammo_on_recruit():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Arsenal"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Arsenal"), "slot": slot})
-    assert len(state["players"][0]["ammo"]) == 3
+    assert len(state.players[0].ammo) == 3
 
 
 def test_designed_round_bonus_special_units_follow_their_card_text():
@@ -573,8 +573,8 @@ def test_designed_round_bonus_special_units_follow_their_card_text():
     tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)
     brute = put(state, 1, ids("Brute", 3)[0], 0)          # the opponent's Mutant: not "your"
     after, _ = run_flow(state, flow.start_recruitment)
-    me = after["players"][0]
-    assert len(me["ammo"]) == 2 and len(me["hand"]) == 7
+    me = after.players[0]
+    assert len(me.ammo) == 2 and len(me.hand) == 7
     assert (_s(after, 0, tank), _s(after, 0, regen), _s(after, 1, brute)) == (2, 4, 1)   # Regenerator: +2, +1 Mutant
     assert _s(after, 0, 2) == 2 and _s(after, 0, 3) == 2       # Forge (Mech), Swarm Queen (Mutant)
 
@@ -583,16 +583,16 @@ def test_designed_discard_special_units_follow_their_card_text():
     """Field Hospital "Discard: gain a health point (pool to health stack)" (4 -> 5);
     Salvage Bot "Discard: take 2 ammo" (0 -> 2); Hydra "Discard: draw 2 cards" (0 -> 2)."""
     state = table(2)
-    state["players"][0]["health"] = state["players"][0]["health"][:4]
-    pool = state["specials"].pop(0)
-    state["players"][0]["pool"] = [pool]
+    state.players[0].health = state.players[0].health[:4]
+    pool = state.specials.pop(0)
+    state.players[0].pool = [pool]
     hand(state, 0, one("Field Hospital"), one("Salvage Bot"), one("Hydra"))
     state, _ = act(state, 0, {"type": "discard", "card": one("Field Hospital")})
-    assert len(state["players"][0]["health"]) == 5 and state["players"][0]["health"][0] == pool
+    assert len(state.players[0].health) == 5 and state.players[0].health[0] == pool
     state, _ = act(state, 0, {"type": "discard", "card": one("Salvage Bot")})
-    assert len(state["players"][0]["ammo"]) == 2
+    assert len(state.players[0].ammo) == 2
     state, _ = act(state, 0, {"type": "discard", "card": one("Hydra")})
-    assert len(state["players"][0]["hand"]) == 2
+    assert len(state.players[0].hand) == 2
 
 
 @pytest.mark.parametrize("name,unit,colour_card,bonus", [

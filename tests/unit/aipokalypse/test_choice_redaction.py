@@ -55,7 +55,7 @@ def _asked(kind: str, phase: str) -> tuple[dict, list[Event], list[str]]:
     hand(state, 0, *mine)
     hand(state, 1, ids("Sniper", 3)[1])
     hand(state, 2, ids("Commander", 3)[1])
-    options = sorted(mine) + [state["specials"][0], "stop"]
+    options = sorted(mine) + [state.specials[0], "stop"]
     ctx = Ctx(state, random.Random(0))
     ctx.emit("ChoiceRequested", 0, actor=1, command={"type": "ready"}, seed=12345, answers=[],
              kind=kind, options=options, prompt=f"Card of seat 1: choose ({kind})")
@@ -125,14 +125,14 @@ def _playout(seed: int) -> tuple[list[tuple[Event, dict]], set[str]]:
     state, log, kinds = None, [], set()
     for event in ENGINE.new_match(Setup(3, options), derive_rng(secret, 0)):
         state = ENGINE.evolve(state, event)
-        log.append((event, ENGINE.dump_state(state)))
+        log.append((event, ENGINE.load_state(ENGINE.dump_state(state))))
     rng = random.Random(seed)
     while ENGINE.result(state) is None and len(log) < 3000:
         seat = rng.choice(sorted(ENGINE.pending(state)))
         command = rng.choice(ENGINE.legal_actions(state, seat))
         for event in ENGINE.decide(state, seat, command, derive_rng(secret, len(log))):
             state = ENGINE.evolve(state, event)
-            log.append((event, ENGINE.dump_state(state)))
+            log.append((event, ENGINE.load_state(ENGINE.dump_state(state))))
             kinds |= {e.data["kind"] for e in batching.inner(event) if e.type == "ChoiceRequested"}
     return log, kinds
 

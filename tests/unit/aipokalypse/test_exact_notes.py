@@ -19,7 +19,7 @@ from tests.unit.aipokalypse.test_rules_battle import _battle
 
 
 def _strength(state, seat, slot):
-    return SCALE[state["players"][seat]["slots"][slot]["pos"]]
+    return SCALE[state.players[seat].slots[slot].pos]
 
 
 # ------------------------------------------------------------------ C.H.R.O.M.E.
@@ -32,11 +32,11 @@ def test_chrome_discarded_makes_a_snipers_3_temporary_strength_permanent():
     sniper = put(state, 0, ids("Sniper", 3)[0], 0)
     tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)            # only +2 temporary: not offered
     held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("C.H.R.O.M.E.")}, defaults=False)
-    assert held["choice"]["options"] == [sniper, "skip"]
+    assert held.choice["options"] == [sniper, "skip"]
     done, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("C.H.R.O.M.E.")})
     assert _strength(state, 0, sniper) == 1 and _strength(done, 0, sniper) == 4
     assert _strength(done, 0, tank) == 1
-    assert done["players"][0]["slots"][chrome]["unit"] is None
+    assert done.players[0].slots[chrome].unit is None
     skipped, _ = act(state, 0, {"type": "discard", "card": one("C.H.R.O.M.E.")}, answers=["skip"])
     assert _strength(skipped, 0, sniper) == 1
 
@@ -47,12 +47,12 @@ def test_chrome_double_damage_cannot_eliminate_when_that_battle_starts_sudden_de
     state = table(2)
     put(state, 0, one("C.H.R.O.M.E."), SCALE.index(10))
     put(state, 1, one("Sniper"), 0)
-    state["specials"][:0] = state["players"][1]["health"][1:]
-    del state["players"][1]["health"][1:]
+    state.specials[:0] = state.players[1].health[1:]
+    del state.players[1].health[1:]
     after, events = _battle(state, [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]], answers=["double"])
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 2}]
-    assert after["players"][1]["health"] == [] and not after["players"][1]["eliminated"]
-    assert after["sudden_death"] and after["phase"] == "recruitment"
+    assert after.players[1].health == [] and not after.players[1].eliminated
+    assert after.sudden_death and after.phase == "recruitment"
 
 
 # ------------------------------------------------------------------ Fallout Boyz
@@ -70,13 +70,13 @@ def test_fallout_boyz_is_no_round_bonus_but_its_faction_card_can_be_discarded():
     state, recruit, veteran = _fallout_table()
     fallout = one("Fallout Boyz")
     bonus, events = run_flow(copy.deepcopy(state), flow.start_recruitment)
-    assert len(bonus["players"][0]["hand"]) == 6               # only the draw up to 6 (no 7th)
+    assert len(bonus.players[0].hand) == 6               # only the draw up to 6 (no 7th)
     assert {"type": "discard", "card": fallout} in legal_actions(state, 0)
-    top_two = state["draw"][:2]
+    top_two = state.draw[:2]
     done, events = act(state, 0, {"type": "discard", "card": fallout}, answers=[veteran])
-    assert done["players"][0]["faction"] is None and done["ammo_deck"][-1] == fallout
-    assert sorted(done["players"][0]["hand"]) == sorted([recruit] + top_two)
-    assert veteran in done["discard"]
+    assert done.players[0].faction is None and done.ammo_deck[-1] == fallout
+    assert sorted(done.players[0].hand) == sorted([recruit] + top_two)
+    assert veteran in done.discard
     gone = [e for e in events if e.type == "FactionDiscarded"]
     assert gone[-1].data == {"card": fallout, "hidden": True}
 
@@ -89,8 +89,8 @@ def test_fallout_boyz_discard_effect_is_triggered_by_destiny_and_the_faction_sta
     put(state, 0, one("Destiny"), 0)
     hand(state, 0, *ids("Sniper", 3)[:2], *ids("Heavy Tank", 3)[:2])   # already 6 cards: no draw
     after, events = run_flow(state, flow.start_recruitment, answers=[veteran])
-    assert after["players"][0]["faction"] == one("Fallout Boyz")
-    assert veteran in after["discard"] and len(after["players"][0]["hand"]) == 7
+    assert after.players[0].faction == one("Fallout Boyz")
+    assert veteran in after.discard and len(after.players[0].hand) == 7
 
 
 # ------------------------------------------------------------------ Outfitter Q
@@ -106,7 +106,7 @@ def test_outfitter_q_takes_from_the_opponents_hands_and_only_the_two_seats_see_t
     hand(state, 1, low)
     hand(state, 2, high)
     after, events = run_flow(state, flow.start_battle)            # default: the highest value
-    assert high in after["players"][0]["hand"] and low in after["discard"]
+    assert high in after.players[0].hand and low in after.discard
     taken = [e for e in events if e.type == "HandCardTaken"]
     assert [e.data for e in taken] == [{"card": low, "from_seat": 1}, {"card": high, "from_seat": 2}]
     assert redact(taken[0], 2) == {"from_seat": 1} and redact(taken[0], None) == {"from_seat": 1}
@@ -118,12 +118,12 @@ def test_outfitter_q_draws_a_card_when_the_opponents_have_no_hand_cards():
     state = table(2)
     put(state, 0, one("Outfitter Q"), 0)
     put(state, 1, ids("Veteran", 3)[0], 0)
-    top = state["draw"][0]
+    top = state.draw[0]
     after, events = run_flow(state, flow.start_battle)
     kinds = [e.type for e in events]
     prep = events[:kinds.index("BattleStarted")]
     assert [(e.type, e.seat, e.data["cards"]) for e in prep if e.type == "CardsDrawn"] == [("CardsDrawn", 0, [top])]
-    assert "HandCardTaken" not in kinds and top in after["players"][0]["hand"]
+    assert "HandCardTaken" not in kinds and top in after.players[0].hand
 
 
 def test_outfitter_q_waits_for_the_other_players_preparation_effects():
@@ -136,8 +136,8 @@ def test_outfitter_q_waits_for_the_other_players_preparation_effects():
     hand(state, 1, card)
     after, events = run_flow(state, flow.start_battle)
     kinds = [e.type for e in events]
-    assert "HandCardTaken" not in kinds and one("Outfitter Q") in after["specials"]
-    assert card in after["players"][1]["hand"]
+    assert "HandCardTaken" not in kinds and one("Outfitter Q") in after.specials
+    assert card in after.players[1].hand
 
 
 # ------------------------------------------------------------------ Eagle Eye
@@ -170,11 +170,11 @@ def test_eagle_eye_counts_temporary_effects_for_the_colour_and_the_unit():
 def _kollektah_table():
     state = table(2, factions=[one("Kollektah"), None])
     put(state, 0, one("Big Benji"), 0)
-    a, b, c = (state["specials"].pop(0) for _ in range(3))
-    state["players"][0]["pool"] = [a, b, c]
+    a, b, c = (state.specials.pop(0) for _ in range(3))
+    state.players[0].pool = [a, b, c]
     stored = ids("Brute", 3)[0]
     take(state, stored)
-    state["players"][0]["tucked"] = {a: [stored]}
+    state.players[0].tucked = {a: [stored]}
     return state, a, b, c, stored
 
 
@@ -184,28 +184,28 @@ def test_kollektah_owner_picks_the_pool_card_the_stored_cards_move_under():
     player's pick) instead of B (the former fixed rule: the first remaining pool card)."""
     state, a, b, c, stored = _kollektah_table()
     held, _ = act(copy.deepcopy(state), 0, {"type": "cash_pool", "card": a}, defaults=False)
-    assert held["choice"]["seat"] == 0 and held["choice"]["options"] == [b, c]
+    assert held.choice["seat"] == 0 and held.choice["options"] == [b, c]
     picked, events = act(copy.deepcopy(state), 0, {"type": "cash_pool", "card": a}, answers=[c])
-    assert picked["players"][0]["tucked"] == {c: [stored]} and picked["players"][0]["pool"] == [b, c]
+    assert picked.players[0].tucked == {c: [stored]} and picked.players[0].pool == [b, c]
     assert [e.data for e in events if e.type == "CardsRetucked"] == [{"card": a, "under": c, "hidden": True}]
     default, _ = act(state, 0, {"type": "cash_pool", "card": a})
-    assert default["players"][0]["tucked"] == {b: [stored]}
+    assert default.players[0].tucked == {b: [stored]}
 
 
 def test_kollektah_victim_of_a_steal_picks_too_and_a_last_pool_card_loses_them():
     """A neighbour's Big Benji steals pool card A of the Kollektah seat: that seat (not the
     thief) decides; with A as the only pool card the stored card is lost (discard pile)."""
     state, a, b, c, stored = _kollektah_table()
-    state["phase"] = "battle"
+    state.phase = "battle"
     ctx = Ctx(copy.deepcopy(state), random.Random(0), [a])           # seat 1 steals A
     with pytest.raises(NeedChoice) as need:
         run(ctx, 1, [{"op": "steal_pool"}], origin_of(one("Big Benji")))
     assert need.value.seat == 0 and need.value.options == [b, c]
-    state["players"][0]["pool"] = [a]
+    state.players[0].pool = [a]
     ctx = Ctx(state, random.Random(0), [a])
     run(ctx, 1, [{"op": "steal_pool"}], origin_of(one("Big Benji")))
-    assert ctx.state["players"][1]["pool"] == [a] and stored in ctx.state["discard"]
-    assert ctx.state["players"][0]["tucked"] == {}
+    assert ctx.state.players[1].pool == [a] and stored in ctx.state.discard
+    assert ctx.state.players[0].tucked == {}
 
 
 # ------------------------------------------------------------------ Megaton
@@ -221,29 +221,29 @@ def test_megaton_boom_uses_only_the_loaded_cards():
     weak = put(state, 1, ids("Sniper", 3)[2], SCALE.index(3))
     brute, veteran = ids("Brute", 3)[0], ids("Veteran", 3)[0]
     hand(state, 0, brute, veteran)
-    state["players"][1]["ready"] = True
+    state.players[1].ready = True
     loaded, events = act(copy.deepcopy(state), 0, {"type": "ready"}, answers=[brute, veteran])
-    assert loaded["players"][0]["megaton"] == [brute, veteran]
-    assert brute not in loaded["players"][0]["hand"] and veteran not in loaded["players"][0]["hand"]
+    assert loaded.players[0].megaton == [brute, veteran]
+    assert brute not in loaded.players[0].hand and veteran not in loaded.players[0].hand
     assert "MegatonBoom" not in [e.type for e in events]            # default: wait
-    assert loaded["players"][1]["slots"][middle]["unit"] == ids("Sniper", 3)[1]
+    assert loaded.players[1].slots[middle].unit == ids("Sniper", 3)[1]
     assert view(loaded, 1)["seats"][0]["megaton_count"] == 2 and "megaton" not in view(loaded, 1)["seats"][0]
     boom, events = act(state, 0, {"type": "ready"}, answers=[brute, veteran, "boom"])
     assert [e.data["blast"] for e in events if e.type == "MegatonBoom"] == [9]
-    slots = boom["players"][1]["slots"]
-    assert slots[middle]["unit"] is None
-    assert slots[strong]["unit"] == ids("Sniper", 3)[0] and slots[weak]["unit"] == ids("Sniper", 3)[2]
-    assert boom["players"][0]["megaton"] == [] and brute in boom["discard"] and veteran in boom["discard"]
+    slots = boom.players[1].slots
+    assert slots[middle].unit is None
+    assert slots[strong].unit == ids("Sniper", 3)[0] and slots[weak].unit == ids("Sniper", 3)[2]
+    assert boom.players[0].megaton == [] and brute in boom.discard and veteran in boom.discard
 
 
 def test_megaton_without_loaded_cards_has_no_boom():
     state = table(2, factions=[one("Megaton"), None])
     put(state, 0, ids("Commander", 3)[0], 0)
     put(state, 1, ids("Sniper", 3)[0], 0)
-    state["players"][0]["health"] = state["players"][0]["health"][:1]     # formerly: Boom at <= 3
+    state.players[0].health = state.players[0].health[:1]     # formerly: Boom at <= 3
     after, events = run_flow(state, flow.start_battle)
     assert "MegatonBoom" not in [e.type for e in events]
-    assert after["players"][1]["slots"][0]["unit"] == ids("Sniper", 3)[0]
+    assert after.players[1].slots[0].unit == ids("Sniper", 3)[0]
 
 
 # ------------------------------------------------------------------ Big Benji
@@ -253,27 +253,27 @@ def test_big_benji_cashes_while_a_drawn_special_unit_waits_to_be_chosen():
     Units drawn from its health stack — ammo 0 -> 1, pool 1 -> 0, the offer stays open."""
     state = table(2)
     put(state, 0, one("Big Benji"), 0)
-    pool = state["specials"].pop(0)
-    state["players"][0]["pool"] = [pool]
-    offer = state["players"][0]["health"][:2]
-    del state["players"][0]["health"][:2]
-    state["players"][0]["offer"] = offer
-    state["players"][0]["offer_ctx"] = {"source": "health", "pos": 0, "slot": None}
+    pool = state.specials.pop(0)
+    state.players[0].pool = [pool]
+    offer = state.players[0].health[:2]
+    del state.players[0].health[:2]
+    state.players[0].offer = offer
+    state.players[0].offer_ctx = {"source": "health", "pos": 0, "slot": None}
     assert pending(state)[0] == "choose_special"
     assert legal_actions(state, 0) == ([{"type": "choose_special", "special": c} for c in offer]
                                        + [{"type": "cash_pool", "card": pool}])
     after, _ = act(state, 0, {"type": "cash_pool", "card": pool})
-    assert len(after["players"][0]["ammo"]) == 1 and after["players"][0]["pool"] == []
-    assert after["players"][0]["offer"] == offer and pending(after)[0] == "choose_special"
+    assert len(after.players[0].ammo) == 1 and after.players[0].pool == []
+    assert after.players[0].offer == offer and pending(after)[0] == "choose_special"
 
 
 def test_tactician_bot_still_picks_a_special_unit_when_big_benji_could_cash():
     state = table(2)
     put(state, 0, one("Big Benji"), 0)
-    state["players"][0]["pool"] = [state["specials"].pop(0)]
-    offer = state["players"][0]["health"][:2]
-    del state["players"][0]["health"][:2]
-    state["players"][0]["offer"] = offer
-    state["players"][0]["offer_ctx"] = {"source": "health", "pos": 0, "slot": None}
+    state.players[0].pool = [state.specials.pop(0)]
+    offer = state.players[0].health[:2]
+    del state.players[0].health[:2]
+    state.players[0].offer = offer
+    state.players[0].offer_ctx = {"source": "health", "pos": 0, "slot": None}
     cmd = BOTS["tactician"].choose(state, 0, random.Random(0))
     assert cmd["type"] == "choose_special" and cmd["special"] in offer

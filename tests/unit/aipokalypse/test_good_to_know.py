@@ -18,7 +18,7 @@ def test_all_units_and_slots_exhausted_the_battle_card_value_still_counts():
     # point 2: seat 0's only unit is exhausted -> Veteran's value 4 alone; seat 1 Commander 1 + 1
     assert _points(events)[1] == ([0], {"0": 4, "1": 2})
     beside = [e for e in events if e.type == "PointScored"]
-    assert beside and state["phase"] == "recruitment"
+    assert beside and state.phase == "recruitment"
 
 
 def test_discards_outside_the_recruitment_phase_do_not_trigger_discard_effects():
@@ -35,8 +35,8 @@ def test_discards_outside_the_recruitment_phase_do_not_trigger_discard_effects()
     assert "CardDiscarded" in types(events)
     # the three battle stacks only: no Painkiller draw (Outfitter Q kept the Brute)
     assert types(events).count("CardsDrawn") == 3
-    assert ids("Brute", 3)[0] in state["players"][0]["hand"]
-    assert ids("Painkiller", 3)[0] in state["discard"]
+    assert ids("Brute", 3)[0] in state.players[0].hand
+    assert ids("Painkiller", 3)[0] in state.discard
 
 
 def test_preparation_effects_left_to_right_faction_last():
@@ -58,7 +58,7 @@ def test_unit_exhausted_by_an_effect_gets_a_face_down_card_and_cannot_fight():
     put(state, 0, one("Eagle Eye"), 0)
     put(state, 1, ids("Sniper", 3)[0], SCALE.index(9))
     put(state, 1, ids("Sniper", 3)[1], SCALE.index(2))
-    top = state["draw"][0]
+    top = state.draw[0]
     # Eagle Eye declares blue; seat 1 has two blue units and exhausts the strong one (slot 0)
     state, events = run_flow(state, flow.start_battle, answers=["blue", 0])
     exhausted = [e for e in events if e.type == "UnitExhausted"]
@@ -72,8 +72,8 @@ def test_mechatron_attaches_the_highest_hand_card_and_gains_2():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Mechatron"), ids("Recruit", 3)[0], ids("Commander", 3)[0])
     state, _ = act(state, 0, {"type": "recruit", "card": one("Mechatron"), "slot": slot})
-    s = state["players"][0]["slots"][slot]
-    assert s["attached"] == [ids("Commander", 3)[0]] and SCALE[s["pos"]] == 3
+    s = state.players[0].slots[slot]
+    assert s.attached == [ids("Commander", 3)[0]] and SCALE[s.pos] == 3
 
 
 def test_walter_white_opens_a_seventh_slot():
@@ -83,14 +83,14 @@ def test_walter_white_opens_a_seventh_slot():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Walter White"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Walter White"), "slot": slot})
-    assert len(state["players"][0]["slots"]) == 7
+    assert len(state.players[0].slots) == 7
 
 
 def test_rogue_unit_takes_a_card_of_any_colour_when_leftmost():
     state = table(2)
     put(state, 0, one("Desert Rat"), 0)
     put(state, 0, one("Heavy Tank"), 0)
-    assert fighter_for(state["players"][0], ids("Bartender", 3)[0]) == (0, True)
+    assert fighter_for(state.players[0], ids("Bartender", 3)[0]) == (0, True)
 
 
 def test_timeout_policy_passes_reactions_and_ends_recruitment():

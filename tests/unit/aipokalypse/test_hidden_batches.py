@@ -17,12 +17,12 @@ def _table():
     hand(state, 0, ids("Berserker", 3)[0], ids("Recruit", 3)[0], ids("Module", 3)[0], *ids("Sniper", 2),
          *ids("Commander", 3))
     give_ammo(state, 0, 1)
-    state["players"][0]["pool"].append(state["specials"].pop(0))
+    state.players[0].pool.append(state.specials.pop(0))
     return state
 
 
 def _commands(state):
-    pool = state["players"][0]["pool"][0]
+    pool = state.players[0].pool[0]
     return {
         "open_slot": {"type": "open_slot", "card": ids("Berserker", 3)[0]},            # 1 event
         "recruit": {"type": "recruit", "card": ids("Berserker", 3)[0], "slot": 1},    # 1 event
@@ -64,8 +64,8 @@ def test_answering_a_hidden_choice_looks_like_any_other_hidden_move():
     state = _table()
     for e in ENGINE.decide(state, 0, _commands(state)["discard_choice"], random.Random(5)):
         state = ENGINE.evolve(state, e)
-    assert state["choice"] and state["choice"]["seat"] == 0
-    answer = ENGINE.decide(state, 0, {"type": "choose", "option": state["choice"]["options"][0]},
+    assert state.choice and state.choice["seat"] == 0
+    answer = ENGINE.decide(state, 0, {"type": "choose", "option": state.choice["options"][0]},
                            random.Random(5))
     assert len(unbatch(answer)) > 1
     for viewer in (None, 1, 2):

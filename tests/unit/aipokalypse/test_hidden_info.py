@@ -17,14 +17,14 @@ def _play(seed: int, seats: int = 3, steps: int = 400):
     state = None
     for e in events:
         state = ENGINE.evolve(state, e)
-    log = [(e, ENGINE.dump_state(state)) for e in events]
+    log = [(e, ENGINE.load_state(ENGINE.dump_state(state))) for e in events]
     rng = random.Random(seed)
     while ENGINE.result(state) is None and steps:
         seat = sorted(ENGINE.pending(state))[0]
         cmd = BOTS["tactician"].choose(state, seat, rng)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(b"h", len(log))):
             state = ENGINE.evolve(state, e)
-            log.append((e, ENGINE.dump_state(state)))
+            log.append((e, ENGINE.load_state(ENGINE.dump_state(state))))
         steps -= 1
     return log
 
@@ -32,12 +32,12 @@ def _play(seed: int, seats: int = 3, steps: int = 400):
 def _secret_ids(snapshot, viewer):
     """Card ids that ``viewer`` must not see in this snapshot: other hands, health stacks,
     the draw pile and the specials deck (basic slot cards lie face down)."""
-    secret = set(snapshot["draw"]) | set(snapshot["specials"])
-    for seat, p in enumerate(snapshot["players"]):
-        secret |= set(p["health"])
+    secret = set(snapshot.draw) | set(snapshot.specials)
+    for seat, p in enumerate(snapshot.players):
+        secret |= set(p.health)
         if seat != viewer:
-            secret |= set(p["hand"]) | set(p["stash"]) | set(p["offer"]) | set(p["offered"])
-            secret |= set(p.get("megaton", []))          # loaded face down on Megaton
+            secret |= set(p.hand) | set(p.stash) | set(p.offer) | set(p.offered)
+            secret |= set(p.megaton)          # loaded face down on Megaton
     return secret
 
 
@@ -58,13 +58,13 @@ def test_views_never_show_another_seats_hand_or_health_stack():
     for viewer in (None, 0, 1, 2):
         for _, snap in log[::7]:
             text = json.dumps(ENGINE.view(snap, viewer))
-            for seat, p in enumerate(snap["players"]):
-                for c in p["health"]:
-                    assert f'"{c}"' not in text or c in p["pool"]
+            for seat, p in enumerate(snap.players):
+                for c in p.health:
+                    assert f'"{c}"' not in text or c in p.pool
                 if seat != viewer:
-                    seen = set((p["public"] or {}).get("pool", []))   # as revealed at the last battle
-                    for c in p["hand"]:
-                        assert f'"{c}"' not in text or c in snap["discard"] or c in seen
+                    seen = set((p.public or {}).get("pool", []))   # as revealed at the last battle
+                    for c in p.hand:
+                        assert f'"{c}"' not in text or c in snap.discard or c in seen
 
 
 def test_ammo_shows_only_its_count():
@@ -108,16 +108,16 @@ def test_in_recruitment_other_seats_see_the_health_the_last_battle_left_not_the_
         snap = log[k][1]
         before = log[k - 1][1]
         for seat in range(3):
-            p = snap["players"][seat]
-            if p["eliminated"]:
+            p = snap.players[seat]
+            if p.eliminated:
                 continue
             seen = ENGINE.view(snap, (seat + 1) % 3)["seats"][seat]
-            assert seen["health_count"] == len(before["players"][seat]["health"]) == len(p["health"])
-            assert seen["pool"] == before["players"][seat]["pool"]
+            assert seen["health_count"] == len(before.players[seat].health) == len(p.health)
+            assert seen["pool"] == before.players[seat].pool
             checked += 1
         later = next((s for e, s in log[k:] if e.type == "SlotOpened"), None)
         if later is not None and later["phase"] == "recruitment":
             opener = next(e.seat for e, _ in log[k:] if e.type == "SlotOpened")
             other = ENGINE.view(later, (opener + 1) % 3)["seats"][opener]
-            assert len(other["slots"]) == len(snap["players"][opener]["slots"])
+            assert len(other["slots"]) == len(snap.players[opener].slots)
     assert checked

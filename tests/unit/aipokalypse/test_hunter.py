@@ -36,18 +36,18 @@ def _hidden_shuffled(state: dict, seat: int, seed: int) -> dict:
     the other seats' hands (with the draw pile's cards)."""
     s = ENGINE.load_state(ENGINE.dump_state(state))
     rng = random.Random(seed)
-    hidden = list(s["specials"]) + [c for p in s["players"] for c in p["health"]]
+    hidden = list(s.specials) + [c for p in s.players for c in p.health]
     rng.shuffle(hidden)
-    s["specials"] = hidden[:len(s["specials"])]
-    rest = hidden[len(s["specials"]):]
-    for p in s["players"]:
-        p["health"], rest = rest[:len(p["health"])], rest[len(p["health"]):]
-    unseen = list(s["draw"]) + [c for k, p in enumerate(s["players"]) if k != seat for c in p["hand"]]
+    s.specials = hidden[:len(s.specials)]
+    rest = hidden[len(s.specials):]
+    for p in s.players:
+        p.health, rest = rest[:len(p.health)], rest[len(p.health):]
+    unseen = list(s.draw) + [c for k, p in enumerate(s.players) if k != seat for c in p.hand]
     rng.shuffle(unseen)
-    s["draw"], unseen = unseen[:len(s["draw"])], unseen[len(s["draw"]):]
-    for k, p in enumerate(s["players"]):
+    s.draw, unseen = unseen[:len(s.draw)], unseen[len(s.draw):]
+    for k, p in enumerate(s.players):
         if k != seat:
-            p["hand"], unseen = unseen[:len(p["hand"])], unseen[len(p["hand"]):]
+            p.hand, unseen = unseen[:len(p.hand)], unseen[len(p.hand):]
     return s
 
 
@@ -57,7 +57,7 @@ def test_the_hunter_decides_from_its_own_view_only():
     state, log = play(12, ["toma_hunter", "toma_hunter"], {"mode": "coop", "difficulty": "boss"})
     checked = 0
     for _, snap in log[::2]:                     # (a hidden command is one event, R-HIDDEN-BATCH)
-        if 0 not in ENGINE.pending(snap) or snap["phase"] == "ended":
+        if 0 not in ENGINE.pending(snap) or snap.phase == "ended":
             continue
         mine = HUNTER.choose(snap, 0, random.Random(1))
         for k in range(2):
@@ -75,10 +75,10 @@ def _point(human_pos: int, human_card: str, toma_card: str, hand_cards=(), ammo:
     current(state, 0, human_card, slot, True)
     current(state, 1, toma_card, 0, True)
     hand(state, 0, *hand_cards)
-    state["players"][0]["ammo"] = [state["ammo_deck"].pop(0) for _ in range(ammo)]
+    state.players[0].ammo = [state.ammo_deck.pop(0) for _ in range(ammo)]
     for seat in (0, 1):
-        state["players"][seat]["stack"] = [state["draw"].pop() for _ in range(stack)]
-    state["players"][0]["ready"] = True
+        state.players[seat].stack = [state.draw.pop() for _ in range(stack)]
+    state.players[0].ready = True
     return state
 
 
@@ -130,7 +130,7 @@ def test_the_toma_view_shows_what_the_hunter_reads_of_the_toma():
     # its units' strengths (pile blue 3 + blue 1 = 4), its ammo and the strength of its ammo
     # (no ammo-gain symbol revealed: 1), its revealed battle card
     state = toma_table(piles=[[B3, B1]])
-    toma(state)["ammo"] = [state["ammo_deck"].pop(0)]
+    toma(state).ammo = [state.ammo_deck.pop(0)]
     current(state, 1, basic("blue", 4)[0], 0, True)
     seen = ENGINE.view(state, 0)["toma"]
     assert [s["strength"] for s in seen["slots"]] == [4]

@@ -11,7 +11,7 @@ from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
 def _strengths(state, seat=0):
-    return [SCALE[s["pos"]] if s["unit"] else 0 for s in state["players"][seat]["slots"]]
+    return [SCALE[s.pos] if s.unit else 0 for s in state.players[seat].slots]
 
 
 def test_desert_rat_swaps_positions_strengths_stay_with_the_units():
@@ -21,15 +21,15 @@ def test_desert_rat_swaps_positions_strengths_stay_with_the_units():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Desert Rat"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Desert Rat"), "slot": slot, "target": 0})
-    slots = state["players"][0]["slots"]
-    assert (slots[0]["unit"], SCALE[slots[0]["pos"]]) == (one("Desert Rat"), 1)
-    assert (slots[1]["unit"], SCALE[slots[1]["pos"]]) == (tank, 6)
+    slots = state.players[0].slots
+    assert (slots[0].unit, SCALE[slots[0].pos]) == (one("Desert Rat"), 1)
+    assert (slots[1].unit, SCALE[slots[1].pos]) == (tank, 6)
 
 
 def test_chain_reactor_swaps_strength_not_places_and_never_on_red_slots():
     state = table(2)
     put(state, 0, one("Heavy Tank"), SCALE.index(8))
-    red = state["specials"][3]
+    red = state.specials[3]
     put(state, 0, one("Brute"), SCALE.index(9), red=red)
     slot = empty_slot(state, 0)
     hand(state, 0, one("Chain Reactor"))
@@ -51,22 +51,22 @@ def test_homo_deus_gains_twice_x_strength():
 def test_medic_brings_a_pool_special_into_its_slot_with_its_strength():
     state = table(2)
     slot = put(state, 0, one("Medic"), SCALE.index(7))
-    special = state["specials"][0]
-    state["players"][0]["pool"].append(state["specials"].pop(0))
+    special = state.specials[0]
+    state.players[0].pool.append(state.specials.pop(0))
     state, _ = act(state, 0, {"type": "discard", "card": one("Medic")})
-    s = state["players"][0]["slots"][slot]
-    assert (s["unit"], SCALE[s["pos"]]) == (special, 7)
+    s = state.players[0].slots[slot]
+    assert (s.unit, SCALE[s.pos]) == (special, 7)
 
 
 def test_hacker_renews_the_pool_from_the_main_deck():
     state = table(2)
-    old = [state["specials"].pop(0), state["specials"].pop(0)]
-    state["players"][0]["pool"].extend(old)
-    expected = state["specials"][:2]
+    old = [state.specials.pop(0), state.specials.pop(0)]
+    state.players[0].pool.extend(old)
+    expected = state.specials[:2]
     slot = empty_slot(state, 0)
     hand(state, 0, one("Hacker"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Hacker"), "slot": slot})
-    assert state["players"][0]["pool"] == expected and state["specials"][-2:] == old
+    assert state.players[0].pool == expected and state.specials[-2:] == old
 
 
 def test_finisher_and_patient_zero_react_only_to_discard_effects():
@@ -75,9 +75,9 @@ def test_finisher_and_patient_zero_react_only_to_discard_effects():
     put(state, 0, one("Patient Zero"), 0)
     hand(state, 0, one("Sniper"), one("Salvage Bot"))
     s1, _ = act(state, 0, {"type": "discard", "card": one("Sniper")})     # no discard effect
-    assert _strengths(s1) == [1, 1] and len(s1["players"][0]["hand"]) == 1
+    assert _strengths(s1) == [1, 1] and len(s1.players[0].hand) == 1
     s2, _ = act(state, 0, {"type": "discard", "card": one("Salvage Bot")})
-    assert _strengths(s2) == [2, 1] and len(s2["players"][0]["hand"]) == 2   # +1 strength, +1 card
+    assert _strengths(s2) == [2, 1] and len(s2.players[0].hand) == 2   # +1 strength, +1 card
 
 
 def test_outsider_is_not_cumulative():
@@ -87,16 +87,16 @@ def test_outsider_is_not_cumulative():
     put(state, 0, b, 0)
     give_ammo(state, 0, 1)
     state, _ = act(state, 0, {"type": "spend_ammo", "slot": slot})
-    assert len(state["players"][0]["hand"]) == 1
+    assert len(state.players[0].hand) == 1
 
 
 def test_goldfish_gives_one_red_slot_per_triple():
     state = table(2)
     fish = ids("Goldfish", 3)
     hand(state, 0, *fish)
-    state["players"][0]["pool"].append(state["specials"].pop(0))
+    state.players[0].pool.append(state.specials.pop(0))
     state, events = act(state, 0, {"type": "triple", "cards": sorted(fish), "source": "pool",
-                                   "special": state["players"][0]["pool"][0]})
+                                   "special": state.players[0].pool[0]})
     assert types(events).count("RedSlotPlaced") == 1
 
 
@@ -105,7 +105,7 @@ def test_module_discards_two_more_cards_for_a_red_slot():
     hand(state, 0, one("Module"), ids("Recruit", 3)[0], ids("Sniper", 3)[0], ids("Sniper", 3)[1])
     state, events = act(state, 0, {"type": "discard", "card": one("Module")})
     assert types(events).count("CardDiscarded") == 3 and types(events).count("RedSlotPlaced") == 1
-    assert ids("Recruit", 3)[0] in state["discard"]             # the lowest card value goes first
+    assert ids("Recruit", 3)[0] in state.discard             # the lowest card value goes first
     s2 = table(2)
     hand(s2, 0, one("Module"), ids("Recruit", 3)[0])
     s2, events = act(s2, 0, {"type": "discard", "card": one("Module")})
@@ -135,7 +135,7 @@ def test_elysium_stores_8_ammo_and_gains_ammo_per_lost_health_point():
     def go(ctx):
         flow.apply_damage(ctx, {0: 2})
     state, _ = run_flow(state, go)
-    assert len(state["players"][0]["ammo"]) == 7 and len(state["players"][0]["health"]) == 4
+    assert len(state.players[0].ammo) == 7 and len(state.players[0].health) == 4
 
 
 def test_erit_lux_stores_two_cards_that_return_after_drawing_six():
@@ -143,10 +143,10 @@ def test_erit_lux_stores_two_cards_that_return_after_drawing_six():
     keep = [ids("Commander", 3)[0], ids("Sniper", 3)[0]]
     hand(state, 0, *keep, ids("Recruit", 3)[0])
     state, _ = act(state, 0, {"type": "ready"})
-    assert sorted(state["players"][0]["stash"]) == sorted(keep)
-    state["phase"] = "battle"
+    assert sorted(state.players[0].stash) == sorted(keep)
+    state.phase = "battle"
     state, _ = run_flow(state, flow.start_recruitment)
-    assert len(state["players"][0]["hand"]) == 8 and not state["players"][0]["stash"]
+    assert len(state.players[0].hand) == 8 and not state.players[0].stash
 
 
 def test_vault_afk_only_discards_and_ends_recruitment_in_round_1():
@@ -219,30 +219,30 @@ def test_nanobots_take_ailien_battle_cards():
 def test_queen_of_elysium_puts_the_first_pool_card_back_on_the_health_stack():
     state = table(2)
     put(state, 0, one("Queen of Elysium"), 0)
-    pool_card = state["specials"].pop(0)
-    state["players"][0]["pool"].append(pool_card)
-    state["players"][0]["health"] = state["players"][0]["health"][:4]
+    pool_card = state.specials.pop(0)
+    state.players[0].pool.append(pool_card)
+    state.players[0].health = state.players[0].health[:4]
     state, _ = run_flow(state, flow.start_recruitment)
-    assert state["players"][0]["health"][0] == pool_card and len(state["players"][0]["health"]) == 5
+    assert state.players[0].health[0] == pool_card and len(state.players[0].health) == 5
 
 
 def test_big_benji_takes_a_pool_card_of_the_left_neighbour_when_it_wins_a_point():
     state = table(2)
     put(state, 0, one("Big Benji"), SCALE.index(10))
     put(state, 1, ids("Sniper", 3)[0], 0)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"].append(theirs)
+    theirs = state.specials.pop(0)
+    state.players[1].pool.append(theirs)
     state, events = _battle(state, [[ids("Veteran", 3)[0]], [ids("Veteran", 3)[1]]])
     moved = [e.data for e in events if e.type == "PoolCardMoved"]
     assert moved == [{"card": theirs, "from_seat": 1, "to_seat": 0, "from_where": "pool"}]
     # nothing is cashed by itself: the owner discards pool cards for ammo when it wants
-    assert state["phase"] == "recruitment" and theirs in state["players"][0]["pool"]
-    assert state["players"][0]["ammo"] == []
+    assert state.phase == "recruitment" and theirs in state.players[0].pool
+    assert state.players[0].ammo == []
     assert {"type": "cash_pool", "card": theirs} in legal_actions(state, 0)
     assert not any(a["type"] == "cash_pool" for a in legal_actions(state, 1))
     state, _ = act(state, 0, {"type": "cash_pool", "card": theirs})
-    assert state["players"][0]["pool"] == [] and len(state["players"][0]["ammo"]) == 1
-    assert state["specials"][-1] == theirs                     # under the Special deck
+    assert state.players[0].pool == [] and len(state.players[0].ammo) == 1
+    assert state.specials[-1] == theirs                     # under the Special deck
 
 
 def test_rare_metal_takes_the_strength_of_the_unit_it_replaces():
@@ -251,7 +251,7 @@ def test_rare_metal_takes_the_strength_of_the_unit_it_replaces():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Rare Metal"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Rare Metal"), "slot": slot, "target": target})
-    assert _strengths(state) == [0, 8] and state["specials"][-1] == one("Doc.")   # the Special goes under its deck
+    assert _strengths(state) == [0, 8] and state.specials[-1] == one("Doc.")   # the Special goes under its deck
 
 
 def test_perfection_attaches_every_mech_and_adds_their_strengths():
@@ -262,8 +262,8 @@ def test_perfection_attaches_every_mech_and_adds_their_strengths():
     slot = empty_slot(state, 0)
     hand(state, 0, one("P3RF3C7ION"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("P3RF3C7ION"), "slot": slot})
-    s = state["players"][0]["slots"]
-    assert sorted(s[slot]["attached"]) == sorted([one("Heavy Tank"), one("Goldfish")])
+    s = state.players[0].slots
+    assert sorted(s[slot].attached) == sorted([one("Heavy Tank"), one("Goldfish")])
     assert _strengths(state) == [0, 3, 0, 10]                                     # 1 + 4 + 5
 
 
@@ -274,7 +274,7 @@ def test_linear_collider_splits_its_strength_among_mechs_as_its_owner_chooses():
     put(state, 0, one("Linear Collider"), SCALE.index(5))
     cmd = {"type": "discard", "card": one("Linear Collider")}
     held, _ = act(state, 0, cmd, defaults=False)
-    assert held["choice"]["kind"] == "split" and held["choice"]["options"] == [5, 4, 3, 2, 1, 0]
+    assert held.choice["kind"] == "split" and held.choice["options"] == [5, 4, 3, 2, 1, 0]
     split, _ = act(state, 0, cmd, answers=[3])                 # "one Mech 3, another Mech 2"
     assert [_strengths(split)[tank], _strengths(split)[mod]] == [5, 3]
     default, _ = act(state, 0, cmd)                            # default: all to the leftmost Mech
@@ -286,7 +286,7 @@ def test_bartender_triggers_the_discard_effect_of_another_mech_without_discardin
     put(state, 0, one("Salvage Bot"), 0)
     hand(state, 0, one("Bartender"))
     state, _ = act(state, 0, {"type": "discard", "card": one("Bartender")})
-    assert len(state["players"][0]["ammo"]) == 2 and state["players"][0]["slots"][0]["unit"] == one("Salvage Bot")
+    assert len(state.players[0].ammo) == 2 and state.players[0].slots[0].unit == one("Salvage Bot")
 
 
 def test_postman_wins_the_point_with_a_low_battle_card():
@@ -306,7 +306,7 @@ def test_murderer_sacrifices_a_human_to_win_a_lost_point():
     state, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
                                     [ids("Recruit", 3)[2], ids("Commander", 3)[0]]], answers=[1])
     assert _points(events)[0][0] == [0]                 # the owner chose the Veteran (slot 1)
-    assert one("Veteran") in state["discard"]
+    assert one("Veteran") in state.discard
 
 
 def test_chrome_doubles_the_damage_when_its_seat_alone_wins():
@@ -316,26 +316,26 @@ def test_chrome_doubles_the_damage_when_its_seat_alone_wins():
     cards = [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]]
     doubled, events = _battle(copy.deepcopy(state), cards, answers=["double"])
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 2}]
-    assert len(doubled["players"][1]["health"]) == 4 and one("C.H.R.O.M.E.") in doubled["specials"]
+    assert len(doubled.players[1].health) == 4 and one("C.H.R.O.M.E.") in doubled.specials
     kept, events = _battle(state, cards)                       # default: keep C.H.R.O.M.E.
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 1}]
-    assert kept["players"][0]["slots"][0]["unit"] == one("C.H.R.O.M.E.")
+    assert kept.players[0].slots[0].unit == one("C.H.R.O.M.E.")
 
 
 def test_stalker_gains_a_second_faction_from_the_ammo_deck():
     state = table(2)
-    top = state["ammo_deck"][0]
+    top = state.ammo_deck[0]
     slot = empty_slot(state, 0)
     hand(state, 0, one("Stalker"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Stalker"), "slot": slot})
-    assert state["players"][0]["extra_factions"] == [top]
+    assert state.players[0].extra_factions == [top]
 
 
 def test_roko_searches_the_draw_pile_for_an_ailien():
     state = table(2)
     alien = one("A.I.Lien Beta")
-    state["draw"] = ids("Sniper", 3) + [alien] + state["draw"]
+    state.draw = ids("Sniper", 3) + [alien] + state.draw
     slot = empty_slot(state, 0)
     hand(state, 0, one("Roko's Basilisk"))
     state, events = act(state, 0, {"type": "recruit", "card": one("Roko's Basilisk"), "slot": slot})
-    assert alien in state["players"][0]["hand"] and set(ids("Sniper", 3)) <= set(state["discard"])
+    assert alien in state.players[0].hand and set(ids("Sniper", 3)) <= set(state.discard)

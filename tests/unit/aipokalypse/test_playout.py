@@ -72,8 +72,8 @@ def _canon(cmd):
 def _candidates(state, seat, rng):
     """Commands near the legal ones: every legal command plus mutated and random ones."""
     legal = ENGINE.legal_actions(state, seat)
-    p = state["players"][seat]
-    ids = list(p["hand"]) + [s["unit"] for s in p["slots"] if s["unit"]] + list(p["pool"]) + ["B001", "S01", "F01"]
+    p = state.players[seat]
+    ids = list(p.hand) + [s.unit for s in p.slots if s.unit] + list(p.pool) + ["B001", "S01", "F01"]
     out = list(legal)
     for _ in range(12):
         kind = rng.choice(sorted(ENGINE.command_schemas))
@@ -89,9 +89,9 @@ def _candidates(state, seat, rng):
         if kind == "choose_special":
             cmd["special"] = rng.choice(ids)
         if kind == "choose_faction":
-            cmd["faction"] = rng.choice(["F01", "F02"] + list(p["offered"]))
+            cmd["faction"] = rng.choice(["F01", "F02"] + list(p.offered))
         if kind == "choose":
-            options = (state.get("choice") or {}).get("options") or [0]
+            options = (state.choice or {}).get("options") or [0]
             cmd["option"] = rng.choice(list(options) + ids + ["stop", 99])
         if kind == "triple":
             cmd.update(cards=rng.sample(ids, min(3, len(ids))), source=rng.choice(["pool", "health", "deck"]))
@@ -120,7 +120,7 @@ def test_decide_accepts_exactly_the_legal_actions(seed):
                     accepted = True
                 except RuleError:
                     accepted = False
-                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (cmd, state["phase"])
+                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (cmd, state.phase)
         seat = rng.choice(sorted(ENGINE.pending(state)))
         cmd = ENGINE.bots["tactician"].choose(state, seat, rng)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(secret, len(events))):

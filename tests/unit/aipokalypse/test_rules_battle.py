@@ -17,10 +17,10 @@ def _battle(state, cards_by_seat, seed=0, answers=None):
     count = len(cards_by_seat[0])
     order = [c for seat_cards in cards_by_seat for c in seat_cards]
     for c in order:
-        for key in ("draw", "discard"):
-            if c in state[key]:
-                state[key].remove(c)
-    state["draw"] = order + state["draw"]
+        for pile in (state.draw, state.discard):
+            if c in pile:
+                pile.remove(c)
+    state.draw = order + state.draw
     state, events = run_flow(state, flow.start_battle, seed=seed, answers=answers)
     assert [e.data["cards"] for e in events if e.type == "BattleStarted"][:1] == [count]
     return state, events
@@ -31,7 +31,7 @@ def finish_battle(state):
     battle is over."""
     import random
     from domain.games.aipokalypse import ENGINE
-    while state["phase"] == "battle" and pending(state):
+    while state.phase == "battle" and pending(state):
         seat = min(pending(state))
         state, _ = act(state, seat, ENGINE.bots["idle"].choose(state, seat, random.Random(0)))
     return state
@@ -57,14 +57,14 @@ def test_battle_card_fights_with_the_leftmost_active_unit_of_its_colour_rogues_f
     put(state, 0, one("Heavy Tank"), 0)
     put(state, 0, ids("Sniper", 2)[0], 0)
     put(state, 0, ids("Sniper", 2)[1], 0)
-    p = state["players"][0]
+    p = state.players[0]
     assert fighter_for(p, ids("Commander", 3)[0]) == (1, True)      # blue -> leftmost blue
     assert fighter_for(p, one("Drifter")) == (0, True)               # Rogue card -> leftmost unit
-    p["slots"][1]["exhausted"] = True
+    p.slots[1].exhausted = True
     assert fighter_for(p, ids("Commander", 3)[0]) == (2, True)      # exhausted units do not fight
     rogue_state = table(2)
     put(rogue_state, 0, one("Desert Rat"), 0)
-    assert fighter_for(rogue_state["players"][0], one("Brute")) == (0, True)
+    assert fighter_for(rogue_state.players[0], one("Brute")) == (0, True)
 
 
 def test_no_fitting_unit_only_the_card_value_counts_and_the_seat_chooses_where_it_goes():
@@ -72,7 +72,7 @@ def test_no_fitting_unit_only_the_card_value_counts_and_the_seat_chooses_where_i
     put(state, 0, one("Heavy Tank"), 5)
     empty_slot(state, 0)
     put(state, 1, one("Sniper"), 0)
-    assert fighter_for(state["players"][0], one("Commander")) == (None, False)
+    assert fighter_for(state.players[0], one("Commander")) == (None, False)
     state, events = _battle(state, [[ids("Commander", 3)[0]], [ids("Recruit", 3)[0]]])
     assert strength(state, 0) == 5                                   # Commander's card value only
     assert pending(state) == {0: "place_card"}
@@ -107,12 +107,12 @@ def test_damage_is_the_difference_to_the_best_score_and_health_goes_to_the_pool(
     put(state, 0, ids("Commander", 3)[1], SCALE.index(10))
     put(state, 1, ids("Veteran", 3)[0], 0)
     put(state, 1, ids("Veteran", 3)[1], 0)
-    top2 = state["players"][1]["health"][:2]
+    top2 = state.players[1].health[:2]
     state, events = _battle(state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]])
     assert [w for w, _ in _points(events)] == [[0], [0]]
-    assert state["players"][1]["pool"] == top2 and len(state["players"][1]["health"]) == 4
-    assert len(state["players"][0]["health"]) == 6
-    assert state["phase"] == "recruitment" and state["round"] == 3
+    assert state.players[1].pool == top2 and len(state.players[1].health) == 4
+    assert len(state.players[0].health) == 6
+    assert state.phase == "recruitment" and state.round == 3
 
 
 @pytest.mark.parametrize("scores,damage", [
@@ -127,7 +127,7 @@ def test_battle_result_only_all_equal_scores_cost_everyone_one(scores, damage):
     the same score, each player loses one health point." Scores 3, 3, 1 give 0, 0, 2 (not 1, 1, 2)."""
     state = table(len(scores), phase="battle")
     for seat, score in enumerate(scores):
-        state["players"][seat]["score"] = score
+        state.players[seat].score = score
     assert flow.battle_damage(state) == damage
 
 
@@ -138,9 +138,9 @@ def test_neo_wins_the_all_equal_battle_result_but_a_shared_best_score_costs_nobo
     state = table(3, phase="battle")
     put(state, 0, one("Neo"), SCALE.index(4))
     for seat in range(3):
-        state["players"][seat]["score"] = 2
+        state.players[seat].score = 2
     assert flow.battle_damage(state) == {0: 0, 1: 1, 2: 1}
-    state["players"][2]["score"] = 0
+    state.players[2].score = 0
     assert flow.battle_damage(state) == {0: 0, 1: 0, 2: 2}
 
 
@@ -153,7 +153,7 @@ def test_reaction_window_only_reactions_that_make_you_tied_highest():
     state, events = _battle(state, [[ids("Sniper", 3)[0]], [ids("Recruit", 3)[0]]])
     # seat 0: 5 + 5 = 10; seat 1: 2 + 1 = 3
     assert _points(events)[0][0] == [0]               # nobody can reach 10: no reaction window
-    assert state["phase"] == "recruitment"
+    assert state.phase == "recruitment"
     state2 = table(2)
     put(state2, 0, ids("Commander", 3)[0], SCALE.index(5))
     put(state2, 1, ids("Commander", 3)[1], SCALE.index(6))
@@ -182,10 +182,10 @@ def test_droid_army_refunds_ammo_of_a_mech_that_lost():
     state, _ = _battle(state, [[ids("Bartender", 3)[0]], [ids("Bartender", 3)[1]]])
     # seat 0: 5 + 1 = 6; seat 1: 5 + 2 (Heavy Tank) + 1 = 8 -> seat 0 spends 2 ammo (10)
     state, _ = act(state, 0, {"type": "react_ammo", "count": 2})
-    assert state["players"][0]["ammo"] == [] and pending(state) == {1: "react"}
+    assert state.players[0].ammo == [] and pending(state) == {1: "react"}
     state, events = act(state, 1, {"type": "react_card", "card": ids("Rare Metal", 3)[0]})   # 5+2+4 = 11
     assert _points(events)[0] == ([1], {"0": 10, "1": 11})
-    assert len(state["players"][0]["ammo"]) == 1                       # the Mech lost: 1 ammo back
+    assert len(state.players[0].ammo) == 1                       # the Mech lost: 1 ammo back
 
 
 def test_sudden_death_nullifies_remaining_damage_then_eliminates():
@@ -193,53 +193,53 @@ def test_sudden_death_nullifies_remaining_damage_then_eliminates():
     put(state, 0, ids("Commander", 3)[0], SCALE.index(10))
     put(state, 0, ids("Commander", 3)[1], SCALE.index(10))
     put(state, 1, ids("Veteran", 3)[0], 0)
-    state["players"][1]["health"] = state["players"][1]["health"][:1]
+    state.players[1].health = state.players[1].health[:1]
     state, events = _battle(state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]])
     assert "SuddenDeathStarted" in types(events)
-    assert not state["players"][1]["eliminated"] and state["players"][1]["health"] == []
-    assert state["result"] is None
-    state["phase"] = "recruitment"
+    assert not state.players[1].eliminated and state.players[1].health == []
+    assert state.result is None
+    state.phase = "recruitment"
     ctx_state, events = run_flow(state, flow.apply_damage, {1: 1})
-    assert ctx_state["players"][1]["eliminated"]
-    assert ctx_state["result"]["winners"] == [0] and ctx_state["result"]["reason"] == "elimination"
+    assert ctx_state.players[1].eliminated
+    assert ctx_state.result["winners"] == [0] and ctx_state.result["reason"] == "elimination"
 
 
 def test_last_players_eliminated_together_highest_total_strength_wins():
     state = table(3)
-    state["sudden_death"] = True
-    for p in state["players"]:
-        p["health"] = []
-    state["players"][2]["eliminated"] = True
+    state.sudden_death = True
+    for p in state.players:
+        p.health = []
+    state.players[2].eliminated = True
     put(state, 0, one("Sniper"), SCALE.index(5))
     put(state, 1, one("Heavy Tank"), SCALE.index(7))
     state, events = run_flow(state, flow.apply_damage, {0: 1, 1: 1})
-    assert state["result"]["winners"] == [1] and state["result"]["ranking"][0] == {"seat": 1, "score": state["result"]["scores"][1], "rank": 1}
+    assert state.result["winners"] == [1] and state.result["ranking"][0] == {"seat": 1, "score": state.result["scores"][1], "rank": 1}
 
 
 def test_total_strength_tie_goes_to_more_health_points():
     state = table(2)
     put(state, 0, one("Sniper"), SCALE.index(8))
     put(state, 1, one("Heavy Tank"), SCALE.index(8))
-    state["players"][0]["health"] = state["players"][0]["health"][:2]
+    state.players[0].health = state.players[0].health[:2]
     state, _ = run_flow(state, flow.finish_by_strength, [0, 1], "aipokalypse")
-    assert state["result"]["winners"] == [1]
+    assert state.result["winners"] == [1]
 
 
 def test_ailien_round_bonus_in_sudden_death_triggers_the_aipokalypse_and_hand_ailien_counts():
     state = table(2)
-    state["sudden_death"] = True
+    state.sudden_death = True
     put(state, 0, one("A.I.Lien Alpha"), 0)                           # strength 1
     put(state, 1, one("Heavy Tank"), SCALE.index(6))                  # strength 6
     hand(state, 0, one("A.I.Lien Gamma"))                              # value 7 in hand
-    state["round"] = 4
+    state.round = 4
     state, events = run_flow(state, flow.start_recruitment)
-    assert "AIPokalypseTriggered" in types(events) and state["result"] is None
+    assert "AIPokalypseTriggered" in types(events) and state.result is None
     state, _ = act(state, 1, {"type": "ready"})
-    assert state["result"] is None
+    assert state.result is None
     state, events = act(state, 0, {"type": "ready"})
-    assert state["result"]["reason"] == "aipokalypse"
-    assert state["result"]["scores"] == [1 + 7, 6]          # A.I.Lien Gamma in hand counts
-    assert state["result"]["winners"] == [0]
+    assert state.result["reason"] == "aipokalypse"
+    assert state.result["scores"] == [1 + 7, 6]          # A.I.Lien Gamma in hand counts
+    assert state.result["winners"] == [0]
 
 
 def test_invader_alternative_win_with_5_units_of_one_colour():
@@ -252,7 +252,7 @@ def test_invader_alternative_win_with_5_units_of_one_colour():
     blue = ids("Recruit", 3) + ids("Berserker", 2)
     state, events = _battle(state, [yellow, blue])
     state = finish_battle(state)
-    assert state["result"]["reason"] == "alternative_win" and state["result"]["winners"] == [0]
+    assert state.result["reason"] == "alternative_win" and state.result["winners"] == [0]
 
 
 def test_neo_wins_ties_in_battle_points():

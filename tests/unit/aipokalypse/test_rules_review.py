@@ -10,7 +10,7 @@ from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
 def _strength(state, seat, slot):
-    return SCALE[state["players"][seat]["slots"][slot]["pos"]]
+    return SCALE[state.players[seat].slots[slot].pos]
 
 
 def _module_table(*listeners, factions=None):
@@ -53,10 +53,10 @@ def test_patchwork_and_blue_helix_take_one_ammo_per_card_discarded_for_a_discard
     the designed faction with Patchwork's effect, the same)."""
     state, _ = _module_table("Patchwork")
     state, _ = _discard_module(state, ids("Sniper", 2))
-    assert len(state["players"][0]["ammo"]) == 3
+    assert len(state.players[0].ammo) == 3
     helix, _ = _module_table(factions=[one("Blue Helix"), None])
     helix, _ = _discard_module(helix, ids("Sniper", 2))
-    assert len(helix["players"][0]["ammo"]) == 3
+    assert len(helix.players[0].ammo) == 3
 
 
 def test_patient_zero_draws_once_per_discard_effect_and_each_card_counts_once():
@@ -71,7 +71,7 @@ def test_patient_zero_draws_once_per_discard_effect_and_each_card_counts_once():
     state, _ = act(state, 0, {"type": "discard", "card": ids("Module", 3)[0]},
                    answers=[one("Hydra"), ids("Sniper", 3)[0]])
     assert _strength(state, 0, fin) == 4
-    assert len(state["players"][0]["hand"]) == 2 + 2          # Hydra's 2 + Patient Zero's 2
+    assert len(state.players[0].hand) == 2 + 2          # Hydra's 2 + Patient Zero's 2
 
 
 def _journalist_battle(opponent_unit):
@@ -102,7 +102,7 @@ def test_faceless_t_copies_the_strongest_mutant_with_its_temporary_strength():
     state = table(2)
     put(state, 0, one("Faceless T"), 0)
     mutant = put(state, 0, ids("Chain Reactor", 3)[0], SCALE.index(3))
-    state["players"][0]["slots"][mutant]["temp"] = 4
+    state.players[0].slots[mutant].temp = 4
     put(state, 1, ids("Brute", 3)[0], 0)
     _, events = _battle(state, [[ids("Zombie", 3)[0], ids("Zombie", 3)[1]],
                                 [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]])
@@ -123,13 +123,13 @@ def test_astronomer_keeps_the_ailien_behind_it_in_later_fights_and_in_total_stre
     state, events = _battle(state, [[alien], [ids("Recruit", 3)[0]]])
     assert _points(events)[0][1]["0"] == 1 + 5 + 5
     assert [e.data for e in events if e.type == "AILienSlid"] == [{"slot": astro, "card": alien}]
-    slot = state["players"][0]["slots"][astro]
-    assert slot["attached"] == [alien] and alien not in state["discard"]
-    assert total_strength(state["players"][0]) == 1 + 5
-    assert total_strength(state["players"][0], with_ailien_hand=True) == 1 + 5
+    slot = state.players[0].slots[astro]
+    assert slot.attached == [alien] and alien not in state.discard
+    assert total_strength(state.players[0]) == 1 + 5
+    assert total_strength(state.players[0], with_ailien_hand=True) == 1 + 5
     state, events = _battle(state, [[ids("Recruit", 3)[1]], [ids("Recruit", 3)[2]]])
     assert _points(events)[0][1]["0"] == 1 + 1 + 5
-    assert state["players"][0]["slots"][astro]["attached"] == [alien]
+    assert state.players[0].slots[astro].attached == [alien]
 
 
 def test_the_astronomer_ailien_counts_in_the_aipokalypse_total_strength():
@@ -137,7 +137,7 @@ def test_the_astronomer_ailien_counts_in_the_aipokalypse_total_strength():
     strength: Astronomer 1 with A.I.Lien Gamma (7) behind it beats a unit at 7 (8 against 7)."""
     state = table(2)
     astro = put(state, 0, one("Astronomer"), 0)
-    state["players"][0]["slots"][astro]["attached"].append(take(state, ids("A.I.Lien Gamma", 1)[0]))
+    state.players[0].slots[astro].attached.append(take(state, ids("A.I.Lien Gamma", 1)[0]))
     put(state, 1, ids("Brute", 3)[0], SCALE.index(7))
     state, _ = run_flow(state, flow.finish_by_strength, [0, 1], "aipokalypse", True)
-    assert state["result"]["winners"] == [0]
+    assert state.result["winners"] == [0]

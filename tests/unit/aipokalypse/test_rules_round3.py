@@ -29,10 +29,10 @@ def _ask(state, fn, *args):
 def _start_battle_with(ctx, cards_by_seat):
     order = [c for cards in cards_by_seat for c in cards]
     for c in order:
-        for key in ("draw", "discard"):
-            if c in ctx.state[key]:
-                ctx.state[key].remove(c)
-    ctx.state["draw"] = order + ctx.state["draw"]
+        for pile in (ctx.state.draw, ctx.state.discard):
+            if c in pile:
+                pile.remove(c)
+    ctx.state.draw = order + ctx.state.draw
     flow.start_battle(ctx)
 
 # ------------------------------------------------------------------ item 1: Vault A.F.K.
@@ -50,11 +50,11 @@ def test_vault_afk_discarding_painkiller_in_round_1_draws_no_card():
     draw pile keeps its cards."""
     painkiller = ids("Painkiller", 1)[0]
     state = _vault_round_1(painkiller, *ids("Sniper", 2))
-    draw = len(state["draw"])
+    draw = len(state.draw)
     state, events = act(state, 0, {"type": "discard", "card": painkiller})
-    assert len(state["players"][0]["hand"]) == 2
-    assert "CardsDrawn" not in types(events) and len(state["draw"]) == draw
-    assert state["discard"] == [painkiller]
+    assert len(state.players[0].hand) == 2
+    assert "CardsDrawn" not in types(events) and len(state.draw) == draw
+    assert state.discard == [painkiller]
 
 
 def test_vault_afk_discarding_module_in_round_1_gains_no_red_slot():
@@ -65,9 +65,9 @@ def test_vault_afk_discarding_module_in_round_1_gains_no_red_slot():
     module = ids("Module", 1)[0]
     state = _vault_round_1(module, *ids("Sniper", 2))
     state, events = act(state, 0, {"type": "discard", "card": module}, defaults=False)
-    assert state["choice"] is None and "ChoiceRequested" not in types(events)
-    assert state["players"][0]["slots"] == [] and "RedSlotPlaced" not in types(events)
-    assert sorted(state["players"][0]["hand"]) == sorted(ids("Sniper", 2))
+    assert state.choice is None and "ChoiceRequested" not in types(events)
+    assert state.players[0].slots == [] and "RedSlotPlaced" not in types(events)
+    assert sorted(state.players[0].hand) == sorted(ids("Sniper", 2))
 
 
 def test_vault_afk_discards_resolve_again_from_round_2():
@@ -75,9 +75,9 @@ def test_vault_afk_discards_resolve_again_from_round_2():
     discards 1 (3 hand cards -> 1 + 2 - 1 = 3)."""
     painkiller = ids("Painkiller", 1)[0]
     state = _vault_round_1(painkiller, *ids("Sniper", 2))
-    state["round"] = 2
+    state.round = 2
     state, events = act(state, 0, {"type": "discard", "card": painkiller})
-    assert "CardsDrawn" in types(events) and len(state["players"][0]["hand"]) == 3
+    assert "CardsDrawn" in types(events) and len(state.players[0].hand) == 3
 
 
 def test_vault_afk_round_1_offers_only_hand_discards_and_ready():
@@ -95,8 +95,8 @@ def _benji_point_table():
     put(state, 0, ids("Veteran", 3)[0], SCALE.index(10))
     put(state, 0, one("Big Benji"), 0)
     put(state, 1, ids("Sniper", 3)[0], 0)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"].append(theirs)
+    theirs = state.specials.pop(0)
+    state.players[1].pool.append(theirs)
     return state, theirs
 
 
@@ -111,7 +111,7 @@ def test_big_benji_steal_may_take_nothing():
     after, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
                                     [ids("Recruit", 3)[1], ids("Brute", 3)[0]]], answers=["skip"])
     assert _points(events)[0][0] == [0] and "PoolCardMoved" not in types(events)
-    assert theirs in after["players"][1]["pool"] and theirs not in after["players"][0]["pool"]
+    assert theirs in after.players[1].pool and theirs not in after.players[0].pool
 
 
 def test_scammer_may_swap_nothing():
@@ -120,14 +120,14 @@ def test_scammer_may_swap_nothing():
     "skip" seat 1's pool keeps its card, seat 0's stays empty and Scammer lies under the
     Special deck, where every discarded Special Unit goes."""
     state = table(2)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"] = [theirs]
+    theirs = state.specials.pop(0)
+    state.players[1].pool = [theirs]
     hand(state, 0, one("Scammer"))
     held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
-    assert held["choice"]["options"] == [theirs, "skip"] and held["choice"]["decline"] == "skip"
+    assert held.choice["options"] == [theirs, "skip"] and held.choice["decline"] == "skip"
     after, events = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
-    assert after["players"][1]["pool"] == [theirs] and after["players"][0]["pool"] == []
-    assert after["specials"][-1] == one("Scammer") and "PoolCardMoved" not in types(events)
+    assert after.players[1].pool == [theirs] and after.players[0].pool == []
+    assert after.specials[-1] == one("Scammer") and "PoolCardMoved" not in types(events)
 
 
 def test_scammer_with_empty_pools_may_stay_home():
@@ -136,9 +136,9 @@ def test_scammer_with_empty_pools_may_stay_home():
     state = table(2)
     hand(state, 0, one("Scammer"))
     held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
-    assert (held["choice"]["kind"], held["choice"]["options"]) == ("seat", [1, "skip"])
+    assert (held.choice["kind"], held.choice["options"]) == ("seat", [1, "skip"])
     after, _ = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
-    assert after["players"][1]["pool"] == [] and after["specials"][-1] == one("Scammer")
+    assert after.players[1].pool == [] and after.specials[-1] == one("Scammer")
 
 
 # ------------------------------------------------------------------ item 3: Lieutenant Dan
@@ -154,7 +154,7 @@ def _dan_recruitment(ammo=3):
 
 
 def _strengths(state, seat=0):
-    return [SCALE[s["pos"]] if s["unit"] else 0 for s in state["players"][seat]["slots"]]
+    return [SCALE[s.pos] if s.unit else 0 for s in state.players[seat].slots]
 
 
 def test_lieutenant_dan_offers_every_recruitment_ammo_spend_to_all_humans():
@@ -166,7 +166,7 @@ def test_lieutenant_dan_offers_every_recruitment_ammo_spend_to_all_humans():
     actions = legal_actions(state, 0)
     assert {"type": "spend_ammo", "slot": 0} in actions and {"type": "spend_ammo_humans"} in actions
     state, events = act(state, 0, {"type": "spend_ammo_humans"})
-    assert _strengths(state) == [2, 5, 3] and len(state["players"][0]["ammo"]) == 2
+    assert _strengths(state) == [2, 5, 3] and len(state.players[0].ammo) == 2
     assert [e.data for e in events if e.type == "AmmoSpent"] == [{"count": 1, "slot": None, "battle": False,
                                                                   "hidden": True}]
 
@@ -204,16 +204,16 @@ def test_lieutenant_dan_battle_ammo_may_strengthen_all_humans():
     the Veteran +4 temporary strength each: point 1 is Dan's, 2 + 4 = 6, and point 2 the
     Veteran's, 4 + 1 + 4 = 9 (without it 5 against 5); both ammo are back on the ammo deck."""
     state, _ = _dan_battle()
-    assert state["players"][0]["current"]["slot"] == 0 and pending(state) == {0: "react"}
+    assert state.players[0].current.slot == 0 and pending(state) == {0: "react"}
     assert battle.strengths(state) == {0: 2, 1: 5}
     actions = legal_actions(state, 0)
     assert [a for a in actions if a["type"] in ("react_ammo", "react_ammo_humans")] == [
         {"type": "react_ammo", "count": 2}, {"type": "react_ammo_humans", "count": 2}]
-    deck = len(state["ammo_deck"])
+    deck = len(state.ammo_deck)
     state, events = act(state, 0, {"type": "react_ammo_humans", "count": 2})
     assert [e.data for e in events if e.type == "TempAdded"] == [{"slot": 0, "n": 4}, {"slot": 1, "n": 4}]
-    assert state["players"][0]["ammo"] == [] and len(state["ammo_deck"]) == deck + 2
-    while state["phase"] == "battle" and pending(state):
+    assert state.players[0].ammo == [] and len(state.ammo_deck) == deck + 2
+    while state.phase == "battle" and pending(state):
         state, more = act(state, min(pending(state)), {"type": "pass"})
         events = events + more
     assert [(w, st["0"]) for w, st in _points(events)] == [([0], 6), ([0], 9)]
@@ -246,8 +246,8 @@ def _benji_ahead(riddickules=False):
         put(state, 0, one("Riddickules"), 0)
     for k in range(3 if riddickules else 1):
         put(state, 1, ids("Brute", 3)[k], 0)
-    pool = state["specials"].pop(0)
-    state["players"][0]["pool"].append(pool)
+    pool = state.specials.pop(0)
+    state.players[0].pool.append(pool)
     yellow = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 1]
     n = 3 if riddickules else 1
     state, events = _battle(state, [ids("Recruit", 3)[:n], yellow[:n]])
@@ -265,7 +265,7 @@ def test_big_benji_cashes_while_its_seat_is_ahead_in_battle():
     assert pending(state) == {0: "react"}
     assert legal_actions(state, 0) == [{"type": "cash_pool", "card": pool}, {"type": "pass"}]
     state, events = act(state, 0, {"type": "cash_pool", "card": pool})
-    assert len(state["players"][0]["ammo"]) == 1 and pool not in state["players"][0]["pool"]
+    assert len(state.players[0].ammo) == 1 and pool not in state.players[0].pool
     assert _points(events)[0][0] == [0]                      # no more to cash: the point resolves
 
 

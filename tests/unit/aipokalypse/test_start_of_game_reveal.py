@@ -8,17 +8,18 @@ import random
 
 from domain.engine import Setup, derive_rng
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.state import MatchState
 from tests.unit.aipokalypse.helpers import one
 
 ELEX = one("Prayers of Elex")          # F14, round bonus: "pray" (discard 3, search a Special Unit)
 
 
-def _faction_table() -> dict:
+def _faction_table() -> MatchState:
     """A 2-seat match at Game Setup (B) whose seat 1 was offered Prayers of Elex."""
     state = None
     for e in ENGINE.new_match(Setup(2, {}), derive_rng(b"elex", 0)):
         state = ENGINE.evolve(state, e)
-    state = ENGINE.dump_state(state)
+    state = ENGINE.dump_state(state)              # edited in its dumped (JSON) form
     assert state["phase"] == "faction"
     offered = state["players"][1]["offered"]
     if ELEX not in offered:
@@ -46,7 +47,7 @@ def _leaks(text: str, faction: str) -> bool:
 def test_factions_are_revealed_before_prayers_of_elex_asks_and_nothing_leaks_before():
     state = _faction_table()
     state, log = _decide(state, 1, {"type": "choose_faction", "faction": ELEX}, 1)
-    mine = state["players"][0]["offered"][0]
+    mine = state.players[0].offered[0]
     state, more = _decide(state, 0, {"type": "choose_faction", "faction": mine}, 2)
     log += more
     kinds = [e.type for e, _ in more]
@@ -54,12 +55,12 @@ def test_factions_are_revealed_before_prayers_of_elex_asks_and_nothing_leaks_bef
     assert kinds[-1] == "ChoiceRequested" and more[-1][0].seat == 1
     assert more[-1][0].data["kind"] == "pray"
     # seat 0's own faction is its own to see at once; everybody sees both after the reveal
-    assert state["factions_revealed"] and state["players"][0]["faction"] == mine
-    assert state["players"][1]["faction"] == ELEX
+    assert state.factions_revealed and state.players[0].faction == mine
+    assert state.players[1].faction == ELEX
     assert ENGINE.pending(state) == {1: "choose"}
     # while the factions were hidden, no view and no redacted event names Elex or its decision
     for event, after in log:
-        if after.get("factions_revealed"):
+        if after.factions_revealed:
             break
         for viewer in (None, 0):
             assert not _leaks(json.dumps(ENGINE.redact(event, viewer, after)), ELEX), (viewer, event.type)
@@ -67,12 +68,12 @@ def test_factions_are_revealed_before_prayers_of_elex_asks_and_nothing_leaks_bef
     # seat 1 prays: the held start-of-game step continues from the committed reveal
     answers = ["pray"]
     version = 3
-    while state.get("choice"):
-        option = answers.pop(0) if answers else state["choice"]["options"][0]
+    while state.choice:
+        option = answers.pop(0) if answers else state.choice["options"][0]
         state, more = _decide(state, 1, {"type": "choose", "option": option}, version)
         version += 1
-    assert state["phase"] == "recruitment" and state["round"] == 1
-    assert len(state["players"][1]["hand"]) == 6 - 3 + 1     # 3 discarded, 1 Special Unit found
+    assert state.phase == "recruitment" and state.round == 1
+    assert len(state.players[1].hand) == 6 - 3 + 1     # 3 discarded, 1 Special Unit found
 
 
 def test_the_spectator_never_sees_a_choice_kind_while_factions_are_hidden():
@@ -88,7 +89,7 @@ def test_the_spectator_never_sees_a_choice_kind_while_factions_are_hidden():
 def test_a_choice_before_the_reveal_replays_to_the_same_events():
     state = _faction_table()
     state, _ = _decide(state, 1, {"type": "choose_faction", "faction": ELEX}, 1)
-    cmd = {"type": "choose_faction", "faction": state["players"][0]["offered"][0]}
+    cmd = {"type": "choose_faction", "faction": state.players[0].offered[0]}
     first = ENGINE.decide(state, 0, cmd, random.Random(7))
     again = ENGINE.decide(state, 0, cmd, random.Random(7))
     assert [(e.type, e.seat, dict(e.data)) for e in first] == [(e.type, e.seat, dict(e.data)) for e in again]

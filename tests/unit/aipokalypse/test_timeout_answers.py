@@ -31,8 +31,8 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[3] / "domain" / "games" / "ai
 
 
 def _s(state, seat, slot):
-    s = state["players"][seat]["slots"][slot]
-    return SCALE[s["pos"]] if s["unit"] else 0
+    s = state.players[seat].slots[slot]
+    return SCALE[s.pos] if s.unit else 0
 
 
 def timeout_act(state, seat, cmd):
@@ -41,8 +41,8 @@ def timeout_act(state, seat, cmd):
     the atomic events and the ``(kind, option)`` answers."""
     state, events = act(state, seat, cmd, defaults=False)
     answered = []
-    while state.get("choice"):
-        chooser, kind = state["choice"]["seat"], state["choice"]["kind"]
+    while state.choice:
+        chooser, kind = state.choice["seat"], state.choice["kind"]
         answer = IDLE.choose(state, chooser, random.Random(0))
         answered.append((kind, answer["option"]))
         state, more = act(state, chooser, answer, defaults=False)
@@ -61,7 +61,7 @@ def timeout_flow(state, fn, *args):
             fn(ctx, *args)
         except NeedChoice as need:
             held = copy.deepcopy(state)
-            held["choice"] = {"seat": need.seat, "kind": need.kind, "options": need.options,
+            held.choice = {"seat": need.seat, "kind": need.kind, "options": need.options,
                               "prompt": need.prompt, "decline": need.decline}
             option = IDLE.choose(held, need.seat, random.Random(0))["option"]
             answers.append(option)
@@ -72,17 +72,17 @@ def timeout_flow(state, fn, *args):
 
 def _hand6(state, seat, exclude=()):
     fillers = [c for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
-               if c not in exclude and c not in state["players"][seat]["hand"]]
-    hand(state, seat, *fillers[:6 - len(state["players"][seat]["hand"])])
+               if c not in exclude and c not in state.players[seat].hand]
+    hand(state, seat, *fillers[:6 - len(state.players[seat].hand)])
 
 
 def _battle_cards(state, cards_by_seat):
     order = [c for cards in cards_by_seat for c in cards]
     for c in order:
-        for key in ("draw", "discard"):
-            if c in state[key]:
-                state[key].remove(c)
-    state["draw"] = order + state["draw"]
+        for pile in (state.draw, state.discard):
+            if c in pile:
+                pile.remove(c)
+    state.draw = order + state.draw
 
 
 # ------------------------------------------------------------------ the four of the issue
@@ -93,10 +93,10 @@ def test_prayers_of_elex_timeout_keeps_the_6_hand_cards():
     its 6 cards, no Special Unit is searched, the Special deck keeps its order."""
     state = table(2, phase="battle", factions=[one("Prayers of Elex"), None])
     _hand6(state, 0)
-    before = list(state["players"][0]["hand"]), list(state["specials"])
+    before = list(state.players[0].hand), list(state.specials)
     after, events, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("pray", "skip")]
-    assert after["players"][0]["hand"] == before[0] and after["specials"] == before[1]
+    assert after.players[0].hand == before[0] and after.specials == before[1]
     assert "SpecialSearched" not in types(events)
 
 
@@ -106,30 +106,30 @@ def test_lieutenant_dan_timeout_spends_no_ammo_through_the_engine():
     0 ammo — 3 ammo stay 3, Dan stays 1 and the Veteran 4."""
     state = _dan_table()
     put(state, 1, one("Commander"), 0)
-    state["players"][0]["slots"][1]["pos"] = SCALE.index(15)              # seat 0 wins every point
+    state.players[0].slots[1].pos = SCALE.index(15)              # seat 0 wins every point
     _stack(state, [ids("Veteran", 3)[:3], ids("Recruit", 3)])
     held, _ = _ready_all(state)
-    assert held["choice"]["kind"] == "ammo" and held["choice"]["decline"] == 0
+    assert held.choice["kind"] == "ammo" and held.choice["decline"] == 0
     assert ENGINE.view(held, 0)["choice"]["decline"] == 0
     assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": 0}
     done, events = act(held, 0, IDLE.choose(held, 0, random.Random(0)))
-    assert done["phase"] == "recruitment" and "AmmoSpent" not in types(events)
-    assert len(done["players"][0]["ammo"]) == 3 and (_s(done, 0, 0), _s(done, 0, 1)) == (1, 15)
+    assert done.phase == "recruitment" and "AmmoSpent" not in types(events)
+    assert len(done.players[0].ammo) == 3 and (_s(done, 0, 0), _s(done, 0, 1)) == (1, 15)
 
 
 def test_hacker_timeout_keeps_the_pool():
     """Hacker: "If you want to renew your pool, you must discard all Special Units in your
     pool". Timeout: "keep" — the 2 pool cards stay, the Special deck keeps its cards."""
     state = table(2)
-    pool = [state["specials"].pop(0), state["specials"].pop(0)]
-    state["players"][0]["pool"] = list(pool)
+    pool = [state.specials.pop(0), state.specials.pop(0)]
+    state.players[0].pool = list(pool)
     slot = empty_slot(state, 0)
     hacker = ids("Hacker", 3)[0]
     hand(state, 0, hacker)
-    deck = list(state["specials"])
+    deck = list(state.specials)
     after, events, answered = timeout_act(state, 0, {"type": "recruit", "card": hacker, "slot": slot})
     assert answered == [("renew", "keep")]
-    assert after["players"][0]["pool"] == pool and after["specials"] == deck
+    assert after.players[0].pool == pool and after.specials == deck
 
 
 def test_module_timeout_discards_nothing_more():
@@ -141,7 +141,7 @@ def test_module_timeout_discards_nothing_more():
     hand(state, 0, module, *others)
     after, events, answered = timeout_act(state, 0, {"type": "discard", "card": module})
     assert answered == [("discard", "stop")]
-    assert sorted(after["players"][0]["hand"]) == sorted(others) and after["players"][0]["slots"] == []
+    assert sorted(after.players[0].hand) == sorted(others) and after.players[0].slots == []
 
 
 # ------------------------------------------------------------------ every other optional effect
@@ -155,7 +155,7 @@ def test_scrap_collector_timeout_discards_no_hand_card():
     hand(state, 0, scrap, *others)
     after, _, answered = timeout_act(state, 0, {"type": "recruit", "card": scrap, "slot": slot})
     assert answered == [("discard", "stop")]
-    assert sorted(after["players"][0]["hand"]) == sorted(others) and _s(after, 0, slot) == 1
+    assert sorted(after.players[0].hand) == sorted(others) and _s(after, 0, slot) == 1
 
 
 def test_bookkeeper_timeout_trashes_nothing():
@@ -164,10 +164,10 @@ def test_bookkeeper_timeout_trashes_nothing():
     state = table(2, phase="battle")
     book = put(state, 0, one("Bookkeeper"), 0)
     _hand6(state, 0)
-    before = sorted(state["players"][0]["hand"])
+    before = sorted(state.players[0].hand)
     after, _, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("discard", "stop")]
-    assert sorted(after["players"][0]["hand"]) == before and _s(after, 0, book) == 1
+    assert sorted(after.players[0].hand) == before and _s(after, 0, book) == 1
 
 
 def test_engineer_guild_timeout_trashes_nothing_and_draws_nothing():
@@ -175,9 +175,9 @@ def test_engineer_guild_timeout_trashes_nothing_and_draws_nothing():
     the same 6 hand cards."""
     state = table(2, phase="battle", factions=[one("Engineer Guild"), None])
     _hand6(state, 0)
-    before = sorted(state["players"][0]["hand"])
+    before = sorted(state.players[0].hand)
     after, _, answered = timeout_flow(state, flow.start_recruitment)
-    assert answered == [("discard", "stop")] and sorted(after["players"][0]["hand"]) == before
+    assert answered == [("discard", "stop")] and sorted(after.players[0].hand) == before
 
 
 def test_enclave_m87_timeout_does_not_shuffle_the_discard_pile():
@@ -186,12 +186,12 @@ def test_enclave_m87_timeout_does_not_shuffle_the_discard_pile():
     drawn."""
     state = table(2, phase="battle", factions=[one("Enclave M87"), None], draw=ids("Brute", 3)[:2])
     _hand6(state, 0)
-    state["players"][1]["hand"] = ids("Hive Mind", 3)[:3] + ids("Brute", 3)[2:3] + ids("Sniper", 3)[2:3] \
+    state.players[1].hand = ids("Hive Mind", 3)[:3] + ids("Brute", 3)[2:3] + ids("Sniper", 3)[2:3] \
         + [ids("Heavy Tank", 3)[2]]
-    state["discard"] = [ids("Veteran", 3)[0], ids("Recruit", 3)[0], ids("Recruit", 3)[1]]
+    state.discard = [ids("Veteran", 3)[0], ids("Recruit", 3)[0], ids("Recruit", 3)[1]]
     after, events, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("reshuffle", "stop")]
-    assert "DrawPileReshuffled" not in types(events) and ids("Veteran", 3)[0] not in after["players"][0]["hand"]
+    assert "DrawPileReshuffled" not in types(events) and ids("Veteran", 3)[0] not in after.players[0].hand
 
 
 def test_outer_wilds_timeout_gives_no_strength():
@@ -216,7 +216,7 @@ def test_lightbringers_timeout_swaps_nothing():
     _hand6(state, 0)
     after, events, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("swap", "skip")] and "UnitsSwapped" not in types(events)
-    assert [s["unit"] for s in after["players"][0]["slots"]] == [ids("Brute", 3)[0], ids("Heavy Tank", 3)[0],
+    assert [s.unit for s in after.players[0].slots] == [ids("Brute", 3)[0], ids("Heavy Tank", 3)[0],
                                                                   ids("Veteran", 3)[0]]
 
 
@@ -240,7 +240,7 @@ def test_chrome_double_damage_timeout_keeps_chrome():
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert answered == [("chrome", "keep")]
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 1}]
-    assert after["players"][0]["slots"][chrome]["unit"] == one("C.H.R.O.M.E.")
+    assert after.players[0].slots[chrome].unit == one("C.H.R.O.M.E.")
 
 
 def test_erit_lux_timeout_stores_no_card():
@@ -251,7 +251,7 @@ def test_erit_lux_timeout_stores_no_card():
     hand(state, 0, *cards)
     after, _, answered = timeout_act(state, 0, {"type": "ready"})
     assert answered == [("store", "stop")]
-    assert sorted(after["players"][0]["hand"]) == sorted(cards) and not after["players"][0]["stash"]
+    assert sorted(after.players[0].hand) == sorted(cards) and not after.players[0].stash
 
 
 def test_journalist_timeout_exhausts_no_other_human():
@@ -291,7 +291,7 @@ def test_murderer_timeout_keeps_its_humans():
     _battle_cards(state, [ids("Recruit", 3), ids("Brute", 3)])
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert ("sacrifice", "keep") in answered
-    assert after["players"][0]["slots"][1]["unit"] == one("Berserker")
+    assert after.players[0].slots[1].unit == one("Berserker")
     assert _points(events)[0][0] == [1]
 
 
@@ -303,17 +303,17 @@ def test_megaton_timeout_loads_nothing_and_never_booms():
     middle = put(state, 1, ids("Sniper", 3)[1], SCALE.index(9))
     cards = ids("Brute", 3)[0], ids("Veteran", 3)[0]
     hand(state, 0, *cards)
-    state["players"][1]["ready"] = True
+    state.players[1].ready = True
     after, _, answered = timeout_act(copy.deepcopy(state), 0, {"type": "ready"})
-    assert answered[0] == ("load", "stop") and not after["players"][0].get("megaton")
-    assert set(cards) <= set(after["players"][0]["hand"])
-    state["players"][0]["hand"] = []
-    state["players"][0]["megaton"] = list(cards)
-    state["phase"] = "battle"
+    assert answered[0] == ("load", "stop") and not after.players[0].megaton
+    assert set(cards) <= set(after.players[0].hand)
+    state.players[0].hand = []
+    state.players[0].megaton = list(cards)
+    state.phase = "battle"
     _battle_cards(state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]])
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert ("boom", "wait") in answered and "MegatonBoom" not in types(events)
-    assert after["players"][1]["slots"][middle]["unit"] == ids("Sniper", 3)[1]
+    assert after.players[1].slots[middle].unit == ids("Sniper", 3)[1]
 
 
 def test_kollektah_timeout_tucks_nothing():
@@ -322,13 +322,13 @@ def test_kollektah_timeout_tucks_nothing():
     state = table(2, factions=[one("Kollektah"), None])
     put(state, 0, ids("Brute", 3)[0], 0)
     put(state, 1, ids("Veteran", 3)[0], 0)
-    state["players"][0]["pool"].append(state["specials"].pop(0))
+    state.players[0].pool.append(state.specials.pop(0))
     keep = ids("Sniper", 3)[0]
     hand(state, 0, keep)
     _battle_cards(state, [[ids("Brute", 3)[1]], [ids("Recruit", 3)[0]]])
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert ("tuck", "stop") in answered and "CardTucked" not in types(events)
-    assert keep in after["players"][0]["hand"]
+    assert keep in after.players[0].hand
 
 
 def test_vault_afk_timeout_takes_no_free_special_unit():
@@ -336,11 +336,11 @@ def test_vault_afk_timeout_takes_no_free_special_unit():
     Unit for free." Timeout: "skip" — the pool card stays in the pool, the health stack keeps
     its 6 cards."""
     state = table(2, phase="battle", round_=1, factions=[one("Vault A.F.K."), None])
-    pool = state["specials"].pop(0)
-    state["players"][0]["pool"].append(pool)
+    pool = state.specials.pop(0)
+    state.players[0].pool.append(pool)
     after, _, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("special", "skip")]
-    assert after["players"][0]["pool"] == [pool] and len(after["players"][0]["health"]) == 6
+    assert after.players[0].pool == [pool] and len(after.players[0].health) == 6
 
 
 def test_a_forced_decision_still_takes_its_first_option():
@@ -350,8 +350,8 @@ def test_a_forced_decision_still_takes_its_first_option():
     pain = ids("Painkiller", 3)[0]
     hand(state, 0, pain, ids("Veteran", 3)[0])
     held, _ = act(state, 0, {"type": "discard", "card": pain}, defaults=False)
-    assert held["choice"]["decline"] is None
-    assert IDLE.choose(held, 0, random.Random(0))["option"] == held["choice"]["options"][0]
+    assert held.choice["decline"] is None
+    assert IDLE.choose(held, 0, random.Random(0))["option"] == held.choice["options"][0]
 
 
 def test_the_timeout_never_cashes_big_benji_pool_cards():
@@ -360,16 +360,16 @@ def test_the_timeout_never_cashes_big_benji_pool_cards():
     state = table(2)
     put(state, 0, one("Big Benji"), SCALE.index(10))
     put(state, 1, ids("Sniper", 3)[0], 0)
-    state["players"][0]["pool"].append(state["specials"].pop(0))
-    state["players"][0]["ready"] = True
+    state.players[0].pool.append(state.specials.pop(0))
+    state.players[0].ready = True
     _battle_cards(state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]])
     after, _ = act(state, 1, {"type": "ready"})
-    while after["phase"] == "battle" and pending(after):
+    while after.phase == "battle" and pending(after):
         seat = min(pending(after))
         cmd = IDLE.choose(after, seat, random.Random(0))
         assert cmd["type"] != "cash_pool"
         after, _ = act(after, seat, cmd, defaults=False)
-    assert len(after["players"][0]["pool"]) == 1 and after["players"][0]["ammo"] == []
+    assert len(after.players[0].pool) == 1 and after.players[0].ammo == []
 
 
 def test_every_ask_with_a_declining_option_names_its_decline():
@@ -396,12 +396,12 @@ def test_big_benji_steal_timeout_takes_nothing():
     put(state, 0, ids("Veteran", 3)[0], SCALE.index(10))
     put(state, 0, one("Big Benji"), 0)
     put(state, 1, ids("Sniper", 3)[0], 0)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"].append(theirs)
+    theirs = state.specials.pop(0)
+    state.players[1].pool.append(theirs)
     _battle_cards(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert ("steal", "skip") in answered and "PoolCardMoved" not in types(events)
-    assert theirs in after["players"][1]["pool"] and theirs not in after["players"][0]["pool"]
+    assert theirs in after.players[1].pool and theirs not in after.players[0].pool
 
 
 def test_scammer_timeout_swaps_nothing():
@@ -409,9 +409,9 @@ def test_scammer_timeout_swaps_nothing():
     take a Special Unit from that pool." Timeout: "skip" — seat 1 keeps its pool card,
     Scammer lies under the Special deck."""
     state = table(2)
-    theirs = state["specials"].pop(0)
-    state["players"][1]["pool"] = [theirs]
+    theirs = state.specials.pop(0)
+    state.players[1].pool = [theirs]
     hand(state, 0, one("Scammer"))
     after, _, answered = timeout_act(state, 0, {"type": "discard", "card": one("Scammer")})
     assert answered == [("steal", "skip")]
-    assert after["players"][1]["pool"] == [theirs] and after["specials"][-1] == one("Scammer")
+    assert after.players[1].pool == [theirs] and after.specials[-1] == one("Scammer")

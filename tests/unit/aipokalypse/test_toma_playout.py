@@ -24,19 +24,19 @@ def play(seed: int, levels: list[str], options: dict):
     events = ENGINE.new_match(Setup(len(levels), ENGINE.validate_options(len(levels), options)),
                               derive_rng(secret, 0))
     state = fold(ENGINE, events)
-    log = [(e, ENGINE.dump_state(state)) for e in events]
+    log = [(e, ENGINE.load_state(ENGINE.dump_state(state))) for e in events]
     rng = random.Random(seed)
     for _ in range(MAX_STEPS):
         if ENGINE.result(state) is not None:
             return state, log
         pend = ENGINE.pending(state)
-        assert pend and state["toma"]["seat"] not in pend, state["phase"]
+        assert pend and state.toma.seat not in pend, state.phase
         seat = rng.choice(sorted(pend))
         cmd = ENGINE.bots[levels[seat]].choose(state, seat, rng)
         assert cmd in ENGINE.legal_actions(state, seat)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(secret, len(log))):
             state = ENGINE.evolve(state, e)
-            log.append((e, ENGINE.dump_state(state)))
+            log.append((e, ENGINE.load_state(ENGINE.dump_state(state))))
     raise AssertionError("the match did not end")
 
 
@@ -80,7 +80,7 @@ def test_the_toma_acts_on_its_own_with_its_whole_rule_set_over_many_games():
     for seed in range(24):
         level = ["tactician", "random"]
         _, log = play(500 + seed, level, {"mode": "coop", "difficulty": "untamed"})
-        toma = log[-1][1]["toma"]["seat"]
+        toma = log[-1][1].toma.seat
         for e, _ in log:
             if e.seat == toma or e.type in ("HandDiscardsDue", "HandDiscardsResolved"):
                 seen.add(e.type)
@@ -89,8 +89,8 @@ def test_the_toma_acts_on_its_own_with_its_whole_rule_set_over_many_games():
 
 
 def _toma_secret(snapshot):
-    toma = snapshot["players"][snapshot["toma"]["seat"]]
-    return set(toma["health"])
+    toma = snapshot.players[snapshot.toma.seat]
+    return set(toma.health)
 
 
 def test_nobody_sees_the_toma_health_stack_or_the_partners_hand():
@@ -103,8 +103,8 @@ def test_nobody_sees_the_toma_health_stack_or_the_partners_hand():
             leaked = {c for c in ids if f'"{c}"' in text}
             secret = _toma_secret(before) & _toma_secret(after)
             if viewer is not None:
-                other = before["players"][1 - viewer]
-                secret |= set(other["hand"]) & set(after["players"][1 - viewer]["hand"])
+                other = before.players[1 - viewer]
+                secret |= set(other.hand) & set(after.players[1 - viewer].hand)
             assert not (leaked & secret), (viewer, event.type, leaked & secret)
         for _, snap in log[::9]:
             text = json.dumps(ENGINE.view(snap, viewer))
@@ -126,7 +126,7 @@ def test_decide_accepts_exactly_the_legal_actions_in_coop():
             candidates = _candidates(state, seat, rng) if seat < 2 else [{"type": "ready"}, {"type": "pass"}]
             candidates += [{"type": "give_ammo"}]
             if seat < 2:
-                pool = state["players"][1 - seat]["pool"] or ["S01"]
+                pool = state.players[1 - seat].pool or ["S01"]
                 candidates.append({"type": "triple", "cards": [], "source": "partner", "special": pool[0]})
             for cmd in candidates:
                 try:
@@ -134,7 +134,7 @@ def test_decide_accepts_exactly_the_legal_actions_in_coop():
                     accepted = True
                 except RuleError:
                     accepted = False
-                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (seat, cmd, state["phase"])
+                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (seat, cmd, state.phase)
         seat = rng.choice(sorted(ENGINE.pending(state)))
         cmd = ENGINE.bots["random"].choose(state, seat, rng)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(secret, len(events))):

@@ -25,17 +25,17 @@ def _deep_core_match(seed: bytes, seats: int = 3, steps: int = 3000):
                 pile[pile.index(DEEP_CORE)] = mine
         start["offered"][0][0] = DEEP_CORE
     state = ENGINE.evolve(None, events[0])
-    log = [(events[0], ENGINE.dump_state(state))]
+    log = [(events[0], ENGINE.load_state(ENGINE.dump_state(state)))]
     rng = random.Random(seed)
     while ENGINE.result(state) is None and steps:
         seat = min(ENGINE.pending(state))
-        if state["phase"] == "faction" and seat == 0 and state["players"][0]["faction"] is None:
+        if state.phase == "faction" and seat == 0 and state.players[0].faction is None:
             cmd = {"type": "choose_faction", "faction": DEEP_CORE}
         else:
             cmd = BOTS["tactician"].choose(state, seat, rng)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(seed, len(log))):
             state = ENGINE.evolve(state, e)
-            log.append((e, ENGINE.dump_state(state)))
+            log.append((e, ENGINE.load_state(ENGINE.dump_state(state))))
         steps -= 1
     return log
 
@@ -49,8 +49,8 @@ def test_a_public_slot_event_shows_in_every_view_at_its_own_version():
     checked = {"public": 0, "hidden": 0, "deep_core": 0}
     for seed in (b"views-1", b"views-2"):
         log = _deep_core_match(seed)
-        assert log[-1][1]["result"] is not None, "the match finished"
-        n = log[0][1]["n"]
+        assert log[-1][1].result is not None, "the match finished"
+        n = log[0][1].n
         for v in range(1, len(log)):
             batch, state = log[v]
             for event in unbatch([batch]):      # a hidden command is one event (R-HIDDEN-BATCH)
@@ -72,7 +72,7 @@ def _check(event, state, before, n, checked):
         if event.type == "RedSlotPlaced":
             assert seen[slot]["red"], (event.type, viewer)
         checked["public"] += 1
-        if state["phase"] != "recruitment" and state["round"] <= 1 and event.seat == 0:
+        if state.phase != "recruitment" and state.round <= 1 and event.seat == 0:
             checked["deep_core"] += 1
 
 
@@ -82,7 +82,7 @@ def test_health_lost_in_the_recruitment_phase_shows_at_its_version():
     battle reveal."""
     state = table(2)
     state = ENGINE.evolve(state, Event("RecruitmentStarted", {"round": 2}))
-    lost = state["players"][1]["health"][0]
+    lost = state.players[1].health[0]
     state = ENGINE.evolve(state, Event("HealthLost", {"cards": [lost]}, 1))
     for viewer in (None, 0):
         seen = ENGINE.view(state, viewer)["seats"][1]

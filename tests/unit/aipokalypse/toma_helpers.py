@@ -7,6 +7,7 @@ from typing import Any
 from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.context import Ctx
+from domain.games.aipokalypse.state import Fight, MatchState, Player
 from tests.unit.aipokalypse.helpers import CAT, filler, take
 
 
@@ -27,7 +28,7 @@ def special_with(symbols: tuple[str, ...], color: str | None = None, skip: int =
 
 def toma_table(n: int = 1, mode: str = "solo", piles: list[list[str]] | None = None,
                toma_health: list[str] | None = None, phase: str = "battle", round_: int = 2,
-               draw: list[str] | None = None) -> dict[str, Any]:
+               draw: list[str] | None = None) -> MatchState:
     """A state with ``n`` human seats (empty boards, 6 distinct health points each) and the
     A.I.Toma (``players[n]``) with the given ``piles`` and health stack (``toma_health`` on
     top, filled up to 6 with other Special Units). Draw pile: ``draw`` or 30 fillers."""
@@ -48,22 +49,21 @@ def toma_table(n: int = 1, mode: str = "solo", piles: list[list[str]] | None = N
         "n": n, "mode": mode, "offered": [[] for _ in range(n)], "health": health,
         "hands": [[] for _ in range(n)], "draw": list(draw), "specials": deck, "ammo_deck": ammo,
         "toma": {"difficulty": "boss", "health": toma_health, "piles": piles, "ignored": []}}))
-    state["phase"], state["round"], state["factions_revealed"] = phase, round_, True
+    state.phase, state.round, state.factions_revealed = phase, round_, True
     return state
 
 
-def toma(state: dict) -> dict:
+def toma(state: MatchState) -> Player:
     """The A.I.Toma's player entry."""
-    return state["players"][state["toma"]["seat"]]
+    return state.players[state.toma.seat]
 
 
-def flow_ctx(state: dict, seed: int = 0) -> Ctx:
+def flow_ctx(state: MatchState, seed: int = 0) -> Ctx:
     """A decision context on ``state`` (events fold into ``ctx.state``)."""
     return Ctx(state, random.Random(seed))
 
 
-def current(state: dict, seat: int, card: str, slot: int | None, fights: bool, ammo: int = 0) -> None:
+def current(state: MatchState, seat: int, card: str, slot: int | None, fights: bool, ammo: int = 0) -> None:
     """Give ``seat`` a revealed battle card (as ``BattleCardRevealed`` would)."""
     take(state, card)
-    state["players"][seat]["current"] = {"card": card, "slot": slot, "fights": fights, "placed": True,
-                                         "ammo": ammo, "bonus": 0, "forced": False}
+    state.players[seat].current = Fight(card=card, slot=slot, fights=fights, placed=True, ammo=ammo)

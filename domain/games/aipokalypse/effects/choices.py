@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import SCALE
-from ..state import color_of, is_toma, opponents_of, strength_of, units
+from ..state import Player, color_of, is_toma, opponents_of, strength_of, units
 from ..toma_pool import passive_bonus
 from . import modifiers
 from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
@@ -34,18 +34,18 @@ def name_of(cid: str) -> str:
 def hand_by_value(ctx: Ctx, seat: int, exclude: tuple = ()) -> list[str]:
     """The seat's hand, lowest card value first (basic units before Special Units, id order)."""
     cat = catalogue()
-    hand = [c for c in player(ctx, seat)["hand"] if c not in exclude]
+    hand = [c for c in player(ctx, seat).hand if c not in exclude]
     return sorted(hand, key=lambda c: (cat[c].category != "basic", cat[c].value or 99, c))
 
 
-def weakest_first(p: dict, slots: list[int]) -> list[int]:
+def weakest_first(p: Player, slots: list[int]) -> list[int]:
     """``slots`` ordered weakest unit first, rightmost first on ties (A.I.Toma ruling)."""
-    return sorted(slots, key=lambda i: (strength_of(p["slots"][i]), -i))
+    return sorted(slots, key=lambda i: (strength_of(p.slots[i]), -i))
 
 
-def strongest_first(p: dict, slots: list[int]) -> list[int]:
+def strongest_first(p: Player, slots: list[int]) -> list[int]:
     """``slots`` ordered strongest unit (printed + temporary) first, leftmost on ties."""
-    return sorted(slots, key=lambda i: (-(strength_of(p["slots"][i]) + p["slots"][i]["temp"]), i))
+    return sorted(slots, key=lambda i: (-(strength_of(p.slots[i]) + p.slots[i].temp), i))
 
 
 def opponents(ctx: Ctx, seat: int) -> list[int]:
@@ -59,7 +59,7 @@ def neighbours(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[int]:
     the A.I.Toma sits after the human seats (co-op: seat 0's neighbours are its partner and
     the A.I.Toma). ``opponents_only`` (Scammer's "neighboring opponents") drops a partner."""
     total = len(ctx.players)
-    others = [(seat + k) % total for k in range(1, total) if not ctx.players[(seat + k) % total]["eliminated"]]
+    others = [(seat + k) % total for k in range(1, total) if not ctx.players[(seat + k) % total].eliminated]
     out = list(dict.fromkeys(others[:1] + others[-1:]))
     if opponents_only:
         mine = opponents_of(ctx.state, seat)
@@ -115,7 +115,7 @@ def _draw_discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         best_first = sorted(drawn, key=lambda c: (-(cat[c].value or 0), c))
         keep = ctx.ask(seat, "keep", best_first, f"{name}: keep one of the drawn cards")
         for cid in drawn:
-            if cid != keep and cid in player(ctx, seat)["hand"]:
+            if cid != keep and cid in player(ctx, seat).hand:
                 discard_card(ctx, seat, cid)
         return
     for _ in range(op["discard"]):
@@ -133,7 +133,7 @@ def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Prayers of Elex, right after drawing at the start of the Recruitment Phase: the seat
     may discard ``n`` hand cards of its choice (no discard effects) to search the main deck
     of Special Units for any card (into its hand); the deck is then shuffled."""
-    if len(player(ctx, seat)["hand"]) < op["n"] or not ctx.state["specials"]:
+    if len(player(ctx, seat).hand) < op["n"] or not ctx.state.specials:
         return
     name = name_of(origin["card"])
     if ctx.ask(seat, "pray", ["pray", "skip"], f"{name}: discard {op['n']} cards to search "
@@ -142,10 +142,10 @@ def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     for k in range(op["n"]):
         pick = ctx.ask(seat, "discard", hand_by_value(ctx, seat), f"{name}: discard a card ({k + 1})")
         discard_card(ctx, seat, pick, trigger=False)
-    special = ctx.ask(seat, "special", sorted(ctx.state["specials"]),
+    special = ctx.ask(seat, "special", sorted(ctx.state.specials),
                       f"{name}: take any Special Unit of the deck")
     ctx.emit("SpecialSearched", seat, card=special)
-    order = list(ctx.state["specials"])
+    order = list(ctx.state.specials)
     ctx.rng.shuffle(order)
     ctx.emit("SpecialsShuffled", None, order=order)
 
@@ -167,14 +167,14 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     p = player(ctx, seat)
     cat = catalogue()
-    hand = sorted(p["hand"], key=lambda c: (cat[c].category != "basic", -(cat[c].value or 0), c))
-    on_slots = {s["unit"]: i for i, s in units(p) if i != me}
-    options = hand + [p["slots"][i]["unit"] for i in weakest_first(p, list(on_slots.values()))]
+    hand = sorted(p.hand, key=lambda c: (cat[c].category != "basic", -(cat[c].value or 0), c))
+    on_slots = {s.unit: i for i, s in units(p) if i != me}
+    options = hand + [p.slots[i].unit for i in weakest_first(p, list(on_slots.values()))]
     if not options:
         return
     card = ctx.ask(seat, "attach", options, f"{name_of(origin['card'])}: attach a card from your hand "
                                             "or one of your other units")
-    if card in p["hand"]:
+    if card in p.hand:
         ctx.emit("CardAttached", seat, card=card, slot=me, **{"from": "hand"})
     else:
         ctx.emit("CardAttached", seat, card=card, slot=me, from_slot=on_slots[card], **{"from": "slot"})
@@ -191,7 +191,7 @@ def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if origin.get("pos") is None:
         return
     p = player(ctx, seat)
-    mechs = [i for i, s in units(p) if color_of(s["unit"]) == op["color"]]
+    mechs = [i for i, s in units(p) if color_of(s.unit) == op["color"]]
     left = SCALE[origin["pos"]]
     for k, i in enumerate(mechs):
         if left <= 0:
@@ -209,10 +209,10 @@ def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 def _valley(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Outer Wilds: you can give ``n`` strength to one unit whose two adjacent units are
     both stronger (printed strength; a unit without two neighbours cannot)."""
-    slots = player(ctx, seat)["slots"]
+    slots = player(ctx, seat).slots
     valleys = [i for i in range(1, len(slots) - 1)
-               if slots[i]["unit"] and slots[i - 1]["unit"] and slots[i + 1]["unit"]
-               and slots[i - 1]["pos"] > slots[i]["pos"] < slots[i + 1]["pos"]]
+               if slots[i].unit and slots[i - 1].unit and slots[i + 1].unit
+               and slots[i - 1].pos > slots[i].pos < slots[i + 1].pos]
     if not valleys:
         return
     pick = ctx.ask(seat, "strength", valleys + ["skip"], f"{name_of(origin['card'])}: give 2 strength to a unit",
@@ -240,14 +240,14 @@ def _swap(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         b = ctx.ask(seat, "swap", [i for i in own if i != a], f"{name}: the unit it swaps with")
     else:
         a, b = unit_slot(ctx, seat, origin), origin.get("target")
-    if a is None or b is None or a == b or b >= len(p["slots"]) or not p["slots"][b]["unit"]:
+    if a is None or b is None or a == b or b >= len(p.slots) or not p.slots[b].unit:
         return
-    if op["mode"] == "strength" and (p["slots"][a]["red"] or p["slots"][b]["red"]):
+    if op["mode"] == "strength" and (p.slots[a].red or p.slots[b].red):
         return
     ctx.emit("UnitsSwapped", seat, a=a, b=b, mode=op["mode"])
 
 
-def temp_grants(p: dict) -> tuple[dict[int, int], list[int]]:
+def temp_grants(p: Player) -> tuple[dict[int, int], list[int]]:
     """What the seat's units' battle effects would give in battle as temporary strength
     (D.E.E.R.): ``({slot: strength}, [slots of units that granted it to another unit])``.
     Effects aimed at opponents (The Scream) and those needing a battle card (Astronomer)
@@ -259,19 +259,19 @@ def temp_grants(p: dict) -> tuple[dict[int, int], list[int]]:
         return grants, granting                          # its cards have no effects
     for i, s in units(p):
         gave = False                                     # to a unit other than itself
-        for op in cat[s["unit"]].ops("battle"):
+        for op in cat[s.unit].ops("battle"):
             if op["op"] != "temp" or op["to"] == "opponents" or op.get("per") == "ailien_value":
                 continue
             targets = [i] if op["to"] == "self" else [
-                j for j, t in units(p) if not op.get("color") or color_of(t["unit"]) == op["color"]]
+                j for j, t in units(p) if not op.get("color") or color_of(t.unit) == op["color"]]
             for j in targets:
                 per = op.get("per")
                 if per == "attached":
-                    n = op["n"] * len(p["slots"][j]["attached"])
+                    n = op["n"] * len(p.slots[j].attached)
                 elif per == "lost_health":
-                    n = max(0, 6 - len(p["health"]))
+                    n = max(0, 6 - len(p.health))
                 elif per == "discard_units":
-                    n = op["n"] * sum(1 for _, t in units(p) if cat[t["unit"]].ops("discard"))
+                    n = op["n"] * sum(1 for _, t in units(p) if cat[t.unit].ops("discard"))
                 else:
                     n = op["n"]
                 if n > 0:
@@ -293,19 +293,19 @@ def _convert_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     grants, granting = temp_grants(p)
     if op.get("to") == "self":
         me = unit_slot(ctx, seat, origin)
-        total = sum(grants.values()) + sum(s["temp"] for _, s in units(p))
+        total = sum(grants.values()) + sum(s.temp for _, s in units(p))
         if me is not None and total:
             gain(ctx, seat, me, total)
         return
     for i, n in sorted(grants.items()):
         gain(ctx, seat, i, n)
     for i in granting:
-        unit = player(ctx, seat)["slots"][i]["unit"]
+        unit = player(ctx, seat).slots[i].unit
         if unit:
             discard_card(ctx, seat, unit)
 
 
-def temporary_strength(p: dict) -> dict[int, int]:
+def temporary_strength(p: Player) -> dict[int, int]:
     """Temporary strength each unit of the seat has now (``{slot: strength}``, only slots
     with some): what its units' battle effects would give (:func:`temp_grants`), plus the
     slot's own temporary strength and Desert Rats' ammo on it ("Temporary effects must be
@@ -315,7 +315,7 @@ def temporary_strength(p: dict) -> dict[int, int]:
         grants = {i: passive_bonus(p, i) for i, _ in units(p)}
     out = {}
     for i, s in units(p):
-        n = grants.get(i, 0) + s["temp"] + s["ammo_temp"]
+        n = grants.get(i, 0) + s.temp + s.ammo_temp
         if n > 0:
             out[i] = n
     return out
@@ -346,7 +346,7 @@ def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool 
     cat = catalogue()
     picked: list[str] = []
     for _ in range(count):
-        hand = [c for c in player(ctx, seat)["hand"] if c not in picked]
+        hand = [c for c in player(ctx, seat).hand if c not in picked]
         if not hand:
             break
         ranked = sorted(hand, key=lambda c: (-(cat[c].value or 0) if best_first else (cat[c].value or 0), c))
@@ -367,11 +367,11 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
     RULINGS R-JOURNALIST.
     """
     p = player(ctx, seat)
-    denied = any(modifiers.has(ctx.state["players"][o], "deny_added_strength")
+    denied = any(modifiers.has(ctx.state.players[o], "deny_added_strength")
                  for o in opponents_of(ctx.state, seat))
     exhausted = 0
     while True:
-        helpers = [j for j, s in units(p) if j != me and not s["exhausted"] and color_of(s["unit"]) == color]
+        helpers = [j for j, s in units(p) if j != me and not s.exhausted and color_of(s.unit) == color]
         if not helpers:
             break
         options = ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
@@ -380,7 +380,7 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
         if pick == "stop":
             break
         if not denied:
-            ctx.emit("FightBonus", seat, n=strength_of(p["slots"][pick]))
+            ctx.emit("FightBonus", seat, n=strength_of(p.slots[pick]))
         exhaust_unit(ctx, seat, pick)
         fire(ctx, seat, "own_exhausted", {})             # Dealer
         exhausted += 1

@@ -10,66 +10,66 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..cards import Card, catalogue
-from ..state import alive, factions, is_toma, max_ammo
+from ..state import MatchState, Player, alive, factions, is_toma, max_ammo
 
 
-def sources(player: Mapping[str, Any]) -> Iterator[tuple[int | None, Card]]:
+def sources(player: Player) -> Iterator[tuple[int | None, Card]]:
     """``(slot index | None, card)`` of each effect source: units left to right, then factions.
     The A.I.Toma has none: only colour and card value of its cards count (R-TOMA-NO-EFFECTS)."""
     if is_toma(player):
         return
     cat = catalogue()
-    for i, slot in enumerate(player["slots"]):
-        if slot["unit"]:
-            yield i, cat[slot["unit"]]
+    for i, slot in enumerate(player.slots):
+        if slot.unit:
+            yield i, cat[slot.unit]
     for fid in factions(player):
         yield None, cat[fid]
 
 
-def statics(player: Mapping[str, Any], name: str) -> list[tuple[int | None, Mapping[str, Any]]]:
+def statics(player: Player, name: str) -> list[tuple[int | None, Mapping[str, Any]]]:
     """Every op called ``name`` in any effect of the seat's sources, with its slot."""
     return [(i, op) for i, card in sources(player) for op in card.has(name)]
 
 
-def has(player: Mapping[str, Any], name: str) -> bool:
+def has(player: Player, name: str) -> bool:
     """True when a source of the seat carries op ``name`` (e.g. ``tiebreak``, ``pair_triple``)."""
     return bool(statics(player, name))
 
 
-def ammo_bonus(player: Mapping[str, Any], slot: int) -> int:
+def ammo_bonus(player: Player, slot: int) -> int:
     """Extra strength per ammo spent in Recruitment on ``slot`` (Disintegrator on itself;
     Dreadator, The Corporation on any unit)."""
     return sum(op["n"] for i, op in statics(player, "ammo_bonus")
                if op["to"] == "any" or i == slot)
 
 
-def ammo_temp(player: Mapping[str, Any]) -> int:
+def ammo_temp(player: Player) -> int:
     """Temporary strength per ammo spent in Recruitment that stays on the unit (Desert Rats)."""
     return sum(op["n"] for _, op in statics(player, "ammo_temp"))
 
 
-def doubles_strength(player: Mapping[str, Any], slot: int) -> bool:
+def doubles_strength(player: Player, slot: int) -> bool:
     """Homo Deus: the unit on ``slot`` gains twice any "X strength"."""
     return any(i == slot for i, _ in statics(player, "double_strength"))
 
 
-def never_fights(player: Mapping[str, Any], slot: int) -> bool:
+def never_fights(player: Player, slot: int) -> bool:
     """The Scream never fights; in battle it is treated as an empty slot."""
     return any(i == slot for i, _ in statics(player, "never_fights"))
 
 
-def battle_card_delta(state: Mapping[str, Any]) -> int:
+def battle_card_delta(state: MatchState) -> int:
     """Sum of ``battle_cards`` ops on every living seat (Special Agent: -1 for all players)."""
-    return sum(op["n"] for s in alive(state) for _, op in statics(state["players"][s], "battle_cards"))
+    return sum(op["n"] for s in alive(state) for _, op in statics(state.players[s], "battle_cards"))
 
 
-def ammo_triple_cost(player: Mapping[str, Any]) -> int | None:
+def ammo_triple_cost(player: Player) -> int | None:
     """Ammo that replaces a Triple (Berserker: 3), or ``None``."""
     costs = [op["n"] for _, op in statics(player, "ammo_triple")]
     return min(costs) if costs else None
 
 
-def stash_size(player: Mapping[str, Any]) -> int:
+def stash_size(player: Player) -> int:
     """Hand cards stored on the faction at the end of Recruitment (Erit Lux 2, Sic Mundus 1).
 
     RULINGS R-STASH.
@@ -77,12 +77,12 @@ def stash_size(player: Mapping[str, Any]) -> int:
     return max([op["n"] for _, op in statics(player, "stash")] or [0])
 
 
-def ammo_per_damage(player: Mapping[str, Any]) -> int:
+def ammo_per_damage(player: Player) -> int:
     """Ammo gained per health point lost (Elysium)."""
     return sum(op["n"] for _, op in statics(player, "ammo_per_damage"))
 
 
-def refund_color(player: Mapping[str, Any]) -> str | None:
+def refund_color(player: Player) -> str | None:
     """Droid Army: colour of units whose battle ammo comes back when they lose the point."""
     ops = statics(player, "ammo_refund")
     return ops[0][1]["color"] if ops else None
@@ -93,7 +93,7 @@ def wild_for_triple(card: Card) -> bool:
     return bool(card.has("wild_triple"))
 
 
-def ammo_all_color(player: Mapping[str, Any]) -> str | None:
+def ammo_all_color(player: Player) -> str | None:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to
     give strength to all your humans" — the colour whose units may take every ammo spend
     together while it is on a slot (``"blue"``), or None."""
@@ -101,9 +101,9 @@ def ammo_all_color(player: Mapping[str, Any]) -> str | None:
     return ops[0][1]["color"] if ops else None
 
 
-def can_cash(state: Mapping[str, Any], player: Mapping[str, Any]) -> list[str]:
+def can_cash(state: MatchState, player: Player) -> list[str]:
     """Pool cards Big Benji may discard now for 1 ammo (a Big Benji on a slot, room for ammo,
     ammo deck not exhausted), sorted."""
-    if not has(player, "cash_pool") or len(player["ammo"]) >= max_ammo(player) or not state["ammo_deck"]:
+    if not has(player, "cash_pool") or len(player.ammo) >= max_ammo(player) or not state.ammo_deck:
         return []
-    return sorted(set(player["pool"]))
+    return sorted(set(player.pool))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import COLORS, MAX_SLOTS
-from ..state import color_of, strength_of, units
+from ..state import Player, color_of, shown_strength, strength_of, units
 from .choices import name_of, opponents, strongest_first, temporary_strength, weakest_first
 from .resolve import Op, _op, discard_card, exhaust_unit, player
 
@@ -17,13 +17,13 @@ def _seen_slots(ctx: Ctx, seat: int, other: int) -> list[int]:
     the private Recruitment Phase the units of its last revealed board (every position
     0-5 before the first reveal), strongest first. RULINGS R-BOOM."""
     victim = player(ctx, other)
-    if ctx.state["phase"] != "recruitment":
+    if ctx.state.phase != "recruitment":
         return strongest_first(victim, [i for i, _ in units(victim)])
-    board = victim["public"]
+    board = victim.public
     if not board:
         return list(range(MAX_SLOTS))
     shown = [(i, s) for i, s in enumerate(board["slots"]) if s["unit"]]
-    ranked = sorted(shown, key=lambda t: (-strength_of(t[1]), t[0]))      # (an A.I.Toma unit: its pile)
+    ranked = sorted(shown, key=lambda t: (-shown_strength(t[1]), t[0]))      # (an A.I.Toma unit: its pile)
     return [i for i, _ in ranked] or list(range(MAX_SLOTS))
 
 
@@ -48,11 +48,11 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             i = strongest_first(victim, own)[0]
         else:
             i = weakest_first(victim, own)[0]
-        if i < len(victim["slots"]) and victim["slots"][i]["unit"]:
-            discard_card(ctx, other, victim["slots"][i]["unit"], trigger=False)
+        if i < len(victim.slots) and victim.slots[i].unit:
+            discard_card(ctx, other, victim.slots[i].unit, trigger=False)
 
 
-def with_temporary(p: dict) -> dict[int, int]:
+def with_temporary(p: Player) -> dict[int, int]:
     """Strength of each unit of ``p`` with its temporary effects (Eagle Eye: "Temporary
     effects must be taken into account"): printed strength plus
     :func:`.choices.temporary_strength` (battle-effect grants such as Sniper's +3, slot
@@ -68,7 +68,7 @@ def _declared_colours(ctx: Ctx, seat: int) -> list[str]:
 
     def threat(color: str) -> int:
         return max((boards[o][i] for o in boards for i, s in units(player(ctx, o))
-                    if not s["exhausted"] and color_of(s["unit"]) == color), default=-1)
+                    if not s.exhausted and color_of(s.unit) == color), default=-1)
     return sorted(COLORS, key=lambda c: (-threat(c), COLORS.index(c)))
 
 
@@ -81,7 +81,7 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     Riddickules): the opponent chooses which, weakest first — for Eagle Eye weakest with
     temporary effects ("Temporary effects must be taken into account", ruling R-EAGLE-EYE);
     else fixed. RULINGS R-RIDDICKULES."""
-    if ctx.state["phase"] != "battle":
+    if ctx.state.phase != "battle":
         return
     name = name_of(origin["card"])
     color = None
@@ -89,8 +89,8 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         color = ctx.ask(seat, "colour", _declared_colours(ctx, seat), f"{name}: declare a colour")
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
-        active = [i for i, s in units(victim) if not s["exhausted"]
-                  and (color is None or color_of(s["unit"]) == color)]
+        active = [i for i, s in units(victim) if not s.exhausted
+                  and (color is None or color_of(s.unit) == color)]
         if not active:
             continue
         if op["pick"] == "victim" and color is not None:            # Eagle Eye: with temporary effects
@@ -117,7 +117,7 @@ def _take_from_hands(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     you can draw a card": then one card from the draw pile. Ruling R-OUTFITTER."""
     taken = []
     for other in opponents(ctx, seat):
-        cards = sorted(player(ctx, other)["hand"])
+        cards = sorted(player(ctx, other).hand)
         if cards:
             card = ctx.rng.choice(cards)
             ctx.emit("HandCardTaken", seat, card=card, from_seat=other)
@@ -143,8 +143,8 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     no discard effects) its strongest unit whose printed strength is at most the blast
     (leftmost on ties; none in reach: nothing). Designed — the book gives no card text
     (ruling R-MEGATON)."""
-    cards = list(player(ctx, seat).get("megaton", []))
-    if ctx.state["phase"] != "battle" or not cards:
+    cards = list(player(ctx, seat).megaton)
+    if ctx.state.phase != "battle" or not cards:
         return
     cat = catalogue()
     blast = sum(cat[c].value or 0 for c in cards)
@@ -156,5 +156,5 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         victim = player(ctx, other)
         reach = [i for i, s in units(victim) if strength_of(s) <= blast]
         if reach:
-            i = min(reach, key=lambda j: (-strength_of(victim["slots"][j]), j))
-            discard_card(ctx, other, victim["slots"][i]["unit"], trigger=False)
+            i = min(reach, key=lambda j: (-strength_of(victim.slots[j]), j))
+            discard_card(ctx, other, victim.slots[i].unit, trigger=False)

@@ -18,9 +18,9 @@ def release_tucked(ctx: Ctx, seat: int, card: str) -> None:
     With no other pool card they are lost when it leaves ("If all Special Units are gone,
     you lose the stored cards", see ``fold``). Ruling R-KOLLEKTAH."""
     p = player(ctx, seat)
-    if not p.get("tucked", {}).get(card):
+    if not p.tucked.get(card):
         return
-    others = list(dict.fromkeys(c for c in p["pool"] if c != card))
+    others = list(dict.fromkeys(c for c in p.pool if c != card))
     if not others:
         return
     under = others[0] if len(others) == 1 else ctx.ask(
@@ -34,18 +34,18 @@ def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     usual rules": into the slot Medic was discarded from, with Medic's strength; into the
     hand when Medic was discarded from the hand."""
     p = player(ctx, seat)
-    if not p["pool"]:
+    if not p.pool:
         return
-    card = ctx.ask(seat, "special", list(p["pool"]), f"{name_of(origin['card'])}: recruit a Special Unit of your pool")
+    card = ctx.ask(seat, "special", list(p.pool), f"{name_of(origin['card'])}: recruit a Special Unit of your pool")
     slot = origin.get("slot")
-    if slot is not None and origin.get("pos") is not None and not p["slots"][slot]["unit"]:
+    if slot is not None and origin.get("pos") is not None and not p.slots[slot].unit:
         recruit_card(ctx, seat, card, slot, None, source="pool", pos=origin["pos"])
     else:
         ctx.emit("SpecialTaken", seat, card=card, **{"from": "pool"})
 
 
 def _neighbour_pool_cards(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[tuple[str, int]]:
-    return [(c, o) for o in neighbours(ctx, seat, opponents_only) for c in player(ctx, o)["pool"]]
+    return [(c, o) for o in neighbours(ctx, seat, opponents_only) for c in player(ctx, o).pool]
 
 
 @_op("steal_pool")
@@ -74,7 +74,7 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     ``seat``: the neighbour that receives Scammer; both end with ``"skip"`` — no swap,
     Scammer stays under the Special deck where its discard put it, nothing is taken (the
     decline a timeout answers: "You can", ruling R-SCAMMER)."""
-    if origin["card"] not in ctx.state["specials"]:
+    if origin["card"] not in ctx.state.specials:
         return
     cards = _neighbour_pool_cards(ctx, seat, opponents_only=True)
     if cards:
@@ -102,7 +102,7 @@ def _heal(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Gain a health point: a Special Unit of the seat's choice from its pool goes back on
     top of its health stack (Queen of Elysium: none without a pool card)."""
     for _ in range(op["n"]):
-        pool = player(ctx, seat)["pool"]
+        pool = player(ctx, seat).pool
         if not pool:
             return
         card = ctx.ask(seat, "special", list(pool), f"{name_of(origin['card'])}: the pool card "
@@ -116,7 +116,7 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Hacker: "If you want to renew your pool, you must discard all Special Units in your
     pool and draw as many new ones from the main deck." Fires ``pool_renewed`` with the
     count (Queen of Elysium: 2 strength per card exchanged)."""
-    pool = list(player(ctx, seat)["pool"])
+    pool = list(player(ctx, seat).pool)
     if not pool or ctx.ask(seat, "renew", ["renew", "keep"],
                            f"{name_of(origin['card'])}: renew your pool?", decline="keep") == "keep":
         return
@@ -124,8 +124,8 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         ctx.emit("CardDiscarded", seat, card=cid, **{"from": "pool"})
     got = 0
     for _ in pool:
-        if ctx.state["specials"]:
-            ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="pool")
+        if ctx.state.specials:
+            ctx.emit("SpecialGained", seat, card=ctx.state.specials[0], to="pool")
             got += 1
     fire(ctx, seat, "pool_renewed", {"count": got})
 
@@ -139,9 +139,9 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     RULINGS R-VAULT.
     """
     p = player(ctx, seat)
-    if ctx.state["round"] not in op["rounds"]:
+    if ctx.state.round not in op["rounds"]:
         return
-    options = list(p["pool"]) + (["health"] if p["health"] else [])
+    options = list(p.pool) + (["health"] if p.health else [])
     if not options:
         return
     pick = ctx.ask(seat, "special", options + ["skip"], f"{name_of(origin['card'])}: recruit a Special Unit for free",
@@ -151,7 +151,7 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if pick != "health":
         ctx.emit("SpecialTaken", seat, card=pick, **{"from": "pool"})
         return
-    ctx.emit("SpecialsOffered", seat, cards=p["health"][:health_draw_count(ctx, seat)], source="health",
+    ctx.emit("SpecialsOffered", seat, cards=p.health[:health_draw_count(ctx, seat)], source="health",
              ctx={"source": "health", "pos": 0, "slot": None})
 
 
@@ -162,7 +162,7 @@ def health_draw_count(ctx: Ctx, seat: int) -> int:
     seat's decision (kind ``health_draw``; default 2, what the engine drew before it became a
     choice). Drawing none recruits no Special Unit, so 0 is no option (ruling R-TRIPLE-HEALTH).
     Only asked when the stack is not empty (the health source is offered only then)."""
-    left = len(player(ctx, seat)["health"])
+    left = len(player(ctx, seat).health)
     options = [k for k in range(HEALTH_DRAW, 0, -1) if k <= left]
     return ctx.ask(seat, "health_draw", options, "Draw 2 or 1 Special Units from your health stack?")
 

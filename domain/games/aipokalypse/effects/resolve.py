@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
-from ..state import color_of, max_ammo, pos_for_strength, strength_of, units
+from ..state import Player, Slot, color_of, max_ammo, pos_for_strength, strength_of, units
 from . import modifiers
 from .targets import target_optional, valid_targets
 
@@ -62,7 +62,7 @@ def origin_of(card: str, slot: int | None = None, target: int | None = None,
 
 # ------------------------------------------------------------------ helpers used by the rules
 
-def player(ctx: Ctx, seat: int) -> dict:
+def player(ctx: Ctx, seat: int) -> Player:
     """The seat's scratch player."""
     return ctx.players[seat]
 
@@ -70,8 +70,8 @@ def player(ctx: Ctx, seat: int) -> dict:
 def unit_slot(ctx: Ctx, seat: int, origin: dict) -> int | None:
     """The origin's slot if its card is still the unit there."""
     i = origin.get("slot")
-    slots = player(ctx, seat)["slots"]
-    if i is not None and i < len(slots) and slots[i]["unit"] == origin["card"]:
+    slots = player(ctx, seat).slots
+    if i is not None and i < len(slots) and slots[i].unit == origin["card"]:
         return i
     return None
 
@@ -85,18 +85,18 @@ def gain(ctx: Ctx, seat: int, slot: int, n: int) -> None:
     doubles). Red Slot bonuses of every newly reached symbol are gained (Lillith: twice);
     reaching 15 on a Red Slot exchanges it for a normal slot and gives a Special Unit."""
     p = player(ctx, seat)
-    s = p["slots"][slot]
-    if not s["unit"] or n <= 0:
+    s = p.slots[slot]
+    if not s.unit or n <= 0:
         return
     if modifiers.doubles_strength(p, slot):
         n *= 2
-    old = s["pos"]
+    old = s.pos
     new = min(old + n, MAX_POS)
     if new == old:
         return
     ctx.emit("StrengthChanged", seat, slot=slot, pos=new)
-    if s["red"]:
-        bonus_map = catalogue()[s["card"]].red_slot
+    if s.red:
+        bonus_map = catalogue()[s.card].red_slot
         times = 2 if modifiers.has(p, "red_double") else 1
         for idx in range(old + 1, new + 1):
             kind = bonus_map.get(SCALE[idx])
@@ -119,23 +119,23 @@ def check_red_exchange(ctx: Ctx, seat: int, slot: int) -> None:
     """"If the unit on the Red Slot reaches ... 15 strength, you exchange the Red Slot for a
     normal slot (you take a card from the main deck) ... and you receive a new Special Unit
     to your hand". RULINGS R-RED-EXCHANGE."""
-    s = player(ctx, seat)["slots"][slot]
-    if not (s["red"] and s["unit"] and s["pos"] == MAX_POS):
+    s = player(ctx, seat).slots[slot]
+    if not (s.red and s.unit and s.pos == MAX_POS):
         return
     if not ctx.ensure_draw():
         return
-    ctx.emit("RedSlotExchanged", seat, slot=slot, card=ctx.state["draw"][0])
-    if ctx.state["specials"]:
-        ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="hand")
+    ctx.emit("RedSlotExchanged", seat, slot=slot, card=ctx.state.draw[0])
+    if ctx.state.specials:
+        ctx.emit("SpecialGained", seat, card=ctx.state.specials[0], to="hand")
 
 
 def gain_ammo(ctx: Ctx, seat: int, n: int) -> int:
     """Take up to ``n`` ammo from the ammo deck (limit 6, Elysium 8; none once the deck is
     exhausted). Fires the ``ammo_gained`` hook. Returns the ammo taken."""
     p = player(ctx, seat)
-    count = max(0, min(n, max_ammo(p) - len(p["ammo"]), len(ctx.state["ammo_deck"])))
+    count = max(0, min(n, max_ammo(p) - len(p.ammo), len(ctx.state.ammo_deck)))
     if count:
-        ctx.emit("AmmoGained", seat, cards=ctx.state["ammo_deck"][:count])
+        ctx.emit("AmmoGained", seat, cards=ctx.state.ammo_deck[:count])
         fire(ctx, seat, "ammo_gained", {})
     return count
 
@@ -153,7 +153,7 @@ def spend_ammo(ctx: Ctx, seat: int, slot: int) -> None:
     # Discard the ammo after the battle." (back to the ammo deck at BattleCleared)
     ctx.emit("AmmoSpent", seat, count=1, slot=slot, battle=False, **({"stays": True} if extra else {}))
     gain(ctx, seat, slot, 1 + modifiers.ammo_bonus(p, slot))
-    if extra and p["slots"][slot]["unit"]:
+    if extra and p.slots[slot].unit:
         ctx.emit("TempAdded", seat, slot=slot, n=extra, field="ammo_temp")
     fire(ctx, seat, "ammo_spent", {})
 
@@ -164,13 +164,13 @@ def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
     resolves (Good to Know: battle and end-of-battle discards do not count) and the
     ``unit_discarded`` / ``discard_effect`` hooks fire."""
     p = player(ctx, seat)
-    slot = next((i for i, s in enumerate(p["slots"]) if s["unit"] == cid), None)
-    pos = p["slots"][slot]["pos"] if slot is not None else None
+    slot = next((i for i, s in enumerate(p.slots) if s.unit == cid), None)
+    pos = p.slots[slot].pos if slot is not None else None
     if slot is not None:
         ctx.emit("CardDiscarded", seat, card=cid, **{"from": "slot"}, slot=slot)
     else:
         ctx.emit("CardDiscarded", seat, card=cid, **{"from": "hand"})
-    if ctx.state["phase"] != "recruitment" or not trigger:
+    if ctx.state.phase != "recruitment" or not trigger:
         return
     fire(ctx, seat, "unit_discarded", {"color": color_of(cid)})
     ops = catalogue()[cid].ops("discard")
@@ -200,10 +200,10 @@ def resolve_discard_effect(ctx: Ctx, seat: int, ops: list, origin: dict, discard
     fire(ctx, seat, "discard_effect", {"count": count})
 
 
-def discardable_factions(p: Mapping[str, Any]) -> list[str]:
+def discardable_factions(p: Player) -> list[str]:
     """The seat's own faction cards (kept or Stalker's extra, never the table's) that have a
     discard effect and so may be discarded themselves (Fallout Boyz: "or even discard it")."""
-    own = ([p["faction"]] if p["faction"] else []) + list(p["extra_factions"])
+    own = ([p.faction] if p.faction else []) + list(p.extra_factions)
     return [f for f in own if catalogue()[f].ops("discard")]
 
 
@@ -214,7 +214,7 @@ def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
     Phase its discard effect resolves and the ``discard_effect`` hook fires (ruling
     R-FALLOUT)."""
     ctx.emit("FactionDiscarded", seat, card=fid)
-    if ctx.state["phase"] != "recruitment":
+    if ctx.state.phase != "recruitment":
         return
     ops = catalogue()[fid].ops("discard")
     if ops:
@@ -245,45 +245,45 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | Non
     indexes; ruling R-RED-PLACE): the default (first option, a turn timeout's) is the
     leftmost empty slot, and under a unit the weakest one (rightmost on ties), the engine's
     placement before it became a choice. A unit already at 15 exchanges the Red Slot at once."""
-    if card is None and not ctx.state["specials"]:
+    if card is None and not ctx.state.specials:
         return
     extra = {"from": "hand"} if card is not None else {}
-    card = card if card is not None else ctx.state["specials"][0]
+    card = card if card is not None else ctx.state.specials[0]
     p = player(ctx, seat)
-    slots = p["slots"]
-    if into is not None and into < len(slots) and not slots[into]["unit"]:
+    slots = p.slots
+    if into is not None and into < len(slots) and not slots[into].unit:
         ctx.emit("RedSlotPlaced", seat, card=card, slot=into, mode="replace", **extra)
         return
     if len(slots) < MAX_SLOTS:
         ctx.emit("RedSlotPlaced", seat, card=card, slot=len(slots), mode="new", **extra)
         return
-    empty = [i for i, s in enumerate(slots) if not s["unit"]]
+    empty = [i for i, s in enumerate(slots) if not s.unit]
     if empty:
         pick = ctx.ask(seat, "red_slot", empty, "Red Slot: the empty slot it replaces")
         ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="replace", **extra)
         return
-    under = sorted((i for i, _ in units(p)), key=lambda i: (strength_of(p["slots"][i]), -i))
+    under = sorted((i for i, _ in units(p)), key=lambda i: (strength_of(p.slots[i]), -i))
     pick = ctx.ask(seat, "red_slot", under, "Red Slot: the unit it goes under")
     ctx.emit("RedSlotPlaced", seat, card=card, slot=pick, mode="under", **extra)
     check_red_exchange(ctx, seat, pick)
 
 
-def pick_unit(p: dict, pick: str, active_only: bool = False, color: str | None = None) -> int | None:
+def pick_unit(p: Player, pick: str, active_only: bool = False, color: str | None = None) -> int | None:
     """Strongest (leftmost on ties) or weakest (rightmost on ties) unit of a seat — the
     A.I.Toma ruling's "weakest unit from the right" used for every opponent's choice."""
-    cands = [(i, s) for i, s in units(p) if _matches(s["unit"], color)
-             and not (active_only and s["exhausted"]) and not modifiers.never_fights(p, i)]
+    cands = [(i, s) for i, s in units(p) if _matches(s.unit, color)
+             and not (active_only and s.exhausted) and not modifiers.never_fights(p, i)]
     if not cands:
         return None
     if pick == "strongest":
-        return max(cands, key=lambda t: (strength_of(t[1]) + t[1]["temp"], -t[0]))[0]
+        return max(cands, key=lambda t: (strength_of(t[1]) + t[1].temp, -t[0]))[0]
     return min(cands, key=lambda t: (strength_of(t[1]), -t[0]))[0]
 
 
 def exhaust_unit(ctx: Ctx, seat: int, slot: int) -> None:
     """"If a unit that has not fought yet is exhausted by an effect, draw a card from the draw
     pile and place it face down above the unit, as if you lost a point with that unit."""
-    card = ctx.state["draw"][0] if ctx.ensure_draw() else None
+    card = ctx.state.draw[0] if ctx.ensure_draw() else None
     ctx.emit("UnitExhausted", seat, slot=slot, card=card)
 
 
@@ -293,7 +293,7 @@ def fire(ctx: Ctx, seat: int, hook: str, info: dict) -> None:
     ``per_count`` ones run once per ``info["count"]`` (Queen of Elysium per renewed card)."""
     p = player(ctx, seat)
     seen: set[str] = set()
-    phase = ctx.state["phase"]
+    phase = ctx.state.phase
     for i, card in list(modifiers.sources(p)):
         for op in card.has("listen"):
             if op["on"] != hook:
@@ -323,12 +323,12 @@ def _strength(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         slots = [unit_slot(ctx, seat, origin)]
     elif to == "target":
         t = origin.get("target")
-        ok = t is not None and t < len(p["slots"]) and p["slots"][t]["unit"] and _matches(p["slots"][t]["unit"], color)
+        ok = t is not None and t < len(p.slots) and p.slots[t].unit and _matches(p.slots[t].unit, color)
         slots = [t] if ok else []
     elif to == "leftmost":
         slots = [units(p)[0][0]] if units(p) else []
     else:
-        slots = [i for i, s in units(p) if _matches(s["unit"], color)]
+        slots = [i for i, s in units(p) if _matches(s.unit, color)]
     for i in slots:
         if i is not None:
             gain(ctx, seat, i, op["n"])
@@ -343,7 +343,7 @@ def _temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     elif op["to"] == "weakest":
         targets = [pick_unit(p, "weakest")]
     elif op["to"] == "all":
-        targets = [i for i, s in units(p) if _matches(s["unit"], op.get("color"))]
+        targets = [i for i, s in units(p) if _matches(s.unit, op.get("color"))]
     else:
         targets = []
     for i in targets:
@@ -358,7 +358,7 @@ def _ammo(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("draw")
 def _draw(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if op.get("if_pool") and not player(ctx, seat)["pool"]:
+    if op.get("if_pool") and not player(ctx, seat).pool:
         return
     ctx.draw(seat, op["n"])
 
@@ -375,10 +375,10 @@ def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     units (of ``color``) of its choice (default: the leftmost); its battle cards move to the
     reactivating unit's ("Put the battle card of the reactivated unit to ...")."""
     me = unit_slot(ctx, seat, origin)
-    if me is None or ctx.state["phase"] != "battle":
+    if me is None or ctx.state.phase != "battle":
         return
     exhausted = [i for i, s in units(player(ctx, seat))
-                 if i != me and s["exhausted"] and _matches(s["unit"], op.get("color"))]
+                 if i != me and s.exhausted and _matches(s.unit, op.get("color"))]
     if not exhausted:
         return
     pick = ctx.ask(seat, "reactivate", exhausted + ["skip"],
@@ -393,7 +393,7 @@ def left_neighbour(ctx: Ctx, seat: int) -> int | None:
     n = len(ctx.players)
     for k in range(1, n):
         other = (seat + k) % n
-        if not ctx.players[other]["eliminated"]:
+        if not ctx.players[other].eliminated:
             return other
     return None
 
@@ -401,8 +401,8 @@ def left_neighbour(ctx: Ctx, seat: int) -> int | None:
 @_op("open_slot")
 def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     limit = MAX_SLOTS + (1 if op["extra"] else 0)
-    if len(player(ctx, seat)["slots"]) < limit and ctx.ensure_draw():
-        ctx.emit("SlotOpened", seat, card=ctx.state["draw"][0], slot=len(player(ctx, seat)["slots"]),
+    if len(player(ctx, seat).slots) < limit and ctx.ensure_draw():
+        ctx.emit("SlotOpened", seat, card=ctx.state.draw[0], slot=len(player(ctx, seat).slots),
                  **{"from": "draw"})
 
 
@@ -416,8 +416,8 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     triggered with other card effects" (ruling R-FALLOUT). RULINGS R-WALTER."""
     p = player(ctx, seat)
     cat = catalogue()
-    sources = [(i, s["unit"], s["pos"]) for i, s in units(p)
-               if s["unit"] != origin["card"] and _matches(s["unit"], op.get("color"))]
+    sources = [(i, s.unit, s.pos) for i, s in units(p)
+               if s.unit != origin["card"] and _matches(s.unit, op.get("color"))]
     if op.get("color") is None and op["trigger"] == "discard":
         sources += [(None, f, None) for f in discardable_factions(p) if f != origin["card"]]
     for i, cid, pos in sources:
@@ -452,11 +452,11 @@ def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | No
 def _absorb(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     p = player(ctx, seat)
     me, t = unit_slot(ctx, seat, origin), origin.get("target")
-    if me is None or t is None or t == me or t >= len(p["slots"]) or not p["slots"][t]["unit"]:
+    if me is None or t is None or t == me or t >= len(p.slots) or not p.slots[t].unit:
         return
-    pos = p["slots"][t]["pos"]
-    discard_card(ctx, seat, p["slots"][t]["unit"], trigger=False)
-    if pos > p["slots"][me]["pos"]:
+    pos = p.slots[t].pos
+    discard_card(ctx, seat, p.slots[t].unit, trigger=False)
+    if pos > p.slots[me].pos:
         ctx.emit("StrengthChanged", seat, slot=me, pos=pos)
         check_red_exchange(ctx, seat, me)
 
@@ -467,7 +467,7 @@ def _apocalypse(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
     RULINGS R-APOCALYPSE.
     """
-    if ctx.state["sudden_death"] and not ctx.state["apocalypse"]:
+    if ctx.state.sudden_death and not ctx.state.apocalypse:
         ctx.emit("AIPokalypseTriggered", seat, card=origin["card"])
 
 
@@ -477,22 +477,22 @@ def _merge(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     me = unit_slot(ctx, seat, origin)
     if me is None:
         return
-    total = strength_of(p["slots"][me])
+    total = strength_of(p.slots[me])
     for i, s in units(p):
-        if i != me and color_of(s["unit"]) == op["color"]:
+        if i != me and color_of(s.unit) == op["color"]:
             total += strength_of(s)
-            ctx.emit("CardAttached", seat, card=s["unit"], slot=me, from_slot=i, **{"from": "slot"})
+            ctx.emit("CardAttached", seat, card=s.unit, slot=me, from_slot=i, **{"from": "slot"})
     new = pos_for_strength(total)
-    if new > p["slots"][me]["pos"]:
+    if new > p.slots[me].pos:
         ctx.emit("StrengthChanged", seat, slot=me, pos=new)
         check_red_exchange(ctx, seat, me)
 
 
 @_op("salvage")
 def _salvage(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if ctx.state["discard"]:
-        ctx.emit("CardTaken", seat, card=ctx.state["discard"][-1])
-    if not any(p["ammo"] for p in ctx.players):
+    if ctx.state.discard:
+        ctx.emit("CardTaken", seat, card=ctx.state.discard[-1])
+    if not any(p.ammo for p in ctx.players):
         gain_ammo(ctx, seat, 1)
 
 
@@ -511,8 +511,8 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     kind = op["kind"]
     reshuffled = False
     while True:
-        if not ctx.state["draw"]:                        # the whole draw pile was searched
-            if reshuffled or not ctx.state["discard"]:
+        if not ctx.state.draw:                        # the whole draw pile was searched
+            if reshuffled or not ctx.state.discard:
                 return
             if op.get("reshuffle") == "optional" and ctx.ask(
                     seat, "reshuffle", ["reshuffle", "stop"],
@@ -521,7 +521,7 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                 return
             ctx.ensure_draw()
             reshuffled = True                            # one pass through the new pile at most
-        top = ctx.state["draw"][0]
+        top = ctx.state.draw[0]
         card = cat[top]
         if (card.kind == "ailien") if kind == "ailien" else (card.color == kind):
             if op.get("to") == "colony":                 # Venus Colony: placed on the faction
@@ -534,14 +534,14 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
 
 @_op("extra_faction")
 def _extra_faction(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if ctx.state["ammo_deck"]:
-        ctx.emit("FactionGained", seat, card=ctx.state["ammo_deck"][0])
+    if ctx.state.ammo_deck:
+        ctx.emit("FactionGained", seat, card=ctx.state.ammo_deck[0])
 
 
 @_op("health_from_deck")
 def _health_from_deck(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
-    if ctx.state["specials"]:
-        ctx.emit("SpecialGained", seat, card=ctx.state["specials"][0], to="health")
+    if ctx.state.specials:
+        ctx.emit("SpecialGained", seat, card=ctx.state.specials[0], to="health")
 
 
 @_op("ammo_all")
@@ -552,14 +552,14 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     choice —, then 0 and 2 up to all its ammo). Each ammo spent gives every unit of
     ``color`` 1 strength and fires ``ammo_spent`` (one ``AmmoSpent`` per ammo)."""
     p = player(ctx, seat)
-    targets = [i for i, s in units(p) if color_of(s["unit"]) == op["color"]]
-    if not p["ammo"] or not targets:
+    targets = [i for i, s in units(p) if color_of(s.unit) == op["color"]]
+    if not p.ammo or not targets:
         return
-    options = [1, 0] + list(range(2, len(p["ammo"]) + 1))
+    options = [1, 0] + list(range(2, len(p.ammo) + 1))
     count = ctx.ask(seat, "ammo", options, f"{catalogue()[origin['card']].name}: how many ammo to give "
                                            "each of your Humans 1 strength?", decline=0)
     for _ in range(count):
-        if not player(ctx, seat)["ammo"]:
+        if not player(ctx, seat).ammo:
             break
         spend_ammo_on_all(ctx, seat, op["color"])
 
@@ -571,7 +571,7 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
     ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
     ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
     not apply (ruling R-DAN)."""
-    targets = [i for i, s in units(player(ctx, seat)) if color_of(s["unit"]) == color]
+    targets = [i for i, s in units(player(ctx, seat)) if color_of(s.unit) == color]
     ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
     for i in targets:
         gain(ctx, seat, i, 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..cards import catalogue
-from ..state import color_of, units
+from ..state import Player, color_of, units
 
 TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("choose"),
              "absorb": lambda op: True}
@@ -16,7 +16,7 @@ def _target_ops(cid: str, trigger: str) -> list[Mapping[str, Any]]:
     return [op for op in catalogue()[cid].ops(trigger) if op["op"] in TARGETING and TARGETING[op["op"]](op)]
 
 
-def valid_targets(p: Mapping[str, Any], cid: str, trigger: str, own_slot: int | None) -> list[int]:
+def valid_targets(p: Player, cid: str, trigger: str, own_slot: int | None) -> list[int]:
     """Slots a ``recruit``/``discard`` command may name as ``target`` for ``cid``'s effect."""
     ops = _target_ops(cid, trigger)
     if not ops:
@@ -24,11 +24,11 @@ def valid_targets(p: Mapping[str, Any], cid: str, trigger: str, own_slot: int | 
     color = next((op.get("color") for op in ops if op.get("color")), None)
     out = []
     for i, s in units(p):
-        if i == own_slot or s["unit"] == cid:
+        if i == own_slot or s.unit == cid:
             continue
-        if color and color_of(s["unit"]) != color:
+        if color and color_of(s.unit) != color:
             continue
-        if any(op["op"] == "swap" and op["mode"] == "strength" for op in ops) and s["red"]:
+        if any(op["op"] == "swap" and op["mode"] == "strength" for op in ops) and s.red:
             continue
         out.append(i)
     return out
