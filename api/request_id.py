@@ -148,4 +148,5 @@ def install(app: Flask) -> None:
             request.environ[ROUTE_KEY] = rule.rule
 
     request_started.connect(note_route, app, weak=False)
-    app.wsgi_app = RequestLog(app.wsgi_app, observe)
+    # Flask's documented way to add a WSGI middleware (typed as a method)
+    app.wsgi_app = RequestLog(app.wsgi_app, observe)  # type: ignore[method-assign]

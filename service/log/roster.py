@@ -123,7 +123,7 @@ class RosterCheck:
             return
         if isinstance(version, int) and version <= self.fork_version:
             return   # the original's join, copied into a fork
-        if self.kinds.get(seat) != "open" or seat in self.joins:
+        if not isinstance(seat, int) or self.kinds.get(seat) != "open" or seat in self.joins:
             self.errors.append(f"event {version}: seat {seat} joined but was not an open seat")
             return
         self.joins[seat] = data.get("name")
@@ -143,7 +143,7 @@ class RosterCheck:
         kind = self.kinds.get(actor)
         if kind == "open" and actor in self.joins:
             kind = "joined"
-        allowed = CAUSE_KINDS.get(cause)
+        allowed = CAUSE_KINDS.get(cause) if isinstance(cause, str) else None
         if allowed is None or kind not in allowed:
             self.errors.append(f"event {version}: cause {cause!r} does not fit seat {actor} "
                                f"of kind {kind!r} in the roster")

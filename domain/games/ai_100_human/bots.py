@@ -198,7 +198,7 @@ class IdleBot:
 
 GREEDY = GreedyBot()
 BOTS = {"random": RandomBot(legal_actions), "greedy": GREEDY, "idle": IdleBot()}
-from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+from .expert import DEFAULT_BUDGET, ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its
 # "per-decision time budget is a bot option". An omitted option keeps ExpertBot's default
@@ -210,7 +210,7 @@ EXPERT_OPTIONS_SCHEMA = {
         "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
                    "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
                                   "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
-                                  f"alone. Default {BOTS['expert'].budget}."},
+                                  f"alone. Default {DEFAULT_BUDGET}."},
         "candidates": {"type": "integer", "minimum": 1, "maximum": 24,
                        "description": "Commands kept for the rollouts. Default: the "
                                       "expert bot's shortlist for the match's mode."},

@@ -33,10 +33,12 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
                           objectives=dict(d["objectives"]), mode=d.get("mode", "standard"),
                           seats=[SeatState() for _ in range(d["seats"])])
     HANDLERS.handler(state, event)(state, event)
+    assert state is not None   # handler() raised for an event before MatchStarted
     return state
 
 
 def _seat(state: MatchState, event: Event) -> SeatState:
+    assert event.seat is not None   # an event of one seat
     return state.seats[event.seat]
 
 

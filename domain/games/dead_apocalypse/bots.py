@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import random
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Sequence
 
 from domain.modular import RandomBot
 from .actions import legal_actions
@@ -53,7 +53,7 @@ HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones firs
 
 
 
-def _table(v: dict[str, Any], extra: list[dict[str, Any]] = ()) -> SimpleNamespace:
+def _table(v: dict[str, Any], extra: Sequence[dict[str, Any]] = ()) -> SimpleNamespace:
     """A planning table from a view: damage pool (+ hypothetical entries), rows, attackers."""
     return SimpleNamespace(
         damage=[dict(d) for d in v["damage"]] + [dict(d) for d in extra],

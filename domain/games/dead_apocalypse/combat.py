@@ -100,7 +100,7 @@ def _classes(state: Any, column: int) -> dict[tuple, list[int]]:
     others = [c for c in range(len(state.zombie_row)) if c != column and may_fight(state, c)]
     order = {i: k for k, i in enumerate(_ordered(state, column))}
     classes: dict[tuple, list[int]] = {}
-    for i in sorted(order, key=order.get):
+    for i in sorted(order, key=order.__getitem__):
         d = state.damage[i]
         key = tuple(not immune(cat.of(state.zombie_row[c]), d) and (c in state.attackers or not d["ally"])
                     for c in others)

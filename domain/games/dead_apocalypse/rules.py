@@ -80,6 +80,7 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
                            "unresolved this turn (Repeat: each turn that card resolves its ability).",
                            "repeat_unused")
     if kind == "choose":
+        assert state.prompt is not None   # "choose" is pending only with an open prompt
         return IllegalMove(f"{card!r} cannot be Ditched from your {state.prompt['from']}.", "not_ditchable")
     if kind == "claim":
         return IllegalMove(f"'{command['choice']}' is not available.", "reward_unavailable")

@@ -43,8 +43,8 @@ def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
         return sum(m[1] for m in members) == cond["sum"]
     if "consecutive" in cond:
         i = ATTR_INDEX[cond["consecutive"]]
-        vals = sorted(m[i] for m in members)
-        return all(b == a + 1 for a, b in zip(vals, vals[1:]))
+        ranks = sorted(int(m[i]) for m in members)   # numbers (the schema's attribute)
+        return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
     if "full_house" in cond:
         i = ATTR_INDEX[cond["full_house"]]
         shape = sorted(Counter(m[i] for m in members).values())

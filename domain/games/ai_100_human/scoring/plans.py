@@ -66,6 +66,7 @@ class Neighbour(Plan):
         best = 0
         for board in boards:
             if self.this_row:
+                assert pos is not None   # this_row: scored for a placed card
                 members = [f for p, f in board if p[0] == pos[0]]
             else:
                 members = [f for _, f in board]

@@ -67,7 +67,8 @@ def _set_types(key: str, value: Any, size: int) -> tuple[tuple[int, ...], ...]:
     domain = COLORS if attr == "color" else NUMBERS
     types = []
     for combo in combinations_with_replacement(range(len(domain)), size):
-        members = [((domain[j], 0) if attr == "color" else ("", domain[j])) for j in combo]
+        members: list[Member] = [((COLORS[j], 0) if attr == "color" else ("", NUMBERS[j]))
+                                 for j in combo]
         if matches({key: value}, members):
             vec = [0] * len(domain)
             for j in combo:
