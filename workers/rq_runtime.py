@@ -206,7 +206,7 @@ class LeasedScheduler(RQScheduler):
             queue = self.queue(registry.name)
             jobs = Job.fetch_many(job_ids, connection=self.connection, serializer=self.serializer)
             with self.connection.pipeline() as pipe:
-                for job_id, job in zip(job_ids, jobs):
+                for job_id, job in zip(job_ids, jobs, strict=True):
                     if job is not None and job.has_rate_limit:
                         continue
                     if job is not None:

@@ -45,7 +45,7 @@ def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> boo
         return False
     return all(p.type == e.get("type") and p.seat == e.get("seat")
                and stored(dict(p.data), log_format) == e.get("data")
-               for p, e in zip(produced, logged))
+               for p, e in zip(produced, logged, strict=True))
 
 
 def _integral(value: Any) -> Any:

@@ -96,7 +96,6 @@ class _Seen:
         self.v = v
         self.seat = seat
         self.tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
-        n = len(self.tableaux)
         ai = v["you"]["ai_card"]
         self.own = self.tableaux[seat]
         if not self.own and ai:                  # set-up: own side chosen, not yet revealed
@@ -198,7 +197,10 @@ class IdleBot:
 
 GREEDY = GreedyBot()
 BOTS = {"random": RandomBot(legal_actions), "greedy": GREEDY, "idle": IdleBot()}
-from .expert import DEFAULT_BUDGET, ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+# expert.py (the Monte Carlo bot) imports this module's bots: imported once they exist
+from .expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
+
+BOTS["expert"] = ExpertBot()
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its
 # "per-decision time budget is a bot option". An omitted option keeps ExpertBot's default

@@ -236,7 +236,7 @@ class ExpertBot:
                     spent += 1
                     if counts[alive[0]] and time.perf_counter() - started > cap:
                         return self._means(totals, counts, alive)   # whole samples only
-                for i, r in zip(alive, results):
+                for i, r in zip(alive, results, strict=True):
                     totals[i] += r
                     counts[i] += 1
                 if time.perf_counter() - started > cap:

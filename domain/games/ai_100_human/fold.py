@@ -44,7 +44,7 @@ def _seat(state: MatchState, event: Event) -> SeatState:
 
 @_on("AICardsDealt")
 def _ai_dealt(state: MatchState, event: Event) -> None:
-    for seat, pair in zip(state.seats, event.data["cards"]):
+    for seat, pair in zip(state.seats, event.data["cards"], strict=False):
         seat.ai_pair = list(pair)
 
 
@@ -93,7 +93,7 @@ def _reserve_kept(state: MatchState, event: Event) -> None:
 
 @_on("AISidesRevealed")
 def _ai_revealed(state: MatchState, event: Event) -> None:
-    for seat, card in zip(state.seats, event.data["cards"]):
+    for seat, card in zip(state.seats, event.data["cards"], strict=False):
         seat.ai_card, seat.ai_revealed = card, True
         seat.tableau[AI_POS] = card
 

@@ -150,7 +150,7 @@ def spend_options(state: Any, column: int) -> list[list[list[int]]]:
 
 def _plan(state: Any, classes: list[list[int]], takes: list[int]) -> list[list[int]]:
     plan = []
-    for members, take in zip(classes, takes):
+    for members, take in zip(classes, takes, strict=True):
         for i in members:
             if take <= 0:
                 break

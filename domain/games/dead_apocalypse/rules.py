@@ -1,7 +1,8 @@
 """``decide``: validate a command for a seat and return the events it causes.
 
 This game's parts of the :class:`domain.decider.GameRules` template. Order of checks
-(stable error codes, ``domain.engine``): ``match_finished`` (409), ``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
+(stable error codes, ``domain.engine``): ``match_finished`` (409), ``not_your_turn`` (409),
+``unknown_action`` (422), ``invalid_command`` (400, malformed
 for its JSON Schema: :func:`domain.modular.check_command`), then a rule reason (422):
 ``card_not_in_hand``, ``card_not_playable``, ``not_a_human``, ``location_not_in_play``,
 ``location_full``, ``repeat_unavailable``, ``repeat_unused``, ``no_zombie``,

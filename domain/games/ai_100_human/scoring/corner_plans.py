@@ -118,7 +118,7 @@ class Diamond(Plan):
             key = getter(ids)
             hit = memo.get(key)
             if hit is None:
-                tris = [FACES[cid].corners[k] for cid, k in zip(key, corners) if cid is not None]
+                tris = [FACES[cid].corners[k] for cid, k in zip(key, corners, strict=True) if cid is not None]
                 hit = remember(memo, key, self.test(tris))
             n += hit
         return self.vp * n

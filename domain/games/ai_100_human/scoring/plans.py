@@ -3,7 +3,8 @@
 The reference semantics are the board evaluators (``effects.evaluate`` over
 ``board.boards``); a plan gives exactly their VP (property tests in
 ``tests/unit/ai_100_human/test_scoring_exactness*.py`` compare both over random tableaux
-for every card, objective and AI card, and for random effects of the whole vocabulary). A plan reads its effect object once, then per
+for every card, objective and AI card, and for random effects of the whole vocabulary). A plan reads
+its effect object once, then per
 call reads the tableau once (:mod:`.grid`: a packed bitboard, or the card id per cell)
 and scores it:
 

@@ -232,7 +232,7 @@ class Set(RegionPlan):
         n = (board & present).bit_count()
         if n < self.size:
             return 0
-        feed = [(k, (board & m).bit_count()) for k, m in zip(self.subset_sizes, data)]
+        feed = [(k, (board & m).bit_count()) for k, m in zip(self.subset_sizes, data, strict=True)]
         sets = n // self.slot_count
         while sets > 0 and any(have < sets * k for k, have in feed):
             sets -= 1

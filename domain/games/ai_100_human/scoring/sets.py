@@ -102,8 +102,8 @@ def packing_solver(types: Sequence[tuple[int, ...]],
             return hit
         best = 0
         for t in types:
-            if all(a >= b for a, b in zip(c, t)):
-                best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t))))
+            if all(a >= b for a, b in zip(c, t, strict=True)):
+                best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t, strict=True))))
         memo[c] = best
         return best
     return solve
