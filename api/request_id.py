@@ -142,7 +142,7 @@ def install(app: Flask) -> None:
     also feeds the HTTP duration histogram of :mod:`api.metrics`."""
     from api.metrics import ROUTE_KEY, observe
 
-    def note_route(sender: Flask, **_extra: Any) -> None:
+    def note_route(_sender: Flask, **_extra: Any) -> None:
         rule = request.url_rule   # matched when the request context was pushed
         if rule is not None:
             request.environ[ROUTE_KEY] = rule.rule

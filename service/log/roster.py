@@ -28,7 +28,7 @@ import secrets
 from typing import Any, Mapping, Sequence
 
 from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, seal
-from service.log.envelopes import SEAT_JOINED, is_platform, plain, stored
+from service.log.envelopes import SEAT_JOINED, plain, stored
 
 #: the seat kinds whose command batches may carry each cause
 CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "open"),
@@ -164,8 +164,3 @@ class RosterCheck:
         if self.roster.get("turn_timeout_s") != self.log.get("turn_timeout_s"):
             out.append("turn_timeout_s differs from the roster in the hash chain")
         return out
-
-
-def is_join(env: Mapping[str, Any]) -> bool:
-    """True for a platform envelope (a seat's join)."""
-    return is_platform(env)

@@ -27,8 +27,6 @@ from .ending import finish
 from .recorder import Recorder
 from .state import MatchState
 
-CDC = "cdc#1"
-
 
 def immune(zombie: CardDef, damage: Mapping[str, Any]) -> bool:
     """True when ``zombie`` is immune to the source of ``damage`` (type, faction or title).
