@@ -1,6 +1,6 @@
 """Lint (issue 19 item 4): ``ruff check`` (rules E, F, W, I, UP and B; ``[tool.ruff]`` in
-``pyproject.toml``) finds nothing in the repository, and the pre-commit configuration runs
-ruff, ruff-format, mypy and import-linter."""
+``pyproject.toml``) finds nothing in the repository, ``ruff format`` would change no file,
+and the pre-commit configuration runs ruff, ruff-format, mypy and import-linter."""
 from __future__ import annotations
 
 import subprocess
@@ -20,6 +20,12 @@ def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing():
     run = _ruff("check", "--no-cache", "--output-format", "concise", ".")
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+
+
+def test_ruff_format_leaves_every_file_as_is():
+    """The tree is formatted (``scripts/lint-fix`` or the pre-commit hook formats it)."""
+    run = _ruff("format", "--check", "--no-cache", ".")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
 
 
