@@ -18,7 +18,8 @@ Sources mapped here:
 - :class:`domain.engine.RuleError` — a command the rules reject (passes through the service);
 - :class:`service.errors.ServiceError` — the service's own failures (unknown match, ...);
 - the Redis client's errors that mean "the store cannot answer now"
-  (``service.store.store_errors.STORE_UNAVAILABLE``: connection refused or lost, timeout, ``LOADING`` while Redis reloads its AOF/RDB, cluster
+  (``service.store.store_errors.STORE_UNAVAILABLE``: connection refused or lost, timeout,
+  ``LOADING`` while Redis reloads its AOF/RDB, cluster
   down or a slot not served, ``READONLY``/``MASTERDOWN``/``TRYAGAIN`` and MOVED/ASK storms
   during a failover, ``OOM``) — 503 ``store_unavailable`` with ``Retry-After``
   (:data:`STORE_RETRY_AFTER_S`); the request changed nothing it did not acknowledge;

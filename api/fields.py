@@ -7,7 +7,6 @@ engines' JSON Schemas by :mod:`domain.schema_check`, not here. JSON types are st
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 from marshmallow import fields
@@ -17,7 +16,7 @@ class StrictInteger(fields.Integer):
     """A JSON integer: rejects booleans, strings and non-integral numbers."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, numbers.Number):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.make_error("invalid")
         if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")

@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask, current_app, g, request
+from flask import Blueprint, Flask, current_app, g, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -142,7 +142,8 @@ def install(app: Flask, service: Any) -> Limiter | None:
 
     proxies = value(app.config, "ARENA_TRUSTED_PROXIES")
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)
+        # Flask's documented way to add a WSGI middleware (typed as a method)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
     if not value(app.config, "ARENA_RATE_LIMITS_ENABLED"):
         return None
     keys = service.keys   # service.store.keys.Keys
@@ -157,11 +158,12 @@ def install(app: Flask, service: Any) -> Limiter | None:
     limiter.init_app(app)
     limiter.request_filter(_is_preflight)
     for name in EXEMPT_BLUEPRINTS:
-        limiter.exempt(app.blueprints[name])
+        limiter.exempt(cast(Blueprint, app.blueprints[name]))   # typed as the sansio base
     create = limiter.shared_limit(value(app.config, "ARENA_CREATE_RATE_LIMITS"), scope="create",
                                   override_defaults=False)
     for endpoint in CREATE_ENDPOINTS:
-        app.view_functions[endpoint] = create(app.view_functions[endpoint])
+        # flask-limiter's decorator types its result as possibly async: same view, same type
+        app.view_functions[endpoint] = create(app.view_functions[endpoint])  # type: ignore[assignment]
     app.extensions[EXTENSION] = limiter
     return limiter
 

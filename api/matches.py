@@ -198,7 +198,9 @@ def fork(match_id: str):
     """A new match continuing from the first ``version`` events of a finished one."""
     body = schemas.load(schemas.ForkSchema(), schemas.json_body())
     if body["seats"] is not None:
-        schemas.check_seats(runtime().game(runtime().game_of(match_id)), body["seats"])
+        game = runtime().game(runtime().game_of(match_id))
+        assert game is not None   # a stored match's game is installed
+        schemas.check_seats(game, body["seats"])
     return _created(service().fork(match_id, body["version"], body["seats"],
                                    client=quota_client(),
                                    idempotency_key=schemas.idempotency_key()))

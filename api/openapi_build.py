@@ -26,8 +26,10 @@ from typing import Any, Iterable
 
 import yaml
 
+from domain.engine import Engine
 from domain.game_schemas import GameSchemas
 from domain.games import registry
+from domain.modular import ModularEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the hand-kept, game-independent part of the contract
@@ -127,10 +129,20 @@ class _Game:
     def marker(self, kind: str) -> dict[str, Any]:
         """What ``{"x-game": kind}`` means inside this game's copy of a template."""
         p = self.p
-        return {"options": ref(f"{p}Options"), "command": ref(f"{p}Command"),
+        markers: dict[str, dict[str, Any]] = {
+                "options": ref(f"{p}Options"), "command": ref(f"{p}Command"),
                 "view": {"anyOf": [ref(f"{p}SeatView"), ref(f"{p}SpectatorView")]},
                 "seat_view": ref(f"{p}SeatView"), "spectator_view": ref(f"{p}SpectatorView"),
-                "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope")}[kind]
+                "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope")}
+        return markers[kind]
+
+
+def _schemas(engine: Engine) -> GameSchemas:
+    """A contract game's schemas (a :class:`domain.modular.ModularEngine` reads them from
+    its spec's ``SCHEMAS``); ``TypeError`` for an engine without them."""
+    if not isinstance(engine, ModularEngine) or not isinstance(engine.schemas, GameSchemas):
+        raise TypeError(f"{engine.game_id}: a contract game has a schema folder")
+    return engine.schemas
 
 
 def _replace(node: Any, resolve) -> Any:
@@ -151,7 +163,7 @@ def _replace(node: Any, resolve) -> Any:
 
 def _union(games: Iterable[_Game], kind: str) -> dict[str, Any]:
     """``{"x-game": kind}`` outside a per-game copy: any game's."""
-    branches = []
+    branches: list[dict[str, Any]] = []
     for game in games:
         resolved = game.marker(kind)
         branches.extend(resolved["anyOf"] if set(resolved) == {"anyOf"} else [resolved])
@@ -172,7 +184,8 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     schemas = components["schemas"]
     platform_events = components.pop(PLATFORM_EVENTS, {})
     preconditions = schemas.pop("CommandPreconditions")["properties"]
-    games = [_Game(game_id, engine.schemas) for game_id, engine in registry(CONTRACT_GAME_PACKAGES).items()]
+    games = [_Game(game_id, _schemas(engine))
+             for game_id, engine in registry(CONTRACT_GAME_PACKAGES).items()]
     generated: dict[str, Any] = {}
 
     for game in games:

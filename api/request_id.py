@@ -31,7 +31,7 @@ log = logging.getLogger("arena.access")
 
 HEADER = "X-Request-ID"
 MAX_LENGTH = 128
-PATTERN = re.compile(r"[A-Za-z0-9_.:+=/-]{1,%d}" % MAX_LENGTH)
+PATTERN = re.compile(rf"[A-Za-z0-9_.:+=/-]{{1,{MAX_LENGTH}}}")
 #: ``environ`` key holding the request id (for the app: ``request.environ[ENVIRON_KEY]``).
 ENVIRON_KEY = "arena.request_id"
 #: Query parameters the API documents (openapi.yaml): their short plain values are logged.
@@ -39,7 +39,7 @@ LOGGED_PARAMETERS = frozenset({"after", "cursor", "game", "limit", "max_s", "ope
                                "seat", "status", "version", "views", "wait"})
 SAFE_VALUE = re.compile(r"[A-Za-z0-9_.,:-]{0,32}")
 MAX_SEGMENT = 32
-PLAIN_PATH = re.compile(r"(?:/[A-Za-z0-9_.~:@=+,-]{0,%d})*" % MAX_SEGMENT)
+PLAIN_PATH = re.compile(rf"(?:/[A-Za-z0-9_.~:@=+,-]{{0,{MAX_SEGMENT}}})*")
 REDACTED = "***"
 
 
@@ -142,10 +142,11 @@ def install(app: Flask) -> None:
     also feeds the HTTP duration histogram of :mod:`api.metrics`."""
     from api.metrics import ROUTE_KEY, observe
 
-    def note_route(sender: Flask, **_extra: Any) -> None:
+    def note_route(_sender: Flask, **_extra: Any) -> None:
         rule = request.url_rule   # matched when the request context was pushed
         if rule is not None:
             request.environ[ROUTE_KEY] = rule.rule
 
     request_started.connect(note_route, app, weak=False)
-    app.wsgi_app = RequestLog(app.wsgi_app, observe)
+    # Flask's documented way to add a WSGI middleware (typed as a method)
+    app.wsgi_app = RequestLog(app.wsgi_app, observe)  # type: ignore[method-assign]

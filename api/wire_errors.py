@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 import socket
-from typing import Any
+from typing import Any, cast
 
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
@@ -104,7 +104,8 @@ class ProblemThreadWorker(ThreadWorker):
         """gunicorn's handling (status choice, logging, access log) with the answer it
         writes replaced by :func:`problem_message` carrying the same status and reason."""
         capture = _CapturedSocket(client)
-        super().handle_error(req, capture, addr, exc)
+        # a stand-in for the socket: gunicorn's error answer uses only the methods it has
+        super().handle_error(req, cast(socket.socket, capture), addr, exc)
         found = _STATUS_LINE.match(capture.written)
         if found is None:          # gunicorn wrote nothing (or could not): nothing to replace
             return

@@ -106,12 +106,13 @@ def measure(games: list[str], samples: int, seed: int, min_seconds: float) -> di
             checksum = sum(len(engine.decide(s, seat, cmd, derive_rng(seed_bytes, i)))
                            for i, (s, seat, cmd) in enumerate(items))
             row = {"samples": len(items), "checksum": checksum}
-            row["decide"] = _time(lambda it: engine.decide(it[0], it[1], it[2],
-                                                           random.Random(7)), items, min_seconds)
-            row["legal_actions"] = _time(lambda it: engine.legal_actions(it[0], it[1]), items,
+            # each lambda runs inside _time, within this iteration (engine bound by default)
+            row["decide"] = _time(lambda it, e=engine: e.decide(it[0], it[1], it[2],
+                                                                random.Random(7)), items, min_seconds)
+            row["legal_actions"] = _time(lambda it, e=engine: e.legal_actions(it[0], it[1]), items,
                                          min_seconds)
-            row["pending"] = _time(lambda it: engine.pending(it[0]), items, min_seconds)
-            row["result"] = _time(lambda it: engine.result(it[0]), items, min_seconds)
+            row["pending"] = _time(lambda it, e=engine: e.pending(it[0]), items, min_seconds)
+            row["result"] = _time(lambda it, e=engine: e.result(it[0]), items, min_seconds)
             out[f"{game}@{seats}"] = row
     return out
 

@@ -378,7 +378,7 @@ def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any
     win = window
     tallies = [Tally() for _ in specs]
     threads = []
-    for spec, tally in zip(specs, tallies):
+    for spec, tally in zip(specs, tallies, strict=True):
         if kind == "ceiling":
             target, args = ceiling_client, (port, win, tally, spec["seed"])
         else:

@@ -10,7 +10,8 @@ seconds after it is ready (its service built: the start-up of a Python process i
 moving, and on a busy machine it alone can outlast the whole range), over and over (the
 first run is gated: killed after moving exactly one match, so at least one kill lands
 mid-batch on a fast machine too), until the compacted set is empty; the run after
-``--max-kills`` random kills (or the last of ``max_runs``) is never killed. Checks: every match is archived exactly once, has no key left in Redis, reads
+``--max-kills`` random kills (or the last of ``max_runs``) is never killed. Checks: every match is
+archived exactly once, has no key left in Redis, reads
 back (export equal to the one before the move, verified), and the lobby lists each once.
 
 Prints one JSON object: ``value`` = matches lost (target 0), with kills, kills that landed

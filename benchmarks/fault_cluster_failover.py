@@ -144,7 +144,7 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
         start = [view(m)["version"] for m in ids]
         if not wait_until(lambda: all(view(m)["version"] >= s + progress or
                                       view(m)["status"] == "finished"
-                                      for m, s in zip(ids, start)), 300, 0.2):
+                                      for m, s in zip(ids, start, strict=True)), 300, 0.2):
             raise RuntimeError("matches did not get going before the kill")
         victim_key = service.keys.events(ids[0])
         killed_port = cluster.master_port_of(victim_key)

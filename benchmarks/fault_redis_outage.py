@@ -68,7 +68,7 @@ def run_outage(matches: int = 6, workers: int = 2, outage_s: float = 5.0, progre
         versions = lambda: [service.match_view(m, None)["version"] for m in ids]  # noqa: E731
         start_versions = versions()
         if not wait_until(lambda: all(v >= s + progress
-                                      for v, s in zip(versions(), start_versions)), 120, 0.2):
+                                      for v, s in zip(versions(), start_versions, strict=True)), 120, 0.2):
             raise RuntimeError("matches did not get going before the outage")
 
         server.kill()
@@ -115,7 +115,7 @@ def run_outage(matches: int = 6, workers: int = 2, outage_s: float = 5.0, progre
         def all_moved() -> bool:
             now = versions()
             return all(v > m or service.match_view(mid, None)["status"] == "finished"
-                       for v, m, mid in zip(now, moved, ids))
+                       for v, m, mid in zip(now, moved, ids, strict=True))
 
         wait_until(all_moved, timeout_s, 0.2)
         resumed_s = time.monotonic() - restart_at

@@ -10,7 +10,8 @@ and one timed match whose human seat first sends three commands with ``Idempoten
 and is then played by its turn timeouts; one listed match with an open seat stays running.
 While they play, a sampler sums ``MEMORY USAGE`` over RQ's database every
 ``SAMPLE_EVERY_S`` seconds: RQ's bytes per running match (issue 18 item 4: RQ's job and
-result records were ~375 KB per live match, mostly results kept 300 s). Once every match ended and the queue is empty, the workers stop
+result records were ~375 KB per live match, mostly results kept 300 s). Once every match ended and
+the queue is empty, the workers stop
 (SIGTERM: RQ's warm shutdown) and one full reconcile pass runs (compaction retries, RQ
 registry cleanup).
 

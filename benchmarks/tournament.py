@@ -202,7 +202,7 @@ def run(game: str, seats: int, options: dict[str, Any], lineups: list[list[str]]
             played = list(pool.map(play_one, [job for _, job in work]))
     else:
         played = [play_one(job) for _, job in work]
-    return [summarise([g for (idx, _), g in zip(work, played) if idx == index], lineup)
+    return [summarise([g for (idx, _), g in zip(work, played, strict=True) if idx == index], lineup)
             for index, lineup in enumerate(lineups)]
 
 

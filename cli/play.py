@@ -22,7 +22,7 @@ import json
 import random
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Callable, Iterator
 
 import click
 import requests
@@ -39,7 +39,7 @@ EXIT_INTERRUPTED = 130
 QUIT, RESIGN = "quit", "resign"
 
 #: A chooser answers the index of the chosen action, or :data:`QUIT` / :data:`RESIGN`.
-Choice = Union[int, str]
+Choice = int | str
 Chooser = Callable[[list[dict[str, Any]]], Choice]
 
 HELP = """commands:

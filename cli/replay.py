@@ -1,7 +1,8 @@
 """``arena replay FILE``: verify an exported match log and print its final scores.
 
 The log is the ``GET /v1/matches/{id}/export`` document (``"format":
-"apocalypse-arena/log@2"``, or an older match's ``"apocalypse-arena/log@1"``). Verification is the service's (hash chain, seed commitment,
+"apocalypse-arena/log@2"``, or an older match's ``"apocalypse-arena/log@1"``). Verification
+is the service's (hash chain, seed commitment,
 re-deciding every logged command from the revealed seed, folding, comparing); this command
 only loads, reports and sets the exit code: 0 when the log verifies, 1 otherwise.
 """

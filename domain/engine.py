@@ -191,9 +191,11 @@ class Engine(Protocol):
     def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
         """Set-up events (seating, shuffles, deals). The first event starts the fold."""
 
-    def decide(self, state: Any, seat: int, command: Mapping[str, Any],
+    def decide(self, state: Any, seat: int | None, command: Mapping[str, Any],
                rng: random.Random) -> list[Event]:
-        """Validate ``command`` for ``seat``; return the events it causes; raise RuleError."""
+        """Validate ``command`` for ``seat``; return the events it causes; raise RuleError.
+        ``seat`` is ``None`` only for the platform's abandonment (:mod:`domain.lifecycle`),
+        which no seat sends."""
 
     def evolve(self, state: Any, event: Event) -> Any:
         """Fold one event (``state`` is ``None`` before the first). Total, deterministic."""
@@ -328,6 +330,8 @@ class EngineBase:
     derives from it, so the service calls the hooks directly.
     """
 
+    game_id: str
+    bots: Mapping[str, Bot]
     bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     rules_version: str = "1"
 

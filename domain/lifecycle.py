@@ -21,15 +21,6 @@ from domain.engine import Event, InvalidCommand, MatchFinished, RuleError
 
 RESIGN = "resign"
 ABANDON = "abandon"
-SEAT_RESIGNED = "SeatResigned"
-
-RESIGN_SCHEMA = {"type": "object", "description": "Resign: the seat loses (POST .../resign).",
-                 "properties": {"type": {"const": RESIGN}}, "required": ["type"],
-                 "additionalProperties": False}
-ABANDON_SCHEMA = {"type": "object", "description": "No human acted for idle_s seconds.",
-                  "properties": {"type": {"const": ABANDON},
-                                 "idle_s": {"type": "integer", "minimum": 1}},
-                  "required": ["type", "idle_s"], "additionalProperties": False}
 
 
 class AlreadyResigned(RuleError):

@@ -48,6 +48,14 @@ class ModularEngine(EngineBase):
     actions: ModuleType
     views: ModuleType
     state_module: ModuleType
+    # read from ``spec`` by __init_subclass__
+    title: str
+    min_seats: int
+    max_seats: int
+    schema_version: int
+    options_schema: Mapping[str, Any]
+    command_schemas: Mapping[str, Mapping[str, Any]]
+    schemas: Any   # domain.game_schemas.GameSchemas, or None for a game without schemas
     bots: Mapping[str, Any]
     #: the game folder's card catalogue module, whose ``public_cards()`` the
     #: :meth:`public_cards` hook answers (``None``: a game without card data to show)
@@ -99,16 +107,17 @@ class ModularEngine(EngineBase):
         """Validated options, then :meth:`start`."""
         return self.start(setup.seats, self.validate_options(setup.seats, setup.options), rng)
 
-    def decide(self, state: Any, seat: int, command: Mapping[str, Any],
+    def decide(self, state: Any, seat: int | None, command: Mapping[str, Any],
                rng: random.Random) -> list[Event]:
         """``rules.RULES.decide`` (the one template, :class:`domain.decider.GameRules`):
         the events ``command`` causes; raises RuleError. The platform commands of
         :mod:`domain.lifecycle` go to :meth:`resign` / :meth:`abandon`."""
         kind = platform_kind(command)
-        if kind == RESIGN:
-            return self.resign(state, seat, command, rng)
         if kind == ABANDON:
             return self.abandon(state, seat, command)
+        assert seat is not None, command   # only the abandonment comes from no seat
+        if kind == RESIGN:
+            return self.resign(state, seat, command, rng)
         return self.rules.RULES.decide(state, seat, command, rng)
 
     def resign(self, state: Any, seat: int, command: Mapping[str, Any],

@@ -33,7 +33,7 @@ over the Redis adapters of :mod:`service.store.stores`.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from domain.engine import Engine
 from service.usecases.act import Act
@@ -60,6 +60,9 @@ from service.upkeep.reconcile import Reconciler
 from service.scheduler import Scheduler
 from service.store.stores import Stores
 from service.usecases.turns import Turns
+
+if TYPE_CHECKING:
+    from service.config import Config
 
 __all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS",
            "is_player_key"]
@@ -109,6 +112,9 @@ class MatchService:
     per-process caches ``folds``, ``bot_cache``, ``token_digests``; ``ctx`` (the shared
     :class:`service.usecases.context.MatchContext`).
     """
+
+    #: the settings it was built from (:func:`service.bootstrap.build_service`), else None
+    config: Config | None = None
 
     def __init__(self, redis, keys: Keys, scheduler: Scheduler | None = None,
                  engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,

@@ -17,6 +17,7 @@ from service import bootstrap
 from workers.lean_worker import LeanSimpleWorker
 from service.match_service import MatchService
 from workers.rq_runtime import LeasedScheduler, WorkerLease, run_scheduler
+from workers.scheduling import TurnScheduler
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class EmbeddedRuntime:
         self.service = service
         self.interval_s = interval_s
         self.reconcile_s = reconcile_s
+        assert isinstance(service.scheduler, TurnScheduler)   # the RQ scheduler of bootstrap
         self.queue = service.scheduler.queue
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -99,5 +101,5 @@ class EmbeddedRuntime:
 def start_embedded(service: MatchService | None = None, reconcile_s: float | None = None) -> EmbeddedRuntime:
     """Start the embedded runtime for ``service`` (default: the process's service)."""
     service = service or bootstrap.get_service()
-    period = reconcile_s or getattr(getattr(service, "config", None), "reconcile_s", 2.0)
+    period = reconcile_s or (service.config.reconcile_s if service.config else 2.0)
     return EmbeddedRuntime(service, reconcile_s=period).start()

@@ -37,15 +37,21 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from rq import SimpleWorker, Worker
+
+if TYPE_CHECKING:   # the mixin's methods call RQ's Worker ones through super()
+    _WorkerBase = Worker
+else:
+    _WorkerBase = object
 
 #: Seconds between two of RQ's idle-loop heartbeats of one worker (RQ's own TTL on the
 #: worker key is 480 s by default).
 HEARTBEAT_EVERY_S = 10.0
 
 
-class LeanWorkerMixin:
+class LeanWorkerMixin(_WorkerBase):
     """The write-saving overrides of :mod:`workers.lean_worker` for any RQ worker class.
 
     ``heartbeat_every_s`` (seconds, class attribute): how long a full-TTL heartbeat

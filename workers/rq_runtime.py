@@ -41,6 +41,7 @@ from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock
 
 from service.store.store_errors import RedisError
+from workers.turn_queue import TurnQueue
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +181,7 @@ class LeasedScheduler(RQScheduler):
         queue = self._queues.get(name)
         if queue is None:
             given = self._queue_like.get(name)
-            if given is not None and hasattr(type(given), "like"):
+            if isinstance(given, TurnQueue):
                 queue = type(given).like(given, given.front_prefix, connection=self.connection)
             else:
                 queue = Queue(name, connection=self.connection, serializer=self.serializer)
@@ -205,7 +206,7 @@ class LeasedScheduler(RQScheduler):
             queue = self.queue(registry.name)
             jobs = Job.fetch_many(job_ids, connection=self.connection, serializer=self.serializer)
             with self.connection.pipeline() as pipe:
-                for job_id, job in zip(job_ids, jobs):
+                for job_id, job in zip(job_ids, jobs, strict=True):
                     if job is not None and job.has_rate_limit:
                         continue
                     if job is not None:
@@ -247,7 +248,8 @@ class LeasedScheduler(RQScheduler):
         if owned != self._acquired_locks:
             self._scheduled_job_registries = []
         self._acquired_locks = owned
-        self.lock_acquisition_time = datetime.now()
+        # RQ's own acquire_locks sets it so too (its __init__ declares it as None)
+        self.lock_acquisition_time = datetime.now()  # type: ignore[assignment]
         return owned
 
 

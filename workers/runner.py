@@ -49,6 +49,7 @@ from workers.embedded import EmbeddedRuntime, start_embedded
 from workers.lean_worker import LeanForkWorker, LeanSimpleWorker
 from service.upkeep.reconcile import SharedPasses
 from workers.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
+from workers.scheduling import TurnScheduler
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,9 @@ def warm_up(service) -> None:
 def _fail_fast_client(config: Config):
     """A queue-Redis client without retries, for the lease and the scheduler thread (their
     loops retry themselves; a beat must not hang through an outage)."""
-    return fail_fast_connection(config.rq_url)
+    url = config.rq_url
+    assert url, "a worker runs beside a Redis deployment (REDIS_URL)"
+    return fail_fast_connection(url)
 
 
 def run_worker(config: Config | None = None, *, burst: bool = False, name: str | None = None,
@@ -183,6 +186,7 @@ def _run_worker(config: Config, burst: bool, name: str | None, fork: bool,
     """:func:`run_worker` once its stop signals are installed."""
     service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
     warm_up(service)
+    assert isinstance(service.scheduler, TurnScheduler)   # the RQ scheduler of bootstrap
     queue = service.scheduler.queue
     side = _fail_fast_client(config)
     worker_class = LeanForkWorker if fork else LeanSimpleWorker

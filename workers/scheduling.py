@@ -253,7 +253,7 @@ class TurnScheduler:
         """
         if job is _FETCH:
             job = self._job(job_id)
-        if job is None:
+        if not isinstance(job, Job):
             self._seen(job_id)
             return "missing"
         status = job.get_status(refresh=False)

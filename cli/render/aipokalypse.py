@@ -203,7 +203,6 @@ def seats_table(match: Mapping[str, Any], view: Mapping[str, Any], you: int,
     """One row per seat: player, faction, health stack, pool, ammo, hand, slots, points won
     in this battle, battle stack and what it is doing."""
     pending = match.get("pending") or {}
-    names = _seat_names(match, view, you)
     table = Table(title="players", show_header=True)
     for column in ("seat", "player", "faction", "health", "pool", "ammo", "hand", "slots",
                    "points", "battle stack", "status"):

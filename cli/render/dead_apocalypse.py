@@ -161,7 +161,6 @@ def seats_table(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> 
     """One row per seat: player, deck, hand, discard and played counts, Locations, what it
     is doing (the active player, asked for help, assisting)."""
     pending = view.get("pending") or match.get("pending") or {}
-    names = _names(match, view, you)
     table = Table(title="players", show_header=True)
     for column in ("seat", "player", "deck", "hand", "discard", "played", "locations", "status"):
         table.add_column(column)

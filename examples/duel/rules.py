@@ -1,4 +1,5 @@
-"""Duel's decider: the set-up events (:func:`start`), a play (:data:`RULES`, the parts of the one ``decide`` template), and the
+"""Duel's decider: the set-up events (:func:`start`), a play (:data:`RULES`, the parts of the one
+``decide`` template), and the
 platform commands (:func:`resign`, :func:`abandon`). Rules: ``RULES.md``."""
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from domain.engine import derive_rng
 try:  # optional accelerator: parses the same JSON into the same Python values
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the stdlib parser is the reference
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]  # mypy sees orjson installed; None means absent
 
 #: the old log format: hashes over :func:`canonical_json` (still verified)
 LOG_FORMAT_V1 = "apocalypse-arena/log@1"

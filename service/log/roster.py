@@ -148,7 +148,7 @@ class RosterCheck:
             return
         if isinstance(version, int) and version <= self.fork_version:
             return   # the original's join, copied into a fork
-        if self.kinds.get(seat) != "open" or seat in self.joins:
+        if not isinstance(seat, int) or self.kinds.get(seat) != "open" or seat in self.joins:
             self.errors.append(f"event {version}: seat {seat} joined but was not an open seat")
             return
         if "player" in data and not self.players:
@@ -170,7 +170,7 @@ class RosterCheck:
         kind = self.kinds.get(actor)
         if kind == "open" and actor in self.joins:
             kind = "joined"
-        allowed = CAUSE_KINDS.get(cause)
+        allowed = CAUSE_KINDS.get(cause) if isinstance(cause, str) else None
         if allowed is None or kind not in allowed:
             self.errors.append(f"event {version}: cause {cause!r} does not fit seat {actor} "
                                f"of kind {kind!r} in the roster")
@@ -191,8 +191,3 @@ class RosterCheck:
         if self.roster.get("turn_timeout_s") != self.log.get("turn_timeout_s"):
             out.append("turn_timeout_s differs from the roster in the hash chain")
         return out
-
-
-def is_join(env: Mapping[str, Any]) -> bool:
-    """True for a platform envelope (a seat's join)."""
-    return is_platform(env)

@@ -45,7 +45,7 @@ def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> boo
         return False
     return all(p.type == e.get("type") and p.seat == e.get("seat")
                and stored(dict(p.data), log_format) == e.get("data")
-               for p, e in zip(produced, logged))
+               for p, e in zip(produced, logged, strict=True))
 
 
 def _integral(value: Any) -> Any:
@@ -84,7 +84,8 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
         return {"valid": False, "version": 0, "result": None,
                 "errors": errors + ["match_id (string) and events (list of objects) are required"]}
     errors += chain_errors(match_id, events, log_format)
-    engine = engines.get(log.get("game"))
+    game = log.get("game")
+    engine = engines.get(game) if isinstance(game, str) else None
     if engine is None:
         return {"valid": False, "version": 0, "result": None,
                 "errors": errors + [f"unknown game {log.get('game')!r}"]}
@@ -130,8 +131,8 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
             if not _same(produced, batch, log_format):
                 errors.append(f"event {first.get('version')}: decide produced different events")
                 break
-            for event in batch:
-                state = engine.evolve(state, to_event(event))
+            for env in batch:
+                state = engine.evolve(state, to_event(env))
             version += len(batch)
     except RuleError as exc:
         errors.append(f"after event {version}: a logged command is illegal ({exc.code})")

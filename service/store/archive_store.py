@@ -271,8 +271,9 @@ class ArchiveStore:
 
     def count(self) -> int:
         """How many matches of this deployment are archived."""
-        return int(self._one(f"SELECT count(*) FROM {TABLE} WHERE prefix = %s",
-                             (self.prefix,))[0])
+        row = self._one(f"SELECT count(*) FROM {TABLE} WHERE prefix = %s", (self.prefix,))
+        assert row is not None   # count(*) always answers one row
+        return int(row[0])
 
 
 def created_ts(meta: Mapping[str, str]) -> float:

@@ -51,9 +51,11 @@ def store_connection(config: Config, *, wait: bool = False):
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
+    url = config.redis_url
+    assert url is not None   # not embedded
     if config.redis_cluster:
-        return cluster_connection(config.redis_url, wait=wait)
-    return redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30,
+        return cluster_connection(url, wait=wait)
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
                                 socket_timeout=STORE_SOCKET_TIMEOUT_S,
                                 socket_connect_timeout=STORE_CONNECT_TIMEOUT_S)
 
@@ -125,10 +127,12 @@ def rq_connection(config: Config, *, wait: bool = False):
         import fakeredis
 
         return fakeredis.FakeRedis(server=fake_server())
+    url = config.rq_url
+    assert url is not None   # not embedded
     if wait:
-        return redis.Redis.from_url(config.rq_url, retry=waiting_retry(), socket_keepalive=True,
+        return redis.Redis.from_url(url, retry=waiting_retry(), socket_keepalive=True,
                                     socket_connect_timeout=5)
-    return redis.Redis.from_url(config.rq_url, socket_connect_timeout=5)
+    return redis.Redis.from_url(url, socket_connect_timeout=5)
 
 
 def fail_fast_connection(url: str):

@@ -320,11 +320,6 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(match_id), f"0-{after + 1}", end, count=limit)
         return [loads(fields["e"]) for _entry_id, fields in entries]
 
-    def recorded_answer(self, match_id: str, idem_field: str) -> Any:
-        """The JSON-decoded answer recorded under ``idem_field`` or ``None``."""
-        raw = self.redis.hget(self.keys.idem(match_id), idem_field)
-        return None if raw is None else loads(raw)
-
     def ping(self) -> bool:
         """True when the store answers a ``PING`` (any failure means down)."""
         return self.probe() == "ok"

@@ -170,13 +170,13 @@ class MatchIndex:
         pipe = self.redis.pipeline(transaction=False)
         for shard, excess in over.items():
             pipe.zrange(self.keys.lobby(shard, "finished"), 0, excess - 1)
-        trimmed = [(shard, mid) for shard, ids in zip(over, pipe.execute()) for mid in ids]
+        trimmed = [(shard, mid) for shard, ids in zip(over, pipe.execute(), strict=True) for mid in ids]
         pipe = self.redis.pipeline(transaction=False)
         for _, match_id in trimmed:
             pipe.hget(self.keys.meta(match_id), "game")
         games = pipe.execute()
         pipe = self.redis.pipeline(transaction=False)
-        for (shard, match_id), game in zip(trimmed, games):
+        for (shard, match_id), game in zip(trimmed, games, strict=True):
             for name in ("all", "finished"):
                 pipe.zrem(self.keys.lobby(shard, name), match_id)
                 if game:

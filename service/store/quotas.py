@@ -116,7 +116,7 @@ class BotMatchSets:
         pipe = self.redis.pipeline(transaction=False)
         for match_id in ids:
             pipe.hget(self.keys.meta(match_id), "status")
-        stale = [m for m, status in zip(ids, pipe.execute()) if status != "running"]
+        stale = [m for m, status in zip(ids, pipe.execute(), strict=True) if status != "running"]
         if stale:
             self.redis.srem(self.keys.bot_matches(client), *stale)
         return len(stale)

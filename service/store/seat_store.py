@@ -42,10 +42,6 @@ class SeatStore:
         stored = self.redis.hget(self.keys.tokens(match_id), str(seat))
         return stored is not None and hmac.compare_digest(stored, digest)
 
-    def set_name(self, match_id: str, seat: int, name: str) -> None:
-        """Record the name a player gave when joining ``seat`` (a meta field)."""
-        self.redis.hset(self.keys.meta(match_id), self.keys.name_field(seat), name)
-
     def claimed(self, match_id: str) -> set[int]:
         """Seats holding a token (human seats and joined open seats)."""
         return {int(s) for s in self.redis.hkeys(self.keys.tokens(match_id))}

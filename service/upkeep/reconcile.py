@@ -142,6 +142,7 @@ class Reconciler:
         requeued = 0
         deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
         bot_seat = queued_bot_seat(record, record.pending)
+        assert scheduler is not None, "reconcile passes run with a scheduler"
         if bot_seat is not None:   # one job per match, as the append queues it
             requeued += scheduler.revive_bot_turn(match_id, record.version, bot_seat)
         for seat in sorted(record.pending):

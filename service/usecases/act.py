@@ -169,6 +169,7 @@ class Act:
                 return answer
             if expected_version is not None:
                 counters.rejected("version_conflict")
+                assert current is not None   # a conflict's outcome carries the store's head
                 raise errors.VersionConflict(expected_version, current)
         raise errors.TooManyConflicts(ctx.append_attempts)
 
@@ -228,7 +229,7 @@ class Act:
                                       fingerprint, represent)
         return FastPath(appended.answer, appended.reloaded)
 
-    def _append_batch(self, match_id: str, loaded: Loaded, seat: int, command: dict,
+    def _append_batch(self, match_id: str, loaded: Loaded, seat: int | None, command: dict,
                       events: list, cause: str, idem_field: str | None, fingerprint: str,
                       represent: bool = False
                       ) -> Appended:

@@ -69,7 +69,7 @@ class AfterAppend:
     def writes(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
                new_version: int, counted: tuple | list = (),
                batch: WriteBatch | None = None, facts: HeadFacts | None = None
-               ) -> tuple[WriteBatch, MatchRecord, dict, bool]:
+               ) -> tuple[WriteBatch, MatchRecord, Mapping[int, str], bool]:
         """The store writes of an append from ``old_version`` to ``new_version`` whose
         fold is ``state``, queued on ``batch`` (default a new one) for the append script:
         the counters ``counted`` (:data:`service.store.metrics.COUNTERS` names), the snapshot
@@ -174,4 +174,6 @@ class AfterAppend:
         ``version`` and schedule its turn-timeout job (a scheduler is required)."""
         deadline = self.ctx.clock() + timedelta(seconds=timeout_s)
         self.ctx.stores.deadlines.start(match_id, seat, version, utc_iso(deadline))
-        self.ctx.scheduler.schedule_turn_timeout(match_id, seat, version, deadline)
+        scheduler = self.ctx.scheduler
+        assert scheduler is not None, "turn timeouts need a scheduler"
+        scheduler.schedule_turn_timeout(match_id, seat, version, deadline)

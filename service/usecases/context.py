@@ -302,7 +302,7 @@ class MatchContext:
         engine = self.engine(record.game)
         if read.tokens:
             self.token_digests.set(match_id, read.tokens)
-        extra = {"tokens": read.tokens, "deadlines": read.deadlines}
+        extra: dict[str, Any] = {"tokens": read.tokens, "deadlines": read.deadlines}
         if entry is not None and entry.game == record.game and read.start == entry.version:
             head = tail[-1]["hash"] if tail else entry.head_hash
             linked = tail[0].get("prev_hash") == entry.head_hash if tail else True
@@ -317,7 +317,7 @@ class MatchContext:
                                                 engine.schema_version, record.version)
             usable = snap is not None and snap[0] == read.start
             if usable or read.start == 0:
-                if usable:
+                if usable and snap is not None:
                     state = engine.load_state(snap[1])
                 for env in tail:
                     state = fold_envelope(engine, state, env)

@@ -14,7 +14,7 @@ import logging
 import math
 import secrets
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, Setup,
                            bot_options_schema, check_bot_options, derive_rng)
@@ -54,7 +54,7 @@ def check_timeout(turn_timeout_s: Any) -> float | None:
     return int(seconds) if seconds.is_integer() else seconds
 
 
-def seats_at_fork(seats: list[dict[str, Any]], prefix: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def seats_at_fork(seats: list[dict[str, Any]], prefix: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The default seat list of a fork: the original's ``seats`` (as created: kind, bot
     level, bot options, name) with the names the seats had after the copied ``prefix``
     envelopes: an open seat claimed in the prefix (a ``SeatJoined`` envelope with a name)
@@ -207,12 +207,14 @@ class CreateJoin:
         true) or ``start()``'s (``replayed`` false), storing the match under the ticket's
         match id; a racing repeat that stored it first is answered as a replay."""
         field = self.idem.answer_field(ticket)
-        prior = self.idem.recorded(ticket.match_id, field)
+        match_id = ticket.match_id
+        assert match_id is not None   # a create or fork ticket names its match
+        prior = self.idem.recorded(match_id, field)
         if prior is None:
             try:
                 return {**start(), "replayed": False}
             except errors.MatchExists:
-                prior = self.idem.recorded(ticket.match_id, field)
+                prior = self.idem.recorded(match_id, field)
                 if prior is None:
                     raise
         self.ctx.stores.metrics.incr("idempotent_replays")
@@ -261,7 +263,7 @@ class CreateJoin:
             seat_list = self.validate_seats(engine, seats)
             if len(seat_list) != len(record.seats):
                 raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
-        start = {"prefix": envelopes[:version],
+        start: dict[str, Any] = {"prefix": envelopes[:version],
                  "forked_from": {"match_id": match_id, "version": version},
                  "listed": record.listed, "spectators": record.spectators, "client": client}
         if idempotency_key is None:
@@ -360,7 +362,7 @@ class CreateJoin:
         answer = {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
                   "seed_commitment": meta["seed_commitment"], "seats": seat_list,
                   "turn_timeout_s": timeout}
-        idem = {}
+        idem: dict[str, Any] = {}
         if ticket is not None:   # recorded with the match (tokens derived again on a repeat)
             idem = {"idem_field": self.idem.answer_field(ticket),
                     "idem_answer": {**answer, "token_seats": sorted(tokens)}}
@@ -423,6 +425,7 @@ class CreateJoin:
                                                                "player": player_id}),
                                                   record_salt=not record.finished)
             if prior is not None:
+                assert ticket is not None   # an answer was recorded under it
                 self.ctx.stores.metrics.incr("idempotent_replays")
                 return {"seat": seat, "token": ticket.token(seat), "version": prior["version"],
                         "replayed": True}

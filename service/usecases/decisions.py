@@ -25,8 +25,10 @@ def decisions_after(prior: Mapping[int, list], pending: Mapping[int, str], new_v
     out: dict[int, list] = {}
     for seat, kind in pending.items():
         before = prior.get(seat)
-        keep = before is not None and seat != actor and before[1] == kind
-        out[seat] = [before[0] if keep else new_version, kind]
+        if before is not None and seat != actor and before[1] == kind:
+            out[seat] = [before[0], kind]
+        else:
+            out[seat] = [new_version, kind]
     return out
 
 

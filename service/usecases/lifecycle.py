@@ -136,6 +136,7 @@ class Lifecycle:
                                              fingerprint({}),
                                              record_salt=not ctx.record(rematch_id).finished)
             if prior is not None:
+                assert ticket is not None   # an answer was recorded under it
                 ctx.stores.metrics.incr("idempotent_replays")
                 return {**_with_token(prior, ticket.token(seat)), "replayed": True}
             if ticket is None:   # a finished rematch keeps no new records
@@ -161,6 +162,7 @@ class Lifecycle:
                   "rematch_of": match_id}
         if ticket is None:
             return _with_token(answer, token)
+        assert field is not None   # set with the ticket
         recorded, earlier = self.create_join.idem.record_answer(rematch_id, field, answer)
         return {**_with_token(recorded, token), "replayed": earlier}
 
@@ -170,6 +172,7 @@ class Lifecycle:
         ctx = self.ctx
         candidate = ctx.stores.new_match_id()
         if record.archived:   # its record lives in the archive (service/upkeep/archive.py)
+            assert ctx.archive is not None   # an archived record came from it
             rematch_id = ctx.archive.claim_rematch(record.match_id, candidate)
         else:
             rematch_id = ctx.stores.events.claim_meta_field(record.match_id, "rematch",

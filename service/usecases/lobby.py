@@ -88,7 +88,7 @@ class Lobby:
         while len(found) <= limit:
             want = limit + 1 - len(found)
             rows, summaries = self._page(bucket, game, before, want)
-            for (score, match_id), (meta, claimed) in zip(rows, summaries):
+            for (score, match_id), (meta, claimed) in zip(rows, summaries, strict=True):
                 before = (score, match_id)
                 if not meta or "game" not in meta:
                     continue   # gone (expired or deleted): the index entry is stale
@@ -121,7 +121,7 @@ class Lobby:
         merged.update({mid: row for mid, (row, _) in archived.items()})
         rows = sorted(merged.values(), key=lambda r: (r[0], r[1]), reverse=True)[:want]
         in_redis = [mid for _, mid in rows if mid not in archived]
-        found = dict(zip(in_redis, index.summaries(in_redis)))
+        found = dict(zip(in_redis, index.summaries(in_redis), strict=True))
         summaries = []
         for _, mid in rows:
             meta, claimed = archived[mid][1] if mid in archived else found[mid]

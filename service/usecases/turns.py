@@ -129,6 +129,7 @@ class Turns:
                 # The seat acted since this deadline began and is pending again: its new
                 # decision's deadline was lost (the process died between that append and
                 # its book-keeping). Start it now, else this record would never move on.
+                assert record.turn_timeout_s is not None   # it had a deadline
                 self.act.after_append.start_deadline(match_id, seat, loaded.version,
                                                      record.turn_timeout_s)
                 return {"status": "restarted"}, None

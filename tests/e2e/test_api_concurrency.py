@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 
@@ -26,7 +27,7 @@ def full_log(live, match_id: str) -> list[dict]:
 
 def assert_gap_free(events: list[dict]) -> None:
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
-    for before, after in zip(events, events[1:]):
+    for before, after in pairwise(events):
         assert after["prev_hash"] == before["hash"]
 
 

@@ -4,7 +4,8 @@ game of the registry.
 Each game is played over HTTP to its end by three human seats sending random legal
 actions (so the match moves only when the test acts and every answer can be compared
 with the exact server state), each command with ``Prefer: return=representation``: its
-answer (the acting seat's view, pending decisions and legal actions) is checked too. After every command the test folds the new events of the
+answer (the acting seat's view, pending decisions and legal actions) is checked too. After every
+command the test folds the new events of the
 event store itself (:class:`tests.support.leaks.Knowledge`): what every seat holds
 privately now (hand, reserve, dealt or offered cards, face-down choice: the game's model
 in ``tests.support.secrecy``), what lies face down (decks, stacks and their order), and

@@ -96,7 +96,7 @@ def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(cli
     rematch_id = {a[2]["match_id"] for a in answers}
     assert len(rematch_id) == 1 and mid not in rematch_id
     rid = rematch_id.pop()
-    for status, _, body in answers:
+    for _status, _, body in answers:
         assert http.get(f"/v1/matches/{rid}/legal-actions", body["token"])[0] == 200
     again = http.post(f"/v1/matches/{mid}/rematch", token=tokens[0])
     assert again[0] == 409 and again[2]["code"] == "rematch_seat_claimed"

@@ -7,6 +7,7 @@ import hashlib
 import json
 import random
 import time
+from itertools import pairwise
 
 import pytest
 
@@ -71,11 +72,11 @@ def test_state_at_a_past_version_and_fork(finished):
 
     _, _, log = http.get(f"/v1/matches/{match_id}/export")
     events = log["events"]
-    inside = next(e["version"] for e, nxt in zip(events, events[1:])
+    inside = next(e["version"] for e, nxt in pairwise(events)
                   if e["cause"] != "setup" and e["command_id"] == nxt["command_id"])
     status, _, problem = http.post(f"/v1/matches/{match_id}/fork", {"version": inside})
     assert (status, problem["code"]) == (422, "not_a_batch_boundary")
-    boundary = next(e["version"] for e, nxt in zip(events, events[1:])
+    boundary = next(e["version"] for e, nxt in pairwise(events)
                     if e["version"] >= 20 and e["command_id"] != nxt["command_id"])
     status, headers, forked = http.post(f"/v1/matches/{match_id}/fork", {"version": boundary})
     assert status == 201 and headers["Location"].endswith(f"/v1/matches/{forked['match_id']}")

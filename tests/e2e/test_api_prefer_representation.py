@@ -119,7 +119,7 @@ def test_the_seat_stream_with_views_carries_the_seat_state_after_each_batch(http
     mid, tokens = created["match_id"], tokens_of(created)
     rng = random.Random(5)
     for _ in range(6):
-        for seat, token in tokens.items():
+        for token in tokens.values():
             legal = http.get(f"/v1/matches/{mid}/legal-actions", token)[2]
             if legal["actions"]:
                 assert http.post(f"/v1/matches/{mid}/actions", rng.choice(legal["actions"]),

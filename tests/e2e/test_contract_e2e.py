@@ -40,7 +40,7 @@ def _play(http: CheckedHttp, match_id: str, tokens: dict[int, str], rng: random.
                 assert status == 200, page
                 after[seat] = page["version"]
         acted = False
-        for seat, token in tokens.items():
+        for token in tokens.values():
             if step % 6 == 0:
                 assert http.get(f"/v1/matches/{match_id}", token)[0] == 200
             status, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", token)

@@ -35,7 +35,7 @@ WIDTH = 92
 VOLATILE_KEYS = ("match_id", "token", "seed_commitment", "hash", "prev_hash", "nonce",
                  "decision_id", "current_decision_id", "command_id", "rematch", "rematch_of",
                  "forked_from", "card")
-_VOLATILE = re.compile(r'"(%s)":"[^"]*"' % "|".join(VOLATILE_KEYS))
+_VOLATILE = re.compile(r'"(' + "|".join(VOLATILE_KEYS) + r')":"[^"]*"')
 _TIMESTAMP = re.compile(r'"\d{4}-\d\d-\d\dT[^"]*"')
 _HEX = re.compile(r'"[0-9a-f]{16,}"')
 
@@ -176,15 +176,15 @@ def test_the_documented_curl_blocks_run_and_show_what_the_server_answers(
     assert run.returncode == 0, run.stderr
     answers = outputs(run.stdout, len(all_steps))
     if os.environ.get("ARENA_UPDATE_DOCS") == "1":
-        page.write_text(rewrite(text, heading, [a for (_, e), a in zip(all_steps, answers) if e]),
+        page.write_text(rewrite(text, heading, [a for (_, e), a in zip(all_steps, answers, strict=True) if e]),
                         encoding="utf-8")
         return
-    for (commands, expected), actual in zip(all_steps, answers):
+    for (commands, expected), actual in zip(all_steps, answers, strict=True):
         if not expected:
             continue
         where = "\n".join(commands)
         assert len(actual) == len(expected), (where, actual)
-        for want, got in zip(expected, actual):
+        for want, got in zip(expected, actual, strict=False):
             assert matches(want, got), f"{where}\n{page.name}: {want}\nserver: {got}"
 
 

@@ -79,7 +79,7 @@ def test_generated_python_client_plays_a_whole_match(arena_client, base_url, emb
         assert isinstance(view, expected_view), type(view)
         if view.status != "running":
             break
-        for seat, client in seats.items():
+        for client in seats.values():
             mine = get_match.sync(created.match_id, client=client)
             assert isinstance(mine, expected_view)
             legal = get_legal_actions.sync(created.match_id, client=client)

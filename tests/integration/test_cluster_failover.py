@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from werkzeug.serving import make_server
@@ -145,7 +146,7 @@ def test_killing_a_master_mid_play_answers_503_then_resumes_with_no_acknowledged
                 break
             events += page["events"]
         assert [e["version"] for e in events] == list(range(1, len(events) + 1))
-        for before, after in zip(events, events[1:]):
+        for before, after in pairwise(events):
             assert after["prev_hash"] == before["hash"]
         stored = {e["version"]: e["hash"] for e in events}
         lost = {v: h for v, h in player.acked.items() if stored.get(v) != h}

@@ -23,7 +23,7 @@ def store(real_config):
 
 def _batch(first, prev, n=2, cause="player"):
     return build_envelopes([Event("Ticked", {"i": first + i}) for i in range(n)], first, prev, cause,
-                           "c%d" % first, {"type": "tick"}, 0)
+                           f"c{first}", {"type": "tick"}, 0)
 
 
 def test_append_is_gap_free_with_stream_ids_0_version(store):

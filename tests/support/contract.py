@@ -100,7 +100,7 @@ class Contract:
         """``(template, schema)`` of the documented answer; raises ContractViolation when
         the path, method, status (or ``default``) or media type is undocumented."""
         bare = path.split("?", 1)[0]
-        for pattern, template, item in self.routes:
+        for pattern, template, item in self.routes:  # noqa: B007 - the match is used below
             if pattern.match(bare):
                 break
         else:

@@ -71,7 +71,7 @@ def test_an_outage_raised_while_handling_another_error_is_still_an_outage():
         try:
             raise KeyError("x")
         except KeyError:
-            raise redis.exceptions.ConnectionError("reset")
+            raise redis.exceptions.ConnectionError("reset")  # noqa: B904 - the implicit context is the case
     except redis.exceptions.ConnectionError as error:
         wrapped = RuntimeError("while reading")
         wrapped.__cause__ = error

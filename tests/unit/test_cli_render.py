@@ -240,7 +240,7 @@ def test_duo_copy_targets_name_the_neutral_grid_and_the_opponent():
     actions = ENGINE.legal_actions(state, 0)
     in_grid = {a["card"] for a in actions} & set(state.neutral.values())
     assert in_grid
-    for action, line in zip(actions, lines):
+    for action, line in zip(actions, lines, strict=False):
         cells = [p for p, c in state.neutral.items() if c == action["card"]]
         for pos in cells:
             assert f"the neutral grid, row {pos[0]}, column {pos[1]}" in line
@@ -254,7 +254,7 @@ def test_solo_copy_targets_come_from_the_draft_grid():
     lines = [describe_action(a, copy_sources(view, 0)).plain
              for a in ENGINE.legal_actions(state, 0)]
     assert lines and all(" from the draft grid, row " in line for line in lines)
-    for action, line in zip(ENGINE.legal_actions(state, 0), lines):
+    for action, line in zip(ENGINE.legal_actions(state, 0), lines, strict=False):
         pos = next(p for p, c in state.grid.items() if c == action["card"])
         assert line.endswith(f"from the draft grid, row {pos[0]}, column {pos[1]}")
 

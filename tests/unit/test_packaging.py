@@ -87,10 +87,10 @@ BLOCKER = """
 import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in %r:
+        if name.split(".")[0] in CLI_ONLY:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 sys.meta_path.insert(0, Block())
-""" % (CLI_ONLY,)
+""".replace("CLI_ONLY", repr(CLI_ONLY))
 
 
 def _without_extras(code: str, *args: str) -> subprocess.CompletedProcess:

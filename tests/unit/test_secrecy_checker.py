@@ -1,6 +1,7 @@
 """The hidden-information checker itself (tests/support/secrecy.py): what it counts as a
 card id inside free text."""
 from domain.games.ai_100_human.testing import SECRECY as AI_100_HUMAN
+from tests.support.leaks import Knowledge
 
 
 def test_a_version_number_in_a_problem_detail_is_not_a_card_id():
@@ -15,11 +16,10 @@ def test_a_card_id_in_free_text_is_still_found():
     assert AI_100_HUMAN.ids({"hand": ["120", "AI-7"]}) == {"120", "AI-7"}
 
 
-def _bound_to_seat_0() -> "Knowledge":
+def _bound_to_seat_0() -> Knowledge:
     """A Knowledge whose seat 0 keeps ``AI-5`` secretly tied to it (a chosen AI side)."""
     import re
 
-    from tests.support.leaks import Knowledge
     from tests.support.secrecy import Secrecy
 
     secrecy = Secrecy(card=re.compile(r"AI-\d{1,2}"), private=lambda state, seat: set(),

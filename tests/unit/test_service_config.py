@@ -110,10 +110,10 @@ def test_a_cluster_url_names_a_redis_cluster_and_rq_needs_its_own_standalone_red
                             "RQ_REDIS_URL": "redis://q"}).redis_cluster
     assert not Config.from_env({"REDIS_URL": "redis://h:1"}).redis_cluster
     with _pytest.raises(ValueError, match="RQ_REDIS_URL"):
-        Config.from_env({"REDIS_URL": "redis+cluster://h:1"}).rq_url
+        _ = Config.from_env({"REDIS_URL": "redis+cluster://h:1"}).rq_url
     with _pytest.raises(ValueError, match="standalone"):
-        Config.from_env({"REDIS_URL": "redis+cluster://h:1",
-                         "RQ_REDIS_URL": "redis+cluster://h:2"}).rq_url
+        _ = Config.from_env({"REDIS_URL": "redis+cluster://h:1",
+                             "RQ_REDIS_URL": "redis+cluster://h:2"}).rq_url
     with _pytest.raises(ValueError):
         cluster_nodes("redis+cluster://")
     round_trip = Config.from_env({**config.to_env(), "ARENA_REDIS_WAIT_REPLICAS": "1"})

@@ -26,7 +26,7 @@ def test_bot_only_match_plays_to_the_end_through_rq_jobs(service):
     assert view["status"] == "finished" and view["view"]["total"] >= 21
     assert set(_causes(service, mid)[1:]) == {"bot"}
     assert service.verify(service.export(mid))["valid"] is True
-    assert "arena_bot_turns_total %d" % (len(_causes(service, mid)) - 1 - 1) in service.metrics()
+    assert f"arena_bot_turns_total {len(_causes(service, mid)) - 1 - 1}" in service.metrics()
 
 
 def test_duplicate_bot_jobs_collapse_and_stale_jobs_do_nothing(service):

@@ -20,7 +20,7 @@ def main(base_url: str) -> int:
         created = arena.create_match(game.id, [{"kind": "human"}, {"kind": "bot", "bot": game.bots[0]}])
         rng = random.Random(index + 1)
         final = play_seat(arena.with_token(created.seats[0].token), created.match_id,
-                          lambda turn: rng.choice(turn.actions))
+                          lambda turn, rng=rng: rng.choice(turn.actions))
         streamed = sum(1 for _ in stream_events(arena, created.match_id, max_s=5))
         print(json.dumps({"game": game.id, "match_id": created.match_id, "status": final.status,
                           "version": final.version, "streamed": streamed,

@@ -109,6 +109,7 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
                  for c in sorted(set(placeable(state, seat))) for r, col in cells]
                 + powers.ai5_actions(state, seat))
     if kind == COPY:
+        assert s.played is not None   # a copy is pending for the card just played
         return [{"type": COPY, "card": t}
                 for t in hacking.copy_targets(state, seat, s.played["card"])]
     if kind == EXCHANGE_RESERVE:

@@ -96,7 +96,6 @@ class _Seen:
         self.v = v
         self.seat = seat
         self.tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
-        n = len(self.tableaux)
         ai = v["you"]["ai_card"]
         self.own = self.tableaux[seat]
         if not self.own and ai:                  # set-up: own side chosen, not yet revealed
@@ -198,7 +197,10 @@ class IdleBot:
 
 GREEDY = GreedyBot()
 BOTS = {"random": RandomBot(legal_actions), "greedy": GREEDY, "idle": IdleBot()}
-from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+# expert.py (the Monte Carlo bot) imports this module's bots: imported once they exist
+from .expert import DEFAULT_BUDGET, ExpertBot  # noqa: E402
+
+BOTS["expert"] = ExpertBot()
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its
 # "per-decision time budget is a bot option". An omitted option keeps ExpertBot's default
@@ -210,7 +212,7 @@ EXPERT_OPTIONS_SCHEMA = {
         "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
                    "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
                                   "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
-                                  f"alone. Default {BOTS['expert'].budget}."},
+                                  f"alone. Default {DEFAULT_BUDGET}."},
         "candidates": {"type": "integer", "minimum": 1, "maximum": 24,
                        "description": "Commands kept for the rollouts. Default: the "
                                       "expert bot's shortlist for the match's mode."},

@@ -28,7 +28,7 @@ def reveal_neutral(rec: Recorder, phase: int) -> None:
     """Set-up of ``phase``: reveal 2 columns of 3 cards from the top of the phase deck
     (public, face up), before the reserve deal (R-DUO-GRID)."""
     cells = neutral_cells(phase)
-    cards = dict(zip(cells, rec.state.deck))
+    cards = dict(zip(cells, rec.state.deck, strict=False))
     rec.emit("NeutralGridRevealed", {"phase": phase, "cards": tableau_json(cards)})
 
 

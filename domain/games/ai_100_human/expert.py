@@ -236,7 +236,7 @@ class ExpertBot:
                     spent += 1
                     if counts[alive[0]] and time.perf_counter() - started > cap:
                         return self._means(totals, counts, alive)   # whole samples only
-                for i, r in zip(alive, results):
+                for i, r in zip(alive, results, strict=True):
                     totals[i] += r
                     counts[i] += 1
                 if time.perf_counter() - started > cap:
@@ -531,6 +531,7 @@ def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: rando
     s = state.seats[seat]
     value = float(s.score)
     if state.result is None and not to_end and phase == 1:
+        assert s.ai_card is not None   # chosen before phase 1's first card
         value += AI_PARTIAL_WEIGHT * score_ai_card(s.ai_card, s.tableau)
     return value
 
@@ -784,6 +785,7 @@ def _random_side(state: MatchState, seat: int, rng: random.Random,
 def _own_copy(state: MatchState, seat: int, rng: random.Random,
               memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
+    assert s.played is not None   # the copy follows the card just played
     pos = cell(s.played["cell"])
     nbrs = state.neighbour_tableaux(seat)
     targets = hacking.copy_targets(state, seat, s.played["card"])

@@ -135,7 +135,7 @@ def _finish_place(rec: Recorder, rng: random.Random) -> None:
                   for i, s in enumerate(state.seats) if s.choice]
     rec.emit("PlacementsRevealed", {"placements": placements})
     needs = {}
-    for seat, s in enumerate(rec.state.seats):
+    for seat in range(len(rec.state.seats)):
         kind = resolution_needed(rec.state, seat)
         if kind:
             needs[str(seat)] = kind

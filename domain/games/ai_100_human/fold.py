@@ -33,16 +33,18 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
                           objectives=dict(d["objectives"]), mode=d.get("mode", "standard"),
                           seats=[SeatState() for _ in range(d["seats"])])
     HANDLERS.handler(state, event)(state, event)
+    assert state is not None   # handler() raised for an event before MatchStarted
     return state
 
 
 def _seat(state: MatchState, event: Event) -> SeatState:
+    assert event.seat is not None   # an event of one seat
     return state.seats[event.seat]
 
 
 @_on("AICardsDealt")
 def _ai_dealt(state: MatchState, event: Event) -> None:
-    for seat, pair in zip(state.seats, event.data["cards"]):
+    for seat, pair in zip(state.seats, event.data["cards"], strict=False):
         seat.ai_pair = list(pair)
 
 
@@ -91,7 +93,7 @@ def _reserve_kept(state: MatchState, event: Event) -> None:
 
 @_on("AISidesRevealed")
 def _ai_revealed(state: MatchState, event: Event) -> None:
-    for seat, card in zip(state.seats, event.data["cards"]):
+    for seat, card in zip(state.seats, event.data["cards"], strict=False):
         seat.ai_card, seat.ai_revealed = card, True
         seat.tableau[AI_POS] = card
 

@@ -7,7 +7,7 @@ All functions are pure and return plain data; cells are ``(row, col)`` tuples.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from . import roles
 from .state import MatchState, Pos
@@ -104,8 +104,3 @@ def swap(tableau: Mapping[Pos, str], a: Pos, b: Pos) -> dict[Pos, str]:
     if cb is not None:
         out[a] = cb
     return out
-
-
-def cells_json(pairs: Iterable[tuple[Pos, Pos]]) -> list[list[list[int]]]:
-    """``[(a, b)]`` -> ``[[[ra, ca], [rb, cb]]]`` for commands."""
-    return [[[a[0], a[1]], [b[0], b[1]]] for a, b in pairs]

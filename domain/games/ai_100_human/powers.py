@@ -12,6 +12,7 @@ objective and before AI card scoring.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from . import roles, solo
 from .hacking import card_swaps, copy_targets, moves_to_empty
@@ -85,7 +86,7 @@ def extra_placements(state: MatchState, seat: int) -> list[dict]:
     """
     s = state.seats[seat]
     cells = placement_cells(s.tableau, diagonal=False, frame=False)
-    out = []
+    out: list[dict[str, Any]] = []
     for card in sorted(set(s.reserve)):
         if card == s.locked:
             continue

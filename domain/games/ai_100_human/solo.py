@@ -71,7 +71,7 @@ def start_phase(rec: Recorder, phase: int, rng: random.Random) -> None:
         rec.emit("DividersPlaced", {"rows": colors[:GRID_SIZE], "columns": colors[GRID_SIZE:]})
     cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
     deck = rec.state.deck
-    rec.emit("DraftGridBuilt", {"phase": phase, "cards": tableau_json(dict(zip(cells, deck)))})
+    rec.emit("DraftGridBuilt", {"phase": phase, "cards": tableau_json(dict(zip(cells, deck, strict=False)))})
     rec.emit("CardsDealt", {"purpose": "reserve", "cards": rec.state.deck[:RESERVE_DEAL]}, 0)
     rec.emit("TimerStackFormed", {"phase": phase, "count": min(TIMER_STACK, len(rec.state.deck))})
 
@@ -108,7 +108,7 @@ def refill(rec: Recorder) -> None:
     discarded = [state.grid[(r, c)] for r, c in state.tilted if (r, c) in state.grid]
     empty = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
              if (r, c) not in state.grid or [r, c] in state.tilted]
-    new = dict(zip(empty, state.timer))
+    new = dict(zip(empty, state.timer, strict=False))
     rec.emit("GridRefilled", {"discarded": discarded, "cards": tableau_json(new)})
 
 

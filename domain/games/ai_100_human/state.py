@@ -141,14 +141,14 @@ def dump_state(state: MatchState) -> dict[str, Any]:
 
 def load_state(data: Mapping[str, Any]) -> MatchState:
     """Inverse of :func:`dump_state`."""
-    data = _copy_json(data)
+    fields: dict[str, Any] = _copy_json(data)
     seats = []
-    for d in data.pop("seats"):
+    for d in fields.pop("seats"):
         d["tableau"] = {cell(e["cell"]): e["card"] for e in d["tableau"]}
         seats.append(SeatState(**d))
     for name in ("neutral", "grid"):
-        data[name] = {cell(e["cell"]): e["card"] for e in data.get(name, [])}
-    return MatchState(seats=seats, **data)
+        fields[name] = {cell(e["cell"]): e["card"] for e in fields.get(name, [])}
+    return MatchState(seats=seats, **fields)
 
 
 def _copy_json(obj: Any) -> Any:

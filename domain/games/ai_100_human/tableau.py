@@ -64,7 +64,7 @@ def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True
     steps = _ORTHO + _DIAG if diagonal else _ORTHO
     if frame:               # the neighbours of frame cells are laid out once
         near = _NEAR_IN_FRAME[diagonal]
-        cells = set()
+        cells: set[Pos] = set()
         for p in tableau:
             around = near.get(p)
             cells.update(_near(p, steps, True) if around is None else around)

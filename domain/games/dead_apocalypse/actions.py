@@ -86,6 +86,7 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if kind is None:
         return []
     if kind == "ditch":
+        assert state.prompt is not None   # the decision answers an open prompt
         cards = ditch_candidates(state, seat, state.prompt["from"])
         return [{"type": "choose", "card": c} for c in cards] + [{"type": "skip"}]
     if kind == "occupy":
@@ -93,13 +94,15 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
                 + [{"type": "skip"}])
     if kind == "reward":
         p = state.prompt
+        assert p is not None   # the decision answers an open prompt
         return [{"type": "claim", "choice": o} for o in reward_options(state, p["column"], p["taken"])]
     if kind == "help":
         return [{"type": "assist"}, {"type": "decline"}]
     plays = [{"type": "play", "card": c} for c in playable(state, seat)]
     if kind == "assist":
         return plays + [{"type": "end_assist"}]
-    out = [{"type": "use_repeat", "card": z} for z in zombie_repeats(state)] + plays
+    out: list[dict[str, Any]] = [{"type": "use_repeat", "card": z}
+                                 for z in zombie_repeats(state)] + plays
     out += [{"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
     out += [{"type": "use_repeat", "card": c} for c in repeatable(state, seat)]
     owed = zombie_repeats(state)

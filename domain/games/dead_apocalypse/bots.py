@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import random
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Sequence
 
 from domain.modular import RandomBot
 from .actions import legal_actions
@@ -53,7 +53,7 @@ HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones firs
 
 
 
-def _table(v: dict[str, Any], extra: list[dict[str, Any]] = ()) -> SimpleNamespace:
+def _table(v: dict[str, Any], extra: Sequence[dict[str, Any]] = ()) -> SimpleNamespace:
     """A planning table from a view: damage pool (+ hypothetical entries), rows, attackers."""
     return SimpleNamespace(
         damage=[dict(d) for d in v["damage"]] + [dict(d) for d in extra],
@@ -134,7 +134,9 @@ def attack_value(t: SimpleNamespace, entries: list[dict[str, Any]], attackers: l
 def _orders(t: SimpleNamespace, subset: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Defeat orders worth trying: attackers first, then most-immune first, then all."""
     cat = catalogue()
-    key = lambda c: (c not in t.attackers, -sum(len(v) for v in cat.of(t.zombie_row[c]).immune.values()))
+    def key(c: int) -> tuple[bool, int]:
+        return c not in t.attackers, -sum(len(v) for v in cat.of(t.zombie_row[c]).immune.values())
+
     first = tuple(sorted(subset, key=key))
     rest = [p for p in itertools.permutations(subset) if p != first] if len(subset) == 2 else []
     return [first] + rest
@@ -232,7 +234,8 @@ class CooperativeBot:
         """Assist when the hand adds a defeat to what the pooled damage defeats of all the
         attackers together (:meth:`_cover_plan`; immunities respected, a draw card counted
         as 1): the Undefeated Zombies' and per-player Ditches are avoided. Also assist with
-        one weak card when the attackers are already covered: every Zombie defeated after a seat assisted gives that seat a
+        one weak card when the attackers are already covered: every Zombie defeated after a seat
+        assisted gives that seat a
         card too (After Combat effects). Decline with nothing useful to play."""
         plan = self._cover_plan(v, seat)
         if plan or (plan == [] and _spare(v, seat) is not None):

@@ -43,15 +43,16 @@ def potential(state: MatchState, seat: int) -> list[dict[str, Any]]:
         if d["amount"] > 0:
             out.append(d)
     for card in hand + repeats:
-        d = cat.of(card)
-        amount = d.damage
-        for step in d.abilities:
+        card_def = cat.of(card)
+        amount = card_def.damage
+        for step in card_def.abilities:
             if step["op"] in ("damage_if", "damage_per"):
                 cond = {"op": step["op"], "amount": step["amount"],
                         "match": dict(step.get("if") or step.get("per"))}
                 amount += value_with(stays, card, cond)
         if amount > 0:
-            out.append({"title": d.title, "kind": d.kind, "faction": d.faction, "amount": amount})
+            out.append({"title": card_def.title, "kind": card_def.kind, "faction": card_def.faction,
+                        "amount": amount})
     return out
 
 
@@ -70,5 +71,5 @@ def help_needed(state: MatchState) -> bool:
     """The active seat's hand and cards in play will not gain enough damage to defeat
     every attacking Zombie still in the row (module doc). RULINGS R-HELP."""
     cat = catalogue()
-    attackers = [cat.of(state.zombie_row[c]) for c in state.attackers if state.zombie_row[c] is not None]
+    attackers = [cat.of(z) for c in state.attackers if (z := state.zombie_row[c]) is not None]
     return bool(attackers) and not covers(potential(state, state.active), attackers)

@@ -178,7 +178,7 @@ def _card(raw: Any, file: str, index: int) -> CardDef:
     kind = _str(where, "kind", raw.get("kind"), KINDS)
     base = ("id", "title", "kind", "copies", "text")
     if kind in PLAYER_KINDS or kind == "infection":
-        extra = ("faction", "damage", "abilities")
+        extra: tuple[str, ...] = ("faction", "damage", "abilities")
         if kind == "location":
             extra += ("occupancy", "repeat")
         _keys(where, "<card>", raw, base + extra, ("stack",))

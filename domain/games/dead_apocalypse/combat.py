@@ -27,8 +27,6 @@ from .ending import finish
 from .recorder import Recorder
 from .state import MatchState
 
-CDC = "cdc#1"
-
 
 def immune(zombie: CardDef, damage: Mapping[str, Any]) -> bool:
     """True when ``zombie`` is immune to the source of ``damage`` (type, faction or title).
@@ -100,7 +98,7 @@ def _classes(state: Any, column: int) -> dict[tuple, list[int]]:
     others = [c for c in range(len(state.zombie_row)) if c != column and may_fight(state, c)]
     order = {i: k for k, i in enumerate(_ordered(state, column))}
     classes: dict[tuple, list[int]] = {}
-    for i in sorted(order, key=order.get):
+    for i in sorted(order, key=order.__getitem__):
         d = state.damage[i]
         key = tuple(not immune(cat.of(state.zombie_row[c]), d) and (c in state.attackers or not d["ally"])
                     for c in others)
@@ -150,7 +148,7 @@ def spend_options(state: Any, column: int) -> list[list[list[int]]]:
 
 def _plan(state: Any, classes: list[list[int]], takes: list[int]) -> list[list[int]]:
     plan = []
-    for members, take in zip(classes, takes):
+    for members, take in zip(classes, takes, strict=True):
         for i in members:
             if take <= 0:
                 break

@@ -25,11 +25,11 @@ def gain_damage(rec: Recorder, seat: int, source: str, amount: int, ally: bool,
     step) the entry is conditional: ``amount`` is its value now and the fold keeps it up
     to date while cards enter play (ruling R-CONDITION, :mod:`.conditions`)."""
     card = catalogue().of(source)
-    data = {"seat": seat, "source": source, "title": card.title, "kind": card.kind,
+    data: dict[str, Any] = {"seat": seat, "source": source, "title": card.title, "kind": card.kind,
             "faction": card.faction, "amount": amount, "ally": ally}
     if cond is not None:
         data["cond"] = {"op": cond["op"], "amount": cond["amount"],
-                        "match": dict(cond.get("if") or cond.get("per"))}
+                        "match": dict(cond.get("if") or cond["per"])}
         data["spent"] = 0
         data["amount"] = value_with(in_play(rec.state, rec.state.active), source, data["cond"])
     elif amount <= 0:

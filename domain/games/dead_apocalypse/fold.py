@@ -34,6 +34,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
                           infection_stack=cat.stack_instances("infection"),
                           adept_stack=cat.stack_instances("adept"), help=new_help())
     HANDLERS.handler(state, event)(state, data, event.seat)
+    assert state is not None   # handler() raised for an event before MatchStarted
     if state.damage:
         refresh(state)              # conditions are read when damage is spent (R-CONDITION)
     return state
@@ -167,6 +168,7 @@ def _ditched(s: MatchState, d: dict, seat: int | None) -> None:
     if d["from"] == "deck":
         _pop_top(me.deck, d["card"])
     else:
+        assert zone is not None, d["from"]   # "hand", "discard", "played" or "deck"
         zone.remove(d["card"])
     (s.infection_stack if d["to"] == "infection_stack" else s.ditch).append(d["card"])
 

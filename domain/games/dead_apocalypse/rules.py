@@ -1,7 +1,8 @@
 """``decide``: validate a command for a seat and return the events it causes.
 
 This game's parts of the :class:`domain.decider.GameRules` template. Order of checks
-(stable error codes, ``domain.engine``): ``match_finished`` (409), ``not_your_turn`` (409), ``unknown_action`` (422), ``invalid_command`` (400, malformed
+(stable error codes, ``domain.engine``): ``match_finished`` (409), ``not_your_turn`` (409),
+``unknown_action`` (422), ``invalid_command`` (400, malformed
 for its JSON Schema: :func:`domain.modular.check_command`), then a rule reason (422):
 ``card_not_in_hand``, ``card_not_playable``, ``not_a_human``, ``location_not_in_play``,
 ``location_full``, ``repeat_unavailable``, ``repeat_unused``, ``no_zombie``,
@@ -80,6 +81,7 @@ def _reason(state: MatchState, seat: int, command: Mapping[str, Any], kind: str)
                            "unresolved this turn (Repeat: each turn that card resolves its ability).",
                            "repeat_unused")
     if kind == "choose":
+        assert state.prompt is not None   # "choose" is pending only with an open prompt
         return IllegalMove(f"{card!r} cannot be Ditched from your {state.prompt['from']}.", "not_ditchable")
     if kind == "claim":
         return IllegalMove(f"'{command['choice']}' is not available.", "reward_unavailable")

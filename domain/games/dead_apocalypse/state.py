@@ -96,9 +96,9 @@ def dump_state(state: MatchState) -> dict[str, Any]:
 
 def load_state(data: Mapping[str, Any]) -> MatchState:
     """Inverse of :func:`dump_state`."""
-    data = _copy(dict(data))
-    seats = [SeatState(**s) for s in data.pop("seats")]
-    return MatchState(seats=seats, **data)
+    fields: dict[str, Any] = _copy(dict(data))
+    seats = [SeatState(**s) for s in fields.pop("seats")]
+    return MatchState(seats=seats, **fields)
 
 
 def clone(state: MatchState) -> MatchState:

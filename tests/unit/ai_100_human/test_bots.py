@@ -15,12 +15,11 @@ GREEDY = E.bots["greedy"]
 
 def test_bots_only_return_legal_actions_all_match_long():
     for seats, seed in ((3, 1), (6, 2)):
-        rng = random.Random(seed)
         state, events = play_match(seats, seed, bots=["greedy", "random"] * 3)
         assert E.result(state) is not None
     state = state_of(given(step="place", hands=HANDS,
                            reserves={0: ["115", "117", "118"], 1: ["001"], 2: ["003"]}))
-    for name, bot in E.bots.items():
+    for bot in E.bots.values():
         for _ in range(10):
             assert bot.choose(state, 0, random.Random(_)) in E.legal_actions(state, 0)
 

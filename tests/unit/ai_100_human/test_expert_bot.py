@@ -87,7 +87,7 @@ def _extra_state():
     used = {"052", "056", "058", "060", "062"}
     pool = [c for c in catalogue().phase_deck(2)
             if c not in used and int(c) < 99][:39]
-    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13])) for s in range(3)}
+    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13], strict=False)) for s in range(3)}
     state = state_of(given(seats=3, ai=["AI-2", "AI-3", "AI-1"], phase=2, turn=7, step="place",
                            tableaux=tableaux, reserves={0: ["052", "056", "058"], 1: ["060"],
                                                         2: ["062"]}))

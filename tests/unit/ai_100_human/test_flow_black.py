@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.engine import IllegalMove
 from domain.games.ai_100_human.scoring import score_effect
 
 from .test_flow_support import E, given, of_type, run, state_of, types, vp, when
@@ -105,9 +106,9 @@ def test_115_scores_minus_2_then_exchanges_and_scores_the_card_put_into_play():
     options = E.legal_actions(state, 0)
     # Not the AI card, not 115/116 (neither in the tableau nor in the reserve).
     assert {(tuple(o["cell"]), o["card"]) for o in options} == {((1, 0), "056"), ((1, 1), "056")}
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove):
         when(state, 0, {"type": "exchange_reserve", "cell": [1, 2], "card": "056"})
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove):
         when(state, 0, {"type": "exchange_reserve", "cell": [1, 1], "card": "116"})
     state, out = run(state, [(0, {"type": "exchange_reserve", "cell": [1, 1], "card": "056"})])
     seat0 = [e for e in out if e.seat == 0 and e.type in ("VPScored", "ReserveExchanged")]

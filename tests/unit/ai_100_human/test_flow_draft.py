@@ -106,7 +106,7 @@ def test_phase_objective_is_scored_for_every_seat_after_the_7th_turn():
 
     state, events = play_match(3, seed=8, bots="greedy", on_event=spy)
     assert sorted(seen) == [1, 2]
-    for phase, rows in seen.items():
+    for rows in seen.values():
         assert [r[0] for r in rows] == [0, 1, 2]
         assert all(r[1] == r[2] for r in rows)
     objectives = [e.data["objective"] for e in events

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.engine import Event
+from domain.engine import Event, IllegalMove
 from domain.games.ai_100_human.flow import result_of
 from domain.games.ai_100_human.scoring import score_ai_card, score_effect, score_objective
 from domain.games.ai_100_human.tableau import FRAME
@@ -24,7 +24,7 @@ def test_ai5_exchanges_two_cards_once_per_game_keeping_adjacency():
     assert [(0, 2), (1, 1)] in cells                       # a card and an empty cell
     assert [(0, 0), (1, 1)] not in cells                   # 001 would be cut off
     assert not any((1, 2) in c for c in cells)             # never the AI card
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove):
         when(state, 0, {"type": "use_ai5", "cells": [[1, 2], [1, 1]]})
     state, out = run(state, [(0, {"type": "use_ai5", "cells": [[1, 1], [1, 3]]})])
     assert types(out) == ["AIPowerUsed"] and vp(out) == []           # no VP
@@ -53,7 +53,7 @@ def final_turn(ai, reserves, scores=None, exclude=(2, 4)):
     """Phase 2, turn 7, place step: every tableau full but ``exclude``; 3 seats."""
     free = [p for p in FRAME if p not in ((1, 2), exclude)]
     pool = [c for c in PLAIN if c not in {x for r in reserves.values() for x in r}]
-    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13])) for s in range(3)}
+    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13], strict=False)) for s in range(3)}
     return state_of(given(seats=3, ai=ai, phase=2, turn=7, step="place", tableaux=tableaux,
                           reserves=reserves, scores=scores, objectives=("Omega-3", "Omega-4")))
 

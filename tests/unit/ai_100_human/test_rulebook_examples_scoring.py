@@ -69,8 +69,11 @@ RENAUD_END = {(0, 0): "052", (0, 1): "073", (0, 2): "034", (0, 3): "063", (0, 4)
 
 def test_omega_4_three_and_five_diamonds_of_4_colours_give_15_and_25():
     from domain.games.ai_100_human.scoring.diamonds import diamond_points, triangles
-    rainbow = lambda t: [p for p in diamond_points(printed_board(t))  # noqa: E731
-                         if len({c for c, _ in triangles(printed_board(t), p)}) == 4]
+
+    def rainbow(t):
+        return [p for p in diamond_points(printed_board(t))
+                if len({c for c, _ in triangles(printed_board(t), p)}) == 4]
+
     # Pierrick: diamonds (1,1) R,Y,G,B; (1,3) R,P,Y,G; (1,4) P,B,K,G are all different ->
     # 3 x 5 = 15 (the book's "4 VP per diamond" summary contradicts its own 3x5 and the card).
     assert rainbow(PIERRICK_END) == [(1, 1), (1, 3), (1, 4)]

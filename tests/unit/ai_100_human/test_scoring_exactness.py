@@ -67,7 +67,7 @@ def neighbour_tableaux(draw):
         cells = draw(st.lists(st.sampled_from(FRAME), max_size=len(FRAME), unique=True))
         cards = draw(st.lists(st.sampled_from(DEVELOPMENT + AI_SIDES), min_size=len(cells),
                               max_size=len(cells), unique=True))
-        out.append(dict(zip(cells, cards)))
+        out.append(dict(zip(cells, cards, strict=False)))
     return out
 
 

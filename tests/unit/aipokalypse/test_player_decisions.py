@@ -59,12 +59,12 @@ def _ask(state, fn, *args, answers=()):
 
 # ------------------------------------------------------------------ Murderer
 
-def _murderer_table(berserker_pos=SCALE.index(2)):
+def _murderer_table(berserker_pos: int | None = None):
     """Seat 0: Murderer (1), Berserker (2, or ``berserker_pos``), Veteran (9) — all Humans;
     seat 1: Heavy Tank at 15 (+2 temporary). First point: Murderer 1+1 = 2 against 15+1+2 = 18."""
     state = table(2)
     put(state, 0, one("Murderer"), 0)
-    put(state, 0, one("Berserker"), berserker_pos)
+    put(state, 0, one("Berserker"), SCALE.index(2) if berserker_pos is None else berserker_pos)
     put(state, 0, one("Veteran"), SCALE.index(9))
     put(state, 1, one("Heavy Tank"), SCALE.index(15))
     _stack(state, [ids("Recruit", 3), [one("Goldfish")] + ids("Goldfish", 3)[1:]])

@@ -23,7 +23,7 @@ class Face(NamedTuple):
 
     color: str
     number: int
-    corners: tuple[Member, Member, Member, Member]
+    corners: tuple[Member, ...]   # four
 
 
 TL, TR, BL, BR = 0, 1, 2, 3

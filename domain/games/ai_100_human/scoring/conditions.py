@@ -11,7 +11,7 @@ Both colors shown must be present, but may be in any order"); ``same`` / ``diffe
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
+from itertools import pairwise, permutations
 from typing import Any, Mapping, Sequence
 
 from domain.games.ai_100_human.scoring.board import Member
@@ -32,7 +32,7 @@ def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
         if len(slots) != len(members):
             return False
         vals = [m[i] for m in members]
-        return any(all(v in s for v, s in zip(perm, slots)) for perm in permutations(vals))
+        return any(all(v in s for v, s in zip(perm, slots, strict=True)) for perm in permutations(vals))
     if "same" in cond:
         i = ATTR_INDEX[cond["same"]]
         return len({m[i] for m in members}) == 1
@@ -43,8 +43,8 @@ def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
         return sum(m[1] for m in members) == cond["sum"]
     if "consecutive" in cond:
         i = ATTR_INDEX[cond["consecutive"]]
-        vals = sorted(m[i] for m in members)
-        return all(b == a + 1 for a, b in zip(vals, vals[1:]))
+        ranks = sorted(int(m[i]) for m in members)   # numbers (the schema's attribute)
+        return all(b == a + 1 for a, b in pairwise(ranks))
     if "full_house" in cond:
         i = ATTR_INDEX[cond["full_house"]]
         shape = sorted(Counter(m[i] for m in members).values())

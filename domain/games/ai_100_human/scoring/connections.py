@@ -44,10 +44,10 @@ def score_connection(effect: Mapping[str, Any], board: Board, pos: Pos | None) -
     horizontal = effect["axis"] == "horizontal"
     groups = horizontal_groups(board) if horizontal else vertical_groups(board)
     scope = effect["scope"]
-    if scope == "this_row":
-        groups = [g for g in groups if g[0][0] == pos[0]]
-    elif scope == "this_column":
-        groups = [g for g in groups if g[0][1] == pos[1]]
+    if scope in ("this_row", "this_column"):
+        assert pos is not None, scope   # scored for a placed card
+        line, axis = pos[0] if scope == "this_row" else pos[1], 0 if scope == "this_row" else 1
+        groups = [g for g in groups if g[0][axis] == line]
     cond = effect["condition"]
     return effect["vp"] * sum(1 for g in groups if matches(cond, (g[2], g[3])))
 

@@ -44,21 +44,21 @@ class Connection(Plan):
         out = self._layouts.get(key)
         if out is None:
             pairs = g.pairs(self.axis)
-            if self.scope == "this_row":
-                pairs = tuple(p for p in pairs if g.positions[p[0]][0] == pos[0])
-            elif self.scope == "this_column":
-                pairs = tuple(p for p in pairs if g.positions[p[0]][1] == pos[1])
+            if self.scope in ("this_row", "this_column"):
+                assert pos is not None, self.scope   # scored for a placed card
+                axis = 0 if self.scope == "this_row" else 1
+                pairs = tuple(p for p in pairs if g.positions[p[0]][axis] == pos[axis])
             line_of = 0 if self.axis == "horizontal" else 1
             lines: dict[int, list[tuple[int, int]]] = {}
             for a, b in pairs:
                 lines.setdefault(g.positions[a][line_of], []).append((a, b))
-            out = []
+            built = []
             for _, line in sorted(lines.items()):
                 cells = sorted({c for pair in line for c in pair})
                 local = {c: j for j, c in enumerate(cells)}
-                out.append((itemgetter(*cells), tuple((local[a], local[b]) for a, b in line),
-                            table()))
-            out = tuple(out)
+                built.append((itemgetter(*cells),
+                              tuple((local[a], local[b]) for a, b in line), table()))
+            out = tuple(built)
             self._layouts[key] = out
         return out
 
@@ -118,7 +118,7 @@ class Diamond(Plan):
             key = getter(ids)
             hit = memo.get(key)
             if hit is None:
-                tris = [FACES[cid].corners[k] for cid, k in zip(key, corners) if cid is not None]
+                tris = [FACES[cid].corners[k] for cid, k in zip(key, corners, strict=True) if cid is not None]
                 hit = remember(memo, key, self.test(tris))
             n += hit
         return self.vp * n

@@ -11,11 +11,10 @@ from domain.games.ai_100_human.scoring.groups import score_group
 from domain.games.ai_100_human.scoring.sets import score_set
 from domain.games.ai_100_human.tableau import Pos
 
-BOARD_KINDS = ("group", "set", "count", "connection", "diamond", "row_ends")
-
 
 def evaluate(effect: Mapping[str, Any], board: Board, pos: Pos | None) -> int:
-    """VP of a board-reading effect (kinds in :data:`BOARD_KINDS`) for the card at
+    """VP of a board-reading effect (kinds ``group``, ``set``, ``count``, ``connection``,
+    ``diamond``, ``row_ends``) for the card at
     ``pos`` (``None`` for objectives). Raises ``ValueError`` for other kinds."""
     kind = effect["kind"]
     if kind == "group":

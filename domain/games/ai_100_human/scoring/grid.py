@@ -40,6 +40,13 @@ def value_key(attr: str, value: object) -> int | None:
     return ATTR_KEYS[attr][domain.index(value)] if value in domain else None
 
 
+def _printed_key(attr: str, value: object) -> int:
+    """:func:`value_key` of a value printed on a card (always one of the domain's)."""
+    key = value_key(attr, value)
+    assert key is not None, (attr, value)
+    return key
+
+
 class Geometry:
     """A rectangle of ``rows`` x ``cols`` cells whose top-left position is ``(r0, c0)``.
 
@@ -156,9 +163,9 @@ class _CardTables:
         self.keys: dict[str, tuple[int, int]] = {}
         for cid in cards:
             f = face(cid)
-            self.keys[cid] = value_key("color", f.color), value_key("number", f.number)
+            self.keys[cid] = _printed_key("color", f.color), _printed_key("number", f.number)
         self.alternatives: dict[str, tuple[tuple[int, int], ...]] = {
-            cid: tuple((value_key("color", c), value_key("number", n))
+            cid: tuple((_printed_key("color", c), _printed_key("number", n))
                        for c, n in acts_as(cid)[1:])
             for cid in cards if len(acts_as(cid)) > 1}
         self.acting = frozenset(self.alternatives)
@@ -239,7 +246,7 @@ def read_ids(tableau: Mapping[Pos, str]) -> tuple[Geometry, list]:
     t = _tables or _card_tables()
     if not t.known.issuperset(tableau.values()):
         raise KeyError(next(c for c in tableau.values() if c not in t.known))
-    ids = [None] * FRAME.n
+    ids: list[str | None] = [None] * FRAME.n
     try:
         for pos, card_id in tableau.items():
             ids[FRAME.index[pos]] = card_id

@@ -92,7 +92,7 @@ class Group(RegionPlan):
         masks = [(board >> width * k) & full for k in range(PRESENT + 1)]
         cards = masks[PRESENT]
         found: set[int] = set()
-        for (_, test), placements in zip(self.shapes, per_shape):
+        for (_, test), placements in zip(self.shapes, per_shape, strict=True):
             kind, arg = test[0], test[1]
             if kind == "each":
                 ok = 0

@@ -3,7 +3,8 @@
 The reference semantics are the board evaluators (``effects.evaluate`` over
 ``board.boards``); a plan gives exactly their VP (property tests in
 ``tests/unit/ai_100_human/test_scoring_exactness*.py`` compare both over random tableaux
-for every card, objective and AI card, and for random effects of the whole vocabulary). A plan reads its effect object once, then per
+for every card, objective and AI card, and for random effects of the whole vocabulary). A plan reads
+its effect object once, then per
 call reads the tableau once (:mod:`.grid`: a packed bitboard, or the card id per cell)
 and scores it:
 
@@ -66,6 +67,7 @@ class Neighbour(Plan):
         best = 0
         for board in boards:
             if self.this_row:
+                assert pos is not None   # this_row: scored for a placed card
                 members = [f for p, f in board if p[0] == pos[0]]
             else:
                 members = [f for _, f in board]

@@ -14,7 +14,7 @@ a value-count vector) are remembered in :mod:`.memo` tables.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, permutations
+from itertools import combinations, pairwise, permutations
 from typing import Any, Callable, Mapping, Sequence
 
 from domain.games.ai_100_human.scoring.conditions import ATTR_INDEX
@@ -45,7 +45,7 @@ def compile_condition(cond: Mapping[str, Any]) -> Test:
             hit = memo.get(vals)
             if hit is None:
                 hit = memo[vals] = len(slots) == len(vals) and any(
-                    all(v in s for v, s in zip(perm, slots)) for perm in permutations(vals))
+                    all(v in s for v, s in zip(perm, slots, strict=True)) for perm in permutations(vals))
             return hit
         return slotted
     if "same" in cond:
@@ -62,7 +62,7 @@ def compile_condition(cond: Mapping[str, Any]) -> Test:
 
         def consecutive(ms: Members) -> bool:
             vals = sorted(m[i] for m in ms)
-            return all(b == a + 1 for a, b in zip(vals, vals[1:]))
+            return all(b == a + 1 for a, b in pairwise(vals))
         return consecutive
     if "full_house" in cond:
         i = ATTR_INDEX[cond["full_house"]]

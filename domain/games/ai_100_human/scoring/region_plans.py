@@ -14,7 +14,7 @@ Each class names the reference function it equals.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from domain.games.ai_100_human.scoring.grid import (
     ATTR_KEYS, PRESENT, Alternative, Cells, Geometry, lane, lanes, read_board, value_key)
@@ -168,7 +168,8 @@ class Set(RegionPlan):
         super().__init__(effect["scope"])
         self.vp, self.single, self.size = effect["vp"], effect.get("single", False), effect["size"]
         cond = effect["condition"]
-        self.solve = None
+        self.solve: Callable[[tuple[int, ...]], int] | None = None
+        self.keys: tuple[tuple[int, ...], ...]
         if "each" in cond:
             (attr, values), = cond["each"].items()
             self.rule, self.keys = "each", (lane_keys(attr, values),)
@@ -190,7 +191,8 @@ class Set(RegionPlan):
             attr = value if key in ("consecutive", "full_house") else "number"
             self.rule, self.keys = "generic", tuple((k,) for k in ATTR_KEYS[attr])
             self.solve = generic_set_counter(key, value, self.size)
-        self.value = getattr(self, "_" + self.rule)      # the rule's method, bound once
+        # the rule's method, bound once (the per-region call skips value()'s dispatch)
+        self.value = getattr(self, "_" + self.rule)  # type: ignore[method-assign]
 
     def lanes_read(self) -> tuple[int, ...]:
         """The counted lanes; the card count ``n`` only matters for ``slots``: with
@@ -230,7 +232,7 @@ class Set(RegionPlan):
         n = (board & present).bit_count()
         if n < self.size:
             return 0
-        feed = [(k, (board & m).bit_count()) for k, m in zip(self.subset_sizes, data)]
+        feed = [(k, (board & m).bit_count()) for k, m in zip(self.subset_sizes, data, strict=True)]
         sets = n // self.slot_count
         while sets > 0 and any(have < sets * k for k, have in feed):
             sets -= 1
@@ -238,6 +240,7 @@ class Set(RegionPlan):
 
     def _generic(self, board: int, present: int, data: tuple[int, ...]) -> int:
         counts = tuple([(board & m).bit_count() for m in data])
+        assert self.solve is not None   # set with the "generic" rule
         return self._sets(self.solve(counts) if sum(counts) >= self.size else 0)
 
 
@@ -248,6 +251,7 @@ class Count(RegionPlan):
     def __init__(self, effect: Mapping[str, Any]):
         super().__init__(effect["scope"])
         spec = effect["measure"]
+        self.keys: tuple[tuple[int, ...], ...]
         if "cards" in spec:
             (attr, values), = spec["cards"].items()
             self.rule, self.keys = "cards", (lane_keys(attr, values),)
@@ -283,6 +287,7 @@ class Count(RegionPlan):
                 n = min(counts) * max(counts)
         ladder = self.ladder
         if ladder is None:
+            assert self.vp is not None   # a count without a ladder has a vp (schema)
             return self.vp * n
         return ladder[min(n, len(ladder)) - 1] if n > 0 else 0
 

@@ -67,7 +67,8 @@ def _set_types(key: str, value: Any, size: int) -> tuple[tuple[int, ...], ...]:
     domain = COLORS if attr == "color" else NUMBERS
     types = []
     for combo in combinations_with_replacement(range(len(domain)), size):
-        members = [((domain[j], 0) if attr == "color" else ("", domain[j])) for j in combo]
+        members: list[Member] = [((COLORS[j], 0) if attr == "color" else ("", NUMBERS[j]))
+                                 for j in combo]
         if matches({key: value}, members):
             vec = [0] * len(domain)
             for j in combo:
@@ -101,8 +102,8 @@ def packing_solver(types: Sequence[tuple[int, ...]],
             return hit
         best = 0
         for t in types:
-            if all(a >= b for a, b in zip(c, t)):
-                best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t))))
+            if all(a >= b for a, b in zip(c, t, strict=True)):
+                best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t, strict=True))))
         memo[c] = best
         return best
     return solve
