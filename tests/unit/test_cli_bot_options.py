@@ -80,7 +80,7 @@ class _CreatingClient:
     def cards(self, game):
         return {"game": game, "cards": []}
 
-    def create_match(self, game, seats, options=None):
+    def create_match(self, game, seats, options=None, player_key=None, rated=False):
         self.seats = seats
         raise ApiError(400, {"code": "validation_error", "detail": "stop here",
                              "errors": {"seats": {"1": {"bot_options": {"budget": ["bad"]}}}}})
