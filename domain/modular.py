@@ -11,6 +11,8 @@ them once, so a game's ``game.py`` only says how a match starts and where its re
 """
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import random
 from pathlib import Path
@@ -157,10 +159,15 @@ class ModularEngine(EngineBase):
     def public_cards(self) -> dict[str, Any]:
         """The ``public_cards`` hook: ``cards_module.public_cards()`` (the game's printed
         card faces as plain data from its card files), ``{"cards": []}`` when the subclass
-        sets no ``cards_module``. Never hidden information."""
+        sets no ``cards_module``; plus ``"phrasebook"`` (:func:`phrasebook_of`) when the
+        game's folder has one. Never hidden information."""
         if self.cards_module is None:
             return {"cards": []}
-        return self.cards_module.public_cards()
+        data = dict(self.cards_module.public_cards())
+        book = phrasebook_of(self.cards_module)
+        if book is not None:
+            data["phrasebook"] = book
+        return data
 
     def dump_state(self, state: Any) -> dict[str, Any]:
         """``state.dump_state``: a JSON-serialisable snapshot."""
@@ -335,3 +342,18 @@ class Recorder:
         self.state = self.evolve(self.state, event)
         self.events.append(event)
         return event
+
+
+@functools.lru_cache(maxsize=None)
+def _read_phrasebook(path: str) -> dict[str, Any] | None:
+    file = Path(path)
+    return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else None
+
+
+def phrasebook_of(module: ModuleType) -> dict[str, Any] | None:
+    """The phrasebook of the game whose folder holds ``module``: its ``phrasebook.json``
+    (every event and command type in the rulebook's words, format in
+    ``cli/render/phrases.py`` and docs/client-developers.md), read once; ``None`` when the
+    folder has none. A copy: callers may not change the cached one."""
+    book = _read_phrasebook(str(Path(module.__file__ or "").parent / "phrasebook.json"))
+    return copy.deepcopy(book) if book is not None else None
