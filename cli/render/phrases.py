@@ -23,7 +23,8 @@ A template is text with ``{placeholder}`` s: ``{who}``/``{Who}`` (the actor: "yo
 "Seat 1 (greedy bot)", a player's name), the verb endings ``{s}``, ``{es}``, ``{is}``,
 ``{has}``, ``{was}``, ``{your}`` (agreeing with the actor), and ``{path}`` or
 ``{path:format}`` over the event's ``data`` (or the command) with a dotted ``path``.
-Formats: ``card`` (a card's name), ``card+text`` (name - effect text), ``cards``, ``seat``,
+Formats: ``card`` (a card's name), ``card+text`` (name - effect text), ``cards``, ``seat``
+(``Seat``: as a sentence's subject),
 ``seats``, ``cell``, ``cells``, ``n:<noun>`` (``3 cards``, ``1 card``), ``term:<name>``,
 ``words`` (underscores as spaces), ``list``, ``ordinal``, ``by_seat`` (``{seat: n}`` as ``Seat 0 (5) and you (3)``), ``thing`` (a card, else
 ``terms.option``), ``each:<part>`` (each item of a list through ``parts[<part>]``),
@@ -129,7 +130,8 @@ class Phrasebook:
         entry = (self.book.get("events") or {}).get(kind)
         seat = envelope.get("seat")
         data = envelope.get("data") or {}
-        text = self._say(entry, data, seat, list(seats), you) if entry is not None else words_of(kind)
+        text = (self._say(entry, data, seat, list(seats), you) if entry is not None
+                else words_of(kind).capitalize())
         cause = envelope.get("cause")
         if cause and cause not in ("player", "bot") and entry is not None:
             text += f" ({self.term('cause', cause)})"
@@ -141,7 +143,7 @@ class Phrasebook:
         kind = str(action.get("type") or "")
         entry = (self.book.get("commands") or {}).get(kind)
         if entry is None:
-            return sentence(words_of(kind))
+            return sentence(words_of(kind).capitalize())
         return sentence(self._say(entry, action, you, list(seats), you))
 
     def term(self, name: str, value: Any) -> str:
@@ -199,8 +201,8 @@ class Phrasebook:
         if kind == "events":
             return "; ".join(self.event(e, seats, you).rstrip(".") for e in _items(value)
                              if isinstance(e, Mapping)) or "nothing to show"
-        if kind == "seat":
-            return seat_name(value, seats, you)
+        if kind in ("seat", "Seat"):
+            return seat_name(value, seats, you, subject=kind == "Seat")
         if kind == "seats":
             return join((seat_name(s, seats, you) for s in _items(value)), "nobody")
         if kind == "cell":
@@ -301,7 +303,7 @@ def words_of(key: str) -> str:
 
 
 def sentence(text: str) -> str:
-    """Spaces tidied, the first letter a capital."""
+    """Spaces tidied (a player's name keeps its case: templates begin with a capital,
+    ``{Who}`` or ``{seat:Seat}``)."""
     text = re.sub(r"\s+", " ", text).strip()
-    text = re.sub(r"\s+([,.;:)])", r"\1", text)
-    return text[:1].upper() + text[1:] if text else text
+    return re.sub(r"\s+([,.;:)])", r"\1", text)

@@ -46,10 +46,11 @@ export function wordsOf(key) {
   return /[A-Z]/.test(String(key).slice(1)) ? spaced.toLowerCase() : spaced;
 }
 
-/** Spaces tidied, the first letter a capital. */
+function capital(t) { return t ? t[0].toUpperCase() + t.slice(1) : t; }
+
+/** Spaces tidied (a player's name keeps its case). */
 export function sentence(text) {
-  const t = text.replace(/\s+/g, " ").trim().replace(/\s+([,.;:)])/g, "$1");
-  return t ? t[0].toUpperCase() + t.slice(1) : t;
+  return text.replace(/\s+/g, " ").trim().replace(/\s+([,.;:)])/g, "$1");
 }
 
 /** [1, 2] -> "row 1, column 2". */
@@ -156,6 +157,7 @@ export function phrasebook(book, faces) {
       case "command": return v && typeof v === "object" ? api.command(v, seats, you) : "";
       case "events": return items(v).filter((e) => e && typeof e === "object").map((e) => api.event(e, seats, you).replace(/\.$/, "")).join("; ") || "nothing to show";
       case "seat": return seatName(v, seats, you);
+      case "Seat": return seatName(v, seats, you, true);
       case "seats": return join(items(v).map((s) => seatName(s, seats, you)), "nobody");
       case "cell": return cell(v);
       case "cells": return join(items(v).map(cell), "no cell");
@@ -196,7 +198,7 @@ export function phrasebook(book, faces) {
     event(env, seats, you) {
       const kind = String(env.type || "");
       const entry = (pb.events || {})[kind];
-      let t = entry !== undefined ? say(entry, env.data || {}, env.seat, seats || [], you) : wordsOf(kind);
+      let t = entry !== undefined ? say(entry, env.data || {}, env.seat, seats || [], you) : capital(wordsOf(kind));
       if (env.cause && env.cause !== "player" && env.cause !== "bot" && entry !== undefined) t += ` (${term("cause", env.cause)})`;
       return sentence(t);
     },
@@ -204,7 +206,7 @@ export function phrasebook(book, faces) {
     command(action, seats, you) {
       const kind = String(action.type || "");
       const entry = (pb.commands || {})[kind];
-      return sentence(entry === undefined ? wordsOf(kind) : say(entry, action, you, seats || [], you));
+      return sentence(entry === undefined ? capital(wordsOf(kind)) : say(entry, action, you, seats || [], you));
     },
   };
   return api;
