@@ -54,7 +54,20 @@ class GameRenderer:
         """The events (already redacted for ``you``) in words, one dim line each; seats
         the game adds to the roster (the A.I.Toma) are named from ``view``."""
         roster = list(seats) + self.table_seats(view or {})
+        if cards.phrases is not None:       # the game's phrasebook: every event in words
+            for event in events:
+                console.print(Text(f"v{event.get('version')} " + cards.phrases.event(event, roster, you),
+                                   style="bold" if event.get("seat") == you and you is not None else "dim"))
+            return
         render_event_lines(console, events, lambda c: self.label(c, cards), roster, you)
+
+    def command_line(self, action: Mapping[str, Any], match: Mapping[str, Any], you: int,
+                     cards: CardBook) -> Text:
+        """A legal command in words: the phrasebook's sentence (``Draft Y3 - 8 VP per
+        ...``) when the game has one, else :attr:`action_line`."""
+        if cards.phrases is not None:
+            return Text(cards.phrases.command(action, match.get("seats") or [], you))
+        return self.action_line(action, match, you, cards)
 
 
 def _of(module: ModuleType, game: str, title: str) -> GameRenderer:

@@ -68,13 +68,17 @@ def join(items: Iterable[str], empty: str = "nothing") -> str:
 def seat_name(seat: Any, seats: Iterable[Mapping[str, Any]] = (), you: int | None = None,
               *, subject: bool = False) -> str:
     """A seat in a sentence: ``"you"`` (``"You"`` as ``subject``) for the reader, a bot's
-    seat and level (``"Seat 1 (greedy bot)"``), a player's name (``"ann (seat 2)"``),
+    seat and level (``"Seat 1 (greedy bot)"``), a player's name (``"ann (seat 2)"``), a seat
+    of the table by its name (``kind`` ``"table"``: ``"the A.I.Toma"``),
     ``"Seat 2"``; ``"the table"`` for no seat."""
     if seat is None:
         return "The table" if subject else "the table"
     if seat == you:
         return "You" if subject else "you"
     info = next((s for s in seats if s.get("seat") == seat), {}) if seats else {}
+    if info.get("kind") == "table" and info.get("name"):      # the A.I.Toma
+        name = str(info["name"])
+        return name[:1].upper() + name[1:] if subject else name
     if info.get("kind") == "bot" or info.get("bot"):
         return f"Seat {seat} ({info.get('bot') or 'a'} bot)"
     if info.get("name"):

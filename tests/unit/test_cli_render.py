@@ -123,8 +123,9 @@ def test_render_events_names_you_and_other_seats():
     events = [{"version": 7, "type": "CardDrafted", "seat": 0, "data": {"card": "001"}},
               {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}}]
     text = _text(draw=lambda console: render_events(console, events, you=0))
-    assert "v7 you: card drafted: card 001 P2" in text
-    assert "v8 seat 2: card drafted: forced no" in text
+    assert "v7 You draft P2 into your reserve" in text
+    assert "v8 Seat 2 drafts a card into their reserve" in text
+    assert "forced" not in text and " no" not in text
 
 
 # ------------------------------------------------------------ 2-player and solo modes

@@ -35,6 +35,7 @@ export function seatName(seat, seats, you, subject = false) {
   if (seat === null || seat === undefined) return subject ? "The table" : "the table";
   if (seat === you) return subject ? "You" : "you";
   const info = (seats || []).find((s) => s.seat === seat) || {};
+  if (info.kind === "table" && info.name) return subject ? info.name[0].toUpperCase() + info.name.slice(1) : info.name;
   if (info.kind === "bot" || info.bot) return `Seat ${seat} (${info.bot || "a"} bot)`;
   if (info.name) return `${info.name} (seat ${seat})`;
   return `Seat ${seat}`;

@@ -17,6 +17,40 @@ import { Selection } from "./targets.js";
 import { verifyExport } from "./verify.js";
 import { actionWords, eventWords } from "./words.js";
 
+/**
+ * What an event points at on the board, for the last-move highlight: its cards, cells,
+ * slots and columns (`{card, cell, slot, column}` fields of its data, as the boards mark
+ * them with data-card / data-cell / data-slot / data-column).
+ * @param {any} env @returns {string[]}
+ */
+export function moveMarks(env) {
+  const data = env.data || {};
+  const out = [];
+  for (const key of ["card", "source", "location", "faction", "special", "under", "unit"]) {
+    if (typeof data[key] === "string") out.push(`[data-card="${CSS.escape(data[key])}"]`);
+  }
+  if (Array.isArray(data.cell)) out.push(`[data-cell="${data.cell.join(",")}"]`);
+  if (Number.isInteger(data.slot)) out.push(`[data-slot="${data.slot}"]`);
+  if (Number.isInteger(data.column)) out.push(`[data-column="${data.column}"]`);
+  return out;
+}
+
+/** Mark the last move of every seat on a drawn board (class "last-move" and its words). */
+export function highlightMoves(board, lastMoves) {
+  for (const [seat, move] of lastMoves) {
+    const scope = board.querySelector(`[data-seat="${seat}"]`);
+    for (const selector of move.marks) {
+      const inSeat = scope ? [...scope.querySelectorAll(selector)] : [];
+      const els = inSeat.length ? inSeat : selector.startsWith("[data-card") ? [...board.querySelectorAll(selector)] : [];
+      for (const el of els) {
+        el.classList.add("last-move");
+        el.setAttribute("data-last-move", move.words);
+        if (!el.getAttribute("title")?.includes("Last move")) el.setAttribute("title", `${el.getAttribute("title") || ""}${el.getAttribute("title") ? "\n" : ""}Last move: ${move.words}`);
+      }
+    }
+  }
+}
+
 /** "Seat 0 · ann" / "Seat 1 · bot greedy" / "Seat 2 · open". */
 export function seatNamer(seats) {
   return (seat) => {
@@ -126,7 +160,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   /** @type {import("./types.js").MatchView} */
   let match;
   try { match = await get(path, token); } catch (error) {
-    replace(root, h("h1", { text: "Match not found" }), h("p", { class: "problem", text: error.message }), h("a", { href: "#/", text: "Back to the lobby" }));
+    const closed = error instanceof ApiError && error.code === "spectators_disabled";
+    replace(root, h("h1", { text: closed ? "No spectators in this match" : "Match not found" }),
+      h("p", { class: "problem", text: closed ? "This match was created with spectators disabled: it can be watched once it has finished, or played with a seat link." : error.message }),
+      h("a", { href: "#/", text: "Back to the lobby" }));
     return () => {};
   }
   const game = match.game;
@@ -145,7 +182,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const resultBox = h("div", { id: "result" });
   replace(root,
     h("div", { class: "match" },
-      head, problemBox, resultBox,
+      head, problemBox, justBox, resultBox,
       h("div", { class: "match-grid" },
         h("div", { class: "board-col" }, boardBox),
         h("aside", { class: "side-col" }, actionsBox,
@@ -164,6 +201,13 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   let verified = null;
   const seatName = () => seatNamer(match.seats);
   const labelOf = (id) => board.label(cards, id);
+  /** @returns {import("./words.js").Table} */
+  const table = () => ({ cards, seats: match.seats || [], viewer });
+  /** seat -> its last move: the board things it touched and its words */
+  const lastMoves = new Map();
+  /** the latest batch of events in words ("what just happened") */
+  let justNow = { command: undefined, lines: /** @type {string[]} */ ([]) };
+  const justBox = h("p", { class: "just-happened", role: "status", "aria-live": "polite" });
 
   /** The deadlines a match view gives (`deadlines`, else its `deadline` for the viewer). */
   function exactDeadlines(view) {
@@ -243,6 +287,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
       drawn = h("pre", { class: "board generic", text: JSON.stringify(match.view, null, 2) });
     }
     replace(boardBox, drawn);
+    highlightMoves(boardBox, lastMoves);
     boardBox.setAttribute("data-version", String(match.version));
     boardBox.setAttribute("data-status", match.status);
     drawActions();
@@ -263,7 +308,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
       legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
         h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), disabled: acting,
-          onclick: () => act(action), text: actionWords(action, labelOf) }))) : null,
+          onclick: () => act(action), text: actionWords(action, labelOf, table()) }))) : null,
       legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
   }
 
@@ -326,7 +371,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   async function act(action) {
     if (viewer === null || acting) return;
     acting = true;
-    sending = actionWords(action, labelOf);
+    sending = actionWords(action, labelOf, table());
     problemBox.textContent = "";
     boardBox.setAttribute("data-busy", "true");
     drawActions();           // its buttons disabled, the move named
@@ -371,8 +416,21 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   function logEvent(env) {
     if (logged.has(env.version)) return;
     logged.add(env.version);
-    logList.prepend(h("li", { "data-version": env.version, text: eventWords(env, labelOf, seatName()) }));
+    const said = eventWords(env, labelOf, seatName(), table());
+    logList.prepend(h("li", { "data-version": env.version, class: env.seat === viewer && viewer !== null ? "mine" : "" },
+      h("span", { class: "v muted small", text: `v${env.version} ` }), said));
     while (logList.children.length > 300) logList.lastChild.remove();
+    if (env.command_id !== justNow.command || env.command_id === null || env.command_id === undefined) justNow = { command: env.command_id, lines: [] };
+    justNow.lines.push(said);
+    replace(justBox, h("b", { text: "Just now: " }), justNow.lines.slice(-4).join(" · "));
+    if (env.seat !== null && env.seat !== undefined) {
+      const marks = moveMarks(env);
+      const prev = lastMoves.get(env.seat);
+      if (marks.length) {
+        const same = prev && prev.command === env.command_id && env.command_id;
+        lastMoves.set(env.seat, { command: env.command_id, marks: same ? [...prev.marks, ...marks] : marks, words: said });
+      }
+    }
   }
 
   function drawTimer() {

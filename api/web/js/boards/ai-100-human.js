@@ -6,6 +6,8 @@ import { COLOUR_LETTER, lookup } from "../cards.js";
 import { field, row, section, seatTitle, stat } from "./common.js";
 
 const CORNERS = ["tl", "tr", "bl", "br"];
+/** The rulebook's names of the modes ("2-Player Mode", "Solo Mode"). */
+const MODE_NAMES = { solo: "Solo Mode", duo: "2-Player Mode", standard: "3-6 players" };
 const CORNER_WORDS = { tl: "top left", tr: "top right", bl: "bottom left", br: "bottom right" };
 
 /** "071 R3" / "AI-5 G2" / "Omega-3". */
@@ -118,7 +120,7 @@ export function render(view, ctx) {
   const you = field(view, "you");
   const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
   const header = h("div", { class: "board-head" },
-    stat("Mode", view.mode), stat("Phase", view.phase), stat("Turn", view.turn), stat("Step", view.step),
+    stat("Mode", MODE_NAMES[view.mode] || view.mode), stat("Phase", view.phase), stat("Turn", view.turn), stat("Step", view.step),
     stat("Deck", view.deck_count), view.pass_direction ? stat("Passing", view.pass_direction) : null);
   const mine = you ? section("Your cards",
     (you.dealt || []).length ? h("div", {}, h("h4", { text: "Dealt (keep two as your reserve)" }), row(you.dealt, (id) => withText(ctx, id))) : null,
@@ -137,7 +139,7 @@ export function render(view, ctx) {
       choosing ? h("div", {}, h("h4", { text: "Choose your AI card side" }), row(s.ai_cards_dealt, (id) => withText(ctx, id))) : null,
       grid(ctx, s.tableau, 3, 5, own));
   });
-  const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-player mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral")) : null;
+  const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-Player Mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral")) : null;
   const [first, ...others] = tables;
   const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
   const drafting = view.solo && view.step === "draft";   // the solo draft is from the grid
