@@ -71,7 +71,8 @@ def test_interactive_play_reads_the_numbered_choice_from_stdin():
     assert "standard game: you are seat 0, 2 bots (random)" in out
     assert "your tableau" in out and "your decision: draft" in out
     assert "your choice (1-" in out
-    assert "1   choose ai side AI-" in out
+    # both AI card sides offered, each with its text (the phrasebook: card+text)
+    assert len(re.findall(r"\d   Choose the AI card side AI-\d+ \(\w+ \d\) — \S", out)) >= 2
     rows = _cells(out)
     assert len(rows) == 3 and sum(row[2] == "bot (random)" for row in rows) == 2
 
@@ -87,7 +88,7 @@ def test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result():
     assert "resign     give up your seat" in out                       # the help
     assert '"fight" is neither an action number' in out
     assert re.search(r"There is no action 999: choose a number from 1 to \d+\.", out)
-    assert "keep faction F" in out and "A.I.Toma: difficulty Boss" in out
+    assert "Choose the faction " in out and "A.I.Toma: difficulty Boss" in out
     assert "your hand (6)" in out and "your slots - ammo" in out
     assert "Phase 2: Battle" in out and "battle card" in out
     menus = _menus(out)
@@ -104,7 +105,7 @@ def test_interactive_dead_apocalypse_to_the_result():
     out = proc.stdout
     assert "co-operative game, 2 players, standard game: you are seat 0, 1 bot (random)" in out
     assert "Zombie Row over Resource Row" in out and "│ Resource Row" in out
-    assert "your hand (" in out and "- deck " in out and "end your turn" in out
+    assert "your hand (" in out and "- deck " in out and "End your turn" in out
     assert not any("{" in line for line in _menus(out))
     assert "the team " in out
     rows = _cells(out)

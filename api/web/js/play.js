@@ -320,8 +320,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
       verifyBtn.disabled = true;
       try { verified = await verifyMatch(matchId); drawResult(); } catch (error) { showProblem(error); verifyBtn.disabled = false; }
     });
+    // the ending in the rulebook's words ("The players lost: the Resource Stack ran out")
+    const ending = eventWords({ type: "MatchEnded", seat: null, version: match.version, data: match.result }, labelOf, seatName(), table());
     replace(resultBox, resultPanel(match.result, seatName(),
-      h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
+      h("div", {}, h("p", { class: "ending", text: ending }), h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
         h("p", {}, verifyBtn, " ", h("a", { href: `#/replay/${matchId}`, class: "button", text: "Replay" }), " ",
           h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out)));
   }
