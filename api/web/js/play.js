@@ -85,16 +85,27 @@ export function boardContext(cards, viewer, seats, selection, pendingKind) {
   };
 }
 
-/** The result: scores, winners, ranking and whatever else the game decides a match by. */
+/** The words of a score breakdown's sources (AI: 100% Human's result.breakdown). */
+const SOURCE_WORDS = { cards: "Development cards", objective_1: "Phase 1 objective", objective_2: "Phase 2 objective", ai_card: "AI card" };
+
+/** The result: scores (by source when the game breaks them down), winners, ranking and
+ * whatever else the game decides a match by. */
 export function resultPanel(result, seatName, extra) {
   const scores = result.scores || [];
+  /** @type {Record<string, number>[]} each seat's score by source (AI: 100% Human), adding up to its score */
+  const breakdown = Array.isArray(result.breakdown) ? result.breakdown : [];
+  const sources = breakdown.length ? Object.keys(breakdown[0]) : [];
   const winners = new Set(result.winners || []);
   return h("section", { class: "result zone", "aria-label": "Result" },
     h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
     result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
       : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
-    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Won" }))),
-      h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }), h("td", { text: String(score) }),
+    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }),
+      sources.map((k) => h("th", { text: SOURCE_WORDS[k] || k.replace(/_/g, " ") })),
+      h("th", { text: sources.length ? "Total" : "Score" }), h("th", { text: "Won" }))),
+      h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }),
+        sources.map((k) => h("td", { class: "num", text: String(((breakdown[seat] || {})[k]) ?? "–") })),
+        h("td", { class: "num", text: String(score) }),
         h("td", { text: winners.has(seat) ? "yes ★" : "no" }))))),
     extra);
 }
