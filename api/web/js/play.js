@@ -191,6 +191,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const timer = h("span", { class: "timer", id: "timer" });
   const head = h("div", { class: "match-head" });
   const resultBox = h("div", { id: "result" });
+  const justBox = h("p", { class: "just-happened", role: "status", "aria-live": "polite" });
   replace(root,
     h("div", { class: "match" },
       head, problemBox, justBox, resultBox,
@@ -218,7 +219,6 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const lastMoves = new Map();
   /** the latest batch of events in words ("what just happened") */
   let justNow = { command: undefined, lines: /** @type {string[]} */ ([]) };
-  const justBox = h("p", { class: "just-happened", role: "status", "aria-live": "polite" });
 
   /** The deadlines a match view gives (`deadlines`, else its `deadline` for the viewer). */
   function exactDeadlines(view) {

@@ -1,8 +1,11 @@
-"""Screenshots of each game's board at desktop (1280 x 800) and phone (390 x 844) width.
+"""Screenshots of each game and mode at desktop (1280 x 800) and phone (390 x 844) width.
 
-``take_screenshots(browser, base_url, out_dir)`` creates matches over the public API, plays
-the human seat some moves over the API (preferring moves that fill the board), opens the
-seat's page and saves ``<name>-desktop.png`` / ``<name>-phone.png``; also the lobby and a
+``take_screenshots(browser, base_url, out_dir)`` creates a match per game and mode over the
+public API, plays the human seat over the API (preferring moves that fill the board) and
+opens the seat's page three times: at a **decision** (its first choices), **mid-game**
+(after the board's ``moves``) and at the **end** (played out); each is saved as
+``<name>-<stage>-desktop.png`` / ``<name>-<stage>-phone.png`` (the mid-game ones also as
+``<name>-desktop.png`` / ``<name>-phone.png``, the docs' pictures); also the lobby and a
 replay. ``./scripts/screenshots`` (this module's ``main``) runs it against an embedded
 server and writes ``docs/screenshots/``; ``test_screenshots.py`` runs it on every test run.
 """
@@ -32,21 +35,32 @@ BOARDS: dict[str, tuple[str, list[dict], dict, int, tuple[str, ...]]] = {
                     {}, 9, ("recruit", "open_slot", "spend_ammo", "choose_faction")),
     "aipokalypse-solo": ("aipokalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "boss"}, 7,
                          ("recruit", "open_slot", "choose_faction")),
+    "aipokalypse-coop": ("aipokalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
+                         {"mode": "coop", "difficulty": "handy_man"}, 9, ("recruit", "open_slot", "choose_faction")),
     "dead-apocalypse": ("dead-apocalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "cooperative"}],
                         {}, 12, ("occupy", "play", "defeat")),
+    "dead-apocalypse-solo": ("dead-apocalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "easy"}, 12,
+                             ("defeat", "occupy", "play")),
 }
+#: the moments of a match each board is shot at: stage -> human moves made before it
+#: (``None``: the board's ``moves``; ``-1``: played to its end)
+STAGES = {"decision": 0, "mid": None, "end": -1}
 SETTLED = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
 
-def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random) -> None:
-    """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots."""
+def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random,
+          budget_s: float = 300) -> int:
+    """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots, then
+    wait until the seat has a decision again (or the match ended); returns the moves made."""
     made = 0
-    deadline = time.monotonic() + 300
-    while made < moves and time.monotonic() < deadline:
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
         match = api.get(f"/v1/matches/{match_id}", token)
         if match["status"] == "finished":
-            return
+            return made
+        if made >= moves and str(0) in (match.get("pending") or {}):
+            return made
         actions = api.get(f"/v1/matches/{match_id}/legal-actions", token)["actions"]
         if not actions:
             api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=5", token)
@@ -54,9 +68,10 @@ def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ..
         liked = [a for a in actions if a["type"] in prefer]
         api.post(f"/v1/matches/{match_id}/actions", rng.choice(liked or actions), token)
         made += 1
+    return made
 
 
-def _shoot(page: Any, out: Path, name: str) -> list[Path]:
+def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Path]:
     files = []
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
@@ -65,6 +80,9 @@ def _shoot(page: Any, out: Path, name: str) -> list[Path]:
         path = out / f"{name}-{suffix}.png"
         page.screenshot(path=str(path))
         files.append(path)
+        if also:
+            shutil.copyfile(path, out / f"{also}-{suffix}.png")
+            files.append(out / f"{also}-{suffix}.png")
     return files
 
 
@@ -87,11 +105,18 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
             status, created = api.post("/v1/matches", {"game": game, "seats": seats, "options": options})
             assert status == 201, created
             match_id, token = created["match_id"], created["seats"][0]["token"]
-            _play(api, match_id, token, moves, prefer, rng)
-            page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
-            page.wait_for_url(f"**/#/m/{match_id}")
-            page.wait_for_function(SETTLED)
-            files += _shoot(page, out, name)
+            made = 0
+            for stage, upto in STAGES.items():
+                target = moves if upto is None else 100_000 if upto < 0 else upto
+                made += _play(api, match_id, token, max(0, target - made), prefer, rng,
+                              budget_s=900 if upto == -1 else 300)
+                page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
+                page.wait_for_url(f"**/#/m/{match_id}")
+                page.wait_for_function(SETTLED)
+                if stage == "end":
+                    page.wait_for_selector("#result .result")
+                files += _shoot(page, out, f"{name}-{stage}", also=name if stage == "mid" else None)
+                page.goto(f"{base_url}/#/")
         status, created = api.post("/v1/matches", {"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
         match_id = created["match_id"]
         while (match := api.get(f"/v1/matches/{match_id}"))["status"] != "finished":

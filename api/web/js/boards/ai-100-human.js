@@ -8,6 +8,9 @@ import { field, row, section, seatTitle, stat } from "./common.js";
 const CORNERS = ["tl", "tr", "bl", "br"];
 /** The rulebook's names of the modes ("2-Player Mode", "Solo Mode"). */
 const MODE_NAMES = { solo: "Solo Mode", duo: "2-Player Mode", standard: "3-6 players" };
+/** The steps of a turn in the rulebook's words ("2 Phases Overview" A-F). */
+const STEP_NAMES = { setup: "setup", draft: "draft", discard: "discard (2-Player Mode)", place: "place a card",
+  resolve: "black cards", extra: "AI card effects", finished: "finished" };
 const CORNER_WORDS = { tl: "top left", tr: "top right", bl: "bottom left", br: "bottom right" };
 
 /** "071 R3" / "AI-5 G2" / "Omega-3". */
@@ -70,14 +73,16 @@ function grid(ctx, entries, rows, cols, own, cls = "tableau") {
   return h("div", { class: cls, style: `--cols:${c1 - c0 + 1}` }, cells);
 }
 
+/** The two objectives, one line each, the current one marked (always in view). */
 function objectives(ctx, view) {
   const obj = field(view, "objectives", {}) || {};
-  return section("Objectives", h("ul", { class: "objectives" }, Object.entries(obj).map(([phase, id]) => {
+  return h("ul", { class: "objectives", "aria-label": "Objectives" }, Object.entries(obj).map(([phase, id]) => {
     const card = lookup(ctx.cards, id);
-    return h("li", { class: id === view.current_objective ? "current" : "" },
-      h("b", { text: `${id} (${phase.replace("phase", "phase ")})${id === view.current_objective ? " — now" : ""}: ` }),
+    const now = id === view.current_objective;
+    return h("li", { class: now ? "current" : "" },
+      h("b", { text: `${now ? "▶ " : ""}${phase.replace("phase", "Phase ")} objective ${id}${now ? " (now)" : ""}: ` }),
       card ? card.text : "");
-  })));
+  }));
 }
 
 /** The solo dividers as chips ("row 0: green (G)"), the standee's marked with a star. */
@@ -120,33 +125,40 @@ export function render(view, ctx) {
   const you = field(view, "you");
   const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
   const header = h("div", { class: "board-head" },
-    stat("Mode", MODE_NAMES[view.mode] || view.mode), stat("Phase", view.phase), stat("Turn", view.turn), stat("Step", view.step),
-    stat("Deck", view.deck_count), view.pass_direction ? stat("Passing", view.pass_direction) : null);
+    stat("Mode", MODE_NAMES[view.mode] || view.mode), stat("Phase", view.phase), stat("Turn", view.turn),
+    stat("Step", STEP_NAMES[view.step] || view.step), stat("Deck", view.deck_count),
+    view.pass_direction ? stat("Passing", view.pass_direction) : null, objectives(ctx, view));
   const mine = you ? section("Your cards",
     (you.dealt || []).length ? h("div", {}, h("h4", { text: "Dealt (keep two as your reserve)" }), row(you.dealt, (id) => withText(ctx, id))) : null,
-    h("h4", { text: `Hand (${(you.hand || []).length})` }), row(you.hand, (id) => withText(ctx, id)),
     h("h4", { text: `Reserve (${(you.reserve || []).length})` }), row(you.reserve, (id) => withText(ctx, id)),
+    h("h4", { text: `Hand (${(you.hand || []).length}) — the effect text is on each card's button and tooltip` }),
+    row(you.hand, (id) => tile(ctx, id)),
     you.choice ? h("p", {}, stat("Your choice", label(ctx.cards, you.choice))) : null,
-    you.locked ? h("p", {}, stat("Locked in", JSON.stringify(you.locked))) : null) : null;
+    you.locked ? h("p", {}, stat("Locked in (back in your reserve this turn)", label(ctx.cards, you.locked))) : null) : null;
   const tables = seats.map((s) => {
     const own = s.seat === ctx.viewer;
+    const compact = !own && ctx.viewer !== null;
     const choosing = !s.ai_card && (s.ai_cards_dealt || []).length && own;
-    return h("section", { class: `zone seat${own ? " own" : ""}`, "data-seat": s.seat },
+    const aiCard = s.ai_card ? lookup(ctx.cards, s.ai_card) : null;
+    return h("section", { class: `zone seat${own ? " own" : ""}${compact ? " compact" : ""}`, "data-seat": s.seat },
       h("h3", { text: seatTitle(ctx, s.seat) }),
-      h("p", {}, stat("Score", s.score), " ", stat("This turn", s.turn_vp), " ", stat("Hand", s.hand_count),
-        " ", stat("Reserve", s.reserve_count), " ", stat("Waiting for", s.pending ? s.pending.replace(/_/g, " ") : "nothing")),
-      s.ai_card ? h("p", { class: "muted", text: `AI card ${label(ctx.cards, s.ai_card)}: ${(lookup(ctx.cards, s.ai_card) || {}).text || ""}` }) : null,
+      h("p", { class: "seat-stats" }, stat("Score", `${s.score} VP`), " ", stat("This turn", `${s.turn_vp} VP`),
+        compact ? null : [" ", stat("Hand", s.hand_count), " ", stat("Reserve", s.reserve_count)],
+        " ", stat(compact ? "Doing" : "Waiting for", s.pending ? s.pending.replace(/_/g, " ") : "nothing")),
+      s.ai_card ? h("p", { class: "ai-line", title: aiCard ? aiCard.text : "" },
+        h("b", { text: `AI card ${label(ctx.cards, s.ai_card)}` }), compact ? null : `: ${aiCard ? aiCard.text : ""}`) : null,
       choosing ? h("div", {}, h("h4", { text: "Choose your AI card side" }), row(s.ai_cards_dealt, (id) => withText(ctx, id))) : null,
-      grid(ctx, s.tableau, 3, 5, own));
+      grid(ctx, s.tableau, 3, 5, own, compact ? "tableau mini" : "tableau"));
   });
-  const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-Player Mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral")) : null;
+  const neutral = field(view, "neutral_grid") ? section("Neutral grid (2-Player Mode)", grid(ctx, view.neutral_grid, 3, 4, false, "tableau neutral mini")) : null;
   const [first, ...others] = tables;
   const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
   const drafting = view.solo && view.step === "draft";   // the solo draft is from the grid
   return h("div", { class: "board a1" }, header,
     drafting ? solo(ctx, view.solo) : null,
     ownFirst ? h("div", { class: "split" }, first, mine) : null,
-    view.solo && !drafting ? solo(ctx, view.solo) : null, neutral, ...(ownFirst ? others : tables), objectives(ctx, view),
+    ownFirst ? h("div", { class: "others" }, ...others, neutral) : h("div", { class: "others spectating" }, ...tables, neutral),
+    view.solo && !drafting ? solo(ctx, view.solo) : null,
     (view.last_reveal || []).length ? section("Last reveal", h("ul", {}, view.last_reveal.map((r) =>
       h("li", { text: `${ctx.seatName(r.seat)}: ${label(ctx.cards, r.card)}${r.cell ? ` at row ${r.cell[0]}, column ${r.cell[1]}` : ""}` })))) : null);
 }
