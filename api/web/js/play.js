@@ -43,6 +43,8 @@ export function highlightMoves(board, lastMoves) {
       const inSeat = scope ? [...scope.querySelectorAll(selector)] : [];
       const els = inSeat.length ? inSeat : selector.startsWith("[data-card") ? [...board.querySelectorAll(selector)] : [];
       for (const el of els) {
+        // one mark per move: a card inside a marked cell (or a cell holding a marked card) is not marked again
+        if (el.parentElement?.closest(".last-move") || el.querySelector(".last-move")) continue;
         el.classList.add("last-move");
         el.setAttribute("data-last-move", move.words);
         if (!el.getAttribute("title")?.includes("Last move")) el.setAttribute("title", `${el.getAttribute("title") || ""}${el.getAttribute("title") ? "\n" : ""}Last move: ${move.words}`);
@@ -90,16 +92,21 @@ const SOURCE_WORDS = { cards: "Development cards", objective_1: "Phase 1 objecti
 
 /** The result: scores (by source when the game breaks them down), winners, ranking and
  * whatever else the game decides a match by. */
-export function resultPanel(result, seatName, extra) {
+export function resultPanel(result, seatName, extra, ending = "") {
   const scores = result.scores || [];
   /** @type {Record<string, number>[]} each seat's score by source (AI: 100% Human), adding up to its score */
   const breakdown = Array.isArray(result.breakdown) ? result.breakdown : [];
   const sources = breakdown.length ? Object.keys(breakdown[0]) : [];
   const winners = new Set(result.winners || []);
+  // a co-operative ending (won or lost together, "outcome"): the ending in words, no ranking
+  const together = Boolean(result.outcome) && scores.every((x) => x === scores[0]) && !breakdown.length;
   return h("section", { class: "result zone", "aria-label": "Result" },
-    h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
-    result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
-      : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
+    together && ending ? h("h2", { text: ending })
+      : h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
+    together && ending ? null : ending ? h("p", { class: "ending", text: ending })
+      : result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
+        : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
+    together ? null :
     h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }),
       sources.map((k) => h("th", { text: SOURCE_WORDS[k] || k.replace(/_/g, " ") })),
       h("th", { text: sources.length ? "Total" : "Score" }), h("th", { text: "Won" }))),
@@ -286,7 +293,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         ` · ${match.status} · `, status, " ", timer,
         " · ", h("a", { href: `#/replay/${matchId}`, text: "replay" }),
         viewer !== null ? [" · ", h("a", { href: `#/watch/${matchId}`, text: "spectate" })] : null),
-      h("p", { class: "muted small", text: `Seed commitment ${match.seed_commitment}` }));
+      h("p", { class: "muted small seed-line", title: `Seed commitment ${match.seed_commitment}`, text: `Seed commitment ${match.seed_commitment}` }));
   }
 
   function drawBoard() {
@@ -334,9 +341,9 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     // the ending in the rulebook's words ("The players lost: the Resource Stack ran out")
     const ending = eventWords({ type: "MatchEnded", seat: null, version: match.version, data: match.result }, labelOf, seatName(), table());
     replace(resultBox, resultPanel(match.result, seatName(),
-      h("div", {}, h("p", { class: "ending", text: ending }), h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
+      h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
         h("p", {}, verifyBtn, " ", h("a", { href: `#/replay/${matchId}`, class: "button", text: "Replay" }), " ",
-          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out)));
+          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out), ending));
   }
 
   function showProblem(error) {

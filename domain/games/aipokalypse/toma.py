@@ -278,6 +278,7 @@ def view(state: MatchState) -> dict[str, Any] | None:
             "ammo": len(p.ammo) if live else board["ammo"], "pool": pool,
             "ammo_strength": max(1, symbol_count(pool, "ammo")), "passive": passive,
             "slots": slots, "score": p.score, "battle_stack": len(p.stack),
+            "total_strength": _shown_total(state, slots),
             "current": dump_fight(p.current), "beside": [[c if up else None, up] for c, up in p.beside],
             "discard_due": toma.discard_due, "ailien_stays": toma.ailien_stays,
             "alt_pending": toma.alt_pending, "gift_used": toma.gift_used,
@@ -287,3 +288,22 @@ def view(state: MatchState) -> dict[str, Any] | None:
 def _pile_strength(pile: list[str]) -> int:
     cat = catalogue()
     return sum(cat[c].value or 0 for c in pile)
+
+
+def _shown_total(state: Mapping[str, Any], seat: int, board: Mapping[str, Any]) -> int:
+    """The A.I.Toma's "Total Strength" as its board is shown: the result's ``toma.strength``
+    once the match has a result, else the sum of its shown units' strengths."""
+    result = state.get("result")
+    if result and result.get("toma"):
+        return result["toma"]["strength"]
+    return total_strength(board)
+
+
+def _shown_total(state: MatchState, slots: list[dict[str, Any]]) -> int:
+    """The A.I.Toma's "Total Strength" as its board is shown: the result's ``toma.strength``
+    once the match has a result, else the sum of its shown units' strengths (``slots``:
+    the view's, each with its ``strength``)."""
+    result = state.result
+    if result and result.get("toma"):
+        return result["toma"]["strength"]
+    return sum(s["strength"] for s in slots if s["unit"])

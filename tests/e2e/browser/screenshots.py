@@ -49,6 +49,35 @@ SETTLED = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
 
+class _Patient:
+    """``Api`` calls that wait out a 429 (the API's request rate limits: a whole match
+    played over HTTP makes many requests) as ``Retry-After`` asks, then ask again."""
+
+    def __init__(self, api: Api):
+        self.api = api
+
+    def _again(self, call, *args):
+        for _ in range(120):
+            try:
+                out = call(*args)
+            except AssertionError as error:          # Api.get asserts a 200
+                if "429" not in str(error.args[0][1:2]):
+                    raise
+                time.sleep(1.0)
+                continue
+            if isinstance(out, tuple) and out[0] == 429:
+                time.sleep(1.0)
+                continue
+            return out
+        raise AssertionError("rate limited for two minutes")
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        return self._again(self.api.get, path, token)
+
+    def post(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+        return self._again(self.api.post, path, body, token)
+
+
 def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random,
           budget_s: float = 300) -> int:
     """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots, then
@@ -89,7 +118,7 @@ def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Pat
 def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> list[Path]:
     """Save every board's screenshots into ``out``; returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    api = Api(base_url)
+    api = _Patient(Api(base_url))
     rng = random.Random(seed)
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(90_000)
