@@ -68,6 +68,8 @@ export function seatNamer(seats) {
 export function boardContext(cards, viewer, seats, selection, pendingKind) {
   return {
     cards, viewer, pendingKind, seatName: seatNamer(seats),
+    /** the selection's keys ("card:071", "cell:1,2"): a board may show what the chosen card would do */
+    selected: selection ? [...selection.keys] : [],
     /** every [row, column] a legal action names (boards grow their grids to reach them) */
     targetCells() {
       if (!selection) return [];
@@ -220,6 +222,11 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   let verified = null;
   const seatName = () => seatNamer(match.seats);
   const labelOf = (id) => board.label(cards, id);
+  /** what a board adds to an action's words (AI: 100% Human: a placement's VP preview) */
+  const noteOf = (action) => {
+    const note = /** @type {any} */ (board).note;
+    return typeof note === "function" ? note(action, match.view || {}) : "";
+  };
   /** @returns {import("./words.js").Table} */
   const table = () => ({ cards, seats: match.seats || [], viewer });
   /** seat -> its last move: the board things it touched and its words */
@@ -326,7 +333,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
       legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
         h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), disabled: acting,
-          onclick: () => act(action), text: actionWords(action, labelOf, table()) }))) : null,
+          onclick: () => act(action), text: actionWords(action, labelOf, table()) + noteOf(action) }))) : null,
       legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
   }
 

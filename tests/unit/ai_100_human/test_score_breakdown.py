@@ -3,9 +3,12 @@ the Phase 1 and Phase 2 Objective cards and the AI card add up to each seat's sc
 each source is the sum of the match's ``VPScored`` events of that source."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cli.bot_match import play_bot_match
+from domain.engine import Setup, build_bot, derive_rng
 from domain.games import get_engine
 from domain.games.ai_100_human.state import VP_SOURCES, breakdown, vp_source, SeatState
 
@@ -43,3 +46,35 @@ def test_sources_follow_the_rulebook_steps():
     assert vp_source({"reason": "card", "card": "006", "via": "115", "vp": 4}, 2) == "cards"
     seat = SeatState(score=9, vp_by={"cards": 5, "ai_card": 4})
     assert breakdown(seat) == {"cards": 5, "objective_1": 0, "objective_2": 0, "ai_card": 4}
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3])
+def test_the_vp_preview_of_a_placement_is_what_the_card_scores(seats):
+    # the preview of the placement a seat chose equals the VPScored of that card at its
+    # reveal (rulebook B.5 "Check the effect of the card and immediately gain VPs"); black
+    # cards' previews are None (applied after the others, on what is still to be chosen)
+    bot = build_bot(ENGINE, "random", None)
+    state = None
+    for event in ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, {})), derive_rng(b"pv", 0)):
+        state = ENGINE.evolve(state, event)
+    rng, checked, version = random.Random(seats), 0, 0
+    placed: dict[tuple[int, str], int] = {}          # (seat, card) -> its preview
+    while ENGINE.result(state) is None:
+        seat = min(ENGINE.pending(state))
+        previews = {(p["card"], tuple(p["cell"])): p["vp"] for p in ENGINE.view(state, seat)["you"]["previews"]}
+        command = bot.choose(state, seat, rng)
+        if command["type"] == "place":
+            vp = previews[(command["card"], tuple(command["cell"]))]
+            if vp is not None:
+                placed[(seat, command["card"])] = vp
+        else:
+            assert previews == {}
+        version += 1
+        for event in ENGINE.decide(state, seat, command, derive_rng(b"pv", version)):
+            state = ENGINE.evolve(state, event)
+            if event.type == "VPScored" and event.data["reason"] == "card" and "via" not in event.data:
+                key = (event.seat, event.data["card"])
+                if key in placed:
+                    assert event.data["vp"] == placed.pop(key), (key, event.data)
+                    checked += 1
+    assert checked >= 7 * seats

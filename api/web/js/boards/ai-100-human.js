@@ -64,9 +64,11 @@ function grid(ctx, entries, rows, cols, own, cls = "tableau") {
       const id = at.get(`${r},${c}`);
       const key = `cell:${r},${c}`;
       const inFrame = r >= 0 && r < rows && c >= 0 && c < cols;
+      const here = own && !id ? previewsAt(ctx, r, c) : [];
       const cell = h("div", { class: `cell${inFrame ? "" : " outside"}`, "data-cell": `${r},${c}`,
-        "aria-label": `row ${r}, column ${c}${inFrame ? "" : " (outside the frame)"}` },
-      id ? tile(ctx, id) : h("span", { class: "cell-name", text: `${r},${c}` }));
+        "aria-label": `row ${r}, column ${c}${inFrame ? "" : " (outside the frame)"}${here.length ? `: ${here.map(previewWords(ctx)).join(", ")}` : ""}` },
+      id ? tile(ctx, id) : h("span", { class: "cell-name", text: `${r},${c}` }),
+      here.length ? h("span", { class: "preview", text: here.map(previewWords(ctx)).join("\n") }) : null);
       cells.push(own ? ctx.mark(cell, key) : cell);
     }
   }
@@ -74,6 +76,29 @@ function grid(ctx, entries, rows, cols, own, cls = "tableau") {
 }
 
 /** The two objectives, one line each, the current one marked (always in view). */
+/**
+ * The VP previews (view.you.previews: each legal placement's VP now) of an empty cell: only
+ * the selected card's when a card is selected.
+ */
+function previewsAt(ctx, r, c) {
+  const all = (ctx.previews || []).filter((p) => p.cell[0] === r && p.cell[1] === c);
+  const chosen = (ctx.selected || []).filter((k) => k.startsWith("card:")).map((k) => k.slice(5));
+  return chosen.length ? all.filter((p) => chosen.includes(p.card)) : all;
+}
+
+/** "G4 +3 VP" ("K2 VP later" for a black card, scored after the others). */
+function previewWords(ctx) {
+  return (p) => `${label(ctx.cards, p.card).split(" ")[1] || p.card} ${p.vp === null || p.vp === undefined ? "VP later" : `+${p.vp} VP`}`;
+}
+
+/** What a legal command adds to its button: a placement's VP preview (" → +3 VP"). */
+export function note(action, view) {
+  if (action.type !== "place") return "";
+  const p = ((view.you || {}).previews || []).find((x) => x.card === action.card && x.cell[0] === action.cell[0] && x.cell[1] === action.cell[1]);
+  if (!p) return "";
+  return p.vp === null || p.vp === undefined ? " → VP after the black cards" : ` → +${p.vp} VP`;
+}
+
 function objectives(ctx, view) {
   const obj = field(view, "objectives", {}) || {};
   return h("ul", { class: "objectives", "aria-label": "Objectives" }, Object.entries(obj).map(([phase, id]) => {
@@ -123,6 +148,7 @@ function solo(ctx, s) {
  */
 export function render(view, ctx) {
   const you = field(view, "you");
+  ctx.previews = (you && you.previews) || [];
   const seats = [...(view.seats || [])].sort((a, b) => (a.seat === ctx.viewer ? -1 : b.seat === ctx.viewer ? 1 : a.seat - b.seat));
   const header = h("div", { class: "board-head" },
     stat("Mode", MODE_NAMES[view.mode] || view.mode), stat("Phase", view.phase), stat("Turn", view.turn),
