@@ -89,12 +89,15 @@ export function boardContext(cards, viewer, seats, selection, pendingKind) {
   };
 }
 
+/** What each game's result.scores count (the rulebooks' words). */
+const SCORE_LABELS = { aipokalypse: "Total strength", "ai-100-human": "VP" };
+
 /** The words of a score breakdown's sources (AI: 100% Human's result.breakdown). */
 const SOURCE_WORDS = { cards: "Development cards", objective_1: "Phase 1 objective", objective_2: "Phase 2 objective", ai_card: "AI card" };
 
 /** The result: scores (by source when the game breaks them down), winners, ranking and
  * whatever else the game decides a match by. */
-export function resultPanel(result, seatName, extra, ending = "") {
+export function resultPanel(result, seatName, extra, ending = "", scoreLabel = "Score") {
   const scores = result.scores || [];
   /** @type {Record<string, number>[]} each seat's score by source (AI: 100% Human), adding up to its score */
   const breakdown = Array.isArray(result.breakdown) ? result.breakdown : [];
@@ -103,15 +106,15 @@ export function resultPanel(result, seatName, extra, ending = "") {
   // a co-operative ending (won or lost together, "outcome"): the ending in words, no ranking
   const together = Boolean(result.outcome) && scores.every((x) => x === scores[0]) && !breakdown.length;
   return h("section", { class: "result zone", "aria-label": "Result" },
-    together && ending ? h("h2", { text: ending })
+    (together || result.outcome) && ending ? h("h2", { text: ending })
       : h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
-    together && ending ? null : ending ? h("p", { class: "ending", text: ending })
+    (together || result.outcome) && ending ? null : ending ? h("p", { class: "ending", text: ending })
       : result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
         : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
     together ? null :
     h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }),
       sources.map((k) => h("th", { text: SOURCE_WORDS[k] || k.replace(/_/g, " ") })),
-      h("th", { text: sources.length ? "Total" : "Score" }), h("th", { text: "Won" }))),
+      h("th", { text: sources.length ? "Total" : scoreLabel }), h("th", { text: "Won" }))),
       h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }),
         sources.map((k) => h("td", { class: "num", text: String(((breakdown[seat] || {})[k]) ?? "–") })),
         h("td", { class: "num", text: String(score) }),
@@ -228,7 +231,13 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     return typeof note === "function" ? note(action, match.view || {}) : "";
   };
   /** @returns {import("./words.js").Table} */
-  const table = () => ({ cards, seats: match.seats || [], viewer });
+  const table = () => ({ cards, seats: tableSeats(), viewer });
+  /** the roster and the seats a game adds (A.I.Pokalypse's A.I.Toma, named in sentences) */
+  const tableSeats = () => {
+    const toma = (match.view || {}).toma;
+    const extra = toma && Number.isInteger(toma.seat) ? [{ seat: toma.seat, kind: "table", name: "the A.I.Toma" }] : [];
+    return [...(match.seats || []), ...extra];
+  };
   /** seat -> its last move: the board things it touched and its words */
   const lastMoves = new Map();
   /** the latest batch of events in words ("what just happened") */
@@ -350,7 +359,8 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     replace(resultBox, resultPanel(match.result, seatName(),
       h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
         h("p", {}, verifyBtn, " ", h("a", { href: `#/replay/${matchId}`, class: "button", text: "Replay" }), " ",
-          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out), ending));
+          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out), ending,
+      SCORE_LABELS[game] || "Score"));
   }
 
   function showProblem(error) {

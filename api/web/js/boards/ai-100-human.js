@@ -40,9 +40,9 @@ export function tile(ctx, id, key = `card:${id}`) {
 }
 
 /** A card with its effect text beside (hand, dealt, AI choice). */
-function withText(ctx, id) {
+function withText(ctx, id, cls = "") {
   const card = lookup(ctx.cards, id);
-  return h("div", { class: "card-with-text" }, tile(ctx, id), h("p", { class: "card-text", text: card ? card.text : "" }));
+  return h("div", { class: `card-with-text ${cls}` }, tile(ctx, id), h("p", { class: "card-text", text: card ? card.text : "" }));
 }
 
 /**
@@ -134,11 +134,11 @@ function solo(ctx, s) {
       h("div", {}, h("h4", { text: "Draft grid" }), draft, dividers(s)),
       h("div", {},
         h("p", {}, stat("Standee", standee), " ", stat("Timer stack", s.timer_count), " ", stat("Rating", s.rating || "—")),
-        (s.offer || []).length ? h("div", {}, h("h4", { text: "Offer" }), row(s.offer, (id) => tile(ctx, id))) : null,
+        (s.offer || []).length ? h("p", { class: "small", text: `Offer (the standee's line, outlined in the grid): ${s.offer.map((id) => label(ctx.cards, id).split(" ")[1] || id).join(", ")}` }) : null,
         (s.tilted || []).length ? h("div", {}, h("h4", { text: "Tilted" }), row(s.tilted, (id) => h("span", { text: Array.isArray(id) ? `row ${id[0]}, column ${id[1]}` : String(id) }))) : null,
         h("h4", { text: "Rating ladder" }),
-        h("ol", { class: "ladder" }, (s.ladder || []).map((step) => h("li", { class: step.rating === s.rating ? "current" : "" },
-          `${step.rating}${step.from === null || step.from === undefined ? "" : ` — from ${step.from} VP`}${step.rating === s.rating ? " ◀ your rating" : ""}`))))));
+        h("ol", { class: "ladder compact" }, (s.ladder || []).map((step) => h("li", { class: step.rating === s.rating ? "current" : "" },
+          `${step.rating}${step.from === null || step.from === undefined ? "" : ` ≥ ${step.from} VP`}${step.rating === s.rating ? " ◀ yours" : ""}`))))));
 }
 
 /**
@@ -154,10 +154,12 @@ export function render(view, ctx) {
     stat("Mode", MODE_NAMES[view.mode] || view.mode), stat("Phase", view.phase), stat("Turn", view.turn),
     stat("Step", STEP_NAMES[view.step] || view.step), stat("Deck", view.deck_count),
     view.pass_direction ? stat("Passing", view.pass_direction) : null, objectives(ctx, view));
+  const ownSeat = (view.seats || []).find((s) => s.seat === ctx.viewer);
   const mine = you ? section("Your cards",
+    ownSeat && ownSeat.ai_card ? h("div", {}, h("h4", { text: "Your AI card" }), withText(ctx, ownSeat.ai_card, "wide")) : null,
     (you.dealt || []).length ? h("div", {}, h("h4", { text: "Dealt (keep two as your reserve)" }), row(you.dealt, (id) => withText(ctx, id))) : null,
     h("h4", { text: `Reserve (${(you.reserve || []).length})` }), row(you.reserve, (id) => withText(ctx, id)),
-    h("h4", { text: `Hand (${(you.hand || []).length}) — the effect text is on each card's button and tooltip` }),
+    h("h4", { text: `Hand (${(you.hand || []).length})`, title: "Each card's effect text is on its button and its tooltip" }),
     row(you.hand, (id) => tile(ctx, id)),
     you.choice ? h("p", {}, stat("Your choice", label(ctx.cards, you.choice))) : null,
     you.locked ? h("p", {}, stat("Locked in (back in your reserve this turn)", label(ctx.cards, you.locked))) : null) : null;
@@ -172,7 +174,7 @@ export function render(view, ctx) {
         compact ? null : [" ", stat("Hand", s.hand_count), " ", stat("Reserve", s.reserve_count)],
         " ", stat(compact ? "Doing" : "Waiting for", s.pending ? s.pending.replace(/_/g, " ") : "nothing")),
       s.ai_card ? h("p", { class: "ai-line", title: aiCard ? aiCard.text : "" },
-        h("b", { text: `AI card ${label(ctx.cards, s.ai_card)}` }), compact ? null : `: ${aiCard ? aiCard.text : ""}`) : null,
+        h("b", { text: `AI card ${label(ctx.cards, s.ai_card)}` }), compact || own ? (own ? " (its text beside, under Your cards)" : null) : `: ${aiCard ? aiCard.text : ""}`) : null,
       choosing ? h("div", {}, h("h4", { text: "Choose your AI card side" }), row(s.ai_cards_dealt, (id) => withText(ctx, id))) : null,
       grid(ctx, s.tableau, 3, 5, own, compact ? "tableau mini" : "tableau"));
   });
@@ -180,9 +182,10 @@ export function render(view, ctx) {
   const [first, ...others] = tables;
   const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
   const drafting = view.solo && view.step === "draft";   // the solo draft is from the grid
+  // the solo draft: the draft grid beside your tableau, your cards below
   return h("div", { class: "board a1" }, header,
-    drafting ? solo(ctx, view.solo) : null,
-    ownFirst ? h("div", { class: "split" }, first, mine) : null,
+    drafting && ownFirst ? h("div", { class: "split" }, first, solo(ctx, view.solo)) : drafting ? solo(ctx, view.solo) : null,
+    drafting && ownFirst ? mine : ownFirst ? h("div", { class: "split" }, first, mine) : null,
     ownFirst ? h("div", { class: "others" }, ...others, neutral) : h("div", { class: "others spectating" }, ...tables, neutral),
     view.solo && !drafting ? solo(ctx, view.solo) : null,
     (view.last_reveal || []).length ? section("Last reveal", h("ul", {}, view.last_reveal.map((r) =>

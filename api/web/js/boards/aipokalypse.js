@@ -10,6 +10,8 @@ export const SCALE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15];
 const MODE_NAMES = { competitive: "competitive", solo: "Solo Mode", coop: "Cooperative Mode" };
 const PHASE_NAMES = { recruitment: "Phase 1: Recruitment", battle: "Phase 2: Battle", draft: "Expert Variant draft",
   faction: "Game Setup: factions", ended: "ended" };
+/** "A.I.Toma difficulty — starting cards" as the rulebook names them. */
+const DIFFICULTY = { handy_man: "Handy-Man", boss: "Boss", endboss: "Endboss", untamed: "Untamed A.I.", untamed_ai: "Untamed A.I." };
 const KIND_LETTER = { human: "H", mech: "M", mutant: "U", rogue: "R", ailien: "A" };
 
 /** "B022 Berserker". */
@@ -104,14 +106,20 @@ function privateCards(ctx, s) {
 }
 
 function toma(ctx, t) {
-  return section(`A.I.Toma (${t.difficulty || "?"})${t.eliminated ? " — ELIMINATED" : ""}`,
+  return section(`A.I.Toma (${DIFFICULTY[t.difficulty] || t.difficulty || "?"})${t.eliminated ? " — ELIMINATED" : ""}`,
     h("p", {}, stat("Total strength", field(t, "total_strength")), " ", stat("Points this battle", t.score), " ", stat("Health stack", t.health_count), " ", stat("Ammo", t.ammo), " ",
       stat("Ammo strength", t.ammo_strength), " ", stat("Battle stack", t.battle_stack)),
-    t.passive ? h("p", {}, "Passive: ", describe(ctx.cards, t.passive)) : null,
+    t.passive ? h("p", { text: `Passive (last Special Unit of its pool): its ${t.passive.color || "Rogue"} units gain ${t.passive.bonus} temporary strength` }) : null,
     h("h4", { text: "Pool" }), row(t.pool, (c) => tile(ctx, c)),
     h("div", { class: "slots" }, (t.slots || []).map((sl, i) => slot(ctx, sl, i, false))),
     t.boards ? Object.entries(t.boards).map(([k, b]) => h("div", {}, h("h4", { text: `Board of ${ctx.seatName(Number(k))}` }),
       h("div", { class: "slots" }, (b.slots || []).map((sl, i) => slot(ctx, sl, i, false))))) : null);
+}
+
+/** A side's name: the A.I.Toma by its name, a seat as the match lists it. */
+function sideName(ctx, view, seat) {
+  const toma = field(view, "toma");
+  return toma && toma.seat === seat ? "A.I.Toma" : ctx.seatName(seat);
 }
 
 /** The slot that fights for `s` this point (its current battle card's slot). */
@@ -165,7 +173,7 @@ export function render(view, ctx) {
       stat("Draw pile", view.draw_pile), stat("Discard pile", (view.discard_pile || []).length),
       stat("Special Units deck", view.specials_deck), stat("Ammo deck", view.ammo_deck),
       stat("Battle", `card ${battle.cards ?? 0}, point ${battle.point ?? 0}`),
-      battle.scores ? stat("Points won", Object.entries(battle.scores).map(([s, n]) => `${ctx.seatName(Number(s))} ${n}`).join(", ")) : null),
+      battle.scores ? stat("Points won", Object.entries(battle.scores).map(([s, n]) => `${sideName(ctx, view, Number(s))} ${n}`).join(", ")) : null),
     reacting ? h("div", { class: "callout", role: "alert", text: "Reaction window: react with a card or ammo, or pass." }) : null,
     view.phase === "battle" ? battlePanel(ctx, view) : null,
     choice ? h("div", { class: "callout" }, h("b", { text: `${ctx.seatName(choice.seat)} decides` }),
