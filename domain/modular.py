@@ -308,6 +308,11 @@ class FoldHandlers:
             return fn
         return register
 
+    def types(self) -> list[str]:
+        """Every event type with a handler, sorted: the types the game's events may have
+        (its phrasebook says each, tests/unit/test_phrasebooks.py)."""
+        return sorted(self._handlers)
+
     def handler(self, state: Any, event: Event) -> Callable[..., Any]:
         """The handler of ``event`` folded into ``state`` (``None`` before the first event).
 

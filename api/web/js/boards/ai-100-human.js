@@ -183,10 +183,13 @@ export function render(view, ctx) {
   const ownFirst = ctx.viewer !== null && seats.length && seats[0].seat === ctx.viewer;
   const drafting = view.solo && view.step === "draft";   // the solo draft is from the grid
   // the solo draft: the draft grid beside your tableau, your cards below
+  // a player's table: the opponents (compact) first, then your tableau beside your cards,
+  // so objectives, AI cards and every tableau are in view at 1280 x 800
   return h("div", { class: "board a1" }, header,
+    ownFirst && (others.length || neutral) ? h("div", { class: "others" }, ...others, neutral) : null,
     drafting && ownFirst ? h("div", { class: "split" }, first, solo(ctx, view.solo)) : drafting ? solo(ctx, view.solo) : null,
     drafting && ownFirst ? mine : ownFirst ? h("div", { class: "split" }, first, mine) : null,
-    ownFirst ? h("div", { class: "others" }, ...others, neutral) : h("div", { class: "others spectating" }, ...tables, neutral),
+    ownFirst ? null : h("div", { class: "others spectating" }, ...tables, neutral),
     view.solo && !drafting ? solo(ctx, view.solo) : null,
     (view.last_reveal || []).length ? section("Last reveal", h("ul", {}, view.last_reveal.map((r) =>
       h("li", { text: `${ctx.seatName(r.seat)}: ${label(ctx.cards, r.card)}${r.cell ? ` at row ${r.cell[0]}, column ${r.cell[1]}` : ""}` })))) : null);
