@@ -45,6 +45,9 @@ BOARDS: dict[str, tuple[str, list[dict], dict, int, tuple[str, ...]]] = {
 #: the moments of a match each board is shot at: stage -> human moves made before it
 #: (``None``: the board's ``moves``; ``-1``: played to its end)
 STAGES = {"decision": 0, "mid": None, "end": -1}
+#: boards also shot at a moment of their own: name -> (stage, the match view's condition)
+EXTRA_STAGES = {"aipokalypse": ("battle", lambda view: view.get("phase") == "battle"),
+                "aipokalypse-solo": ("battle", lambda view: view.get("phase") == "battle")}
 SETTLED = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
@@ -100,6 +103,28 @@ def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ..
     return made
 
 
+def _play_until(api: Any, match_id: str, token: str, until: Any, prefer: tuple[str, ...],
+                rng: random.Random, budget_s: float = 300) -> int:
+    """Play the human seat (as :func:`_play`) until ``until(view)`` holds for its view while
+    it has a decision (or the match ended); returns the moves made."""
+    made = 0
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        match = api.get(f"/v1/matches/{match_id}", token)
+        if match["status"] == "finished":
+            return made
+        actions = api.get(f"/v1/matches/{match_id}/legal-actions", token)["actions"]
+        if actions and until(match.get("view") or {}):
+            return made
+        if not actions:
+            api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=5", token)
+            continue
+        liked = [a for a in actions if a["type"] in prefer]
+        api.post(f"/v1/matches/{match_id}/actions", rng.choice(liked or actions), token)
+        made += 1
+    return made
+
+
 def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Path]:
     files = []
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
@@ -135,7 +160,18 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
             assert status == 201, created
             match_id, token = created["match_id"], created["seats"][0]["token"]
             made = 0
-            for stage, upto in STAGES.items():
+            stages = list(STAGES.items())
+            if name in EXTRA_STAGES:          # e.g. a point being fought, before the end
+                stages.insert(2, (EXTRA_STAGES[name][0], EXTRA_STAGES[name][1]))
+            for stage, upto in stages:
+                if callable(upto):
+                    made += _play_until(api, match_id, token, upto, prefer, rng)
+                    page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
+                    page.wait_for_url(f"**/#/m/{match_id}")
+                    page.wait_for_function(SETTLED)
+                    files += _shoot(page, out, f"{name}-{stage}")
+                    page.goto(f"{base_url}/#/")
+                    continue
                 target = moves if upto is None else 100_000 if upto < 0 else upto
                 made += _play(api, match_id, token, max(0, target - made), prefer, rng,
                               budget_s=900 if upto == -1 else 300)

@@ -14,10 +14,11 @@ const PHASE_NAMES = { recruitment: "Phase 1: Recruitment", battle: "Phase 2: Bat
 const DIFFICULTY = { handy_man: "Handy-Man", boss: "Boss", endboss: "Endboss", untamed: "Untamed A.I.", untamed_ai: "Untamed A.I." };
 const KIND_LETTER = { human: "H", mech: "M", mutant: "U", rogue: "R", ailien: "A" };
 
-/** "B022 Berserker". */
+/** "Berserker (blue 1)" / "Big Benji": a card by its printed name (ids are not printed). */
 export function label(cards, id) {
   const card = lookup(cards, id);
-  return card ? `${id} ${card.name}` : String(id);
+  if (!card) return String(id);
+  return card.category === "basic" && card.color ? `${card.name} (${card.color} ${card.value})` : card.name;
 }
 
 /** A view value in words: a card id by its name, an object as "key value" pairs. */
@@ -40,7 +41,7 @@ export function tile(ctx, id, extra = "") {
   const el = h("div", { class: `card pk-card pk-${colour} ${extra}`, "data-card": id, title: `${card.name}: ${card.text}` },
     h("div", { class: "pk-top" }, h("b", { text: card.name }),
       card.value !== null && card.value !== undefined ? h("span", { class: "pk-value", text: `value ${card.value}` }) : null),
-    h("div", { class: "pk-tags", text: `${id} · ${tags}` }),
+    h("div", { class: "pk-tags", text: tags }),
     h("p", { class: "card-text", text: card.text }));
   return ctx.mark(el, `card:${id}`);
 }
