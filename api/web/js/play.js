@@ -234,7 +234,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const table = () => ({ cards, seats: tableSeats(), viewer });
   /** the roster and the seats a game adds (A.I.Pokalypse's A.I.Toma, named in sentences) */
   const tableSeats = () => {
-    const toma = (match.view || {}).toma;
+    const toma = /** @type {any} */ (match.view || {}).toma;
     const extra = toma && Number.isInteger(toma.seat) ? [{ seat: toma.seat, kind: "table", name: "the A.I.Toma" }] : [];
     return [...(match.seats || []), ...extra];
   };
