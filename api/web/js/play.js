@@ -53,13 +53,14 @@ export function highlightMoves(board, lastMoves) {
   }
 }
 
-/** "Seat 0 · ann" / "Seat 1 · bot greedy" / "Seat 2 · open". */
+/** "Seat 0 · ann" / "Seat 1 · greedy bot" / "Seat 2 · open seat" (the phrasebook's
+ * sentences say "Seat 1 (greedy bot)": the seat and the bot's level). */
 export function seatNamer(seats) {
   return (seat) => {
     const s = (seats || []).find((x) => x.seat === seat);
     if (seat === null || seat === undefined) return "Table";
     if (!s) return `Seat ${seat}`;
-    const who = s.name || (s.kind === "bot" ? `bot ${s.bot}` : s.kind === "open" ? "open seat" : "human");
+    const who = s.name || (s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : "human");
     return `Seat ${seat} · ${who}`;
   };
 }
