@@ -215,7 +215,7 @@ export async function showLobby(root) {
         h("p", { class: "zone" }, h("a", { href: "#/leaderboard", id: "leaderboards", text: "Leaderboards" })),
         openById(), listBox,
         h("section", { class: "zone" }, h("h2", { text: "Games" }), h("ul", {}, games.map((g) =>
-          h("li", {}, h("b", { text: g.title }), ` (${g.id}): ${g.min_seats}-${g.max_seats} seats; bots ${g.bots.join(", ")}. ${MODES[g.id] || ""}`)))))));
+          h("li", {}, h("b", { text: g.title }), ` (${g.id}): ${MODES[g.id] || `${g.min_seats}-${g.max_seats} seats`}. Bot levels: ${g.bots.join(", ")}.`)))))));
   matchLists(listBox, games);
 }
 
