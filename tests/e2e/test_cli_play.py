@@ -38,7 +38,7 @@ def _arena(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 def _cells(stdout: str) -> list[list[str]]:
     """The seat rows of the final result table (printed last), as cells."""
     assert "final result of match" in stdout
-    final = stdout.rsplit("final result of match", 1)[1]
+    final = stdout.rsplit("final result of match", 1)[1].split("where the VP came from", 1)[0]
     rows = [[c.strip() for c in line.strip("│").split("│")]
             for line in final.splitlines() if line.startswith("│ ")]
     return [r for r in rows if len(r) >= 4 and r[1].isdigit()]
@@ -56,6 +56,11 @@ def test_auto_play_finishes_a_4_seat_match_against_3_greedy_bots():
     rows = _cells(proc.stdout)
     assert len(rows) == 4
     assert sum(row[2] == "bot (greedy)" for row in rows) == 3
+    # AI: 100% Human: where each seat's VP came from, adding up to its VP
+    parts = stdout.rsplit("where the VP came from", 1)[1]
+    lines = [[c.strip() for c in line.strip("│").split("│")] for line in parts.splitlines() if line.startswith("│ ")]
+    lines = [r for r in lines if len(r) == 6 and r[5].isdigit()]
+    assert len(lines) == 4 and all(sum(map(int, r[1:5])) == int(r[5]) for r in lines)
     assert all(all(cell for cell in row) for row in rows)          # no empty column
     assert "winner" in proc.stdout
     assert "revealed seed" in proc.stdout

@@ -9,7 +9,7 @@
 // is read again (GET) only on opening, when a seat joins, when a move was refused, and once
 // at the end for the revealed seed.
 import { ApiError, get, getText, idempotencyKey, once, post, seatOf, verifyText } from "./api.js";
-import { loadCards } from "./cards.js";
+import { loadCards, lookup } from "./cards.js";
 import { h, replace, toast } from "./dom.js";
 import { boardFor } from "./boards/index.js";
 import { follow } from "./stream.js";
@@ -33,6 +33,21 @@ export function moveMarks(env) {
   if (Number.isInteger(data.slot)) out.push(`[data-slot="${data.slot}"]`);
   if (Number.isInteger(data.column)) out.push(`[data-column="${data.column}"]`);
   return out;
+}
+
+/**
+ * The card ids an event's data names (what its sentence may say by name): kept on its log
+ * line as `data-cards`, so the page's hidden-card checks read what was said.
+ * @param {any} data @param {Map<string, any>} cards @returns {string[]}
+ */
+export function cardIdsIn(data, cards) {
+  const out = new Set();
+  const walk = (v) => {
+    if (typeof v === "string") { if (lookup(cards, v)) out.add(v); } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(data);
+  return [...out];
 }
 
 /** Mark the last move of every seat on a drawn board (class "last-move" and its words). */
@@ -455,7 +470,8 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     if (logged.has(env.version)) return;
     logged.add(env.version);
     const said = eventWords(env, labelOf, seatName(), table());
-    logList.prepend(h("li", { "data-version": env.version, class: env.seat === viewer && viewer !== null ? "mine" : "" },
+    logList.prepend(h("li", { "data-version": env.version, class: env.seat === viewer && viewer !== null ? "mine" : "",
+      "data-cards": cardIdsIn(env.data, cards).join(" ") },
       h("span", { class: "v muted small", text: `v${env.version} ` }), said));
     while (logList.children.length > 300) logList.lastChild.remove();
     if (env.command_id !== justNow.command || env.command_id === null || env.command_id === undefined) justNow = { command: env.command_id, lines: [] };
