@@ -57,7 +57,7 @@ def test_auto_play_finishes_a_4_seat_match_against_3_greedy_bots():
     assert len(rows) == 4
     assert sum(row[2] == "bot (greedy)" for row in rows) == 3
     # AI: 100% Human: where each seat's VP came from, adding up to its VP
-    parts = stdout.rsplit("where the VP came from", 1)[1]
+    parts = proc.stdout.rsplit("where the VP came from", 1)[1]
     lines = [[c.strip() for c in line.strip("│").split("│")] for line in parts.splitlines() if line.startswith("│ ")]
     lines = [r for r in lines if len(r) == 6 and r[5].isdigit()]
     assert len(lines) == 4 and all(sum(map(int, r[1:5])) == int(r[5]) for r in lines)
