@@ -21,8 +21,9 @@ import contextlib
 import json
 import random
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import click
 import requests

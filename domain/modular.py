@@ -15,15 +15,23 @@ import copy
 import functools
 import json
 import random
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from domain import schema_check
-from domain.engine import (EngineBase, Event, InvalidBotOptions, InvalidCommand, Setup,
-                           UnknownAction, check_bot_options)
-from domain.lifecycle import ABANDON, RESIGN, platform_kind
+from domain.engine import (
+    EngineBase,
+    Event,
+    InvalidBotOptions,
+    InvalidCommand,
+    Setup,
+    UnknownAction,
+    check_bot_options,
+)
 from domain.engine import bot_options_schema as level_options_schema
+from domain.lifecycle import ABANDON, RESIGN, platform_kind
 
 
 class ModularEngine(EngineBase):
@@ -349,7 +357,7 @@ class Recorder:
         return event
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_phrasebook(path: str) -> dict[str, Any] | None:
     file = Path(path)
     return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else None

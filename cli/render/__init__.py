@@ -9,9 +9,10 @@ gets :data:`GENERIC`: the view's fields and the commands in words, never a JSON 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -19,8 +20,15 @@ from rich.text import Text
 
 from cli.render import ai_100_human, aipokalypse, dead_apocalypse
 from cli.render.cards import CardBook
-from cli.render.common import (event_line, generic_action, render_event_lines, result_table,
-                               seed_line, value_words, words)
+from cli.render.common import (
+    event_line,
+    generic_action,
+    render_event_lines,
+    result_table,
+    seed_line,
+    value_words,
+    words,
+)
 
 __all__ = ["CardBook", "GameRenderer", "renderer_for", "render_result", "result_table",
            "event_line", "SEATS_HELP"]

@@ -21,7 +21,8 @@ neighbour's tableau, the neutral grid or the draft grid.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel

@@ -13,7 +13,8 @@ M mech, U mutant, R rogue, A A.I.Lien).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel

@@ -9,7 +9,8 @@ three.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from cli.render.phrases import Phrasebook
 

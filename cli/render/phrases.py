@@ -26,7 +26,8 @@ A template is text with ``{placeholder}`` s: ``{who}``/``{Who}`` (the actor: "yo
 Formats: ``card`` (a card's name), ``card+text`` (name - effect text), ``cards``, ``seat``
 (``Seat``: as a sentence's subject),
 ``seats``, ``cell``, ``cells``, ``n:<noun>`` (``3 cards``, ``1 card``), ``term:<name>``,
-``words`` (underscores as spaces), ``list``, ``ordinal``, ``by_seat`` (``{seat: n}`` as ``Seat 0 (5) and you (3)``), ``thing`` (a card, else
+``words`` (underscores as spaces), ``list``, ``ordinal``, ``by_seat`` (``{seat: n}`` as
+``Seat 0 (5) and you (3)``), ``thing`` (a card, else
 ``terms.option``), ``each:<part>`` (each item of a list through ``parts[<part>]``),
 ``command`` (a nested command), ``events`` (nested event envelopes, each in words).
 A number prints as itself; ``true``/``false``/``null`` print as nothing.
@@ -34,7 +35,8 @@ A number prints as itself; ``true``/``false``/``null`` print as nothing.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 #: ``card(id) -> face or None``: the card data of a card id.
 Faces = Callable[[Any], "Mapping[str, Any] | None"]

@@ -6,10 +6,17 @@ from rich.console import Console
 
 from cli.bot_match import bot_rng, match_seed
 from cli.render import CardBook, render_result, renderer_for, result_table
-from cli.render.ai_100_human import (card_label as _card_label, copy_sources,
-                                     describe_action as _describe_action, draft_grid_table,
-                                     ladder_rung, ladder_table, neutral_grid_table,
-                                     render_view as _render_view, tableau_grid)
+from cli.render.ai_100_human import card_label as _card_label
+from cli.render.ai_100_human import (
+    copy_sources,
+    draft_grid_table,
+    ladder_rung,
+    ladder_table,
+    neutral_grid_table,
+    tableau_grid,
+)
+from cli.render.ai_100_human import describe_action as _describe_action
+from cli.render.ai_100_human import render_view as _render_view
 from domain.engine import Setup, derive_rng, fold, public_cards
 from domain.games import get_engine
 

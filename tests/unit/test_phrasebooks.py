@@ -20,9 +20,9 @@ import pytest
 
 from cli.render.cards import CardBook
 from cli.render.phrases import Phrasebook, plural
-from domain.engine import Setup, build_bot, derive_rng, fold, public_cards
-from domain.games import get_engine, package_of
 from domain import testing as game_testing
+from domain.engine import Setup, build_bot, derive_rng, public_cards
+from domain.games import get_engine, package_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"ai-100-human": "ai_100_human", "aipokalypse": "aipokalypse",
@@ -177,12 +177,14 @@ def test_the_web_clients_renderer_says_the_same_as_the_terminals(played, tmp_pat
         'import { readFileSync } from "node:fs";\n'
         f'const input = JSON.parse(readFileSync({json.dumps(str(tmp_path / "cases.json"))}, "utf8"));\n'
         'const faces = new Map(input.document.cards.map((c) => [c.id, c]));\n'
-        'const face = (id) => typeof id !== "string" ? null : faces.get(id) || faces.get(id.split("#")[0]) || faces.get(id.replace(/-2$/, "")) || null;\n'
+        'const face = (id) => typeof id !== "string" ? null\n'
+        '  : faces.get(id) || faces.get(id.split("#")[0]) || faces.get(id.replace(/-2$/, "")) || null;\n'
         'const book = phrasebook(input.document.phrasebook, face);\n'
-        'const out = input.cases.map((c) => c.event ? book.event(c.event, input.seats, c.event.viewer) : book.command(c.command, input.seats, 0));\n'
+        'const out = input.cases.map((c) => c.event ? book.event(c.event, input.seats, c.event.viewer)\n'
+        '  : book.command(c.command, input.seats, 0));\n'
         'process.stdout.write(JSON.stringify(out));\n')
     proc = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
-    mismatches = [(c, e, g) for c, e, g in zip(cases, expected, got) if e != g]
+    mismatches = [(c, e, g) for c, e, g in zip(cases, expected, got, strict=True) if e != g]
     assert not mismatches, mismatches[:5]

@@ -15,7 +15,6 @@ from domain.modular import FoldHandlers
 
 from .roles import COPY_POINTS, DRAW_TWO, EXCHANGE_TWO, role
 from .state import MatchState, SeatState, cell, vp_source
-
 from .tableau import AI_POS
 
 HANDLERS = FoldHandlers("AI: 100% Human")

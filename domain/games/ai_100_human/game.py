@@ -12,7 +12,8 @@ from domain.engine import Event
 from domain.lifecycle import SeatStateLifecycle, check_resign, demote, standing
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, flow, fold, rules, spec, state as state_mod, views
+from . import actions, bots, cards, flow, fold, rules, spec, views
+from . import state as state_mod
 from .recorder import Recorder
 
 

@@ -15,7 +15,8 @@ order), the rating ladder and, once finished, the rating.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from domain.engine import Event
 

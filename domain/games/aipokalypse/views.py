@@ -18,11 +18,13 @@ to other viewers. The A.I.Toma (solo/co-op) is shown to everybody under ``toma``
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event
 
-from . import batching, toma as toma_mod
+from . import batching
+from . import toma as toma_mod
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
 from .state import MatchState, Slot, dump_battle, dump_fight, shown_strength, total_strength

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -108,7 +109,8 @@ SNAPSHOT = """() => { const b = document.querySelector('#board');
   const logged = [...document.querySelectorAll('ol.log li[data-version]')].map(li => Number(li.dataset.version));
   return {version: Number(b.dataset.version), cards: [...b.querySelectorAll('[data-card]')].map(e => e.dataset.card),
           board: b.innerText, seats,
-          page: document.body.innerText + ' ' + [...document.querySelectorAll('[data-cards]')].map(e => e.dataset.cards).join(' '),
+          page: document.body.innerText + ' '
+            + [...document.querySelectorAll('[data-cards]')].map(e => e.dataset.cards).join(' '),
           log_version: Math.max(0, ...logged)}; }"""
 
 

@@ -182,7 +182,8 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
                     page.wait_for_selector("#result .result")
                 files += _shoot(page, out, f"{name}-{stage}", also=name if stage == "mid" else None)
                 page.goto(f"{base_url}/#/")
-        status, created = api.post("/v1/matches", {"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
+        status, created = api.post("/v1/matches", {"game": "ai-100-human",
+                                                   "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
         match_id = created["match_id"]
         while (match := api.get(f"/v1/matches/{match_id}"))["status"] != "finished":
             api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=10")
@@ -203,8 +204,8 @@ def main() -> None:
     from api.app import create_app
     from service.bootstrap import build_service
     from service.config import Config
-    from workers.embedded import EmbeddedRuntime
     from tests.e2e.browser.conftest import CHROMIUM_ARGS
+    from workers.embedded import EmbeddedRuntime
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots"))

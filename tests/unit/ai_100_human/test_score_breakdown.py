@@ -10,7 +10,7 @@ import pytest
 from cli.bot_match import play_bot_match
 from domain.engine import Setup, build_bot, derive_rng
 from domain.games import get_engine
-from domain.games.ai_100_human.state import VP_SOURCES, breakdown, vp_source, SeatState
+from domain.games.ai_100_human.state import VP_SOURCES, SeatState, breakdown, vp_source
 
 ENGINE = get_engine("ai-100-human")
 
