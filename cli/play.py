@@ -21,8 +21,9 @@ import contextlib
 import json
 import random
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import click
 import requests
@@ -196,7 +197,7 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
             renderer.render_view(console, match, 0, cards)
             for number, action in enumerate(actions, start=1):
                 console.print(f"  [bold cyan]{number:>3}[/]  ",
-                              renderer.action_line(action, match, 0, cards))
+                              renderer.command_line(action, match, 0, cards))
         choice = choose(actions)
         if choice == QUIT:
             leave(client, session, console, "You quit")

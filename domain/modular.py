@@ -11,17 +11,27 @@ them once, so a game's ``game.py`` only says how a match starts and where its re
 """
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import random
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from domain import schema_check
-from domain.engine import (EngineBase, Event, InvalidBotOptions, InvalidCommand, Setup,
-                           UnknownAction, check_bot_options)
-from domain.lifecycle import ABANDON, RESIGN, platform_kind
+from domain.engine import (
+    EngineBase,
+    Event,
+    InvalidBotOptions,
+    InvalidCommand,
+    Setup,
+    UnknownAction,
+    check_bot_options,
+)
 from domain.engine import bot_options_schema as level_options_schema
+from domain.lifecycle import ABANDON, RESIGN, platform_kind
 
 
 class ModularEngine(EngineBase):
@@ -157,10 +167,15 @@ class ModularEngine(EngineBase):
     def public_cards(self) -> dict[str, Any]:
         """The ``public_cards`` hook: ``cards_module.public_cards()`` (the game's printed
         card faces as plain data from its card files), ``{"cards": []}`` when the subclass
-        sets no ``cards_module``. Never hidden information."""
+        sets no ``cards_module``; plus ``"phrasebook"`` (:func:`phrasebook_of`) when the
+        game's folder has one. Never hidden information."""
         if self.cards_module is None:
             return {"cards": []}
-        return self.cards_module.public_cards()
+        data = dict(self.cards_module.public_cards())
+        book = phrasebook_of(self.cards_module)
+        if book is not None:
+            data["phrasebook"] = book
+        return data
 
     def dump_state(self, state: Any) -> dict[str, Any]:
         """``state.dump_state``: a JSON-serialisable snapshot."""
@@ -301,6 +316,11 @@ class FoldHandlers:
             return fn
         return register
 
+    def types(self) -> list[str]:
+        """Every event type with a handler, sorted: the types the game's events may have
+        (its phrasebook says each, tests/unit/test_phrasebooks.py)."""
+        return sorted(self._handlers)
+
     def handler(self, state: Any, event: Event) -> Callable[..., Any]:
         """The handler of ``event`` folded into ``state`` (``None`` before the first event).
 
@@ -335,3 +355,18 @@ class Recorder:
         self.state = self.evolve(self.state, event)
         self.events.append(event)
         return event
+
+
+@functools.cache
+def _read_phrasebook(path: str) -> dict[str, Any] | None:
+    file = Path(path)
+    return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else None
+
+
+def phrasebook_of(module: ModuleType) -> dict[str, Any] | None:
+    """The phrasebook of the game whose folder holds ``module``: its ``phrasebook.json``
+    (every event and command type in the rulebook's words, format in
+    ``cli/render/phrases.py`` and docs/client-developers.md), read once; ``None`` when the
+    folder has none. A copy: callers may not change the cached one."""
+    book = _read_phrasebook(str(Path(module.__file__ or "").parent / "phrasebook.json"))
+    return copy.deepcopy(book) if book is not None else None

@@ -9,9 +9,10 @@ gets :data:`GENERIC`: the view's fields and the commands in words, never a JSON 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -19,8 +20,15 @@ from rich.text import Text
 
 from cli.render import ai_100_human, aipokalypse, dead_apocalypse
 from cli.render.cards import CardBook
-from cli.render.common import (event_line, generic_action, render_event_lines, result_table,
-                               seed_line, value_words, words)
+from cli.render.common import (
+    event_line,
+    generic_action,
+    render_event_lines,
+    result_table,
+    seed_line,
+    value_words,
+    words,
+)
 
 __all__ = ["CardBook", "GameRenderer", "renderer_for", "render_result", "result_table",
            "event_line", "SEATS_HELP"]
@@ -54,7 +62,20 @@ class GameRenderer:
         """The events (already redacted for ``you``) in words, one dim line each; seats
         the game adds to the roster (the A.I.Toma) are named from ``view``."""
         roster = list(seats) + self.table_seats(view or {})
+        if cards.phrases is not None:       # the game's phrasebook: every event in words
+            for event in events:
+                console.print(Text(f"v{event.get('version')} " + cards.phrases.event(event, roster, you),
+                                   style="bold" if event.get("seat") == you and you is not None else "dim"))
+            return
         render_event_lines(console, events, lambda c: self.label(c, cards), roster, you)
+
+    def command_line(self, action: Mapping[str, Any], match: Mapping[str, Any], you: int,
+                     cards: CardBook) -> Text:
+        """A legal command in words: the phrasebook's sentence (``Draft Y3 - 8 VP per
+        ...``) when the game has one, else :attr:`action_line`."""
+        if cards.phrases is not None:
+            return Text(cards.phrases.command(action, match.get("seats") or [], you))
+        return self.action_line(action, match, you, cards)
 
 
 def _of(module: ModuleType, game: str, title: str) -> GameRenderer:

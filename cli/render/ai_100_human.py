@@ -21,7 +21,8 @@ neighbour's tableau, the neutral grid or the draft grid.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -391,9 +392,13 @@ def label(card_id: str, cards: CardBook) -> str:
 
 def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
                          cards: CardBook) -> None:
-    """In solo mode, the rating ("Scoring" ladder, R-SOLO-RESULT: ``result["rating"]``)
-    and the ladder with the final score marked; nothing otherwise."""
+    """The score breakdown (``result["breakdown"]``: each seat's VP from its Development
+    cards, the Phase 1 and Phase 2 objectives and its AI card, adding up to its score);
+    in solo mode the rating ("Scoring" ladder, R-SOLO-RESULT: ``result["rating"]``) and
+    the ladder with the final score marked."""
     result = match.get("result") or (match.get("view") or {}).get("result") or {}
+    if result.get("breakdown"):
+        console.print(breakdown_table(result, match.get("seats") or [], you))
     if not result.get("rating"):
         return
     scores = result.get("scores") or [0]
@@ -403,3 +408,28 @@ def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
                         title="solo rating", expand=False))
     if ladder:
         console.print(ladder_table(ladder, scores[0], result["rating"]))
+
+
+#: The sources of ``result["breakdown"]`` in the rulebook's words.
+SOURCE_WORDS = {"cards": "Development cards", "objective_1": "Phase 1 objective",
+                "objective_2": "Phase 2 objective", "ai_card": "AI card"}
+
+
+def breakdown_table(result: Mapping[str, Any], seats: list[Mapping[str, Any]], you: int) -> Table:
+    """Each seat's VP by source and its total (``result["breakdown"]``)."""
+    parts = list(result.get("breakdown") or [])
+    sources = list(parts[0]) if parts else []
+    table = Table(title="where the VP came from")
+    table.add_column("seat")
+    for source in sources:
+        table.add_column(SOURCE_WORDS.get(source, source.replace("_", " ")), justify="right")
+    table.add_column("total", justify="right")
+    scores = list(result.get("scores") or [])
+    for seat, row in enumerate(parts):
+        name = "you" if seat == you else next(
+            (f"seat {seat} ({s.get('bot')} bot)" if s.get("bot") else s.get("name") or f"seat {seat}"
+             for s in seats if s.get("seat") == seat), f"seat {seat}")
+        table.add_row(name, *[str(row.get(k, 0)) for k in sources],
+                      str(scores[seat]) if seat < len(scores) else "-",
+                      style="bold" if seat == you else None)
+    return table

@@ -13,7 +13,8 @@ M mech, U mutant, R rogue, A A.I.Lien).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -182,9 +183,10 @@ def slots_table(title: str, slots: list[Mapping[str, Any]], cards: CardBook, own
 
 def table_seats(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The A.I.Toma's seat (Solo / Cooperative Mode) as a roster entry named for sentences:
-    ``[{"seat": 1, "name": "the A.I.Toma"}]``; ``[]`` in a competitive game."""
+    ``[{"seat": 1, "name": "the A.I.Toma", "kind": "table"}]`` (a seat of the table, named
+    without a seat number); ``[]`` in a competitive game."""
     toma = view.get("toma")
-    return [{"seat": toma.get("seat"), "name": "the A.I.Toma"}] if toma else []
+    return [{"seat": toma.get("seat"), "name": "the A.I.Toma", "kind": "table"}] if toma else []
 
 
 def _seat_names(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> dict[int, str]:

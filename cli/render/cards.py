@@ -9,12 +9,16 @@ three.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
+
+from cli.render.phrases import Phrasebook
 
 
 class CardBook:
     """Card faces by id from a ``GameCards`` document (``{"game", "cards": [{"id", ...}],
-    "objectives"?: [{"id", "text", ...}]}``, openapi.yaml ``GameCards``).
+    "objectives"?: [{"id", "text", ...}], "phrasebook"?: {...}}``, openapi.yaml
+    ``GameCards``).
 
     ``get`` and ``objective`` answer ``None`` for an id the document does not list (a card
     the server added later is then drawn by its id alone, never an error).
@@ -29,6 +33,12 @@ class CardBook:
         self.objectives: dict[str, dict[str, Any]] = {
             str(o["id"]): dict(o) for o in document.get("objectives") or []
             if isinstance(o, Mapping) and "id" in o}
+        for objective in self.objectives.values():
+            objective.setdefault("kind", "objective")
+        #: the game's phrasebook (``None``: the server sends none): every event and command
+        #: in the rulebook's words, said by :attr:`phrases`
+        self.phrasebook: dict[str, Any] | None = document.get("phrasebook") or None
+        self.phrases = Phrasebook(self.phrasebook, self.face) if self.phrasebook else None
 
     def get(self, card_id: Any) -> dict[str, Any] | None:
         """The face of ``card_id``: the exact id, else the id before ``#`` (an instance),
@@ -40,6 +50,10 @@ class CardBook:
             if key and key in self.cards:
                 return self.cards[key]
         return None
+
+    def face(self, card_id: Any) -> dict[str, Any] | None:
+        """A card's or an objective's face (the phrasebook names both)."""
+        return self.get(card_id) or self.objective(card_id)
 
     def objective(self, objective_id: Any) -> dict[str, Any] | None:
         """The objective card ``objective_id`` (AI: 100% Human) or ``None``."""

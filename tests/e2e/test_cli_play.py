@@ -38,7 +38,7 @@ def _arena(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 def _cells(stdout: str) -> list[list[str]]:
     """The seat rows of the final result table (printed last), as cells."""
     assert "final result of match" in stdout
-    final = stdout.rsplit("final result of match", 1)[1]
+    final = stdout.rsplit("final result of match", 1)[1].split("where the VP came from", 1)[0]
     rows = [[c.strip() for c in line.strip("│").split("│")]
             for line in final.splitlines() if line.startswith("│ ")]
     return [r for r in rows if len(r) >= 4 and r[1].isdigit()]
@@ -56,6 +56,11 @@ def test_auto_play_finishes_a_4_seat_match_against_3_greedy_bots():
     rows = _cells(proc.stdout)
     assert len(rows) == 4
     assert sum(row[2] == "bot (greedy)" for row in rows) == 3
+    # AI: 100% Human: where each seat's VP came from, adding up to its VP
+    parts = proc.stdout.rsplit("where the VP came from", 1)[1]
+    lines = [[c.strip() for c in line.strip("│").split("│")] for line in parts.splitlines() if line.startswith("│ ")]
+    lines = [r for r in lines if len(r) == 6 and r[5].isdigit()]
+    assert len(lines) == 4 and all(sum(map(int, r[1:5])) == int(r[5]) for r in lines)
     assert all(all(cell for cell in row) for row in rows)          # no empty column
     assert "winner" in proc.stdout
     assert "revealed seed" in proc.stdout
@@ -71,7 +76,8 @@ def test_interactive_play_reads_the_numbered_choice_from_stdin():
     assert "standard game: you are seat 0, 2 bots (random)" in out
     assert "your tableau" in out and "your decision: draft" in out
     assert "your choice (1-" in out
-    assert "1   choose ai side AI-" in out
+    # both AI card sides offered, each with its text (the phrasebook: card+text)
+    assert len(re.findall(r"\d   Choose the AI card side AI-\d+ \(\w+ \d\) — \S", out)) >= 2
     rows = _cells(out)
     assert len(rows) == 3 and sum(row[2] == "bot (random)" for row in rows) == 2
 
@@ -87,7 +93,7 @@ def test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result():
     assert "resign     give up your seat" in out                       # the help
     assert '"fight" is neither an action number' in out
     assert re.search(r"There is no action 999: choose a number from 1 to \d+\.", out)
-    assert "keep faction F" in out and "A.I.Toma: difficulty Boss" in out
+    assert "Choose the faction " in out and "A.I.Toma: difficulty Boss" in out
     assert "your hand (6)" in out and "your slots - ammo" in out
     assert "Phase 2: Battle" in out and "battle card" in out
     menus = _menus(out)
@@ -104,7 +110,7 @@ def test_interactive_dead_apocalypse_to_the_result():
     out = proc.stdout
     assert "co-operative game, 2 players, standard game: you are seat 0, 1 bot (random)" in out
     assert "Zombie Row over Resource Row" in out and "│ Resource Row" in out
-    assert "your hand (" in out and "- deck " in out and "end your turn" in out
+    assert "your hand (" in out and "- deck " in out and "End your turn" in out
     assert not any("{" in line for line in _menus(out))
     assert "the team " in out
     rows = _cells(out)

@@ -6,10 +6,17 @@ from rich.console import Console
 
 from cli.bot_match import bot_rng, match_seed
 from cli.render import CardBook, render_result, renderer_for, result_table
-from cli.render.ai_100_human import (card_label as _card_label, copy_sources,
-                                     describe_action as _describe_action, draft_grid_table,
-                                     ladder_rung, ladder_table, neutral_grid_table,
-                                     render_view as _render_view, tableau_grid)
+from cli.render.ai_100_human import card_label as _card_label
+from cli.render.ai_100_human import (
+    copy_sources,
+    draft_grid_table,
+    ladder_rung,
+    ladder_table,
+    neutral_grid_table,
+    tableau_grid,
+)
+from cli.render.ai_100_human import describe_action as _describe_action
+from cli.render.ai_100_human import render_view as _render_view
 from domain.engine import Setup, derive_rng, fold, public_cards
 from domain.games import get_engine
 
@@ -123,8 +130,9 @@ def test_render_events_names_you_and_other_seats():
     events = [{"version": 7, "type": "CardDrafted", "seat": 0, "data": {"card": "001"}},
               {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}}]
     text = _text(draw=lambda console: render_events(console, events, you=0))
-    assert "v7 you: card drafted: card 001 P2" in text
-    assert "v8 seat 2: card drafted: forced no" in text
+    assert "v7 You draft P2 into your reserve" in text
+    assert "v8 Seat 2 drafts a card into their reserve" in text
+    assert "forced" not in text and " no" not in text
 
 
 # ------------------------------------------------------------ 2-player and solo modes

@@ -161,8 +161,7 @@ def test_events_name_the_ai_toma_and_cards_by_name():
     console = Console(record=True, width=220, color_system=None)
     RENDER.render_events(console, events, CARDS, [{"seat": 0, "kind": "human"}], 0, view)
     text = console.export_text()
-    assert f"v27 the A.I.Toma: battle card revealed: card {label('B063', CARDS)}; slot 0; " \
-           "fights yes" in text
-    assert "v28 you: faction chosen: faction F25 Night Market (faction)" in text
+    assert "v27 The A.I.Toma reveals Zombie (yellow 1): the unit in slot 0 fights" in text
+    assert "v28 You choose the faction Night Market" in text
     assert describe_action({"type": "choose_faction", "faction": "F25"}, {}, CARDS).plain == \
         "keep faction F25 Night Market"

@@ -4,7 +4,8 @@ import { once } from "./api.js";
 export const COLOUR_LETTER = { red: "R", blue: "B", yellow: "Y", black: "K", green: "G", purple: "P" };
 
 /**
- * The game's cards as a Map id -> card (objectives included for AI: 100% Human).
+ * The game's cards as a Map id -> card (objectives included for AI: 100% Human); the
+ * game's phrasebook, when it has one, rides along as the map's `phrasebook`.
  * @param {string} game
  * @returns {Promise<Map<string, any>>}
  */
@@ -14,6 +15,7 @@ export async function loadCards(game) {
   const map = new Map();
   for (const card of data.cards || []) map.set(card.id, card);
   for (const objective of data.objectives || []) map.set(objective.id, { ...objective, kind: "objective" });
+  /** @type {any} */ (map).phrasebook = data.phrasebook || null;
   return map;
 }
 

@@ -7,9 +7,9 @@ import { h, replace, toast } from "./dom.js";
 import { playerKey, playerLink, playerPanel } from "./players.js";
 
 const MODES = {
-  "ai-100-human": "1 seat: solo with the rating ladder · 2 seats: the 2-player mode with its neutral grid · 3-6 seats: the standard game",
-  aipokalypse: "2-8 seats competitive (5-8: the 5-8 Player Variant) · mode solo (1 seat) or coop (2 seats) against the A.I.Toma",
-  "dead-apocalypse": "1-4 seats, co-operative against the Zombie Stack (or the competitive end)",
+  "ai-100-human": "1 seat: Solo Mode (draft grid, timer stack and rating) · 2 seats: 2-Player Mode (with the neutral grid) · 3-6 seats: the standard game",
+  aipokalypse: "2-8 seats: the competitive game (5-8: the 5-8 Player Variant) · Solo / Cooperative Mode against the A.I.Toma: 1 seat (solo) or 2 (coop)",
+  "dead-apocalypse": "1-4 seats, co-operative against the Zombie Stack (or the competitive ending: most Humans wins)",
 };
 
 /** A form control for one option of a JSON Schema object (enum, boolean, integer, oneOf). */
@@ -90,7 +90,7 @@ function createForm(games, onCreated) {
   }
   function drawOptions() {
     const g = game();
-    modes.textContent = `${g.min_seats}-${g.max_seats} seats. ${MODES[g.id] ? `${MODES[g.id]}. ` : ""}Bot levels: ${g.bots.join(", ")}.`;
+    modes.textContent = `${MODES[g.id] ? MODES[g.id] : `${g.min_seats}-${g.max_seats} seats`}. Bot levels: ${g.bots.join(", ")}.`;
     replace(optionsBox, Object.entries((g.options_schema && g.options_schema.properties) || {}).map(([k, s]) => optionControl(k, s)));
   }
   gameSelect.addEventListener("change", () => { drawSeats(); drawOptions(); });
@@ -215,7 +215,7 @@ export async function showLobby(root) {
         h("p", { class: "zone" }, h("a", { href: "#/leaderboard", id: "leaderboards", text: "Leaderboards" })),
         openById(), listBox,
         h("section", { class: "zone" }, h("h2", { text: "Games" }), h("ul", {}, games.map((g) =>
-          h("li", {}, h("b", { text: g.title }), ` (${g.id}): ${g.min_seats}-${g.max_seats} seats; bots ${g.bots.join(", ")}. ${MODES[g.id] || ""}`)))))));
+          h("li", {}, h("b", { text: g.title }), ` (${g.id}): ${MODES[g.id] || `${g.min_seats}-${g.max_seats} seats`}. Bot levels: ${g.bots.join(", ")}.`)))))));
   matchLists(listBox, games);
 }
 

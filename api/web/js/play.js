@@ -9,7 +9,7 @@
 // is read again (GET) only on opening, when a seat joins, when a move was refused, and once
 // at the end for the revealed seed.
 import { ApiError, get, getText, idempotencyKey, once, post, seatOf, verifyText } from "./api.js";
-import { loadCards } from "./cards.js";
+import { loadCards, lookup } from "./cards.js";
 import { h, replace, toast } from "./dom.js";
 import { boardFor } from "./boards/index.js";
 import { follow } from "./stream.js";
@@ -17,13 +17,65 @@ import { Selection } from "./targets.js";
 import { verifyExport } from "./verify.js";
 import { actionWords, eventWords } from "./words.js";
 
-/** "Seat 0 · ann" / "Seat 1 · bot greedy" / "Seat 2 · open". */
+/**
+ * What an event points at on the board, for the last-move highlight: its cards, cells,
+ * slots and columns (`{card, cell, slot, column}` fields of its data, as the boards mark
+ * them with data-card / data-cell / data-slot / data-column).
+ * @param {any} env @returns {string[]}
+ */
+export function moveMarks(env) {
+  const data = env.data || {};
+  const out = [];
+  for (const key of ["card", "source", "location", "faction", "special", "under", "unit"]) {
+    if (typeof data[key] === "string") out.push(`[data-card="${CSS.escape(data[key])}"]`);
+  }
+  if (Array.isArray(data.cell)) out.push(`[data-cell="${data.cell.join(",")}"]`);
+  if (Number.isInteger(data.slot)) out.push(`[data-slot="${data.slot}"]`);
+  if (Number.isInteger(data.column)) out.push(`[data-column="${data.column}"]`);
+  return out;
+}
+
+/**
+ * The card ids an event's data names (what its sentence may say by name): kept on its log
+ * line as `data-cards`, so the page's hidden-card checks read what was said.
+ * @param {any} data @param {Map<string, any>} cards @returns {string[]}
+ */
+export function cardIdsIn(data, cards) {
+  const out = new Set();
+  const walk = (v) => {
+    if (typeof v === "string") { if (lookup(cards, v)) out.add(v); } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(data);
+  return [...out];
+}
+
+/** Mark the last move of every seat on a drawn board (class "last-move" and its words). */
+export function highlightMoves(board, lastMoves) {
+  for (const [seat, move] of lastMoves) {
+    const scope = board.querySelector(`[data-seat="${seat}"]`);
+    for (const selector of move.marks) {
+      const inSeat = scope ? [...scope.querySelectorAll(selector)] : [];
+      const els = inSeat.length ? inSeat : selector.startsWith("[data-card") ? [...board.querySelectorAll(selector)] : [];
+      for (const el of els) {
+        // one mark per move: a card inside a marked cell (or a cell holding a marked card) is not marked again
+        if (el.parentElement?.closest(".last-move") || el.querySelector(".last-move")) continue;
+        el.classList.add("last-move");
+        el.setAttribute("data-last-move", move.words);
+        if (!el.getAttribute("title")?.includes("Last move")) el.setAttribute("title", `${el.getAttribute("title") || ""}${el.getAttribute("title") ? "\n" : ""}Last move: ${move.words}`);
+      }
+    }
+  }
+}
+
+/** "Seat 0 · ann" / "Seat 1 · greedy bot" / "Seat 2 · open seat" (the phrasebook's
+ * sentences say "Seat 1 (greedy bot)": the seat and the bot's level). */
 export function seatNamer(seats) {
   return (seat) => {
     const s = (seats || []).find((x) => x.seat === seat);
     if (seat === null || seat === undefined) return "Table";
     if (!s) return `Seat ${seat}`;
-    const who = s.name || (s.kind === "bot" ? `bot ${s.bot}` : s.kind === "open" ? "open seat" : "human");
+    const who = s.name || (s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : "human");
     return `Seat ${seat} · ${who}`;
   };
 }
@@ -32,6 +84,8 @@ export function seatNamer(seats) {
 export function boardContext(cards, viewer, seats, selection, pendingKind) {
   return {
     cards, viewer, pendingKind, seatName: seatNamer(seats),
+    /** the selection's keys ("card:071", "cell:1,2"): a board may show what the chosen card would do */
+    selected: selection ? [...selection.keys] : [],
     /** every [row, column] a legal action names (boards grow their grids to reach them) */
     targetCells() {
       if (!selection) return [];
@@ -51,16 +105,35 @@ export function boardContext(cards, viewer, seats, selection, pendingKind) {
   };
 }
 
-/** The result: scores, winners, ranking and whatever else the game decides a match by. */
-export function resultPanel(result, seatName, extra) {
+/** What each game's result.scores count (the rulebooks' words). */
+const SCORE_LABELS = { aipokalypse: "Total strength", "ai-100-human": "VP" };
+
+/** The words of a score breakdown's sources (AI: 100% Human's result.breakdown). */
+const SOURCE_WORDS = { cards: "Development cards", objective_1: "Phase 1 objective", objective_2: "Phase 2 objective", ai_card: "AI card" };
+
+/** The result: scores (by source when the game breaks them down), winners, ranking and
+ * whatever else the game decides a match by. */
+export function resultPanel(result, seatName, extra, ending = "", scoreLabel = "Score") {
   const scores = result.scores || [];
+  /** @type {Record<string, number>[]} each seat's score by source (AI: 100% Human), adding up to its score */
+  const breakdown = Array.isArray(result.breakdown) ? result.breakdown : [];
+  const sources = breakdown.length ? Object.keys(breakdown[0]) : [];
   const winners = new Set(result.winners || []);
+  // a co-operative ending (won or lost together, "outcome"): the ending in words, no ranking
+  const together = Boolean(result.outcome) && scores.every((x) => x === scores[0]) && !breakdown.length;
   return h("section", { class: "result zone", "aria-label": "Result" },
-    h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
-    result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
-      : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
-    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "Won" }))),
-      h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }), h("td", { text: String(score) }),
+    (together || result.outcome) && ending ? h("h2", { text: ending })
+      : h("h2", { text: winners.size ? `Winner${winners.size > 1 ? "s" : ""}: ${[...winners].map(seatName).join(", ")}` : "No winner" }),
+    (together || result.outcome) && ending ? null : ending ? h("p", { class: "ending", text: ending })
+      : result.outcome ? h("p", { text: `Outcome: ${result.outcome}${result.reason ? ` (${String(result.reason).replace(/_/g, " ")})` : ""}` })
+        : result.reason ? h("p", { text: `Reason: ${String(result.reason).replace(/_/g, " ")}` }) : null,
+    together ? null :
+    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", { text: "Seat" }),
+      sources.map((k) => h("th", { text: SOURCE_WORDS[k] || k.replace(/_/g, " ") })),
+      h("th", { text: sources.length ? "Total" : scoreLabel }), h("th", { text: "Won" }))),
+      h("tbody", {}, scores.map((score, seat) => h("tr", {}, h("td", { text: seatName(seat) }),
+        sources.map((k) => h("td", { class: "num", text: String(((breakdown[seat] || {})[k]) ?? "–") })),
+        h("td", { class: "num", text: String(score) }),
         h("td", { text: winners.has(seat) ? "yes ★" : "no" }))))),
     extra);
 }
@@ -126,7 +199,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   /** @type {import("./types.js").MatchView} */
   let match;
   try { match = await get(path, token); } catch (error) {
-    replace(root, h("h1", { text: "Match not found" }), h("p", { class: "problem", text: error.message }), h("a", { href: "#/", text: "Back to the lobby" }));
+    const closed = error instanceof ApiError && error.code === "spectators_disabled";
+    replace(root, h("h1", { text: closed ? "No spectators in this match" : "Match not found" }),
+      h("p", { class: "problem", text: closed ? "This match was created with spectators disabled: it can be watched once it has finished, or played with a seat link." : error.message }),
+      h("a", { href: "#/", text: "Back to the lobby" }));
     return () => {};
   }
   const game = match.game;
@@ -143,9 +219,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   const timer = h("span", { class: "timer", id: "timer" });
   const head = h("div", { class: "match-head" });
   const resultBox = h("div", { id: "result" });
+  const justBox = h("p", { class: "just-happened", role: "status", "aria-live": "polite" });
   replace(root,
     h("div", { class: "match" },
-      head, problemBox, resultBox,
+      head, problemBox, justBox, resultBox,
       h("div", { class: "match-grid" },
         h("div", { class: "board-col" }, boardBox),
         h("aside", { class: "side-col" }, actionsBox,
@@ -164,6 +241,23 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   let verified = null;
   const seatName = () => seatNamer(match.seats);
   const labelOf = (id) => board.label(cards, id);
+  /** what a board adds to an action's words (AI: 100% Human: a placement's VP preview) */
+  const noteOf = (action) => {
+    const note = /** @type {any} */ (board).note;
+    return typeof note === "function" ? note(action, match.view || {}) : "";
+  };
+  /** @returns {import("./words.js").Table} */
+  const table = () => ({ cards, seats: tableSeats(), viewer });
+  /** the roster and the seats a game adds (A.I.Pokalypse's A.I.Toma, named in sentences) */
+  const tableSeats = () => {
+    const toma = /** @type {any} */ (match.view || {}).toma;
+    const extra = toma && Number.isInteger(toma.seat) ? [{ seat: toma.seat, kind: "table", name: "the A.I.Toma" }] : [];
+    return [...(match.seats || []), ...extra];
+  };
+  /** seat -> its last move: the board things it touched and its words */
+  const lastMoves = new Map();
+  /** the latest batch of events in words ("what just happened") */
+  let justNow = { command: undefined, lines: /** @type {string[]} */ ([]) };
 
   /** The deadlines a match view gives (`deadlines`, else its `deadline` for the viewer). */
   function exactDeadlines(view) {
@@ -231,7 +325,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         ` · ${match.status} · `, status, " ", timer,
         " · ", h("a", { href: `#/replay/${matchId}`, text: "replay" }),
         viewer !== null ? [" · ", h("a", { href: `#/watch/${matchId}`, text: "spectate" })] : null),
-      h("p", { class: "muted small", text: `Seed commitment ${match.seed_commitment}` }));
+      h("p", { class: "muted small seed-line", title: `Seed commitment ${match.seed_commitment}`, text: `Seed commitment ${match.seed_commitment}` }));
   }
 
   function drawBoard() {
@@ -243,6 +337,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
       drawn = h("pre", { class: "board generic", text: JSON.stringify(match.view, null, 2) });
     }
     replace(boardBox, drawn);
+    highlightMoves(boardBox, lastMoves);
     boardBox.setAttribute("data-version", String(match.version));
     boardBox.setAttribute("data-status", match.status);
     drawActions();
@@ -263,7 +358,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
       legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
         h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), disabled: acting,
-          onclick: () => act(action), text: actionWords(action, labelOf) }))) : null,
+          onclick: () => act(action), text: actionWords(action, labelOf, table()) + noteOf(action) }))) : null,
       legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
   }
 
@@ -275,10 +370,13 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
       verifyBtn.disabled = true;
       try { verified = await verifyMatch(matchId); drawResult(); } catch (error) { showProblem(error); verifyBtn.disabled = false; }
     });
+    // the ending in the rulebook's words ("The players lost: the Resource Stack ran out")
+    const ending = eventWords({ type: "MatchEnded", seat: null, version: match.version, data: match.result }, labelOf, seatName(), table());
     replace(resultBox, resultPanel(match.result, seatName(),
       h("div", {}, h("p", { class: "small" }, "Revealed seed: ", h("code", { class: "seed", text: match.seed || "—" })),
         h("p", {}, verifyBtn, " ", h("a", { href: `#/replay/${matchId}`, class: "button", text: "Replay" }), " ",
-          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out)));
+          h("a", { href: `/v1/matches/${matchId}/export`, download: `${matchId}.json`, text: "Download the log" })), out), ending,
+      SCORE_LABELS[game] || "Score"));
   }
 
   function showProblem(error) {
@@ -326,7 +424,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   async function act(action) {
     if (viewer === null || acting) return;
     acting = true;
-    sending = actionWords(action, labelOf);
+    sending = actionWords(action, labelOf, table());
     problemBox.textContent = "";
     boardBox.setAttribute("data-busy", "true");
     drawActions();           // its buttons disabled, the move named
@@ -371,8 +469,22 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   function logEvent(env) {
     if (logged.has(env.version)) return;
     logged.add(env.version);
-    logList.prepend(h("li", { "data-version": env.version, text: eventWords(env, labelOf, seatName()) }));
+    const said = eventWords(env, labelOf, seatName(), table());
+    logList.prepend(h("li", { "data-version": env.version, class: env.seat === viewer && viewer !== null ? "mine" : "",
+      "data-cards": cardIdsIn(env.data, cards).join(" ") },
+      h("span", { class: "v muted small", text: `v${env.version} ` }), said));
     while (logList.children.length > 300) logList.lastChild.remove();
+    if (env.command_id !== justNow.command || env.command_id === null || env.command_id === undefined) justNow = { command: env.command_id, lines: [] };
+    justNow.lines.push(said);
+    replace(justBox, h("b", { text: "Just now: " }), justNow.lines.slice(-4).join(" · "));
+    if (env.seat !== null && env.seat !== undefined) {
+      const marks = moveMarks(env);
+      const prev = lastMoves.get(env.seat);
+      if (marks.length) {
+        const same = prev && prev.command === env.command_id && env.command_id;
+        lastMoves.set(env.seat, { command: env.command_id, marks: same ? [...prev.marks, ...marks] : marks, words: said });
+      }
+    }
   }
 
   function drawTimer() {

@@ -63,7 +63,7 @@ export async function showReplay(root, source, initialVersion = null) {
     const version = Number(slider.value);
     const seat = viewSelect.value === "" ? null : Number(viewSelect.value);
     label.textContent = `version ${version} of ${last}`;
-    replace(stepEvents, events.filter((e) => e.version === version).map((e) => h("li", { text: eventWords(e, labelOf, seatName) })));
+    replace(stepEvents, events.filter((e) => e.version === version).map((e) => h("li", { text: `v${e.version} · ${eventWords(e, labelOf, seatName, { cards, seats, viewer: seat })}` })));
     if (!match) {
       replace(boardBox, h("p", { class: "muted", text: "This server does not hold the match: only its events and verification are shown." }));
       boardBox.setAttribute("data-version", String(version));

@@ -1,5 +1,25 @@
-// Commands and events in words, with card names from the game's card data.
+// Commands and events in words: the game's phrasebook (served with its card data,
+// phrases.js) when it has one, else each field in words.
 import { capital, words } from "./dom.js";
+import { lookup } from "./cards.js";
+import { phrasebook } from "./phrases.js";
+
+/**
+ * The table a sentence is said at: the game's cards (their phrasebook), the seats, the reader.
+ * @typedef {{cards: Map<string, any>, seats: any[], viewer: number|null}} Table
+ */
+
+/** @type {WeakMap<Map<string, any>, any>} */
+const BOOKS = new WeakMap();
+
+/** The phrasebook renderer of a card map from loadCards (null: the game has none). */
+export function phrasesOf(cards) {
+  if (!cards) return null;
+  const book = /** @type {any} */ (cards).phrasebook;
+  if (!book) return null;
+  if (!BOOKS.has(cards)) BOOKS.set(cards, phrasebook(book, (id) => lookup(cards, id)));
+  return BOOKS.get(cards);
+}
 
 const ID_FIELDS = new Set(["card", "cards", "faction", "location", "special", "unit", "choice", "passive", "source"]);
 
@@ -21,10 +41,13 @@ function value(field, v, label) {
 }
 
 /**
- * A command as a button label: "Place 071 R3 at row 1, column 3".
- * @param {Record<string, any>} action @param {(id: string) => string} label
+ * A command as a button label: "Draft Y3 — 8 VP per …" (with the phrasebook of `table`),
+ * else "Place 071 R3 at row 1, column 3".
+ * @param {Record<string, any>} action @param {(id: string) => string} label @param {Table} [table]
  */
-export function actionWords(action, label) {
+export function actionWords(action, label, table) {
+  const phrases = table ? phrasesOf(table.cards) : null;
+  if (phrases) return phrases.command(action, table.seats, table.viewer);
   const parts = Object.entries(action).filter(([k]) => k !== "type" && k !== "expected_version")
     .map(([k, v]) => (k === "card" || k === "cell" ? value(k, v, label) : `${words(k)} ${value(k, v, label)}`));
   const at = action.cell ? parts.join(" at ") : parts.join(", ");
@@ -32,10 +55,14 @@ export function actionWords(action, label) {
 }
 
 /**
- * An event envelope in words: "v12 · Seat 0 · card drafted: card 071 R3".
+ * An event envelope in words: "You draft R3 into your reserve" (the phrasebook of `table`),
+ * else "v12 · Seat 0 · card drafted: card 071 R3".
  * @param {any} env @param {(id: string) => string} label @param {(seat: number) => string} seatName
+ * @param {Table} [table]
  */
-export function eventWords(env, label, seatName) {
+export function eventWords(env, label, seatName, table) {
+  const phrases = table ? phrasesOf(table.cards) : null;
+  if (phrases) return phrases.event(env, table.seats, table.viewer);
   const who = env.seat === null || env.seat === undefined ? "Table" : seatName(env.seat);
   const data = env.data || {};
   const details = Object.entries(data).filter(([k]) => k !== "seat" || data.seat !== env.seat)

@@ -10,20 +10,27 @@ the draft and at the end of each turn; everything else is the same flow.
 """
 from __future__ import annotations
 
-from domain.lifecycle import demote
-
 import random
 from typing import Any
+
+from domain.lifecycle import demote
 
 from . import duo, hacking, roles, solo
 from .actions import COPY, EXCHANGE_RESERVE, MOVE_CARD, PLACE_EXTRA, pending
 from .cards import catalogue
 from .powers import diagonal, extra_placements
 from .recorder import Recorder
-from .state import MatchState
 from .scoring import score_ai_card, score_objective
-from .spec import (HAND_SIZE, PASS_DIRECTION, RESERVE_DEAL, STARTER_OBJECTIVES,
-                   TURNS_PER_PHASE, mode_for, option_default)
+from .spec import (
+    HAND_SIZE,
+    PASS_DIRECTION,
+    RESERVE_DEAL,
+    STARTER_OBJECTIVES,
+    TURNS_PER_PHASE,
+    mode_for,
+    option_default,
+)
+from .state import MatchState, breakdown
 from .turn_scoring import score_turn
 
 
@@ -206,6 +213,7 @@ def _end_match(rec: Recorder) -> None:
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
     result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-RESIGN
+    result["breakdown"] = [breakdown(s) for s in rec.state.seats]
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 

@@ -14,8 +14,7 @@ from domain.engine import Event
 from domain.modular import FoldHandlers
 
 from .roles import COPY_POINTS, DRAW_TWO, EXCHANGE_TWO, role
-from .state import MatchState, SeatState, cell
-
+from .state import MatchState, SeatState, cell, vp_source
 from .tableau import AI_POS
 
 HANDLERS = FoldHandlers("AI: 100% Human")
@@ -212,6 +211,8 @@ def _vp(state: MatchState, event: Event) -> None:
     seat = _seat(state, event)
     d = event.data
     seat.score += d["vp"]
+    source = vp_source(d, state.phase)
+    seat.vp_by[source] = seat.vp_by.get(source, 0) + d["vp"]
     if d["reason"] == "card" and role(d["card"]) != COPY_POINTS:
         seat.turn_vp += d["vp"]
 
@@ -249,7 +250,7 @@ def _resigned(state: MatchState, event: Event) -> None:
 @_on("MatchEnded")
 def _ended(state: MatchState, event: Event) -> None:
     state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating",
-                                               "outcome", "reason", "resigned")
+                                               "outcome", "reason", "resigned", "breakdown")
                     if k in event.data}
     state.step = "finished"
     for seat in state.seats:

@@ -12,7 +12,8 @@ from domain.engine import Event
 from domain.lifecycle import SeatStateLifecycle, check_resign, demote, standing
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, flow, fold, rules, spec, state as state_mod, views
+from . import actions, bots, cards, flow, fold, rules, spec, views
+from . import state as state_mod
 from .recorder import Recorder
 
 
@@ -45,5 +46,6 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
         if len(standing(state.seat_count, resigned)) <= 1:
             scores = [s.score for s in state.seats]
             result = demote(flow.result_of(scores), resigned)
+            result["breakdown"] = [state_mod.breakdown(s) for s in state.seats]
             events.append(Event("MatchEnded", {**result, "reason": "resignation"}))
         return events

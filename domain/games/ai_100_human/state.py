@@ -7,8 +7,9 @@ leaves the domain only through :mod:`.views`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 Pos = tuple[int, int]
 
@@ -24,7 +25,8 @@ class SeatState:
     ``need``: resolution kind this turn (``"copy"``, ``"exchange_reserve"``, ``"move_card"``).
     ``locked``: card returned to the reserve by 115/116 this turn (cannot be placed).
     ``ai6_discarding``: the seat drew with AI-6 (step 1) and owes the discard of 2 hand
-    cards (step 2, ruling R-AI6-STEPS) before anything else.
+    cards (step 2, ruling R-AI6-STEPS) before anything else. ``vp_by``: VP per source
+    (:func:`vp_source`), the score broken down.
     """
 
     ai_pair: list[str] = field(default_factory=list)
@@ -44,6 +46,8 @@ class SeatState:
     ai6_used: bool = False
     ai6_discarding: bool = False
     turn_vp: int = 0
+    #: the seat's VP by source (:data:`VP_SOURCES`), adding up to ``score``
+    vp_by: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +121,28 @@ def cell_json(pos: Pos) -> list[int]:
     return [pos[0], pos[1]]
 
 
+#: Where a seat's VP come from (rulebook "2 Phases Overview" C-F): its Development cards'
+#: effects as placed (B.5, copies and 105/106 included), the Phase 1 and Phase 2 Objective
+#: cards (E) and its AI card (F; AI-2's end-of-game card too, "Check its effect and gain
+#: the corresponding VP").
+VP_SOURCES = ("cards", "objective_1", "objective_2", "ai_card")
+
+
+def vp_source(data: Mapping[str, Any], phase: int) -> str:
+    """The :data:`VP_SOURCES` entry a ``VPScored`` event's ``data`` counts for."""
+    if data.get("reason") == "objective":
+        return f"objective_{phase}"
+    if data.get("reason") == "ai_card" or str(data.get("via") or "").startswith("AI-"):
+        return "ai_card"
+    return "cards"
+
+
+def breakdown(seat: SeatState) -> dict[str, int]:
+    """``{"cards", "objective_1", "objective_2", "ai_card"}``: the seat's VP by source
+    (every source, 0 when it scored nothing); the values add up to ``seat.score``."""
+    return {source: seat.vp_by.get(source, 0) for source in VP_SOURCES}
+
+
 def tableau_json(tableau: Mapping[Pos, str]) -> list[dict[str, Any]]:
     """A tableau as ``[{"cell": [r, c], "card": id}]`` sorted by cell."""
     return [{"cell": cell_json(p), "card": c} for p, c in sorted(tableau.items())]
@@ -169,7 +195,7 @@ def clone(state: MatchState) -> MatchState:
             dealt=list(s.dealt), score=s.score, done=s.done,
             choice=_copy_json(s.choice), played=_copy_json(s.played), need=s.need,
             locked=s.locked, ai5_used=s.ai5_used, ai6_used=s.ai6_used,
-            ai6_discarding=s.ai6_discarding, turn_vp=s.turn_vp))
+            ai6_discarding=s.ai6_discarding, turn_vp=s.turn_vp, vp_by=dict(s.vp_by)))
     return MatchState(
         seat_count=state.seat_count, options=_copy_json(state.options),
         objectives=dict(state.objectives), mode=state.mode, phase=state.phase,

@@ -125,3 +125,25 @@ def _apply_move(rec: Recorder, seat: int, card: str, pos: tuple[int, int]) -> tu
     src, dst = cell(choice["from"]), cell(choice["to"])
     rec.emit("TableauCardsSwapped", {"cells": [list(src), list(dst)], "reason": card}, seat)
     return dst if src == pos else pos
+
+
+def placement_previews(state: Any, seat: int, places: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The VP each legal placement (``places``: ``place`` commands of ``seat``) would score
+    now: ``[{"card", "cell", "vp"}]``, ``vp`` the card's own effect as if it lay at ``cell``
+    (rulebook B.5 "Check the effect of the card and immediately gain VPs"); ``None`` for
+    a card whose VP depend on what is still to be chosen or revealed (black cards, applied
+    after the others: their copy or the neighbours' VP this turn; 119/120's move).
+    The seat's own reserve and the public tableaux only: no hidden information."""
+    s = state.seats[seat]
+    neighbours = state.neighbour_tableaux(seat)
+    out = []
+    for action in places:
+        card, pos = action["card"], cell(action["cell"])
+        vp = None
+        if not roles.is_black(card) and roles.role(card) not in (
+                roles.COPY, roles.COPY_POINTS, roles.EXCHANGE_EMPTY):
+            tableau = dict(s.tableau)
+            tableau[pos] = card
+            vp = score_effect(card, tableau, pos, neighbours)
+        out.append({"card": card, "cell": [pos[0], pos[1]], "vp": vp})
+    return out

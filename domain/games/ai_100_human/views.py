@@ -15,14 +15,16 @@ order), the rating ladder and, once finished, the rating.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from domain.engine import Event
 
 from . import solo
-from .actions import seat_pending
+from .actions import PLACE, legal_actions, seat_pending
 from .spec import GAME_ID
 from .state import MatchState, tableau_json
+from .turn_scoring import placement_previews
 
 
 def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
@@ -85,6 +87,9 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
             "choice": copy.deepcopy(s.choice) if s.choice else None,
             "locked": s.locked,
             "pending": seat_pending(state, viewer),
+            "previews": (placement_previews(state, viewer, [a for a in legal_actions(state, viewer)
+                                                            if a["type"] == PLACE])
+                         if seat_pending(state, viewer) == PLACE else []),
         }
     return out
 

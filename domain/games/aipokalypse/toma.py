@@ -14,8 +14,8 @@ against it are in :mod:`.sides`; the team rules of the co-op mode in :mod:`.coop
 """
 from __future__ import annotations
 
-import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import catalogue
 from .context import Ctx
@@ -25,8 +25,6 @@ from .effects.resolve import discard_card, gain_ammo
 from .spec import HAND_SIZE, MAX_SLOTS
 from .state import MatchState, Player, color_of, dump_fight, toma_of, toma_seat, units
 from .toma_pool import AILIEN, ROGUE, symbol_count
-
-
 
 # ------------------------------------------------------------------ colours and set-up
 
@@ -278,6 +276,7 @@ def view(state: MatchState) -> dict[str, Any] | None:
             "ammo": len(p.ammo) if live else board["ammo"], "pool": pool,
             "ammo_strength": max(1, symbol_count(pool, "ammo")), "passive": passive,
             "slots": slots, "score": p.score, "battle_stack": len(p.stack),
+            "total_strength": _shown_total(state, slots),
             "current": dump_fight(p.current), "beside": [[c if up else None, up] for c, up in p.beside],
             "discard_due": toma.discard_due, "ailien_stays": toma.ailien_stays,
             "alt_pending": toma.alt_pending, "gift_used": toma.gift_used,
@@ -287,3 +286,13 @@ def view(state: MatchState) -> dict[str, Any] | None:
 def _pile_strength(pile: list[str]) -> int:
     cat = catalogue()
     return sum(cat[c].value or 0 for c in pile)
+
+
+def _shown_total(state: MatchState, slots: list[dict[str, Any]]) -> int:
+    """The A.I.Toma's "Total Strength" as its board is shown: the result's ``toma.strength``
+    once the match has a result, else the sum of its shown units' strengths (``slots``:
+    the view's, each with its ``strength``)."""
+    result = state.result
+    if result and result.get("toma"):
+        return result["toma"]["strength"]
+    return sum(s["strength"] for s in slots if s["unit"])

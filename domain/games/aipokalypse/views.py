@@ -18,14 +18,16 @@ to other viewers. The A.I.Toma (solo/co-op) is shown to everybody under ``toma``
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event
 
-from . import batching, toma as toma_mod
+from . import batching
+from . import toma as toma_mod
 from .battle import strengths
 from .spec import HAND_SIZE, HEALTH_POINTS
-from .state import MatchState, Slot, dump_battle, dump_fight
+from .state import MatchState, Slot, dump_battle, dump_fight, shown_strength, total_strength
 
 _OWNER_ONLY = {"SpecialsOffered", "SpecialChosen", "CardsStashed", "StashReturned", "SpecialSearched",
                "ScoreGuessed", "SpecialDrafted", "CardsLoaded"}
@@ -67,6 +69,25 @@ def _shown_slots(slots: list[dict[str, Any]], owner: bool = False) -> list[dict[
     return out
 
 
+def shown_total_strength(state: MatchState, seat: int, player: Any,
+                         shown_slots: list[Mapping[str, Any]] | None) -> int:
+    """"Total Strength" of ``seat`` as its board is shown: the result's score once the match
+    has one (it may add A.I.Lien cards in hand, revealed at the A.I.Pokalypse), else the
+    sum of its units' strengths (no temporary strength): the live ``player``'s, or those of
+    the last revealed board (``shown_slots``); so the board's total equals the result's."""
+    result = state.result
+    if result:
+        scores = result.get("scores") or []
+        if seat < len(scores):
+            return scores[seat]
+        toma = result.get("toma")
+        if toma and toma_mod.toma_seat(state) == seat:
+            return toma["strength"]
+    if shown_slots is None:
+        return total_strength(player)
+    return sum(shown_strength(s) for s in shown_slots)
+
+
 def _seat_view(state: MatchState, seat: int, viewer: int | None) -> dict[str, Any]:
     """The board of ``seat`` as ``viewer`` may see it (module doc): the health stack as a
     count only, its order hidden from everyone, the owner included. RULINGS R-HEALTH-PRIVATE."""
@@ -95,6 +116,7 @@ def _seat_view(state: MatchState, seat: int, viewer: int | None) -> dict[str, An
         "megaton_count": len(p.megaton) if live else public.get("megaton", 0),
         "battle_stack": len(p.stack), "current": dump_fight(p.current),
         "beside": [[c if up else None, up] for c, up in p.beside],
+        "total_strength": shown_total_strength(state, seat, p, None if live else public.get("slots", [])),
     }
     if own:
         view.update(hand=list(p.hand), offered=list(p.offered), offer=list(p.offer),

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -107,14 +108,17 @@ SNAPSHOT = """() => { const b = document.querySelector('#board');
   b.querySelectorAll('.board [data-seat]').forEach(s => { seats[s.dataset.seat] = s.innerText; });
   const logged = [...document.querySelectorAll('ol.log li[data-version]')].map(li => Number(li.dataset.version));
   return {version: Number(b.dataset.version), cards: [...b.querySelectorAll('[data-card]')].map(e => e.dataset.card),
-          board: b.innerText, page: document.body.innerText, seats,
+          board: b.innerText, seats,
+          page: document.body.innerText + ' '
+            + [...document.querySelectorAll('[data-cards]')].map(e => e.dataset.cards).join(' '),
           log_version: Math.max(0, ...logged)}; }"""
 
 
 def snapshot(page: Any) -> dict[str, Any]:
     """What the page shows, read at one instant (one script run: live updates may redraw
     it any time, but not within it): ``{"version" (the board's data-version), "cards"
-    (set), "board", "page" (texts), "seats" (seat -> its section's text), "log_version"}``.
+    (set), "board", "page" (texts, with the card ids each log line's sentence names: its
+    ``data-cards``), "seats" (seat -> its section's text), "log_version"}``.
 
     ``log_version`` is the highest version the event log shows (0 when empty). The log is
     appended as soon as an event arrives over SSE, the board only at the end of its batch
@@ -148,7 +152,12 @@ def check_board(page: Any, api: Api, game: str, match_id: str, token: str | None
     for seat in view.get("seats", []):
         if "score" in seat:
             section = shot["seats"].get(str(seat["seat"]), "").replace("\n", " ")
-            assert f"Score: {seat['score']}" in section, (version, seat["seat"], section[:200])
+            # A.I.Pokalypse's seat "score" is the points of the battle; its total strength
+            # (the result's score) is shown too
+            label = "Points this battle" if game == "aipokalypse" else "Score"
+            assert f"{label}: {seat['score']}" in section, (version, seat["seat"], section[:200])
+            if "total_strength" in seat:
+                assert f"Total strength: {seat['total_strength']}" in section, (version, seat["seat"], section[:200])
     assert shot["board"]
     return view
 

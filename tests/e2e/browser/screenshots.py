@@ -1,8 +1,11 @@
-"""Screenshots of each game's board at desktop (1280 x 800) and phone (390 x 844) width.
+"""Screenshots of each game and mode at desktop (1280 x 800) and phone (390 x 844) width.
 
-``take_screenshots(browser, base_url, out_dir)`` creates matches over the public API, plays
-the human seat some moves over the API (preferring moves that fill the board), opens the
-seat's page and saves ``<name>-desktop.png`` / ``<name>-phone.png``; also the lobby and a
+``take_screenshots(browser, base_url, out_dir)`` creates a match per game and mode over the
+public API, plays the human seat over the API (preferring moves that fill the board) and
+opens the seat's page three times: at a **decision** (its first choices), **mid-game**
+(after the board's ``moves``) and at the **end** (played out); each is saved as
+``<name>-<stage>-desktop.png`` / ``<name>-<stage>-phone.png`` (the mid-game ones also as
+``<name>-desktop.png`` / ``<name>-phone.png``, the docs' pictures); also the lobby and a
 replay. ``./scripts/screenshots`` (this module's ``main``) runs it against an embedded
 server and writes ``docs/screenshots/``; ``test_screenshots.py`` runs it on every test run.
 """
@@ -32,21 +35,64 @@ BOARDS: dict[str, tuple[str, list[dict], dict, int, tuple[str, ...]]] = {
                     {}, 9, ("recruit", "open_slot", "spend_ammo", "choose_faction")),
     "aipokalypse-solo": ("aipokalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "boss"}, 7,
                          ("recruit", "open_slot", "choose_faction")),
+    "aipokalypse-coop": ("aipokalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
+                         {"mode": "coop", "difficulty": "handy_man"}, 9, ("recruit", "open_slot", "choose_faction")),
     "dead-apocalypse": ("dead-apocalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "cooperative"}],
                         {}, 12, ("occupy", "play", "defeat")),
+    "dead-apocalypse-solo": ("dead-apocalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "easy"}, 12,
+                             ("defeat", "occupy", "play")),
 }
+#: the moments of a match each board is shot at: stage -> human moves made before it
+#: (``None``: the board's ``moves``; ``-1``: played to its end)
+STAGES = {"decision": 0, "mid": None, "end": -1}
+#: boards also shot at a moment of their own: name -> (stage, the match view's condition)
+EXTRA_STAGES = {"aipokalypse": ("battle", lambda view: view.get("phase") == "battle"),
+                "aipokalypse-solo": ("battle", lambda view: view.get("phase") == "battle")}
 SETTLED = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
 
-def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random) -> None:
-    """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots."""
+class _Patient:
+    """``Api`` calls that wait out a 429 (the API's request rate limits: a whole match
+    played over HTTP makes many requests) as ``Retry-After`` asks, then ask again."""
+
+    def __init__(self, api: Api):
+        self.api = api
+
+    def _again(self, call, *args):
+        for _ in range(120):
+            try:
+                out = call(*args)
+            except AssertionError as error:          # Api.get asserts a 200
+                if "429" not in str(error.args[0][1:2]):
+                    raise
+                time.sleep(1.0)
+                continue
+            if isinstance(out, tuple) and out[0] == 429:
+                time.sleep(1.0)
+                continue
+            return out
+        raise AssertionError("rate limited for two minutes")
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        return self._again(self.api.get, path, token)
+
+    def post(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+        return self._again(self.api.post, path, body, token)
+
+
+def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random,
+          budget_s: float = 300) -> int:
+    """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots, then
+    wait until the seat has a decision again (or the match ended); returns the moves made."""
     made = 0
-    deadline = time.monotonic() + 300
-    while made < moves and time.monotonic() < deadline:
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
         match = api.get(f"/v1/matches/{match_id}", token)
         if match["status"] == "finished":
-            return
+            return made
+        if made >= moves and str(0) in (match.get("pending") or {}):
+            return made
         actions = api.get(f"/v1/matches/{match_id}/legal-actions", token)["actions"]
         if not actions:
             api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=5", token)
@@ -54,9 +100,32 @@ def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ..
         liked = [a for a in actions if a["type"] in prefer]
         api.post(f"/v1/matches/{match_id}/actions", rng.choice(liked or actions), token)
         made += 1
+    return made
 
 
-def _shoot(page: Any, out: Path, name: str) -> list[Path]:
+def _play_until(api: Any, match_id: str, token: str, until: Any, prefer: tuple[str, ...],
+                rng: random.Random, budget_s: float = 300) -> int:
+    """Play the human seat (as :func:`_play`) until ``until(view)`` holds for its view while
+    it has a decision (or the match ended); returns the moves made."""
+    made = 0
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        match = api.get(f"/v1/matches/{match_id}", token)
+        if match["status"] == "finished":
+            return made
+        actions = api.get(f"/v1/matches/{match_id}/legal-actions", token)["actions"]
+        if actions and until(match.get("view") or {}):
+            return made
+        if not actions:
+            api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=5", token)
+            continue
+        liked = [a for a in actions if a["type"] in prefer]
+        api.post(f"/v1/matches/{match_id}/actions", rng.choice(liked or actions), token)
+        made += 1
+    return made
+
+
+def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Path]:
     files = []
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
@@ -65,13 +134,16 @@ def _shoot(page: Any, out: Path, name: str) -> list[Path]:
         path = out / f"{name}-{suffix}.png"
         page.screenshot(path=str(path))
         files.append(path)
+        if also:
+            shutil.copyfile(path, out / f"{also}-{suffix}.png")
+            files.append(out / f"{also}-{suffix}.png")
     return files
 
 
 def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> list[Path]:
     """Save every board's screenshots into ``out``; returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    api = Api(base_url)
+    api = _Patient(Api(base_url))
     rng = random.Random(seed)
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(90_000)
@@ -87,12 +159,31 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
             status, created = api.post("/v1/matches", {"game": game, "seats": seats, "options": options})
             assert status == 201, created
             match_id, token = created["match_id"], created["seats"][0]["token"]
-            _play(api, match_id, token, moves, prefer, rng)
-            page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
-            page.wait_for_url(f"**/#/m/{match_id}")
-            page.wait_for_function(SETTLED)
-            files += _shoot(page, out, name)
-        status, created = api.post("/v1/matches", {"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
+            made = 0
+            stages = list(STAGES.items())
+            if name in EXTRA_STAGES:          # e.g. a point being fought, before the end
+                stages.insert(2, (EXTRA_STAGES[name][0], EXTRA_STAGES[name][1]))
+            for stage, upto in stages:
+                if callable(upto):
+                    made += _play_until(api, match_id, token, upto, prefer, rng)
+                    page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
+                    page.wait_for_url(f"**/#/m/{match_id}")
+                    page.wait_for_function(SETTLED)
+                    files += _shoot(page, out, f"{name}-{stage}")
+                    page.goto(f"{base_url}/#/")
+                    continue
+                target = moves if upto is None else 100_000 if upto < 0 else upto
+                made += _play(api, match_id, token, max(0, target - made), prefer, rng,
+                              budget_s=900 if upto == -1 else 300)
+                page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
+                page.wait_for_url(f"**/#/m/{match_id}")
+                page.wait_for_function(SETTLED)
+                if stage == "end":
+                    page.wait_for_selector("#result .result")
+                files += _shoot(page, out, f"{name}-{stage}", also=name if stage == "mid" else None)
+                page.goto(f"{base_url}/#/")
+        status, created = api.post("/v1/matches", {"game": "ai-100-human",
+                                                   "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
         match_id = created["match_id"]
         while (match := api.get(f"/v1/matches/{match_id}"))["status"] != "finished":
             api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=10")
@@ -113,8 +204,8 @@ def main() -> None:
     from api.app import create_app
     from service.bootstrap import build_service
     from service.config import Config
-    from workers.embedded import EmbeddedRuntime
     from tests.e2e.browser.conftest import CHROMIUM_ARGS
+    from workers.embedded import EmbeddedRuntime
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots"))

@@ -70,8 +70,20 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
     final = api.get(f"/v1/matches/{match_id}", token)
     assert final["status"] == "finished"
     result = page.inner_text("#result")
-    for seat, score in enumerate(final["result"]["scores"]):
-        assert re.search(rf"Seat {seat}[^\n]*\t{score}\t", result), (seat, score, result)
+    scores = final["result"]["scores"]
+    if final["result"].get("outcome") in ("won", "lost") and len(set(scores)) == 1 \
+            and "breakdown" not in final["result"]:
+        # a co-operative ending (won or lost together): said in words, no table of equal scores
+        assert re.search(r"(The players (won|lost)|The A.I.Toma won)[: ]", result), result
+        assert "\t" not in result, result
+    else:
+        for seat, score in enumerate(scores):
+            assert re.search(rf"Seat {seat}[^\n]*\t{score}\t", result), (seat, score, result)
+    for seat, parts in enumerate(final["result"].get("breakdown") or []):
+        # AI: 100% Human: each seat's VP by source, adding up to its score
+        assert sum(parts.values()) == scores[seat]
+        cells = "\t".join(str(v) for v in parts.values())
+        assert re.search(rf"Seat {seat}[^\n]*\t{cells}\t{scores[seat]}\t", result), (seat, result)
     assert final["seed"] in page.inner_text("#result .seed")
     page.click("#verify")
     page.wait_for_selector("#verify-result .verify")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.browser.screenshots import BOARDS, take_screenshots
+from tests.e2e.browser.screenshots import BOARDS, EXTRA_STAGES, STAGES, take_screenshots
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
@@ -29,6 +29,11 @@ def test_every_board_is_screenshot_at_desktop_and_phone_width(browser, web_serve
     names = {p.name for p in files}
     for board in list(BOARDS) + ["replay"]:
         assert {f"{board}-desktop.png", f"{board}-phone.png"} <= names
+    for board in BOARDS:             # a decision, a mid-game and an end of every game and mode
+        for stage in STAGES:
+            assert {f"{board}-{stage}-desktop.png", f"{board}-{stage}-phone.png"} <= names
+    for board, (stage, _) in EXTRA_STAGES.items():    # A.I.Pokalypse: a point being fought
+        assert {f"{board}-{stage}-desktop.png", f"{board}-{stage}-phone.png"} <= names
     for path in files:
         width, height = png_size(path)
         assert (width, height) in ((1280, 800), (390, 844)), (path.name, width, height)
