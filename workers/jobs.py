@@ -63,3 +63,10 @@ def match_ended(match_id: str) -> dict:
     is rated (exactly once, :mod:`service.usecases.ratings`)."""
     return _through_outage(lambda: get_service().match_ended(match_id),
                            f"match ended {match_id}", "match_ended")
+
+
+def analysis(analysis_id: str) -> dict:
+    """Run the match analysis ``analysis_id`` (issue 23: :meth:`MatchService.run_analysis`);
+    a finished or unknown one is a no-op."""
+    return _through_outage(lambda: get_service().run_analysis(analysis_id),
+                           f"analysis {analysis_id}", "analysis")
