@@ -123,7 +123,7 @@ def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budge
     for index, turn in enumerate(turns):
         seat = turn.seat
         if seat is not None and seat in engine.pending(state):
-            entry = _decision(engine, estimator, state, turn, budget, seed)
+            entry = analyse_decision(engine, state, turn, budget, seed)
             if entry is not None:
                 decisions.append(entry)
         state = fold(engine, turn.events, state)
@@ -134,10 +134,13 @@ def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budge
             "seats": [_seat_summary(seat, decisions) for seat in range(seat_count)]}
 
 
-def _decision(engine: Engine, estimator: Any, state: Any, turn: Turn, budget: int,
-              seed: bytes) -> dict[str, Any] | None:
-    """The entry of one decision, or ``None`` when the command is not one of the seat's
-    legal game commands (a platform command: resign, abandon)."""
+def analyse_decision(engine: Engine, state: Any, turn: Turn, budget: int,
+                     seed: bytes) -> dict[str, Any] | None:
+    """The entry of one decision (shape: :func:`analyse`) of ``turn.seat`` at ``state`` (the
+    fold at ``turn.version``), or ``None`` when the command is not one of the seat's legal
+    game commands (a platform command: resign, abandon). Raises ValueError as
+    :func:`analyse`."""
+    estimator = engine.estimator()
     legal = engine.legal_actions(state, turn.seat)
     keys = [_canonical(c) for c in legal]
     played_key = _canonical(turn.command)

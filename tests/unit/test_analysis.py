@@ -1,0 +1,132 @@
+"""Computer analysis of a match (issue 23 item 3), in the domain: :mod:`domain.analysis`
+with every installed game that has an estimator (the example game Duel always has one).
+
+- labels and accuracy from the documented thresholds, with concrete values;
+- deterministic for a seed (the same log, budget and seed give the same analysis);
+- no peeking: at every decision of a played log, re-dealing what the deciding seat cannot
+  see (its game's ``testing.py`` re-deal) leaves that seat's entry unchanged;
+- hand-built positions from the rulebooks where one move is clearly better: the analysis
+  labels the worse move a mistake (or worse).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.analysis import (THRESHOLDS, Turn, analyse, analyse_decision, decision_rng, label,
+                             move_accuracy)
+from domain.engine import Event, Setup, fold
+from domain.games import registry
+from tests.support.game_settings import settings
+
+ANALYSED = sorted(game for game, engine in registry().items() if engine.estimator() is not None)
+
+
+def test_labels_follow_the_documented_thresholds():
+    assert THRESHOLDS["win_probability"] == {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+    assert THRESHOLDS["expected_score"] == {"inaccuracy": 2.0, "mistake": 4.0, "blunder": 8.0}
+    assert [label("win_probability", x) for x in (0.0, 0.049, 0.05, 0.1, 0.199, 0.2, 0.9)] == \
+        [None, None, "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert [label("expected_score", x) for x in (1.5, 2, 4, 7.5, 8)] == \
+        [None, "inaccuracy", "mistake", "mistake", "blunder"]
+    assert move_accuracy("win_probability", 0.0) == 100.0
+    assert move_accuracy("win_probability", 0.10) == pytest.approx(36.787944, abs=1e-5)
+    assert move_accuracy("expected_score", 8.0) == pytest.approx(13.533528, abs=1e-5)
+
+
+def test_the_decision_rng_depends_on_seed_version_and_seat():
+    draw = lambda *a: decision_rng(*a).random()   # noqa: E731
+    assert draw(b"s", 3, 0) == draw(b"s", 3, 0)
+    assert len({draw(b"s", 3, 0), draw(b"s", 4, 0), draw(b"s", 3, 1), draw(b"t", 3, 0)}) == 4
+
+
+def played_log(game: str, seats: int, options: dict, seed: int, max_turns: int = 400):
+    """``(setup events, turns)`` of one match of ``game`` played by its ``random`` bots."""
+    engine = registry()[game]
+    rng = random.Random(seed)
+    setup = engine.new_match(Setup(seats, engine.validate_options(seats, options)), rng)
+    state, version, turns = fold(engine, setup), len(setup), []
+    while engine.result(state) is None and len(turns) < max_turns:
+        seat = rng.choice(sorted(engine.pending(state)))
+        command = engine.bots["random"].choose(state, seat, rng)
+        events = engine.decide(state, seat, command, rng)
+        turns.append(Turn(version, seat, command, "bot", events))
+        state = fold(engine, events, state)
+        version += len(events)
+    return setup, turns
+
+
+def _setup(game: str):
+    return next((seats, dict(options)) for seats, options in settings(game).view_setups)
+
+
+@pytest.mark.parametrize("game", ANALYSED)
+def test_the_same_log_budget_and_seed_give_the_same_analysis(game):
+    seats, options = _setup(game)
+    setup, turns = played_log(game, seats, options, seed=7, max_turns=40)
+    engine = registry()[game]
+    seen = []
+    first = analyse(engine, setup, turns, 8, b"seed", seats, progress=lambda d, t: seen.append(d))
+    assert analyse(engine, setup, turns, 8, b"seed", seats) == first
+    assert seen == list(range(1, len(turns) + 1))
+    valued = [d for d in first["decisions"] if d["choices"] > 1]
+    assert valued and all(d["played_value"] is not None for d in valued)
+    assert [s["seat"] for s in first["seats"]] == list(range(seats))
+    assert sum(s["decisions"] for s in first["seats"]) == len(first["decisions"])
+
+
+@pytest.mark.parametrize("game", ANALYSED)
+def test_a_seats_analysis_ignores_what_it_cannot_see(game):
+    """At every decision, the entry of the deciding seat is the same on the real position
+    and on re-deals of everything that seat cannot see."""
+    seats, options = _setup(game)
+    setup, turns = played_log(game, seats, options, seed=11, max_turns=60)
+    engine, redeal = registry()[game], settings(game).redeal
+    state, checked = fold(engine, setup), 0
+    for turn in turns:
+        if turn.seat in engine.pending(state) and len(engine.legal_actions(state, turn.seat)) > 1:
+            entry = analyse_decision(engine, state, turn, 8, b"seed")
+            for attempt in range(2):
+                other = redeal(state, turn.seat, random.Random(attempt))
+                assert analyse_decision(engine, other, turn, 8, b"seed") == entry
+            checked += 1
+        state = fold(engine, turn.events, state)
+    assert checked >= 3
+
+
+# -- hand-built positions: one move clearly better --------------------------------------
+
+def test_duel_sacrificing_the_lowest_card_first_is_better_against_the_highest_first():
+    """RULES.md "A trick": three tricks left, seat 0 holds D20, D11 and D01. Against play
+    of the highest card first, laying D01 into the other seat's best card and winning the
+    next two tricks with D20 and D11 wins far more often than taking the first trick with
+    D20 (then D11 meets the other seat's second card and D01 loses): laying D20 first is a
+    mistake (or worse), D01 first is not."""
+    engine = registry()["duel"]
+    setup = [Event("MatchStarted", {"seats": 2, "tricks": 3}),
+             Event("HandDealt", {"cards": ["D01", "D11", "D20"]}, 0),
+             Event("HandDealt", {"cards": ["D08", "D14", "D17"]}, 1)]
+    state = fold(engine, setup)
+
+    def entry(card):
+        turn = Turn(3, 0, {"type": "play", "card": card}, "player",
+                    engine.decide(state, 0, {"type": "play", "card": card}, random.Random(0)))
+        return analyse_decision(engine, state, turn, 600, b"duel")
+
+    worse, better = entry("D20"), entry("D01")
+    assert worse["label"] in ("mistake", "blunder") and worse["best"] == {"type": "play",
+                                                                          "card": "D01"}
+    assert worse["loss"] >= THRESHOLDS["win_probability"]["mistake"]
+    assert better["label"] is None and better["loss"] == 0.0
+
+
+def test_a_game_without_an_estimator_is_refused():
+    class NoEstimator:
+        game_id = "none"
+
+        def estimator(self):
+            return None
+
+    with pytest.raises(ValueError, match="no estimator"):
+        analyse(NoEstimator(), [], [], 8, b"s", 1)
