@@ -156,20 +156,8 @@ export function analysisPanel(source) {
       button.removeAttribute("disabled");
     }
   }
+  // no look-up on load (a 404 for a match never analysed would be a console error on
+  // every replay): "Analyse" answers an analysis already made with that budget at once
   button.addEventListener("click", request);
-  if (source.matchId) {
-    // an analysis already made with the default budget is shown at once
-    get(`/v1/matches/${encodeURIComponent(source.matchId)}/analysis`)
-      .then((/** @type {import("./types.js").Analysis} */ answer) => {
-        render(answer);
-        if (answer.status !== "done" && answer.status !== "failed") return follow(answer.analysis_id);
-        return undefined;
-      })
-      .catch((error) => {
-        if (!(error instanceof ApiError) || error.code !== "analysis_not_found") {
-          replace(status, h("p", { class: "problem", text: error instanceof ApiError ? `${error.message} (${error.code})` : String(error) }));
-        }
-      });
-  }
   return box;
 }
