@@ -13,6 +13,7 @@ from domain.lifecycle import SeatStateLifecycle, check_resign, demote, standing
 from domain.modular import ModularEngine
 
 from . import actions, bots, cards, flow, fold, rules, spec, state as state_mod, views
+from .estimator import ESTIMATOR
 from .recorder import Recorder
 
 
@@ -28,6 +29,11 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "idle"                  # declines every optional power (R-AI6-TIMEOUT)
+
+    def estimator(self) -> Any:
+        """The match-analysis estimator (``estimator.py``: expected final VP by the expert's
+        determinized rollouts)."""
+        return ESTIMATOR
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Set-up events up to the first decisions (AI side, reserve creation)."""
