@@ -63,12 +63,12 @@ class AnalysisBudgetCapped(errors.ServiceError):
 
 class LogNotVerified(errors.ServiceError):
     """422 ``log_not_verified``: an uploaded export that does not verify (extra ``errors``:
-    the verifier's sentences)."""
+    ``{"log": [the verifier's sentences]}``, the problem's field -> messages shape)."""
 
     def __init__(self, problems: list[str]):
         super().__init__("log_not_verified", 422,
                          "The export does not verify; only a verified log is analysed.",
-                         errors=list(problems)[:20])
+                         errors={"log": [str(p) for p in problems][:20]})
 
 
 def analysis_id(game: str, head_hash: str, budget: int) -> str:

@@ -80,7 +80,7 @@ def test_an_uploaded_export_is_verified_then_analysed(client, embedded_service):
     tampered["events"][-2]["data"] = {**tampered["events"][-2]["data"], "cards": ["D01", "D02"]}
     problem = client.post("/v1/analyses", json=tampered)
     assert problem.status_code == 422 and problem.mimetype == "application/problem+json"
-    assert problem.get_json()["code"] == "log_not_verified" and problem.get_json()["errors"]
+    assert problem.get_json()["code"] == "log_not_verified" and problem.get_json()["errors"]["log"]
 
 
 def test_errors_are_problems_with_stable_codes(client, embedded_service):
