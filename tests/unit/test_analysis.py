@@ -137,3 +137,59 @@ def test_a_game_without_an_estimator_is_refused():
 
     with pytest.raises(ValueError, match="no estimator"):
         analyse(NoEstimator(), [], [], 8, b"s", 1)
+
+
+def _ai100_last_placement():
+    """AI: 100% Human Solo Mode at the last placement of the match (Phase 2, turn 7) after a
+    seeded ``random`` playout (seed 2: AI card AI-8, the one open cell [2, 1]), the reserve
+    set by hand to cards 012 and 016 (each exchanging places with a reserve card, 050 and
+    052, so every card is still once; the reserve's third card, 080, leaves the game)."""
+    engine = registry()["ai-100-human"]
+    rng = random.Random(2)
+    state = fold(engine, engine.new_match(Setup(1, engine.validate_options(1, {})), rng))
+    while not (state.phase == 2 and state.turn == 7 and engine.pending(state).get(0) == "place"):
+        for event in engine.decide(state, 0, engine.bots["random"].choose(state, 0, rng), rng):
+            state = engine.evolve(state, event)
+    assert state.seats[0].reserve == ["050", "052", "080"]
+    swap = {"012": "050", "050": "012", "016": "052", "052": "016"}
+
+    def swapped(value):
+        if isinstance(value, str):
+            return swap.get(value, value)
+        if isinstance(value, dict):
+            return {k: swapped(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swapped(v) for v in value]
+        return value
+
+    dumped = swapped(engine.dump_state(state))
+    dumped["seats"][0]["reserve"] = ["012", "016"]
+    return engine, engine.load_state(dumped)
+
+
+@pytest.mark.skipif("ai-100-human" not in ANALYSED, reason="AI: 100% Human has no estimator")
+def test_ai100_placing_a_card_that_scores_nothing_in_its_row_is_a_mistake():
+    """The rulebook's card texts: the bottom row holds blue 007, the open cell, blue 040,
+    yellow 029 and yellow 046. Card 012 ("In this row, 4 VP per horizontal group of 2 red
+    cards") scores nothing there (no red card); 016 ("In each column, 3 VP if all 3 cards
+    have different colors", a purple card) scores 3 VP in each of columns 1-4 (column 1:
+    black 106, green 097, 016; column 2: purple 001, black AI-8, blue 040; column 3: blue
+    070, purple 093, yellow 029; column 4: black 105, green 020, yellow 046), 12 VP, and
+    the rest of the match is the end scoring. Placing 012 is a mistake (or worse) with 016
+    the better move; placing 016 is not labelled."""
+    engine, state = _ai100_last_placement()
+    assert engine.legal_actions(state, 0) == [{"type": "place", "card": c, "cell": [2, 1]}
+                                              for c in ("012", "016")]
+    row = {pos: card for pos, card in state.seats[0].tableau.items() if pos[0] == 2}
+    assert row == {(2, 0): "007", (2, 2): "040", (2, 3): "029", (2, 4): "046"}
+
+    def entry(card):
+        command = {"type": "place", "card": card, "cell": [2, 1]}
+        turn = Turn(0, 0, command, "player", engine.decide(state, 0, command, random.Random(0)))
+        return analyse_decision(engine, state, turn, 16, b"ai100")
+
+    worse, better = entry("012"), entry("016")
+    assert worse["label"] in ("mistake", "blunder"), worse
+    assert worse["best"] == {"type": "place", "card": "016", "cell": [2, 1]}
+    assert worse["loss"] >= THRESHOLDS["expected_score"]["mistake"]
+    assert better["label"] is None and better["loss"] == 0.0
