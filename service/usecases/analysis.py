@@ -128,6 +128,11 @@ class Analyses:
                                       errors={"budget": ["Must be at least 1."]})
         return min(value, self.cap)
 
+    def _head(self, record) -> str:
+        """The hash of a finished match's last envelope (its record's head; the export's
+        last ``hash`` for a record without one)."""
+        return record.head_hash or self.reads.export(record.match_id)["events"][-1]["hash"]
+
     def _engine(self, game: str) -> Engine:
         engine = self.ctx.engine(game)
         if engine.estimator() is None:
@@ -146,8 +151,7 @@ class Analyses:
         if not record.finished:
             raise errors.MatchRunning()
         self._engine(record.game)
-        head = self.reads.export(match_id)["events"][-1]["hash"]
-        return self._start(analysis_id(record.game, head, value), {
+        return self._start(analysis_id(record.game, self._head(record), value), {
             "source": "match", "match_id": match_id, "game": record.game, "budget": value})
 
     def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
@@ -157,8 +161,7 @@ class Analyses:
         record = self.ctx.record(match_id)
         if not record.finished:
             raise errors.MatchRunning()
-        head = self.reads.export(match_id)["events"][-1]["hash"]
-        return self.get(analysis_id(record.game, head, value))
+        return self.get(analysis_id(record.game, self._head(record), value))
 
     def request_upload(self, log_doc: Any, budget: int | None = None
                        ) -> tuple[dict[str, Any], bool]:
