@@ -5,13 +5,13 @@ An analysis id names one log and one budget (:func:`service.usecases.analysis.an
 so the hash is the cache: a second request for the same match and budget reads it. Fields:
 ``status`` (``queued``, ``running``, ``done``, ``failed``), ``progress`` (0..100),
 ``source`` (``match`` or ``upload``), ``match_id``, ``game``, ``budget``, ``created_at``,
-``result`` (the JSON of :func:`domain.analysis.analyse`, once ``done``), ``error`` (once
-``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
+``updated_at`` (its last write), ``result`` (the JSON of :func:`domain.analysis.analyse`,
+once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from service.log.codec import canonical_json
 from service.store.keys import Keys
@@ -24,9 +24,12 @@ ANALYSIS_TTL_S = 7 * 24 * 3600
 class AnalysisStore:
     """Reads and writes analysis records (``redis`` with ``decode_responses=True``)."""
 
-    def __init__(self, redis, keys: Keys):
+    def __init__(self, redis, keys: Keys, clock: Callable[[], str] | None = None):
         self.redis = redis
         self.keys = keys
+        #: ``() -> ISO 8601 UTC`` of now, written as ``updated_at`` by :meth:`update`
+        #: (``None``: not written)
+        self.clock = clock
 
     def get(self, analysis_id: str) -> dict[str, Any] | None:
         """The record (``result`` parsed, ``progress``/``budget`` as ints) or ``None``."""
@@ -42,12 +45,13 @@ class AnalysisStore:
         return out
 
     def create(self, analysis_id: str, fields: Mapping[str, Any],
-               log: Mapping[str, Any] | None = None) -> bool:
+               log: Mapping[str, Any] | None = None, replace: bool = False) -> bool:
         """Create the record with ``fields`` (and the uploaded ``log``) unless one exists
-        that has not failed; True when created (the caller then enqueues its job)."""
+        that has not failed (``replace``: whatever exists); True when created (the caller
+        then enqueues its job)."""
         key = self.keys.analysis(analysis_id)
         existing = self.redis.hget(key, "status")
-        if existing is not None and existing != "failed":
+        if existing is not None and existing != "failed" and not replace:
             return False
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(key)
@@ -69,6 +73,8 @@ class AnalysisStore:
         TTL; a ``status`` of ``done`` also deletes the uploaded export."""
         key = self.keys.analysis(analysis_id)
         mapping = {k: canonical_json(v) if k == "result" else str(v) for k, v in fields.items()}
+        if self.clock is not None:
+            mapping["updated_at"] = self.clock()
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping=mapping)
         pipe.expire(key, ANALYSIS_TTL_S)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from datetime import datetime
 from typing import Any, Mapping
 
 from domain.analysis import Turn, analyse
@@ -34,6 +35,10 @@ DEFAULT_BUDGET = 64
 #: the largest budget any request may name (the server's ``ARENA_MAX_BOT_BUDGET`` may
 #: lower it)
 MAX_BUDGET = 4096
+#: a queued or running analysis whose record was not written for this long (seconds: the
+#: job timeout, ``workers.scheduling.ANALYSIS_JOB_TIMEOUT_S``, plus a margin) lost its job
+#: (a worker killed, the queue flushed): the next request starts it again
+STALE_AFTER_S = 3900
 
 
 class AnalysisUnavailable(errors.ServiceError):
@@ -116,7 +121,8 @@ class Analyses:
     def __init__(self, ctx, reads, budget_cap: int = 0):
         self.ctx = ctx
         self.reads = reads
-        self.store = AnalysisStore(ctx.stores.redis, ctx.stores.keys)
+        self.store = AnalysisStore(ctx.stores.redis, ctx.stores.keys,
+                                   clock=lambda: self.ctx.clock().isoformat())
         self.cap = min(budget_cap, MAX_BUDGET) if budget_cap else MAX_BUDGET
 
     def _budget(self, budget: int | None) -> int:
@@ -183,11 +189,21 @@ class Analyses:
             "source": "upload", "match_id": "", "game": game, "budget": value},
             log=log_doc)
 
+    def _stale(self, analysis: str) -> bool:
+        """True when the analysis is queued or running but its record was last written more
+        than :data:`STALE_AFTER_S` ago (its job is lost)."""
+        record = self.store.get(analysis)
+        if record is None or record["status"] not in ("queued", "running"):
+            return False
+        written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
+        return (self.ctx.clock() - written).total_seconds() > STALE_AFTER_S
+
     def _start(self, analysis: str, fields: dict[str, Any],
                log: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
+        now = self.ctx.clock().isoformat()
         created = self.store.create(analysis, {**fields, "status": "queued", "progress": 0,
-                                               "created_at": self.ctx.clock().isoformat()},
-                                    log=log)
+                                               "created_at": now, "updated_at": now},
+                                    log=log, replace=self._stale(analysis))
         if created and self.ctx.scheduler is not None:
             self.ctx.scheduler.enqueue_analysis(analysis)
         return self.get(analysis), created
@@ -228,7 +244,7 @@ class Analyses:
         try:
             result = analyse(engine, setup, turns, record["budget"], seed,
                              seat_count=len(log_doc["seats"]), progress=progress)
-        except ValueError as error:
+        except (ValueError, KeyError, IndexError, TypeError) as error:
             log.warning("analysis %s failed: %s", analysis, error)
             self.store.update(analysis, status="failed", error=str(error))
             return {"status": "failed"}

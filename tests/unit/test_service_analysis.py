@@ -1,0 +1,80 @@
+"""The analysis use cases (issue 23 item 3) on an embedded service without workers: a
+request creates one record and enqueues one job, a second request for the same match and
+budget answers the record (the cache), a record whose job was lost (not written for
+longer than ``STALE_AFTER_S``) or that failed is started again, the worker's run writes
+progress and the result, and platform commands (a resignation) are not decisions."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from service.usecases.analysis import STALE_AFTER_S
+from tests.support.exports import new_service
+
+
+@pytest.fixture
+def service():
+    return new_service()
+
+
+def _finished_duel(service, seed: int = 1, resign_after: int | None = None) -> str:
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
+                               {"tricks": 4})["match_id"]
+    rng = random.Random(seed)
+    acted = 0
+    while service.match_view(mid, None)["status"] != "finished":
+        if resign_after is not None and acted == resign_after:
+            service.resign(mid, 1)
+            break
+        for seat in (0, 1):
+            legal = service.legal_actions(mid, seat)["actions"]
+            if legal:
+                service.act(mid, seat, rng.choice(legal))
+                acted += 1
+    return mid
+
+
+def _jobs(service) -> int:
+    return len(service.scheduler.analysis_queue)
+
+
+def test_one_record_one_job_then_the_cache(service):
+    mid = _finished_duel(service)
+    first, created = service.request_analysis(mid, 20)
+    assert created and first["status"] == "queued" and _jobs(service) == 1
+    again, created = service.request_analysis(mid, 20)
+    assert not created and again == first and _jobs(service) == 1
+    other, created = service.request_analysis(mid, 21)      # another budget: another one
+    assert created and other["analysis_id"] != first["analysis_id"]
+    assert service.run_analysis(first["analysis_id"]) == {"status": "done"}
+    done = service.analysis(first["analysis_id"])
+    assert (done["status"], done["progress"]) == ("done", 100)
+    assert len(done["result"]["decisions"]) == 8
+    assert service.run_analysis(first["analysis_id"]) == {"status": "noop"}
+
+
+def test_a_lost_job_is_started_again_by_the_next_request(service):
+    mid = _finished_duel(service, seed=2)
+    first, _ = service.request_analysis(mid, 20)
+    store = service._analyses.store
+    old = datetime.now(timezone.utc) - timedelta(seconds=STALE_AFTER_S - 60)
+    service.ctx.stores.redis.hset(service.keys.analysis(first["analysis_id"]),
+                                  "updated_at", old.isoformat())
+    assert service.request_analysis(mid, 20)[1] is False      # not stale yet
+    lost = datetime.now(timezone.utc) - timedelta(seconds=STALE_AFTER_S + 60)
+    service.ctx.stores.redis.hset(service.keys.analysis(first["analysis_id"]),
+                                  "updated_at", lost.isoformat())
+    answer, created = service.request_analysis(mid, 20)
+    assert created and answer["status"] == "queued"
+    store.update(first["analysis_id"], status="failed", error="boom")
+    assert service.request_analysis(mid, 20)[1] is True       # a failed one is made again
+
+
+def test_a_resignation_is_no_decision(service):
+    mid = _finished_duel(service, seed=3, resign_after=2)
+    answer, _ = service.request_analysis(mid, 10)
+    assert service.run_analysis(answer["analysis_id"]) == {"status": "done"}
+    result = service.analysis(answer["analysis_id"])["result"]
+    assert [(d["version"], d["seat"]) for d in result["decisions"]] == [(3, 0), (4, 1)]
