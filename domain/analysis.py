@@ -95,7 +95,8 @@ def _rounded(value: float) -> float:
 def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budget: int,
             seed: bytes, seat_count: int,
             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """The analysis of one match (module doc).
+    """The analysis of one match (module doc): :func:`analyse_turns` over every turn, then
+    :func:`summary`.
 
     ``setup``: the set-up events; ``turns``: every command after them in log order;
     ``budget``: rollouts per decision (>= 1); ``seed``: the analysis seed (bytes);
@@ -112,25 +113,45 @@ def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budge
     Raises ValueError when the engine has no estimator, for a ``budget`` below 1, or when a
     turn's command is not legal where the log puts it (a log that was not verified).
     """
-    estimator = engine.estimator()
-    if estimator is None:
+    decisions = analyse_turns(engine, setup, turns, budget, seed, progress=progress)
+    return summary(engine, decisions, budget, seat_count)
+
+
+def analyse_turns(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budget: int,
+                  seed: bytes, start: int = 0, stop: int | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """The decision entries (shape: :func:`analyse`) of ``turns[start:stop]``, the log
+    folded up to ``turns[start]`` first; a slice's entries are the whole analysis's entries
+    of those turns (each decision has its own RNG), so a long analysis may run in slices.
+    ``progress(done, total)`` after each turn of the slice (``done`` counts from the first
+    turn of the log). Raises ValueError as :func:`analyse`."""
+    if engine.estimator() is None:
         raise ValueError(f"{engine.game_id} has no estimator")
     if budget < 1:
         raise ValueError("budget must be at least 1")
-    metric = estimator.metric
+    stop = len(turns) if stop is None else min(stop, len(turns))
     state = fold(engine, setup)
+    for turn in turns[:start]:
+        state = fold(engine, turn.events, state)
     decisions: list[dict[str, Any]] = []
-    for index, turn in enumerate(turns):
-        seat = turn.seat
-        if seat is not None and seat in engine.pending(state):
+    for index in range(start, stop):
+        turn = turns[index]
+        if turn.seat is not None and turn.seat in engine.pending(state):
             entry = analyse_decision(engine, state, turn, budget, seed)
             if entry is not None:
                 decisions.append(entry)
         state = fold(engine, turn.events, state)
         if progress is not None:
             progress(index + 1, len(turns))
+    return decisions
+
+
+def summary(engine: Engine, decisions: Sequence[Mapping[str, Any]], budget: int,
+            seat_count: int) -> dict[str, Any]:
+    """The analysis document (shape: :func:`analyse`) of every decision entry of a match."""
+    metric = engine.estimator().metric
     return {"metric": metric, "budget": budget, "thresholds": dict(THRESHOLDS[metric]),
-            "decisions": decisions,
+            "decisions": [dict(d) for d in decisions],
             "seats": [_seat_summary(seat, decisions) for seat in range(seat_count)]}
 
 

@@ -39,9 +39,10 @@ class Scheduler(Protocol):
     # job (player counters, ratings) once per match; a scheduler without it runs none
     # (``arena ratings rebuild`` computes the same table from the logs).
 
-    def enqueue_analysis(self, analysis_id: str) -> str:
-        """Run the match analysis ``analysis_id`` (issue 23) on a worker, after the queued
-        turn jobs; a duplicate is a no-op. Returns the job id."""
+    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn
+        ``start`` on a worker, after the queued turn jobs; ``run``: the record's run token
+        (part of the job id); a duplicate is a no-op. Returns the job id."""
         ...
 
     def cancel(self, job_id: str) -> bool:

@@ -65,8 +65,9 @@ def match_ended(match_id: str) -> dict:
                            f"match ended {match_id}", "match_ended")
 
 
-def analysis(analysis_id: str) -> dict:
-    """Run the match analysis ``analysis_id`` (issue 23: :meth:`MatchService.run_analysis`);
-    a finished or unknown one is a no-op."""
-    return _through_outage(lambda: get_service().run_analysis(analysis_id),
-                           f"analysis {analysis_id}", "analysis")
+def analysis(analysis_id: str, start: int = 0) -> dict:
+    """Run the slice from turn ``start`` of the match analysis ``analysis_id`` (issue 23:
+    :meth:`MatchService.run_analysis`, which enqueues the next slice); a finished, unknown
+    or already run slice is a no-op."""
+    return _through_outage(lambda: get_service().run_analysis(analysis_id, start),
+                           f"analysis {analysis_id}@{start}", "analysis")

@@ -31,8 +31,9 @@ BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 MATCH_ENDED = "workers.jobs.match_ended"
 ANALYSIS = "workers.jobs.analysis"
-#: an analysis job (issue 23) is killed after this long (seconds); its CPU is bounded by
-#: its budget (rollouts per decision, within ``ARENA_MAX_BOT_BUDGET``) long before
+#: an analysis job (one slice of an analysis, issue 23) is killed after this long
+#: (seconds); a slice's CPU is bounded by ``service.usecases.analysis.SLICE_ROLLOUTS``
+#: long before
 ANALYSIS_JOB_TIMEOUT_S = 3600
 #: Statuses of a job waiting for its time (RQ's scheduler moves it to the queue).
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
@@ -104,12 +105,13 @@ class TurnScheduler:
         """The queues a worker serves, in priority order: turns, then analyses."""
         return [self.queue, self.analysis_queue]
 
-    def enqueue_analysis(self, analysis_id: str) -> str:
-        """Enqueue ``analysis(analysis_id)`` on the analysis queue; a job with the same id
-        already in Redis makes this a no-op. Returns the job id."""
-        job_id = self.keys.analysis_job_id(analysis_id)
+    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """Enqueue ``analysis(analysis_id, start)`` (the slice from turn ``start``) on the
+        analysis queue (``run``: the record's run token, part of the job id); a job with the
+        same id already in Redis makes this a no-op. Returns the job id."""
+        job_id = self.keys.analysis_job_id(analysis_id, start, run)
         try:
-            self.analysis_queue.enqueue(ANALYSIS, analysis_id, job_id=job_id, unique=True,
+            self.analysis_queue.enqueue(ANALYSIS, analysis_id, start, job_id=job_id, unique=True,
                                         job_timeout=ANALYSIS_JOB_TIMEOUT_S,
                                         result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
         except DuplicateJobError:

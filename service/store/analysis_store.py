@@ -5,7 +5,9 @@ An analysis id names one log and one budget (:func:`service.usecases.analysis.an
 so the hash is the cache: a second request for the same match and budget reads it. Fields:
 ``status`` (``queued``, ``running``, ``done``, ``failed``), ``progress`` (0..100),
 ``source`` (``match`` or ``upload``), ``match_id``, ``game``, ``budget``, ``created_at``,
-``updated_at`` (its last write), ``result`` (the JSON of :func:`domain.analysis.analyse`,
+``run`` (a token per creation, part of its job ids),
+``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
+first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
 once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
 """
 from __future__ import annotations
@@ -37,11 +39,12 @@ class AnalysisStore:
         if not raw:
             return None
         out: dict[str, Any] = dict(raw)
-        for name in ("progress", "budget"):
+        for name in ("progress", "budget", "next"):
             if name in out:
                 out[name] = int(out[name])
-        if "result" in out:
-            out["result"] = json.loads(out["result"])
+        for name in ("result", "partial"):
+            if name in out:
+                out[name] = json.loads(out[name])
         return out
 
     def create(self, analysis_id: str, fields: Mapping[str, Any],
@@ -72,7 +75,8 @@ class AnalysisStore:
         """Set ``fields`` (``result`` as canonical JSON, the rest as strings) and renew the
         TTL; a ``status`` of ``done`` also deletes the uploaded export."""
         key = self.keys.analysis(analysis_id)
-        mapping = {k: canonical_json(v) if k == "result" else str(v) for k, v in fields.items()}
+        mapping = {k: canonical_json(v) if k in ("result", "partial") else str(v)
+                   for k, v in fields.items()}
         if self.clock is not None:
             mapping["updated_at"] = self.clock()
         pipe = self.redis.pipeline(transaction=True)
@@ -80,4 +84,5 @@ class AnalysisStore:
         pipe.expire(key, ANALYSIS_TTL_S)
         if fields.get("status") == "done":
             pipe.delete(self.keys.analysis_log(analysis_id))
+            pipe.hdel(key, "partial")
         pipe.execute()

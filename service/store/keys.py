@@ -136,9 +136,11 @@ class Keys:
         """String: the uploaded export an analysis reads (JSON; deleted once analysed)."""
         return f"{self.prefix}:{{an-{analysis_id}}}:log"
 
-    def analysis_job_id(self, analysis_id: str) -> str:
-        """RQ job id of the analysis ``analysis_id`` (duplicates collapse)."""
-        return f"{self.prefix}-analysis-{analysis_id}"
+    def analysis_job_id(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """RQ job id of the slice of the analysis ``analysis_id`` from turn ``start`` in its
+        ``run`` (a token per creation of the record, so an analysis started again is not
+        taken for its lost or failed job; duplicates within a run collapse)."""
+        return f"{self.prefix}-analysis-{analysis_id}-{run}-{start}"
 
     # -- RQ ----------------------------------------------------------------------------
     def worker_lease(self, worker_name: str) -> str:

@@ -7,8 +7,10 @@ finished match or of an uploaded export.
   enqueue its job through the :class:`service.scheduler.Scheduler` port. The record is the
   cache: the same log and budget name the same analysis (:func:`analysis_id`), so a second
   request answers the record as it stands (queued, running with its progress, done).
-- :meth:`Analyses.run` (the worker's job): folds the log with :func:`domain.analysis.analyse`,
-  writing the progress in percent as it goes, then the result.
+- :meth:`Analyses.run` (the worker's job): analyses one slice of the log's turns with
+  :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most), writing
+  the progress in percent as it goes, and enqueues the next slice; the last one writes the
+  result.
 - :meth:`Analyses.get` reads one.
 
 The analysis seed is the log's head hash (its last envelope's ``hash``): the same match and
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 from datetime import datetime
 from typing import Any, Mapping
 
-from domain.analysis import Turn, analyse
+from domain.analysis import Turn, analyse_turns, summary
 from domain.engine import Engine
 from service import errors
 from service.log.envelopes import batches, is_platform, to_event
@@ -39,6 +42,9 @@ MAX_BUDGET = 4096
 #: job timeout, ``workers.scheduling.ANALYSIS_JOB_TIMEOUT_S``, plus a margin) lost its job
 #: (a worker killed, the queue flushed): the next request starts it again
 STALE_AFTER_S = 3900
+#: rollouts one analysis job may spend: a job analyses ``max(1, SLICE_ROLLOUTS // budget)``
+#: turns and enqueues the next slice, so a worker returns to the turn queue between slices
+SLICE_ROLLOUTS = 2048
 
 
 class AnalysisUnavailable(errors.ServiceError):
@@ -201,11 +207,13 @@ class Analyses:
     def _start(self, analysis: str, fields: dict[str, Any],
                log: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
         now = self.ctx.clock().isoformat()
+        run = secrets.token_hex(4)
         created = self.store.create(analysis, {**fields, "status": "queued", "progress": 0,
-                                               "created_at": now, "updated_at": now},
+                                               "created_at": now, "updated_at": now,
+                                               "run": run},
                                     log=log, replace=self._stale(analysis))
         if created and self.ctx.scheduler is not None:
-            self.ctx.scheduler.enqueue_analysis(analysis)
+            self.ctx.scheduler.enqueue_analysis(analysis, 0, run)
         return self.get(analysis), created
 
     def get(self, analysis: str) -> dict[str, Any]:
@@ -215,12 +223,14 @@ class Analyses:
             raise AnalysisNotFound(analysis)
         return public_record(analysis, record)
 
-    def run(self, analysis: str) -> dict[str, Any]:
-        """Run the analysis ``analysis`` (a worker's job): ``{"status": ...}``. A record
-        that is gone or already done is left alone; a log that cannot be analysed ends
-        the record ``failed`` with the reason."""
+    def run(self, analysis: str, start: int = 0) -> dict[str, Any]:
+        """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job):
+        at most ``max(1, SLICE_ROLLOUTS // budget)`` turns, then the next slice is enqueued,
+        or the result written after the last one. ``{"status": ...}``: ``noop`` for a
+        record that is gone or done or a slice that is not the next one (a duplicate job),
+        ``running`` after a slice, ``done``, or ``failed`` (the reason in the record)."""
         record = self.store.get(analysis)
-        if record is None or record["status"] == "done":
+        if record is None or record["status"] == "done" or start != record.get("next", 0):
             return {"status": "noop"}
         if record["source"] == "match":
             log_doc = self.reads.export(record["match_id"])
@@ -230,8 +240,8 @@ class Analyses:
                 self.store.update(analysis, status="failed", error="the uploaded export expired")
                 return {"status": "failed"}
         engine = self.ctx.engine(record["game"])
-        self.store.update(analysis, status="running", progress=0)
-        shown = [0]
+        self.store.update(analysis, status="running")
+        shown = [record.get("progress", 0)]
 
         def progress(done: int, total: int) -> None:
             percent = (100 * done) // max(1, total)
@@ -240,15 +250,23 @@ class Analyses:
                 self.store.update(analysis, progress=percent)
 
         setup, turns = turns_of(log_doc)
+        budget = record["budget"]
+        stop = start + max(1, SLICE_ROLLOUTS // budget)
         seed = str(log_doc["events"][-1]["hash"]).encode()
         try:
-            result = analyse(engine, setup, turns, record["budget"], seed,
-                             seat_count=len(log_doc["seats"]), progress=progress)
+            decisions = record.get("partial", []) + analyse_turns(
+                engine, setup, turns, budget, seed, start, stop, progress=progress)
         except (ValueError, KeyError, IndexError, TypeError) as error:
             log.warning("analysis %s failed: %s", analysis, error)
             self.store.update(analysis, status="failed", error=str(error))
             return {"status": "failed"}
+        if stop < len(turns):
+            self.store.update(analysis, partial=decisions, next=stop)
+            if self.ctx.scheduler is not None:
+                self.ctx.scheduler.enqueue_analysis(analysis, stop, record.get("run", ""))
+            return {"status": "running"}
         result = {"game": record["game"], "match_id": log_doc.get("match_id"),
-                  "seat_count": len(log_doc["seats"]), **result}
+                  "seat_count": len(log_doc["seats"]),
+                  **summary(engine, decisions, budget, len(log_doc["seats"]))}
         self.store.update(analysis, status="done", progress=100, result=result)
         return {"status": "done"}

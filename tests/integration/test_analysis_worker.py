@@ -1,6 +1,7 @@
 """Match analysis across processes (issue 23 item 3): a REAL RQ worker process
-(``python -m workers.runner``) on the real Redis takes the analysis job from its queue,
-writes its progress and result, and answers exactly what the domain computes in-process
+(``python -m workers.runner``) on the real Redis takes the analysis jobs from their queue
+(budget 512: 4 turns per slice, so the 12 turns take 3 jobs, each enqueuing the next),
+writes the progress and result, and answers exactly what the domain computes in-process
 for the same log, budget and seed (the log's head hash)."""
 from __future__ import annotations
 
@@ -38,17 +39,17 @@ def test_a_worker_process_analyses_a_finished_match(game_service, start_worker):
             legal = service.legal_actions(mid, seat)["actions"]
             if legal:
                 service.act(mid, seat, rng.choice(legal))
-    answer, created = service.request_analysis(mid, 30)
+    answer, created = service.request_analysis(mid, 512)
     assert created and answer["status"] == "queued"
     done = wait_for(lambda: service.analysis(answer["analysis_id"])["status"] == "done", 120)
     assert done, service.analysis(answer["analysis_id"])
     result = service.analysis(answer["analysis_id"])["result"]
     log = service.export(mid)
     setup, turns = turns_of(log)
-    expected = analyse(registry()["duel"], setup, turns, 30,
+    expected = analyse(registry()["duel"], setup, turns, 512,
                        log["events"][-1]["hash"].encode(), seat_count=2)
     assert {k: result[k] for k in expected} == expected
     assert result["match_id"] == mid and len(result["decisions"]) == 12
     # cached: the same request names the finished analysis, no new job
-    again, created = service.request_analysis(mid, 30)
+    again, created = service.request_analysis(mid, 512)
     assert not created and again["status"] == "done"

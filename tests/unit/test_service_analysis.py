@@ -78,3 +78,30 @@ def test_a_resignation_is_no_decision(service):
     assert service.run_analysis(answer["analysis_id"]) == {"status": "done"}
     result = service.analysis(answer["analysis_id"])["result"]
     assert [(d["version"], d["seat"]) for d in result["decisions"]] == [(3, 0), (4, 1)]
+
+
+def test_a_long_analysis_runs_in_slices_with_the_same_result(service, monkeypatch):
+    """With room for 3 turns per job the analysis of an 8-turn match takes 3 jobs, each
+    enqueuing the next; the result equals the in-process analysis; a duplicate or
+    out-of-order slice job does nothing."""
+    from domain.analysis import analyse
+    from domain.games import registry
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 3 * 20)
+    mid = _finished_duel(service, seed=4)
+    answer, _ = service.request_analysis(mid, 20)
+    aid = answer["analysis_id"]
+    assert service.run_analysis(aid, 3) == {"status": "noop"}          # not the next slice
+    assert service.run_analysis(aid, 0) == {"status": "running"}
+    assert service.analysis(aid)["status"] == "running" and _jobs(service) == 2
+    assert service.run_analysis(aid, 0) == {"status": "noop"}          # a duplicate
+    assert service.run_analysis(aid, 3) == {"status": "running"}
+    assert service.run_analysis(aid, 6) == {"status": "done"}
+    result = service.analysis(aid)["result"]
+    log = service.export(mid)
+    setup, turns = usecase.turns_of(log)
+    expected = analyse(registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(),
+                       seat_count=2)
+    assert {k: result[k] for k in expected} == expected
+    assert "partial" not in service._analyses.store.get(aid)
