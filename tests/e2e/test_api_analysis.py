@@ -8,10 +8,8 @@ import random
 from pathlib import Path
 
 import jsonschema
-import pytest
 import yaml
 
-from domain.games import registry
 from tests.support.polling import wait_for
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
@@ -98,18 +96,3 @@ def test_errors_are_problems_with_stable_codes(client, embedded_service):
     assert response.get_json()["cap"] == 512
     assert client.get("/v1/analyses/0123").get_json()["code"] == "analysis_not_found"
     assert client.post("/v1/matches/nope/analysis").status_code == 404
-
-
-def test_a_game_without_an_estimator_answers_analysis_unavailable(client, embedded_service):
-    without = sorted(g for g, e in registry().items() if e.estimator() is None)
-    if not without:
-        pytest.skip("every installed game has an estimator")
-    game = without[0]
-    mid = embedded_service.create_match(game, [{"kind": "human"}] * registry()[game].min_seats
-                                        if registry()[game].min_seats > 1 else [{"kind": "human"}])
-    mid = mid["match_id"]
-    embedded_service.resign(mid, 0)
-    if embedded_service.match_view(mid, None)["status"] != "finished":
-        pytest.skip(f"{game}: a resignation does not end the match")
-    response = client.post(f"/v1/matches/{mid}/analysis")
-    assert (response.status_code, response.get_json()["code"]) == (422, "analysis_unavailable")

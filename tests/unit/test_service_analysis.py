@@ -105,3 +105,27 @@ def test_a_long_analysis_runs_in_slices_with_the_same_result(service, monkeypatc
                        seat_count=2)
     assert {k: result[k] for k in expected} == expected
     assert "partial" not in service._analyses.store.get(aid)
+
+
+def test_a_game_without_an_estimator_answers_analysis_unavailable():
+    """The platform's test game High Card has no estimator: 422 ``analysis_unavailable``
+    (a match request and an upload of its export alike), and nothing is enqueued."""
+    import uuid
+
+    from service.bootstrap import build_service
+    from service.config import Config
+    from service.usecases.analysis import AnalysisUnavailable
+    from tests.support.games import ENGINES
+
+    games = build_service(Config(key_prefix=f"an-{uuid.uuid4().hex[:8]}"), ENGINES)
+    mid = games.create_match("high-card", [{"kind": "human"}, {"kind": "human"}],
+                             {"rounds": 1})["match_id"]
+    for seat in (0, 1):
+        games.act(mid, seat, games.legal_actions(mid, seat)["actions"][0])
+    assert games.match_view(mid, None)["status"] == "finished"
+    with pytest.raises(AnalysisUnavailable) as refused:
+        games.request_analysis(mid)
+    assert (refused.value.code, refused.value.status) == ("analysis_unavailable", 422)
+    with pytest.raises(AnalysisUnavailable):
+        games.request_log_analysis(games.export(mid))
+    assert len(games.scheduler.analysis_queue) == 0
