@@ -9,6 +9,7 @@ cached per log and ``budget`` (rollouts per decision, query parameter; default 6
 the server's ``ARENA_MAX_BOT_BUDGET``). The result's shape and labels:
 :mod:`domain.analysis`; docs/analysis.md.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, url_for
@@ -33,8 +34,9 @@ class BudgetQuerySchema(Schema):
 def _accepted(answer: dict):
     response = jsonify(answer)
     response.status_code = 202
-    response.headers["Location"] = url_for("analysis.get_analysis",
-                                           analysis_id=answer["analysis_id"])
+    response.headers["Location"] = url_for(
+        "analysis.get_analysis", analysis_id=answer["analysis_id"]
+    )
     return response
 
 

@@ -28,14 +28,16 @@ bytes (the service uses the log's head hash), so the same log and budget give th
 analysis. CPU: at most ``budget`` rollouts per decision (twice that for a played command the
 estimator pruned, :func:`analyse`).
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import math
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from domain.engine import Engine, Event, fold
 
@@ -92,9 +94,15 @@ def _rounded(value: float) -> float:
     return round(float(value), 6)
 
 
-def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budget: int,
-            seed: bytes, seat_count: int,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def analyse(
+    engine: Engine,
+    setup: Sequence[Event],
+    turns: Sequence[Turn],
+    budget: int,
+    seed: bytes,
+    seat_count: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """The analysis of one match (module doc): :func:`analyse_turns` over every turn, then
     :func:`summary`.
 
@@ -117,9 +125,16 @@ def analyse(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budge
     return summary(engine, decisions, budget, seat_count)
 
 
-def analyse_turns(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn], budget: int,
-                  seed: bytes, start: int = 0, stop: int | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+def analyse_turns(
+    engine: Engine,
+    setup: Sequence[Event],
+    turns: Sequence[Turn],
+    budget: int,
+    seed: bytes,
+    start: int = 0,
+    stop: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
     """The decision entries (shape: :func:`analyse`) of ``turns[start:stop]``, the log
     folded up to ``turns[start]`` first; a slice's entries are the whole analysis's entries
     of those turns (each decision has its own RNG), so a long analysis may run in slices.
@@ -146,17 +161,23 @@ def analyse_turns(engine: Engine, setup: Sequence[Event], turns: Sequence[Turn],
     return decisions
 
 
-def summary(engine: Engine, decisions: Sequence[Mapping[str, Any]], budget: int,
-            seat_count: int) -> dict[str, Any]:
+def summary(
+    engine: Engine, decisions: Sequence[Mapping[str, Any]], budget: int, seat_count: int
+) -> dict[str, Any]:
     """The analysis document (shape: :func:`analyse`) of every decision entry of a match."""
     metric = engine.estimator().metric
-    return {"metric": metric, "budget": budget, "thresholds": dict(THRESHOLDS[metric]),
-            "decisions": [dict(d) for d in decisions],
-            "seats": [_seat_summary(seat, decisions) for seat in range(seat_count)]}
+    return {
+        "metric": metric,
+        "budget": budget,
+        "thresholds": dict(THRESHOLDS[metric]),
+        "decisions": [dict(d) for d in decisions],
+        "seats": [_seat_summary(seat, decisions) for seat in range(seat_count)],
+    }
 
 
-def analyse_decision(engine: Engine, state: Any, turn: Turn, budget: int,
-                     seed: bytes) -> dict[str, Any] | None:
+def analyse_decision(
+    engine: Engine, state: Any, turn: Turn, budget: int, seed: bytes
+) -> dict[str, Any] | None:
     """The entry of one decision (shape: :func:`analyse`) of ``turn.seat`` at ``state`` (the
     fold at ``turn.version``), or ``None`` when the command is not one of the seat's legal
     game commands (a platform command: resign, abandon). Raises ValueError as
@@ -170,10 +191,19 @@ def analyse_decision(engine: Engine, state: Any, turn: Turn, budget: int,
             return None
         raise ValueError(f"the command at version {turn.version} is not legal there")
     played = keys.index(played_key)
-    entry: dict[str, Any] = {"version": turn.version, "seat": turn.seat, "cause": turn.cause,
-                             "choices": len(legal), "played": dict(turn.command),
-                             "played_value": None, "best": None, "best_value": None,
-                             "loss": 0.0, "label": None, "accuracy": None}
+    entry: dict[str, Any] = {
+        "version": turn.version,
+        "seat": turn.seat,
+        "cause": turn.cause,
+        "choices": len(legal),
+        "played": dict(turn.command),
+        "played_value": None,
+        "best": None,
+        "best_value": None,
+        "loss": 0.0,
+        "label": None,
+        "accuracy": None,
+    }
     if len(legal) == 1:
         return entry
     rng = decision_rng(seed, turn.version, turn.seat)
@@ -183,25 +213,38 @@ def analyse_decision(engine: Engine, state: Any, turn: Turn, budget: int,
     played_value = values[played]
     if best is not None and not math.isfinite(played_value):
         # the estimator pruned the played command: weigh it against the best one alone
-        pair = estimator.estimate(state, turn.seat, [legal[best], legal[played]], budget,
-                                  decision_rng(seed + b"pair", turn.version, turn.seat))
+        pair = estimator.estimate(
+            state,
+            turn.seat,
+            [legal[best], legal[played]],
+            budget,
+            decision_rng(seed + b"pair", turn.version, turn.seat),
+        )
         values[best], played_value = float(pair[0]), float(pair[1])
     if best is None or not math.isfinite(played_value):
         return entry
     metric = estimator.metric
     loss = max(0.0, values[best] - played_value)
-    entry.update(played_value=_rounded(played_value), best=dict(legal[best]),
-                 best_value=_rounded(values[best]), loss=_rounded(loss),
-                 label=label(metric, loss), accuracy=_rounded(move_accuracy(metric, loss)))
+    entry.update(
+        played_value=_rounded(played_value),
+        best=dict(legal[best]),
+        best_value=_rounded(values[best]),
+        loss=_rounded(loss),
+        label=label(metric, loss),
+        accuracy=_rounded(move_accuracy(metric, loss)),
+    )
     return entry
 
 
 def _seat_summary(seat: int, decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     mine = [d for d in decisions if d["seat"] == seat]
     scored = [d["accuracy"] for d in mine if d["accuracy"] is not None]
-    return {"seat": seat, "decisions": len(mine),
-            "forced": sum(1 for d in mine if d["choices"] == 1),
-            "accuracy": _rounded(sum(scored) / len(scored)) if scored else None,
-            "inaccuracies": sum(1 for d in mine if d["label"] == "inaccuracy"),
-            "mistakes": sum(1 for d in mine if d["label"] == "mistake"),
-            "blunders": sum(1 for d in mine if d["label"] == "blunder")}
+    return {
+        "seat": seat,
+        "decisions": len(mine),
+        "forced": sum(1 for d in mine if d["choices"] == 1),
+        "accuracy": _rounded(sum(scored) / len(scored)) if scored else None,
+        "inaccuracies": sum(1 for d in mine if d["label"] == "inaccuracy"),
+        "mistakes": sum(1 for d in mine if d["label"] == "mistake"),
+        "blunders": sum(1 for d in mine if d["label"] == "blunder"),
+    }

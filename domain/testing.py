@@ -118,7 +118,7 @@ def redeal_cards(dumped: Any, hidden: Iterable[str], rng: random.Random,
         pool = pools[key]
         shuffled = list(pool)
         rng.shuffle(shuffled)
-        image.update(zip(pool, shuffled))
+        image.update(zip(pool, shuffled, strict=True))
     moved = set(hidden)
 
     def swap(value: Any) -> Any:

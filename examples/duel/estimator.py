@@ -13,6 +13,7 @@ Candidates share the samples (common random numbers). ``budget``: rollouts over 
 candidates, ``budget // len(commands)`` samples each (at least one: with fewer rollouts
 than candidates it spends one sample per candidate).
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,14 @@ class DuelEstimator:
 
     metric = "win_probability"
 
-    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
-                 budget: int, rng: random.Random) -> list[float]:
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
         """One value in 0..1 per command of ``commands`` (legal ``play`` commands of
         ``seat``). Raises ValueError for no commands or a budget below 1."""
         if not commands or budget < 1:
@@ -60,8 +67,7 @@ def _sample(v: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, An
     if v["laid"][other]:
         laid[other], drawn = drawn[0], drawn[1:]
     hands[other] = drawn
-    return {"hands": hands, "laid": laid, "won": list(v["won"]),
-            "left": v["tricks"] - v["played"]}
+    return {"hands": hands, "laid": laid, "won": list(v["won"]), "left": v["tricks"] - v["played"]}
 
 
 def _rollout(world: Mapping[str, Any], seat: int, card: str) -> float:

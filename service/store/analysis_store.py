@@ -10,10 +10,12 @@ so the hash is the cache: a second request for the same match and budget reads i
 first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
 once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service.log.codec import canonical_json
 from service.store.keys import Keys
@@ -47,8 +49,13 @@ class AnalysisStore:
                 out[name] = json.loads(out[name])
         return out
 
-    def create(self, analysis_id: str, fields: Mapping[str, Any],
-               log: Mapping[str, Any] | None = None, replace: bool = False) -> bool:
+    def create(
+        self,
+        analysis_id: str,
+        fields: Mapping[str, Any],
+        log: Mapping[str, Any] | None = None,
+        replace: bool = False,
+    ) -> bool:
         """Create the record with ``fields`` (and the uploaded ``log``) unless one exists
         that has not failed (``replace``: whatever exists); True when created (the caller
         then enqueues its job)."""
@@ -61,8 +68,9 @@ class AnalysisStore:
         pipe.hset(key, mapping={k: str(v) for k, v in fields.items()})
         pipe.expire(key, ANALYSIS_TTL_S)
         if log is not None:
-            pipe.set(self.keys.analysis_log(analysis_id), canonical_json(dict(log)),
-                     ex=ANALYSIS_TTL_S)
+            pipe.set(
+                self.keys.analysis_log(analysis_id), canonical_json(dict(log)), ex=ANALYSIS_TTL_S
+            )
         pipe.execute()
         return True
 
@@ -75,8 +83,10 @@ class AnalysisStore:
         """Set ``fields`` (``result`` as canonical JSON, the rest as strings) and renew the
         TTL; a ``status`` of ``done`` also deletes the uploaded export."""
         key = self.keys.analysis(analysis_id)
-        mapping = {k: canonical_json(v) if k in ("result", "partial") else str(v)
-                   for k, v in fields.items()}
+        mapping = {
+            k: canonical_json(v) if k in ("result", "partial") else str(v)
+            for k, v in fields.items()
+        }
         if self.clock is not None:
             mapping["updated_at"] = self.clock()
         pipe = self.redis.pipeline(transaction=True)

@@ -16,13 +16,15 @@ finished match or of an uploaded export.
 The analysis seed is the log's head hash (its last envelope's ``hash``): the same match and
 budget give the same answer (:func:`domain.analysis.decision_rng`).
 """
+
 from __future__ import annotations
 
 import hashlib
 import logging
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from domain.analysis import Turn, analyse_turns, summary
 from domain.engine import Engine
@@ -51,9 +53,12 @@ class AnalysisUnavailable(errors.ServiceError):
     """422 ``analysis_unavailable``: the game has no estimator to analyse with."""
 
     def __init__(self, game: str):
-        super().__init__("analysis_unavailable", 422,
-                         f"The game {game!r} has no estimator: its matches cannot be analysed.",
-                         game=game)
+        super().__init__(
+            "analysis_unavailable",
+            422,
+            f"The game {game!r} has no estimator: its matches cannot be analysed.",
+            game=game,
+        )
 
 
 class AnalysisNotFound(errors.ServiceError):
@@ -67,9 +72,13 @@ class AnalysisBudgetCapped(errors.ServiceError):
     """422 ``analysis_budget_capped``: the budget is above the server's cap. Extra ``cap``."""
 
     def __init__(self, budget: int, cap: int):
-        super().__init__("analysis_budget_capped", 422,
-                         f"An analysis budget of {budget} rollouts per decision is above this "
-                         f"server's cap of {cap}.", cap=cap)
+        super().__init__(
+            "analysis_budget_capped",
+            422,
+            f"An analysis budget of {budget} rollouts per decision is above this "
+            f"server's cap of {cap}.",
+            cap=cap,
+        )
 
 
 class LogNotVerified(errors.ServiceError):
@@ -77,9 +86,12 @@ class LogNotVerified(errors.ServiceError):
     ``{"log": [the verifier's sentences]}``, the problem's field -> messages shape)."""
 
     def __init__(self, problems: list[str]):
-        super().__init__("log_not_verified", 422,
-                         "The export does not verify; only a verified log is analysed.",
-                         errors={"log": [str(p) for p in problems][:20]})
+        super().__init__(
+            "log_not_verified",
+            422,
+            "The export does not verify; only a verified log is analysed.",
+            errors={"log": [str(p) for p in problems][:20]},
+        )
 
 
 def analysis_id(game: str, head_hash: str, budget: int) -> str:
@@ -98,20 +110,30 @@ def turns_of(log_doc: Mapping[str, Any]) -> tuple[list, list[Turn]]:
         first = batch[0]
         if is_platform(first):
             continue
-        turns.append(Turn(version=int(first["version"]) - 1, seat=first.get("actor"),
-                          command=dict(first.get("command") or {}),
-                          cause=str(first.get("cause")),
-                          events=[to_event(env) for env in batch]))
+        turns.append(
+            Turn(
+                version=int(first["version"]) - 1,
+                seat=first.get("actor"),
+                command=dict(first.get("command") or {}),
+                cause=str(first.get("cause")),
+                events=[to_event(env) for env in batch],
+            )
+        )
     return setup, turns
 
 
 def public_record(analysis: str, record: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON answer of one analysis record: ``{"analysis_id", "status", "progress",
     "source", "match_id", "game", "budget", "result"?, "error"?}``."""
-    out = {"analysis_id": analysis, "status": record["status"],
-           "progress": int(record.get("progress", 0)), "source": record.get("source"),
-           "match_id": record.get("match_id") or None, "game": record.get("game"),
-           "budget": int(record.get("budget", 0))}
+    out = {
+        "analysis_id": analysis,
+        "status": record["status"],
+        "progress": int(record.get("progress", 0)),
+        "source": record.get("source"),
+        "match_id": record.get("match_id") or None,
+        "game": record.get("game"),
+        "budget": int(record.get("budget", 0)),
+    }
     if "result" in record:
         out["result"] = record["result"]
     if record.get("error"):
@@ -127,8 +149,9 @@ class Analyses:
     def __init__(self, ctx, reads, budget_cap: int = 0):
         self.ctx = ctx
         self.reads = reads
-        self.store = AnalysisStore(ctx.stores.redis, ctx.stores.keys,
-                                   clock=lambda: self.ctx.clock().isoformat())
+        self.store = AnalysisStore(
+            ctx.stores.redis, ctx.stores.keys, clock=lambda: self.ctx.clock().isoformat()
+        )
         self.cap = min(budget_cap, MAX_BUDGET) if budget_cap else MAX_BUDGET
 
     def _budget(self, budget: int | None) -> int:
@@ -136,8 +159,12 @@ class Analyses:
         if value > self.cap:
             raise AnalysisBudgetCapped(value, self.cap)
         if value < 1:
-            raise errors.ServiceError("validation_error", 400, "budget must be at least 1.",
-                                      errors={"budget": ["Must be at least 1."]})
+            raise errors.ServiceError(
+                "validation_error",
+                400,
+                "budget must be at least 1.",
+                errors={"budget": ["Must be at least 1."]},
+            )
         return min(value, self.cap)
 
     def _head(self, record) -> str:
@@ -151,8 +178,9 @@ class Analyses:
             raise AnalysisUnavailable(game)
         return engine
 
-    def request_match(self, match_id: str, budget: int | None = None
-                      ) -> tuple[dict[str, Any], bool]:
+    def request_match(
+        self, match_id: str, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
         """Analyse the finished match ``match_id`` with ``budget`` rollouts per decision
         (default :data:`DEFAULT_BUDGET`). Returns ``(the record's answer, created)``.
 
@@ -163,8 +191,10 @@ class Analyses:
         if not record.finished:
             raise errors.MatchRunning()
         self._engine(record.game)
-        return self._start(analysis_id(record.game, self._head(record), value), {
-            "source": "match", "match_id": match_id, "game": record.game, "budget": value})
+        return self._start(
+            analysis_id(record.game, self._head(record), value),
+            {"source": "match", "match_id": match_id, "game": record.game, "budget": value},
+        )
 
     def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
         """The analysis of ``match_id`` with ``budget`` (default :data:`DEFAULT_BUDGET`).
@@ -175,8 +205,9 @@ class Analyses:
             raise errors.MatchRunning()
         return self.get(analysis_id(record.game, self._head(record), value))
 
-    def request_upload(self, log_doc: Any, budget: int | None = None
-                       ) -> tuple[dict[str, Any], bool]:
+    def request_upload(
+        self, log_doc: Any, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
         """Analyse an uploaded export once it verifies (:func:`service.log.verify.verify_log`).
         Returns ``(the record's answer, created)``.
 
@@ -191,9 +222,11 @@ class Analyses:
         game = log_doc["game"]
         self._engine(game)
         head = log_doc["events"][-1]["hash"]
-        return self._start(analysis_id(game, head, value), {
-            "source": "upload", "match_id": "", "game": game, "budget": value},
-            log=log_doc)
+        return self._start(
+            analysis_id(game, head, value),
+            {"source": "upload", "match_id": "", "game": game, "budget": value},
+            log=log_doc,
+        )
 
     def _stale(self, analysis: str) -> bool:
         """True when the analysis is queued or running but its record was last written more
@@ -204,14 +237,24 @@ class Analyses:
         written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
         return (self.ctx.clock() - written).total_seconds() > STALE_AFTER_S
 
-    def _start(self, analysis: str, fields: dict[str, Any],
-               log: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
+    def _start(
+        self, analysis: str, fields: dict[str, Any], log: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], bool]:
         now = self.ctx.clock().isoformat()
         run = secrets.token_hex(4)
-        created = self.store.create(analysis, {**fields, "status": "queued", "progress": 0,
-                                               "created_at": now, "updated_at": now,
-                                               "run": run},
-                                    log=log, replace=self._stale(analysis))
+        created = self.store.create(
+            analysis,
+            {
+                **fields,
+                "status": "queued",
+                "progress": 0,
+                "created_at": now,
+                "updated_at": now,
+                "run": run,
+            },
+            log=log,
+            replace=self._stale(analysis),
+        )
         if created and self.ctx.scheduler is not None:
             self.ctx.scheduler.enqueue_analysis(analysis, 0, run)
         return self.get(analysis), created
@@ -255,7 +298,8 @@ class Analyses:
         seed = str(log_doc["events"][-1]["hash"]).encode()
         try:
             decisions = record.get("partial", []) + analyse_turns(
-                engine, setup, turns, budget, seed, start, stop, progress=progress)
+                engine, setup, turns, budget, seed, start, stop, progress=progress
+            )
         except (ValueError, KeyError, IndexError, TypeError) as error:
             log.warning("analysis %s failed: %s", analysis, error)
             self.store.update(analysis, status="failed", error=str(error))
@@ -265,8 +309,11 @@ class Analyses:
             if self.ctx.scheduler is not None:
                 self.ctx.scheduler.enqueue_analysis(analysis, stop, record.get("run", ""))
             return {"status": "running"}
-        result = {"game": record["game"], "match_id": log_doc.get("match_id"),
-                  "seat_count": len(log_doc["seats"]),
-                  **summary(engine, decisions, budget, len(log_doc["seats"]))}
+        result = {
+            "game": record["game"],
+            "match_id": log_doc.get("match_id"),
+            "seat_count": len(log_doc["seats"]),
+            **summary(engine, decisions, budget, len(log_doc["seats"])),
+        }
         self.store.update(analysis, status="done", progress=100, result=result)
         return {"status": "done"}

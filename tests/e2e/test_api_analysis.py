@@ -2,6 +2,7 @@
 ``POST /v1/analyses`` / ``GET /v1/analyses/{id}``, run by the embedded worker threads
 (the analysis queue), with problem+json errors and stable codes, and every answer valid
 against ``openapi.yaml``'s ``Analysis`` schema."""
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,9 @@ def _valid(answer: dict) -> None:
 
 def _finished_duel(service, seed: int = 3) -> str:
     """A finished 5-trick Duel between two human seats playing random legal cards."""
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                               {"tricks": 5})["match_id"]
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 5})[
+        "match_id"
+    ]
     rng = random.Random(seed)
     while service.match_view(mid, None)["status"] != "finished":
         for seat in (0, 1):
@@ -35,16 +37,22 @@ def _finished_duel(service, seed: int = 3) -> str:
 
 
 def _done(client, url: str) -> dict:
-    answer = wait_for(lambda: (lambda a: a if a["status"] in ("done", "failed") else None)(
-        client.get(url).get_json()), 120)
+    answer = wait_for(
+        lambda: (lambda a: a if a["status"] in ("done", "failed") else None)(
+            client.get(url).get_json()
+        ),
+        120,
+    )
     assert answer, f"the analysis at {url} did not finish"
     return answer
 
 
 def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_service):
     mid = _finished_duel(embedded_service)
-    assert client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json()["code"] == \
-        "analysis_not_found"
+    assert (
+        client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json()["code"]
+        == "analysis_not_found"
+    )
     response = client.post(f"/v1/matches/{mid}/analysis?budget=40")
     assert response.status_code == 202
     first = response.get_json()
@@ -57,7 +65,7 @@ def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_se
     result = done["result"]
     assert result["match_id"] == mid and result["metric"] == "win_probability"
     assert [s["seat"] for s in result["seats"]] == [0, 1]
-    assert len(result["decisions"]) == 10          # 5 tricks x 2 seats, the last forced
+    assert len(result["decisions"]) == 10  # 5 tricks x 2 seats, the last forced
     assert client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json() == done
     # the same match and budget: the cached answer, no second job
     again = client.post(f"/v1/matches/{mid}/analysis?budget=40")
@@ -72,8 +80,10 @@ def test_an_uploaded_export_is_verified_then_analysed(client, embedded_service):
     done = _done(client, response.headers["Location"])
     assert done["source"] == "upload" and done["result"]["match_id"] == mid
     # an export of the same match and budget names the same analysis as the match's own
-    assert client.post(f"/v1/matches/{mid}/analysis?budget=24").get_json()["analysis_id"] == \
-        done["analysis_id"]
+    assert (
+        client.post(f"/v1/matches/{mid}/analysis?budget=24").get_json()["analysis_id"]
+        == done["analysis_id"]
+    )
     tampered = {**log, "events": [dict(e) for e in log["events"]]}
     tampered["events"][-2]["data"] = {**tampered["events"][-2]["data"], "cards": ["D01", "D02"]}
     problem = client.post("/v1/analyses", json=tampered)
@@ -82,8 +92,9 @@ def test_an_uploaded_export_is_verified_then_analysed(client, embedded_service):
 
 
 def test_errors_are_problems_with_stable_codes(client, embedded_service):
-    running = embedded_service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                                            {})["match_id"]
+    running = embedded_service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {})[
+        "match_id"
+    ]
     for method in (client.post, client.get):
         response = method(f"/v1/matches/{running}/analysis")
         assert (response.status_code, response.get_json()["code"]) == (409, "match_running")

@@ -3,6 +3,7 @@
 (budget 512: 4 turns per slice, so the 12 turns take 3 jobs, each enqueuing the next),
 writes the progress and result, and answers exactly what the domain computes in-process
 for the same log, budget and seed (the log's head hash)."""
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,9 @@ def game_service(real_config):
 def test_a_worker_process_analyses_a_finished_match(game_service, start_worker):
     service, config = game_service
     start_worker(ready=True, engines_path=None, game_packages=("examples",))
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                               {"tricks": 6})["match_id"]
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 6})[
+        "match_id"
+    ]
     rng = random.Random(9)
     while service.match_view(mid, None)["status"] != "finished":
         for seat in (0, 1):
@@ -46,8 +48,9 @@ def test_a_worker_process_analyses_a_finished_match(game_service, start_worker):
     result = service.analysis(answer["analysis_id"])["result"]
     log = service.export(mid)
     setup, turns = turns_of(log)
-    expected = analyse(registry()["duel"], setup, turns, 512,
-                       log["events"][-1]["hash"].encode(), seat_count=2)
+    expected = analyse(
+        registry()["duel"], setup, turns, 512, log["events"][-1]["hash"].encode(), seat_count=2
+    )
     assert {k: result[k] for k in expected} == expected
     assert result["match_id"] == mid and len(result["decisions"]) == 12
     # cached: the same request names the finished analysis, no new job

@@ -8,14 +8,22 @@ with every installed game that has an estimator (the example game Duel always ha
 - hand-built positions from the rulebooks where one move is clearly better: the analysis
   labels the worse move a mistake (or worse).
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from domain.analysis import (THRESHOLDS, Turn, analyse, analyse_decision, decision_rng, label,
-                             move_accuracy)
+from domain.analysis import (
+    THRESHOLDS,
+    Turn,
+    analyse,
+    analyse_decision,
+    decision_rng,
+    label,
+    move_accuracy,
+)
 from domain.engine import Event, Setup, fold
 from domain.games import registry
 from tests.support.game_settings import settings
@@ -26,17 +34,29 @@ ANALYSED = sorted(game for game, engine in registry().items() if engine.estimato
 def test_labels_follow_the_documented_thresholds():
     assert THRESHOLDS["win_probability"] == {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
     assert THRESHOLDS["expected_score"] == {"inaccuracy": 2.0, "mistake": 4.0, "blunder": 8.0}
-    assert [label("win_probability", x) for x in (0.0, 0.049, 0.05, 0.1, 0.199, 0.2, 0.9)] == \
-        [None, None, "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
-    assert [label("expected_score", x) for x in (1.5, 2, 4, 7.5, 8)] == \
-        [None, "inaccuracy", "mistake", "mistake", "blunder"]
+    assert [label("win_probability", x) for x in (0.0, 0.049, 0.05, 0.1, 0.199, 0.2, 0.9)] == [
+        None,
+        None,
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+    assert [label("expected_score", x) for x in (1.5, 2, 4, 7.5, 8)] == [
+        None,
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+    ]
     assert move_accuracy("win_probability", 0.0) == 100.0
     assert move_accuracy("win_probability", 0.10) == pytest.approx(36.787944, abs=1e-5)
     assert move_accuracy("expected_score", 8.0) == pytest.approx(13.533528, abs=1e-5)
 
 
 def test_the_decision_rng_depends_on_seed_version_and_seat():
-    draw = lambda *a: decision_rng(*a).random()   # noqa: E731
+    draw = lambda *a: decision_rng(*a).random()  # noqa: E731
     assert draw(b"s", 3, 0) == draw(b"s", 3, 0)
     assert len({draw(b"s", 3, 0), draw(b"s", 4, 0), draw(b"s", 3, 1), draw(b"t", 3, 0)}) == 4
 
@@ -104,6 +124,7 @@ def test_a_seats_analysis_ignores_what_it_cannot_see(game):
 
 # -- hand-built positions: one move clearly better --------------------------------------
 
+
 def test_duel_sacrificing_the_lowest_card_first_is_better_against_the_highest_first():
     """RULES.md "A trick": three tricks left, seat 0 holds D20, D11 and D01. Against play
     of the highest card first, laying D01 into the other seat's best card and winning the
@@ -111,19 +132,28 @@ def test_duel_sacrificing_the_lowest_card_first_is_better_against_the_highest_fi
     D20 (then D11 meets the other seat's second card and D01 loses): laying D20 first is a
     mistake (or worse), D01 first is not."""
     engine = registry()["duel"]
-    setup = [Event("MatchStarted", {"seats": 2, "tricks": 3}),
-             Event("HandDealt", {"cards": ["D01", "D11", "D20"]}, 0),
-             Event("HandDealt", {"cards": ["D08", "D14", "D17"]}, 1)]
+    setup = [
+        Event("MatchStarted", {"seats": 2, "tricks": 3}),
+        Event("HandDealt", {"cards": ["D01", "D11", "D20"]}, 0),
+        Event("HandDealt", {"cards": ["D08", "D14", "D17"]}, 1),
+    ]
     state = fold(engine, setup)
 
     def entry(card):
-        turn = Turn(3, 0, {"type": "play", "card": card}, "player",
-                    engine.decide(state, 0, {"type": "play", "card": card}, random.Random(0)))
+        turn = Turn(
+            3,
+            0,
+            {"type": "play", "card": card},
+            "player",
+            engine.decide(state, 0, {"type": "play", "card": card}, random.Random(0)),
+        )
         return analyse_decision(engine, state, turn, 600, b"duel")
 
     worse, better = entry("D20"), entry("D01")
-    assert worse["label"] in ("mistake", "blunder") and worse["best"] == {"type": "play",
-                                                                          "card": "D01"}
+    assert worse["label"] in ("mistake", "blunder") and worse["best"] == {
+        "type": "play",
+        "card": "D01",
+    }
     assert worse["loss"] >= THRESHOLDS["win_probability"]["mistake"]
     assert better["label"] is None and better["loss"] == 0.0
 
@@ -178,8 +208,9 @@ def test_ai100_placing_a_card_that_scores_nothing_in_its_row_is_a_mistake():
     the rest of the match is the end scoring. Placing 012 is a mistake (or worse) with 016
     the better move; placing 016 is not labelled."""
     engine, state = _ai100_last_placement()
-    assert engine.legal_actions(state, 0) == [{"type": "place", "card": c, "cell": [2, 1]}
-                                              for c in ("012", "016")]
+    assert engine.legal_actions(state, 0) == [
+        {"type": "place", "card": c, "cell": [2, 1]} for c in ("012", "016")
+    ]
     row = {pos: card for pos, card in state.seats[0].tableau.items() if pos[0] == 2}
     assert row == {(2, 0): "007", (2, 2): "040", (2, 3): "029", (2, 4): "046"}
 

@@ -10,6 +10,7 @@ first checks that it is one (the seat's view and legal actions are unchanged) an
 re-deals do change hidden cards (else the test could not fail), then asks each bot for a
 decision on both states with the same seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -22,8 +23,12 @@ from domain.games import registry
 from tests.support.game_settings import games, modes, settings, setup_id, view_setups
 
 #: every game's view set-ups and modes (its own ``testing.py``)
-SETUPS = list(dict.fromkeys((game, seats, tuple(sorted(options.items())))
-                            for game, seats, options in view_setups() + modes()))
+SETUPS = list(
+    dict.fromkeys(
+        (game, seats, tuple(sorted(options.items())))
+        for game, seats, options in view_setups() + modes()
+    )
+)
 SETUPS = [(game, seats, dict(options)) for game, seats, options in SETUPS]
 #: positions examined per set-up (each at a random version of its own playout)
 POSITIONS = 6
@@ -48,8 +53,9 @@ def _playout(engine: Any, seats: int, options: dict, seed: int, stops: list[int]
     """Play one ``random``-level match from ``Random(seed)``; yield ``(steps, state)``
     after each step in ``stops`` (every step when ``None``)."""
     rng = random.Random(seed)
-    state = fold(engine, engine.new_match(Setup(seats, engine.validate_options(seats, options)),
-                                          rng))
+    state = fold(
+        engine, engine.new_match(Setup(seats, engine.validate_options(seats, options)), rng)
+    )
     steps = 0
     while engine.result(state) is None:
         seat = rng.choice(sorted(engine.pending(state)))
@@ -64,14 +70,14 @@ def _playout(engine: Any, seats: int, options: dict, seed: int, stops: list[int]
 def positions(engine: Any, seats: int, options: dict, seed: int):
     """``(state, seat)`` at :data:`POSITIONS` random versions of one ``random``-level
     playout from ``Random(seed)`` (``seat``: one pending there, drawn at random)."""
-    length = max((steps for steps, _ in _playout(engine, seats, options, seed, None)),
-                 default=0)
+    length = max((steps for steps, _ in _playout(engine, seats, options, seed, None)), default=0)
     pick = random.Random(seed)
     stops = set(pick.sample(range(1, length + 1), min(POSITIONS, length)))
     for _, state in _playout(engine, seats, options, seed, stops):
-        deciding = [seat for seat in sorted(engine.pending(state))
-                    if engine.legal_actions(state, seat)]
-        if deciding:            # (the A.I.Toma's pending turn is no seat's decision)
+        deciding = [
+            seat for seat in sorted(engine.pending(state)) if engine.legal_actions(state, seat)
+        ]
+        if deciding:  # (the A.I.Toma's pending turn is no seat's decision)
             yield state, pick.choice(deciding)
 
 
@@ -95,11 +101,13 @@ def test_no_bot_and_no_estimator_reads_what_its_seat_cannot_see(game, seats, opt
             mine = bot.choose(state, seat, random.Random(index))
             assert bot.choose(other, seat, random.Random(index)) == mine, (
                 f"{game} bot {level!r} (seat {seat}) decided differently after a re-deal "
-                "of what it cannot see: it peeks")
+                "of what it cannot see: it peeks"
+            )
         if estimator is not None and len(legal) > 1:
             values = estimator.estimate(state, seat, legal, 4, random.Random(index))
             assert estimator.estimate(other, seat, legal, 4, random.Random(index)) == values, (
-                f"{game}'s estimator peeks")
+                f"{game}'s estimator peeks"
+            )
         examined += 1
     assert examined >= 1, f"{game}: no running position examined"
     assert changed >= 1, f"{game}: no re-deal changed anything (the test could not fail)"
@@ -124,7 +132,7 @@ def test_a_peeking_bot_is_caught():
 
     redeal = settings("duel").redeal
     caught = 0
-    for index, (state, seat) in enumerate(positions(engine, 2, {"tricks": 9}, seed=5)):
+    for state, seat in positions(engine, 2, {"tricks": 9}, seed=5):
         for attempt in range(8):
             other = redeal(state, seat, random.Random(attempt))
             caught += Peeker().choose(other, seat, None) != Peeker().choose(state, seat, None)

@@ -1,6 +1,7 @@
 """``arena analyse EXPORT`` (issue 23 item 3): verifies the log, analyses it in-process
 with a progress bar, prints each seat's accuracy, value curve and every labelled decision
 with the better move; ``--json`` prints the same document the HTTP analysis answers."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ from tests.support.exports import new_service
 def export_file(tmp_path_factory):
     """A finished 7-trick Duel between two random players, exported to a file."""
     service = new_service()
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                               {"tricks": 7})["match_id"]
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 7})[
+        "match_id"
+    ]
     rng = random.Random(3)
     while service.match_view(mid, None)["status"] != "finished":
         for seat in (0, 1):

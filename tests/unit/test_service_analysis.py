@@ -3,10 +3,11 @@ request creates one record and enqueues one job, a second request for the same m
 budget answers the record (the cache), a record whose job was lost (not written for
 longer than ``STALE_AFTER_S``) or that failed is started again, the worker's run writes
 progress and the result, and platform commands (a resignation) are not decisions."""
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -20,8 +21,9 @@ def service():
 
 
 def _finished_duel(service, seed: int = 1, resign_after: int | None = None) -> str:
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                               {"tricks": 4})["match_id"]
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 4})[
+        "match_id"
+    ]
     rng = random.Random(seed)
     acted = 0
     while service.match_view(mid, None)["status"] != "finished":
@@ -46,7 +48,7 @@ def test_one_record_one_job_then_the_cache(service):
     assert created and first["status"] == "queued" and _jobs(service) == 1
     again, created = service.request_analysis(mid, 20)
     assert not created and again == first and _jobs(service) == 1
-    other, created = service.request_analysis(mid, 21)      # another budget: another one
+    other, created = service.request_analysis(mid, 21)  # another budget: another one
     assert created and other["analysis_id"] != first["analysis_id"]
     assert service.run_analysis(first["analysis_id"]) == {"status": "done"}
     done = service.analysis(first["analysis_id"])
@@ -59,17 +61,19 @@ def test_a_lost_job_is_started_again_by_the_next_request(service):
     mid = _finished_duel(service, seed=2)
     first, _ = service.request_analysis(mid, 20)
     store = service._analyses.store
-    old = datetime.now(timezone.utc) - timedelta(seconds=STALE_AFTER_S - 60)
-    service.ctx.stores.redis.hset(service.keys.analysis(first["analysis_id"]),
-                                  "updated_at", old.isoformat())
-    assert service.request_analysis(mid, 20)[1] is False      # not stale yet
-    lost = datetime.now(timezone.utc) - timedelta(seconds=STALE_AFTER_S + 60)
-    service.ctx.stores.redis.hset(service.keys.analysis(first["analysis_id"]),
-                                  "updated_at", lost.isoformat())
+    old = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S - 60)
+    service.ctx.stores.redis.hset(
+        service.keys.analysis(first["analysis_id"]), "updated_at", old.isoformat()
+    )
+    assert service.request_analysis(mid, 20)[1] is False  # not stale yet
+    lost = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S + 60)
+    service.ctx.stores.redis.hset(
+        service.keys.analysis(first["analysis_id"]), "updated_at", lost.isoformat()
+    )
     answer, created = service.request_analysis(mid, 20)
     assert created and answer["status"] == "queued"
     store.update(first["analysis_id"], status="failed", error="boom")
-    assert service.request_analysis(mid, 20)[1] is True       # a failed one is made again
+    assert service.request_analysis(mid, 20)[1] is True  # a failed one is made again
 
 
 def test_a_resignation_is_no_decision(service):
@@ -92,17 +96,18 @@ def test_a_long_analysis_runs_in_slices_with_the_same_result(service, monkeypatc
     mid = _finished_duel(service, seed=4)
     answer, _ = service.request_analysis(mid, 20)
     aid = answer["analysis_id"]
-    assert service.run_analysis(aid, 3) == {"status": "noop"}          # not the next slice
+    assert service.run_analysis(aid, 3) == {"status": "noop"}  # not the next slice
     assert service.run_analysis(aid, 0) == {"status": "running"}
     assert service.analysis(aid)["status"] == "running" and _jobs(service) == 2
-    assert service.run_analysis(aid, 0) == {"status": "noop"}          # a duplicate
+    assert service.run_analysis(aid, 0) == {"status": "noop"}  # a duplicate
     assert service.run_analysis(aid, 3) == {"status": "running"}
     assert service.run_analysis(aid, 6) == {"status": "done"}
     result = service.analysis(aid)["result"]
     log = service.export(mid)
     setup, turns = usecase.turns_of(log)
-    expected = analyse(registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(),
-                       seat_count=2)
+    expected = analyse(
+        registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(), seat_count=2
+    )
     assert {k: result[k] for k in expected} == expected
     assert "partial" not in service._analyses.store.get(aid)
 
@@ -118,8 +123,9 @@ def test_a_game_without_an_estimator_answers_analysis_unavailable():
     from tests.support.games import ENGINES
 
     games = build_service(Config(key_prefix=f"an-{uuid.uuid4().hex[:8]}"), ENGINES)
-    mid = games.create_match("high-card", [{"kind": "human"}, {"kind": "human"}],
-                             {"rounds": 1})["match_id"]
+    mid = games.create_match("high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1})[
+        "match_id"
+    ]
     for seat in (0, 1):
         games.act(mid, seat, games.legal_actions(mid, seat)["actions"][0])
     assert games.match_view(mid, None)["status"] == "finished"

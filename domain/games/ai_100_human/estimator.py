@@ -21,6 +21,7 @@ How (one :meth:`AI100Estimator.estimate`):
 Deterministic for the same view, commands, budget and ``rng`` seed; at most ``budget``
 rollouts (one per shortlisted command when the budget is smaller).
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,14 @@ class AI100Estimator:
 
     metric = "expected_score"
 
-    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
-                 budget: int, rng: random.Random) -> list[float]:
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
         """One value per command of ``commands`` (legal commands of ``seat``), in VP;
         ``-inf`` for the commands the prior pruned. Raises ValueError for no commands or a
         budget below 1."""
@@ -58,12 +65,19 @@ class AI100Estimator:
         for _ in range(samples):
             world_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
             try:
-                values = [rollout(determinize(v, seat, random.Random(world_seed)), seat,
-                                  commands[i], random.Random(play_seed), to_end=True)
-                          for i in short]
+                values = [
+                    rollout(
+                        determinize(v, seat, random.Random(world_seed)),
+                        seat,
+                        commands[i],
+                        random.Random(play_seed),
+                        to_end=True,
+                    )
+                    for i in short
+                ]
             except (ValueError, KeyError, IndexError):
                 continue
-            for i, value in zip(short, values):
+            for i, value in zip(short, values, strict=True):
                 totals[i] += value
             done += 1
         if not done:

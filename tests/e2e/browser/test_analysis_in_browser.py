@@ -2,6 +2,7 @@
 finished match is analysed on request (the embedded worker runs the job), the value curve
 has a dot per valued decision, every mistake is listed with the better move the API names,
 and a listed decision's button shows that version on the board."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,9 @@ from tests.e2e.browser.test_replay_in_browser import wait_for_version
 
 
 def _finished_duel(service) -> str:
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}],
-                               {"tricks": 7})["match_id"]
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 7})[
+        "match_id"
+    ]
     rng = random.Random(3)
     while service.match_view(mid, None)["status"] != "finished":
         for seat in (0, 1):
@@ -25,7 +27,9 @@ def _finished_duel(service) -> str:
 
 
 @pytest.mark.e2e
-def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(page, web_server, embedded_service):
+def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
+    page, web_server, embedded_service
+):
     api = Api(web_server)
     mid = _finished_duel(embedded_service)
     last = api.get(f"/v1/matches/{mid}")["version"]
