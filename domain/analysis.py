@@ -37,9 +37,18 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from domain.engine import Engine, Event, fold
+from domain.estimates import Estimator
+
+
+class AnalysedEngine(Engine, Protocol):
+    """An :class:`domain.engine.Engine` with :meth:`domain.engine.EngineBase.estimator` (every
+    engine derives from ``EngineBase``)."""
+
+    def estimator(self) -> Estimator | None: ...
+
 
 #: labels from the mildest: a loss at least the threshold earns the label
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -95,7 +104,7 @@ def _rounded(value: float) -> float:
 
 
 def analyse(
-    engine: Engine,
+    engine: AnalysedEngine,
     setup: Sequence[Event],
     turns: Sequence[Turn],
     budget: int,
@@ -126,7 +135,7 @@ def analyse(
 
 
 def analyse_turns(
-    engine: Engine,
+    engine: AnalysedEngine,
     setup: Sequence[Event],
     turns: Sequence[Turn],
     budget: int,
@@ -162,10 +171,13 @@ def analyse_turns(
 
 
 def summary(
-    engine: Engine, decisions: Sequence[Mapping[str, Any]], budget: int, seat_count: int
+    engine: AnalysedEngine, decisions: Sequence[Mapping[str, Any]], budget: int, seat_count: int
 ) -> dict[str, Any]:
     """The analysis document (shape: :func:`analyse`) of every decision entry of a match."""
-    metric = engine.estimator().metric
+    estimator = engine.estimator()
+    if estimator is None:
+        raise ValueError(f"{engine.game_id} has no estimator")
+    metric = estimator.metric
     return {
         "metric": metric,
         "budget": budget,
@@ -176,14 +188,19 @@ def summary(
 
 
 def analyse_decision(
-    engine: Engine, state: Any, turn: Turn, budget: int, seed: bytes
+    engine: AnalysedEngine, state: Any, turn: Turn, budget: int, seed: bytes
 ) -> dict[str, Any] | None:
     """The entry of one decision (shape: :func:`analyse`) of ``turn.seat`` at ``state`` (the
     fold at ``turn.version``), or ``None`` when the command is not one of the seat's legal
     game commands (a platform command: resign, abandon). Raises ValueError as
-    :func:`analyse`."""
+    :func:`analyse`; ``None`` too for a turn of no seat."""
     estimator = engine.estimator()
-    legal = engine.legal_actions(state, turn.seat)
+    if estimator is None:
+        raise ValueError(f"{engine.game_id} has no estimator")
+    seat = turn.seat
+    if seat is None:
+        return None
+    legal = engine.legal_actions(state, seat)
     keys = [_canonical(c) for c in legal]
     played_key = _canonical(turn.command)
     if played_key not in keys:
@@ -206,8 +223,8 @@ def analyse_decision(
     }
     if len(legal) == 1:
         return entry
-    rng = decision_rng(seed, turn.version, turn.seat)
-    values = [float(v) for v in estimator.estimate(state, turn.seat, legal, budget, rng)]
+    rng = decision_rng(seed, turn.version, seat)
+    values = [float(v) for v in estimator.estimate(state, seat, legal, budget, rng)]
     others = [i for i in range(len(legal)) if i != played and math.isfinite(values[i])]
     best = max(others, key=lambda i: (values[i], -i)) if others else None
     played_value = values[played]
@@ -215,10 +232,10 @@ def analyse_decision(
         # the estimator pruned the played command: weigh it against the best one alone
         pair = estimator.estimate(
             state,
-            turn.seat,
+            seat,
             [legal[best], legal[played]],
             budget,
-            decision_rng(seed + b"pair", turn.version, turn.seat),
+            decision_rng(seed + b"pair", turn.version, seat),
         )
         values[best], played_value = float(pair[0]), float(pair[1])
     if best is None or not math.isfinite(played_value):
