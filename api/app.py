@@ -12,8 +12,8 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api import (body_limit, cors, events, games, http_cache, limits, matches, ops, players,
-                 replays, request_id, settings, webclient)
+from api import (analysis, body_limit, cors, events, games, http_cache, limits, matches, ops,
+                 players, replays, request_id, settings, webclient)
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -70,7 +70,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     settings.check_app(app.config)   # a bad setting stops the app here, not per request
     app.url_map.strict_slashes = False
     app.extensions["arena"] = Runtime(service)
-    for module in (games, matches, events, players, replays, ops, webclient):
+    for module in (games, matches, events, players, replays, analysis, ops, webclient):
         app.register_blueprint(module.bp)
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)

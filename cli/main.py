@@ -1,12 +1,13 @@
 """The ``arena`` command line (console script ``arena = cli.main:main``).
 
 Sub-commands live in one small module each: ``serve``, ``worker``, ``play``, ``replay``,
-``simulate``, ``players``, ``ratings``. Configuration comes from environment variables (docs/configuration.md).
+``analyse``, ``simulate``, ``players``, ``ratings``. Configuration comes from environment
+variables (docs/configuration.md).
 
 Each sub-command's module is imported only when that command runs (:class:`LazyGroup`):
 the server image installs the package without the ``cli`` extra (rich, requests,
 fakeredis), and ``arena worker`` / ``arena serve`` with ``REDIS_URL`` need none of it;
-``play``, ``replay``, ``simulate`` and the embedded mode do (``pip install
+``play``, ``replay``, ``analyse``, ``simulate`` and the embedded mode do (``pip install
 'apocalypse-arena[cli]'``).
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ COMMANDS = {
     "worker": "cli.worker:worker",
     "play": "cli.play:play",
     "replay": "cli.replay:replay",
+    "analyse": "cli.analyse:analyse_command",
     "simulate": "cli.simulate:simulate",
     "players": "cli.players:players",
     "ratings": "cli.ratings:ratings",

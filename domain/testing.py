@@ -9,14 +9,18 @@ generic tests (``tests/``) read each installed game's settings with :func:`testi
   the projections under test): which card ids only one seat may see, which lie face down
   for everybody, who owns an event. The leak tests compare every HTTP answer with it.
 - :class:`GameTesting`: the seats and options of the generic end-to-end matches, the
-  set-ups the view tests fold, every mode the contract test plays, and the secrecy model.
+  set-ups the view tests fold, every mode the contract test plays, the secrecy model and
+  the game's *re-deal* (issue 23 "bots never peek").
+- :func:`redeal_cards`: the shared part of a re-deal: another arrangement of the cards a
+  seat cannot see, written into a state's dumped form.
 """
 from __future__ import annotations
 
 import importlib
+import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping
 
 from domain.engine import Event
 
@@ -85,6 +89,49 @@ class Secrecy:
 #: one set-up: ``(seats, options)``
 SetUp = tuple[int, Mapping[str, Any]]
 
+#: a game's re-deal: ``redeal(state, seat, rng) -> new state`` (see :class:`GameTesting`)
+Redeal = Callable[[Any, int, random.Random], Any]
+
+
+def redeal_cards(dumped: Any, hidden: Iterable[str], rng: random.Random,
+                 class_of: Callable[[str], Hashable] = lambda card: None,
+                 extra: Iterable[str] = ()) -> Any:
+    """Another arrangement of the cards a seat cannot see, in a state's dumped form.
+
+    ``dumped``: a JSON-like value (``engine.dump_state(state)``); ``hidden``: the card ids
+    lying where the seat cannot see them (none of them may occur in its view); ``extra``:
+    card ids that are nowhere in the state and unseen by the seat (e.g. cards never
+    dealt), which may take a hidden card's place. Every class (``class_of(card)``: cards
+    that may stand for each other, e.g. the same deck) of ``hidden`` + ``extra`` is
+    permuted at random; every string of ``dumped`` (values and dict keys) naming a hidden
+    card is replaced by its image, so each hidden place (hands, deck orders, a face-down
+    choice naming a hand card, ...) gets another card of its class, each card once.
+
+    Returns a new value (``dumped`` is not changed); the same ``rng`` state gives the same
+    arrangement (pools are sorted before the shuffle).
+    """
+    pools: dict[Hashable, list[str]] = {}
+    for card in sorted(set(hidden) | set(extra)):
+        pools.setdefault(class_of(card), []).append(card)
+    image: dict[str, str] = {}
+    for key in sorted(pools, key=repr):
+        pool = pools[key]
+        shuffled = list(pool)
+        rng.shuffle(shuffled)
+        image.update(zip(pool, shuffled, strict=True))
+    moved = set(hidden)
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return image[value] if value in moved else value
+        if isinstance(value, Mapping):
+            return {swap(key): swap(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [swap(item) for item in value]
+        return value
+
+    return swap(dumped)
+
 
 @dataclass(frozen=True)
 class GameTesting:
@@ -99,6 +146,13 @@ class GameTesting:
       ``view_setups``).
     - ``leak_check_every``: commands between two rounds of checks in the hidden-information
       test (1: after every command, for a short game whose secrets live one command long).
+    - ``redeal(state, seat, rng) -> state``: the same position with everything ``seat``
+      cannot see (other seats' hands and face-down cards, deck orders, ...) replaced by
+      another arrangement consistent with what it can see (``view(new, seat) ==
+      view(state, seat)``), written from the game's rules; ``state`` is not changed. The
+      no-peeking tests (``tests/unit/test_bots_never_peek.py``) ask every bot level and
+      the game's estimator the same question on both. ``None`` only for a game that is
+      not installed in the suite (an installed game without one fails that test).
     """
 
     seats: int
@@ -107,6 +161,7 @@ class GameTesting:
     view_setups: tuple[SetUp, ...]
     modes: tuple[SetUp, ...] = field(default=())
     leak_check_every: int = 8
+    redeal: Redeal | None = None
 
     def all_modes(self) -> tuple[SetUp, ...]:
         """``modes``, or ``view_setups`` when the game lists none."""

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from domain.engine import Engine
 from service.usecases.act import Act
 from service.usecases.after_append import AfterAppend
+from service.usecases.analysis import Analyses
 from service.upkeep.archive import Archiver
 from service.upkeep.compaction import Compactor
 from service.log.codec import LOG_FORMATS
@@ -154,6 +155,7 @@ class MatchService:
         self._players = Players(self.ctx, PlayerStore(redis, keys))
         self._create_join.players = self._players
         self._ratings = Ratings(self.ctx, RatingStore(redis, keys), self._players)
+        self._analyses = Analyses(self.ctx, self._reads, self.quotas.caps.budget)
         # the adapters and caches under their historical names
         self.store = self.stores.events
         self.snapshots = self.stores.snapshots
@@ -426,6 +428,28 @@ class MatchService:
     def metrics_collect(self):
         """See :meth:`service.usecases.ops.Ops.collect`."""
         return self._ops.collect()
+
+    def request_analysis(self, match_id: str, budget: int | None = None
+                         ) -> tuple[dict[str, Any], bool]:
+        """See :meth:`service.usecases.analysis.Analyses.request_match`."""
+        return self._analyses.request_match(match_id, budget)
+
+    def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
+        """See :meth:`service.usecases.analysis.Analyses.match_analysis`."""
+        return self._analyses.match_analysis(match_id, budget)
+
+    def request_log_analysis(self, log_doc: Any, budget: int | None = None
+                             ) -> tuple[dict[str, Any], bool]:
+        """See :meth:`service.usecases.analysis.Analyses.request_upload`."""
+        return self._analyses.request_upload(log_doc, budget)
+
+    def analysis(self, analysis_id: str) -> dict[str, Any]:
+        """See :meth:`service.usecases.analysis.Analyses.get`."""
+        return self._analyses.get(analysis_id)
+
+    def run_analysis(self, analysis_id: str, start: int = 0) -> dict[str, Any]:
+        """See :meth:`service.usecases.analysis.Analyses.run` (the worker's job)."""
+        return self._analyses.run(analysis_id, start)
 
     def observe_job(self, kind: str, seconds: float) -> None:
         """See :meth:`service.usecases.ops.Ops.observe_job`."""

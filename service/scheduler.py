@@ -1,4 +1,5 @@
-"""The port through which the service schedules turn jobs: :class:`Scheduler`.
+"""The port through which the service schedules turn jobs (and match analyses):
+:class:`Scheduler`.
 
 The use cases, upkeep passes and the facade depend on this protocol only; the RQ adapter
 that implements it is :class:`workers.scheduling.TurnScheduler`, wired in by the
@@ -37,6 +38,12 @@ class Scheduler(Protocol):
     # Optional (issue 22): ``enqueue_match_ended(match_id) -> str`` runs the end-of-match
     # job (player counters, ratings) once per match; a scheduler without it runs none
     # (``arena ratings rebuild`` computes the same table from the logs).
+
+    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn
+        ``start`` on a worker, after the queued turn jobs; ``run``: the record's run token
+        (part of the job id); a duplicate is a no-op. Returns the job id."""
+        ...
 
     def cancel(self, job_id: str) -> bool:
         """Drop a job that has not started; True when it existed."""

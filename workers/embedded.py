@@ -55,7 +55,7 @@ class EmbeddedRuntime:
         self.queue = service.scheduler.queue
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self.worker = ThreadWorker([self.queue], connection=self.queue.connection)
+        self.worker = ThreadWorker(service.scheduler.queues, connection=self.queue.connection)
         lease_s = getattr(service.scheduler, "lease_s", 3.0)
         self.lease = WorkerLease(self.queue.connection,
                                  service.keys.worker_lease(self.worker.name), lease_s)

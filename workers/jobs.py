@@ -63,3 +63,11 @@ def match_ended(match_id: str) -> dict:
     is rated (exactly once, :mod:`service.usecases.ratings`)."""
     return _through_outage(lambda: get_service().match_ended(match_id),
                            f"match ended {match_id}", "match_ended")
+
+
+def analysis(analysis_id: str, start: int = 0) -> dict:
+    """Run the slice from turn ``start`` of the match analysis ``analysis_id`` (issue 23:
+    :meth:`MatchService.run_analysis`, which enqueues the next slice); a finished, unknown
+    or already run slice is a no-op."""
+    return _through_outage(lambda: get_service().run_analysis(analysis_id, start),
+                           f"analysis {analysis_id}@{start}", "analysis")

@@ -214,7 +214,8 @@ def _run_worker(config: Config, burst: bool, name: str | None, fork: bool,
             rq_name = worker_name(name)
             lease = WorkerLease(side, service.keys.worker_lease(rq_name), config.worker_lease_s,
                                 config.heartbeat_file).start()
-            worker = worker_class([queue], connection=queue.connection, name=rq_name)
+            worker = worker_class(service.scheduler.queues, connection=queue.connection,
+                                  name=rq_name)
             worker.stop_event = stop
             try:
                 if not stop.is_set():     # a signal while the lease started

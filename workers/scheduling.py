@@ -30,6 +30,11 @@ log = logging.getLogger(__name__)
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 MATCH_ENDED = "workers.jobs.match_ended"
+ANALYSIS = "workers.jobs.analysis"
+#: an analysis job (one slice of an analysis, issue 23) is killed after this long
+#: (seconds); a slice's CPU is bounded by ``service.usecases.analysis.SLICE_ROLLOUTS``
+#: long before
+ANALYSIS_JOB_TIMEOUT_S = 3600
 #: Statuses of a job waiting for its time (RQ's scheduler moves it to the queue).
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 #: ``TurnScheduler.job_state``'s default: fetch the job itself.
@@ -89,6 +94,29 @@ class TurnScheduler:
         self.lease_s = lease_s
         self._off_queue_since: dict[str, float] = {}   # job id -> time.monotonic()
         self._lock = threading.Lock()
+        #: match analyses (long jobs) wait on their own queue, which a worker serves only
+        #: when no turn job is queued (RQ takes the first non-empty queue of its list)
+        self.analysis_queue = Queue(f"{self.queue.name}-analysis",
+                                    connection=self.queue.connection,
+                                    serializer=self.queue.serializer)
+
+    @property
+    def queues(self) -> list[Queue]:
+        """The queues a worker serves, in priority order: turns, then analyses."""
+        return [self.queue, self.analysis_queue]
+
+    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """Enqueue ``analysis(analysis_id, start)`` (the slice from turn ``start``) on the
+        analysis queue (``run``: the record's run token, part of the job id); a job with the
+        same id already in Redis makes this a no-op. Returns the job id."""
+        job_id = self.keys.analysis_job_id(analysis_id, start, run)
+        try:
+            self.analysis_queue.enqueue(ANALYSIS, analysis_id, start, job_id=job_id, unique=True,
+                                        job_timeout=ANALYSIS_JOB_TIMEOUT_S,
+                                        result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
+        except DuplicateJobError:
+            pass
+        return job_id
 
     @property
     def connection(self):

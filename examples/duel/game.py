@@ -11,6 +11,7 @@ from domain.engine import Event
 from domain.modular import ModularEngine
 
 from . import actions, bots, fold, rules, spec, state as state_module, views
+from .estimator import ESTIMATOR
 
 
 class DuelEngine(ModularEngine):
@@ -32,6 +33,10 @@ class DuelEngine(ModularEngine):
     def abandon(self, state: Any, seat: Any, command: Mapping[str, Any]) -> list[Event]:
         """RULINGS D-abandoned (``rules.abandon``)."""
         return rules.abandon(state, seat, command)
+
+    def estimator(self) -> Any:
+        """Duel's estimator (``estimator.py``: rollouts against the ``high`` policy)."""
+        return ESTIMATOR
 
     def resigned(self, state: Any) -> frozenset[int]:
         """The seats that resigned."""

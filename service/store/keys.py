@@ -125,6 +125,23 @@ class Keys:
         its window; :mod:`api.limits`)."""
         return f"{self.prefix}:limits"
 
+    # -- match analyses (issue 23; each under its own hash tag) -------------------------
+    def analysis(self, analysis_id: str) -> str:
+        """Hash of one analysis (:mod:`service.store.analysis_store`): ``status``,
+        ``progress``, ``source``, ``match_id``, ``game``, ``budget``, ``result`` (JSON),
+        ``error``; expires ``ANALYSIS_TTL_S`` after its last write."""
+        return f"{self.prefix}:{{an-{analysis_id}}}:analysis"
+
+    def analysis_log(self, analysis_id: str) -> str:
+        """String: the uploaded export an analysis reads (JSON; deleted once analysed)."""
+        return f"{self.prefix}:{{an-{analysis_id}}}:log"
+
+    def analysis_job_id(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+        """RQ job id of the slice of the analysis ``analysis_id`` from turn ``start`` in its
+        ``run`` (a token per creation of the record, so an analysis started again is not
+        taken for its lost or failed job; duplicates within a run collapse)."""
+        return f"{self.prefix}-analysis-{analysis_id}-{run}-{start}"
+
     # -- RQ ----------------------------------------------------------------------------
     def worker_lease(self, worker_name: str) -> str:
         """String on the queue Redis with a TTL of ``ARENA_WORKER_LEASE_S``: the worker

@@ -1,5 +1,7 @@
 // Replay a finished match (or an uploaded export file): a slider and the arrow keys over
-// versions, any seat's view or the spectator's, the events of each step, verification.
+// versions, any seat's view or the spectator's, the events of each step, verification, and
+// the computer analysis (analysis.js).
+import { analysisPanel } from "./analysis.js";
 import { ApiError, get, getText } from "./api.js";
 import { loadCards } from "./cards.js";
 import { h, replace } from "./dom.js";
@@ -50,13 +52,16 @@ export async function showReplay(root, source, initialVersion = null) {
   const problem = h("p", { class: "problem", role: "alert" });
   const prev = h("button", { type: "button", text: "◀ previous", "aria-label": "Previous version" });
   const next = h("button", { type: "button", text: "next ▶", "aria-label": "Next version" });
+  const goTo = (/** @type {number} */ v) => { slider.value = String(v); show(); };
+  const analysis = analysisPanel({ matchId: match ? matchId : null, log, last, seatName, goTo });
   replace(root, h("div", { class: "match replay" },
     h("h1", { text: `Replay of ${matchId}` }),
     h("p", { class: "muted small" }, `${game} · ${events.length} events · seed `, h("code", { class: "seed", text: log.seed })),
     h("div", { class: "replay-controls zone" }, prev, slider, next, label, viewSelect),
     problem, verifyBox,
     h("div", { class: "match-grid" }, h("div", { class: "board-col" }, boardBox),
-      h("aside", { class: "side-col" }, h("section", { class: "zone" }, h("h3", { text: "Events of this step" }), stepEvents)))));
+      h("aside", { class: "side-col" }, h("section", { class: "zone" }, h("h3", { text: "Events of this step" }), stepEvents))),
+    analysis));
 
   let request = 0;
   async function show() {

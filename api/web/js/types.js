@@ -16,6 +16,8 @@
 /** @typedef {Schemas["Envelope"]} Envelope */
 /** @typedef {Schemas["StateView"]} StateView */
 /** @typedef {Schemas["VerifyReport"]} VerifyReport */
+/** @typedef {Schemas["Analysis"]} Analysis */
+/** @typedef {Schemas["AnalysisResult"]} AnalysisResult */
 /** @typedef {Schemas["Problem"]} Problem */
 /** @typedef {Schemas["CreatedPlayer"]} CreatedPlayer */
 /** @typedef {Schemas["PlayerProfile"]} PlayerProfile */

@@ -14,6 +14,7 @@ from domain.modular import ModularEngine
 
 from . import actions, bots, cards, flow, fold, rules, spec, views
 from . import state as state_mod
+from .estimator import ESTIMATOR
 from .recorder import Recorder
 
 
@@ -29,6 +30,11 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "idle"                  # declines every optional power (R-AI6-TIMEOUT)
+
+    def estimator(self) -> Any:
+        """The match-analysis estimator (``estimator.py``: expected final VP by the expert's
+        determinized rollouts)."""
+        return ESTIMATOR
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Set-up events up to the first decisions (AI side, reserve creation)."""

@@ -5,12 +5,14 @@ answer against (written from the game's rules and views, never trusting the proj
 under test)."""
 from __future__ import annotations
 
+import random
 import re
 from typing import Any, Mapping
 
 from domain.engine import Event
-from domain.testing import GameTesting, Secrecy
+from domain.testing import GameTesting, Secrecy, redeal_cards, strings
 
+from . import ENGINE
 from .state import MatchState, Player
 
 # views.py: a seat's hand, offered factions, Special Units offered or drafted, stash,
@@ -96,9 +98,30 @@ SECRECY = Secrecy(card=re.compile(r"[BSF]\d{2,3}"), private=_aipok_private,
                   unseen=_aipok_unseen, parts=_aipok_parts)
 
 
+def redeal(state: Any, seat: int, rng: random.Random) -> Any:
+    """The position with what ``seat`` cannot see dealt again (issue 23 "bots never
+    peek"), written on the dumped form (``ENGINE.dump_state`` -> edit -> ``load_state``):
+    the cards of the other seats' private
+    places (:func:`_aipok_private`: hands, offers, stashes, packets, face-down slot cards,
+    a faction not yet revealed, ...) and of the face-down places nobody sees
+    (:func:`_aipok_unseen`: draw, Special Unit and ammo decks, health and battle stacks,
+    face-down battle cards) are permuted among those places, a card only with cards of
+    its own deck (rulebook "Components": basic ``B``, Special Unit ``S`` and faction
+    ``F`` cards). ``state`` is not changed."""
+    seen = set(strings(ENGINE.view(state, seat)))
+    hidden = {card for cards in _aipok_unseen(state).values() for card in cards}
+    for other in range(len(state.players)):
+        if other != seat:
+            hidden |= _aipok_private(state, other)
+    hidden = {card for card in hidden if isinstance(card, str)} - seen
+    dumped = ENGINE.dump_state(state)
+    return ENGINE.load_state(redeal_cards(dumped, hidden, rng, class_of=lambda card: card[0]))
+
+
 TESTING = GameTesting(
     seats=3, options={"expert": True, "force_the_luck": True}, secrecy=SECRECY,
     view_setups=((4, {}), (2, {"mode": "coop"})),
     modes=((2, {"expert": True, "force_the_luck": True}), (5, {}),
            (1, {"mode": "solo", "difficulty": "handy_man"}),
-           (2, {"mode": "coop", "expert": True, "health_order": "chosen"})))
+           (2, {"mode": "coop", "expert": True, "health_order": "chosen"})),
+    redeal=redeal)

@@ -1,0 +1,93 @@
+"""Duel's estimator (:class:`domain.estimates.Estimator`): each candidate card's chance to
+win the match, by determinized rollouts, from the seat's view only. Used by match analysis
+(:mod:`domain.analysis`); ``docs/adding-a-game.md`` shows it as the example of the hook.
+
+One sample (RULES.md "Set-up", RULINGS D-hidden): the cards the seat cannot see are the 20
+less its hand, its laid card and the last trick's two cards face up (``view`` shows no
+earlier trick); the other seat's hand (``hand_sizes``) and, when it has laid one
+(``laid``), its face-down card are drawn from them. The candidate is laid, and the match is
+played to its end with the timeout policy (``high``: each seat lays its highest card) for
+both seats. A win counts 1, a shared win (equal tricks, RULES.md "End") 1/2, a loss 0.
+
+Candidates share the samples (common random numbers). ``budget``: rollouts over all
+candidates, ``budget // len(commands)`` samples each (at least one: with fewer rollouts
+than candidates it spends one sample per candidate).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import spec
+from .views import view
+
+
+class DuelEstimator:
+    """Win probability of each candidate ``play`` of a seat (module doc)."""
+
+    metric = "win_probability"
+
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
+        """One value in 0..1 per command of ``commands`` (legal ``play`` commands of
+        ``seat``). Raises ValueError for no commands or a budget below 1."""
+        if not commands or budget < 1:
+            raise ValueError("commands must not be empty and budget must be at least 1")
+        v = view(state, seat)
+        samples = max(1, budget // len(commands))
+        totals = [0.0] * len(commands)
+        for _ in range(samples):
+            world = _sample(v, seat, rng)
+            for i, command in enumerate(commands):
+                totals[i] += _rollout(world, seat, command["card"])
+        return [total / samples for total in totals]
+
+
+def _sample(v: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """One world consistent with the view ``v`` of ``seat``: ``{"hands", "laid", "won",
+    "left"}`` (``left``: tricks still to play, this one included)."""
+    other = 1 - seat
+    seen = set(v["hand"]) | ({v["my_card"]} if v["my_card"] else set()) | set(v["last"] or [])
+    unseen = sorted(set(spec.DECK) - seen)
+    rng.shuffle(unseen)
+    count = v["hand_sizes"][other] + (1 if v["laid"][other] else 0)
+    drawn = unseen[:count]
+    hands = [[], []]
+    hands[seat] = list(v["hand"])
+    laid = [None, None]
+    laid[seat] = v["my_card"]
+    if v["laid"][other]:
+        laid[other], drawn = drawn[0], drawn[1:]
+    hands[other] = drawn
+    return {"hands": hands, "laid": laid, "won": list(v["won"]), "left": v["tricks"] - v["played"]}
+
+
+def _rollout(world: Mapping[str, Any], seat: int, card: str) -> float:
+    """The seat's result (1, 1/2, 0) after laying ``card`` in ``world`` and both seats
+    laying their highest card in every later trick."""
+    hands = [sorted(h, key=spec.value) for h in world["hands"]]
+    hands[seat].remove(card)
+    laid = list(world["laid"])
+    laid[seat] = card
+    other = 1 - seat
+    if laid[other] is None:
+        laid[other] = hands[other].pop()
+    won = list(world["won"])
+    for trick in range(world["left"]):
+        if trick:
+            laid = [hands[0].pop(), hands[1].pop()]
+        won[0 if spec.value(laid[0]) > spec.value(laid[1]) else 1] += 1
+    if won[seat] == won[other]:
+        return 0.5
+    return 1.0 if won[seat] > won[other] else 0.0
+
+
+ESTIMATOR = DuelEstimator()

@@ -1,0 +1,98 @@
+"""The match-analysis adapter (issue 23): one hash per analysis, ``P:{an-<id>}:analysis``,
+and the uploaded export it reads, ``P:{an-<id>}:log`` (key names: :mod:`service.store.keys`).
+
+An analysis id names one log and one budget (:func:`service.usecases.analysis.analysis_id`),
+so the hash is the cache: a second request for the same match and budget reads it. Fields:
+``status`` (``queued``, ``running``, ``done``, ``failed``), ``progress`` (0..100),
+``source`` (``match`` or ``upload``), ``match_id``, ``game``, ``budget``, ``created_at``,
+``run`` (a token per creation, part of its job ids),
+``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
+first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
+once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from service.log.codec import canonical_json
+from service.store.keys import Keys
+
+#: an analysis (and an uploaded export waiting for it) is kept this long after its last
+#: write (seconds): 7 days
+ANALYSIS_TTL_S = 7 * 24 * 3600
+
+
+class AnalysisStore:
+    """Reads and writes analysis records (``redis`` with ``decode_responses=True``)."""
+
+    def __init__(self, redis, keys: Keys, clock: Callable[[], str] | None = None):
+        self.redis = redis
+        self.keys = keys
+        #: ``() -> ISO 8601 UTC`` of now, written as ``updated_at`` by :meth:`update`
+        #: (``None``: not written)
+        self.clock = clock
+
+    def get(self, analysis_id: str) -> dict[str, Any] | None:
+        """The record (``result`` parsed, ``progress``/``budget`` as ints) or ``None``."""
+        raw = self.redis.hgetall(self.keys.analysis(analysis_id))
+        if not raw:
+            return None
+        out: dict[str, Any] = dict(raw)
+        for name in ("progress", "budget", "next"):
+            if name in out:
+                out[name] = int(out[name])
+        for name in ("result", "partial"):
+            if name in out:
+                out[name] = json.loads(out[name])
+        return out
+
+    def create(
+        self,
+        analysis_id: str,
+        fields: Mapping[str, Any],
+        log: Mapping[str, Any] | None = None,
+        replace: bool = False,
+    ) -> bool:
+        """Create the record with ``fields`` (and the uploaded ``log``) unless one exists
+        that has not failed (``replace``: whatever exists); True when created (the caller
+        then enqueues its job)."""
+        key = self.keys.analysis(analysis_id)
+        existing = self.redis.hget(key, "status")
+        if existing is not None and existing != "failed" and not replace:
+            return False
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(key)
+        pipe.hset(key, mapping={k: str(v) for k, v in fields.items()})
+        pipe.expire(key, ANALYSIS_TTL_S)
+        if log is not None:
+            pipe.set(
+                self.keys.analysis_log(analysis_id), canonical_json(dict(log)), ex=ANALYSIS_TTL_S
+            )
+        pipe.execute()
+        return True
+
+    def log(self, analysis_id: str) -> dict[str, Any] | None:
+        """The uploaded export of an analysis, or ``None`` (gone or never stored)."""
+        raw = self.redis.get(self.keys.analysis_log(analysis_id))
+        return json.loads(raw) if raw else None
+
+    def update(self, analysis_id: str, **fields: Any) -> None:
+        """Set ``fields`` (``result`` as canonical JSON, the rest as strings) and renew the
+        TTL; a ``status`` of ``done`` also deletes the uploaded export."""
+        key = self.keys.analysis(analysis_id)
+        mapping = {
+            k: canonical_json(v) if k in ("result", "partial") else str(v)
+            for k, v in fields.items()
+        }
+        if self.clock is not None:
+            mapping["updated_at"] = self.clock()
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping=mapping)
+        pipe.expire(key, ANALYSIS_TTL_S)
+        if fields.get("status") == "done":
+            pipe.delete(self.keys.analysis_log(analysis_id))
+            pipe.hdel(key, "partial")
+        pipe.execute()

@@ -1,0 +1,319 @@
+"""Match analysis (issue 23 item 3): request, run and read the computer analysis of a
+finished match or of an uploaded export.
+
+- :meth:`Analyses.request_match` / :meth:`Analyses.request_upload` check the request (a
+  finished match, or an export that verifies; a game with an estimator; a budget within
+  the server's cap), create the analysis record (:mod:`service.store.analysis_store`) and
+  enqueue its job through the :class:`service.scheduler.Scheduler` port. The record is the
+  cache: the same log and budget name the same analysis (:func:`analysis_id`), so a second
+  request answers the record as it stands (queued, running with its progress, done).
+- :meth:`Analyses.run` (the worker's job): analyses one slice of the log's turns with
+  :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most), writing
+  the progress in percent as it goes, and enqueues the next slice; the last one writes the
+  result.
+- :meth:`Analyses.get` reads one.
+
+The analysis seed is the log's head hash (its last envelope's ``hash``): the same match and
+budget give the same answer (:func:`domain.analysis.decision_rng`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from domain.analysis import Turn, analyse_turns, summary
+from domain.engine import Engine
+from service import errors
+from service.log.envelopes import batches, is_platform, to_event
+from service.log.verify import verify_log
+from service.store.analysis_store import AnalysisStore
+
+log = logging.getLogger(__name__)
+
+#: rollouts per decision when a request names no budget
+DEFAULT_BUDGET = 64
+#: the largest budget any request may name (the server's ``ARENA_MAX_BOT_BUDGET`` may
+#: lower it)
+MAX_BUDGET = 4096
+#: a queued or running analysis whose record was not written for this long (seconds: the
+#: job timeout, ``workers.scheduling.ANALYSIS_JOB_TIMEOUT_S``, plus a margin) lost its job
+#: (a worker killed, the queue flushed): the next request starts it again
+STALE_AFTER_S = 3900
+#: rollouts one analysis job may spend: a job analyses ``max(1, SLICE_ROLLOUTS // budget)``
+#: turns and enqueues the next slice, so a worker returns to the turn queue between slices
+SLICE_ROLLOUTS = 2048
+
+
+class AnalysisUnavailable(errors.ServiceError):
+    """422 ``analysis_unavailable``: the game has no estimator to analyse with."""
+
+    def __init__(self, game: str):
+        super().__init__(
+            "analysis_unavailable",
+            422,
+            f"The game {game!r} has no estimator: its matches cannot be analysed.",
+            game=game,
+        )
+
+
+class AnalysisNotFound(errors.ServiceError):
+    """404 ``analysis_not_found``: no analysis with that id (never requested, or expired)."""
+
+    def __init__(self, analysis_id: str):
+        super().__init__("analysis_not_found", 404, f"No analysis {analysis_id!r}.")
+
+
+class AnalysisBudgetCapped(errors.ServiceError):
+    """422 ``analysis_budget_capped``: the budget is above the server's cap. Extra ``cap``."""
+
+    def __init__(self, budget: int, cap: int):
+        super().__init__(
+            "analysis_budget_capped",
+            422,
+            f"An analysis budget of {budget} rollouts per decision is above this "
+            f"server's cap of {cap}.",
+            cap=cap,
+        )
+
+
+class LogNotVerified(errors.ServiceError):
+    """422 ``log_not_verified``: an uploaded export that does not verify (extra ``errors``:
+    ``{"log": [the verifier's sentences]}``, the problem's field -> messages shape)."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(
+            "log_not_verified",
+            422,
+            "The export does not verify; only a verified log is analysed.",
+            errors={"log": [str(p) for p in problems][:20]},
+        )
+
+
+def analysis_id(game: str, head_hash: str, budget: int) -> str:
+    """The id of the analysis of the log ending in ``head_hash`` with ``budget``: the first
+    32 hex digits of ``SHA-256("<game>|<head hash>|<budget>")``."""
+    return hashlib.sha256(f"{game}|{head_hash}|{budget}".encode()).hexdigest()[:32]
+
+
+def turns_of(log_doc: Mapping[str, Any]) -> tuple[list, list[Turn]]:
+    """The set-up events and the :class:`domain.analysis.Turn` s of a verified export's
+    ``events`` (joins, which the engine never folds, are skipped)."""
+    groups = batches(log_doc["events"])
+    setup = [to_event(env) for env in groups[0]]
+    turns: list[Turn] = []
+    for batch in groups[1:]:
+        first = batch[0]
+        if is_platform(first):
+            continue
+        turns.append(
+            Turn(
+                version=int(first["version"]) - 1,
+                seat=first.get("actor"),
+                command=dict(first.get("command") or {}),
+                cause=str(first.get("cause")),
+                events=[to_event(env) for env in batch],
+            )
+        )
+    return setup, turns
+
+
+def public_record(analysis: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON answer of one analysis record: ``{"analysis_id", "status", "progress",
+    "source", "match_id", "game", "budget", "result"?, "error"?}``."""
+    out = {
+        "analysis_id": analysis,
+        "status": record["status"],
+        "progress": int(record.get("progress", 0)),
+        "source": record.get("source"),
+        "match_id": record.get("match_id") or None,
+        "game": record.get("game"),
+        "budget": int(record.get("budget", 0)),
+    }
+    if "result" in record:
+        out["result"] = record["result"]
+    if record.get("error"):
+        out["error"] = record["error"]
+    return out
+
+
+class Analyses:
+    """The analysis use cases over a :class:`service.usecases.context.MatchContext`
+    (``ctx``), the export reader (``reads``: :class:`service.usecases.reads.Reads`) and the
+    server's ``budget_cap`` (``ARENA_MAX_BOT_BUDGET``; 0 = :data:`MAX_BUDGET`)."""
+
+    def __init__(self, ctx, reads, budget_cap: int = 0):
+        self.ctx = ctx
+        self.reads = reads
+        self.store = AnalysisStore(
+            ctx.stores.redis, ctx.stores.keys, clock=lambda: self.ctx.clock().isoformat()
+        )
+        self.cap = min(budget_cap, MAX_BUDGET) if budget_cap else MAX_BUDGET
+
+    def _budget(self, budget: int | None) -> int:
+        value = DEFAULT_BUDGET if budget is None else int(budget)
+        if value > self.cap:
+            raise AnalysisBudgetCapped(value, self.cap)
+        if value < 1:
+            raise errors.ServiceError(
+                "validation_error",
+                400,
+                "budget must be at least 1.",
+                errors={"budget": ["Must be at least 1."]},
+            )
+        return min(value, self.cap)
+
+    def _head(self, record) -> str:
+        """The hash of a finished match's last envelope (its record's head; the export's
+        last ``hash`` for a record without one)."""
+        return record.head_hash or self.reads.export(record.match_id)["events"][-1]["hash"]
+
+    def _engine(self, game: str) -> Engine:
+        engine = self.ctx.engine(game)
+        if engine.estimator() is None:
+            raise AnalysisUnavailable(game)
+        return engine
+
+    def request_match(
+        self, match_id: str, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        """Analyse the finished match ``match_id`` with ``budget`` rollouts per decision
+        (default :data:`DEFAULT_BUDGET`). Returns ``(the record's answer, created)``.
+
+        Raises MatchNotFound, MatchRunning (409 ``match_running``: not finished),
+        AnalysisUnavailable, AnalysisBudgetCapped."""
+        value = self._budget(budget)
+        record = self.ctx.record(match_id)
+        if not record.finished:
+            raise errors.MatchRunning()
+        self._engine(record.game)
+        return self._start(
+            analysis_id(record.game, self._head(record), value),
+            {"source": "match", "match_id": match_id, "game": record.game, "budget": value},
+        )
+
+    def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
+        """The analysis of ``match_id`` with ``budget`` (default :data:`DEFAULT_BUDGET`).
+        Raises MatchNotFound, MatchRunning, AnalysisNotFound (never requested)."""
+        value = self._budget(budget)
+        record = self.ctx.record(match_id)
+        if not record.finished:
+            raise errors.MatchRunning()
+        return self.get(analysis_id(record.game, self._head(record), value))
+
+    def request_upload(
+        self, log_doc: Any, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        """Analyse an uploaded export once it verifies (:func:`service.log.verify.verify_log`).
+        Returns ``(the record's answer, created)``.
+
+        Raises InvalidLog (not an object), LogNotVerified, UnknownGame,
+        AnalysisUnavailable, AnalysisBudgetCapped."""
+        value = self._budget(budget)
+        if not isinstance(log_doc, dict):
+            raise errors.InvalidLog("an export must be a JSON object")
+        checked = verify_log(log_doc, self.ctx.engines)
+        if not checked["valid"]:
+            raise LogNotVerified(checked["errors"])
+        game = log_doc["game"]
+        self._engine(game)
+        head = log_doc["events"][-1]["hash"]
+        return self._start(
+            analysis_id(game, head, value),
+            {"source": "upload", "match_id": "", "game": game, "budget": value},
+            log=log_doc,
+        )
+
+    def _stale(self, analysis: str) -> bool:
+        """True when the analysis is queued or running but its record was last written more
+        than :data:`STALE_AFTER_S` ago (its job is lost)."""
+        record = self.store.get(analysis)
+        if record is None or record["status"] not in ("queued", "running"):
+            return False
+        written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
+        return (self.ctx.clock() - written).total_seconds() > STALE_AFTER_S
+
+    def _start(
+        self, analysis: str, fields: dict[str, Any], log: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], bool]:
+        now = self.ctx.clock().isoformat()
+        run = secrets.token_hex(4)
+        created = self.store.create(
+            analysis,
+            {
+                **fields,
+                "status": "queued",
+                "progress": 0,
+                "created_at": now,
+                "updated_at": now,
+                "run": run,
+            },
+            log=log,
+            replace=self._stale(analysis),
+        )
+        if created and self.ctx.scheduler is not None:
+            self.ctx.scheduler.enqueue_analysis(analysis, 0, run)
+        return self.get(analysis), created
+
+    def get(self, analysis: str) -> dict[str, Any]:
+        """The answer of one analysis (:func:`public_record`). Raises AnalysisNotFound."""
+        record = self.store.get(analysis)
+        if record is None:
+            raise AnalysisNotFound(analysis)
+        return public_record(analysis, record)
+
+    def run(self, analysis: str, start: int = 0) -> dict[str, Any]:
+        """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job):
+        at most ``max(1, SLICE_ROLLOUTS // budget)`` turns, then the next slice is enqueued,
+        or the result written after the last one. ``{"status": ...}``: ``noop`` for a
+        record that is gone or done or a slice that is not the next one (a duplicate job),
+        ``running`` after a slice, ``done``, or ``failed`` (the reason in the record)."""
+        record = self.store.get(analysis)
+        if record is None or record["status"] == "done" or start != record.get("next", 0):
+            return {"status": "noop"}
+        if record["source"] == "match":
+            log_doc = self.reads.export(record["match_id"])
+        else:
+            log_doc = self.store.log(analysis)
+            if log_doc is None:
+                self.store.update(analysis, status="failed", error="the uploaded export expired")
+                return {"status": "failed"}
+        engine = self.ctx.engine(record["game"])
+        self.store.update(analysis, status="running")
+        shown = [record.get("progress", 0)]
+
+        def progress(done: int, total: int) -> None:
+            percent = (100 * done) // max(1, total)
+            if percent != shown[0] and percent < 100:
+                shown[0] = percent
+                self.store.update(analysis, progress=percent)
+
+        setup, turns = turns_of(log_doc)
+        budget = record["budget"]
+        stop = start + max(1, SLICE_ROLLOUTS // budget)
+        seed = str(log_doc["events"][-1]["hash"]).encode()
+        try:
+            decisions = record.get("partial", []) + analyse_turns(
+                engine, setup, turns, budget, seed, start, stop, progress=progress
+            )
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            log.warning("analysis %s failed: %s", analysis, error)
+            self.store.update(analysis, status="failed", error=str(error))
+            return {"status": "failed"}
+        if stop < len(turns):
+            self.store.update(analysis, partial=decisions, next=stop)
+            if self.ctx.scheduler is not None:
+                self.ctx.scheduler.enqueue_analysis(analysis, stop, record.get("run", ""))
+            return {"status": "running"}
+        result = {
+            "game": record["game"],
+            "match_id": log_doc.get("match_id"),
+            "seat_count": len(log_doc["seats"]),
+            **summary(engine, decisions, budget, len(log_doc["seats"])),
+        }
+        self.store.update(analysis, status="done", progress=100, result=result)
+        return {"status": "done"}

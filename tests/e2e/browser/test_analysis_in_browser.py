@@ -1,0 +1,55 @@
+"""The computer analysis on the replay page, in a real Chromium (issue 23 item 3): a
+finished match is analysed on request (the embedded worker runs the job), the value curve
+has a dot per valued decision, every mistake is listed with the better move the API names,
+and a listed decision's button shows that version on the board."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.e2e.browser.helpers import Api
+from tests.e2e.browser.test_replay_in_browser import wait_for_version
+
+
+def _finished_duel(service) -> str:
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 7})[
+        "match_id"
+    ]
+    rng = random.Random(3)
+    while service.match_view(mid, None)["status"] != "finished":
+        for seat in (0, 1):
+            legal = service.legal_actions(mid, seat)["actions"]
+            if legal:
+                service.act(mid, seat, rng.choice(legal))
+    return mid
+
+
+@pytest.mark.e2e
+def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
+    page, web_server, embedded_service
+):
+    api = Api(web_server)
+    mid = _finished_duel(embedded_service)
+    last = api.get(f"/v1/matches/{mid}")["version"]
+    page.goto(f"{web_server}/#/replay/{mid}")
+    wait_for_version(page, last)
+    page.fill("#analysis-budget", "40")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis[data-status=done]", timeout=120_000)
+    answer = api.get(f"/v1/matches/{mid}/analysis?budget=40")
+    result = answer["result"]
+    valued = [d for d in result["decisions"] if d["played_value"] is not None]
+    assert page.locator("#analysis-curve circle.dot").count() == len(valued)
+    marked = [d for d in valued if d["label"]]
+    assert marked, "random players make labelled decisions"
+    items = page.locator("#analysis-mistakes li")
+    assert items.count() == len(marked)
+    text = page.inner_text("#analysis-mistakes")
+    for decision in marked:
+        assert f"better: play card={decision['best']['card']}" in text
+    target = marked[0]["version"]
+    page.click(f"#analysis-mistakes li[data-version='{target}'] button")
+    wait_for_version(page, target)
+    page.console_guard.check()

@@ -1,0 +1,109 @@
+"""Match analysis over HTTP (issue 23 item 3): ``POST/GET /v1/matches/{id}/analysis`` and
+``POST /v1/analyses`` / ``GET /v1/analyses/{id}``, run by the embedded worker threads
+(the analysis queue), with problem+json errors and stable codes, and every answer valid
+against ``openapi.yaml``'s ``Analysis`` schema."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from tests.support.polling import wait_for
+
+SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+
+
+def _valid(answer: dict) -> None:
+    """``answer`` is an ``Analysis`` of ``openapi.yaml`` (refs resolved in the document)."""
+    schema = {"$ref": "#/components/schemas/Analysis", "components": SPEC["components"]}
+    jsonschema.validate(answer, schema, cls=jsonschema.Draft202012Validator)
+
+
+def _finished_duel(service, seed: int = 3) -> str:
+    """A finished 5-trick Duel between two human seats playing random legal cards."""
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 5})[
+        "match_id"
+    ]
+    rng = random.Random(seed)
+    while service.match_view(mid, None)["status"] != "finished":
+        for seat in (0, 1):
+            legal = service.legal_actions(mid, seat)["actions"]
+            if legal:
+                service.act(mid, seat, rng.choice(legal))
+    return mid
+
+
+def _done(client, url: str) -> dict:
+    answer = wait_for(
+        lambda: (lambda a: a if a["status"] in ("done", "failed") else None)(
+            client.get(url).get_json()
+        ),
+        120,
+    )
+    assert answer, f"the analysis at {url} did not finish"
+    return answer
+
+
+def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_service):
+    mid = _finished_duel(embedded_service)
+    assert (
+        client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json()["code"]
+        == "analysis_not_found"
+    )
+    response = client.post(f"/v1/matches/{mid}/analysis?budget=40")
+    assert response.status_code == 202
+    first = response.get_json()
+    _valid(first)
+    assert first["status"] in ("queued", "running", "done") and first["budget"] == 40
+    assert response.headers["Location"].endswith(f"/v1/analyses/{first['analysis_id']}")
+    done = _done(client, f"/v1/analyses/{first['analysis_id']}")
+    _valid(done)
+    assert (done["status"], done["progress"]) == ("done", 100)
+    result = done["result"]
+    assert result["match_id"] == mid and result["metric"] == "win_probability"
+    assert [s["seat"] for s in result["seats"]] == [0, 1]
+    assert len(result["decisions"]) == 10  # 5 tricks x 2 seats, the last forced
+    assert client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json() == done
+    # the same match and budget: the cached answer, no second job
+    again = client.post(f"/v1/matches/{mid}/analysis?budget=40")
+    assert again.status_code == 202 and again.get_json() == done
+
+
+def test_an_uploaded_export_is_verified_then_analysed(client, embedded_service):
+    mid = _finished_duel(embedded_service, seed=4)
+    log = embedded_service.export(mid)
+    response = client.post("/v1/analyses?budget=24", json=log)
+    assert response.status_code == 202
+    done = _done(client, response.headers["Location"])
+    assert done["source"] == "upload" and done["result"]["match_id"] == mid
+    # an export of the same match and budget names the same analysis as the match's own
+    assert (
+        client.post(f"/v1/matches/{mid}/analysis?budget=24").get_json()["analysis_id"]
+        == done["analysis_id"]
+    )
+    tampered = {**log, "events": [dict(e) for e in log["events"]]}
+    tampered["events"][-2]["data"] = {**tampered["events"][-2]["data"], "cards": ["D01", "D02"]}
+    problem = client.post("/v1/analyses", json=tampered)
+    assert problem.status_code == 422 and problem.mimetype == "application/problem+json"
+    assert problem.get_json()["code"] == "log_not_verified" and problem.get_json()["errors"]["log"]
+
+
+def test_errors_are_problems_with_stable_codes(client, embedded_service):
+    running = embedded_service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {})[
+        "match_id"
+    ]
+    for method in (client.post, client.get):
+        response = method(f"/v1/matches/{running}/analysis")
+        assert (response.status_code, response.get_json()["code"]) == (409, "match_running")
+        assert response.mimetype == "application/problem+json"
+    mid = _finished_duel(embedded_service, seed=5)
+    response = client.post(f"/v1/matches/{mid}/analysis?budget=0")
+    assert (response.status_code, response.get_json()["code"]) == (400, "validation_error")
+    response = client.post(f"/v1/matches/{mid}/analysis?budget=4096")
+    assert (response.status_code, response.get_json()["code"]) == (422, "analysis_budget_capped")
+    assert response.get_json()["cap"] == 512
+    assert client.get("/v1/analyses/0123").get_json()["code"] == "analysis_not_found"
+    assert client.post("/v1/matches/nope/analysis").status_code == 404

@@ -1,0 +1,137 @@
+"""The analysis use cases (issue 23 item 3) on an embedded service without workers: a
+request creates one record and enqueues one job, a second request for the same match and
+budget answers the record (the cache), a record whose job was lost (not written for
+longer than ``STALE_AFTER_S``) or that failed is started again, the worker's run writes
+progress and the result, and platform commands (a resignation) are not decisions."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from service.usecases.analysis import STALE_AFTER_S
+from tests.support.exports import new_service
+
+
+@pytest.fixture
+def service():
+    return new_service()
+
+
+def _finished_duel(service, seed: int = 1, resign_after: int | None = None) -> str:
+    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 4})[
+        "match_id"
+    ]
+    rng = random.Random(seed)
+    acted = 0
+    while service.match_view(mid, None)["status"] != "finished":
+        if resign_after is not None and acted == resign_after:
+            service.resign(mid, 1)
+            break
+        for seat in (0, 1):
+            legal = service.legal_actions(mid, seat)["actions"]
+            if legal:
+                service.act(mid, seat, rng.choice(legal))
+                acted += 1
+    return mid
+
+
+def _jobs(service) -> int:
+    return len(service.scheduler.analysis_queue)
+
+
+def test_one_record_one_job_then_the_cache(service):
+    mid = _finished_duel(service)
+    first, created = service.request_analysis(mid, 20)
+    assert created and first["status"] == "queued" and _jobs(service) == 1
+    again, created = service.request_analysis(mid, 20)
+    assert not created and again == first and _jobs(service) == 1
+    other, created = service.request_analysis(mid, 21)  # another budget: another one
+    assert created and other["analysis_id"] != first["analysis_id"]
+    assert service.run_analysis(first["analysis_id"]) == {"status": "done"}
+    done = service.analysis(first["analysis_id"])
+    assert (done["status"], done["progress"]) == ("done", 100)
+    assert len(done["result"]["decisions"]) == 8
+    assert service.run_analysis(first["analysis_id"]) == {"status": "noop"}
+
+
+def test_a_lost_job_is_started_again_by_the_next_request(service):
+    mid = _finished_duel(service, seed=2)
+    first, _ = service.request_analysis(mid, 20)
+    store = service._analyses.store
+    old = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S - 60)
+    service.ctx.stores.redis.hset(
+        service.keys.analysis(first["analysis_id"]), "updated_at", old.isoformat()
+    )
+    assert service.request_analysis(mid, 20)[1] is False  # not stale yet
+    lost = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S + 60)
+    service.ctx.stores.redis.hset(
+        service.keys.analysis(first["analysis_id"]), "updated_at", lost.isoformat()
+    )
+    answer, created = service.request_analysis(mid, 20)
+    assert created and answer["status"] == "queued"
+    store.update(first["analysis_id"], status="failed", error="boom")
+    assert service.request_analysis(mid, 20)[1] is True  # a failed one is made again
+
+
+def test_a_resignation_is_no_decision(service):
+    mid = _finished_duel(service, seed=3, resign_after=2)
+    answer, _ = service.request_analysis(mid, 10)
+    assert service.run_analysis(answer["analysis_id"]) == {"status": "done"}
+    result = service.analysis(answer["analysis_id"])["result"]
+    assert [(d["version"], d["seat"]) for d in result["decisions"]] == [(3, 0), (4, 1)]
+
+
+def test_a_long_analysis_runs_in_slices_with_the_same_result(service, monkeypatch):
+    """With room for 3 turns per job the analysis of an 8-turn match takes 3 jobs, each
+    enqueuing the next; the result equals the in-process analysis; a duplicate or
+    out-of-order slice job does nothing."""
+    from domain.analysis import analyse
+    from domain.games import registry
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 3 * 20)
+    mid = _finished_duel(service, seed=4)
+    answer, _ = service.request_analysis(mid, 20)
+    aid = answer["analysis_id"]
+    assert service.run_analysis(aid, 3) == {"status": "noop"}  # not the next slice
+    assert service.run_analysis(aid, 0) == {"status": "running"}
+    assert service.analysis(aid)["status"] == "running" and _jobs(service) == 2
+    assert service.run_analysis(aid, 0) == {"status": "noop"}  # a duplicate
+    assert service.run_analysis(aid, 3) == {"status": "running"}
+    assert service.run_analysis(aid, 6) == {"status": "done"}
+    result = service.analysis(aid)["result"]
+    log = service.export(mid)
+    setup, turns = usecase.turns_of(log)
+    expected = analyse(
+        registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(), seat_count=2
+    )
+    assert {k: result[k] for k in expected} == expected
+    assert "partial" not in service._analyses.store.get(aid)
+
+
+def test_a_game_without_an_estimator_answers_analysis_unavailable():
+    """The platform's test game High Card has no estimator: 422 ``analysis_unavailable``
+    (a match request and an upload of its export alike), and nothing is enqueued."""
+    import uuid
+
+    from service.bootstrap import build_service
+    from service.config import Config
+    from service.usecases.analysis import AnalysisUnavailable
+    from tests.support.games import ENGINES
+
+    games = build_service(Config(key_prefix=f"an-{uuid.uuid4().hex[:8]}"), ENGINES)
+    mid = games.create_match("high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1})[
+        "match_id"
+    ]
+    for seat in (0, 1):
+        games.act(mid, seat, games.legal_actions(mid, seat)["actions"][0])
+    assert games.match_view(mid, None)["status"] == "finished"
+    with pytest.raises(AnalysisUnavailable) as refused:
+        games.request_analysis(mid)
+    assert (refused.value.code, refused.value.status) == ("analysis_unavailable", 422)
+    with pytest.raises(AnalysisUnavailable):
+        games.request_log_analysis(games.export(mid))
+    assert len(games.scheduler.analysis_queue) == 0
