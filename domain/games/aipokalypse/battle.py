@@ -25,7 +25,7 @@ from .effects import choices, modifiers
 from .effects.opponents import with_temporary
 from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
 from .spec import AMMO_BATTLE_STRENGTH
-from .state import (Fight, MatchState, Player, alive, color_of, fight_of, fits, is_toma, opponents_of, slid_ailien_value, strength_of, toma_seat, units)
+from .state import (Fight, MatchState, Player, alive, color_of, fight_of, fight_slot, fits, is_toma, opponents_of, slid_ailien_value, strength_of, toma_seat, unit_of, units)
 from .toma_pool import ammo_strength, passive_bonus
 
 
@@ -43,14 +43,14 @@ def fighter_for(p: Player, card: str) -> tuple[int | None, bool]:
     ccolor = cat[card].color
     active = [(i, s) for i, s in units(p) if not s.exhausted and not modifiers.never_fights(p, i)]
     if ccolor == "green" and active:
-        magnets = [(i, op) for i, s in active for op in cat[s.unit].ops("battle")
+        magnets = [(i, op) for i, s in active for op in cat[unit_of(s)].ops("battle")
                    if op["op"] == "magnet" and op["color"] == "green"]
         if any(op.get("to") == "leftmost" for _, op in magnets):
             return active[0][0], True                # Black Noise: always the leftmost unit
         if magnets:
             return magnets[0][0], True               # Nanobots
     for i, s in active:
-        if fits(color_of(s.unit), ccolor):
+        if fits(color_of(unit_of(s)), ccolor):
             return i, True
     return None, False
 
@@ -145,12 +145,12 @@ def fighting_temp(state: MatchState, seat: int, cur: Fight) -> int:
     temporary effects" — the other unit's strength with its temporary strength
     (:func:`.effects.opponents.with_temporary`, as Eagle Eye counts it). RULINGS R-FACELESS."""
     p = state.players[seat]
-    me = cur.slot
+    me = fight_slot(cur)
     slot = p.slots[me]
     cat = catalogue()
     card = cat[cur.card]
     total = slot.temp + slot.ammo_temp
-    unit_color = color_of(slot.unit)
+    unit_color = color_of(unit_of(slot))
     for i, op in _battle_ops(p):
         name = op["op"]
         if name == "temp" and op["to"] in ("self", "all"):
@@ -164,9 +164,9 @@ def fighting_temp(state: MatchState, seat: int, cur: Fight) -> int:
             elif per == "lost_health":
                 total += max(0, 6 - len(p.health))
             elif per == "ailien_value":
-                total += card.value if card.kind == "ailien" else 0
+                total += (card.value or 0) if card.kind == "ailien" else 0
             elif per == "discard_units":
-                total += op["n"] * sum(1 for _, s in units(p) if cat[s.unit].ops("discard"))
+                total += op["n"] * sum(1 for _, s in units(p) if cat[unit_of(s)].ops("discard"))
             else:
                 total += op["n"]
         elif name == "magnet" and card.color == op["color"] and (i == me or op.get("to") == "leftmost"):
@@ -175,7 +175,7 @@ def fighting_temp(state: MatchState, seat: int, cur: Fight) -> int:
             total += slid_ailien_value(slot)
         elif name == "mirror" and i == me:           # Faceless T: "counting temporary effects"
             with_temp = with_temporary(p)
-            others = [with_temp[j] for j, s in units(p) if j != me and color_of(s.unit) == op["color"]]
+            others = [with_temp[j] for j, s in units(p) if j != me and color_of(unit_of(s)) == op["color"]]
             total += max(others, default=0)
     return total
 
@@ -283,7 +283,7 @@ def ammo_all_fights(p: Player) -> bool:
     color = modifiers.ammo_all_color(p)
     cur = p.current
     return (color is not None and bool(p.ammo) and cur is not None and cur.fights
-            and cur.slot is not None and color_of(p.slots[cur.slot].unit) == color)
+            and cur.slot is not None and color_of(unit_of(p.slots[cur.slot])) == color)
 
 
 def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
@@ -294,7 +294,7 @@ def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
     color = modifiers.ammo_all_color(p)
     ctx.emit("AmmoSpent", seat, count=count, slot=None, battle=True, humans=True)
     for i, s in units(p):
-        if color_of(s.unit) == color:
+        if color_of(unit_of(s)) == color:
             ctx.emit("TempAdded", seat, slot=i, n=AMMO_BATTLE_STRENGTH * count)
 
 
@@ -325,7 +325,7 @@ def decoys(state: MatchState, seat: int) -> list[dict[str, Any]]:
         if cat[cid].category != "basic" or cat[cid].color == cat[cur.card].color:
             continue
         slot, fights = fighter_for(p, cid)
-        if fights and slot != cur.slot and strength_of(p.slots[slot]) < strong:
+        if fights and slot is not None and slot != cur.slot and strength_of(p.slots[slot]) < strong:
             out.append({"type": "react_card", "card": cid})
     return out
 
@@ -376,17 +376,17 @@ def reveal_point(ctx: Ctx) -> None:
     for seat in alive(ctx.state):
         cur = ctx.players[seat].current
         if cur and cur.fights:
-            _on_fight(ctx, seat, cur.slot)
+            _on_fight(ctx, seat, fight_slot(cur))
 
 
 def _on_fight(ctx: Ctx, seat: int, me: int) -> None:
     p = ctx.players[seat]
-    fighting_color = color_of(p.slots[me].unit)
+    fighting_color = color_of(unit_of(p.slots[me]))
     for i, op in list(_battle_ops(p)):
         if op["op"] == "rally" and fighting_color == op["color"]:
-            choices.journalist_rally(ctx, seat, me, op["color"], p.slots[i].unit)
+            choices.journalist_rally(ctx, seat, me, op["color"], unit_of(p.slots[i]))
         elif op["op"] == "reactivate" and i == me:
-            run(ctx, seat, [op], origin_of(p.slots[me].unit, me))
+            run(ctx, seat, [op], origin_of(unit_of(p.slots[me]), me))
 
 
 def point_winners(state: MatchState, st: Mapping[int, int], forced: list[int]) -> list[int]:
@@ -416,7 +416,7 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     first (rightmost on ties). The victim is discarded without discard effects (a battle
     discard) and the seat joins ``forced``. Ruling R-WIN-POINT."""
     p = ctx.players[seat]
-    victims = [j for j, s in units(p) if j != me and color_of(s.unit) == color]
+    victims = [j for j, s in units(p) if j != me and color_of(unit_of(s)) == color]
     if not victims:
         return
     winners = point_winners(ctx.state, strengths(ctx.state), forced)
@@ -471,7 +471,7 @@ def resolve_point(ctx: Ctx) -> None:
             fire(ctx, seat, "fight_with_temp", {})
         refund = modifiers.refund_color(ctx.players[seat])
         if (seat not in winners and refund and cur.ammo and cur.fights
-                and color_of(ctx.players[seat].slots[cur.slot].unit) == refund):
+                and color_of(unit_of(ctx.players[seat].slots[fight_slot(cur)])) == refund):
             gain_ammo(ctx, seat, 1)
 
 

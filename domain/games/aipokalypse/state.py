@@ -220,6 +220,36 @@ def fight_of(player: Player) -> Fight:
     return player.current
 
 
+def unit_of(slot: Slot) -> str:
+    """The unit card on ``slot`` (for a slot known to hold one, e.g. from :func:`units`);
+    ValueError when the slot is empty (a corrupt log or an unchecked caller)."""
+    if slot.unit is None:
+        raise ValueError("the slot holds no unit")
+    return slot.unit
+
+
+def pile_of(slot: Slot) -> list[str]:
+    """An A.I.Toma slot's unit pile (bottom card first); ValueError on any other slot."""
+    if slot.pile is None:
+        raise ValueError("the slot is no A.I.Toma slot")
+    return slot.pile
+
+
+def fight_slot(fight: Fight) -> int:
+    """The slot index the battle card ``fight`` is placed at; ValueError when it lies beside
+    the units (``slot`` ``None``: it does not fight)."""
+    if fight.slot is None:
+        raise ValueError("the battle card is not placed at a slot")
+    return fight.slot
+
+
+def choice_of(state: MatchState) -> dict[str, Any]:
+    """The open effect decision (module doc: ``choice``); ValueError when none is open."""
+    if state.choice is None:
+        raise ValueError("no effect decision is open")
+    return state.choice
+
+
 def new_player(offered: list[str], health: list[str], hand: list[str]) -> Player:
     """A seat right after Game Setup (B)-(D): offered factions, health stack, 6 hand cards."""
     return Player(offered=list(offered), hand=list(hand), health=list(health))
