@@ -228,6 +228,14 @@ def unit_of(slot: Slot) -> str:
     return slot.unit
 
 
+def card_of(slot: Slot) -> str:
+    """The card ``slot`` is made of (a basic unit face down, or a Special Unit's red side);
+    ValueError on an A.I.Toma slot (made of no card)."""
+    if slot.card is None:
+        raise ValueError("the slot is made of no card (an A.I.Toma slot)")
+    return slot.card
+
+
 def pile_of(slot: Slot) -> list[str]:
     """An A.I.Toma slot's unit pile (bottom card first); ValueError on any other slot."""
     if slot.pile is None:

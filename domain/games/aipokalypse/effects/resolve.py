@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
-from ..state import Player, Slot, color_of, max_ammo, pos_for_strength, strength_of, units
+from ..state import Player, Slot, card_of, color_of, max_ammo, pos_for_strength, strength_of, unit_of, units
 from . import modifiers
 from .targets import target_optional, valid_targets
 
@@ -96,11 +96,13 @@ def gain(ctx: Ctx, seat: int, slot: int, n: int) -> None:
         return
     ctx.emit("StrengthChanged", seat, slot=slot, pos=new)
     if s.red:
-        bonus_map = catalogue()[s.card].red_slot
+        bonus_map = catalogue()[card_of(s)].red_slot
         times = 2 if modifiers.has(p, "red_double") else 1
         for idx in range(old + 1, new + 1):
             kind = bonus_map.get(SCALE[idx])
-            for _ in range(times if kind else 0):
+            if not kind:
+                continue
+            for _ in range(times):
                 red_bonus(ctx, seat, slot, kind)
         check_red_exchange(ctx, seat, slot)
 
@@ -271,7 +273,7 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | Non
 def pick_unit(p: Player, pick: str, active_only: bool = False, color: str | None = None) -> int | None:
     """Strongest (leftmost on ties) or weakest (rightmost on ties) unit of a seat — the
     A.I.Toma ruling's "weakest unit from the right" used for every opponent's choice."""
-    cands = [(i, s) for i, s in units(p) if _matches(s.unit, color)
+    cands = [(i, s) for i, s in units(p) if _matches(unit_of(s), color)
              and not (active_only and s.exhausted) and not modifiers.never_fights(p, i)]
     if not cands:
         return None
@@ -328,7 +330,7 @@ def _strength(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     elif to == "leftmost":
         slots = [units(p)[0][0]] if units(p) else []
     else:
-        slots = [i for i, s in units(p) if _matches(s.unit, color)]
+        slots = [i for i, s in units(p) if _matches(unit_of(s), color)]
     for i in slots:
         if i is not None:
             gain(ctx, seat, i, op["n"])
@@ -343,7 +345,7 @@ def _temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     elif op["to"] == "weakest":
         targets = [pick_unit(p, "weakest")]
     elif op["to"] == "all":
-        targets = [i for i, s in units(p) if _matches(s.unit, op.get("color"))]
+        targets = [i for i, s in units(p) if _matches(unit_of(s), op.get("color"))]
     else:
         targets = []
     for i in targets:
@@ -378,7 +380,7 @@ def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if me is None or ctx.state.phase != "battle":
         return
     exhausted = [i for i, s in units(player(ctx, seat))
-                 if i != me and s.exhausted and _matches(s.unit, op.get("color"))]
+                 if i != me and s.exhausted and _matches(unit_of(s), op.get("color"))]
     if not exhausted:
         return
     pick = ctx.ask(seat, "reactivate", exhausted + ["skip"],
@@ -416,8 +418,9 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     triggered with other card effects" (ruling R-FALLOUT). RULINGS R-WALTER."""
     p = player(ctx, seat)
     cat = catalogue()
-    sources = [(i, s.unit, s.pos) for i, s in units(p)
-               if s.unit != origin["card"] and _matches(s.unit, op.get("color"))]
+    sources: list[tuple[int | None, str, int | None]] = [
+        (i, unit_of(s), s.pos) for i, s in units(p)
+        if s.unit != origin["card"] and _matches(unit_of(s), op.get("color"))]
     if op.get("color") is None and op["trigger"] == "discard":
         sources += [(None, f, None) for f in discardable_factions(p) if f != origin["card"]]
     for i, cid, pos in sources:
@@ -479,7 +482,7 @@ def _merge(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     total = strength_of(p.slots[me])
     for i, s in units(p):
-        if i != me and color_of(s.unit) == op["color"]:
+        if i != me and color_of(unit_of(s)) == op["color"]:
             total += strength_of(s)
             ctx.emit("CardAttached", seat, card=s.unit, slot=me, from_slot=i, **{"from": "slot"})
     new = pos_for_strength(total)
@@ -552,7 +555,7 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     choice —, then 0 and 2 up to all its ammo). Each ammo spent gives every unit of
     ``color`` 1 strength and fires ``ammo_spent`` (one ``AmmoSpent`` per ammo)."""
     p = player(ctx, seat)
-    targets = [i for i, s in units(p) if color_of(s.unit) == op["color"]]
+    targets = [i for i, s in units(p) if color_of(unit_of(s)) == op["color"]]
     if not p.ammo or not targets:
         return
     options = [1, 0] + list(range(2, len(p.ammo) + 1))
@@ -571,7 +574,7 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
     ``ammo_spent`` once. No unit is the one "onto which you play the ammo", so the per-unit
     ammo bonuses (Dreadator, The Corporation, Disintegrator) and Desert Rats' staying ammo do
     not apply (ruling R-DAN)."""
-    targets = [i for i, s in units(player(ctx, seat)) if color_of(s.unit) == color]
+    targets = [i for i, s in units(player(ctx, seat)) if color_of(unit_of(s)) == color]
     ctx.emit("AmmoSpent", seat, count=1, slot=None, battle=False)
     for i in targets:
         gain(ctx, seat, i, 1)
