@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import SCALE
-from ..state import Player, color_of, is_toma, opponents_of, strength_of, units
+from ..state import Player, color_of, is_toma, opponents_of, strength_of, unit_of, units
 from ..toma_pool import passive_bonus
 from . import modifiers
 from .resolve import Op, _op, discard_card, exhaust_unit, fire, gain, player, run, unit_slot
@@ -191,7 +191,7 @@ def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if origin.get("pos") is None:
         return
     p = player(ctx, seat)
-    mechs = [i for i, s in units(p) if color_of(s.unit) == op["color"]]
+    mechs = [i for i, s in units(p) if color_of(unit_of(s)) == op["color"]]
     left = SCALE[origin["pos"]]
     for k, i in enumerate(mechs):
         if left <= 0:
@@ -259,11 +259,11 @@ def temp_grants(p: Player) -> tuple[dict[int, int], list[int]]:
         return grants, granting                          # its cards have no effects
     for i, s in units(p):
         gave = False                                     # to a unit other than itself
-        for op in cat[s.unit].ops("battle"):
+        for op in cat[unit_of(s)].ops("battle"):
             if op["op"] != "temp" or op["to"] == "opponents" or op.get("per") == "ailien_value":
                 continue
             targets = [i] if op["to"] == "self" else [
-                j for j, t in units(p) if not op.get("color") or color_of(t.unit) == op["color"]]
+                j for j, t in units(p) if not op.get("color") or color_of(unit_of(t)) == op["color"]]
             for j in targets:
                 per = op.get("per")
                 if per == "attached":
@@ -271,7 +271,7 @@ def temp_grants(p: Player) -> tuple[dict[int, int], list[int]]:
                 elif per == "lost_health":
                     n = max(0, 6 - len(p.health))
                 elif per == "discard_units":
-                    n = op["n"] * sum(1 for _, t in units(p) if cat[t.unit].ops("discard"))
+                    n = op["n"] * sum(1 for _, t in units(p) if cat[unit_of(t)].ops("discard"))
                 else:
                     n = op["n"]
                 if n > 0:
@@ -371,7 +371,7 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
                  for o in opponents_of(ctx.state, seat))
     exhausted = 0
     while True:
-        helpers = [j for j, s in units(p) if j != me and not s.exhausted and color_of(s.unit) == color]
+        helpers = [j for j, s in units(p) if j != me and not s.exhausted and color_of(unit_of(s)) == color]
         if not helpers:
             break
         options = ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
