@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import COLORS, MAX_SLOTS
-from ..state import Player, color_of, shown_strength, strength_of, units
+from ..state import Player, color_of, shown_strength, strength_of, unit_of, units
 from .choices import name_of, opponents, strongest_first, temporary_strength, weakest_first
 from .resolve import Op, _op, discard_card, exhaust_unit, player
 
@@ -68,7 +68,7 @@ def _declared_colours(ctx: Ctx, seat: int) -> list[str]:
 
     def threat(color: str) -> int:
         return max((boards[o][i] for o in boards for i, s in units(player(ctx, o))
-                    if not s.exhausted and color_of(s.unit) == color), default=-1)
+                    if not s.exhausted and color_of(unit_of(s)) == color), default=-1)
     return sorted(COLORS, key=lambda c: (-threat(c), COLORS.index(c)))
 
 
@@ -90,7 +90,7 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
         active = [i for i, s in units(victim) if not s.exhausted
-                  and (color is None or color_of(s.unit) == color)]
+                  and (color is None or color_of(unit_of(s)) == color)]
         if not active:
             continue
         if op["pick"] == "victim" and color is not None:            # Eagle Eye: with temporary effects
@@ -157,4 +157,4 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         reach = [i for i, s in units(victim) if strength_of(s) <= blast]
         if reach:
             i = min(reach, key=lambda j: (-strength_of(victim.slots[j]), j))
-            discard_card(ctx, other, victim.slots[i].unit, trigger=False)
+            discard_card(ctx, other, unit_of(victim.slots[i]), trigger=False)

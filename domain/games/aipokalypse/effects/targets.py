@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..cards import catalogue
-from ..state import Player, color_of, units
+from ..state import Player, color_of, unit_of, units
 
 TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("choose"),
              "absorb": lambda op: True}
@@ -26,7 +26,7 @@ def valid_targets(p: Player, cid: str, trigger: str, own_slot: int | None) -> li
     for i, s in units(p):
         if i == own_slot or s.unit == cid:
             continue
-        if color and color_of(s.unit) != color:
+        if color and color_of(unit_of(s)) != color:
             continue
         if any(op["op"] == "swap" and op["mode"] == "strength" for op in ops) and s.red:
             continue
