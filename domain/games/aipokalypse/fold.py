@@ -16,7 +16,7 @@ from . import toma_fold  # registers the A.I.Toma's and the 5-8 variant's events
 from .batching import inner
 from .fold_registry import HANDLERS, _on, _p, _to_discard
 from .state import (BattleProgress, Fight, MatchState, Player, Slot, TomaState, fight_of, new_player,
-                    new_slot)
+                    new_slot, offer_ctx_of)
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
     """Apply ``event`` to ``state`` (``None`` before ``MatchStarted``) and return it."""
@@ -373,7 +373,7 @@ def _chosen(s: MatchState, e: Event) -> None:
     p, d = _p(s, e), e.data
     for other in p.offer:
         if other != d["special"]:
-            (p.health if p.offer_ctx["source"] == "health" else s.specials).append(other)
+            (p.health if offer_ctx_of(p)["source"] == "health" else s.specials).append(other)
     if d["to"] == "hand":
         p.hand.append(d["special"])
     p.offer, p.offer_ctx = [], None

@@ -22,7 +22,7 @@ from .effects.resolve import (check_red_exchange, discard_card, discard_faction,
 from .effects.targets import target_optional, valid_targets
 from .flow import advance, seat_ready
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
-from .state import MatchState, Player, Slot, color_of, pos_for_strength, strength_of, units
+from .state import MatchState, Player, Slot, color_of, offer_ctx_of, pos_for_strength, strength_of, unit_of, units
 
 def all_units_below_15(p: Player) -> bool:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
@@ -30,7 +30,7 @@ def all_units_below_15(p: Player) -> bool:
     that colour now (Dan on a slot and one of them below 15 strength: command
     ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-DAN)."""
     color = modifiers.ammo_all_color(p)
-    return color is not None and any(color_of(s.unit) == color and s.pos < MAX_POS for _, s in units(p))
+    return color is not None and any(color_of(unit_of(s)) == color and s.pos < MAX_POS for _, s in units(p))
 
 
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -55,7 +55,7 @@ def exchange_options(state: MatchState, p: Player) -> list[dict[str, Any]]:
     if not modifiers.has(p, "exchange"):
         return []
     cat = catalogue()
-    basics = [i for i, s in units(p) if cat[s.unit].category == "basic"]
+    basics = [i for i, s in units(p) if cat[unit_of(s)].category == "basic"]
     hand = sorted(set(p.hand))
     return [{"type": "exchange_unit", "card": cost, "slot": i, "unit": new}
             for cost in hand for i in basics for new in hand if new != cost and can_recruit(state, new)]
@@ -96,7 +96,7 @@ def can_recruit(state: MatchState, cid: str) -> bool:
 
 # ------------------------------------------------------------------ triples
 
-def _key(cid: str) -> tuple[str, int] | None:
+def _key(cid: str) -> tuple[str | None, int | None] | None:
     card = catalogue()[cid]
     return (card.color, card.value) if card.category == "basic" else None
 
@@ -119,7 +119,7 @@ def triple_cards(p: Player) -> list[str]:
     """Basic units in hand and on slots (the cards a Triple may use)."""
     cat = catalogue()
     return [c for c in p.hand if cat[c].category == "basic"] + \
-           [s.unit for _, s in units(p) if cat[s.unit].category == "basic"]
+           [unit_of(s) for _, s in units(p) if cat[unit_of(s)].category == "basic"]
 
 
 def triple_options(state: MatchState, p: Player) -> list[tuple[list[str], str]]:
@@ -184,7 +184,7 @@ def legal(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if not idle:
         out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
         for i, s in units(p):
-            out.extend(_discard_actions(p, s.unit, i))
+            out.extend(_discard_actions(p, unit_of(s), i))
         if p.ammo:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s.pos < MAX_POS)
             if all_units_below_15(p):                   # Lieutenant Dan (R-DAN)
@@ -261,10 +261,11 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             raise InvalidCommand("A target is only used when discarding from a slot.")
         discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
     elif kind == "discard":
-        cid = cmd.get("card")
-        on_slot = next((i for i, s in units(p) if s.unit == cid), None)
-        if cid not in p.hand and on_slot is None:
+        named = cmd.get("card")
+        on_slot = next((i for i, s in units(p) if s.unit == named), None)
+        if not isinstance(named, str) or (named not in p.hand and on_slot is None):
             raise IllegalMove("That card is neither in your hand nor on a slot.", "card_not_available")
+        cid = named
         if on_slot is not None and idle_round(state, p):
             raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
         target = _target(p, cid, "discard", on_slot, cmd) if on_slot is not None else None
@@ -377,7 +378,7 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalMove("There is no Special Unit to choose.", "no_special_offer")
     if special not in p.offer:
         raise IllegalMove(f"{special!r} is not one of the drawn Special Units.", "not_offered")
-    octx = dict(p.offer_ctx)
+    octx = dict(offer_ctx_of(p))
     slot = octx["slot"]
     if slot is not None and not p.slots[slot].unit:
         slot = special_slot(ctx, seat, slot, special)

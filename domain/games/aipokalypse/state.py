@@ -251,6 +251,14 @@ def fight_slot(fight: Fight) -> int:
     return fight.slot
 
 
+def offer_ctx_of(player: Player) -> dict[str, Any]:
+    """Why the seat's Special Units are offered (module doc: ``offer_ctx``); ValueError when
+    nothing is offered."""
+    if player.offer_ctx is None:
+        raise ValueError("no Special Units are offered to the seat")
+    return player.offer_ctx
+
+
 def choice_of(state: MatchState) -> dict[str, Any]:
     """The open effect decision (module doc: ``choice``); ValueError when none is open."""
     if state.choice is None:
