@@ -14,7 +14,7 @@ from domain.engine import Event
 
 from . import toma_fold  # registers the A.I.Toma's and the 5-8 variant's events
 from .batching import inner
-from .fold_registry import HANDLERS, _on, _p, _to_discard
+from .fold_registry import HANDLERS, _on, _p, _seat, _to_discard
 from .state import (BattleProgress, Fight, MatchState, Player, Slot, TomaState, fight_of, new_player,
                     new_slot, offer_ctx_of)
 
@@ -291,7 +291,7 @@ def _ammo_spent(s: MatchState, e: Event) -> None:
     if e.data.get("battle"):
         if not e.data.get("humans"):                  # Lieutenant Dan's: temporary strength instead
             fight_of(p).ammo += count
-        _reset_passes(s, e.seat)
+        _reset_passes(s, _seat(e))
 
 
 @_on("CardDiscarded")
@@ -563,7 +563,7 @@ def _replaced(s: MatchState, e: Event) -> None:
     fight_of(p).slot = e.data["slot"]
     fight_of(p).fights = e.data["fights"]
     fight_of(p).placed = e.data["fights"]
-    _reset_passes(s, e.seat)
+    _reset_passes(s, _seat(e))
 
 
 def _reset_passes(s: MatchState, seat: int) -> None:
@@ -574,13 +574,13 @@ def _reset_passes(s: MatchState, seat: int) -> None:
 
 @_on("BattleCardPlaced")
 def _placed(s: MatchState, e: Event) -> None:
-    cur = _p(s, e).current
+    cur = fight_of(_p(s, e))
     cur.slot, cur.placed = e.data["slot"], True
 
 
 @_on("FightBonus")
 def _fight_bonus(s: MatchState, e: Event) -> None:
-    cur = _p(s, e).current
+    cur = fight_of(_p(s, e))
     cur.bonus += e.data.get("n", 0)
     if e.data.get("forced"):
         cur.forced = True

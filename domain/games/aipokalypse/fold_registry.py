@@ -16,8 +16,15 @@ HANDLERS = FoldHandlers("A.I.Pokalypse")
 _on: Callable[[str], Callable[[Handler], Handler]] = HANDLERS.on
 
 
+def _seat(e: Event) -> int:
+    """The seat a seat event is about; ValueError for a table-wide event (a corrupt log)."""
+    if e.seat is None:
+        raise ValueError(f"{e.type} names no seat")
+    return e.seat
+
+
 def _p(state: MatchState, e: Event) -> Player:
-    return state.players[e.seat]
+    return state.players[_seat(e)]
 
 
 def _to_discard(state: MatchState, cid: str) -> None:
