@@ -22,7 +22,7 @@ from .context import Ctx
 from .effects import modifiers
 from .effects.pools import release_tucked
 from .sides import finish
-from .state import MatchState, Player, alive, color_of, max_ammo, toma_of, units
+from .state import MatchState, Player, alive, color_of, max_ammo, toma_of, unit_of, units
 
 PARTNER_POOL = "partner_pool"          # OnceUsed key of a seat that recruited from its partner's pool
 
@@ -53,8 +53,11 @@ def partner_pool(state: MatchState, seat: int) -> list[str]:
 def take_from_partner(ctx: Ctx, seat: int, card: str) -> None:
     """Move ``card`` from the partner's pool into ``seat``'s pool (cards Kollektah stored under it
     stay with the partner, :func:`.effects.pools.release_tucked`) and use the once-per-game
-    right; the caller recruits it from there. RULINGS R-COOP-PARTNER-POOL."""
+    right; the caller recruits it from there (ValueError without a partner in the game: the
+    caller checks :func:`partner_pool`). RULINGS R-COOP-PARTNER-POOL."""
     other = partner(ctx.state, seat)
+    if other is None:
+        raise ValueError("no co-op partner to take a pool card from")
     release_tucked(ctx, other, card)
     ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
     ctx.emit("OnceUsed", seat, key=PARTNER_POOL)
@@ -104,7 +107,7 @@ def meets_alternative_win(player: Player) -> bool:
     ("Special Units"; Invader: ``one_color`` — at least ``count`` units, all of one colour,
     Rogues counting as purple). Shared by the competitive and the A.I.Toma game end."""
     for _, op in modifiers.statics(player, "alt_win"):
-        colors = [color_of(s.unit) for _, s in units(player)]
+        colors = [color_of(unit_of(s)) for _, s in units(player)]
         if op["kind"] == "one_color" and len(colors) >= op["count"] and len(set(colors)) == 1:
             return True
     return False

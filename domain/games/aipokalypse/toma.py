@@ -23,7 +23,7 @@ from .effects import modifiers
 from .effects.choices import hand_by_value
 from .effects.resolve import discard_card, gain_ammo
 from .spec import HAND_SIZE, MAX_SLOTS
-from .state import MatchState, Player, color_of, dump_fight, toma_of, toma_seat, units
+from .state import MatchState, Player, color_of, dump_fight, pile_of, toma_of, toma_seat, unit_of, units
 from .toma_pool import AILIEN, ROGUE, symbol_count
 
 # ------------------------------------------------------------------ colours and set-up
@@ -83,7 +83,7 @@ def fighter(p: Player, card: str) -> tuple[int | None, bool, bool]:
     if color == AILIEN:
         return (active[0][0], True, False) if active else (None, False, False)
     for i, s in active:
-        if fits(color_of(s.unit), color):
+        if fits(color_of(unit_of(s)), color):
             return i, True, False
     empty = [i for i, s in enumerate(p.slots) if not s.unit and not s.exhausted and not s.battle]
     if empty:
@@ -148,10 +148,11 @@ def move_card(ctx: Ctx) -> None:
     p = ctx.players[toma_of(ctx.state).seat]
     board = units(p)
     for k, (i, s) in enumerate(board):
-        if len(s.pile) < 2:
+        pile = pile_of(s)
+        if len(pile) < 2:
             continue
-        card = s.pile[-1]
-        target = next((j for j, t in board[k + 1:] if fits(color_of(t.unit), color_of(card))), None)
+        card = pile[-1]
+        target = next((j for j, t in board[k + 1:] if fits(color_of(unit_of(t)), color_of(card))), None)
         if target is not None:
             ctx.emit("TomaCardMoved", toma_seat(ctx.state), card=card, source=i, target=target)
             return
@@ -177,7 +178,7 @@ def draw_card(ctx: Ctx) -> None:
                 continue
             ctx.emit("TomaCardPlaced", seat, card=card, slot=board[0][0], new=False)
             return
-        home = next((i for i, s in board if fits(color_of(s.unit), cat[card].color)), None)
+        home = next((i for i, s in board if fits(color_of(unit_of(s)), cat[card].color)), None)
         if home is not None:
             ctx.emit("TomaCardPlaced", seat, card=card, slot=home, new=False)
             return

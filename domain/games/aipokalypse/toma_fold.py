@@ -15,7 +15,7 @@ from domain.engine import Event
 from .cards import catalogue
 from .fold_registry import _on, _p, _to_discard
 from .spec import MAX_SLOTS
-from .state import (MatchState, Player, Slot, TomaState, fits, new_player, new_toma_slot, public_board, toma_of)
+from .state import (MatchState, Player, Slot, TomaState, fits, new_player, new_toma_slot, pile_of, public_board, toma_of)
 
 
 def add_toma(s: MatchState, d: Mapping[str, Any]) -> None:
@@ -58,9 +58,9 @@ def clear_battle(s: MatchState, p: Player) -> None:
     for slot in p.slots:
         for card, _ in slot.battle:
             if cat[card].kind == "ailien":
-                (slot.pile if stays else s.discard).append(card)
+                (pile_of(slot) if stays else s.discard).append(card)
             elif not slot.pile or fits(cat[slot.pile[0]].color, cat[card].color):
-                slot.pile.append(card)
+                pile_of(slot).append(card)
             else:
                 misfits.append(card)
         slot.battle = []
@@ -96,7 +96,7 @@ def _place_as_in_setup(s: MatchState, p: Player, card: str) -> None:
     if home is None:
         s.discard.append(card)
     else:
-        home.pile.append(card)
+        pile_of(home).append(card)
 
 
 @_on("SecondCopyAmmoAdded")

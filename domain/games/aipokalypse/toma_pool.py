@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .cards import catalogue
-from .state import Player, color_of
+from .state import Player, color_of, pile_of
 
 #: "Rogues are considered as all colors for A.I.Toma"; an A.I.Lien fits every unit
 ROGUE, AILIEN = "purple", "green"
@@ -41,5 +41,5 @@ def passive_bonus(p: Player, slot: int) -> int:
         return 0
     bonus = symbol_count(pool, "passive")
     if last.color == ROGUE:
-        return bonus if any(cat[c].color == ROGUE for c in s.pile) else 0
+        return bonus if any(cat[c].color == ROGUE for c in pile_of(s)) else 0
     return bonus if color_of(s.unit) in (last.color, ROGUE) else 0
