@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from . import battle, draft, recruitment
 from .effects import modifiers
-from .state import MatchState, alive
+from .state import MatchState, alive, choice_of
 
 
 def pending(state: MatchState) -> dict[int, str]:
@@ -41,7 +41,7 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if kind is None:
         return []
     if kind == "choose":
-        return [{"type": "choose", "option": o} for o in state.choice["options"]]
+        return [{"type": "choose", "option": o} for o in choice_of(state)["options"]]
     if kind in ("draft_special", "order_health"):
         return draft.legal(state, seat)
     if kind == "choose_faction":

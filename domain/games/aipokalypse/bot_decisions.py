@@ -15,12 +15,12 @@ SACRIFICE_MAX = 3      # Murderer: a Human this weak (a fresh unit is 1) is wort
 AMMO_KEPT = 2          # ammo kept for battle reactions (as the tactician's spend_ammo policy)
 
 
-def decision_choice(kind: str, options: list, slots: list, hand: list, ammo: int,
+def decision_choice(kind: str | None, options: list, slots: list, hand: list, ammo: int,
                     worth: Callable[[str], float]) -> Any:
     """The option a strong player takes for the book's player decisions (None: no opinion,
-    the caller decides). ``slots``/``hand``/``ammo`` are the chooser's own (state or its
-    view); ``worth`` rates a hand card (lower: given up first). The options come from the
-    scratch state of the held command, which may differ from what the chooser's state shows
+    the caller decides; so for any other ``kind``, ``None`` included). ``slots``/``hand``/
+    ``ammo`` are the chooser's own (state or its view); ``worth`` rates a hand card (lower:
+    given up first). The options come from the scratch state of the held command, which may differ from what the chooser's state shows
     (a slot opened or a card drawn earlier in the same command): an option the chooser cannot
     see is rated as unknown, never looked up.
 

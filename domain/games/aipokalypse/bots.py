@@ -20,9 +20,18 @@ from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
 from .hunter import TomaHunterBot
-from .state import Player, Slot, dump_slot, strength_of, units
+from .state import Player, Slot, dump_slot, strength_of, unit_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def _difficulty_rank(fid: str) -> int:
+    """The faction ``fid``'s difficulty as a rank (:data:`_DIFF`, easy first); ValueError for
+    a card without a difficulty (no faction)."""
+    difficulty = catalogue()[fid].difficulty
+    if difficulty is None:
+        raise ValueError(f"{fid} has no difficulty (not a faction)")
+    return _DIFF[difficulty]
 
 
 class RandomBot:
@@ -75,7 +84,7 @@ class TacticianBot:
         if "order_health" in kinds:
             return actions[0]                          # the drafted order: best cards on top
         if "choose_faction" in kinds:
-            return min(actions, key=lambda a: (_DIFF[cat[a["faction"]].difficulty], a["faction"]))
+            return min(actions, key=lambda a: (_difficulty_rank(a["faction"]), a["faction"]))
         if "choose_special" in kinds:                  # (Big Benji's cash_pool may be offered too)
             offered = [a for a in actions if a["type"] == "choose_special"]
             return max(offered, key=lambda a: (_card_score(a["special"]), a["special"]))
@@ -158,7 +167,7 @@ class TacticianBot:
         if spare and len(p.hand) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])
-        humans = sum(1 for _, s in units(p) if cat[s.unit].color == "blue")
+        humans = sum(1 for _, s in units(p) if cat[unit_of(s)].color == "blue")
         if by_type.get("spend_ammo_humans") and len(p.ammo) > 2 and humans >= 2:
             return {"type": "spend_ammo_humans"}               # Lieutenant Dan: 2+ strength per ammo
         if spend and len(p.ammo) > 2:

@@ -15,7 +15,7 @@ from .effects.resolve import Op, _op, discard_card, fire, gain_ammo, run, origin
 from . import battle, coop, sides, toma
 from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
                    HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
-from .state import (MatchState, Player, alive, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength)
+from .state import (MatchState, Player, alive, faction_of, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength, unit_of)
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -85,7 +85,7 @@ def start_of_game(ctx: Ctx) -> None:
     """Start-of-game faction effects of every seat (seat order; e.g. Prayers of Elex prays),
     then Recruitment 1 begins (ruling R-SETUP: after ``FactionsRevealed``)."""
     for seat in human_seats(ctx.state):
-        for fid in [ctx.players[seat].faction]:
+        for fid in [faction_of(ctx.players[seat])]:
             ops = catalogue()[fid].ops("start")
             if ops:
                 run(ctx, seat, ops, origin_of(fid))
@@ -277,7 +277,7 @@ def _chrome(ctx: Ctx, seat: int, damage: dict[int, int]) -> dict[int, int]:
     for i, _ in modifiers.statics(p, "double_damage"):
         if i is None or not p.slots[i].unit:
             continue
-        unit = p.slots[i].unit
+        unit = unit_of(p.slots[i])
         if ctx.ask(seat, "chrome", ["keep", "double"], "C.H.R.O.M.E.: discard it to double your "
                                                        "opponents' damage?", decline="keep") == "double":
             discard_card(ctx, seat, unit, trigger=False)

@@ -185,7 +185,7 @@ def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     elif kind == "react_card":
         slot, fights = battle.fighter_for(p, cmd["card"])
         ctx.emit("BattleCardReplaced", seat, card=cmd["card"], slot=slot, fights=fights)
-        if fights:
+        if fights and slot is not None:                  # a fighting card always has its slot
             battle._on_fight(ctx, seat, slot)
     elif kind == "react_ammo_humans":
         battle.spend_ammo_on_all_in_battle(ctx, seat, cmd["count"])

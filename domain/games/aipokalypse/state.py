@@ -251,6 +251,13 @@ def fight_slot(fight: Fight) -> int:
     return fight.slot
 
 
+def faction_of(player: Player) -> str:
+    """The faction the seat kept (Game Setup); ValueError before it chose one."""
+    if player.faction is None:
+        raise ValueError("the seat has not chosen a faction")
+    return player.faction
+
+
 def offer_ctx_of(player: Player) -> dict[str, Any]:
     """Why the seat's Special Units are offered (module doc: ``offer_ctx``); ValueError when
     nothing is offered."""

@@ -15,7 +15,8 @@ from domain.engine import Event
 from .cards import catalogue
 from .fold_registry import _on, _p, _to_discard
 from .spec import MAX_SLOTS
-from .state import (MatchState, Player, Slot, TomaState, fits, new_player, new_toma_slot, pile_of, public_board, toma_of)
+from .state import (MatchState, Player, Slot, TomaState, fits, new_player, new_toma_slot, pile_of, public_board,
+                    toma_of)
 
 
 def add_toma(s: MatchState, d: Mapping[str, Any]) -> None:

@@ -149,7 +149,7 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
 
     RULINGS R-VIEW-VERSION.
     """
-    table = {"discard": list(state.discard), "draw": len(state.draw),
+    table: dict[str, Any] = {"discard": list(state.discard), "draw": len(state.draw),
              "specials": len(state.specials), "ammo_deck": len(state.ammo_deck)}
     if state.phase == "recruitment" and state.table_public is not None:
         table = state.table_public         # shared piles as of the start of the phase
