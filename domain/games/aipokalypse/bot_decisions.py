@@ -20,9 +20,9 @@ def decision_choice(kind: str | None, options: list, slots: list, hand: list, am
     """The option a strong player takes for the book's player decisions (None: no opinion,
     the caller decides; so for any other ``kind``, ``None`` included). ``slots``/``hand``/
     ``ammo`` are the chooser's own (state or its view); ``worth`` rates a hand card (lower:
-    given up first). The options come from the scratch state of the held command, which may differ from what the chooser's state shows
-    (a slot opened or a card drawn earlier in the same command): an option the chooser cannot
-    see is rated as unknown, never looked up.
+    given up first). The options come from the scratch state of the held command, which may
+    differ from what the chooser's state shows (a slot opened or a card drawn earlier in the
+    same command): an option the chooser cannot see is rated as unknown, never looked up.
 
     - ``sacrifice`` (Murderer): give up the weakest other Human only when it has at most
       :data:`SACRIFICE_MAX` strength, else keep it;
