@@ -58,8 +58,11 @@ def rate(match: RatingInput, current: Mapping[str, Mapping[str, Any]]) -> dict[s
     out: dict[str, dict[str, Any]] = {}
     for team in rated:
         for rating in team:
-            out[rating.name] = {"mu": rating.mu, "sigma": rating.sigma,
-                                "matches": int(current[rating.name]["matches"]) + 1}
+            name = rating.name
+            if name is None:                     # every rating was created with its participant
+                raise ValueError("openskill returned a rating without its participant's name")
+            out[name] = {"mu": rating.mu, "sigma": rating.sigma,
+                         "matches": int(current[name]["matches"]) + 1}
     return out
 
 

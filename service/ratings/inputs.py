@@ -77,7 +77,8 @@ def end_us(at: str) -> int:
 def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     """The :class:`RatingInput` of an export document, or the reason it is not rated
     (``casual``, ``not_finished``, ``abandoned``, ``anonymous_seat``, ``player_twice``,
-    ``aborted``, ``malformed``)."""
+    ``aborted``, ``malformed``: no events, a roster without its ``game`` or an ``at`` that
+    is no ISO time)."""
     events = doc.get("events") or []
     if not events or not isinstance(events[0], Mapping):
         return "malformed"
@@ -88,11 +89,14 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
                   and e.get("type") == "MatchEnded"), None)
     if ended is None:
         return "not_finished"
-    result = ended.get("data") if isinstance(ended.get("data"), Mapping) else {}
+    data = ended.get("data")
+    result: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
     if result.get("outcome") == "abandoned":
         return "abandoned"
     seats = _seats(roster, events)
     game = roster.get("game")
+    if not isinstance(game, str):
+        return "malformed"
     players: list[str] = []
     for seat in seats:
         if seat.get("kind") == "bot":
@@ -120,13 +124,14 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
         end = end_us(at)
     except (KeyError, TypeError, ValueError):
         return "malformed"
-    options = roster.get("options") if isinstance(roster.get("options"), Mapping) else {}
+    given = roster.get("options")
+    options: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     family = family_of(game, len(seats), options)
     left = set(result.get("resigned") or []) | {
         s for s, cause in last_cause.items() if cause == "timeout"}
     if family.opponent is not None:
         won = bool(result.get("winners")) and result.get("outcome") != "stopped"
-        ranks = (1, 1) if result.get("outcome") == "stopped" else ((1, 2) if won else (2, 1))
+        ranks: tuple[int, ...] = (1, 1) if result.get("outcome") == "stopped" else ((1, 2) if won else (2, 1))
         return RatingInput(doc.get("match_id") or "", family.board,
                            (tuple(players), (family.opponent,)), ranks, at, end)
     place = _places(result, len(seats))

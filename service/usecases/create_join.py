@@ -186,7 +186,7 @@ class CreateJoin:
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
-        start = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
+        start: dict[str, Any] = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
         if rated:
             start["extra_meta"] = {"rated": "1"}
         if idempotency_key is None:

@@ -77,7 +77,7 @@ class Players:
         digests). Raises InvalidPlayerKey."""
         player_id = _split(key) if isinstance(key, str) else None
         raw = self.store.get(player_id) if player_id else None
-        if raw is None or not hmac.compare_digest(raw.get("key_digest", ""),
+        if player_id is None or raw is None or not hmac.compare_digest(raw.get("key_digest", ""),
                                                   token_digest(key)):
             raise errors.InvalidPlayerKey()
         return player_id

@@ -282,7 +282,8 @@ def replay(docs: Iterable[Mapping[str, Any]], starts=None) -> dict[str, Any]:
     """The ratings computed from export documents alone (``arena ratings replay``):
     ``{"rated", "skipped", "boards": {board: [public rating + "participant"], best
     first}}``."""
-    inputs, skipped = [], {}
+    inputs: list[RatingInput] = []
+    skipped: dict[str, int] = {}
     for doc in docs:
         outcome = rating_input(doc)
         if isinstance(outcome, RatingInput):

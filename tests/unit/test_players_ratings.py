@@ -141,6 +141,19 @@ def test_a_resigned_seat_is_placed_last(svc):
     assert got.ranks[1] > got.ranks[0]
 
 
+def test_a_roster_without_its_game_is_malformed(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 3},
+                           player_key=ann["key"], rated=True)["match_id"]
+    svc.join(mid, 1, player_key=bob["key"])
+    play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
+    svc.resign(mid, 1)
+    events = json.loads(json.dumps(svc.log(mid)))
+    assert rating_input({"match_id": mid, "events": events}).board == "duel:2p"
+    del events[0]["roster"]["game"]
+    assert rating_input({"match_id": mid, "events": events}) == "malformed"
+
+
 # ---------------------------------------------------------------- the projection
 def test_the_job_counts_and_rates_each_match_once(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
