@@ -76,7 +76,6 @@ class TacticianBot:
             raise ValueError("no legal action")
         kinds = {a["type"] for a in actions}
         p = state.players[seat]
-        cat = catalogue()
         if "choose" in kinds:
             return self._choose(state, seat, actions)
         if "draft_special" in kinds:

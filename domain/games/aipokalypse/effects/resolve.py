@@ -21,7 +21,17 @@ from typing import Any, Callable, Mapping
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
-from ..state import Player, Slot, card_of, color_of, max_ammo, pos_for_strength, strength_of, unit_of, units
+from ..state import (
+    Player,
+    Slot,
+    card_of,
+    color_of,
+    max_ammo,
+    pos_for_strength,
+    strength_of,
+    unit_of,
+    units,
+)
 from . import modifiers
 from .targets import target_optional, valid_targets
 
