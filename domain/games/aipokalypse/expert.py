@@ -1,0 +1,248 @@
+"""The ``expert`` bot and the game's estimator: determinized Monte Carlo rollouts over a
+shortlist of commands (issue 23).
+
+How it decides (one call of :meth:`ExpertBot.choose`):
+
+1. **Shortlist.** The rollout policy's own choice (``tactician``; ``toma_hunter`` against
+   the A.I.Toma) comes first, then one command of each other kind the seat may send
+   (:func:`shortlist`): in Recruitment a Triple, a recruit, spending ammo, opening a slot
+   and ``ready``; in battle ``pass`` and the cheapest reactions; in an effect decision its
+   other options. At most ``candidates`` commands. The Expert Variant draft and the
+   faction choice are the policy's (no rollouts).
+2. **Determinization.** Each sample is a world dealt by :func:`.determinize.sample_world`
+   from ``view(state, seat)`` only: other hands, deck orders, health and battle stacks,
+   face-down cards and — during the private Recruitment Phase — the other seats' moves of
+   this phase are dealt or played again.
+3. **Rollouts.** For every sample each shortlisted command is applied to that world and the
+   match is played on by the rollout policy for every seat (the A.I.Toma plays itself) for
+   ``horizon`` more rounds or to its end. Candidates share the samples and the rollout
+   seeds (common random numbers). The value of a rollout (:func:`value_of`) is the seat's
+   share of the win when the match ended, else its chance by the health points left.
+4. The command with the best mean value wins (ties: the earlier in the shortlist, so the
+   policy's choice unless another is better).
+
+Budget: ``budget`` rollouts per decision in all (``budget // len(shortlist)`` samples, at
+least one). ``time_cap_s`` is a wall-clock safety net only: when a decision takes longer,
+the samples finished so far decide (then the choice may depend on the machine). Bot options
+(``bots.BOT_OPTIONS["expert"]``): ``budget``, ``candidates``, ``time_budget_ms``.
+
+The estimator (:class:`Estimator`, metric ``win_probability``) runs the same rollouts for
+the commands it is given: the mean value of each, from the seat's view only, the same
+numbers for the same seed.
+
+The engine is reached through its public API only (``view``, ``legal_actions``, ``decide``,
+``evolve``, ``result``, ``dump_state``, ``load_state`` and the bots' ``choose``).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Mapping, Sequence
+
+from .determinize import sample_world
+
+DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together)
+DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
+DEFAULT_HORIZON = 2             # rounds a rollout plays on (then the health points decide)
+DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
+ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
+HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
+ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
+SEARCH_PHASES = frozenset({"recruitment", "battle"})
+#: Recruitment command kinds in the order the shortlist takes one of each
+RECRUIT_KINDS = ("triple", "recruit", "spend_ammo_humans", "spend_ammo", "open_slot", "ready")
+
+
+def _engine() -> Any:
+    from . import ENGINE                 # the package's engine (imported late: bots -> expert)
+    return ENGINE
+
+
+def _policy_name(view: Mapping[str, Any]) -> str:
+    return "toma_hunter" if view.get("toma") else "tactician"
+
+
+def shortlist(actions: list[dict[str, Any]], first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """``first`` (the policy's choice) and one command of each other kind, at most ``limit``.
+
+    Recruitment (:data:`RECRUIT_KINDS`): the first listed command of each kind (``legal_actions``
+    lists a kind's commands in a stable order), ``ready`` last. Battle: ``pass``, then
+    ammo reactions by count, then card reactions. Effect decisions, placements and offers:
+    the listed order."""
+    out = [first]
+    kinds = {a["type"] for a in actions}
+    if kinds & set(RECRUIT_KINDS):
+        order = [next(a for a in actions if a["type"] == k) for k in RECRUIT_KINDS if k in kinds]
+    elif kinds & {"react_card", "react_ammo", "pass"}:
+        order = ([a for a in actions if a["type"] == "pass"]
+                 + sorted((a for a in actions if a["type"] == "react_ammo"), key=lambda a: a.get("count", 0))
+                 + [a for a in actions if a["type"] not in ("pass", "react_ammo")])
+    else:
+        order = list(actions)
+    for a in order:
+        if len(out) >= limit:
+            break
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def value_of(state: Any, seat: int) -> float:
+    """The seat's value of a (rollout) position in 0..1: its share of the win (``1 /
+    len(winners)``, 0 when it is not among them) once the match ended, else its share of
+    ``health^k`` (:data:`HEALTH_EXPONENT`) among the living players (eliminated: 0); in solo
+    and co-op the human side's share against the A.I.Toma."""
+    engine = _engine()
+    result = engine.result(state)
+    if result is not None:
+        winners = result.get("winners") or []
+        return 1.0 / len(winners) if seat in winners else 0.0
+    v = engine.view(state, seat)
+    toma = v.get("toma")
+    if toma:
+        side = sum(s["health_count"] for s in v["seats"] if not s["eliminated"])
+        ours, theirs = float(side), float(0 if toma["eliminated"] else toma["health_count"])
+        ours, theirs = ours / max(1, len(v["seats"])), theirs
+        total = ours ** HEALTH_EXPONENT + theirs ** HEALTH_EXPONENT
+        return 0.5 if total == 0 else ours ** HEALTH_EXPONENT / total
+    weights = {s["seat"]: (0.0 if s["eliminated"] else float(s["health_count"]) ** HEALTH_EXPONENT)
+               for s in v["seats"]}
+    total = sum(weights.values())
+    return 0.0 if total == 0 else weights[seat] / total
+
+
+class _Search:
+    """Rollouts of some commands of ``seat`` over sample worlds of its view."""
+
+    def __init__(self, state: Any, seat: int, horizon: int):
+        engine = _engine()
+        self.seat = seat
+        self.view = engine.view(state, seat)
+        self.dump = engine.dump_state(state)
+        self.horizon = horizon
+        self.policy = engine.bots[_policy_name(self.view)]
+
+    def world(self, seed: int) -> dict[str, Any]:
+        return sample_world(self.dump, self.view, self.seat, random.Random(seed))
+
+    def rollout(self, world: Mapping[str, Any], command: Mapping[str, Any], seed: int) -> float:
+        """The value (:func:`value_of`) of ``command`` in ``world`` played on by the policy;
+        NaN when the sample world refuses the command."""
+        engine = _engine()
+        state = engine.load_state(world)
+        rng = random.Random(seed)
+        try:
+            for event in engine.decide(state, self.seat, dict(command), rng):
+                state = engine.evolve(state, event)
+        except Exception:                                   # a world the command does not fit
+            return math.nan
+        rounds = 0                                          # Recruitment Phases begun
+        for _ in range(ROLLOUT_STEP_CAP):
+            if rounds >= self.horizon or engine.result(state) is not None:
+                break
+            pending = engine.pending(state)
+            if not pending:
+                break
+            actor = min(pending)
+            move = self.policy.choose(state, actor, rng)
+            for event in engine.decide(state, actor, move, rng):
+                state = engine.evolve(state, event)
+                rounds += event.type == ROUND_EVENT
+        return value_of(state, self.seat)
+
+    def values(self, commands: Sequence[Mapping[str, Any]], samples: int, seed: int,
+               deadline: float | None = None) -> tuple[list[float], int]:
+        """Mean rollout value of each command over ``samples`` worlds (common worlds and
+        seeds) and the rollouts run; stops early at ``deadline`` (``time.perf_counter``)."""
+        totals = [0.0] * len(commands)
+        counts = [0] * len(commands)
+        runs = 0
+        seeder = random.Random(seed)
+        for _ in range(samples):
+            world_seed, roll_seed = seeder.getrandbits(64), seeder.getrandbits(64)
+            try:
+                world = self.world(world_seed)
+            except Exception:                               # noqa: BLE001 (a dump it cannot deal)
+                continue
+            for i, command in enumerate(commands):
+                try:
+                    val = self.rollout(world, command, roll_seed)
+                except Exception:                           # noqa: BLE001 (a world the policy breaks)
+                    val = math.nan
+                runs += 1
+                if not math.isnan(val):
+                    totals[i] += val
+                    counts[i] += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        means = [t / c if c else math.nan for t, c in zip(totals, counts)]
+        return means, runs
+
+
+class ExpertBot:
+    """Monte Carlo bot (module doc). ``budget``: rollouts per decision (0: the policy's
+    choice); ``candidates``: commands weighed; ``horizon``: rounds a rollout plays;
+    ``time_cap_s``: wall-clock cap of a decision in seconds. Raises ValueError for a
+    negative budget, fewer than 1 candidate or horizon, or a cap <= 0."""
+
+    name = "expert"
+
+    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int = DEFAULT_CANDIDATES,
+                 horizon: int = DEFAULT_HORIZON, time_cap_s: float = DEFAULT_TIME_CAP_S):
+        if budget < 0 or candidates < 1 or horizon < 1 or time_cap_s <= 0:
+            raise ValueError("budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required")
+        self.budget, self.candidates, self.horizon, self.time_cap_s = budget, candidates, horizon, time_cap_s
+        self.last_rollouts = 0
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
+        and ``rng`` only. Raises ValueError when the seat has no decision to make."""
+        engine = _engine()
+        self.last_rollouts = 0
+        actions = engine.legal_actions(state, seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no decision to make")
+        v = engine.view(state, seat)
+        seed = rng.getrandbits(64)
+        first = engine.bots[_policy_name(v)].choose(state, seat, random.Random(seed))
+        if len(actions) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
+            return first
+        candidates = shortlist(actions, first, self.candidates)
+        if len(candidates) == 1:
+            return first
+        samples = max(1, self.budget // len(candidates))
+        search = _Search(state, seat, self.horizon)
+        means, self.last_rollouts = search.values(candidates, samples, seed,
+                                                  time.perf_counter() + self.time_cap_s)
+        best, best_value = first, means[0] if not math.isnan(means[0]) else -1.0
+        for command, mean in zip(candidates[1:], means[1:]):
+            if not math.isnan(mean) and mean > best_value + 1e-9:
+                best, best_value = command, mean
+        return dict(best)
+
+
+class Estimator:
+    """The game's :class:`domain.estimates.Estimator`: each command's mean rollout value
+    (:func:`value_of`, the seat's win probability) over ``budget // len(commands)`` sample
+    worlds of the seat's view (:class:`ExpertBot`'s rollouts, ``horizon`` rounds)."""
+
+    metric = "win_probability"
+
+    def __init__(self, horizon: int = DEFAULT_HORIZON):
+        self.horizon = horizon
+
+    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
+                 budget: int, rng: random.Random) -> list[float]:
+        """One float in 0..1 per command, in order. Raises ValueError for no commands, a
+        budget below 1 or a budget smaller than the number of commands (each needs one
+        rollout)."""
+        if not commands:
+            raise ValueError("no commands to estimate")
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
+        if budget < len(commands):
+            raise ValueError(f"budget {budget} is below one rollout per command ({len(commands)})")
+        search = _Search(state, seat, self.horizon)
+        means, _ = search.values(list(commands), budget // len(commands), rng.getrandbits(64))
+        return [0.0 if math.isnan(m) else m for m in means]
