@@ -138,7 +138,7 @@ class _Search:
         except Exception:                                   # a world the command does not fit
             return math.nan
         rounds = 0                                          # Recruitment Phases begun
-        for _ in range(ROLLOUT_STEP_CAP):
+        for _ in range(ROLLOUT_STEP_CAP if self.horizon else 0):
             if rounds >= self.horizon or engine.result(state) is not None:
                 break
             pending = engine.pending(state)
@@ -170,7 +170,7 @@ class _Search:
                     val = self.rollout(world, command, roll_seed)
                 except Exception:                           # noqa: BLE001 (a world the policy breaks)
                     val = math.nan
-                runs += 1
+                runs += self.horizon > 0
                 if not math.isnan(val):
                     totals[i] += val
                     counts[i] += 1
@@ -225,7 +225,8 @@ class ExpertBot:
 class Estimator:
     """The game's :class:`domain.estimates.Estimator`: each command's mean rollout value
     (:func:`value_of`, the seat's win probability) over ``budget // len(commands)`` sample
-    worlds of the seat's view (:class:`ExpertBot`'s rollouts, ``horizon`` rounds)."""
+    worlds of the seat's view (:class:`ExpertBot`'s rollouts, ``horizon`` rounds); the
+    rollouts spent never exceed ``budget``."""
 
     metric = "win_probability"
 
@@ -234,15 +235,14 @@ class Estimator:
 
     def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
                  budget: int, rng: random.Random) -> list[float]:
-        """One float in 0..1 per command, in order. Raises ValueError for no commands, a
-        budget below 1 or a budget smaller than the number of commands (each needs one
-        rollout)."""
+        """One float in 0..1 per command, in order. A budget below one rollout per command
+        weighs each command by :func:`value_of` right after it in one sample world (no
+        rollout). Raises ValueError for no commands or a budget below 1."""
         if not commands:
             raise ValueError("no commands to estimate")
         if budget < 1:
             raise ValueError("budget must be at least 1")
-        if budget < len(commands):
-            raise ValueError(f"budget {budget} is below one rollout per command ({len(commands)})")
-        search = _Search(state, seat, self.horizon)
-        means, _ = search.values(list(commands), budget // len(commands), rng.getrandbits(64))
+        samples = budget // len(commands)
+        search = _Search(state, seat, self.horizon if samples else 0)
+        means, _ = search.values(list(commands), max(1, samples), rng.getrandbits(64))
         return [0.0 if math.isnan(m) else m for m in means]
