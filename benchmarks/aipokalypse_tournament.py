@@ -42,6 +42,7 @@ from _common import report
 from aipokalypse_sim import wilson
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.bots import POLICIES
 from domain.games.aipokalypse.expert import DEFAULT_BUDGET, ExpertBot
 
 DIFFICULTIES = ("handy_man", "boss", "endboss", "untamed")
@@ -58,7 +59,7 @@ def play(levels: list[str], options: dict[str, Any], seed: bytes, budget: int,
          time_cap: float) -> dict[str, Any]:
     """One match: ``levels[s]`` plays seat ``s`` (``expert`` with ``budget``); answers the
     result and the CPU seconds of every expert decision."""
-    expert = ExpertBot(budget=budget, time_cap_s=time_cap)
+    expert = ExpertBot(POLICIES, budget=budget, time_cap_s=time_cap)
     n = len(levels)
     events = ENGINE.new_match(Setup(n, ENGINE.validate_options(n, options)), derive_rng(seed, 0))
     state, count, rng = fold(ENGINE, events), len(events), random.Random(seed)

@@ -19,6 +19,7 @@ from .actions import legal_actions
 from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
+from .expert import ExpertBot
 from .hunter import TomaHunterBot
 from .state import Player, Slot, dump_slot, strength_of, units
 
@@ -194,7 +195,9 @@ class IdleBot:
 
 BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
         "toma_hunter": TomaHunterBot(fallback=TacticianBot())}
-from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+#: the expert's rollout policies (expert.py sits below this module: they are handed in)
+POLICIES = {"tactician": BOTS["tactician"], "toma_hunter": BOTS["toma_hunter"]}
+BOTS["expert"] = ExpertBot(POLICIES)
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23: "under
 # ``budget`` and ``time_budget_ms`` options like AI: 100% Human's expert"). An omitted option
@@ -232,7 +235,7 @@ def make_expert(options: dict[str, Any]) -> ExpertBot:
         kwargs["candidates"] = options["candidates"]
     if "time_budget_ms" in options:
         kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
-    return ExpertBot(**kwargs)
+    return ExpertBot(POLICIES, **kwargs)
 
 
 BOT_FACTORIES = {"expert": make_expert}

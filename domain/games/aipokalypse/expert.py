@@ -30,16 +30,21 @@ The estimator (:class:`Estimator`, metric ``win_probability``) runs the same rol
 the commands it is given: the mean value of each, from the seat's view only, the same
 numbers for the same seed.
 
-The engine is reached through its public API only (``view``, ``legal_actions``, ``decide``,
-``evolve``, ``result``, ``dump_state``, ``load_state`` and the bots' ``choose``).
+The match is reached only through the calls the engine itself delegates to (:data:`API`:
+``view``, ``pending``, ``legal_actions``, ``decide``, ``evolve``, ``dump_state``,
+``load_state``; the result is the view's) and the policy bots' ``choose``, which
+:mod:`.bots` hands in (``policies``: ``tactician`` and ``toma_hunter``), so this module sits
+below ``bots`` and ``game`` (.importlinter).
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+from types import SimpleNamespace
 from typing import Any, Mapping, Sequence
 
+from . import actions, fold, rules, state as state_mod, views
 from .determinize import sample_world
 
 DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together)
@@ -49,14 +54,16 @@ DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
 HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
 ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
+END_EVENT = "MatchEnded"
 SEARCH_PHASES = frozenset({"recruitment", "battle"})
 #: Recruitment command kinds in the order the shortlist takes one of each
 RECRUIT_KINDS = ("triple", "recruit", "spend_ammo_humans", "spend_ammo", "open_slot", "ready")
 
 
-def _engine() -> Any:
-    from . import ENGINE                 # the package's engine (imported late: bots -> expert)
-    return ENGINE
+#: the engine's own calls (``game.AIPokalypseEngine`` delegates to these modules)
+API = SimpleNamespace(view=views.view, pending=actions.pending, legal_actions=actions.legal_actions,
+                      decide=rules.RULES.decide, evolve=fold.evolve,
+                      dump_state=state_mod.dump_state, load_state=state_mod.load_state)
 
 
 def _policy_name(view: Mapping[str, Any]) -> str:
@@ -93,12 +100,11 @@ def value_of(state: Any, seat: int) -> float:
     len(winners)``, 0 when it is not among them) once the match ended, else its share of
     ``health^k`` (:data:`HEALTH_EXPONENT`) among the living players (eliminated: 0); in solo
     and co-op the human side's share against the A.I.Toma."""
-    engine = _engine()
-    result = engine.result(state)
+    v = API.view(state, seat)
+    result = v["result"]
     if result is not None:
         winners = result.get("winners") or []
         return 1.0 / len(winners) if seat in winners else 0.0
-    v = engine.view(state, seat)
     toma = v.get("toma")
     if toma:
         side = sum(s["health_count"] for s in v["seats"] if not s["eliminated"])
@@ -115,13 +121,12 @@ def value_of(state: Any, seat: int) -> float:
 class _Search:
     """Rollouts of some commands of ``seat`` over sample worlds of its view."""
 
-    def __init__(self, state: Any, seat: int, horizon: int):
-        engine = _engine()
+    def __init__(self, state: Any, seat: int, horizon: int, policies: Mapping[str, Any]):
         self.seat = seat
-        self.view = engine.view(state, seat)
-        self.dump = engine.dump_state(state)
+        self.view = API.view(state, seat)
+        self.dump = API.dump_state(state)
         self.horizon = horizon
-        self.policy = engine.bots[_policy_name(self.view)]
+        self.policy = policies[_policy_name(self.view)]
 
     def world(self, seed: int) -> dict[str, Any]:
         return sample_world(self.dump, self.view, self.seat, random.Random(seed))
@@ -129,7 +134,7 @@ class _Search:
     def rollout(self, world: Mapping[str, Any], command: Mapping[str, Any], seed: int) -> float:
         """The value (:func:`value_of`) of ``command`` in ``world`` played on by the policy;
         NaN when the sample world refuses the command."""
-        engine = _engine()
+        engine = API
         state = engine.load_state(world)
         rng = random.Random(seed)
         try:
@@ -137,16 +142,17 @@ class _Search:
                 state = engine.evolve(state, event)
         except Exception:                                   # a world the command does not fit
             return math.nan
-        rounds = 0                                          # Recruitment Phases begun
+        rounds, last = 0, []                                # Recruitment Phases begun
         for _ in range(ROLLOUT_STEP_CAP if self.horizon else 0):
-            if rounds >= self.horizon or engine.result(state) is not None:
+            if rounds >= self.horizon or any(e.type == END_EVENT for e in last):
                 break
             pending = engine.pending(state)
             if not pending:
                 break
             actor = min(pending)
             move = self.policy.choose(state, actor, rng)
-            for event in engine.decide(state, actor, move, rng):
+            last = engine.decide(state, actor, move, rng)
+            for event in last:
                 state = engine.evolve(state, event)
                 rounds += event.type == ROUND_EVENT
         return value_of(state, self.seat)
@@ -181,38 +187,40 @@ class _Search:
 
 
 class ExpertBot:
-    """Monte Carlo bot (module doc). ``budget``: rollouts per decision (0: the policy's
+    """Monte Carlo bot (module doc). ``policies``: the rollout policy bots by level
+    (``tactician``, ``toma_hunter``); ``budget``: rollouts per decision (0: the policy's
     choice); ``candidates``: commands weighed; ``horizon``: rounds a rollout plays;
     ``time_cap_s``: wall-clock cap of a decision in seconds. Raises ValueError for a
     negative budget, fewer than 1 candidate or horizon, or a cap <= 0."""
 
     name = "expert"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int = DEFAULT_CANDIDATES,
-                 horizon: int = DEFAULT_HORIZON, time_cap_s: float = DEFAULT_TIME_CAP_S):
+    def __init__(self, policies: Mapping[str, Any], budget: int = DEFAULT_BUDGET,
+                 candidates: int = DEFAULT_CANDIDATES, horizon: int = DEFAULT_HORIZON,
+                 time_cap_s: float = DEFAULT_TIME_CAP_S):
         if budget < 0 or candidates < 1 or horizon < 1 or time_cap_s <= 0:
             raise ValueError("budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required")
+        self.policies = policies
         self.budget, self.candidates, self.horizon, self.time_cap_s = budget, candidates, horizon, time_cap_s
         self.last_rollouts = 0
 
     def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
         """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
         and ``rng`` only. Raises ValueError when the seat has no decision to make."""
-        engine = _engine()
         self.last_rollouts = 0
-        actions = engine.legal_actions(state, seat)
-        if not actions:
+        legal = API.legal_actions(state, seat)
+        if not legal:
             raise ValueError(f"seat {seat} has no decision to make")
-        v = engine.view(state, seat)
+        v = API.view(state, seat)
         seed = rng.getrandbits(64)
-        first = engine.bots[_policy_name(v)].choose(state, seat, random.Random(seed))
-        if len(actions) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
+        first = self.policies[_policy_name(v)].choose(state, seat, random.Random(seed))
+        if len(legal) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
             return first
-        candidates = shortlist(actions, first, self.candidates)
+        candidates = shortlist(legal, first, self.candidates)
         if len(candidates) == 1:
             return first
         samples = max(1, self.budget // len(candidates))
-        search = _Search(state, seat, self.horizon)
+        search = _Search(state, seat, self.horizon, self.policies)
         means, self.last_rollouts = search.values(candidates, samples, seed,
                                                   time.perf_counter() + self.time_cap_s)
         best, best_value = first, means[0] if not math.isnan(means[0]) else -1.0
@@ -225,12 +233,13 @@ class ExpertBot:
 class Estimator:
     """The game's :class:`domain.estimates.Estimator`: each command's mean rollout value
     (:func:`value_of`, the seat's win probability) over ``budget // len(commands)`` sample
-    worlds of the seat's view (:class:`ExpertBot`'s rollouts, ``horizon`` rounds); the
-    rollouts spent never exceed ``budget``."""
+    worlds of the seat's view (:class:`ExpertBot`'s rollouts with ``policies``, ``horizon``
+    rounds); the rollouts spent never exceed ``budget``."""
 
     metric = "win_probability"
 
-    def __init__(self, horizon: int = DEFAULT_HORIZON):
+    def __init__(self, policies: Mapping[str, Any], horizon: int = DEFAULT_HORIZON):
+        self.policies = policies
         self.horizon = horizon
 
     def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
@@ -243,6 +252,6 @@ class Estimator:
         if budget < 1:
             raise ValueError("budget must be at least 1")
         samples = budget // len(commands)
-        search = _Search(state, seat, self.horizon if samples else 0)
+        search = _Search(state, seat, self.horizon if samples else 0, self.policies)
         means, _ = search.values(list(commands), max(1, samples), rng.getrandbits(64))
         return [0.0 if math.isnan(m) else m for m in means]

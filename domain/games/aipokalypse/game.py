@@ -32,7 +32,7 @@ class AIPokalypseEngine(ModularEngine):
     def estimator(self) -> expert.Estimator:
         """The expert's rollouts as a :class:`domain.estimates.Estimator` (metric
         ``win_probability``, from the seat's view only; issue 23)."""
-        return expert.Estimator()
+        return expert.Estimator(bots.POLICIES)
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Game Setup: one ``MatchStarted`` event with every shuffle and deal."""

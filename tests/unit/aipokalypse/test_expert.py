@@ -16,6 +16,7 @@ import pytest
 
 from domain.engine import InvalidBotOptions, Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
+from domain.games.aipokalypse.bots import POLICIES
 from domain.games.aipokalypse.determinize import cards_in, sample_world
 from domain.games.aipokalypse.expert import Estimator, ExpertBot, shortlist
 
@@ -107,7 +108,7 @@ def test_an_expert_match_plays_legal_commands_to_the_end_within_its_budget():
 @pytest.mark.parametrize("want", [_recruiting, _battling])
 def test_the_expert_decides_the_same_for_a_seed_and_hidden_parts_replaced(want):
     state, seat = _position(2, {}, want)
-    bot = ExpertBot(budget=9, time_cap_s=100.0)
+    bot = ExpertBot(POLICIES, budget=9, time_cap_s=100.0)
     first = bot.choose(state, seat, random.Random(11))
     assert 0 < bot.last_rollouts <= 9
     assert bot.choose(state, seat, random.Random(11)) == first
@@ -117,7 +118,7 @@ def test_the_expert_decides_the_same_for_a_seed_and_hidden_parts_replaced(want):
 
 def test_the_expert_plays_solo_against_the_toma_with_toma_hunter_rollouts():
     state, seat = _position(1, {"mode": "solo", "difficulty": "boss"}, _recruiting, level="toma_hunter")
-    bot = ExpertBot(budget=6, time_cap_s=100.0)
+    bot = ExpertBot(POLICIES, budget=6, time_cap_s=100.0)
     command = bot.choose(state, seat, random.Random(2))
     assert command in ENGINE.legal_actions(state, seat)
     assert 0 < bot.last_rollouts <= 6
@@ -125,7 +126,7 @@ def test_the_expert_plays_solo_against_the_toma_with_toma_hunter_rollouts():
 
 def test_a_budget_of_zero_plays_the_tacticians_choice():
     state, seat = _position(2, {}, _recruiting)
-    bot = ExpertBot(budget=0)
+    bot = ExpertBot(POLICIES, budget=0)
     assert bot.choose(state, seat, random.Random(4)) == ENGINE.bots["tactician"].choose(state, seat, random.Random(random.Random(4).getrandbits(64)))
     assert bot.last_rollouts == 0
 
