@@ -15,14 +15,14 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    this phase are dealt or played again.
 3. **Rollouts.** For every sample each shortlisted command is applied to that world and the
    match is played on by the rollout policy for every seat (the A.I.Toma plays itself) for
-   ``horizon`` more rounds or to its end. Candidates share the samples and the rollout
+   ``horizon`` more rounds (:func:`plan`: 2 with two living sides, else 1) or to its end. Candidates share the samples and the rollout
    seeds (common random numbers). The value of a rollout (:func:`value_of`) is the seat's
    share of the win when the match ended, else its chance by the health points left.
 4. The command with the best mean value wins (ties: the earlier in the shortlist, so the
    policy's choice unless another is better).
 
 Budget: ``budget`` rollouts per decision in all (``budget // len(shortlist)`` samples, at
-least one). ``time_cap_s`` is a wall-clock safety net only: when a decision takes longer,
+least one; beyond 4 living sides ``budget x 4 / sides``, :func:`plan`). ``time_cap_s`` is a wall-clock safety net only: when a decision takes longer,
 the samples finished so far decide (then the choice may depend on the machine). Bot options
 (``bots.BOT_OPTIONS["expert"]``): ``budget``, ``candidates``, ``time_budget_ms``.
 
@@ -50,6 +50,12 @@ from .determinize import sample_world
 DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together)
 DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
 DEFAULT_HORIZON = 2             # rounds a rollout plays on (then the health points decide)
+# More sides make every rollout round dearer (each seat recruits and fights): from 3 living
+# sides a rollout plays DEFAULT_HORIZON_MANY round (measured, 4 seats, budget 24: CPU per
+# decision p95 1.8 s with 2 rounds, 0.87 s with 1), and from 5 sides the budget shrinks
+# by 4 / sides.
+DEFAULT_HORIZON_MANY = 1
+FULL_BUDGET_SIDES = 4
 DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
 HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
@@ -68,6 +74,27 @@ API = SimpleNamespace(view=views.view, pending=actions.pending, legal_actions=ac
 
 def _policy_name(view: Mapping[str, Any]) -> str:
     return "toma_hunter" if view.get("toma") else "tactician"
+
+
+def sides(view: Mapping[str, Any]) -> int:
+    """Living sides of the match as the view shows them: seats not eliminated, plus the
+    A.I.Toma (solo and co-op)."""
+    toma = view.get("toma")
+    return (sum(1 for s in view["seats"] if not s["eliminated"])
+            + (1 if toma and not toma["eliminated"] else 0))
+
+
+def plan(view: Mapping[str, Any], budget: int, horizon: int | None) -> tuple[int, int]:
+    """``(rollouts, horizon)`` of a decision: ``horizon`` or, when ``None``,
+    :data:`DEFAULT_HORIZON` with up to 2 living sides (:func:`sides`), else
+    :data:`DEFAULT_HORIZON_MANY`; ``budget`` shrunk by ``FULL_BUDGET_SIDES / sides`` beyond
+    :data:`FULL_BUDGET_SIDES` sides (at least 1 when ``budget`` > 0)."""
+    count = sides(view)
+    if horizon is None:
+        horizon = DEFAULT_HORIZON if count <= 2 else DEFAULT_HORIZON_MANY
+    if count > FULL_BUDGET_SIDES and budget > 0:
+        budget = max(1, budget * FULL_BUDGET_SIDES // count)
+    return budget, horizon
 
 
 def shortlist(actions: list[dict[str, Any]], first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
@@ -189,16 +216,17 @@ class _Search:
 class ExpertBot:
     """Monte Carlo bot (module doc). ``policies``: the rollout policy bots by level
     (``tactician``, ``toma_hunter``); ``budget``: rollouts per decision (0: the policy's
-    choice); ``candidates``: commands weighed; ``horizon``: rounds a rollout plays;
+    choice); ``candidates``: commands weighed; ``horizon``: rounds a rollout plays
+    (``None``: by the living sides, :func:`plan`);
     ``time_cap_s``: wall-clock cap of a decision in seconds. Raises ValueError for a
     negative budget, fewer than 1 candidate or horizon, or a cap <= 0."""
 
     name = "expert"
 
     def __init__(self, policies: Mapping[str, Any], budget: int = DEFAULT_BUDGET,
-                 candidates: int = DEFAULT_CANDIDATES, horizon: int = DEFAULT_HORIZON,
+                 candidates: int = DEFAULT_CANDIDATES, horizon: int | None = None,
                  time_cap_s: float = DEFAULT_TIME_CAP_S):
-        if budget < 0 or candidates < 1 or horizon < 1 or time_cap_s <= 0:
+        if budget < 0 or candidates < 1 or (horizon is not None and horizon < 1) or time_cap_s <= 0:
             raise ValueError("budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required")
         self.policies = policies
         self.budget, self.candidates, self.horizon, self.time_cap_s = budget, candidates, horizon, time_cap_s
@@ -216,11 +244,12 @@ class ExpertBot:
         first = self.policies[_policy_name(v)].choose(state, seat, random.Random(seed))
         if len(legal) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
             return first
-        candidates = shortlist(legal, first, self.candidates)
+        budget, horizon = plan(v, self.budget, self.horizon)
+        candidates = shortlist(legal, first, min(self.candidates, budget))
         if len(candidates) == 1:
             return first
-        samples = max(1, self.budget // len(candidates))
-        search = _Search(state, seat, self.horizon, self.policies)
+        samples = budget // len(candidates)                # >= 1: never above the budget
+        search = _Search(state, seat, horizon, self.policies)
         means, self.last_rollouts = search.values(candidates, samples, seed,
                                                   time.perf_counter() + self.time_cap_s)
         best, best_value = first, means[0] if not math.isnan(means[0]) else -1.0
@@ -238,7 +267,7 @@ class Estimator:
 
     metric = "win_probability"
 
-    def __init__(self, policies: Mapping[str, Any], horizon: int = DEFAULT_HORIZON):
+    def __init__(self, policies: Mapping[str, Any], horizon: int | None = None):
         self.policies = policies
         self.horizon = horizon
 
@@ -252,6 +281,7 @@ class Estimator:
         if budget < 1:
             raise ValueError("budget must be at least 1")
         samples = budget // len(commands)
-        search = _Search(state, seat, self.horizon if samples else 0, self.policies)
+        horizon = plan(API.view(state, seat), budget, self.horizon)[1]
+        search = _Search(state, seat, horizon if samples else 0, self.policies)
         means, _ = search.values(list(commands), max(1, samples), rng.getrandbits(64))
         return [0.0 if math.isnan(m) else m for m in means]

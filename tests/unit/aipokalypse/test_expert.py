@@ -204,3 +204,24 @@ def test_the_tournament_script_reports_win_rates_with_intervals_and_decision_tim
     assert body["targets"]["four_win_rate"]["target"] == 0.4
     assert body["targets"]["toma_margin"]["target"] == 0.15
     assert body["decisions"]["count"] > 0 and body["decisions"]["cpu_p95_s"] >= body["decisions"]["cpu_p50_s"]
+
+
+def test_more_sides_play_shorter_rollouts_and_beyond_four_a_smaller_budget():
+    from domain.games.aipokalypse.expert import plan
+
+    def view(seats, eliminated=0, toma=False):
+        return {"seats": [{"eliminated": i < eliminated} for i in range(seats)],
+                "toma": {"eliminated": False} if toma else None}
+    assert plan(view(2), 24, None) == (24, 2)
+    assert plan(view(1, toma=True), 24, None) == (24, 2)            # solo: the seat and the A.I.Toma
+    assert plan(view(4, eliminated=2), 24, None) == (24, 2)
+    assert plan(view(3), 24, None) == (24, 1) and plan(view(4), 24, None) == (24, 1)
+    assert plan(view(8), 24, None) == (12, 1) and plan(view(8), 1, 3) == (1, 3)
+    assert plan(view(8), 0, None) == (0, 1)
+
+
+def test_a_budget_smaller_than_the_shortlist_weighs_fewer_commands():
+    state, seat = _position(2, {}, _recruiting)
+    bot = ExpertBot(POLICIES, budget=2, candidates=3, time_cap_s=100.0)
+    assert bot.choose(state, seat, random.Random(1)) in ENGINE.legal_actions(state, seat)
+    assert bot.last_rollouts == 2
