@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> dict:
             done = results[-1]
             print(json.dumps({k: done[k] for k in ("part", "index", "win", "reason")}
                              | {"decisions": len(done["times"]),
-                                "cpu_max_s": round(max(done["times"], default=0.0), 3)}),
+                                "cpu_max_s": round(max(done["times"], default=0.0), 3),
+                                "cpu_s": [round(t, 3) for t in done["times"]]}),
                   file=sys.stderr, flush=True)
     body = summarise(results, args)
     duo = body["parts"].get("duo", {"win_rate": 0.0})
