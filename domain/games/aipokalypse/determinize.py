@@ -52,6 +52,7 @@ player entry, the public parts of the dump and ``rng``.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
@@ -62,9 +63,12 @@ _RECORD_KEYS = frozenset({"public", "table_public", "colony_seen", "choice"})
 _KINDS = ("B", "S", "F")
 
 
+#: a card id (``cards.py``): kind letter, number, ``-2`` for the second copy (5-8 Player Variant)
+_CARD_ID = re.compile(r"[BSF]\d{2,3}(?:-2)?")
+
+
 def _is_card(value: Any) -> bool:
-    return (isinstance(value, str) and 3 <= len(value) <= 4 and value[0] in _KINDS
-            and value[1:].isdigit())
+    return isinstance(value, str) and _CARD_ID.fullmatch(value) is not None
 
 
 def cards_in(value: Any, skip: frozenset[str] = _RECORD_KEYS) -> Counter:

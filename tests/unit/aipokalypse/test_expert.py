@@ -144,12 +144,13 @@ def test_the_shortlist_keeps_the_policy_choice_first_and_one_of_each_kind():
     assert shortlist(react, react[0], 3) == [react[0], {"type": "pass"}, {"type": "react_ammo", "count": 1}]
 
 
-@pytest.mark.parametrize("want", [_recruiting, _battling])
-def test_a_sample_world_keeps_what_the_seat_sees_and_every_card(want):
-    state, seat = _position(4, {}, want)
+@pytest.mark.parametrize("seats, want", [(4, _recruiting), (4, _battling), (6, _battling)])
+def test_a_sample_world_keeps_what_the_seat_sees_and_every_card(seats, want):
+    state, seat = _position(seats, {}, want)         # 6 seats: second-copy ids ("B017-2")
     dump, view = ENGINE.dump_state(state), ENGINE.view(state, seat)
     world = sample_world(dump, view, seat, random.Random(5))
     assert cards_in(world) == cards_in(dump)                    # every card once, none new
+    assert any(c.endswith("-2") for c in cards_in(dump)) == (seats > 4)
     again = ENGINE.load_state(world)
     seen = ENGINE.view(again, seat)
     assert seen["seats"][seat] == view["seats"][seat]           # its own board and hand
