@@ -22,8 +22,9 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    policy's choice unless another is better).
 
 Budget: ``budget`` rollouts per decision in all (``budget // len(shortlist)`` samples, at
-least one; beyond 4 living sides ``budget x 4 / sides``, :func:`plan`). ``time_cap_s`` is a wall-clock safety net only: when a decision takes longer,
-the samples finished so far decide (then the choice may depend on the machine). Bot options
+least one; beyond 2 living sides ``budget x 2 / sides``, :func:`plan`). ``time_cap_s`` is
+a wall-clock safety net only: when a decision takes longer, the samples finished so far
+decide (then the choice may depend on the machine). Bot options
 (``bots.BOT_OPTIONS["expert"]``): ``budget``, ``candidates``, ``time_budget_ms``.
 
 The estimator (:class:`Estimator`, metric ``win_probability``) runs the same rollouts for
@@ -51,11 +52,11 @@ DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together
 DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
 DEFAULT_HORIZON = 2             # rounds a rollout plays on (then the health points decide)
 # More sides make every rollout round dearer (each seat recruits and fights): from 3 living
-# sides a rollout plays DEFAULT_HORIZON_MANY round (measured, 4 seats, budget 24: CPU per
-# decision p95 1.8 s with 2 rounds, 0.87 s with 1), and from 5 sides the budget shrinks
-# by 4 / sides.
+# sides a rollout plays DEFAULT_HORIZON_MANY round and the budget shrinks by
+# FULL_BUDGET_SIDES / sides (measured, 4 seats, budget 24, CPU per decision: p95 1.8 s with
+# 2 rounds, 1.49 s with 1 round (p50 0.98 s); 2 seats, 2 rounds: p95 0.9 s).
 DEFAULT_HORIZON_MANY = 1
-FULL_BUDGET_SIDES = 4
+FULL_BUDGET_SIDES = 2
 DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
 HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares

@@ -207,7 +207,7 @@ def test_the_tournament_script_reports_win_rates_with_intervals_and_decision_tim
     assert body["decisions"]["count"] > 0 and body["decisions"]["cpu_p95_s"] >= body["decisions"]["cpu_p50_s"]
 
 
-def test_more_sides_play_shorter_rollouts_and_beyond_four_a_smaller_budget():
+def test_more_sides_play_shorter_rollouts_with_a_smaller_budget():
     from domain.games.aipokalypse.expert import plan
 
     def view(seats, eliminated=0, toma=False):
@@ -216,8 +216,8 @@ def test_more_sides_play_shorter_rollouts_and_beyond_four_a_smaller_budget():
     assert plan(view(2), 24, None) == (24, 2)
     assert plan(view(1, toma=True), 24, None) == (24, 2)            # solo: the seat and the A.I.Toma
     assert plan(view(4, eliminated=2), 24, None) == (24, 2)
-    assert plan(view(3), 24, None) == (24, 1) and plan(view(4), 24, None) == (24, 1)
-    assert plan(view(8), 24, None) == (12, 1) and plan(view(8), 1, 3) == (1, 3)
+    assert plan(view(3), 24, None) == (16, 1) and plan(view(4), 24, None) == (12, 1)
+    assert plan(view(8), 24, None) == (6, 1) and plan(view(8), 1, 3) == (1, 3)
     assert plan(view(8), 0, None) == (0, 1)
 
 
