@@ -18,7 +18,7 @@ from domain.engine import InvalidBotOptions, Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.bots import POLICIES
 from domain.games.aipokalypse.determinize import cards_in, sample_world
-from domain.games.aipokalypse.expert import Estimator, ExpertBot, shortlist
+from domain.games.aipokalypse.expert import Estimator, ExpertBot, board_strength, shortlist, value_of
 
 SMALL = {"budget": 6, "time_budget_ms": 10000}
 ROOT = Path(__file__).resolve().parents[3]
@@ -226,3 +226,21 @@ def test_a_budget_smaller_than_the_shortlist_weighs_fewer_commands():
     bot = ExpertBot(POLICIES, budget=2, candidates=3, time_cap_s=100.0)
     assert bot.choose(state, seat, random.Random(1)) in ENGINE.legal_actions(state, seat)
     assert bot.last_rollouts == 2
+
+
+def test_from_three_sides_the_value_weighs_total_strength_too():
+    # "Total Strength": the strength scale value of every unit (scale positions 1-10, 12, 15)
+    assert board_strength([{"unit": "B001", "pos": 9}, {"unit": None, "pos": 3},
+                           {"unit": "B002", "pos": 11}]) == 10 + 15
+
+    def raised(state, seat):
+        data = ENGINE.dump_state(state)
+        assert any(slot["unit"] for slot in data["players"][seat]["slots"])
+        for slot in data["players"][seat]["slots"]:
+            slot["pos"] = 11                                   # every unit at 15
+        return ENGINE.load_state(data)
+
+    state, seat = _position(4, {}, _battling)
+    assert value_of(raised(state, seat), seat) > value_of(state, seat)
+    duo, duo_seat = _position(2, {}, _battling)
+    assert value_of(raised(duo, duo_seat), duo_seat) == value_of(duo, duo_seat)   # health alone
