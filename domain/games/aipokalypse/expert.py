@@ -69,6 +69,11 @@ HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
 # noisy). Measured with health alone: 0 wins in 8 four-seat matches against tacticians.
 STRENGTH_WEIGHT, STRENGTH_WEIGHT_SUDDEN = 0.3, 0.6
 DEVIATION_MARGIN = 0.02
+# Against the A.I.Toma ("it will become so strong that you won't stand a chance"): the share
+# of the side's total strength against the A.I.Toma's units (sum of their card values)
+# counts by TOMA_STRENGTH_WEIGHT. Measured with health alone (4 solo matches per
+# difficulty): expert 0/4 Handy-Man, 1/4 Boss against toma_hunter's 1/4, 0/4.
+TOMA_STRENGTH_WEIGHT = 0.3
 ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
 END_EVENT = "MatchEnded"
 SEARCH_PHASES = frozenset({"recruitment", "battle"})
@@ -137,7 +142,8 @@ def value_of(state: Any, seat: int) -> float:
     len(winners)``, 0 when it is not among them) once the match ended, else its share of
     ``health^k`` (:data:`HEALTH_EXPONENT`) among the living players (eliminated: 0), from 3
     living sides mixed with its share of the total strength (:data:`STRENGTH_WEIGHT`); in
-    solo and co-op the human side's share of health against the A.I.Toma."""
+    solo and co-op the human side's share of health against the A.I.Toma mixed with its
+    share of strength (:data:`TOMA_STRENGTH_WEIGHT`)."""
     v = API.view(state, seat)
     result = v["result"]
     if result is not None:
@@ -149,7 +155,11 @@ def value_of(state: Any, seat: int) -> float:
         ours, theirs = float(side), float(0 if toma["eliminated"] else toma["health_count"])
         ours, theirs = ours / max(1, len(v["seats"])), theirs
         total = ours ** HEALTH_EXPONENT + theirs ** HEALTH_EXPONENT
-        return 0.5 if total == 0 else ours ** HEALTH_EXPONENT / total
+        health = 0.5 if total == 0 else ours ** HEALTH_EXPONENT / total
+        mine = sum(board_strength(s["slots"]) for s in v["seats"] if not s["eliminated"])
+        its = sum(slot.get("strength", 0) for slot in toma["slots"])
+        share = mine / (mine + its) if mine + its else 0.5
+        return (1 - TOMA_STRENGTH_WEIGHT) * health + TOMA_STRENGTH_WEIGHT * share
     weights = {s["seat"]: (0.0 if s["eliminated"] else float(s["health_count"]) ** HEALTH_EXPONENT)
                for s in v["seats"]}
     total = sum(weights.values())
