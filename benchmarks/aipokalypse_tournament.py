@@ -24,7 +24,14 @@ all parts (target p95 <= 1 s at the default budget). The wall-clock cap of a dec
 raised to ``--time-cap`` (default 60 s) so that a loaded machine does not cut the search
 and the results are the same on every machine.
 
-Output: one JSON object on stdout (``_common.report``; metric: the 2-seat win rate).
+Output: one JSON object on stdout (``_common.report``; metric: the 2-seat win rate) and one
+progress line per match on stderr (its result and the CPU time of each expert decision).
+
+The generic ``benchmarks/tournament.py`` plays the same lineups on its own seeds (with the
+expert's wall-clock ``time_budget_ms`` in force): ``--game aipokalypse --seats 2 --levels
+expert,tactician``; ``--seats 4 --levels expert,tactician``; ``--seats 1 --options
+'{"mode": "solo", "difficulty": "boss"}' --levels expert --levels toma_hunter`` (the
+difference of the two lineups with its interval).
 """
 from __future__ import annotations
 
