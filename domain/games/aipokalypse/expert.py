@@ -71,8 +71,9 @@ STRENGTH_WEIGHT, STRENGTH_WEIGHT_SUDDEN = 0.3, 0.6
 DEVIATION_MARGIN = 0.02
 # Against the A.I.Toma ("it will become so strong that you won't stand a chance"): the share
 # of the side's total strength against the A.I.Toma's units (sum of their card values)
-# counts by TOMA_STRENGTH_WEIGHT. Measured with health alone (4 solo matches per
-# difficulty): expert 0/4 Handy-Man, 1/4 Boss against toma_hunter's 1/4, 0/4.
+# counts by TOMA_STRENGTH_WEIGHT. Measured (4 solo matches per difficulty, same seeds, wins
+# Handy-Man/Boss/Endboss/Untamed): health alone 0/1/0/0, with strength 1/1/0/0, toma_hunter
+# 1/0/0/0 (docs/known-limitations.md: too few matches to tell them apart).
 TOMA_STRENGTH_WEIGHT = 0.3
 ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
 END_EVENT = "MatchEnded"
