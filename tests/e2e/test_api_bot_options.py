@@ -142,3 +142,15 @@ def test_a_fork_with_new_seats_checks_their_bot_options(app, embedded_service):
     assert status == 400 and problem["code"] == "validation_error", problem
     assert "budget" in problem["errors"]["seats"]["0"]["bot_options"]
     assert _matches_stored(embedded_service) == before
+
+
+def test_the_catalogue_lists_the_aipokalypse_expert_and_its_options(http):
+    status, _, game = http.get("/v1/games/aipokalypse")
+    assert status == 200
+    assert "expert" in game["bots"] and set(game["bot_options"]) == set(game["bots"])
+    expert = game["bot_options"]["expert"]
+    assert expert["additionalProperties"] is False
+    assert {k: (p["type"], p["minimum"], p["maximum"]) for k, p in expert["properties"].items()} \
+        == {"budget": ("integer", 0, 4096), "candidates": ("integer", 1, 12),
+            "time_budget_ms": ("integer", 50, 10000)}
+    assert game["bot_options"]["tactician"]["properties"] == {}

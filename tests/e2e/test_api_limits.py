@@ -276,3 +276,14 @@ def test_a_player_key_has_its_own_budget_on_every_endpoint(limited):
     _assert_rate_limited(status, headers, body)
     assert http.get("/v1/games", bob["key"])[0] == 200       # another player
     assert http.get("/v1/games")[0] == 200                  # the address
+
+
+def test_the_aipokalypse_expert_is_capped_by_the_same_option_names(limited):
+    http, _ = limited()
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "expert", "bot_options": {"budget": 513}}]
+    status, _, body = http.post("/v1/matches", {"game": "aipokalypse", "seats": seats})
+    assert status == 422, body
+    assert (body["code"], body["seat"], body["option"], body["cap"]) == ("bot_options_capped", 1, "budget", 512)
+    seats[1]["bot_options"] = {"budget": 512, "time_budget_ms": 2000}
+    status, _, body = http.post("/v1/matches", {"game": "aipokalypse", "seats": seats})
+    assert status == 201, body

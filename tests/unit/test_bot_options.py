@@ -110,7 +110,12 @@ def test_modular_engines_read_bot_options_from_the_game_folders_bots_module():
 
     assert AI.bot_options_schema == {"expert": bots.EXPERT_OPTIONS_SCHEMA}
     assert AI.bot_factories == {"expert": bots.make_expert}
-    for game in ("aipokalypse", "dead-apocalypse"):
+    from domain.games.aipokalypse import bots as aipokalypse_bots
+
+    aipokalypse = registry()["aipokalypse"]
+    assert aipokalypse.bot_options_schema == {"expert": aipokalypse_bots.EXPERT_OPTIONS_SCHEMA}
+    assert aipokalypse.bot_factories == {"expert": aipokalypse_bots.make_expert}
+    for game in ("dead-apocalypse",):
         engine = registry()[game]
         assert dict(engine.bot_options_schema) == {}
         assert all(s == dict(NO_BOT_OPTIONS) for s in bot_options_schemas(engine).values())

@@ -19,6 +19,7 @@ from .actions import legal_actions
 from .cards import catalogue
 from .bot_decisions import decision_choice
 from .context import timeout_option
+from .expert import ExpertBot
 from .hunter import TomaHunterBot
 from .state import Player, Slot, dump_slot, strength_of, unit_of, units
 
@@ -202,3 +203,47 @@ class IdleBot:
 
 BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
         "toma_hunter": TomaHunterBot(fallback=TacticianBot())}
+#: the expert's rollout policies (expert.py sits below this module: they are handed in)
+POLICIES = {"tactician": BOTS["tactician"], "toma_hunter": BOTS["toma_hunter"]}
+BOTS["expert"] = ExpertBot(POLICIES)
+
+# Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23: "under
+# ``budget`` and ``time_budget_ms`` options like AI: 100% Human's expert"). An omitted option
+# keeps ExpertBot's default. The server's caps (service.store.quotas) bound both by name.
+EXPERT_OPTIONS_SCHEMA = {
+    "type": "object",
+    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
+    "properties": {
+        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
+                   "description": "Rollouts per decision, all weighed commands together; 0 "
+                                  "plays the tactician's (toma_hunter's) choice. Default "
+                                  f"{BOTS['expert'].budget}."},
+        "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
+                       "description": "Commands weighed by the rollouts. Default "
+                                      f"{BOTS['expert'].candidates}."},
+        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
+                           "description": "Wall-clock budget of one decision in "
+                                          "milliseconds: when it runs out, the rollouts "
+                                          "finished so far decide. Default "
+                                          f"{int(BOTS['expert'].time_cap_s * 1000)}."},
+    },
+    "additionalProperties": False,
+}
+BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
+
+
+def make_expert(options: dict[str, Any]) -> ExpertBot:
+    """An :class:`ExpertBot` configured by validated ``options`` (:data:`EXPERT_OPTIONS_SCHEMA`):
+    ``budget``, ``candidates`` and ``time_budget_ms`` (ms) -> ``time_cap_s`` (s); an omitted
+    key keeps the constructor's default. Raises ValueError for values ExpertBot refuses."""
+    kwargs: dict[str, Any] = {}
+    if "budget" in options:
+        kwargs["budget"] = options["budget"]
+    if "candidates" in options:
+        kwargs["candidates"] = options["candidates"]
+    if "time_budget_ms" in options:
+        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
+    return ExpertBot(POLICIES, **kwargs)
+
+
+BOT_FACTORIES = {"expert": make_expert}

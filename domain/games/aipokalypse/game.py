@@ -4,13 +4,14 @@ actions (pending, legal actions), views (view, redact, redact_type), bots."""
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, flow, fold, rules, sides, spec, state as state_mod, views
+from . import actions, bots, cards, expert, flow, fold, rules, sides, spec, state as state_mod, views
 from .context import Ctx
 from .state import MatchState
 
@@ -23,8 +24,15 @@ class AIPokalypseEngine(ModularEngine):
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "idle"
+
+    def estimator(self) -> expert.Estimator:
+        """The expert's rollouts as a :class:`domain.estimates.Estimator` (metric
+        ``win_probability``, from the seat's view only; issue 23)."""
+        return expert.Estimator(bots.POLICIES)
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Game Setup: one ``MatchStarted`` event with every shuffle and deal."""

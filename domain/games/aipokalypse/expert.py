@@ -1,0 +1,323 @@
+"""The ``expert`` bot and the game's estimator: determinized Monte Carlo rollouts over a
+shortlist of commands (issue 23).
+
+How it decides (one call of :meth:`ExpertBot.choose`):
+
+1. **Shortlist.** The rollout policy's own choice (``tactician``; ``toma_hunter`` against
+   the A.I.Toma) comes first, then one command of each other kind the seat may send
+   (:func:`shortlist`): in Recruitment a Triple, a recruit, spending ammo, opening a slot
+   and ``ready``; in battle ``pass`` and the cheapest reactions; in an effect decision its
+   other options. At most ``candidates`` commands. The Expert Variant draft and the
+   faction choice are the policy's (no rollouts).
+2. **Determinization.** Each sample is a world dealt by :func:`.determinize.sample_world`
+   from ``view(state, seat)`` only: other hands, deck orders, health and battle stacks,
+   face-down cards and — during the private Recruitment Phase — the other seats' moves of
+   this phase are dealt or played again.
+3. **Rollouts.** For every sample each shortlisted command is applied to that world and the
+   match is played on by the rollout policy for every seat (the A.I.Toma plays itself) for
+   ``horizon`` more rounds (:func:`plan`: 2 with two living sides, else 1) or to its end. Candidates share the samples and the rollout
+   seeds (common random numbers). The value of a rollout (:func:`value_of`) is the seat's
+   share of the win when the match ended, else its chance by the health points left.
+4. The command with the best mean value wins (ties: the earlier in the shortlist, so the
+   policy's choice unless another is better).
+
+Budget: ``budget`` rollouts per decision in all (``budget // len(shortlist)`` samples, at
+least one; beyond 2 living sides ``budget x 2 / sides``, :func:`plan`). ``time_cap_s`` is
+a wall-clock safety net only: when a decision takes longer, the samples finished so far
+decide (then the choice may depend on the machine). Bot options
+(``bots.BOT_OPTIONS["expert"]``): ``budget``, ``candidates``, ``time_budget_ms``.
+
+The estimator (:class:`Estimator`, metric ``win_probability``) runs the same rollouts for
+the commands it is given: the mean value of each, from the seat's view only, the same
+numbers for the same seed.
+
+The match is reached only through the calls the engine itself delegates to (:data:`API`:
+``view``, ``pending``, ``legal_actions``, ``decide``, ``evolve``, ``dump_state``,
+``load_state``; the result is the view's) and the policy bots' ``choose``, which
+:mod:`.bots` hands in (``policies``: ``tactician`` and ``toma_hunter``), so this module sits
+below ``bots`` and ``game`` (.importlinter).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from types import SimpleNamespace
+from typing import Any, Mapping, Sequence
+
+from . import actions, fold, rules, state as state_mod, views
+from .determinize import sample_world
+from .spec import SCALE
+
+DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together)
+DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
+DEFAULT_HORIZON = 2             # rounds a rollout plays on (then the health points decide)
+# More sides make every rollout round dearer (each seat recruits and fights): from 3 living
+# sides a rollout plays DEFAULT_HORIZON_MANY round and the budget shrinks by
+# FULL_BUDGET_SIDES / sides (measured, 4 seats, budget 24, CPU per decision: p95 1.8 s with
+# 2 rounds, 1.49 s with 1 round (p50 0.98 s); 2 seats, 2 rounds: p95 0.9 s).
+DEFAULT_HORIZON_MANY = 1
+FULL_BUDGET_SIDES = 2
+DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
+ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
+HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
+# From 3 living sides most matches end in the A.I.Pokalypse, where the highest total
+# strength wins (measured: 7 of 8 four-seat matches), so the value at the horizon also
+# weighs the seat's share of the total strength: by STRENGTH_WEIGHT, in Sudden Death (when
+# the A.I.Pokalypse can be triggered) by STRENGTH_WEIGHT_SUDDEN; and a command other than
+# the policy's must beat it by DEVIATION_MARGIN (one-round rollouts on a smaller budget are
+# noisy). Measured with health alone: 0 wins in 8 four-seat matches against tacticians.
+STRENGTH_WEIGHT, STRENGTH_WEIGHT_SUDDEN = 0.3, 0.6
+DEVIATION_MARGIN = 0.02
+# Against the A.I.Toma ("it will become so strong that you won't stand a chance"): the share
+# of the side's total strength against the A.I.Toma's units (sum of their card values)
+# counts by TOMA_STRENGTH_WEIGHT. Measured (4 solo matches per difficulty, same seeds, wins
+# Handy-Man/Boss/Endboss/Untamed): health alone 0/1/0/0, with strength 1/1/0/0, toma_hunter
+# 1/0/0/0 (docs/known-limitations.md: too few matches to tell them apart).
+TOMA_STRENGTH_WEIGHT = 0.3
+ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
+END_EVENT = "MatchEnded"
+SEARCH_PHASES = frozenset({"recruitment", "battle"})
+#: Recruitment command kinds in the order the shortlist takes one of each
+RECRUIT_KINDS = ("triple", "recruit", "spend_ammo_humans", "spend_ammo", "open_slot", "ready")
+
+
+#: the engine's own calls (``game.AIPokalypseEngine`` delegates to these modules)
+API = SimpleNamespace(view=views.view, pending=actions.pending, legal_actions=actions.legal_actions,
+                      decide=rules.RULES.decide, evolve=fold.evolve,
+                      dump_state=state_mod.dump_state, load_state=state_mod.load_state)
+
+
+def _policy_name(view: Mapping[str, Any]) -> str:
+    return "toma_hunter" if view.get("toma") else "tactician"
+
+
+def sides(view: Mapping[str, Any]) -> int:
+    """Living sides of the match as the view shows them: seats not eliminated, plus the
+    A.I.Toma (solo and co-op)."""
+    toma = view.get("toma")
+    return (sum(1 for s in view["seats"] if not s["eliminated"])
+            + (1 if toma and not toma["eliminated"] else 0))
+
+
+def plan(view: Mapping[str, Any], budget: int, horizon: int | None) -> tuple[int, int]:
+    """``(rollouts, horizon)`` of a decision: ``horizon`` or, when ``None``,
+    :data:`DEFAULT_HORIZON` with up to 2 living sides (:func:`sides`), else
+    :data:`DEFAULT_HORIZON_MANY`; ``budget`` shrunk by ``FULL_BUDGET_SIDES / sides`` beyond
+    :data:`FULL_BUDGET_SIDES` sides (at least 1 when ``budget`` > 0)."""
+    count = sides(view)
+    if horizon is None:
+        horizon = DEFAULT_HORIZON if count <= 2 else DEFAULT_HORIZON_MANY
+    if count > FULL_BUDGET_SIDES and budget > 0:
+        budget = max(1, budget * FULL_BUDGET_SIDES // count)
+    return budget, horizon
+
+
+def shortlist(actions: list[dict[str, Any]], first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """``first`` (the policy's choice) and one command of each other kind, at most ``limit``.
+
+    Recruitment (:data:`RECRUIT_KINDS`): the first listed command of each kind (``legal_actions``
+    lists a kind's commands in a stable order), ``ready`` last. Battle: ``pass``, then
+    ammo reactions by count, then card reactions. Effect decisions, placements and offers:
+    the listed order."""
+    out = [first]
+    kinds = {a["type"] for a in actions}
+    if kinds & set(RECRUIT_KINDS):
+        order = [next(a for a in actions if a["type"] == k) for k in RECRUIT_KINDS if k in kinds]
+    elif kinds & {"react_card", "react_ammo", "pass"}:
+        order = ([a for a in actions if a["type"] == "pass"]
+                 + sorted((a for a in actions if a["type"] == "react_ammo"), key=lambda a: a.get("count", 0))
+                 + [a for a in actions if a["type"] not in ("pass", "react_ammo")])
+    else:
+        order = list(actions)
+    for a in order:
+        if len(out) >= limit:
+            break
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def value_of(state: Any, seat: int) -> float:
+    """The seat's value of a (rollout) position in 0..1: its share of the win (``1 /
+    len(winners)``, 0 when it is not among them) once the match ended, else its share of
+    ``health^k`` (:data:`HEALTH_EXPONENT`) among the living players (eliminated: 0), from 3
+    living sides mixed with its share of the total strength (:data:`STRENGTH_WEIGHT`); in
+    solo and co-op the human side's share of health against the A.I.Toma mixed with its
+    share of strength (:data:`TOMA_STRENGTH_WEIGHT`)."""
+    v = API.view(state, seat)
+    result = v["result"]
+    if result is not None:
+        winners = result.get("winners") or []
+        return 1.0 / len(winners) if seat in winners else 0.0
+    toma = v.get("toma")
+    if toma:
+        side = sum(s["health_count"] for s in v["seats"] if not s["eliminated"])
+        ours, theirs = float(side), float(0 if toma["eliminated"] else toma["health_count"])
+        ours, theirs = ours / max(1, len(v["seats"])), theirs
+        total = ours ** HEALTH_EXPONENT + theirs ** HEALTH_EXPONENT
+        health = 0.5 if total == 0 else ours ** HEALTH_EXPONENT / total
+        mine = sum(board_strength(s["slots"]) for s in v["seats"] if not s["eliminated"])
+        its = sum(slot.get("strength", 0) for slot in toma["slots"])
+        share = mine / (mine + its) if mine + its else 0.5
+        return (1 - TOMA_STRENGTH_WEIGHT) * health + TOMA_STRENGTH_WEIGHT * share
+    weights = {s["seat"]: (0.0 if s["eliminated"] else float(s["health_count"]) ** HEALTH_EXPONENT)
+               for s in v["seats"]}
+    total = sum(weights.values())
+    health = 0.0 if total == 0 else weights[seat] / total
+    if sides(v) <= 2:
+        return health
+    strength = {s["seat"]: 0 if s["eliminated"] else board_strength(s["slots"]) for s in v["seats"]}
+    total = sum(strength.values())
+    share = strength[seat] / total if total else 1.0 / sides(v)
+    weight = STRENGTH_WEIGHT_SUDDEN if v["sudden_death"] else STRENGTH_WEIGHT
+    return (1 - weight) * health + weight * share
+
+
+def board_strength(slots: Sequence[Mapping[str, Any]]) -> int:
+    """"Total Strength" of a board as a view shows it: the strength scale value of every
+    unit (no temporary strength)."""
+    return sum(SCALE[slot["pos"]] for slot in slots if slot.get("unit"))
+
+
+class _Search:
+    """Rollouts of some commands of ``seat`` over sample worlds of its view."""
+
+    def __init__(self, state: Any, seat: int, horizon: int, policies: Mapping[str, Any]):
+        self.seat = seat
+        self.view = API.view(state, seat)
+        self.dump = API.dump_state(state)
+        self.horizon = horizon
+        self.policy = policies[_policy_name(self.view)]
+
+    def world(self, seed: int) -> dict[str, Any]:
+        return sample_world(self.dump, self.view, self.seat, random.Random(seed))
+
+    def rollout(self, world: Mapping[str, Any], command: Mapping[str, Any], seed: int) -> float:
+        """The value (:func:`value_of`) of ``command`` in ``world`` played on by the policy;
+        NaN when the sample world refuses the command."""
+        engine = API
+        state = engine.load_state(world)
+        rng = random.Random(seed)
+        try:
+            for event in engine.decide(state, self.seat, dict(command), rng):
+                state = engine.evolve(state, event)
+        except Exception:                                   # a world the command does not fit
+            return math.nan
+        rounds, last = 0, []                                # Recruitment Phases begun
+        for _ in range(ROLLOUT_STEP_CAP if self.horizon else 0):
+            if rounds >= self.horizon or any(e.type == END_EVENT for e in last):
+                break
+            pending = engine.pending(state)
+            if not pending:
+                break
+            actor = min(pending)
+            move = self.policy.choose(state, actor, rng)
+            last = engine.decide(state, actor, move, rng)
+            for event in last:
+                state = engine.evolve(state, event)
+                rounds += event.type == ROUND_EVENT
+        return value_of(state, self.seat)
+
+    def values(self, commands: Sequence[Mapping[str, Any]], samples: int, seed: int,
+               deadline: float | None = None) -> tuple[list[float], int]:
+        """Mean rollout value of each command over ``samples`` worlds (common worlds and
+        seeds) and the rollouts run; stops early at ``deadline`` (``time.perf_counter``)."""
+        totals = [0.0] * len(commands)
+        counts = [0] * len(commands)
+        runs = 0
+        seeder = random.Random(seed)
+        for _ in range(samples):
+            world_seed, roll_seed = seeder.getrandbits(64), seeder.getrandbits(64)
+            try:
+                world = self.world(world_seed)
+            except Exception:                               # noqa: BLE001 (a dump it cannot deal)
+                continue
+            for i, command in enumerate(commands):
+                try:
+                    val = self.rollout(world, command, roll_seed)
+                except Exception:                           # noqa: BLE001 (a world the policy breaks)
+                    val = math.nan
+                runs += self.horizon > 0
+                if not math.isnan(val):
+                    totals[i] += val
+                    counts[i] += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        means = [t / c if c else math.nan for t, c in zip(totals, counts)]
+        return means, runs
+
+
+class ExpertBot:
+    """Monte Carlo bot (module doc). ``policies``: the rollout policy bots by level
+    (``tactician``, ``toma_hunter``); ``budget``: rollouts per decision (0: the policy's
+    choice); ``candidates``: commands weighed; ``horizon``: rounds a rollout plays
+    (``None``: by the living sides, :func:`plan`);
+    ``time_cap_s``: wall-clock cap of a decision in seconds. Raises ValueError for a
+    negative budget, fewer than 1 candidate or horizon, or a cap <= 0."""
+
+    name = "expert"
+
+    def __init__(self, policies: Mapping[str, Any], budget: int = DEFAULT_BUDGET,
+                 candidates: int = DEFAULT_CANDIDATES, horizon: int | None = None,
+                 time_cap_s: float = DEFAULT_TIME_CAP_S):
+        if budget < 0 or candidates < 1 or (horizon is not None and horizon < 1) or time_cap_s <= 0:
+            raise ValueError("budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required")
+        self.policies = policies
+        self.budget, self.candidates, self.horizon, self.time_cap_s = budget, candidates, horizon, time_cap_s
+        self.last_rollouts = 0
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
+        and ``rng`` only. Raises ValueError when the seat has no decision to make."""
+        self.last_rollouts = 0
+        legal = API.legal_actions(state, seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no decision to make")
+        v = API.view(state, seat)
+        seed = rng.getrandbits(64)
+        first = self.policies[_policy_name(v)].choose(state, seat, random.Random(seed))
+        if len(legal) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
+            return first
+        budget, horizon = plan(v, self.budget, self.horizon)
+        candidates = shortlist(legal, first, min(self.candidates, budget))
+        if len(candidates) == 1:
+            return first
+        samples = budget // len(candidates)                # >= 1: never above the budget
+        search = _Search(state, seat, horizon, self.policies)
+        means, self.last_rollouts = search.values(candidates, samples, seed,
+                                                  time.perf_counter() + self.time_cap_s)
+        margin = DEVIATION_MARGIN if sides(v) > 2 else 1e-9
+        best, best_value = first, means[0] if not math.isnan(means[0]) else -1.0
+        for command, mean in zip(candidates[1:], means[1:]):
+            if not math.isnan(mean) and mean > best_value + (margin if best is first else 1e-9):
+                best, best_value = command, mean
+        return dict(best)
+
+
+class Estimator:
+    """The game's :class:`domain.estimates.Estimator`: each command's mean rollout value
+    (:func:`value_of`, the seat's win probability) over ``budget // len(commands)`` sample
+    worlds of the seat's view (:class:`ExpertBot`'s rollouts with ``policies``, ``horizon``
+    rounds); the rollouts spent never exceed ``budget``."""
+
+    metric = "win_probability"
+
+    def __init__(self, policies: Mapping[str, Any], horizon: int | None = None):
+        self.policies = policies
+        self.horizon = horizon
+
+    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
+                 budget: int, rng: random.Random) -> list[float]:
+        """One float in 0..1 per command, in order. A budget below one rollout per command
+        weighs each command by :func:`value_of` right after it in one sample world (no
+        rollout). Raises ValueError for no commands or a budget below 1."""
+        if not commands:
+            raise ValueError("no commands to estimate")
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
+        samples = budget // len(commands)
+        horizon = plan(API.view(state, seat), budget, self.horizon)[1]
+        search = _Search(state, seat, horizon if samples else 0, self.policies)
+        means, _ = search.values(list(commands), max(1, samples), rng.getrandbits(64))
+        return [0.0 if math.isnan(m) else m for m in means]
