@@ -108,9 +108,14 @@ def _spec(name: str) -> ModuleType:
 def test_modular_engines_read_bot_options_from_the_game_folders_bots_module():
     from domain.games.ai_100_human import bots
 
+    from domain.games.dead_apocalypse import bots as dead_bots
+
     assert AI.bot_options_schema == {"expert": bots.EXPERT_OPTIONS_SCHEMA}
     assert AI.bot_factories == {"expert": bots.make_expert}
-    for game in ("aipokalypse", "dead-apocalypse"):
+    dead = registry()["dead-apocalypse"]
+    assert dead.bot_options_schema == {"expert": dead_bots.EXPERT_OPTIONS_SCHEMA}
+    assert dead.bot_factories == {"expert": dead_bots.make_expert}
+    for game in ("aipokalypse",):
         engine = registry()[game]
         assert dict(engine.bot_options_schema) == {}
         assert all(s == dict(NO_BOT_OPTIONS) for s in bot_options_schemas(engine).values())
