@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import spec
 from .cards import catalogue

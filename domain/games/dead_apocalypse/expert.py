@@ -41,7 +41,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .actions import legal_actions, pending
 from .bots import CooperativeBot, _table, zombie_value
