@@ -58,7 +58,8 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import _common  # noqa: F401  (import path)
 from _common import report

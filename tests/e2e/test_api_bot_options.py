@@ -53,6 +53,19 @@ def test_the_catalogue_lists_each_bot_levels_options_schema(http):
         assert set(entry["bot_options"]) == set(entry["bots"])
 
 
+def test_dead_apocalypse_lists_its_expert_level_and_options(http):
+    """Issue 23: Dead Apocalypse's ``expert`` is in the catalogue with its options."""
+    status, _, game = http.get("/v1/games/dead-apocalypse")
+    assert status == 200
+    assert set(game["bot_options"]) == set(game["bots"]) == {"random", "cooperative", "idle",
+                                                              "expert"}
+    expert = game["bot_options"]["expert"]
+    assert {k: (p["type"], p["minimum"], p["maximum"]) for k, p in expert["properties"].items()} \
+        == {"budget": ("integer", 0, 4096), "candidates": ("integer", 1, 12),
+            "time_budget_ms": ("integer", 50, 10000)}
+    assert game["bot_options"]["cooperative"]["properties"] == {}
+
+
 def test_a_solo_expert_seat_with_options_plays_to_the_end_with_those_options(
         app, embedded_service, counted_expert):
     bootstrap.install(embedded_service)

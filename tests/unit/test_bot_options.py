@@ -108,6 +108,8 @@ def _spec(name: str) -> ModuleType:
 def test_modular_engines_read_bot_options_from_the_game_folders_bots_module():
     from domain.games.ai_100_human import bots
 
+    from domain.games.dead_apocalypse import bots as dead_bots
+
     assert AI.bot_options_schema == {"expert": bots.EXPERT_OPTIONS_SCHEMA}
     assert AI.bot_factories == {"expert": bots.make_expert}
     from domain.games.aipokalypse import bots as aipokalypse_bots
@@ -115,7 +117,12 @@ def test_modular_engines_read_bot_options_from_the_game_folders_bots_module():
     aipokalypse = registry()["aipokalypse"]
     assert aipokalypse.bot_options_schema == {"expert": aipokalypse_bots.EXPERT_OPTIONS_SCHEMA}
     assert aipokalypse.bot_factories == {"expert": aipokalypse_bots.make_expert}
-    for game in ("dead-apocalypse",):
+    dead = registry()["dead-apocalypse"]
+    assert dead.bot_options_schema == {"expert": dead_bots.EXPERT_OPTIONS_SCHEMA}
+    assert dead.bot_factories == {"expert": dead_bots.make_expert}
+    without = sorted(set(registry()) - {"ai-100-human", "aipokalypse", "dead-apocalypse"})
+    assert without, "a registered game without bot options (the example game) is checked below"
+    for game in without:
         engine = registry()[game]
         assert dict(engine.bot_options_schema) == {}
         assert all(s == dict(NO_BOT_OPTIONS) for s in bot_options_schemas(engine).values())

@@ -1,5 +1,8 @@
-"""Bot policies: ``random`` (uniform over legal actions), ``cooperative`` and ``idle`` (the
-turn-timeout policy, :mod:`.timeout_bot`).
+"""Bot policies: ``random`` (uniform over legal actions), ``cooperative``, ``idle`` (the
+turn-timeout policy, :mod:`.timeout_bot`) and ``expert`` (:mod:`.expert`: Monte Carlo
+rollouts of the cooperative team over the seat's information set; per-seat options
+:data:`BOT_OPTIONS` built by :data:`BOT_FACTORIES`: ``budget``, ``candidates``,
+``time_budget_ms``).
 
 All read only what their seat sees (:func:`views.view` for that seat) and pick from
 :func:`actions.legal_actions`. ``cooperative`` plays to win as a team:
@@ -387,3 +390,45 @@ def _conditional(card: CardDef) -> bool:
 
 BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
         "idle": TimeoutBot(CooperativeBot())}
+from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+
+# Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23, like
+# AI: 100% Human's expert). An omitted option keeps ExpertBot's default.
+EXPERT_OPTIONS_SCHEMA = {
+    "type": "object",
+    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
+    "properties": {
+        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
+                   "description": "Rollouts per searched decision (each plays the match to "
+                                  "its end with the cooperative team); 0 plays the "
+                                  f"cooperative choice. Default {BOTS['expert'].budget}."},
+        "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
+                       "description": "Commands weighed by the rollouts (the cooperative "
+                                      "choice and strategic alternatives). Default "
+                                      f"{BOTS['expert'].candidates}."},
+        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
+                           "description": "Wall-clock budget of one decision in "
+                                          "milliseconds: when it runs out, the rollouts "
+                                          "finished so far decide. Default "
+                                          f"{round(BOTS['expert'].time_cap_s * 1000)}."},
+    },
+    "additionalProperties": False,
+}
+BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
+
+
+def make_expert(options: dict[str, Any]) -> ExpertBot:
+    """An :class:`ExpertBot` configured by validated ``options`` (:data:`EXPERT_OPTIONS_SCHEMA`):
+    ``budget``, ``candidates``, ``time_budget_ms`` (ms) -> ``time_cap_s`` (s); an omitted
+    key keeps the constructor's default. Raises ValueError for values ExpertBot refuses."""
+    kwargs: dict[str, Any] = {}
+    if "budget" in options:
+        kwargs["budget"] = options["budget"]
+    if "candidates" in options:
+        kwargs["candidates"] = options["candidates"]
+    if "time_budget_ms" in options:
+        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
+    return ExpertBot(**kwargs)
+
+
+BOT_FACTORIES = {"expert": make_expert}

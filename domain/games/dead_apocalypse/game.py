@@ -4,6 +4,7 @@ wiring spec (options, commands), turns (set-up), rules (decide), fold (evolve), 
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 from domain.engine import Event
@@ -12,6 +13,7 @@ from domain.modular import ModularEngine
 
 from . import actions, bots, cards, fold, rules, spec, state as state_mod, views
 from .ending import result_data
+from .expert import ESTIMATOR
 from .recorder import GameOver, Recorder
 from .state import clone
 from .turns import set_up
@@ -25,8 +27,15 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
     cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "idle"                 # timeout_bot.py: the answer that uses nothing (shared RULINGS)
+
+    def estimator(self) -> Any:
+        """The expert's rollouts as a :class:`domain.estimates.Estimator`
+        (:class:`expert.WinEstimator`, metric ``win_probability``), from the seat's view only."""
+        return ESTIMATOR
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Game Setup events up to the first seat's play step."""

@@ -14,7 +14,7 @@ def coop(state, seat):
 
 def test_bot_levels_and_the_timeout_policy():
     """Timeouts take the answer that uses nothing (shared RULINGS, test_timeout_answers)."""
-    assert set(E.bots) == {"random", "cooperative", "idle"} and E.timeout_bot == "idle"
+    assert set(E.bots) == {"random", "cooperative", "idle", "expert"} and E.timeout_bot == "idle"
 
 
 def _scout(amount, seat=0, ally=False):

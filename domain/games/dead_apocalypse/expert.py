@@ -1,0 +1,276 @@
+"""The ``expert`` bot and the estimator of *Dead Apocalypse*: determinized Monte Carlo
+rollouts over the seat's information set, with the ``cooperative`` team as rollout policy
+(issue 23).
+
+How the bot decides (one call of :meth:`ExpertBot.choose`):
+
+1. **Candidates.** The ``cooperative`` bot's own choice comes first. Other legal commands
+   are grouped by what they do (playing one of two copies of a card is the same command)
+   and the strategic alternatives are added, at most ``candidates`` in all: on the own turn
+   the other Zombies to defeat (by the cooperative plan value, :func:`bots.zombie_value`),
+   another way to pay the HP, ending the turn, calling for help, occupying a Location
+   instead of playing the Human; the other answers of a prompt (which card to Ditch or
+   skip, which Human occupies, Adept Survivor or Resource Row card), assisting or declining
+   a Call for Help. A cooperative choice that plays a card, resolves a Repeat, wins at once
+   (the CDC's column) or is the only command is played without search: playing a card
+   costs nothing (cards kept in hand are discarded at the end of the turn anyway, "Place
+   any cards you played and any cards remaining in your hand ... into your discard pile").
+2. **Determinization.** Each sample world is dealt from ``view(state, seat)`` only
+   (:func:`determinize.sample_world`): the other hands, every deck, the Zombie Stack (the
+   CDC among its bottom 11 cards) and the Resource Stack.
+3. **Rollouts.** Each candidate is applied to a copy of the sample world and the match is
+   played to its end by the ``cooperative`` bot on every seat (the engine's own rules,
+   without re-checking the legality of the policy's commands). Candidates share the
+   sample and the rollout RNG (common random numbers). Value: 1 for a won match, else
+   :data:`LOSS_PROGRESS_WEIGHT` x the share of the Zombie Stack revealed since the
+   decision (1 when the CDC came out): a lost race that came closer to the CDC is worth
+   more than one that did not (a tie-breaker between losses, far below any win).
+4. **Successive halving** (as AI: 100% Human's expert): the ``budget`` rollouts are split
+   over ``ceil(log2(candidates))`` rounds; after each round the better half stays. The
+   best mean wins (ties: the earlier candidate, i.e. the cooperative choice).
+
+Determinism: the choice depends only on the view, the legal commands and ``rng``;
+``time_cap_s`` is a wall-clock safety net (when a decision takes longer, the samples
+finished so far decide; then the choice may depend on the machine).
+
+The estimator (:class:`WinEstimator`, ``ENGINE.estimator()``) runs the same rollouts for
+given commands and answers the share of rollouts won (metric ``win_probability``).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .actions import legal_actions, pending
+from .bots import CooperativeBot, _table, zombie_value
+from .cards import catalogue, def_id
+from .determinize import sample_world
+from .recorder import GameOver, Recorder
+from .rules import _apply
+from .state import MatchState, clone
+from .views import view
+
+DEFAULT_BUDGET = 16             # rollouts per searched decision
+DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
+DEFAULT_TIME_CAP_S = 0.8        # wall-clock safety net per decision (seconds)
+LOSS_PROGRESS_WEIGHT = 0.3      # value of a lost rollout per share of the Zombie Stack revealed
+MAX_ROLLOUT_STEPS = 20_000      # a safety net: a match has about 150-200 commands
+
+#: the rollout policy of every seat
+POLICY = CooperativeBot()
+#: cooperative choices played without search (module doc, step 1)
+NO_SEARCH = frozenset({"play", "use_repeat"})
+
+
+def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
+                  rng: random.Random) -> MatchState:
+    """``command``'s events folded into ``state`` (mutated and returned) without the
+    legality check of ``decide`` (rollouts only send commands of ``legal_actions``)."""
+    rec = Recorder(state)
+    try:
+        _apply(rec, seat, dict(command), command["type"], rng)
+    except GameOver:
+        pass
+    return rec.state
+
+
+def rollout(world: MatchState, seat: int, command: Mapping[str, Any],
+            rng: random.Random) -> tuple[bool, float]:
+    """Play ``command`` for ``seat`` in the sample ``world`` (mutated), then the
+    ``cooperative`` bot on every seat to the end of the match. Returns ``(won, value)``
+    (module doc, step 3). Raises ValueError when the match stalls."""
+    zombies = len(world.zombie_stack)
+    state = apply_command(world, seat, command, rng)
+    steps = 0
+    while state.result is None:
+        pend = pending(state)
+        if not pend or steps > MAX_ROLLOUT_STEPS:
+            raise ValueError("rollout stalled")
+        actor = min(pend)
+        state = apply_command(state, actor, POLICY.choose(state, actor, rng), rng)
+        steps += 1
+    won = state.result["outcome"] == "won"
+    if won:
+        return True, 1.0
+    cat = catalogue()
+    if any(r is not None and cat.of(r).kind == "cdc" for r in state.resource_row):
+        return False, LOSS_PROGRESS_WEIGHT
+    revealed = 1.0 - len(state.zombie_stack) / zombies if zombies else 0.0
+    return False, LOSS_PROGRESS_WEIGHT * min(1.0, max(0.0, revealed))
+
+
+def _key(command: Mapping[str, Any]) -> tuple:
+    """What a command does: two copies of a card played (or occupying) are the same."""
+    card = command.get("card")
+    return (command["type"], def_id(card) if isinstance(card, str) else None,
+            command.get("location"), command.get("column"),
+            repr(command.get("spend")), command.get("choice"))
+
+
+def candidates(v: Mapping[str, Any], seat: int, options: list[dict[str, Any]],
+               first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """``first`` (the cooperative choice) and at most ``limit - 1`` strategic alternatives
+    among ``options`` (module doc, step 1), one per distinct :func:`_key`."""
+    cat = catalogue()
+    t = _table(v)
+    seen = {_key(first)}
+    out = [first]
+
+    def rank(o: dict[str, Any]) -> tuple:
+        kind = o["type"]
+        if kind == "defeat":
+            return (0, -zombie_value(t, o["column"]), "spend" in o)
+        order = {"occupy": 1, "call_for_help": 2, "end_turn": 3, "claim": 4, "choose": 4,
+                 "skip": 5, "assist": 4, "decline": 4, "end_assist": 6}
+        card = o.get("card")
+        worth = -cat.of(card).damage if isinstance(card, str) else 0
+        return (order.get(kind, 9), worth, 0)
+
+    for o in sorted(options, key=rank):
+        if len(out) >= limit:
+            break
+        if o["type"] in NO_SEARCH:
+            continue
+        k = _key(o)
+        if k not in seen:
+            seen.add(k)
+            out.append(o)
+    return out
+
+
+def evaluate(v: Mapping[str, Any], seat: int, commands: Sequence[Mapping[str, Any]],
+             rng: random.Random, budget: int, time_cap_s: float | None = None,
+             halving: bool = True) -> tuple[list[float], list[int], list[int]]:
+    """Rollouts of ``commands`` from the view ``v`` of ``seat``: ``(mean values, wins,
+    rollouts)`` per command. ``halving``: successive halving (module doc, step 4; dropped
+    commands keep the means of the rounds they played, below every survivor), else every
+    command gets the same samples, round-robin, ``budget`` rollouts in all (a command
+    beyond the budget gets none). Never more than ``budget`` rollouts; once ``time_cap_s``
+    wall-clock seconds have passed it stops, dropping the sample under way (every command
+    keeps the same samples); ``rollouts`` counts the rollouts kept."""
+    n = len(commands)
+    totals, wins, counts = [0.0] * n, [0] * n, [0] * n
+    alive = list(range(n))
+    rounds = max(1, math.ceil(math.log2(n))) if halving and n > 1 else 1
+    started = time.perf_counter()
+    spent = 0
+    out_of_time = False
+    dropped_rank: list[int] = []
+    for rnd in range(rounds):
+        share = (budget - spent) // (rounds - rnd)
+        samples = max(1, share // len(alive)) if share >= len(alive) or rnd == 0 else 0
+        for _ in range(samples):
+            if spent >= budget:
+                break
+            world_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
+            base = sample_world(v, seat, random.Random(world_seed))
+            sample: list[tuple[int, bool, float]] = []
+            for i in alive:
+                if spent >= budget:
+                    break
+                won, value = rollout(clone(base), seat, commands[i], random.Random(play_seed))
+                sample.append((i, won, value))
+                spent += 1
+                if (time_cap_s is not None and time.perf_counter() - started > time_cap_s
+                        and len(sample) < len(alive)):
+                    out_of_time = True      # a partial sample is dropped (common random numbers)
+                    break
+            if out_of_time:
+                break
+            for i, won, value in sample:
+                totals[i] += value
+                wins[i] += won
+                counts[i] += 1
+            if time_cap_s is not None and time.perf_counter() - started > time_cap_s:
+                out_of_time = True
+                break
+        if out_of_time or len(alive) <= 1 or rnd == rounds - 1:
+            break
+        ranked = sorted(alive, key=lambda i: (-(totals[i] / counts[i]) if counts[i] else 0.0, i))
+        keep = max(1, math.ceil(len(alive) / 2))
+        dropped_rank = ranked[keep:] + dropped_rank
+        alive = sorted(ranked[:keep])
+    means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(n)]
+    if halving:
+        floor = min((means[i] for i in alive), default=0.0)
+        for i in dropped_rank:          # a dropped command never outranks a survivor
+            means[i] = min(means[i], floor - 1e-9)
+    return means, wins, counts
+
+
+class ExpertBot:
+    """Monte Carlo bot over the seat's information set (module doc). ``budget``: rollouts
+    per searched decision (0: the cooperative choice); ``candidates``: commands weighed;
+    ``time_cap_s``: wall-clock cap per decision in seconds. Raises ValueError for a
+    negative budget, fewer than one candidate or a cap <= 0."""
+
+    name = "expert"
+
+    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int = DEFAULT_CANDIDATES,
+                 time_cap_s: float = DEFAULT_TIME_CAP_S):
+        if budget < 0 or candidates < 1 or time_cap_s <= 0:
+            raise ValueError("budget >= 0, candidates >= 1 and time_cap_s > 0 are required")
+        self.budget = budget
+        self.candidates = candidates
+        self.time_cap_s = time_cap_s
+        self.last_rollouts = 0          # rollouts run by the latest choose (tests, benchmarks)
+
+    def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
+        """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
+        and ``rng`` only. Raises ValueError when the seat has no decision to make."""
+        options = legal_actions(state, seat)
+        if not options:
+            raise ValueError(f"seat {seat} has no decision to make")
+        self.last_rollouts = 0
+        first = POLICY.choose(state, seat, rng)
+        if len(options) == 1 or self.budget == 0 or first["type"] in NO_SEARCH:
+            return first
+        v = view(state, seat)
+        if _wins_now(v, first):
+            return first
+        shortlist = candidates(v, seat, options, first, self.candidates)
+        if len(shortlist) == 1:
+            return first
+        means, _, counts = evaluate(v, seat, shortlist, rng, self.budget, self.time_cap_s)
+        self.last_rollouts = sum(counts)
+        best = max(range(len(shortlist)), key=lambda i: (means[i], -i))
+        return shortlist[best]
+
+
+def _wins_now(v: Mapping[str, Any], command: Mapping[str, Any]) -> bool:
+    """``command`` defeats the Zombie in the CDC's column (gaining the CDC wins at once)."""
+    if command["type"] != "defeat":
+        return False
+    reward = v["resource_row"][command["column"]]
+    return reward is not None and catalogue().of(reward["card"]).kind == "cdc"
+
+
+class WinEstimator:
+    """The :class:`domain.estimates.Estimator` of Dead Apocalypse: for each command, the
+    share of rollouts (module doc, steps 2-3) the team wins after it, from the seat's view
+    only. ``metric`` ``"win_probability"``. Each command gets ``budget // len(commands)``
+    rollouts on shared samples (at least one sample; with a budget below the number of
+    commands, the first ``budget`` commands get one rollout and the others the mean of
+    those)."""
+
+    metric = "win_probability"
+
+    def estimate(self, state: MatchState, seat: int, commands: Sequence[Mapping[str, Any]],
+                 budget: int, rng: random.Random) -> list[float]:
+        """One win probability (0..1) per command, in order. Raises ValueError for no
+        command or a budget below 1."""
+        if not commands:
+            raise ValueError("estimate needs at least one command")
+        if budget < 1:
+            raise ValueError("estimate needs a budget of at least 1 rollout")
+        v = view(state, seat)
+        _, wins, counts = evaluate(v, seat, list(commands), rng, budget, halving=False)
+        done = [wins[i] / counts[i] for i in range(len(commands)) if counts[i]]
+        fallback = sum(done) / len(done) if done else 0.0
+        return [wins[i] / counts[i] if counts[i] else fallback for i in range(len(commands))]
+
+
+ESTIMATOR = WinEstimator()
