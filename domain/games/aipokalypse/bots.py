@@ -205,7 +205,9 @@ BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
         "toma_hunter": TomaHunterBot(fallback=TacticianBot())}
 #: the expert's rollout policies (expert.py sits below this module: they are handed in)
 POLICIES = {"tactician": BOTS["tactician"], "toma_hunter": BOTS["toma_hunter"]}
-BOTS["expert"] = ExpertBot(POLICIES)
+#: the expert with its default options (the options schema quotes its defaults)
+DEFAULT_EXPERT = ExpertBot(POLICIES)
+BOTS["expert"] = DEFAULT_EXPERT
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23: "under
 # ``budget`` and ``time_budget_ms`` options like AI: 100% Human's expert"). An omitted option
@@ -217,15 +219,15 @@ EXPERT_OPTIONS_SCHEMA = {
         "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
                    "description": "Rollouts per decision, all weighed commands together; 0 "
                                   "plays the tactician's (toma_hunter's) choice. Default "
-                                  f"{BOTS['expert'].budget}."},
+                                  f"{DEFAULT_EXPERT.budget}."},
         "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
                        "description": "Commands weighed by the rollouts. Default "
-                                      f"{BOTS['expert'].candidates}."},
+                                      f"{DEFAULT_EXPERT.candidates}."},
         "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
                            "description": "Wall-clock budget of one decision in "
                                           "milliseconds: when it runs out, the rollouts "
                                           "finished so far decide. Default "
-                                          f"{int(BOTS['expert'].time_cap_s * 1000)}."},
+                                          f"{int(DEFAULT_EXPERT.time_cap_s * 1000)}."},
     },
     "additionalProperties": False,
 }

@@ -204,7 +204,7 @@ class _Search:
                 state = engine.evolve(state, event)
         except Exception:                                   # a world the command does not fit
             return math.nan
-        rounds, last = 0, []                                # Recruitment Phases begun
+        rounds, last = 0, list[Any]()                       # Recruitment Phases begun
         for _ in range(ROLLOUT_STEP_CAP if self.horizon else 0):
             if rounds >= self.horizon or any(e.type == END_EVENT for e in last):
                 break

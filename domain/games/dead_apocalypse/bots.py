@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import random
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from domain.modular import RandomBot
 from .actions import legal_actions
@@ -56,7 +56,7 @@ HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones firs
 
 
 
-def _table(v: dict[str, Any], extra: Sequence[dict[str, Any]] = ()) -> SimpleNamespace:
+def _table(v: Mapping[str, Any], extra: Sequence[dict[str, Any]] = ()) -> SimpleNamespace:
     """A planning table from a view: damage pool (+ hypothetical entries), rows, attackers."""
     return SimpleNamespace(
         damage=[dict(d) for d in v["damage"]] + [dict(d) for d in extra],
@@ -390,7 +390,11 @@ def _conditional(card: CardDef) -> bool:
 
 BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
         "idle": TimeoutBot(CooperativeBot())}
-from .expert import ExpertBot; BOTS["expert"] = ExpertBot()  # noqa: E402,E702  (expert.py: Monte Carlo bot)
+from .expert import ExpertBot  # noqa: E402  (expert.py: Monte Carlo bot; its rollouts use CooperativeBot above)
+
+#: the expert with its default options (the options schema quotes its defaults)
+DEFAULT_EXPERT = ExpertBot()
+BOTS["expert"] = DEFAULT_EXPERT
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23, like
 # AI: 100% Human's expert). An omitted option keeps ExpertBot's default.
@@ -401,16 +405,16 @@ EXPERT_OPTIONS_SCHEMA = {
         "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
                    "description": "Rollouts per searched decision (each plays the match to "
                                   "its end with the cooperative team); 0 plays the "
-                                  f"cooperative choice. Default {BOTS['expert'].budget}."},
+                                  f"cooperative choice. Default {DEFAULT_EXPERT.budget}."},
         "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
                        "description": "Commands weighed by the rollouts (the cooperative "
                                       "choice and strategic alternatives). Default "
-                                      f"{BOTS['expert'].candidates}."},
+                                      f"{DEFAULT_EXPERT.candidates}."},
         "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
                            "description": "Wall-clock budget of one decision in "
                                           "milliseconds: when it runs out, the rollouts "
                                           "finished so far decide. Default "
-                                          f"{round(BOTS['expert'].time_cap_s * 1000)}."},
+                                          f"{round(DEFAULT_EXPERT.time_cap_s * 1000)}."},
     },
     "additionalProperties": False,
 }
