@@ -8,6 +8,7 @@ and the export (``MatchLog``: roster, commands, seats).
 Unlike schemathesis (which checks whatever answers its generated requests reach), this
 plays each match to its end, so every event type a match produces is checked in every
 form a viewer gets. Errors name the payload and the JSON path of the first mismatch."""
+
 from __future__ import annotations
 
 import json
@@ -40,32 +41,41 @@ def errors_of(contract, name: str, payload: Any) -> list[str]:
     validator = contract["validators"].get(name)
     if validator is None:
         validator = contract["validators"][name] = jsonschema_rs.Draft202012Validator(
-            {"$ref": f"#/components/schemas/{name}", "components": contract["components"]})
-    return [f"{name} at /{'/'.join(map(str, e.instance_path))}: {e.message[:300]}"
-            for e in validator.iter_errors(payload)]
+            {"$ref": f"#/components/schemas/{name}", "components": contract["components"]}
+        )
+    return [
+        f"{name} at /{'/'.join(map(str, e.instance_path))}: {e.message[:300]}"
+        for e in validator.iter_errors(payload)
+    ]
 
 
 def play(app, game: str) -> list[tuple[str, Any]]:
     """A whole match of ``game`` (every seat human, random legal commands): every payload
     the clients got, as ``(schema name without the game prefix, body)``."""
     http = Http(app.test_client())
-    body = {"game": game, "seats": [{"kind": "human"}] * e2e_seats()[game],
-            "options": GAME_OPTIONS[game]}
+    body = {
+        "game": game,
+        "seats": [{"kind": "human"}] * e2e_seats()[game],
+        "options": GAME_OPTIONS[game],
+    }
     payloads: list[tuple[str, Any]] = [("CreateMatchRequest", body)]
     created = create(http, body["seats"], game, options=body["options"])
     match_id, tokens = created["match_id"], tokens_of(created)
     rng = random.Random(game)
     for _ in range(5000):
         acted = False
-        for seat, token in sorted(tokens.items()):
+        for _seat, token in sorted(tokens.items()):
             status, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", token)
             assert status == 200, legal
             payloads.append(("LegalActions", legal))
             if not legal["actions"]:
                 continue
-            status, _, answer = http.post(f"/v1/matches/{match_id}/actions",
-                                          rng.choice(legal["actions"]), token,
-                                          headers={"Prefer": "return=representation"})
+            status, _, answer = http.post(
+                f"/v1/matches/{match_id}/actions",
+                rng.choice(legal["actions"]),
+                token,
+                headers={"Prefer": "return=representation"},
+            )
             if status == 200:
                 payloads.append(("ActionResult", answer))
                 acted = True
@@ -80,11 +90,15 @@ def play(app, game: str) -> list[tuple[str, Any]]:
         status, _, page = http.get(f"/v1/matches/{match_id}/events?after=0", token)
         assert status == 200, page
         payloads.append(("EventPage", page))
-        status, _, stream = http.get(f"/v1/matches/{match_id}/events/stream?views=true&max_s=1",
-                                     token)
+        status, _, stream = http.get(
+            f"/v1/matches/{match_id}/events/stream?views=true&max_s=1", token
+        )
         assert status == 200
-        payloads += [("Envelope", json.loads(line[len("data: "):]))
-                     for line in stream.splitlines() if line.startswith("data: ")]
+        payloads += [
+            ("Envelope", json.loads(line[len("data: ") :]))
+            for line in stream.splitlines()
+            if line.startswith("data: ")
+        ]
     status, _, state = http.get(f"/v1/matches/{match_id}/state?version={view['version'] // 2}")
     assert status == 200, state
     payloads.append(("StateView", state))
@@ -95,8 +109,9 @@ def play(app, game: str) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
-def test_every_payload_of_a_whole_match_matches_its_games_schema(app, embedded_service,
-                                                                   contract, game):
+def test_every_payload_of_a_whole_match_matches_its_games_schema(
+    app, embedded_service, contract, game
+):
     bootstrap.install(embedded_service)
     payloads = play(app, game)
     kinds = {name for name, _ in payloads}
@@ -115,6 +130,8 @@ def test_every_payload_of_a_whole_match_matches_its_games_schema(app, embedded_s
 
 def test_a_payload_of_another_game_is_refused(contract):
     # the check can fail: the per-game member refuses another game's payload
-    assert errors_of(contract, "AipokalypseLegalActions",
-                     {"game": "duel", "version": 1, "status": "running", "actions": [],
-                      "decision_id": None})
+    assert errors_of(
+        contract,
+        "AipokalypseLegalActions",
+        {"game": "duel", "version": 1, "status": "running", "actions": [], "decision_id": None},
+    )

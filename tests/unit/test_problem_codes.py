@@ -9,6 +9,7 @@ code fails this test until the contract names it:
 - the code tables: ``TITLES`` (api/errors.py), ``_HTTP_CODES`` and ``WIRE_CODES``
   (the codes of werkzeug's and the HTTP server's own errors).
 """
+
 from __future__ import annotations
 
 import ast
@@ -21,8 +22,12 @@ from tests.support.pysource import parse_module
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = re.compile(r"^[a-z][a-z0-9_]*$")
-SOURCES = [*sorted((ROOT / "api").glob("*.py")), *sorted((ROOT / "service").rglob("*.py")),
-           *sorted((ROOT / "domain").glob("*.py")), *sorted((ROOT / "workers").rglob("*.py"))]
+SOURCES = [
+    *sorted((ROOT / "api").glob("*.py")),
+    *sorted((ROOT / "service").rglob("*.py")),
+    *sorted((ROOT / "domain").glob("*.py")),
+    *sorted((ROOT / "workers").rglob("*.py")),
+]
 TABLES = {"TITLES": "keys", "_HTTP_CODES": "values", "WIRE_CODES": "values"}
 
 
@@ -50,9 +55,13 @@ def codes_in(tree: ast.Module) -> set[str]:
                 found.add(_string(args[1]) or "")
             elif name == "RuleError" and args:
                 found.add(_string(args[0]) or "")
-            elif (name == "__init__" and isinstance(node.func, ast.Attribute)
-                  and isinstance(node.func.value, ast.Call)
-                  and _name(node.func.value.func) == "super" and len(args) >= 2):
+            elif (
+                name == "__init__"
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Call)
+                and _name(node.func.value.func) == "super"
+                and len(args) >= 2
+            ):
                 found.add(_string(args[0]) or "")
         targets = []
         if isinstance(node, ast.Assign):
@@ -95,14 +104,22 @@ def test_the_derivation_finds_each_way_of_raising_a_code():
     # the check can fail: each form of raising a code is found
     tree = ast.parse(
         'raise Problem(404, "code_one", "x")\n'
-        'class E(ServiceError):\n'
-        '    def __init__(self):\n'
+        "class E(ServiceError):\n"
+        "    def __init__(self):\n"
         '        super().__init__("code_two", 409, "x")\n'
         'raise RuleError("code_three", "x")\n'
         'TITLES = {"code_four": "Four"}\n'
         'WIRE_CODES: dict = {414: "code_five"}\n'
         'problem_response(429, "code_six", "x")\n'
         'super().__init__("A sentence, not a code.", 1)\n'
-        'super().__init__("code_seven", detail, 400)\n')
-    assert codes_in(tree) == {"code_one", "code_two", "code_three", "code_four", "code_five",
-                              "code_six", "code_seven"}
+        'super().__init__("code_seven", detail, 400)\n'
+    )
+    assert codes_in(tree) == {
+        "code_one",
+        "code_two",
+        "code_three",
+        "code_four",
+        "code_five",
+        "code_six",
+        "code_seven",
+    }
