@@ -4,7 +4,8 @@ code fails this test until the contract names it:
 
 - ``Problem(status, "<code>", ...)`` and ``problem_response(status, "<code>", ...)`` (api/);
 - ``super().__init__("<code>", status, ...)`` of the service's errors and of the domain's
-  ``RuleError`` subclasses, and ``RuleError("<code>", ...)`` (service/, domain/ but the games,
+  ``RuleError`` subclasses, and ``RuleError("<code>", ...)``, ``ServiceError("<code>", ...)``
+  and the other :data:`ERROR_CLASSES` that take the code (service/, domain/ but the games,
   whose finer rule codes the ``ProblemCode`` pattern covers);
 - the code tables: ``TITLES`` (api/errors.py), ``_HTTP_CODES`` and ``WIRE_CODES``
   (the codes of werkzeug's and the HTTP server's own errors).
@@ -28,6 +29,9 @@ SOURCES = [
     *sorted((ROOT / "domain").glob("*.py")),
     *sorted((ROOT / "workers").rglob("*.py")),
 ]
+#: the error classes whose first argument is the code (``RuleError("cell_not_adjacent", ...)``,
+#: ``ServiceError("ratings_busy", 503, ...)``, ``InvalidPlayerName("player_name_taken", ...)``)
+ERROR_CLASSES = {"RuleError", "ServiceError", "InvalidPlayerName"}
 TABLES = {"TITLES": "keys", "_HTTP_CODES": "values", "WIRE_CODES": "values"}
 
 
@@ -53,7 +57,7 @@ def codes_in(tree: ast.Module) -> set[str]:
             name, args = _name(node.func), node.args
             if name in ("Problem", "problem_response") and len(args) >= 2:
                 found.add(_string(args[1]) or "")
-            elif name == "RuleError" and args:
+            elif name in ERROR_CLASSES and args:
                 found.add(_string(args[0]) or "")
             elif (
                 name == "__init__"
@@ -113,6 +117,7 @@ def test_the_derivation_finds_each_way_of_raising_a_code():
         'problem_response(429, "code_six", "x")\n'
         'super().__init__("A sentence, not a code.", 1)\n'
         'super().__init__("code_seven", detail, 400)\n'
+        'raise errors.ServiceError("code_eight", 503, "x")\n'
     )
     assert codes_in(tree) == {
         "code_one",
@@ -122,4 +127,5 @@ def test_the_derivation_finds_each_way_of_raising_a_code():
         "code_five",
         "code_six",
         "code_seven",
+        "code_eight",
     }
