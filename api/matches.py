@@ -80,7 +80,8 @@ def resign(match_id: str):
     """The bearer's seat resigns (a command in the log like any other)."""
     seat = require_seat(match_id)
     outcome = service().resign(match_id, seat)
-    return jsonify({"version": outcome["version"], "events": outcome["events"]})
+    return jsonify({"game": outcome.get("game") or runtime().game_of(match_id),
+                    "version": outcome["version"], "events": outcome["events"]})
 
 
 @bp.post("/<match_id>/rematch")
@@ -156,7 +157,10 @@ def act(match_id: str):
         if schemas.if_match_version() is None:   # the body's expected_version: 409
             raise
         raise precondition_failed(conflict) from None
-    body = {"version": outcome["version"], "events": outcome["events"]}
+    # ``game`` names the union member of every payload below (an answer stored for an
+    # Idempotency-Key before answers carried it has none: the match's game, known here)
+    body = {"game": outcome.get("game") or runtime().game_of(match_id),
+            "version": outcome["version"], "events": outcome["events"]}
     if represent:   # the seat's next view and legal actions: one request per move
         extra = outcome if "legal_actions" in outcome else service().representation(match_id, seat)
         body.update({key: extra[key] for key in REPRESENTATION_FIELDS})

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from domain.engine import Engine
+from domain.engine import Engine, bot_options_schemas
 from domain.game_schemas import GameSchemas
 from domain.games import registry
 from domain.modular import ModularEngine
@@ -53,7 +53,7 @@ def load_base(path: Path = BASE_PATH) -> dict[str, Any]:
 #: :data:`KINDS` (inside a per-game copy: that game's; elsewhere: the union of every game's)
 MARK = "x-game"
 KINDS = ("options", "command", "view", "seat_view", "spectator_view", "result", "envelope",
-         "data")
+         "data", "game_id")
 #: marker key of a base schema that is a per-game template: ``game`` (one copy per game,
 #: the schema becomes ``oneOf`` them discriminated by ``game``) or ``event`` (one copy per
 #: game and event type, discriminated by ``type``; the schema becomes their union)
@@ -133,7 +133,8 @@ class _Game:
                 "options": ref(f"{p}Options"), "command": ref(f"{p}Command"),
                 "view": {"anyOf": [ref(f"{p}SeatView"), ref(f"{p}SpectatorView")]},
                 "seat_view": ref(f"{p}SeatView"), "spectator_view": ref(f"{p}SpectatorView"),
-                "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope")}
+                "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope"),
+                "game_id": {"type": "string", "const": self.id}}
         return markers[kind]
 
 
@@ -143,6 +144,96 @@ def _schemas(engine: Engine) -> GameSchemas:
     if not isinstance(engine, ModularEngine) or not isinstance(engine.schemas, GameSchemas):
         raise TypeError(f"{engine.game_id}: a contract game has a schema folder")
     return engine.schemas
+
+
+def _scoped(node: Any, game: "_Game", scoped: dict[str, str]) -> Any:
+    """``node`` inside ``game``'s copy of a template: each ``{"x-game": kind}`` is that
+    game's (:meth:`_Game.marker`), and each ``$ref`` to a game-dependent component of the
+    base (``scoped``: name -> ``"template"`` or the marker kind of a marker-only schema
+    such as ``Command``) points at that game's member (``<Prefix><Name>``, or the marker's
+    schema), so a per-game payload never falls back to the union of every game."""
+    if isinstance(node, dict):
+        target = node.get("$ref", "")
+        name = target[len(REF):] if target.startswith(REF) else None
+        if name in scoped:
+            extra = {k: v for k, v in node.items() if k != "$ref"}
+            how = scoped[name]
+            return {**extra, **(ref(game.p + name) if how == "template" else game.marker(how))}
+        if MARK in node:
+            return _replace(node, game.marker)
+        return {k: _scoped(v, game, scoped) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_scoped(v, game, scoped) for v in node]
+    return node
+
+
+#: the base's component of the closed empty object ``{}`` (e.g. an event whose ``data`` has
+#: no member): every such schema of a game becomes a reference to it, so a client types it
+#: by one name (openapi-typescript: ``Record<string, never>``, the one exact type of ``{}``)
+NO_DATA = "NoData"
+
+
+def _named_empty(node: Any) -> Any:
+    """``node`` with every closed empty object schema (``type: object``, no properties,
+    ``additionalProperties: false``) replaced by a ``$ref`` to :data:`NO_DATA` (its
+    ``description`` kept)."""
+    if isinstance(node, dict):
+        rest = {k: v for k, v in node.items() if k != "description"}
+        if rest.get("type") == "object" and rest.get("additionalProperties") is False and \
+                not rest.get("properties") and not rest.get("required") and \
+                set(rest) <= {"type", "additionalProperties", "properties", "required"}:
+            return {**{k: v for k, v in node.items() if k == "description"}, **ref(NO_DATA)}
+        return {k: _named_empty(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_named_empty(v) for v in node]
+    return node
+
+
+def _literal_types(node: Any) -> Any:
+    """``node`` with a JSON ``type`` added beside each ``const`` or ``enum`` whose values
+    are all of one JSON type and that has none (a client generator types the literal, e.g.
+    openapi-typescript's ``@enum {string}`` instead of ``{unknown}``)."""
+    if isinstance(node, dict):
+        out = {k: _literal_types(v) for k, v in node.items()}
+        values = [node["const"]] if "const" in node else node.get("enum")
+        if "type" not in node and isinstance(values, list) and values:
+            kinds = {_json_type(v) for v in values}
+            if len(kinds) == 1 and None not in kinds:
+                out = {"type": kinds.pop(), **out}
+        return out
+    if isinstance(node, list):
+        return [_literal_types(v) for v in node]
+    return node
+
+
+def _json_type(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return None
+
+
+def bot_options_schema(engines: dict[str, Any]) -> dict[str, Any]:
+    """The ``BotOptions`` component: every option any bot level of any game declares
+    (``domain.engine.bot_options_schemas``), closed, all optional (a level takes only its
+    own: ``GET /v1/games`` lists which). An option two levels declare differently is the
+    ``anyOf`` of its schemas."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for engine in engines.values():
+        for schema in bot_options_schemas(engine).values():
+            for name, option in (schema.get("properties") or {}).items():
+                if option not in found.setdefault(name, []):
+                    found[name].append(option)
+    return {"description": "Per-seat options of a bot level (``Game.bot_options`` says which "
+                           "options each level takes; omitted ones keep the bot's defaults).",
+            "type": "object", "additionalProperties": False,
+            "properties": {name: forms[0] if len(forms) == 1 else {"anyOf": forms}
+                           for name, forms in sorted(found.items())}}
 
 
 def _replace(node: Any, resolve) -> Any:
@@ -163,11 +254,29 @@ def _replace(node: Any, resolve) -> Any:
 
 def _union(games: Iterable[_Game], kind: str) -> dict[str, Any]:
     """``{"x-game": kind}`` outside a per-game copy: any game's."""
+    if kind == "game_id":   # one of the games' ids
+        return {"type": "string", "enum": [game.id for game in games]}
     branches: list[dict[str, Any]] = []
     for game in games:
         resolved = game.marker(kind)
         branches.extend(resolved["anyOf"] if set(resolved) == {"anyOf"} else [resolved])
     return {"anyOf": branches}
+
+
+#: the operations whose request body shows each game's example (``examples.json``)
+EXAMPLES = {("/v1/matches", "post"): "create", ("/v1/matches/{match_id}/actions", "post"): "act"}
+
+
+def _add_examples(document: dict[str, Any], games: list["_Game"]) -> None:
+    """Each game's ``examples.json`` as named examples of the request bodies of
+    :data:`EXAMPLES` (``create`` gets its ``game``)."""
+    for (path, method), kind in EXAMPLES.items():
+        media = document["paths"][path][method]["requestBody"]["content"]["application/json"]
+        media["examples"] = {
+            game.id: {"summary": f"{game.id}: {'a new match' if kind == 'create' else 'a command'}",
+                      "value": {"game": game.id, **game.schemas.examples["create"]}
+                      if kind == "create" else copy.deepcopy(game.schemas.examples["act"])}
+            for game in games}
 
 
 def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -184,9 +293,14 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     schemas = components["schemas"]
     platform_events = components.pop(PLATFORM_EVENTS, {})
     preconditions = schemas.pop("CommandPreconditions")["properties"]
-    games = [_Game(game_id, _schemas(engine))
-             for game_id, engine in registry(CONTRACT_GAME_PACKAGES).items()]
-    generated: dict[str, Any] = {}
+    engines = registry(CONTRACT_GAME_PACKAGES)
+    games = [_Game(game_id, _schemas(engine)) for game_id, engine in engines.items()]
+    generated: dict[str, Any] = {"BotOptions": bot_options_schema(engines)}
+    # the base's game-dependent components: a per-game copy refers to its own game's
+    scoped = {name: ("template" if TEMPLATE in schema else schema[MARK])
+              for name, schema in schemas.items()
+              if isinstance(schema, dict) and (TEMPLATE in schema or
+                                               set(schema) - {"description"} == {MARK})}
 
     for game in games:
         generated.update(game.components(platform_events, preconditions))
@@ -198,7 +312,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
         if how == "game":
             mapping = {}
             for game in games:
-                copy_ = _replace(copy.deepcopy(body), game.marker)
+                copy_ = _scoped(copy.deepcopy(body), game, scoped)
                 copy_["properties"]["game"] = {"type": "string", "const": game.id}
                 generated[f"{game.p}{name}"] = copy_
                 mapping[game.id] = REF + f"{game.p}{name}"
@@ -209,8 +323,9 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
             for game in games:
                 mapping = {}
                 for kind, data in game.events(platform_events).items():
-                    variant = _replace(copy.deepcopy(body), lambda k, d=data, g=game:
-                                       d if k == "data" else g.marker(k))
+                    variant = _scoped(_replace(copy.deepcopy(body), lambda k, d=data, g=game:
+                                               d if k == "data" else g.marker(k)),
+                                      game, scoped)
                     variant["properties"]["type"] = {"type": "string", "const": kind}
                     generated[f"{game.p}Event{camel(kind)}"] = variant
                     mapping[kind] = REF + f"{game.p}Event{camel(kind)}"
@@ -222,12 +337,14 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
                              **_union(games, "envelope")}
         else:
             raise KeyError(f"unknown {TEMPLATE} {how!r} on {name}")
+    _add_examples(document, games)
     document = _replace(document, lambda kind: _union(games, kind))
     clash = set(generated) & set(document["components"]["schemas"])
     if clash:
         raise ValueError(f"generated components collide with the base: {sorted(clash)}")
-    document["components"]["schemas"].update(_replace(generated, lambda kind: _union(games, kind)))
-    return document
+    generated = _named_empty(_replace(generated, lambda kind: _union(games, kind)))
+    document["components"]["schemas"].update(generated)
+    return _literal_types(document)
 
 
 class _Dumper(yaml.SafeDumper):

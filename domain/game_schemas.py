@@ -8,7 +8,10 @@
   other viewers see it (``Engine.redact``; ``null``: that form never occurs, e.g. a
   neutral type such as A.I.Pokalypse's ``RecruitmentMoveMade`` exists only redacted);
 - ``seat_view.json`` / ``spectator_view.json``: ``Engine.view`` for a seat / for ``None``;
-- ``result.json``: ``Engine.result`` of a finished match.
+- ``result.json``: ``Engine.result`` of a finished match;
+- ``examples.json``: ``{"create": <POST /v1/matches body without "game">, "act": <a
+  command>}``, the game's examples in ``openapi.yaml`` (checked here: the options and the
+  command against their schemas).
 
 :func:`load` reads a folder and checks every schema when the game is imported: each one
 must compile with the domain's one validator (:func:`domain.schema_check.checker`: the
@@ -26,7 +29,7 @@ from typing import Any, Mapping
 
 from domain import schema_check
 
-FILES = ("options", "commands", "events", "seat_view", "spectator_view", "result")
+FILES = ("options", "commands", "events", "seat_view", "spectator_view", "result", "examples")
 FORMS = ("stored", "redacted")
 
 
@@ -45,6 +48,7 @@ class GameSchemas:
         events: event type -> ``{"stored": schema | None, "redacted": schema | None}``.
         seat_view / spectator_view: schema of ``MatchView.view`` for a seat / a spectator.
         result: schema of ``MatchView.result`` once the match is finished.
+        examples: ``{"create": body of POST /v1/matches without "game", "act": command}``.
     """
 
     options: dict[str, Any]
@@ -53,6 +57,7 @@ class GameSchemas:
     seat_view: dict[str, Any]
     spectator_view: dict[str, Any]
     result: dict[str, Any]
+    examples: dict[str, Any]
 
 
 def _read(folder: Path, name: str) -> Any:
@@ -104,11 +109,34 @@ def load(folder: Path | str) -> GameSchemas:
                                   "(schema or null, not both null)")
         events[kind] = {f: None if forms[f] is None else
                         _checked(f"{folder}/events.json#{kind}/{f}", forms[f]) for f in FORMS}
-    return GameSchemas(options=options, commands=commands, events=events,
+    examples = _examples(folder, data["examples"], options, commands)
+    return GameSchemas(options=options, commands=commands, events=events, examples=examples,
                        seat_view=_checked(f"{folder}/seat_view.json", data["seat_view"]),
                        spectator_view=_checked(f"{folder}/spectator_view.json",
                                                data["spectator_view"]),
                        result=_checked(f"{folder}/result.json", data["result"]))
+
+
+def _examples(folder: Path, value: Any, options: dict[str, Any],
+              commands: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The checked ``examples.json``: a create body whose ``options`` pass the options schema
+    and whose ``seats`` is a non-empty list, and a command one of ``commands`` accepts."""
+    where = f"{folder}/examples.json"
+    if not isinstance(value, dict) or set(value) != {"create", "act"}:
+        raise GameSchemaError(f"{where}: an object with 'create' and 'act'")
+    create, act = value["create"], value["act"]
+    if not isinstance(create, dict) or "game" in create or \
+            not isinstance(create.get("seats"), list) or not create["seats"]:
+        raise GameSchemaError(f"{where}#create: a POST /v1/matches body without 'game'")
+    if not isinstance(act, dict) or act.get("type") not in commands:
+        raise GameSchemaError(f"{where}#act: a command of one of the game's types")
+    for what, schema, example in (("create/options", options, create.get("options", {})),
+                                  ("act", commands[act["type"]], act)):
+        try:
+            schema_check.checker(schema).check(example)
+        except schema_check.SchemaViolation as error:
+            raise GameSchemaError(f"{where}#{what}: {error}") from None
+    return value
 
 
 def _mapping(folder: Path, name: str, value: Any) -> Mapping[str, Any]:

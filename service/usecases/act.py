@@ -161,7 +161,8 @@ class Act:
                 raise
             if not events:
                 ctx.keep(loaded)
-                return {"version": loaded.version, "events": [], "replayed": False}
+                return {"game": record.game, "version": loaded.version, "events": [],
+                        "replayed": False}
             answer, current, reloaded = self._append_batch(match_id, loaded, seat, command,
                                                            events, cause, idem_field,
                                                            fingerprint, represent)
@@ -263,7 +264,8 @@ class Act:
                                     log_format=record.log_format)
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         new_version = envelopes[-1]["version"]
-        answer = {"version": new_version, "events": redacted, "replayed": False}
+        answer = {"game": record.game, "version": new_version, "events": redacted,
+                  "replayed": False}
         facts = head_facts(engine, state)     # pending/result/resigned once per append
         fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat,
                                         facts)

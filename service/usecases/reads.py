@@ -23,8 +23,9 @@ def seat_representation(engine: Any, state: Any, version: int,
                         decisions: Mapping[int, list] | None, seat: int | None,
                         facts: HeadFacts | None = None) -> dict[str, Any]:
     """What one seat needs to play its next move, at ``version`` (``state`` is the fold
-    there, read only): ``{"view": engine.view(state, seat), "pending": {seat (str): kind},
-    "status", "result", "legal_actions": {"version", "actions", "decision_id"}}`` — the
+    there, read only): ``{"game", "view": engine.view(state, seat), "pending": {seat (str):
+    kind}, "status", "result", "legal_actions": {"game", "version", "status", "actions",
+    "decision_id"}}`` — the
     same shapes as ``GET /v1/matches/{id}`` (its ``view``, ``pending``, ``status``,
     ``result``) and ``GET .../legal-actions``. Only ``seat``'s own view: hidden
     information of other seats stays out. ``decisions``: the pending seats' ``[since,
@@ -34,14 +35,17 @@ def seat_representation(engine: Any, state: Any, version: int,
     A resigned seat has no legal actions (``actions: []``, ``decision_id: None``), as
     :meth:`Reads.legal_actions` answers."""
     facts = facts or head_facts(engine, state)
-    out = {"view": engine.view(state, seat),
+    status = status_of(facts.result)
+    out = {"game": engine.game_id, "view": engine.view(state, seat),
            "pending": {str(k): v for k, v in facts.pending.items()},
-           "status": status_of(facts.result), "result": facts.result, "legal_actions": None}
+           "status": status, "result": facts.result, "legal_actions": None}
     if seat is not None and seat in facts.resigned:
-        out["legal_actions"] = {"version": version, "actions": [], "decision_id": None}
+        out["legal_actions"] = {"game": engine.game_id, "version": version, "status": status,
+                                "actions": [], "decision_id": None}
     elif seat is not None:
         actions = engine.legal_actions(state, seat)
-        out["legal_actions"] = {"version": version, "actions": actions,
+        out["legal_actions"] = {"game": engine.game_id, "version": version, "status": status,
+                                "actions": actions,
                                 "decision_id": decision_id(decisions, seat, actions)
                                 if decisions is not None else None}
     return out
@@ -127,7 +131,8 @@ class Reads:
 
     def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
                       reads: RequestReads | None = None) -> dict[str, Any]:
-        """``{"version", "actions", "decision_id"}``: every command ``seat`` may send now,
+        """``{"game", "version", "status", "actions", "decision_id"}``: every command
+        ``seat`` may send now (``status``: the match's, so a client sees the end here),
         and the id of its pending decision (``None`` when it has none) that ``act`` takes
         as a precondition failing only when this decision moved (:mod:`service.usecases.decisions`).
         A resigned seat has none (its commands answer 409 ``seat_resigned``; where its
@@ -157,12 +162,13 @@ class Reads:
         seat = self.ctx.checked_seat(loaded, seat)
         self.ctx.keep(loaded)
         engine = loaded.engine
-        finished = engine.result(loaded.state) is not None
+        result = engine.result(loaded.state)
+        finished = result is not None
+        head = {"game": engine.game_id, "version": loaded.version, "status": status_of(result)}
         if seat in engine.resigned(loaded.state):
-            return ({"version": loaded.version, "actions": [], "decision_id": None},
-                    loaded.version, finished)
+            return ({**head, "actions": [], "decision_id": None}, loaded.version, finished)
         actions = engine.legal_actions(loaded.state, seat)
-        return ({"version": loaded.version, "actions": actions,
+        return ({**head, "actions": actions,
                  "decision_id": decision_id(loaded.seat_decisions, seat, actions)},
                 loaded.version, finished)
 
@@ -204,7 +210,7 @@ class Reads:
     def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
                limit: int = 500, views: bool = False) -> dict[str, Any]:
         """Events after version ``after`` redacted for ``viewer``; long-polls up to
-        ``wait_s`` seconds (capped at 60) until one exists. ``{"version", "events"}``.
+        ``wait_s`` seconds (capped at 60) until one exists. ``{"game", "version", "events"}``.
 
         ``views``: the last event of each command's batch (and the page's last event) also
         carries ``seat_state``, :func:`seat_representation` for ``viewer`` on the fold
@@ -223,12 +229,12 @@ class Reads:
             ctx.stores.events.wait_after(match_id, after, min(float(wait_s), 60.0))
             record = ctx.record(match_id)
         if record.version <= after:
-            return {"version": record.version, "events": []}
+            return {"game": record.game, "version": record.version, "events": []}
         base = ctx.load(match_id, upto=after, record=record)
         envelopes = ctx.envelopes(match_id, record, after=after, limit=limit)
         if not views:
             redacted, _ = redact_envelopes(base.engine, envelopes, viewer, base.state)
-            return {"version": record.version, "events": redacted}
+            return {"game": record.game, "version": record.version, "events": redacted}
         engine, state, out = base.engine, base.state, []
         for i, env in enumerate(envelopes):
             page, state = redact_envelopes(engine, [env], viewer, state)
@@ -239,11 +245,11 @@ class Reads:
                 page[0]["seat_state"] = seat_representation(
                     engine, state, env["version"], record.decisions if head else None, viewer)
             out += page
-        return {"version": record.version, "events": out}
+        return {"game": record.game, "version": record.version, "events": out}
 
     def state_at(self, match_id: str, viewer: int | None, version: int,
                  seat: int | None = None) -> dict[str, Any]:
-        """``{"version", "view"}`` at a past ``version``: anyone once finished; while
+        """``{"match_id", "game", "version", "view", "pending"}`` at a past ``version``: anyone once finished; while
         running only a seat, for its own view (Forbidden otherwise). ``seat`` asks for that
         seat's view of a finished match (its log is public then; Forbidden while running
         unless it is the viewer's own seat; SeatNotFound when there is no such seat)."""
@@ -263,7 +269,7 @@ class Reads:
         if not record.finished and viewer is None:
             raise errors.Forbidden("Past states of a running match are shown only to its seats.")
         loaded = self.ctx.load(match_id, upto=version, record=record)
-        return {"match_id": match_id, "version": version,
+        return {"match_id": match_id, "game": record.game, "version": version,
                 "view": loaded.engine.view(loaded.state, viewer),
                 "pending": {str(k): v for k, v in loaded.engine.pending(loaded.state).items()}}
 

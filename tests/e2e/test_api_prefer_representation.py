@@ -33,8 +33,8 @@ def _now(http, mid: str, token: str) -> dict:
     assert status == 200, match
     status, _, legal = http.get(f"/v1/matches/{mid}/legal-actions", token)
     assert status == 200, legal
-    return {"view": match["view"], "pending": match["pending"], "status": match["status"],
-            "result": match["result"], "legal_actions": legal}
+    return {"game": match["game"], "view": match["view"], "pending": match["pending"],
+            "status": match["status"], "result": match["result"], "legal_actions": legal}
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
@@ -58,7 +58,7 @@ def test_a_match_played_from_the_answers_alone_equals_the_gets(http, game):
         assert headers["Preference-Applied"] == "return=representation"
         assert "Prefer" in headers["Vary"]
         assert set(FIELDS) <= set(body) and body["legal_actions"]["version"] == body["version"]
-        assert {k: body[k] for k in FIELDS} == _now(http, mid, tokens[seat])
+        assert {k: body[k] for k in ("game", *FIELDS)} == _now(http, mid, tokens[seat])
         moves += 1
         legal[seat] = body["legal_actions"]
         for other in legal:             # another seat's next actions changed with this move
@@ -81,7 +81,7 @@ def test_without_the_preference_the_answer_is_minimal_and_a_replay_represents_th
         status, headers, body = http.post(f"/v1/matches/{mid}/actions", first, tokens[0],
                                           headers={**prefer, "Idempotency-Key": "same"})
         assert status == 200, body
-        assert set(body) == {"version", "events"} and "Preference-Applied" not in headers
+        assert set(body) == {"game", "version", "events"} and "Preference-Applied" not in headers
     # seat 1 acts, then seat 0 repeats its request asking for the representation: the
     # stored answer (same version and events) plus the seat's state at the head
     other = http.get(f"/v1/matches/{mid}/legal-actions", tokens[1])[2]["actions"][0]
@@ -92,7 +92,7 @@ def test_without_the_preference_the_answer_is_minimal_and_a_replay_represents_th
     assert status == 200 and headers["Idempotent-Replayed"] == "true"
     assert headers["Preference-Applied"] == "return=representation"
     assert body["version"] < body["legal_actions"]["version"]
-    assert {k: body[k] for k in FIELDS} == _now(http, mid, tokens[0])
+    assert {k: body[k] for k in ("game", *FIELDS)} == _now(http, mid, tokens[0])
 
 
 def test_a_refused_command_with_the_preference_is_the_same_problem(http):

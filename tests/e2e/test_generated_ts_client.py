@@ -44,3 +44,49 @@ def test_tsc_refuses_a_field_the_contract_lacks(generated_types, tmp_path):
     finally:
         bad.unlink()
     assert checked.returncode != 0 and "no_such_field" in checked.stdout
+
+
+def _untyped(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["node", "tools/untyped.mjs", str(path)], cwd=TS, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_no_untyped_payload_type_in_the_generated_typescript(generated_types):
+    # issue 20 item 2: 0 `Record<string, never>`, `unknown` or `object` (303 before)
+    counted = _untyped(generated_types)
+    assert counted.returncode == 0 and '"count": 0' in counted.stdout, counted.stdout[-4000:]
+
+
+def test_the_untyped_count_finds_each_kind(generated_types, tmp_path):
+    # the check can fail: each untyped form is counted, the exempt ones are not
+    canary = tmp_path / "canary.d.ts"
+    canary.write_text('export type webhooks = Record<string, never>;\n'
+                      'export interface components { schemas: {\n'
+                      '  NoData: Record<string, never>;\n'
+                      '  A: { x: Record<string, never>; y: unknown; z: object; w: string };\n'
+                      '}; responses: { R: { headers: { [name: string]: unknown } } } }\n',
+                      encoding="utf-8")
+    counted = _untyped(canary)
+    assert counted.returncode == 1 and '"count": 3' in counted.stdout, counted.stdout
+
+
+def test_create_requests_are_typed_per_game(generated_types):
+    # a game's own options compile without a cast; another game's option does not, and
+    # fields with a default stay optional (defaults never make a request field required)
+    good = TS / "src" / "_create_check.ts"
+    good.write_text(
+        'import type { components } from "../openapi";\n'
+        'type Create = components["schemas"]["CreateMatchRequest"];\n'
+        'export const coop: Create = { game: "aipokalypse", seats: [{ kind: "human" }, '
+        '{ kind: "human" }], options: { mode: "coop" } };\n'
+        'export const bare: Create = { game: "dead-apocalypse", seats: [{ kind: "human" }] };\n',
+        encoding="utf-8")
+    try:
+        checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        good.write_text(good.read_text(encoding="utf-8").replace(
+            'options: { mode: "coop" }', 'options: { tricks: 5 }'), encoding="utf-8")
+        refused = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
+    finally:
+        good.unlink()
+    assert refused.returncode != 0 and "tricks" in refused.stdout

@@ -64,4 +64,5 @@ def test_a_long_poll_past_the_end_of_a_finished_match_answers_at_once(svc, monke
         raise AssertionError("waited on a finished match")
 
     monkeypatch.setattr(svc.ctx.stores.events, "wait_after", no_wait)
-    assert svc.events(mid, 0, after=last, wait_s=30) == {"version": last, "events": []}
+    assert svc.events(mid, 0, after=last, wait_s=30) == {"game": svc.match_view(mid, None)["game"],
+                                                         "version": last, "events": []}

@@ -121,7 +121,8 @@ def test_a_resigned_seat_cannot_act_nor_resign_again_and_a_finished_match_refuse
     assert answer["events"][0]["cause"] == "player"
     view = svc.match_view(mid, 1)
     assert view["resigned"] == [0] and view["status"] == "running"
-    assert svc.legal_actions(mid, 0) == {"version": view["version"], "actions": [],
+    assert svc.legal_actions(mid, 0) == {"game": view["game"], "version": view["version"],
+                                         "status": "running", "actions": [],
                                          "decision_id": None}
     # the Prefer: return=representation answer and the SSE seat_state say the same
     assert svc.representation(mid, 0)["legal_actions"] == svc.legal_actions(mid, 0)

@@ -397,7 +397,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         /** @type {import("./types.js").MatchView} */
         const next = await get(path, token);
         /** @type {import("./types.js").LegalActions} */
-        let actions = { version: next.version, actions: [], decision_id: null };
+        let actions = { game: next.game, version: next.version, status: next.status, actions: [], decision_id: null };
         if (viewer !== null && next.status === "running" && (next.pending || {})[String(viewer)] !== undefined) {
           actions = await get(`${path}/legal-actions`, token);
           if (actions.version !== next.version) { dirty = true; continue; }

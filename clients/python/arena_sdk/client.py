@@ -114,22 +114,23 @@ class Arena:
         """``GET /v1/matches/{id}``: the game's ``<Game>MatchView`` as this seat sees it."""
         return _unwrap(get_match.sync_detailed(match_id, client=self.client))
 
-    def legal_actions(self, match_id: str, wait_s: float = 0) -> models.LegalActions:
-        """``GET …/legal-actions?wait=S``: ``LegalActions``, held up to ``wait_s`` (0-30) s
-        until this seat has a decision."""
+    def legal_actions(self, match_id: str, wait_s: float = 0) -> Any:
+        """``GET …/legal-actions?wait=S``: the game's ``<Game>LegalActions`` (with the
+        match ``status``), held up to ``wait_s`` (0-30) s until this seat has a decision."""
         return _unwrap(get_legal_actions.sync_detailed(match_id, client=self.client, wait=wait_s))
 
     def events(self, match_id: str, after: int = 0, wait_s: float = 0,
-               limit: int = 500) -> models.EventPage:
-        """``GET …/events?after=N&wait=S``: an ``EventPage`` of the events after ``after``,
+               limit: int = 500) -> Any:
+        """``GET …/events?after=N&wait=S``: the game's ``<Game>EventPage`` (envelopes typed
+        per event type) of the events after ``after``,
         held up to ``wait_s`` (0-30) s until there is one."""
         return _unwrap(get_events.sync_detailed(match_id, client=self.client, after=after,
                                                 wait=wait_s, limit=limit))
 
     def act(self, match_id: str, command: Any, decision_id: str | None = None,
-            idempotency_key: str | None = None) -> models.ActionResult:
+            idempotency_key: str | None = None) -> Any:
         """``POST …/actions`` with ``Prefer: return=representation`` and a fresh
-        Idempotency-Key: the ``ActionResult`` (events, and the seat's ``view``, ``status``,
+        Idempotency-Key: the game's ``<Game>ActionResult`` (events, and the seat's ``view``, ``status``,
         ``result`` and next ``legal_actions``). ``command``: a generated command model (as
         ``LegalActions.actions`` holds them); ``decision_id`` (from ``LegalActions``) is
         added as the command's precondition."""
@@ -139,8 +140,8 @@ class Arena:
             match_id, client=self.client, body=command,
             idempotency_key=idempotency_key or new_idempotency_key(), prefer="return=representation"))
 
-    def export(self, match_id: str) -> models.MatchLog:
-        """``GET …/export``: the finished match's ``MatchLog``."""
+    def export(self, match_id: str) -> Any:
+        """``GET …/export``: the finished match's ``<Game>MatchLog``."""
         return _unwrap(export_match.sync_detailed(match_id, client=self.client))
 
     def close(self) -> None:

@@ -4,7 +4,7 @@
  * answers the next view and legal actions), until the match ends.
  */
 import { ApiError } from "./client.js";
-import type { ActionResult, Arena, Command, MatchView } from "./client.js";
+import type { ActionResult, Arena, Command, LegalActions, MatchView } from "./client.js";
 
 /** The seat's view: a `MatchView.view` or an action's representation `view`. */
 export type SeatView = MatchView["view"] | NonNullable<ActionResult["view"]>;
@@ -37,7 +37,7 @@ const STALE = new Set(["decision_moved", "version_conflict", "match_finished"]);
  */
 export async function playSeat(seat: Arena, matchId: string, chooser: Chooser,
                                waitS = 25): Promise<MatchView> {
-  let legal: { actions: Command[]; version: number; decision_id: string | null } | null = null;
+  let legal: LegalActions | null = null;
   let view: SeatView | null = null;
   for (;;) {
     if (legal === null || legal.actions.length === 0) {

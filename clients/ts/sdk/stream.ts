@@ -4,10 +4,8 @@
  * envelope of each command's batch also carries `seat_state` (`SeatState`).
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import type { Arena, Schemas } from "./client.js";
+import type { Arena, Envelope } from "./client.js";
 import { ApiError } from "./client.js";
-
-export type Envelope = Schemas["Envelope"];
 
 /** What {@link streamEvents} reads: from which version, with views, for how long. */
 export interface StreamOptions {
