@@ -30,7 +30,7 @@ from .spec import (
     mode_for,
     option_default,
 )
-from .state import MatchState, breakdown
+from .state import MatchState
 from .turn_scoring import score_turn
 
 
@@ -213,7 +213,6 @@ def _end_match(rec: Recorder) -> None:
                               "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
     scores = [s.score for s in rec.state.seats]
     result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-RESIGN
-    result["breakdown"] = [breakdown(s) for s in rec.state.seats]
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 

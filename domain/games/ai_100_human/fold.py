@@ -14,7 +14,7 @@ from domain.engine import Event
 from domain.modular import FoldHandlers
 
 from .roles import COPY_POINTS, DRAW_TWO, EXCHANGE_TWO, role
-from .state import MatchState, SeatState, cell, vp_source
+from .state import MatchState, SeatState, breakdown, cell, vp_source
 from .tableau import AI_POS
 
 HANDLERS = FoldHandlers("AI: 100% Human")
@@ -250,8 +250,12 @@ def _resigned(state: MatchState, event: Event) -> None:
 @_on("MatchEnded")
 def _ended(state: MatchState, event: Event) -> None:
     state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating",
-                                               "outcome", "reason", "resigned", "breakdown")
+                                               "outcome", "reason", "resigned")
                     if k in event.data}
+    # The score breakdown per seat and source is a projection of the folded seats, not part
+    # of the event: MatchEnded keeps the shape every verified log already has (log@1/@2
+    # exports re-fold to the same events).
+    state.result["breakdown"] = [breakdown(s) for s in state.seats]
     state.step = "finished"
     for seat in state.seats:
         seat.done, seat.need = False, None

@@ -52,6 +52,5 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
         if len(standing(state.seat_count, resigned)) <= 1:
             scores = [s.score for s in state.seats]
             result = demote(flow.result_of(scores), resigned)
-            result["breakdown"] = [state_mod.breakdown(s) for s in state.seats]
             events.append(Event("MatchEnded", {**result, "reason": "resignation"}))
         return events
