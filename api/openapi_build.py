@@ -52,8 +52,8 @@ def load_base(path: Path = BASE_PATH) -> dict[str, Any]:
 #: marker key of the base: ``{"x-game": KIND}`` stands for a game-dependent schema, one of
 #: :data:`KINDS` (inside a per-game copy: that game's; elsewhere: the union of every game's)
 MARK = "x-game"
-KINDS = ("options", "command", "view", "seat_view", "spectator_view", "result", "envelope",
-         "data", "game_id")
+KINDS = ("options", "command", "logged_command", "view", "seat_view", "spectator_view",
+         "result", "envelope", "data", "game_id")
 #: marker key of a base schema that is a per-game template: ``game`` (one copy per game,
 #: the schema becomes ``oneOf`` them discriminated by ``game``) or ``event`` (one copy per
 #: game and event type, discriminated by ``type``; the schema becomes their union)
@@ -131,6 +131,8 @@ class _Game:
         p = self.p
         markers: dict[str, dict[str, Any]] = {
                 "options": ref(f"{p}Options"), "command": ref(f"{p}Command"),
+                # an envelope's command: the game's, or the platform's resign / abandon
+                "logged_command": {"anyOf": [ref(f"{p}Command"), ref("PlatformCommand")]},
                 "view": {"anyOf": [ref(f"{p}SeatView"), ref(f"{p}SpectatorView")]},
                 "seat_view": ref(f"{p}SeatView"), "spectator_view": ref(f"{p}SpectatorView"),
                 "result": ref(f"{p}Result"), "envelope": ref(f"{p}Envelope"),
@@ -259,7 +261,9 @@ def _union(games: Iterable[_Game], kind: str) -> dict[str, Any]:
     branches: list[dict[str, Any]] = []
     for game in games:
         resolved = game.marker(kind)
-        branches.extend(resolved["anyOf"] if set(resolved) == {"anyOf"} else [resolved])
+        for branch in resolved["anyOf"] if set(resolved) == {"anyOf"} else [resolved]:
+            if branch not in branches:   # e.g. PlatformCommand, shared by every game
+                branches.append(branch)
     return {"anyOf": branches}
 
 
