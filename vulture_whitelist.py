@@ -7,6 +7,7 @@ views and error handlers, click commands, marshmallow hooks) are not listed: the
 or only from tests and benchmarks (which vulture does not scan). A name that is truly
 unused is removed from the code, never added here.
 """
+
 from vulture.whitelist_utils import Whitelist
 
 _ = Whitelist()
@@ -88,3 +89,9 @@ _.unbatch  # domain/games/aipokalypse/batching.py: tests/unit/aipokalypse
 _.STATIC_OPS  # domain/games/aipokalypse/vocabulary.py: tests/unit/aipokalypse
 _.BATTLE_OPS
 _.left_neighbour  # domain/games/aipokalypse/effects/resolve.py: tests/unit/aipokalypse
+
+# -- players and ratings: called from tests only (the facade's no-storage replay; the
+#    PostgreSQL history read a rating curve is drawn from) and a click command by name --------
+_.ratings_replay  # service/match_service.py: tests/unit/test_players_ratings.py (replay = rebuild)
+_.rating_curve  # service/store/archive_store.py: tests/unit/test_players_ratings.py (PG history)
+_.calibrate  # cli/ratings.py: `arena ratings calibrate` (click command registered on `ratings`)

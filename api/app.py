@@ -4,16 +4,32 @@ Run it with gunicorn (``gunicorn 'api.app:create_app()'``) or ``arena serve``. T
 stateless apart from caches: every match lives in the service's Redis store, so any
 number of processes may serve the same matches.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api import (analysis, body_limit, cors, events, games, http_cache, limits, matches, ops,
-                 players, replays, request_id, settings, webclient)
+from api import (
+    analysis,
+    body_limit,
+    cors,
+    events,
+    games,
+    http_cache,
+    limits,
+    matches,
+    ops,
+    players,
+    replays,
+    request_id,
+    settings,
+    webclient,
+)
 from api.errors import register_error_handlers
 from api.runtime import Runtime
 from api.schemas import check_match_id
@@ -67,7 +83,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app = ArenaFlask(__name__, static_folder=None)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    settings.check_app(app.config)   # a bad setting stops the app here, not per request
+    settings.check_app(app.config)  # a bad setting stops the app here, not per request
     app.url_map.strict_slashes = False
     app.extensions["arena"] = Runtime(service)
     for module in (games, matches, events, players, replays, analysis, ops, webclient):
@@ -75,9 +91,9 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)
     replays.install(app)
-    request_id.install(app)      # before limits' ProxyFix wraps the app: it sees the client
+    request_id.install(app)  # before limits' ProxyFix wraps the app: it sees the client
     limits.install(app, service)
-    body_limit.install(app)      # after the rate limits: a limited client's body is not read
+    body_limit.install(app)  # after the rate limits: a limited client's body is not read
     http_cache.install(app)
     cors.install(app)
     return app

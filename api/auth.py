@@ -4,6 +4,7 @@ A human seat's token is issued once (by ``POST /v1/matches`` or ``.../join``); t
 checks it (``MatchService.authenticate``) and answers the seat number it belongs to.
 Without a token a request is a spectator's (where the endpoint allows that).
 """
+
 from __future__ import annotations
 
 from flask import request
@@ -27,8 +28,12 @@ def bearer_token() -> str | None:
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or " " in token:
-        raise Problem(401, "invalid_token", "The Authorization header must be 'Bearer <token>'.",
-                      headers={"WWW-Authenticate": _CHALLENGE + ', error="invalid_token"'})
+        raise Problem(
+            401,
+            "invalid_token",
+            "The Authorization header must be 'Bearer <token>'.",
+            headers={"WWW-Authenticate": _CHALLENGE + ', error="invalid_token"'},
+        )
     return token
 
 
@@ -42,8 +47,12 @@ def require_seat(match_id: str) -> int:
     """
     token = bearer_token()
     if token is None:
-        raise Problem(401, "missing_token", "This endpoint needs a seat's bearer token.",
-                      headers={"WWW-Authenticate": _CHALLENGE})
+        raise Problem(
+            401,
+            "missing_token",
+            "This endpoint needs a seat's bearer token.",
+            headers={"WWW-Authenticate": _CHALLENGE},
+        )
     return service().authenticate(match_id, token)
 
 

@@ -15,6 +15,7 @@ servers then close the connection (werkzeug always does; gunicorn closes a conne
 body failed to read), since where the next request would start is unknown. A body that
 stops arriving until the server's socket timeout is 408 ``request_timeout``.
 """
+
 from __future__ import annotations
 
 import io
@@ -23,11 +24,13 @@ from flask import Flask, current_app, request
 
 from api.errors import Problem
 
-try:   # gunicorn's chunk-framing errors (absent when only the embedded server is installed)
+try:  # gunicorn's chunk-framing errors (absent when only the embedded server is installed)
     from gunicorn.http.errors import ParseException as _GunicornParseError
-except ImportError:   # pragma: no cover
-    class _GunicornParseError(Exception):   # type: ignore[no-redef]
+except ImportError:  # pragma: no cover
+
+    class _GunicornParseError(Exception):  # type: ignore[no-redef]
         """Stands in for gunicorn's parse error class."""
+
 
 #: What reading a broken chunked body raises: werkzeug's ``DechunkedInput`` raises
 #: ``OSError`` ("Invalid chunk header", "Missing chunk terminating newline"); gunicorn's
@@ -53,8 +56,9 @@ def limit_chunked_body() -> None:
             for broken chunk framing; 408 ``request_timeout`` when the body stops arriving.
     """
     environ = request.environ
-    if ("chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-            or not environ.get("wsgi.input_terminated")):
+    if "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower() or not environ.get(
+        "wsgi.input_terminated"
+    ):
         return
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     stream = environ["wsgi.input"]
@@ -67,8 +71,9 @@ def limit_chunked_body() -> None:
         parts.append(part)
         size += len(part)
         if limit is not None and size > limit:
-            raise Problem(413, "payload_too_large",
-                          f"The request body is larger than {limit} bytes.")
+            raise Problem(
+                413, "payload_too_large", f"The request body is larger than {limit} bytes."
+            )
     # still "terminated": werkzeug reads the buffered body to its end (within the limit)
     environ["wsgi.input"] = io.BytesIO(b"".join(parts))
 
@@ -82,8 +87,10 @@ def _read(stream, size: int) -> bytes:
     try:
         return stream.read(size)
     except TimeoutError:
-        raise Problem(408, "request_timeout",
-                      "The request body stopped arriving before it was complete.") from None
+        raise Problem(
+            408, "request_timeout", "The request body stopped arriving before it was complete."
+        ) from None
     except FRAMING_ERRORS as error:
-        raise Problem(400, "bad_request",
-                      f"The chunked request body is malformed: {error}.") from None
+        raise Problem(
+            400, "bad_request", f"The chunked request body is malformed: {error}."
+        ) from None

@@ -6,6 +6,7 @@
 :data:`END`; ``--check`` exits 1 when it is stale (``tests/unit/test_settings.py`` does the
 same check).
 """
+
 from __future__ import annotations
 
 import sys
@@ -27,14 +28,19 @@ def _cell(text: str) -> str:
 def row(setting: Setting) -> str:
     """One Markdown table row: variable, default, accepted values, read by, meaning."""
     default = f"`{setting.default}`" if setting.default is not None else "unset"
-    return (f"| `{setting.name}` | {_cell(default)} | {_cell(setting.accepts)} | "
-            f"{READERS[setting.readers]} | {_cell(setting.doc)} |")
+    return (
+        f"| `{setting.name}` | {_cell(default)} | {_cell(setting.accepts)} | "
+        f"{READERS[setting.readers]} | {_cell(setting.doc)} |"
+    )
 
 
 def table() -> str:
     """The whole generated block (markers included)."""
-    lines = [BEGIN, "| variable | default | accepted | read by | meaning |",
-             "|---|---|---|---|---|"]
+    lines = [
+        BEGIN,
+        "| variable | default | accepted | read by | meaning |",
+        "|---|---|---|---|---|",
+    ]
     lines += [row(setting) for setting in (*SERVICE, *API_SETTINGS)]
     return "\n".join([*lines, END])
 
@@ -48,7 +54,7 @@ def render(document: str) -> str:
     start, end = document.find(BEGIN), document.find(END)
     if start < 0 or end < start:
         raise ValueError(f"{DOC.name}: generated-table markers not found")
-    return document[:start] + table() + document[end + len(END):]
+    return document[:start] + table() + document[end + len(END) :]
 
 
 def main(argv: list[str] | None = None) -> int:

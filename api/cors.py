@@ -24,6 +24,7 @@ An origin not listed gets no ``Access-Control-*`` header (the browser then refus
 answer to its script). No credentials mode: seat tokens travel in ``Authorization``, never in
 cookies, so ``Access-Control-Allow-Credentials`` is never sent.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,11 +35,25 @@ from flask_cors import CORS
 #: Methods the API answers cross-origin.
 METHODS = ["GET", "HEAD", "POST", "OPTIONS"]
 #: Request headers a cross-origin script may send.
-ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
-                 "If-None-Match", "Last-Event-ID", "Prefer"]
+ALLOW_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "If-None-Match",
+    "Last-Event-ID",
+    "Prefer",
+]
 #: Response headers a cross-origin script may read (beyond the CORS-safelisted ones).
-EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed",
-                  "WWW-Authenticate", "Allow", "Preference-Applied"]
+EXPOSE_HEADERS = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "WWW-Authenticate",
+    "Allow",
+    "Preference-Applied",
+]
 #: Seconds a browser may reuse a preflight answer.
 MAX_AGE_S = 600
 SETTING = "ARENA_CORS_ORIGINS"
@@ -57,10 +72,12 @@ def allowed_origins(value: str | None) -> list[str]:
         if not origin:
             continue
         scheme, sep, rest = origin.partition("://")
-        if origin != "*" and (not sep or scheme.lower() not in ("http", "https")
-                              or not rest or "/" in rest):
-            raise ValueError(f"{SETTING}: {item.strip()!r} is not an origin "
-                             "(scheme://host[:port]) or '*'")
+        if origin != "*" and (
+            not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest
+        ):
+            raise ValueError(
+                f"{SETTING}: {item.strip()!r} is not an origin (scheme://host[:port]) or '*'"
+            )
         origins.append(origin)
     return origins
 
@@ -73,10 +90,19 @@ def install(app: Flask) -> CORS | None:
         return None
     any_origin = "*" in origins
     app.after_request(vary_on_origin)
-    return CORS(app, origins="*" if any_origin else origins, send_wildcard=any_origin,
-                methods=METHODS, allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS,
-                max_age=MAX_AGE_S, supports_credentials=False, always_send=False,
-                vary_header=True, automatic_options=True)
+    return CORS(
+        app,
+        origins="*" if any_origin else origins,
+        send_wildcard=any_origin,
+        methods=METHODS,
+        allow_headers=ALLOW_HEADERS,
+        expose_headers=EXPOSE_HEADERS,
+        max_age=MAX_AGE_S,
+        supports_credentials=False,
+        always_send=False,
+        vary_header=True,
+        automatic_options=True,
+    )
 
 
 #: What a preflight answer depends on besides ``Origin``.

@@ -29,6 +29,7 @@ Sources mapped here:
 - anything else — a genuine bug: logged with its traceback, answered 500 ``internal_error``
   without internals.
 """
+
 from __future__ import annotations
 
 import logging
@@ -122,8 +123,14 @@ class Problem(Exception):
         **extras: additional members of the problem object (``errors``, ``current_version``).
     """
 
-    def __init__(self, status: int, code: str, detail: str,
-                 headers: dict[str, str] | None = None, **extras: Any):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extras: Any,
+    ):
         super().__init__(f"{code}: {detail}")
         self.status = status
         self.code = code
@@ -137,8 +144,9 @@ def validation_problem(errors: Any, detail: str = "The request is not valid.") -
     return Problem(400, "validation_error", detail, errors=errors)
 
 
-def problem_response(status: int, code: str, detail: str,
-                     headers: dict[str, str] | None = None, **extras: Any) -> Response:
+def problem_response(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None, **extras: Any
+) -> Response:
     """Build the RFC 9457 response (``instance`` is the request path when in a request).
 
     A 503 answer gets ``Retry-After: RETRY_AFTER_S`` (seconds) unless ``headers`` has one.
@@ -164,9 +172,12 @@ def problem_response(status: int, code: str, detail: str,
 
 def store_unavailable_response() -> Response:
     """The 503 ``store_unavailable`` answer (``Retry-After: STORE_RETRY_AFTER_S``)."""
-    return problem_response(503, "store_unavailable",
-                            "The match store is not reachable right now; retry shortly.",
-                            {"Retry-After": str(STORE_RETRY_AFTER_S)})
+    return problem_response(
+        503,
+        "store_unavailable",
+        "The match store is not reachable right now; retry shortly.",
+        {"Retry-After": str(STORE_RETRY_AFTER_S)},
+    )
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -174,8 +185,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Problem)
     def _problem(error: Problem) -> Response:
-        return problem_response(error.status, error.code, error.detail, error.headers,
-                                **error.extras)
+        return problem_response(
+            error.status, error.code, error.detail, error.headers, **error.extras
+        )
 
     @app.errorhandler(RuleError)
     def _rule_error(error: RuleError) -> Response:
@@ -186,18 +198,22 @@ def register_error_handlers(app: Flask) -> None:
         from api.limits import retry_after_s
 
         limit = str(error.limit.limit)
-        return problem_response(429, "rate_limited",
-                                f"Too many requests from this client: the limit is {limit}.",
-                                {"Retry-After": str(retry_after_s())}, limit=limit)
+        return problem_response(
+            429,
+            "rate_limited",
+            f"Too many requests from this client: the limit is {limit}.",
+            {"Retry-After": str(retry_after_s())},
+            limit=limit,
+        )
 
     @app.errorhandler(ServiceError)
     def _service_error(error: ServiceError) -> Response:
-        headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} \
-            if error.status == 401 else {}
+        headers = (
+            {"WWW-Authenticate": 'Bearer error="invalid_token"'} if error.status == 401 else {}
+        )
         if error.retry_after_s is not None:
             headers["Retry-After"] = str(error.retry_after_s)
-        return problem_response(error.status, error.code, error.detail, headers,
-                                **error.extra)
+        return problem_response(error.status, error.code, error.detail, headers, **error.extra)
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Response:
@@ -217,9 +233,15 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _bug(error: Exception) -> Response:
         if is_store_unavailable(error):
-            log.warning("store unavailable on %s %s: %s: %s", request.method, request.path,
-                        type(error).__name__, error)
+            log.warning(
+                "store unavailable on %s %s: %s: %s",
+                request.method,
+                request.path,
+                type(error).__name__,
+                error,
+            )
             return store_unavailable_response()
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return problem_response(500, "internal_error",
-                                "An unexpected error occurred; it has been logged.")
+        return problem_response(
+            500, "internal_error", "An unexpected error occurred; it has been logged."
+        )

@@ -21,12 +21,14 @@ follows an empty one); the store blocks in slices shorter than its socket timeou
 WARNING log line; the client's reconnect (``Last-Event-ID``) gets 503 ``store_unavailable``
 until the store is back, then resumes where it left off.
 """
+
 from __future__ import annotations
 
 import json
 import logging
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
@@ -46,8 +48,9 @@ def events(match_id: str):
     """Events after version ``after``; waits up to ``wait`` s (max 30) for the first one."""
     viewer = optional_seat(match_id)
     q = schemas.query(schemas.EventsQuerySchema())
-    return jsonify(service().events(match_id, viewer, after=q["after"], wait_s=q["wait"],
-                                    limit=q["limit"]))
+    return jsonify(
+        service().events(match_id, viewer, after=q["after"], wait_s=q["wait"], limit=q["limit"])
+    )
 
 
 @bp.get("/<match_id>/events/stream")
@@ -60,10 +63,23 @@ def stream(match_id: str):
     first = service().match_view(match_id, viewer)  # 404 before the stream starts
     poll_s = float(current_app.config["SSE_POLL_S"])
     messages = _ended_on_outage(
-        _messages(service(), match_id, viewer, after, q["max_s"], poll_s,
-                  first["status"] == "finished", q["views"]), match_id)
-    return Response(messages, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        _messages(
+            service(),
+            match_id,
+            viewer,
+            after,
+            q["max_s"],
+            poll_s,
+            first["status"] == "finished",
+            q["views"],
+        ),
+        match_id,
+    )
+    return Response(
+        messages,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 def _ended_on_outage(messages: Iterator[str], match_id: str) -> Iterator[str]:
@@ -75,13 +91,25 @@ def _ended_on_outage(messages: Iterator[str], match_id: str) -> Iterator[str]:
     except Exception as error:  # noqa: BLE001 - classified just below
         if not is_store_unavailable(error):
             raise
-        log.warning("store unavailable during the event stream of match %s: %s: %s",
-                    match_id, type(error).__name__, error)
+        log.warning(
+            "store unavailable during the event stream of match %s: %s: %s",
+            match_id,
+            type(error).__name__,
+            error,
+        )
         yield f"retry: {int(STORE_RETRY_AFTER_S * 1000)}\n\n"
 
 
-def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: float,
-              poll_s: float, finished: bool, views: bool = False) -> Iterator[str]:
+def _messages(
+    svc: Any,
+    match_id: str,
+    viewer: int | None,
+    after: int,
+    max_s: float,
+    poll_s: float,
+    finished: bool,
+    views: bool = False,
+) -> Iterator[str]:
     """SSE frames until ``max_s`` passes or a finished match has nothing more to send
     (``views``: batch ends carry ``seat_state``, see :meth:`service.usecases.reads.Reads.events`)."""
     deadline = time.monotonic() + max_s
@@ -91,8 +119,10 @@ def _messages(svc: Any, match_id: str, viewer: int | None, after: int, max_s: fl
         page = svc.events(match_id, viewer, after=after, wait_s=wait, views=views)
         for envelope in page["events"]:
             after = envelope["version"]
-            yield (f"id: {after}\nevent: {envelope['type']}\n"
-                   f"data: {json.dumps(envelope, separators=(',', ':'))}\n\n")
+            yield (
+                f"id: {after}\nevent: {envelope['type']}\n"
+                f"data: {json.dumps(envelope, separators=(',', ':'))}\n\n"
+            )
         if time.monotonic() >= deadline:
             return
         if not page["events"] and after >= page["version"]:

@@ -4,6 +4,7 @@ The game payloads inside it (commands, match options, bot options) are checked a
 engines' JSON Schemas by :mod:`domain.schema_check`, not here. JSON types are strict:
 ``true`` is not an integer, ``"3"`` is not a number.
 """
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """``/v1/games``: the game catalogue (option schemas, command schemas, bot levels)."""
+
 from __future__ import annotations
 
 from flask import Blueprint, jsonify

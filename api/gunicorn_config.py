@@ -14,6 +14,7 @@ and one line naming it, before any worker starts. It also
   :mod:`api.request_id`'s, and formats gunicorn's own lines as the app's
   (:func:`service.logs.gunicorn_logconfig`: ``ARENA_LOG_FORMAT``, ``ARENA_LOG_LEVEL``).
 """
+
 from __future__ import annotations
 
 import glob
@@ -29,13 +30,14 @@ from service.logs import gunicorn_logconfig
 check_or_exit()
 
 
-
 def on_starting(server: Any) -> None:
     """In the master, before any worker exists: set ``PROMETHEUS_MULTIPROC_DIR`` (a new
     temporary directory unless set) and remove the metric files of an earlier run in it
     (their processes are gone). Workers inherit the variable before they import
     prometheus_client (do not use ``--preload``: the app would import it first)."""
-    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="arena-prometheus-")
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(
+        prefix="arena-prometheus-"
+    )
     os.makedirs(path, exist_ok=True)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
     for old in glob.glob(os.path.join(path, "*.db")):
@@ -49,7 +51,7 @@ def child_exit(server: Any, worker: Any) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
-worker_class = "api.wire_errors.ProblemThreadWorker"   # gthread answering its own errors
+worker_class = "api.wire_errors.ProblemThreadWorker"  # gthread answering its own errors
 workers = 2
 threads = 8
 timeout = 120
@@ -58,12 +60,21 @@ accesslog = None
 logconfig_dict = gunicorn_logconfig()
 #: newer gunicorns open a control socket under $HOME unless told not to (the image's user
 #: has no home; nothing here uses the socket).
-CONTROL_SOCKET = {"control_socket_disable": True} if any(
-    s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else {}
+CONTROL_SOCKET = (
+    {"control_socket_disable": True}
+    if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS)
+    else {}
+)
 globals().update(CONTROL_SOCKET)
 
 #: The settings above by gunicorn name (what ``arena serve`` sets on its application).
-SETTINGS = {"worker_class": worker_class, "timeout": timeout,
-            "graceful_timeout": graceful_timeout, "accesslog": accesslog,
-            "logconfig_dict": logconfig_dict, "on_starting": on_starting,
-            "child_exit": child_exit, **CONTROL_SOCKET}
+SETTINGS = {
+    "worker_class": worker_class,
+    "timeout": timeout,
+    "graceful_timeout": graceful_timeout,
+    "accesslog": accesslog,
+    "logconfig_dict": logconfig_dict,
+    "on_starting": on_starting,
+    "child_exit": child_exit,
+    **CONTROL_SOCKET,
+}

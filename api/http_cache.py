@@ -26,6 +26,7 @@ are left to :mod:`api.cors`):
   comma lists: werkzeug's :meth:`~werkzeug.wrappers.Response.make_conditional`) is answered
   ``304 Not Modified`` with no body and the same ``ETag``, ``Cache-Control`` and ``Vary``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -90,12 +91,15 @@ def finish(response: Response) -> Response:
     elif response.status_code >= 400:
         response.headers["Cache-Control"] = NO_STORE
     elif "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = PUBLIC_POLICIES.get(request.endpoint or "",
-                                                                REVALIDATE)
-    if (method in _SAFE and response.status_code == 200 and not response.is_streamed
-            and request.endpoint not in NO_ETAG):
+        response.headers["Cache-Control"] = PUBLIC_POLICIES.get(request.endpoint or "", REVALIDATE)
+    if (
+        method in _SAFE
+        and response.status_code == 200
+        and not response.is_streamed
+        and request.endpoint not in NO_ETAG
+    ):
         if "ETag" not in response.headers:
             response.headers["ETag"] = body_etag(response.get_data())
-        if "If-None-Match" in request.headers:   # the only precondition a GET here takes
+        if "If-None-Match" in request.headers:  # the only precondition a GET here takes
             response.make_conditional(request)
     return response

@@ -36,6 +36,7 @@ files are not limited.
 The caps on bot options and on running bot matches per client are the service's
 (:mod:`service.store.quotas`); the views pass :func:`quota_client` for them.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,7 +65,7 @@ def storage_uri(service: Any, configured: str = "") -> str:
     service built without a configuration)."""
     if configured:
         return configured
-    config = getattr(service, "config", None)   # set by service.bootstrap.build_service
+    config = getattr(service, "config", None)  # set by service.bootstrap.build_service
     url = getattr(config, "redis_url", None)
     if not url:
         return "memory://"
@@ -85,7 +86,7 @@ def _seat_key() -> str | None:
     scheme, _, token = (request.headers.get("Authorization") or "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() == "bearer" and token.startswith("pk."):
-        try:   # a player key: every request of the player shares one budget (issue 22)
+        try:  # a player key: every request of the player shares one budget (issue 22)
             return "player:" + request_service().player_of_key(token)
         except ServiceError:
             return None
@@ -93,7 +94,7 @@ def _seat_key() -> str | None:
     if scheme.lower() != "bearer" or not token or not isinstance(match_id, str):
         return None
     try:
-        request_service().authenticate(match_id, token)   # this request's reads keep the head
+        request_service().authenticate(match_id, token)  # this request's reads keep the head
     except ServiceError:
         return None
     return "seat:" + token_digest(token)[:32]
@@ -122,7 +123,7 @@ def retry_after_s() -> int:
     current = limiter.current_limit if limiter is not None else None
     if current is None:
         return 1
-    return max(1, math.ceil(current.window[0] - time.time()))   # (reset time, remaining)
+    return max(1, math.ceil(current.window[0] - time.time()))  # (reset time, remaining)
 
 
 def _is_preflight() -> bool:
@@ -138,7 +139,7 @@ def install(app: Flask, service: Any) -> Limiter | None:
     Raises:
         service.settings.ConfigError: a setting that does not parse (:mod:`api.settings`).
     """
-    from api.settings import value   # parsed as at start-up: a bad value is refused here
+    from api.settings import value  # parsed as at start-up: a bad value is refused here
 
     proxies = value(app.config, "ARENA_TRUSTED_PROXIES")
     if proxies:
@@ -146,24 +147,24 @@ def install(app: Flask, service: Any) -> Limiter | None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
     if not value(app.config, "ARENA_RATE_LIMITS_ENABLED"):
         return None
-    keys = service.keys   # service.store.keys.Keys
+    keys = service.keys  # service.store.keys.Keys
     limiter = Limiter(
         client_key,
         application_limits=[value(app.config, "ARENA_RATE_LIMITS")],
         storage_uri=storage_uri(service, value(app.config, "ARENA_RATE_LIMIT_STORAGE") or ""),
         storage_options={"key_prefix": keys.rate_limits()},
         strategy=value(app.config, "ARENA_RATE_LIMIT_STRATEGY"),
-        headers_enabled=False,   # Retry-After comes from api.errors; no X-RateLimit-*
+        headers_enabled=False,  # Retry-After comes from api.errors; no X-RateLimit-*
     )
     limiter.init_app(app)
     limiter.request_filter(_is_preflight)
     for name in EXEMPT_BLUEPRINTS:
-        limiter.exempt(cast(Blueprint, app.blueprints[name]))   # typed as the sansio base
-    create = limiter.shared_limit(value(app.config, "ARENA_CREATE_RATE_LIMITS"), scope="create",
-                                  override_defaults=False)
+        limiter.exempt(cast(Blueprint, app.blueprints[name]))  # typed as the sansio base
+    create = limiter.shared_limit(
+        value(app.config, "ARENA_CREATE_RATE_LIMITS"), scope="create", override_defaults=False
+    )
     for endpoint in CREATE_ENDPOINTS:
         # flask-limiter's decorator types its result as possibly async: same view, same type
         app.view_functions[endpoint] = create(app.view_functions[endpoint])  # type: ignore[assignment]
     app.extensions[EXTENSION] = limiter
     return limiter
-

@@ -3,21 +3,21 @@
 Each view: request -> validated input -> one service call -> JSON. Seat-specific answers
 come only from the service's ``view``/``redact`` output (hidden information stays hidden).
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, url_for
 
-from domain.engine import RuleError
-from service.errors import VersionConflict
-from service.match_service import is_player_key
-
 from api import schemas
+from api.auth import bearer_token, optional_seat, require_seat
 from api.errors import Problem
 from api.http_cache import set_version_etag
-from api.auth import bearer_token, optional_seat, require_seat
 from api.limits import quota_client
 from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
+from domain.engine import RuleError
+from service.errors import VersionConflict
+from service.match_service import is_player_key
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 
@@ -52,12 +52,20 @@ def create_match():
     reads 403 while it runs. ``Authorization: Bearer <player key>`` binds the first human
     seat to that player; ``rated: true`` makes a rated match (issue 22)."""
     body = schemas.create_match_body()
-    return _created(service().create_match(body["game"], body["seats"], body["options"],
-                                           body["turn_timeout_s"], unlisted=body["unlisted"],
-                                           spectators=body["spectators"],
-                                           client=quota_client(),
-                                           idempotency_key=schemas.idempotency_key(),
-                                           player_key=player_key(), rated=body["rated"]))
+    return _created(
+        service().create_match(
+            body["game"],
+            body["seats"],
+            body["options"],
+            body["turn_timeout_s"],
+            unlisted=body["unlisted"],
+            spectators=body["spectators"],
+            client=quota_client(),
+            idempotency_key=schemas.idempotency_key(),
+            player_key=player_key(),
+            rated=body["rated"],
+        )
+    )
 
 
 def player_key() -> str | None:
@@ -71,8 +79,9 @@ def player_key() -> str | None:
 def list_matches():
     """The lobby: listed matches newest first, filtered, one page (``next_cursor``)."""
     q = schemas.query(schemas.LobbyQuerySchema())
-    return jsonify(service().list_matches(q["game"], q["status"], q["open_seat"], q["cursor"],
-                                          q["limit"]))
+    return jsonify(
+        service().list_matches(q["game"], q["status"], q["open_seat"], q["cursor"], q["limit"])
+    )
 
 
 @bp.post("/<match_id>/resign")
@@ -80,8 +89,13 @@ def resign(match_id: str):
     """The bearer's seat resigns (a command in the log like any other)."""
     seat = require_seat(match_id)
     outcome = service().resign(match_id, seat)
-    return jsonify({"game": outcome.get("game") or runtime().game_of(match_id),
-                    "version": outcome["version"], "events": outcome["events"]})
+    return jsonify(
+        {
+            "game": outcome.get("game") or runtime().game_of(match_id),
+            "version": outcome["version"],
+            "events": outcome["events"],
+        }
+    )
 
 
 @bp.post("/<match_id>/rematch")
@@ -89,8 +103,9 @@ def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
     201 when this call created it, else 200."""
     seat = require_seat(match_id)
-    answer = service().rematch(match_id, seat, client=quota_client(),
-                               idempotency_key=schemas.idempotency_key())
+    answer = service().rematch(
+        match_id, seat, client=quota_client(), idempotency_key=schemas.idempotency_key()
+    )
     runtime().remember(answer["match_id"], answer["game"])
     response = _answer(answer, 201 if answer["created"] else 200)
     response.headers["Location"] = url_for("matches.get_match", match_id=answer["match_id"])
@@ -111,9 +126,15 @@ def join(match_id: str, seat: int):
     once; a repeat with the same ``Idempotency-Key`` and body answers it again).
     ``Authorization: Bearer <player key>`` binds the seat to that player."""
     body = schemas.load(schemas.JoinSchema(), schemas.json_body(optional=True))
-    return _answer(service().join(match_id, seat, body["name"],
-                                  idempotency_key=schemas.idempotency_key(),
-                                  player_key=player_key()))
+    return _answer(
+        service().join(
+            match_id,
+            seat,
+            body["name"],
+            idempotency_key=schemas.idempotency_key(),
+            player_key=player_key(),
+        )
+    )
 
 
 @bp.get("/<match_id>/legal-actions")
@@ -145,23 +166,31 @@ def act(match_id: str):
         command, expected, decision = schemas.command_body(runtime().game_of(match_id))
     except (Problem, RuleError) as error:
         if error.status in (400, 422):
-            service().check_running(match_id)   # a finished match answers match_finished first
+            service().check_running(match_id)  # a finished match answers match_finished first
         raise
     represent = wants_representation()
     try:
-        outcome = service().act(match_id, seat, command,
-                                idempotency_key=schemas.idempotency_key(),
-                                expected_version=expected, decision_id=decision,
-                                represent=represent)
+        outcome = service().act(
+            match_id,
+            seat,
+            command,
+            idempotency_key=schemas.idempotency_key(),
+            expected_version=expected,
+            decision_id=decision,
+            represent=represent,
+        )
     except VersionConflict as conflict:
-        if schemas.if_match_version() is None:   # the body's expected_version: 409
+        if schemas.if_match_version() is None:  # the body's expected_version: 409
             raise
         raise precondition_failed(conflict) from None
     # ``game`` names the union member of every payload below (an answer stored for an
     # Idempotency-Key before answers carried it has none: the match's game, known here)
-    body = {"game": outcome.get("game") or runtime().game_of(match_id),
-            "version": outcome["version"], "events": outcome["events"]}
-    if represent:   # the seat's next view and legal actions: one request per move
+    body = {
+        "game": outcome.get("game") or runtime().game_of(match_id),
+        "version": outcome["version"],
+        "events": outcome["events"],
+    }
+    if represent:  # the seat's next view and legal actions: one request per move
         extra = outcome if "legal_actions" in outcome else service().representation(match_id, seat)
         body.update({key: extra[key] for key in REPRESENTATION_FIELDS})
     response = jsonify(body)
@@ -178,9 +207,12 @@ def precondition_failed(conflict: VersionConflict) -> Problem:
     """The 412 ``precondition_failed`` of a stale ``If-Match`` (RFC 9110 sections 13.1.1 and
     15.5.13), with the conflict's ``current_version``."""
     current = conflict.extra["current_version"]
-    return Problem(412, "precondition_failed",
-                   f"If-Match names another version; the match is at version {current}.",
-                   current_version=current)
+    return Problem(
+        412,
+        "precondition_failed",
+        f"If-Match names another version; the match is at version {current}.",
+        current_version=current,
+    )
 
 
 @bp.get("/<match_id>/state")
@@ -203,8 +235,14 @@ def fork(match_id: str):
     body = schemas.load(schemas.ForkSchema(), schemas.json_body())
     if body["seats"] is not None:
         game = runtime().game(runtime().game_of(match_id))
-        assert game is not None   # a stored match's game is installed
+        assert game is not None  # a stored match's game is installed
         schemas.check_seats(game, body["seats"])
-    return _created(service().fork(match_id, body["version"], body["seats"],
-                                   client=quota_client(),
-                                   idempotency_key=schemas.idempotency_key()))
+    return _created(
+        service().fork(
+            match_id,
+            body["version"],
+            body["seats"],
+            client=quota_client(),
+            idempotency_key=schemas.idempotency_key(),
+        )
+    )

@@ -15,15 +15,22 @@ info.
   server, one process) the process's own registry is exposed. The Redis-held metrics need
   neither: every process reads the same hashes.
 """
+
 from __future__ import annotations
 
 import os
 import platform
+from collections.abc import Callable, Iterable
 from importlib import metadata
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from prometheus_client import (CONTENT_TYPE_PLAIN_0_0_4, REGISTRY, CollectorRegistry,
-                               Histogram, generate_latest)
+from prometheus_client import (
+    CONTENT_TYPE_PLAIN_0_0_4,
+    REGISTRY,
+    CollectorRegistry,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -34,13 +41,15 @@ UNMATCHED = "unmatched"
 #: ``environ`` key of the matched URL rule.
 ROUTE_KEY = "arena.route"
 
-if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):   # values live in files there: it must exist
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # values live in files there: it must exist
     os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
-HTTP_DURATION = Histogram("arena_http_request_duration_seconds",
-                          "HTTP requests by method, URL rule and status: seconds until the "
-                          "answer's body ended.", ["method", "route", "status"],
-                          buckets=HTTP_BUCKETS_S)
+HTTP_DURATION = Histogram(
+    "arena_http_request_duration_seconds",
+    "HTTP requests by method, URL rule and status: seconds until the answer's body ended.",
+    ["method", "route", "status"],
+    buckets=HTTP_BUCKETS_S,
+)
 
 
 def route_of(environ: dict[str, Any]) -> str:
@@ -51,8 +60,9 @@ def route_of(environ: dict[str, Any]) -> str:
 
 def observe(environ: dict[str, Any], status: int, seconds: float) -> None:
     """Count one answered request in :data:`HTTP_DURATION`."""
-    HTTP_DURATION.labels(environ.get("REQUEST_METHOD", "-"), route_of(environ),
-                         str(status)).observe(seconds)
+    HTTP_DURATION.labels(
+        environ.get("REQUEST_METHOD", "-"), route_of(environ), str(status)
+    ).observe(seconds)
 
 
 class _Collector:
@@ -67,8 +77,9 @@ def _build_info() -> Iterable:
         version = metadata.version("apocalypse-arena")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    info = GaugeMetricFamily("arena_build_info", "The running build (always 1).",
-                             labels=["version", "python"])
+    info = GaugeMetricFamily(
+        "arena_build_info", "The running build (always 1).", labels=["version", "python"]
+    )
     info.add_metric([version, platform.python_version()], 1)
     yield info
 
@@ -81,7 +92,7 @@ def exposition(service: Any) -> bytes:
         MultiProcessCollector(registry)
     else:
         registry.register(_Collector(REGISTRY.collect))
-    families = list(service.metrics_collect())   # read Redis before writing anything
+    families = list(service.metrics_collect())  # read Redis before writing anything
     registry.register(_Collector(lambda: families))
     registry.register(_Collector(_build_info))
     return generate_latest(registry)

@@ -13,6 +13,7 @@ in a source checkout (editable install, tests, ``arena serve`` from the tree); a
 package (plain ``pip install .``, the Docker image) reads the copy shipped as package data
 of ``api`` (``api/openapi.yaml``, a link to the root file in the source tree).
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -31,8 +32,7 @@ OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 OPENAPI_RESOURCE = ("api", "openapi.yaml")
 
 
-def load_openapi(path: Path | None = None,
-                 resource: tuple[str, str] | None = None) -> str | None:
+def load_openapi(path: Path | None = None, resource: tuple[str, str] | None = None) -> str | None:
     """The OpenAPI document's text (UTF-8), or ``None`` when it is nowhere to be found.
 
     Tries ``path`` (default :data:`OPENAPI_PATH`) first, but only inside a source checkout

@@ -6,6 +6,7 @@ is never logged (:mod:`api.request_id` records the path and query only). Profile
 histories hold only public facts: names, ids, results, ratings; never a seat token, key or
 hidden card.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, url_for
@@ -39,8 +40,12 @@ def rotate_key(player_id: str):
     schemas.check_player_id(player_id)
     token = bearer_token()
     if token is None:
-        raise Problem(401, "missing_token", "Send the player's current key as a bearer token.",
-                      headers={"WWW-Authenticate": _CHALLENGE})
+        raise Problem(
+            401,
+            "missing_token",
+            "Send the player's current key as a bearer token.",
+            headers={"WWW-Authenticate": _CHALLENGE},
+        )
     return jsonify(service().rotate_player_key(player_id, token))
 
 
@@ -56,6 +61,14 @@ def player_matches(player_id: str):
     """One page of the player's matches, newest first (``next_cursor``), filtered."""
     schemas.check_player_id(player_id)
     q = schemas.query(schemas.PlayerMatchesQuerySchema())
-    return jsonify(service().player_matches(player_id, game=q["game"], mode=q["mode"],
-                                            status=q["status"], rated=q["rated"],
-                                            cursor=q["cursor"], limit=q["limit"]))
+    return jsonify(
+        service().player_matches(
+            player_id,
+            game=q["game"],
+            mode=q["mode"],
+            status=q["status"],
+            rated=q["rated"],
+            cursor=q["cursor"],
+            limit=q["limit"],
+        )
+    )

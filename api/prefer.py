@@ -8,6 +8,7 @@ and a preference the server does not understand is ignored (section 2). The API 
 several ``return`` preferences are given the first one counts (section 2: "the first
 instance"). The answer names what it applied in ``Preference-Applied`` (section 3).
 """
+
 from __future__ import annotations
 
 from flask import request

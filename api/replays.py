@@ -6,6 +6,7 @@ Setting (a Flask config key of the same name overrides the environment; read onc
 :data:`api.schemas.DEFAULT_MAX_LOG_EVENTS`, 10,000); a longer one is a 413
 ``too_many_events`` before any per-event work.
 """
+
 from __future__ import annotations
 
 import os

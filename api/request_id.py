@@ -14,13 +14,15 @@
   seat token has 43) is written ``***``. Headers (``Authorization``) are never logged.
 - The same moment feeds ``arena_http_request_duration_seconds`` (:mod:`api.metrics`).
 """
+
 from __future__ import annotations
 
 import logging
 import re
 import secrets
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import parse_qsl, quote
 
 from flask import Flask, request, request_started
@@ -35,8 +37,21 @@ PATTERN = re.compile(rf"[A-Za-z0-9_.:+=/-]{{1,{MAX_LENGTH}}}")
 #: ``environ`` key holding the request id (for the app: ``request.environ[ENVIRON_KEY]``).
 ENVIRON_KEY = "arena.request_id"
 #: Query parameters the API documents (openapi.yaml): their short plain values are logged.
-LOGGED_PARAMETERS = frozenset({"after", "cursor", "game", "limit", "max_s", "open_seat",
-                               "seat", "status", "version", "views", "wait"})
+LOGGED_PARAMETERS = frozenset(
+    {
+        "after",
+        "cursor",
+        "game",
+        "limit",
+        "max_s",
+        "open_seat",
+        "seat",
+        "status",
+        "version",
+        "views",
+        "wait",
+    }
+)
 SAFE_VALUE = re.compile(r"[A-Za-z0-9_.,:-]{0,32}")
 MAX_SEGMENT = 32
 PLAIN_PATH = re.compile(rf"(?:/[A-Za-z0-9_.~:@=+,-]{{0,{MAX_SEGMENT}}})*")
@@ -54,12 +69,15 @@ def loggable_target(path: str, query: str) -> str:
     """``path[?query]`` as the access log writes it: path segments longer than
     :data:`MAX_SEGMENT` characters and every query parameter that is not a documented one
     with a short plain value become ``***`` (module docstring)."""
-    if PLAIN_PATH.fullmatch(path):   # the common case: nothing to quote or redact
+    if PLAIN_PATH.fullmatch(path):  # the common case: nothing to quote or redact
         target = path
     else:
-        target = "/".join(REDACTED if len(part) > MAX_SEGMENT
-                          else quote(part.encode("latin-1", "replace"), safe="@:+=,;-._~!$&'()*")
-                          for part in path.split("/"))
+        target = "/".join(
+            REDACTED
+            if len(part) > MAX_SEGMENT
+            else quote(part.encode("latin-1", "replace"), safe="@:+=,;-._~!$&'()*")
+            for part in path.split("/")
+        )
     if not query:
         return target
     pairs = []
@@ -117,13 +135,27 @@ class RequestLog:
             if log.isEnabledFor(logging.INFO):
                 target = loggable_target(
                     environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
-                    environ.get("QUERY_STRING", ""))
-                fields = {"method": environ.get("REQUEST_METHOD", "-"), "path": target,
-                          "status": code, "bytes": size,
-                          "duration_ms": round(seconds * 1000, 1),
-                          "client": environ.get("REMOTE_ADDR", "-"), "request_id": rid}
-                log.info("%s %s %s %dB %.1fms %s", fields["method"], target, status[0], size,
-                         fields["duration_ms"], fields["client"], extra=fields)
+                    environ.get("QUERY_STRING", ""),
+                )
+                fields = {
+                    "method": environ.get("REQUEST_METHOD", "-"),
+                    "path": target,
+                    "status": code,
+                    "bytes": size,
+                    "duration_ms": round(seconds * 1000, 1),
+                    "client": environ.get("REMOTE_ADDR", "-"),
+                    "request_id": rid,
+                }
+                log.info(
+                    "%s %s %s %dB %.1fms %s",
+                    fields["method"],
+                    target,
+                    status[0],
+                    size,
+                    fields["duration_ms"],
+                    fields["client"],
+                    extra=fields,
+                )
             if self.observe is not None:
                 self.observe(environ, code, seconds)
             REQUEST_ID.set(None)
@@ -143,7 +175,7 @@ def install(app: Flask) -> None:
     from api.metrics import ROUTE_KEY, observe
 
     def note_route(_sender: Flask, **_extra: Any) -> None:
-        rule = request.url_rule   # matched when the request context was pushed
+        rule = request.url_rule  # matched when the request context was pushed
         if rule is not None:
             request.environ[ROUTE_KEY] = rule.rule
 

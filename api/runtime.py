@@ -6,11 +6,13 @@ service with :func:`service` and the game catalogue / compiled command schemas w
 compiled once by the domain's one validator (:mod:`domain.schema_check`); a match never
 changes game, so ``match_id -> game`` is cached (LRU).
 """
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app, g, has_request_context
 
@@ -47,7 +49,8 @@ class Runtime:
                         for kind, schema in (entry.get("commands") or {}).items()
                     }
                     self._options[game_id] = schema_check.checker(
-                        entry.get("options_schema") or {"type": "object"})
+                        entry.get("options_schema") or {"type": "object"}
+                    )
                 self._catalogue = entries
         return self._catalogue
 
@@ -86,7 +89,7 @@ class Runtime:
                 return game
         cached = getattr(self.service, "cached_game", None)
         game = cached(match_id) if cached is not None else None
-        if game is None:   # e.g. the bearer's seat check read the head into the fold cache
+        if game is None:  # e.g. the bearer's seat check read the head into the fold cache
             game = self.service.match_view(match_id, None)["game"]
         self.remember(match_id, game)
         return game

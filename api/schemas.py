@@ -7,22 +7,24 @@ Game commands, match options and bot options are validated against the JSON Sche
 engine declares by the domain's one validator (:mod:`domain.schema_check`, compiled once in
 :class:`api.runtime.Runtime`); marshmallow checks the HTTP envelope around them.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import request
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.errors import Problem, validation_problem
-from api.runtime import runtime
 from api.fields import JsonObject, StrictInteger, StrictNumber
-from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
+from api.runtime import runtime
 from domain import schema_check
+from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
 from domain.schema_check import SchemaViolation, Violation
-from service.match_service import LOG_FORMATS   # the export formats (service.log.codec)
+from service.match_service import LOG_FORMATS  # the export formats (service.log.codec)
 
 MAX_LONG_POLL_S = 30.0
 MAX_EVENTS_PAGE = 500
@@ -81,22 +83,30 @@ def json_body(*, optional: bool = False) -> Any:
         return {}
     mimetype = request.mimetype or ""
     if mimetype not in JSON_MEDIA_TYPES:
-        raise Problem(415, "unsupported_media_type",
-                      f"Send the body as application/json (got {mimetype or 'no content type'}).")
+        raise Problem(
+            415,
+            "unsupported_media_type",
+            f"Send the body as application/json (got {mimetype or 'no content type'}).",
+        )
     charset = (request.mimetype_params.get("charset") or "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
-        raise Problem(415, "unsupported_media_type",
-                      f"JSON is UTF-8 (RFC 8259 section 8.1); got charset={charset}.")
+        raise Problem(
+            415,
+            "unsupported_media_type",
+            f"JSON is UTF-8 (RFC 8259 section 8.1); got charset={charset}.",
+        )
     if request.headers.get("Content-Encoding", "identity").lower() != "identity":
-        raise Problem(415, "unsupported_media_type",
-                      "Send the body uncompressed (no Content-Encoding).")
+        raise Problem(
+            415, "unsupported_media_type", "Send the body uncompressed (no Content-Encoding)."
+        )
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as error:
         raise Problem(400, "malformed_json", f"The body is not valid JSON: {error}.") from None
     except RecursionError:
-        raise Problem(400, "malformed_json",
-                      f"The body nests deeper than {MAX_JSON_DEPTH} levels.") from None
+        raise Problem(
+            400, "malformed_json", f"The body nests deeper than {MAX_JSON_DEPTH} levels."
+        ) from None
     _check_depth_and_text(data)
     return data
 
@@ -115,8 +125,9 @@ def _check_depth_and_text(data: Any) -> None:
             _check_text(value)
         elif isinstance(value, (dict, list)):
             if depth > MAX_JSON_DEPTH:
-                raise Problem(400, "malformed_json",
-                              f"The body nests deeper than {MAX_JSON_DEPTH} levels.")
+                raise Problem(
+                    400, "malformed_json", f"The body nests deeper than {MAX_JSON_DEPTH} levels."
+                )
             if isinstance(value, dict):
                 for key, item in value.items():
                     _check_text(key)
@@ -129,9 +140,11 @@ def _check_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise Problem(400, "malformed_json",
-                      "The body holds a string that is not valid Unicode "
-                      "(an unpaired surrogate).") from None
+        raise Problem(
+            400,
+            "malformed_json",
+            "The body holds a string that is not valid Unicode (an unpaired surrogate).",
+        ) from None
 
 
 def load(schema: Schema, data: Any, *, what: str = "body") -> dict[str, Any]:
@@ -150,8 +163,11 @@ def query(schema: Schema) -> dict[str, Any]:
     Raises:
         Problem: 400 ``validation_error`` when a parameter the schema knows is repeated.
     """
-    repeated = {name: ["Give this parameter once."] for name in schema.fields
-                if len(request.args.getlist(name)) > 1}
+    repeated = {
+        name: ["Give this parameter once."]
+        for name in schema.fields
+        if len(request.args.getlist(name)) > 1
+    }
     if repeated:
         raise validation_problem(repeated, "The query string is not valid.")
     return load(schema, request.args.to_dict(flat=True), what="query string")
@@ -176,14 +192,19 @@ class QueryNumber(fields.Float):
     """
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
-        if (not isinstance(value, str) or len(value) > MAX_QUERY_NUMBER_CHARS
-                or not _QUERY_NUMBER.match(value)):
-            raise ValidationError("Must be a number in JSON syntax written with digits 0-9 "
-                                  "(such as 2, 2.5 or 1e1).")
+        if (
+            not isinstance(value, str)
+            or len(value) > MAX_QUERY_NUMBER_CHARS
+            or not _QUERY_NUMBER.match(value)
+        ):
+            raise ValidationError(
+                "Must be a number in JSON syntax written with digits 0-9 (such as 2, 2.5 or 1e1)."
+            )
         return super()._deserialize(value, attr, data, **kwargs)
 
 
 # -- matches ------------------------------------------------------------------------------
+
 
 class SeatSpecSchema(Schema):
     """One seat of a new match: ``{kind: human|bot|open, bot?: level, bot_options?: object,
@@ -196,8 +217,12 @@ class SeatSpecSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
     bot = fields.String(validate=validate.Length(min=1, max=64))
     bot_options = JsonObject(keys=fields.String())
-    name = fields.String(validate=[validate.Length(min=1, max=64),
-                                    validate.Regexp(NAME_PATTERN, error="No control characters.")])
+    name = fields.String(
+        validate=[
+            validate.Length(min=1, max=64),
+            validate.Regexp(NAME_PATTERN, error="No control characters."),
+        ]
+    )
 
     @validates_schema
     def _bot_level_only_for_bots(self, data: dict[str, Any], **_: Any) -> None:
@@ -214,11 +239,13 @@ class CreateMatchSchema(Schema):
         unknown = RAISE
 
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
-                        validate=validate.Length(min=1, max=16))
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(min=1, max=16)
+    )
     options = JsonObject(keys=fields.String(), load_default=dict)
-    turn_timeout_s = StrictNumber(allow_none=True, load_default=None,
-                                  validate=validate.Range(min=1, max=86400))
+    turn_timeout_s = StrictNumber(
+        allow_none=True, load_default=None, validate=validate.Range(min=1, max=86400)
+    )
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
     spectators = fields.Boolean(load_default=True, truthy={True}, falsy={False})
     rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
@@ -232,8 +259,9 @@ class LobbyQuerySchema(Schema):
         unknown = RAISE
 
     game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]),
-                           load_default=None)
+    status = fields.String(
+        validate=validate.OneOf(["open", "running", "finished"]), load_default=None
+    )
     open_seat = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
     cursor = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
     limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=100))
@@ -245,9 +273,13 @@ class JoinSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=[validate.Length(min=1, max=64),
-                                    validate.Regexp(NAME_PATTERN, error="No control characters.")],
-                         load_default=None)
+    name = fields.String(
+        validate=[
+            validate.Length(min=1, max=64),
+            validate.Regexp(NAME_PATTERN, error="No control characters."),
+        ],
+        load_default=None,
+    )
 
 
 class ForkSchema(Schema):
@@ -257,8 +289,9 @@ class ForkSchema(Schema):
         unknown = RAISE
 
     version = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_VERSION))
-    seats = fields.List(fields.Nested(SeatSpecSchema), load_default=None,
-                        validate=validate.Length(min=1, max=16))
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), load_default=None, validate=validate.Length(min=1, max=16)
+    )
 
 
 class EventsQuerySchema(Schema):
@@ -268,10 +301,12 @@ class EventsQuerySchema(Schema):
         unknown = EXCLUDE
 
     after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
-    wait = QueryNumber(load_default=0.0, allow_nan=False,
-                       validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
-    limit = QueryInteger(load_default=MAX_EVENTS_PAGE,
-                           validate=validate.Range(min=1, max=MAX_EVENTS_PAGE))
+    wait = QueryNumber(
+        load_default=0.0, allow_nan=False, validate=validate.Range(min=0, max=MAX_LONG_POLL_S)
+    )
+    limit = QueryInteger(
+        load_default=MAX_EVENTS_PAGE, validate=validate.Range(min=1, max=MAX_EVENTS_PAGE)
+    )
 
 
 class LegalActionsQuerySchema(Schema):
@@ -281,8 +316,9 @@ class LegalActionsQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    wait = QueryNumber(load_default=0.0, allow_nan=False,
-                       validate=validate.Range(min=0, max=MAX_LONG_POLL_S))
+    wait = QueryNumber(
+        load_default=0.0, allow_nan=False, validate=validate.Range(min=0, max=MAX_LONG_POLL_S)
+    )
 
 
 class StreamQuerySchema(Schema):
@@ -293,8 +329,7 @@ class StreamQuerySchema(Schema):
         unknown = EXCLUDE
 
     after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
-    max_s = QueryNumber(load_default=60.0, allow_nan=False,
-                         validate=validate.Range(min=0, max=300))
+    max_s = QueryNumber(load_default=60.0, allow_nan=False, validate=validate.Range(min=0, max=300))
     views = fields.Boolean(load_default=False, truthy={"true", "1"}, falsy={"false", "0"})
 
 
@@ -311,6 +346,7 @@ class StateQuerySchema(Schema):
 
 # -- replays ------------------------------------------------------------------------------
 
+
 class MatchLogSchema(Schema):
     """``POST /v1/replays`` body: an exported log (``apocalypse-arena/log@3``, or an older
     ``log@2`` / ``log@1`` one: :data:`service.log.codec.LOG_FORMATS`)."""
@@ -321,8 +357,9 @@ class MatchLogSchema(Schema):
     format = fields.String(required=True, validate=validate.OneOf(LOG_FORMATS))
     match_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    seats = fields.List(JsonObject(keys=fields.String()), required=True,
-                        validate=validate.Length(min=1, max=16))
+    seats = fields.List(
+        JsonObject(keys=fields.String()), required=True, validate=validate.Length(min=1, max=16)
+    )
     options = JsonObject(keys=fields.String(), required=True)
     seed = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-fA-F]+$"))
     seed_commitment = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
@@ -340,8 +377,17 @@ DEFAULT_MAX_LOG_EVENTS = 10_000
 #: ``Envelope``), as a JSON Schema for the domain's validator: other members are kept.
 ENVELOPE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "required": ["version", "type", "seat", "data", "command_id", "cause", "at", "prev_hash",
-                 "hash"],
+    "required": [
+        "version",
+        "type",
+        "seat",
+        "data",
+        "command_id",
+        "cause",
+        "at",
+        "prev_hash",
+        "hash",
+    ],
     "properties": {
         "version": {"type": "integer", "minimum": 1},
         "type": {"type": "string", "minLength": 1, "maxLength": 128},
@@ -373,18 +419,23 @@ def match_log(max_events: int = DEFAULT_MAX_LOG_EVENTS) -> dict[str, Any]:
     body = json_body()
     events = body.get("events") if isinstance(body, Mapping) else None
     if isinstance(events, list) and len(events) > max_events:
-        raise Problem(413, "too_many_events",
-                      f"The log has {len(events)} events; this server verifies at most "
-                      f"{max_events} (ARENA_MAX_LOG_EVENTS).",
-                      cap=max_events, count=len(events))
+        raise Problem(
+            413,
+            "too_many_events",
+            f"The log has {len(events)} events; this server verifies at most "
+            f"{max_events} (ARENA_MAX_LOG_EVENTS).",
+            cap=max_events,
+            count=len(events),
+        )
     load(MatchLogSchema(), body)
     try:
         schema_check.checker(EVENTS_SCHEMA).check(events)
     except SchemaViolation as error:
         where = error.violation
         where = Violation(("events", *where.path), where.keyword, where.message)
-        raise validation_problem(where.errors(), f"The log is not valid: {where.sentence()}") \
-            from None
+        raise validation_problem(
+            where.errors(), f"The log is not valid: {where.sentence()}"
+        ) from None
     return body
 
 
@@ -412,8 +463,9 @@ class PlayerMatchesQuerySchema(Schema):
 
     game = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
     mode = fields.String(validate=validate.Length(min=1, max=32), load_default=None)
-    status = fields.String(validate=validate.OneOf(["running", "finished", "abandoned"]),
-                           load_default=None)
+    status = fields.String(
+        validate=validate.OneOf(["running", "finished", "abandoned"]), load_default=None
+    )
     rated = fields.Boolean(load_default=None, truthy={"true"}, falsy={"false"})
     cursor = fields.String(validate=validate.Length(min=1, max=16), load_default=None)
     limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=100))
@@ -440,6 +492,7 @@ def check_player_id(player_id: str) -> str:
 
 # -- game-specific payloads ---------------------------------------------------------------
 
+
 def create_match_body() -> dict[str, Any]:
     """The validated ``POST /v1/matches`` body, options checked against the game's schema.
 
@@ -456,9 +509,10 @@ def create_match_body() -> dict[str, Any]:
         body["options"] = runtime().options_schema(body["game"]).check(body["options"])
     except SchemaViolation as error:
         where = error.violation
-        raise validation_problem({"options": where.errors()},
-                                 f"The options are not valid: {where.sentence('The options')}") \
-            from None
+        raise validation_problem(
+            {"options": where.errors()},
+            f"The options are not valid: {where.sentence('The options')}",
+        ) from None
     return body
 
 
@@ -480,7 +534,8 @@ def check_seats(game: Mapping[str, Any], seats: list[dict[str, Any]] | None) -> 
     errors: dict[int, Any] = {
         i: {"bot": [f"Unknown bot level; one of {levels}."]}
         for i, seat in enumerate(seats)
-        if seat["kind"] == "bot" and seat.get("bot", "random") not in levels}
+        if seat["kind"] == "bot" and seat.get("bot", "random") not in levels
+    }
     for index, seat in enumerate(seats):
         if index in errors or seat["kind"] != "bot" or "bot_options" not in seat:
             continue
@@ -525,8 +580,8 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
     except SchemaViolation as error:
         where = error.violation
         raise validation_problem(
-            where.errors(),
-            f"The {kind!r} command is not valid: {where.sentence('The command')}") from None
+            where.errors(), f"The {kind!r} command is not valid: {where.sentence('The command')}"
+        ) from None
     header = if_match_version()
     if header is not None and expected is not None and header != expected:
         raise validation_problem({"expected_version": ["Disagrees with the If-Match header."]})

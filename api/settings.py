@@ -5,10 +5,12 @@ A Flask config key of the same name overrides the environment (tests); either wa
 value goes through the same parser, so :func:`api.app.create_app` refuses a bad one with
 :class:`service.settings.ConfigError` instead of answering 500 per request.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import limits
 import limits.storage
@@ -18,7 +20,7 @@ from api import cors
 from api.schemas import DEFAULT_MAX_LOG_EVENTS
 from service import settings
 from service.config import Config
-from service.settings import ConfigError, Setting, flag, integer
+from service.settings import Setting, flag, integer
 
 API = ("api",)
 
@@ -52,33 +54,81 @@ def origins(raw: str) -> list[str]:
 
 #: The API's variables (besides :data:`service.settings.SERVICE`, which it reads too).
 SETTINGS: tuple[Setting, ...] = (
-    Setting("ARENA_RATE_LIMITS_ENABLED", "1", flag, "1/true/yes/on or 0/false/no/off",
-            "Per-client request rate limits on (`0`: off).", API),
-    Setting("ARENA_RATE_LIMITS", "120/minute;20/second", rate_limits,
-            "';'-separated limits such as 120/minute;20/second",
-            "Limits each client shares over every `/v1` request.", API),
-    Setting("ARENA_CREATE_RATE_LIMITS", "10/minute;2/second", rate_limits,
-            "';'-separated limits such as 10/minute;2/second",
-            "Stricter limits on making a match (`POST /v1/matches` and `…/fork`).", API),
-    Setting("ARENA_RATE_LIMIT_STORAGE", None, storage_uri,
-            "a limits storage URI: memory://, redis://, rediss://, redis+cluster://, ...",
-            "Storage of the rate-limit counters (default: the store's Redis; `memory://` "
-            "in embedded mode).", API),
-    Setting("ARENA_RATE_LIMIT_STRATEGY", "fixed-window", strategy,
-            "fixed-window, sliding-window-counter or moving-window",
-            "The rate limiter's window strategy.", API),
-    Setting("ARENA_TRUSTED_PROXIES", "0", integer(0), "an integer >= 0",
-            "Reverse proxies in front of the API that append to `X-Forwarded-For` (0: the "
-            "header is ignored).", API),
-    Setting("ARENA_CORS_ORIGINS", None, origins,
-            "a comma list of origins (scheme://host[:port]) or *",
-            "Origins whose browser scripts may call the API; unset: no CORS.", API),
-    Setting("ARENA_MAX_LOG_EVENTS", str(DEFAULT_MAX_LOG_EVENTS), integer(1),
-            "an integer >= 1",
-            "The most events a log sent to `POST /v1/replays` may have.", API),
-    Setting("PROMETHEUS_MULTIPROC_DIR", None, settings.writable_directory, "a writable directory",
-            "prometheus_client's multi-process directory: set (by the gunicorn config) when "
-            "several processes serve the API, so `/metrics` sums them.", API),
+    Setting(
+        "ARENA_RATE_LIMITS_ENABLED",
+        "1",
+        flag,
+        "1/true/yes/on or 0/false/no/off",
+        "Per-client request rate limits on (`0`: off).",
+        API,
+    ),
+    Setting(
+        "ARENA_RATE_LIMITS",
+        "120/minute;20/second",
+        rate_limits,
+        "';'-separated limits such as 120/minute;20/second",
+        "Limits each client shares over every `/v1` request.",
+        API,
+    ),
+    Setting(
+        "ARENA_CREATE_RATE_LIMITS",
+        "10/minute;2/second",
+        rate_limits,
+        "';'-separated limits such as 10/minute;2/second",
+        "Stricter limits on making a match (`POST /v1/matches` and `…/fork`).",
+        API,
+    ),
+    Setting(
+        "ARENA_RATE_LIMIT_STORAGE",
+        None,
+        storage_uri,
+        "a limits storage URI: memory://, redis://, rediss://, redis+cluster://, ...",
+        "Storage of the rate-limit counters (default: the store's Redis; `memory://` "
+        "in embedded mode).",
+        API,
+    ),
+    Setting(
+        "ARENA_RATE_LIMIT_STRATEGY",
+        "fixed-window",
+        strategy,
+        "fixed-window, sliding-window-counter or moving-window",
+        "The rate limiter's window strategy.",
+        API,
+    ),
+    Setting(
+        "ARENA_TRUSTED_PROXIES",
+        "0",
+        integer(0),
+        "an integer >= 0",
+        "Reverse proxies in front of the API that append to `X-Forwarded-For` (0: the "
+        "header is ignored).",
+        API,
+    ),
+    Setting(
+        "ARENA_CORS_ORIGINS",
+        None,
+        origins,
+        "a comma list of origins (scheme://host[:port]) or *",
+        "Origins whose browser scripts may call the API; unset: no CORS.",
+        API,
+    ),
+    Setting(
+        "ARENA_MAX_LOG_EVENTS",
+        str(DEFAULT_MAX_LOG_EVENTS),
+        integer(1),
+        "an integer >= 1",
+        "The most events a log sent to `POST /v1/replays` may have.",
+        API,
+    ),
+    Setting(
+        "PROMETHEUS_MULTIPROC_DIR",
+        None,
+        settings.writable_directory,
+        "a writable directory",
+        "prometheus_client's multi-process directory: set (by the gunicorn config) when "
+        "several processes serve the API, so `/metrics` sums them.",
+        API,
+    ),
 )
 BY_NAME = settings.by_name(SETTINGS)
 

@@ -18,6 +18,7 @@ move buttons); ``X-Content-Type-Options: nosniff`` (a file is only ever run as t
 is served as); ``Referrer-Policy: no-referrer`` (the page's URL, which names the match, is
 never sent to another site).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,8 +32,13 @@ bp = Blueprint("webclient", __name__)
 #: the client's files in the source tree and in an installed package alike
 WEB_DIR = Path(__file__).resolve().parent / "web"
 #: served file types: suffix -> media type
-MEDIA_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
-               ".svg": "image/svg+xml", ".txt": "text/plain"}
+MEDIA_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".txt": "text/plain",
+}
 
 
 def _file(relative: str) -> Path:
@@ -41,9 +47,10 @@ def _file(relative: str) -> Path:
     the file system cannot hold: a NUL byte, a name longer than the system allows)."""
     try:
         candidate = (WEB_DIR / relative).resolve()
-        found = (WEB_DIR in candidate.parents and candidate.suffix in MEDIA_TYPES
-                 and candidate.is_file())
-    except (ValueError, OSError):   # "embedded null byte", ENAMETOOLONG, ...
+        found = (
+            WEB_DIR in candidate.parents and candidate.suffix in MEDIA_TYPES and candidate.is_file()
+        )
+    except (ValueError, OSError):  # "embedded null byte", ENAMETOOLONG, ...
         found = False
     if not found:
         raise Problem(404, "not_found", "There is no such file of the web client.")
@@ -52,11 +59,21 @@ def _file(relative: str) -> Path:
 
 #: The Content-Security-Policy of the client's files (CSP Level 3; ``data:`` images: the
 #: page's empty ``<link rel="icon" href="data:,">``).
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    "connect-src 'self'", "font-src 'self'", "manifest-src 'self'", "form-action 'self'",
-    "base-uri 'none'", "object-src 'none'", "frame-ancestors 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
 #: Response headers of every file of the client (see the module docstring).
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -69,8 +86,9 @@ SECURITY_HEADERS = {
 
 def _send(path: Path):
     """The file at ``path`` (conditional: ETag, 304) with :data:`SECURITY_HEADERS`."""
-    response = send_file(path, mimetype=MEDIA_TYPES[path.suffix], conditional=True,
-                         etag=True, max_age=None)
+    response = send_file(
+        path, mimetype=MEDIA_TYPES[path.suffix], conditional=True, etag=True, max_age=None
+    )
     response.headers["Cache-Control"] = "no-cache"
     response.headers.update(SECURITY_HEADERS)
     return response

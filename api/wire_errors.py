@@ -15,6 +15,7 @@ instead, with the codes of :data:`WIRE_CODES` and the same members as
 - the embedded ``arena serve`` (werkzeug's threaded server): :class:`ProblemRequestHandler`,
   werkzeug's request handler with ``send_error`` writing problem+json.
 """
+
 from __future__ import annotations
 
 import json
@@ -59,20 +60,28 @@ def problem_message(status: int, reason: str, detail: str) -> bytes:
         detail: one sentence for a human (the server's own explanation).
     """
     body = problem_body(status, detail)
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
-            "Cache-Control: no-store\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: {PROBLEM_MEDIA_TYPE}\r\nContent-Length: {len(body)}\r\n"
+        "Cache-Control: no-store\r\n\r\n"
+    )
     return head.encode("latin-1", "replace") + body
 
 
 def problem_body(status: int, detail: str) -> bytes:
     """The RFC 9457 body of a server-level error (UTF-8 JSON, ``instance: null``)."""
     code = wire_code(status)
-    return json.dumps({
-        "type": PROBLEM_TYPE_BASE + code,
-        "title": TITLES.get(code, code.replace("_", " ").capitalize()),
-        "status": status, "detail": detail, "code": code, "instance": None,
-    }, separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "type": PROBLEM_TYPE_BASE + code,
+            "title": TITLES.get(code, code.replace("_", " ").capitalize()),
+            "status": status,
+            "detail": detail,
+            "code": code,
+            "instance": None,
+        },
+        separators=(",", ":"),
+    ).encode()
 
 
 class _CapturedSocket:
@@ -107,7 +116,7 @@ class ProblemThreadWorker(ThreadWorker):
         # a stand-in for the socket: gunicorn's error answer uses only the methods it has
         super().handle_error(req, cast(socket.socket, capture), addr, exc)
         found = _STATUS_LINE.match(capture.written)
-        if found is None:          # gunicorn wrote nothing (or could not): nothing to replace
+        if found is None:  # gunicorn wrote nothing (or could not): nothing to replace
             return
         status, reason = int(found.group(1)), found.group(2).decode("latin-1")
         if status >= 500:
@@ -116,7 +125,7 @@ class ProblemThreadWorker(ThreadWorker):
             detail = f"{reason}: {exc}" if str(exc) else reason
         try:
             write_nonblock(client, problem_message(status, reason, detail))
-        except Exception:   # as gunicorn does: a client gone already gets nothing
+        except Exception:  # as gunicorn does: a client gone already gets nothing
             self.log.debug("Failed to send error message.")
 
 
@@ -125,8 +134,7 @@ class ProblemRequestHandler(WSGIRequestHandler):
     request line over 65536 bytes, 431 for a header line over 65536 bytes or more than 100
     header fields, 400 for a malformed request — are problem+json."""
 
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Log and send error ``code`` as problem+json (``http.server`` semantics: the
         connection closes; no body for a HEAD request)."""
         short, long = self.responses.get(code, ("Error", ""))

@@ -6,6 +6,7 @@ Every benchmark prints exactly one JSON object on stdout::
     {"benchmark": str, "metric": str, "value": float, "unit": str,
      "target": {"op": ">=" | "<=", "value": float}, "meets_target": bool, ...details}
 """
+
 from __future__ import annotations
 
 import json
@@ -19,12 +20,26 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-def report(benchmark: str, metric: str, value: float, unit: str, target_op: str,
-           target: float, **details: Any) -> dict[str, Any]:
+def report(
+    benchmark: str,
+    metric: str,
+    value: float,
+    unit: str,
+    target_op: str,
+    target: float,
+    **details: Any,
+) -> dict[str, Any]:
     """Print (and return) the one-line JSON report; ``target_op`` is ``">="`` or ``"<="``."""
     meets = value >= target if target_op == ">=" else value <= target
-    body = {"benchmark": benchmark, "metric": metric, "value": round(value, 6), "unit": unit,
-            "target": {"op": target_op, "value": target}, "meets_target": meets, **details}
+    body = {
+        "benchmark": benchmark,
+        "metric": metric,
+        "value": round(value, 6),
+        "unit": unit,
+        "target": {"op": target_op, "value": target},
+        "meets_target": meets,
+        **details,
+    }
     print(json.dumps(body, sort_keys=False))
     return body
 
@@ -50,7 +65,7 @@ def cleanup_prefix(redis_url: str, prefix: str) -> int:
     for pattern in (f"{prefix}:*", f"rq:*{prefix}-*"):
         batch = list(conn.scan_iter(pattern, count=1000))
         for start in range(0, len(batch), 500):
-            deleted += conn.delete(*batch[start:start + 500])
+            deleted += conn.delete(*batch[start : start + 500])
     for set_key in ("rq:workers", "rq:queues"):
         members = [m for m in conn.smembers(set_key) if prefix.encode() in m]
         if members:
@@ -69,7 +84,7 @@ def _proc_stats() -> dict[int, tuple[int, int]]:
                 raw = handle.read()
         except OSError:
             continue
-        fields = raw[raw.rfind(")") + 2:].split()   # after "pid (comm) "
+        fields = raw[raw.rfind(")") + 2 :].split()  # after "pid (comm) "
         # fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15 (proc(5))
         out[int(name)] = (int(fields[2]), int(fields[11]) + int(fields[12]))
     return out
@@ -85,8 +100,9 @@ class CpuMeter:
     elsewhere every figure is ``None``.
     """
 
-    def __init__(self, groups: dict[str, set[int]] | None = None,
-                 pids: dict[str, set[int]] | None = None):
+    def __init__(
+        self, groups: dict[str, set[int]] | None = None, pids: dict[str, set[int]] | None = None
+    ):
         self.groups = groups or {}
         self.pids = pids or {}
         self.available = os.path.isdir("/proc") and os.path.exists("/proc/stat")
@@ -136,5 +152,9 @@ class CpuMeter:
         used = {name: (end[name] - self._start.get(name, 0)) / self.tick for name in end}
         machine = (self._machine_ticks() - self._machine_start) / self.tick
         ours = sum(used.values()) + (own_cpu_s or 0.0)
-        return {"wall_s": wall, **used, "machine_busy_cores": machine / wall,
-                "other_processes_cores": max(0.0, machine - ours) / wall}
+        return {
+            "wall_s": wall,
+            **used,
+            "machine_busy_cores": machine / wall,
+            "other_processes_cores": max(0.0, machine - ours) / wall,
+        }

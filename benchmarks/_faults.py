@@ -13,6 +13,7 @@ and of the integration tests that run small versions of them.
 - :func:`decision_report`: folds a finished match's log and counts duplicate decisions.
 - :func:`resume_times`: after each kill, how long until each running match played again.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,9 +25,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -68,16 +70,33 @@ class PrivateRedis:
         """``redis://127.0.0.1:<port>/<db>``."""
         return f"redis://127.0.0.1:{self.port}/{db}"
 
-    def start(self, timeout_s: float = 30.0) -> "PrivateRedis":
+    def start(self, timeout_s: float = 30.0) -> PrivateRedis:
         """Start (or restart) the server and wait until it answers ``PING`` (after loading
         its AOF)."""
         import redis
 
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
-             str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", "", "--logfile", str(self.directory / "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.directory),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+                "--logfile",
+                str(self.directory / "redis.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         client = redis.Redis(port=self.port, socket_connect_timeout=1, retry=None)
 
         def answers() -> bool:
@@ -119,9 +138,14 @@ class WorkerPool:
         self.started += 1
         name = f"fault-w{self.started}"
         with open(self.log_dir / f"{name}.log", "ab") as log_file:
-            proc = subprocess.Popen([sys.executable, "-m", "workers.runner", "--name", name],
-                                    cwd=ROOT, env=self.env, start_new_session=True,
-                                    stdout=log_file, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "workers.runner", "--name", name],
+                cwd=ROOT,
+                env=self.env,
+                start_new_session=True,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
         self.procs.append(proc)
         return proc
 
@@ -148,8 +172,9 @@ class WorkerPool:
             self.kill(proc)
 
     @staticmethod
-    def terminate(proc: subprocess.Popen, sig: int = signal.SIGTERM,
-                  timeout_s: float = 60.0) -> tuple[float | None, int | None]:
+    def terminate(
+        proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout_s: float = 60.0
+    ) -> tuple[float | None, int | None]:
         """Send ``sig`` to ``proc`` itself (as ``docker stop`` signals PID 1) and time its
         exit: ``(seconds, exit status)``, ``(None, None)`` when it outlived ``timeout_s``."""
         started = time.monotonic()
@@ -169,10 +194,10 @@ class ApiServer:
     scripts create matches faster than a client may); its log in ``log_dir``. Started and
     stopped by PID (its own process group)."""
 
-    def __init__(self, env: Mapping[str, str], log_dir: str | os.PathLike, workers: int = 2,
-                 threads: int = 8):
-        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT),
-                    "ARENA_RATE_LIMITS_ENABLED": "0"}
+    def __init__(
+        self, env: Mapping[str, str], log_dir: str | os.PathLike, workers: int = 2, threads: int = 8
+    ):
+        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT), "ARENA_RATE_LIMITS_ENABLED": "0"}
         self.log_dir = Path(log_dir)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.workers, self.threads = workers, threads
@@ -184,24 +209,40 @@ class ApiServer:
         """``http://127.0.0.1:<port>``."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout_s: float = 180.0) -> "ApiServer":
+    def start(self, timeout_s: float = 180.0) -> ApiServer:
         """Start gunicorn and wait until ``/healthz`` answers (any status)."""
         import requests
 
         with open(self.log_dir / "gunicorn.log", "ab") as log_file:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
-                 "--bind", f"127.0.0.1:{self.port}",
-                 "--worker-class", "api.wire_errors.ProblemThreadWorker",
-                 "--workers", str(self.workers), "--threads", str(self.threads),
-                 "api.app:create_app()"],
-                cwd=ROOT, env=self.env, start_new_session=True, stdout=log_file,
-                stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "-c",
+                    "python:api.gunicorn_config",
+                    "--bind",
+                    f"127.0.0.1:{self.port}",
+                    "--worker-class",
+                    "api.wire_errors.ProblemThreadWorker",
+                    "--workers",
+                    str(self.workers),
+                    "--threads",
+                    str(self.threads),
+                    "api.app:create_app()",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                start_new_session=True,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
 
         def answers() -> bool:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited ({self.proc.returncode}); see "
-                                   f"{self.log_dir / 'gunicorn.log'}")
+                raise RuntimeError(
+                    f"gunicorn exited ({self.proc.returncode}); see {self.log_dir / 'gunicorn.log'}"
+                )
             try:
                 requests.get(self.url + "/healthz", timeout=2)
                 return True
@@ -231,14 +272,29 @@ class Api:
         self.timeout_s = timeout_s
         self.session = requests.Session()
 
-    def open(self, path: str, method: str = "GET", headers: Mapping[str, str] | None = None,
-             json: Any = None):
+    def open(
+        self,
+        path: str,
+        method: str = "GET",
+        headers: Mapping[str, str] | None = None,
+        json: Any = None,
+    ):
         """One request; returns the ``requests.Response`` (any status)."""
-        return self.session.request(method, self.base_url + path, headers=dict(headers or {}),
-                                    json=json, timeout=self.timeout_s)
+        return self.session.request(
+            method,
+            self.base_url + path,
+            headers=dict(headers or {}),
+            json=json,
+            timeout=self.timeout_s,
+        )
 
-    def create_match(self, game: str, seats: list, options: Mapping | None = None,
-                     turn_timeout_s: float | None = None) -> dict:
+    def create_match(
+        self,
+        game: str,
+        seats: list,
+        options: Mapping | None = None,
+        turn_timeout_s: float | None = None,
+    ) -> dict:
         """``POST /v1/matches``; the answer's JSON (``RuntimeError`` unless 201)."""
         body = {"game": game, "seats": seats, "options": dict(options or {})}
         if turn_timeout_s is not None:
@@ -257,8 +313,10 @@ class Api:
 
 
 #: A worker's log line for each turn-timeout job run (``service.usecases.turns``).
-TIMEOUT_RUN = re.compile(r"turn timeout (?P<mid>\S+) seat \d+@\d+: (?P<status>\w+)"
-                         r"(?: (?P<late>-?[0-9.]+) s after its deadline)?")
+TIMEOUT_RUN = re.compile(
+    r"turn timeout (?P<mid>\S+) seat \d+@\d+: (?P<status>\w+)"
+    r"(?: (?P<late>-?[0-9.]+) s after its deadline)?"
+)
 
 
 def timeout_report(log_dir: str | os.PathLike) -> dict[str, Any]:
@@ -274,9 +332,13 @@ def timeout_report(log_dir: str | os.PathLike) -> dict[str, Any]:
                 late.append(float(match["late"]))
     runs = sum(statuses.values())
     acted = statuses.get("acted", 0)
-    return {"runs": runs, "by_status": statuses, "acted": acted,
-            "runs_per_acted": round(runs / acted, 3) if acted else None,
-            "lateness_s": summary(late)}
+    return {
+        "runs": runs,
+        "by_status": statuses,
+        "acted": acted,
+        "runs_per_acted": round(runs / acted, 3) if acted else None,
+        "lateness_s": summary(late),
+    }
 
 
 def decision_report(engine: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -337,8 +399,10 @@ def resume_times(kills: Sequence[float], matches: Mapping[str, list[float]]) -> 
         pairs += waits
         if waits:
             worst.append(max(waits))
-    slowest = [{"kill": i, "match": m, "wait_s": round(w, 3)}
-               for w, i, m in sorted(detail, reverse=True)[:5]]
+    slowest = [
+        {"kill": i, "match": m, "wait_s": round(w, 3)}
+        for w, i, m in sorted(detail, reverse=True)[:5]
+    ]
     return {"pairs": pairs, "per_kill_worst": worst, "slowest": slowest}
 
 
@@ -353,7 +417,10 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def summary(values: Sequence[float]) -> dict[str, float]:
     """``{"n", "p50", "p99", "max", "mean"}`` in seconds (3 decimals)."""
-    return {"n": len(values), "p50": round(percentile(values, 50), 3),
-            "p99": round(percentile(values, 99), 3),
-            "max": round(max(values), 3) if values else 0.0,
-            "mean": round(statistics.fmean(values), 3) if values else 0.0}
+    return {
+        "n": len(values),
+        "p50": round(percentile(values, 50), 3),
+        "p99": round(percentile(values, 99), 3),
+        "max": round(max(values), 3) if values else 0.0,
+        "mean": round(statistics.fmean(values), 3) if values else 0.0,
+    }

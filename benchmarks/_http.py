@@ -4,6 +4,7 @@ Deliberately tiny (like ``wrk``'s): the load generator shares the machine with t
 so its own CPU per request must stay small; ``http.client`` parses every response header
 through ``email.parser`` and costs several times more.
 """
+
 from __future__ import annotations
 
 import json
@@ -88,8 +89,14 @@ class Connection:
             self.close()
         return status, body
 
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
-             headers: dict[str, str] | None = None) -> Any:
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
         """Send one request; the decoded JSON answer, or :class:`HttpError`."""
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", "Accept: application/json"]
         if token:
@@ -104,7 +111,7 @@ class Connection:
                 status, raw = self._exchange(request)
                 break
             except (ConnectionResetError, BrokenPipeError, ConnectionAbortedError):
-                self.close()   # a keep-alive connection the server closed meanwhile
+                self.close()  # a keep-alive connection the server closed meanwhile
                 if attempt == 2:
                     raise
         if status >= 400:

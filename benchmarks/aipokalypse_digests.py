@@ -18,6 +18,7 @@ decision, so a change of the in-memory representation that must keep the snapsho
 fold-cache format byte-identical is checked too. ``--check`` prints the metric: the
 share of matches whose digests equal the recorded ones (target 1.0).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,6 +29,7 @@ from typing import Any
 
 import _common  # noqa: F401  (import path)
 from _common import report
+
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 
@@ -41,12 +43,18 @@ CONFIGS: list[tuple[str, list[str], dict[str, Any]]] = [
     ("variant8", ["random"] * 7 + ["tactician"], {}),
     ("expert4", ["tactician", "random", "tactician", "random"], {"expert": True}),
     ("luck3", ["random", "tactician", "random"], {"force_the_luck": True}),
-    *[(f"solo-{d}", ["toma_hunter"], {"mode": "solo", "difficulty": d})
-      for d in ("handy_man", "boss", "endboss", "untamed")],
-    *[(f"solo-random-{d}", ["random"], {"mode": "solo", "difficulty": d})
-      for d in ("handy_man", "untamed")],
-    *[(f"coop-{d}", ["tactician", "random"], {"mode": "coop", "difficulty": d})
-      for d in ("handy_man", "boss", "endboss", "untamed")],
+    *[
+        (f"solo-{d}", ["toma_hunter"], {"mode": "solo", "difficulty": d})
+        for d in ("handy_man", "boss", "endboss", "untamed")
+    ],
+    *[
+        (f"solo-random-{d}", ["random"], {"mode": "solo", "difficulty": d})
+        for d in ("handy_man", "untamed")
+    ],
+    *[
+        (f"coop-{d}", ["tactician", "random"], {"mode": "coop", "difficulty": d})
+        for d in ("handy_man", "boss", "endboss", "untamed")
+    ],
 ]
 
 
@@ -67,8 +75,13 @@ def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int
     parts: list[str] = [_h([e.to_dict() for e in events])]
 
     def shown() -> str:
-        return _h([[ENGINE.view(state, v), ENGINE.legal_actions(state, v) if v is not None else None]
-                   for v in viewers] + [ENGINE.pending(state), ENGINE.result(state)])
+        return _h(
+            [
+                [ENGINE.view(state, v), ENGINE.legal_actions(state, v) if v is not None else None]
+                for v in viewers
+            ]
+            + [ENGINE.pending(state), ENGINE.result(state)]
+        )
 
     def dumped() -> str:
         return hashlib.sha256(json.dumps(ENGINE.dump_state(state)).encode()).hexdigest()[:16]
@@ -83,8 +96,15 @@ def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int
         new = ENGINE.decide(state, seat, command, derive_rng(seed, len(events)))
         for event in new:
             state = ENGINE.evolve(state, event)
-            parts.append(_h([event.to_dict()] + [[ENGINE.redact_type(event, v, state),
-                                                  ENGINE.redact(event, v, state)] for v in viewers]))
+            parts.append(
+                _h(
+                    [event.to_dict()]
+                    + [
+                        [ENGINE.redact_type(event, v, state), ENGINE.redact(event, v, state)]
+                        for v in viewers
+                    ]
+                )
+            )
         events = events + new
         decisions += 1
         dumps.append(dumped())
@@ -93,15 +113,25 @@ def match_digest(name: str, bots: list[str], options: dict[str, Any], index: int
     parts.append(shown())
     again = ENGINE.load_state(json.loads(json.dumps(ENGINE.dump_state(state))))
     assert all(ENGINE.view(again, v) == ENGINE.view(state, v) for v in viewers), f"{name}:{index}"
-    assert json.dumps(ENGINE.dump_state(again)) == json.dumps(ENGINE.dump_state(state)), f"{name}:{index}"
-    return {"digest": _h(parts), "state": _h(dumps), "events": len(events), "decisions": decisions,
-            "result": ENGINE.result(state)}
+    assert json.dumps(ENGINE.dump_state(again)) == json.dumps(ENGINE.dump_state(state)), (
+        f"{name}:{index}"
+    )
+    return {
+        "digest": _h(parts),
+        "state": _h(dumps),
+        "events": len(events),
+        "decisions": decisions,
+        "result": ENGINE.result(state),
+    }
 
 
 def digests(matches: int) -> dict[str, dict[str, Any]]:
     """``"<config>:<i>"`` -> :func:`match_digest` for every configuration and index."""
-    return {f"{name}:{i}": match_digest(name, bots, options, i)
-            for name, bots, options in CONFIGS for i in range(matches)}
+    return {
+        f"{name}:{i}": match_digest(name, bots, options, i)
+        for name, bots, options in CONFIGS
+        for i in range(matches)
+    }
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -116,16 +146,33 @@ def main(argv: list[str] | None = None) -> dict:
         found = digests(args.matches)
         with open(args.write, "w", encoding="utf-8") as out:
             json.dump({"matches": args.matches, "digests": found}, out, indent=1, sort_keys=True)
-        return report("aipokalypse_digests", "matches_recorded", len(found), "matches", ">=", 1,
-                      file=args.write, events=sum(d["events"] for d in found.values()))
+        return report(
+            "aipokalypse_digests",
+            "matches_recorded",
+            len(found),
+            "matches",
+            ">=",
+            1,
+            file=args.write,
+            events=sum(d["events"] for d in found.values()),
+        )
     with open(args.check, encoding="utf-8") as inp:
         recorded = json.load(inp)
     found = digests(recorded["matches"])
     differ = sorted(k for k in recorded["digests"] if recorded["digests"][k] != found.get(k))
     share = 1 - len(differ) / max(1, len(recorded["digests"]))
-    return report("aipokalypse_digests", "matches_identical", share, "share", ">=", 1.0,
-                  file=args.check, matches=len(found), differ=differ,
-                  events=sum(d["events"] for d in found.values()))
+    return report(
+        "aipokalypse_digests",
+        "matches_identical",
+        share,
+        "share",
+        ">=",
+        1.0,
+        file=args.check,
+        matches=len(found),
+        differ=differ,
+        events=sum(d["events"] for d in found.values()),
+    )
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ seeds of its matches (``SHA-256("<seed>:<cell>:<index>")``; a cell's seeds do no
 the other cells). ``--cells`` / ``--difficulties`` play a subset. The metric is the share of
 matches that finished and replayed identically (target 1.0).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,6 +35,7 @@ from typing import Any
 
 import _common  # noqa: F401  (import path)
 from _common import report
+
 from domain.engine import Event, Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.batching import unbatch
@@ -76,9 +78,14 @@ def play_bot_match(engine: Any, bots: list[str], seed: bytes, options: dict | No
     raise RuntimeError(f"match did not finish in {MAX_DECISIONS} decisions")
 
 
-TOMA_CELLS = (("solo", ("toma_hunter",)), ("solo", ("tactician",)), ("solo", ("random",)),
-              ("coop", ("toma_hunter", "toma_hunter")), ("coop", ("tactician", "tactician")),
-              ("coop", ("tactician", "random")))
+TOMA_CELLS = (
+    ("solo", ("toma_hunter",)),
+    ("solo", ("tactician",)),
+    ("solo", ("random",)),
+    ("coop", ("toma_hunter", "toma_hunter")),
+    ("coop", ("tactician", "tactician")),
+    ("coop", ("tactician", "random")),
+)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> list[float]:
@@ -91,15 +98,24 @@ def wilson(wins: int, n: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
 
 
-def toma_report(matches: int, base: str, replay: bool, cells_wanted: list[str] | None = None,
-                difficulties: list[str] | None = None) -> dict:
+def toma_report(
+    matches: int,
+    base: str,
+    replay: bool,
+    cells_wanted: list[str] | None = None,
+    difficulties: list[str] | None = None,
+) -> dict:
     """Play every cell of :data:`TOMA_CELLS` (or ``cells_wanted``, ``"<mode>:<bot>+<bot>"``)
     x difficulty (or ``difficulties``) and report the win rates."""
     from domain.games.aipokalypse.spec import DIFFICULTIES
+
     cells = []
     finished = total = 0
-    wanted = ([(c.split(":")[0], tuple(c.split(":")[1].split("+"))) for c in cells_wanted]
-              if cells_wanted else TOMA_CELLS)
+    wanted = (
+        [(c.split(":")[0], tuple(c.split(":")[1].split("+"))) for c in cells_wanted]
+        if cells_wanted
+        else TOMA_CELLS
+    )
     for difficulty in difficulties or list(DIFFICULTIES):
         for mode, bots in wanted:
             name = f"{mode}:{'+'.join(bots)}:{difficulty}"
@@ -109,24 +125,49 @@ def toma_report(matches: int, base: str, replay: bool, cells_wanted: list[str] |
                 seed = hashlib.sha256(label.encode()).digest()
                 seeds.append(label)
                 total += 1
-                match = play_bot_match(ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty})
+                match = play_bot_match(
+                    ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty}
+                )
                 ok = True
                 if replay:
-                    again = play_bot_match(ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty})
-                    ok = ([e.to_dict() for e in again.events] == [e.to_dict() for e in match.events]
-                          and fold(ENGINE, match.events) == match.state)
+                    again = play_bot_match(
+                        ENGINE, list(bots), seed, {"mode": mode, "difficulty": difficulty}
+                    )
+                    ok = [e.to_dict() for e in again.events] == [
+                        e.to_dict() for e in match.events
+                    ] and fold(ENGINE, match.events) == match.state
                 finished += ok
                 wins += match.result["outcome"] == "won"
                 rounds.append(match.state.round)
                 reasons[match.result["reason"]] += 1
-            cells.append({"cell": name, "mode": mode, "bots": list(bots), "difficulty": difficulty,
-                          "matches": matches, "wins": wins, "human_win_rate": round(wins / matches, 3),
-                          "ci95": wilson(wins, matches),
-                          "rounds_mean": round(statistics.mean(rounds), 2),
-                          "end_reasons": dict(reasons), "seeds": seeds})
-    return report("aipokalypse_sim", "toma_matches_finished_and_replayed", finished / max(1, total), "share",
-                  ">=", 1.0, matches_per_cell=matches, seed=base, replayed=replay,
-                  win_rates={c["cell"]: c["human_win_rate"] for c in cells}, cells=cells)
+            cells.append(
+                {
+                    "cell": name,
+                    "mode": mode,
+                    "bots": list(bots),
+                    "difficulty": difficulty,
+                    "matches": matches,
+                    "wins": wins,
+                    "human_win_rate": round(wins / matches, 3),
+                    "ci95": wilson(wins, matches),
+                    "rounds_mean": round(statistics.mean(rounds), 2),
+                    "end_reasons": dict(reasons),
+                    "seeds": seeds,
+                }
+            )
+    return report(
+        "aipokalypse_sim",
+        "toma_matches_finished_and_replayed",
+        finished / max(1, total),
+        "share",
+        ">=",
+        1.0,
+        matches_per_cell=matches,
+        seed=base,
+        replayed=replay,
+        win_rates={c["cell"]: c["human_win_rate"] for c in cells},
+        cells=cells,
+    )
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -137,26 +178,46 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", default="aipokalypse-sim")
     parser.add_argument("--levels", default="tactician,random")
     parser.add_argument("--no-replay", action="store_true")
-    parser.add_argument("--expert", action="store_true", help="Expert Variant: draft the health stacks")
+    parser.add_argument(
+        "--expert", action="store_true", help="Expert Variant: draft the health stacks"
+    )
     parser.add_argument("--force-the-luck", action="store_true", help="Engineer Guild for everyone")
-    parser.add_argument("--toma", action="store_true", help="solo / co-op against the A.I.Toma: win rate "
-                                                            "per difficulty")
-    parser.add_argument("--cells", help="--toma: comma-separated cells, e.g. solo:toma_hunter,coop:tactician+random")
-    parser.add_argument("--difficulties", help="--toma: comma-separated difficulties (default: all four)")
+    parser.add_argument(
+        "--toma",
+        action="store_true",
+        help="solo / co-op against the A.I.Toma: win rate per difficulty",
+    )
+    parser.add_argument(
+        "--cells", help="--toma: comma-separated cells, e.g. solo:toma_hunter,coop:tactician+random"
+    )
+    parser.add_argument(
+        "--difficulties", help="--toma: comma-separated difficulties (default: all four)"
+    )
     args = parser.parse_args(argv)
     from domain.games.aipokalypse.spec import DIFFICULTIES
-    for cell in (args.cells.split(",") if args.cells else []):
+
+    for cell in args.cells.split(",") if args.cells else []:
         mode, _, bots = cell.partition(":")
         seats = {"solo": 1, "coop": 2}.get(mode)
-        if seats is None or len(bots.split("+")) != seats or not set(bots.split("+")) <= set(ENGINE.bots):
-            parser.error(f"--cells: {cell!r} is not solo:<bot> or coop:<bot>+<bot> with bots {sorted(ENGINE.bots)}")
-    for difficulty in (args.difficulties.split(",") if args.difficulties else []):
+        if (
+            seats is None
+            or len(bots.split("+")) != seats
+            or not set(bots.split("+")) <= set(ENGINE.bots)
+        ):
+            parser.error(
+                f"--cells: {cell!r} is not solo:<bot> or coop:<bot>+<bot> with bots {sorted(ENGINE.bots)}"
+            )
+    for difficulty in args.difficulties.split(",") if args.difficulties else []:
         if difficulty not in DIFFICULTIES:
             parser.error(f"--difficulties: {difficulty!r} is not one of {sorted(DIFFICULTIES)}")
     if args.toma:
-        return toma_report(args.matches, args.seed, not args.no_replay,
-                           args.cells.split(",") if args.cells else None,
-                           args.difficulties.split(",") if args.difficulties else None)
+        return toma_report(
+            args.matches,
+            args.seed,
+            not args.no_replay,
+            args.cells.split(",") if args.cells else None,
+            args.difficulties.split(",") if args.difficulties else None,
+        )
     options = {"expert": args.expert, "force_the_luck": args.force_the_luck}
     choices = []
     levels = args.levels.split(",")
@@ -182,7 +243,11 @@ def main(argv: list[str] | None = None) -> dict:
         share = 1 / len(result["winners"])
         for seat, bot in enumerate(bots):
             # the faction chosen at Game Setup (B): Fallout Boyz may have been discarded since
-            chosen = next(e.data["faction"] for e in match.events if e.type == "FactionChosen" and e.seat == seat)
+            chosen = next(
+                e.data["faction"]
+                for e in match.events
+                if e.type == "FactionChosen" and e.seat == seat
+            )
             faction = cat[chosen].name
             level_games[bot] += 1
             faction_games[faction] += 1
@@ -190,19 +255,39 @@ def main(argv: list[str] | None = None) -> dict:
                 level_wins[bot] += share
                 faction_wins[faction] += share
     n = args.matches
-    by_level = {lv: round(level_wins[lv] / level_games[lv], 3) if level_games[lv] else 0.0 for lv in levels}
+    by_level = {
+        lv: round(level_wins[lv] / level_games[lv], 3) if level_games[lv] else 0.0 for lv in levels
+    }
     win_share = defaultdict(float)
     for lv in levels:
         win_share[lv] = round(level_wins[lv] / n, 3)
     return report(
-        "aipokalypse_sim", "tactician_win_share", win_share.get("tactician", 0.0) or 1e-9, "share",
-        ">=", 0.6, matches=n, seats=args.seats, replay_failures=replay_failures, options=options,
+        "aipokalypse_sim",
+        "tactician_win_share",
+        win_share.get("tactician", 0.0) or 1e-9,
+        "share",
+        ">=",
+        0.6,
+        matches=n,
+        seats=args.seats,
+        replay_failures=replay_failures,
+        options=options,
         decisions_per_match=round(statistics.mean(choices), 2),
-        rounds_per_match={"mean": round(statistics.mean(rounds), 2), "min": min(rounds), "max": max(rounds),
-                          "all": rounds},
-        end_reasons={k: round(reasons[k] / n, 3) for k in ("elimination", "aipokalypse", "alternative_win")},
-        win_share_by_level=dict(win_share), win_rate_by_level_per_seat=by_level,
-        win_rate_by_faction={f: round(faction_wins[f] / faction_games[f], 3) for f in sorted(faction_games)})
+        rounds_per_match={
+            "mean": round(statistics.mean(rounds), 2),
+            "min": min(rounds),
+            "max": max(rounds),
+            "all": rounds,
+        },
+        end_reasons={
+            k: round(reasons[k] / n, 3) for k in ("elimination", "aipokalypse", "alternative_win")
+        },
+        win_share_by_level=dict(win_share),
+        win_rate_by_level_per_seat=by_level,
+        win_rate_by_faction={
+            f: round(faction_wins[f] / faction_games[f], 3) for f in sorted(faction_games)
+        },
+    )
 
 
 if __name__ == "__main__":

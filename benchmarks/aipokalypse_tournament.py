@@ -33,6 +33,7 @@ expert,tactician``; ``--seats 4 --levels expert,tactician``; ``--seats 1 --optio
 '{"mode": "solo", "difficulty": "boss"}' --levels expert --levels toma_hunter`` (the
 difference of the two lineups with its interval).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,6 +48,7 @@ from typing import Any
 import _common  # noqa: F401  (import path)
 from _common import report
 from aipokalypse_sim import wilson
+
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.bots import POLICIES
@@ -62,8 +64,9 @@ def seed_of(base: str, part: str, index: int) -> bytes:
     return hashlib.sha256(f"{base}:{part}:{index}".encode()).digest()
 
 
-def play(levels: list[str], options: dict[str, Any], seed: bytes, budget: int,
-         time_cap: float) -> dict[str, Any]:
+def play(
+    levels: list[str], options: dict[str, Any], seed: bytes, budget: int, time_cap: float
+) -> dict[str, Any]:
     """One match: ``levels[s]`` plays seat ``s`` (``expert`` with ``budget``); answers the
     result and the CPU seconds of every expert decision."""
     expert = ExpertBot(POLICIES, budget=budget, time_cap_s=time_cap)
@@ -87,15 +90,23 @@ def play(levels: list[str], options: dict[str, Any], seed: bytes, budget: int,
     result = ENGINE.result(state)
     if result is None:
         raise RuntimeError("match did not finish")
-    return {"winners": list(result.get("winners") or []), "reason": result.get("reason"),
-            "times": times}
+    return {
+        "winners": list(result.get("winners") or []),
+        "reason": result.get("reason"),
+        "times": times,
+    }
 
 
 def _job(args: tuple) -> dict[str, Any]:
     part, index, levels, options, seat, seed, budget, time_cap = args
     out = play(levels, options, seed, budget, time_cap)
-    return {"part": part, "index": index, "win": seat in out["winners"], "times": out["times"],
-            "reason": out["reason"]}
+    return {
+        "part": part,
+        "index": index,
+        "win": seat in out["winners"],
+        "times": out["times"],
+        "reason": out["reason"],
+    }
 
 
 def jobs(args: argparse.Namespace) -> list[tuple]:
@@ -113,9 +124,16 @@ def jobs(args: argparse.Namespace) -> list[tuple]:
     for difficulty in args.difficulties:
         for level in ("expert", "toma_hunter"):
             for i in range(args.toma):
-                out.append((f"solo:{level}:{difficulty}", i, [level],
-                            {"mode": "solo", "difficulty": difficulty}, 0,
-                            seed_of(args.seed, f"solo:{difficulty}", i)))
+                out.append(
+                    (
+                        f"solo:{level}:{difficulty}",
+                        i,
+                        [level],
+                        {"mode": "solo", "difficulty": difficulty},
+                        0,
+                        seed_of(args.seed, f"solo:{difficulty}", i),
+                    )
+                )
     return [job + (args.budget, args.time_cap) for job in out]
 
 
@@ -135,10 +153,21 @@ def summarise(results: list[dict[str, Any]], args: argparse.Namespace) -> dict[s
         if ex and th:
             margins[difficulty] = round(ex["win_rate"] - th["win_rate"], 3)
     times = sorted(t for r in results for t in r["times"])
-    pick = (lambda q: round(times[min(len(times) - 1, int(q * len(times)))], 4)) if times else (lambda q: None)
-    return {"parts": parts, "toma_margins": margins,
-            "decisions": {"count": len(times), "cpu_p50_s": pick(0.5), "cpu_p95_s": pick(0.95),
-                          "cpu_max_s": times[-1] if times else None}}
+    pick = (
+        (lambda q: round(times[min(len(times) - 1, int(q * len(times)))], 4))
+        if times
+        else (lambda q: None)
+    )
+    return {
+        "parts": parts,
+        "toma_margins": margins,
+        "decisions": {
+            "count": len(times),
+            "cpu_p50_s": pick(0.5),
+            "cpu_p95_s": pick(0.95),
+            "cpu_max_s": times[-1] if times else None,
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -146,7 +175,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duo", type=int, default=40, help="2-seat matches")
     parser.add_argument("--four", type=int, default=40, help="4-seat matches")
-    parser.add_argument("--toma", type=int, default=20, help="solo matches per difficulty and level")
+    parser.add_argument(
+        "--toma", type=int, default=20, help="solo matches per difficulty and level"
+    )
     parser.add_argument("--difficulties", default=",".join(DIFFICULTIES))
     parser.add_argument("--seed", default="aipokalypse-tournament")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
@@ -160,28 +191,58 @@ def main(argv: list[str] | None = None) -> dict:
             results = list(pool.map(_job, work))
     else:
         results = []
-        for job in work:                   # one progress line per match on stderr
+        for job in work:  # one progress line per match on stderr
             results.append(_job(job))
             done = results[-1]
-            print(json.dumps({k: done[k] for k in ("part", "index", "win", "reason")}
-                             | {"decisions": len(done["times"]),
-                                "cpu_max_s": round(max(done["times"], default=0.0), 3),
-                                "cpu_s": [round(t, 3) for t in done["times"]]}),
-                  file=sys.stderr, flush=True)
+            print(
+                json.dumps(
+                    {k: done[k] for k in ("part", "index", "win", "reason")}
+                    | {
+                        "decisions": len(done["times"]),
+                        "cpu_max_s": round(max(done["times"], default=0.0), 3),
+                        "cpu_s": [round(t, 3) for t in done["times"]],
+                    }
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
     body = summarise(results, args)
     duo = body["parts"].get("duo", {"win_rate": 0.0})
-    targets = {"duo_win_rate": {"target": DUO_TARGET, "value": duo["win_rate"],
-                                "meets": duo["win_rate"] >= DUO_TARGET},
-               "four_win_rate": {"target": FOUR_TARGET,
-                                 "value": body["parts"].get("four", {}).get("win_rate"),
-                                 "meets": body["parts"].get("four", {}).get("win_rate", 0) >= FOUR_TARGET},
-               "toma_margin": {"target": TOMA_MARGIN, "value": body["toma_margins"],
-                               "meets": bool(body["toma_margins"]) and all(
-                                   m >= TOMA_MARGIN for m in body["toma_margins"].values())},
-               "cpu_p95_s": {"target": P95_TARGET_S, "value": body["decisions"]["cpu_p95_s"],
-                             "meets": (body["decisions"]["cpu_p95_s"] or 0) <= P95_TARGET_S}}
-    return report("aipokalypse_tournament", "expert_duo_win_rate", duo["win_rate"], "ratio", ">=",
-                  DUO_TARGET, budget=args.budget, seed=args.seed, targets=targets, **body)
+    targets = {
+        "duo_win_rate": {
+            "target": DUO_TARGET,
+            "value": duo["win_rate"],
+            "meets": duo["win_rate"] >= DUO_TARGET,
+        },
+        "four_win_rate": {
+            "target": FOUR_TARGET,
+            "value": body["parts"].get("four", {}).get("win_rate"),
+            "meets": body["parts"].get("four", {}).get("win_rate", 0) >= FOUR_TARGET,
+        },
+        "toma_margin": {
+            "target": TOMA_MARGIN,
+            "value": body["toma_margins"],
+            "meets": bool(body["toma_margins"])
+            and all(m >= TOMA_MARGIN for m in body["toma_margins"].values()),
+        },
+        "cpu_p95_s": {
+            "target": P95_TARGET_S,
+            "value": body["decisions"]["cpu_p95_s"],
+            "meets": (body["decisions"]["cpu_p95_s"] or 0) <= P95_TARGET_S,
+        },
+    }
+    return report(
+        "aipokalypse_tournament",
+        "expert_duo_win_rate",
+        duo["win_rate"],
+        "ratio",
+        ">=",
+        DUO_TARGET,
+        budget=args.budget,
+        seed=args.seed,
+        targets=targets,
+        **body,
+    )
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ count measured (target <= 0.6); without ``--before`` its ``decide`` in µs again
 The samples of both trees come from the same seeds; ``checksum`` (events per sample's
 decide, summed) equal in both trees shows they decided the same commands on the same states.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -103,14 +104,20 @@ def measure(games: list[str], samples: int, seed: int, min_seconds: float) -> di
             raw = _samples(engine, seats, seed, samples)
             items = [(engine.load_state(d), seat, cmd) for d, seat, cmd in raw]
             seed_bytes = seed.to_bytes(8, "big")
-            checksum = sum(len(engine.decide(s, seat, cmd, derive_rng(seed_bytes, i)))
-                           for i, (s, seat, cmd) in enumerate(items))
+            checksum = sum(
+                len(engine.decide(s, seat, cmd, derive_rng(seed_bytes, i)))
+                for i, (s, seat, cmd) in enumerate(items)
+            )
             row = {"samples": len(items), "checksum": checksum}
             # each lambda runs inside _time, within this iteration (engine bound by default)
-            row["decide"] = _time(lambda it, e=engine: e.decide(it[0], it[1], it[2],
-                                                                random.Random(7)), items, min_seconds)
-            row["legal_actions"] = _time(lambda it, e=engine: e.legal_actions(it[0], it[1]), items,
-                                         min_seconds)
+            row["decide"] = _time(
+                lambda it, e=engine: e.decide(it[0], it[1], it[2], random.Random(7)),
+                items,
+                min_seconds,
+            )
+            row["legal_actions"] = _time(
+                lambda it, e=engine: e.legal_actions(it[0], it[1]), items, min_seconds
+            )
             row["pending"] = _time(lambda it, e=engine: e.pending(it[0]), items, min_seconds)
             row["result"] = _time(lambda it, e=engine: e.result(it[0]), items, min_seconds)
             out[f"{game}@{seats}"] = row
@@ -119,16 +126,30 @@ def measure(games: list[str], samples: int, seed: int, min_seconds: float) -> di
 
 def _extract(ref: str, into: str) -> None:
     """``domain/`` of git revision ``ref`` into the directory ``into`` (read only)."""
-    data = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", ref, "domain"],
-                          check=True, capture_output=True).stdout
+    data = subprocess.run(
+        ["git", "-C", ROOT, "archive", "--format=tar", ref, "domain"],
+        check=True,
+        capture_output=True,
+    ).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into)
 
 
 def _child(tree: str, args: argparse.Namespace) -> dict:
-    cmd = [sys.executable, os.path.abspath(__file__), "--child", tree, "--games", args.games,
-           "--samples", str(args.samples), "--seed", str(args.seed),
-           "--min-seconds", str(args.min_seconds)]
+    cmd = [
+        sys.executable,
+        os.path.abspath(__file__),
+        "--child",
+        tree,
+        "--games",
+        args.games,
+        "--samples",
+        str(args.samples),
+        "--seed",
+        str(args.seed),
+        "--min-seconds",
+        str(args.min_seconds),
+    ]
     # the tree holds domain/ only: extra game packages (ARENA_GAME_PACKAGES, e.g. the suite's
     # examples) are not in it, and the comparison is over the built-in games anyway
     env = {k: v for k, v in os.environ.items() if k != "ARENA_GAME_PACKAGES"}
@@ -143,9 +164,11 @@ def _summary(runs: list[dict]) -> dict:
         out[key] = {"samples": runs[0][key]["samples"], "checksum": runs[0][key]["checksum"]}
         for call in CALLS:
             values = sorted(r[key][call] for r in runs)
-            out[key][call] = {"min": round(values[0], 2),
-                              "median": round(statistics.median(values), 2),
-                              "max": round(values[-1], 2)}
+            out[key][call] = {
+                "min": round(values[0], 2),
+                "median": round(statistics.median(values), 2),
+                "max": round(values[-1], 2),
+            }
     return out
 
 
@@ -162,19 +185,41 @@ def _report(after: dict, details: dict) -> dict:
     from _common import report
 
     game, calls = HEADLINE
-    keys = sorted((k for k in after if k.startswith(game + "@")),
-                  key=lambda k: int(k.split("@")[1]))
-    if not keys:                       # the headline game was not measured
+    keys = sorted(
+        (k for k in after if k.startswith(game + "@")), key=lambda k: int(k.split("@")[1])
+    )
+    if not keys:  # the headline game was not measured
         key = sorted(after)[-1]
-        return report("bench_domain_calls", f"{key}_decide_us", after[key]["decide"]["median"],
-                      "us", "<=", ISSUE_DECIDE_US, **details)
+        return report(
+            "bench_domain_calls",
+            f"{key}_decide_us",
+            after[key]["decide"]["median"],
+            "us",
+            "<=",
+            ISSUE_DECIDE_US,
+            **details,
+        )
     key = keys[-1]
     ratios = details.get("ratio_after_over_before", {}).get(key)
     if ratios:
-        return report("bench_domain_calls", f"{key}_max_ratio_after_over_before",
-                      max(ratios[c] for c in calls), "ratio", "<=", TARGET_RATIO, **details)
-    return report("bench_domain_calls", f"{key}_decide_us", after[key]["decide"]["median"],
-                  "us", "<=", ISSUE_DECIDE_US, **details)
+        return report(
+            "bench_domain_calls",
+            f"{key}_max_ratio_after_over_before",
+            max(ratios[c] for c in calls),
+            "ratio",
+            "<=",
+            TARGET_RATIO,
+            **details,
+        )
+    return report(
+        "bench_domain_calls",
+        f"{key}_decide_us",
+        after[key]["decide"]["median"],
+        "us",
+        "<=",
+        ISSUE_DECIDE_US,
+        **details,
+    )
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -209,11 +254,17 @@ def main(argv: list[str] | None = None) -> dict:
         details["before_ref"] = args.before
         details["before"] = before
         details["ratio_after_over_before"] = {
-            key: {call: round(after[key][call]["median"] / before[key][call]["median"], 3)
-                  for call in CALLS if before[key][call]["median"] > 0}
-            for key in after if key in before}
-        details["same_decisions"] = all(before[k]["checksum"] == after[k]["checksum"]
-                                        for k in after if k in before)
+            key: {
+                call: round(after[key][call]["median"] / before[key][call]["median"], 3)
+                for call in CALLS
+                if before[key][call]["median"] > 0
+            }
+            for key in after
+            if key in before
+        }
+        details["same_decisions"] = all(
+            before[k]["checksum"] == after[k]["checksum"] for k in after if k in before
+        )
     body = _report(after, details)
     for key in after:
         row = [f"{key:22}"]

@@ -7,6 +7,7 @@ start (``domain.engine.fold``, what a load without snapshot does) until at least
 envelopes (``Event.from_dict(service.log.codec.loads(...))``, the parser the event store
 uses), the cost of a load from Redis.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,6 +16,7 @@ import time
 
 import _common  # noqa: F401  (import path)
 from _common import report
+
 from cli.bot_match import match_seed, play_bot_match
 from domain.engine import Event, fold
 from domain.games import get_engine
@@ -41,8 +43,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", default="bench-fold")
     args = parser.parse_args(argv)
     engine = get_engine(args.game)
-    logs = [play_bot_match(engine, ["greedy"] * args.seats, match_seed(args.seed, i)).events
-            for i in range(args.matches)]
+    logs = [
+        play_bot_match(engine, ["greedy"] * args.seats, match_seed(args.seed, i)).events
+        for i in range(args.matches)
+    ]
     stored = [[json.dumps(e.to_dict()) for e in log] for log in logs]
 
     def fold_all() -> int:
@@ -57,10 +61,20 @@ def main(argv: list[str] | None = None) -> dict:
 
     rate, events = _rate(fold_all, args.min_seconds)
     decoded_rate, _ = _rate(decode_and_fold_all, args.min_seconds / 2)
-    return report("bench_fold", "events_folded_per_second", rate, "events/s", ">=", 200_000,
-                  game=args.game, matches=args.matches, seats=args.seats,
-                  events_per_match=sum(map(len, logs)) / len(logs), events_folded=events,
-                  with_json_decode_events_per_second=round(decoded_rate, 1))
+    return report(
+        "bench_fold",
+        "events_folded_per_second",
+        rate,
+        "events/s",
+        ">=",
+        200_000,
+        game=args.game,
+        matches=args.matches,
+        seats=args.seats,
+        events_per_match=sum(map(len, logs)) / len(logs),
+        events_folded=events,
+        with_json_decode_events_per_second=round(decoded_rate, 1),
+    )
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ CPU is the kernel's accounting of the server processes (``/proc``, the gunicorn 
 groups, RQ workers, the Redis server when local), not wall time. The machine is shared and
 noisy: compare the ratios, which are measured within one run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,9 +89,9 @@ from _http import Connection, HttpError
 TARGET_ACTIONS_PER_S = 500
 TARGET_ACTION_P99_MS = 30
 #: issue 13's targets, as ratios project / ceiling measured in the same run
-TARGET_CPU_RATIO = 1.5          # server CPU per action / ceiling's CPU per request, <=
-TARGET_THROUGHPUT_RATIO = 0.6   # actions/s / ceiling's requests/s, >=
-TARGET_P99_RATIO = 2.0          # action p99 / ceiling's request p99, <=
+TARGET_CPU_RATIO = 1.5  # server CPU per action / ceiling's CPU per request, <=
+TARGET_THROUGHPUT_RATIO = 0.6  # actions/s / ceiling's requests/s, >=
+TARGET_P99_RATIO = 2.0  # action p99 / ceiling's request p99, <=
 
 GAMES = ("ai-100-human", "aipokalypse", "dead-apocalypse")
 BOT_LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician", "dead-apocalypse": "cooperative"}
@@ -117,16 +118,40 @@ def percentile(values: list[float], q: float) -> float:
 
 # ----------------------------------------------------------------- servers
 
+
 def gunicorn_command(port: int, workers: int, threads: int, app: str) -> list[str]:
     """The one gunicorn command line both servers use (same settings, other app)."""
-    return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
-            "--backlog", "256", "--keep-alive", "30", "--log-level", "warning", app]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--backlog",
+        "256",
+        "--keep-alive",
+        "30",
+        "--log-level",
+        "warning",
+        app,
+    ]
 
 
 def _spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def wait_healthy(port: int, procs: list[subprocess.Popen], limit_s: float = 60) -> None:
@@ -148,27 +173,43 @@ def wait_healthy(port: int, procs: list[subprocess.Popen], limit_s: float = 60) 
     raise RuntimeError(f"nothing answered /healthz on port {port} within {limit_s} s")
 
 
-def start_servers(redis_url: str, prefix: str, workers: int, threads: int,
-                  rq_workers: int) -> dict[str, Any]:
+def start_servers(
+    redis_url: str, prefix: str, workers: int, threads: int, rq_workers: int
+) -> dict[str, Any]:
     """Start the ceiling app, the project (gunicorn) and its RQ workers; wait for both."""
-    env = {**os.environ, "REDIS_URL": redis_url, "ARENA_KEY_PREFIX": prefix,
-           "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "benchmarks")])}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "ARENA_KEY_PREFIX": prefix,
+        "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "benchmarks")]),
+    }
     env.pop("RQ_REDIS_URL", None)
     # The load generator is 16 clients on one address: the per-client abuse limits (issue 12
     # item 6) would answer most of its requests 429, and the ceiling has none. Off, as the
     # ceiling; their own cost is measured by benchmarks/bench_rate_limits.py.
     env.update({"ARENA_RATE_LIMITS_ENABLED": "0", "ARENA_MAX_BOT_MATCHES_PER_CLIENT": "100000"})
     ceiling_port, project_port = free_port(), free_port()
-    ceiling = _spawn(gunicorn_command(ceiling_port, workers, threads, "ceiling_app:create_app()"), env)
+    ceiling = _spawn(
+        gunicorn_command(ceiling_port, workers, threads, "ceiling_app:create_app()"), env
+    )
     project = _spawn(gunicorn_command(project_port, workers, threads, "api.app:create_app()"), env)
-    rq = [_spawn([sys.executable, "-m", "workers.runner", "--name", f"{prefix}-w{i}"], env)
-          for i in range(rq_workers)]
+    rq = [
+        _spawn([sys.executable, "-m", "workers.runner", "--name", f"{prefix}-w{i}"], env)
+        for i in range(rq_workers)
+    ]
     procs = [ceiling, project, *rq]
     wait_healthy(ceiling_port, procs)
     wait_healthy(project_port, procs)
-    return {"procs": procs, "ceiling": ceiling, "project": project, "rq": rq,
-            "redis_url": redis_url, "prefix": prefix,
-            "ceiling_port": ceiling_port, "project_port": project_port}
+    return {
+        "procs": procs,
+        "ceiling": ceiling,
+        "project": project,
+        "rq": rq,
+        "redis_url": redis_url,
+        "prefix": prefix,
+        "ceiling_port": ceiling_port,
+        "project_port": project_port,
+    }
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
@@ -210,6 +251,7 @@ def redis_server_pid(redis_url: str) -> int | None:
 
 # ----------------------------------------------------------------- load generator
 
+
 class Window:
     """The shared clock of one measurement: requests before ``counting_from`` warm up and
     are not counted; nothing starts after ``deadline`` — a value shared by every process,
@@ -235,12 +277,12 @@ class Tally:
     """What one client thread measured (merged per process, then over processes)."""
 
     def __init__(self):
-        self.requests: list[float] = []   # counted request latencies, seconds
-        self.actions: list[float] = []    # counted accepted POST .../actions latencies
+        self.requests: list[float] = []  # counted request latencies, seconds
+        self.actions: list[float] = []  # counted accepted POST .../actions latencies
         self.errors: dict[str, int] = {}
         self.matches = 0
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         self.requests += other.requests
         self.actions += other.actions
         for code, count in other.errors.items():
@@ -255,8 +297,14 @@ class Client:
         self.http = Connection("127.0.0.1", port)
         self.window, self.tally = window, tally
 
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
-             headers: dict[str, str] | None = None) -> tuple[Any, float, bool]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[Any, float, bool]:
         counted = self.window.counting()
         started = time.perf_counter()
         try:
@@ -280,18 +328,28 @@ def ceiling_client(port: int, window: Window, tally: Tally, seed: int) -> None:
 class SeatClient:
     """Plays one seat of successive matches of ``game`` over its own connection."""
 
-    def __init__(self, port: int, window: Window, tally: Tally, seed: int, game: str,
-                 prefer: bool, wait_on: str = "decision"):
+    def __init__(
+        self,
+        port: int,
+        window: Window,
+        tally: Tally,
+        seed: int,
+        game: str,
+        prefer: bool,
+        wait_on: str = "decision",
+    ):
         self.client = Client(port, window, tally)
         self.window, self.tally, self.game, self.prefer = window, tally, game, prefer
         self.wait_on = wait_on
         self.rng = random.Random(seed)
 
     def create(self, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
-        created, _, _ = self.client.call("POST", "/v1/matches",
-                                         body={"game": self.game, "seats": seats, "options": {}})
-        tokens = [s["token"] for s in sorted(created["seats"], key=lambda s: s["seat"])
-                  if s.get("token")]
+        created, _, _ = self.client.call(
+            "POST", "/v1/matches", body={"game": self.game, "seats": seats, "options": {}}
+        )
+        tokens = [
+            s["token"] for s in sorted(created["seats"], key=lambda s: s["seat"]) if s.get("token")
+        ]
         return created["match_id"], tokens
 
     def play(self, match_id: str, token: str) -> None:
@@ -309,14 +367,18 @@ class SeatClient:
                 legal, _, _ = self.client.call("GET", f"{base}/legal-actions", token)
             if legal["actions"]:
                 command = dict(self.rng.choice(legal["actions"]))
-                if legal.get("decision_id") is not None:   # fails only if OUR decision moved
+                if legal.get("decision_id") is not None:  # fails only if OUR decision moved
                     command["decision_id"] = legal["decision_id"]
                 else:
                     command["expected_version"] = legal["version"]
                 try:
                     answer, started, counted = self.client.call(
-                        "POST", f"{base}/actions", token, command,
-                        {"Idempotency-Key": uuid.uuid4().hex, **headers_prefer})
+                        "POST",
+                        f"{base}/actions",
+                        token,
+                        command,
+                        {"Idempotency-Key": uuid.uuid4().hex, **headers_prefer},
+                    )
                 except HttpError as exc:
                     self.tally.errors[exc.code] = self.tally.errors.get(exc.code, 0) + 1
                     legal = None
@@ -329,12 +391,15 @@ class SeatClient:
                 continue
             if self.wait_on == "decision":
                 legal, _, _ = self.client.call(
-                    "GET", f"{base}/legal-actions?wait={LONG_POLL_S}", token)
+                    "GET", f"{base}/legal-actions?wait={LONG_POLL_S}", token
+                )
                 idle = not legal["actions"]
             else:
                 page, _, counted = self.client.call(
-                    "GET", f"{base}/events?after={max(seen, legal['version'])}&wait={LONG_POLL_S}",
-                    token)
+                    "GET",
+                    f"{base}/events?after={max(seen, legal['version'])}&wait={LONG_POLL_S}",
+                    token,
+                )
                 for event in page["events"]:
                     seen = max(seen, event["version"])
                 legal, idle = None, not page["events"]
@@ -345,8 +410,19 @@ class SeatClient:
                     return
 
 
-def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, mode: str,
-                prefer: bool, wait_on: str, seat: int, inbox: Any, outboxes: list[Any]) -> None:
+def seat_thread(
+    port: int,
+    window: Window,
+    tally: Tally,
+    seed: int,
+    game: str,
+    mode: str,
+    prefer: bool,
+    wait_on: str,
+    seat: int,
+    inbox: Any,
+    outboxes: list[Any],
+) -> None:
     """Seat ``seat`` of a match group. Seat 0 creates each match (4 humans in mode
     ``humans``; 1 human + 3 bots in ``bots``) and posts the other seats their tokens;
     the others wait for theirs in ``inbox``."""
@@ -354,8 +430,12 @@ def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, m
     try:
         while window.open():
             if seat == 0:
-                seats = ([{"kind": "human"}] * SEATS if mode == "humans" else
-                         [{"kind": "human"}] + [{"kind": "bot", "bot": BOT_LEVEL[game]}] * (SEATS - 1))
+                seats = (
+                    [{"kind": "human"}] * SEATS
+                    if mode == "humans"
+                    else [{"kind": "human"}]
+                    + [{"kind": "bot", "bot": BOT_LEVEL[game]}] * (SEATS - 1)
+                )
                 match_id, tokens = player.create(seats)
                 for index, box in enumerate(outboxes, start=1):
                     box.put((match_id, tokens[index]))
@@ -371,8 +451,9 @@ def seat_thread(port: int, window: Window, tally: Tally, seed: int, game: str, m
         tally.errors[f"client:{code}"] = tally.errors.get(f"client:{code}", 0) + 1
 
 
-def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any]],
-                 results: Any) -> None:
+def load_process(
+    kind: str, port: int, window: Window, specs: list[dict[str, Any]], results: Any
+) -> None:
     """One load-generator process: one thread per spec; puts its merged :class:`Tally`
     (as plain data) and its own CPU seconds on ``results``."""
     win = window
@@ -383,8 +464,19 @@ def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any
             target, args = ceiling_client, (port, win, tally, spec["seed"])
         else:
             target = seat_thread
-            args = (port, win, tally, spec["seed"], spec["game"], spec["mode"], spec["prefer"],
-                    spec["wait_on"], spec["seat"], spec["inbox"], spec["outboxes"])
+            args = (
+                port,
+                win,
+                tally,
+                spec["seed"],
+                spec["game"],
+                spec["mode"],
+                spec["prefer"],
+                spec["wait_on"],
+                spec["seat"],
+                spec["inbox"],
+                spec["outboxes"],
+            )
         threads.append(threading.Thread(target=target, args=args, daemon=True))
     cpu0 = time.process_time()
     for thread in threads:
@@ -394,14 +486,28 @@ def load_process(kind: str, port: int, window: Window, specs: list[dict[str, Any
     total = Tally()
     for tally in tallies:
         total.merge(tally)
-    results.put({"requests": total.requests, "actions": total.actions,
-                 "errors": total.errors,
-                 "matches": total.matches, "cpu_s": time.process_time() - cpu0})
+    results.put(
+        {
+            "requests": total.requests,
+            "actions": total.actions,
+            "errors": total.errors,
+            "matches": total.matches,
+            "cpu_s": time.process_time() - cpu0,
+        }
+    )
 
 
-def run_load(kind: str, port: int, window: Window, processes: int,
-             threads: int, game: str | None = None, mode: str = "humans",
-             prefer: bool = False, wait_on: str = "decision") -> dict[str, Any]:
+def run_load(
+    kind: str,
+    port: int,
+    window: Window,
+    processes: int,
+    threads: int,
+    game: str | None = None,
+    mode: str = "humans",
+    prefer: bool = False,
+    wait_on: str = "decision",
+) -> dict[str, Any]:
     """Drive one server with ``processes`` x ``threads`` clients until ``window`` closes;
     the merged tally of its counted part."""
     ctx = CTX
@@ -416,17 +522,33 @@ def run_load(kind: str, port: int, window: Window, processes: int,
             boxes = [ctx.Queue() for _ in range(group_size - 1)]
             for seat in range(group_size):
                 index = group * group_size + seat
-                per_process[index % processes].append({
-                    "seed": index, "game": game, "mode": mode, "prefer": prefer, "wait_on": wait_on, "seat": seat,
-                    "inbox": boxes[seat - 1] if seat else None,
-                    "outboxes": boxes if seat == 0 else []})
+                per_process[index % processes].append(
+                    {
+                        "seed": index,
+                        "game": game,
+                        "mode": mode,
+                        "prefer": prefer,
+                        "wait_on": wait_on,
+                        "seat": seat,
+                        "inbox": boxes[seat - 1] if seat else None,
+                        "outboxes": boxes if seat == 0 else [],
+                    }
+                )
     results = ctx.Queue()
-    workers = [ctx.Process(target=load_process, args=(kind, port, window, specs, results))
-               for specs in per_process if specs]
+    workers = [
+        ctx.Process(target=load_process, args=(kind, port, window, specs, results))
+        for specs in per_process
+        if specs
+    ]
     for worker in workers:
         worker.start()
-    outcome: dict[str, Any] = {"requests": [], "actions": [],
-                               "errors": {}, "matches": 0, "client_cpu_s": 0.0}
+    outcome: dict[str, Any] = {
+        "requests": [],
+        "actions": [],
+        "errors": {},
+        "matches": 0,
+        "client_cpu_s": 0.0,
+    }
     for _ in workers:
         part = results.get(timeout=max(0.0, window.deadline.value - time.time()) + 180)
         outcome["requests"] += part["requests"]
@@ -442,8 +564,15 @@ def run_load(kind: str, port: int, window: Window, processes: int,
 
 # ----------------------------------------------------------------- one measurement
 
-def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: argparse.Namespace,
-            game: str | None = None, mode: str = "humans") -> dict[str, Any]:
+
+def measure(
+    servers: dict[str, Any],
+    redis_pid: int | None,
+    kind: str,
+    args: argparse.Namespace,
+    game: str | None = None,
+    mode: str = "humans",
+) -> dict[str, Any]:
     """Run one window against the ceiling or the project; figures of the counted window."""
     if kind == "ceiling":
         groups = {"server": {servers["ceiling"].pid}}
@@ -456,11 +585,26 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
     first = time.time() + 0.5 + 0.05 * args.processes + args.warmup_seconds
     deadline, moved = CTX.Value("d", first + args.seconds), CTX.Value("i", 0)
     window = Window(first, deadline, moved)
-    per_process = args.threads_per_process if kind == "ceiling" else \
-        (args.project_threads_per_process or args.threads_per_process)
-    runner = threading.Thread(target=lambda: box.update(run_load(
-        kind, port, window, args.processes, per_process,
-        game, mode, args.prefer_representation, args.wait_on)))
+    per_process = (
+        args.threads_per_process
+        if kind == "ceiling"
+        else (args.project_threads_per_process or args.threads_per_process)
+    )
+    runner = threading.Thread(
+        target=lambda: box.update(
+            run_load(
+                kind,
+                port,
+                window,
+                args.processes,
+                per_process,
+                game,
+                mode,
+                args.prefer_representation,
+                args.wait_on,
+            )
+        )
+    )
     runner.start()
     # The CPU window opens and closes with the counted window of the clients; it is
     # extended (up to --max-seconds) while fewer than --min-moves moves were counted.
@@ -482,16 +626,21 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
     moves = len(box["actions"]) + (bot_moves if mode == "bots" else 0)
     server_cpu = (cpu.get("server") or 0.0) + (cpu.get("rq") or 0.0 if mode == "bots" else 0.0)
     return {
-        "moves": moves, "human_actions": len(box["actions"]),
+        "moves": moves,
+        "human_actions": len(box["actions"]),
         "bot_moves": bot_moves,
         "requests": len(box["requests"]),
         "moves_per_s": moves / length,
-        "requests_per_s": len(box["requests"]) / length, "window_s": length,
+        "requests_per_s": len(box["requests"]) / length,
+        "window_s": length,
         "p50_ms": percentile(box["actions"], 0.5) * 1000,
         "p99_ms": percentile(box["actions"], 0.99) * 1000,
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
-        "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves if moves and redis_pid else None,
-        "client_cpu_s": box["client_cpu_s"], "matches_finished": box["matches"],
+        "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves
+        if moves and redis_pid
+        else None,
+        "client_cpu_s": box["client_cpu_s"],
+        "matches_finished": box["matches"],
         "errors": box["errors"],
         "machine_busy_cores": cpu.get("machine_busy_cores"),
     }
@@ -499,12 +648,15 @@ def measure(servers: dict[str, Any], redis_pid: int | None, kind: str, args: arg
 
 def ratios(project: dict[str, Any], ceiling: dict[str, Any]) -> dict[str, float | None]:
     """issue 13's three ratios of a project measurement to the ceiling's of the same run."""
+
     def ratio(a: float | None, b: float | None) -> float | None:
         return round(a / b, 3) if a is not None and b else None
 
-    return {"cpu": ratio(project["server_cpu_ms_per_move"], ceiling["server_cpu_ms_per_move"]),
-            "throughput": ratio(project["moves_per_s"], ceiling["moves_per_s"]),
-            "p99": ratio(project["p99_ms"], ceiling["p99_ms"])}
+    return {
+        "cpu": ratio(project["server_cpu_ms_per_move"], ceiling["server_cpu_ms_per_move"]),
+        "throughput": ratio(project["moves_per_s"], ceiling["moves_per_s"]),
+        "p99": ratio(project["p99_ms"], ceiling["p99_ms"]),
+    }
 
 
 def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
@@ -527,33 +679,54 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=8.0, help="counted window per measurement")
     parser.add_argument("--warmup-seconds", type=float, default=2.0)
-    parser.add_argument("--min-moves", type=int, default=20,
-                        help="extend a window until this many moves were counted")
-    parser.add_argument("--max-seconds", type=float, default=120.0,
-                        help="longest counted window (with --min-moves)")
+    parser.add_argument(
+        "--min-moves",
+        type=int,
+        default=20,
+        help="extend a window until this many moves were counted",
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=120.0, help="longest counted window (with --min-moves)"
+    )
     parser.add_argument("--processes", type=int, default=4, help="load-generator processes")
     parser.add_argument("--threads-per-process", type=int, default=4)
-    parser.add_argument("--project-threads-per-process", type=int, default=0,
-                        help="the project's client threads per load process (0: as the "
-                             "ceiling's); see 'Concurrency' in the module docstring")
+    parser.add_argument(
+        "--project-threads-per-process",
+        type=int,
+        default=0,
+        help="the project's client threads per load process (0: as the "
+        "ceiling's); see 'Concurrency' in the module docstring",
+    )
     parser.add_argument("--gunicorn-workers", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=8,
-                        help="threads per gthread worker (both servers; 8 as the Dockerfile, compose and "
-                             "arena serve: see 'Threads' in the module docstring)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=8,
+        help="threads per gthread worker (both servers; 8 as the Dockerfile, compose and "
+        "arena serve: see 'Threads' in the module docstring)",
+    )
     parser.add_argument("--rq-workers", type=int, default=2)
-    parser.add_argument("--wait-on", choices=("decision", "events"), default="decision",
-                        help="a seat with nothing to do long-polls GET .../legal-actions?wait= "
-                             "(decision: woken by its own decision only) or GET .../events?wait= "
-                             "(events: woken by every move, then GET .../legal-actions)")
-    parser.add_argument("--prefer-representation", action="store_true",
-                        help="ask POST .../actions for the next legal actions (one request per move)")
+    parser.add_argument(
+        "--wait-on",
+        choices=("decision", "events"),
+        default="decision",
+        help="a seat with nothing to do long-polls GET .../legal-actions?wait= "
+        "(decision: woken by its own decision only) or GET .../events?wait= "
+        "(events: woken by every move, then GET .../legal-actions)",
+    )
+    parser.add_argument(
+        "--prefer-representation",
+        action="store_true",
+        help="ask POST .../actions for the next legal actions (one request per move)",
+    )
     args = parser.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
     modes = [m for m in args.modes.split(",") if m]
     prefix = bench_prefix("http")
     cleanup_prefix(args.redis_url, prefix)
-    servers = start_servers(args.redis_url, prefix, args.gunicorn_workers, args.threads,
-                            args.rq_workers)
+    servers = start_servers(
+        args.redis_url, prefix, args.gunicorn_workers, args.threads, args.rq_workers
+    )
     redis_pid = redis_server_pid(args.redis_url)
     rows: list[dict[str, Any]] = []
     try:
@@ -562,9 +735,16 @@ def main(argv: list[str] | None = None) -> dict:
                 for mode in modes:
                     ceiling = measure(servers, redis_pid, "ceiling", args)
                     project = measure(servers, redis_pid, "project", args, game, mode)
-                    rows.append({"run": run, "game": game, "mode": mode,
-                                 "ratios": ratios(project, ceiling),
-                                 "project": _rounded(project), "ceiling": _rounded(ceiling)})
+                    rows.append(
+                        {
+                            "run": run,
+                            "game": game,
+                            "mode": mode,
+                            "ratios": ratios(project, ceiling),
+                            "project": _rounded(project),
+                            "ceiling": _rounded(ceiling),
+                        }
+                    )
     finally:
         stop(servers["procs"])
         cleanup_prefix(args.redis_url, prefix)
@@ -573,7 +753,9 @@ def main(argv: list[str] | None = None) -> dict:
         for mode in modes:
             mine = [r for r in rows if r["game"] == game and r["mode"] == mode]
             summary[f"{game}/{mode}"] = {
-                name: _spread([r["ratios"][name] for r in mine]) for name in ("cpu", "throughput", "p99")}
+                name: _spread([r["ratios"][name] for r in mine])
+                for name in ("cpu", "throughput", "p99")
+            }
     humans = [r for r in rows if r["mode"] == "humans"] or rows
     worst_cpu = max((r["ratios"]["cpu"] or 0.0) for r in humans)
     worst_throughput = min((r["ratios"]["throughput"] or 0.0) for r in humans)
@@ -581,24 +763,47 @@ def main(argv: list[str] | None = None) -> dict:
     best_rate = max(r["project"]["moves_per_s"] for r in humans)
     worst_action_p99 = max(r["project"]["p99_ms"] for r in humans)
     return report(
-        "bench_http", "server_cpu_per_action_vs_ceiling", worst_cpu, "ratio", "<=", TARGET_CPU_RATIO,
-        throughput_ratio={"value": worst_throughput, "op": ">=", "target": TARGET_THROUGHPUT_RATIO,
-                          "meets_target": worst_throughput >= TARGET_THROUGHPUT_RATIO},
-        p99_ratio={"value": worst_p99, "op": "<=", "target": TARGET_P99_RATIO,
-                   "meets_target": 0 < worst_p99 <= TARGET_P99_RATIO},
-        absolute={"actions_per_s": round(best_rate, 2), "target_actions_per_s": TARGET_ACTIONS_PER_S,
-                  "action_p99_ms": round(worst_action_p99, 2),
-                  "target_action_p99_ms": TARGET_ACTION_P99_MS},
-        summary=summary, rows=rows,
-        settings={"gunicorn_workers": args.gunicorn_workers, "threads": args.threads,
-                  "worker_class": "gthread", "load_processes": args.processes,
-                  "clients": args.processes * args.threads_per_process,
-                  "project_clients": args.processes * (args.project_threads_per_process
-                                                       or args.threads_per_process),
-                  "rq_workers": args.rq_workers, "seconds": args.seconds,
-                  "prefer_representation": args.prefer_representation,
-                  "wait_on": args.wait_on,
-                  "machine_cores": os.cpu_count()})
+        "bench_http",
+        "server_cpu_per_action_vs_ceiling",
+        worst_cpu,
+        "ratio",
+        "<=",
+        TARGET_CPU_RATIO,
+        throughput_ratio={
+            "value": worst_throughput,
+            "op": ">=",
+            "target": TARGET_THROUGHPUT_RATIO,
+            "meets_target": worst_throughput >= TARGET_THROUGHPUT_RATIO,
+        },
+        p99_ratio={
+            "value": worst_p99,
+            "op": "<=",
+            "target": TARGET_P99_RATIO,
+            "meets_target": 0 < worst_p99 <= TARGET_P99_RATIO,
+        },
+        absolute={
+            "actions_per_s": round(best_rate, 2),
+            "target_actions_per_s": TARGET_ACTIONS_PER_S,
+            "action_p99_ms": round(worst_action_p99, 2),
+            "target_action_p99_ms": TARGET_ACTION_P99_MS,
+        },
+        summary=summary,
+        rows=rows,
+        settings={
+            "gunicorn_workers": args.gunicorn_workers,
+            "threads": args.threads,
+            "worker_class": "gthread",
+            "load_processes": args.processes,
+            "clients": args.processes * args.threads_per_process,
+            "project_clients": args.processes
+            * (args.project_threads_per_process or args.threads_per_process),
+            "rq_workers": args.rq_workers,
+            "seconds": args.seconds,
+            "prefer_representation": args.prefer_representation,
+            "wait_on": args.wait_on,
+            "machine_cores": os.cpu_count(),
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ then the real one with the view's ETag in ``If-None-Match`` (304, no body). Proc
 time per request (``time.process_time``), the best round of each, and their ratios. A 304
 saves the bytes on the wire, not server CPU: the view is still computed to compare tags.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,15 +42,17 @@ def main() -> None:
     from service.config import Config
 
     service = build_service(Config(key_prefix="bench-http-cache"))
-    created = service.create_match("ai-100-human", [{"kind": "human"}] * 3,
-                                   {"objectives": "starter"})
+    created = service.create_match(
+        "ai-100-human", [{"kind": "human"}] * 3, {"objectives": "starter"}
+    )
     match_id, token = created["match_id"], created["seats"][0]["token"]
     auth = {"Authorization": f"Bearer {token}"}
     settings = {"ARENA_RATE_LIMITS_ENABLED": "0"}
     real = create_app(service, settings).test_client()
     bare_app = create_app(service, settings)
-    bare_app.after_request_funcs[None] = [f for f in bare_app.after_request_funcs[None]
-                                          if f is not http_cache.finish]
+    bare_app.after_request_funcs[None] = [
+        f for f in bare_app.after_request_funcs[None] if f is not http_cache.finish
+    ]
     bare = bare_app.test_client()
     view = f"/v1/matches/{match_id}"
     legal = f"{view}/legal-actions"
@@ -58,17 +61,29 @@ def main() -> None:
     best: dict[str, float] = {}
     for _ in range(args.rounds):
         for name, client, path, headers, status in (
-                ("view_bare", bare, view, auth, 200), ("view", real, view, auth, 200),
-                ("view_304", real, view, {**auth, "If-None-Match": etag}, 304),
-                ("legal_bare", bare, legal, auth, 200), ("legal", real, legal, auth, 200)):
+            ("view_bare", bare, view, auth, 200),
+            ("view", real, view, auth, 200),
+            ("view_304", real, view, {**auth, "If-None-Match": etag}, 304),
+            ("legal_bare", bare, legal, auth, 200),
+            ("legal", real, legal, auth, 200),
+        ):
             value = cpu_per_request_us(client, path, headers, args.requests, status)
             best[name] = min(best.get(name, value), value)
     ratio = best["view"] / best["view_bare"]
-    report("bench_http_cache", "view_cpu_ratio_with_caching", round(ratio, 3), "x", "<=", 1.10,
-           requests=args.requests, rounds=args.rounds, view_bytes=size,
-           cpu_us={k: round(v, 1) for k, v in best.items()},
-           legal_cpu_ratio=round(best["legal"] / best["legal_bare"], 3),
-           view_304_cpu_ratio=round(best["view_304"] / best["view"], 3))
+    report(
+        "bench_http_cache",
+        "view_cpu_ratio_with_caching",
+        round(ratio, 3),
+        "x",
+        "<=",
+        1.10,
+        requests=args.requests,
+        rounds=args.rounds,
+        view_bytes=size,
+        cpu_us={k: round(v, 1) for k, v in best.items()},
+        legal_cpu_ratio=round(best["legal"] / best["legal_bare"], 3),
+        view_304_cpu_ratio=round(best["view_304"] / best["view"], 3),
+    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Usage: python benchmarks/bench_match.py [--seats 4] [--bots greedy] [--runs 3] [
 Reports the median wall-clock seconds of ``--runs`` matches (set-up, bot choices, decide,
 fold; no Redis, no HTTP).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -11,6 +12,7 @@ import statistics
 
 import _common  # noqa: F401  (import path)
 from _common import report
+
 from cli.bot_match import match_seed, play_bot_match
 from domain.games import get_engine
 
@@ -25,14 +27,27 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", default="bench-match")
     args = parser.parse_args(argv)
     engine = get_engine(args.game)
-    matches = [play_bot_match(engine, [args.bots] * args.seats, match_seed(args.seed, i))
-               for i in range(args.runs)]
+    matches = [
+        play_bot_match(engine, [args.bots] * args.seats, match_seed(args.seed, i))
+        for i in range(args.runs)
+    ]
     seconds = [m.seconds for m in matches]
-    return report("bench_match", "seconds_per_match", statistics.median(seconds), "s", "<=", 1.0,
-                  game=args.game, seats=args.seats, bots=args.bots, runs=args.runs,
-                  min_s=min(seconds), max_s=max(seconds),
-                  decisions_per_match=statistics.fmean(m.decisions for m in matches),
-                  events_per_match=statistics.fmean(len(m.events) for m in matches))
+    return report(
+        "bench_match",
+        "seconds_per_match",
+        statistics.median(seconds),
+        "s",
+        "<=",
+        1.0,
+        game=args.game,
+        seats=args.seats,
+        bots=args.bots,
+        runs=args.runs,
+        min_s=min(seconds),
+        max_s=max(seconds),
+        decisions_per_match=statistics.fmean(m.decisions for m in matches),
+        events_per_match=statistics.fmean(len(m.events) for m in matches),
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ own work is negligible (``memory://`` storage measures like no limits); the cost
 Redis calls, one per configured limit (two by default), so the target is two loopback
 round trips on a loaded shared 2-core box.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,23 +47,44 @@ def main() -> None:
     prefix = bench_prefix("limits")
     try:
         service = build_service(Config(redis_url=args.redis_url, key_prefix=prefix))
-        created = service.create_match("ai-100-human", [{"kind": "human"}] * 3,
-                                       {"objectives": "starter"})
+        created = service.create_match(
+            "ai-100-human", [{"kind": "human"}] * 3, {"objectives": "starter"}
+        )
         token = created["seats"][0]["token"]
         path, headers = f"/v1/matches/{created['match_id']}", {"Authorization": f"Bearer {token}"}
         runs = {}
-        for name, settings in (("off", {"ARENA_RATE_LIMITS_ENABLED": "0"}),
-                               ("on", {"ARENA_RATE_LIMITS_ENABLED": "1",
-                                       "ARENA_RATE_LIMITS": "1000000/minute;100000/second"})):
+        for name, settings in (
+            ("off", {"ARENA_RATE_LIMITS_ENABLED": "0"}),
+            (
+                "on",
+                {
+                    "ARENA_RATE_LIMITS_ENABLED": "1",
+                    "ARENA_RATE_LIMITS": "1000000/minute;100000/second",
+                },
+            ),
+        ):
             client = create_app(service, settings).test_client()
-            timed(client, path, headers, 50)                      # warm caches
+            timed(client, path, headers, 50)  # warm caches
             runs[name] = timed(client, path, headers, args.requests)
-        stats = {name: {"p50_ms": round(statistics.median(v), 3),
-                        "p99_ms": round(statistics.quantiles(v, n=100)[98], 3)}
-                 for name, v in runs.items()}
+        stats = {
+            name: {
+                "p50_ms": round(statistics.median(v), 3),
+                "p99_ms": round(statistics.quantiles(v, n=100)[98], 3),
+            }
+            for name, v in runs.items()
+        }
         extra = stats["on"]["p50_ms"] - stats["off"]["p50_ms"]
-        report("bench_rate_limits", "extra_ms_per_request_p50", extra, "ms", "<=", 3.0,
-               requests=args.requests, limits=2, **stats)
+        report(
+            "bench_rate_limits",
+            "extra_ms_per_request_p50",
+            extra,
+            "ms",
+            "<=",
+            3.0,
+            requests=args.requests,
+            limits=2,
+            **stats,
+        )
     finally:
         cleanup_prefix(args.redis_url, prefix)
 

@@ -16,6 +16,7 @@ Usage: python benchmarks/bench_ratings.py [--redis-url URL] [--matches 2000] [--
 
 Keys live under a fresh ``bench-ratings-<hex>`` prefix, deleted at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,9 @@ from benchmarks._common import bench_prefix, cleanup_prefix, report
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--redis-url", default=os.environ.get("ARENA_BENCH_REDIS_URL",
-                                                              "redis://127.0.0.1:6379/14"))
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("ARENA_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+    )
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--reads", type=int, default=300)
     args = parser.parse_args()
@@ -53,7 +55,7 @@ def main() -> int:
     keys = Keys(prefix)
     store = RatingStore(client, keys)
 
-    class Ctx:   # the use case reads only the engines for boards; not needed here
+    class Ctx:  # the use case reads only the engines for boards; not needed here
         engines: dict = {}  # noqa: RUF012 - read only
 
     ratings = Ratings(Ctx(), store, None)
@@ -66,9 +68,16 @@ def main() -> int:
             who = rng.sample(players, seats)
             ranks = list(range(1, seats + 1))
             rng.shuffle(ranks)
-            inputs.append(RatingInput(f"m{i:07d}", f"bench:{seats}p", tuple((p,) for p in who),
-                                      tuple(ranks), "2026-12-02T00:00:00+00:00",
-                                      1_796_000_000_000_000 + i))
+            inputs.append(
+                RatingInput(
+                    f"m{i:07d}",
+                    f"bench:{seats}p",
+                    tuple((p,) for p in who),
+                    tuple(ranks),
+                    "2026-12-02T00:00:00+00:00",
+                    1_796_000_000_000_000 + i,
+                )
+            )
         started = time.process_time()
         for match in inputs:
             store.register(match.match_id, match.end_us, json.dumps(match.to_json()))
@@ -87,13 +96,16 @@ def main() -> int:
             for i in range(size):
                 mu, sigma = rng.uniform(10, 40), rng.uniform(1, 8.3)
                 pid = f"player:{i:016x}"
-                pipe.hset(store.key(f"table:{board}"), pid,
-                          json.dumps({"matches": 3, "mu": mu, "sigma": sigma}))
+                pipe.hset(
+                    store.key(f"table:{board}"),
+                    pid,
+                    json.dumps({"matches": 3, "mu": mu, "sigma": sigma}),
+                )
                 pipe.zadd(store.key(f"board:{board}"), {pid: mu - 3 * sigma})
                 if i % 5000 == 4999:
                     pipe.execute()
             pipe.execute()
-            store.page(board, 0, 50)   # warm (script load)
+            store.page(board, 0, 50)  # warm (script load)
             times = []
             for _ in range(args.reads):
                 t0 = time.perf_counter()
@@ -101,20 +113,35 @@ def main() -> int:
                 times.append(time.perf_counter() - t0)
             assert total == size and len(rows) == 50
             reads[size] = statistics.median(times) * 1e6
-            used = sum(client.memory_usage(store.key(f"{kind}:{board}")) or 0
-                       for kind in ("table", "board"))
+            used = sum(
+                client.memory_usage(store.key(f"{kind}:{board}")) or 0
+                for kind in ("table", "board")
+            )
             memory[size] = used / size
-        print(f"update: {per_match_ms:.3f} ms CPU per match ({openskill_ms:.3f} ms OpenSkill); "
-              f"top-50 read: {reads[100]:.0f} µs at 100, {reads[100_000]:.0f} µs at 100,000; "
-              f"memory per player {memory[100]:.0f} B / {memory[100_000]:.0f} B",
-              file=sys.stderr)
+        print(
+            f"update: {per_match_ms:.3f} ms CPU per match ({openskill_ms:.3f} ms OpenSkill); "
+            f"top-50 read: {reads[100]:.0f} µs at 100, {reads[100_000]:.0f} µs at 100,000; "
+            f"memory per player {memory[100]:.0f} B / {memory[100_000]:.0f} B",
+            file=sys.stderr,
+        )
         ratio = reads[100_000] / reads[100]
-        report("bench_ratings", "rating update CPU per rated match", per_match_ms, "ms", "<=",
-               5.0, openskill_ms=round(openskill_ms, 4), matches=args.matches,
-               top50_read_us={"100": round(reads[100], 1), "100000": round(reads[100_000], 1)},
-               top50_read_ratio=round(ratio, 3), top50_ratio_meets=ratio <= 1.5,
-               memory_bytes_per_player={"100": round(memory[100], 1),
-                                        "100000": round(memory[100_000], 1)})
+        report(
+            "bench_ratings",
+            "rating update CPU per rated match",
+            per_match_ms,
+            "ms",
+            "<=",
+            5.0,
+            openskill_ms=round(openskill_ms, 4),
+            matches=args.matches,
+            top50_read_us={"100": round(reads[100], 1), "100000": round(reads[100_000], 1)},
+            top50_read_ratio=round(ratio, 3),
+            top50_ratio_meets=ratio <= 1.5,
+            memory_bytes_per_player={
+                "100": round(memory[100], 1),
+                "100000": round(memory[100_000], 1),
+            },
+        )
     finally:
         cleanup_prefix(args.redis_url, prefix)
     return 0

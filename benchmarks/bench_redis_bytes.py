@@ -17,6 +17,7 @@ counted.
 Target: 25 KB per finished match keeps 40,000 finished 6-seat matches within 1 GiB of
 Redis; the archive tier (``ARENA_ARCHIVE_URL``) moves older ones out.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,22 +44,28 @@ def measure(redis_url: str, seats: int, matches: int, compaction: bool = True) -
 
     import redis
 
-    from service.store.connections import store_connection
     from service.config import Config
-    from service.store.keys import Keys
     from service.match_service import MatchService
+    from service.store.connections import store_connection
+    from service.store.keys import Keys
 
     prefix = bench_prefix("bytes")
     config = Config(redis_url=redis_url, key_prefix=prefix)
     keys = Keys(prefix)
     try:
-        service = MatchService(store_connection(config), keys, scheduler=None,
-                               snapshot_every=config.snapshot_every, compaction=False)
+        service = MatchService(
+            store_connection(config),
+            keys,
+            scheduler=None,
+            snapshot_every=config.snapshot_every,
+            compaction=False,
+        )
         raw = redis.Redis.from_url(redis_url)
         totals, by_key, versions, cpu = [], {}, [], []
         for _ in range(matches):
-            created = service.create_match("ai-100-human",
-                                           [{"kind": "bot", "bot": "greedy"}] * seats, {})
+            created = service.create_match(
+                "ai-100-human", [{"kind": "bot", "bot": "greedy"}] * seats, {}
+            )
             match_id = created["match_id"]
             versions.append(play_to_end(service, match_id))
             if compaction:
@@ -73,8 +80,12 @@ def measure(redis_url: str, seats: int, matches: int, compaction: bool = True) -
                 by_key.setdefault(kind, []).append(size)
                 total += size
             totals.append(total)
-        return {"bytes": totals, "by_key": {k: statistics.fmean(v) for k, v in by_key.items()},
-                "events": versions, "compaction_cpu_s": cpu}
+        return {
+            "bytes": totals,
+            "by_key": {k: statistics.fmean(v) for k, v in by_key.items()},
+            "events": versions,
+            "compaction_cpu_s": cpu,
+        }
     finally:
         cleanup_prefix(redis_url, prefix)
 
@@ -90,16 +101,24 @@ def main(argv: list[str] | None = None) -> dict:
     found = measure(args.redis_url, args.seats, args.matches, compaction=True)
     compacted = statistics.fmean(found["bytes"])
     uncompacted = statistics.fmean(reference["bytes"])
-    return report("bench_redis_bytes", "bytes_per_finished_match", compacted,
-                  "bytes", "<=", 25 * 1000, seats=args.seats, matches=args.matches,
-                  events_per_match=statistics.fmean(found["events"]),
-                  mean_bytes_by_key=found["by_key"],
-                  bytes_per_event=round(compacted / statistics.fmean(found["events"]), 1),
-                  reference_uncompacted_bytes=uncompacted,
-                  reference_events_per_match=statistics.fmean(reference["events"]),
-                  reference_bytes_by_key=reference["by_key"],
-                  reference_over_compacted=round(uncompacted / compacted, 1),
-                  compaction_cpu_s_per_match=round(statistics.fmean(found["compaction_cpu_s"]), 4))
+    return report(
+        "bench_redis_bytes",
+        "bytes_per_finished_match",
+        compacted,
+        "bytes",
+        "<=",
+        25 * 1000,
+        seats=args.seats,
+        matches=args.matches,
+        events_per_match=statistics.fmean(found["events"]),
+        mean_bytes_by_key=found["by_key"],
+        bytes_per_event=round(compacted / statistics.fmean(found["events"]), 1),
+        reference_uncompacted_bytes=uncompacted,
+        reference_events_per_match=statistics.fmean(reference["events"]),
+        reference_bytes_by_key=reference["by_key"],
+        reference_over_compacted=round(uncompacted / compacted, 1),
+        compaction_cpu_s_per_match=round(statistics.fmean(found["compaction_cpu_s"]), 4),
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ within a 1.2 s cap, and doubling the rollout budget adds about 4 VP to the solo 
 score. The speed-up itself is measured on the same machine state with ``--reference``
 (interleave the two runs on a loaded machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,6 +49,7 @@ import time
 import _common  # noqa: F401  (import path)
 from _common import report
 from bench_scoring import use_reference_scoring
+
 from domain.engine import Setup, fold
 from domain.games import get_engine
 from domain.games.ai_100_human import expert
@@ -56,8 +58,9 @@ from domain.games.ai_100_human.scoring import memo
 from domain.games.ai_100_human.views import view
 
 
-def decision_points(engine, seed: int, points: int, ai_side: str | None = None
-                    ) -> list[tuple[dict, dict]]:
+def decision_points(
+    engine, seed: int, points: int, ai_side: str | None = None
+) -> list[tuple[dict, dict]]:
     """``(view, first legal command)`` at ``points`` decisions of a greedy solo match (seed
     ``seed``) where seat 0 owes a draft or place, evenly spread over the match (first and
     last included; the match's final placement is left out: its rollout plays nothing).
@@ -75,7 +78,7 @@ def decision_points(engine, seed: int, points: int, ai_side: str | None = None
         else:
             command = engine.bots["greedy"].choose(state, 0, rng)
         state = fold(engine, engine.decide(state, 0, command, rng), state)
-    found = found[:-1]            # the very last placement leaves nothing to roll out
+    found = found[:-1]  # the very last placement leaves nothing to roll out
     if points >= len(found):
         return found
     step = (len(found) - 1) / max(1, points - 1)
@@ -111,20 +114,28 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rollouts", type=int, default=120)
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--points", type=int, default=2)
-    parser.add_argument("--ai-sides", default="AI-8,AI-5,AI-10,AI-9,AI-1,AI-4",
-                        help="comma-separated AI side of match 0, 1, ... (cycled)")
+    parser.add_argument(
+        "--ai-sides",
+        default="AI-8,AI-5,AI-10,AI-9,AI-1,AI-4",
+        help="comma-separated AI side of match 0, 1, ... (cycled)",
+    )
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--min-seconds", type=float, default=3.0)
-    parser.add_argument("--reference", action="store_true",
-                        help="roll out with the reference scorer (before the compiled plans)")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="roll out with the reference scorer (before the compiled plans)",
+    )
     args = parser.parse_args(argv)
     if args.reference:
         use_reference_scoring()
     engine = get_engine("ai-100-human")
     sides = [a for a in args.ai_sides.split(",") if a] or [None]
-    states = [p for i in range(args.matches)
-              for p in decision_points(engine, args.seed + i, args.points,
-                                       sides[i % len(sides)])]
+    states = [
+        p
+        for i in range(args.matches)
+        for p in decision_points(engine, args.seed + i, args.points, sides[i % len(sides)])
+    ]
     per_point = max(1, args.rollouts // len(states))
     seeds = random.Random(args.seed)
     jobs = []
@@ -139,13 +150,24 @@ def main(argv: list[str] | None = None) -> dict:
         passes += 1
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    return report("bench_rollouts", "cpu_ms_per_rollout", 1000 * cpu / done, "ms",
-                  "<=", 3.5, mode="solo", matches=args.matches, ai_sides=sides,
-                  points=len(states), rollouts_per_pass=len(jobs),
-                  passes=passes, wall_ms_per_rollout=round(1000 * elapsed / done, 3),
-                  cpu_ms_per_rollout=round(1000 * cpu / done, 3),
-                  checksum=round(checksum, 3),
-                  scorer="reference" if args.reference else "compiled")
+    return report(
+        "bench_rollouts",
+        "cpu_ms_per_rollout",
+        1000 * cpu / done,
+        "ms",
+        "<=",
+        3.5,
+        mode="solo",
+        matches=args.matches,
+        ai_sides=sides,
+        points=len(states),
+        rollouts_per_pass=len(jobs),
+        passes=passes,
+        wall_ms_per_rollout=round(1000 * elapsed / done, 3),
+        cpu_ms_per_rollout=round(1000 * cpu / done, 3),
+        checksum=round(checksum, 3),
+        scorer="reference" if args.reference else "compiled",
+    )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ header line every ``--trickle-s`` seconds, never the blank line: the classic slo
 ``--trickle-s`` seconds), ``idle`` (connect, send nothing). The servers run without
 ``REDIS_URL`` (each process its embedded store): only connection handling is measured.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -75,14 +76,33 @@ def start_gunicorn(stack: ExitStack, workers: int, threads: int) -> int:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     env["ARENA_RATE_LIMITS_ENABLED"] = "0"
-    quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
-                                           for s in KNOWN_SETTINGS) else []
+    quiet = (
+        ["--no-control-socket"]
+        if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS)
+        else []
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
-         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
-         *quiet, "api.app:create_app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:api.gunicorn_config",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            *quiet,
+            "api.app:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     stack.callback(_stop, process)
     wait_until_answering(port, process)
     return port
@@ -115,8 +135,9 @@ def normal_request(port: int, path: str = "/v1/games") -> float | None:
     start = time.monotonic()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=CLIENT_TIMEOUT_S) as sock:
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
-                         .encode())
+            sock.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".encode()
+            )
             data = b""
             while True:
                 part = sock.recv(65536)
@@ -146,8 +167,10 @@ class SlowClients:
             if self.mode == "headers":
                 sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: bench\r\n")
             elif self.mode == "body":
-                sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: bench\r\n"
-                             b"Content-Type: application/json\r\nContent-Length: 65536\r\n\r\n{")
+                sock.sendall(
+                    b"POST /v1/matches HTTP/1.1\r\nHost: bench\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: 65536\r\n\r\n{"
+                )
             self.sockets.append(sock)
         self.thread.start()
 
@@ -196,7 +219,7 @@ def main() -> None:
         slow = SlowClients(port, args.slow, args.mode, args.trickle_s)
         stack.callback(slow.close)
         slow.open()
-        time.sleep(max(1.0, args.trickle_s))   # every slow connection is in the server now
+        time.sleep(max(1.0, args.trickle_s))  # every slow connection is in the server now
         latencies: list[float] = []
         end = time.monotonic() + args.seconds
         while time.monotonic() < end:
@@ -205,13 +228,23 @@ def main() -> None:
             time.sleep(args.interval)
         still_open = len(slow.sockets)
     within = sum(1 for t in latencies if t <= TARGET_S)
-    report("slow_clients", "slowest_normal_answer_s", max(latencies), "s", "<=", TARGET_S,
-           target_server=args.target, mode=args.mode, slow_connections=args.slow,
-           slow_still_open_at_end=still_open, normal_requests=len(latencies),
-           answered_within_1s=within,
-           p50_s=round(statistics.median(latencies), 4),
-           baseline_p50_s=round(statistics.median(t or CLIENT_TIMEOUT_S for t in baseline), 4),
-           gunicorn=f"{args.workers} workers x {args.threads} threads (gthread)")
+    report(
+        "slow_clients",
+        "slowest_normal_answer_s",
+        max(latencies),
+        "s",
+        "<=",
+        TARGET_S,
+        target_server=args.target,
+        mode=args.mode,
+        slow_connections=args.slow,
+        slow_still_open_at_end=still_open,
+        normal_requests=len(latencies),
+        answered_within_1s=within,
+        p50_s=round(statistics.median(latencies), 4),
+        baseline_p50_s=round(statistics.median(t or CLIENT_TIMEOUT_S for t in baseline), 4),
+        gunicorn=f"{args.workers} workers x {args.threads} threads (gthread)",
+    )
 
 
 if __name__ == "__main__":

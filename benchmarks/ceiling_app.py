@@ -8,6 +8,7 @@ same run on the same machine (issue 13, "A fair benchmark").
 Environment: ``REDIS_URL`` (the benchmark Redis), ``ARENA_KEY_PREFIX`` (the run's prefix;
 the stream is ``<prefix>:ceiling``, deleted with the prefix afterwards).
 """
+
 from __future__ import annotations
 
 import os

@@ -21,6 +21,7 @@ immunities respected). Example::
 
     python benchmarks/dead_apocalypse_sim.py --variants standard --seats 2 3 4 --games 60 --audit
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,11 +47,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "easiest": {"difficulty": "easiest"},
     "competitive": {"competitive": True},
 }
-MAX_DECISIONS = 100_000          # a safety net only; no game has come near it
+MAX_DECISIONS = 100_000  # a safety net only; no game has come near it
 
 
-def play(seats: int, options: dict[str, Any], seed: int, bot: str = "cooperative",
-         audit: bool = False) -> dict[str, Any]:
+def play(
+    seats: int, options: dict[str, Any], seed: int, bot: str = "cooperative", audit: bool = False
+) -> dict[str, Any]:
     """One match with every seat on ``bot``: ``{"won", "turns", "reason", "decisions"}``;
     with ``audit`` also ``"audit": {"calls_with_win", "turns_win_given_up",
     "declines_adding_defeats"}`` (module doc)."""
@@ -75,15 +77,23 @@ def play(seats: int, options: dict[str, Any], seed: int, bot: str = "cooperative
         state = fold(E, E.decide(state, seat, command, rng), state)
         if audit and win_seen_turn == turn and state.turn != turn and E.result(state) is None:
             counts["turns_win_given_up"] += 1
-        if audit and win_seen_turn == turn and E.result(state) is not None \
-                and E.result(state)["outcome"] != "won":
+        if (
+            audit
+            and win_seen_turn == turn
+            and E.result(state) is not None
+            and E.result(state)["outcome"] != "won"
+        ):
             counts["turns_win_given_up"] += 1
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"match did not finish (seats={seats}, seed={seed}, {options})")
     result = E.result(state)
-    out = {"won": result["outcome"] == "won", "turns": state.turn, "reason": result["reason"],
-           "decisions": decisions}
+    out = {
+        "won": result["outcome"] == "won",
+        "turns": state.turn,
+        "reason": result["reason"],
+        "decisions": decisions,
+    }
     if audit:
         out["audit"] = counts
     return out
@@ -120,10 +130,14 @@ def _hand_adds_defeats(state: Any, seat: int) -> bool:
     from domain.games.dead_apocalypse.cards import catalogue
 
     cat = catalogue()
-    zombies = [cat.of(state.zombie_row[c]) for c in state.attackers if state.zombie_row[c] is not None]
+    zombies = [
+        cat.of(state.zombie_row[c]) for c in state.attackers if state.zombie_row[c] is not None
+    ]
     pool = [d for d in state.damage if d["amount"] > 0]
     hand = [cat.of(c) for c in state.seats[seat].hand if cat.of(c).kind in ("human", "equipment")]
-    extra = [{"title": d.title, "kind": d.kind, "faction": d.faction, "amount": d.damage} for d in hand]
+    extra = [
+        {"title": d.title, "kind": d.kind, "faction": d.faction, "amount": d.damage} for d in hand
+    ]
     return _most_defeats(pool + extra, zombies) > _most_defeats(pool, zombies)
 
 
@@ -142,8 +156,14 @@ def _job(args: tuple[str, int, int, bool]) -> tuple[str, int, dict[str, Any]]:
     return variant, seats, play(seats, VARIANTS[variant], seed, audit=audit)
 
 
-def simulate(variants: list[str], seat_counts: list[int], games: int, seed: int,
-             workers: int, audit: bool = False) -> list[dict[str, Any]]:
+def simulate(
+    variants: list[str],
+    seat_counts: list[int],
+    games: int,
+    seed: int,
+    workers: int,
+    audit: bool = False,
+) -> list[dict[str, Any]]:
     """Rows ``{"variant","seats","games","wins","win_rate","ci95","mean_turns","losses"}``
     (with ``audit`` also ``"audit"``: the module doc's counts summed over the row)."""
     jobs = [(v, s, seed + i, audit) for v in variants for s in seat_counts for i in range(games)]
@@ -162,10 +182,18 @@ def simulate(variants: list[str], seat_counts: list[int], games: int, seed: int,
                 if not o["won"]:
                     losses[o["reason"]] = losses.get(o["reason"], 0) + 1
             lo, hi = wilson(wins, len(got))
-            rows.append({"variant": v, "seats": s, "games": len(got), "wins": wins,
-                         "win_rate": round(wins / len(got), 4), "ci95": [round(lo, 4), round(hi, 4)],
-                         "mean_turns": round(sum(o["turns"] for o in got) / len(got), 2),
-                         "losses": losses})
+            rows.append(
+                {
+                    "variant": v,
+                    "seats": s,
+                    "games": len(got),
+                    "wins": wins,
+                    "win_rate": round(wins / len(got), 4),
+                    "ci95": [round(lo, 4), round(hi, 4)],
+                    "mean_turns": round(sum(o["turns"] for o in got) / len(got), 2),
+                    "losses": losses,
+                }
+            )
             if audit:
                 row = rows[-1]
                 row["audit"] = {k: sum(o["audit"][k] for o in got) for k in got[0]["audit"]}
@@ -184,8 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seats", nargs="+", type=int, default=[1, 2, 3, 4], choices=[1, 2, 3, 4])
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    ap.add_argument("--audit", action="store_true",
-                    help="also count wins given up and allies' declines (module doc)")
+    ap.add_argument(
+        "--audit",
+        action="store_true",
+        help="also count wins given up and allies' declines (module doc)",
+    )
     args = ap.parse_args(argv)
     rows = simulate(args.variants, args.seats, args.games, args.seed, args.workers, args.audit)
     if args.json:
@@ -194,16 +225,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'variant':<18}{'seats':>6}{'games':>7}{'win rate':>10}{'95% CI':>17}{'turns':>8}")
     for r in rows:
         ci = f"[{r['ci95'][0] * 100:4.1f}, {r['ci95'][1] * 100:5.1f}]"
-        print(f"{r['variant']:<18}{r['seats']:>6}{r['games']:>7}{r['win_rate'] * 100:>9.1f}%"
-              f"{ci:>17}{r['mean_turns']:>8.1f}")
+        print(
+            f"{r['variant']:<18}{r['seats']:>6}{r['games']:>7}{r['win_rate'] * 100:>9.1f}%"
+            f"{ci:>17}{r['mean_turns']:>8.1f}"
+        )
     if args.audit:
         keys = list(rows[0]["audit"]) if rows else []
         print()
         print(f"{'variant':<18}{'seats':>6}  " + "  ".join(keys))
         for r in rows:
-            print(f"{r['variant']:<18}{r['seats']:>6}  "
-                  + "  ".join(f"{r['audit'][k]:>{len(k)}}" for k in keys))
-        print(f"{'total':<24}  " + "  ".join(f"{sum(r['audit'][k] for r in rows):>{len(k)}}" for k in keys))
+            print(
+                f"{r['variant']:<18}{r['seats']:>6}  "
+                + "  ".join(f"{r['audit'][k]:>{len(k)}}" for k in keys)
+            )
+        print(
+            f"{'total':<24}  "
+            + "  ".join(f"{sum(r['audit'][k] for r in rows):>{len(k)}}" for k in keys)
+        )
     return 0
 
 

@@ -20,6 +20,7 @@ mid-batch, runs and the checks.
 Usage: ``python benchmarks/fault_archive_kill.py --archive-url postgresql://... [--matches 20]
 [--redis-url redis://127.0.0.1:6379/14] [--kill-after 0.8 2.5] [--max-kills 200] [--seed 1]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,9 +80,13 @@ def _gated_kill(service, env: dict[str, str], gate: str, timeout_s: float = 300.
     import time
 
     rows_before = service.ctx.archive.count()
-    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.fault_archive_kill", "--mover"],
-                            cwd=ROOT, env={**env, GATE_ENV: gate},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.fault_archive_kill", "--mover"],
+        cwd=ROOT,
+        env={**env, GATE_ENV: gate},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         service.redis.rpush(gate, "go")
         deadline = time.monotonic() + timeout_s
@@ -110,9 +115,15 @@ def _wait_ready(service, proc: subprocess.Popen, ready: str, timeout_s: float = 
     return True
 
 
-def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
-                     kill_after: tuple[float, float] = (0.8, 2.5), seed: int = 1,
-                     max_runs: int = 200, max_kills: int = 200) -> dict[str, Any]:
+def run_archive_kill(
+    redis_url: str,
+    archive_url: str,
+    matches: int = 20,
+    kill_after: tuple[float, float] = (0.8, 2.5),
+    seed: int = 1,
+    max_runs: int = 200,
+    max_kills: int = 200,
+) -> dict[str, Any]:
     """Run the scenario (module docstring); returns the figures. ``kill_after``: the range
     of a kill's instant in seconds after the mover is ready; ``max_kills``: random kills at
     most, after which the next run moves the rest."""
@@ -121,18 +132,23 @@ def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
 
     rng = random.Random(seed)
     prefix = bench_prefix("archkill")
-    config = Config(redis_url=redis_url, key_prefix=prefix, archive_url=archive_url,
-                    archive_after_s=1e-6, archive_batch=matches)
+    config = Config(
+        redis_url=redis_url,
+        key_prefix=prefix,
+        archive_url=archive_url,
+        archive_after_s=1e-6,
+        archive_batch=matches,
+    )
     service = build_service(config)
-    service.scheduler = None   # bots are played in this process: enqueue nothing
+    service.scheduler = None  # bots are played in this process: enqueue nothing
     service.ctx.scheduler = None
     env = {**os.environ, **config.to_env(), "PYTHONPATH": str(ROOT)}
     try:
         ids = [_play(service) for _ in range(matches)]
         exports = {mid: service.export(mid) for mid in ids}
-        kills = mid_batch = mid_move = runs = 0   # (a kill may be both, or neither: before a move)
+        kills = mid_batch = mid_move = runs = 0  # (a kill may be both, or neither: before a move)
         gated = int(matches > 1)
-        if gated:   # one kill certainly mid-batch, then kills at random instants
+        if gated:  # one kill certainly mid-batch, then kills at random instants
             runs, kills, mid_batch = 1, 1, 1
             _gated_kill(service, env, f"{prefix}:fault-gate")
         ready = f"{prefix}:fault-ready"
@@ -141,9 +157,13 @@ def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
             before = service.stores.compacted.count()
             rows_before = service.ctx.archive.count()
             service.redis.delete(ready)
-            proc = subprocess.Popen([sys.executable, "-m", "benchmarks.fault_archive_kill",
-                                     "--mover"], cwd=ROOT, env={**env, READY_ENV: ready},
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "benchmarks.fault_archive_kill", "--mover"],
+                cwd=ROOT,
+                env={**env, READY_ENV: ready},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             last = runs >= max_runs - 1 or kills - gated >= max_kills
             try:
                 try:
@@ -160,24 +180,33 @@ def run_archive_kill(redis_url: str, archive_url: str, matches: int = 20,
                 proc.wait()
                 kills += 1
                 after = service.stores.compacted.count()
-                mid_batch += 0 < after < before            # some of the batch moved, not all
+                mid_batch += 0 < after < before  # some of the batch moved, not all
                 # this run copied a row whose Redis keys it did not delete
                 mid_move += service.ctx.archive.count() - rows_before > before - after
         service.redis.delete(ready)
         archived = service.ctx.archive.count()
-        left = [mid for mid in ids
-                if any(service.redis.exists(k) for k in service.keys.match_keys(mid))]
+        left = [
+            mid for mid in ids if any(service.redis.exists(k) for k in service.keys.match_keys(mid))
+        ]
         service.folds.clear()
         reads_equal = sum(service.export(mid) == exports[mid] for mid in ids)
         verified = sum(bool(service.verify(service.export(mid))["valid"]) for mid in ids)
-        listed = [i["match_id"] for i in
-                  service.list_matches(status="finished", limit=100)["items"]]
-        return {"matches": matches, "archived": archived, "runs": runs, "kills": kills,
-                "kills_mid_batch": mid_batch, "kills_between_copy_and_delete": mid_move,
-                "keys_left_in_redis": left,
-                "reads_equal": reads_equal, "verified": verified,
-                "listed_once": sum(listed.count(mid) == 1 for mid in ids),
-                "lost": matches - min(archived, reads_equal)}
+        listed = [
+            i["match_id"] for i in service.list_matches(status="finished", limit=100)["items"]
+        ]
+        return {
+            "matches": matches,
+            "archived": archived,
+            "runs": runs,
+            "kills": kills,
+            "kills_mid_batch": mid_batch,
+            "kills_between_copy_and_delete": mid_move,
+            "keys_left_in_redis": left,
+            "reads_equal": reads_equal,
+            "verified": verified,
+            "listed_once": sum(listed.count(mid) == 1 for mid in ids),
+            "lost": matches - min(archived, reads_equal),
+        }
     finally:
         try:
             conn = service.ctx.archive._conn()
@@ -195,18 +224,29 @@ def main(argv: list[str] | None = None) -> Any:
     parser.add_argument("--archive-url")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--kill-after", type=float, nargs=2, default=(0.8, 2.5))
-    parser.add_argument("--max-kills", type=int, default=200,
-                        help="random kills at most; the run after them is not killed")
+    parser.add_argument(
+        "--max-kills",
+        type=int,
+        default=200,
+        help="random kills at most; the run after them is not killed",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.mover:
         return mover()
     if not args.archive_url:
         parser.error("--archive-url is required")
-    figures = run_archive_kill(args.redis_url, args.archive_url, args.matches,
-                               tuple(args.kill_after), args.seed, max_kills=args.max_kills)
-    return report("fault_archive_kill", "matches_lost", figures["lost"], "matches", "<=", 0,
-                  **figures)
+    figures = run_archive_kill(
+        args.redis_url,
+        args.archive_url,
+        args.matches,
+        tuple(args.kill_after),
+        args.seed,
+        max_kills=args.max_kills,
+    )
+    return report(
+        "fault_archive_kill", "matches_lost", figures["lost"], "matches", "<=", 0, **figures
+    )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ killed master played again, the workers alive, matches finished and verified.
 Usage: ``python benchmarks/fault_cluster_failover.py [--matches 3] [--humans 2]
 [--workers 2] [--progress 5] [--timeout 600]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,10 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._common import report  # noqa: E402
 from benchmarks._faults import Api, ApiServer, PrivateRedis, WorkerPool, wait_until  # noqa: E402
 
-BOT_MATCHES = [("ai-100-human", ["random", "greedy"]), ("aipokalypse", ["random", "tactician"]),
-               ("dead-apocalypse", ["random", "cooperative"])]
-HUMAN_MATCHES = [("ai-100-human", "random"), ("dead-apocalypse", "cooperative"),
-                 ("aipokalypse", "random")]
+BOT_MATCHES = [
+    ("ai-100-human", ["random", "greedy"]),
+    ("aipokalypse", ["random", "tactician"]),
+    ("dead-apocalypse", ["random", "cooperative"]),
+]
+HUMAN_MATCHES = [
+    ("ai-100-human", "random"),
+    ("dead-apocalypse", "cooperative"),
+    ("aipokalypse", "random"),
+]
 
 
 class Human(threading.Thread):
@@ -90,16 +97,23 @@ class Human(threading.Thread):
                     return
                 continue
             key = f"d-{legal.get('version')}-{legal.get('decision_id', '')}"
-            status, body = self._call(f"{base}/actions", "POST", json=actions[0],
-                                      headers={"Idempotency-Key": key})
+            status, body = self._call(
+                f"{base}/actions", "POST", json=actions[0], headers={"Idempotency-Key": key}
+            )
             if status == 200:
                 for event in body.get("events", []):
                     self.acked[event["version"]] = event["hash"]
             time.sleep(0.05)
 
 
-def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: int = 5,
-                 timeout_s: float = 600.0, work_dir: str | None = None) -> dict[str, Any]:
+def run_failover(
+    matches: int = 3,
+    humans: int = 2,
+    workers: int = 2,
+    progress: int = 5,
+    timeout_s: float = 600.0,
+    work_dir: str | None = None,
+) -> dict[str, Any]:
     """Run the scenario (module docstring); returns the figures."""
     from service.bootstrap import build_service
     from service.config import Config
@@ -110,12 +124,18 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
     tmp = Path(work_dir or tempfile.mkdtemp(prefix="arena-fault-failover-"))
     cluster = LocalCluster().start()
     rq_server = PrivateRedis(tmp / "rq").start()
-    config = Config(redis_url=cluster.url, rq_redis_url=rq_server.url(0), key_prefix="failover",
-                    heartbeat_file=str(tmp / "heartbeat"), wait_replicas=1, wait_ms=200,
-                    max_bot_matches_per_client=0)
+    config = Config(
+        redis_url=cluster.url,
+        rq_redis_url=rq_server.url(0),
+        key_prefix="failover",
+        heartbeat_file=str(tmp / "heartbeat"),
+        wait_replicas=1,
+        wait_ms=200,
+        max_bot_matches_per_client=0,
+    )
     pool = WorkerPool(config.to_env(), tmp / "logs")
     api_server = ApiServer(config.to_env(), tmp / "api")
-    service = build_service(config)     # the observer: reads match status straight from Redis
+    service = build_service(config)  # the observer: reads match status straight from Redis
     players: list[Human] = []
     try:
         api = Api(api_server.start().url)
@@ -130,8 +150,9 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
             players.append(Human(api_server.url, created["match_id"], token))
         for n in range(matches):
             game, levels = BOT_MATCHES[n % len(BOT_MATCHES)]
-            ids.append(api.create_match(game, [{"kind": "bot", "bot": b} for b in levels])
-                       ["match_id"])
+            ids.append(
+                api.create_match(game, [{"kind": "bot", "bot": b} for b in levels])["match_id"]
+            )
         for player in players:
             player.start()
 
@@ -142,22 +163,36 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
                 return {"version": -1, "status": "?"}
 
         start = [view(m)["version"] for m in ids]
-        if not wait_until(lambda: all(view(m)["version"] >= s + progress or
-                                      view(m)["status"] == "finished"
-                                      for m, s in zip(ids, start, strict=True)), 300, 0.2):
+        if not wait_until(
+            lambda: all(
+                view(m)["version"] >= s + progress or view(m)["status"] == "finished"
+                for m, s in zip(ids, start, strict=True)
+            ),
+            300,
+            0.2,
+        ):
             raise RuntimeError("matches did not get going before the kill")
         victim_key = service.keys.events(ids[0])
         killed_port = cluster.master_port_of(victim_key)
-        on_victim = [m for m in ids if cluster.master_port_of(service.keys.events(m)) == killed_port]
+        on_victim = [
+            m for m in ids if cluster.master_port_of(service.keys.events(m)) == killed_port
+        ]
         at_kill = {m: view(m)["version"] for m in on_victim}
         before = {id(p): Counter(p.statuses) for p in players}
         killed_at = time.monotonic()
         cluster.kill_master_of(victim_key)
-        wait_until(lambda: all(view(m)["version"] > v or view(m)["status"] == "finished"
-                               for m, v in at_kill.items()), timeout_s, 0.2)
+        wait_until(
+            lambda: all(
+                view(m)["version"] > v or view(m)["status"] == "finished"
+                for m, v in at_kill.items()
+            ),
+            timeout_s,
+            0.2,
+        )
         resumed_s = time.monotonic() - killed_at
-        finished = wait_until(lambda: all(view(m)["status"] == "finished" for m in ids),
-                              timeout_s, 0.5)
+        finished = wait_until(
+            lambda: all(view(m)["status"] == "finished" for m in ids), timeout_s, 0.5
+        )
         for player in players:
             player.stop.set()
         for player in players:
@@ -171,23 +206,29 @@ def run_failover(matches: int = 3, humans: int = 2, workers: int = 2, progress: 
         verified = sum(bool(service.verify(log)["valid"]) for log in logs.values())
         lost = 0
         for player in players:
-            stored = {e["version"]: e["hash"] for e in logs.get(player.match_id, {}).get("events", [])}
+            stored = {
+                e["version"]: e["hash"] for e in logs.get(player.match_id, {}).get("events", [])
+            }
             lost += sum(stored.get(v) != h for v, h in player.acked.items())
         return {
             "status_500": answers.get(500, 0),
             "answers_by_status": {str(k): v for k, v in sorted(answers.items(), key=str)},
-            "answers_after_kill_by_status": {str(k): v for k, v in
-                                             sorted(after_kill.items(), key=str)},
+            "answers_after_kill_by_status": {
+                str(k): v for k, v in sorted(after_kill.items(), key=str)
+            },
             "503_without_retry_after": sum(p.no_retry_after for p in players),
             "acknowledged_events": sum(len(p.acked) for p in players),
             "acknowledged_events_lost": lost,
             "matches_on_killed_master": len(on_victim),
             "resumed_all_on_killed_master_s": round(resumed_s, 2),
-            "workers": workers, "workers_alive_at_end": len(pool.alive()),
-            "matches": len(ids), "finished": len(logs), "all_finished_in_time": bool(finished),
+            "workers": workers,
+            "workers_alive_at_end": len(pool.alive()),
+            "matches": len(ids),
+            "finished": len(logs),
+            "all_finished_in_time": bool(finished),
             "verified": verified,
             "topology": "gunicorn (2 x 8 gthread) + Redis Cluster 3+3 (store) + redis-server "
-                        "(RQ) + separate arena worker processes",
+            "(RQ) + separate arena worker processes",
         }
     finally:
         for player in players:
@@ -208,12 +249,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0)
     args = parser.parse_args(argv)
     figures = run_failover(args.matches, args.humans, args.workers, args.progress, args.timeout)
-    ok = (figures["status_500"] == 0 and figures["503_without_retry_after"] == 0
-          and figures["acknowledged_events_lost"] == 0
-          and figures["workers_alive_at_end"] == args.workers
-          and figures["finished"] == figures["matches"] == figures["verified"])
-    report("fault_cluster_failover", "status_500_during_failover", figures["status_500"],
-           "answers", "<=", 0, all_ok=ok, **figures)
+    ok = (
+        figures["status_500"] == 0
+        and figures["503_without_retry_after"] == 0
+        and figures["acknowledged_events_lost"] == 0
+        and figures["workers_alive_at_end"] == args.workers
+        and figures["finished"] == figures["matches"] == figures["verified"]
+    )
+    report(
+        "fault_cluster_failover",
+        "status_500_during_failover",
+        figures["status_500"],
+        "answers",
+        "<=",
+        0,
+        all_ok=ok,
+        **figures,
+    )
     return 0 if ok else 1
 
 

@@ -20,6 +20,7 @@ matches costs anyway), the five slowest (kill, match) resumes and the load avera
 Usage: ``python benchmarks/fault_worker_kill.py [--matches 40] [--workers 3]
 [--kill-every 2 5] [--timeout 900] [--seed 1] [--turn-timeout 1]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,9 +35,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import report  # noqa: E402
-from benchmarks._faults import (Api, ApiServer, PrivateRedis, WorkerPool,  # noqa: E402
-                                decision_report, event_times, resume_times, summary,
-                                timeout_report)
+from benchmarks._faults import (  # noqa: E402
+    Api,
+    ApiServer,
+    PrivateRedis,
+    WorkerPool,
+    decision_report,
+    event_times,
+    resume_times,
+    summary,
+    timeout_report,
+)
 
 #: (game, seats) of the bot-only matches, cycled; cheap-to-strong bot levels mixed.
 BOT_MATCHES = [
@@ -56,11 +65,19 @@ def _seats(kinds: list[str]) -> list[dict[str, Any]]:
     return [{"kind": "bot", "bot": level} for level in kinds]
 
 
-def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float, float] = (2.0, 5.0),
-                    timeout_s: float = 900.0, seed: int = 1, timed_every: int = 8,
-                    turn_timeout_s: float = 1.0, max_kills: int | None = None,
-                    reconcile_s: float = 2.0, lease_s: float = 3.0,
-                    work_dir: str | None = None) -> dict[str, Any]:
+def run_worker_kill(
+    matches: int = 40,
+    workers: int = 3,
+    kill_every: tuple[float, float] = (2.0, 5.0),
+    timeout_s: float = 900.0,
+    seed: int = 1,
+    timed_every: int = 8,
+    turn_timeout_s: float = 1.0,
+    max_kills: int | None = None,
+    reconcile_s: float = 2.0,
+    lease_s: float = 3.0,
+    work_dir: str | None = None,
+) -> dict[str, Any]:
     """Run the scenario (module docstring); returns the figures (see :func:`main`)."""
     from service.bootstrap import build_service
     from service.config import Config
@@ -68,12 +85,17 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
     rng = random.Random(seed)
     tmp = Path(work_dir or tempfile.mkdtemp(prefix="arena-fault-kill-"))
     server = PrivateRedis(tmp / "redis").start()
-    config = Config(redis_url=server.url(0), key_prefix="fault", reconcile_s=reconcile_s,
-                    worker_lease_s=lease_s, heartbeat_file=str(tmp / "heartbeat"),
-                    max_bot_matches_per_client=0)
+    config = Config(
+        redis_url=server.url(0),
+        key_prefix="fault",
+        reconcile_s=reconcile_s,
+        worker_lease_s=lease_s,
+        heartbeat_file=str(tmp / "heartbeat"),
+        max_bot_matches_per_client=0,
+    )
     pool = WorkerPool(config.to_env(), tmp / "logs")
     api_server = ApiServer(config.to_env(), tmp / "api")
-    service = build_service(config)     # the observer: reads match status straight from Redis
+    service = build_service(config)  # the observer: reads match status straight from Redis
     kills: list[float] = []
     load_start = [round(x, 2) for x in os.getloadavg()]
     loads: list[float] = []
@@ -87,8 +109,9 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
         for n in range(matches):
             if timed_every and n % timed_every == timed_every - 1:
                 game, bot = TIMED_MATCHES[(n // timed_every) % len(TIMED_MATCHES)]
-                created = api.create_match(game, [{"kind": "human"}, *_seats([bot])], {},
-                                           turn_timeout_s=turn_timeout_s)
+                created = api.create_match(
+                    game, [{"kind": "human"}, *_seats([bot])], {}, turn_timeout_s=turn_timeout_s
+                )
             else:
                 game, levels = BOT_MATCHES[n % len(BOT_MATCHES)]
                 created = api.create_match(game, _seats(levels), {})
@@ -111,7 +134,7 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
         elapsed = time.monotonic() - started
         unfinished = running()
         survivors = len(pool.alive())
-        stops = [pool.terminate(proc) for proc in pool.alive()]   # idle now: SIGTERM
+        stops = [pool.terminate(proc) for proc in pool.alive()]  # idle now: SIGTERM
         stop_times = [t for t, _ in stops if t is not None]
         finished, verified, decisions, duplicates = 0, 0, 0, 0
         times: dict[str, list[float]] = {}
@@ -134,28 +157,46 @@ def run_worker_kill(matches: int = 40, workers: int = 3, kill_every: tuple[float
         instants = sorted(rng.uniform(kills[0], kills[-1]) for _ in kills) if kills else []
         reference = resume_times(instants, times)
         return {
-            "matches": matches, "finished": finished, "verified": verified,
-            "unfinished": unfinished, "finished_per_game": per_game,
-            "decisions": decisions, "duplicate_decisions": duplicates,
-            "workers": workers, "kills": len(kills), "worker_processes_started": pool.started,
-            "workers_alive_at_end": survivors, "elapsed_s": round(elapsed, 1),
+            "matches": matches,
+            "finished": finished,
+            "verified": verified,
+            "unfinished": unfinished,
+            "finished_per_game": per_game,
+            "decisions": decisions,
+            "duplicate_decisions": duplicates,
+            "workers": workers,
+            "kills": len(kills),
+            "worker_processes_started": pool.started,
+            "workers_alive_at_end": survivors,
+            "elapsed_s": round(elapsed, 1),
             "resume_per_kill_s": summary(resumed["per_kill_worst"]),
             "resume_per_match_s": summary(resumed["pairs"]),
             "reference_wait_at_random_instants_s": summary(reference["per_kill_worst"]),
             "reference_wait_per_match_at_random_instants_s": summary(reference["pairs"]),
-            "slowest_resumes": [dict(item, game=ids[item["match"]],
-                                     kill_at_s=round(kills[item["kill"]] - started_unix, 1))
-                                for item in resumed["slowest"]],
-            "load_average_1_5_15": {"start": load_start,
-                                    "end": [round(x, 2) for x in os.getloadavg()]},
+            "slowest_resumes": [
+                dict(
+                    item,
+                    game=ids[item["match"]],
+                    kill_at_s=round(kills[item["kill"]] - started_unix, 1),
+                )
+                for item in resumed["slowest"]
+            ],
+            "load_average_1_5_15": {
+                "start": load_start,
+                "end": [round(x, 2) for x in os.getloadavg()],
+            },
             "load_average_1min_highest": round(max(loads, default=0.0), 2),
             "turn_timeouts": timeout_report(tmp / "logs"),
             "sigterm_exit_s": summary(stop_times),
             "sigterm_exit_statuses": [status for _, status in stops],
             "topology": "gunicorn (2 x 8 gthread) + redis-server + separate arena worker processes",
-            "settings": {"reconcile_s": reconcile_s, "worker_lease_s": lease_s,
-                         "kill_every_s": list(kill_every), "turn_timeout_s": turn_timeout_s,
-                         "seed": seed},
+            "settings": {
+                "reconcile_s": reconcile_s,
+                "worker_lease_s": lease_s,
+                "kill_every_s": list(kill_every),
+                "turn_timeout_s": turn_timeout_s,
+                "seed": seed,
+            },
         }
     finally:
         pool.stop()
@@ -168,25 +209,47 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--kill-every", type=float, nargs=2, default=(2.0, 5.0),
-                        metavar=("MIN_S", "MAX_S"))
+    parser.add_argument(
+        "--kill-every", type=float, nargs=2, default=(2.0, 5.0), metavar=("MIN_S", "MAX_S")
+    )
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reconcile-s", type=float, default=2.0)
     parser.add_argument("--lease-s", type=float, default=3.0)
     parser.add_argument("--turn-timeout", type=float, default=1.0)
-    parser.add_argument("--timed-every", type=int, default=8,
-                        help="every Nth match is a timed one (human seat + bot)")
+    parser.add_argument(
+        "--timed-every",
+        type=int,
+        default=8,
+        help="every Nth match is a timed one (human seat + bot)",
+    )
     args = parser.parse_args(argv)
-    figures = run_worker_kill(args.matches, args.workers, tuple(args.kill_every), args.timeout,
-                              args.seed, timed_every=args.timed_every,
-                              turn_timeout_s=args.turn_timeout, reconcile_s=args.reconcile_s,
-                              lease_s=args.lease_s)
-    ok = (figures["finished"] == figures["matches"] == figures["verified"]
-          and figures["duplicate_decisions"] == 0
-          and all(status == 0 for status in figures["sigterm_exit_statuses"]))
-    report("fault_worker_kill", "resume_p99_per_kill", figures["resume_per_kill_s"]["p99"], "s",
-           "<=", 10.0, all_finished_verified_no_duplicates=ok, **figures)
+    figures = run_worker_kill(
+        args.matches,
+        args.workers,
+        tuple(args.kill_every),
+        args.timeout,
+        args.seed,
+        timed_every=args.timed_every,
+        turn_timeout_s=args.turn_timeout,
+        reconcile_s=args.reconcile_s,
+        lease_s=args.lease_s,
+    )
+    ok = (
+        figures["finished"] == figures["matches"] == figures["verified"]
+        and figures["duplicate_decisions"] == 0
+        and all(status == 0 for status in figures["sigterm_exit_statuses"])
+    )
+    report(
+        "fault_worker_kill",
+        "resume_p99_per_kill",
+        figures["resume_per_kill_s"]["p99"],
+        "s",
+        "<=",
+        10.0,
+        all_finished_verified_no_duplicates=ok,
+        **figures,
+    )
     return 0 if ok else 1
 
 

@@ -17,6 +17,7 @@ the game's domain code, the service, the API layer), plus the top functions.
 The split is of one process with no concurrency: what a request costs, not how requests
 queue. Under the benchmark's load the same code runs in 5 gunicorn workers.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,11 +36,18 @@ from _common import DEFAULT_BENCH_REDIS_URL, bench_prefix, cleanup_prefix
 
 #: (group name, substring of the code's file path), first match wins
 GROUPS = (
-    ("flask/werkzeug", "/flask/"), ("flask/werkzeug", "/werkzeug/"),
-    ("redis-py", "/redis/"), ("marshmallow", "/marshmallow/"), ("json", "/json/"),
-    ("orjson", "orjson"), ("fastjsonschema", "fastjsonschema"),
-    ("domain/games", "/domain/games/"), ("domain", "/domain/"),
-    ("service", "/service/"), ("api", "/api/"), ("socket/io", "socket"),
+    ("flask/werkzeug", "/flask/"),
+    ("flask/werkzeug", "/werkzeug/"),
+    ("redis-py", "/redis/"),
+    ("marshmallow", "/marshmallow/"),
+    ("json", "/json/"),
+    ("orjson", "orjson"),
+    ("fastjsonschema", "fastjsonschema"),
+    ("domain/games", "/domain/games/"),
+    ("domain", "/domain/"),
+    ("service", "/service/"),
+    ("api", "/api/"),
+    ("socket/io", "socket"),
     ("hashlib/builtins", "~"),
 )
 
@@ -102,8 +110,9 @@ def play(client: Any, game: str, moves: int, rng: random.Random) -> dict[str, in
     counts = {"post": 0, "get_legal": 0, "create": 0, "moves": 0}
     prefer = {"Prefer": "return=representation"}
     while counts["moves"] < moves:
-        created = client.post("/v1/matches", json={"game": game, "seats": [{"kind": "human"}] * 4,
-                                                   "options": {}}).get_json()
+        created = client.post(
+            "/v1/matches", json={"game": game, "seats": [{"kind": "human"}] * 4, "options": {}}
+        ).get_json()
         counts["create"] += 1
         match = created["match_id"]
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -114,8 +123,9 @@ def play(client: Any, game: str, moves: int, rng: random.Random) -> dict[str, in
             for seat, token in tokens.items():
                 auth = {"Authorization": f"Bearer {token}"}
                 if not legal.get(seat, {}).get("actions"):
-                    legal[seat] = client.get(f"/v1/matches/{match}/legal-actions",
-                                             headers=auth).get_json()
+                    legal[seat] = client.get(
+                        f"/v1/matches/{match}/legal-actions", headers=auth
+                    ).get_json()
                     counts["get_legal"] += 1
                 if not legal[seat]["actions"]:
                     continue
@@ -124,9 +134,11 @@ def play(client: Any, game: str, moves: int, rng: random.Random) -> dict[str, in
                     command["decision_id"] = legal[seat]["decision_id"]
                 else:
                     command["expected_version"] = legal[seat]["version"]
-                answer = client.post(f"/v1/matches/{match}/actions", json=command,
-                                     headers={**auth, **prefer,
-                                              "Idempotency-Key": uuid.uuid4().hex})
+                answer = client.post(
+                    f"/v1/matches/{match}/actions",
+                    json=command,
+                    headers={**auth, **prefer, "Idempotency-Key": uuid.uuid4().hex},
+                )
                 counts["post"] += 1
                 body = answer.get_json()
                 legal[seat] = body.get("legal_actions") or {} if answer.status_code == 200 else {}
@@ -144,24 +156,32 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--game", default="ai-100-human")
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--workers", type=int, default=1,
-                        help="apps (each its own service and fold cache) the requests are "
-                             "spread over at random, as over gunicorn's worker processes")
-    parser.add_argument("--plain", action="store_true",
-                        help="no profiler: CPU per move and per request only (cProfile "
-                             "inflates call-heavy code such as deep copies several times)")
-    parser.add_argument("--callees", default="",
-                        help="comma list of function names whose callees to print (stderr)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="apps (each its own service and fold cache) the requests are "
+        "spread over at random, as over gunicorn's worker processes",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="no profiler: CPU per move and per request only (cProfile "
+        "inflates call-heavy code such as deep copies several times)",
+    )
+    parser.add_argument(
+        "--callees", default="", help="comma list of function names whose callees to print (stderr)"
+    )
     args = parser.parse_args(argv)
     prefix = bench_prefix("profile")
-    os.environ.update({"REDIS_URL": args.redis_url, "ARENA_KEY_PREFIX": prefix,
-                       "ARENA_RATE_LIMITS_ENABLED": "0"})
+    os.environ.update(
+        {"REDIS_URL": args.redis_url, "ARENA_KEY_PREFIX": prefix, "ARENA_RATE_LIMITS_ENABLED": "0"}
+    )
     from api.app import create_app
 
-    client = Spread([create_app().test_client() for _ in range(args.workers)],
-                    random.Random(5))
+    client = Spread([create_app().test_client() for _ in range(args.workers)], random.Random(5))
     try:
-        play(client, args.game, 20, random.Random(1))   # warm-up: imports, caches
+        play(client, args.game, 20, random.Random(1))  # warm-up: imports, caches
         profiler = cProfile.Profile(time.process_time)
         cpu0 = time.process_time()
         if not args.plain:
@@ -172,9 +192,14 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         cleanup_prefix(args.redis_url, prefix)
     if args.plain:
-        body = {"benchmark": "profile_action_path", "profiled": False, "game": args.game,
-                "workers": args.workers,
-                "cpu_ms_per_move": round(1000 * cpu / counts["moves"], 3), "counts": counts}
+        body = {
+            "benchmark": "profile_action_path",
+            "profiled": False,
+            "game": args.game,
+            "workers": args.workers,
+            "cpu_ms_per_move": round(1000 * cpu / counts["moves"], 3),
+            "counts": counts,
+        }
         print(json.dumps(body))
         return body
     stats = pstats.Stats(profiler, stream=sys.stderr)
@@ -187,22 +212,35 @@ def main(argv: list[str] | None = None) -> dict:
         rows.append((tottime, cumtime, f"{os.path.basename(filename)}:{line}:{name}"))
     stages = {}
     for label, path_end, fn in STAGES:
-        cum = sum(v[3] for (filename, _line, name), v in stats.stats.items()
-                  if name == fn and filename.endswith(path_end))
+        cum = sum(
+            v[3]
+            for (filename, _line, name), v in stats.stats.items()
+            if name == fn and filename.endswith(path_end)
+        )
         stages[label] = round(1000 * cum / counts["moves"], 3)
     total = sum(groups.values()) or 1e-9
     moves = counts["moves"]
     rows.sort(reverse=True)
     body = dict(
-        benchmark="profile_action_path", cpu_ms_per_move=round(1000 * cpu / moves, 3),
-        game=args.game, counts=counts,
-        requests_per_move=round((counts["post"] + counts["get_legal"] + counts["create"]) / moves, 2),
+        benchmark="profile_action_path",
+        cpu_ms_per_move=round(1000 * cpu / moves, 3),
+        game=args.game,
+        counts=counts,
+        requests_per_move=round(
+            (counts["post"] + counts["get_legal"] + counts["create"]) / moves, 2
+        ),
         stages_cum_ms_per_move=stages,
-        groups_ms_per_move={k: round(1000 * v / moves, 3)
-                            for k, v in sorted(groups.items(), key=lambda kv: -kv[1])},
-        groups_share={k: round(v / total, 3) for k, v in sorted(groups.items(), key=lambda kv: -kv[1])},
-        top_own_time_ms_per_move=[{"fn": fn, "own": round(1000 * t / moves, 3),
-                                   "cum": round(1000 * c / moves, 3)} for t, c, fn in rows[:args.top]])
+        groups_ms_per_move={
+            k: round(1000 * v / moves, 3) for k, v in sorted(groups.items(), key=lambda kv: -kv[1])
+        },
+        groups_share={
+            k: round(v / total, 3) for k, v in sorted(groups.items(), key=lambda kv: -kv[1])
+        },
+        top_own_time_ms_per_move=[
+            {"fn": fn, "own": round(1000 * t / moves, 3), "cum": round(1000 * c / moves, 3)}
+            for t, c, fn in rows[: args.top]
+        ],
+    )
     print(json.dumps(body))
     return body
 

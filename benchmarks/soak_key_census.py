@@ -29,6 +29,7 @@ finished matches): reported are the sizes of ``P:compacted`` and of the largest 
 
 Usage: ``python benchmarks/soak_key_census.py [--per-game 2] [--workers 2] [--timeout 900]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,24 +51,32 @@ from benchmarks._faults import Api, ApiServer, PrivateRedis, WorkerPool, wait_un
 
 PREFIX = "soak"
 #: (game, bot levels) of the bot-only matches
-BOT_MATCHES = [("ai-100-human", ["random", "greedy"]), ("aipokalypse", ["random", "tactician"]),
-               ("dead-apocalypse", ["random", "cooperative"])]
+BOT_MATCHES = [
+    ("ai-100-human", ["random", "greedy"]),
+    ("aipokalypse", ["random", "tactician"]),
+    ("dead-apocalypse", ["random", "cooperative"]),
+]
 TIMED_BOT = {"ai-100-human": "random", "aipokalypse": "random", "dead-apocalypse": "cooperative"}
 MID = r"\{(?P<mid>[0-9a-f]{20})\}"
 #: every key the deployment may leave in the store database, by kind
 STORE_PATTERNS = {
-    "match:meta": rf"^{PREFIX}:{MID}:meta$", "match:log": rf"^{PREFIX}:{MID}:log$",
-    "match:tokens": rf"^{PREFIX}:{MID}:tokens$", "match:idem": rf"^{PREFIX}:{MID}:idem$",
-    "match:events": rf"^{PREFIX}:{MID}:events$", "match:snap": rf"^{PREFIX}:{MID}:snap$",
+    "match:meta": rf"^{PREFIX}:{MID}:meta$",
+    "match:log": rf"^{PREFIX}:{MID}:log$",
+    "match:tokens": rf"^{PREFIX}:{MID}:tokens$",
+    "match:idem": rf"^{PREFIX}:{MID}:idem$",
+    "match:events": rf"^{PREFIX}:{MID}:events$",
+    "match:snap": rf"^{PREFIX}:{MID}:snap$",
     "match:deadlines": rf"^{PREFIX}:{MID}:deadlines$",
     # the global indexes and counters are sharded (service/store/slots.py); the single
     # pre-sharding keys are read and drained, never written
     "index:matches": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?matches$",
     "index:running": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?running$",
-    "index:awaiting": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?awaiting$", "index:compacted": rf"^{PREFIX}:compacted$",
+    "index:awaiting": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?awaiting$",
+    "index:compacted": rf"^{PREFIX}:compacted$",
     "index:compact-pending": rf"^{PREFIX}:compact-pending$",
     "index:lobby": rf"^{PREFIX}:\{{{PREFIX}-ix-\d+\}}:lobby:(all|open|running|finished)(:[a-z0-9-]+)?$",
-    "metrics": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?metrics$", "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
+    "metrics": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?metrics$",
+    "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
     "limits": rf"^{PREFIX}:limits:.+$",
     "idem:new-match": rf"^{PREFIX}:idem-new:\{{[0-9a-f]{{64}}\}}$",
 }
@@ -79,8 +88,10 @@ RQ_PATTERNS = {
     "rq:first_seen": rf"^rq:queue:{PREFIX}-turns:intermediate:first_seen:{PREFIX}-.+$",
     "rq:registry": rf"^rq:(wip|finished|failed|scheduled|deferred|canceled|started):{PREFIX}-turns$",
     "rq:executions": rf"^rq:executions:{PREFIX}-.+$",
-    "rq:queues": r"^rq:queues$", "rq:workers": r"^rq:workers(:{PREFIX}-turns)?$",
-    "rq:worker": r"^rq:worker:.+$", "rq:clean_groups": r"^rq:clean_groups$",
+    "rq:queues": r"^rq:queues$",
+    "rq:workers": r"^rq:workers(:{PREFIX}-turns)?$",
+    "rq:worker": r"^rq:worker:.+$",
+    "rq:clean_groups": r"^rq:clean_groups$",
     "rq:scheduler": r"^rq:scheduler(-lock|_instance|:scheduler_instance)?[:_].+$",
     "lease": rf"^{PREFIX}:worker-lease:.+$",
     "reconcile-turn": rf"^{PREFIX}:reconcile-turn:(pass|full)$",
@@ -101,15 +112,17 @@ class RqBytesSampler(threading.Thread):
     def __init__(self, rq_conn, running):
         super().__init__(daemon=True)
         self.rq_conn, self.running = rq_conn, running
-        self.samples: list[tuple[int, int]] = []     # (bytes, running matches)
+        self.samples: list[tuple[int, int]] = []  # (bytes, running matches)
         self.stop = threading.Event()
 
     def run(self) -> None:
         while not self.stop.wait(SAMPLE_EVERY_S):
             try:
                 live = len(self.running())
-                total = sum(self.rq_conn.memory_usage(k, samples=0) or 0
-                            for k in self.rq_conn.scan_iter(count=1000))
+                total = sum(
+                    self.rq_conn.memory_usage(k, samples=0) or 0
+                    for k in self.rq_conn.scan_iter(count=1000)
+                )
             except Exception:  # noqa: BLE001 - a sample lost is a sample lost
                 continue
             if live:
@@ -121,11 +134,13 @@ class RqBytesSampler(threading.Thread):
         if not self.samples:
             return {"samples": 0}
         per = [b / n for b, n in self.samples]
-        return {"samples": len(self.samples),
-                "bytes_max": max(b for b, _ in self.samples),
-                "bytes_mean": round(statistics.fmean(b for b, _ in self.samples)),
-                "per_running_match_mean": round(statistics.fmean(per)),
-                "per_running_match_max": round(max(per))}
+        return {
+            "samples": len(self.samples),
+            "bytes_max": max(b for b, _ in self.samples),
+            "bytes_mean": round(statistics.fmean(b for b, _ in self.samples)),
+            "per_running_match_mean": round(statistics.fmean(per)),
+            "per_running_match_max": round(max(per)),
+        }
 
 
 def classify(key: str, patterns: dict[str, str]) -> tuple[str | None, str | None]:
@@ -152,12 +167,16 @@ def census(conn, patterns: dict[str, str]) -> dict[str, Any]:
         kinds[kind] += 1
         if mid:
             per_match.setdefault(mid, set()).add(kind)
-    return {"kinds": dict(sorted(kinds.items())), "unaccounted": sorted(unaccounted),
-            "per_match": per_match}
+    return {
+        "kinds": dict(sorted(kinds.items())),
+        "unaccounted": sorted(unaccounted),
+        "per_match": per_match,
+    }
 
 
-def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
-               work_dir: str | None = None) -> dict[str, Any]:
+def run_census(
+    per_game: int = 2, workers: int = 2, timeout_s: float = 900.0, work_dir: str | None = None
+) -> dict[str, Any]:
     """Run the soak (module docstring) and return the figures."""
     import redis
 
@@ -166,18 +185,24 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
 
     tmp = Path(work_dir or tempfile.mkdtemp(prefix="arena-soak-"))
     server = PrivateRedis(tmp / "redis").start()
-    config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix=PREFIX,
-                    reconcile_s=0.5, reconcile_full_s=2.0, heartbeat_file=str(tmp / "heartbeat"),
-                    max_bot_matches_per_client=0, finished_index_max=FINISHED_INDEX_MAX)
+    config = Config(
+        redis_url=server.url(0),
+        rq_redis_url=server.url(1),
+        key_prefix=PREFIX,
+        reconcile_s=0.5,
+        reconcile_full_s=2.0,
+        heartbeat_file=str(tmp / "heartbeat"),
+        max_bot_matches_per_client=0,
+        finished_index_max=FINISHED_INDEX_MAX,
+    )
     pool = WorkerPool(config.to_env(), tmp / "logs")
     api_server = ApiServer(config.to_env(), tmp / "api")
-    service = build_service(config)     # the observer: reads straight from Redis
+    service = build_service(config)  # the observer: reads straight from Redis
     started = time.monotonic()
     finishing: dict[str, str] = {}
 
     def running() -> list[str]:
-        return [m for m in list(finishing)
-                if service.match_view(m, None)["status"] == "running"]
+        return [m for m in list(finishing) if service.match_view(m, None)["status"] == "running"]
 
     sampler = RqBytesSampler(redis.Redis.from_url(server.url(1)), running)
     try:
@@ -191,23 +216,29 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
                 finishing[created["match_id"]] = game
         idem_keys = 0
         for game, bot in TIMED_BOT.items():
-            created = api.create_match(game, [{"kind": "human"}, {"kind": "bot", "bot": bot}],
-                                       {}, turn_timeout_s=1)
+            created = api.create_match(
+                game, [{"kind": "human"}, {"kind": "bot", "bot": bot}], {}, turn_timeout_s=1
+            )
             mid = created["match_id"]
             token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
             auth = {"Authorization": f"Bearer {token}"}
             finishing[mid] = game
-            for n in range(3):   # the human seat sends commands with idempotency keys
+            for n in range(3):  # the human seat sends commands with idempotency keys
                 legal = api.open(f"/v1/matches/{mid}/legal-actions?wait=10", headers=auth)
                 acts = legal.json().get("actions") if legal.status_code == 200 else None
                 if not acts:
                     break
-                answer = api.open(f"/v1/matches/{mid}/actions", "POST", json=acts[0],
-                                  headers={**auth, "Idempotency-Key": f"soak-{n}"})
-                idem_keys += answer.status_code == 200   # else its timeout or the bot moved first
+                answer = api.open(
+                    f"/v1/matches/{mid}/actions",
+                    "POST",
+                    json=acts[0],
+                    headers={**auth, "Idempotency-Key": f"soak-{n}"},
+                )
+                idem_keys += answer.status_code == 200  # else its timeout or the bot moved first
         open_game = "ai-100-human"
-        waiting = api.create_match(open_game, [{"kind": "open"}, {"kind": "bot", "bot": "random"}],
-                                   {})["match_id"]
+        waiting = api.create_match(
+            open_game, [{"kind": "open"}, {"kind": "bot", "bot": "random"}], {}
+        )["match_id"]
 
         wait_until(lambda: not running(), timeout_s, step_s=0.5)
         sampler.stop.set()
@@ -223,13 +254,21 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
         rq_census = census(rq_conn, RQ_PATTERNS)
         keys = service.keys
         finished_keys = {m: store_census["per_match"].get(m, set()) for m in finishing}
-        bad_finished = {m: sorted(k - FINISHED_MATCH_KINDS) for m, k in finished_keys.items()
-                        if k - FINISHED_MATCH_KINDS or "match:log" not in k}
-        idem_without_ttl = [m for m, k in finished_keys.items()
-                            if "match:idem" in k and store.ttl(keys.idem(m)) < 0]
+        bad_finished = {
+            m: sorted(k - FINISHED_MATCH_KINDS)
+            for m, k in finished_keys.items()
+            if k - FINISHED_MATCH_KINDS or "match:log" not in k
+        }
+        idem_without_ttl = [
+            m for m, k in finished_keys.items() if "match:idem" in k and store.ttl(keys.idem(m)) < 0
+        ]
+
         def held(m: str, idem: bool) -> int:
-            return sum(store.memory_usage(k, samples=0) or 0 for k in keys.match_keys(m)
-                       if (idem or k != keys.idem(m)) and store.exists(k))
+            return sum(
+                store.memory_usage(k, samples=0) or 0
+                for k in keys.match_keys(m)
+                if (idem or k != keys.idem(m)) and store.exists(k)
+            )
 
         bytes_per_match = [held(m, True) for m in finishing]
         bytes_without_idem = [held(m, False) for m in finishing]
@@ -237,25 +276,36 @@ def run_census(per_game: int = 2, workers: int = 2, timeout_s: float = 900.0,
         for name in ("finished", "failed"):
             for job_id in rq_conn.zrange(f"rq:{name}:{queue.name}", 0, -1):
                 stale_registry += not rq_conn.exists(b"rq:job:" + job_id)
-        rq_jobs_without_ttl = [k.decode() for pattern in ("rq:job:*", "rq:results:*",
-                                                           "rq:queue:*:first_seen:*")
-                               for k in rq_conn.scan_iter(match=pattern) if rq_conn.ttl(k) < 0]
+        rq_jobs_without_ttl = [
+            k.decode()
+            for pattern in ("rq:job:*", "rq:results:*", "rq:queue:*:first_seen:*")
+            for k in rq_conn.scan_iter(match=pattern)
+            if rq_conn.ttl(k) < 0
+        ]
         shards = service.stores.index.shards
         lobby_finished = [store.zcard(keys.lobby(k, "finished")) for k in range(shards)]
-        verified = sum(bool(service.verify(api.export(m))["valid"]) for m in finishing
-                       if m not in unfinished)
+        verified = sum(
+            bool(service.verify(api.export(m))["valid"]) for m in finishing if m not in unfinished
+        )
         return {
-            "matches": len(finishing) + 1, "finished": len(finishing) - len(unfinished),
-            "verified": verified, "unfinished": unfinished, "open_match": waiting,
-            "idempotent_commands": idem_keys, "reconcile": summary,
-            "store_keys_by_kind": store_census["kinds"], "rq_keys_by_kind": rq_census["kinds"],
+            "matches": len(finishing) + 1,
+            "finished": len(finishing) - len(unfinished),
+            "verified": verified,
+            "unfinished": unfinished,
+            "open_match": waiting,
+            "idempotent_commands": idem_keys,
+            "reconcile": summary,
+            "store_keys_by_kind": store_census["kinds"],
+            "rq_keys_by_kind": rq_census["kinds"],
             "unaccounted_store_keys": store_census["unaccounted"],
             "unaccounted_rq_keys": rq_census["unaccounted"],
             "finished_matches_with_other_keys": bad_finished,
             "idem_without_ttl": idem_without_ttl,
             "open_match_keys": sorted(store_census["per_match"].get(waiting, set())),
-            "stale_rq_registry_ids": stale_registry, "rq_jobs_without_ttl": rq_jobs_without_ttl,
-            "finished_index_max": FINISHED_INDEX_MAX, "index_shards": shards,
+            "stale_rq_registry_ids": stale_registry,
+            "rq_jobs_without_ttl": rq_jobs_without_ttl,
+            "finished_index_max": FINISHED_INDEX_MAX,
+            "index_shards": shards,
             "compacted_index_size": store.zcard(keys.compacted()),
             "lobby_finished_listed": sum(lobby_finished),
             "lobby_finished_largest_shard": max(lobby_finished),

@@ -49,6 +49,7 @@ budget); a plain-text table on stderr unless ``--quiet``. Example::
     nice -n 10 python benchmarks/tournament.py --game dead-apocalypse --seats 4 \\
         --levels expert --levels cooperative --matches 40 --seed t1 --jobs 2
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,12 +58,13 @@ import math
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import _common  # noqa: F401  (import path)
 from _common import report
+
 from cli.bot_match import match_seed, play_bot_match
 from cli.bot_options import parse_bot_options
 from domain.engine import InvalidBotOptions, InvalidCommand, build_bot
@@ -71,8 +73,23 @@ from domain.games import get_engine
 #: issue 23: p95 decision <= 1 s of CPU at the default budget
 CPU_P95_TARGET_S = 1.0
 # two-sided 95% Student t quantiles (df -> t); 1.96 beyond 30
-_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-        9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042}
+_T95 = {
+    1: 12.706,
+    2: 4.303,
+    3: 3.182,
+    4: 2.776,
+    5: 2.571,
+    6: 2.447,
+    7: 2.365,
+    8: 2.306,
+    9: 2.262,
+    10: 2.228,
+    12: 2.179,
+    15: 2.131,
+    20: 2.086,
+    25: 2.060,
+    30: 2.042,
+}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -93,8 +110,10 @@ def difference_ci(wins_a: float, n_a: int, wins_b: float, n_b: int) -> tuple[flo
     la, ua = wilson(wins_a, n_a)
     lb, ub = wilson(wins_b, n_b)
     d = pa - pb
-    return (d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2),
-            d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2))
+    return (
+        d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2),
+        d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2),
+    )
 
 
 def mean_ci(values: Sequence[float]) -> dict[str, Any]:
@@ -139,19 +158,24 @@ def rotated(lineup: list[str], i: int) -> list[str]:
     return lineup[-k:] + lineup[:-k] if k else list(lineup)
 
 
-def play_one(job: tuple[str, list[str], bytes, dict[str, Any], dict[str, dict[str, Any]]]
-             ) -> dict[str, Any]:
+def play_one(
+    job: tuple[str, list[str], bytes, dict[str, Any], dict[str, dict[str, Any]]],
+) -> dict[str, Any]:
     """One match: ``{"bots", "scores", "winners", "reason", "decisions", "cpu_s": {level:
     [seconds, ...]}}``. Runs in a worker process (module-level for pickling)."""
     game, bots, seed, options, bot_options = job
     engine = get_engine(game)
     cpu: dict[str, list[float]] = {}
     used = {level: opts for level, opts in bot_options.items() if level in bots}
-    match = play_bot_match(engine, bots, seed, options=options, bot_options=used,
-                           decision_cpu=cpu)
-    return {"bots": bots, "scores": list(match.result["scores"]),
-            "winners": list(match.result["winners"]), "reason": match.result.get("reason"),
-            "decisions": match.decisions, "cpu_s": cpu}
+    match = play_bot_match(engine, bots, seed, options=options, bot_options=used, decision_cpu=cpu)
+    return {
+        "bots": bots,
+        "scores": list(match.result["scores"]),
+        "winners": list(match.result["winners"]),
+        "reason": match.result.get("reason"),
+        "decisions": match.decisions,
+        "cpu_s": cpu,
+    }
 
 
 def summarise(games: list[dict[str, Any]], lineup: list[str]) -> dict[str, Any]:
@@ -164,7 +188,7 @@ def summarise(games: list[dict[str, Any]], lineup: list[str]) -> dict[str, Any]:
         team = len(set(lineup)) == 1
         for g in games:
             seats = [seat for seat, bot in enumerate(g["bots"]) if bot == level]
-            if team:        # one trial per match: the team (or the solo seat) wins or not
+            if team:  # one trial per match: the team (or the solo seat) wins or not
                 scores.append(statistics.fmean(g["scores"][seat] for seat in seats))
                 wins += any(seat in g["winners"] for seat in seats)
             else:
@@ -174,14 +198,20 @@ def summarise(games: list[dict[str, Any]], lineup: list[str]) -> dict[str, Any]:
         entries = len(scores)
         lo, hi = wilson(wins, entries)
         levels[level] = {
-            "seats_per_match": lineup.count(level), "entries": entries, "wins": wins,
+            "seats_per_match": lineup.count(level),
+            "entries": entries,
+            "wins": wins,
             "win_rate": round(wins / entries, 4) if entries else 0.0,
             "win_ci95": [round(lo, 4), round(hi, 4)],
             "score": mean_ci(scores),
             "median_score": statistics.median(scores) if scores else None,
-            "cpu_ms": {"p50": round(percentile(cpu, 0.50) * 1000, 2),
-                       "p95": round(percentile(cpu, 0.95) * 1000, 2),
-                       "max": round(max(cpu, default=0.0) * 1000, 2), "decisions": len(cpu)}}
+            "cpu_ms": {
+                "p50": round(percentile(cpu, 0.50) * 1000, 2),
+                "p95": round(percentile(cpu, 0.95) * 1000, 2),
+                "max": round(max(cpu, default=0.0) * 1000, 2),
+                "decisions": len(cpu),
+            },
+        }
     reasons: dict[str, int] = {}
     for g in games:
         if g["reason"] is not None:
@@ -189,9 +219,17 @@ def summarise(games: list[dict[str, Any]], lineup: list[str]) -> dict[str, Any]:
     return {"lineup": lineup, "matches": len(games), "levels": levels, "reasons": reasons}
 
 
-def run(game: str, seats: int, options: dict[str, Any], lineups: list[list[str]],
-        bot_options: dict[str, dict[str, Any]], matches: int, seed: str, jobs: int,
-        rotate: bool = True) -> list[dict[str, Any]]:
+def run(
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    lineups: list[list[str]],
+    bot_options: dict[str, dict[str, Any]],
+    matches: int,
+    seed: str,
+    jobs: int,
+    rotate: bool = True,
+) -> list[dict[str, Any]]:
     """Play ``matches`` matches of every lineup on the same seeds; one summary per lineup."""
     work = []
     for index, lineup in enumerate(lineups):
@@ -203,8 +241,10 @@ def run(game: str, seats: int, options: dict[str, Any], lineups: list[list[str]]
             played = list(pool.map(play_one, [job for _, job in work]))
     else:
         played = [play_one(job) for _, job in work]
-    return [summarise([g for (idx, _), g in zip(work, played, strict=True) if idx == index], lineup)
-            for index, lineup in enumerate(lineups)]
+    return [
+        summarise([g for (idx, _), g in zip(work, played, strict=True) if idx == index], lineup)
+        for index, lineup in enumerate(lineups)
+    ]
 
 
 def comparisons(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -220,37 +260,52 @@ def comparisons(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         b_level = other["lineup"][0]
         b = other["levels"][b_level]
         lo, hi = difference_ci(a["wins"], a["entries"], b["wins"], b["entries"])
-        out.append({"a": ",".join(first["lineup"]), "a_level": a_level,
-                    "b": ",".join(other["lineup"]), "b_level": b_level,
-                    "difference": round(a["win_rate"] - b["win_rate"], 4),
-                    "ci95": [round(lo, 4), round(hi, 4)]})
+        out.append(
+            {
+                "a": ",".join(first["lineup"]),
+                "a_level": a_level,
+                "b": ",".join(other["lineup"]),
+                "b_level": b_level,
+                "difference": round(a["win_rate"] - b["win_rate"], 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+            }
+        )
     return out
 
 
 def table(body: dict[str, Any]) -> str:
     """A plain-text rendering of the report (for stderr)."""
-    lines = [f"{body['game']}: {body['seats']} seat(s), options {json.dumps(body['options'])}, "
-             f"{body['matches']} matches per lineup, seed {body['seed']!r}"]
-    head = (f"{'lineup':<28}{'level':<14}{'entries':>8}{'win rate':>10}{'95% CI':>18}"
-            f"{'mean score (95% CI)':>26}{'median':>8}{'cpu ms p50/p95/max':>24}")
+    lines = [
+        f"{body['game']}: {body['seats']} seat(s), options {json.dumps(body['options'])}, "
+        f"{body['matches']} matches per lineup, seed {body['seed']!r}"
+    ]
+    head = (
+        f"{'lineup':<28}{'level':<14}{'entries':>8}{'win rate':>10}{'95% CI':>18}"
+        f"{'mean score (95% CI)':>26}{'median':>8}{'cpu ms p50/p95/max':>24}"
+    )
     lines.append(head)
     for s in body["lineups"]:
         for level, r in s["levels"].items():
             ci = f"[{r['win_ci95'][0] * 100:5.1f}, {r['win_ci95'][1] * 100:5.1f}]"
             sc = r["score"]
-            score = (f"{sc['mean']:.2f} [{sc['ci95'][0]:.2f}, {sc['ci95'][1]:.2f}]"
-                     if sc["n"] else "-")
+            score = (
+                f"{sc['mean']:.2f} [{sc['ci95'][0]:.2f}, {sc['ci95'][1]:.2f}]" if sc["n"] else "-"
+            )
             cpu = r["cpu_ms"]
-            lines.append(f"{','.join(s['lineup'])[:27]:<28}{level:<14}{r['entries']:>8}"
-                         f"{r['win_rate'] * 100:>9.1f}%{ci:>18}{score:>26}"
-                         f"{str(r['median_score']):>8}"
-                         f"{cpu['p50']:>8.1f}/{cpu['p95']:.1f}/{cpu['max']:.1f}")
+            lines.append(
+                f"{','.join(s['lineup'])[:27]:<28}{level:<14}{r['entries']:>8}"
+                f"{r['win_rate'] * 100:>9.1f}%{ci:>18}{score:>26}"
+                f"{str(r['median_score']):>8}"
+                f"{cpu['p50']:>8.1f}/{cpu['p95']:.1f}/{cpu['max']:.1f}"
+            )
         if s["reasons"]:
             lines.append(f"{'':<28}ended: {json.dumps(s['reasons'], sort_keys=True)}")
     for c in body["comparisons"]:
-        lines.append(f"{c['a_level']} ({c['a']}) - {c['b_level']} ({c['b']}): "
-                     f"{c['difference'] * 100:+.1f} points, 95% CI "
-                     f"[{c['ci95'][0] * 100:+.1f}, {c['ci95'][1] * 100:+.1f}]")
+        lines.append(
+            f"{c['a_level']} ({c['a']}) - {c['b_level']} ({c['b']}): "
+            f"{c['difference'] * 100:+.1f} points, 95% CI "
+            f"[{c['ci95'][0] * 100:+.1f}, {c['ci95'][1] * 100:+.1f}]"
+        )
     return "\n".join(lines)
 
 
@@ -258,20 +313,40 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Command line entry point (module doc). Exits with status 2 on bad arguments."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", required=True, help="game id (e.g. dead-apocalypse)")
-    ap.add_argument("--seats", type=int, default=None,
-                    help="seats per match (default: the game's minimum)")
-    ap.add_argument("--options", "--mode", default="{}",
-                    help='match options as a JSON object, e.g. \'{"difficulty": "standard"}\'')
-    ap.add_argument("--levels", action="append", required=True,
-                    help="one lineup: bot level per seat, comma separated, last repeats; "
-                         "repeat the flag to compare lineups on the same seeds")
-    ap.add_argument("--bot-option", "--bot-options", dest="bot_option", action="append",
-                    default=[], metavar="LEVEL.KEY=VALUE", help="a bot option (repeatable)")
+    ap.add_argument(
+        "--seats", type=int, default=None, help="seats per match (default: the game's minimum)"
+    )
+    ap.add_argument(
+        "--options",
+        "--mode",
+        default="{}",
+        help='match options as a JSON object, e.g. \'{"difficulty": "standard"}\'',
+    )
+    ap.add_argument(
+        "--levels",
+        action="append",
+        required=True,
+        help="one lineup: bot level per seat, comma separated, last repeats; "
+        "repeat the flag to compare lineups on the same seeds",
+    )
+    ap.add_argument(
+        "--bot-option",
+        "--bot-options",
+        dest="bot_option",
+        action="append",
+        default=[],
+        metavar="LEVEL.KEY=VALUE",
+        help="a bot option (repeatable)",
+    )
     ap.add_argument("--matches", type=int, default=40, help="matches per lineup")
     ap.add_argument("--seed", default="tournament", help="base seed (any string)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
-    ap.add_argument("--no-rotate", dest="rotate", action="store_false",
-                    help="keep mixed lineups in the seats as written")
+    ap.add_argument(
+        "--no-rotate",
+        dest="rotate",
+        action="store_false",
+        help="keep mixed lineups in the seats as written",
+    )
     ap.add_argument("--quiet", action="store_true", help="no table on stderr")
     args = ap.parse_args(argv)
     engine = get_engine(args.game)
@@ -299,15 +374,40 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     except Exception as error:  # noqa: BLE001  (argument errors: JSON, click, levels)
         ap.error(str(getattr(error, "message", None) or error))
     started = time.perf_counter()
-    summaries = run(args.game, seats, options, lineups, bot_options, args.matches, args.seed,
-                    args.jobs, args.rotate)
-    worst = max((r["cpu_ms"]["p95"] for s in summaries for r in s["levels"].values()),
-                default=0.0) / 1000
-    body = report("tournament", "decision_cpu_p95_s", worst, "s", "<=", CPU_P95_TARGET_S,
-                  game=args.game, seats=seats, options=options, matches=args.matches,
-                  seed=args.seed, jobs=args.jobs, rotate=args.rotate, bot_options=bot_options,
-                  lineups=summaries, comparisons=comparisons(summaries),
-                  seconds=round(time.perf_counter() - started, 1))
+    summaries = run(
+        args.game,
+        seats,
+        options,
+        lineups,
+        bot_options,
+        args.matches,
+        args.seed,
+        args.jobs,
+        args.rotate,
+    )
+    worst = (
+        max((r["cpu_ms"]["p95"] for s in summaries for r in s["levels"].values()), default=0.0)
+        / 1000
+    )
+    body = report(
+        "tournament",
+        "decision_cpu_p95_s",
+        worst,
+        "s",
+        "<=",
+        CPU_P95_TARGET_S,
+        game=args.game,
+        seats=seats,
+        options=options,
+        matches=args.matches,
+        seed=args.seed,
+        jobs=args.jobs,
+        rotate=args.rotate,
+        bot_options=bot_options,
+        lineups=summaries,
+        comparisons=comparisons(summaries),
+        seconds=round(time.perf_counter() - started, 1),
+    )
     if not args.quiet:
         print(table(body), file=sys.stderr)
     return body

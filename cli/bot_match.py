@@ -7,13 +7,15 @@ and ``decide`` (with ``derive_rng(seed, version)``, ``version`` = events so far)
 events that ``evolve`` folds. Simultaneous steps (several pending seats) are resolved one
 seat at a time in seat order, exactly as separate HTTP commands would be.
 """
+
 from __future__ import annotations
 
 import hashlib
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.engine import Engine, Event, Setup, build_bot, derive_rng, fold
 from service.log.codec import bot_rng  # the service's bot-turn RNG, re-exported here
@@ -49,11 +51,15 @@ def match_seed(base: str | int | None, index: int) -> bytes:
     return hashlib.sha256(f"{base}:{index}".encode()).digest()
 
 
-def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
-                   options: Mapping[str, Any] | None = None,
-                   max_decisions: int = 100_000,
-                   bot_options: Mapping[str, Mapping[str, Any]] | None = None,
-                   decision_cpu: dict[str, list[float]] | None = None) -> BotMatch:
+def play_bot_match(
+    engine: Engine,
+    bots: Sequence[str],
+    seed: bytes,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = 100_000,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    decision_cpu: dict[str, list[float]] | None = None,
+) -> BotMatch:
     """Play a match where seat ``i`` is driven by the bot of level ``bots[i]``, configured
     by ``bot_options[level]`` when given (:func:`domain.engine.build_bot`; one bot per level).
 
@@ -73,8 +79,10 @@ def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
     unused = set(bot_options or {}) - set(bots)
     if unused:
         raise ValueError(f"bot options for level(s) no seat plays: {sorted(unused)}")
-    built = {level: build_bot(engine, level, (bot_options or {}).get(level))
-             for level in dict.fromkeys(bots)}
+    built = {
+        level: build_bot(engine, level, (bot_options or {}).get(level))
+        for level in dict.fromkeys(bots)
+    }
     policies = [built[level] for level in bots]
     started = time.perf_counter()
     normalised = engine.validate_options(len(bots), dict(options or {}))
@@ -99,5 +107,10 @@ def play_bot_match(engine: Engine, bots: Sequence[str], seed: bytes,
         state = fold(engine, produced, state)
         events.extend(produced)
         decisions += 1
-    return BotMatch(events=events, state=state, result=result, decisions=decisions,
-                    seconds=time.perf_counter() - started)
+    return BotMatch(
+        events=events,
+        state=state,
+        result=result,
+        decisions=decisions,
+        seconds=time.perf_counter() - started,
+    )

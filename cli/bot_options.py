@@ -7,16 +7,20 @@ played by that bot level gets those options (``bot_options`` of a seat, see
 ``1.5``, ``true``, ``"text"``), else taken as a plain string; the server (``play``) or the
 engine (``simulate``) validates it.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import click
 
-BOT_OPTION_HELP = ("Option of a bot level, LEVEL.KEY=VALUE (repeatable), e.g. "
-                   "expert.time_budget_ms=800; GET /v1/games lists each level's options.")
+BOT_OPTION_HELP = (
+    "Option of a bot level, LEVEL.KEY=VALUE (repeatable), e.g. "
+    "expert.time_budget_ms=800; GET /v1/games lists each level's options."
+)
 _SPEC = re.compile(r"^(?P<level>[^.=\s]+)\.(?P<key>[^=\s]+)=(?P<value>.*)$", re.S)
 
 
@@ -41,8 +45,9 @@ def default_bot_level(levels: Sequence[str]) -> str:
     return best[0] if best else ("random" if "random" in levels else levels[0])
 
 
-def parse_bot_options(values: Sequence[str], levels: Iterable[str],
-                      param_hint: str = "--bot-option") -> dict[str, dict[str, Any]]:
+def parse_bot_options(
+    values: Sequence[str], levels: Iterable[str], param_hint: str = "--bot-option"
+) -> dict[str, dict[str, Any]]:
     """Turn ``["expert.budget=8", "expert.time_budget_ms=800"]`` into
     ``{"expert": {"budget": 8, "time_budget_ms": 800}}``.
 
@@ -60,13 +65,17 @@ def parse_bot_options(values: Sequence[str], levels: Iterable[str],
     for spec in values:
         found = _SPEC.match(spec)
         if found is None:
-            raise click.BadParameter(f"{spec!r} is not LEVEL.KEY=VALUE "
-                                     "(e.g. expert.time_budget_ms=800)", param_hint=param_hint)
+            raise click.BadParameter(
+                f"{spec!r} is not LEVEL.KEY=VALUE (e.g. expert.time_budget_ms=800)",
+                param_hint=param_hint,
+            )
         level, key, raw = found.group("level"), found.group("key"), found.group("value")
         if level not in playing:
-            raise click.BadParameter(f"{spec!r} names bot level {level!r}, which no seat plays "
-                                     f"(seats play: {', '.join(sorted(playing)) or 'no bots'})",
-                                     param_hint=param_hint)
+            raise click.BadParameter(
+                f"{spec!r} names bot level {level!r}, which no seat plays "
+                f"(seats play: {', '.join(sorted(playing)) or 'no bots'})",
+                param_hint=param_hint,
+            )
         options = out.setdefault(level, {})
         if key in options:
             raise click.BadParameter(f"{level}.{key} is given twice", param_hint=param_hint)

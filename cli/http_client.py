@@ -4,12 +4,14 @@ Only public endpoints are called, authenticated with the seat token as
 ``Authorization: Bearer <token>``; errors come back as ``application/problem+json``
 (RFC 9457) and are raised as :class:`ApiError`.
 """
+
 from __future__ import annotations
 
 import json
 import time
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import requests
 
@@ -38,9 +40,15 @@ class ArenaClient:
     idempotent or carries an ``Idempotency-Key``, so a retry never acts twice.
     """
 
-    def __init__(self, base_url: str, timeout_s: float = 10.0,
-                 session: requests.Session | None = None, rate_retries: int = 20,
-                 max_retry_after_s: float = 5.0, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        base_url: str,
+        timeout_s: float = 10.0,
+        session: requests.Session | None = None,
+        rate_retries: int = 20,
+        max_retry_after_s: float = 5.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
         self.session = session or requests.Session()
@@ -48,14 +56,20 @@ class ArenaClient:
         self.max_retry_after_s = max_retry_after_s
         self.sleep = sleep
 
-    def _call(self, method: str, path: str, token: str | None = None,
-              wait_s: float = 0.0, **kwargs: Any) -> Any:
+    def _call(
+        self, method: str, path: str, token: str | None = None, wait_s: float = 0.0, **kwargs: Any
+    ) -> Any:
         headers = dict(kwargs.pop("headers", {}) or {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
         for _ in range(self.rate_retries):
-            response = self.session.request(method, self.base_url + path, headers=headers,
-                                            timeout=self.timeout_s + wait_s, **kwargs)
+            response = self.session.request(
+                method,
+                self.base_url + path,
+                headers=headers,
+                timeout=self.timeout_s + wait_s,
+                **kwargs,
+            )
             if response.status_code != 429:
                 break
             self.sleep(self._retry_after(response))
@@ -94,9 +108,14 @@ class ArenaClient:
         ``seat_resigned`` / ``match_finished`` when it already did or the match is over)."""
         return self._call("POST", f"/v1/matches/{match_id}/resign", token)
 
-    def create_match(self, game: str, seats: list[dict[str, Any]],
-                     options: dict[str, Any] | None = None, player_key: str | None = None,
-                     rated: bool = False) -> dict[str, Any]:
+    def create_match(
+        self,
+        game: str,
+        seats: list[dict[str, Any]],
+        options: dict[str, Any] | None = None,
+        player_key: str | None = None,
+        rated: bool = False,
+    ) -> dict[str, Any]:
         """``POST /v1/matches``; the answer carries each human seat's token (shown once).
         ``player_key`` binds the first human seat to that player; ``rated`` asks for a rated
         match (issue 22)."""
@@ -118,10 +137,15 @@ class ArenaClient:
         """``GET /v1/matches/{id}/legal-actions``: ``{"version", "actions": [...]}``."""
         return self._call("GET", f"/v1/matches/{match_id}/legal-actions", token)
 
-    def act(self, match_id: str, token: str, command: dict[str, Any],
-            expected_version: int | None = None,
-            idempotency_key: str | None = None,
-            representation: bool = True) -> dict[str, Any]:
+    def act(
+        self,
+        match_id: str,
+        token: str,
+        command: dict[str, Any],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        representation: bool = True,
+    ) -> dict[str, Any]:
         """``POST /v1/matches/{id}/actions`` (the body is the command object plus
         ``expected_version``) with an ``Idempotency-Key`` (a fresh UUID unless given), so a
         retried request never acts twice. ``representation`` sends ``Prefer:
@@ -134,11 +158,18 @@ class ArenaClient:
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
         if representation:
             headers["Prefer"] = "return=representation"
-        return self._call("POST", f"/v1/matches/{match_id}/actions", token, json=body,
-                          headers=headers)
+        return self._call(
+            "POST", f"/v1/matches/{match_id}/actions", token, json=body, headers=headers
+        )
 
-    def events(self, match_id: str, token: str | None, after: int,
-               wait_s: float = 0.0) -> dict[str, Any]:
+    def events(
+        self, match_id: str, token: str | None, after: int, wait_s: float = 0.0
+    ) -> dict[str, Any]:
         """``GET /v1/matches/{id}/events?after=N&wait=S`` (long-poll up to ``wait_s`` s)."""
-        return self._call("GET", f"/v1/matches/{match_id}/events", token, wait_s=wait_s,
-                          params={"after": after, "wait": wait_s})
+        return self._call(
+            "GET",
+            f"/v1/matches/{match_id}/events",
+            token,
+            wait_s=wait_s,
+            params={"after": after, "wait": wait_s},
+        )

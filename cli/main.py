@@ -10,6 +10,7 @@ fakeredis), and ``arena worker`` / ``arena serve`` with ``REDIS_URL`` need none 
 ``play``, ``replay``, ``analyse``, ``simulate`` and the embedded mode do (``pip install
 'apocalypse-arena[cli]'``).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -46,7 +47,8 @@ class LazyGroup(click.Group):
             if error.name and error.name.split(".")[0] in ("rich", "requests", "fakeredis"):
                 raise click.ClickException(
                     f"`arena {name}` needs the cli extra ({error.name} is not installed): "
-                    "pip install 'apocalypse-arena[cli]'") from None
+                    "pip install 'apocalypse-arena[cli]'"
+                ) from None
             raise
 
     def invoke(self, ctx: click.Context):

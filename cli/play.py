@@ -15,6 +15,7 @@ Commands at the prompt (:data:`HELP`): a number, ``help``, ``resign`` (give the 
 Ctrl-C leaves the same way as ``quit`` but exits with code 130; end of input (a closed
 stdin) is a ``quit``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -76,8 +77,9 @@ def server_url(url: str | None, console: Console) -> Iterator[str]:
         yield server.url
 
 
-def prompt_chooser(console: Console, read: Callable[[str], str] = input,
-                   echo: bool | None = None) -> Chooser:
+def prompt_chooser(
+    console: Console, read: Callable[[str], str] = input, echo: bool | None = None
+) -> Chooser:
     """Ask on stdin (``read``) for the number of an action (1-based, as listed) or a
     command (:data:`HELP`); a bad entry is answered with a sentence and asked again. End
     of input is :data:`QUIT`. ``echo`` (default: stdin is not a terminal, e.g. a script)
@@ -105,16 +107,18 @@ def prompt_chooser(console: Console, read: Callable[[str], str] = input,
             elif entry == "" and count == 1:
                 return 0
             elif entry == "":
-                console.print(f"Please type the number of an action, from 1 to {count} "
-                              "(or help).")
+                console.print(f"Please type the number of an action, from 1 to {count} (or help).")
             elif entry.isdigit() and 1 <= int(entry) <= count:
                 return int(entry) - 1
             elif entry.isdigit():
-                console.print(f"There is no action {int(entry)}: choose a number from 1 to "
-                              f"{count}.")
+                console.print(
+                    f"There is no action {int(entry)}: choose a number from 1 to {count}."
+                )
             else:
-                console.print(f"\"{line.strip()}\" is neither an action number (1 to {count}) "
-                              "nor a command; type help to see the commands.")
+                console.print(
+                    f'"{line.strip()}" is neither an action number (1 to {count}) '
+                    "nor a command; type help to see the commands."
+                )
 
     return choose
 
@@ -125,13 +129,21 @@ def auto_chooser(seed: int | None) -> Chooser:
     return lambda actions: rng.randrange(len(actions))
 
 
-def play_match(client: ArenaClient, game: str, seats: int, bots: str,
-               choose: Chooser, console: Console, show: bool = True,
-               max_steps: int = 10_000,
-               bot_options: dict[str, Any] | None = None,
-               options: dict[str, Any] | None = None,
-               session: Session | None = None, player_key: str | None = None,
-               rated: bool = False) -> dict[str, Any] | None:
+def play_match(
+    client: ArenaClient,
+    game: str,
+    seats: int,
+    bots: str,
+    choose: Chooser,
+    console: Console,
+    show: bool = True,
+    max_steps: int = 10_000,
+    bot_options: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    session: Session | None = None,
+    player_key: str | None = None,
+    rated: bool = False,
+) -> dict[str, Any] | None:
     """Create a match of ``game`` (seat 0 human, seats 1.. bots of level ``bots``, each
     with ``bot_options`` when given; match ``options``) and play it out.
 
@@ -152,19 +164,22 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
     if bot_options:
         bot_seat["bot_options"] = dict(bot_options)
     me: dict[str, Any] = {"kind": "human"} if player_key else {"kind": "human", "name": "you"}
-    created = client.create_match(game, [me] + [bot_seat] * (seats - 1), options or {},
-                                  player_key=player_key, rated=rated)
+    created = client.create_match(
+        game, [me] + [bot_seat] * (seats - 1), options or {}, player_key=player_key, rated=rated
+    )
     match_id = created["match_id"]
     token = next(s["token"] for s in created["seats"] if s["seat"] == 0)
     session.match_id, session.token = match_id, token
-    console.print(f"match [bold]{match_id}[/] ({renderer.title or game}, "
-                  f"{lineup(game, seats, bots, options)}); "
-                  f"seed commitment {created['seed_commitment'][:16]}...")
+    console.print(
+        f"match [bold]{match_id}[/] ({renderer.title or game}, "
+        f"{lineup(game, seats, bots, options)}); "
+        f"seed commitment {created['seed_commitment'][:16]}..."
+    )
     seen = created.get("version", 0)
     roster: list[dict[str, Any]] = list(created.get("seats") or [])
     view: dict[str, Any] = {}
     match: dict[str, Any] | None = None
-    legal: dict[str, Any] | None = None    # from the last answer's representation
+    legal: dict[str, Any] | None = None  # from the last answer's representation
     for _ in range(max_steps):
         if legal is None or match is None or match["status"] != "running":
             match = client.match(match_id, token)
@@ -173,21 +188,28 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         if match["status"] != "running":
             session.finished = True
             if show:
-                renderer.render_events(console, client.events(match_id, token, after=seen)["events"],
-                                       cards, roster, 0, view)
+                renderer.render_events(
+                    console,
+                    client.events(match_id, token, after=seen)["events"],
+                    cards,
+                    roster,
+                    0,
+                    view,
+                )
             render_result(console, match, 0, cards)
             return match
         if 0 in (match.get("resigned") or ()):
             session.resigned = True
         # A resigned seat decides nothing any more (its timeout policy plays it): only watch.
         if session.resigned:
-            legal = {"version": seen, "actions": []}   # poll from the last shown event
+            legal = {"version": seen, "actions": []}  # poll from the last shown event
         elif legal is None:
             legal = client.legal_actions(match_id, token)
         actions = legal["actions"]
         if not actions:
-            polled = client.events(match_id, token, after=max(seen, legal["version"]),
-                                   wait_s=POLL_WAIT_S)
+            polled = client.events(
+                match_id, token, after=max(seen, legal["version"]), wait_s=POLL_WAIT_S
+            )
             if show:
                 renderer.render_events(console, polled["events"], cards, roster, 0, view)
             seen = max([seen] + [e["version"] for e in polled["events"]])
@@ -196,8 +218,9 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         if show:
             renderer.render_view(console, match, 0, cards)
             for number, action in enumerate(actions, start=1):
-                console.print(f"  [bold cyan]{number:>3}[/]  ",
-                              renderer.command_line(action, match, 0, cards))
+                console.print(
+                    f"  [bold cyan]{number:>3}[/]  ", renderer.command_line(action, match, 0, cards)
+                )
         choice = choose(actions)
         if choice == QUIT:
             leave(client, session, console, "You quit")
@@ -212,9 +235,12 @@ def play_match(client: ArenaClient, game: str, seats: int, bots: str,
         if answer is None:
             continue  # no longer legal (the match moved on): read it again and re-ask
         if isinstance(answer.get("legal_actions"), dict) and "view" in answer:
-            legal = answer["legal_actions"]    # the representation: no GET for the next move
-            match = {**match, "version": answer["version"],
-                     **{k: answer[k] for k in ("view", "pending", "status", "result")}}
+            legal = answer["legal_actions"]  # the representation: no GET for the next move
+            match = {
+                **match,
+                "version": answer["version"],
+                **{k: answer[k] for k in ("view", "pending", "status", "result")},
+            }
         if show:  # everything since the last shown event: others' moves, then ours
             page = client.events(match_id, token, after=seen)
             renderer.render_events(console, page["events"], cards, roster, 0, view)
@@ -271,8 +297,14 @@ def lineup(game: str, seats: int, bots: str, options: dict[str, Any] | None = No
     return f"{mode}: you are seat 0, {seats - 1} bot{'s' if seats > 2 else ''} ({bots})"
 
 
-def _send(client: ArenaClient, match_id: str, token: str, command: dict[str, Any],
-          version: int, attempts: int = 5) -> dict[str, Any] | None:
+def _send(
+    client: ArenaClient,
+    match_id: str,
+    token: str,
+    command: dict[str, Any],
+    version: int,
+    attempts: int = 5,
+) -> dict[str, Any] | None:
     """Send ``command`` expecting ``version``. When others acted in between (409
     ``version_conflict``, or 503 ``busy`` after lost append races) and the command is still
     legal, resend it at the new version (a simultaneous step stays open while other seats
@@ -332,30 +364,66 @@ def parse_match_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 @click.command("play")
-@click.option("--url", default=None,
-              help="Server URL, e.g. http://127.0.0.1:8000 (default: start an embedded one).")
-@click.option("--game", default="ai-100-human", show_default=True,
-              help="Game id: ai-100-human, aipokalypse or dead-apocalypse.")
-@click.option("--seats", default=4, show_default=True, type=click.IntRange(1),
-              help=f"Seats (you are seat 0). {SEATS_HELP}.")
-@click.option("--bots", default=None,
-              help="Bot level of the others (default: the game's general bot, e.g. greedy, "
-                   "tactician, cooperative).")
-@click.option("--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE",
-              help=BOT_OPTION_HELP)
-@click.option("--option", "match_option", multiple=True, metavar="KEY=VALUE",
-              help="A match option of the game (its options_schema in GET /v1/games), e.g. "
-                   "--option mode=coop --option difficulty=endboss for A.I.Pokalypse.")
+@click.option(
+    "--url",
+    default=None,
+    help="Server URL, e.g. http://127.0.0.1:8000 (default: start an embedded one).",
+)
+@click.option(
+    "--game",
+    default="ai-100-human",
+    show_default=True,
+    help="Game id: ai-100-human, aipokalypse or dead-apocalypse.",
+)
+@click.option(
+    "--seats",
+    default=4,
+    show_default=True,
+    type=click.IntRange(1),
+    help=f"Seats (you are seat 0). {SEATS_HELP}.",
+)
+@click.option(
+    "--bots",
+    default=None,
+    help="Bot level of the others (default: the game's general bot, e.g. greedy, "
+    "tactician, cooperative).",
+)
+@click.option(
+    "--bot-option", "bot_option", multiple=True, metavar="LEVEL.KEY=VALUE", help=BOT_OPTION_HELP
+)
+@click.option(
+    "--option",
+    "match_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A match option of the game (its options_schema in GET /v1/games), e.g. "
+    "--option mode=coop --option difficulty=endboss for A.I.Pokalypse.",
+)
 @click.option("--auto", is_flag=True, help="Pick actions automatically (random legal action).")
 @click.option("--seed", default=None, type=int, help="Seed of the --auto policy.")
 @click.option("--quiet", is_flag=True, help="With --auto: print only the result.")
-@click.option("--player-key", "player_key", default=None, envvar="ARENA_PLAYER_KEY",
-              help="Play as this player (its key from `arena players create`; env "
-                   "ARENA_PLAYER_KEY): seat 0 is bound to the player.")
+@click.option(
+    "--player-key",
+    "player_key",
+    default=None,
+    envvar="ARENA_PLAYER_KEY",
+    help="Play as this player (its key from `arena players create`; env "
+    "ARENA_PLAYER_KEY): seat 0 is bound to the player.",
+)
 @click.option("--rated", is_flag=True, help="A rated match (needs --player-key).")
-def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[str, ...],
-         match_option: tuple[str, ...], auto: bool, seed: int | None, quiet: bool,
-         player_key: str | None = None, rated: bool = False) -> None:
+def play(
+    url: str | None,
+    game: str,
+    seats: int,
+    bots: str,
+    bot_option: tuple[str, ...],
+    match_option: tuple[str, ...],
+    auto: bool,
+    seed: int | None,
+    quiet: bool,
+    player_key: str | None = None,
+    rated: bool = False,
+) -> None:
     """Play a match in the terminal against bots, over the public HTTP API.
 
     At the prompt type an action's number, help, resign (give up the seat and watch the
@@ -367,8 +435,11 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
     """
     if bots is None:
         bots = _local_default_bots(game)
-    options = (parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
-               if bots is not None else None)
+    options = (
+        parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
+        if bots is not None
+        else None
+    )
     match_options = parse_match_options(match_option)
     console = Console()
     choose = auto_chooser(seed) if auto else prompt_chooser(console)
@@ -377,12 +448,23 @@ def play(url: str | None, game: str, seats: int, bots: str, bot_option: tuple[st
     with server_url(url, console) as base:
         client = ArenaClient(base)
         try:
-            if bots is None:          # a game this installation does not know: ask the server
+            if bots is None:  # a game this installation does not know: ask the server
                 bots = default_bot_level(_server_levels(client, game))
                 options = parse_bot_options(bot_option, [bots] if seats > 1 else []).get(bots)
-            play_match(client, game, seats, bots, choose, console, show=not (auto and quiet),
-                       bot_options=options, options=match_options, session=session,
-                       player_key=player_key, rated=rated)
+            play_match(
+                client,
+                game,
+                seats,
+                bots,
+                choose,
+                console,
+                show=not (auto and quiet),
+                bot_options=options,
+                options=match_options,
+                session=session,
+                player_key=player_key,
+                rated=rated,
+            )
         except KeyboardInterrupt:
             console.print()
             leave(client, session, console, "Interrupted (Ctrl-C)")

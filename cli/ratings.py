@@ -9,6 +9,7 @@
   (in-process, no server) folded into ratings from the model's default; ``--write`` stores
   them as the levels' starting ratings in ``service/ratings/bot_ratings.json``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -47,18 +48,19 @@ def read_export(path: Path) -> dict[str, Any]:
 
 
 @ratings.command("replay")
-@click.argument("exports", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False,
-                                                                    path_type=Path))
+@click.argument(
+    "exports", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 def replay(exports: tuple[Path, ...]) -> None:
     """Print the ratings EXPORTS give (JSON: rated, skipped, boards best first)."""
     from service.usecases.ratings import replay as replay_docs
 
-    click.echo(json.dumps(replay_docs([read_export(p) for p in exports]), indent=2,
-                          sort_keys=True))
+    click.echo(json.dumps(replay_docs([read_export(p) for p in exports]), indent=2, sort_keys=True))
 
 
-def calibration(game: str, matches: int, seats: int, levels: list[str] | None,
-                seed: int) -> dict[str, Any]:
+def calibration(
+    game: str, matches: int, seats: int, levels: list[str] | None, seed: int
+) -> dict[str, Any]:
     """Play ``matches`` seeded bot-vs-bot matches of ``game`` (``seats`` seats, each
     pairing of ``levels`` in turn, seat order alternating; match ``i``'s secret seed is
     ``SHA-256("<seed>:<i>")``, :func:`cli.bot_match.match_seed`, so the same arguments give
@@ -81,39 +83,72 @@ def calibration(game: str, matches: int, seats: int, levels: list[str] | None,
         played = play_bot_match(engine, lineup, match_seed(seed, index))
         place = {e["seat"]: e["rank"] for e in played.result.get("ranking") or []}
         family = family_of(game, seats, engine.validate_options(seats, {}))
-        inputs.append(RatingInput(f"calibration-{index}", family.board,
-                                  tuple((bot_player(game, lv),) for lv in lineup),
-                                  tuple(place.get(s, 2) for s in range(seats)),
-                                  "1970-01-01T00:00:00+00:00", index))
+        inputs.append(
+            RatingInput(
+                f"calibration-{index}",
+                family.board,
+                tuple((bot_player(game, lv),) for lv in lineup),
+                tuple(place.get(s, 2) for s in range(seats)),
+                "1970-01-01T00:00:00+00:00",
+                index,
+            )
+        )
     table, _ = fold(inputs, starts={})
-    return {"game": game, "matches": matches, "seats": seats, "seed": seed, "levels": levels,
-            "boards": {b: {p: {"mu": r["mu"], "sigma": r["sigma"]} for p, r in sorted(t.items())}
-                       for b, t in table.items()}}
+    return {
+        "game": game,
+        "matches": matches,
+        "seats": seats,
+        "seed": seed,
+        "levels": levels,
+        "boards": {
+            b: {p: {"mu": r["mu"], "sigma": r["sigma"]} for p, r in sorted(t.items())}
+            for b, t in table.items()
+        },
+    }
 
 
 @ratings.command("calibrate")
 @click.option("--game", required=True, help="Game id.")
-@click.option("--matches", default=20, show_default=True, type=click.IntRange(1),
-              help="Bot-vs-bot matches to play.")
-@click.option("--seats", default=2, show_default=True, type=click.IntRange(2),
-              help="Seats per match (the family: e.g. 2 for ai-100-human 2p).")
+@click.option(
+    "--matches",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Bot-vs-bot matches to play.",
+)
+@click.option(
+    "--seats",
+    default=2,
+    show_default=True,
+    type=click.IntRange(2),
+    help="Seats per match (the family: e.g. 2 for ai-100-human 2p).",
+)
 @click.option("--levels", default=None, help="Comma-separated levels (default: all but idle).")
 @click.option("--seed", default=22, show_default=True, type=int)
-@click.option("--write", is_flag=True,
-              help="Store the result as the levels' starting ratings (bot_ratings.json).")
-def calibrate(game: str, matches: int, seats: int, levels: str | None, seed: int,
-              write: bool) -> None:
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Store the result as the levels' starting ratings (bot_ratings.json).",
+)
+def calibrate(
+    game: str, matches: int, seats: int, levels: str | None, seed: int, write: bool
+) -> None:
     """Rate the bot levels of GAME from seeded bot-vs-bot matches."""
     from service.ratings.fold import BOT_RATINGS_PATH
 
     found = calibration(game, matches, seats, levels.split(",") if levels else None, seed)
     click.echo(json.dumps(found, indent=2, sort_keys=True))
     if write:
-        current = json.loads(BOT_RATINGS_PATH.read_text(encoding="utf-8")) \
-            if BOT_RATINGS_PATH.exists() else {"boards": {}, "calibrations": []}
+        current = (
+            json.loads(BOT_RATINGS_PATH.read_text(encoding="utf-8"))
+            if BOT_RATINGS_PATH.exists()
+            else {"boards": {}, "calibrations": []}
+        )
         current["boards"].update(found["boards"])
         done = {k: found[k] for k in ("game", "matches", "seats", "seed", "levels")}
-        current["calibrations"] = [c for c in current.get("calibrations", [])
-                                   if (c["game"], c["seats"]) != (game, seats)] + [done]
-        BOT_RATINGS_PATH.write_text(json.dumps(current, indent=2, sort_keys=True) + "\n",
-                                    encoding="utf-8")
+        current["calibrations"] = [
+            c for c in current.get("calibrations", []) if (c["game"], c["seats"]) != (game, seats)
+        ] + [done]
+        BOT_RATINGS_PATH.write_text(
+            json.dumps(current, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )

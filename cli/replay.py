@@ -6,6 +6,7 @@ is the service's (hash chain, seed commitment,
 re-deciding every logged command from the revealed seed, folding, comparing); this command
 only loads, reports and sets the exit code: 0 when the log verifies, 1 otherwise.
 """
+
 from __future__ import annotations
 
 import json
@@ -55,11 +56,18 @@ def replay(file: str) -> None:
     report = verify_log(log)
     if not report.get("valid"):
         errors = report.get("errors") or ["unknown reason"]
-        Console(stderr=True).print("[bold red]log does not verify:[/] " + "; ".join(
-            e if isinstance(e, str) else json.dumps(e) for e in errors))
+        Console(stderr=True).print(
+            "[bold red]log does not verify:[/] "
+            + "; ".join(e if isinstance(e, str) else json.dumps(e) for e in errors)
+        )
         sys.exit(1)
-    console.print(f"[bold green]verified[/] {log.get('game')} match {log.get('match_id')}: "
-                  f"{report.get('version')} events (hash chain, seed commitment, every "
-                  "decision re-derived from the seed)")
-    console.print(result_table(report.get("result") or {}, log.get("seats") or [],
-                               "final scores", game=log.get("game")))
+    console.print(
+        f"[bold green]verified[/] {log.get('game')} match {log.get('match_id')}: "
+        f"{report.get('version')} events (hash chain, seed commitment, every "
+        "decision re-derived from the seed)"
+    )
+    console.print(
+        result_table(
+            report.get("result") or {}, log.get("seats") or [], "final scores", game=log.get("game")
+        )
+    )

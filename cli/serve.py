@@ -6,6 +6,7 @@
 - ``REDIS_URL`` set: the API alone under gunicorn (``api.app:create_app()``); bots and
   turn timeouts need ``arena worker`` running against the same Redis.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -48,20 +49,25 @@ class EmbeddedServer:
 
             self.app = create_app(self.embedded.service)
             self.http: BaseWSGIServer = make_server(
-                host, port, self.app, threaded=True,
-                request_handler=ProblemRequestHandler if access_log else QuietRequestHandler)
+                host,
+                port,
+                self.app,
+                threaded=True,
+                request_handler=ProblemRequestHandler if access_log else QuietRequestHandler,
+            )
         except BaseException:
             self.embedded.stop()
             raise
-        self.thread = threading.Thread(target=self.http.serve_forever, name="arena-http",
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.http.serve_forever, name="arena-http", daemon=True
+        )
 
     @property
     def url(self) -> str:
         """``http://host:port`` the API answers on."""
         return f"http://{self.http.host}:{self.http.server_port}"
 
-    def start(self) -> "EmbeddedServer":
+    def start(self) -> EmbeddedServer:
         """Start serving HTTP on a daemon thread; returns ``self``."""
         self.thread.start()
         return self
@@ -72,7 +78,7 @@ class EmbeddedServer:
         self.http.server_close()
         self.embedded.stop()
 
-    def __enter__(self) -> "EmbeddedServer":
+    def __enter__(self) -> EmbeddedServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -116,25 +122,40 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
-@click.option("--workers", default=2, show_default=True, type=click.IntRange(1),
-              help="Gunicorn worker processes (REDIS_URL mode only).")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1),
-              help="Threads per gunicorn worker (REDIS_URL mode only).")
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Gunicorn worker processes (REDIS_URL mode only).",
+)
+@click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Threads per gunicorn worker (REDIS_URL mode only).",
+)
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the HTTP API (embedded in-memory Redis when REDIS_URL is unset)."""
     from api.settings import check_or_exit
     from service.logs import configure
 
-    check_or_exit()   # every variable parsed before serving: a bad one exits 1, one line
+    check_or_exit()  # every variable parsed before serving: a bad one exits 1, one line
     title = click.style("Apocalypse Arena", fg="green", bold=True)
     if not os.environ.get("REDIS_URL"):
         if importlib.util.find_spec("fakeredis") is None:
-            raise click.ClickException("the embedded mode (REDIS_URL unset) needs the cli "
-                                       "extra: pip install 'apocalypse-arena[cli]'")
+            raise click.ClickException(
+                "the embedded mode (REDIS_URL unset) needs the cli "
+                "extra: pip install 'apocalypse-arena[cli]'"
+            )
         configure()
-        server = EmbeddedServer(host, port, access_log=False)   # api.request_id logs them
-        click.echo(f"{title} (embedded: in-memory Redis, API, RQ worker and scheduler in "
-                   f"this process) on {click.style(server.url, bold=True)}", err=True)
+        server = EmbeddedServer(host, port, access_log=False)  # api.request_id logs them
+        click.echo(
+            f"{title} (embedded: in-memory Redis, API, RQ worker and scheduler in "
+            f"this process) on {click.style(server.url, bold=True)}",
+            err=True,
+        )
         click.echo("State is lost when this process exits. Ctrl-C to stop.", err=True)
         try:
             server.http.serve_forever()
@@ -143,10 +164,12 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         finally:
             server.close()
         return
-    click.echo(f"{title} API on {click.style(f'http://{host}:{port}', bold=True)} "
-               f"(Redis {redacted_url(os.environ['REDIS_URL'])}). Bots and turn timeouts need "
-               f"{click.style('arena worker', bold=True)} running against the same Redis.",
-               err=True)
+    click.echo(
+        f"{title} API on {click.style(f'http://{host}:{port}', bold=True)} "
+        f"(Redis {redacted_url(os.environ['REDIS_URL'])}). Bots and turn timeouts need "
+        f"{click.style('arena worker', bold=True)} running against the same Redis.",
+        err=True,
+    )
     gunicorn_application(f"{host}:{port}", workers, threads).run()
 
 

@@ -17,10 +17,12 @@ game's ``rules`` module supplies only its parts (a :class:`GameRules` subclass):
 5. apply — :meth:`GameRules.apply`: the events the command causes (the seat's own events
    and every automatic step they unlock), computed on a copy (``state`` is never mutated).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event, IllegalMove, MatchFinished, NotYourTurn, RuleError
 from domain.modular import check_command
@@ -75,14 +77,14 @@ class GameRules:
         decision is ``kind``): one of the game's legal actions."""
         raise NotImplementedError
 
-    def rejection(self, state: Any, seat: int, command: dict[str, Any],
-                  kind: str) -> RuleError:
+    def rejection(self, state: Any, seat: int, command: dict[str, Any], kind: str) -> RuleError:
         """The error explaining why the well-formed, illegal ``command`` is refused;
         default: a plain ``illegal_move``."""
         return IllegalMove("The rules do not allow this command now.")
 
-    def apply(self, state: Any, seat: int, command: dict[str, Any],
-              rng: random.Random) -> list[Event]:
+    def apply(
+        self, state: Any, seat: int, command: dict[str, Any], rng: random.Random
+    ) -> list[Event]:
         """The events of the legal ``command`` (``state`` is not modified)."""
         raise NotImplementedError
 

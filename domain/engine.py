@@ -22,13 +22,15 @@ Every engine derives from :class:`EngineBase`, which gives the hooks most games 
 (``redact_type``, ``bot_options_schema``, ``make_bot``) their defaults; a game overrides
 the ones it needs. The service calls them directly (no attribute probing).
 """
+
 from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from domain import schema_check
 
@@ -50,7 +52,7 @@ class Event:
         return {"type": self.type, "seat": self.seat, "data": dict(self.data)}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Event":
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
         """Inverse of :meth:`to_dict`; extra keys (envelope fields) are ignored."""
         return cls(type=d["type"], data=d.get("data") or {}, seat=d.get("seat"))
 
@@ -152,15 +154,15 @@ class Bot(Protocol):
 class Engine(Protocol):
     """One game's decider (see module docstring and DESIGN.md)."""
 
-    game_id: str            # URL-safe id, e.g. "ai-100-human"
-    title: str              # e.g. "AI: 100% Human"
+    game_id: str  # URL-safe id, e.g. "ai-100-human"
+    title: str  # e.g. "AI: 100% Human"
     min_seats: int
     max_seats: int
-    schema_version: int     # bump when the state layout changes (snapshots invalidate)
-    options_schema: Mapping[str, Any]   # JSON Schema (object) of the match options
+    schema_version: int  # bump when the state layout changes (snapshots invalidate)
+    options_schema: Mapping[str, Any]  # JSON Schema (object) of the match options
     command_schemas: Mapping[str, Mapping[str, Any]]  # command type -> JSON Schema
-    bots: Mapping[str, Bot]             # level name -> policy ("random" always present)
-    timeout_bot: str                    # bot level that decides for a timed-out seat
+    bots: Mapping[str, Bot]  # level name -> policy ("random" always present)
+    timeout_bot: str  # bot level that decides for a timed-out seat
     # level -> JSON Schema (object) of that level's per-seat bot options; a level without
     # an entry takes none (only ``{}``). See :func:`bot_options_schema` for the keywords
     # honoured. Default (EngineBase): no level takes options.
@@ -191,8 +193,9 @@ class Engine(Protocol):
     def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
         """Set-up events (seating, shuffles, deals). The first event starts the fold."""
 
-    def decide(self, state: Any, seat: int | None, command: Mapping[str, Any],
-               rng: random.Random) -> list[Event]:
+    def decide(
+        self, state: Any, seat: int | None, command: Mapping[str, Any], rng: random.Random
+    ) -> list[Event]:
         """Validate ``command`` for ``seat``; return the events it causes; raise RuleError.
         ``seat`` is ``None`` only for the platform's abandonment (:mod:`domain.lifecycle`),
         which no seat sends."""
@@ -244,7 +247,9 @@ def redacted_type(engine: Engine, event: Event, viewer: int | None, state: Any =
 
 #: The options schema of a bot level that declares none: only ``{}`` is accepted.
 NO_BOT_OPTIONS: Mapping[str, Any] = MappingProxyType(
-    {"type": "object", "properties": {}, "additionalProperties": False})
+    {"type": "object", "properties": {}, "additionalProperties": False}
+)
+
 
 def bot_options_schema(engine: Engine, level: str) -> dict[str, Any]:
     """The JSON Schema of ``level``'s bot options: ``engine.bot_options_schema[level]`` when
@@ -284,8 +289,9 @@ def check_bot_options(schema: Mapping[str, Any], options: Any) -> dict[str, Any]
         key = str(where.path[0]) if where.path else None
         if where.keyword == "additionalProperties" and len(where.path) == 1:
             known = ", ".join(sorted(schema.get("properties") or {})) or "none"
-            raise InvalidBotOptions(f"Unknown bot option {key!r} (this level takes: {known}).",
-                                    key) from None
+            raise InvalidBotOptions(
+                f"Unknown bot option {key!r} (this level takes: {known}).", key
+            ) from None
         raise InvalidBotOptions(f"Bot option {where.sentence('The bot options')}", key) from None
     return {key: clean[key] for key in sorted(clean, key=str)}
 
@@ -344,8 +350,9 @@ class EngineBase:
         (the level declares options but the engine keeps this default)."""
         if not options:
             return self.bots[level]
-        raise TypeError(f"{self.game_id} declares bot options for {level!r} but does not "
-                        "override make_bot")
+        raise TypeError(
+            f"{self.game_id} declares bot options for {level!r} but does not override make_bot"
+        )
 
     def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
         """``event.type``: the kind of no event is hidden from any viewer."""

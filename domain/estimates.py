@@ -17,6 +17,7 @@ Contract (every implementation):
 - **Budget.** ``budget`` is the number of rollouts (or search iterations) it may spend over
   all candidates together; it never spends more.
 """
+
 from __future__ import annotations
 
 import random
@@ -38,5 +39,11 @@ class Estimator(Protocol):
 
     metric: Metric
 
-    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
-                 budget: int, rng: random.Random) -> list[float]: ...
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]: ...

@@ -20,12 +20,14 @@ keywords draft 7 and 2020-12 share, so no keyword is silently ignored), each com
 API's ``GET /v1/games`` and ``openapi.yaml`` (``python -m api.openapi_build``) are built
 from the same files.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain import schema_check
 
@@ -93,8 +95,9 @@ def load(folder: Path | str) -> GameSchemas:
     data = {name: _read(folder, name) for name in FILES}
     options = _checked(f"{folder}/options.json", data["options"])
     if options.get("additionalProperties") is not False:
-        raise GameSchemaError(f"{folder}/options.json: options must be closed "
-                              "(additionalProperties: false)")
+        raise GameSchemaError(
+            f"{folder}/options.json: options must be closed (additionalProperties: false)"
+        )
     commands: dict[str, dict[str, Any]] = {}
     for kind, schema in _mapping(folder, "commands", data["commands"]).items():
         schema = _checked(f"{folder}/commands.json#{kind}", schema)
@@ -103,35 +106,53 @@ def load(folder: Path | str) -> GameSchemas:
         commands[kind] = schema
     events: dict[str, dict[str, Any]] = {}
     for kind, forms in _mapping(folder, "events", data["events"]).items():
-        if not isinstance(forms, dict) or set(forms) != set(FORMS) or \
-                all(forms[f] is None for f in FORMS):
-            raise GameSchemaError(f"{folder}/events.json#{kind}: needs 'stored' and 'redacted' "
-                                  "(schema or null, not both null)")
-        events[kind] = {f: None if forms[f] is None else
-                        _checked(f"{folder}/events.json#{kind}/{f}", forms[f]) for f in FORMS}
+        if (
+            not isinstance(forms, dict)
+            or set(forms) != set(FORMS)
+            or all(forms[f] is None for f in FORMS)
+        ):
+            raise GameSchemaError(
+                f"{folder}/events.json#{kind}: needs 'stored' and 'redacted' "
+                "(schema or null, not both null)"
+            )
+        events[kind] = {
+            f: None if forms[f] is None else _checked(f"{folder}/events.json#{kind}/{f}", forms[f])
+            for f in FORMS
+        }
     examples = _examples(folder, data["examples"], options, commands)
-    return GameSchemas(options=options, commands=commands, events=events, examples=examples,
-                       seat_view=_checked(f"{folder}/seat_view.json", data["seat_view"]),
-                       spectator_view=_checked(f"{folder}/spectator_view.json",
-                                               data["spectator_view"]),
-                       result=_checked(f"{folder}/result.json", data["result"]))
+    return GameSchemas(
+        options=options,
+        commands=commands,
+        events=events,
+        examples=examples,
+        seat_view=_checked(f"{folder}/seat_view.json", data["seat_view"]),
+        spectator_view=_checked(f"{folder}/spectator_view.json", data["spectator_view"]),
+        result=_checked(f"{folder}/result.json", data["result"]),
+    )
 
 
-def _examples(folder: Path, value: Any, options: dict[str, Any],
-              commands: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _examples(
+    folder: Path, value: Any, options: dict[str, Any], commands: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """The checked ``examples.json``: a create body whose ``options`` pass the options schema
     and whose ``seats`` is a non-empty list, and a command one of ``commands`` accepts."""
     where = f"{folder}/examples.json"
     if not isinstance(value, dict) or set(value) != {"create", "act"}:
         raise GameSchemaError(f"{where}: an object with 'create' and 'act'")
     create, act = value["create"], value["act"]
-    if not isinstance(create, dict) or "game" in create or \
-            not isinstance(create.get("seats"), list) or not create["seats"]:
+    if (
+        not isinstance(create, dict)
+        or "game" in create
+        or not isinstance(create.get("seats"), list)
+        or not create["seats"]
+    ):
         raise GameSchemaError(f"{where}#create: a POST /v1/matches body without 'game'")
     if not isinstance(act, dict) or act.get("type") not in commands:
         raise GameSchemaError(f"{where}#act: a command of one of the game's types")
-    for what, schema, example in (("create/options", options, create.get("options", {})),
-                                  ("act", commands[act["type"]], act)):
+    for what, schema, example in (
+        ("create/options", options, create.get("options", {})),
+        ("act", commands[act["type"]], act),
+    ):
         try:
             schema_check.checker(schema).check(example)
         except schema_check.SchemaViolation as error:

@@ -13,9 +13,11 @@ abandonment") says what resigning does in that game.
   seconds): the game's ``MatchEnded`` with :func:`abandoned_result` (``outcome:
   "abandoned"``: nobody wins, every seat shares the last rank with score 0).
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from domain.engine import Event, InvalidCommand, MatchFinished, RuleError
 
@@ -36,8 +38,9 @@ def platform_kind(command: Any) -> str | None:
     return kind if kind in (RESIGN, ABANDON) else None
 
 
-def check_resign(command: Mapping[str, Any], seat: Any, seats: int, resigned: Iterable[int],
-                 finished: bool) -> int:
+def check_resign(
+    command: Mapping[str, Any], seat: Any, seats: int, resigned: Iterable[int], finished: bool
+) -> int:
     """Validate a resign command of ``seat``; returns the seat. Raises MatchFinished,
     InvalidCommand (extra fields, no seat), AlreadyResigned."""
     if finished:
@@ -57,8 +60,13 @@ def check_abandon(command: Mapping[str, Any], seat: Any, finished: bool) -> int:
     if finished:
         raise MatchFinished()
     idle = command.get("idle_s")
-    if seat is not None or set(command) != {"type", "idle_s"} or isinstance(idle, bool) or \
-            not isinstance(idle, int) or idle < 1:
+    if (
+        seat is not None
+        or set(command) != {"type", "idle_s"}
+        or isinstance(idle, bool)
+        or not isinstance(idle, int)
+        or idle < 1
+    ):
         raise InvalidCommand("abandon is decided by the server, without a seat, with idle_s.")
     return idle
 
@@ -66,10 +74,13 @@ def check_abandon(command: Mapping[str, Any], seat: Any, finished: bool) -> int:
 def abandoned_result(seats: int, idle_s: int) -> dict[str, Any]:
     """``{"outcome": "abandoned", "reason", "scores": [0...], "ranking": [{"seat", "score": 0,
     "rank": 1}...], "winners": []}``: nobody wins an abandoned match."""
-    return {"outcome": "abandoned", "reason": f"no human acted for {idle_s} s",
-            "scores": [0] * seats,
-            "ranking": [{"seat": s, "score": 0, "rank": 1} for s in range(seats)],
-            "winners": []}
+    return {
+        "outcome": "abandoned",
+        "reason": f"no human acted for {idle_s} s",
+        "scores": [0] * seats,
+        "ranking": [{"seat": s, "score": 0, "rank": 1} for s in range(seats)],
+        "winners": [],
+    }
 
 
 def standing(seats: int, resigned: Iterable[int]) -> list[int]:
@@ -90,14 +101,18 @@ def demote(result: dict[str, Any], resigned: list[int]) -> dict[str, Any]:
     ranking = list(result.get("ranking") or [])
     seat_of = (lambda r: r["seat"]) if ranking and isinstance(ranking[0], dict) else (lambda r: r)
     kept = [r for r in ranking if seat_of(r) not in resigned]
-    gone = sorted((r for r in ranking if seat_of(r) in resigned),
-                  key=lambda r: -resigned.index(seat_of(r)))
+    gone = sorted(
+        (r for r in ranking if seat_of(r) in resigned), key=lambda r: -resigned.index(seat_of(r))
+    )
     winners = [w for w in result.get("winners") or [] if w not in resigned]
     if not winners and kept and result.get("winners"):
         first = kept[0]
         best = first.get("rank") if isinstance(first, dict) else None
-        winners = sorted(seat_of(r) for r in kept
-                         if (r.get("rank") == best if isinstance(r, dict) else r == first))
+        winners = sorted(
+            seat_of(r)
+            for r in kept
+            if (r.get("rank") == best if isinstance(r, dict) else r == first)
+        )
     if ranking and isinstance(ranking[0], dict):
         worst = max((r.get("rank", 0) for r in kept), default=0)
         gone = [{**r, "rank": worst + 1 + i} for i, r in enumerate(gone)]

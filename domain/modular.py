@@ -9,6 +9,7 @@ options also has ``BOT_OPTIONS``, level -> JSON Schema, and ``BOT_FACTORIES``, l
 ``factory(options) -> Bot``, which its engine class names). :class:`ModularEngine` wires
 them once, so a game's ``game.py`` only says how a match starts and where its result is.
 """
+
 from __future__ import annotations
 
 import copy
@@ -65,7 +66,7 @@ class ModularEngine(EngineBase):
     schema_version: int
     options_schema: Mapping[str, Any]
     command_schemas: Mapping[str, Mapping[str, Any]]
-    schemas: Any   # domain.game_schemas.GameSchemas, or None for a game without schemas
+    schemas: Any  # domain.game_schemas.GameSchemas, or None for a game without schemas
     bots: Mapping[str, Any]
     #: the game folder's card catalogue module, whose ``public_cards()`` the
     #: :meth:`public_cards` hook answers (``None``: a game without card data to show)
@@ -78,8 +79,10 @@ class ModularEngine(EngineBase):
         spec = cls.spec
         for level in cls.bot_options_schema:
             if level not in cls.bots or level not in cls.bot_factories:
-                raise TypeError(f"{cls.__name__}: bot level {level!r} has an options schema "
-                                "but no bot or no factory")
+                raise TypeError(
+                    f"{cls.__name__}: bot level {level!r} has an options schema "
+                    "but no bot or no factory"
+                )
         cls.game_id = spec.GAME_ID
         cls.title = spec.TITLE
         cls.min_seats = spec.MIN_SEATS
@@ -117,21 +120,23 @@ class ModularEngine(EngineBase):
         """Validated options, then :meth:`start`."""
         return self.start(setup.seats, self.validate_options(setup.seats, setup.options), rng)
 
-    def decide(self, state: Any, seat: int | None, command: Mapping[str, Any],
-               rng: random.Random) -> list[Event]:
+    def decide(
+        self, state: Any, seat: int | None, command: Mapping[str, Any], rng: random.Random
+    ) -> list[Event]:
         """``rules.RULES.decide`` (the one template, :class:`domain.decider.GameRules`):
         the events ``command`` causes; raises RuleError. The platform commands of
         :mod:`domain.lifecycle` go to :meth:`resign` / :meth:`abandon`."""
         kind = platform_kind(command)
         if kind == ABANDON:
             return self.abandon(state, seat, command)
-        assert seat is not None, command   # only the abandonment comes from no seat
+        assert seat is not None, command  # only the abandonment comes from no seat
         if kind == RESIGN:
             return self.resign(state, seat, command, rng)
         return self.rules.RULES.decide(state, seat, command, rng)
 
-    def resign(self, state: Any, seat: int, command: Mapping[str, Any],
-               rng: random.Random) -> list[Event]:
+    def resign(
+        self, state: Any, seat: int, command: Mapping[str, Any], rng: random.Random
+    ) -> list[Event]:
         """The events of ``seat``'s resignation (the game's ruling); default: the game
         has none (UnknownAction)."""
         raise UnknownAction(RESIGN)
@@ -233,14 +238,20 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def command_schema(name: str, props: Mapping[str, Any], required: tuple[str, ...],
-                   doc: str) -> dict[str, Any]:
+def command_schema(
+    name: str, props: Mapping[str, Any], required: tuple[str, ...], doc: str
+) -> dict[str, Any]:
     """The JSON Schema of one command ``{"type": name, **props}`` (no other fields), as
     ``Engine.command_schemas`` declares it; the API builds its marshmallow schema from it."""
     properties: dict[str, Any] = {"type": {"const": name}}
     properties.update(props)
-    return {"type": "object", "description": doc, "properties": properties,
-            "required": ["type", *required], "additionalProperties": False}
+    return {
+        "type": "object",
+        "description": doc,
+        "properties": properties,
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
 
 
 def check_command(schemas: Mapping[str, Mapping[str, Any]], command: Any) -> dict[str, Any]:
@@ -255,7 +266,7 @@ def check_command(schemas: Mapping[str, Mapping[str, Any]], command: Any) -> dic
         UnknownAction: a ``type`` the game does not know.
     """
     if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise InvalidCommand("A command is a JSON object with a string \"type\".")
+        raise InvalidCommand('A command is a JSON object with a string "type".')
     kind = command["type"]
     schema = schemas.get(kind)
     if schema is None:
@@ -264,8 +275,9 @@ def check_command(schemas: Mapping[str, Mapping[str, Any]], command: Any) -> dic
         return schema_check.check(schema, command)
     except schema_check.SchemaViolation as error:
         where = error.violation
-        raise InvalidCommand(f"Invalid {kind!r} command: {where.sentence('The command')}",
-                             where.field or None) from None
+        raise InvalidCommand(
+            f"Invalid {kind!r} command: {where.sentence('The command')}", where.field or None
+        ) from None
 
 
 def checked_options(schema: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -309,11 +321,13 @@ class FoldHandlers:
     def on(self, event_type: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator registering the handler of ``event_type``; ValueError when the type
         already has one (two handlers of one fact would make the fold ambiguous)."""
+
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if event_type in self._handlers:
                 raise ValueError(f"{self.game}: a second fold handler for {event_type!r}")
             self._handlers[event_type] = fn
             return fn
+
         return register
 
     def types(self) -> list[str]:
@@ -327,8 +341,9 @@ class FoldHandlers:
         Raises ValueError (a corrupt or foreign log, not a rule violation) when the first
         event is not ``MatchStarted`` or the type has no handler."""
         if state is None and event.type != self.FIRST:
-            raise ValueError(f"{self.game}: the first event must be {self.FIRST}, "
-                             f"not {event.type!r}")
+            raise ValueError(
+                f"{self.game}: the first event must be {self.FIRST}, not {event.type!r}"
+            )
         found = self._handlers.get(event.type)
         if found is None:
             raise ValueError(f"{self.game}: unknown event type {event.type!r}")
@@ -348,8 +363,9 @@ class Recorder:
         self.state = state
         self.events: list[Event] = []
 
-    def emit(self, type_: str, data: Mapping[str, Any] | None = None,
-             seat: int | None = None) -> Event:
+    def emit(
+        self, type_: str, data: Mapping[str, Any] | None = None, seat: int | None = None
+    ) -> Event:
         """Record ``Event(type_, data, seat)`` and fold it into :attr:`state`."""
         event = Event(type_, dict(data or {}), seat)
         self.state = self.evolve(self.state, event)

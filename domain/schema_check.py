@@ -19,33 +19,82 @@ returned *normalised*: an integral number at an ``integer`` place becomes an ``i
 (JSON Schema counts ``2.0`` as the integer 2; the rules index with it), and a number that
 is not finite (NaN, infinities: not JSON, RFC 8259 section 6) fails as a wrong type.
 """
+
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import fastjsonschema
 
 #: The keywords a schema may use: assertions whose meaning draft 7 (what fastjsonschema
 #: implements) and draft 2020-12 share, and annotations no validator asserts.
-KEYWORDS = frozenset({
-    "type", "enum", "const", "properties", "required", "additionalProperties",
-    "minProperties", "maxProperties", "propertyNames", "items", "minItems", "maxItems",
-    "uniqueItems", "contains", "minLength", "maxLength", "pattern", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "allOf", "anyOf", "oneOf", "not",
-    "if", "then", "else",
-    "$schema", "title", "description", "default", "examples", "$comment", "deprecated",
-    "readOnly", "writeOnly",
-})
+KEYWORDS = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$schema",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-_SUBSCHEMA = ("additionalProperties", "propertyNames", "items", "contains", "not", "if",
-              "then", "else")
+_SUBSCHEMA = (
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+)
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
-_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a string",
-               "boolean": "true or false", "array": "an array", "object": "an object",
-               "null": "null"}
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "an array",
+    "object": "an object",
+    "null": "null",
+}
 
 
 class SchemaDefinitionError(ValueError):
@@ -114,11 +163,12 @@ class Checker:
         _check_keywords(schema, "#")
         if schema.get("$schema", DIALECT) != DIALECT:
             raise SchemaDefinitionError(f"unsupported dialect {schema['$schema']!r}")
-        plain = json.loads(json.dumps(schema, default=_plain))    # plain dicts and lists
+        plain = json.loads(json.dumps(schema, default=_plain))  # plain dicts and lists
         plain.pop("$schema", None)
         try:
-            self._validate = fastjsonschema.compile(plain, handlers={}, use_default=False,
-                                                    use_formats=False)
+            self._validate = fastjsonschema.compile(
+                plain, handlers={}, use_default=False, use_formats=False
+            )
         except fastjsonschema.JsonSchemaDefinitionException as error:
             raise SchemaDefinitionError(str(error)) from None
         self.schema = schema
@@ -173,7 +223,7 @@ def checker(schema: Mapping[str, Any], *, closed: bool = False) -> Checker:
     compiled = _BY_TEXT.get(text)
     if compiled is None:
         compiled = _BY_TEXT[text] = Checker(body)
-    if len(_BY_ID) >= _BY_ID_LIMIT:      # many fresh copies: forget them (content cache stays)
+    if len(_BY_ID) >= _BY_ID_LIMIT:  # many fresh copies: forget them (content cache stays)
         _BY_ID.clear()
     _BY_ID[key] = (schema, compiled)
     return compiled
@@ -202,6 +252,7 @@ def with_defaults(schema: Mapping[str, Any], value: Mapping[str, Any]) -> dict[s
 
 # ------------------------------------------------------------------ internals
 
+
 def _check_keywords(schema: Any, where: str) -> None:
     if isinstance(schema, bool):
         return
@@ -209,11 +260,15 @@ def _check_keywords(schema: Any, where: str) -> None:
         raise SchemaDefinitionError(f"{where}: a schema is an object or a boolean")
     unknown = sorted(set(schema) - KEYWORDS)
     if unknown:
-        raise SchemaDefinitionError(f"{where}: keyword(s) {', '.join(unknown)} are not "
-                                    "supported (see domain.schema_check.KEYWORDS)")
+        raise SchemaDefinitionError(
+            f"{where}: keyword(s) {', '.join(unknown)} are not "
+            "supported (see domain.schema_check.KEYWORDS)"
+        )
     if "items" in schema and not isinstance(schema["items"], (Mapping, bool)):
-        raise SchemaDefinitionError(f"{where}/items: an array form of items is draft-7 only; "
-                                    "draft 2020-12 spells it prefixItems")
+        raise SchemaDefinitionError(
+            f"{where}/items: an array form of items is draft-7 only; "
+            "draft 2020-12 spells it prefixItems"
+        )
     for key, sub in (schema.get("properties") or {}).items():
         _check_keywords(sub, f"{where}/properties/{key}")
     for key in _SUBSCHEMA:
@@ -258,8 +313,9 @@ def _between(low: Any, high: Any, unit: str = "") -> str:
     return f"at least {low}{unit}" if low is not None else f"at most {high}{unit}"
 
 
-def _phrase(rule: str | None, definition: Mapping[str, Any],
-            error: fastjsonschema.JsonSchemaValueException) -> str:
+def _phrase(
+    rule: str | None, definition: Mapping[str, Any], error: fastjsonschema.JsonSchemaValueException
+) -> str:
     """The message of a failed keyword (see :class:`Violation`)."""
     if rule == "type":
         kinds = definition.get("type")
@@ -276,14 +332,17 @@ def _phrase(rule: str | None, definition: Mapping[str, Any],
     if rule == "exclusiveMaximum":
         return f"must be less than {definition['exclusiveMaximum']}"
     if rule in ("minLength", "maxLength"):
-        return "must have " + _between(definition.get("minLength"),
-                                       definition.get("maxLength"), " characters")
+        return "must have " + _between(
+            definition.get("minLength"), definition.get("maxLength"), " characters"
+        )
     if rule in ("minItems", "maxItems"):
-        return "must have " + _between(definition.get("minItems"),
-                                       definition.get("maxItems"), " items")
+        return "must have " + _between(
+            definition.get("minItems"), definition.get("maxItems"), " items"
+        )
     if rule in ("minProperties", "maxProperties"):
-        return "must have " + _between(definition.get("minProperties"),
-                                       definition.get("maxProperties"), " fields")
+        return "must have " + _between(
+            definition.get("minProperties"), definition.get("maxProperties"), " fields"
+        )
     if rule == "uniqueItems":
         return "must not repeat an item"
     if rule == "multipleOf":
@@ -313,6 +372,7 @@ def _normalise_number(to_int: bool) -> Normaliser:
                 raise _NotFinite()
             return int(value) if to_int else value
         return value
+
     return number
 
 
@@ -325,11 +385,17 @@ def _normaliser(schema: Any) -> Normaliser | None:
         return None
     kinds = schema.get("type")
     kinds = {kinds} if isinstance(kinds, str) else set(kinds or ())
-    props = tuple((k, n) for k, sub in (schema.get("properties") or {}).items()
-                  if (n := _normaliser(sub)) is not None)
+    props = tuple(
+        (k, n)
+        for k, sub in (schema.get("properties") or {}).items()
+        if (n := _normaliser(sub)) is not None
+    )
     items = _normaliser(schema.get("items"))
-    number = (_normalise_number("integer" in kinds and "number" not in kinds)
-              if kinds & {"integer", "number"} else None)
+    number = (
+        _normalise_number("integer" in kinds and "number" not in kinds)
+        if kinds & {"integer", "number"}
+        else None
+    )
     if not (number or props or items):
         return None
 

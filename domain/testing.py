@@ -14,13 +14,15 @@ generic tests (``tests/``) read each installed game's settings with :func:`testi
 - :func:`redeal_cards`: the shared part of a re-deal: another arrangement of the cards a
   seat cannot see, written into a state's dumped form.
 """
+
 from __future__ import annotations
 
 import importlib
 import random
 import re
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping
+from typing import Any
 
 from domain.engine import Event
 
@@ -93,9 +95,13 @@ SetUp = tuple[int, Mapping[str, Any]]
 Redeal = Callable[[Any, int, random.Random], Any]
 
 
-def redeal_cards(dumped: Any, hidden: Iterable[str], rng: random.Random,
-                 class_of: Callable[[str], Hashable] = lambda card: None,
-                 extra: Iterable[str] = ()) -> Any:
+def redeal_cards(
+    dumped: Any,
+    hidden: Iterable[str],
+    rng: random.Random,
+    class_of: Callable[[str], Hashable] = lambda card: None,
+    extra: Iterable[str] = (),
+) -> Any:
     """Another arrangement of the cards a seat cannot see, in a state's dumped form.
 
     ``dumped``: a JSON-like value (``engine.dump_state(state)``); ``hidden``: the card ids

@@ -3,18 +3,19 @@
 No ``REDIS_URL`` => embedded mode: both the event store and RQ use one shared
 ``fakeredis.FakeServer`` per process (fakeredis state is per process; see embedded.py).
 """
+
 from __future__ import annotations
 
 import importlib
 import logging
 import threading
-from typing import Mapping
+from collections.abc import Mapping
 
 from domain.engine import Engine
 from service.config import Config
-from service.store.keys import Keys
 from service.match_service import MatchService
 from service.store.connections import rq_connection, store_connection
+from service.store.keys import Keys
 from workers.scheduling import TurnScheduler, turn_queue
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,12 @@ def archive_store(config: Config):
     return ArchiveStore(config.archive_url, config.key_prefix)
 
 
-def build_service(config: Config | None = None,
-                  engines: Mapping[str, Engine] | None = None, *,
-                  wait_for_queue: bool = False) -> MatchService:
+def build_service(
+    config: Config | None = None,
+    engines: Mapping[str, Engine] | None = None,
+    *,
+    wait_for_queue: bool = False,
+) -> MatchService:
     """A MatchService wired to the configured store and RQ queue (``config`` default
     ``Config.from_env()``; ``engines`` default ``ARENA_ENGINES`` or the game registry).
     ``wait_for_queue``: the RQ client retries through outages forever (a worker process;
@@ -61,26 +65,31 @@ def build_service(config: Config | None = None,
     config = config or Config.from_env()
     keys = Keys(config.key_prefix)
     queue = rq_queue(config, rq_connection(config, wait=wait_for_queue))
-    scheduler = TurnScheduler(queue, keys, job_timeout_s=config.bot_job_timeout_s,
-                              lease_s=config.worker_lease_s)
-    service = MatchService(store_connection(config, wait=wait_for_queue), keys, scheduler,
-                           engines if engines is not None else load_engines(config),
-                           snapshot_every=config.snapshot_every,
-                           append_attempts=config.append_attempts,
-                           blocking_reads=not config.embedded,
-                           fold_cache_size=config.fold_cache_size,
-                           reconcile_full_s=config.reconcile_full_s,
-                           index_shards=config.index_shards,
-                           abandon_after_s=config.abandon_after_s,
-                           bot_caps=config.bot_caps,
-                           compaction=config.compaction,
-                           idempotency_ttl_s=config.idempotency_ttl_s,
-                           archive=archive_store(config),
-                           archive_after_s=config.archive_after_s,
-                           archive_batch=config.archive_batch,
-                           finished_index_max=config.finished_index_max,
-                           wait_replicas=0 if config.embedded else config.wait_replicas,
-                           wait_ms=config.wait_ms)
+    scheduler = TurnScheduler(
+        queue, keys, job_timeout_s=config.bot_job_timeout_s, lease_s=config.worker_lease_s
+    )
+    service = MatchService(
+        store_connection(config, wait=wait_for_queue),
+        keys,
+        scheduler,
+        engines if engines is not None else load_engines(config),
+        snapshot_every=config.snapshot_every,
+        append_attempts=config.append_attempts,
+        blocking_reads=not config.embedded,
+        fold_cache_size=config.fold_cache_size,
+        reconcile_full_s=config.reconcile_full_s,
+        index_shards=config.index_shards,
+        abandon_after_s=config.abandon_after_s,
+        bot_caps=config.bot_caps,
+        compaction=config.compaction,
+        idempotency_ttl_s=config.idempotency_ttl_s,
+        archive=archive_store(config),
+        archive_after_s=config.archive_after_s,
+        archive_batch=config.archive_batch,
+        finished_index_max=config.finished_index_max,
+        wait_replicas=0 if config.embedded else config.wait_replicas,
+        wait_ms=config.wait_ms,
+    )
     service.config = config
     return service
 

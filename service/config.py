@@ -76,11 +76,12 @@ Each variable's parser, default and accepted values are in :data:`service.settin
   each name must be a package that exists; its engines are checked when the registry
   loads). Default: none.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from service import settings
 from service.store.quotas import BotCaps
@@ -122,8 +123,11 @@ class Config:
     @property
     def bot_caps(self) -> BotCaps:
         """The caps of :mod:`service.store.quotas` (``0``: no cap)."""
-        return BotCaps(budget=self.max_bot_budget, time_budget_ms=self.max_bot_time_ms,
-                       matches=self.max_bot_matches_per_client)
+        return BotCaps(
+            budget=self.max_bot_budget,
+            time_budget_ms=self.max_bot_time_ms,
+            matches=self.max_bot_matches_per_client,
+        )
 
     @property
     def embedded(self) -> bool:
@@ -144,11 +148,14 @@ class Config:
         cluster: RQ needs one standalone server). Raises ValueError for a cluster without
         ``RQ_REDIS_URL`` or an ``RQ_REDIS_URL`` naming a cluster."""
         if self.rq_redis_url and "+cluster://" in self.rq_redis_url:
-            raise ValueError("RQ_REDIS_URL must name a standalone Redis: RQ does not "
-                             "support Redis Cluster")
+            raise ValueError(
+                "RQ_REDIS_URL must name a standalone Redis: RQ does not support Redis Cluster"
+            )
         if self.redis_cluster and not self.rq_redis_url:
-            raise ValueError("REDIS_URL names a Redis Cluster: set RQ_REDIS_URL to a "
-                             "standalone Redis for RQ (RQ does not support Redis Cluster)")
+            raise ValueError(
+                "REDIS_URL names a Redis Cluster: set RQ_REDIS_URL to a "
+                "standalone Redis for RQ (RQ does not support Redis Cluster)"
+            )
         return self.rq_redis_url or self.redis_url
 
     @property
@@ -156,12 +163,12 @@ class Config:
         """The RQ queue name bot turns and timeouts go to."""
         return self.queue_name or f"{self.key_prefix}-turns"
 
-    def with_(self, **changes) -> "Config":
+    def with_(self, **changes) -> Config:
         """A copy with ``changes`` applied (dataclass ``replace``)."""
         return replace(self, **changes)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read the variables of :data:`service.settings.SERVICE` (listed in the module
         docstring) from ``env`` (default ``os.environ``).
 
@@ -201,7 +208,7 @@ class Config:
             game_packages=v["ARENA_GAME_PACKAGES"] or (),
         )
 
-    def check(self) -> "Config":
+    def check(self) -> Config:
         """Cross-variable checks of a process start (:func:`service.settings.read` checks
         each variable alone): RQ needs a standalone Redis. Returns ``self``.
 
@@ -211,8 +218,11 @@ class Config:
         """
         if self.redis_cluster and not self.rq_redis_url:
             raise settings.ConfigError(
-                "RQ_REDIS_URL", "", "a standalone redis:// URL (required when REDIS_URL "
-                "names a Redis Cluster: RQ does not support Cluster)")
+                "RQ_REDIS_URL",
+                "",
+                "a standalone redis:// URL (required when REDIS_URL "
+                "names a Redis Cluster: RQ does not support Cluster)",
+            )
         return self
 
     def to_env(self) -> dict[str, str]:
@@ -257,4 +267,3 @@ class Config:
         if self.game_packages:
             env["ARENA_GAME_PACKAGES"] = ",".join(self.game_packages)
         return env
-

@@ -3,6 +3,7 @@
 The API maps them (and ``domain.engine.RuleError``) to RFC 9457 problem+json; ``extra``
 fields become extension members (e.g. ``current_version``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,9 +73,12 @@ class VersionConflict(ServiceError):
     """409 ``version_conflict``: ``expected_version`` is stale; extra ``current_version``."""
 
     def __init__(self, expected: int, current: int):
-        super().__init__("version_conflict", 409,
-                         f"Expected version {expected} but the match is at version {current}.",
-                         current_version=current)
+        super().__init__(
+            "version_conflict",
+            409,
+            f"Expected version {expected} but the match is at version {current}.",
+            current_version=current,
+        )
 
 
 class DecisionMoved(ServiceError):
@@ -83,9 +87,13 @@ class DecisionMoved(ServiceError):
     ``current_decision_id`` (``None`` when nothing is pending) and ``current_version``."""
 
     def __init__(self, current: str | None, version: int):
-        super().__init__("decision_moved", 409,
-                         "Your pending decision is not the one this decision_id names any more.",
-                         current_decision_id=current, current_version=version)
+        super().__init__(
+            "decision_moved",
+            409,
+            "Your pending decision is not the one this decision_id names any more.",
+            current_decision_id=current,
+            current_version=version,
+        )
 
 
 class IdempotencyKeyReused(ServiceError):
@@ -94,9 +102,14 @@ class IdempotencyKeyReused(ServiceError):
     join, rematch, fork)."""
 
     def __init__(self, what: str = "command"):
-        detail = ("This Idempotency-Key was already used with a different command "
-                  "or precondition (expected_version, decision_id).") if what == "command" else \
-            "This Idempotency-Key was already used with a different request body."
+        detail = (
+            (
+                "This Idempotency-Key was already used with a different command "
+                "or precondition (expected_version, decision_id)."
+            )
+            if what == "command"
+            else "This Idempotency-Key was already used with a different request body."
+        )
         super().__init__("idempotency_key_reused", 422, detail)
 
 
@@ -119,8 +132,11 @@ class SpectatorsDisabled(ServiceError):
     ``spectators: false`` (public again once it has a result)."""
 
     def __init__(self):
-        super().__init__("spectators_disabled", 403,
-                         "This match has no spectators while it runs; send a seat token.")
+        super().__init__(
+            "spectators_disabled",
+            403,
+            "This match has no spectators while it runs; send a seat token.",
+        )
 
 
 class SeatResigned(ServiceError):
@@ -141,17 +157,25 @@ class NotASeatOfTheMatch(ServiceError):
     """409 ``rematch_seat_not_human``: only a human seat of the original claims a rematch seat."""
 
     def __init__(self, seat: int):
-        super().__init__("rematch_seat_not_human", 409,
-                         f"Seat {seat} was not a human seat of the original match.", seat=seat)
+        super().__init__(
+            "rematch_seat_not_human",
+            409,
+            f"Seat {seat} was not a human seat of the original match.",
+            seat=seat,
+        )
 
 
 class RematchSeatClaimed(ServiceError):
     """409 ``rematch_seat_claimed``: this seat already received its rematch token."""
 
     def __init__(self, seat: int, rematch_id: str):
-        super().__init__("rematch_seat_claimed", 409,
-                         f"Seat {seat} already claimed its seat in rematch {rematch_id}.",
-                         seat=seat, rematch_id=rematch_id)
+        super().__init__(
+            "rematch_seat_claimed",
+            409,
+            f"Seat {seat} already claimed its seat in rematch {rematch_id}.",
+            seat=seat,
+            rematch_id=rematch_id,
+        )
 
 
 class MatchExists(ServiceError):
@@ -166,8 +190,12 @@ class VersionOutOfRange(ServiceError):
     """422 ``version_out_of_range``: asked for a version the match does not have."""
 
     def __init__(self, version: Any, current: int):
-        super().__init__("version_out_of_range", 422,
-                         f"Version {version!r} is outside 1..{current}.", current_version=current)
+        super().__init__(
+            "version_out_of_range",
+            422,
+            f"Version {version!r} is outside 1..{current}.",
+            current_version=current,
+        )
 
 
 class InvalidLog(ServiceError):
@@ -192,11 +220,16 @@ class InvalidSeatBotOptions(ServiceError):
 
     def __init__(self, seat: int, field: str | None, message: str):
         where = [message] if field is None else {field: [message]}
-        super().__init__("validation_error", 400, f"Seat {seat}: {message}",
-                         errors={"seats": {str(seat): {"bot_options": where}}})
+        super().__init__(
+            "validation_error",
+            400,
+            f"Seat {seat}: {message}",
+            errors={"seats": {str(seat): {"bot_options": where}}},
+        )
 
 
 # -- players (issue 22) -------------------------------------------------------------------
+
 
 class PlayerNotFound(ServiceError):
     """404 ``player_not_found``: no player with that id."""

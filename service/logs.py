@@ -3,6 +3,7 @@ python-json-logger), the lowest level (``ARENA_LOG_LEVEL``), and the id of the H
 request being served (:data:`REQUEST_ID`, set by :mod:`api.request_id`) on every line
 logged while it is served (``request_id``; ``-`` outside a request).
 """
+
 from __future__ import annotations
 
 import logging
@@ -36,8 +37,9 @@ def formatter(log_format: str) -> logging.Formatter:
     if log_format == "json":
         from pythonjsonlogger.json import JsonFormatter
 
-        return JsonFormatter(JSON_FIELDS, rename_fields={"asctime": "time", "levelname": "level",
-                                                         "name": "logger"})
+        return JsonFormatter(
+            JSON_FIELDS, rename_fields={"asctime": "time", "levelname": "level", "name": "logger"}
+        )
     return logging.Formatter(TEXT_FORMAT)
 
 
@@ -77,11 +79,17 @@ def gunicorn_logconfig(env: Any = None) -> dict[str, Any]:
         "disable_existing_loggers": False,
         "filters": {"request_id": {"()": RequestIdFilter}},
         "formatters": {"arena": {"()": formatter, "log_format": log_format}},
-        "handlers": {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-                                "filters": ["request_id"], "formatter": "arena"}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "filters": ["request_id"],
+                "formatter": "arena",
+            }
+        },
         "root": {"level": level, "handlers": ["stderr"]},
-        "loggers": {"gunicorn.error": {"level": level, "handlers": ["stderr"],
-                                       "propagate": False},
-                    "gunicorn.access": {"level": "CRITICAL", "handlers": [],
-                                        "propagate": False}},
+        "loggers": {
+            "gunicorn.error": {"level": level, "handlers": ["stderr"], "propagate": False},
+            "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+        },
     }

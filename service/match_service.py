@@ -30,43 +30,51 @@ Shared by all of them: :mod:`service.usecases.context` (loading a match, the fol
 :mod:`service.usecases.after_append` (counters, snapshot, indexes, turn jobs after every append),
 over the Redis adapters of :mod:`service.store.stores`.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from domain.engine import Engine
+from service.log.codec import LOG_FORMATS
+from service.log.match_record import MatchRecord
+from service.scheduler import Scheduler
+from service.store.keys import Keys
+from service.store.player_store import PlayerStore
+from service.store.quotas import BotCaps, BotQuotas
+from service.store.rating_store import RatingStore
+from service.store.stores import Stores
+from service.upkeep.archive import Archiver
+from service.upkeep.compaction import Compactor
+from service.upkeep.housekeeping import Housekeeping
+from service.upkeep.reconcile import Reconciler
 from service.usecases.act import Act
 from service.usecases.after_append import AfterAppend
 from service.usecases.analysis import Analyses
-from service.upkeep.archive import Archiver
-from service.upkeep.compaction import Compactor
-from service.log.codec import LOG_FORMATS
 from service.usecases.context import Loaded, MatchContext, RequestReads
 from service.usecases.create_join import MAX_TURN_TIMEOUT_S, SEAT_KINDS, CreateJoin
-from service.upkeep.housekeeping import Housekeeping
 from service.usecases.idempotency import IdempotencyStore
-from service.store.keys import Keys
 from service.usecases.lifecycle import Lifecycle
 from service.usecases.lobby import Lobby
-from service.log.match_record import MatchRecord
 from service.usecases.ops import Ops
 from service.usecases.players import Players, is_player_key
 from service.usecases.ratings import Ratings, replay
-from service.store.player_store import PlayerStore
-from service.store.rating_store import RatingStore
-from service.store.quotas import BotCaps, BotQuotas
 from service.usecases.reads import Reads
-from service.upkeep.reconcile import Reconciler
-from service.scheduler import Scheduler
-from service.store.stores import Stores
 from service.usecases.turns import Turns
 
 if TYPE_CHECKING:
     from service.config import Config
 
-__all__ = ["MatchService", "Loaded", "SEAT_KINDS", "MAX_TURN_TIMEOUT_S", "LOG_FORMATS",
-           "is_player_key"]
+__all__ = [
+    "MatchService",
+    "Loaded",
+    "SEAT_KINDS",
+    "MAX_TURN_TIMEOUT_S",
+    "LOG_FORMATS",
+    "is_player_key",
+]
 
 
 class MatchService:
@@ -117,40 +125,74 @@ class MatchService:
     #: the settings it was built from (:func:`service.bootstrap.build_service`), else None
     config: Config | None = None
 
-    def __init__(self, redis, keys: Keys, scheduler: Scheduler | None = None,
-                 engines: Mapping[str, Engine] | None = None, *, snapshot_every: int = 50,
-                 append_attempts: int = 5, blocking_reads: bool = True,
-                 clock: Callable[[], datetime] | None = None, fold_cache_size: int = 1024,
-                 reconcile_full_s: float = 60.0, index_shards: int = 16,
-                 abandon_after_s: float = 86400.0, bot_caps: BotCaps | None = None,
-                 compaction: bool = True, idempotency_ttl_s: float = 3600.0, archive=None,
-                 archive_after_s: float = 604800.0, archive_batch: int = 100,
-                 wait_replicas: int = 0, wait_ms: int = 100, finished_index_max: int = 0):
+    def __init__(
+        self,
+        redis,
+        keys: Keys,
+        scheduler: Scheduler | None = None,
+        engines: Mapping[str, Engine] | None = None,
+        *,
+        snapshot_every: int = 50,
+        append_attempts: int = 5,
+        blocking_reads: bool = True,
+        clock: Callable[[], datetime] | None = None,
+        fold_cache_size: int = 1024,
+        reconcile_full_s: float = 60.0,
+        index_shards: int = 16,
+        abandon_after_s: float = 86400.0,
+        bot_caps: BotCaps | None = None,
+        compaction: bool = True,
+        idempotency_ttl_s: float = 3600.0,
+        archive=None,
+        archive_after_s: float = 604800.0,
+        archive_batch: int = 100,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
+        finished_index_max: int = 0,
+    ):
         self.redis = redis
         self.keys = keys
         self.scheduler = scheduler
-        self.stores = Stores.build(redis, keys, snapshot_every=snapshot_every,
-                                   blocking_reads=blocking_reads, index_shards=index_shards,
-                                   wait_replicas=wait_replicas, wait_ms=wait_ms)
-        self.ctx = MatchContext(self.stores, scheduler, engines, clock, fold_cache_size,
-                                append_attempts)
+        self.stores = Stores.build(
+            redis,
+            keys,
+            snapshot_every=snapshot_every,
+            blocking_reads=blocking_reads,
+            index_shards=index_shards,
+            wait_replicas=wait_replicas,
+            wait_ms=wait_ms,
+        )
+        self.ctx = MatchContext(
+            self.stores, scheduler, engines, clock, fold_cache_size, append_attempts
+        )
         self.ctx.archive = archive
-        self.compactor = Compactor(self.ctx, self.stores.compacted, enabled=compaction,
-                                   idem_ttl_s=idempotency_ttl_s)
-        self.archiver = None if archive is None else Archiver(
-            self.ctx, archive, after_s=archive_after_s, batch=archive_batch)
+        self.compactor = Compactor(
+            self.ctx, self.stores.compacted, enabled=compaction, idem_ttl_s=idempotency_ttl_s
+        )
+        self.archiver = (
+            None
+            if archive is None
+            else Archiver(self.ctx, archive, after_s=archive_after_s, batch=archive_batch)
+        )
         after_append = AfterAppend(self.ctx, self.compactor)
         self.quotas = BotQuotas(self.stores.bot_matches, bot_caps)
-        self._create_join = CreateJoin(self.ctx, after_append, self.quotas,
-                                       IdempotencyStore(redis, keys, idempotency_ttl_s))
+        self._create_join = CreateJoin(
+            self.ctx, after_append, self.quotas, IdempotencyStore(redis, keys, idempotency_ttl_s)
+        )
         self._act = Act(self.ctx, after_append)
         self._reads = Reads(self.ctx)
         self._turns = Turns(self.ctx, self._act)
         self._lobby = Lobby(self.ctx)
         self._lifecycle = Lifecycle(self.ctx, self._act, self._create_join, abandon_after_s)
-        self._reconciler = Reconciler(self.ctx, after_append, reconcile_full_s, self._lifecycle,
-                                      Housekeeping(self.compactor, self.archiver, scheduler,
-                                                   self.stores.index, finished_index_max))
+        self._reconciler = Reconciler(
+            self.ctx,
+            after_append,
+            reconcile_full_s,
+            self._lifecycle,
+            Housekeeping(
+                self.compactor, self.archiver, scheduler, self.stores.index, finished_index_max
+            ),
+        )
         self._ops = Ops(self.ctx)
         self._players = Players(self.ctx, PlayerStore(redis, keys))
         self._create_join.players = self._players
@@ -184,19 +226,29 @@ class MatchService:
     def _record(self, match_id: str) -> MatchRecord:
         return self.ctx.record(match_id)
 
-    def _load(self, match_id: str, upto: int | None = None,
-              record: MatchRecord | None = None) -> Loaded:
+    def _load(
+        self, match_id: str, upto: int | None = None, record: MatchRecord | None = None
+    ) -> Loaded:
         return self.ctx.load(match_id, upto, record)
 
     def _deadlines(self, match_id: str) -> dict[int, dict[str, Any]]:
         return self.stores.deadlines.all(match_id)
 
     # ------------------------------------------------------------------ create / join
-    def create_match(self, game: str, seats: list[dict], options: dict | None = None,
-                     turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True, client: str | None = None,
-                     idempotency_key: str | None = None, player_key: str | None = None,
-                     rated: bool = False) -> dict[str, Any]:
+    def create_match(
+        self,
+        game: str,
+        seats: list[dict],
+        options: dict | None = None,
+        turn_timeout_s: float | None = None,
+        *,
+        unlisted: bool = False,
+        spectators: bool = True,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+        player_key: str | None = None,
+        rated: bool = False,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.create_join.CreateJoin.create_match`; ``player_key``
         (a bearer player key) binds the first human seat to its player (that seat's name
         defaults to the player's). Raises InvalidPlayerKey."""
@@ -204,19 +256,38 @@ class MatchService:
         if player_key is not None:
             player_id = self._players.authenticate(player_key)
             seats = _named(seats, self._players.name_of(player_id))
-        return self._create_join.create_match(game, seats, options, turn_timeout_s,
-                                              unlisted=unlisted, spectators=spectators,
-                                              client=client, idempotency_key=idempotency_key,
-                                              player_id=player_id, rated=rated)
+        return self._create_join.create_match(
+            game,
+            seats,
+            options,
+            turn_timeout_s,
+            unlisted=unlisted,
+            spectators=spectators,
+            client=client,
+            idempotency_key=idempotency_key,
+            player_id=player_id,
+            rated=rated,
+        )
 
-    def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
-             client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
+    def fork(
+        self,
+        match_id: str,
+        version: int,
+        seats: list[dict] | None = None,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.create_join.CreateJoin.fork`."""
         return self._create_join.fork(match_id, version, seats, client, idempotency_key)
 
-    def join(self, match_id: str, seat: int, name: str | None = None,
-             idempotency_key: str | None = None,
-             player_key: str | None = None) -> dict[str, Any]:
+    def join(
+        self,
+        match_id: str,
+        seat: int,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+        player_key: str | None = None,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.create_join.CreateJoin.join`; ``player_key`` binds
         the seat to its player (the name defaults to the player's). Raises
         InvalidPlayerKey."""
@@ -226,8 +297,7 @@ class MatchService:
             name = name or self._players.name_of(player_id)
         return self._create_join.join(match_id, seat, name, idempotency_key, player_id)
 
-    def authenticate(self, match_id: str, token: str, *,
-                     reads: RequestReads | None = None) -> int:
+    def authenticate(self, match_id: str, token: str, *, reads: RequestReads | None = None) -> int:
         """See :meth:`service.usecases.create_join.CreateJoin.authenticate`; a player key
         (``pk.<id>.<secret>``) answers the seat bound to its player
         (:meth:`service.usecases.players.Players.seat_for`: InvalidPlayerKey 401,
@@ -260,15 +330,18 @@ class MatchService:
 
     def player_names(self, player_ids: list[str]) -> dict[str, str]:
         """id -> name of the known players among ``player_ids`` (one round trip)."""
-        return {pid: raw.get("name", "") for pid, raw in
-                self._players.store.get_many(sorted(set(player_ids))).items()}
+        return {
+            pid: raw.get("name", "")
+            for pid, raw in self._players.store.get_many(sorted(set(player_ids))).items()
+        }
 
     def match_ended(self, match_id: str) -> dict[str, Any]:
         """The end-of-match job: see :meth:`service.usecases.ratings.Ratings.on_match_ended`."""
         return self._ratings.on_match_ended(match_id)
 
-    def leaderboard(self, game: str, mode: str | None = None, offset: int = 0,
-                    limit: int = 50) -> dict[str, Any]:
+    def leaderboard(
+        self, game: str, mode: str | None = None, offset: int = 0, limit: int = 50
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.ratings.Ratings.leaderboard`; player entries carry
         their ``name`` (one more round trip for the names)."""
         board = self._ratings.leaderboard(game, mode, offset, limit)
@@ -286,24 +359,39 @@ class MatchService:
             ids |= set(self.ctx.archive.match_ids())
         return self._ratings.rebuild(ids, write)
 
-    def ratings_advance(self) -> int:
-        """See :meth:`service.usecases.ratings.Ratings.advance`."""
-        return self._ratings.advance()
-
     @staticmethod
     def ratings_replay(docs: list[Mapping[str, Any]]) -> dict[str, Any]:
         """See :func:`service.usecases.ratings.replay` (no storage)."""
         return replay(docs)
 
     # ------------------------------------------------------------------ act
-    def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
-            expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None, decision_id: str | None = None,
-            represent: bool = False, reads: RequestReads | None = None) -> dict[str, Any]:
+    def act(
+        self,
+        match_id: str,
+        seat: int,
+        command: dict,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        *,
+        cause: str = "player",
+        idem_field: str | None = None,
+        decision_id: str | None = None,
+        represent: bool = False,
+        reads: RequestReads | None = None,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.act.Act.act`."""
-        return self._act.act(match_id, seat, command, idempotency_key, expected_version,
-                             cause=cause, idem_field=idem_field, decision_id=decision_id,
-                             represent=represent, reads=reads)
+        return self._act.act(
+            match_id,
+            seat,
+            command,
+            idempotency_key,
+            expected_version,
+            cause=cause,
+            idem_field=idem_field,
+            decision_id=decision_id,
+            represent=represent,
+            reads=reads,
+        )
 
     # ------------------------------------------------------------------ reads
     def games(self) -> list[dict[str, Any]]:
@@ -324,18 +412,21 @@ class MatchService:
         else ``None``."""
         return self.ctx.folds.game_of(match_id)
 
-    def match_view(self, match_id: str, viewer: int | None, *,
-                   reads: RequestReads | None = None) -> dict[str, Any]:
+    def match_view(
+        self, match_id: str, viewer: int | None, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.match_view`."""
         return self._reads.match_view(match_id, viewer, reads=reads)
 
-    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
-                      reads: RequestReads | None = None) -> dict[str, Any]:
+    def legal_actions(
+        self, match_id: str, seat: int, wait_s: float = 0, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.legal_actions`."""
         return self._reads.legal_actions(match_id, seat, wait_s, reads=reads)
 
-    def representation(self, match_id: str, seat: int, *,
-                       reads: RequestReads | None = None) -> dict[str, Any]:
+    def representation(
+        self, match_id: str, seat: int, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.representation`."""
         return self._reads.representation(match_id, seat, reads=reads)
 
@@ -343,13 +434,21 @@ class MatchService:
         """See :meth:`service.usecases.reads.Reads.check_running`."""
         self._reads.check_running(match_id)
 
-    def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
-               limit: int = 500, views: bool = False) -> dict[str, Any]:
+    def events(
+        self,
+        match_id: str,
+        viewer: int | None,
+        after: int = 0,
+        wait_s: float = 0,
+        limit: int = 500,
+        views: bool = False,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.events`."""
         return self._reads.events(match_id, viewer, after, wait_s, limit, views)
 
-    def state_at(self, match_id: str, viewer: int | None, version: int,
-                 seat: int | None = None) -> dict[str, Any]:
+    def state_at(
+        self, match_id: str, viewer: int | None, version: int, seat: int | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.reads.Reads.state_at`."""
         return self._reads.state_at(match_id, viewer, version, seat)
 
@@ -371,14 +470,20 @@ class MatchService:
         return self._turns.run_turn_timeout(match_id, seat, version)
 
     # ------------------------------------------------------------------ lobby, lifecycle
-    def list_matches(self, game: str | None = None, status: str | None = None,
-                     open_seat: bool = False, cursor: str | None = None,
-                     limit: int = 20) -> dict[str, Any]:
+    def list_matches(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        open_seat: bool = False,
+        cursor: str | None = None,
+        limit: int = 20,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.lobby.Lobby.list_matches`."""
         return self._lobby.list_matches(game, status, open_seat, cursor, limit)
 
-    def resign(self, match_id: str, seat: int, *,
-               reads: RequestReads | None = None) -> dict[str, Any]:
+    def resign(
+        self, match_id: str, seat: int, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.lifecycle.Lifecycle.resign`."""
         return self._lifecycle.resign(match_id, seat, reads=reads)
 
@@ -386,8 +491,13 @@ class MatchService:
         """See :meth:`service.usecases.lifecycle.Lifecycle.abandon`."""
         return self._lifecycle.abandon(match_id)
 
-    def rematch(self, match_id: str, seat: int, client: str | None = None,
-                idempotency_key: str | None = None) -> dict[str, Any]:
+    def rematch(
+        self,
+        match_id: str,
+        seat: int,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.lifecycle.Lifecycle.rematch`."""
         return self._lifecycle.rematch(match_id, seat, client, idempotency_key)
 
@@ -400,8 +510,9 @@ class MatchService:
         """See :meth:`service.upkeep.reconcile.Reconciler.reclaim`."""
         return self._reconciler.reclaim()
 
-    def log(self, match_id: str, after: int = 0, upto: int | None = None,
-            limit: int | None = None) -> list[dict[str, Any]]:
+    def log(
+        self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         """The match's full envelopes (commands included: for operators, tools and tests;
         never sent to a viewer) with ``after < version <= upto``, from its stream or, once
         compacted, from its compacted log (:meth:`service.usecases.context.MatchContext.envelopes`).
@@ -429,8 +540,9 @@ class MatchService:
         """See :meth:`service.usecases.ops.Ops.collect`."""
         return self._ops.collect()
 
-    def request_analysis(self, match_id: str, budget: int | None = None
-                         ) -> tuple[dict[str, Any], bool]:
+    def request_analysis(
+        self, match_id: str, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
         """See :meth:`service.usecases.analysis.Analyses.request_match`."""
         return self._analyses.request_match(match_id, budget)
 
@@ -438,8 +550,9 @@ class MatchService:
         """See :meth:`service.usecases.analysis.Analyses.match_analysis`."""
         return self._analyses.match_analysis(match_id, budget)
 
-    def request_log_analysis(self, log_doc: Any, budget: int | None = None
-                             ) -> tuple[dict[str, Any], bool]:
+    def request_log_analysis(
+        self, log_doc: Any, budget: int | None = None
+    ) -> tuple[dict[str, Any], bool]:
         """See :meth:`service.usecases.analysis.Analyses.request_upload`."""
         return self._analyses.request_upload(log_doc, budget)
 

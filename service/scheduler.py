@@ -8,6 +8,7 @@ composition root (:func:`service.bootstrap.build_service`). A service built with
 :class:`service.store.keys.Keys` (``bot_job_id``, ``timeout_job_id``), so a job's
 identity, and with it the at-most-once guarantee, does not depend on the queue.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -23,14 +24,14 @@ class Scheduler(Protocol):
         (:func:`service.store.store_errors.store_state`)."""
         ...
 
-    def enqueue_bot_turn(self, match_id: str, version: int, seat: int, attempt: int = 1,
-                         at_front: bool = False) -> str:
+    def enqueue_bot_turn(
+        self, match_id: str, version: int, seat: int, attempt: int = 1, at_front: bool = False
+    ) -> str:
         """Run the bot of ``seat`` at ``version`` of the match now; a duplicate is a no-op.
         Returns the job id."""
         ...
 
-    def schedule_turn_timeout(self, match_id: str, seat: int, version: int,
-                              at: datetime) -> str:
+    def schedule_turn_timeout(self, match_id: str, seat: int, version: int, at: datetime) -> str:
         """Time ``seat`` out at ``at`` (aware UTC datetime; ``ValueError`` if naive) unless
         its decision of ``version`` moved first; a duplicate is a no-op. Returns the job id."""
         ...
@@ -61,8 +62,9 @@ class Scheduler(Protocol):
         """Re-enqueue a lost bot turn (reconcile); True when a job was enqueued."""
         ...
 
-    def revive_turn_timeout(self, match_id: str, seat: int, version: int,
-                            deadline: datetime) -> bool:
+    def revive_turn_timeout(
+        self, match_id: str, seat: int, version: int, deadline: datetime
+    ) -> bool:
         """Make sure the timeout job of a decision exists; True when it was (re)created."""
         ...
 

@@ -6,14 +6,16 @@ and what is accepted) instead of crashing or answering 500 later.
 service's tunables, logging); :mod:`api.settings` adds the HTTP API's. ``docs/
 configuration.md`` is rendered from these tables (``python -m api.config_table``).
 """
+
 from __future__ import annotations
 
 import importlib.util
 import os
 import re
 import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 #: Characters a key prefix may hold (``{``/``}`` would break the cluster hash tags).
 PREFIX_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -61,26 +63,31 @@ class Setting:
             if self.default is None:
                 return None
             raw = self.default
-        if not isinstance(raw, str):   # a Flask config value set in Python (tests)
+        if not isinstance(raw, str):  # a Flask config value set in Python (tests)
             raw = str(int(raw) if isinstance(raw, bool) else raw)
         try:
             return self.parse(raw)
         except ConfigError:
             raise
         except (ValueError, TypeError) as error:
-            reason = str(error) if str(error) and not str(error).startswith("invalid literal") else ""
+            reason = (
+                str(error) if str(error) and not str(error).startswith("invalid literal") else ""
+            )
             raise ConfigError(self.name, raw, self.accepts, reason) from None
 
 
 # -- parsers ------------------------------------------------------------------------------
 
+
 def integer(minimum: int) -> Callable[[str], int]:
     """Parser of a decimal integer >= ``minimum``."""
+
     def parse(raw: str) -> int:
         value = int(raw.strip())
         if value < minimum:
             raise ValueError(f"below {minimum}")
         return value
+
     return parse
 
 
@@ -102,20 +109,24 @@ def flag(raw: str) -> bool:
 
 def url(*schemes: str) -> Callable[[str], str]:
     """Parser of a URL with one of ``schemes`` and a non-empty rest; returns it unchanged."""
+
     def parse(raw: str) -> str:
         scheme, sep, rest = raw.strip().partition("://")
         if not sep or scheme.lower() not in schemes or not rest:
             raise ValueError("")
         return raw.strip()
+
     return parse
 
 
 def choice(*values: str) -> Callable[[str], str]:
     """Parser of one of ``values`` (exact)."""
+
     def parse(raw: str) -> str:
         if raw.strip() not in values:
             raise ValueError("")
         return raw.strip()
+
     return parse
 
 
@@ -208,80 +219,224 @@ def _s(name, default, parse, accepts, doc, readers=("api", "worker")) -> Setting
 
 #: The variables every process reads (service/config.py, service/logs.py, cli/).
 SERVICE: tuple[Setting, ...] = (
-    _s("REDIS_URL", None, url(*STORE_URL_SCHEMES),
-       "redis://, rediss://, unix://, redis+cluster:// or rediss+cluster:// URL",
-       "Event store Redis (`redis+cluster://host:port[,host:port...]`: a Redis Cluster "
-       "reached through any listed node). Unset: embedded mode (in-process fakeredis)."),
-    _s("RQ_REDIS_URL", None, url("redis", "rediss", "unix"),
-       "a standalone redis://, rediss:// or unix:// URL (RQ does not support Redis Cluster)",
-       "Redis of RQ (queue, scheduler, worker leases); default `REDIS_URL`; required with "
-       "a cluster `REDIS_URL`."),
-    _s("ARENA_REDIS_CLUSTER", "0", flag, "1/true/yes/on or 0/false/no/off",
-       "`1`: treat a plain `redis://host:port` `REDIS_URL` as a cluster seed node."),
-    _s("ARENA_REDIS_WAIT_REPLICAS", "0", integer(0), "an integer >= 0",
-       "Replicas that must hold each append before it is answered (`WAIT`, pipelined with "
-       "the append)."),
-    _s("ARENA_REDIS_WAIT_MS", "100", integer(1), "an integer >= 1 (milliseconds)",
-       "Bound of that wait; an append not confirmed in time is still answered (and logged)."),
-    _s("ARENA_KEY_PREFIX", "arena", key_prefix,
-       "1-64 characters of A-Z a-z 0-9 _ . : -",
-       "Prefix of every key; also names the RQ queue `<prefix>-turns`."),
-    _s("ARENA_QUEUE", None, key_prefix, "1-64 characters of A-Z a-z 0-9 _ . : -",
-       "RQ queue of bot turns and turn timeouts (default `<prefix>-turns`)."),
-    _s("ARENA_SNAPSHOT_EVERY", "50", integer(1), "an integer >= 1",
-       "Snapshot the folded state every N events."),
-    _s("ARENA_RECONCILE_S", "2.0", positive_number, SECONDS,
-       "Seconds between reconcile passes (one worker of the deployment runs each)."),
-    _s("ARENA_RECONCILE_FULL_S", "60", positive_number, SECONDS,
-       "Seconds between two full reconcile passes (the others scan only matches waiting "
-       "for a worker)."),
-    _s("ARENA_BOT_JOB_TIMEOUT_S", "30", positive_number, SECONDS,
-       "RQ kills a bot job running longer; reconcile treats it as lost."),
-    _s("ARENA_WORKER_LEASE_S", "3", positive_number, SECONDS,
-       "A worker's liveness lease and the scheduler lock last this long (refreshed 3x as "
-       "often)."),
-    _s("ARENA_WORKER_HEARTBEAT_FILE", "/tmp/arena-worker.heartbeat", text, "a file path",
-       "Rewritten by `arena worker` at every lease beat; `arena worker --check` reads it.",
-       ("worker",)),
-    _s("ARENA_APPEND_ATTEMPTS", "5", integer(1), "an integer >= 1",
-       "Attempts of a command sent without `expected_version` on a concurrent append."),
-    _s("ARENA_FOLD_CACHE_SIZE", "1024", integer(1), "an integer >= 1",
-       "Matches whose folded state each process keeps in memory between requests."),
-    _s("ARENA_INDEX_SHARDS", "16", integer(1), "an integer >= 1",
-       "Shards of the global indexes and counters (keep it fixed for a deployment's life)."),
-    _s("ARENA_ABANDON_AFTER_S", "86400", positive_number, SECONDS,
-       "A running match in which no human acted for this long ends `abandoned`."),
-    _s("ARENA_MAX_BOT_BUDGET", "512", integer(0), "an integer >= 0 (0: no cap)",
-       "Highest `budget` bot option a client may ask for."),
-    _s("ARENA_MAX_BOT_TIME_MS", "2000", integer(0), "an integer >= 0 (0: no cap)",
-       "Highest `time_budget_ms` bot option a client may ask for."),
-    _s("ARENA_MAX_BOT_MATCHES_PER_CLIENT", "4", integer(0), "an integer >= 0 (0: no cap)",
-       "Running matches with a bot seat one client (address) may have."),
-    _s("ARENA_COMPACTION", "1", flag, "1/true/yes/on or 0/false/no/off",
-       "Compact every finished match into one compressed key (`0`: keep its stream)."),
-    _s("ARENA_IDEMPOTENCY_TTL_S", "3600", positive_number, SECONDS,
-       "A match's idempotency records expire this long after it ended."),
-    _s("ARENA_ARCHIVE_URL", None, postgres_conninfo,
-       "a postgresql:// or postgres:// URL, or a libpq key=value string",
-       "PostgreSQL archive tier; unset: nothing leaves Redis."),
-    _s("ARENA_ARCHIVE_AFTER_S", "604800", positive_number, SECONDS,
-       "A compacted match moves to the archive this long after it ended."),
-    _s("ARENA_ARCHIVE_BATCH", "100", integer(1), "an integer >= 1",
-       "Matches moved to the archive per full reconcile pass."),
-    _s("ARENA_FINISHED_INDEX_MAX", "10000", integer(0), "an integer >= 0 (0: no bound)",
-       "Without an archive: finished matches kept listed in the lobby (older ones stay "
-       "readable by id)."),
-    _s("ARENA_ENGINES", None, module_attribute, "package.module[:attribute] (default ENGINES)",
-       "A `game_id -> Engine` mapping (or a callable returning one) replacing the game "
-       "registry (tests)."),
-    _s("ARENA_GAME_PACKAGES", None, game_packages,
-       "comma-separated packages that exist (e.g. examples)",
-       "Extra games beside the built-in ones: packages exposing `ENGINE`, or holding such "
-       "packages (`examples`: every example game). Default: none (docs/adding-a-game.md)."),
-    _s("ARENA_LOG_FORMAT", "text", choice("text", "json"), "text or json",
-       "Log lines as text or as one JSON object each (with `request_id` in a request)."),
-    _s("ARENA_LOG_LEVEL", "INFO", log_level, "DEBUG, INFO, WARNING, ERROR or CRITICAL",
-       "The lowest level logged."),
+    _s(
+        "REDIS_URL",
+        None,
+        url(*STORE_URL_SCHEMES),
+        "redis://, rediss://, unix://, redis+cluster:// or rediss+cluster:// URL",
+        "Event store Redis (`redis+cluster://host:port[,host:port...]`: a Redis Cluster "
+        "reached through any listed node). Unset: embedded mode (in-process fakeredis).",
+    ),
+    _s(
+        "RQ_REDIS_URL",
+        None,
+        url("redis", "rediss", "unix"),
+        "a standalone redis://, rediss:// or unix:// URL (RQ does not support Redis Cluster)",
+        "Redis of RQ (queue, scheduler, worker leases); default `REDIS_URL`; required with "
+        "a cluster `REDIS_URL`.",
+    ),
+    _s(
+        "ARENA_REDIS_CLUSTER",
+        "0",
+        flag,
+        "1/true/yes/on or 0/false/no/off",
+        "`1`: treat a plain `redis://host:port` `REDIS_URL` as a cluster seed node.",
+    ),
+    _s(
+        "ARENA_REDIS_WAIT_REPLICAS",
+        "0",
+        integer(0),
+        "an integer >= 0",
+        "Replicas that must hold each append before it is answered (`WAIT`, pipelined with "
+        "the append).",
+    ),
+    _s(
+        "ARENA_REDIS_WAIT_MS",
+        "100",
+        integer(1),
+        "an integer >= 1 (milliseconds)",
+        "Bound of that wait; an append not confirmed in time is still answered (and logged).",
+    ),
+    _s(
+        "ARENA_KEY_PREFIX",
+        "arena",
+        key_prefix,
+        "1-64 characters of A-Z a-z 0-9 _ . : -",
+        "Prefix of every key; also names the RQ queue `<prefix>-turns`.",
+    ),
+    _s(
+        "ARENA_QUEUE",
+        None,
+        key_prefix,
+        "1-64 characters of A-Z a-z 0-9 _ . : -",
+        "RQ queue of bot turns and turn timeouts (default `<prefix>-turns`).",
+    ),
+    _s(
+        "ARENA_SNAPSHOT_EVERY",
+        "50",
+        integer(1),
+        "an integer >= 1",
+        "Snapshot the folded state every N events.",
+    ),
+    _s(
+        "ARENA_RECONCILE_S",
+        "2.0",
+        positive_number,
+        SECONDS,
+        "Seconds between reconcile passes (one worker of the deployment runs each).",
+    ),
+    _s(
+        "ARENA_RECONCILE_FULL_S",
+        "60",
+        positive_number,
+        SECONDS,
+        "Seconds between two full reconcile passes (the others scan only matches waiting "
+        "for a worker).",
+    ),
+    _s(
+        "ARENA_BOT_JOB_TIMEOUT_S",
+        "30",
+        positive_number,
+        SECONDS,
+        "RQ kills a bot job running longer; reconcile treats it as lost.",
+    ),
+    _s(
+        "ARENA_WORKER_LEASE_S",
+        "3",
+        positive_number,
+        SECONDS,
+        "A worker's liveness lease and the scheduler lock last this long (refreshed 3x as often).",
+    ),
+    _s(
+        "ARENA_WORKER_HEARTBEAT_FILE",
+        "/tmp/arena-worker.heartbeat",
+        text,
+        "a file path",
+        "Rewritten by `arena worker` at every lease beat; `arena worker --check` reads it.",
+        ("worker",),
+    ),
+    _s(
+        "ARENA_APPEND_ATTEMPTS",
+        "5",
+        integer(1),
+        "an integer >= 1",
+        "Attempts of a command sent without `expected_version` on a concurrent append.",
+    ),
+    _s(
+        "ARENA_FOLD_CACHE_SIZE",
+        "1024",
+        integer(1),
+        "an integer >= 1",
+        "Matches whose folded state each process keeps in memory between requests.",
+    ),
+    _s(
+        "ARENA_INDEX_SHARDS",
+        "16",
+        integer(1),
+        "an integer >= 1",
+        "Shards of the global indexes and counters (keep it fixed for a deployment's life).",
+    ),
+    _s(
+        "ARENA_ABANDON_AFTER_S",
+        "86400",
+        positive_number,
+        SECONDS,
+        "A running match in which no human acted for this long ends `abandoned`.",
+    ),
+    _s(
+        "ARENA_MAX_BOT_BUDGET",
+        "512",
+        integer(0),
+        "an integer >= 0 (0: no cap)",
+        "Highest `budget` bot option a client may ask for.",
+    ),
+    _s(
+        "ARENA_MAX_BOT_TIME_MS",
+        "2000",
+        integer(0),
+        "an integer >= 0 (0: no cap)",
+        "Highest `time_budget_ms` bot option a client may ask for.",
+    ),
+    _s(
+        "ARENA_MAX_BOT_MATCHES_PER_CLIENT",
+        "4",
+        integer(0),
+        "an integer >= 0 (0: no cap)",
+        "Running matches with a bot seat one client (address) may have.",
+    ),
+    _s(
+        "ARENA_COMPACTION",
+        "1",
+        flag,
+        "1/true/yes/on or 0/false/no/off",
+        "Compact every finished match into one compressed key (`0`: keep its stream).",
+    ),
+    _s(
+        "ARENA_IDEMPOTENCY_TTL_S",
+        "3600",
+        positive_number,
+        SECONDS,
+        "A match's idempotency records expire this long after it ended.",
+    ),
+    _s(
+        "ARENA_ARCHIVE_URL",
+        None,
+        postgres_conninfo,
+        "a postgresql:// or postgres:// URL, or a libpq key=value string",
+        "PostgreSQL archive tier; unset: nothing leaves Redis.",
+    ),
+    _s(
+        "ARENA_ARCHIVE_AFTER_S",
+        "604800",
+        positive_number,
+        SECONDS,
+        "A compacted match moves to the archive this long after it ended.",
+    ),
+    _s(
+        "ARENA_ARCHIVE_BATCH",
+        "100",
+        integer(1),
+        "an integer >= 1",
+        "Matches moved to the archive per full reconcile pass.",
+    ),
+    _s(
+        "ARENA_FINISHED_INDEX_MAX",
+        "10000",
+        integer(0),
+        "an integer >= 0 (0: no bound)",
+        "Without an archive: finished matches kept listed in the lobby (older ones stay "
+        "readable by id).",
+    ),
+    _s(
+        "ARENA_ENGINES",
+        None,
+        module_attribute,
+        "package.module[:attribute] (default ENGINES)",
+        "A `game_id -> Engine` mapping (or a callable returning one) replacing the game "
+        "registry (tests).",
+    ),
+    _s(
+        "ARENA_GAME_PACKAGES",
+        None,
+        game_packages,
+        "comma-separated packages that exist (e.g. examples)",
+        "Extra games beside the built-in ones: packages exposing `ENGINE`, or holding such "
+        "packages (`examples`: every example game). Default: none (docs/adding-a-game.md).",
+    ),
+    _s(
+        "ARENA_LOG_FORMAT",
+        "text",
+        choice("text", "json"),
+        "text or json",
+        "Log lines as text or as one JSON object each (with `request_id` in a request).",
+    ),
+    _s(
+        "ARENA_LOG_LEVEL",
+        "INFO",
+        log_level,
+        "DEBUG, INFO, WARNING, ERROR or CRITICAL",
+        "The lowest level logged.",
+    ),
 )
 
 

@@ -1,10 +1,11 @@
 """Seat tokens: shown once, stored only as SHA-256, compared in constant time."""
+
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-from typing import Mapping
+from collections.abc import Mapping
 
 
 def new_token() -> str:

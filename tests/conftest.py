@@ -29,6 +29,7 @@
   seconds, fixtures tear down, and whatever is left (redis-servers, gunicorn, workers,
   Chromium) is killed; ``--quick`` runs the inner-loop subset (:mod:`tests.support.suite_plan`).
 """
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,8 @@ import signal
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -53,9 +54,13 @@ TEST_ENGINES = "tests.support.games:ENGINES"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--quick", action="store_true", default=False,
-                     help="the inner-loop subset: tests/unit without the tests marked slow "
-                          "(tests/support/suite_plan.py)")
+    parser.addoption(
+        "--quick",
+        action="store_true",
+        default=False,
+        help="the inner-loop subset: tests/unit without the tests marked slow "
+        "(tests/support/suite_plan.py)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -98,12 +103,14 @@ def _redis_lines(config: pytest.Config) -> list[str]:
     workers = getattr(config.option, "numprocesses", None)
     if isinstance(workers, int) and workers > 0:
         base = redis_env.db_of(url)
-        lines.append(f"xdist: {workers} workers, Redis databases {base}..{base + workers - 1} "
-                     f"(one each), a Redis Cluster per worker that runs cluster tests")
+        lines.append(
+            f"xdist: {workers} workers, Redis databases {base}..{base + workers - 1} "
+            f"(one each), a Redis Cluster per worker that runs cluster tests"
+        )
     return lines
 
 
-@pytest.hookimpl(tryfirst=True)   # before xdist reads the xdist_group marks
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``--quick`` deselects all but the inner-loop subset; every test gets its xdist group
     (:func:`tests.support.suite_plan.xdist_group`) for ``--dist loadgroup``."""
@@ -118,8 +125,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     groups: dict[str, str] = {}
     for item in items:
         mark = item.get_closest_marker("xdist_group")
-        group = (mark.args[0] if mark and mark.args else mark.kwargs.get("name")) if mark \
+        group = (
+            (mark.args[0] if mark and mark.args else mark.kwargs.get("name"))
+            if mark
             else suite_plan.xdist_group(item)
+        )
         if group:
             groups[item.nodeid] = str(group)
     if hasattr(config, "workerinput"):
@@ -176,7 +186,7 @@ def archive_url() -> Iterator[str]:
     """URL of a fresh PostgreSQL database for the archive tier (see module docstring)."""
     try:
         import psycopg
-    except ImportError as exc:   # pragma: no cover - a dependency of the project
+    except ImportError as exc:  # pragma: no cover - a dependency of the project
         pytest.skip(f"psycopg is not installed: {exc}")
     admin_url = os.environ.get("ARENA_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     try:
@@ -236,16 +246,21 @@ def service(fake_redis_server, key_prefix):
     from rq import Queue
 
     from service import bootstrap
-    from service.store.keys import Keys
     from service.match_service import MatchService
-    from workers.scheduling import TurnScheduler
+    from service.store.keys import Keys
     from tests.support.games import ENGINES
+    from workers.scheduling import TurnScheduler
 
     keys = Keys(key_prefix)
     queue = Queue(f"{key_prefix}-turns", connection=fakeredis.FakeRedis(server=fake_redis_server))
-    svc = MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True), keys,
-                       TurnScheduler(queue, keys, job_timeout_s=5), ENGINES,
-                       snapshot_every=5, blocking_reads=False)
+    svc = MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        keys,
+        TurnScheduler(queue, keys, job_timeout_s=5),
+        ENGINES,
+        snapshot_every=5,
+        blocking_reads=False,
+    )
     bootstrap.install(svc)
     yield svc
     bootstrap.reset()
@@ -255,8 +270,15 @@ def _cleanup(url: str, prefix: str) -> None:
     import redis
 
     conn = redis.Redis.from_url(url)
-    patterns = [f"{prefix}:*", f"rq:job:{prefix}-*", f"rq:*:{prefix}-turns*", f"rq:*{prefix}-*",
-                f"rq:queue:{prefix}-turns", f"rq:results:{prefix}-*", f"rq:execution*{prefix}-*"]
+    patterns = [
+        f"{prefix}:*",
+        f"rq:job:{prefix}-*",
+        f"rq:*:{prefix}-turns*",
+        f"rq:*{prefix}-*",
+        f"rq:queue:{prefix}-turns",
+        f"rq:results:{prefix}-*",
+        f"rq:execution*{prefix}-*",
+    ]
     for pattern in patterns:
         for key in conn.scan_iter(pattern, count=500):
             conn.delete(key)
@@ -284,9 +306,15 @@ def real_config(request, redis_url, key_prefix, store_kind):
     teardown)."""
     from service.config import Config
 
-    config = Config(redis_url=redis_url, key_prefix=key_prefix, snapshot_every=5,
-                    reconcile_s=0.5, bot_job_timeout_s=3, engines_path=TEST_ENGINES,
-                    max_bot_matches_per_client=0)
+    config = Config(
+        redis_url=redis_url,
+        key_prefix=key_prefix,
+        snapshot_every=5,
+        reconcile_s=0.5,
+        bot_job_timeout_s=3,
+        engines_path=TEST_ENGINES,
+        max_bot_matches_per_client=0,
+    )
     cluster_url = None
     if store_kind == "cluster":
         cluster_url = request.getfixturevalue("redis_cluster").url
@@ -321,28 +349,40 @@ def start_worker(real_config, tmp_path):
 
     procs: list[subprocess.Popen] = []
 
-    def start(name: str | None = None, extra_env: dict | None = None, ready: bool = False,
-              **changes) -> subprocess.Popen:
+    def start(
+        name: str | None = None, extra_env: dict | None = None, ready: bool = False, **changes
+    ) -> subprocess.Popen:
         config = real_config.with_(**changes) if changes else real_config
         env = {**os.environ, **config.to_env(), "PYTHONPATH": str(ROOT), **(extra_env or {})}
         name = name or f"{config.key_prefix}-w{len(procs)}"
         # logs go to a file: an unread pipe fills up and blocks the worker
         log_file = open(tmp_path / f"{name}.log", "ab")
-        proc = subprocess.Popen([sys.executable, "-m", "workers.runner", "--name", name],
-                                cwd=ROOT, env=env, start_new_session=True,
-                                stdout=log_file, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "workers.runner", "--name", name],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
         log_file.close()
         procs.append(proc)
         if ready:
             conn = redis.Redis.from_url(config.rq_url)
             lease = f"{config.key_prefix}:worker-lease:{name}.*"
             try:
-                started = wait_for(lambda: proc.poll() is not None or
-                                   next(conn.scan_iter(lease, count=1000), None), 300, 0.1)
+                started = wait_for(
+                    lambda: (
+                        proc.poll() is not None or next(conn.scan_iter(lease, count=1000), None)
+                    ),
+                    300,
+                    0.1,
+                )
             finally:
                 conn.close()
-            assert started and proc.poll() is None, \
+            assert started and proc.poll() is None, (
                 f"worker {name} did not start (exit {proc.poll()}; log {tmp_path / name}.log)"
+            )
         return proc
 
     yield start

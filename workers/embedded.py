@@ -6,6 +6,7 @@ thread (no signal handlers, ``TimerDeathPenalty`` instead of SIGALRM) holding a 
 lease, a thread runs the leased scheduler (:func:`workers.rq_runtime.run_scheduler`), and
 another runs ``MatchService.reconcile()`` every ``reconcile_s`` seconds.
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,8 +15,8 @@ import threading
 from rq.timeouts import TimerDeathPenalty
 
 from service import bootstrap
-from workers.lean_worker import LeanSimpleWorker
 from service.match_service import MatchService
+from workers.lean_worker import LeanSimpleWorker
 from workers.rq_runtime import LeasedScheduler, WorkerLease, run_scheduler
 from workers.scheduling import TurnScheduler
 
@@ -51,23 +52,28 @@ class EmbeddedRuntime:
         self.service = service
         self.interval_s = interval_s
         self.reconcile_s = reconcile_s
-        assert isinstance(service.scheduler, TurnScheduler)   # the RQ scheduler of bootstrap
+        assert isinstance(service.scheduler, TurnScheduler)  # the RQ scheduler of bootstrap
         self.queue = service.scheduler.queue
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.worker = ThreadWorker(service.scheduler.queues, connection=self.queue.connection)
         lease_s = getattr(service.scheduler, "lease_s", 3.0)
-        self.lease = WorkerLease(self.queue.connection,
-                                 service.keys.worker_lease(self.worker.name), lease_s)
-        self.scheduler = LeasedScheduler([self.queue], connection=self.queue.connection,
-                                         lock_s=lease_s, logging_level="WARNING")
+        self.lease = WorkerLease(
+            self.queue.connection, service.keys.worker_lease(self.worker.name), lease_s
+        )
+        self.scheduler = LeasedScheduler(
+            [self.queue], connection=self.queue.connection, lock_s=lease_s, logging_level="WARNING"
+        )
 
-    def start(self) -> "EmbeddedRuntime":
+    def start(self) -> EmbeddedRuntime:
         """Install the service for job functions and start the three threads."""
         bootstrap.install(self.service)
         self.lease.start()
-        for name, target in (("arena-worker", self._work), ("arena-scheduler", self._schedule),
-                             ("arena-reconcile", self._reconcile)):
+        for name, target in (
+            ("arena-worker", self._work),
+            ("arena-scheduler", self._schedule),
+            ("arena-reconcile", self._reconcile),
+        ):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
@@ -98,7 +104,9 @@ class EmbeddedRuntime:
                 log.exception("embedded reconcile pass failed")
 
 
-def start_embedded(service: MatchService | None = None, reconcile_s: float | None = None) -> EmbeddedRuntime:
+def start_embedded(
+    service: MatchService | None = None, reconcile_s: float | None = None
+) -> EmbeddedRuntime:
     """Start the embedded runtime for ``service`` (default: the process's service)."""
     service = service or bootstrap.get_service()
     period = reconcile_s or (service.config.reconcile_s if service.config else 2.0)

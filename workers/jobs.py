@@ -8,11 +8,13 @@ A job that meets a store outage (``service.store.store_errors``) ends normally w
 ``{"status": "store_unavailable"}``: nothing was decided, the turn is still pending, and
 reconcile enqueues it again once Redis answers — without counting it as a failed attempt.
 """
+
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from service.bootstrap import get_service
 from service.store.store_errors import STORE_UNAVAILABLE
@@ -25,8 +27,12 @@ def _through_outage(run: Callable[[], dict], what: str, kind: str) -> dict[str, 
     try:
         return run()
     except STORE_UNAVAILABLE as error:
-        log.warning("%s: store unavailable (%s: %s); reconcile retries it",
-                    what, type(error).__name__, error)
+        log.warning(
+            "%s: store unavailable (%s: %s); reconcile retries it",
+            what,
+            type(error).__name__,
+            error,
+        )
         return {"status": "store_unavailable"}
     finally:
         _observe(kind, time.perf_counter() - started)
@@ -42,15 +48,21 @@ def _observe(kind: str, seconds: float) -> None:
 
 def bot_turn(match_id: str, version: int, seat: int | None = None) -> dict:
     """Let the bot of ``seat`` (default: first pending bot) decide at ``version``."""
-    return _through_outage(lambda: get_service().run_bot_turn(match_id, version, seat),
-                           f"bot turn {match_id}@{version}", "bot_turn")
+    return _through_outage(
+        lambda: get_service().run_bot_turn(match_id, version, seat),
+        f"bot turn {match_id}@{version}",
+        "bot_turn",
+    )
 
 
 def turn_timeout(match_id: str, seat: int, version: int) -> dict:
     """Decide for ``seat`` with the engine's timeout bot if its deadline (started at
     ``version``) passed and it still has not acted."""
-    return _through_outage(lambda: get_service().run_turn_timeout(match_id, seat, version),
-                           f"turn timeout {match_id} seat {seat}@{version}", "turn_timeout")
+    return _through_outage(
+        lambda: get_service().run_turn_timeout(match_id, seat, version),
+        f"turn timeout {match_id} seat {seat}@{version}",
+        "turn_timeout",
+    )
 
 
 def reconcile() -> dict:
@@ -61,13 +73,17 @@ def reconcile() -> dict:
 def match_ended(match_id: str) -> dict:
     """After a match ended: count it for its players and fold it into the ratings when it
     is rated (exactly once, :mod:`service.usecases.ratings`)."""
-    return _through_outage(lambda: get_service().match_ended(match_id),
-                           f"match ended {match_id}", "match_ended")
+    return _through_outage(
+        lambda: get_service().match_ended(match_id), f"match ended {match_id}", "match_ended"
+    )
 
 
 def analysis(analysis_id: str, start: int = 0) -> dict:
     """Run the slice from turn ``start`` of the match analysis ``analysis_id`` (issue 23:
     :meth:`MatchService.run_analysis`, which enqueues the next slice); a finished, unknown
     or already run slice is a no-op."""
-    return _through_outage(lambda: get_service().run_analysis(analysis_id, start),
-                           f"analysis {analysis_id}@{start}", "analysis")
+    return _through_outage(
+        lambda: get_service().run_analysis(analysis_id, start),
+        f"analysis {analysis_id}@{start}",
+        "analysis",
+    )

@@ -33,6 +33,7 @@ raises ``StopRequested`` out of its loop and records nothing), so the process ru
 loop (:func:`workers.runner.run_worker`) reads this event to tell "stopped" from "the loop
 ended by itself".
 """
+
 from __future__ import annotations
 
 import threading
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from rq import SimpleWorker, Worker
 
-if TYPE_CHECKING:   # the mixin's methods call RQ's Worker ones through super()
+if TYPE_CHECKING:  # the mixin's methods call RQ's Worker ones through super()
     _WorkerBase = Worker
 else:
     _WorkerBase = object
@@ -60,8 +61,8 @@ class LeanWorkerMixin(_WorkerBase):
     heartbeat_every_s: float = HEARTBEAT_EVERY_S
     #: Set on a stop request (see module docstring); ``None``: nothing to tell.
     stop_event: threading.Event | None = None
-    _full_beat_at: float | None = None     # time.monotonic() of the last full-TTL beat
-    _state_written: str | None = None      # state this worker last wrote on its own
+    _full_beat_at: float | None = None  # time.monotonic() of the last full-TTL beat
+    _state_written: str | None = None  # state this worker last wrote on its own
 
     def request_stop(self, signum, frame):
         """RQ's warm shutdown (finish the running job, or leave the idle loop at once),
@@ -75,9 +76,9 @@ class LeanWorkerMixin(_WorkerBase):
         for when it is sent in one round trip or skipped. Same arguments as RQ's."""
         now = time.monotonic()
         if timeout is not None:
-            self._full_beat_at = None   # a shorter (job) TTL may have been set
+            self._full_beat_at = None  # a shorter (job) TTL may have been set
             return super().heartbeat(timeout, pipeline=pipeline)
-        if pipeline is not None:        # RQ's suspension check: a full beat in its pipeline
+        if pipeline is not None:  # RQ's suspension check: a full beat in its pipeline
             self._full_beat_at = now
             return super().heartbeat(None, pipeline=pipeline)
         if self._full_beat_at is not None and now - self._full_beat_at < self.heartbeat_every_s:

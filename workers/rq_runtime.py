@@ -22,6 +22,7 @@ scheduler with a short lock, and the loop that runs that scheduler through outag
   process dies on the first ``ConnectionError`` and is restarted only by the worker's
   10-minute maintenance pass).
 """
+
 from __future__ import annotations
 
 import json
@@ -79,8 +80,13 @@ class WorkerLease:
             there (``arena worker --check`` reads it).
     """
 
-    def __init__(self, connection, key: str, lease_s: float = DEFAULT_LEASE_S,
-                 heartbeat_file: str | os.PathLike | None = None):
+    def __init__(
+        self,
+        connection,
+        key: str,
+        lease_s: float = DEFAULT_LEASE_S,
+        heartbeat_file: str | os.PathLike | None = None,
+    ):
         self.connection = connection
         self.key = key
         self.lease_s = lease_s
@@ -100,14 +106,17 @@ class WorkerLease:
         if self.heartbeat_file is not None:
             try:
                 tmp = self.heartbeat_file.with_suffix(".tmp")
-                tmp.write_text(json.dumps({"at": time.time(), "redis": "ok" if ok else "down",
-                                           "pid": os.getpid()}))
+                tmp.write_text(
+                    json.dumps(
+                        {"at": time.time(), "redis": "ok" if ok else "down", "pid": os.getpid()}
+                    )
+                )
                 tmp.replace(self.heartbeat_file)
             except OSError:
                 log.warning("cannot write the heartbeat file %s", self.heartbeat_file)
         return ok
 
-    def start(self) -> "WorkerLease":
+    def start(self) -> WorkerLease:
         """Beat once now, then every ``lease_s / 3`` seconds in a daemon thread."""
         self.beat()
         self._thread = threading.Thread(target=self._run, name="arena-lease", daemon=True)
@@ -119,9 +128,10 @@ class WorkerLease:
         down = False
         while not self._stop.wait(period):
             ok = self.beat()
-            if ok == down:   # state changed
+            if ok == down:  # state changed
                 (log.info if ok else log.warning)(
-                    "worker lease %s: queue Redis %s", self.key, "back" if ok else "unreachable")
+                    "worker lease %s: queue Redis %s", self.key, "back" if ok else "unreachable"
+                )
             down = not ok
 
     def stop(self) -> None:
@@ -132,12 +142,13 @@ class WorkerLease:
         try:
             self.connection.delete(self.key)
         except RedisError:
-            pass   # it expires by itself
+            pass  # it expires by itself
 
 
 class Heartbeat(NamedTuple):
     """A worker's health as its heartbeat file tells it: ``healthy`` and why (``reason``,
     one line for ``arena worker --check``)."""
+
     healthy: bool
     reason: str
 
@@ -153,7 +164,9 @@ def check_heartbeat(path: str | os.PathLike, max_age_s: float) -> Heartbeat:
     if age > max_age_s:
         return Heartbeat(False, f"last heartbeat {age:.1f} s ago (more than {max_age_s:g} s)")
     if beat.get("redis") != "ok":
-        return Heartbeat(False, f"worker alive (heartbeat {age:.1f} s ago) but Redis is unreachable")
+        return Heartbeat(
+            False, f"worker alive (heartbeat {age:.1f} s ago) but Redis is unreachable"
+        )
     return Heartbeat(True, f"worker alive, heartbeat {age:.1f} s ago")
 
 
@@ -198,8 +211,9 @@ class LeasedScheduler(RQScheduler):
         if not self._scheduled_job_registries and self._acquired_locks:
             self.prepare_registries()
         for registry in self._scheduled_job_registries:
-            raw = self.connection.zrangebyscore(registry.key, 0, time.time(), start=0,
-                                                num=self.chunk)
+            raw = self.connection.zrangebyscore(
+                registry.key, 0, time.time(), start=0, num=self.chunk
+            )
             if not raw:
                 continue
             job_ids = [i.decode() if isinstance(i, bytes) else i for i in raw]
@@ -210,8 +224,9 @@ class LeasedScheduler(RQScheduler):
                     if job is not None and job.has_rate_limit:
                         continue
                     if job is not None:
-                        queue._enqueue_job(job, pipeline=pipe,
-                                           at_front=job.should_enqueue_at_front())
+                        queue._enqueue_job(
+                            job, pipeline=pipe, at_front=job.should_enqueue_at_front()
+                        )
                     registry.remove(job_id, pipeline=pipe)
                 pipe.execute()
             for job in jobs:
@@ -219,7 +234,8 @@ class LeasedScheduler(RQScheduler):
                     with self.connection.pipeline() as pipe:
                         registry.remove(job.id, pipeline=pipe)
                         queue._enqueue_rate_limited_job(
-                            job, pipeline=pipe, at_front=job.should_enqueue_at_front())
+                            job, pipeline=pipe, at_front=job.should_enqueue_at_front()
+                        )
                         pipe.execute()
         self._status = self.Status.STARTED
 
@@ -239,8 +255,9 @@ class LeasedScheduler(RQScheduler):
         names owned now. ``auto_start`` is ignored (no forked process)."""
         owned = set()
         for name in self._queue_names:
-            outcome = acquire_or_refresh_lock(self.connection, self.get_locking_key(name),
-                                              self.name, self.lock_s)
+            outcome = acquire_or_refresh_lock(
+                self.connection, self.get_locking_key(name), self.name, self.lock_s
+            )
             if outcome == "acquired":
                 log.info("scheduler %s acquired the lock of queue %s", self.name, name)
             if outcome != "taken":
@@ -267,8 +284,9 @@ def scheduler_pass(scheduler: LeasedScheduler) -> bool:
 MIN_WAIT_S = 0.01
 
 
-def run_scheduler(scheduler: LeasedScheduler, stop: threading.Event,
-                  interval_s: float = 0.5) -> None:
+def run_scheduler(
+    scheduler: LeasedScheduler, stop: threading.Event, interval_s: float = 0.5
+) -> None:
     """Run :func:`scheduler_pass` until ``stop`` is set: every ``interval_s``, or sooner
     when the lock holder's earliest scheduled job falls due before that
     (:meth:`LeasedScheduler.next_due`; at least :data:`MIN_WAIT_S` apart), so a timeout is
@@ -290,8 +308,9 @@ def run_scheduler(scheduler: LeasedScheduler, stop: threading.Event,
             backoff.reset()
         except RedisError as error:
             if not failing:
-                log.warning("scheduler %s: Redis error (%s); retrying with backoff",
-                            scheduler.name, error)
+                log.warning(
+                    "scheduler %s: Redis error (%s); retrying with backoff", scheduler.name, error
+                )
             failing = True
             delay = backoff.next()
         except Exception:  # noqa: BLE001 - a bad scheduled job must not stop all timeouts
@@ -301,4 +320,4 @@ def run_scheduler(scheduler: LeasedScheduler, stop: threading.Event,
     try:
         scheduler.release_locks()
     except RedisError:
-        pass   # the lock expires within lock_s
+        pass  # the lock expires within lock_s

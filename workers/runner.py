@@ -31,6 +31,7 @@ Each process's RQ worker name is ``<name or "arena">.<random>``: unique per inca
 a restarted worker never collides with its killed predecessor's registration (RQ keeps it
 for ``worker_ttl + 60`` s) and jobs the predecessor started are recognised as lost.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,21 +41,27 @@ import signal
 import threading
 import time
 
-
 from service import bootstrap
 from service.config import Config
 from service.store.connections import fail_fast_connection
 from service.store.store_errors import RedisError
+from service.upkeep.reconcile import SharedPasses
 from workers.embedded import EmbeddedRuntime, start_embedded
 from workers.lean_worker import LeanForkWorker, LeanSimpleWorker
-from service.upkeep.reconcile import SharedPasses
 from workers.rq_runtime import Backoff, LeasedScheduler, WorkerLease, run_scheduler, scheduler_pass
 from workers.scheduling import TurnScheduler
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run_worker", "start_embedded", "EmbeddedRuntime", "main", "worker_name",
-           "StopSignals", "WorkerStop"]
+__all__ = [
+    "run_worker",
+    "start_embedded",
+    "EmbeddedRuntime",
+    "main",
+    "worker_name",
+    "StopSignals",
+    "WorkerStop",
+]
 
 #: Seconds, in all, that a stopping worker waits for its background threads (scheduler,
 #: reconcile, reclaim: daemon threads whose work is safe to cut; a reconcile pass or an
@@ -119,8 +126,9 @@ def _reconcile_loop(period_s: float, stop: threading.Event, connection) -> None:
             failing = False
         except RedisError as error:
             if not failing:
-                log.warning("reconcile: Redis unavailable (%s); retrying every %.1f s",
-                            error, period_s)
+                log.warning(
+                    "reconcile: Redis unavailable (%s); retrying every %.1f s", error, period_s
+                )
             failing = True
         except Exception:  # noqa: BLE001 - a failed pass is retried next period
             log.exception("reconcile pass failed")
@@ -134,7 +142,7 @@ def _reclaim_loop(period_s: float, stop: threading.Event) -> None:
         try:
             service.reclaim()
         except RedisError:
-            pass   # the reconcile loop logs the outage
+            pass  # the reconcile loop logs the outage
         except Exception:  # noqa: BLE001 - a failed pass is retried next period
             log.exception("reclaim pass failed")
 
@@ -156,8 +164,13 @@ def _fail_fast_client(config: Config):
     return fail_fast_connection(url)
 
 
-def run_worker(config: Config | None = None, *, burst: bool = False, name: str | None = None,
-               fork: bool = False) -> bool:
+def run_worker(
+    config: Config | None = None,
+    *,
+    burst: bool = False,
+    name: str | None = None,
+    fork: bool = False,
+) -> bool:
     """Run a worker (see module docstring) on the turn queue until stopped (SIGTERM/SIGINT:
     RQ's warm shutdown), or until the queue is empty with ``burst``.
 
@@ -170,8 +183,10 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
     """
     config = config or Config.from_env()
     if config.embedded:
-        raise SystemExit("REDIS_URL is not set: a separate worker cannot see the embedded "
-                         "in-process Redis; `arena serve` runs its own worker threads.")
+        raise SystemExit(
+            "REDIS_URL is not set: a separate worker cannot see the embedded "
+            "in-process Redis; `arena serve` runs its own worker threads."
+        )
     stop = threading.Event()
     signals = StopSignals(stop)
     signals.install(interrupt=True)
@@ -181,30 +196,50 @@ def run_worker(config: Config | None = None, *, burst: bool = False, name: str |
         return False
 
 
-def _run_worker(config: Config, burst: bool, name: str | None, fork: bool,
-                stop: threading.Event, signals: StopSignals) -> bool:
+def _run_worker(
+    config: Config,
+    burst: bool,
+    name: str | None,
+    fork: bool,
+    stop: threading.Event,
+    signals: StopSignals,
+) -> bool:
     """:func:`run_worker` once its stop signals are installed."""
     service = bootstrap.install(bootstrap.build_service(config, wait_for_queue=True))
     warm_up(service)
-    assert isinstance(service.scheduler, TurnScheduler)   # the RQ scheduler of bootstrap
+    assert isinstance(service.scheduler, TurnScheduler)  # the RQ scheduler of bootstrap
     queue = service.scheduler.queue
     side = _fail_fast_client(config)
     worker_class = LeanForkWorker if fork else LeanSimpleWorker
-    scheduler = LeasedScheduler([queue], connection=side, lock_s=config.worker_lease_s,
-                                logging_level="INFO")
-    threads = [threading.Thread(target=_reconcile_loop, args=(config.reconcile_s, stop, side),
-                                name="arena-reconcile", daemon=True),
-               threading.Thread(target=_reclaim_loop, args=(config.worker_lease_s / 3, stop),
-                                name="arena-reclaim", daemon=True)]
+    scheduler = LeasedScheduler(
+        [queue], connection=side, lock_s=config.worker_lease_s, logging_level="INFO"
+    )
+    threads = [
+        threading.Thread(
+            target=_reconcile_loop,
+            args=(config.reconcile_s, stop, side),
+            name="arena-reconcile",
+            daemon=True,
+        ),
+        threading.Thread(
+            target=_reclaim_loop,
+            args=(config.worker_lease_s / 3, stop),
+            name="arena-reclaim",
+            daemon=True,
+        ),
+    ]
     if burst:
         try:
-            scheduler_pass(scheduler)     # due timeouts go to the queue once, as RQ's burst does
+            scheduler_pass(scheduler)  # due timeouts go to the queue once, as RQ's burst does
             scheduler.release_locks()
         except RedisError:
             log.exception("burst scheduler pass failed")
     else:
-        threads.append(threading.Thread(target=run_scheduler, args=(scheduler, stop),
-                                        name="arena-scheduler", daemon=True))
+        threads.append(
+            threading.Thread(
+                target=run_scheduler, args=(scheduler, stop), name="arena-scheduler", daemon=True
+            )
+        )
     for thread in threads:
         thread.start()
     worked = False
@@ -212,26 +247,35 @@ def _run_worker(config: Config, burst: bool, name: str | None, fork: bool,
     try:
         while not stop.is_set():
             rq_name = worker_name(name)
-            lease = WorkerLease(side, service.keys.worker_lease(rq_name), config.worker_lease_s,
-                                config.heartbeat_file).start()
-            worker = worker_class(service.scheduler.queues, connection=queue.connection,
-                                  name=rq_name)
+            lease = WorkerLease(
+                side,
+                service.keys.worker_lease(rq_name),
+                config.worker_lease_s,
+                config.heartbeat_file,
+            ).start()
+            worker = worker_class(
+                service.scheduler.queues, connection=queue.connection, name=rq_name
+            )
             worker.stop_event = stop
             try:
-                if not stop.is_set():     # a signal while the lease started
+                if not stop.is_set():  # a signal while the lease started
                     worked = worker.work(burst=burst, logging_level="INFO") or worked
             except RedisError:
                 # teardown (register_death) met an outage the retrying client gave up on
                 log.exception("worker %s ended on a Redis error", rq_name)
             finally:
-                signals.install(interrupt=False)   # RQ's handlers go with its loop
+                signals.install(interrupt=False)  # RQ's handlers go with its loop
                 lease.stop()
             signals.install(interrupt=True)
             if burst or stop.is_set():
                 break
             delay = backoff.next()
-            log.error("worker %s: RQ's work loop ended without a stop request; a new one "
-                      "starts in %.1f s", rq_name, delay)
+            log.error(
+                "worker %s: RQ's work loop ended without a stop request; a new one "
+                "starts in %.1f s",
+                rq_name,
+                delay,
+            )
             stop.wait(delay)
     finally:
         signals.install(interrupt=False)

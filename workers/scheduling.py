@@ -10,12 +10,13 @@ microsecond (:meth:`workers.turn_queue.TurnQueue.schedule_at`; RQ's ``enqueue_at
 whole seconds rounded down) with timezone-aware UTC datetimes only: RQ treats a naive
 datetime as *local* time, which made jobs fire hours early or late on non-UTC hosts.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -63,12 +64,12 @@ def timeout_prefix(keys: Keys) -> str:
 
 def utc_now() -> datetime:
     """The current time as an aware UTC datetime."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _aware(moment: datetime) -> datetime:
     """``moment`` as aware UTC; RQ's naive datetimes are UTC (``utcparse``)."""
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 class TurnScheduler:
@@ -84,21 +85,30 @@ class TurnScheduler:
     because the store was unavailable, does not count.
     """
 
-    def __init__(self, queue: Queue, keys: Keys, job_timeout_s: float = 30.0,
-                 max_attempts: int = 3, lease_s: float = 3.0):
-        self.queue = queue if isinstance(queue, TurnQueue) else \
-            TurnQueue.like(queue, timeout_prefix(keys))
+    def __init__(
+        self,
+        queue: Queue,
+        keys: Keys,
+        job_timeout_s: float = 30.0,
+        max_attempts: int = 3,
+        lease_s: float = 3.0,
+    ):
+        self.queue = (
+            queue if isinstance(queue, TurnQueue) else TurnQueue.like(queue, timeout_prefix(keys))
+        )
         self.keys = keys
         self.job_timeout_s = job_timeout_s
         self.max_attempts = max_attempts
         self.lease_s = lease_s
-        self._off_queue_since: dict[str, float] = {}   # job id -> time.monotonic()
+        self._off_queue_since: dict[str, float] = {}  # job id -> time.monotonic()
         self._lock = threading.Lock()
         #: match analyses (long jobs) wait on their own queue, which a worker serves only
         #: when no turn job is queued (RQ takes the first non-empty queue of its list)
-        self.analysis_queue = Queue(f"{self.queue.name}-analysis",
-                                    connection=self.queue.connection,
-                                    serializer=self.queue.serializer)
+        self.analysis_queue = Queue(
+            f"{self.queue.name}-analysis",
+            connection=self.queue.connection,
+            serializer=self.queue.serializer,
+        )
 
     @property
     def queues(self) -> list[Queue]:
@@ -111,9 +121,16 @@ class TurnScheduler:
         same id already in Redis makes this a no-op. Returns the job id."""
         job_id = self.keys.analysis_job_id(analysis_id, start, run)
         try:
-            self.analysis_queue.enqueue(ANALYSIS, analysis_id, start, job_id=job_id, unique=True,
-                                        job_timeout=ANALYSIS_JOB_TIMEOUT_S,
-                                        result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
+            self.analysis_queue.enqueue(
+                ANALYSIS,
+                analysis_id,
+                start,
+                job_id=job_id,
+                unique=True,
+                job_timeout=ANALYSIS_JOB_TIMEOUT_S,
+                result_ttl=RESULT_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+            )
         except DuplicateJobError:
             pass
         return job_id
@@ -148,18 +165,29 @@ class TurnScheduler:
         except NoSuchJobError:
             return None
 
-    def enqueue_bot_turn(self, match_id: str, version: int, seat: int, attempt: int = 1,
-                         at_front: bool = False) -> str:
+    def enqueue_bot_turn(
+        self, match_id: str, version: int, seat: int, attempt: int = 1, at_front: bool = False
+    ) -> str:
         """Enqueue ``bot_turn(match_id, version, seat)`` now (``at_front``: ahead of the
         queued bot turns, behind the due timeouts, for a turn that already waited for a
         lost job); a job with the same id
         (match + version + seat) already in Redis makes this a no-op. Returns the job id."""
         job_id = self.keys.bot_job_id(match_id, version, seat)
         try:
-            self.queue.enqueue(BOT_TURN, match_id, version, seat, job_id=job_id, unique=True,
-                               job_timeout=max(1, int(self.job_timeout_s)), result_ttl=RESULT_TTL_S,
-                               ttl=QUEUED_TTL_S, failure_ttl=FAILURE_TTL_S,
-                               meta={"attempt": attempt}, at_front=at_front)
+            self.queue.enqueue(
+                BOT_TURN,
+                match_id,
+                version,
+                seat,
+                job_id=job_id,
+                unique=True,
+                job_timeout=max(1, int(self.job_timeout_s)),
+                result_ttl=RESULT_TTL_S,
+                ttl=QUEUED_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                meta={"attempt": attempt},
+                at_front=at_front,
+            )
         except DuplicateJobError:
             pass
         return job_id
@@ -170,10 +198,17 @@ class TurnScheduler:
         is idempotent). Returns the job id."""
         job_id = self.keys.rating_job_id(match_id)
         try:
-            self.queue.enqueue(MATCH_ENDED, match_id, job_id=job_id, unique=True,
-                               job_timeout=max(1, int(self.job_timeout_s)),
-                               result_ttl=RESULT_TTL_S, ttl=QUEUED_TTL_S,
-                               failure_ttl=FAILURE_TTL_S, meta={"attempt": 1})
+            self.queue.enqueue(
+                MATCH_ENDED,
+                match_id,
+                job_id=job_id,
+                unique=True,
+                job_timeout=max(1, int(self.job_timeout_s)),
+                result_ttl=RESULT_TTL_S,
+                ttl=QUEUED_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                meta={"attempt": 1},
+            )
         except DuplicateJobError:
             pass
         return job_id
@@ -188,13 +223,18 @@ class TurnScheduler:
         if at.tzinfo is None:
             raise ValueError("turn timeouts need a timezone-aware datetime")
         job_id = self.keys.timeout_job_id(match_id, seat, version)
-        job = self.queue.create_job(TURN_TIMEOUT, args=(match_id, seat, version),
-                                    job_id=job_id, result_ttl=RESULT_TTL_S,
-                                    failure_ttl=FAILURE_TTL_S, status=JobStatus.SCHEDULED,
-                                    timeout=max(1, int(self.job_timeout_s)))
+        job = self.queue.create_job(
+            TURN_TIMEOUT,
+            args=(match_id, seat, version),
+            job_id=job_id,
+            result_ttl=RESULT_TTL_S,
+            failure_ttl=FAILURE_TTL_S,
+            status=JobStatus.SCHEDULED,
+            timeout=max(1, int(self.job_timeout_s)),
+        )
         job.enqueue_at_front = True
         try:
-            self.queue.schedule_at(job, at.astimezone(timezone.utc))
+            self.queue.schedule_at(job, at.astimezone(UTC))
         except DuplicateJobError:
             pass
         return job_id
@@ -204,10 +244,19 @@ class TurnScheduler:
         of the bot turns (used by reconcile: its deadline has passed already)."""
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         try:
-            self.queue.enqueue(TURN_TIMEOUT, match_id, seat, version, job_id=job_id, unique=True,
-                               result_ttl=RESULT_TTL_S, ttl=QUEUED_TTL_S,
-                               failure_ttl=FAILURE_TTL_S,
-                               job_timeout=max(1, int(self.job_timeout_s)), at_front=True)
+            self.queue.enqueue(
+                TURN_TIMEOUT,
+                match_id,
+                seat,
+                version,
+                job_id=job_id,
+                unique=True,
+                result_ttl=RESULT_TTL_S,
+                ttl=QUEUED_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                job_timeout=max(1, int(self.job_timeout_s)),
+                at_front=True,
+            )
         except DuplicateJobError:
             pass
         return job_id
@@ -235,7 +284,7 @@ class TurnScheduler:
         from rq.registry import ScheduledJobRegistry
 
         score = self.connection.zscore(ScheduledJobRegistry(queue=self.queue).key, job_id)
-        return None if score is None else datetime.fromtimestamp(score, timezone.utc)
+        return None if score is None else datetime.fromtimestamp(score, UTC)
 
     def worker_alive(self, worker_name: str | None) -> bool:
         """True when the RQ worker ``worker_name`` holds its lease (it beat less than
@@ -253,7 +302,7 @@ class TurnScheduler:
         now = time.monotonic()
         with self._lock:
             since = self._off_queue_since.setdefault(job_id, now)
-            if len(self._off_queue_since) > 10_000:   # forget very old sightings
+            if len(self._off_queue_since) > 10_000:  # forget very old sightings
                 for key, at in list(self._off_queue_since.items()):
                     if now - at > 600:
                         del self._off_queue_since[key]
@@ -299,8 +348,10 @@ class TurnScheduler:
         self._seen(job_id)
         if status == JobStatus.STARTED:
             started = job.started_at
-            if started is not None and \
-                    (utc_now() - _aware(started)).total_seconds() > self.job_timeout_s:
+            if (
+                started is not None
+                and (utc_now() - _aware(started)).total_seconds() > self.job_timeout_s
+            ):
                 return "dead"
             return "alive" if self.worker_alive(job.worker_name) else "lost"
         return "dead"
@@ -317,9 +368,10 @@ class TurnScheduler:
         names = []
         for execution_id in job.execution_registry.get_execution_ids():
             try:
-                execution = Execution.fetch(id=execution_id, job_id=job.id,
-                                            connection=self.connection)
-            except ValueError:   # "not found": expired, its worker is long gone
+                execution = Execution.fetch(
+                    id=execution_id, job_id=job.id, connection=self.connection
+                )
+            except ValueError:  # "not found": expired, its worker is long gone
                 continue
             names.append(execution.worker_name)
         return bool(names) and not any(self.worker_alive(name) for name in names)
@@ -361,8 +413,11 @@ class TurnScheduler:
             log.warning("RQ could not delete job %s (%s); removing its keys", job.id, error)
         started = StartedJobRegistry(queue=self.queue)
         prefix = f"{job.id}:".encode()
-        stale = [m for m in conn.zrange(started.key, 0, -1)
-                 if (m if isinstance(m, bytes) else m.encode()).startswith(prefix)]
+        stale = [
+            m
+            for m in conn.zrange(started.key, 0, -1)
+            if (m if isinstance(m, bytes) else m.encode()).startswith(prefix)
+        ]
         pipe = conn.pipeline()
         pipe.lrem(self.queue.key, 0, job.id)
         if stale:
@@ -382,7 +437,7 @@ class TurnScheduler:
         if job is not None:
             attempt = int((job.meta or {}).get("attempt", 1))
             status = job.get_status(refresh=False)
-            if status in (JobStatus.FAILED, JobStatus.STARTED):   # raised, or killed running
+            if status in (JobStatus.FAILED, JobStatus.STARTED):  # raised, or killed running
                 attempt += 1
             if attempt > self.max_attempts:
                 log.error("bot turn %s failed %d times; giving up", job_id, attempt - 1)
@@ -392,15 +447,18 @@ class TurnScheduler:
         self.enqueue_bot_turn(match_id, version, seat, attempt=attempt, at_front=True)
         return True
 
-    def revive_turn_timeout(self, match_id: str, seat: int, version: int, deadline: datetime) -> bool:
+    def revive_turn_timeout(
+        self, match_id: str, seat: int, version: int, deadline: datetime
+    ) -> bool:
         """Make sure the timeout job for this decision exists: schedule it at ``deadline``
         (or enqueue now when overdue). True when a job had to be (re)created."""
         job_id = self.keys.timeout_job_id(match_id, seat, version)
         job = self._job(job_id)
         state = self.job_state(job_id, job)
         overdue = deadline < utc_now() - timedelta(seconds=OVERDUE_GRACE_S)
-        if state == "alive" and not (overdue and job is not None
-                                     and job.get_status(refresh=False) == JobStatus.SCHEDULED):
+        if state == "alive" and not (
+            overdue and job is not None and job.get_status(refresh=False) == JobStatus.SCHEDULED
+        ):
             return False
         # missing, dead, lost, or still "scheduled" well past its time (no scheduler holds
         # the queue's lock: it passes to another worker within ARENA_WORKER_LEASE_S)

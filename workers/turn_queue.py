@@ -16,6 +16,7 @@ the current whole second, so a timeout often ran up to 1 s before its deadline, 
 stores the deadline itself (a float score, plus 1 ms so that rounding never puts it before
 the deadline the job checks); the scheduler compares it with the current time as a float.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -59,30 +60,40 @@ class TurnQueue(Queue):
         self._insert = self.connection.register_script(INSERT_AFTER_HEAD)
 
     @classmethod
-    def like(cls, queue: Queue, front_prefix: str, connection=None) -> "TurnQueue":
+    def like(cls, queue: Queue, front_prefix: str, connection=None) -> TurnQueue:
         """A :class:`TurnQueue` with ``queue``'s name, serializer, default timeout and mode,
         on ``connection`` (default ``queue``'s)."""
-        return cls(queue.name, connection=connection or queue.connection,
-                   serializer=queue.serializer, default_timeout=queue._default_timeout,
-                   is_async=queue._is_async, front_prefix=front_prefix)
+        return cls(
+            queue.name,
+            connection=connection or queue.connection,
+            serializer=queue.serializer,
+            default_timeout=queue._default_timeout,
+            is_async=queue._is_async,
+            front_prefix=front_prefix,
+        )
 
     def push_job_id(self, job_id: str, pipeline=None, at_front: bool = False):
         """RQ's push; ``at_front`` inserts after the leading timeouts instead of ``LPUSH``."""
         if not at_front:
             return super().push_job_id(job_id, pipeline=pipeline, at_front=False)
-        return self._insert(keys=[self.key], args=[self.front_prefix, job_id],
-                            client=pipeline if pipeline is not None else self.connection)
+        return self._insert(
+            keys=[self.key],
+            args=[self.front_prefix, job_id],
+            client=pipeline if pipeline is not None else self.connection,
+        )
 
-    def _enqueue_async_job(self, job: Job, pipeline=None, at_front: bool = False,
-                           unique: bool = False) -> Job:
+    def _enqueue_async_job(
+        self, job: Job, pipeline=None, at_front: bool = False, unique: bool = False
+    ) -> Job:
         """RQ's, except a unique at-front enqueue: RQ's atomic unique save (raises
         ``DuplicateJobError``) without its ``LPUSH``, then :meth:`push_job_id`. A process
         dying between the two leaves a queued job off the list: reconcile sees it as lost
         after ``ARENA_WORKER_LEASE_S`` (:meth:`workers.scheduling.TurnScheduler.job_state`)
         and enqueues it again."""
         if not (unique and at_front):
-            return super()._enqueue_async_job(job, pipeline=pipeline, at_front=at_front,
-                                              unique=unique)
+            return super()._enqueue_async_job(
+                job, pipeline=pipeline, at_front=at_front, unique=unique
+            )
         self._prepare_for_queue(job)
         save_unique_job(self.connection, self.key, job, enqueue=False)
         self.push_job_id(job.id, at_front=True)
@@ -102,9 +113,16 @@ class TurnQueue(Queue):
             if value is not None:
                 fields += [key, value if isinstance(value, (bytes, str)) else str(value)]
         script = get_unique_schedule_script(self.connection)
-        created = script(keys=[job.key, registry.key, self.redis_queues_keys],
-                         args=[job.id, job.ttl if job.ttl is not None else -1,
-                               repr(at.timestamp() + SCORE_MARGIN_S), self.key, *fields])
+        created = script(
+            keys=[job.key, registry.key, self.redis_queues_keys],
+            args=[
+                job.id,
+                job.ttl if job.ttl is not None else -1,
+                repr(at.timestamp() + SCORE_MARGIN_S),
+                self.key,
+                *fields,
+            ],
+        )
         if not created:
             raise DuplicateJobError(f"Job with ID '{job.id}' already exists")
         return job

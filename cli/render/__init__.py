@@ -7,6 +7,7 @@ log and what its result adds (a solo rating, the A.I.Toma's outcome). Card faces
 (``tests/unit/test_cli_render_imports.py`` checks it). A game without a module of its own
 gets :data:`GENERIC`: the view's fields and the commands in words, never a JSON dump.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
@@ -30,8 +31,15 @@ from cli.render.common import (
     words,
 )
 
-__all__ = ["CardBook", "GameRenderer", "renderer_for", "render_result", "result_table",
-           "event_line", "SEATS_HELP"]
+__all__ = [
+    "CardBook",
+    "GameRenderer",
+    "renderer_for",
+    "render_result",
+    "result_table",
+    "event_line",
+    "SEATS_HELP",
+]
 
 
 @dataclass(frozen=True)
@@ -56,21 +64,32 @@ class GameRenderer:
     render_result_extras: Callable[[Console, Mapping[str, Any], int, CardBook], None]
     table_seats: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = lambda view: []
 
-    def render_events(self, console: Console, events: Iterable[Mapping[str, Any]],
-                      cards: CardBook, seats: Iterable[Mapping[str, Any]] = (),
-                      you: int | None = None, view: Mapping[str, Any] | None = None) -> None:
+    def render_events(
+        self,
+        console: Console,
+        events: Iterable[Mapping[str, Any]],
+        cards: CardBook,
+        seats: Iterable[Mapping[str, Any]] = (),
+        you: int | None = None,
+        view: Mapping[str, Any] | None = None,
+    ) -> None:
         """The events (already redacted for ``you``) in words, one dim line each; seats
         the game adds to the roster (the A.I.Toma) are named from ``view``."""
         roster = list(seats) + self.table_seats(view or {})
-        if cards.phrases is not None:       # the game's phrasebook: every event in words
+        if cards.phrases is not None:  # the game's phrasebook: every event in words
             for event in events:
-                console.print(Text(f"v{event.get('version')} " + cards.phrases.event(event, roster, you),
-                                   style="bold" if event.get("seat") == you and you is not None else "dim"))
+                console.print(
+                    Text(
+                        f"v{event.get('version')} " + cards.phrases.event(event, roster, you),
+                        style="bold" if event.get("seat") == you and you is not None else "dim",
+                    )
+                )
             return
         render_event_lines(console, events, lambda c: self.label(c, cards), roster, you)
 
-    def command_line(self, action: Mapping[str, Any], match: Mapping[str, Any], you: int,
-                     cards: CardBook) -> Text:
+    def command_line(
+        self, action: Mapping[str, Any], match: Mapping[str, Any], you: int, cards: CardBook
+    ) -> Text:
         """A legal command in words: the phrasebook's sentence (``Draft Y3 - 8 VP per
         ...``) when the game has one, else :attr:`action_line`."""
         if cards.phrases is not None:
@@ -80,9 +99,17 @@ class GameRenderer:
 
 def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
     extra = getattr(module, "table_seats", None)
-    return GameRenderer(game, title, module.SEATS_HELP, module.mode_name, module.render_view,
-                        module.action_line, module.label, module.render_result_extras,
-                        *([extra] if extra else []))
+    return GameRenderer(
+        game,
+        title,
+        module.SEATS_HELP,
+        module.mode_name,
+        module.render_view,
+        module.action_line,
+        module.label,
+        module.render_result_extras,
+        *([extra] if extra else []),
+    )
 
 
 def _generic_mode(seats: int, options: Mapping[str, Any] | None = None) -> str:
@@ -92,8 +119,10 @@ def _generic_mode(seats: int, options: Mapping[str, Any] | None = None) -> str:
 def _generic_view(console: Console, match: Mapping[str, Any], you: int, cards: CardBook) -> None:
     view = match.get("view") or {}
     console.rule(f"match {match.get('match_id')} - version {match.get('version')}")
-    lines = [f"{words(k)}: {value_words(k, v, lambda c: _generic_label(c, cards))}"
-             for k, v in view.items()]
+    lines = [
+        f"{words(k)}: {value_words(k, v, lambda c: _generic_label(c, cards))}"
+        for k, v in view.items()
+    ]
     console.print(Panel("\n".join(lines) or "(nothing to show)", title="your view", expand=False))
 
 
@@ -103,8 +132,9 @@ def _generic_label(card_id: str, cards: CardBook) -> str:
     return f"{card_id} {name}" if name else str(card_id)
 
 
-def _generic_action(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
-                    cards: CardBook) -> Text:
+def _generic_action(
+    action: Mapping[str, Any], match: Mapping[str, Any], you: int, cards: CardBook
+) -> Text:
     return generic_action(action, lambda c: _generic_label(c, cards))
 
 
@@ -113,8 +143,9 @@ def _no_extras(console: Console, match: Mapping[str, Any], you: int, cards: Card
 
 
 #: A game without a module of its own: its view's fields and commands in words.
-GENERIC = GameRenderer("", "", "", _generic_mode, _generic_view, _generic_action,
-                       _generic_label, _no_extras)
+GENERIC = GameRenderer(
+    "", "", "", _generic_mode, _generic_view, _generic_action, _generic_label, _no_extras
+)
 
 RENDERERS: dict[str, GameRenderer] = {
     "ai-100-human": _of(ai_100_human, "ai-100-human", "AI: 100% Human"),
@@ -131,16 +162,24 @@ def renderer_for(game: str | None) -> GameRenderer:
     return RENDERERS.get(game or "", GENERIC)
 
 
-def render_result(console: Console, match: Mapping[str, Any], you: int,
-                  cards: CardBook | None = None) -> None:
+def render_result(
+    console: Console, match: Mapping[str, Any], you: int, cards: CardBook | None = None
+) -> None:
     """The final ranking of a finished match as seat ``you`` received it (no empty
     column: :func:`result_table`), what the game adds (a solo rating, the A.I.Toma's
     outcome) and the revealed seed (provable fairness)."""
     cards = cards or CardBook()
     result = match.get("result") or (match.get("view") or {}).get("result") or {}
-    console.print(result_table(result, match.get("seats") or [],
-                               f"final result of match {match.get('match_id')}", you,
-                               match.get("game"), match.get("resigned") or ()))
+    console.print(
+        result_table(
+            result,
+            match.get("seats") or [],
+            f"final result of match {match.get('match_id')}",
+            you,
+            match.get("game"),
+            match.get("resigned") or (),
+        )
+    )
     renderer_for(match.get("game")).render_result_extras(console, match, you, cards)
     line = seed_line(match)
     if line:

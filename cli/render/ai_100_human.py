@@ -19,6 +19,7 @@ stack's count (R-SOLO-SETUP, R-SOLO-LINE), and the rating ladder ("Scoring",
 R-SOLO-RESULT). Copy targets (099-104, R-COPY) are named with the board they lie on: a
 neighbour's tableau, the neutral grid or the draft grid.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -44,8 +45,14 @@ GRID_SIZE = 3
 STANDEE, OFFERED, LADDER_MARK = "\u265f", "\u25b6", "\u25c0"
 
 #: Rulebook card colours ("Card Anatomy") -> terminal styles.
-STYLES = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow",
-          "black": "bold white on grey23", "green": "bold green", "purple": "bold magenta"}
+STYLES = {
+    "red": "bold red",
+    "blue": "bold blue",
+    "yellow": "bold yellow",
+    "black": "bold white on grey23",
+    "green": "bold green",
+    "purple": "bold magenta",
+}
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "black": "K", "green": "G", "purple": "P"}
 
 
@@ -54,8 +61,10 @@ def card_label(card_id: str, cards: CardBook) -> Text:
     face = cards.get(card_id)
     if face is None:
         return Text(str(card_id))
-    return Text(f"{card_id} {LETTERS.get(face.get('color'), '?')}{face.get('number')}",
-                style=STYLES.get(face.get("color"), ""))
+    return Text(
+        f"{card_id} {LETTERS.get(face.get('color'), '?')}{face.get('number')}",
+        style=STYLES.get(face.get("color"), ""),
+    )
 
 
 def _corner(face: Mapping[str, Any], corner: str) -> Text:
@@ -77,9 +86,17 @@ def card_cell(card_id: str | None, cards: CardBook) -> Text:
     return text
 
 
-def card_grid(entries: Iterable[Mapping[str, Any]], title: str, rows: int, columns: int,
-              cards: CardBook, *, row_labels: list[Text] | None = None, column_labels: list[Text] | None = None,
-              marks: Mapping[tuple[int, int], Text] | None = None) -> Table:
+def card_grid(
+    entries: Iterable[Mapping[str, Any]],
+    title: str,
+    rows: int,
+    columns: int,
+    cards: CardBook,
+    *,
+    row_labels: list[Text] | None = None,
+    column_labels: list[Text] | None = None,
+    marks: Mapping[tuple[int, int], Text] | None = None,
+) -> Table:
     """A ``rows`` x ``columns`` table of the cards in ``entries`` (``[{"cell": [r, c],
     "card": id}]``); empty cells show a dot. ``row_labels`` / ``column_labels`` replace the
     plain indices; ``marks`` adds a line under the card of a cell (e.g. ``offered``)."""
@@ -107,8 +124,11 @@ def tableau_grid(tableau: Iterable[Mapping[str, Any]], title: str, cards: CardBo
     the frame (AI-2's end-of-game card) are listed under the grid."""
     entries = list(tableau)
     grid = card_grid(entries, title, ROWS, COLUMNS, cards)
-    outside = [f"{entry['card']} at {list(entry['cell'])}" for entry in entries
-               if not (0 <= entry["cell"][0] < ROWS and 0 <= entry["cell"][1] < COLUMNS)]
+    outside = [
+        f"{entry['card']} at {list(entry['cell'])}"
+        for entry in entries
+        if not (0 <= entry["cell"][0] < ROWS and 0 <= entry["cell"][1] < COLUMNS)
+    ]
     if outside:
         grid.caption = "outside the frame: " + ", ".join(outside)
     return grid
@@ -118,10 +138,13 @@ def neutral_grid_table(neutral: Iterable[Mapping[str, Any]], cards: CardBook) ->
     """The 2-player neutral grid (R-DUO-GRID): 3 rows (the tableau's rows, read by 111-114)
     and 4 columns, 0-1 revealed in Phase 1, 2-3 in Phase 2; the grid is each player's
     second neighbour for black cards and gains no VP."""
-    labels = [Text(f"{column}\nphase {1 + column // NEUTRAL_COLUMNS_PER_PHASE}")
-              for column in range(NEUTRAL_COLUMNS)]
-    grid = card_grid(neutral, "neutral grid", NEUTRAL_ROWS, NEUTRAL_COLUMNS, cards,
-                     column_labels=labels)
+    labels = [
+        Text(f"{column}\nphase {1 + column // NEUTRAL_COLUMNS_PER_PHASE}")
+        for column in range(NEUTRAL_COLUMNS)
+    ]
+    grid = card_grid(
+        neutral, "neutral grid", NEUTRAL_ROWS, NEUTRAL_COLUMNS, cards, column_labels=labels
+    )
     grid.caption = "your second neighbour for black cards (it gains no VP)"
     return grid
 
@@ -142,8 +165,9 @@ def draft_grid_table(solo: Mapping[str, Any], cards: CardBook) -> Table:
     dividers = solo.get("dividers") or {}
     standee = solo.get("standee")
     rows = [_divider("row", i, c, standee) for i, c in enumerate(dividers.get("rows") or [])]
-    columns = [_divider("column", i, c, standee)
-               for i, c in enumerate(dividers.get("columns") or [])]
+    columns = [
+        _divider("column", i, c, standee) for i, c in enumerate(dividers.get("columns") or [])
+    ]
     entries = list(solo.get("draft_grid") or [])
     offered = set(solo.get("offer") or [])
     marks: dict[tuple[int, int], Text] = {}
@@ -152,9 +176,16 @@ def draft_grid_table(solo: Mapping[str, Any], cards: CardBook) -> Table:
             marks[tuple(entry["cell"])] = Text(f"{OFFERED} offered", style="bold reverse green")
     for cell in solo.get("tilted") or []:
         marks.setdefault(tuple(cell), Text("tilted", style="dim italic"))
-    grid = card_grid(entries, "draft grid", GRID_SIZE, GRID_SIZE, cards,
-                     row_labels=rows if len(rows) == GRID_SIZE else None,
-                     column_labels=columns if len(columns) == GRID_SIZE else None, marks=marks)
+    grid = card_grid(
+        entries,
+        "draft grid",
+        GRID_SIZE,
+        GRID_SIZE,
+        cards,
+        row_labels=rows if len(rows) == GRID_SIZE else None,
+        column_labels=columns if len(columns) == GRID_SIZE else None,
+        marks=marks,
+    )
     grid.caption = f"timer stack: {solo.get('timer_count', 0)} cards face down"
     return grid
 
@@ -171,8 +202,9 @@ def ladder_rung(ladder: Iterable[Mapping[str, Any]], score: int) -> str | None:
     return bottom
 
 
-def ladder_table(ladder: Iterable[Mapping[str, Any]], score: int,
-                 final: str | None = None) -> Table:
+def ladder_table(
+    ladder: Iterable[Mapping[str, Any]], score: int, final: str | None = None
+) -> Table:
     """The solo rating ladder ("Scoring"): one row per rating with its lowest score, best
     first; the rung ``score`` reaches is marked (``final`` rating once the match is over,
     else where the score stands now)."""
@@ -183,12 +215,18 @@ def ladder_table(ladder: Iterable[Mapping[str, Any]], score: int,
         table.add_column(column)
     lowest = min((r["from"] for r in rungs if r.get("from") is not None), default=None)
     for rung in rungs:
-        since = (f"{rung['from']} VP" if rung.get("from") is not None
-                 else f"{lowest - 1} VP or less" if lowest is not None else "")
+        since = (
+            f"{rung['from']} VP"
+            if rung.get("from") is not None
+            else f"{lowest - 1} VP or less"
+            if lowest is not None
+            else ""
+        )
         here = rung["rating"] == reached
-        mark = (f"{LADDER_MARK} final: {score} VP" if final else f"{LADDER_MARK} now: {score} VP")
-        table.add_row(rung["rating"], since, mark if here else "",
-                      style="bold green" if here else None)
+        mark = f"{LADDER_MARK} final: {score} VP" if final else f"{LADDER_MARK} now: {score} VP"
+        table.add_row(
+            rung["rating"], since, mark if here else "", style="bold green" if here else None
+        )
     return table
 
 
@@ -208,7 +246,6 @@ def _objective_text(objective_id: str, cards: CardBook) -> str:
     return f"{objective_id}: {objective.get('text', '')}" if objective is not None else objective_id
 
 
-
 def scores_table(match: Mapping[str, Any], you: int) -> Table:
     """One row per seat: who, AI card, VP (and this turn's VP), counts, what it must do."""
     view = match.get("view") or {}
@@ -218,12 +255,24 @@ def scores_table(match: Mapping[str, Any], you: int) -> Table:
         table.add_column(column)
     for seat in view.get("seats") or []:
         index = seat["seat"]
-        status = (f"to do: {seat['pending']}" if seat.get("pending")
-                  else "decided" if seat.get("decided") else "waiting")
-        table.add_row(str(index), who(index, seats, you), seat.get("ai_card") or "(hidden)",
-                      str(seat["score"]), f"+{seat.get('turn_vp', 0)}",
-                      str(seat.get("hand_count", "-")), str(seat.get("reserve_count", "-")), status,
-                      style="bold" if index == you else None)
+        status = (
+            f"to do: {seat['pending']}"
+            if seat.get("pending")
+            else "decided"
+            if seat.get("decided")
+            else "waiting"
+        )
+        table.add_row(
+            str(index),
+            who(index, seats, you),
+            seat.get("ai_card") or "(hidden)",
+            str(seat["score"]),
+            f"+{seat.get('turn_vp', 0)}",
+            str(seat.get("hand_count", "-")),
+            str(seat.get("reserve_count", "-")),
+            status,
+            style="bold" if index == you else None,
+        )
     return table
 
 
@@ -242,8 +291,10 @@ def neighbour_boards(view: Mapping[str, Any], you: int) -> list[tuple[str, list[
         return [("the draft grid", list((view.get("solo") or {}).get("draft_grid") or []))]
     if mode == "duo":
         opponent = 1 - you
-        return [(f"seat {opponent}'s tableau (opponent)", list(tableaux.get(opponent, []))),
-                ("the neutral grid", list(view.get("neutral_grid") or []))]
+        return [
+            (f"seat {opponent}'s tableau (opponent)", list(tableaux.get(opponent, []))),
+            ("the neutral grid", list(view.get("neutral_grid") or [])),
+        ]
     count = view.get("seat_count") or len(tableaux)
     seats = []
     for seat in ((you + 1) % count, (you - 1) % count):
@@ -279,12 +330,15 @@ def mode_name(seats: int, options: Mapping[str, Any] | None = None) -> str:
 def header(match: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """``match m - version 9 - phase 1, turn 2, step draft - solo mode - deck 40 cards``."""
     mode = view.get("mode")
-    passing = {"solo": "solo mode",
-               "duo": "2-player mode - hands pass to your opponent after scoring"}.get(
-        mode, f"standard game - hand passes {view.get('pass_direction')}")
-    return (f"match {match.get('match_id')} - version {match.get('version')} - "
-            f"phase {view.get('phase')}, turn {view.get('turn')}, step {view.get('step')} - "
-            f"{passing} - deck {view.get('deck_count')} cards")
+    passing = {
+        "solo": "solo mode",
+        "duo": "2-player mode - hands pass to your opponent after scoring",
+    }.get(mode, f"standard game - hand passes {view.get('pass_direction')}")
+    return (
+        f"match {match.get('match_id')} - version {match.get('version')} - "
+        f"phase {view.get('phase')}, turn {view.get('turn')}, step {view.get('step')} - "
+        f"{passing} - deck {view.get('deck_count')} cards"
+    )
 
 
 def mode_boards(view: Mapping[str, Any], you: int, cards: CardBook) -> list[Any]:
@@ -296,14 +350,19 @@ def mode_boards(view: Mapping[str, Any], you: int, cards: CardBook) -> list[Any]
         opponent = 1 - you
         parts: list[Any] = [neutral_grid_table(view.get("neutral_grid") or [], cards)]
         if opponent in seat_views:
-            parts.append(tableau_grid(seat_views[opponent]["tableau"],
-                                      f"seat {opponent}'s tableau (opponent)", cards))
+            parts.append(
+                tableau_grid(
+                    seat_views[opponent]["tableau"], f"seat {opponent}'s tableau (opponent)", cards
+                )
+            )
         return parts
     if mode == "solo":
         solo = view.get("solo") or {}
         score = seat_views.get(you, {}).get("score", 0)
-        return [draft_grid_table(solo, cards),
-                ladder_table(solo.get("ladder") or [], score, solo.get("rating"))]
+        return [
+            draft_grid_table(solo, cards),
+            ladder_table(solo.get("ladder") or [], score, solo.get("rating")),
+        ]
     return []
 
 
@@ -316,9 +375,11 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     mine = view.get("you") or {}
     seat_views = {s["seat"]: s for s in view.get("seats") or []}
     objectives = "\n".join(
-        ("[bold]>[/] " if view.get("current_objective") == oid else "  ") +
-        f"phase {phase[-1]} " + _objective_text(oid, cards)
-        for phase, oid in sorted((view.get("objectives") or {}).items()))
+        ("[bold]>[/] " if view.get("current_objective") == oid else "  ")
+        + f"phase {phase[-1]} "
+        + _objective_text(oid, cards)
+        for phase, oid in sorted((view.get("objectives") or {}).items())
+    )
     console.rule(header(match, view))
     if objectives:
         console.print(Panel(objectives, title="objectives", expand=False))
@@ -326,12 +387,16 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     boards = mode_boards(view, you, cards)
     if boards:
         console.print(Group(*boards))
-    parts: list[Any] = [tableau_grid(seat_views.get(you, {}).get("tableau") or [],
-                                     "your tableau", cards)]
+    parts: list[Any] = [
+        tableau_grid(seat_views.get(you, {}).get("tableau") or [], "your tableau", cards)
+    ]
     if mine.get("ai_card"):
         parts.append(card_list("your AI card", [mine["ai_card"]], cards))
-    for title, key in (("your reserve", "reserve"), ("your hand", "hand"),
-                       ("dealt: keep some for your reserve", "dealt")):
+    for title, key in (
+        ("your reserve", "reserve"),
+        ("your hand", "hand"),
+        ("dealt: keep some for your reserve", "dealt"),
+    ):
         if mine.get(key):
             parts.append(card_list(title, mine[key], cards))
     if mine.get("pending") in COPY_DECISIONS and view.get("mode") not in ("duo", "solo"):
@@ -340,12 +405,15 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     console.print(Group(*parts))
     if mine.get("pending"):
         deadline = match.get("deadline")
-        console.print(f"[bold]your decision:[/] {str(mine['pending']).replace('_', ' ')}" +
-                      (f" (deadline {deadline}; then a bot decides for you)" if deadline else ""))
+        console.print(
+            f"[bold]your decision:[/] {str(mine['pending']).replace('_', ' ')}"
+            + (f" (deadline {deadline}; then a bot decides for you)" if deadline else "")
+        )
 
 
-def describe_action(action: Mapping[str, Any], cards: CardBook,
-                    where: Mapping[str, list[str]] | None = None) -> Text:
+def describe_action(
+    action: Mapping[str, Any], cards: CardBook, where: Mapping[str, list[str]] | None = None
+) -> Text:
     """One legal command as a line a player reads (``place 082 Y3 at row 0, column 2``).
 
     ``where`` (:func:`copy_sources`) names the board of a copy target: ``copy 037 B3 from
@@ -357,8 +425,11 @@ def describe_action(action: Mapping[str, Any], cards: CardBook,
             continue
         if key in ("card", "copy") and isinstance(value, str):
             target = key == "copy" or copying
-            label = (Text("copy ").append_text(card_label(value, cards)) if key == "copy"
-                     else card_label(value, cards))
+            label = (
+                Text("copy ").append_text(card_label(value, cards))
+                if key == "copy"
+                else card_label(value, cards)
+            )
             if target and where and value in where:
                 label.append(" from " + " or ".join(where[value]), style="italic")
             parts.append(label)
@@ -368,8 +439,9 @@ def describe_action(action: Mapping[str, Any], cards: CardBook,
                 listed.append(", " if index else "").append_text(card_label(card, cards))
             parts.append(listed)
         elif key in ("cell", "from", "to") and isinstance(value, list) and len(value) == 2:
-            parts.append(Text(f"{'at' if key == 'cell' else key} row {value[0]}, "
-                              f"column {value[1]}"))
+            parts.append(
+                Text(f"{'at' if key == 'cell' else key} row {value[0]}, column {value[1]}")
+            )
         elif key == "cells" and isinstance(value, list):
             parts.append(Text(" <-> ".join(f"row {c[0]}, column {c[1]}" for c in value)))
         elif key == "side":
@@ -379,8 +451,9 @@ def describe_action(action: Mapping[str, Any], cards: CardBook,
     return Text(" ").join(parts)
 
 
-def action_line(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
-                cards: CardBook) -> Text:
+def action_line(
+    action: Mapping[str, Any], match: Mapping[str, Any], you: int, cards: CardBook
+) -> Text:
     """The menu line of ``action`` (:func:`describe_action` with the copy targets' boards)."""
     return describe_action(action, cards, copy_sources(match.get("view") or {}, you))
 
@@ -390,8 +463,9 @@ def label(card_id: str, cards: CardBook) -> str:
     return card_label(card_id, cards).plain
 
 
-def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
-                         cards: CardBook) -> None:
+def render_result_extras(
+    console: Console, match: Mapping[str, Any], you: int, cards: CardBook
+) -> None:
     """The score breakdown (``result["breakdown"]``: each seat's VP from its Development
     cards, the Phase 1 and Phase 2 objectives and its AI card, adding up to its score);
     in solo mode the rating ("Scoring" ladder, R-SOLO-RESULT: ``result["rating"]``) and
@@ -403,16 +477,27 @@ def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
         return
     scores = result.get("scores") or [0]
     ladder = ((match.get("view") or {}).get("solo") or {}).get("ladder") or []
-    console.print(Panel(Text(f"{result['rating']} ({scores[0]} VP)",
-                             style="bold red" if not result.get("winners") else "bold green"),
-                        title="solo rating", expand=False))
+    console.print(
+        Panel(
+            Text(
+                f"{result['rating']} ({scores[0]} VP)",
+                style="bold red" if not result.get("winners") else "bold green",
+            ),
+            title="solo rating",
+            expand=False,
+        )
+    )
     if ladder:
         console.print(ladder_table(ladder, scores[0], result["rating"]))
 
 
 #: The sources of ``result["breakdown"]`` in the rulebook's words.
-SOURCE_WORDS = {"cards": "Development cards", "objective_1": "Phase 1 objective",
-                "objective_2": "Phase 2 objective", "ai_card": "AI card"}
+SOURCE_WORDS = {
+    "cards": "Development cards",
+    "objective_1": "Phase 1 objective",
+    "objective_2": "Phase 2 objective",
+    "ai_card": "AI card",
+}
 
 
 def breakdown_table(result: Mapping[str, Any], seats: list[Mapping[str, Any]], you: int) -> Table:
@@ -426,10 +511,24 @@ def breakdown_table(result: Mapping[str, Any], seats: list[Mapping[str, Any]], y
     table.add_column("total", justify="right")
     scores = list(result.get("scores") or [])
     for seat, row in enumerate(parts):
-        name = "you" if seat == you else next(
-            (f"seat {seat} ({s.get('bot')} bot)" if s.get("bot") else s.get("name") or f"seat {seat}"
-             for s in seats if s.get("seat") == seat), f"seat {seat}")
-        table.add_row(name, *[str(row.get(k, 0)) for k in sources],
-                      str(scores[seat]) if seat < len(scores) else "-",
-                      style="bold" if seat == you else None)
+        name = (
+            "you"
+            if seat == you
+            else next(
+                (
+                    f"seat {seat} ({s.get('bot')} bot)"
+                    if s.get("bot")
+                    else s.get("name") or f"seat {seat}"
+                    for s in seats
+                    if s.get("seat") == seat
+                ),
+                f"seat {seat}",
+            )
+        )
+        table.add_row(
+            name,
+            *[str(row.get(k, 0)) for k in sources],
+            str(scores[seat]) if seat < len(scores) else "-",
+            style="bold" if seat == you else None,
+        )
     return table

@@ -11,6 +11,7 @@ imports nothing of ``domain``. Colour is never the only carrier: every card carr
 colour letter (B blue, R red, Y yellow, P purple, G green) and kind letter (H human,
 M mech, U mutant, R rogue, A A.I.Lien).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -28,29 +29,46 @@ from cli.render.common import generic_action, who
 SCALE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15)
 COLOUR_LETTER = {"blue": "B", "red": "R", "yellow": "Y", "purple": "P", "green": "G"}
 KIND_LETTER = {"human": "H", "mech": "M", "mutant": "U", "rogue": "R", "ailien": "A"}
-STYLES = {"blue": "bold blue", "red": "bold red", "yellow": "bold yellow",
-          "purple": "bold magenta", "green": "bold green"}
+STYLES = {
+    "blue": "bold blue",
+    "red": "bold red",
+    "yellow": "bold yellow",
+    "purple": "bold magenta",
+    "green": "bold green",
+}
 #: "A.I.Toma difficulty — starting cards" in the rulebook's words.
-DIFFICULTY_NAMES = {"handy_man": "Handy-Man", "boss": "Boss", "endboss": "Endboss",
-                    "untamed": "Untamed A.I."}
-PHASE_NAMES = {"faction": "Game Setup: choose your faction", "draft": "Expert Variant draft",
-               "recruitment": "Phase 1: Recruitment", "battle": "Phase 2: Battle",
-               "ended": "the game is over"}
+DIFFICULTY_NAMES = {
+    "handy_man": "Handy-Man",
+    "boss": "Boss",
+    "endboss": "Endboss",
+    "untamed": "Untamed A.I.",
+}
+PHASE_NAMES = {
+    "faction": "Game Setup: choose your faction",
+    "draft": "Expert Variant draft",
+    "recruitment": "Phase 1: Recruitment",
+    "battle": "Phase 2: Battle",
+    "ended": "the game is over",
+}
 
 #: What a pending decision asks, in words.
-DECISIONS = {"choose_faction": "keep one of your 2 offered factions",
-             "recruit": "your Recruitment move (or ready)",
-             "react": "the reaction window: react or pass",
-             "choose": "answer the open effect decision",
-             "place_card": "place your battle card (it fits no active unit)",
-             "choose_special": "keep one of the drawn Special Units",
-             "draft_special": "draft a Special Unit for your health stack",
-             "order_health": "order your health stack"}
+DECISIONS = {
+    "choose_faction": "keep one of your 2 offered factions",
+    "recruit": "your Recruitment move (or ready)",
+    "react": "the reaction window: react or pass",
+    "choose": "answer the open effect decision",
+    "place_card": "place your battle card (it fits no active unit)",
+    "choose_special": "keep one of the drawn Special Units",
+    "draft_special": "draft a Special Unit for your health stack",
+    "order_health": "order your health stack",
+}
 
 #: ``--seats`` help in the rulebook's words.
-SEATS_HELP = ("1 = Solo Mode against the A.I.Toma, 2 = a duel (Cooperative Mode against the "
-              "A.I.Toma with --option mode=coop), 3-4 = the competitive game, 5-8 = the 5-8 "
-              "Player Variant")
+SEATS_HELP = (
+    "1 = Solo Mode against the A.I.Toma, 2 = a duel (Cooperative Mode against the "
+    "A.I.Toma with --option mode=coop), 3-4 = the competitive game, 5-8 = the 5-8 "
+    "Player Variant"
+)
 
 
 def mode_name(seats: int, options: Mapping[str, Any] | None = None) -> str:
@@ -59,7 +77,9 @@ def mode_name(seats: int, options: Mapping[str, Any] | None = None) -> str:
     from the match options (defaults: solo for 1 seat, else competitive; Boss)."""
     options = options or {}
     mode = options.get("mode") or ("solo" if seats == 1 else "competitive")
-    difficulty = DIFFICULTY_NAMES.get(options.get("difficulty") or "boss", options.get("difficulty"))
+    difficulty = DIFFICULTY_NAMES.get(
+        options.get("difficulty") or "boss", options.get("difficulty")
+    )
     if mode == "solo":
         return f"Solo Mode against the A.I.Toma ({difficulty})"
     if mode == "coop":
@@ -113,8 +133,10 @@ def scale_line(pos: int | None) -> Text:
     for index, value in enumerate(SCALE):
         if index:
             text.append(" ")
-        text.append(f"[{value}]" if index == pos else str(value),
-                    style="bold reverse" if index == pos else "dim")
+        text.append(
+            f"[{value}]" if index == pos else str(value),
+            style="bold reverse" if index == pos else "dim",
+        )
     return text
 
 
@@ -123,8 +145,9 @@ def _red_bonuses(slot: Mapping[str, Any], cards: CardBook) -> str:
     return ", ".join(f"{k}: {v}" for k, v in sorted(bonuses.items(), key=lambda kv: int(kv[0])))
 
 
-def slot_cell(slot: Mapping[str, Any], cards: CardBook, own: bool,
-              strength_now: Any = None) -> Text:
+def slot_cell(
+    slot: Mapping[str, Any], cards: CardBook, own: bool, strength_now: Any = None
+) -> Text:
     """One slot: its unit, strength and scale position (or an A.I.Toma pile's strength),
     Red Slot and its bonuses, temporary strength, ammo on it, attached cards, battle cards
     (won ``+`` / lost ``-``), exhausted."""
@@ -136,17 +159,20 @@ def slot_cell(slot: Mapping[str, Any], cards: CardBook, own: bool,
             lines.append(Text(f"bonuses at strength {bonuses}", style="red"))
     unit = slot.get("unit")
     lines.append(card_text(unit, cards) if unit else Text("empty slot", style="dim"))
-    if "pile" in slot:                      # an A.I.Toma unit: its pile adds up
+    if "pile" in slot:  # an A.I.Toma unit: its pile adds up
         lines.append(Text(f"strength {slot.get('strength')}", style="bold"))
         if len(slot.get("pile") or []) > 1:
-            lines.append(Text("pile: " + ", ".join(label(c, cards) for c in slot["pile"][1:]),
-                              style="dim"))
+            lines.append(
+                Text("pile: " + ", ".join(label(c, cards) for c in slot["pile"][1:]), style="dim")
+            )
     elif unit:
         pos = slot.get("pos") or 0
         strength = SCALE[pos] if 0 <= pos < len(SCALE) else "?"
-        extra = "".join(f" +{slot[k]} {name}" for k, name in (("temp", "temporary"),
-                                                              ("ammo_temp", "ammo (temporary)"))
-                        if slot.get(k))
+        extra = "".join(
+            f" +{slot[k]} {name}"
+            for k, name in (("temp", "temporary"), ("ammo_temp", "ammo (temporary)"))
+            if slot.get(k)
+        )
         lines.append(Text(f"strength {strength}{extra}", style="bold"))
         lines.append(scale_line(pos))
     if strength_now is not None:
@@ -159,16 +185,23 @@ def slot_cell(slot: Mapping[str, Any], cards: CardBook, own: bool,
         lines.append(Text("attached: ").append_text(card_text(card, cards)))
     battle = slot.get("battle") or []
     if battle:
-        shown = [f"{'+' if won else '-'} {label(card, cards)}" for card, won in
-                 (b if isinstance(b, (list, tuple)) else (b, True) for b in battle)]
+        shown = [
+            f"{'+' if won else '-'} {label(card, cards)}"
+            for card, won in (b if isinstance(b, (list, tuple)) else (b, True) for b in battle)
+        ]
         lines.append(Text("battle cards: " + "; ".join(shown)))
     if slot.get("exhausted"):
         lines.append(Text("EXHAUSTED", style="bold yellow"))
     return Text("\n").join(lines)
 
 
-def slots_table(title: str, slots: list[Mapping[str, Any]], cards: CardBook, own: bool,
-                strengths: Mapping[str, Any] | None = None) -> Group:
+def slots_table(
+    title: str,
+    slots: list[Mapping[str, Any]],
+    cards: CardBook,
+    own: bool,
+    strengths: Mapping[str, Any] | None = None,
+) -> Group:
     """``title`` over the slots of a board side by side, slot 0 leftmost."""
     heading = Text(title, style="bold")
     if not slots:
@@ -192,58 +225,102 @@ def table_seats(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _seat_names(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> dict[int, str]:
     """``{seat: "you" | "seat 2, bot (tactician)" | "the A.I.Toma"}`` for sentences."""
     seats = match.get("seats") or []
-    names = {s["seat"]: "you" if s["seat"] == you else f"seat {s['seat']}, {who(s['seat'], seats, you)}"
-             for s in view.get("seats") or []}
+    names = {
+        s["seat"]: "you" if s["seat"] == you else f"seat {s['seat']}, {who(s['seat'], seats, you)}"
+        for s in view.get("seats") or []
+    }
     toma = view.get("toma")
     if toma:
         names[toma.get("seat")] = "the A.I.Toma"
     return names
 
 
-def seats_table(match: Mapping[str, Any], view: Mapping[str, Any], you: int,
-                cards: CardBook) -> Table:
+def seats_table(
+    match: Mapping[str, Any], view: Mapping[str, Any], you: int, cards: CardBook
+) -> Table:
     """One row per seat: player, faction, health stack, pool, ammo, hand, slots, points won
     in this battle, battle stack and what it is doing."""
     pending = match.get("pending") or {}
     table = Table(title="players", show_header=True)
-    for column in ("seat", "player", "faction", "health", "pool", "ammo", "hand", "slots",
-                   "points", "battle stack", "status"):
+    for column in (
+        "seat",
+        "player",
+        "faction",
+        "health",
+        "pool",
+        "ammo",
+        "hand",
+        "slots",
+        "points",
+        "battle stack",
+        "status",
+    ):
         table.add_column(column)
     for seat in view.get("seats") or []:
         index = seat["seat"]
         faction = (cards.get(seat.get("faction")) or {}).get("name") or (
-            "hidden" if seat.get("faction") is None else seat["faction"])
-        status = ("ELIMINATED" if seat.get("eliminated") else
-                  f"to do: {pending[str(index)]}".replace("_", " ") if str(index) in pending else
-                  "ready" if seat.get("ready") else "waiting")
-        table.add_row(str(index), who(index, match.get("seats") or [], you), faction, str(seat.get("health_count")),
-                      str(len(seat.get("pool") or [])), str(seat.get("ammo")),
-                      str(seat.get("hand_count")), str(len(seat.get("slots") or [])),
-                      str(seat.get("score")), str(seat.get("battle_stack")), status,
-                      style="bold" if index == you else None)
+            "hidden" if seat.get("faction") is None else seat["faction"]
+        )
+        status = (
+            "ELIMINATED"
+            if seat.get("eliminated")
+            else f"to do: {pending[str(index)]}".replace("_", " ")
+            if str(index) in pending
+            else "ready"
+            if seat.get("ready")
+            else "waiting"
+        )
+        table.add_row(
+            str(index),
+            who(index, match.get("seats") or [], you),
+            faction,
+            str(seat.get("health_count")),
+            str(len(seat.get("pool") or [])),
+            str(seat.get("ammo")),
+            str(seat.get("hand_count")),
+            str(len(seat.get("slots") or [])),
+            str(seat.get("score")),
+            str(seat.get("battle_stack")),
+            status,
+            style="bold" if index == you else None,
+        )
     return table
 
 
-def header(match: Mapping[str, Any], view: Mapping[str, Any], options: Mapping[str, Any]) -> tuple[str, str]:
+def header(
+    match: Mapping[str, Any], view: Mapping[str, Any], options: Mapping[str, Any]
+) -> tuple[str, str]:
     """Two lines: ``match m - version 9 - round 2, Phase 1: Recruitment (+ SUDDEN DEATH,
     A.I.POKALYPSE)`` and ``competitive game - draw pile 70, discard 12, Special Units 40,
     ammo deck 24``."""
     seats = len(view.get("seats") or []) or 1
-    mode = mode_name(seats, {"mode": view.get("mode"),
-                             "difficulty": (view.get("toma") or {}).get("difficulty")
-                             or options.get("difficulty")})
-    flags = "".join(f" - {flag}" for flag, on in (("SUDDEN DEATH", view.get("sudden_death")),
-                                                 ("A.I.POKALYPSE", view.get("apocalypse")))
-                    if on)
-    return (f"match {match.get('match_id')} - version {match.get('version')} - round "
-            f"{view.get('round')}, {PHASE_NAMES.get(view.get('phase'), view.get('phase'))}{flags}",
-            f"{mode} - draw pile {view.get('draw_pile')}, discard "
-            f"{len(view.get('discard_pile') or [])}, Special Units {view.get('specials_deck')}, "
-            f"ammo deck {view.get('ammo_deck')}")
+    mode = mode_name(
+        seats,
+        {
+            "mode": view.get("mode"),
+            "difficulty": (view.get("toma") or {}).get("difficulty") or options.get("difficulty"),
+        },
+    )
+    flags = "".join(
+        f" - {flag}"
+        for flag, on in (
+            ("SUDDEN DEATH", view.get("sudden_death")),
+            ("A.I.POKALYPSE", view.get("apocalypse")),
+        )
+        if on
+    )
+    return (
+        f"match {match.get('match_id')} - version {match.get('version')} - round "
+        f"{view.get('round')}, {PHASE_NAMES.get(view.get('phase'), view.get('phase'))}{flags}",
+        f"{mode} - draw pile {view.get('draw_pile')}, discard "
+        f"{len(view.get('discard_pile') or [])}, Special Units {view.get('specials_deck')}, "
+        f"ammo deck {view.get('ammo_deck')}",
+    )
 
 
-def battle_panel(view: Mapping[str, Any], names: Mapping[int, str],
-                 cards: CardBook) -> Panel | None:
+def battle_panel(
+    view: Mapping[str, Any], names: Mapping[int, str], cards: CardBook
+) -> Panel | None:
     """The battle in progress: battle card and point counters, points won per seat and each
     seat's revealed battle card with the unit it fights for and its battle strength."""
     battle = view.get("battle") or {}
@@ -252,8 +329,10 @@ def battle_panel(view: Mapping[str, Any], names: Mapping[int, str],
     lines = [f"battle card {battle.get('cards', 0)}, point {battle.get('point', 0)}"]
     scores = battle.get("scores") or {}
     if scores:
-        lines.append("points won: " + ", ".join(f"{names.get(int(s), f'seat {s}')} {n}"
-                                                for s, n in scores.items()))
+        lines.append(
+            "points won: "
+            + ", ".join(f"{names.get(int(s), f'seat {s}')} {n}" for s, n in scores.items())
+        )
     strengths = view.get("strengths") or {}
     boards = [(s["seat"], s) for s in view.get("seats") or []]
     if view.get("toma"):
@@ -263,12 +342,17 @@ def battle_panel(view: Mapping[str, Any], names: Mapping[int, str],
         if not current:
             continue
         slot = current.get("slot")
-        fights = f"fights for slot {slot}" if current.get("fights") and slot is not None else (
-            f"placed on slot {slot}" if slot is not None else "not placed yet")
+        fights = (
+            f"fights for slot {slot}"
+            if current.get("fights") and slot is not None
+            else (f"placed on slot {slot}" if slot is not None else "not placed yet")
+        )
         extra = "".join(f", +{current[k]} {k}" for k in ("ammo", "bonus") if current.get(k))
         now = strengths.get(str(seat))
-        lines.append(f"{names.get(seat, f'seat {seat}')}: {label(current.get('card'), cards)} "
-                     f"{fights}{extra}" + (f" - battle strength {now}" if now is not None else ""))
+        lines.append(
+            f"{names.get(seat, f'seat {seat}')}: {label(current.get('card'), cards)} "
+            f"{fights}{extra}" + (f" - battle strength {now}" if now is not None else "")
+        )
     return Panel("\n".join(lines), title="battle", expand=False)
 
 
@@ -277,12 +361,18 @@ def toma_board(toma: Mapping[str, Any], cards: CardBook) -> Group:
     order is hidden from everybody), ammo and ammo strength, passive, pool and unit piles."""
     difficulty = DIFFICULTY_NAMES.get(toma.get("difficulty"), toma.get("difficulty"))
     passive = toma.get("passive")
-    facts = [f"difficulty {difficulty}", f"health {toma.get('health_count')}",
-             f"ammo {toma.get('ammo')} (each +{toma.get('ammo_strength')})",
-             f"points {toma.get('score')}", f"battle stack {toma.get('battle_stack')}"]
+    facts = [
+        f"difficulty {difficulty}",
+        f"health {toma.get('health_count')}",
+        f"ammo {toma.get('ammo')} (each +{toma.get('ammo_strength')})",
+        f"points {toma.get('score')}",
+        f"battle stack {toma.get('battle_stack')}",
+    ]
     if passive:
-        facts.append(f"passive +{passive.get('bonus')} to "
-                     f"{passive.get('color')} ({COLOUR_LETTER.get(passive.get('color'), '?')})")
+        facts.append(
+            f"passive +{passive.get('bonus')} to "
+            f"{passive.get('color')} ({COLOUR_LETTER.get(passive.get('color'), '?')})"
+        )
     if toma.get("eliminated"):
         facts.append("ELIMINATED")
     parts: list[Any] = [Text("A.I.Toma: " + ", ".join(facts), style="bold")]
@@ -292,8 +382,9 @@ def toma_board(toma: Mapping[str, Any], cards: CardBook) -> Group:
     return Group(*parts)
 
 
-def _choice_panel(view: Mapping[str, Any], you: int, names: Mapping[int, str],
-                  cards: CardBook) -> Panel | None:
+def _choice_panel(
+    view: Mapping[str, Any], you: int, names: Mapping[int, str], cards: CardBook
+) -> Panel | None:
     choice = view.get("choice")
     if not choice:
         return None
@@ -301,8 +392,12 @@ def _choice_panel(view: Mapping[str, Any], you: int, names: Mapping[int, str],
         kind = f" ({str(choice['kind']).replace('_', ' ')})" if choice.get("kind") else ""
         return Panel(f"{names.get(choice.get('seat'), 'a seat')} decides{kind}", expand=False)
     options = ", ".join(_option_words(o, cards) for o in choice.get("options") or [])
-    return Panel(f"{choice.get('prompt') or choice.get('kind')}\noptions: {options}",
-                 title="your decision", expand=False, style="bold")
+    return Panel(
+        f"{choice.get('prompt') or choice.get('kind')}\noptions: {options}",
+        title="your decision",
+        expand=False,
+        style="bold",
+    )
 
 
 def _option_words(option: Any, cards: CardBook) -> str:
@@ -313,10 +408,14 @@ def _option_words(option: Any, cards: CardBook) -> str:
 
 def _own_extras(mine: Mapping[str, Any], cards: CardBook) -> list[Any]:
     parts: list[Any] = []
-    for key, title in (("offered", "factions offered: keep one"),
-                       ("offer", "Special Units offered"), ("stash", "your stash"),
-                       ("packet", "your draft packet"), ("drafted", "drafted for your health stack"),
-                       ("megaton", "your Megaton cards")):
+    for key, title in (
+        ("offered", "factions offered: keep one"),
+        ("offer", "Special Units offered"),
+        ("stash", "your stash"),
+        ("packet", "your draft packet"),
+        ("drafted", "drafted for your health stack"),
+        ("megaton", "your Megaton cards"),
+    ):
         if mine.get(key):
             parts.append(card_table(title, mine[key], cards))
     for name, tucked in (mine.get("tucked") or {}).items():
@@ -342,18 +441,27 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     if pending == "react":
         strengths = view.get("strengths") or {}
         best = max((v for s, v in strengths.items() if s != str(you)), default=None)
-        console.print(Panel(
-            f"Reaction window: your battle strength is {strengths.get(str(you), '?')}"
-            + (f", the best other is {best}" if best is not None else "")
-            + ". Replace your battle card with a hand card, spend ammo (+2 each for this "
-              "point), or pass.", title="increase your battle strength", style="bold yellow",
-            expand=False))
+        console.print(
+            Panel(
+                f"Reaction window: your battle strength is {strengths.get(str(you), '?')}"
+                + (f", the best other is {best}" if best is not None else "")
+                + ". Replace your battle card with a hand card, spend ammo (+2 each for this "
+                "point), or pass.",
+                title="increase your battle strength",
+                style="bold yellow",
+                expand=False,
+            )
+        )
     choice = _choice_panel(view, you, names, cards)
     if choice is not None:
         console.print(choice)
     if view.get("table_factions"):
-        console.print(Text("factions on the table: " +
-                           ", ".join(label(c, cards) for c in view["table_factions"])))
+        console.print(
+            Text(
+                "factions on the table: "
+                + ", ".join(label(c, cards) for c in view["table_factions"])
+            )
+        )
     if view.get("toma"):
         console.print(toma_board(view["toma"], cards))
     mine: Mapping[str, Any] = {}
@@ -361,30 +469,44 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
         if seat["seat"] == you:
             mine = seat
             continue
-        console.print(slots_table(
-            f"{names[seat['seat']]}: slots; pool: "
-            + (", ".join(label(c, cards) for c in seat.get("pool") or []) or "empty"),
-            list(seat.get("slots") or []), cards, False))
+        console.print(
+            slots_table(
+                f"{names[seat['seat']]}: slots; pool: "
+                + (", ".join(label(c, cards) for c in seat.get("pool") or []) or "empty"),
+                list(seat.get("slots") or []),
+                cards,
+                False,
+            )
+        )
     if not mine:
         return
     faction = mine.get("faction")
     parts: list[Any] = []
     if faction:
-        parts.append(card_table("your faction", [faction] + list(mine.get("extra_factions") or []),
-                                cards))
+        parts.append(
+            card_table("your faction", [faction] + list(mine.get("extra_factions") or []), cards)
+        )
     if mine.get("pool"):
         parts.append(card_table("your pool (Special Units)", mine["pool"], cards))
-    parts.append(slots_table(f"your slots - ammo {mine.get('ammo')}, health stack "
-                             f"{mine.get('health_count')}", list(mine.get("slots") or []), cards,
-                             True))
-    parts.append(card_table(f"your hand ({len(mine.get('hand') or [])})", mine.get("hand") or [],
-                            cards))
+    parts.append(
+        slots_table(
+            f"your slots - ammo {mine.get('ammo')}, health stack {mine.get('health_count')}",
+            list(mine.get("slots") or []),
+            cards,
+            True,
+        )
+    )
+    parts.append(
+        card_table(f"your hand ({len(mine.get('hand') or [])})", mine.get("hand") or [], cards)
+    )
     parts.extend(_own_extras(mine, cards))
     console.print(Group(*parts))
     if pending:
         deadline = match.get("deadline")
-        console.print(f"[bold]your decision:[/] {DECISIONS.get(pending, str(pending).replace('_', ' '))}" +
-                      (f" (deadline {deadline}; then a bot decides for you)" if deadline else ""))
+        console.print(
+            f"[bold]your decision:[/] {DECISIONS.get(pending, str(pending).replace('_', ' '))}"
+            + (f" (deadline {deadline}; then a bot decides for you)" if deadline else "")
+        )
 
 
 def _slot_words(index: Any, mine: Mapping[str, Any], cards: CardBook) -> str:
@@ -410,15 +532,22 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
         return Text(f"keep faction {action.get('faction')} {name}".rstrip())
     if kind == "open_slot":
         special = (cards.get(action.get("card")) or {}).get("category") == "special"
-        return Text(f"play {card} as a Red Slot" if special
-                    else f"open a new slot with {card} (face down)")
+        return Text(
+            f"play {card} as a Red Slot" if special else f"open a new slot with {card} (face down)"
+        )
     if kind == "recruit":
-        target = (f", aiming at {_slot_words(action['target'], mine, cards)}"
-                  if action.get("target") is not None else "")
+        target = (
+            f", aiming at {_slot_words(action['target'], mine, cards)}"
+            if action.get("target") is not None
+            else ""
+        )
         return Text(f"recruit {card} onto {slot}{target}")
     if kind == "discard":
-        target = (f", aiming at {_slot_words(action['target'], mine, cards)}"
-                  if action.get("target") is not None else "")
+        target = (
+            f", aiming at {_slot_words(action['target'], mine, cards)}"
+            if action.get("target") is not None
+            else ""
+        )
         return Text(f"discard {card} (its discard effect resolves){target}")
     if kind == "spend_ammo":
         return Text(f"spend 1 ammo: {slot} gains 1 strength")
@@ -426,10 +555,15 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
         paid = {"pair_ammo": "a pair and ammo", "ammo": "3 ammo"}.get(action.get("pay"), "a Triple")
         listed = ", ".join(label(c, cards) for c in action.get("cards") or [])
         special = label(action["special"], cards) if action.get("special") else "a Special Unit"
-        source = {"pool": "your pool", "health": "your health stack", "deck": "the deck",
-                  "partner": "your partner's pool"}.get(action.get("source"), action.get("source"))
-        return Text(f"discard {paid}{f' ({listed})' if listed else ''} to recruit {special} "
-                    f"from {source}")
+        source = {
+            "pool": "your pool",
+            "health": "your health stack",
+            "deck": "the deck",
+            "partner": "your partner's pool",
+        }.get(action.get("source"), action.get("source"))
+        return Text(
+            f"discard {paid}{f' ({listed})' if listed else ''} to recruit {special} from {source}"
+        )
     if kind == "choose_special":
         return Text(f"keep Special Unit {label(action.get('special'), cards)}")
     if kind == "ready":
@@ -444,15 +578,19 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
     if kind == "choose":
         return Text(f"choose {_option_words(action.get('option'), cards)}")
     if kind == "exchange_unit":
-        return Text(f"discard {card}, take the unit of {slot} back to your hand and put "
-                    f"{label(action.get('unit'), cards)} there")
+        return Text(
+            f"discard {card}, take the unit of {slot} back to your hand and put "
+            f"{label(action.get('unit'), cards)} there"
+        )
     if kind == "cash_pool":
         return Text(f"cash {card} from your pool for 1 ammo")
     if kind == "draft_special":
         return Text(f"set {label(action.get('special'), cards)} aside for your health stack")
     if kind == "order_health":
-        return Text("health stack, top first: " +
-                    ", ".join(label(c, cards) for c in action.get("cards") or []))
+        return Text(
+            "health stack, top first: "
+            + ", ".join(label(c, cards) for c in action.get("cards") or [])
+        )
     if kind == "give_ammo":
         return Text("give 1 ammo to your partner")
     if kind == "place_card":
@@ -460,16 +598,18 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
     return generic_action(action, lambda c: label(c, cards))
 
 
-def action_line(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
-                cards: CardBook) -> Text:
+def action_line(
+    action: Mapping[str, Any], match: Mapping[str, Any], you: int, cards: CardBook
+) -> Text:
     """The menu line of ``action`` (:func:`describe_action` against your own board)."""
     seats = (match.get("view") or {}).get("seats") or []
     mine = next((s for s in seats if s.get("seat") == you), {})
     return describe_action(action, mine, cards)
 
 
-def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
-                         cards: CardBook) -> None:
+def render_result_extras(
+    console: Console, match: Mapping[str, Any], you: int, cards: CardBook
+) -> None:
     """Against the A.I.Toma: the outcome (you / your team won or lost) with its total
     strength and health."""
     result = match.get("result") or {}
@@ -478,11 +618,15 @@ def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
         return
     outcome = result.get("outcome") or ("won" if result.get("winners") else "lost")
     side = "your team" if (match.get("view") or {}).get("mode") == "coop" else "you"
-    console.print(Panel(
-        Text(f"{side} {outcome} against the A.I.Toma - its total strength "
-             f"{toma.get('strength')}, health {toma.get('health')}"
-             + (", eliminated" if toma.get("eliminated") else ""),
-             style="bold green" if outcome == "won" else "bold red"),
-        title="A.I.Toma", expand=False))
-
-
+    console.print(
+        Panel(
+            Text(
+                f"{side} {outcome} against the A.I.Toma - its total strength "
+                f"{toma.get('strength')}, health {toma.get('health')}"
+                + (", eliminated" if toma.get("eliminated") else ""),
+                style="bold green" if outcome == "won" else "bold red",
+            ),
+            title="A.I.Toma",
+            expand=False,
+        )
+    )

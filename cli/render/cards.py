@@ -7,6 +7,7 @@ id (``"B017-2"``, A.I.Pokalypse's 5-8 Player Variant) or by an instance id
 (``"shotgun#2"``, ``"survivor#s0.4"``, Dead Apocalypse); :meth:`CardBook.get` resolves all
 three.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -28,11 +29,15 @@ class CardBook:
         document = document or {}
         self.game: str | None = document.get("game")
         self.cards: dict[str, dict[str, Any]] = {
-            str(card["id"]): dict(card) for card in document.get("cards") or []
-            if isinstance(card, Mapping) and "id" in card}
+            str(card["id"]): dict(card)
+            for card in document.get("cards") or []
+            if isinstance(card, Mapping) and "id" in card
+        }
         self.objectives: dict[str, dict[str, Any]] = {
-            str(o["id"]): dict(o) for o in document.get("objectives") or []
-            if isinstance(o, Mapping) and "id" in o}
+            str(o["id"]): dict(o)
+            for o in document.get("objectives") or []
+            if isinstance(o, Mapping) and "id" in o
+        }
         for objective in self.objectives.values():
             objective.setdefault("kind", "objective")
         #: the game's phrasebook (``None``: the server sends none): every event and command
@@ -45,8 +50,11 @@ class CardBook:
         else without a trailing ``-2`` (a second copy); ``None`` when unknown or not a str."""
         if not isinstance(card_id, str) or not card_id:
             return None
-        for key in (card_id, card_id.split("#", 1)[0],
-                    card_id[:-2] if card_id.endswith("-2") else None):
+        for key in (
+            card_id,
+            card_id.split("#", 1)[0],
+            card_id[:-2] if card_id.endswith("-2") else None,
+        ):
             if key and key in self.cards:
                 return self.cards[key]
         return None

@@ -5,10 +5,12 @@ Only the HTTP answers for the player's own token are drawn (``GET /v1/matches/{i
 ``.../events``, ``.../legal-actions``) plus the public card data (:class:`CardBook`), so a
 hidden card of another seat can never appear.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -18,9 +20,29 @@ from rich.text import Text
 Label = Callable[[str], str]
 
 #: Event or command fields whose string values are card ids.
-CARD_FIELDS = frozenset({"card", "cards", "faction", "location", "special", "unit", "passive",
-                         "source", "copy", "discard", "offered", "hand", "drawn", "reserve",
-                         "kept", "dealt", "specials", "units", "options"})
+CARD_FIELDS = frozenset(
+    {
+        "card",
+        "cards",
+        "faction",
+        "location",
+        "special",
+        "unit",
+        "passive",
+        "source",
+        "copy",
+        "discard",
+        "offered",
+        "hand",
+        "drawn",
+        "reserve",
+        "kept",
+        "dealt",
+        "specials",
+        "units",
+        "options",
+    }
+)
 _CARD_LIKE = re.compile(r"^([A-Z]{1,2}-?\d|\d{3}$|[a-z][a-z-]*#)")
 
 
@@ -45,15 +67,26 @@ def value_words(field: str, value: Any, label: Label, depth: int = 0) -> str:
     if isinstance(value, (list, tuple)):
         if len(value) > 8:
             return f"{len(value)} items"
-        return ", ".join(f"({value_words(field, v, label, depth + 1)})"
-                         if isinstance(v, (list, tuple)) else value_words(field, v, label, depth + 1)
-                         for v in value) or "none"
+        return (
+            ", ".join(
+                f"({value_words(field, v, label, depth + 1)})"
+                if isinstance(v, (list, tuple))
+                else value_words(field, v, label, depth + 1)
+                for v in value
+            )
+            or "none"
+        )
     if isinstance(value, Mapping):
         if len(value) > 6 or depth > 1:
             return f"{len(value)} entries"
-        return "; ".join(f"{'seat ' + str(k) if str(k).isdigit() else words(k)} "
-                         f"{value_words(k, v, label, depth + 1)}"
-                         for k, v in value.items()) or "none"
+        return (
+            "; ".join(
+                f"{'seat ' + str(k) if str(k).isdigit() else words(k)} "
+                f"{value_words(k, v, label, depth + 1)}"
+                for k, v in value.items()
+            )
+            or "none"
+        )
     return str(value)
 
 
@@ -70,14 +103,21 @@ def who(seat: int | None, seats: Iterable[Mapping[str, Any]] = (), you: int | No
     return info.get("name") or f"seat {seat}"
 
 
-def event_line(event: Mapping[str, Any], label: Label, seats: Iterable[Mapping[str, Any]] = (),
-               you: int | None = None) -> str:
+def event_line(
+    event: Mapping[str, Any],
+    label: Label,
+    seats: Iterable[Mapping[str, Any]] = (),
+    you: int | None = None,
+) -> str:
     """One (already redacted) event in words: ``v12 you: card drafted: card 071 R3``; the
     cause (``timeout``, ``join``, ...) in brackets when it was not the player's own move."""
     seat = event.get("seat")
     data = event.get("data") or {}
-    details = "; ".join(f"{words(k)} {value_words(k, v, label)}" for k, v in data.items()
-                        if not (k == "seat" and v == seat))
+    details = "; ".join(
+        f"{words(k)} {value_words(k, v, label)}"
+        for k, v in data.items()
+        if not (k == "seat" and v == seat)
+    )
     cause = event.get("cause")
     why = f" ({cause})" if cause and cause != "player" else ""
     line = f"v{event.get('version')} {who(seat, list(seats), you)}: {words(event.get('type', '?'))}{why}"
@@ -86,8 +126,13 @@ def event_line(event: Mapping[str, Any], label: Label, seats: Iterable[Mapping[s
     return line if len(line) <= 160 else line[:157] + "..."
 
 
-def render_event_lines(console: Console, events: Iterable[Mapping[str, Any]], label: Label,
-                       seats: Iterable[Mapping[str, Any]] = (), you: int | None = None) -> None:
+def render_event_lines(
+    console: Console,
+    events: Iterable[Mapping[str, Any]],
+    label: Label,
+    seats: Iterable[Mapping[str, Any]] = (),
+    you: int | None = None,
+) -> None:
     """Print :func:`event_line` of each event, dimmed."""
     seats = list(seats)
     for event in events:
@@ -122,22 +167,39 @@ def ranking_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     winners = set(result.get("winners") or [])
     ranking = result.get("ranking")
     if not ranking:
-        return [{"seat": s, "score": scores[s], "rank": 1 + sum(v > scores[s] for v in scores)}
-                for s in sorted(range(len(scores)), key=lambda s: -scores[s])]
+        return [
+            {"seat": s, "score": scores[s], "rank": 1 + sum(v > scores[s] for v in scores)}
+            for s in sorted(range(len(scores)), key=lambda s: -scores[s])
+        ]
     rows = []
     for place, entry in enumerate(ranking):
         if isinstance(entry, Mapping) and "seat" in entry:
-            rows.append({"seat": entry["seat"], "score": entry.get("score", "-"),
-                         "rank": entry.get("rank", place + 1)})
+            rows.append(
+                {
+                    "seat": entry["seat"],
+                    "score": entry.get("score", "-"),
+                    "rank": entry.get("rank", place + 1),
+                }
+            )
         elif isinstance(entry, int) and not isinstance(entry, bool):
-            rows.append({"seat": entry, "score": scores[entry] if 0 <= entry < len(scores) else "-",
-                         "rank": 1 if entry in winners else place + 1})
+            rows.append(
+                {
+                    "seat": entry,
+                    "score": scores[entry] if 0 <= entry < len(scores) else "-",
+                    "rank": 1 if entry in winners else place + 1,
+                }
+            )
     return rows
 
 
-def result_table(result: Mapping[str, Any], seats: Iterable[Mapping[str, Any]],
-                 title: str, you: int | None = None, game: str | None = None,
-                 resigned: Iterable[int] = ()) -> Table:
+def result_table(
+    result: Mapping[str, Any],
+    seats: Iterable[Mapping[str, Any]],
+    title: str,
+    you: int | None = None,
+    game: str | None = None,
+    resigned: Iterable[int] = (),
+) -> Table:
     """The final ranking of ``result`` (any game's shape, see :func:`ranking_rows`): rank,
     seat, player, score (VP; A.I.Pokalypse total strength, Dead Apocalypse score:
     ``SCORE_LABELS``) and an ``outcome`` column (``winner`` / ``resigned``) only when some
@@ -147,8 +209,10 @@ def result_table(result: Mapping[str, Any], seats: Iterable[Mapping[str, Any]],
     winners = set(result.get("winners") or [])
     gave_up = set(resigned) | set(result.get("resigned") or [])
     seats = list(seats)
-    caption = ", ".join(str(result[k]).replace("_", " ") for k in ("outcome", "reason")
-                        if result.get(k)) or None
+    caption = (
+        ", ".join(str(result[k]).replace("_", " ") for k in ("outcome", "reason") if result.get(k))
+        or None
+    )
     rows = ranking_rows(result)
     marks = {}
     for entry in rows:
@@ -177,5 +241,7 @@ def seed_line(match: Mapping[str, Any]) -> str | None:
     """The revealed-seed sentence of a finished match (provable fairness), or ``None``."""
     if not match.get("seed"):
         return None
-    return (f"revealed seed {match['seed']} (commitment {match.get('seed_commitment')}): "
-            f"export the log and run `arena replay` to verify every shuffle.")
+    return (
+        f"revealed seed {match['seed']} (commitment {match.get('seed_commitment')}): "
+        f"export the log and run `arena replay` to verify every shuffle."
+    )

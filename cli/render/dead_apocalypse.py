@@ -11,11 +11,13 @@ imports nothing of ``domain``. Every card carries its faction letter (S Survivor
 C Civilian, M Military, A Armory, D Medical, W Walker, R Runner, B Brute, T Toxic,
 I Infection, X CDC), so colour is never the only carrier.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -24,22 +26,44 @@ from cli.render.cards import CardBook
 from cli.render.common import generic_action, who
 
 ROW_SIZE = 5
-FACTION_LETTER = {"Survivor": "S", "Civilian": "C", "Military": "M", "Armory": "A",
-                  "Medical": "D", "Walker": "W", "Runner": "R", "Brute": "B", "Toxic": "T",
-                  "Infection": "I", "CDC": "X"}
-KIND_STYLES = {"zombie": "bold red", "human": "bold green", "equipment": "bold cyan",
-               "location": "bold yellow", "infection": "bold magenta", "event": "red",
-               "cdc": "bold white on blue"}
-DIFFICULTY_NAMES = {"standard": "standard game", "easy": "easy game", "easier": "easier game",
-                    "easiest": "easiest game"}
+FACTION_LETTER = {
+    "Survivor": "S",
+    "Civilian": "C",
+    "Military": "M",
+    "Armory": "A",
+    "Medical": "D",
+    "Walker": "W",
+    "Runner": "R",
+    "Brute": "B",
+    "Toxic": "T",
+    "Infection": "I",
+    "CDC": "X",
+}
+KIND_STYLES = {
+    "zombie": "bold red",
+    "human": "bold green",
+    "equipment": "bold cyan",
+    "location": "bold yellow",
+    "infection": "bold magenta",
+    "event": "red",
+    "cdc": "bold white on blue",
+}
+DIFFICULTY_NAMES = {
+    "standard": "standard game",
+    "easy": "easy game",
+    "easier": "easier game",
+    "easiest": "easiest game",
+}
 
 #: What a pending decision asks, in words ("Turn Sequence", "Call for Help").
-DECISIONS = {"turn": "your turn: play cards, occupy Locations, defeat Zombies, call for help, end it",
-             "help": "answer the Call for Help: assist or decline",
-             "assist": "assist: play cards for the attack, then stop assisting",
-             "ditch": "choose the cards to Ditch (or skip)",
-             "occupy": "place a Human beneath a Location (or skip)",
-             "reward": "choose your reward for assisting"}
+DECISIONS = {
+    "turn": "your turn: play cards, occupy Locations, defeat Zombies, call for help, end it",
+    "help": "answer the Call for Help: assist or decline",
+    "assist": "assist: play cards for the attack, then stop assisting",
+    "ditch": "choose the cards to Ditch (or skip)",
+    "occupy": "place a Human beneath a Location (or skip)",
+    "reward": "choose your reward for assisting",
+}
 
 #: ``--seats`` help: the rulebook's co-operative game for 1-4 players.
 SEATS_HELP = "1-4 = the co-operative game (1 = alone against the horde)"
@@ -50,9 +74,13 @@ def mode_name(seats: int, options: Mapping[str, Any] | None = None) -> str:
     "For a more competitive game" option); ``solo`` for one seat."""
     options = options or {}
     players = "solo" if seats == 1 else f"{seats} players"
-    parts = ["co-operative game", players,
-             DIFFICULTY_NAMES.get(options.get("difficulty") or "standard",
-                                  str(options.get("difficulty")))]
+    parts = [
+        "co-operative game",
+        players,
+        DIFFICULTY_NAMES.get(
+            options.get("difficulty") or "standard", str(options.get("difficulty"))
+        ),
+    ]
     if options.get("competitive"):
         parts.append("competitive end")
     return ", ".join(parts)
@@ -102,10 +130,13 @@ def card_cell(card_id: Any, cards: CardBook, info: Mapping[str, Any] | None = No
     data = face(card_id, cards, info)
     if not data:
         return Text(str(card_id))
-    text = Text(f"{data.get('title')} ({FACTION_LETTER.get(data.get('faction'), '?')})",
-                style=KIND_STYLES.get(data.get("kind"), "bold"))
-    details = ", ".join(x for x in (f"{data.get('kind')} - {data.get('faction')}",
-                                    numbers(data)) if x)
+    text = Text(
+        f"{data.get('title')} ({FACTION_LETTER.get(data.get('faction'), '?')})",
+        style=KIND_STYLES.get(data.get("kind"), "bold"),
+    )
+    details = ", ".join(
+        x for x in (f"{data.get('kind')} - {data.get('faction')}", numbers(data)) if x
+    )
     text.append(f"\n{details}", style="dim")
     if data.get("text"):
         text.append(f"\n{data['text']}")
@@ -129,9 +160,10 @@ def rows_table(view: Mapping[str, Any], cards: CardBook) -> Table:
         if z and z.get("attacking"):
             cell.append("\nATTACKING", style="bold reverse red")
         zombie_cells.append(cell)
-    resource_cells = [card_cell(r.get("card") if r else None, cards, r)
-                      for r in (resources[c] if c < len(resources) else None
-                                for c in range(count))]
+    resource_cells = [
+        card_cell(r.get("card") if r else None, cards, r)
+        for r in (resources[c] if c < len(resources) else None for c in range(count))
+    ]
     table.add_row("Zombie Row", *zombie_cells)
     table.add_row("Resource Row", *resource_cells)
     return table
@@ -144,17 +176,22 @@ def card_table(title: str, card_ids: Iterable[Any], cards: CardBook) -> Table:
         table.add_column(column)
     for card_id in card_ids:
         data = face(card_id, cards)
-        table.add_row(Text(label(card_id, cards), style=KIND_STYLES.get(data.get("kind"), "")),
-                      f"{data.get('kind', '?')} - {data.get('faction', '?')}", numbers(data),
-                      data.get("text", ""))
+        table.add_row(
+            Text(label(card_id, cards), style=KIND_STYLES.get(data.get("kind"), "")),
+            f"{data.get('kind', '?')} - {data.get('faction', '?')}",
+            numbers(data),
+            data.get("text", ""),
+        )
     return table
 
 
 def _names(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> dict[int, str]:
     """``{seat: "you" | "seat 2, bot (cooperative)"}`` for sentences."""
     seats = match.get("seats") or []
-    return {s["seat"]: "you" if s["seat"] == you else f"seat {s['seat']}, {who(s['seat'], seats, you)}"
-            for s in view.get("seats") or []}
+    return {
+        s["seat"]: "you" if s["seat"] == you else f"seat {s['seat']}, {who(s['seat'], seats, you)}"
+        for s in view.get("seats") or []
+    }
 
 
 def seats_table(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> Table:
@@ -173,10 +210,17 @@ def seats_table(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> 
             status.append(f"to do: {pending[str(index)]}".replace("_", " "))
         if index == view.get("cdc_holder"):
             status.append("holds the CDC")
-        table.add_row(str(index), who(index, match.get("seats") or [], you), str(seat.get("deck_count")),
-                      str(seat.get("hand_count")), str(len(seat.get("discard") or [])),
-                      str(len(seat.get("played") or [])), str(len(seat.get("locations") or [])),
-                      ", ".join(status) or "waiting", style="bold" if index == you else None)
+        table.add_row(
+            str(index),
+            who(index, match.get("seats") or [], you),
+            str(seat.get("deck_count")),
+            str(seat.get("hand_count")),
+            str(len(seat.get("discard") or [])),
+            str(len(seat.get("played") or [])),
+            str(len(seat.get("locations") or [])),
+            ", ".join(status) or "waiting",
+            style="bold" if index == you else None,
+        )
     return table
 
 
@@ -186,10 +230,16 @@ def locations_lines(seat: Mapping[str, Any], cards: CardBook) -> list[str]:
     lines = []
     for loc in seat.get("locations") or []:
         data = face(loc.get("card"), cards)
-        occupants = ", ".join(label(o.get("card"), cards) + (" upright" if o.get("upright") else "")
-                              for o in loc.get("occupants") or []) or "no occupants"
-        lines.append(f"{label(loc.get('card'), cards)} (occupancy {data.get('occupancy', '?')}): "
-                     f"{occupants}")
+        occupants = (
+            ", ".join(
+                label(o.get("card"), cards) + (" upright" if o.get("upright") else "")
+                for o in loc.get("occupants") or []
+            )
+            or "no occupants"
+        )
+        lines.append(
+            f"{label(loc.get('card'), cards)} (occupancy {data.get('occupancy', '?')}): {occupants}"
+        )
     return lines
 
 
@@ -199,15 +249,19 @@ def help_panel(view: Mapping[str, Any], names: Mapping[int, str], you: int) -> P
     help_ = view.get("help") or {}
     if not help_.get("called"):
         return None
+
     def name(seat: Any) -> str:
         return names.get(seat, f"seat {seat}")
+
     lines = [f"{name(view.get('active'))} calls for help."]
     queue = list(help_.get("queue") or [])
     if queue:
         lines.append("asked, in turn: " + ", ".join(name(s) for s in queue))
     if help_.get("assisting") is not None:
         assisting = help_["assisting"]
-        lines.append("you are assisting." if assisting == you else f"{name(assisting)} is assisting.")
+        lines.append(
+            "you are assisting." if assisting == you else f"{name(assisting)} is assisting."
+        )
     if help_.get("assisted"):
         lines.append("assisted by " + ", ".join(name(s) for s in help_["assisted"]))
     if queue and queue[0] == you:
@@ -215,8 +269,9 @@ def help_panel(view: Mapping[str, Any], names: Mapping[int, str], you: int) -> P
     return Panel("\n".join(lines), title="Call for Help", style="bold yellow", expand=False)
 
 
-def prompt_panel(view: Mapping[str, Any], names: Mapping[int, str], you: int,
-                 cards: CardBook) -> Panel | None:
+def prompt_panel(
+    view: Mapping[str, Any], names: Mapping[int, str], you: int, cards: CardBook
+) -> Panel | None:
     """An open prompt: Ditch cards (its source and how many), occupy a Location, or the
     reward of an assisting seat (the Resource Row card of the column or an Adept Survivor)."""
     prompt = view.get("prompt")
@@ -226,16 +281,29 @@ def prompt_panel(view: Mapping[str, Any], names: Mapping[int, str], you: int,
     whose = "you" if seat == you else names.get(seat, f"seat {seat}")
     kind = prompt.get("kind")
     if kind == "ditch":
-        text = (f"{whose}: Ditch {prompt.get('remaining')} card(s) from "
-                f"{prompt.get('from', 'hand')} ({label(prompt.get('source'), cards)})")
+        text = (
+            f"{whose}: Ditch {prompt.get('remaining')} card(s) from "
+            f"{prompt.get('from', 'hand')} ({label(prompt.get('source'), cards)})"
+        )
     elif kind == "reward":
-        resource = next((r for r in view.get("resource_row") or []
-                         if r and r.get("column") == prompt.get("column")), None)
+        resource = next(
+            (
+                r
+                for r in view.get("resource_row") or []
+                if r and r.get("column") == prompt.get("column")
+            ),
+            None,
+        )
         offered = label(resource["card"], cards) if resource and not prompt.get("taken") else None
-        text = (f"{whose}: the reward for assisting - "
-                + (f"the Resource Row card of column {prompt.get('column')} ({offered}) or "
-                   if offered else "")
-                + "an Adept Survivor")
+        text = (
+            f"{whose}: the reward for assisting - "
+            + (
+                f"the Resource Row card of column {prompt.get('column')} ({offered}) or "
+                if offered
+                else ""
+            )
+            + "an Adept Survivor"
+        )
     elif kind == "occupy":
         text = f"{whose}: place a Human beneath a Location ({label(prompt.get('source'), cards)})"
     else:
@@ -249,23 +317,30 @@ def header(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> tuple
     Survivors 16, Ditch 4``."""
     names = _names(match, view, you)
     seats = len(view.get("seats") or []) or 1
-    return (f"match {match.get('match_id')} - version {match.get('version')} - turn "
-            f"{view.get('turn')}, active: {names.get(view.get('active'), view.get('active'))}",
-            f"{mode_name(seats, view.get('options'))} - Zombie Stack "
-            f"{view.get('zombie_stack_count')}, Resource Stack {view.get('resource_stack_count')}, "
-            f"Infections {view.get('infection_stack_count')}, Adept Survivors "
-            f"{view.get('adept_stack_count')}, Ditch {len(view.get('ditch') or [])}")
+    return (
+        f"match {match.get('match_id')} - version {match.get('version')} - turn "
+        f"{view.get('turn')}, active: {names.get(view.get('active'), view.get('active'))}",
+        f"{mode_name(seats, view.get('options'))} - Zombie Stack "
+        f"{view.get('zombie_stack_count')}, Resource Stack {view.get('resource_stack_count')}, "
+        f"Infections {view.get('infection_stack_count')}, Adept Survivors "
+        f"{view.get('adept_stack_count')}, Ditch {len(view.get('ditch') or [])}",
+    )
 
 
 def damage_line(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """``damage this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)``."""
     entries = list(view.get("damage") or [])
     total = sum(d.get("amount", 0) for d in entries)
-    listed = "; ".join(f"[{i}] {d.get('title')}, {names.get(d.get('seat'), d.get('seat'))}"
-                       f"{', ally' if d.get('ally') else ''} +{d.get('amount')}"
-                       for i, d in enumerate(entries))
-    return (f"damage this turn: {total}" + (f" ({listed})" if listed else "")
-            + f" - Zombies defeated this turn: {view.get('defeated_this_turn', 0)}")
+    listed = "; ".join(
+        f"[{i}] {d.get('title')}, {names.get(d.get('seat'), d.get('seat'))}"
+        f"{', ally' if d.get('ally') else ''} +{d.get('amount')}"
+        for i, d in enumerate(entries)
+    )
+    return (
+        f"damage this turn: {total}"
+        + (f" ({listed})" if listed else "")
+        + f" - Zombies defeated this turn: {view.get('defeated_this_turn', 0)}"
+    )
 
 
 def render_view(console: Console, match: Mapping[str, Any], you: int, cards: CardBook) -> None:
@@ -284,8 +359,9 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
     console.print(rows_table(view, cards))
     console.print(Text(damage_line(view, names)))
     if view.get("events_aside"):
-        console.print(Text("events set aside: " +
-                           ", ".join(label(c, cards) for c in view["events_aside"])))
+        console.print(
+            Text("events set aside: " + ", ".join(label(c, cards) for c in view["events_aside"]))
+        )
     mine: Mapping[str, Any] = {}
     for seat in view.get("seats") or []:
         if seat["seat"] == you:
@@ -295,15 +371,22 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
         lines += [f"  Location {line}" for line in locations_lines(seat, cards)]
         console.print(Text("\n".join(lines)))
     if mine:
-        console.print(card_table(f"your hand ({len(mine.get('hand') or [])}) - deck "
-                                 f"{mine.get('deck_count')}, discard "
-                                 f"{len(mine.get('discard') or [])}", mine.get("hand") or [],
-                                 cards))
+        console.print(
+            card_table(
+                f"your hand ({len(mine.get('hand') or [])}) - deck "
+                f"{mine.get('deck_count')}, discard "
+                f"{len(mine.get('discard') or [])}",
+                mine.get("hand") or [],
+                cards,
+            )
+        )
     pending = (view.get("pending") or match.get("pending") or {}).get(str(you))
     if pending:
         deadline = match.get("deadline")
-        console.print(f"[bold]your decision:[/] {DECISIONS.get(pending, str(pending).replace('_', ' '))}" +
-                      (f" (deadline {deadline}; then a bot decides for you)" if deadline else ""))
+        console.print(
+            f"[bold]your decision:[/] {DECISIONS.get(pending, str(pending).replace('_', ' '))}"
+            + (f" (deadline {deadline}; then a bot decides for you)" if deadline else "")
+        )
 
 
 def _column_words(view: Mapping[str, Any], column: Any, cards: CardBook) -> str:
@@ -323,8 +406,13 @@ def _spend_words(view: Mapping[str, Any], spend: Iterable[Any], names: Mapping[i
     return ", ".join(parts)
 
 
-def describe_action(action: Mapping[str, Any], view: Mapping[str, Any], you: int,
-                    cards: CardBook, names: Mapping[int, str] | None = None) -> Text:
+def describe_action(
+    action: Mapping[str, Any],
+    view: Mapping[str, Any],
+    you: int,
+    cards: CardBook,
+    names: Mapping[int, str] | None = None,
+) -> Text:
     """One legal command in the rulebook's words, e.g. ``play Shotgun (A) #2``, ``defeat
     Shambler (W) #1, HP 1, in column 2``, ``call for help``."""
     names = names or {}
@@ -357,8 +445,9 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any], you: int
         prompt = view.get("prompt") or {}
         if choice == "resource":
             column = prompt.get("column")
-            resource = next((r for r in view.get("resource_row") or []
-                             if r and r.get("column") == column), None)
+            resource = next(
+                (r for r in view.get("resource_row") or [] if r and r.get("column") == column), None
+            )
             name = f" ({label(resource['card'], cards)})" if resource else ""
             return Text(f"take the Resource Row card of column {column}{name}")
         if choice == "adept":
@@ -372,21 +461,30 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any], you: int
     return generic_action(action, lambda c: label(c, cards))
 
 
-def action_line(action: Mapping[str, Any], match: Mapping[str, Any], you: int,
-                cards: CardBook) -> Text:
+def action_line(
+    action: Mapping[str, Any], match: Mapping[str, Any], you: int, cards: CardBook
+) -> Text:
     """The menu line of ``action`` (:func:`describe_action` against the current view)."""
     view = match.get("view") or {}
     return describe_action(action, view, you, cards, _names(match, view, you))
 
 
-def render_result_extras(console: Console, match: Mapping[str, Any], you: int,
-                         cards: CardBook) -> None:
+def render_result_extras(
+    console: Console, match: Mapping[str, Any], you: int, cards: CardBook
+) -> None:
     """The team's outcome: won (the CDC gained) or lost, and why."""
     result = match.get("result") or {}
     outcome = result.get("outcome")
     if not outcome:
         return
     reason = str(result.get("reason") or "").replace("_", " ")
-    console.print(Panel(Text(f"the team {outcome}" + (f": {reason}" if reason else ""),
-                             style="bold green" if outcome == "won" else "bold red"),
-                        title="Dead Apocalypse", expand=False))
+    console.print(
+        Panel(
+            Text(
+                f"the team {outcome}" + (f": {reason}" if reason else ""),
+                style="bold green" if outcome == "won" else "bold red",
+            ),
+            title="Dead Apocalypse",
+            expand=False,
+        )
+    )

@@ -32,6 +32,7 @@ Formats: ``card`` (a card's name), ``card+text`` (name - effect text), ``cards``
 ``command`` (a nested command), ``events`` (nested event envelopes, each in words).
 A number prints as itself; ``true``/``false``/``null`` print as nothing.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,11 +43,26 @@ from typing import Any
 Faces = Callable[[Any], "Mapping[str, Any] | None"]
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)(?::([^{}]*))?\}")
-_VERBS = {"s": ("", "s"), "es": ("", "es"), "is": ("are", "is"), "has": ("have", "has"),
-          "was": ("were", "was"), "your": ("your", "their")}
-_IRREGULAR = {"ammo": "ammo", "damage": "damage", "strength": "strength", "VP": "VP",
-              "Infection": "Infections", "health point": "health points", "copy": "copies",
-              "battle": "battles", "ally": "allies", "enemy": "enemies"}
+_VERBS = {
+    "s": ("", "s"),
+    "es": ("", "es"),
+    "is": ("are", "is"),
+    "has": ("have", "has"),
+    "was": ("were", "was"),
+    "your": ("your", "their"),
+}
+_IRREGULAR = {
+    "ammo": "ammo",
+    "damage": "damage",
+    "strength": "strength",
+    "VP": "VP",
+    "Infection": "Infections",
+    "health point": "health points",
+    "copy": "copies",
+    "battle": "battles",
+    "ally": "allies",
+    "enemy": "enemies",
+}
 
 
 def plural(noun: str, count: Any) -> str:
@@ -54,8 +70,11 @@ def plural(noun: str, count: Any) -> str:
     (``"copy|copies"``)."""
     one, _, many = noun.partition("|")
     if not many:
-        many = _IRREGULAR.get(one) or (one[:-1] + "ies" if one.endswith("y") and one[-2:-1] not in "aeiou"
-                                       else one + ("es" if one.endswith(("s", "x", "ch", "sh")) else "s"))
+        many = _IRREGULAR.get(one) or (
+            one[:-1] + "ies"
+            if one.endswith("y") and one[-2:-1] not in "aeiou"
+            else one + ("es" if one.endswith(("s", "x", "ch", "sh")) else "s")
+        )
     return f"{count} {one if count == 1 else many}"
 
 
@@ -67,8 +86,13 @@ def join(items: Iterable[str], empty: str = "nothing") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def seat_name(seat: Any, seats: Iterable[Mapping[str, Any]] = (), you: int | None = None,
-              *, subject: bool = False) -> str:
+def seat_name(
+    seat: Any,
+    seats: Iterable[Mapping[str, Any]] = (),
+    you: int | None = None,
+    *,
+    subject: bool = False,
+) -> str:
     """A seat in a sentence: ``"you"`` (``"You"`` as ``subject``) for the reader, a bot's
     seat and level (``"Seat 1 (greedy bot)"``), a player's name (``"ann (seat 2)"``), a seat
     of the table by its name (``kind`` ``"table"``: ``"the A.I.Toma"``),
@@ -78,7 +102,7 @@ def seat_name(seat: Any, seats: Iterable[Mapping[str, Any]] = (), you: int | Non
     if seat == you:
         return "You" if subject else "you"
     info = next((s for s in seats if s.get("seat") == seat), {}) if seats else {}
-    if info.get("kind") == "table" and info.get("name"):      # the A.I.Toma
+    if info.get("kind") == "table" and info.get("name"):  # the A.I.Toma
         name = str(info["name"])
         return name[:1].upper() + name[1:] if subject else name
     if info.get("kind") == "bot" or info.get("bot"):
@@ -109,8 +133,11 @@ class Phrasebook:
         if not face:
             return str(card_id)
         rules = self.book.get("card") or {}
-        template = (rules.get(str(face.get("category") or "")) or rules.get(str(face.get("kind") or ""))
-                    or rules.get("*"))
+        template = (
+            rules.get(str(face.get("category") or ""))
+            or rules.get(str(face.get("kind") or ""))
+            or rules.get("*")
+        )
         if not template:
             return str(face.get("name") or face.get("title") or card_id)
         return self._fill(template, dict(face, id=card_id), None, (), None).strip()
@@ -128,23 +155,34 @@ class Phrasebook:
         return f"{self.card(card_id)} — {text}" if text else self.card(card_id)
 
     # -- sentences ---------------------------------------------------------------------
-    def event(self, envelope: Mapping[str, Any], seats: Iterable[Mapping[str, Any]] = (),
-              you: int | None = None) -> str:
+    def event(
+        self,
+        envelope: Mapping[str, Any],
+        seats: Iterable[Mapping[str, Any]] = (),
+        you: int | None = None,
+    ) -> str:
         """An event envelope (``{"type", "seat", "data", "cause"?}``, redacted for the
         reader) as one sentence; ``"(timeout)"`` etc. when not the player's own move."""
         kind = str(envelope.get("type") or "")
         entry = (self.book.get("events") or {}).get(kind)
         seat = envelope.get("seat")
         data = envelope.get("data") or {}
-        text = (self._say(entry, data, seat, list(seats), you) if entry is not None
-                else words_of(kind).capitalize())
+        text = (
+            self._say(entry, data, seat, list(seats), you)
+            if entry is not None
+            else words_of(kind).capitalize()
+        )
         cause = envelope.get("cause")
         if cause and cause not in ("player", "bot") and entry is not None:
             text += f" ({self.term('cause', cause)})"
         return sentence(text)
 
-    def command(self, action: Mapping[str, Any], seats: Iterable[Mapping[str, Any]] = (),
-                you: int | None = None) -> str:
+    def command(
+        self,
+        action: Mapping[str, Any],
+        seats: Iterable[Mapping[str, Any]] = (),
+        you: int | None = None,
+    ) -> str:
         """A legal command as the reader's choice (``"Draft Y3 - ..."``)."""
         kind = str(action.get("type") or "")
         entry = (self.book.get("commands") or {}).get(kind)
@@ -159,17 +197,31 @@ class Phrasebook:
         return str(table[key]) if key in table else words_of(str(value))
 
     # -- the template language -----------------------------------------------------------
-    def _say(self, entry: Any, data: Mapping[str, Any], seat: Any,
-             seats: list[Mapping[str, Any]], you: int | None) -> str:
+    def _say(
+        self,
+        entry: Any,
+        data: Mapping[str, Any],
+        seat: Any,
+        seats: list[Mapping[str, Any]],
+        you: int | None,
+    ) -> str:
         for alt in entry if isinstance(entry, list) else [entry]:
             if isinstance(alt, str):
                 return self._fill(alt, data, seat, seats, you)
-            if isinstance(alt, Mapping) and holds(alt.get("when", ""), data, seat == you and you is not None):
+            if isinstance(alt, Mapping) and holds(
+                alt.get("when", ""), data, seat == you and you is not None
+            ):
                 return self._fill(str(alt.get("say", "")), data, seat, seats, you)
         return ""
 
-    def _fill(self, template: str, data: Mapping[str, Any], seat: Any,
-              seats: Iterable[Mapping[str, Any]], you: int | None) -> str:
+    def _fill(
+        self,
+        template: str,
+        data: Mapping[str, Any],
+        seat: Any,
+        seats: Iterable[Mapping[str, Any]],
+        you: int | None,
+    ) -> str:
         mine = seat is not None and seat == you
 
         def one(match: re.Match[str]) -> str:
@@ -182,31 +234,51 @@ class Phrasebook:
 
         return _PLACEHOLDER.sub(one, template)
 
-    def _value(self, value: Any, fmt: str, seats: Iterable[Mapping[str, Any]],
-               you: int | None) -> str:
+    def _value(
+        self, value: Any, fmt: str, seats: Iterable[Mapping[str, Any]], you: int | None
+    ) -> str:
         kind, _, arg = fmt.partition(":")
         if kind == "card":
             return self.card(value) if value is not None else "a card"
         if kind == "card+text":
             return self.card_text(value)
         if kind == "cards":
-            return join((self.card(c.get("card") if isinstance(c, Mapping) else c)
-                         for c in _items(value)), "no cards")
+            return join(
+                (self.card(c.get("card") if isinstance(c, Mapping) else c) for c in _items(value)),
+                "no cards",
+            )
         if kind == "by_seat":
             pairs = value.items() if isinstance(value, Mapping) else enumerate(_items(value))
-            return join((f"{seat_name(int(k) if str(k).isdigit() else k, seats, you)} ({v})"
-                         for k, v in pairs), "nobody")
+            return join(
+                (
+                    f"{seat_name(int(k) if str(k).isdigit() else k, seats, you)} ({v})"
+                    for k, v in pairs
+                ),
+                "nobody",
+            )
         if kind == "thing":
             return self.thing(value)
         if kind == "each":
             part = (self.book.get("parts") or {}).get(arg, "")
-            return join((self._fill(part, item, None, seats, you) for item in _items(value)
-                         if isinstance(item, Mapping)), "nothing")
+            return join(
+                (
+                    self._fill(part, item, None, seats, you)
+                    for item in _items(value)
+                    if isinstance(item, Mapping)
+                ),
+                "nothing",
+            )
         if kind == "command":
             return self.command(value, seats, you) if isinstance(value, Mapping) else ""
         if kind == "events":
-            return "; ".join(self.event(e, seats, you).rstrip(".") for e in _items(value)
-                             if isinstance(e, Mapping)) or "nothing to show"
+            return (
+                "; ".join(
+                    self.event(e, seats, you).rstrip(".")
+                    for e in _items(value)
+                    if isinstance(e, Mapping)
+                )
+                or "nothing to show"
+            )
         if kind in ("seat", "Seat"):
             return seat_name(value, seats, you, subject=kind == "Seat")
         if kind == "seats":

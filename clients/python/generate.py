@@ -6,6 +6,7 @@ version the server's test extras pin) — run it before ``pip install ./clients/
 The generated code is never committed (``.gitignore``): it always matches the spec it was
 made from. Errors: ``subprocess.CalledProcessError`` with the generator's output.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,9 +33,24 @@ def generate(spec: Path = SPEC, package_dir: Path = HERE) -> Path:
         config = Path(work) / "config.yaml"
         config.write_text("post_hooks: []\n", encoding="utf-8")
         made = Path(work) / "generated"
-        subprocess.run([generator(), "generate", "--path", str(spec), "--meta", "none",
-                        "--output-path", str(made), "--config", str(config)],
-                       check=True, capture_output=True, text=True, timeout=900)
+        subprocess.run(
+            [
+                generator(),
+                "generate",
+                "--path",
+                str(spec),
+                "--meta",
+                "none",
+                "--output-path",
+                str(made),
+                "--config",
+                str(config),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(made, target)
     return target

@@ -18,15 +18,16 @@ and cached per list of packages.
 A game may also have a ``testing`` module beside its ``__init__`` (its test settings, see
 :mod:`domain.testing`); :func:`package_of` names the package it lives in.
 """
+
 from __future__ import annotations
 
 import importlib
 import os
 import pkgutil
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from types import ModuleType
-from typing import Iterable
 
 from domain.engine import Engine, EngineBase
 
@@ -61,6 +62,7 @@ def check_engine(engine: object, where: str) -> Engine:
     :class:`Engine` protocol; ``game_id`` matches :data:`GAME_ID`; a non-empty ``title``;
     ``1 <= min_seats <= max_seats``; a ``random`` bot; ``timeout_bot`` among ``bots``;
     ``options_schema`` an object schema; every command schema keyed by its type."""
+
     def fail(why: str) -> GameRegistryError:
         return GameRegistryError(f"{where}: {why}")
 
@@ -72,8 +74,10 @@ def check_engine(engine: object, where: str) -> Engine:
     if not isinstance(engine.title, str) or not engine.title.strip():
         raise fail("title must be a non-empty string")
     seats = (engine.min_seats, engine.max_seats)
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in seats) or \
-            not 1 <= seats[0] <= seats[1]:
+    if (
+        not all(isinstance(n, int) and not isinstance(n, bool) for n in seats)
+        or not 1 <= seats[0] <= seats[1]
+    ):
         raise fail(f"seats must satisfy 1 <= min_seats <= max_seats, got {seats}")
     if "random" not in engine.bots:
         raise fail("bots must include a 'random' level")
@@ -97,9 +101,13 @@ def _game_modules(package: str) -> list[ModuleType]:
         raise
     if hasattr(module, "ENGINE"):
         return [module]
-    found = [importlib.import_module(f"{package}.{info.name}")
-             for info in sorted(pkgutil.iter_modules(getattr(module, "__path__", [])),
-                                key=lambda info: info.name) if info.ispkg]
+    found = [
+        importlib.import_module(f"{package}.{info.name}")
+        for info in sorted(
+            pkgutil.iter_modules(getattr(module, "__path__", [])), key=lambda info: info.name
+        )
+        if info.ispkg
+    ]
     games = [game for game in found if hasattr(game, "ENGINE")]
     if not games and package != __name__:
         raise GameRegistryError(f"{package}: neither exposes ENGINE nor holds a package that does")
@@ -114,8 +122,10 @@ def _load(packages: tuple[str, ...]) -> tuple[dict[str, Engine], dict[str, str]]
         for module in _game_modules(package):
             engine = check_engine(module.ENGINE, module.__name__)
             if engine.game_id in engines:
-                raise GameRegistryError(f"{module.__name__}: game id {engine.game_id!r} is "
-                                        f"taken by {homes[engine.game_id]}")
+                raise GameRegistryError(
+                    f"{module.__name__}: game id {engine.game_id!r} is "
+                    f"taken by {homes[engine.game_id]}"
+                )
             engines[engine.game_id] = engine
             homes[engine.game_id] = module.__name__
     return dict(sorted(engines.items())), homes

@@ -5,6 +5,7 @@ Not one of the server's built-in games: a deployment (and the test suite) regist
 with ``ARENA_GAME_PACKAGES=examples`` (every game under ``examples/``) or
 ``ARENA_GAME_PACKAGES=examples.duel``. Rules: ``RULES.md`` beside this file.
 """
+
 from .game import DuelEngine
 
 ENGINE = DuelEngine()

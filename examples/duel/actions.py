@@ -1,4 +1,5 @@
 """Who must act in Duel and what they may send: ``pending`` and ``legal_actions``."""
+
 from __future__ import annotations
 
 from typing import Any

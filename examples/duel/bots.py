@@ -1,6 +1,7 @@
 """Duel's bots (level -> policy): ``random`` (any card of the hand) and ``high`` (its
 highest card; also the policy that plays for a seat whose time ran out). A bot reads only
 what its seat's view shows: its own hand."""
+
 from __future__ import annotations
 
 import random

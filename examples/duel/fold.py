@@ -1,5 +1,6 @@
 """Duel's fold: ``evolve(state, event) -> state``, one handler per event type (total over
 them: an unknown type or a log not opening with ``MatchStarted`` is a ValueError)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,22 +2,32 @@
 :class:`domain.modular.ModularEngine`: spec (options, commands), rules (set-up, decide,
 resign, abandon), fold (evolve), actions (pending, legal actions), views (view, redact),
 state (snapshots) and bots."""
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event
 from domain.modular import ModularEngine
 
-from . import actions, bots, fold, rules, spec, state as state_module, views
+from . import actions, bots, fold, rules, spec, views
+from . import state as state_module
 from .estimator import ESTIMATOR
 
 
 class DuelEngine(ModularEngine):
     """Decider, fold and projections of one match of Duel (``RULES.md``)."""
 
-    spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_module
+    spec, rules, fold, actions, views, state_module = (
+        spec,
+        rules,
+        fold,
+        actions,
+        views,
+        state_module,
+    )
     bots = bots.BOTS
     timeout_bot = "high"
 
@@ -25,8 +35,9 @@ class DuelEngine(ModularEngine):
         """The set-up events (``rules.start``)."""
         return rules.start(seats, options, rng)
 
-    def resign(self, state: Any, seat: int, command: Mapping[str, Any],
-               rng: random.Random) -> list[Event]:
+    def resign(
+        self, state: Any, seat: int, command: Mapping[str, Any], rng: random.Random
+    ) -> list[Event]:
         """RULINGS D-resign (``rules.resign``)."""
         return rules.resign(state, seat, command)
 

@@ -1,10 +1,12 @@
 """Duel's decider: the set-up events (:func:`start`), a play (:data:`RULES`, the parts of the one
 ``decide`` template), and the
 platform commands (:func:`resign`, :func:`abandon`). Rules: ``RULES.md``."""
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.decider import GameRules
 from domain.engine import Event, IllegalMove
@@ -23,7 +25,7 @@ def start(seats: int, options: Mapping[str, Any], rng: random.Random) -> list[Ev
     tricks = options["tricks"]
     events = [Event("MatchStarted", {"seats": seats, "tricks": tricks})]
     for seat in range(seats):
-        hand = sorted(deck[seat * tricks:(seat + 1) * tricks])
+        hand = sorted(deck[seat * tricks : (seat + 1) * tricks])
         events.append(Event("HandDealt", {"cards": hand}, seat))
     return events
 
@@ -49,13 +51,13 @@ class Rules(GameRules):
         """One of :func:`actions.legal_actions` (a card of the seat's hand)."""
         return command in legal_actions(state, seat)
 
-    def rejection(self, state: State, seat: int, command: dict[str, Any],
-                  kind: str) -> IllegalMove:
+    def rejection(self, state: State, seat: int, command: dict[str, Any], kind: str) -> IllegalMove:
         """``card_not_in_hand``."""
         return IllegalMove(f"Card {command['card']} is not in your hand.", "card_not_in_hand")
 
-    def apply(self, state: State, seat: int, command: dict[str, Any],
-              rng: random.Random) -> list[Event]:
+    def apply(
+        self, state: State, seat: int, command: dict[str, Any], rng: random.Random
+    ) -> list[Event]:
         """RULES.md "A trick": ``CardLaid {card}`` for ``seat``; when both seats have laid,
         ``TrickRevealed {cards: [seat 0's, seat 1's], winner}`` and after the last trick
         ``MatchEnded`` (the result)."""
@@ -83,11 +85,17 @@ def final_result(won: list[int], reason: str) -> dict[str, Any]:
     """RULES.md "End": ``{"outcome": "finished", "reason", "scores": tricks won, "ranking":
     [{"seat", "score", "rank"}] best first, "winners"}`` (equal tricks share rank 1)."""
     order = sorted(range(len(won)), key=lambda s: (-won[s], s))
-    ranking = [{"seat": s, "score": won[s], "rank": 1 + sum(w > won[s] for w in won)}
-               for s in order]
+    ranking = [
+        {"seat": s, "score": won[s], "rank": 1 + sum(w > won[s] for w in won)} for s in order
+    ]
     best = max(won)
-    return {"outcome": "finished", "reason": reason, "scores": list(won), "ranking": ranking,
-            "winners": [s for s in range(len(won)) if won[s] == best]}
+    return {
+        "outcome": "finished",
+        "reason": reason,
+        "scores": list(won),
+        "ranking": ranking,
+        "winners": [s for s in range(len(won)) if won[s] == best],
+    }
 
 
 def resign(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
@@ -96,8 +104,9 @@ def resign(state: State, seat: int, command: Mapping[str, Any]) -> list[Event]:
     check_resign(command, seat, state.seat_count, state.resigned, state.result is not None)
     result = demote(final_result(list(state.won), "resignation"), [seat])
     result["winners"] = [1 - seat]
-    result["ranking"] = [{**entry, "rank": 1 if entry["seat"] != seat else 2}
-                         for entry in result["ranking"]]
+    result["ranking"] = [
+        {**entry, "rank": 1 if entry["seat"] != seat else 2} for entry in result["ranking"]
+    ]
     result["outcome"] = "resigned"
     return [Event("SeatResigned", {"seat": seat}, seat), Event("MatchEnded", result)]
 

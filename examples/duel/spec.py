@@ -3,10 +3,12 @@
 Rules: ``RULES.md`` ("Set-up"). Options: ``tricks`` (1-9, default 5): the number of tricks
 played, and so the size of each hand.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain import game_schemas
 from domain.engine import InvalidCommand
@@ -16,9 +18,9 @@ GAME_ID = "duel"
 TITLE = "Duel (example)"
 MIN_SEATS = 2
 MAX_SEATS = 2
-SCHEMA_VERSION = 1                 # bump when the state layout changes (snapshots)
-RULES_VERSION = "1"                # part of every match's verifiable roster
-DECK = tuple(f"D{n:02d}" for n in range(1, 21))   # RULES.md "Set-up": D01 (1) .. D20 (20)
+SCHEMA_VERSION = 1  # bump when the state layout changes (snapshots)
+RULES_VERSION = "1"  # part of every match's verifiable roster
+DECK = tuple(f"D{n:02d}" for n in range(1, 21))  # RULES.md "Set-up": D01 (1) .. D20 (20)
 
 #: the game's JSON Schemas (options, commands, events, views, result)
 SCHEMAS = game_schemas.load(Path(__file__).resolve().parent / "schemas")

@@ -1,10 +1,12 @@
 """Duel's folded state (:class:`State`) and its snapshot form (``dump_state`` /
 ``load_state``). Only ``fold.evolve`` changes a state; everything else reads it."""
+
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass

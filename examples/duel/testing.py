@@ -3,6 +3,7 @@
 Hidden information (RULINGS D-hidden in ``RULES.md``): a seat's hand and the card it laid
 in the current trick are its own; the undealt cards are never in the state (nobody sees
 them, so nothing lies face down to check)."""
+
 from __future__ import annotations
 
 import random
@@ -37,6 +38,11 @@ def redeal(state: Any, seat: int, rng: random.Random) -> Any:
 
 
 TESTING = GameTesting(
-    seats=2, options={"tricks": 9}, leak_check_every=1, secrecy=SECRECY,
-    view_setups=((2, {"tricks": 9}),), modes=((2, {}), (2, {"tricks": 1})),
-    redeal=redeal)
+    seats=2,
+    options={"tricks": 9},
+    leak_check_every=1,
+    secrecy=SECRECY,
+    view_setups=((2, {"tricks": 9}),),
+    modes=((2, {}), (2, {"tricks": 1})),
+    redeal=redeal,
+)

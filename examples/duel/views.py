@@ -3,6 +3,7 @@
 A seat sees its own hand and the card it laid in this trick; everybody sees the trick
 count, the tricks won, which seats have laid a card (not which card) and the last trick's
 two cards. A spectator sees only the public part."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,10 +17,13 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     """``{"tricks", "played", "won", "hand_sizes", "laid": [bool, bool], "last"}`` plus, for
     a seat, ``"hand"`` (its cards, ascending) and ``"my_card"`` (laid this trick, or null)."""
     out: dict[str, Any] = {
-        "tricks": state.tricks, "played": state.played, "won": list(state.won),
+        "tricks": state.tricks,
+        "played": state.played,
+        "won": list(state.won),
         "hand_sizes": [len(hand) for hand in state.hands],
         "laid": [card is not None for card in state.laid],
-        "last": None if state.last is None else list(state.last)}
+        "last": None if state.last is None else list(state.last),
+    }
     if viewer is not None:
         out["hand"] = sorted(state.hands[viewer])
         out["my_card"] = state.laid[viewer]

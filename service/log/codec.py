@@ -18,13 +18,15 @@ Three log formats (the export's ``format``; a match keeps the one it was created
   :func:`canonical_json`, Python's ``json.dumps`` with sorted keys; only a parser that keeps
   Python's number types (``300.0`` vs ``300``, integers beyond 2^53) can re-hash it.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import math
 import random
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import rfc8785
 
@@ -50,7 +52,7 @@ JCS_FORMATS = (LOG_FORMAT_V2, LOG_FORMAT_V3)
 #: the formats whose roster may carry player ids and ``rated``
 PLAYER_FORMATS = (LOG_FORMAT_V3,)
 #: the largest integer every JSON parser reads exactly (RFC 7493 section 2.2: 2^53 - 1)
-MAX_SAFE_INTEGER = 2 ** 53 - 1
+MAX_SAFE_INTEGER = 2**53 - 1
 
 #: Envelope fields only present on the server copy; never in a redacted envelope.
 # Server-only envelope fields, removed from every envelope a seat or spectator reads
@@ -110,12 +112,16 @@ def ijson_errors(value: Any, where: str = "log") -> list[str]:
             continue
         if isinstance(item, int):
             if abs(item) > MAX_SAFE_INTEGER:
-                out.append(f"{path}: the integer {item} is outside the I-JSON range "
-                           "(±2^53 - 1; larger values are strings)")
+                out.append(
+                    f"{path}: the integer {item} is outside the I-JSON range "
+                    "(±2^53 - 1; larger values are strings)"
+                )
         elif isinstance(item, float):
             if not math.isfinite(item) or (item.is_integer() and abs(item) > MAX_SAFE_INTEGER):
-                out.append(f"{path}: the number {item!r} is outside the I-JSON range "
-                           "(±2^53 - 1; larger values are strings)")
+                out.append(
+                    f"{path}: the number {item!r} is outside the I-JSON range "
+                    "(±2^53 - 1; larger values are strings)"
+                )
         elif isinstance(item, Mapping):
             stack += [(f"{path}.{k}", v) for k, v in reversed(list(item.items()))]
         elif isinstance(item, (list, tuple)):
@@ -124,8 +130,12 @@ def ijson_errors(value: Any, where: str = "log") -> list[str]:
 
 
 if _orjson is not None:
-    _DUMPS_OPTIONS = (_orjson.OPT_NON_STR_KEYS | _orjson.OPT_PASSTHROUGH_DATACLASS
-                      | _orjson.OPT_PASSTHROUGH_DATETIME | _orjson.OPT_PASSTHROUGH_SUBCLASS)
+    _DUMPS_OPTIONS = (
+        _orjson.OPT_NON_STR_KEYS
+        | _orjson.OPT_PASSTHROUGH_DATACLASS
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+        | _orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
 
 
 def dumps(obj: Any) -> str:
@@ -139,7 +149,7 @@ def dumps(obj: Any) -> str:
         try:
             return _orjson.dumps(obj, option=_DUMPS_OPTIONS).decode("utf-8")
         except _orjson.JSONEncodeError:
-            pass   # e.g. integers beyond 64 bits: the stdlib decides (and raises TypeError)
+            pass  # e.g. integers beyond 64 bits: the stdlib decides (and raises TypeError)
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -185,8 +195,7 @@ def envelope_hash(envelope: Mapping[str, Any], log_format: str = LOG_FORMAT) -> 
     raise ValueError(f"unknown log format {log_format!r}")
 
 
-def seal(envelope: dict[str, Any], prev_hash: str,
-         log_format: str = LOG_FORMAT) -> dict[str, Any]:
+def seal(envelope: dict[str, Any], prev_hash: str, log_format: str = LOG_FORMAT) -> dict[str, Any]:
     """Set ``prev_hash`` and ``hash`` (of ``log_format``) on ``envelope`` (in place) and
     return it. The caller gives log@2 envelopes as I-JSON values (:func:`ijson`)."""
     envelope["prev_hash"] = prev_hash
@@ -195,8 +204,9 @@ def seal(envelope: dict[str, Any], prev_hash: str,
     return envelope
 
 
-def chain_errors(match_id: str, envelopes: Iterable[Mapping[str, Any]],
-                 log_format: str = LOG_FORMAT) -> list[str]:
+def chain_errors(
+    match_id: str, envelopes: Iterable[Mapping[str, Any]], log_format: str = LOG_FORMAT
+) -> list[str]:
     """Every break of the chain in ``envelopes`` (empty list = intact), hashed as
     ``log_format``.
 

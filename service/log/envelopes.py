@@ -1,9 +1,11 @@
 """Wrapping domain events into chained envelopes, and back (docs/CONTRACTS.md "Event envelope")."""
+
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from domain.engine import Event, redacted_type
 from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, dumps, ijson, loads, public_envelope, seal
@@ -11,8 +13,8 @@ from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, dumps, ijson, loads, pu
 
 def utc_iso(moment: datetime | None = None) -> str:
     """``moment`` (default now) as ISO 8601 UTC with microseconds and ``+00:00``."""
-    moment = moment or datetime.now(timezone.utc)
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    moment = moment or datetime.now(UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def plain(data: Any) -> Any:
@@ -49,11 +51,18 @@ def fold_envelope(engine: Any, state: Any, envelope: Mapping[str, Any]) -> Any:
     return engine.evolve(state, to_event(envelope))
 
 
-def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str, cause: str,
-                    command_id: str | None = None, command: Mapping[str, Any] | None = None,
-                    actor: int | None = None, at: str | None = None,
-                    roster: Mapping[str, Any] | None = None,
-                    log_format: str = LOG_FORMAT) -> list[dict[str, Any]]:
+def build_envelopes(
+    events: Sequence[Event],
+    first_version: int,
+    prev_hash: str,
+    cause: str,
+    command_id: str | None = None,
+    command: Mapping[str, Any] | None = None,
+    actor: int | None = None,
+    at: str | None = None,
+    roster: Mapping[str, Any] | None = None,
+    log_format: str = LOG_FORMAT,
+) -> list[dict[str, Any]]:
     """Chained envelopes for one batch starting at ``first_version``, hashed as the match's
     ``log_format`` (its data, command and roster stored as :func:`stored` gives them).
 
@@ -68,9 +77,15 @@ def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str,
     out: list[dict[str, Any]] = []
     for offset, event in enumerate(events):
         env: dict[str, Any] = {
-            "version": first_version + offset, "type": event.type, "seat": event.seat,
-            "data": stored(dict(event.data), log_format), "command_id": command_id,
-            "cause": cause, "at": at, "nonce": secrets.token_hex(16)}
+            "version": first_version + offset,
+            "type": event.type,
+            "seat": event.seat,
+            "data": stored(dict(event.data), log_format),
+            "command_id": command_id,
+            "cause": cause,
+            "at": at,
+            "nonce": secrets.token_hex(16),
+        }
         if offset == 0 and command is not None:
             env["command"] = stored(dict(command), log_format)
             env["actor"] = actor
@@ -81,15 +96,15 @@ def build_envelopes(events: Sequence[Event], first_version: int, prev_hash: str,
     return out
 
 
-def rechain(envelopes: Iterable[Mapping[str, Any]], prev_hash: str,
-            log_format: str = LOG_FORMAT) -> list[dict[str, Any]]:
+def rechain(
+    envelopes: Iterable[Mapping[str, Any]], prev_hash: str, log_format: str = LOG_FORMAT
+) -> list[dict[str, Any]]:
     """Copies of ``envelopes`` with a new hash chain of ``log_format`` starting at
     ``prev_hash`` (a fork; a fork of a log@1 match is a log@2 match, its copied envelopes
     turned into I-JSON values by :func:`stored`)."""
     out = []
     for env in envelopes:
-        copy = stored({k: v for k, v in env.items() if k not in ("hash", "prev_hash")},
-                      log_format)
+        copy = stored({k: v for k, v in env.items() if k not in ("hash", "prev_hash")}, log_format)
         prev_hash = seal(copy, prev_hash, log_format)["hash"]
         out.append(copy)
     return out
@@ -104,13 +119,16 @@ def batches(envelopes: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     """Split a log into batches: the setup batch, then one batch per ``command_id``."""
     groups: list[list[Mapping[str, Any]]] = []
     for env in envelopes:
-        if is_platform(env):          # a join is a batch of its own
+        if is_platform(env):  # a join is a batch of its own
             groups.append([env])
             continue
         key = "setup" if env.get("cause") == "setup" else env.get("command_id")
         prev = groups[-1][0] if groups else None
-        prev_key = None if prev is None or is_platform(prev) else (
-            "setup" if prev.get("cause") == "setup" else prev.get("command_id"))
+        prev_key = (
+            None
+            if prev is None or is_platform(prev)
+            else ("setup" if prev.get("cause") == "setup" else prev.get("command_id"))
+        )
         if groups and prev_key is not None and key == prev_key and "command" not in env:
             groups[-1].append(env)
         else:
@@ -118,14 +136,15 @@ def batches(envelopes: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     return groups
 
 
-def redact_envelopes(engine: Any, envelopes: Iterable[Mapping[str, Any]], viewer: int | None,
-                     state: Any) -> tuple[list[dict[str, Any]], Any]:
+def redact_envelopes(
+    engine: Any, envelopes: Iterable[Mapping[str, Any]], viewer: int | None, state: Any
+) -> tuple[list[dict[str, Any]], Any]:
     """Fold ``envelopes`` into ``state``; return their copies as ``viewer`` may see them
     (``data`` from ``engine.redact``, ``type`` from ``engine.redact_type``, see
     :func:`domain.engine.redacted_type`) and the folded state."""
     out = []
     for env in envelopes:
-        if is_platform(env):          # public facts (a join): shown as stored
+        if is_platform(env):  # public facts (a join): shown as stored
             out.append(public_envelope(env))
             continue
         event = to_event(env)

@@ -1,10 +1,12 @@
 """The match record kept in ``P:{mid}:meta``: static facts plus the head of the stream."""
+
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from datetime import datetime
+from typing import Any
 
 from service.log.codec import LOG_FORMAT_V1
 
@@ -79,33 +81,48 @@ class MatchRecord:
     rated: bool = False
 
     @classmethod
-    def parse(cls, match_id: str, meta: Mapping[str, str]) -> "MatchRecord":
+    def parse(cls, match_id: str, meta: Mapping[str, str]) -> MatchRecord:
         """Build from the raw hash (strings); ``KeyError`` when fields are missing."""
         names = {int(k[5:]): v for k, v in meta.items() if k.startswith("name:")}
         players = {int(k[7:]): v for k, v in meta.items() if k.startswith("player:")}
         timeout = meta.get("turn_timeout_s") or ""
         pending = {int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()}
         raw_decisions = meta.get("decisions")
-        decisions = ({int(k): v for k, v in json.loads(raw_decisions).items()} if raw_decisions
-                     else {seat: [0, kind] for seat, kind in pending.items()})
+        decisions = (
+            {int(k): v for k, v in json.loads(raw_decisions).items()}
+            if raw_decisions
+            else {seat: [0, kind] for seat, kind in pending.items()}
+        )
         return cls(
-            match_id=match_id, game=meta["game"], version=int(meta.get("version", 0)),
-            head_hash=meta.get("head_hash", ""), seats=json.loads(meta["seats"]),
-            options=json.loads(meta["options"]), seed=bytes.fromhex(meta["seed"]),
-            seed_commitment=meta["seed_commitment"], status=meta.get("status", "running"),
+            match_id=match_id,
+            game=meta["game"],
+            version=int(meta.get("version", 0)),
+            head_hash=meta.get("head_hash", ""),
+            seats=json.loads(meta["seats"]),
+            options=json.loads(meta["options"]),
+            seed=bytes.fromhex(meta["seed"]),
+            seed_commitment=meta["seed_commitment"],
+            status=meta.get("status", "running"),
             pending=pending,
             result=json.loads(meta.get("result", "null")),
             turn_timeout_s=_seconds(timeout) if timeout else None,
-            created_at=meta.get("created_at", ""), names=names,
-            forked_from=json.loads(meta.get("forked_from", "null")), decisions=decisions,
-            listed=meta.get("listed", "1") != "0", spectators=meta.get("spectators", "1") != "0",
+            created_at=meta.get("created_at", ""),
+            names=names,
+            forked_from=json.loads(meta.get("forked_from", "null")),
+            decisions=decisions,
+            listed=meta.get("listed", "1") != "0",
+            spectators=meta.get("spectators", "1") != "0",
             human_at=meta.get("human_at") or meta.get("created_at", ""),
             finished_at=meta.get("finished_at", ""),
             resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
-            rematch=meta.get("rematch", ""), quota_client=meta.get("quota_client", ""),
-            compacted=int(meta.get("compacted") or 0), archived=meta.get("archived") == "1",
-            log_format=meta.get("log_format") or LOG_FORMAT_V1, players=players,
-            rated=meta.get("rated") == "1")
+            rematch=meta.get("rematch", ""),
+            quota_client=meta.get("quota_client", ""),
+            compacted=int(meta.get("compacted") or 0),
+            archived=meta.get("archived") == "1",
+            log_format=meta.get("log_format") or LOG_FORMAT_V1,
+            players=players,
+            rated=meta.get("rated") == "1",
+        )
 
     @property
     def finished(self) -> bool:

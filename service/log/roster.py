@@ -29,27 +29,42 @@ only without a seat. A fork's log starts with the original's first ``version`` e
 its roster (in its first envelope, with ``forked_from``) is the fork's, and the joins and
 causes of the copied part are the original's, so they are not checked against it.
 """
+
 from __future__ import annotations
 
 import secrets
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, PLAYER_FORMATS, seal
-from service.log.envelopes import SEAT_JOINED, is_platform, plain, stored
+from service.log.envelopes import SEAT_JOINED, plain, stored
 
 #: the seat kinds whose command batches may carry each cause
-CAUSE_KINDS = {"player": ("human", "joined"), "timeout": ("human", "joined", "open"),
-               "bot": ("bot",)}
+CAUSE_KINDS = {
+    "player": ("human", "joined"),
+    "timeout": ("human", "joined", "open"),
+    "bot": ("bot",),
+}
 
 
-def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-              turn_timeout_s: float | None, forked_from: Any = None,
-              log_format: str = LOG_FORMAT, rated: bool = False) -> dict[str, Any]:
+def roster_of(
+    engine: Any,
+    seats: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any],
+    turn_timeout_s: float | None,
+    forked_from: Any = None,
+    log_format: str = LOG_FORMAT,
+    rated: bool = False,
+) -> dict[str, Any]:
     """The roster document of a new match of ``log_format`` (see module docstring);
     ``rated`` adds ``rated: true`` (log@3 only)."""
-    roster: dict[str, Any] = {"game": engine.game_id, "rules_version": engine.rules_version,
-                              "seats": [dict(s) for s in seats], "options": dict(options),
-                              "turn_timeout_s": turn_timeout_s}
+    roster: dict[str, Any] = {
+        "game": engine.game_id,
+        "rules_version": engine.rules_version,
+        "seats": [dict(s) for s in seats],
+        "options": dict(options),
+        "turn_timeout_s": turn_timeout_s,
+    }
     if forked_from:
         roster["forked_from"] = dict(forked_from)
     if log_format != LOG_FORMAT_V1:
@@ -59,25 +74,39 @@ def roster_of(engine: Any, seats: Sequence[Mapping[str, Any]], options: Mapping[
     return stored(roster, log_format)
 
 
-def join_envelope(version: int, prev_hash: str, seat: int, name: str | None,
-                  at: str, log_format: str = LOG_FORMAT,
-                  player: str | None = None) -> dict[str, Any]:
+def join_envelope(
+    version: int,
+    prev_hash: str,
+    seat: int,
+    name: str | None,
+    at: str,
+    log_format: str = LOG_FORMAT,
+    player: str | None = None,
+) -> dict[str, Any]:
     """The sealed ``SeatJoined`` platform envelope of a claimed open seat (hashed as the
     match's ``log_format``); ``player``: the joiner's player id (log@3 only)."""
     data: dict[str, Any] = {"seat": seat, "name": name}
     if player is not None and log_format in PLAYER_FORMATS:
         data["player"] = player
-    env = {"version": version, "type": SEAT_JOINED, "seat": seat,
-           "data": data, "command_id": None, "cause": "join",
-           "at": at, "nonce": secrets.token_hex(16)}
+    env = {
+        "version": version,
+        "type": SEAT_JOINED,
+        "seat": seat,
+        "data": data,
+        "command_id": None,
+        "cause": "join",
+        "at": at,
+        "nonce": secrets.token_hex(16),
+    }
     return seal(stored(env, log_format), prev_hash, log_format)
 
 
 SEAT_FIELDS = ("seat", "kind", "bot", "bot_options", "name", "player")
 
 
-def seats_from(roster: Mapping[str, Any],
-               joins: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def seats_from(
+    roster: Mapping[str, Any], joins: Mapping[int, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """The public seat list (as ``match_view`` / ``export`` show it) of ``roster`` after
     ``joins`` (seat -> the join's ``data``: ``{"name"?, "player"?}``)."""
     out = []
@@ -102,7 +131,7 @@ class RosterCheck:
 
     def __init__(self, log: Mapping[str, Any], engine: Any):
         self.errors: list[str] = []
-        self.players = False   # whether the format records players (log@3)
+        self.players = False  # whether the format records players (log@3)
         events = log.get("events") or []
         first = events[0] if events else {}
         roster = first.get("roster")
@@ -116,25 +145,28 @@ class RosterCheck:
         self.fork_version = fork.get("version", 0) if isinstance(fork, dict) else 0
         if not isinstance(self.fork_version, int):
             self.fork_version = 0
-        self.kinds = {s.get("seat"): s.get("kind") for s in roster["seats"]
-                      if isinstance(s, dict)}
+        self.kinds = {s.get("seat"): s.get("kind") for s in roster["seats"] if isinstance(s, dict)}
         self.joins: dict[int, dict[str, Any]] = {}
         if roster.get("game") != log.get("game"):
-            self.errors.append(f"roster: game {roster.get('game')!r} differs from the log's "
-                               f"{log.get('game')!r}")
+            self.errors.append(
+                f"roster: game {roster.get('game')!r} differs from the log's {log.get('game')!r}"
+            )
         declared = roster.get("log_format", LOG_FORMAT_V1)
         if declared != log.get("format"):
-            self.errors.append(f"format {log.get('format')!r} differs from the log format "
-                               f"{declared!r} of the roster in the hash chain")
+            self.errors.append(
+                f"format {log.get('format')!r} differs from the log format "
+                f"{declared!r} of the roster in the hash chain"
+            )
         if declared not in PLAYER_FORMATS and (
-                "rated" in roster or any(isinstance(s, dict) and "player" in s
-                                         for s in roster["seats"])):
-            self.errors.append(f"roster: players and rated are not part of format "
-                               f"{declared!r}")
+            "rated" in roster or any(isinstance(s, dict) and "player" in s for s in roster["seats"])
+        ):
+            self.errors.append(f"roster: players and rated are not part of format {declared!r}")
         self.players = declared in PLAYER_FORMATS
         if roster.get("rules_version") != engine.rules_version:
-            self.errors.append(f"roster: rules version {roster.get('rules_version')!r} is not "
-                               f"this server's {engine.rules_version!r} for {engine.game_id}")
+            self.errors.append(
+                f"roster: rules version {roster.get('rules_version')!r} is not "
+                f"this server's {engine.rules_version!r} for {engine.game_id}"
+            )
 
     def join(self, env: Mapping[str, Any]) -> None:
         """Apply one ``join`` envelope (an error when it is malformed or the seat was not
@@ -147,7 +179,7 @@ class RosterCheck:
             self.errors.append(f"event {version}: a join must be a SeatJoined of its seat")
             return
         if isinstance(version, int) and version <= self.fork_version:
-            return   # the original's join, copied into a fork
+            return  # the original's join, copied into a fork
         if not isinstance(seat, int) or self.kinds.get(seat) != "open" or seat in self.joins:
             self.errors.append(f"event {version}: seat {seat} joined but was not an open seat")
             return
@@ -162,7 +194,7 @@ class RosterCheck:
             return
         version, cause, actor = first.get("version"), first.get("cause"), first.get("actor")
         if isinstance(version, int) and version <= self.fork_version:
-            return   # decided under the original's roster
+            return  # decided under the original's roster
         if cause == "abandon":
             if actor is not None:
                 self.errors.append(f"event {version}: an abandonment has no seat")
@@ -172,8 +204,10 @@ class RosterCheck:
             kind = "joined"
         allowed = CAUSE_KINDS.get(cause) if isinstance(cause, str) else None
         if allowed is None or kind not in allowed:
-            self.errors.append(f"event {version}: cause {cause!r} does not fit seat {actor} "
-                               f"of kind {kind!r} in the roster")
+            self.errors.append(
+                f"event {version}: cause {cause!r} does not fit seat {actor} "
+                f"of kind {kind!r} in the roster"
+            )
         elif cause == "player" and actor in resigned:
             self.errors.append(f"event {version}: seat {actor} resigned and cannot act itself")
 
@@ -184,8 +218,10 @@ class RosterCheck:
             return []
         out = []
         if seats_from(self.roster, self.joins) != self.log.get("seats"):
-            out.append("seats differ from the roster in the hash chain (kinds, names, bot "
-                       "levels or bot options were edited)")
+            out.append(
+                "seats differ from the roster in the hash chain (kinds, names, bot "
+                "levels or bot options were edited)"
+            )
         if plain(self.roster.get("options")) != self.log.get("options"):
             out.append("options differ from the roster in the hash chain")
         if self.roster.get("turn_timeout_s") != self.log.get("turn_timeout_s"):

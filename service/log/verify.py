@@ -12,29 +12,53 @@ events with the logged ones and folds them to the final result (DESIGN.md, "prov
 ``api/web/js/verify.js`` checks the format, chain, roster and seed commitment of a log@2
 export the same way in any JavaScript runtime; only this verifier re-decides and folds.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain.engine import Engine, RuleError, Setup, derive_rng
-from service.log.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMATS, chain_errors, ijson,
-                           ijson_errors, seed_commitment)
+from service.log.codec import (
+    LOG_FORMAT,
+    LOG_FORMAT_V1,
+    LOG_FORMATS,
+    chain_errors,
+    ijson,
+    ijson_errors,
+    seed_commitment,
+)
 from service.log.envelopes import batches, is_platform, stored, to_event
 from service.log.roster import RosterCheck
 
 
-def export_log(match_id: str, game: str, seats: list[dict[str, Any]], options: Mapping[str, Any],
-               seed: bytes | None, commitment: str, envelopes: Sequence[Mapping[str, Any]],
-               forked_from: Any = None, turn_timeout_s: float | None = None,
-               log_format: str = LOG_FORMAT) -> dict[str, Any]:
+def export_log(
+    match_id: str,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: Mapping[str, Any],
+    seed: bytes | None,
+    commitment: str,
+    envelopes: Sequence[Mapping[str, Any]],
+    forked_from: Any = None,
+    turn_timeout_s: float | None = None,
+    log_format: str = LOG_FORMAT,
+) -> dict[str, Any]:
     """The export document of a match whose log has ``log_format``: ``{"format",
     "match_id", "game", "seats", "options", "turn_timeout_s", "seed" (hex), "seed_commitment",
     "events": [full envelopes, with stored commands and nonces], "forked_from"?}``. A log@2
     document holds I-JSON values only (:func:`service.log.codec.ijson`)."""
-    doc = {"format": log_format, "match_id": match_id, "game": game, "seats": seats,
-           "options": dict(options), "turn_timeout_s": turn_timeout_s,
-           "seed": seed.hex() if seed is not None else None,
-           "seed_commitment": commitment, "events": [dict(e) for e in envelopes]}
+    doc = {
+        "format": log_format,
+        "match_id": match_id,
+        "game": game,
+        "seats": seats,
+        "options": dict(options),
+        "turn_timeout_s": turn_timeout_s,
+        "seed": seed.hex() if seed is not None else None,
+        "seed_commitment": commitment,
+        "events": [dict(e) for e in envelopes],
+    }
     if forked_from:
         doc["forked_from"] = forked_from
     return doc if log_format == LOG_FORMAT_V1 else ijson(doc)
@@ -43,15 +67,18 @@ def export_log(match_id: str, game: str, seats: list[dict[str, Any]], options: M
 def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> bool:
     if len(produced) != len(logged):
         return False
-    return all(p.type == e.get("type") and p.seat == e.get("seat")
-               and stored(dict(p.data), log_format) == e.get("data")
-               for p, e in zip(produced, logged, strict=True))
+    return all(
+        p.type == e.get("type")
+        and p.seat == e.get("seat")
+        and stored(dict(p.data), log_format) == e.get("data")
+        for p, e in zip(produced, logged, strict=True)
+    )
 
 
 def _integral(value: Any) -> Any:
     """``value`` with every float that has an integral value within the I-JSON range as an
     ``int`` (how any other language reads a log@2 number: ``300.0`` is ``300``)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     if isinstance(value, dict):
         return {k: _integral(v) for k, v in value.items()}
@@ -70,8 +97,12 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     errors: list[str] = []
     log_format = log.get("format")
     if log_format not in LOG_FORMATS:
-        return {"valid": False, "version": 0, "result": None,
-                "errors": [f"format must be one of {list(LOG_FORMATS)!r}"]}
+        return {
+            "valid": False,
+            "version": 0,
+            "result": None,
+            "errors": [f"format must be one of {list(LOG_FORMATS)!r}"],
+        }
     if log_format != LOG_FORMAT_V1:
         # a number is its value (JCS): 300.0 is 300; an integer beyond 2^53 is refused,
         # since a parser in another language reads another number there
@@ -79,23 +110,38 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
         log = _integral(log)
     events = log.get("events")
     match_id = log.get("match_id")
-    if not isinstance(match_id, str) or not isinstance(events, list) or \
-            not all(isinstance(e, dict) for e in events):
-        return {"valid": False, "version": 0, "result": None,
-                "errors": errors + ["match_id (string) and events (list of objects) are required"]}
+    if (
+        not isinstance(match_id, str)
+        or not isinstance(events, list)
+        or not all(isinstance(e, dict) for e in events)
+    ):
+        return {
+            "valid": False,
+            "version": 0,
+            "result": None,
+            "errors": errors + ["match_id (string) and events (list of objects) are required"],
+        }
     errors += chain_errors(match_id, events, log_format)
     game = log.get("game")
     engine = engines.get(game) if isinstance(game, str) else None
     if engine is None:
-        return {"valid": False, "version": 0, "result": None,
-                "errors": errors + [f"unknown game {log.get('game')!r}"]}
+        return {
+            "valid": False,
+            "version": 0,
+            "result": None,
+            "errors": errors + [f"unknown game {log.get('game')!r}"],
+        }
     try:
         seed = bytes.fromhex(log.get("seed") or "")
     except (TypeError, ValueError):
         seed = b""
     if len(seed) != 32:
-        return {"valid": False, "version": 0, "result": None,
-                "errors": errors + ["seed (64 hex digits) is required to verify"]}
+        return {
+            "valid": False,
+            "version": 0,
+            "result": None,
+            "errors": errors + ["seed (64 hex digits) is required to verify"],
+        }
     if seed_commitment(seed) != log.get("seed_commitment"):
         errors.append("seed does not match seed_commitment")
     seats = log.get("seats")
@@ -107,8 +153,11 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
         options = engine.validate_options(len(seats), log.get("options") or {})
         groups = batches(events)
         setup = engine.new_match(Setup(len(seats), options), derive_rng(seed, 0))
-        if not groups or groups[0][0].get("cause") != "setup" or \
-                not _same(setup, groups[0], log_format):
+        if (
+            not groups
+            or groups[0][0].get("cause") != "setup"
+            or not _same(setup, groups[0], log_format)
+        ):
             errors.append("set-up events differ from new_match(seed)")
             groups = []
         else:
@@ -143,7 +192,10 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     if not errors and result is None:
         # An export exists only for a finished match: a log whose replay has no result
         # was cut short (even when it was cut at a command boundary).
-        errors.append(f"the log ends at event {version} before the match has a result "
-                      "(truncated)")
-    return {"valid": not errors and version == len(events), "version": version,
-            "result": result, "errors": errors}
+        errors.append(f"the log ends at event {version} before the match has a result (truncated)")
+    return {
+        "valid": not errors and version == len(events),
+        "version": version,
+        "result": result,
+        "errors": errors,
+    }

@@ -16,6 +16,7 @@ any other game      ``<n>p`` (n seats, each for        —
 Against the game every difficulty is a rated opponent of its own, as Lichess rates puzzles:
 the seats play as one team and the team wins or loses against it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -60,8 +61,9 @@ def family_of(game: str, seat_count: int, options: Mapping[str, Any]) -> Family:
     if game == "dead-apocalypse":
         if options.get("competitive"):
             return Family(game, "competitive")
-        return Family(game, "coop",
-                      f"game:dead-apocalypse:{options.get('difficulty') or 'standard'}")
+        return Family(
+            game, "coop", f"game:dead-apocalypse:{options.get('difficulty') or 'standard'}"
+        )
     return Family(game, f"{seat_count}p")
 
 

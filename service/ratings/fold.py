@@ -10,6 +10,7 @@ conservative ``mu - 3 sigma``; it is ``provisional`` while ``sigma`` is above
 (``service/ratings/bot_ratings.json``, written by ``arena ratings calibrate``); every other
 player starts at the model's default.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,9 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
-def start_rating(board: str, participant: str,
-                 starts: Mapping[str, Mapping[str, Mapping[str, float]]]) -> dict[str, Any]:
+def start_rating(
+    board: str, participant: str, starts: Mapping[str, Mapping[str, Mapping[str, float]]]
+) -> dict[str, Any]:
     """The first rating of ``participant`` on ``board``."""
     seeded = (starts.get(board) or {}).get(participant)
     if seeded:
@@ -52,17 +54,22 @@ def start_rating(board: str, participant: str,
 def rate(match: RatingInput, current: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """The new ratings of every participant of ``match`` given their ``current`` ones
     (participant -> rating, all present)."""
-    teams = [[MODEL.create_rating([current[p]["mu"], current[p]["sigma"]], name=p)
-              for p in team] for team in match.teams]
+    teams = [
+        [MODEL.create_rating([current[p]["mu"], current[p]["sigma"]], name=p) for p in team]
+        for team in match.teams
+    ]
     rated = MODEL.rate(teams, ranks=list(match.ranks))
     out: dict[str, dict[str, Any]] = {}
     for team in rated:
         for rating in team:
             name = rating.name
-            if name is None:                     # every rating was created with its participant
+            if name is None:  # every rating was created with its participant
                 raise ValueError("openskill returned a rating without its participant's name")
-            out[name] = {"mu": rating.mu, "sigma": rating.sigma,
-                         "matches": int(current[name]["matches"]) + 1}
+            out[name] = {
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "matches": int(current[name]["matches"]) + 1,
+            }
     return out
 
 
@@ -71,8 +78,9 @@ def participants(match: RatingInput) -> list[str]:
     return [p for team in match.teams for p in team]
 
 
-def fold(matches: Iterable[RatingInput], starts=None) -> tuple[dict[str, dict[str, dict[str, Any]]],
-                                                              dict[str, list[dict[str, Any]]]]:
+def fold(
+    matches: Iterable[RatingInput], starts=None
+) -> tuple[dict[str, dict[str, dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
     """``(table, history)`` after ``matches`` sorted by :attr:`RatingInput.order`:
     ``table``: board -> participant -> rating; ``history``: participant -> the rating after
     each of its matches ``[{"board", "match_id", "at", "mu", "sigma"}]`` in order."""
@@ -81,8 +89,9 @@ def fold(matches: Iterable[RatingInput], starts=None) -> tuple[dict[str, dict[st
     history: dict[str, list[dict[str, Any]]] = {}
     for match in sorted(matches, key=lambda m: m.order):
         board = table.setdefault(match.board, {})
-        current = {p: board.get(p) or start_rating(match.board, p, starts)
-                   for p in participants(match)}
+        current = {
+            p: board.get(p) or start_rating(match.board, p, starts) for p in participants(match)
+        }
         for p, rating in rate(match, current).items():
             board[p] = rating
             history.setdefault(p, []).append(history_entry(match, rating))
@@ -91,15 +100,26 @@ def fold(matches: Iterable[RatingInput], starts=None) -> tuple[dict[str, dict[st
 
 def history_entry(match: RatingInput, rating: Mapping[str, Any]) -> dict[str, Any]:
     """One point of a rating curve."""
-    return {"board": match.board, "match_id": match.match_id, "at": match.ended_at,
-            "mu": rating["mu"], "sigma": rating["sigma"]}
+    return {
+        "board": match.board,
+        "match_id": match.match_id,
+        "at": match.ended_at,
+        "mu": rating["mu"],
+        "sigma": rating["sigma"],
+    }
 
 
 def public(participant: str, board: str, rating: Mapping[str, Any]) -> dict[str, Any]:
     """A rating as the API shows it: ``{"board", "game", "mode", "mu", "sigma", "ordinal",
     "matches", "provisional"}``."""
     game, _, mode = board.partition(":")
-    return {"board": board, "game": game, "mode": mode, "mu": rating["mu"],
-            "sigma": rating["sigma"], "ordinal": ordinal(rating["mu"], rating["sigma"]),
-            "matches": int(rating["matches"]),
-            "provisional": rating["sigma"] > PROVISIONAL_SIGMA}
+    return {
+        "board": board,
+        "game": game,
+        "mode": mode,
+        "mu": rating["mu"],
+        "sigma": rating["sigma"],
+        "ordinal": ordinal(rating["mu"], rating["sigma"]),
+        "matches": int(rating["matches"]),
+        "provisional": rating["sigma"] > PROVISIONAL_SIGMA,
+    }

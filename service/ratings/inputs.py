@@ -23,6 +23,7 @@ places first when it won, second when it lost, both share first when the match s
 The order of the fold is the end order: the ``at`` of the ``MatchEnded`` envelope (UTC,
 microseconds) then the match id (:attr:`RatingInput.order`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -55,14 +56,25 @@ class RatingInput:
         return (self.end_us, self.match_id)
 
     def to_json(self) -> dict[str, Any]:
-        return {"match_id": self.match_id, "board": self.board,
-                "teams": [list(t) for t in self.teams], "ranks": list(self.ranks),
-                "ended_at": self.ended_at, "end_us": self.end_us}
+        return {
+            "match_id": self.match_id,
+            "board": self.board,
+            "teams": [list(t) for t in self.teams],
+            "ranks": list(self.ranks),
+            "ended_at": self.ended_at,
+            "end_us": self.end_us,
+        }
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> RatingInput:
-        return cls(doc["match_id"], doc["board"], tuple(tuple(t) for t in doc["teams"]),
-                   tuple(doc["ranks"]), doc["ended_at"], int(doc["end_us"]))
+        return cls(
+            doc["match_id"],
+            doc["board"],
+            tuple(tuple(t) for t in doc["teams"]),
+            tuple(doc["ranks"]),
+            doc["ended_at"],
+            int(doc["end_us"]),
+        )
 
 
 def end_us(at: str) -> int:
@@ -85,8 +97,10 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     roster = events[0].get("roster")
     if not isinstance(roster, Mapping) or roster.get("rated") is not True:
         return "casual"
-    ended = next((e for e in reversed(events) if isinstance(e, Mapping)
-                  and e.get("type") == "MatchEnded"), None)
+    ended = next(
+        (e for e in reversed(events) if isinstance(e, Mapping) and e.get("type") == "MatchEnded"),
+        None,
+    )
     if ended is None:
         return "not_finished"
     data = ended.get("data")
@@ -128,26 +142,42 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     options: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     family = family_of(game, len(seats), options)
     left = set(result.get("resigned") or []) | {
-        s for s, cause in last_cause.items() if cause == "timeout"}
+        s for s, cause in last_cause.items() if cause == "timeout"
+    }
     if family.opponent is not None:
         won = bool(result.get("winners")) and result.get("outcome") != "stopped"
-        ranks: tuple[int, ...] = (1, 1) if result.get("outcome") == "stopped" else ((1, 2) if won else (2, 1))
-        return RatingInput(doc.get("match_id") or "", family.board,
-                           (tuple(players), (family.opponent,)), ranks, at, end)
+        ranks: tuple[int, ...] = (
+            (1, 1) if result.get("outcome") == "stopped" else ((1, 2) if won else (2, 1))
+        )
+        return RatingInput(
+            doc.get("match_id") or "",
+            family.board,
+            (tuple(players), (family.opponent,)),
+            ranks,
+            at,
+            end,
+        )
     place = _places(result, len(seats))
     worst = max(place.values(), default=1) + 1
     ranks = tuple(worst if s in left else place[s] for s in range(len(seats)))
-    return RatingInput(doc.get("match_id") or "", family.board,
-                       tuple((p,) for p in players), ranks, at, end)
+    return RatingInput(
+        doc.get("match_id") or "", family.board, tuple((p,) for p in players), ranks, at, end
+    )
 
 
 def _seats(roster: Mapping[str, Any], events: list) -> list[dict[str, Any]]:
     """The roster's seats after its joins (a join's ``player`` binds the seat)."""
-    seats = [{k: s.get(k) for k in SEAT_FIELDS} for s in roster.get("seats") or []
-             if isinstance(s, Mapping)]
+    seats = [
+        {k: s.get(k) for k in SEAT_FIELDS}
+        for s in roster.get("seats") or []
+        if isinstance(s, Mapping)
+    ]
     for env in events:
-        if isinstance(env, Mapping) and env.get("cause") == "join" and \
-                isinstance(env.get("data"), Mapping):
+        if (
+            isinstance(env, Mapping)
+            and env.get("cause") == "join"
+            and isinstance(env.get("data"), Mapping)
+        ):
             seat = env["data"].get("seat")
             if isinstance(seat, int) and 0 <= seat < len(seats):
                 seats[seat]["kind"] = "human"

@@ -21,12 +21,14 @@ database):
 Each thread has its own connection (autocommit), opened on first use and re-opened after
 it broke. Errors are psycopg's (``psycopg.OperationalError`` when the server is down).
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import threading
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -115,8 +117,9 @@ class ArchiveStore:
     def _conn(self) -> psycopg.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None or conn.closed or conn.broken:
-            conn = psycopg.connect(self.url, autocommit=True,
-                                   connect_timeout=self.connect_timeout_s)
+            conn = psycopg.connect(
+                self.url, autocommit=True, connect_timeout=self.connect_timeout_s
+            )
             self._local.conn = conn
         if not self._schema_ready:
             with self._lock:
@@ -134,8 +137,11 @@ class ArchiveStore:
                     conn.execute(SCHEMA)
                     conn.execute(PLAYER_SCHEMA)
                 return
-            except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable,
-                    psycopg.errors.DuplicateObject):
+            except (
+                psycopg.errors.UniqueViolation,
+                psycopg.errors.DuplicateTable,
+                psycopg.errors.DuplicateObject,
+            ):
                 if attempt == 2:
                     raise
 
@@ -150,16 +156,28 @@ class ArchiveStore:
             self._local.conn = None
 
     # ------------------------------------------------------------------ writes
-    def put(self, match_id: str, meta: Mapping[str, str], tokens: Mapping[str, str],
-            blob: bytes) -> None:
+    def put(
+        self, match_id: str, meta: Mapping[str, str], tokens: Mapping[str, str], blob: bytes
+    ) -> None:
         """Insert the match's row, or refresh ``meta``/``tokens`` of the row already
         there (a re-run of an interrupted move; a rematch id claimed in the archive is
         kept). Raises ArchiveMismatch when a row with another log exists."""
         digest = sha256_hex(blob)
-        result = self._conn().execute(UPSERT, (
-            self.prefix, match_id, meta["game"], meta.get("status", "finished"),
-            meta.get("listed", "1") != "0", created_ts(meta), Jsonb(dict(meta)),
-            Jsonb({str(k): v for k, v in tokens.items()}), blob, digest))
+        result = self._conn().execute(
+            UPSERT,
+            (
+                self.prefix,
+                match_id,
+                meta["game"],
+                meta.get("status", "finished"),
+                meta.get("listed", "1") != "0",
+                created_ts(meta),
+                Jsonb(dict(meta)),
+                Jsonb({str(k): v for k, v in tokens.items()}),
+                blob,
+                digest,
+            ),
+        )
         if result.rowcount != 1:
             raise ArchiveMismatch(f"the archive holds another log for {match_id}")
 
@@ -169,9 +187,12 @@ class ArchiveStore:
         self._conn().execute(
             f"UPDATE {TABLE} SET meta = jsonb_set(meta, '{{rematch}}', to_jsonb(%s::text)) "
             f"WHERE prefix = %s AND match_id = %s AND coalesce(meta->>'rematch', '') = ''",
-            (candidate, self.prefix, match_id))
-        row = self._one(f"SELECT meta->>'rematch' FROM {TABLE} WHERE prefix = %s AND "
-                        f"match_id = %s", (self.prefix, match_id))
+            (candidate, self.prefix, match_id),
+        )
+        row = self._one(
+            f"SELECT meta->>'rematch' FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+            (self.prefix, match_id),
+        )
         if row is None:
             raise KeyError(match_id)
         return row[0]
@@ -179,35 +200,41 @@ class ArchiveStore:
     # ------------------------------------------------------------------ reads
     def row(self, match_id: str) -> tuple[dict[str, str], dict[str, str], str] | None:
         """``(meta, tokens, log_sha256)`` of the archived match, or ``None``."""
-        row = self._one(f"SELECT meta, tokens, log_sha256 FROM {TABLE} WHERE prefix = %s "
-                        f"AND match_id = %s", (self.prefix, match_id))
+        row = self._one(
+            f"SELECT meta, tokens, log_sha256 FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+            (self.prefix, match_id),
+        )
         return None if row is None else (row[0], row[1], row[2])
 
     def meta(self, match_id: str) -> dict[str, str]:
         """The archived meta hash with ``archived`` = ``"1"`` (``{}`` when not archived)."""
-        row = self._one(f"SELECT meta FROM {TABLE} WHERE prefix = %s AND match_id = %s",
-                        (self.prefix, match_id))
+        row = self._one(
+            f"SELECT meta FROM {TABLE} WHERE prefix = %s AND match_id = %s", (self.prefix, match_id)
+        )
         return {} if row is None else {**row[0], "archived": "1"}
 
     def digests(self, match_id: str) -> dict[int, str] | None:
         """Seat -> token digest of the archived match (``None`` when not archived)."""
-        row = self._one(f"SELECT tokens FROM {TABLE} WHERE prefix = %s AND match_id = %s",
-                        (self.prefix, match_id))
+        row = self._one(
+            f"SELECT tokens FROM {TABLE} WHERE prefix = %s AND match_id = %s",
+            (self.prefix, match_id),
+        )
         return None if row is None else {int(k): v for k, v in row[0].items()}
 
     def blob(self, match_id: str) -> bytes | None:
         """The compacted log of the archived match, or ``None``."""
-        row = self._one(f"SELECT log FROM {TABLE} WHERE prefix = %s AND match_id = %s",
-                        (self.prefix, match_id))
+        row = self._one(
+            f"SELECT log FROM {TABLE} WHERE prefix = %s AND match_id = %s", (self.prefix, match_id)
+        )
         return None if row is None else bytes(row[0])
 
-    def lobby_page(self, game: str | None, before: tuple[float, str] | None,
-                   count: int) -> list[tuple[float, str, dict[str, str], set[int]]]:
+    def lobby_page(
+        self, game: str | None, before: tuple[float, str] | None, count: int
+    ) -> list[tuple[float, str, dict[str, str], set[int]]]:
         """Up to ``count`` listed archived matches ``(created_ts, match_id, meta, claimed
         seats)``, newest first (ties: greater id first), strictly after ``before`` (the
         lobby's cursor position), optionally of one ``game``."""
-        sql = (f"SELECT created_ts, match_id, meta, tokens FROM {TABLE} "
-               f"WHERE prefix = %s AND listed")
+        sql = f"SELECT created_ts, match_id, meta, tokens FROM {TABLE} WHERE prefix = %s AND listed"
         params: list[Any] = [self.prefix]
         if game is not None:
             sql += " AND game = %s"
@@ -218,8 +245,10 @@ class ArchiveStore:
         sql += ' ORDER BY created_ts DESC, match_id COLLATE "C" DESC LIMIT %s'
         params.append(count)
         rows = self._conn().execute(sql, tuple(params)).fetchall()
-        return [(float(ts), mid, {**meta, "archived": "1"}, {int(s) for s in tokens})
-                for ts, mid, meta, tokens in rows]
+        return [
+            (float(ts), mid, {**meta, "archived": "1"}, {int(s) for s in tokens})
+            for ts, mid, meta, tokens in rows
+        ]
 
     # ------------------------------------------------------------------ players (issue 22)
     def put_player(self, player_id: str, name: str, created_at: str) -> None:
@@ -228,7 +257,8 @@ class ArchiveStore:
         self._conn().execute(
             f"INSERT INTO {PLAYERS_TABLE} (prefix, player_id, name, created_at) "
             "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (self.prefix, player_id, name, created_at))
+            (self.prefix, player_id, name, created_at),
+        )
 
     def put_rating_points(self, points: list[Mapping[str, Any]], replace_all: bool = False) -> None:
         """Record rating-history rows ``{"participant", "board", "match_id", "at", "mu",
@@ -244,35 +274,61 @@ class ArchiveStore:
                     f"INSERT INTO {HISTORY_TABLE} (prefix, participant, board, match_id, "
                     "ended_at, mu, sigma, ordinal) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
                     "ON CONFLICT DO NOTHING",
-                    [(self.prefix, p["participant"], p["board"], p["match_id"], p["at"],
-                      p["mu"], p["sigma"], p["ordinal"]) for p in points])
+                    [
+                        (
+                            self.prefix,
+                            p["participant"],
+                            p["board"],
+                            p["match_id"],
+                            p["at"],
+                            p["mu"],
+                            p["sigma"],
+                            p["ordinal"],
+                        )
+                        for p in points
+                    ],
+                )
 
     def rating_curve(self, participant: str, board: str) -> list[dict[str, Any]]:
         """The rows of one participant on one board, oldest first."""
-        rows = self._conn().execute(
-            f"SELECT match_id, ended_at, mu, sigma, ordinal FROM {HISTORY_TABLE} "
-            "WHERE prefix = %s AND participant = %s AND board = %s ORDER BY ended_at, match_id",
-            (self.prefix, participant, board)).fetchall()
-        return [{"match_id": m, "at": at.isoformat(), "mu": mu, "sigma": sg, "ordinal": od}
-                for m, at, mu, sg, od in rows]
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT match_id, ended_at, mu, sigma, ordinal FROM {HISTORY_TABLE} "
+                "WHERE prefix = %s AND participant = %s AND board = %s ORDER BY ended_at, match_id",
+                (self.prefix, participant, board),
+            )
+            .fetchall()
+        )
+        return [
+            {"match_id": m, "at": at.isoformat(), "mu": mu, "sigma": sg, "ordinal": od}
+            for m, at, mu, sg, od in rows
+        ]
 
     def player_names(self) -> dict[str, str]:
         """player id -> name of this prefix's recorded players."""
-        rows = self._conn().execute(
-            f"SELECT player_id, name FROM {PLAYERS_TABLE} WHERE prefix = %s",
-            (self.prefix,)).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT player_id, name FROM {PLAYERS_TABLE} WHERE prefix = %s", (self.prefix,)
+            )
+            .fetchall()
+        )
         return {pid: name for pid, name in rows}
 
     def match_ids(self) -> list[str]:
         """Every archived match id of this prefix (``arena ratings rebuild``)."""
-        rows = self._conn().execute(f"SELECT match_id FROM {TABLE} WHERE prefix = %s",
-                                    (self.prefix,)).fetchall()
+        rows = (
+            self._conn()
+            .execute(f"SELECT match_id FROM {TABLE} WHERE prefix = %s", (self.prefix,))
+            .fetchall()
+        )
         return [row[0] for row in rows]
 
     def count(self) -> int:
         """How many matches of this deployment are archived."""
         row = self._one(f"SELECT count(*) FROM {TABLE} WHERE prefix = %s", (self.prefix,))
-        assert row is not None   # count(*) always answers one row
+        assert row is not None  # count(*) always answers one row
         return int(row[0])
 
 

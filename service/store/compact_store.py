@@ -10,10 +10,12 @@ xz-compressed (LZMA2 preset 6, Python's ``lzma``: about 15 KB for a 390-event 6-
 match whose full stream takes 200 KB). It is stored as raw bytes (read with redis-py's
 ``NEVER_DECODE``: the store client decodes replies as text).
 """
+
 from __future__ import annotations
 
 import lzma
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from redis.client import NEVER_DECODE
 from redis.exceptions import WatchError
@@ -40,8 +42,11 @@ def pack(doc: Mapping[str, Any]) -> bytes:
     """The compacted form of an export document (see module docstring)."""
     events = doc["events"]
     stripped = [{k: v for k, v in env.items() if k not in CHAIN_FIELDS} for env in events]
-    body = {"format": COMPACT_FORMAT, "head_hash": events[-1]["hash"] if events else "",
-            "doc": {**doc, "events": stripped}}
+    body = {
+        "format": COMPACT_FORMAT,
+        "head_hash": events[-1]["hash"] if events else "",
+        "doc": {**doc, "events": stripped},
+    }
     return lzma.compress(dumps(body).encode("utf-8"), preset=6)
 
 
@@ -71,7 +76,7 @@ class CompactStore:
     def __init__(self, redis, keys: Keys, shards: int = 16):
         self.redis = redis
         self.keys = keys
-        self.map = shard_map(keys.prefix, shards)   # the index shards (service/store/slots.py)
+        self.map = shard_map(keys.prefix, shards)  # the index shards (service/store/slots.py)
 
     def mark_pending(self, match_id: str, idem_ttl_s: float, pipe) -> None:
         """Queue on ``pipe``, with the append that ended the match: file it as waiting for
@@ -109,7 +114,7 @@ class CompactStore:
         pipe.zadd(self.keys.compacted(), {match_id: finished_ts})
         pipe.srem(self.keys.compact_pending(), match_id)
         pipe.zrem(self.keys.matches(self.map.shard_of(match_id)), match_id)
-        pipe.zrem(self.keys.matches(), match_id)   # the pre-sharding list
+        pipe.zrem(self.keys.matches(), match_id)  # the pre-sharding list
         pipe.execute()
 
     def drop_pending(self, match_id: str) -> None:
@@ -122,8 +127,11 @@ class CompactStore:
 
     def due(self, before_ts: float, count: int) -> list[str]:
         """Up to ``count`` compacted match ids that ended before ``before_ts``, oldest first."""
-        return list(self.redis.zrangebyscore(self.keys.compacted(), "-inf", repr(before_ts),
-                                             start=0, num=count))
+        return list(
+            self.redis.zrangebyscore(
+                self.keys.compacted(), "-inf", repr(before_ts), start=0, num=count
+            )
+        )
 
     def ids(self) -> list[str]:
         """Every compacted match id Redis holds (``arena ratings rebuild``)."""
@@ -143,8 +151,9 @@ class CompactStore:
         meta, tokens = pipe.execute()
         return meta, tokens, self.blob(match_id) if meta else None
 
-    def delete_unchanged(self, match_id: str, meta: Mapping[str, str],
-                         tokens: Mapping[str, str]) -> bool:
+    def delete_unchanged(
+        self, match_id: str, meta: Mapping[str, str], tokens: Mapping[str, str]
+    ) -> bool:
         """Delete every key of the match in one ``MULTI``, under ``WATCH`` of its meta and
         tokens, unless they differ from ``meta`` / ``tokens`` (what was copied) or change
         before the ``EXEC``; True when deleted."""
@@ -152,8 +161,10 @@ class CompactStore:
         with self.redis.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(keys.meta(match_id), keys.tokens(match_id))
-                if pipe.hgetall(keys.meta(match_id)) != meta or \
-                        pipe.hgetall(keys.tokens(match_id)) != tokens:
+                if (
+                    pipe.hgetall(keys.meta(match_id)) != meta
+                    or pipe.hgetall(keys.tokens(match_id)) != tokens
+                ):
                     return False
                 pipe.multi()
                 pipe.delete(*keys.match_keys(match_id))

@@ -2,6 +2,7 @@
 timeouts), RQ's queue client (bytes, optionally retrying forever), and the one shared
 ``fakeredis.FakeServer`` of embedded mode. Part of the store package, the only one that
 imports redis-py (import contracts in ``.importlinter``)."""
+
 from __future__ import annotations
 
 import logging
@@ -52,12 +53,16 @@ def store_connection(config: Config, *, wait: bool = False):
 
         return fakeredis.FakeRedis(server=fake_server(), decode_responses=True)
     url = config.redis_url
-    assert url is not None   # not embedded
+    assert url is not None  # not embedded
     if config.redis_cluster:
         return cluster_connection(url, wait=wait)
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
-                                socket_timeout=STORE_SOCKET_TIMEOUT_S,
-                                socket_connect_timeout=STORE_CONNECT_TIMEOUT_S)
+    return redis.Redis.from_url(
+        url,
+        decode_responses=True,
+        health_check_interval=30,
+        socket_timeout=STORE_SOCKET_TIMEOUT_S,
+        socket_connect_timeout=STORE_CONNECT_TIMEOUT_S,
+    )
 
 
 def cluster_nodes(url: str) -> tuple[list[ClusterNode], dict]:
@@ -77,8 +82,11 @@ def cluster_nodes(url: str) -> tuple[list[ClusterNode], dict]:
     if not nodes:
         raise ValueError(f"no cluster node in {url!r}")
     user, _, password = auth.partition(":")
-    options = {"username": unquote(user) or None, "password": unquote(password) or None,
-               "ssl": scheme.startswith("rediss")}
+    options = {
+        "username": unquote(user) or None,
+        "password": unquote(password) or None,
+        "ssl": scheme.startswith("rediss"),
+    }
     return nodes, options
 
 
@@ -98,11 +106,14 @@ def cluster_connection(url: str, *, wait: bool = False) -> RedisCluster:
     failures = 0
     while True:
         try:
-            return RedisCluster(startup_nodes=nodes, decode_responses=True,
-                                socket_connect_timeout=STORE_CONNECT_TIMEOUT_S,
-                                socket_timeout=STORE_SOCKET_TIMEOUT_S,
-                                health_check_interval=30,
-                                **{k: v for k, v in options.items() if v})
+            return RedisCluster(
+                startup_nodes=nodes,
+                decode_responses=True,
+                socket_connect_timeout=STORE_CONNECT_TIMEOUT_S,
+                socket_timeout=STORE_SOCKET_TIMEOUT_S,
+                health_check_interval=30,
+                **{k: v for k, v in options.items() if v},
+            )
         except Exception as error:  # noqa: BLE001 - classified just below
             if not wait or not is_store_unavailable(error):
                 raise
@@ -128,10 +139,11 @@ def rq_connection(config: Config, *, wait: bool = False):
 
         return fakeredis.FakeRedis(server=fake_server())
     url = config.rq_url
-    assert url is not None   # not embedded
+    assert url is not None  # not embedded
     if wait:
-        return redis.Redis.from_url(url, retry=waiting_retry(), socket_keepalive=True,
-                                    socket_connect_timeout=5)
+        return redis.Redis.from_url(
+            url, retry=waiting_retry(), socket_keepalive=True, socket_connect_timeout=5
+        )
     return redis.Redis.from_url(url, socket_connect_timeout=5)
 
 

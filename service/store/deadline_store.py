@@ -4,6 +4,7 @@ A record exists only for a human seat of a timed match whose decision is pending
 version its decision started at and its deadline (ISO 8601 UTC). The turn-timeout job of
 that seat and version acts only while the record still names its version.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,11 @@ class DeadlineStore:
 
     def start(self, match_id: str, seat: int, version: int, deadline_iso: str) -> None:
         """Record (or replace) ``seat``'s deadline for its decision started at ``version``."""
-        self.redis.hset(self.keys.deadlines(match_id), str(seat),
-                        canonical_json({"version": version, "deadline": deadline_iso}))
+        self.redis.hset(
+            self.keys.deadlines(match_id),
+            str(seat),
+            canonical_json({"version": version, "deadline": deadline_iso}),
+        )
 
     def drop(self, match_id: str, seat: int) -> None:
         """Forget ``seat``'s record (it acted, or has nothing pending any more)."""

@@ -19,12 +19,14 @@ index shard shares it, :mod:`service.store.slots`). It, atomically:
 events after it (or only the events after the version a caller's cached fold is at), the
 idempotency record, the seat-token digests and the turn deadlines.
 """
+
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from redis import exceptions as redis_errors
 from redis.cluster import RedisCluster
@@ -51,7 +53,10 @@ local function reload(events_key, meta_key, snap_key, current)
 end
 """
 
-APPEND_LUA = LUA_RUN_WRITES + _LUA_RELOAD + """
+APPEND_LUA = (
+    LUA_RUN_WRITES
+    + _LUA_RELOAD
+    + """
 if ARGV[2] ~= '' then
   local prior = redis.call('HGET', KEYS[3], ARGV[2])
   if prior then return {'replayed', prior} end
@@ -82,10 +87,13 @@ if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 run_writes(first + envs_n)
 return {'ok', tostring(v)}
 """
+)
 
 #: KEYS meta, events, snap, idem, tokens, deadlines; ARGV[1] the cached fold's version or
 #: '' (none: read from the snapshot), ARGV[2] an idempotency field or ''.
-HEAD_LUA = _LUA_RELOAD + """
+HEAD_LUA = (
+    _LUA_RELOAD
+    + """
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 if current < 0 then return {} end
 local cached = tonumber(ARGV[1])
@@ -102,6 +110,7 @@ if ARGV[2] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[2]) end
 return {meta, snap, tostring(start), tail, prior,
         redis.call('HGETALL', KEYS[5]), redis.call('HGETALL', KEYS[6])}
 """
+)
 
 
 def _pairs(flat: Sequence[str] | None) -> dict[str, str]:
@@ -185,8 +194,15 @@ class EventStore:
     ``redis.cluster.RedisCluster`` or fakeredis).
     """
 
-    def __init__(self, redis, keys: Keys, *, blocking_reads: bool = True,
-                 wait_replicas: int = 0, wait_ms: int = 100):
+    def __init__(
+        self,
+        redis,
+        keys: Keys,
+        *,
+        blocking_reads: bool = True,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
+    ):
         self.redis = redis
         self.keys = keys
         self.blocking_reads = blocking_reads
@@ -197,10 +213,17 @@ class EventStore:
         self._append = redis.register_script(APPEND_LUA)
         self._head = redis.register_script(HEAD_LUA)
 
-    def append(self, match_id: str, expected_version: int, envelopes: Sequence[Mapping[str, Any]],
-               meta: Mapping[str, str] | None = None, idem_field: str | None = None,
-               idem_answer: Any = None, expected_head: str | None = None,
-               writes: WriteBatch | None = None) -> AppendResult:
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        envelopes: Sequence[Mapping[str, Any]],
+        meta: Mapping[str, str] | None = None,
+        idem_field: str | None = None,
+        idem_answer: Any = None,
+        expected_head: str | None = None,
+        writes: WriteBatch | None = None,
+    ) -> AppendResult:
         """Append ``envelopes`` (versions ``expected_version+1..``) iff the match is at
         ``expected_version`` (and, when ``expected_head`` is given, its stored ``head_hash``
         is that hash) and ``idem_field`` (if given) was never recorded.
@@ -217,24 +240,39 @@ class EventStore:
         pairs: list[str] = []
         for field_name, value in (meta or {}).items():
             pairs += [field_name, str(value)]
-        keys = [self.keys.events(match_id), self.keys.meta(match_id), self.keys.idem(match_id),
-                self.keys.snap(match_id)]
+        keys = [
+            self.keys.events(match_id),
+            self.keys.meta(match_id),
+            self.keys.idem(match_id),
+            self.keys.snap(match_id),
+        ]
         inside, outside = (writes or WriteBatch()), WriteBatch()
         if self.cluster and len(inside):
             slot = slot_of_tag(keys[0])
             inside, outside = inside.split(lambda key: slot_of_tag(key) == slot)
         write_keys, words = inside.encode(len(keys) + 1)
-        args = [str(expected_version), idem_field or "",
-                dumps(idem_answer) if idem_field else "", expected_head or "",
-                str(len(pairs) // 2), str(len(envelopes)), *pairs]
+        args = [
+            str(expected_version),
+            idem_field or "",
+            dumps(idem_answer) if idem_field else "",
+            expected_head or "",
+            str(len(pairs) // 2),
+            str(len(envelopes)),
+            *pairs,
+        ]
         args += [dumps(env) for env in envelopes]
         reply = self._run_append(keys + write_keys, args + words)
         status, value = reply[0], reply[1]
         if status == "replayed":
             return AppendResult("replayed", answer=loads(value))
         if status == "conflict":
-            return AppendResult("conflict", version=int(value), reload=HeadRead(
-                _pairs(reply[2]), _pairs(reply[3]), int(reply[4]), _envelopes(reply[5])))
+            return AppendResult(
+                "conflict",
+                version=int(value),
+                reload=HeadRead(
+                    _pairs(reply[2]), _pairs(reply[3]), int(reply[4]), _envelopes(reply[5])
+                ),
+            )
         if len(outside):
             pipe = self.redis.pipeline(transaction=False)
             outside.apply(pipe)
@@ -260,14 +298,24 @@ class EventStore:
             except NoScriptError:
                 client.script_load(APPEND_LUA)
                 continue
-            except (redis_errors.ConnectionError, redis_errors.TimeoutError,
-                    redis_errors.AskError, redis_errors.ClusterDownError, redis_errors.TryAgainError):
+            except (
+                redis_errors.ConnectionError,
+                redis_errors.TimeoutError,
+                redis_errors.AskError,
+                redis_errors.ClusterDownError,
+                redis_errors.TryAgainError,
+            ):
                 if self.cluster:
                     self.redis.nodes_manager.initialize()
                 raise
             if reply[0] == "ok" and int(acked) < self.wait_replicas:
-                log.warning("append to %s confirmed by %s of %s replicas in %s ms", keys[0],
-                            acked, self.wait_replicas, self.wait_ms)
+                log.warning(
+                    "append to %s confirmed by %s of %s replicas in %s ms",
+                    keys[0],
+                    acked,
+                    self.wait_replicas,
+                    self.wait_ms,
+                )
             return reply
         raise redis_errors.NoScriptError("the append script could not be loaded")
 
@@ -278,25 +326,38 @@ class EventStore:
             writes.apply(pipe)
             pipe.execute()
 
-    def head(self, match_id: str, cached_version: int | None = None,
-             idem_field: str | None = None) -> HeadRead:
+    def head(
+        self, match_id: str, cached_version: int | None = None, idem_field: str | None = None
+    ) -> HeadRead:
         """One script call: the match's meta hash, the events after ``cached_version`` (a
         caller's cached fold; ``None`` or a version past the head: the latest snapshot and
         the events after it), the JSON-decoded answer recorded under ``idem_field``, the
         seat-token digests and the turn-deadline records. ``meta`` is empty when the match
         does not exist."""
-        keys = [self.keys.meta(match_id), self.keys.events(match_id), self.keys.snap(match_id),
-                self.keys.idem(match_id), self.keys.tokens(match_id),
-                self.keys.deadlines(match_id)]
-        reply = self._head(keys=keys, args=["" if cached_version is None else str(cached_version),
-                                            idem_field or ""])
+        keys = [
+            self.keys.meta(match_id),
+            self.keys.events(match_id),
+            self.keys.snap(match_id),
+            self.keys.idem(match_id),
+            self.keys.tokens(match_id),
+            self.keys.deadlines(match_id),
+        ]
+        reply = self._head(
+            keys=keys,
+            args=["" if cached_version is None else str(cached_version), idem_field or ""],
+        )
         if not reply:
             return HeadRead({}, {}, 0, [])
         meta, snap, start, tail, prior, tokens, deadlines = reply
-        return HeadRead(_pairs(meta), _pairs(snap), int(start), _envelopes(tail),
-                        None if prior is None else loads(prior),
-                        {int(k): v for k, v in _pairs(tokens).items()},
-                        {int(k): v for k, v in _pairs(deadlines).items()})
+        return HeadRead(
+            _pairs(meta),
+            _pairs(snap),
+            int(start),
+            _envelopes(tail),
+            None if prior is None else loads(prior),
+            {int(k): v for k, v in _pairs(tokens).items()},
+            {int(k): v for k, v in _pairs(deadlines).items()},
+        )
 
     def claim_meta_field(self, match_id: str, field_name: str, value: str) -> str:
         """Set meta field ``field_name`` to ``value`` unless it is set (``HSETNX``); the
@@ -311,8 +372,9 @@ class EventStore:
         """The match's meta hash (empty dict when the match does not exist)."""
         return self.redis.hgetall(self.keys.meta(match_id))
 
-    def read(self, match_id: str, after: int = 0, upto: int | None = None,
-             limit: int | None = None) -> list[dict[str, Any]]:
+    def read(
+        self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         """Envelopes with ``after < version <= upto`` (``upto`` None = to the end), in order."""
         end = "+" if upto is None else f"0-{upto}"
         if upto is not None and upto <= after:

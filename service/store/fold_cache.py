@@ -17,6 +17,7 @@ back. So two threads never share one mutable state, and no copy is needed.
 ever added (create, join), never changed or revoked, so a digest found in the cache is
 always valid; a miss re-reads Redis.
 """
+
 from __future__ import annotations
 
 import threading

@@ -3,6 +3,7 @@
 Per-match keys carry the hash tag ``{match_id}`` so one match lives in one Redis Cluster
 slot and the append script may touch all of them (docs/CONTRACTS.md, "Redis keys").
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,9 +47,15 @@ class Keys:
 
     def match_keys(self, match_id: str) -> list[str]:
         """All per-match keys (for deletion in tests and tooling)."""
-        return [self.events(match_id), self.meta(match_id), self.snap(match_id),
-                self.idem(match_id), self.tokens(match_id), self.deadlines(match_id),
-                self.log(match_id)]
+        return [
+            self.events(match_id),
+            self.meta(match_id),
+            self.snap(match_id),
+            self.idem(match_id),
+            self.tokens(match_id),
+            self.deadlines(match_id),
+            self.log(match_id),
+        ]
 
     # -- global, sharded (each shard under its own hash tag, service.store.slots) -------------
     def shard_tag(self, shard: int) -> str:
@@ -171,7 +178,7 @@ class Keys:
         for kind in ("bot", "timeout"):
             head = f"{self.prefix}-{kind}-"
             if job_id.startswith(head):
-                parts = job_id[len(head):].rsplit("-", 2)
+                parts = job_id[len(head) :].rsplit("-", 2)
                 if len(parts) == 3 and parts[0] and parts[1].isdigit() and parts[2].isdigit():
                     return parts[0]
         return None

@@ -26,10 +26,12 @@ Bounded without an archive: :meth:`MatchIndex.trim_finished` (every full reconci
 bucket of the shard (``all``, ``finished`` and their per-game copies). A trimmed match is
 only no longer listed: its keys stay and every read by id answers as before.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from service.store.keys import Keys
 from service.store.slots import shard_map
@@ -123,8 +125,7 @@ class MatchIndex:
         return sum(int(n) for n in self._fan_out("zcard", self.keys.matches))
 
     # ------------------------------------------------------------------ lobby
-    def file(self, match_id: str, game: str, created_at: float, bucket: str,
-             pipe=None) -> None:
+    def file(self, match_id: str, game: str, created_at: float, bucket: str, pipe=None) -> None:
         """File a listed match in ``bucket`` (one of :data:`LOBBY_BUCKETS`), leaving the
         other buckets; also in ``all``. Queued on ``pipe`` when given (the caller executes
         it), else one pipelined round trip. Idempotent."""
@@ -163,14 +164,19 @@ class MatchIndex:
         pipe = self.redis.pipeline(transaction=False)
         for shard in range(self.shards):
             pipe.zcard(self.keys.lobby(shard, "finished"))
-        over = {shard: min(int(n) - per_shard, batch)
-                for shard, n in enumerate(pipe.execute()) if int(n) > per_shard}
+        over = {
+            shard: min(int(n) - per_shard, batch)
+            for shard, n in enumerate(pipe.execute())
+            if int(n) > per_shard
+        }
         if not over:
             return 0
         pipe = self.redis.pipeline(transaction=False)
         for shard, excess in over.items():
             pipe.zrange(self.keys.lobby(shard, "finished"), 0, excess - 1)
-        trimmed = [(shard, mid) for shard, ids in zip(over, pipe.execute(), strict=True) for mid in ids]
+        trimmed = [
+            (shard, mid) for shard, ids in zip(over, pipe.execute(), strict=True) for mid in ids
+        ]
         pipe = self.redis.pipeline(transaction=False)
         for _, match_id in trimmed:
             pipe.hget(self.keys.meta(match_id), "game")
@@ -184,8 +190,9 @@ class MatchIndex:
         pipe.execute()
         return len(trimmed)
 
-    def lobby_page(self, bucket: str, game: str | None, before: tuple[float, str] | None,
-                   count: int) -> list[tuple[float, str]]:
+    def lobby_page(
+        self, bucket: str, game: str | None, before: tuple[float, str] | None, count: int
+    ) -> list[tuple[float, str]]:
         """Up to ``count`` ``(created_at, match_id)`` of ``bucket`` (``all`` or one of
         :data:`LOBBY_BUCKETS`; ``game`` narrows it), newest first (ties: greater id
         first), strictly after the cursor position ``before``. One pipeline over every
@@ -197,8 +204,9 @@ class MatchIndex:
                 pipe.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
             else:
                 score, _ = before
-                pipe.zrevrangebyscore(key, f"({score!r}", "-inf", start=0, num=count,
-                                      withscores=True)
+                pipe.zrevrangebyscore(
+                    key, f"({score!r}", "-inf", start=0, num=count, withscores=True
+                )
                 pipe.zrangebyscore(key, repr(score), repr(score), withscores=True)
         rows: list[tuple[float, str]] = []
         for reply in pipe.execute():

@@ -5,6 +5,7 @@ pre-sharding single hash ``P:metrics``). The RQ job-duration histogram lives in 
 hashes (a job counts in one random shard), so any API process's ``/metrics`` shows the
 whole deployment's. Exposed through prometheus_client (:meth:`Metrics.collect` yields its
 metric families; :mod:`api.metrics` adds the per-process HTTP histograms)."""
+
 from __future__ import annotations
 
 import random
@@ -23,12 +24,19 @@ COUNTERS = {
     "bot_turns": ("arena_bot_turns_total", "Decisions made by bots."),
     "timeouts": ("arena_timeouts_total", "Decisions made for timed-out seats."),
     "idempotent_replays": ("arena_idempotent_replays_total", "Repeated Idempotency-Keys answered."),
-    "matches_abandoned": ("arena_matches_abandoned_total", "Matches ended abandoned (no human acted)."),
+    "matches_abandoned": (
+        "arena_matches_abandoned_total",
+        "Matches ended abandoned (no human acted).",
+    ),
     "reconcile_requeued": ("arena_reconcile_requeued_total", "Turn jobs re-created by reconcile."),
-    "matches_compacted": ("arena_matches_compacted_total",
-                          "Finished matches compacted (service/upkeep/compaction.py)."),
-    "matches_archived": ("arena_matches_archived_total",
-                         "Finished matches moved to the PostgreSQL archive."),
+    "matches_compacted": (
+        "arena_matches_compacted_total",
+        "Finished matches compacted (service/upkeep/compaction.py).",
+    ),
+    "matches_archived": (
+        "arena_matches_archived_total",
+        "Finished matches moved to the PostgreSQL archive.",
+    ),
 }
 REJECTED = "rejected:"
 #: Hash fields of the RQ job-duration histogram: ``job:<kind>:<bucket index>`` (the count in
@@ -81,8 +89,9 @@ class Metrics:
         ``reconcile``) that ran ``seconds``: its bucket of :data:`JOB_BUCKETS_S`, the count
         and the sum, in one shard (one round trip). The histogram is the deployment's:
         every worker process adds to the same hashes."""
-        index = next((i for i, bound in enumerate(JOB_BUCKETS_S) if seconds <= bound),
-                     len(JOB_BUCKETS_S))
+        index = next(
+            (i for i, bound in enumerate(JOB_BUCKETS_S) if seconds <= bound), len(JOB_BUCKETS_S)
+        )
         key = self._key(None)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hincrby(key, f"{JOB}{kind}:{index}", 1)
@@ -98,19 +107,21 @@ class Metrics:
         raw = self.totals()
         for field_name, (metric, help_text) in COUNTERS.items():
             yield CounterMetricFamily(metric, help_text, value=int(raw.get(field_name, 0)))
-        rejected = CounterMetricFamily("arena_actions_rejected_total",
-                                       "Commands rejected, by error code.", labels=["code"])
+        rejected = CounterMetricFamily(
+            "arena_actions_rejected_total", "Commands rejected, by error code.", labels=["code"]
+        )
         for field_name in sorted(raw):
             if field_name.startswith(REJECTED):
-                rejected.add_metric([field_name[len(REJECTED):]], int(raw[field_name]))
+                rejected.add_metric([field_name[len(REJECTED) :]], int(raw[field_name]))
         yield rejected
-        yield GaugeMetricFamily("arena_running_matches", "Matches without a result.",
-                                value=running)
-        jobs = HistogramMetricFamily("arena_rq_job_duration_seconds",
-                                     "Run time of finished RQ jobs (bot turns, turn timeouts, "
-                                     "reconcile passes), by kind, over every worker.",
-                                     labels=["kind"])
-        kinds = sorted({name[len(JOB):].rsplit(":", 1)[0] for name in raw if name.startswith(JOB)})
+        yield GaugeMetricFamily("arena_running_matches", "Matches without a result.", value=running)
+        jobs = HistogramMetricFamily(
+            "arena_rq_job_duration_seconds",
+            "Run time of finished RQ jobs (bot turns, turn timeouts, "
+            "reconcile passes), by kind, over every worker.",
+            labels=["kind"],
+        )
+        kinds = sorted({name[len(JOB) :].rsplit(":", 1)[0] for name in raw if name.startswith(JOB)})
         for kind in kinds:
             buckets, total = [], 0
             for index, bound in enumerate([*JOB_BUCKETS_S, float("inf")]):
@@ -119,9 +130,13 @@ class Metrics:
             jobs.add_metric([kind], buckets, sum_value=float(raw.get(f"{JOB_SUM}{kind}", 0)))
         yield jobs
         if queue is not None:
-            depth = GaugeMetricFamily("arena_rq_jobs", "RQ jobs of the turn queue by state "
-                                      "(queued: waiting for a worker; scheduled: turn timeouts "
-                                      "not due yet; started: running).", labels=["state"])
+            depth = GaugeMetricFamily(
+                "arena_rq_jobs",
+                "RQ jobs of the turn queue by state "
+                "(queued: waiting for a worker; scheduled: turn timeouts "
+                "not due yet; started: running).",
+                labels=["state"],
+            )
             for state, count in queue.items():
                 depth.add_metric([state], count)
             yield depth

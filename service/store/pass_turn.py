@@ -1,5 +1,6 @@
 """A short Redis lease that lets one process of a deployment take a periodic pass (the
 shared reconcile passes, :class:`service.upkeep.reconcile.SharedPasses`)."""
+
 from __future__ import annotations
 
 import os
@@ -31,8 +32,9 @@ class PassTurn:
     def take(self) -> bool:
         """True when this process got the turn (nobody took it in the last ``every_s``).
         Raises the client's Redis errors."""
-        return bool(self.connection.set(self.key, self.value, nx=True,
-                                        px=max(1, int(self.every_s * 1000))))
+        return bool(
+            self.connection.set(self.key, self.value, nx=True, px=max(1, int(self.every_s * 1000)))
+        )
 
     def give_back(self) -> None:
         """Open the turn again now (a pass that failed: the next asker runs it); a Redis

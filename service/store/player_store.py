@@ -5,6 +5,7 @@ so one player's writes are one atomic step on one cluster slot; the name index
 (:meth:`service.store.keys.Keys.player_names`) is a single hash whose ``HSETNX`` makes names
 unique. Player keys themselves are never stored: only their SHA-256 digests.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -49,7 +50,7 @@ class PlayerStore:
         pipe = self.redis.pipeline(transaction=False)
         for pid in player_ids:
             pipe.hgetall(self.keys.player(pid))
-        return {pid: raw for pid, raw in zip(player_ids, pipe.execute()) if raw}
+        return {pid: raw for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw}
 
     def set_digest(self, player_id: str, digest: str) -> None:
         """Replace the player's key digest (a rotation: the old key stops working)."""
@@ -61,8 +62,7 @@ class PlayerStore:
 
     def match_page(self, player_id: str, offset: int, count: int) -> list[str]:
         """Up to ``count`` of the player's match ids, newest first, from ``offset``."""
-        return self.redis.zrevrange(self.keys.player_matches(player_id), offset,
-                                    offset + count - 1)
+        return self.redis.zrevrange(self.keys.player_matches(player_id), offset, offset + count - 1)
 
     def count_end(self, player_id: str, match_id: str, increments: Mapping[str, int]) -> bool:
         """Add ``increments`` (field -> n) to the player's counters once per ``match_id``;
@@ -70,5 +70,8 @@ class PlayerStore:
         args: list[Any] = [match_id]
         for field, n in increments.items():
             args += [field, n]
-        return bool(self._count(keys=[self.keys.player(player_id),
-                                      self.keys.player_counted(player_id)], args=args))
+        return bool(
+            self._count(
+                keys=[self.keys.player(player_id), self.keys.player_counted(player_id)], args=args
+            )
+        )

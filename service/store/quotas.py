@@ -23,10 +23,12 @@ tests, tools) pass none and are trusted.
   the ids of matches that are no longer running (or gone) are removed first. An empty set
   is deleted by Redis, so nothing stays behind for a client without running bot matches.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from service.errors import ServiceError
 from service.store.keys import Keys
@@ -49,9 +51,14 @@ class BotOptionsCapped(ServiceError):
     ``seat``, ``option``, ``cap``."""
 
     def __init__(self, seat: int, option: str, value: Any, cap: int):
-        super().__init__("bot_options_capped", 422,
-                         f"Seat {seat}: bot option {option} = {value} is above this server's "
-                         f"cap of {cap}.", seat=seat, option=option, cap=cap)
+        super().__init__(
+            "bot_options_capped",
+            422,
+            f"Seat {seat}: bot option {option} = {value} is above this server's cap of {cap}.",
+            seat=seat,
+            option=option,
+            cap=cap,
+        )
 
 
 class TooManyBotMatches(ServiceError):
@@ -59,9 +66,13 @@ class TooManyBotMatches(ServiceError):
     ``retry_after_s``: the ``Retry-After`` hint. Extra ``cap``."""
 
     def __init__(self, cap: int):
-        super().__init__("too_many_bot_matches", 429,
-                         f"This client has {cap} running matches with bot seats, the server's "
-                         "cap; start another when one of them has ended.", cap=cap)
+        super().__init__(
+            "too_many_bot_matches",
+            429,
+            f"This client has {cap} running matches with bot seats, the server's "
+            "cap; start another when one of them has ended.",
+            cap=cap,
+        )
         self.retry_after_s = QUOTA_RETRY_AFTER_S
 
 
@@ -76,8 +87,11 @@ class BotCaps:
 
     def option_caps(self) -> dict[str, int]:
         """``option name -> cap`` of the capped bot options."""
-        return {name: cap for name, cap in (("budget", self.budget),
-                                            ("time_budget_ms", self.time_budget_ms)) if cap}
+        return {
+            name: cap
+            for name, cap in (("budget", self.budget), ("time_budget_ms", self.time_budget_ms))
+            if cap
+        }
 
 
 def has_bot(seats: Iterable[Mapping[str, Any]]) -> bool:
@@ -143,8 +157,11 @@ class BotQuotas:
             options = seat.get("bot_options") or {}
             for name in sorted(caps):
                 value = options.get(name)
-                if isinstance(value, (int, float)) and not isinstance(value, bool) \
-                        and value > caps[name]:
+                if (
+                    isinstance(value, (int, float))
+                    and not isinstance(value, bool)
+                    and value > caps[name]
+                ):
                     raise BotOptionsCapped(seat["seat"], name, value, caps[name])
 
     def reserve(self, client: str, match_id: str, seats: Iterable[Mapping[str, Any]]) -> bool:

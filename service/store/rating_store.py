@@ -15,6 +15,7 @@ the hash tag ``{<prefix>-ratings}`` (:meth:`service.store.keys.Keys.ratings`), s
 ``written``            set: every ``table``, ``board`` and ``history`` key written
 =====================  ==========================================================
 """
+
 from __future__ import annotations
 
 import json
@@ -100,8 +101,9 @@ class RatingStore:
 
     def ended(self, start: int = 0) -> list[tuple[str, int]]:
         """``(match_id, end_us)`` in end order from place ``start``."""
-        return [(m, int(s)) for m, s in
-                self.redis.zrange(self.key("ended"), start, -1, withscores=True)]
+        return [
+            (m, int(s)) for m, s in self.redis.zrange(self.key("ended"), start, -1, withscores=True)
+        ]
 
     def inputs(self, match_ids: list[str]) -> list[str | None]:
         """The input JSON of each of ``match_ids``."""
@@ -117,7 +119,7 @@ class RatingStore:
         if not participants:
             return {}
         raw = self.redis.hmget(self.key(f"table:{board}"), participants)
-        return {p: json.loads(r) for p, r in zip(participants, raw) if r}
+        return {p: json.loads(r) for p, r in zip(participants, raw, strict=True) if r}
 
     def ratings_of(self, participant: str, boards: Iterable[str]) -> dict[str, dict[str, Any]]:
         """board -> rating of one participant over ``boards`` (one pipelined round trip)."""
@@ -125,20 +127,22 @@ class RatingStore:
         pipe = self.redis.pipeline(transaction=False)
         for board in boards:
             pipe.hget(self.key(f"table:{board}"), participant)
-        return {b: json.loads(r) for b, r in zip(boards, pipe.execute()) if r}
+        return {b: json.loads(r) for b, r in zip(boards, pipe.execute(), strict=True) if r}
 
     def history(self, participant: str, limit: int = 500) -> list[dict[str, Any]]:
         """The last ``limit`` points of the participant's rating curve, oldest first."""
-        return [json.loads(r) for r in
-                self.redis.lrange(self.key(f"history:{participant}"), -limit, -1)]
+        return [
+            json.loads(r) for r in self.redis.lrange(self.key(f"history:{participant}"), -limit, -1)
+        ]
 
-    def page(self, board: str, offset: int, count: int
-             ) -> tuple[int, list[tuple[str, float, dict[str, Any]]]]:
+    def page(
+        self, board: str, offset: int, count: int
+    ) -> tuple[int, list[tuple[str, float, dict[str, Any]]]]:
         """``(total, [(participant, ordinal, rating)])`` of one leaderboard page, best
         first: one round trip (a script on the ratings slot)."""
-        total, top, ratings = self._page(keys=[self.key(f"board:{board}"),
-                                               self.key(f"table:{board}")],
-                                         args=[offset, count])
+        total, top, ratings = self._page(
+            keys=[self.key(f"board:{board}"), self.key(f"table:{board}")], args=[offset, count]
+        )
         rows = []
         for i in range(0, len(top), 2):
             raw = ratings[i // 2]
@@ -162,8 +166,7 @@ class RatingStore:
         return sorted(self.redis.smembers(self.key("written")))
 
     # ---------------------------------------------------------------- the update
-    def apply(self, expected: str, new: Mapping[str, Any],
-              ops: list[tuple[Any, ...]]) -> bool:
+    def apply(self, expected: str, new: Mapping[str, Any], ops: list[tuple[Any, ...]]) -> bool:
         """Run ``ops`` (``("H", key, field, value)``, ``("Z", key, score, member)``,
         ``("L", key, value)``, ``("D", key)``; ``key`` a full key name) and set the
         checkpoint to ``new`` in one script, only if the checkpoint is still ``expected``

@@ -3,16 +3,19 @@
 Tokens themselves are never stored: only their SHA-256 digests (:mod:`service.tokens`).
 A digest is only ever added (creation, join), never changed or revoked.
 """
+
 from __future__ import annotations
 
 import hmac
-from typing import Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from service.store.keys import Keys
 
 
 class SeatDigests(NamedTuple):
     """Whether the match ``exists`` and its ``digests``: ``{seat: token digest}``."""
+
     exists: bool
     digests: dict[int, str]
 
@@ -28,8 +31,10 @@ class SeatStore:
         """Store the token digests of a new match's human seats (nothing when empty);
         queued on ``pipe`` (a pipeline or write batch the caller runs) when given."""
         if digests:
-            (pipe if pipe is not None else self.redis).hset(self.keys.tokens(match_id),
-                            mapping={str(seat): digest for seat, digest in digests.items()})
+            (pipe if pipe is not None else self.redis).hset(
+                self.keys.tokens(match_id),
+                mapping={str(seat): digest for seat, digest in digests.items()},
+            )
 
     def claim(self, match_id: str, seat: int, digest: str) -> bool:
         """Record ``digest`` for ``seat`` unless the seat has a token already (atomic);

@@ -16,6 +16,7 @@ A match id that is not slot-aligned (made before this scheme, or by hand) is fil
 ``crc32(id) mod shards``; on a cluster its index writes then go in a second round trip
 (:meth:`service.store.event_store.EventStore.append` splits them off).
 """
+
 from __future__ import annotations
 
 import secrets

@@ -5,6 +5,7 @@ The API answers these 503 ``store_unavailable`` with ``Retry-After`` (the mappin
 is in ``api/errors.py``, the one place); the worker's job functions record them as "retry
 later" instead of failing the job, so an outage never uses up a turn's attempts.
 """
+
 from __future__ import annotations
 
 from redis import exceptions as redis_errors
@@ -48,8 +49,9 @@ def is_store_unavailable(error: BaseException | None) -> bool:
             return False
         if isinstance(error, STORE_UNAVAILABLE):
             return True
-        if isinstance(error, redis_errors.RedisClusterException) and \
-                any(text in str(error) for text in CLUSTER_MAP_UNAVAILABLE):
+        if isinstance(error, redis_errors.RedisClusterException) and any(
+            text in str(error) for text in CLUSTER_MAP_UNAVAILABLE
+        ):
             return True
         error = error.__cause__ or error.__context__
     return False
@@ -67,8 +69,15 @@ def store_state(error: BaseException | None) -> str:
         return "loading"
     if isinstance(error, redis_errors.ReadOnlyError):
         return "readonly"
-    if isinstance(error, (redis_errors.ClusterDownError, redis_errors.ClusterError,
-                          redis_errors.SlotNotCoveredError, redis_errors.RedisClusterException)):
+    if isinstance(
+        error,
+        (
+            redis_errors.ClusterDownError,
+            redis_errors.ClusterError,
+            redis_errors.SlotNotCoveredError,
+            redis_errors.RedisClusterException,
+        ),
+    ):
         return "cluster_down"
     if isinstance(error, redis_errors.TimeoutError):
         return "timeout"

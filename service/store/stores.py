@@ -16,6 +16,7 @@ and call these adapters; key names live only in :mod:`service.store.keys`.
 ``compacted``       :class:`service.store.compact_store.CompactStore` - compacted finished matches
 ==================  ===============================================================
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,16 +52,33 @@ class Stores:
         return self.index.map.new_id()
 
     @classmethod
-    def build(cls, redis, keys: Keys, *, snapshot_every: int = 50,
-              blocking_reads: bool = True, index_shards: int = 16, wait_replicas: int = 0,
-              wait_ms: int = 100) -> "Stores":
+    def build(
+        cls,
+        redis,
+        keys: Keys,
+        *,
+        snapshot_every: int = 50,
+        blocking_reads: bool = True,
+        index_shards: int = 16,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
+    ) -> Stores:
         """All adapters over ``redis`` (``decode_responses=True``) under ``keys``
         (``index_shards``: shards of the global indexes and counters,
         ``ARENA_INDEX_SHARDS``, :mod:`service.store.slots`; ``wait_replicas``/``wait_ms``:
         :class:`service.store.event_store.EventStore`)."""
-        events = EventStore(redis, keys, blocking_reads=blocking_reads,
-                            wait_replicas=wait_replicas, wait_ms=wait_ms)
-        return cls(redis, keys, events,
-                   SnapshotStore(redis, keys, snapshot_every), Metrics(redis, keys, index_shards),
-                   MatchIndex(redis, keys, index_shards), SeatStore(redis, keys), DeadlineStore(redis, keys),
-                   BotMatchSets(redis, keys), CompactStore(redis, keys, index_shards))
+        events = EventStore(
+            redis, keys, blocking_reads=blocking_reads, wait_replicas=wait_replicas, wait_ms=wait_ms
+        )
+        return cls(
+            redis,
+            keys,
+            events,
+            SnapshotStore(redis, keys, snapshot_every),
+            Metrics(redis, keys, index_shards),
+            MatchIndex(redis, keys, index_shards),
+            SeatStore(redis, keys),
+            DeadlineStore(redis, keys),
+            BotMatchSets(redis, keys),
+            CompactStore(redis, keys, index_shards),
+        )

@@ -10,9 +10,11 @@ a real pipeline.
 Encoding for the script (``ARGV`` words): per write ``command``, the 1-based index of its
 key in the script's ``KEYS``, the number of arguments, then the arguments.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 #: the commands a batch may hold (all single-key writes)
 COMMANDS = ("HINCRBY", "HSET", "HDEL", "SADD", "SREM", "ZADD", "ZREM", "EXPIRE")
@@ -27,52 +29,57 @@ class WriteBatch:
     def __len__(self) -> int:
         return len(self.writes)
 
-    def _add(self, command: str, key: str, args: Iterable[Any]) -> "WriteBatch":
+    def _add(self, command: str, key: str, args: Iterable[Any]) -> WriteBatch:
         self.writes.append((command, key, [str(a) for a in args]))
         return self
 
     # -- the pipeline subset the adapters use ------------------------------------------
-    def hincrby(self, name: str, key: str, amount: int = 1) -> "WriteBatch":
+    def hincrby(self, name: str, key: str, amount: int = 1) -> WriteBatch:
         """``HINCRBY name key amount``."""
         return self._add("HINCRBY", name, (key, int(amount)))
 
-    def hset(self, name: str, key: str | None = None, value: Any = None,
-             mapping: Mapping[str, Any] | None = None) -> "WriteBatch":
+    def hset(
+        self,
+        name: str,
+        key: str | None = None,
+        value: Any = None,
+        mapping: Mapping[str, Any] | None = None,
+    ) -> WriteBatch:
         """``HSET name key value`` and/or the pairs of ``mapping``."""
         args: list[Any] = [] if key is None else [key, value]
         for field_name, field_value in (mapping or {}).items():
             args += [field_name, field_value]
         return self._add("HSET", name, args) if args else self
 
-    def hdel(self, name: str, *keys: str) -> "WriteBatch":
+    def hdel(self, name: str, *keys: str) -> WriteBatch:
         """``HDEL name keys...``."""
         return self._add("HDEL", name, keys) if keys else self
 
-    def sadd(self, name: str, *values: str) -> "WriteBatch":
+    def sadd(self, name: str, *values: str) -> WriteBatch:
         """``SADD name values...``."""
         return self._add("SADD", name, values) if values else self
 
-    def srem(self, name: str, *values: str) -> "WriteBatch":
+    def srem(self, name: str, *values: str) -> WriteBatch:
         """``SREM name values...``."""
         return self._add("SREM", name, values) if values else self
 
-    def zadd(self, name: str, mapping: Mapping[str, float]) -> "WriteBatch":
+    def zadd(self, name: str, mapping: Mapping[str, float]) -> WriteBatch:
         """``ZADD name score member ...`` (redis-py's ``mapping`` is member -> score)."""
         args: list[Any] = []
         for member, score in mapping.items():
             args += [repr(float(score)), member]
         return self._add("ZADD", name, args) if args else self
 
-    def zrem(self, name: str, *values: str) -> "WriteBatch":
+    def zrem(self, name: str, *values: str) -> WriteBatch:
         """``ZREM name values...``."""
         return self._add("ZREM", name, values) if values else self
 
-    def expire(self, name: str, seconds: int) -> "WriteBatch":
+    def expire(self, name: str, seconds: int) -> WriteBatch:
         """``EXPIRE name seconds``."""
         return self._add("EXPIRE", name, (int(seconds),))
 
     # -- running it ----------------------------------------------------------------------
-    def split(self, keep) -> tuple["WriteBatch", "WriteBatch"]:
+    def split(self, keep) -> tuple[WriteBatch, WriteBatch]:
         """``(writes whose key satisfies keep(key), the others)``, each in order."""
         inside, outside = WriteBatch(), WriteBatch()
         for write in self.writes:

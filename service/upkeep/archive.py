@@ -19,11 +19,12 @@ leaves only global index entries, which the next pass removes (the meta is gone,
 is there). Reads never notice: a record, log or token lookup that misses Redis asks the
 archive (:class:`service.usecases.context.MatchContext`).
 """
+
 from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from service.store.archive_store import ArchiveMismatch, ArchiveStore, sha256_hex
 from service.store.compact_store import unpack
@@ -41,8 +42,14 @@ class Archiver:
     ``after_s``: a match moves once it ended this many seconds ago; ``batch``: matches
     per :meth:`move_due`; ``clock``: Unix seconds now (tests inject one)."""
 
-    def __init__(self, ctx, store: ArchiveStore, after_s: float = 604800.0, batch: int = 100,
-                 clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        ctx,
+        store: ArchiveStore,
+        after_s: float = 604800.0,
+        batch: int = 100,
+        clock: Callable[[], float] = time.time,
+    ):
         self.ctx = ctx
         self.store = store
         self.after_s = after_s
@@ -72,13 +79,14 @@ class Archiver:
                 self._leftovers(match_id)
                 return False
             if not meta.get("compacted") or blob is None:
-                return False   # not compacted (yet): never moved
+                return False  # not compacted (yet): never moved
             events = unpack(blob)["events"]
-            if len(events) != int(meta.get("version", 0)) or \
-                    (events and events[-1]["hash"] != meta.get("head_hash")):
+            if len(events) != int(meta.get("version", 0)) or (
+                events and events[-1]["hash"] != meta.get("head_hash")
+            ):
                 raise ArchiveMismatch(f"compacted log of {match_id} does not end at its head")
-            self.store.put(match_id, meta, tokens, blob)                  # 1. copy
-            self._check(match_id, meta, tokens, blob)                     # 2. verify
+            self.store.put(match_id, meta, tokens, blob)  # 1. copy
+            self._check(match_id, meta, tokens, blob)  # 2. verify
             if stores.compacted.delete_unchanged(match_id, meta, tokens):  # 3. delete
                 self._unfile(match_id, meta["game"])
                 stores.metrics.incr("matches_archived")
@@ -90,8 +98,11 @@ class Archiver:
         if row is None:
             raise ArchiveMismatch(f"{match_id}: no row after the copy")
         row_meta, row_tokens, digest = row
-        if digest != sha256_hex(blob) or row_tokens != tokens or \
-                _without_rematch(row_meta) != _without_rematch(meta):
+        if (
+            digest != sha256_hex(blob)
+            or row_tokens != tokens
+            or _without_rematch(row_meta) != _without_rematch(meta)
+        ):
             raise ArchiveMismatch(f"{match_id}: the archived row differs from Redis")
 
     def _unfile(self, match_id: str, game: str) -> None:

@@ -22,17 +22,19 @@ goes through :class:`FinishedLogs` (the same service calls: view, state at a ver
 events, export, fork, replay/verify, legal actions, SSE, rematch, lobby): it decodes the
 log (from Redis, else the archive) and keeps a few decoded logs per process.
 """
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from service import errors
+from service.log.verify import export_log, verify_log
 from service.store.compact_store import CompactStore, DamagedLog, pack, unpack
 from service.store.fold_cache import LruMap
 from service.store.store_errors import STORE_UNAVAILABLE
-from service.log.verify import export_log, verify_log
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +68,13 @@ class FinishedLogs:
         self._docs.set(match_id, doc)
         return doc
 
-    def envelopes(self, match_id: str, after: int = 0, upto: int | None = None,
-                  limit: int | None = None) -> list[dict[str, Any]]:
+    def envelopes(
+        self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         """Envelopes with ``after < version <= upto`` (at most ``limit``), as
         :meth:`service.store.event_store.EventStore.read` answers them for a live stream."""
         events = self.export(match_id)["events"]
-        chosen = events[max(0, after):upto]
+        chosen = events[max(0, after) : upto]
         return [dict(e) for e in (chosen if limit is None else chosen[:limit])]
 
 
@@ -90,8 +93,9 @@ class Compactor:
     records finished matches, so turning it on later compacts them);
     ``idem_ttl_s``: seconds idempotency records live after the match ended."""
 
-    def __init__(self, ctx, store: CompactStore, *, enabled: bool = True,
-                 idem_ttl_s: float = 3600.0):
+    def __init__(
+        self, ctx, store: CompactStore, *, enabled: bool = True, idem_ttl_s: float = 3600.0
+    ):
         self.ctx = ctx
         self.store = store
         self.enabled = enabled
@@ -129,20 +133,29 @@ class Compactor:
             self.store.filed(match_id, finished_ts(record))
             return False
         envelopes = ctx.stores.events.read(match_id, upto=record.version)
-        if len(envelopes) != record.version or \
-                (envelopes and envelopes[-1]["hash"] != record.head_hash):
-            if ctx.record(match_id).compacted:   # another process compacted it meanwhile
+        if len(envelopes) != record.version or (
+            envelopes and envelopes[-1]["hash"] != record.head_hash
+        ):
+            if ctx.record(match_id).compacted:  # another process compacted it meanwhile
                 return False
             raise RuntimeError(f"stream of {match_id} does not end at the recorded head")
-        doc = export_log(match_id, record.game,
-                         record.public_seats(ctx.stores.seats.claimed(match_id)),
-                         record.options, record.seed, record.seed_commitment, envelopes,
-                         record.forked_from, record.turn_timeout_s, record.log_format)
+        doc = export_log(
+            match_id,
+            record.game,
+            record.public_seats(ctx.stores.seats.claimed(match_id)),
+            record.options,
+            record.seed,
+            record.seed_commitment,
+            envelopes,
+            record.forked_from,
+            record.turn_timeout_s,
+            record.log_format,
+        )
         checked = verify_log(doc, ctx.engines)
         if not checked["valid"]:
             raise RuntimeError(f"log of {match_id} does not verify: {checked['errors'][:3]}")
         blob = pack(doc)
-        if unpack(blob) != doc:   # what every read will decode
+        if unpack(blob) != doc:  # what every read will decode
             raise RuntimeError(f"compacted log of {match_id} does not decode to its export")
         self.store.store(match_id, blob)
         self.store.filed(match_id, finished_ts(record))
@@ -159,7 +172,7 @@ class Compactor:
             try:
                 done += self.compact(match_id)
             except STORE_UNAVAILABLE:
-                raise   # the pass ends; the next one retries
+                raise  # the pass ends; the next one retries
             except Exception:  # noqa: BLE001 - one bad match must not stop the others
                 log.exception("compacting %s failed", match_id)
         return done

@@ -14,6 +14,7 @@ trimmed match keeps its keys and answers every read by id. With an archive, the 
 bounds both (it unfiles every match it moves, ``ARENA_ARCHIVE_AFTER_S`` after its end) and
 the lobby merges the archive's rows, so nothing is trimmed.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,8 +30,7 @@ class Housekeeping:
     (``ARENA_FINISHED_INDEX_MAX``, ``0``: no bound) bound the finished indexes when there
     is no archiver."""
 
-    def __init__(self, compactor, archiver=None, scheduler=None, index=None,
-                 finished_max: int = 0):
+    def __init__(self, compactor, archiver=None, scheduler=None, index=None, finished_max: int = 0):
         self.compactor = compactor
         self.archiver = archiver
         self.scheduler = scheduler

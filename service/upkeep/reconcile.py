@@ -16,6 +16,7 @@ runs each pass every ``ARENA_RECONCILE_S`` and one each full pass every
 ``ARENA_RECONCILE_FULL_S``, instead of every worker running its own (N workers sent N
 times the round trips; a pass costs about 4 Redis commands per awaiting match).
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,12 +25,11 @@ import time
 from datetime import datetime
 from typing import NamedTuple
 
-
 from service import errors
+from service.store.pass_turn import PassTurn
 from service.store.store_errors import RedisError
 from service.usecases.after_append import AfterAppend, awaits_worker, queued_bot_seat
 from service.usecases.context import MatchContext
-from service.store.pass_turn import PassTurn
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 class Reconciled(NamedTuple):
     """One match's reconcile: ``running`` (1 when it still runs, else 0) and ``requeued``
     (turn jobs or deadlines re-created)."""
+
     running: int
     requeued: int
 
@@ -44,15 +45,21 @@ class Reconciled(NamedTuple):
 class Reconciler:
     """``reconcile`` passes of one service; ``full_s``: seconds between two full passes."""
 
-    def __init__(self, ctx: MatchContext, after_append: AfterAppend, full_s: float = 60.0,
-                 lifecycle=None, housekeeping=None):
+    def __init__(
+        self,
+        ctx: MatchContext,
+        after_append: AfterAppend,
+        full_s: float = 60.0,
+        lifecycle=None,
+        housekeeping=None,
+    ):
         self.ctx = ctx
         self.after_append = after_append
         self.full_s = full_s
-        self.lifecycle = lifecycle   # service.usecases.lifecycle.Lifecycle: abandons idle matches
-        self.housekeeping = housekeeping   # service.upkeep.housekeeping.Housekeeping: storage upkeep
-        self._last_full: float | None = None   # time.monotonic() of the last full pass
-        self._one_at_a_time = threading.Lock()   # reconcile and reclaim threads of a worker
+        self.lifecycle = lifecycle  # service.usecases.lifecycle.Lifecycle: abandons idle matches
+        self.housekeeping = housekeeping  # service.upkeep.housekeeping.Housekeeping: storage upkeep
+        self._last_full: float | None = None  # time.monotonic() of the last full pass
+        self._one_at_a_time = threading.Lock()  # reconcile and reclaim threads of a worker
 
     def reconcile(self, full: bool | None = None) -> dict[str, int]:
         """One pass (see module docstring); ``full`` ``None`` (the reconcile loops) makes a
@@ -119,7 +126,7 @@ class Reconciler:
             try:
                 return self._match_now(match_id, mark)
             except RedisError:
-                raise   # an outage ends the pass (the loops retry it)
+                raise  # an outage ends the pass (the loops retry it)
             except Exception:  # noqa: BLE001 - one bad match must not stop every other's
                 log.exception("reconcile of match %s failed; the pass goes on", match_id)
                 return Reconciled(1, 0)
@@ -143,7 +150,7 @@ class Reconciler:
         deadlines = ctx.stores.deadlines.all(match_id) if record.turn_timeout_s else {}
         bot_seat = queued_bot_seat(record, record.pending)
         assert scheduler is not None, "reconcile passes run with a scheduler"
-        if bot_seat is not None:   # one job per match, as the append queues it
+        if bot_seat is not None:  # one job per match, as the append queues it
             requeued += scheduler.revive_bot_turn(match_id, record.version, bot_seat)
         for seat in sorted(record.pending):
             if record.plays_itself(seat):
@@ -151,13 +158,14 @@ class Reconciler:
             if record.turn_timeout_s:
                 entry = deadlines.get(seat)
                 if entry is None:
-                    self.after_append.start_deadline(match_id, seat, record.version,
-                                                     record.turn_timeout_s)
+                    self.after_append.start_deadline(
+                        match_id, seat, record.version, record.turn_timeout_s
+                    )
                     requeued += 1
                 else:
                     requeued += scheduler.revive_turn_timeout(
-                        match_id, seat, entry["version"],
-                        datetime.fromisoformat(entry["deadline"]))
+                        match_id, seat, entry["version"], datetime.fromisoformat(entry["deadline"])
+                    )
         return Reconciled(1, requeued)
 
 

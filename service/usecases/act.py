@@ -5,24 +5,27 @@ fold and appends conditionally on its version *and* head hash (one round trip); 
 verified one reads the head from the store first (meta, tail, idempotency record in one
 round trip) and re-decides a lost race ``append_attempts`` times.
 """
+
 from __future__ import annotations
 
 import uuid
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
-from service.usecases.after_append import AfterAppend
 from service.log.codec import canonical_json, sha256_hex
+from service.log.envelopes import build_envelopes, redact_envelopes, utc_iso
+from service.usecases.after_append import AfterAppend
 from service.usecases.context import Loaded, MatchContext, RequestReads, head_facts, head_fields
 from service.usecases.decisions import decision_id
-from service.log.envelopes import build_envelopes, redact_envelopes, utc_iso
 from service.usecases.reads import seat_representation
 
 
 class Rejection(NamedTuple):
     """A failed precondition of a command: the error to raise, the rejection code it
     counts (``None``: not counted) and whether the fold read goes back to the cache."""
+
     error: Exception
     counted: str | None
     keep: bool = True
@@ -32,6 +35,7 @@ class FastPath(NamedTuple):
     """What :meth:`Act._act_on_cached_fold` got: the ``answer`` (accepted or replayed), or
     ``None`` with the match ``reloaded`` from a lost race's script answer (or ``None``:
     the verified path must read)."""
+
     answer: dict[str, Any] | None
     reloaded: Loaded | None
 
@@ -40,15 +44,24 @@ class Appended(NamedTuple):
     """What :meth:`Act._append_batch` got: the ``answer`` when appended or replayed, else
     ``None`` with the store's ``current_version`` and the match ``reloaded`` at that head
     (``None`` when the script did not send it)."""
+
     answer: dict[str, Any] | None
     current_version: int | None
     reloaded: Loaded | None
 
 
-def action_checks(engine, loaded: Loaded, seat: int, decision_of, *, cause: str,
-                  bad_command: bool = False, bad_key: bool = False,
-                  expected_version: int | None = None,
-                  decision: str | None = None) -> Rejection | None:
+def action_checks(
+    engine,
+    loaded: Loaded,
+    seat: int,
+    decision_of,
+    *,
+    cause: str,
+    bad_command: bool = False,
+    bad_key: bool = False,
+    expected_version: int | None = None,
+    decision: str | None = None,
+) -> Rejection | None:
     """The one order of a command's checks on the fold ``loaded`` (the match and the seat
     were checked before, an Idempotency-Key replay answered before): a finished match
     (``match_finished``), a seat that resigned (``seat_resigned``, its player's own
@@ -63,13 +76,15 @@ def action_checks(engine, loaded: Loaded, seat: int, decision_of, *, cause: str,
     if cause == "player" and seat in engine.resigned(loaded.state):
         return Rejection(errors.SeatResigned(seat), "seat_resigned")
     if bad_command:
-        return Rejection(InvalidCommand("A command is an object with a string 'type'."),
-                         "invalid_command")
+        return Rejection(
+            InvalidCommand("A command is an object with a string 'type'."), "invalid_command"
+        )
     if bad_key:
         return Rejection(InvalidCommand("Idempotency-Key must be 1-255 characters."), None)
     if expected_version is not None and loaded.version != expected_version:
-        return Rejection(errors.VersionConflict(expected_version, loaded.version),
-                         "version_conflict")
+        return Rejection(
+            errors.VersionConflict(expected_version, loaded.version), "version_conflict"
+        )
     if decision is not None:
         current = decision_of(loaded, seat)
         if current != decision:
@@ -84,10 +99,20 @@ class Act:
         self.ctx = ctx
         self.after_append = after_append
 
-    def act(self, match_id: str, seat: int, command: dict, idempotency_key: str | None = None,
-            expected_version: int | None = None, *, cause: str = "player",
-            idem_field: str | None = None, decision_id: str | None = None,
-            represent: bool = False, reads: RequestReads | None = None) -> dict[str, Any]:
+    def act(
+        self,
+        match_id: str,
+        seat: int,
+        command: dict,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        *,
+        cause: str = "player",
+        idem_field: str | None = None,
+        decision_id: str | None = None,
+        represent: bool = False,
+        reads: RequestReads | None = None,
+    ) -> dict[str, Any]:
         """Decide ``command`` for ``seat`` and append its events atomically (``reads``: the
         request's reads; the first read of the verified path may take the head its seat
         check kept, :meth:`service.usecases.context.MatchContext.head`).
@@ -124,18 +149,27 @@ class Act:
         fingerprint = "" if bad_command else _fingerprint(command, expected_version, decision_id)
         reloaded: Loaded | None = None
         if not (bad_command or bad_key):
-            answer, reloaded = self._act_on_cached_fold(match_id, seat, command, idem_field,
-                                                        fingerprint, expected_version, cause,
-                                                        decision_id, represent)
+            answer, reloaded = self._act_on_cached_fold(
+                match_id,
+                seat,
+                command,
+                idem_field,
+                fingerprint,
+                expected_version,
+                cause,
+                decision_id,
+                represent,
+            )
             if answer is not None:
                 return answer
         for _attempt in range(ctx.append_attempts):
-            if reloaded is not None:   # a lost race's script answered with the new head
+            if reloaded is not None:  # a lost race's script answered with the new head
                 loaded, prior, reloaded = reloaded, None, None
             else:
-                loaded, prior = ctx.head(match_id, None if bad_command or bad_key else idem_field,
-                                         reads=reads)
-                reads = None   # a kept head serves the first read only
+                loaded, prior = ctx.head(
+                    match_id, None if bad_command or bad_key else idem_field, reads=reads
+                )
+                reads = None  # a kept head serves the first read only
             record, engine = loaded.record, loaded.engine
             seat = ctx.checked_seat(loaded, seat)
             if prior is not None:
@@ -143,10 +177,17 @@ class Act:
                 return self._replay(prior, fingerprint)
             # From here the held state is not given back unless the append succeeds: a
             # failed decide or a lost race never leaves a touched state in the cache.
-            rejection = action_checks(engine, loaded, seat, self.decision_of, cause=cause,
-                                      bad_command=bad_command, bad_key=bad_key,
-                                      expected_version=expected_version,
-                                      decision=decision_id)
+            rejection = action_checks(
+                engine,
+                loaded,
+                seat,
+                self.decision_of,
+                cause=cause,
+                bad_command=bad_command,
+                bad_key=bad_key,
+                expected_version=expected_version,
+                decision=decision_id,
+            )
             if rejection is not None:
                 if rejection.keep:
                     ctx.keep(loaded)
@@ -154,23 +195,28 @@ class Act:
                     counters.rejected(rejection.counted)
                 raise rejection.error
             try:
-                events = engine.decide(loaded.state, seat, command,
-                                       derive_rng(record.seed, loaded.version))
+                events = engine.decide(
+                    loaded.state, seat, command, derive_rng(record.seed, loaded.version)
+                )
             except RuleError as exc:
                 counters.rejected(exc.code)
                 raise
             if not events:
                 ctx.keep(loaded)
-                return {"game": record.game, "version": loaded.version, "events": [],
-                        "replayed": False}
-            answer, current, reloaded = self._append_batch(match_id, loaded, seat, command,
-                                                           events, cause, idem_field,
-                                                           fingerprint, represent)
+                return {
+                    "game": record.game,
+                    "version": loaded.version,
+                    "events": [],
+                    "replayed": False,
+                }
+            answer, current, reloaded = self._append_batch(
+                match_id, loaded, seat, command, events, cause, idem_field, fingerprint, represent
+            )
             if answer is not None:
                 return answer
             if expected_version is not None:
                 counters.rejected("version_conflict")
-                assert current is not None   # a conflict's outcome carries the store's head
+                assert current is not None  # a conflict's outcome carries the store's head
                 raise errors.VersionConflict(expected_version, current)
         raise errors.TooManyConflicts(ctx.append_attempts)
 
@@ -179,14 +225,22 @@ class Act:
         """The id of ``seat``'s pending decision on the fold ``loaded`` (read only)."""
         if seat not in loaded.seat_decisions:
             return None
-        return decision_id(loaded.seat_decisions, seat,
-                           loaded.engine.legal_actions(loaded.state, seat))
+        return decision_id(
+            loaded.seat_decisions, seat, loaded.engine.legal_actions(loaded.state, seat)
+        )
 
-    def _act_on_cached_fold(self, match_id: str, seat: Any, command: dict,
-                            idem_field: str | None, fingerprint: str,
-                            expected_version: int | None, cause: str,
-                            decision: str | None = None, represent: bool = False
-                            ) -> FastPath:
+    def _act_on_cached_fold(
+        self,
+        match_id: str,
+        seat: Any,
+        command: dict,
+        idem_field: str | None,
+        fingerprint: str,
+        expected_version: int | None,
+        cause: str,
+        decision: str | None = None,
+        represent: bool = False,
+    ) -> FastPath:
         """The fast path of :meth:`act`: decide on this process's cached fold and append
         conditionally on its version *and* head hash, without reading the store first
         (one round trip: the append script also runs the book-keeping writes).
@@ -205,20 +259,28 @@ class Act:
         if entry is None:
             return FastPath(None, None)
         record = entry.record
-        if record is None or record.game != entry.game or \
-                (expected_version is not None and expected_version != entry.version) or \
-                isinstance(seat, bool) or not isinstance(seat, int) or \
-                not 0 <= seat < len(record.seats):
+        if (
+            record is None
+            or record.game != entry.game
+            or (expected_version is not None and expected_version != entry.version)
+            or isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < len(record.seats)
+        ):
             folds.put(match_id, entry)
             return FastPath(None, None)
         engine = self.ctx.engine(record.game)
         held = Loaded(record, engine, entry.version, entry.head_hash, entry.state, entry.decisions)
         try:
-            if action_checks(engine, held, seat, self.decision_of, cause=cause,
-                             decision=decision) is not None:
+            if (
+                action_checks(engine, held, seat, self.decision_of, cause=cause, decision=decision)
+                is not None
+            ):
                 folds.put(match_id, entry)
-                return FastPath(None, None)   # the verified path reads and raises it
-            events = engine.decide(entry.state, seat, command, derive_rng(record.seed, entry.version))
+                return FastPath(None, None)  # the verified path reads and raises it
+            events = engine.decide(
+                entry.state, seat, command, derive_rng(record.seed, entry.version)
+            )
         except RuleError:
             return FastPath(None, None)
         if not events:
@@ -226,14 +288,23 @@ class Act:
             return FastPath(None, None)
         # no answer when another process appended first: the verified path decides again
         # on the head the script returned
-        appended = self._append_batch(match_id, held, seat, command, events, cause, idem_field,
-                                      fingerprint, represent)
+        appended = self._append_batch(
+            match_id, held, seat, command, events, cause, idem_field, fingerprint, represent
+        )
         return FastPath(appended.answer, appended.reloaded)
 
-    def _append_batch(self, match_id: str, loaded: Loaded, seat: int | None, command: dict,
-                      events: list, cause: str, idem_field: str | None, fingerprint: str,
-                      represent: bool = False
-                      ) -> Appended:
+    def _append_batch(
+        self,
+        match_id: str,
+        loaded: Loaded,
+        seat: int | None,
+        command: dict,
+        events: list,
+        cause: str,
+        idem_field: str | None,
+        fingerprint: str,
+        represent: bool = False,
+    ) -> Appended:
         """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
         (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
         :meth:`act`.
@@ -259,17 +330,30 @@ class Act:
         """
         ctx = self.ctx
         record, engine = loaded.record, loaded.engine
-        envelopes = build_envelopes(events, loaded.version + 1, loaded.head_hash, cause,
-                                    uuid.uuid4().hex, command, seat, utc_iso(ctx.clock()),
-                                    log_format=record.log_format)
+        envelopes = build_envelopes(
+            events,
+            loaded.version + 1,
+            loaded.head_hash,
+            cause,
+            uuid.uuid4().hex,
+            command,
+            seat,
+            utc_iso(ctx.clock()),
+            log_format=record.log_format,
+        )
         redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
         new_version = envelopes[-1]["version"]
-        answer = {"game": record.game, "version": new_version, "events": redacted,
-                  "replayed": False}
-        facts = head_facts(engine, state)     # pending/result/resigned once per append
-        fields, decisions = head_fields(engine, state, envelopes, loaded.seat_decisions, seat,
-                                        facts)
-        if cause == "player":   # a human acted: what ARENA_ABANDON_AFTER_S measures from
+        answer = {
+            "game": record.game,
+            "version": new_version,
+            "events": redacted,
+            "replayed": False,
+        }
+        facts = head_facts(engine, state)  # pending/result/resigned once per append
+        fields, decisions = head_fields(
+            engine, state, envelopes, loaded.seat_decisions, seat, facts
+        )
+        if cause == "player":  # a human acted: what ARENA_ABANDON_AFTER_S measures from
             fields["human_at"] = envelopes[0]["at"]
         counted = ["actions_accepted"]
         if cause == "bot":
@@ -277,11 +361,18 @@ class Act:
         elif cause == "timeout":
             counted.append("timeouts")
         writes, after_record, pending, finished = self.after_append.writes(
-            record, engine, state, loaded.version, new_version, counted, facts=facts)
+            record, engine, state, loaded.version, new_version, counted, facts=facts
+        )
         outcome = ctx.stores.events.append(
-            match_id, loaded.version, envelopes, fields,
-            idem_field, {"fingerprint": fingerprint, "answer": answer},
-            expected_head=loaded.head_hash, writes=writes)
+            match_id,
+            loaded.version,
+            envelopes,
+            fields,
+            idem_field,
+            {"fingerprint": fingerprint, "answer": answer},
+            expected_head=loaded.head_hash,
+            writes=writes,
+        )
         if outcome.status == "replayed":
             return Appended(self._replay(outcome.answer, fingerprint), None, None)
         if outcome.status != "ok":
@@ -289,8 +380,11 @@ class Act:
             reloaded = ctx.from_read(match_id, outcome.reload) if outcome.reload else None
             return Appended(None, outcome.version, reloaded)
         self.after_append.done(after_record, pending, new_version, seat, finished, decisions)
-        extra = seat_representation(engine, state, new_version, decisions, seat, facts) \
-            if represent else None
+        extra = (
+            seat_representation(engine, state, new_version, decisions, seat, facts)
+            if represent
+            else None
+        )
         ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
         return Appended({**answer, **extra} if extra else answer, None, None)
 
@@ -304,11 +398,15 @@ class Act:
         return {**prior["answer"], "replayed": True}
 
 
-def _fingerprint(command: Mapping[str, Any], expected_version: int | None,
-                 decision: str | None) -> str:
+def _fingerprint(
+    command: Mapping[str, Any], expected_version: int | None, decision: str | None
+) -> str:
     """What an Idempotency-Key is bound to: the command and its preconditions (the
     command alone when it has none, as recorded before preconditions were part of it)."""
     if expected_version is None and decision is None:
         return sha256_hex(canonical_json(command))
-    return sha256_hex(canonical_json({"command": command, "expected_version": expected_version,
-                                      "decision_id": decision}))
+    return sha256_hex(
+        canonical_json(
+            {"command": command, "expected_version": expected_version, "decision_id": decision}
+        )
+    )

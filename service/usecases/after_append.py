@@ -8,18 +8,20 @@ turns, turn-timeout deadlines); a match that ended is then compacted
 Failures here never undo the append: reconcile (:mod:`service.upkeep.reconcile`) re-derives
 missing jobs, and a full reconcile pass puts a match missing from the awaiting index back.
 """
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any, Mapping
+from typing import Any
 
 from domain.engine import Engine
-from service.usecases.context import HeadFacts, MatchContext, head_facts
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.store.write_batch import WriteBatch
+from service.usecases.context import HeadFacts, MatchContext, head_facts
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +30,9 @@ def awaits_worker(record: MatchRecord, pending: Mapping[int, Any]) -> bool:
     """True when a pending decision is a worker's job: a bot seat's turn (or a resigned
     seat's, played by the timeout policy), or any seat of a timed match (its turn
     timeout). Untimed human seats wait for their players."""
-    return any(record.plays_itself(seat) for seat in pending) or \
-        bool(record.turn_timeout_s and pending)
+    return any(record.plays_itself(seat) for seat in pending) or bool(
+        record.turn_timeout_s and pending
+    )
 
 
 def queued_bot_seat(record: MatchRecord, pending: Mapping[int, Any]) -> int | None:
@@ -49,27 +52,43 @@ class AfterAppend:
 
     def __init__(self, ctx: MatchContext, compactor=None):
         self.ctx = ctx
-        self.compactor = compactor   # service.upkeep.compaction.Compactor, or None
+        self.compactor = compactor  # service.upkeep.compaction.Compactor, or None
 
-    def __call__(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-                 new_version: int, actor: int | None, counted: tuple | list = (),
-                 decisions: Mapping[int, list] | None = None,
-                 facts: HeadFacts | None = None) -> None:
+    def __call__(
+        self,
+        record: MatchRecord,
+        engine: Engine,
+        state: Any,
+        old_version: int,
+        new_version: int,
+        actor: int | None,
+        counted: tuple | list = (),
+        decisions: Mapping[int, list] | None = None,
+        facts: HeadFacts | None = None,
+    ) -> None:
         """The whole book-keeping of an append that already happened: :meth:`writes` in
         one pipelined round trip, then :meth:`done` (``decisions``: the pending seats'
         ``{seat: [since, kind]}`` after this append, :mod:`service.usecases.decisions`, so a deadline
         follows its seat's decision; ``facts``: :func:`service.usecases.context.head_facts` of
         ``state`` when the caller has them). (The act and create paths run the writes inside
         their append script instead.)"""
-        writes, record, pending, finished = self.writes(record, engine, state, old_version,
-                                                        new_version, counted, facts=facts)
+        writes, record, pending, finished = self.writes(
+            record, engine, state, old_version, new_version, counted, facts=facts
+        )
         self.ctx.stores.events.apply(writes)
         self.done(record, pending, new_version, actor, finished, decisions)
 
-    def writes(self, record: MatchRecord, engine: Engine, state: Any, old_version: int,
-               new_version: int, counted: tuple | list = (),
-               batch: WriteBatch | None = None, facts: HeadFacts | None = None
-               ) -> tuple[WriteBatch, MatchRecord, Mapping[int, str], bool]:
+    def writes(
+        self,
+        record: MatchRecord,
+        engine: Engine,
+        state: Any,
+        old_version: int,
+        new_version: int,
+        counted: tuple | list = (),
+        batch: WriteBatch | None = None,
+        facts: HeadFacts | None = None,
+    ) -> tuple[WriteBatch, MatchRecord, Mapping[int, str], bool]:
         """The store writes of an append from ``old_version`` to ``new_version`` whose
         fold is ``state``, queued on ``batch`` (default a new one) for the append script:
         the counters ``counted`` (:data:`service.store.metrics.COUNTERS` names), the snapshot
@@ -88,34 +107,47 @@ class AfterAppend:
         finished = facts.result is not None
         pending = {} if finished else facts.pending
         resigned = facts.resigned
-        if resigned != record.resigned:   # record was read before this append
+        if resigned != record.resigned:  # record was read before this append
             record = replace(record, resigned=resigned)
         batch = batch if batch is not None else WriteBatch()
         for name in counted:
             stores.metrics.incr(name, pipe=batch, match_id=match_id)
         if stores.snapshots.due(old_version, new_version):
-            stores.snapshots.save(match_id, new_version, record.game, engine.schema_version,
-                                  engine.dump_state(state), pipe=batch)
+            stores.snapshots.save(
+                match_id,
+                new_version,
+                record.game,
+                engine.schema_version,
+                engine.dump_state(state),
+                pipe=batch,
+            )
         stores.index.appended(match_id, finished, awaits_worker(record, pending), batch)
-        if finished and record.listed and old_version:   # the lobby's only change on an action
+        if finished and record.listed and old_version:  # the lobby's only change on an action
             stores.index.file(match_id, record.game, record.created_ts, "finished", pipe=batch)
-        if finished and record.quota_client:   # no longer a running bot match of its client
+        if finished and record.quota_client:  # no longer a running bot match of its client
             stores.bot_matches.release(record.quota_client, match_id, pipe=batch)
         if finished and self.compactor is not None:
             self.compactor.on_finished(match_id, batch)
         return batch, record, pending, finished
 
-    def done(self, record: MatchRecord, pending: Mapping[int, Any], new_version: int,
-             actor: int | None, finished: bool = False,
-             decisions: Mapping[int, list] | None = None) -> None:
+    def done(
+        self,
+        record: MatchRecord,
+        pending: Mapping[int, Any],
+        new_version: int,
+        actor: int | None,
+        finished: bool = False,
+        decisions: Mapping[int, list] | None = None,
+    ) -> None:
         """After the append and its writes: schedule bot turns and timeouts
         (:meth:`schedule`; a queue failure is logged, reconcile re-derives the jobs), then
         compact a match that ended (``pending`` is empty then; the compactor checks)."""
         try:
             self.schedule(record, pending, new_version, actor, decisions)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
-            log.exception("scheduling turn jobs for %s failed; reconcile will retry",
-                          record.match_id)
+            log.exception(
+                "scheduling turn jobs for %s failed; reconcile will retry", record.match_id
+            )
         if finished:
             self.match_ended(record)
         if finished and self.compactor is not None:
@@ -126,16 +158,23 @@ class AfterAppend:
         a bound player or a rated one; a queue failure is logged (``arena ratings rebuild``
         recomputes the table from the logs)."""
         enqueue = getattr(self.ctx.scheduler, "enqueue_match_ended", None)
-        if enqueue is None or not (record.rated or record.players or
-                                   any(s.get("player") for s in record.seats)):
+        if enqueue is None or not (
+            record.rated or record.players or any(s.get("player") for s in record.seats)
+        ):
             return
         try:
             enqueue(record.match_id)
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
             log.exception("enqueueing the end-of-match job of %s failed", record.match_id)
 
-    def schedule(self, record: MatchRecord, pending: Mapping[int, str], version: int,
-                 actor: int | None, decisions: Mapping[int, list] | None = None) -> None:
+    def schedule(
+        self,
+        record: MatchRecord,
+        pending: Mapping[int, str],
+        version: int,
+        actor: int | None,
+        decisions: Mapping[int, list] | None = None,
+    ) -> None:
         """Cancel the deadlines of seats that acted, have nothing pending or whose decision
         restarted after their deadline began (``decisions``: its kind changed while the
         seat waited, e.g. an A.I.Pokalypse reaction window became a battle-card placement:
@@ -150,12 +189,15 @@ class AfterAppend:
         deadlines = deadline_store.all(match_id) if record.turn_timeout_s else {}
         kept = {}
         for seat, item in deadlines.items():
-            moved = decisions is not None and seat in decisions and decisions[seat][0] > item["version"]
+            moved = (
+                decisions is not None and seat in decisions and decisions[seat][0] > item["version"]
+            )
             if seat == actor or seat not in pending or moved:
                 deadline_store.drop(match_id, seat)
                 if scheduler is not None:
-                    scheduler.cancel(self.ctx.stores.keys.timeout_job_id(match_id, seat,
-                                                                         item["version"]))
+                    scheduler.cancel(
+                        self.ctx.stores.keys.timeout_job_id(match_id, seat, item["version"])
+                    )
             else:
                 kept[seat] = item
         if scheduler is None:

@@ -6,11 +6,13 @@ stateless between decisions (the expert bot keeps only its ``last_rollouts`` cou
 one built bot serves every seat and match with the same options; :class:`BotCache` keeps
 the most recently used ones.
 """
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Bot, build_bot
 from service.log.codec import canonical_json

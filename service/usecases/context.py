@@ -6,24 +6,26 @@ Use-case modules: :mod:`service.usecases.create_join`, :mod:`service.usecases.ac
 after every append in :mod:`service.usecases.after_append`; :class:`service.match_service.MatchService`
 is the facade over them.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, NamedTuple
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 from domain.engine import Engine
 from service import errors
-from service.usecases.bots import BotCache
 from service.log.codec import dumps, genesis_hash
-from service.upkeep.compaction import FinishedLogs
-from service.usecases.decisions import decisions_after
 from service.log.envelopes import fold_envelope
-from service.store.event_store import HeadRead
-from service.store.fold_cache import CachedFold, FoldCache, TokenCache
 from service.log.match_record import MatchRecord
 from service.scheduler import Scheduler
+from service.store.event_store import HeadRead
+from service.store.fold_cache import CachedFold, FoldCache, TokenCache
 from service.store.stores import Stores
+from service.upkeep.compaction import FinishedLogs
+from service.usecases.bots import BotCache
+from service.usecases.decisions import decisions_after
 
 
 @dataclass(slots=True)
@@ -59,6 +61,7 @@ def _default_engines() -> Mapping[str, Engine]:
 class FreshRead(NamedTuple):
     """A head a request has just read (its seat check): the match, its version, and the
     token digests and deadlines read with it."""
+
     match_id: str
     version: int
     tokens: Any
@@ -86,8 +89,10 @@ class RequestReads:
 class Head(NamedTuple):
     """:meth:`MatchContext.head`'s answer: the match ``loaded`` at its head and the answer
     ``prior`` recorded under the idempotency field asked for (``None``: none)."""
+
     loaded: Loaded
     prior: Any
+
 
 @dataclass(frozen=True, slots=True)
 class HeadFacts:
@@ -109,9 +114,14 @@ def head_facts(engine: Engine, state: Any) -> HeadFacts:
     return HeadFacts(engine.result(state), engine.pending(state), engine.resigned(state))
 
 
-def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]],
-                prior_decisions: Mapping[int, list], actor: int | None,
-                facts: HeadFacts | None = None) -> tuple[dict[str, str], dict[int, list]]:
+def head_fields(
+    engine: Engine,
+    state: Any,
+    envelopes: list[dict[str, Any]],
+    prior_decisions: Mapping[int, list],
+    actor: int | None,
+    facts: HeadFacts | None = None,
+) -> tuple[dict[str, str], dict[int, list]]:
     """The meta fields describing the head after ``envelopes`` were folded into ``state``:
     ``head_hash``, ``pending`` (seat -> decision kind), ``decisions`` (seat -> ``[since,
     kind]``, :func:`service.usecases.decisions.decisions_after` from ``prior_decisions`` and the
@@ -122,11 +132,14 @@ def head_fields(engine: Engine, state: Any, envelopes: list[dict[str, Any]],
     facts = facts or head_facts(engine, state)
     result, pending = facts.result, facts.pending
     decisions = decisions_after(prior_decisions, pending, envelopes[-1]["version"], actor)
-    fields = {"head_hash": envelopes[-1]["hash"],
-              "pending": dumps({str(k): v for k, v in pending.items()}),
-              "decisions": dumps({str(k): v for k, v in decisions.items()}),
-              "status": status_of(result), "result": dumps(result),
-              "resigned": dumps(sorted(facts.resigned))}
+    fields = {
+        "head_hash": envelopes[-1]["hash"],
+        "pending": dumps({str(k): v for k, v in pending.items()}),
+        "decisions": dumps({str(k): v for k, v in decisions.items()}),
+        "status": status_of(result),
+        "result": dumps(result),
+        "resigned": dumps(sorted(facts.resigned)),
+    }
     if result is not None:
         fields["finished_at"] = envelopes[-1].get("at", "")
     return fields, decisions
@@ -162,15 +175,21 @@ class MatchContext:
         append_attempts: re-load/re-decide attempts for a command without ``expected_version``.
     """
 
-    def __init__(self, stores: Stores, scheduler: Scheduler | None,
-                 engines: Mapping[str, Engine] | None, clock: Callable[[], datetime] | None,
-                 fold_cache_size: int, append_attempts: int):
+    def __init__(
+        self,
+        stores: Stores,
+        scheduler: Scheduler | None,
+        engines: Mapping[str, Engine] | None,
+        clock: Callable[[], datetime] | None,
+        fold_cache_size: int,
+        append_attempts: int,
+    ):
         self.stores = stores
         self.scheduler = scheduler
         self._engines = engines
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.folds = FoldCache(fold_cache_size)
-        self.bot_cache = BotCache()   # configured bots per (game, level, bot options)
+        self.bot_cache = BotCache()  # configured bots per (game, level, bot options)
         self.token_digests = TokenCache(4 * max(fold_cache_size, 1))
         self.append_attempts = append_attempts
         #: the PostgreSQL archive (:class:`service.store.archive_store.ArchiveStore`) or None
@@ -208,8 +227,14 @@ class MatchContext:
             return {}
         return self.archive.meta(match_id)
 
-    def envelopes(self, match_id: str, record: MatchRecord, after: int = 0,
-                  upto: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    def envelopes(
+        self,
+        match_id: str,
+        record: MatchRecord,
+        after: int = 0,
+        upto: int | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
         """Envelopes with ``after < version <= upto`` (``None``: to the end; at most
         ``limit``) from the stream, or from the compacted log once the match is compacted
         (also when it was compacted after ``record`` was read: the stream then answers
@@ -231,8 +256,9 @@ class MatchContext:
             return set(self.archive.digests(match_id))
         return self.stores.seats.claimed(match_id)
 
-    def load(self, match_id: str, upto: int | None = None,
-             record: MatchRecord | None = None) -> Loaded:
+    def load(
+        self, match_id: str, upto: int | None = None, record: MatchRecord | None = None
+    ) -> Loaded:
         """Fold the match to ``upto`` (default: head) from the latest usable snapshot."""
         record = record or self.record(match_id)
         engine = self.engine(record.game)
@@ -257,8 +283,9 @@ class MatchContext:
             head = self.envelopes(match_id, record, version - 1, version)[0]["hash"]
         return Loaded(record, engine, version, head, state)
 
-    def head(self, match_id: str, idem_field: str | None = None, *,
-             reads: RequestReads | None = None) -> Head:
+    def head(
+        self, match_id: str, idem_field: str | None = None, *, reads: RequestReads | None = None
+    ) -> Head:
         """A :class:`Head`: the match folded to its head, through the fold cache, and the answer recorded
         under ``idem_field`` (``None`` when there is none or no field is given).
 
@@ -275,15 +302,30 @@ class MatchContext:
             raise errors.MatchNotFound(str(match_id))
         entry = self.folds.take(match_id)
         fresh = reads.take() if reads is not None else None
-        if fresh is not None and idem_field is None and entry is not None and \
-                entry.record is not None and (fresh.match_id, fresh.version) == \
-                (match_id, entry.version):
+        if (
+            fresh is not None
+            and idem_field is None
+            and entry is not None
+            and entry.record is not None
+            and (fresh.match_id, fresh.version) == (match_id, entry.version)
+        ):
             # this request read exactly this head a moment ago (the seat check)
-            return Head(Loaded(entry.record, self.engine(entry.game), entry.version,
-                               entry.head_hash, entry.state, entry.decisions,
-                               tokens=fresh.tokens, deadlines=fresh.deadlines), None)
-        read = self.stores.events.head(match_id, None if entry is None else entry.version,
-                                       idem_field)
+            return Head(
+                Loaded(
+                    entry.record,
+                    self.engine(entry.game),
+                    entry.version,
+                    entry.head_hash,
+                    entry.state,
+                    entry.decisions,
+                    tokens=fresh.tokens,
+                    deadlines=fresh.deadlines,
+                ),
+                None,
+            )
+        read = self.stores.events.head(
+            match_id, None if entry is None else entry.version, idem_field
+        )
         return Head(self.from_read(match_id, read, entry), read.prior)
 
     def from_read(self, match_id: str, read: HeadRead, entry: CachedFold | None = None) -> Loaded:
@@ -313,8 +355,9 @@ class MatchContext:
                 return Loaded(record, engine, record.version, head, state, **extra)
         elif entry is None or read.start != entry.version:
             state = None
-            snap = self.stores.snapshots.usable(read.snapshot, record.game,
-                                                engine.schema_version, record.version)
+            snap = self.stores.snapshots.usable(
+                read.snapshot, record.game, engine.schema_version, record.version
+            )
             usable = snap is not None and snap[0] == read.start
             if usable or read.start == 0:
                 if usable and snap is not None:
@@ -322,8 +365,11 @@ class MatchContext:
                 for env in tail:
                     state = fold_envelope(engine, state, env)
                 if read.start + len(tail) == record.version:
-                    head = tail[-1]["hash"] if tail else (
-                        record.head_hash if record.version else genesis_hash(match_id))
+                    head = (
+                        tail[-1]["hash"]
+                        if tail
+                        else (record.head_hash if record.version else genesis_hash(match_id))
+                    )
                     return Loaded(record, engine, record.version, head, state, **extra)
         loaded = self.load(match_id, record=record)
         loaded.tokens, loaded.deadlines = read.tokens, read.deadlines
@@ -334,16 +380,25 @@ class MatchContext:
         head: the request's next :meth:`head` of the match (without an idempotency field,
         given the same ``reads``) takes the cached fold without reading the store again,
         when it is still at that version."""
-        reads.fresh = FreshRead(loaded.record.match_id, loaded.version, loaded.tokens,
-                                loaded.deadlines)
+        reads.fresh = FreshRead(
+            loaded.record.match_id, loaded.version, loaded.tokens, loaded.deadlines
+        )
         self.keep(loaded)
 
     def keep(self, loaded: Loaded) -> None:
         """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.
         The caller must not touch the state afterwards."""
-        self.folds.put(loaded.record.match_id, CachedFold(loaded.version, loaded.head_hash,
-                                                          loaded.record.game, loaded.state,
-                                                          loaded.record, loaded.seat_decisions))
+        self.folds.put(
+            loaded.record.match_id,
+            CachedFold(
+                loaded.version,
+                loaded.head_hash,
+                loaded.record.game,
+                loaded.state,
+                loaded.record,
+                loaded.seat_decisions,
+            ),
+        )
 
     def checked_seat(self, loaded: Loaded, seat: Any) -> int:
         """:func:`check_seat` for a held fold: it goes back to the cache before raising."""

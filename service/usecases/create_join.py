@@ -8,30 +8,57 @@ With an ``Idempotency-Key`` (create, fork, join) a repeated request answers the 
 answer again, the same tokens included (derived from the key, never stored):
 :mod:`service.usecases.idempotency`.
 """
+
 from __future__ import annotations
 
 import logging
 import math
 import secrets
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from domain.engine import (Engine, InvalidBotOptions, InvalidCommand, MatchFinished, Setup,
-                           bot_options_schema, check_bot_options, derive_rng)
+from domain.engine import (
+    Engine,
+    InvalidBotOptions,
+    InvalidCommand,
+    MatchFinished,
+    Setup,
+    bot_options_schema,
+    check_bot_options,
+    derive_rng,
+)
 from service import errors
-from service.usecases.after_append import AfterAppend
 from service.log.codec import LOG_FORMAT, canonical_json, genesis_hash, seed_commitment
-from service.usecases.context import (Loaded, MatchContext, RequestReads, check_seat, head_facts,
-                                      head_fields)
+from service.log.envelopes import (
+    SEAT_JOINED,
+    build_envelopes,
+    fold_envelope,
+    is_platform,
+    rechain,
+    utc_iso,
+)
 from service.log.match_record import MatchRecord
-from service.store.quotas import BotQuotas
-from service.log.envelopes import (SEAT_JOINED, build_envelopes, fold_envelope, is_platform, rechain,
-                               utc_iso)
-from service.usecases.idempotency import (IdempotencyStore, Ticket, check_secret_key, fingerprint,
-                                 with_tokens)
 from service.log.roster import join_envelope, roster_of
-from service.tokens import find_seat, new_token, token_digest
+from service.store.quotas import BotQuotas
 from service.store.write_batch import WriteBatch
+from service.tokens import find_seat, new_token, token_digest
+from service.usecases.after_append import AfterAppend
+from service.usecases.context import (
+    Loaded,
+    MatchContext,
+    RequestReads,
+    check_seat,
+    head_facts,
+    head_fields,
+)
+from service.usecases.idempotency import (
+    IdempotencyStore,
+    Ticket,
+    check_secret_key,
+    fingerprint,
+    with_tokens,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,27 +73,38 @@ def check_timeout(turn_timeout_s: Any) -> float | None:
     (422) unless it is a number in ``(0, MAX_TURN_TIMEOUT_S]``."""
     if turn_timeout_s is None:
         return None
-    if isinstance(turn_timeout_s, bool) or not isinstance(turn_timeout_s, (int, float)) or \
-            not math.isfinite(turn_timeout_s) or not 0 < turn_timeout_s <= MAX_TURN_TIMEOUT_S:
-        raise errors.ServiceError("invalid_turn_timeout", 422,
-                                  f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].")
+    if (
+        isinstance(turn_timeout_s, bool)
+        or not isinstance(turn_timeout_s, (int, float))
+        or not math.isfinite(turn_timeout_s)
+        or not 0 < turn_timeout_s <= MAX_TURN_TIMEOUT_S
+    ):
+        raise errors.ServiceError(
+            "invalid_turn_timeout",
+            422,
+            f"turn_timeout_s must be a number in (0, {MAX_TURN_TIMEOUT_S}].",
+        )
     seconds = float(turn_timeout_s)
     return int(seconds) if seconds.is_integer() else seconds
 
 
-def seats_at_fork(seats: list[dict[str, Any]], prefix: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def seats_at_fork(
+    seats: list[dict[str, Any]], prefix: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """The default seat list of a fork: the original's ``seats`` (as created: kind, bot
     level, bot options, name) with the names the seats had after the copied ``prefix``
     envelopes: an open seat claimed in the prefix (a ``SeatJoined`` envelope with a name)
     keeps its joiner's name. Kinds stay as created, so such a seat is open again in the
     fork (its claim's token belonged to the original); a claim after the fork's version
     gives no name."""
-    joined = {env["data"].get("seat"): env["data"].get("name")
-              for env in prefix
-              if env.get("type") == SEAT_JOINED and isinstance(env.get("data"), dict)}
+    joined = {
+        env["data"].get("seat"): env["data"].get("name")
+        for env in prefix
+        if env.get("type") == SEAT_JOINED and isinstance(env.get("data"), dict)
+    }
     out = []
     for item in seats:
-        entry = {k: v for k, v in item.items() if k != "player"}   # a fork binds nobody
+        entry = {k: v for k, v in item.items() if k != "player"}  # a fork binds nobody
         name = joined.get(item["seat"])
         if name:
             entry["name"] = name
@@ -74,19 +112,23 @@ def seats_at_fork(seats: list[dict[str, Any]], prefix: Sequence[Mapping[str, Any
     return out
 
 
-def bind_creator(seats: list[dict[str, Any]], player_id: str | None,
-                 rated: bool) -> list[dict[str, Any]]:
+def bind_creator(
+    seats: list[dict[str, Any]], player_id: str | None, rated: bool
+) -> list[dict[str, Any]]:
     """``seats`` with the first human seat bound to the creator's ``player_id`` (``player``
     in its entry); for a ``rated`` match also checks that there is a creator and no other
     human seat (those are open seats joined with player keys, or bots). Raises
     RatedMatchRefused."""
     humans = [s for s in seats if s["kind"] == "human"]
     if rated and player_id is None:
-        raise errors.RatedMatchRefused("A rated match is created with a player key "
-                                       "(Authorization: Bearer <player key>).")
+        raise errors.RatedMatchRefused(
+            "A rated match is created with a player key (Authorization: Bearer <player key>)."
+        )
     if rated and len(humans) > 1:
-        raise errors.RatedMatchRefused("A rated match has one human seat at creation (the "
-                                       "creator's); other players join open seats.")
+        raise errors.RatedMatchRefused(
+            "A rated match has one human seat at creation (the "
+            "creator's); other players join open seats."
+        )
     if player_id is not None and humans:
         humans[0]["player"] = player_id
     return seats
@@ -95,13 +137,18 @@ def bind_creator(seats: list[dict[str, Any]], player_id: str | None,
 class CreateJoin:
     """create_match, fork, join, authenticate (see module docstring)."""
 
-    def __init__(self, ctx: MatchContext, after_append: AfterAppend,
-                 quotas: BotQuotas | None = None, idem: IdempotencyStore | None = None):
+    def __init__(
+        self,
+        ctx: MatchContext,
+        after_append: AfterAppend,
+        quotas: BotQuotas | None = None,
+        idem: IdempotencyStore | None = None,
+    ):
         self.ctx = ctx
         self.after_append = after_append
         self.quotas = quotas or BotQuotas(ctx.stores.bot_matches)
         self.idem = idem or IdempotencyStore(ctx.stores.redis, ctx.stores.keys, 3600.0)
-        self.players: Any = None   # service.usecases.players.Players (set by the facade)
+        self.players: Any = None  # service.usecases.players.Players (set by the facade)
 
     # ------------------------------------------------------------------ seats
     def validate_seats(self, engine: Engine, seats: Any) -> list[dict[str, Any]]:
@@ -111,24 +158,30 @@ class CreateJoin:
             raise errors.InvalidSeats("seats must be a list of objects")
         if not engine.min_seats <= len(seats) <= engine.max_seats:
             raise errors.InvalidSeats(
-                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} seats, got {len(seats)}")
+                f"{engine.title} takes {engine.min_seats}-{engine.max_seats} seats, got {len(seats)}"
+            )
         out = []
         for index, item in enumerate(seats):
             kind = item.get("kind")
             if kind not in SEAT_KINDS:
-                raise errors.InvalidSeats(f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}")
+                raise errors.InvalidSeats(
+                    f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}"
+                )
             entry: dict[str, Any] = {"seat": index, "kind": kind}
             if kind == "bot":
                 level = item.get("bot", "random")
                 if level not in engine.bots:
                     raise errors.InvalidSeats(
-                        f"seat {index}: bot level must be one of {', '.join(sorted(engine.bots))}")
+                        f"seat {index}: bot level must be one of {', '.join(sorted(engine.bots))}"
+                    )
                 entry["bot"] = level
                 bot_options = self._seat_bot_options(engine, index, level, item)
                 if bot_options:
                     entry["bot_options"] = bot_options
             elif "bot_options" in item:
-                raise errors.InvalidSeatBotOptions(index, None, "Only a bot seat takes bot options.")
+                raise errors.InvalidSeatBotOptions(
+                    index, None, "Only a bot seat takes bot options."
+                )
             name = item.get("name")
             if name is not None:
                 if not isinstance(name, str) or not 1 <= len(name) <= 64:
@@ -137,25 +190,36 @@ class CreateJoin:
             out.append(entry)
         return out
 
-    def _seat_bot_options(self, engine: Engine, index: int, level: str,
-                          item: Mapping[str, Any]) -> dict[str, Any]:
+    def _seat_bot_options(
+        self, engine: Engine, index: int, level: str, item: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """The validated, normalised ``bot_options`` of bot seat ``index`` (``{}`` when none
         are given). The configured bot is built now (and cached), so options its factory
         refuses fail the creation too. Raises InvalidSeatBotOptions (400 validation_error)."""
         try:
-            options = check_bot_options(bot_options_schema(engine, level),
-                                        item.get("bot_options") or {})
+            options = check_bot_options(
+                bot_options_schema(engine, level), item.get("bot_options") or {}
+            )
             self.ctx.bot_cache.get(engine, level, options)
         except InvalidBotOptions as error:
             raise errors.InvalidSeatBotOptions(index, error.field, error.detail) from None
         return options
 
     # ------------------------------------------------------------------ creation
-    def create_match(self, game: str, seats: list[dict], options: dict | None = None,
-                     turn_timeout_s: float | None = None, *, unlisted: bool = False,
-                     spectators: bool = True, client: str | None = None,
-                     idempotency_key: str | None = None, player_id: str | None = None,
-                     rated: bool = False) -> dict[str, Any]:
+    def create_match(
+        self,
+        game: str,
+        seats: list[dict],
+        options: dict | None = None,
+        turn_timeout_s: float | None = None,
+        *,
+        unlisted: bool = False,
+        spectators: bool = True,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+        player_id: str | None = None,
+        rated: bool = False,
+    ) -> dict[str, Any]:
         """Create a match: random 32-byte seed (its SHA-256 published), set-up events from
         ``engine.new_match(setup, derive_rng(seed, 0))``, one token per human seat. The
         first envelope carries the roster (:mod:`service.log.roster`). ``unlisted``: never in
@@ -186,21 +250,44 @@ class CreateJoin:
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
         normalised = engine.validate_options(len(seat_list), options or {})
-        start: dict[str, Any] = {"listed": not unlisted, "spectators": bool(spectators), "client": client}
+        start: dict[str, Any] = {
+            "listed": not unlisted,
+            "spectators": bool(spectators),
+            "client": client,
+        }
         if rated:
             start["extra_meta"] = {"rated": "1"}
         if idempotency_key is None:
             return self.start_fresh(engine, seat_list, normalised, timeout, **start)
         check_secret_key(idempotency_key)
         ticket = self.idem.new_match_ticket(
-            ("create",), idempotency_key,
-            fingerprint({"game": engine.game_id, "seats": seat_list, "options": normalised,
-                         "turn_timeout_s": timeout, **start, "client": None,
-                         "rated": bool(rated)}),
-            self.ctx.stores.new_match_id())
-        return self._keyed_start(ticket, lambda: self.start_fresh(
-            engine, seat_list, normalised, timeout, match_id=ticket.match_id, ticket=ticket,
-            **start))
+            ("create",),
+            idempotency_key,
+            fingerprint(
+                {
+                    "game": engine.game_id,
+                    "seats": seat_list,
+                    "options": normalised,
+                    "turn_timeout_s": timeout,
+                    **start,
+                    "client": None,
+                    "rated": bool(rated),
+                }
+            ),
+            self.ctx.stores.new_match_id(),
+        )
+        return self._keyed_start(
+            ticket,
+            lambda: self.start_fresh(
+                engine,
+                seat_list,
+                normalised,
+                timeout,
+                match_id=ticket.match_id,
+                ticket=ticket,
+                **start,
+            ),
+        )
 
     def _keyed_start(self, ticket: Ticket, start) -> dict[str, Any]:
         """A keyed create or fork: the recorded answer (tokens derived again, ``replayed``
@@ -208,7 +295,7 @@ class CreateJoin:
         match id; a racing repeat that stored it first is answered as a replay."""
         field = self.idem.answer_field(ticket)
         match_id = ticket.match_id
-        assert match_id is not None   # a create or fork ticket names its match
+        assert match_id is not None  # a create or fork ticket names its match
         prior = self.idem.recorded(match_id, field)
         if prior is None:
             try:
@@ -220,17 +307,28 @@ class CreateJoin:
         self.ctx.stores.metrics.incr("idempotent_replays")
         return {**with_tokens(prior, ticket), "replayed": True}
 
-    def start_fresh(self, engine: Engine, seat_list: list[dict[str, Any]],
-                    options: Mapping[str, Any], timeout: float | None,
-                    **start: Any) -> dict[str, Any]:
+    def start_fresh(
+        self,
+        engine: Engine,
+        seat_list: list[dict[str, Any]],
+        options: Mapping[str, Any],
+        timeout: float | None,
+        **start: Any,
+    ) -> dict[str, Any]:
         """A new match of validated ``seat_list`` / ``options`` with a fresh secret seed
         (creation and rematch); ``start``: keywords of :meth:`_start`."""
         seed = secrets.token_bytes(32)
         events = engine.new_match(Setup(len(seat_list), options), derive_rng(seed, 0))
         return self._start(engine, seat_list, options, timeout, seed, events=events, **start)
 
-    def fork(self, match_id: str, version: int, seats: list[dict] | None = None,
-             client: str | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
+    def fork(
+        self,
+        match_id: str,
+        version: int,
+        seats: list[dict] | None = None,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """A new match whose log is the first ``version`` events of a finished match,
         re-chained under a new id, with the same seed; it continues from there. Forks are
         open information by design (analysis): the original's export revealed that seed, so
@@ -249,41 +347,79 @@ class CreateJoin:
         engine = self.ctx.engine(record.game)
         envelopes = self.ctx.envelopes(match_id, record, upto=record.version)
         setup_len = sum(1 for e in envelopes if e.get("cause") == "setup")
-        if isinstance(version, bool) or not isinstance(version, int) or \
-                not setup_len <= version <= record.version:
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or not setup_len <= version <= record.version
+        ):
             raise errors.VersionOutOfRange(version, record.version)
-        if version < record.version and "command" not in envelopes[version] and \
-                not is_platform(envelopes[version]):
-            raise errors.ServiceError("not_a_batch_boundary", 422,
-                                      f"Version {version} is inside one command's events; "
-                                      "fork at the last event of a command.")
+        if (
+            version < record.version
+            and "command" not in envelopes[version]
+            and not is_platform(envelopes[version])
+        ):
+            raise errors.ServiceError(
+                "not_a_batch_boundary",
+                422,
+                f"Version {version} is inside one command's events; "
+                "fork at the last event of a command.",
+            )
         if seats is None:
             seat_list = seats_at_fork(record.seats, envelopes[:version])
         else:
             seat_list = self.validate_seats(engine, seats)
             if len(seat_list) != len(record.seats):
                 raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
-        start: dict[str, Any] = {"prefix": envelopes[:version],
-                 "forked_from": {"match_id": match_id, "version": version},
-                 "listed": record.listed, "spectators": record.spectators, "client": client}
+        start: dict[str, Any] = {
+            "prefix": envelopes[:version],
+            "forked_from": {"match_id": match_id, "version": version},
+            "listed": record.listed,
+            "spectators": record.spectators,
+            "client": client,
+        }
         if idempotency_key is None:
-            return self._start(engine, seat_list, record.options, record.turn_timeout_s,
-                               record.seed, **start)
+            return self._start(
+                engine, seat_list, record.options, record.turn_timeout_s, record.seed, **start
+            )
         check_secret_key(idempotency_key)
         ticket = self.idem.new_match_ticket(
-            ("fork", match_id), idempotency_key,
+            ("fork", match_id),
+            idempotency_key,
             fingerprint({"version": version, "seats": None if seats is None else seat_list}),
-            self.ctx.stores.new_match_id())
-        return self._keyed_start(ticket, lambda: self._start(
-            engine, seat_list, record.options, record.turn_timeout_s, record.seed,
-            match_id=ticket.match_id, ticket=ticket, **start))
+            self.ctx.stores.new_match_id(),
+        )
+        return self._keyed_start(
+            ticket,
+            lambda: self._start(
+                engine,
+                seat_list,
+                record.options,
+                record.turn_timeout_s,
+                record.seed,
+                match_id=ticket.match_id,
+                ticket=ticket,
+                **start,
+            ),
+        )
 
-    def _start(self, engine: Engine, seat_list: list[dict[str, Any]], options: Mapping[str, Any],
-               timeout: float | None, seed: bytes, events=None, prefix=None,
-               forked_from: Any = None, listed: bool = True, spectators: bool = True,
-               extra_meta: Mapping[str, str] | None = None, match_id: str | None = None,
-               issue_tokens: bool = True, client: str | None = None,
-               ticket: Ticket | None = None) -> dict[str, Any]:
+    def _start(
+        self,
+        engine: Engine,
+        seat_list: list[dict[str, Any]],
+        options: Mapping[str, Any],
+        timeout: float | None,
+        seed: bytes,
+        events=None,
+        prefix=None,
+        forked_from: Any = None,
+        listed: bool = True,
+        spectators: bool = True,
+        extra_meta: Mapping[str, str] | None = None,
+        match_id: str | None = None,
+        issue_tokens: bool = True,
+        client: str | None = None,
+        ticket: Ticket | None = None,
+    ) -> dict[str, Any]:
         """Store a new match whose log is ``events`` (set-up) or ``prefix`` (fork envelopes;
         its first envelope gets the fork's roster). Files it in the lobby when ``listed``.
         ``match_id`` (default a new random id) and ``issue_tokens`` False (no seat token:
@@ -295,34 +431,77 @@ class CreateJoin:
         stores = self.ctx.stores
         match_id = match_id or stores.new_match_id()
         if client is None:
-            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
-                               forked_from, listed, spectators, extra_meta, match_id,
-                               issue_tokens, None, ticket)
+            return self._store(
+                engine,
+                seat_list,
+                options,
+                timeout,
+                seed,
+                events,
+                prefix,
+                forked_from,
+                listed,
+                spectators,
+                extra_meta,
+                match_id,
+                issue_tokens,
+                None,
+                ticket,
+            )
         self.quotas.check_options(seat_list)
         counted = self.quotas.reserve(client, match_id, seat_list)
         try:
-            return self._store(engine, seat_list, options, timeout, seed, events, prefix,
-                               forked_from, listed, spectators, extra_meta, match_id,
-                               issue_tokens, client if counted else None, ticket)
+            return self._store(
+                engine,
+                seat_list,
+                options,
+                timeout,
+                seed,
+                events,
+                prefix,
+                forked_from,
+                listed,
+                spectators,
+                extra_meta,
+                match_id,
+                issue_tokens,
+                client if counted else None,
+                ticket,
+            )
         except BaseException:
             if counted:
                 self.quotas.release(client, match_id)
             raise
 
-    def _store(self, engine: Engine, seat_list: list[dict[str, Any]],
-               options: Mapping[str, Any], timeout: float | None, seed: bytes, events, prefix,
-               forked_from: Any, listed: bool, spectators: bool,
-               extra_meta: Mapping[str, str] | None, match_id: str, issue_tokens: bool,
-               quota_client: str | None, ticket: Ticket | None = None) -> dict[str, Any]:
+    def _store(
+        self,
+        engine: Engine,
+        seat_list: list[dict[str, Any]],
+        options: Mapping[str, Any],
+        timeout: float | None,
+        seed: bytes,
+        events,
+        prefix,
+        forked_from: Any,
+        listed: bool,
+        spectators: bool,
+        extra_meta: Mapping[str, str] | None,
+        match_id: str,
+        issue_tokens: bool,
+        quota_client: str | None,
+        ticket: Ticket | None = None,
+    ) -> dict[str, Any]:
         """Store the new match of :meth:`_start` (``quota_client``: the client counting it,
         kept in its meta so its end releases the count; ``ticket``: see :meth:`_start`)."""
         stores = self.ctx.stores
         rated = (extra_meta or {}).get("rated") == "1"
-        roster = roster_of(engine, seat_list, options, timeout, forked_from, LOG_FORMAT,
-                           rated=rated)
+        roster = roster_of(
+            engine, seat_list, options, timeout, forked_from, LOG_FORMAT, rated=rated
+        )
         if prefix is None:
-            envelopes = build_envelopes(events, 1, genesis_hash(match_id), "setup",
-                                        roster=roster, log_format=LOG_FORMAT)
+            envelopes = build_envelopes(
+                events, 1, genesis_hash(match_id), "setup", roster=roster, log_format=LOG_FORMAT
+            )
         else:
             prefix = [dict(e) for e in prefix]
             prefix[0]["roster"] = roster
@@ -330,21 +509,30 @@ class CreateJoin:
         state = None
         for env in envelopes:
             state = fold_envelope(engine, state, env)
-        tokens = {s["seat"]: ticket.token(s["seat"]) if ticket else new_token()
-                  for s in seat_list if s["kind"] == "human" and issue_tokens}
+        tokens = {
+            s["seat"]: ticket.token(s["seat"]) if ticket else new_token()
+            for s in seat_list
+            if s["kind"] == "human" and issue_tokens
+        }
         digests = {s: token_digest(t) for s, t in tokens.items()}
-        writes = WriteBatch()   # run by the append script: one round trip in all
+        writes = WriteBatch()  # run by the append script: one round trip in all
         stores.seats.issue(match_id, digests, pipe=writes)
         now = self.ctx.clock()
-        meta = {"game": engine.game_id, "seats": canonical_json(seat_list),
-                "options": canonical_json(dict(options)), "seed": seed.hex(),
-                "seed_commitment": seed_commitment(seed), "created_at": utc_iso(now),
-                "human_at": utc_iso(now),
-                "turn_timeout_s": "" if timeout is None else repr(timeout),
-                "forked_from": canonical_json(forked_from),
-                "listed": "1" if listed else "0", "spectators": "1" if spectators else "0",
-                "log_format": LOG_FORMAT,
-                **(extra_meta or {})}
+        meta = {
+            "game": engine.game_id,
+            "seats": canonical_json(seat_list),
+            "options": canonical_json(dict(options)),
+            "seed": seed.hex(),
+            "seed_commitment": seed_commitment(seed),
+            "created_at": utc_iso(now),
+            "human_at": utc_iso(now),
+            "turn_timeout_s": "" if timeout is None else repr(timeout),
+            "forked_from": canonical_json(forked_from),
+            "listed": "1" if listed else "0",
+            "spectators": "1" if spectators else "0",
+            "log_format": LOG_FORMAT,
+            **(extra_meta or {}),
+        }
         if quota_client:
             meta["quota_client"] = quota_client
         facts = head_facts(engine, state)
@@ -352,20 +540,28 @@ class CreateJoin:
         meta.update(fields)
         version = len(envelopes)
         record = MatchRecord.parse(match_id, {**meta, "version": str(version)})
-        stores.index.created(match_id, time.time(), running=facts.result is None,
-                             pipe=writes)
+        stores.index.created(match_id, time.time(), running=facts.result is None, pipe=writes)
         if listed:
-            stores.index.file(match_id, engine.game_id, record.created_ts,
-                              record.lobby_bucket(set()), pipe=writes)
+            stores.index.file(
+                match_id, engine.game_id, record.created_ts, record.lobby_bucket(set()), pipe=writes
+            )
         _, after_record, pending, finished = self.after_append.writes(
-            record, engine, state, 0, version, ["matches_created"], batch=writes, facts=facts)
-        answer = {"match_id": match_id, "game": engine.game_id, "version": len(envelopes),
-                  "seed_commitment": meta["seed_commitment"], "seats": seat_list,
-                  "turn_timeout_s": timeout}
+            record, engine, state, 0, version, ["matches_created"], batch=writes, facts=facts
+        )
+        answer = {
+            "match_id": match_id,
+            "game": engine.game_id,
+            "version": len(envelopes),
+            "seed_commitment": meta["seed_commitment"],
+            "seats": seat_list,
+            "turn_timeout_s": timeout,
+        }
         idem: dict[str, Any] = {}
-        if ticket is not None:   # recorded with the match (tokens derived again on a repeat)
-            idem = {"idem_field": self.idem.answer_field(ticket),
-                    "idem_answer": {**answer, "token_seats": sorted(tokens)}}
+        if ticket is not None:  # recorded with the match (tokens derived again on a repeat)
+            idem = {
+                "idem_field": self.idem.answer_field(ticket),
+                "idem_answer": {**answer, "token_seats": sorted(tokens)},
+            }
         outcome = stores.events.append(match_id, 0, envelopes, meta, writes=writes, **idem)
         if outcome.status != "ok":
             raise errors.MatchExists(match_id)
@@ -386,9 +582,14 @@ class CreateJoin:
         return {**answer, "seats": seats_out}
 
     # ------------------------------------------------------------------ seats and tokens
-    def join(self, match_id: str, seat: int, name: str | None = None,
-             idempotency_key: str | None = None,
-             player_id: str | None = None) -> dict[str, Any]:
+    def join(
+        self,
+        match_id: str,
+        seat: int,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+        player_id: str | None = None,
+    ) -> dict[str, Any]:
         """Claim an ``open`` seat: returns ``{"seat", "token", "version"}`` (token shown
         once). The claim (an atomic ``HSETNX`` of the token digest) is followed by the
         seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
@@ -409,42 +610,59 @@ class CreateJoin:
         record = self.ctx.record(match_id)
         seat = check_seat(record, seat)
         if player_id is not None and record.seat_of_player(player_id) is not None:
-            raise errors.ServiceError("player_already_seated", 409,
-                                      "This player holds a seat of this match already.")
+            raise errors.ServiceError(
+                "player_already_seated", 409, "This player holds a seat of this match already."
+            )
         if record.rated and player_id is None and record.seats[seat]["kind"] == "open":
-            raise errors.RatedMatchRefused("A rated match is joined with a player key "
-                                           "(Authorization: Bearer <player key>).")
+            raise errors.RatedMatchRefused(
+                "A rated match is joined with a player key (Authorization: Bearer <player key>)."
+            )
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
             raise errors.InvalidSeats("name must be 1-64 characters")
         ticket = field = None
         if idempotency_key is not None:
             check_secret_key(idempotency_key)
             scope = ("join", match_id, seat)
-            ticket, prior = self.idem.seat_ticket(match_id, scope, seat, idempotency_key,
-                                                  fingerprint({"name": name or None,
-                                                               "player": player_id}),
-                                                  record_salt=not record.finished)
+            ticket, prior = self.idem.seat_ticket(
+                match_id,
+                scope,
+                seat,
+                idempotency_key,
+                fingerprint({"name": name or None, "player": player_id}),
+                record_salt=not record.finished,
+            )
             if prior is not None:
-                assert ticket is not None   # an answer was recorded under it
+                assert ticket is not None  # an answer was recorded under it
                 self.ctx.stores.metrics.incr("idempotent_replays")
-                return {"seat": seat, "token": ticket.token(seat), "version": prior["version"],
-                        "replayed": True}
+                return {
+                    "seat": seat,
+                    "token": ticket.token(seat),
+                    "version": prior["version"],
+                    "replayed": True,
+                }
             field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
         if record.finished:
             raise MatchFinished()
         token = new_token() if ticket is None else ticket.token(seat)
-        answer, replayed = self.claim_and_join(match_id, seat, name or None, token, field,
-                                               player_id)
+        answer, replayed = self.claim_and_join(
+            match_id, seat, name or None, token, field, player_id
+        )
         if player_id is not None and self.players is not None:
             self.players.file_match(player_id, match_id, record.created_ts)
         out = {"seat": seat, "token": token, "version": answer["version"]}
         return out if ticket is None else {**out, "replayed": replayed}
 
-    def claim_and_join(self, match_id: str, seat: int, name: str | None, token: str,
-                       idem_field: str | None = None,
-                       player_id: str | None = None) -> tuple[dict[str, Any], bool]:
+    def claim_and_join(
+        self,
+        match_id: str,
+        seat: int,
+        name: str | None,
+        token: str,
+        idem_field: str | None = None,
+        player_id: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
         """Claim open ``seat`` with ``token``'s digest and append its ``SeatJoined``.
 
         With ``idem_field`` (a keyed join; ``token`` derived from the key) a seat that
@@ -454,14 +672,20 @@ class CreateJoin:
         Returns ``({"seat", "version"}, replayed)``. Raises SeatTaken."""
         digest = token_digest(token)
         seats = self.ctx.stores.seats
-        if not seats.claim(match_id, seat, digest) and \
-                not (idem_field is not None and seats.holds(match_id, seat, digest)):
+        if not seats.claim(match_id, seat, digest) and not (
+            idem_field is not None and seats.holds(match_id, seat, digest)
+        ):
             raise errors.SeatTaken(seat)
         return self._append_join(match_id, seat, name, idem_field, player_id)
 
-    def _append_join(self, match_id: str, seat: int, name: str | None,
-                     idem_field: str | None = None,
-                     player_id: str | None = None) -> tuple[dict[str, Any], bool]:
+    def _append_join(
+        self,
+        match_id: str,
+        seat: int,
+        name: str | None,
+        idem_field: str | None = None,
+        player_id: str | None = None,
+    ) -> tuple[dict[str, Any], bool]:
         """Append the ``SeatJoined`` envelope of a claimed seat (with its name and the
         ``human_at`` time in the same script) on whatever the head is now; re-file the
         match in the lobby when its last open seat was taken. Returns ``({"seat",
@@ -471,30 +695,37 @@ class CreateJoin:
         for _attempt in range(100):
             record = self.ctx.record(match_id)
             now = utc_iso(self.ctx.clock())
-            env = join_envelope(record.version + 1, record.head_hash, seat, name, now,
-                                record.log_format, player_id)
+            env = join_envelope(
+                record.version + 1, record.head_hash, seat, name, now, record.log_format, player_id
+            )
             fields = {"head_hash": env["hash"], "human_at": now}
             if name:
                 fields[stores.keys.name_field(seat)] = name
             if "player" in env["data"]:
                 fields[stores.keys.player_field(seat)] = player_id
             answer = {"seat": seat, "version": env["version"]}
-            outcome = stores.events.append(match_id, record.version, [env], fields,
-                                           idem_field, answer if idem_field else None,
-                                           expected_head=record.head_hash)
+            outcome = stores.events.append(
+                match_id,
+                record.version,
+                [env],
+                fields,
+                idem_field,
+                answer if idem_field else None,
+                expected_head=record.head_hash,
+            )
             if outcome.status == "replayed":
                 return outcome.answer, True
             if outcome.status == "ok":
                 if record.listed:
                     claimed = stores.seats.claimed(match_id)
-                    stores.index.file(match_id, record.game, record.created_ts,
-                                      record.lobby_bucket(claimed))
+                    stores.index.file(
+                        match_id, record.game, record.created_ts, record.lobby_bucket(claimed)
+                    )
                 self.ctx.folds.discard(match_id)
                 return {"seat": seat, "version": outcome.version}, False
         raise errors.TooManyConflicts(100)
 
-    def authenticate(self, match_id: str, token: str, *,
-                     reads: RequestReads | None = None) -> int:
+    def authenticate(self, match_id: str, token: str, *, reads: RequestReads | None = None) -> int:
         """The seat owning ``token`` (constant-time compare of SHA-256 digests).
 
         A token-cache miss reads the match's whole head (one round trip) into the fold and
@@ -507,7 +738,7 @@ class CreateJoin:
         if isinstance(token, str) and token:
             cached = self.ctx.token_digests.get(match_id)
             seat = find_seat(cached, token) if cached else None
-            if seat is not None:   # tokens are never revoked: a cached digest stays valid
+            if seat is not None:  # tokens are never revoked: a cached digest stays valid
                 return seat
         # a miss reads the whole head (one round trip, like the digests alone): the fold
         # goes into the cache, so the request's own read or append needs no load
@@ -517,7 +748,7 @@ class CreateJoin:
         else:
             self.ctx.keep(loaded)
         digests = loaded.tokens or {}
-        if loaded.record.archived and self.ctx.archive is not None:   # an archived match
+        if loaded.record.archived and self.ctx.archive is not None:  # an archived match
             digests = self.ctx.archive.digests(match_id) or {}
             self.ctx.token_digests.set(match_id, digests)
         if not isinstance(token, str) or not token:

@@ -10,15 +10,18 @@ was not pending before. Its id, as ``GET .../legal-actions`` shows it, also dige
 legal actions, so a decision whose options another seat's action changed is a moved one
 too: ``"<since>-<16 hex digits>"``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.log.codec import canonical_json, sha256_hex
 
 
-def decisions_after(prior: Mapping[int, list], pending: Mapping[int, str], new_version: int,
-                    actor: int | None) -> dict[int, list]:
+def decisions_after(
+    prior: Mapping[int, list], pending: Mapping[int, str], new_version: int, actor: int | None
+) -> dict[int, list]:
     """The ``{seat: [since, kind]}`` of the pending seats after an append that ended at
     ``new_version``, from those before it (``prior``) and the seat that acted (``actor``,
     ``None`` for set-up)."""
@@ -32,8 +35,9 @@ def decisions_after(prior: Mapping[int, list], pending: Mapping[int, str], new_v
     return out
 
 
-def decision_id(decisions: Mapping[int, list], seat: int,
-                actions: list[dict[str, Any]]) -> str | None:
+def decision_id(
+    decisions: Mapping[int, list], seat: int, actions: list[dict[str, Any]]
+) -> str | None:
     """The id of ``seat``'s pending decision with legal ``actions`` (``None`` when the seat
     has nothing pending)."""
     entry = decisions.get(seat)

@@ -42,14 +42,16 @@ same token, recognises the claim as its own (the stored digest matches) and fini
 job. The join's answer is recorded by the script that appends its ``SeatJoined``
 (atomically); two racing repeats append it once.
 """
+
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service import errors
 from service.log.codec import canonical_json, dumps, loads, sha256_hex
@@ -100,10 +102,12 @@ def check_secret_key(key: str) -> None:
     shorter than :data:`MIN_SECRET_KEY_LENGTH` on a request whose key alone keeps tokens."""
     if len(key) < MIN_SECRET_KEY_LENGTH:
         raise errors.ServiceError(
-            "validation_error", 400,
+            "validation_error",
+            400,
             f"An Idempotency-Key here keeps seat tokens: use at least {MIN_SECRET_KEY_LENGTH} "
             "random characters (a UUID).",
-            errors={"Idempotency-Key": [f"At least {MIN_SECRET_KEY_LENGTH} characters here."]})
+            errors={"Idempotency-Key": [f"At least {MIN_SECRET_KEY_LENGTH} characters here."]},
+        )
 
 
 @dataclass(frozen=True)
@@ -136,8 +140,9 @@ class IdempotencyStore:
         self.ttl_s = max(1, int(ttl_s))
 
     # -- create / fork: a pointer key, the answer in the new match's idem hash ----------
-    def new_match_ticket(self, scope: tuple[Any, ...], key: str, body_fingerprint: str,
-                         candidate_id: str) -> Ticket:
+    def new_match_ticket(
+        self, scope: tuple[Any, ...], key: str, body_fingerprint: str, candidate_id: str
+    ) -> Ticket:
         """The ticket of a keyed create or fork: the pointer recorded now (``SET NX EX``,
         ``candidate_id`` as the match id) or the one an earlier request recorded.
         Raises IdempotencyKeyReused for another body."""
@@ -158,9 +163,16 @@ class IdempotencyStore:
         return "new:" + scope_digest(ticket.scope, ticket.key)
 
     # -- join / rematch: records in the match's idem hash -------------------------------
-    def seat_ticket(self, match_id: str, scope: tuple[Any, ...], seat: int, key: str,
-                    body_fingerprint: str, *, record_salt: bool = True
-                    ) -> tuple[Ticket | None, Any]:
+    def seat_ticket(
+        self,
+        match_id: str,
+        scope: tuple[Any, ...],
+        seat: int,
+        key: str,
+        body_fingerprint: str,
+        *,
+        record_salt: bool = True,
+    ) -> tuple[Ticket | None, Any]:
         """The ticket of a keyed join or rematch of ``seat`` and the recorded answer
         (``None`` when none yet). With ``record_salt`` the salt is recorded now (``HSETNX``)
         unless an earlier request recorded one; without it (a finished match: its ``idem``
@@ -170,8 +182,9 @@ class IdempotencyStore:
         idem = self.keys.idem(match_id)
         pipe = self.redis.pipeline(transaction=False)
         if record_salt:
-            pipe.hsetnx(idem, salt_field, dumps({"salt": new_salt(),
-                                                 "fingerprint": body_fingerprint}))
+            pipe.hsetnx(
+                idem, salt_field, dumps({"salt": new_salt(), "fingerprint": body_fingerprint})
+            )
         pipe.hmget(idem, [salt_field, answer_field])
         salted, answer = pipe.execute()[-1]
         if salted is None:
@@ -211,6 +224,8 @@ def with_tokens(answer: Mapping[str, Any], ticket: Ticket) -> dict[str, Any]:
     seats listed in ``token_seats``) and ``replayed`` set by the caller."""
     out = {k: v for k, v in answer.items() if k != "token_seats"}
     holders = set(answer.get("token_seats") or [])
-    out["seats"] = [{**s, "token": ticket.token(s["seat"])} if s["seat"] in holders else dict(s)
-                    for s in answer["seats"]]
+    out["seats"] = [
+        {**s, "token": ticket.token(s["seat"])} if s["seat"] in holders else dict(s)
+        for s in answer["seats"]
+    ]
     return out

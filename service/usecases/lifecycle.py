@@ -20,6 +20,7 @@
   bearer's seat) a repeated call answers the first answer again, the same token included
   (:mod:`service.usecases.idempotency`).
 """
+
 from __future__ import annotations
 
 import logging
@@ -28,11 +29,11 @@ from typing import Any
 
 from domain.engine import RuleError, derive_rng
 from service import errors
+from service.tokens import new_token, token_digest
 from service.usecases.act import Act
 from service.usecases.context import MatchContext
 from service.usecases.create_join import CreateJoin
 from service.usecases.idempotency import fingerprint
-from service.tokens import new_token, token_digest
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,9 @@ RESIGN = {"type": "resign"}
 class Lifecycle:
     """resign, abandon_idle / abandon, rematch (see module docstring)."""
 
-    def __init__(self, ctx: MatchContext, act: Act, create_join: CreateJoin,
-                 abandon_after_s: float = 86400.0):
+    def __init__(
+        self, ctx: MatchContext, act: Act, create_join: CreateJoin, abandon_after_s: float = 86400.0
+    ):
         self.ctx = ctx
         self.act = act
         self.create_join = create_join
@@ -89,22 +91,29 @@ class Lifecycle:
                 return False
             command = {"type": "abandon", "idle_s": int(self.abandon_after_s)}
             try:
-                events = engine.decide(loaded.state, None, command,
-                                       derive_rng(record.seed, loaded.version))
+                events = engine.decide(
+                    loaded.state, None, command, derive_rng(record.seed, loaded.version)
+                )
             except RuleError as exc:
                 ctx.keep(loaded)
                 log.warning("match %s cannot be abandoned (%s)", match_id, exc.code)
                 return False
             answer, _current, _reloaded = self.act._append_batch(
-                match_id, loaded, None, command, events, "abandon", None, "")
+                match_id, loaded, None, command, events, "abandon", None, ""
+            )
             if answer is not None:
                 ctx.stores.metrics.incr("matches_abandoned")
                 return True
         return False
 
     # ------------------------------------------------------------------ rematch
-    def rematch(self, match_id: str, seat: int, client: str | None = None,
-                idempotency_key: str | None = None) -> dict[str, Any]:
+    def rematch(
+        self,
+        match_id: str,
+        seat: int,
+        client: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """The rematch of finished ``match_id`` for ``seat`` (the bearer's seat):
         ``{"match_id", "game", "version", "seed_commitment", "seat", "token", "seats",
         "turn_timeout_s", "created"}`` (``created``: this call made the match; ``token``:
@@ -132,37 +141,54 @@ class Lifecycle:
         if idempotency_key is not None:
             idem = self.create_join.idem
             scope = ("rematch", match_id, seat)
-            ticket, prior = idem.seat_ticket(rematch_id, scope, seat, idempotency_key,
-                                             fingerprint({}),
-                                             record_salt=not ctx.record(rematch_id).finished)
+            ticket, prior = idem.seat_ticket(
+                rematch_id,
+                scope,
+                seat,
+                idempotency_key,
+                fingerprint({}),
+                record_salt=not ctx.record(rematch_id).finished,
+            )
             if prior is not None:
-                assert ticket is not None   # an answer was recorded under it
+                assert ticket is not None  # an answer was recorded under it
                 ctx.stores.metrics.incr("idempotent_replays")
                 return {**_with_token(prior, ticket.token(seat)), "replayed": True}
-            if ticket is None:   # a finished rematch keeps no new records
+            if ticket is None:  # a finished rematch keeps no new records
                 raise errors.RematchSeatClaimed(seat, rematch_id)
             field = idem.seat_fields(scope, seat, idempotency_key)[0]
         token = new_token() if ticket is None else ticket.token(seat)
         if created_kind == "open":
             try:
-                self.create_join.claim_and_join(rematch_id, seat, record.names.get(seat), token,
-                                                None if field is None else field + ":joined")
+                self.create_join.claim_and_join(
+                    rematch_id,
+                    seat,
+                    record.names.get(seat),
+                    token,
+                    None if field is None else field + ":joined",
+                )
             except errors.SeatTaken:
                 raise errors.RematchSeatClaimed(seat, rematch_id) from None
         else:
             digest = token_digest(token)
             if not ctx.stores.seats.claim(rematch_id, seat, digest) and not (
-                    ticket is not None and ctx.stores.seats.holds(rematch_id, seat, digest)):
+                ticket is not None and ctx.stores.seats.holds(rematch_id, seat, digest)
+            ):
                 raise errors.RematchSeatClaimed(seat, rematch_id)
         new = ctx.record(rematch_id)
-        answer = {"match_id": rematch_id, "game": new.game, "version": new.version,
-                  "seed_commitment": new.seed_commitment, "seat": seat,
-                  "seats": new.public_seats(ctx.stores.seats.claimed(rematch_id)),
-                  "turn_timeout_s": new.turn_timeout_s, "created": created,
-                  "rematch_of": match_id}
+        answer = {
+            "match_id": rematch_id,
+            "game": new.game,
+            "version": new.version,
+            "seed_commitment": new.seed_commitment,
+            "seat": seat,
+            "seats": new.public_seats(ctx.stores.seats.claimed(rematch_id)),
+            "turn_timeout_s": new.turn_timeout_s,
+            "created": created,
+            "rematch_of": match_id,
+        }
         if ticket is None:
             return _with_token(answer, token)
-        assert field is not None   # set with the ticket
+        assert field is not None  # set with the ticket
         recorded, earlier = self.create_join.idem.record_answer(rematch_id, field, answer)
         return {**_with_token(recorded, token), "replayed": earlier}
 
@@ -171,14 +197,13 @@ class Lifecycle:
         name it or finds it named but not yet stored; ``(id, created by this call)``."""
         ctx = self.ctx
         candidate = ctx.stores.new_match_id()
-        if record.archived:   # its record lives in the archive (service/upkeep/archive.py)
-            assert ctx.archive is not None   # an archived record came from it
+        if record.archived:  # its record lives in the archive (service/upkeep/archive.py)
+            assert ctx.archive is not None  # an archived record came from it
             rematch_id = ctx.archive.claim_rematch(record.match_id, candidate)
         else:
-            rematch_id = ctx.stores.events.claim_meta_field(record.match_id, "rematch",
-                                                            candidate)
+            rematch_id = ctx.stores.events.claim_meta_field(record.match_id, "rematch", candidate)
         try:
-            ctx.record(rematch_id)   # stored already (in Redis or archived since)
+            ctx.record(rematch_id)  # stored already (in Redis or archived since)
             return rematch_id, False
         except errors.MatchNotFound:
             pass
@@ -186,13 +211,20 @@ class Lifecycle:
         # a rematch is casual and its seats anonymous until joined (players bind their own)
         seats = [{k: v for k, v in s.items() if k != "player"} for s in record.seats]
         try:
-            self.create_join.start_fresh(engine, seats, record.options, record.turn_timeout_s,
-                                         listed=record.listed, spectators=record.spectators,
-                                         match_id=rematch_id, issue_tokens=False,
-                                         extra_meta={"rematch_of": record.match_id},
-                                         client=client)
+            self.create_join.start_fresh(
+                engine,
+                seats,
+                record.options,
+                record.turn_timeout_s,
+                listed=record.listed,
+                spectators=record.spectators,
+                match_id=rematch_id,
+                issue_tokens=False,
+                extra_meta={"rematch_of": record.match_id},
+                client=client,
+            )
         except errors.MatchExists:
-            return rematch_id, False   # another request created it first
+            return rematch_id, False  # another request created it first
         # This call stored the match, whichever request named the id: it is the creator
         # (a call that names the id may lose the store race to one that read the name).
         return rematch_id, True

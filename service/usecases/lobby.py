@@ -11,6 +11,7 @@ created_at, spectators}`` and once it has a result ``finished_at`` and ``result`
 :class:`service.store.match_index.MatchIndex` (sharded, updated only when these facts change);
 items are read from each match's meta hash in one pipeline.
 """
+
 from __future__ import annotations
 
 import base64
@@ -19,8 +20,8 @@ import json
 from typing import Any
 
 from service import errors
-from service.usecases.context import MatchContext
 from service.log.match_record import MatchRecord
+from service.usecases.context import MatchContext
 
 STATUSES = ("open", "running", "finished")
 MAX_LIMIT = 100
@@ -37,8 +38,11 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         score, match_id = json.loads(raw)
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or \
-                not isinstance(match_id, str):
+        if (
+            isinstance(score, bool)
+            or not isinstance(score, (int, float))
+            or not isinstance(match_id, str)
+        ):
             raise ValueError(cursor)
         return float(score), match_id
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
@@ -51,10 +55,15 @@ def lobby_item(record: MatchRecord, claimed: set[int]) -> dict[str, Any]:
     for entry in record.public_seats(claimed):
         seats.append({k: entry[k] for k in ("seat", "kind", "name", "bot", "player") if k in entry})
     item: dict[str, Any] = {
-        "match_id": record.match_id, "game": record.game,
+        "match_id": record.match_id,
+        "game": record.game,
         "status": "open" if record.lobby_bucket(claimed) == "open" else record.status,
-        "seats": seats, "open_seats": record.open_seats(claimed), "version": record.version,
-        "created_at": record.created_at, "spectators": record.spectators}
+        "seats": seats,
+        "open_seats": record.open_seats(claimed),
+        "version": record.version,
+        "created_at": record.created_at,
+        "spectators": record.spectators,
+    }
     if record.finished:
         result = record.result if isinstance(record.result, dict) else {}
         summary = {"winners": list(result.get("winners") or [])}
@@ -71,9 +80,14 @@ class Lobby:
     def __init__(self, ctx: MatchContext):
         self.ctx = ctx
 
-    def list_matches(self, game: str | None = None, status: str | None = None,
-                     open_seat: bool = False, cursor: str | None = None,
-                     limit: int = 20) -> dict[str, Any]:
+    def list_matches(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        open_seat: bool = False,
+        cursor: str | None = None,
+        limit: int = 20,
+    ) -> dict[str, Any]:
         """``{"items": [...], "next_cursor": str|None}`` newest first (see module
         docstring). Raises UnknownGame, InvalidCursor; ``status`` must be one of
         :data:`STATUSES` or ``None`` (ValueError otherwise: the API validates it)."""
@@ -91,11 +105,12 @@ class Lobby:
             for (score, match_id), (meta, claimed) in zip(rows, summaries, strict=True):
                 before = (score, match_id)
                 if not meta or "game" not in meta:
-                    continue   # gone (expired or deleted): the index entry is stale
+                    continue  # gone (expired or deleted): the index entry is stale
                 record = MatchRecord.parse(match_id, meta)
-                if not record.listed or \
-                        (status is not None and record.lobby_bucket(claimed) != status):
-                    continue   # filed in a bucket it has left (an index update in flight)
+                if not record.listed or (
+                    status is not None and record.lobby_bucket(claimed) != status
+                ):
+                    continue  # filed in a bucket it has left (an index update in flight)
                 item = lobby_item(record, claimed)
                 if open_seat and not item["open_seats"]:
                     continue
@@ -105,8 +120,9 @@ class Lobby:
         next_cursor = encode_cursor(found[limit - 1][0]) if len(found) > limit else None
         return {"items": [item for _, item in found[:limit]], "next_cursor": next_cursor}
 
-    def _page(self, bucket: str, game: str | None, before: tuple[float, str] | None,
-              want: int) -> tuple[list[tuple[float, str]], list[tuple[dict, set[int]]]]:
+    def _page(
+        self, bucket: str, game: str | None, before: tuple[float, str] | None, want: int
+    ) -> tuple[list[tuple[float, str]], list[tuple[dict, set[int]]]]:
         """Up to ``want`` index rows after ``before`` and each one's ``(meta, claimed)``:
         the Redis index merged with the archive's finished matches (:mod:`service.upkeep.archive`;
         buckets ``all`` and ``finished`` only), newest first, each match once (a match
@@ -115,8 +131,10 @@ class Lobby:
         rows = index.lobby_page(bucket, game, before, want)
         if archive is None or bucket not in ("all", "finished"):
             return rows, index.summaries(m for _, m in rows)
-        archived = {mid: ((score, mid), (meta, claimed))
-                    for score, mid, meta, claimed in archive.lobby_page(game, before, want)}
+        archived = {
+            mid: ((score, mid), (meta, claimed))
+            for score, mid, meta, claimed in archive.lobby_page(game, before, want)
+        }
         merged = {mid: (score, mid) for score, mid in rows if mid not in archived}
         merged.update({mid: row for mid, (row, _) in archived.items()})
         rows = sorted(merged.values(), key=lambda r: (r[0], r[1]), reverse=True)[:want]
@@ -125,7 +143,7 @@ class Lobby:
         summaries = []
         for _, mid in rows:
             meta, claimed = archived[mid][1] if mid in archived else found[mid]
-            if not meta:   # moved between the two reads: its row answers
+            if not meta:  # moved between the two reads: its row answers
                 meta = self.ctx.archived_meta(mid)
                 claimed = set(archive.digests(mid) or {}) if meta else claimed
             summaries.append((meta, claimed))

@@ -1,4 +1,5 @@
 """Operations: health (both Redis answer) and the Prometheus metrics text."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,9 +23,13 @@ class Ops:
         store_state = self.ctx.stores.events.probe()
         queue_state = scheduler.probe() if scheduler is not None else "none"
         store, queue = store_state == "ok", queue_state == "ok"
-        return {"status": "ok" if store and (queue or scheduler is None) else "degraded",
-                "store": store, "queue": queue,
-                "store_state": store_state, "queue_state": queue_state}
+        return {
+            "status": "ok" if store and (queue or scheduler is None) else "degraded",
+            "store": store,
+            "queue": queue,
+            "store_state": store_state,
+            "queue_state": queue_state,
+        }
 
     def queue_depth(self) -> dict[str, int] | None:
         """``{"queued", "scheduled", "started"}`` job counts of the turn queue (RQ's list and
@@ -38,15 +43,17 @@ class Ops:
     def collect(self):
         """prometheus_client metric families of the deployment (:meth:`Metrics.collect`:
         counters, running matches, RQ job durations and queue depth), read from Redis."""
-        return self.ctx.stores.metrics.collect(self.ctx.stores.index.running_count(),
-                                               self.queue_depth())
+        return self.ctx.stores.metrics.collect(
+            self.ctx.stores.index.running_count(), self.queue_depth()
+        )
 
     def metrics(self) -> str:
         """Prometheus text (by prometheus_client) of :meth:`collect`: matches created,
         actions accepted/rejected by code, append conflicts, bot turns, timeouts, reconcile
         re-queues, running matches, RQ job durations and queue depth."""
-        return self.ctx.stores.metrics.render(self.ctx.stores.index.running_count(),
-                                              self.queue_depth())
+        return self.ctx.stores.metrics.render(
+            self.ctx.stores.index.running_count(), self.queue_depth()
+        )
 
     def observe_job(self, kind: str, seconds: float) -> None:
         """Count a finished RQ job of ``kind`` that ran ``seconds``

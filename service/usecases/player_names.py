@@ -13,6 +13,7 @@ id (``bot:ai-100-human:…``, the rated players of the bot levels).
 Errors (:class:`service.errors.InvalidPlayerName`, 422): ``invalid_player_name``,
 ``player_name_reserved``; ``player_name_taken`` is the store's answer.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -24,13 +25,50 @@ from service import errors
 MAX_NAME = 32
 
 #: Cyrillic and Greek letters that look like Latin ones (after casefolding)
-LOOKALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "μ": "u",
-    "0": "o", "1": "l", "3": "e", "5": "s", "7": "t"})
+LOOKALIKES = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "һ": "h",
+        "ӏ": "l",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ζ": "z",
+        "μ": "u",
+        "0": "o",
+        "1": "l",
+        "3": "e",
+        "5": "s",
+        "7": "t",
+    }
+)
 
 
 def fold(name: str) -> str:
@@ -41,8 +79,11 @@ def fold(name: str) -> str:
 def skeleton(name: str) -> str:
     """:func:`fold`, look-alikes and digits read as Latin letters, and only letters kept."""
     text = fold(name).translate(LOOKALIKES)
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
-                   if ch.isalpha() and not unicodedata.combining(ch))
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKD", text)
+        if ch.isalpha() and not unicodedata.combining(ch)
+    )
 
 
 def reserved_skeletons(games: Iterable[Any]) -> tuple[frozenset[str], tuple[str, ...]]:
@@ -63,19 +104,23 @@ def check_name(name: Any, games: Iterable[Any]) -> str:
 
     Raises InvalidPlayerName ``invalid_player_name`` or ``player_name_reserved``."""
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
-        raise errors.InvalidPlayerName("invalid_player_name",
-                                       f"A name is 1 to {MAX_NAME} characters.")
+        raise errors.InvalidPlayerName(
+            "invalid_player_name", f"A name is 1 to {MAX_NAME} characters."
+        )
     if not name.isprintable():
         raise errors.InvalidPlayerName(
             "invalid_player_name",
             "A name may not hold control or invisible characters (only printable "
-            "characters and plain spaces).")
+            "characters and plain spaces).",
+        )
     if name != name.strip():
-        raise errors.InvalidPlayerName("invalid_player_name",
-                                       "A name may not start or end with a space.")
+        raise errors.InvalidPlayerName(
+            "invalid_player_name", "A name may not start or end with a space."
+        )
     levels, ids = reserved_skeletons(games)
     core = skeleton(name)
     if core in levels or core == "bot" or any(core.startswith("bot" + g) for g in ids):
-        raise errors.InvalidPlayerName("player_name_reserved",
-                                       f"{name!r} imitates the name of a bot level.")
+        raise errors.InvalidPlayerName(
+            "player_name_reserved", f"{name!r} imitates the name of a bot level."
+        )
     return name

@@ -11,6 +11,7 @@ Names follow :mod:`service.usecases.player_names`. Counters ``played`` / ``won``
 mode family (:mod:`service.ratings.families`) are added once per finished match
 (:meth:`Players.count_end`, run by the end-of-match job).
 """
+
 from __future__ import annotations
 
 import hmac
@@ -28,7 +29,6 @@ from service.usecases.context import MatchContext
 from service.usecases.player_names import check_name, fold
 
 KEY_PREFIX = "pk."
-MAX_PAGE = 100
 #: history entries looked at per requested entry when filters drop some (bounds a page)
 SCAN_FACTOR = 10
 
@@ -42,8 +42,9 @@ def _split(key: str) -> str | None:
     parts = key.split(".")
     if len(parts) != 3 or parts[0] != "pk" or not parts[1] or not parts[2]:
         return None
-    return parts[1] if len(parts[1]) == 16 and all(c in "0123456789abcdef"
-                                                   for c in parts[1]) else None
+    return (
+        parts[1] if len(parts[1]) == 16 and all(c in "0123456789abcdef" for c in parts[1]) else None
+    )
 
 
 class Players:
@@ -62,14 +63,17 @@ class Players:
         player_id = secrets.token_hex(8)
         key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
         created = utc_iso(self.ctx.clock())
-        if not self.store.create(player_id, fold(name),
-                                 {"id": player_id, "name": name, "created_at": created,
-                                  "key_digest": token_digest(key)}):
-            raise errors.InvalidPlayerName("player_name_taken",
-                                           f"Another player is called {name!r}.")
+        if not self.store.create(
+            player_id,
+            fold(name),
+            {"id": player_id, "name": name, "created_at": created, "key_digest": token_digest(key)},
+        ):
+            raise errors.InvalidPlayerName(
+                "player_name_taken", f"Another player is called {name!r}."
+            )
         archive = getattr(self.ctx, "archive", None)
         if archive is not None and hasattr(archive, "put_player"):
-            archive.put_player(player_id, name, created)   # its key is never archived
+            archive.put_player(player_id, name, created)  # its key is never archived
         return {"player_id": player_id, "name": name, "created_at": created, "key": key}
 
     def authenticate(self, key: str) -> str:
@@ -77,8 +81,11 @@ class Players:
         digests). Raises InvalidPlayerKey."""
         player_id = _split(key) if isinstance(key, str) else None
         raw = self.store.get(player_id) if player_id else None
-        if player_id is None or raw is None or not hmac.compare_digest(raw.get("key_digest", ""),
-                                                  token_digest(key)):
+        if (
+            player_id is None
+            or raw is None
+            or not hmac.compare_digest(raw.get("key_digest", ""), token_digest(key))
+        ):
             raise errors.InvalidPlayerKey()
         return player_id
 
@@ -133,14 +140,16 @@ class Players:
                 continue
             won = 1 if item["seat"] in winners else 0
             key = f"{record.game}:{family.mode}"
-            if self.store.count_end(player_id, record.match_id,
-                                    {f"played:{key}": 1, f"won:{key}": won}):
+            if self.store.count_end(
+                player_id, record.match_id, {f"played:{key}": 1, f"won:{key}": won}
+            ):
                 counted += 1
         return counted
 
     # ------------------------------------------------------------------ reads
-    def profile(self, player_id: str,
-                ratings_of: Callable[[str], list[dict[str, Any]]]) -> dict[str, Any]:
+    def profile(
+        self, player_id: str, ratings_of: Callable[[str], list[dict[str, Any]]]
+    ) -> dict[str, Any]:
         """``{"player_id", "name", "created_at", "played", "won", "modes": [{"game",
         "mode", "played", "won"}], "ratings": ratings_of("player:<id>")}`` (nothing
         secret: no key, digest, token or card). Raises PlayerNotFound."""
@@ -151,18 +160,32 @@ class Players:
             if kind not in ("played", "won") or rest.count(":") != 1:
                 continue
             game, mode = rest.split(":")
-            entry = modes.setdefault((game, mode), {"game": game, "mode": mode,
-                                                    "played": 0, "won": 0})
+            entry = modes.setdefault(
+                (game, mode), {"game": game, "mode": mode, "played": 0, "won": 0}
+            )
             entry[kind] = int(value)
         listed = [modes[k] for k in sorted(modes)]
-        return {"player_id": player_id, "name": raw["name"], "created_at": raw["created_at"],
-                "played": sum(m["played"] for m in listed),
-                "won": sum(m["won"] for m in listed), "modes": listed,
-                "ratings": ratings_of(f"player:{player_id}")}
+        return {
+            "player_id": player_id,
+            "name": raw["name"],
+            "created_at": raw["created_at"],
+            "played": sum(m["played"] for m in listed),
+            "won": sum(m["won"] for m in listed),
+            "modes": listed,
+            "ratings": ratings_of(f"player:{player_id}"),
+        }
 
-    def matches(self, player_id: str, *, game: str | None = None, mode: str | None = None,
-                status: str | None = None, rated: bool | None = None,
-                cursor: str | None = None, limit: int = 20) -> dict[str, Any]:
+    def matches(
+        self,
+        player_id: str,
+        *,
+        game: str | None = None,
+        mode: str | None = None,
+        status: str | None = None,
+        rated: bool | None = None,
+        cursor: str | None = None,
+        limit: int = 20,
+    ) -> dict[str, Any]:
         """One page of the player's matches, newest first: ``{"items": [{"match_id",
         "game", "mode", "status", "rated", "seat", "won", "created_at", "finished_at"?,
         "seats"}], "next_cursor"}``, filtered by ``game``, ``mode`` (family), ``status``
@@ -203,18 +226,28 @@ class Players:
         family = family_of(record.game, len(record.seats), record.options)
         result = record.result if isinstance(record.result, dict) else {}
         item: dict[str, Any] = {
-            "match_id": match_id, "game": record.game, "mode": family.mode,
-            "status": record.status, "rated": record.rated, "seat": seat,
+            "match_id": match_id,
+            "game": record.game,
+            "mode": family.mode,
+            "status": record.status,
+            "rated": record.rated,
+            "seat": seat,
             "won": (seat in (result.get("winners") or [])) if record.finished else None,
             "created_at": record.created_at,
-            "seats": [{k: e[k] for k in ("seat", "kind", "name", "bot", "player") if k in e}
-                      for e in record.public_seats(self.ctx.stores.seats.claimed(match_id))]}
+            "seats": [
+                {k: e[k] for k in ("seat", "kind", "name", "bot", "player") if k in e}
+                for e in record.public_seats(self.ctx.stores.seats.claimed(match_id))
+            ],
+        }
         if record.finished:
             item["finished_at"] = record.finished_at
         return item
 
 
 def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:
-    return ((game is None or item["game"] == game) and (mode is None or item["mode"] == mode)
-            and (status is None or item["status"] == status)
-            and (rated is None or item["rated"] == rated))
+    return (
+        (game is None or item["game"] == game)
+        and (mode is None or item["mode"] == mode)
+        and (status is None or item["status"] == status)
+        and (rated is None or item["rated"] == rated)
+    )

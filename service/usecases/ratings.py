@@ -13,6 +13,7 @@ job ran after a later match's) makes the next advance refold every filed input f
 start, so the table always equals the fold in end order, which is what ``rebuild`` and
 ``replay`` compute from the logs.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,7 +40,6 @@ from service.usecases.context import MatchContext
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 50
-MAX_LEADERBOARD = 100
 
 
 class Ratings:
@@ -66,16 +66,22 @@ class Ratings:
         counted = self.players.count_end(record)
         outcome: Any = "casual"
         if record.rated:
-            doc = {"match_id": match_id,
-                   "events": self.ctx.envelopes(match_id, record, upto=record.version)}
+            doc = {
+                "match_id": match_id,
+                "events": self.ctx.envelopes(match_id, record, upto=record.version),
+            }
             outcome = rating_input(doc)
             if isinstance(outcome, RatingInput):
-                self.store.register(match_id, outcome.end_us,
-                                    json.dumps(outcome.to_json(), sort_keys=True))
+                self.store.register(
+                    match_id, outcome.end_us, json.dumps(outcome.to_json(), sort_keys=True)
+                )
         folded = self.advance()
-        return {"status": "ok", "counted": counted,
-                "rated": True if isinstance(outcome, RatingInput) else outcome,
-                "folded": folded}
+        return {
+            "status": "ok",
+            "counted": counted,
+            "rated": True if isinstance(outcome, RatingInput) else outcome,
+            "folded": folded,
+        }
 
     def advance(self) -> int:
         """Fold every filed match after the checkpoint (see module docstring); returns
@@ -85,22 +91,27 @@ class Ratings:
             applied = int(point.get("applied", 0))
             rank = self.store.rank(point["match_id"]) if point.get("match_id") else -1
             if rank is None or rank + 1 != applied:
-                if self._refold(raw):      # a match was filed before the checkpoint
+                if self._refold(raw):  # a match was filed before the checkpoint
                     return len(self.store.ended())
                 continue
             pending = self.store.ended(applied)
             if not pending:
                 return 0
-            inputs = [RatingInput.from_json(json.loads(text)) for text in
-                      self.store.inputs([m for m, _ in pending]) if text]
+            inputs = [
+                RatingInput.from_json(json.loads(text))
+                for text in self.store.inputs([m for m, _ in pending])
+                if text
+            ]
             ops, last = self._incremental(inputs)
-            new = {"applied": applied + len(pending), "match_id": last.match_id,
-                   "end_us": last.end_us}
+            new = {
+                "applied": applied + len(pending),
+                "match_id": last.match_id,
+                "end_us": last.end_us,
+            }
             if self.store.apply(raw, new, ops):
                 self._archive(ops)
                 return len(pending)
-        raise errors.ServiceError("ratings_busy", 503,
-                                  "The ratings are being updated; try again.")
+        raise errors.ServiceError("ratings_busy", 503, "The ratings are being updated; try again.")
 
     def _incremental(self, inputs: list[RatingInput]) -> tuple[list[tuple], RatingInput]:
         """The writes of folding ``inputs`` (in order) into the stored table."""
@@ -113,19 +124,32 @@ class Ratings:
                 current[(board, p)] = rating
         ops: list[tuple] = []
         for match in inputs:
-            mine = {p: current.get((match.board, p)) or start_rating(match.board, p, self.starts)
-                    for p in participants(match)}
+            mine = {
+                p: current.get((match.board, p)) or start_rating(match.board, p, self.starts)
+                for p in participants(match)
+            }
             for p, rating in rate(match, mine).items():
                 current[(match.board, p)] = rating
                 ops += self._rating_ops(match.board, p, rating)
-                ops.append(("L", self.store.key(f"history:{p}"),
-                            json.dumps(history_entry(match, rating), sort_keys=True)))
+                ops.append(
+                    (
+                        "L",
+                        self.store.key(f"history:{p}"),
+                        json.dumps(history_entry(match, rating), sort_keys=True),
+                    )
+                )
         return ops, inputs[-1]
 
     def _rating_ops(self, board: str, p: str, rating: Mapping[str, Any]) -> list[tuple]:
-        return [("H", self.store.key(f"table:{board}"), p, json.dumps(dict(rating), sort_keys=True)),
-                ("Z", self.store.key(f"board:{board}"),
-                 repr(ordinal(rating["mu"], rating["sigma"])), p)]
+        return [
+            ("H", self.store.key(f"table:{board}"), p, json.dumps(dict(rating), sort_keys=True)),
+            (
+                "Z",
+                self.store.key(f"board:{board}"),
+                repr(ordinal(rating["mu"], rating["sigma"])),
+                p,
+            ),
+        ]
 
     def _refold(self, raw: str) -> bool:
         """Rewrite the whole table as the fold of every filed input (CAS on ``raw``)."""
@@ -144,8 +168,11 @@ class Ratings:
             for point in history[p]:
                 ops.append(("L", self.store.key(f"history:{p}"), json.dumps(point, sort_keys=True)))
         last = max(inputs, key=lambda m: m.order) if inputs else None
-        new = {"applied": applied, "match_id": last.match_id if last else None,
-               "end_us": last.end_us if last else None}
+        new = {
+            "applied": applied,
+            "match_id": last.match_id if last else None,
+            "end_us": last.end_us if last else None,
+        }
         if last is None:
             new = {"applied": 0}
         if not self.store.apply(raw, new, ops):
@@ -166,15 +193,22 @@ class Ratings:
         for op in ops:
             if op[0] == "L" and op[1].startswith(prefix):
                 point = json.loads(op[2])
-                points.append({**point, "participant": op[1][len(prefix):],
-                               "ordinal": ordinal(point["mu"], point["sigma"])})
+                points.append(
+                    {
+                        **point,
+                        "participant": op[1][len(prefix) :],
+                        "ordinal": ordinal(point["mu"], point["sigma"]),
+                    }
+                )
         try:
             archive.put_rating_points(points, replace_all=replace_all)
         except Exception:
             log.exception("archiving %d rating points failed", len(points))
 
     # ---------------------------------------------------------------- rebuild, replay
-    def inputs_from_logs(self, match_ids: Iterable[str]) -> tuple[list[RatingInput], dict[str, int]]:
+    def inputs_from_logs(
+        self, match_ids: Iterable[str]
+    ) -> tuple[list[RatingInput], dict[str, int]]:
         """The rating inputs of the finished rated matches among ``match_ids`` read from
         their stored (or archived) logs, and a count of the reasons of the others."""
         found: list[RatingInput] = []
@@ -187,8 +221,10 @@ class Ratings:
             if not record.finished:
                 reasons["running"] = reasons.get("running", 0) + 1
                 continue
-            doc = {"match_id": match_id,
-                   "events": self.ctx.envelopes(match_id, record, upto=record.version)}
+            doc = {
+                "match_id": match_id,
+                "events": self.ctx.envelopes(match_id, record, upto=record.version),
+            }
             outcome = rating_input(doc)
             if isinstance(outcome, RatingInput):
                 found.append(outcome)
@@ -207,8 +243,9 @@ class Ratings:
         if write:
             self.store.forget_inputs()
             for match in inputs:
-                self.store.register(match.match_id, match.end_us,
-                                    json.dumps(match.to_json(), sort_keys=True))
+                self.store.register(
+                    match.match_id, match.end_us, json.dumps(match.to_json(), sort_keys=True)
+                )
             for _attempt in range(MAX_ATTEMPTS):
                 raw, _ = self.store.checkpoint()
                 if self._write_all(raw, inputs, len(inputs)):
@@ -216,13 +253,15 @@ class Ratings:
                     break
         return {"rated": len(inputs), "skipped": reasons, "same": same, "written": written}
 
-    def live_table(self) -> tuple[dict[str, dict[str, dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    def live_table(
+        self,
+    ) -> tuple[dict[str, dict[str, dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
         """The stored ``(table, history)`` in the shape of :func:`service.ratings.fold.fold`."""
         table: dict[str, dict[str, dict[str, Any]]] = {}
         history: dict[str, list[dict[str, Any]]] = {}
         prefix = self.store.key("")
         for key, value in self.store.snapshot().items():
-            name = key[len(prefix):]
+            name = key[len(prefix) :]
             if name.startswith("table:") and value:
                 table[name[6:]] = {p: json.loads(v) for p, v in value.items()}
             elif name.startswith("history:") and value:
@@ -233,22 +272,29 @@ class Ratings:
     def ratings_of(self, participant: str) -> list[dict[str, Any]]:
         """Every rating of one participant, with its curve (``history``: the ordinal after
         each rated match)."""
-        boards = [f"{game}:{mode}" for game in sorted(self.ctx.engines)
-                  for mode in modes_of(game, self.ctx.engines[game].min_seats,
-                                       self.ctx.engines[game].max_seats)]
+        boards = [
+            f"{game}:{mode}"
+            for game in sorted(self.ctx.engines)
+            for mode in modes_of(
+                game, self.ctx.engines[game].min_seats, self.ctx.engines[game].max_seats
+            )
+        ]
         found = self.store.ratings_of(participant, boards)
         curve = self.store.history(participant)
         out = []
         for board, rating in found.items():
             entry = public(participant, board, rating)
-            entry["history"] = [{"match_id": h["match_id"], "at": h["at"],
-                                 "ordinal": ordinal(h["mu"], h["sigma"])}
-                                for h in curve if h["board"] == board]
+            entry["history"] = [
+                {"match_id": h["match_id"], "at": h["at"], "ordinal": ordinal(h["mu"], h["sigma"])}
+                for h in curve
+                if h["board"] == board
+            ]
             out.append(entry)
         return out
 
-    def leaderboard(self, game: str, mode: str | None, offset: int = 0,
-                    limit: int = 50) -> dict[str, Any]:
+    def leaderboard(
+        self, game: str, mode: str | None, offset: int = 0, limit: int = 50
+    ) -> dict[str, Any]:
         """One page of the ``game``/``mode`` leaderboard, best ordinal first: ``{"game",
         "mode", "total", "offset", "items": [{"rank", "participant", "kind": "player" |
         "bot" | "game", "player_id"?, "bot"?, "mu", "sigma", "ordinal", "matches",
@@ -258,8 +304,9 @@ class Ratings:
         modes = modes_of(game, engine.min_seats, engine.max_seats)
         mode = mode or modes[0]
         if mode not in modes:
-            raise errors.ServiceError("unknown_mode", 404,
-                                      f"{game} has no rated mode {mode!r}; one of {list(modes)}.")
+            raise errors.ServiceError(
+                "unknown_mode", 404, f"{game} has no rated mode {mode!r}; one of {list(modes)}."
+            )
         board = f"{game}:{mode}"
         total, rows = self.store.page(board, offset, limit)
         items = []
@@ -272,8 +319,7 @@ class Ratings:
             elif kind == "bot":
                 entry["bot"] = rest.partition(":")[2]
             pub = public(who, board, rating)
-            entry.update({k: pub[k] for k in ("mu", "sigma", "ordinal", "matches",
-                                              "provisional")})
+            entry.update({k: pub[k] for k in ("mu", "sigma", "ordinal", "matches", "provisional")})
             items.append(entry)
         return {"game": game, "mode": mode, "total": total, "offset": offset, "items": items}
 

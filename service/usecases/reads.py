@@ -4,24 +4,37 @@ actions, the event log (long-poll), past states, export and verification of a lo
 Everything a viewer receives is produced by ``engine.view`` / ``engine.redact`` (and
 ``engine.redact_type``), never from raw state.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
-from service.usecases.context import (HeadFacts, MatchContext, RequestReads, check_seat,
-                                      head_facts, status_of)
-from service.store.deadline_store import DeadlineStore
-from service.usecases.decisions import decision_id
 from service.log.envelopes import redact_envelopes
 from service.log.verify import export_log, verify_log
+from service.store.deadline_store import DeadlineStore
+from service.usecases.context import (
+    HeadFacts,
+    MatchContext,
+    RequestReads,
+    check_seat,
+    head_facts,
+    status_of,
+)
+from service.usecases.decisions import decision_id
 
 
-def seat_representation(engine: Any, state: Any, version: int,
-                        decisions: Mapping[int, list] | None, seat: int | None,
-                        facts: HeadFacts | None = None) -> dict[str, Any]:
+def seat_representation(
+    engine: Any,
+    state: Any,
+    version: int,
+    decisions: Mapping[int, list] | None,
+    seat: int | None,
+    facts: HeadFacts | None = None,
+) -> dict[str, Any]:
     """What one seat needs to play its next move, at ``version`` (``state`` is the fold
     there, read only): ``{"game", "view": engine.view(state, seat), "pending": {seat (str):
     kind}, "status", "result", "legal_actions": {"game", "version", "status", "actions",
@@ -36,18 +49,31 @@ def seat_representation(engine: Any, state: Any, version: int,
     :meth:`Reads.legal_actions` answers."""
     facts = facts or head_facts(engine, state)
     status = status_of(facts.result)
-    out = {"game": engine.game_id, "view": engine.view(state, seat),
-           "pending": {str(k): v for k, v in facts.pending.items()},
-           "status": status, "result": facts.result, "legal_actions": None}
+    out = {
+        "game": engine.game_id,
+        "view": engine.view(state, seat),
+        "pending": {str(k): v for k, v in facts.pending.items()},
+        "status": status,
+        "result": facts.result,
+        "legal_actions": None,
+    }
     if seat is not None and seat in facts.resigned:
-        out["legal_actions"] = {"game": engine.game_id, "version": version, "status": status,
-                                "actions": [], "decision_id": None}
+        out["legal_actions"] = {
+            "game": engine.game_id,
+            "version": version,
+            "status": status,
+            "actions": [],
+            "decision_id": None,
+        }
     elif seat is not None:
         actions = engine.legal_actions(state, seat)
-        out["legal_actions"] = {"game": engine.game_id, "version": version, "status": status,
-                                "actions": actions,
-                                "decision_id": decision_id(decisions, seat, actions)
-                                if decisions is not None else None}
+        out["legal_actions"] = {
+            "game": engine.game_id,
+            "version": version,
+            "status": status,
+            "actions": actions,
+            "decision_id": decision_id(decisions, seat, actions) if decisions is not None else None,
+        }
     return out
 
 
@@ -60,19 +86,28 @@ class Reads:
     def games(self) -> list[dict[str, Any]]:
         """Installed games: id, title, seat range, options schema, command schemas, bot
         levels and ``bot_options`` (level -> JSON Schema of its per-seat options)."""
-        return [{"id": e.game_id, "title": e.title, "min_seats": e.min_seats,
-                 "max_seats": e.max_seats, "options_schema": dict(e.options_schema),
-                 "commands": {k: dict(v) for k, v in e.command_schemas.items()},
-                 "bots": sorted(e.bots), "bot_options": bot_options_schemas(e)}
-                for e in self.ctx.engines.values()]
+        return [
+            {
+                "id": e.game_id,
+                "title": e.title,
+                "min_seats": e.min_seats,
+                "max_seats": e.max_seats,
+                "options_schema": dict(e.options_schema),
+                "commands": {k: dict(v) for k, v in e.command_schemas.items()},
+                "bots": sorted(e.bots),
+                "bot_options": bot_options_schemas(e),
+            }
+            for e in self.ctx.engines.values()
+        ]
 
     def cards(self, game: str) -> dict[str, Any]:
         """``{"game", **engine.public_cards()}``: the game's public card data (printed faces
         only); raises ``UnknownGame``."""
         return {"game": game, **public_cards(self.ctx.engine(game))}
 
-    def match_view(self, match_id: str, viewer: int | None, *,
-                   reads: RequestReads | None = None) -> dict[str, Any]:
+    def match_view(
+        self, match_id: str, viewer: int | None, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """The match as ``viewer`` (seat or ``None`` = spectator) may see it now
         (``reads``: the request's reads, :meth:`MatchContext.head`).
         Raises SpectatorsDisabled (403) for a spectator of a running match created with
@@ -88,17 +123,24 @@ class Reads:
             raise errors.SpectatorsDisabled()
         pending = {str(k): v for k, v in engine.pending(loaded.state).items()}
         view = engine.view(loaded.state, viewer)
-        ctx.keep(loaded)   # only after the engine calls succeeded (read-only calls)
+        ctx.keep(loaded)  # only after the engine calls succeeded (read-only calls)
         has_open = any(s["kind"] == "open" for s in record.seats)
         out: dict[str, Any] = {
-            "match_id": match_id, "game": record.game, "version": loaded.version,
+            "match_id": match_id,
+            "game": record.game,
+            "version": loaded.version,
             "status": status_of(result),
             "seats": record.public_seats(self._claimed(loaded) if has_open else set()),
-            "pending": pending, "view": view, "result": result,
-            "seed_commitment": record.seed_commitment, "turn_timeout_s": record.turn_timeout_s,
-            "unlisted": not record.listed, "spectators": record.spectators,
+            "pending": pending,
+            "view": view,
+            "result": result,
+            "seed_commitment": record.seed_commitment,
+            "turn_timeout_s": record.turn_timeout_s,
+            "unlisted": not record.listed,
+            "spectators": record.spectators,
             "resigned": sorted(engine.resigned(loaded.state)),
-            "created_at": record.created_at}
+            "created_at": record.created_at,
+        }
         if result is not None:
             out["seed"] = record.seed.hex()
             if record.finished_at:
@@ -115,8 +157,9 @@ class Reads:
             running_deadlines = DeadlineStore.parse(loaded.deadlines)
         else:
             running_deadlines = ctx.stores.deadlines.all(match_id)
-        deadlines = {str(s): d["deadline"] for s, d in running_deadlines.items()
-                     if str(s) in out["pending"]}
+        deadlines = {
+            str(s): d["deadline"] for s, d in running_deadlines.items() if str(s) in out["pending"]
+        }
         if deadlines and result is None:
             out["deadlines"] = deadlines
             mine = deadlines.get(str(viewer)) if viewer is not None else None
@@ -129,8 +172,9 @@ class Reads:
             return set(loaded.tokens)
         return self.ctx.claimed(loaded.record.match_id, loaded.record)
 
-    def legal_actions(self, match_id: str, seat: int, wait_s: float = 0, *,
-                      reads: RequestReads | None = None) -> dict[str, Any]:
+    def legal_actions(
+        self, match_id: str, seat: int, wait_s: float = 0, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """``{"game", "version", "status", "actions", "decision_id"}``: every command
         ``seat`` may send now (``status``: the match's, so a client sees the end here),
         and the id of its pending decision (``None`` when it has none) that ``act`` takes
@@ -148,14 +192,15 @@ class Reads:
         deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
         while True:
             answer, version, finished = self._legal_actions_now(match_id, seat, reads)
-            reads = None   # a head kept by the seat check serves the first read only
+            reads = None  # a head kept by the seat check serves the first read only
             if answer["actions"] or finished:
                 return answer
             if not self._wait_for_decision(match_id, seat, version, deadline):
                 return answer
 
-    def _legal_actions_now(self, match_id: str, seat: int,
-                           reads: RequestReads | None = None) -> tuple[dict[str, Any], int, bool]:
+    def _legal_actions_now(
+        self, match_id: str, seat: int, reads: RequestReads | None = None
+    ) -> tuple[dict[str, Any], int, bool]:
         """:meth:`legal_actions` at the head, with the head's version and whether the
         match has a result."""
         loaded, _ = self.ctx.head(match_id, reads=reads)
@@ -168,9 +213,15 @@ class Reads:
         if seat in engine.resigned(loaded.state):
             return ({**head, "actions": [], "decision_id": None}, loaded.version, finished)
         actions = engine.legal_actions(loaded.state, seat)
-        return ({**head, "actions": actions,
-                 "decision_id": decision_id(loaded.seat_decisions, seat, actions)},
-                loaded.version, finished)
+        return (
+            {
+                **head,
+                "actions": actions,
+                "decision_id": decision_id(loaded.seat_decisions, seat, actions),
+            },
+            loaded.version,
+            finished,
+        )
 
     def _wait_for_decision(self, match_id: str, seat: int, after: int, deadline: float) -> bool:
         """Block (``deadline``: a ``time.monotonic()`` instant) until an event after
@@ -187,17 +238,19 @@ class Reads:
                 return True
             after = record.version
 
-    def representation(self, match_id: str, seat: int, *,
-                       reads: RequestReads | None = None) -> dict[str, Any]:
+    def representation(
+        self, match_id: str, seat: int, *, reads: RequestReads | None = None
+    ) -> dict[str, Any]:
         """:func:`seat_representation` of ``seat`` at the match's head, plus its
         ``version`` (the answer to ``Prefer: return=representation`` when the command's
         own fold is not in hand: an idempotent replay, an empty batch). Raises
         MatchNotFound, SeatNotFound. ``reads``: the request's reads."""
         loaded, _ = self.ctx.head(match_id, reads=reads)
         seat = self.ctx.checked_seat(loaded, seat)
-        out = seat_representation(loaded.engine, loaded.state, loaded.version,
-                                  loaded.seat_decisions, seat)
-        self.ctx.keep(loaded)   # only after the engine calls succeeded (read-only calls)
+        out = seat_representation(
+            loaded.engine, loaded.state, loaded.version, loaded.seat_decisions, seat
+        )
+        self.ctx.keep(loaded)  # only after the engine calls succeeded (read-only calls)
         return out
 
     def check_running(self, match_id: str) -> None:
@@ -207,8 +260,15 @@ class Reads:
         if self.ctx.record(match_id).finished:
             raise MatchFinished()
 
-    def events(self, match_id: str, viewer: int | None, after: int = 0, wait_s: float = 0,
-               limit: int = 500, views: bool = False) -> dict[str, Any]:
+    def events(
+        self,
+        match_id: str,
+        viewer: int | None,
+        after: int = 0,
+        wait_s: float = 0,
+        limit: int = 500,
+        views: bool = False,
+    ) -> dict[str, Any]:
         """Events after version ``after`` redacted for ``viewer``; long-polls up to
         ``wait_s`` seconds (capped at 60) until one exists. ``{"game", "version", "events"}``.
 
@@ -238,17 +298,20 @@ class Reads:
         engine, state, out = base.engine, base.state, []
         for i, env in enumerate(envelopes):
             page, state = redact_envelopes(engine, [env], viewer, state)
-            last = i + 1 == len(envelopes) or \
-                envelopes[i + 1].get("command_id") != env.get("command_id")
+            last = i + 1 == len(envelopes) or envelopes[i + 1].get("command_id") != env.get(
+                "command_id"
+            )
             if last:
                 head = env["version"] == record.version
                 page[0]["seat_state"] = seat_representation(
-                    engine, state, env["version"], record.decisions if head else None, viewer)
+                    engine, state, env["version"], record.decisions if head else None, viewer
+                )
             out += page
         return {"game": record.game, "version": record.version, "events": out}
 
-    def state_at(self, match_id: str, viewer: int | None, version: int,
-                 seat: int | None = None) -> dict[str, Any]:
+    def state_at(
+        self, match_id: str, viewer: int | None, version: int, seat: int | None = None
+    ) -> dict[str, Any]:
         """``{"match_id", "game", "version", "view", "pending"}`` at a past ``version``: anyone once finished; while
         running only a seat, for its own view (Forbidden otherwise). ``seat`` asks for that
         seat's view of a finished match (its log is public then; Forbidden while running
@@ -257,21 +320,30 @@ class Reads:
         if seat is not None and seat != viewer:
             check_seat(record, seat)
             if not record.finished:
-                raise errors.Forbidden("Another seat's view is shown only once the match is finished.")
+                raise errors.Forbidden(
+                    "Another seat's view is shown only once the match is finished."
+                )
             viewer = seat
         if viewer is not None:
             check_seat(record, viewer)
-        if isinstance(version, bool) or not isinstance(version, int) or \
-                not 1 <= version <= record.version:
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or not 1 <= version <= record.version
+        ):
             raise errors.VersionOutOfRange(version, record.version)
         if not record.finished and viewer is None and not record.spectators:
             raise errors.SpectatorsDisabled()
         if not record.finished and viewer is None:
             raise errors.Forbidden("Past states of a running match are shown only to its seats.")
         loaded = self.ctx.load(match_id, upto=version, record=record)
-        return {"match_id": match_id, "game": record.game, "version": version,
-                "view": loaded.engine.view(loaded.state, viewer),
-                "pending": {str(k): v for k, v in loaded.engine.pending(loaded.state).items()}}
+        return {
+            "match_id": match_id,
+            "game": record.game,
+            "version": version,
+            "view": loaded.engine.view(loaded.state, viewer),
+            "pending": {str(k): v for k, v in loaded.engine.pending(loaded.state).items()},
+        }
 
     def export(self, match_id: str) -> dict[str, Any]:
         """The full log with commands and the revealed seed; MatchRunning before the end.
@@ -286,10 +358,18 @@ class Reads:
         if record.compacted:
             return dict(self.ctx.logs.export(match_id))
         envelopes = self.ctx.envelopes(match_id, record, upto=record.version)
-        return export_log(match_id, record.game,
-                          record.public_seats(self.ctx.stores.seats.claimed(match_id)),
-                          record.options, record.seed, record.seed_commitment, envelopes,
-                          record.forked_from, record.turn_timeout_s, record.log_format)
+        return export_log(
+            match_id,
+            record.game,
+            record.public_seats(self.ctx.stores.seats.claimed(match_id)),
+            record.options,
+            record.seed,
+            record.seed_commitment,
+            envelopes,
+            record.forked_from,
+            record.turn_timeout_s,
+            record.log_format,
+        )
 
     def verify(self, log_doc: dict) -> dict[str, Any]:
         """Verify an exported log (see :func:`service.log.verify.verify_log`).

@@ -2,6 +2,7 @@
 ``workers.jobs.turn_timeout`` run. Both decide through :class:`service.usecases.act.Act` with the
 version the job was made for, so a stale or duplicated job never decides twice.
 """
+
 from __future__ import annotations
 
 import logging
@@ -10,10 +11,10 @@ from typing import Any
 
 from domain.engine import Engine, InvalidBotOptions, MatchFinished, NotYourTurn
 from service import errors
-from service.usecases.act import Act
 from service.log.codec import bot_rng
-from service.usecases.context import MatchContext
 from service.log.match_record import MatchRecord
+from service.usecases.act import Act
+from service.usecases.context import MatchContext
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +38,13 @@ class Turns:
         try:
             return self.ctx.bot_cache.get(engine, level, record.bot_options(seat))
         except InvalidBotOptions as error:
-            log.warning("match %s seat %s: stored bot options refused (%s); playing %s with "
-                        "its defaults", record.match_id, seat, error.detail, level)
+            log.warning(
+                "match %s seat %s: stored bot options refused (%s); playing %s with its defaults",
+                record.match_id,
+                seat,
+                error.detail,
+                level,
+            )
             return engine.bots[level]
 
     def run_bot_turn(self, match_id: str, version: int, seat: int | None = None) -> dict[str, Any]:
@@ -63,18 +69,22 @@ class Turns:
         candidates = [seat] if seat is not None else sorted(pending)
         chosen = None
         for s in candidates:
-            if s in pending and 0 <= s < len(record.seats) and \
-                    (record.is_bot(s) or s in resigned):
+            if s in pending and 0 <= s < len(record.seats) and (record.is_bot(s) or s in resigned):
                 bot = self.seat_bot(loaded.engine, record, s)
                 chosen = s, bot.choose(loaded.state, s, bot_rng(record.seed, version, s))
                 break
-        ctx.keep(loaded)   # bots read the state only (what view() shows the seat)
+        ctx.keep(loaded)  # bots read the state only (what view() shows the seat)
         if chosen is None:
             return {"status": "stale"}
         s, command = chosen
-        try:   # a resigned seat's moves are the timeout policy's (cause "timeout")
-            answer = self.act.act(match_id, s, command, expected_version=version,
-                                  cause="bot" if record.is_bot(s) else "timeout")
+        try:  # a resigned seat's moves are the timeout policy's (cause "timeout")
+            answer = self.act.act(
+                match_id,
+                s,
+                command,
+                expected_version=version,
+                cause="bot" if record.is_bot(s) else "timeout",
+            )
         except errors.VersionConflict:
             return {"status": "stale"}
         return {"status": "acted", "seat": s, "version": answer["version"]}
@@ -94,12 +104,19 @@ class Turns:
         lateness; ``benchmarks/_faults.py`` reads these lines).
         """
         outcome, late_s = self._turn_timeout(match_id, seat, version)
-        log.info("turn timeout %s seat %d@%d: %s%s", match_id, seat, version, outcome["status"],
-                 "" if late_s is None else f" {late_s:.3f} s after its deadline")
+        log.info(
+            "turn timeout %s seat %d@%d: %s%s",
+            match_id,
+            seat,
+            version,
+            outcome["status"],
+            "" if late_s is None else f" {late_s:.3f} s after its deadline",
+        )
         return outcome
 
-    def _turn_timeout(self, match_id: str, seat: int,
-                      version: int) -> tuple[dict[str, Any], float | None]:
+    def _turn_timeout(
+        self, match_id: str, seat: int, version: int
+    ) -> tuple[dict[str, Any], float | None]:
         """:meth:`run_turn_timeout`'s answer and, when it acted, the seconds from the
         deadline to the decision."""
         ctx = self.ctx
@@ -119,24 +136,31 @@ class Turns:
             if seat in pending:
                 bot = loaded.engine.bots[loaded.engine.timeout_bot]
                 command = bot.choose(loaded.state, seat, bot_rng(record.seed, loaded.version, seat))
-            ctx.keep(loaded)   # read only (pending, the bot's view)
+            ctx.keep(loaded)  # read only (pending, the bot's view)
             if command is None:
                 return {"status": "stale"}, None
-            acted = any(e.get("actor") == seat and "command" in e
-                        for e in ctx.stores.events.read(match_id, after=version,
-                                                        upto=loaded.version))
+            acted = any(
+                e.get("actor") == seat and "command" in e
+                for e in ctx.stores.events.read(match_id, after=version, upto=loaded.version)
+            )
             if acted:
                 # The seat acted since this deadline began and is pending again: its new
                 # decision's deadline was lost (the process died between that append and
                 # its book-keeping). Start it now, else this record would never move on.
-                assert record.turn_timeout_s is not None   # it had a deadline
-                self.act.after_append.start_deadline(match_id, seat, loaded.version,
-                                                     record.turn_timeout_s)
+                assert record.turn_timeout_s is not None  # it had a deadline
+                self.act.after_append.start_deadline(
+                    match_id, seat, loaded.version, record.turn_timeout_s
+                )
                 return {"status": "restarted"}, None
             try:
-                answer = self.act.act(match_id, seat, command, expected_version=loaded.version,
-                                      cause="timeout",
-                                      idem_field=ctx.stores.keys.timeout_idem_field(seat, version))
+                answer = self.act.act(
+                    match_id,
+                    seat,
+                    command,
+                    expected_version=loaded.version,
+                    cause="timeout",
+                    idem_field=ctx.stores.keys.timeout_idem_field(seat, version),
+                )
             except errors.VersionConflict:
                 continue
             except (NotYourTurn, MatchFinished):

@@ -8,12 +8,14 @@
   afterwards). No worker runs there: live tests use human seats only.
 - ``http``: :class:`tests.e2e.http_helpers.Http` over the test client.
 """
+
 from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -22,15 +24,16 @@ from api.app import create_app
 from service import bootstrap
 from service.bootstrap import build_service
 from service.config import Config
-from workers.embedded import EmbeddedRuntime
 from tests.e2e.http_helpers import Http
+from workers.embedded import EmbeddedRuntime
 
 
 @pytest.fixture(scope="session")
 def embedded_service() -> Iterator[Any]:
     """A MatchService on embedded fakeredis (unique prefix) with worker threads running."""
-    service = build_service(Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}",
-                                   max_bot_matches_per_client=0))
+    service = build_service(
+        Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}", max_bot_matches_per_client=0)
+    )
     runtime = EmbeddedRuntime(service, interval_s=1, reconcile_s=1.0).start()
     yield service
     runtime.stop()
@@ -64,8 +67,7 @@ def live_server(real_config) -> Iterator[LiveServer]:
     ``real_config`` (tests/conftest.py: per-test prefix, keys deleted afterwards), with the
     installed games rather than the test games."""
     service = build_service(real_config.with_(engines_path=None))
-    server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}),
-                         threaded=True)
+    server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="e2e-live-server", daemon=True)
     thread.start()
     try:

@@ -1,5 +1,6 @@
 """HTTP helpers shared by the e2e tests: a JSON client with bearer tokens, match creation,
 random play to the end."""
+
 from __future__ import annotations
 
 import json
@@ -23,16 +24,28 @@ class Http:
         self.target = target
         self.session = requests.Session() if isinstance(target, str) else None
 
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
-             headers: dict[str, str] | None = None, raw: bytes | None = None,
-             content_type: str | None = None) -> tuple[int, Any, Any]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+        content_type: str | None = None,
+    ) -> tuple[int, Any, Any]:
         hdrs = dict(headers or {})
         if token is not None:
             hdrs["Authorization"] = f"Bearer {token}"
         if self.session is not None:
-            response = self.session.request(method, self.target + path, headers=hdrs,
-                                            json=body if raw is None else None,
-                                            data=raw, timeout=60)
+            response = self.session.request(
+                method,
+                self.target + path,
+                headers=hdrs,
+                json=body if raw is None else None,
+                data=raw,
+                timeout=60,
+            )
             status, resp_headers, text = response.status_code, response.headers, response.text
         else:
             kwargs: dict[str, Any] = {"headers": hdrs}
@@ -55,7 +68,9 @@ class Http:
         return self.call("POST", path, token, body=body, **kw)
 
 
-def create(http: Http, seats: list[dict[str, Any]], game: str = GAME, **extra: Any) -> dict[str, Any]:
+def create(
+    http: Http, seats: list[dict[str, Any]], game: str = GAME, **extra: Any
+) -> dict[str, Any]:
     """POST /v1/matches for ``game`` (default ai-100-human) with ``seats`` and ``extra``
     body fields (``options``, ``turn_timeout_s``); asserts 201 and returns the body."""
     status, _, body = http.post("/v1/matches", {"game": game, "seats": seats, **extra})
@@ -63,8 +78,9 @@ def create(http: Http, seats: list[dict[str, Any]], game: str = GAME, **extra: A
     return body
 
 
-def open_table(app: Any, service: Any, seats: list[dict[str, Any]], game: str = GAME,
-               **extra: Any) -> tuple[Http, dict[str, Any], dict[int, str]]:
+def open_table(
+    app: Any, service: Any, seats: list[dict[str, Any]], game: str = GAME, **extra: Any
+) -> tuple[Http, dict[str, Any], dict[int, str]]:
     """Install ``service`` as the process's service (the embedded workers' jobs use it),
     then create a match over ``app``'s test client: ``(http, created body, seat tokens)``."""
     from service import bootstrap
@@ -107,18 +123,26 @@ def play_round(http: Http, match_id: str, tokens: dict[int, str], rng) -> int:
         if not legal["actions"]:
             continue
         command = rng.choice(legal["actions"])
-        status, _, body = http.post(f"/v1/matches/{match_id}/actions", command, token,
-                                    headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
-        if status == 409 and body["code"] in ("not_your_turn", "version_conflict",
-                                              "match_finished"):
+        status, _, body = http.post(
+            f"/v1/matches/{match_id}/actions",
+            command,
+            token,
+            headers={"Idempotency-Key": f"{seat}-{legal['version']}"},
+        )
+        if status == 409 and body["code"] in (
+            "not_your_turn",
+            "version_conflict",
+            "match_finished",
+        ):
             continue  # a bot moved the match on between the two requests
         assert status == 200, (command, body)
         acted += 1
     return acted
 
 
-def play_until_finished(http: Http, match_id: str, tokens: dict[int, str], rng,
-                        max_rounds: int = 2000) -> dict[str, Any]:
+def play_until_finished(
+    http: Http, match_id: str, tokens: dict[int, str], rng, max_rounds: int = 2000
+) -> dict[str, Any]:
     """Humans play random legal actions (bots play in the workers) until the match has a
     result; returns the final spectator view."""
     for _ in range(max_rounds):

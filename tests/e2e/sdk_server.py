@@ -1,11 +1,13 @@
 """The embedded app (bots played by the embedded worker threads) over real HTTP on a
 random port of 127.0.0.1, for the SDK examples (tests/e2e/test_sdk_*.py), which are
 separate clients: a Node process or the Python package's own HTTP."""
+
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from werkzeug.serving import make_server
 

@@ -4,11 +4,13 @@ window itself ("Increasing Battle Strength"); seat 1 leaves one reaction window 
 the timeout bot passes for it. Played to the end; the export verifies on POST /v1/replays;
 no response to the other human or a spectator shows a seat's hand or the kind of its hidden
 Recruitment moves."""
+
 from __future__ import annotations
 
 import random
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import schemathesis
@@ -21,15 +23,30 @@ from tests.e2e.http_helpers import Http, tokens_of
 from tests.e2e.test_openapi_contract import CHECKS, aim
 
 GAME = "aipokalypse"
-SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"},
-         {"kind": "bot", "bot": "tactician"}, {"kind": "bot", "bot": "random"}]
+SEATS = [
+    {"kind": "human", "name": "Ada"},
+    {"kind": "human", "name": "Bo"},
+    {"kind": "bot", "bot": "tactician"},
+    {"kind": "bot", "bot": "random"},
+]
 TIMEOUT_S = 3.0
 REACTIONS = ("react_card", "react_ammo", "pass")
 MAX_MATCHES = 6
 # events whose cards lie face up for everybody by the rules (when not hidden in Recruitment)
-FACE_UP = {"BattleCardRevealed", "BattleCardReplaced", "CardDiscarded", "BoardsRevealed", "CardTaken",
-           "CardsMilled", "PointScored", "HealthLost", "PoolCardMoved", "ColonyLoaded", "TripleMade",
-           "MegatonBoom"}  # a Boom shows the cards loaded on Megaton
+FACE_UP = {
+    "BattleCardRevealed",
+    "BattleCardReplaced",
+    "CardDiscarded",
+    "BoardsRevealed",
+    "CardTaken",
+    "CardsMilled",
+    "PointScored",
+    "HealthLost",
+    "PoolCardMoved",
+    "ColonyLoaded",
+    "TripleMade",
+    "MegatonBoom",
+}  # a Boom shows the cards loaded on Megaton
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -62,16 +79,17 @@ class Table:
 
     def __init__(self, http: Http, rng: random.Random):
         self.http, self.rng = http, rng
-        status, _, body = http.post("/v1/matches", {"game": GAME, "seats": SEATS,
-                                                    "turn_timeout_s": TIMEOUT_S})
+        status, _, body = http.post(
+            "/v1/matches", {"game": GAME, "seats": SEATS, "turn_timeout_s": TIMEOUT_S}
+        )
         assert status == 201, body
         self.created = body
         self.match_id = body["match_id"]
         self.tokens = tokens_of(body)
-        self.answered: list[dict[str, Any]] = []     # seat 0's accepted reactions
-        self.left_open_at: int | None = None         # version when seat 1's window was left
-        self.public: set[str] = set()                # card ids ever shown face up
-        self.hidden_seen = 0                         # hidden moves seen by another viewer
+        self.answered: list[dict[str, Any]] = []  # seat 0's accepted reactions
+        self.left_open_at: int | None = None  # version when seat 1's window was left
+        self.public: set[str] = set()  # card ids ever shown face up
+        self.hidden_seen = 0  # hidden moves seen by another viewer
         self.checks = 0
 
     def path(self, suffix: str = "") -> str:
@@ -82,14 +100,17 @@ class Table:
         kinds = {a["type"] for a in actions}
         if kinds & set(REACTIONS):
             if seat == 1 and self.left_open_at is None:
-                return None                           # leave this window to the timeout
+                return None  # leave this window to the timeout
             boosts = [a for a in actions if a["type"] != "pass"]
             return self.rng.choice(boosts) if seat == 0 else self.rng.choice(actions)
         ready = [a for a in actions if a["type"] == "ready"]
         if ready and (len(actions) == 1 or self.rng.random() < 0.3):
             return ready[0]
-        building = [a for a in actions if a["type"] in ("recruit", "open_slot", "triple",
-                                                         "spend_ammo", "choose_special")]
+        building = [
+            a
+            for a in actions
+            if a["type"] in ("recruit", "open_slot", "triple", "spend_ammo", "choose_special")
+        ]
         others = [a for a in actions if a["type"] != "ready"]
         return self.rng.choice(building or others or actions)
 
@@ -113,10 +134,18 @@ class Table:
             # seat's own included: TIMEOUT_S is short and a loaded machine slow) moved it
             # on meanwhile, the answer is 409 decision_moved, never a rule error of a
             # command meant for another decision (a recruit in the Battle Phase)
-            status, _, body = self.http.post(self.path("/actions"), {**command, "decision_id": legal["decision_id"]},
-                                             token, headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
+            status, _, body = self.http.post(
+                self.path("/actions"),
+                {**command, "decision_id": legal["decision_id"]},
+                token,
+                headers={"Idempotency-Key": f"{seat}-{legal['version']}"},
+            )
             # (not_your_turn: the window closed for this seat between the read and the post)
-            if status == 409 and body["code"] in ("decision_moved", "match_finished", "not_your_turn"):
+            if status == 409 and body["code"] in (
+                "decision_moved",
+                "match_finished",
+                "not_your_turn",
+            ):
                 continue
             assert status == 200, (seat, command, body)
             acted = True
@@ -127,12 +156,15 @@ class Table:
     def wait_for_timeout(self, version: int) -> dict[str, Any]:
         """Seat 1 does nothing; the embedded scheduler runs its next timeout (idle bot: pass
         in a reaction window). Returns the first envelope of that timeout's batch."""
-        deadline = time.monotonic() + TIMEOUT_S + 120     # generous: a loaded machine is slow
+        deadline = time.monotonic() + TIMEOUT_S + 120  # generous: a loaded machine is slow
         while time.monotonic() < deadline:
-            status, _, body = self.http.get(self.path(f"/events?after={version}&wait=2"),
-                                            self.tokens[1])
+            status, _, body = self.http.get(
+                self.path(f"/events?after={version}&wait=2"), self.tokens[1]
+            )
             assert status == 200, body
-            timed_out = [e for e in body["events"] if e["cause"] == "timeout" and e.get("actor") == 1]
+            timed_out = [
+                e for e in body["events"] if e["cause"] == "timeout" and e.get("actor") == 1
+            ]
             if timed_out:
                 return timed_out[0]
             version = body["events"][-1]["version"] if body["events"] else version
@@ -142,7 +174,9 @@ class Table:
         """Every event as ``token``'s seat (None: a spectator) is shown it (paged)."""
         events: list[dict[str, Any]] = []
         while True:
-            status, _, page = self.http.get(self.path(f"/events?after={len(events)}&limit=500"), token)
+            status, _, page = self.http.get(
+                self.path(f"/events?after={len(events)}&limit=500"), token
+            )
             assert status == 200, page
             events += page["events"]
             if len(events) >= page["version"] or not page["events"]:
@@ -166,16 +200,24 @@ class Table:
             mine = self.http.get(self.path(), token)[2]["view"]["seats"][seat]
             secret = (set(mine["hand"]) | set(mine["stash"]) | set(mine["offer"])) - self.public
             other = self.tokens[1 - seat]
-            responses = [self.http.get(self.path(), other)[2], self.all_events(other),
-                         self.http.get(self.path("/legal-actions"), other)[2],
-                         spectator, spectator_events]
+            responses = [
+                self.http.get(self.path(), other)[2],
+                self.all_events(other),
+                self.http.get(self.path("/legal-actions"), other)[2],
+                spectator,
+                spectator_events,
+            ]
             # what the other seat was shown about its own moves is its knowledge (a card it
             # held and that was taken from it, a card it passed on): no secret to it
             # (a batch's envelope has seat null: its inner events name their seats)
             own = set(strings(list(own_data(responses[1]["events"], other))))
             for index, response in enumerate(responses):
                 hidden = secret - own if index < 3 else secret
-                assert not hidden & set(strings(response)), (seat, index, hidden & set(strings(response)))
+                assert not hidden & set(strings(response)), (
+                    seat,
+                    index,
+                    hidden & set(strings(response)),
+                )
             for viewer_events in (responses[1]["events"], responses[4]["events"]):
                 for envelope in viewer_events:
                     if envelope["seat"] == seat and envelope["data"] == {"hidden": True}:
@@ -216,8 +258,20 @@ def test_the_game_is_listed_with_its_commands_and_bots(http):
     status, _, game = http.get(f"/v1/games/{GAME}")
     assert status == 200
     assert (game["min_seats"], game["max_seats"]) == (1, 8)
-    assert {"recruit", "ready", "react_card", "react_ammo", "pass", "place_card", "give_ammo"} <= set(game["commands"])
-    assert set(game["options_schema"]["properties"]["mode"]["enum"]) == {"competitive", "solo", "coop"}
+    assert {
+        "recruit",
+        "ready",
+        "react_card",
+        "react_ammo",
+        "pass",
+        "place_card",
+        "give_ammo",
+    } <= set(game["commands"])
+    assert set(game["options_schema"]["properties"]["mode"]["enum"]) == {
+        "competitive",
+        "solo",
+        "coop",
+    }
     assert {"random", "tactician"} <= set(game["bots"])
 
 
@@ -234,17 +288,34 @@ def test_a_human_answered_a_reaction_and_another_window_timed_out_into_a_pass(pl
     http, table, view = played
     status, _, log = http.get(table.path("/export"))
     assert status == 200
-    by_seat0 = [e for e in log["events"] if e.get("actor") == 0 and e["cause"] == "player"
-                and e["command"]["type"] in ("react_card", "react_ammo")]
+    by_seat0 = [
+        e
+        for e in log["events"]
+        if e.get("actor") == 0
+        and e["cause"] == "player"
+        and e["command"]["type"] in ("react_card", "react_ammo")
+    ]
     # (a command whose consequences wait for an effect decision is held: ChoiceRequested)
-    assert by_seat0 and by_seat0[0]["type"] in ("BattleCardReplaced", "AmmoSpent", "ChoiceRequested")
-    timed_out = [e for e in log["events"] if e.get("actor") == 1 and e["cause"] == "timeout"
-                 and e["version"] > table.left_open_at]
+    assert by_seat0 and by_seat0[0]["type"] in (
+        "BattleCardReplaced",
+        "AmmoSpent",
+        "ChoiceRequested",
+    )
+    timed_out = [
+        e
+        for e in log["events"]
+        if e.get("actor") == 1 and e["cause"] == "timeout" and e["version"] > table.left_open_at
+    ]
     assert timed_out and timed_out[0]["command"] == {"type": "pass"}
     assert timed_out[0]["type"] == "ReactionPassed"
-    passed = [e for e in log["events"] if e["version"] >= timed_out[0]["version"]
-              and e["type"] == "ReactionPassed" and e["seat"] == 1]
-    assert passed                                       # the pass took effect
+    passed = [
+        e
+        for e in log["events"]
+        if e["version"] >= timed_out[0]["version"]
+        and e["type"] == "ReactionPassed"
+        and e["seat"] == 1
+    ]
+    assert passed  # the pass took effect
 
 
 def test_export_verifies_on_replay_and_a_forged_log_does_not(played):
@@ -273,8 +344,14 @@ def test_the_api_honours_its_contract_on_an_aipokalypse_match(app, embedded_serv
     """The schemathesis run of test_openapi_contract.py, aimed at an A.I.Pokalypse match in its
     Expert Variant draft (half of the match cases use its id and a seat token)."""
     bootstrap.install(embedded_service)
-    status, _, created = Http(app.test_client()).post("/v1/matches", {
-        "game": GAME, "seats": [{"kind": "human"}] * 3, "options": {"expert": True, "force_the_luck": True}})
+    status, _, created = Http(app.test_client()).post(
+        "/v1/matches",
+        {
+            "game": GAME,
+            "seats": [{"kind": "human"}] * 3,
+            "options": {"expert": True, "force_the_luck": True},
+        },
+    )
     assert status == 201, created
     match_id, token = created["match_id"], tokens_of(created)[0]
     contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
@@ -283,8 +360,13 @@ def test_the_api_honours_its_contract_on_an_aipokalypse_match(app, embedded_serv
     for operation in [result.ok() for result in contract.get_all_operations()]:
 
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=8, deadline=None, derandomize=True, database=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=8,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         def run(case):
             aim(case, match_id, token, rng)
             calls.append(case.call_and_validate(checks=CHECKS).status_code)

@@ -11,6 +11,7 @@ nor one another seat keeps private (hand, offered or drafted cards, a choice's o
 unless the viewer legitimately saw it (face up, or in its own events: a batch counts inner
 event by inner event, each for its own seat); and another seat's hidden Recruitment move is
 only a ``RecruitmentMoveMade``."""
+
 from __future__ import annotations
 
 import random
@@ -38,13 +39,15 @@ class Driver:
         self.match_id = created["match_id"]
         self.tokens = tokens_of(created)
         self.seat_count = len(body["seats"])
-        self.seen: list[tuple[int | None, int, Any]] = []      # (viewer, version, response)
+        self.seen: list[tuple[int | None, int, Any]] = []  # (viewer, version, response)
 
     def path(self, suffix: str = "") -> str:
         return f"/v1/matches/{self.match_id}{suffix}"
 
     def get(self, suffix: str, viewer: int | None) -> Any:
-        status, _, body = self.http.get(self.path(suffix), self.tokens.get(viewer) if viewer is not None else None)
+        status, _, body = self.http.get(
+            self.path(suffix), self.tokens.get(viewer) if viewer is not None else None
+        )
         assert status == 200, body
         self.seen.append((viewer, body["version"], body))
         return body
@@ -56,8 +59,11 @@ class Driver:
         ready = [a for a in actions if a["type"] == "ready"]
         if ready and (len(actions) == 1 or self.rng.random() < 0.3):
             return ready[0]
-        building = [a for a in actions if a["type"] in ("recruit", "open_slot", "triple", "spend_ammo",
-                                                         "choose_special")]
+        building = [
+            a
+            for a in actions
+            if a["type"] in ("recruit", "open_slot", "triple", "spend_ammo", "choose_special")
+        ]
         return self.rng.choice(building or [a for a in actions if a["type"] != "ready"] or actions)
 
     def step(self) -> bool:
@@ -67,9 +73,17 @@ class Driver:
             if not legal["actions"]:
                 continue
             command = self.pick(legal["actions"])
-            status, _, body = self.http.post(self.path("/actions"), command, token,
-                                             headers={"Idempotency-Key": f"{seat}-{legal['version']}"})
-            if status == 409 and body["code"] in ("not_your_turn", "version_conflict", "match_finished"):
+            status, _, body = self.http.post(
+                self.path("/actions"),
+                command,
+                token,
+                headers={"Idempotency-Key": f"{seat}-{legal['version']}"},
+            )
+            if status == 409 and body["code"] in (
+                "not_your_turn",
+                "version_conflict",
+                "match_finished",
+            ):
                 continue
             if status == 422 and body["code"] == "reaction_not_allowed":
                 continue
@@ -83,7 +97,7 @@ class Driver:
         for viewer in [None, *sorted(self.tokens)]:
             self.get("", viewer)
             after = 0
-            while True:                                # paged: 500 events per answer
+            while True:  # paged: 500 events per answer
                 page = self.get(f"/events?after={after}&limit=500", viewer)
                 after += len(page["events"])
                 if not page["events"] or after >= page["version"]:
@@ -114,7 +128,7 @@ def check_no_leaks(driver: Driver, log: dict[str, Any]) -> int:
     envelopes = log["events"]
     checked = 0
     for viewer, version, response in sorted(driver.seen, key=lambda seen: seen[1]):
-        knowledge.advance(envelopes[knowledge.version:version])
+        knowledge.advance(envelopes[knowledge.version : version])
         leaks = knowledge.leaks(response, viewer)
         assert not leaks, (viewer, version, leaks)
         for envelope in response.get("events", []):
@@ -140,8 +154,15 @@ def http(app, embedded_service):
 
 
 def test_a_solo_match_against_the_toma_plays_to_the_end_and_verifies(http):
-    driver = Driver(http, random.Random(5), {"game": GAME, "seats": [{"kind": "human", "name": "Solo"}],
-                                             "options": {"mode": "solo", "difficulty": "handy_man"}})
+    driver = Driver(
+        http,
+        random.Random(5),
+        {
+            "game": GAME,
+            "seats": [{"kind": "human", "name": "Solo"}],
+            "options": {"mode": "solo", "difficulty": "handy_man"},
+        },
+    )
     view = driver.play()
     result = view["result"]
     assert result["outcome"] in ("won", "lost") and result["winners"] in ([0], [])
@@ -156,23 +177,36 @@ def test_a_solo_match_against_the_toma_plays_to_the_end_and_verifies(http):
 
 
 def test_a_coop_match_is_created_with_two_seats_and_rejected_with_three(http):
-    status, _, created = http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "tactician"}],
-                                                   "options": {"mode": "coop", "difficulty": "untamed"}})
+    status, _, created = http.post(
+        "/v1/matches",
+        {
+            "game": GAME,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "tactician"}],
+            "options": {"mode": "coop", "difficulty": "untamed"},
+        },
+    )
     assert status == 201, created
-    status, _, problem = http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "human"}] * 3,
-                                                   "options": {"mode": "coop"}})
+    status, _, problem = http.post(
+        "/v1/matches", {"game": GAME, "seats": [{"kind": "human"}] * 3, "options": {"mode": "coop"}}
+    )
     assert status == 400 and problem["code"] == "invalid_command"
-    status, _, problem = http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "human"}],
-                                                   "options": {"difficulty": "impossible"}})
+    status, _, problem = http.post(
+        "/v1/matches",
+        {"game": GAME, "seats": [{"kind": "human"}], "options": {"difficulty": "impossible"}},
+    )
     assert status == 400
 
 
 def test_a_six_seat_match_with_the_second_copy_plays_to_the_end_and_verifies(http):
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}] + \
-            [{"kind": "bot", "bot": level} for level in ("tactician", "random", "tactician", "random")]
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}] + [
+        {"kind": "bot", "bot": level} for level in ("tactician", "random", "tactician", "random")
+    ]
     driver = Driver(http, random.Random(6), {"game": GAME, "seats": seats})
     view = driver.play()
-    assert sorted(r["seat"] for r in view["result"]["ranking"]) == list(range(6)) and view["result"]["winners"]
+    assert (
+        sorted(r["seat"] for r in view["result"]["ranking"]) == list(range(6))
+        and view["result"]["winners"]
+    )
     assert view["view"]["second_copy"] is True and view["view"]["toma"] is None
     log = _verify(http, driver, view)
     ids = set(strings(log["events"][0]["data"]["draw"]))

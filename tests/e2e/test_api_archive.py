@@ -2,6 +2,7 @@
 compacted (at its end) and once moved to the PostgreSQL archive (real Redis, real
 PostgreSQL): view, seat view, events, state at a version, legal actions, export, SSE,
 lobby, rematch."""
+
 import pytest
 
 from tests.e2e.http_helpers import Http
@@ -12,14 +13,16 @@ pytestmark = [pytest.mark.integration, pytest.mark.e2e]
 
 def _answers(http: Http, mid: str, token: str, version: int) -> dict:
     out = {}
-    for name, path, tok in [("view", f"/v1/matches/{mid}", None),
-                            ("seat-view", f"/v1/matches/{mid}", token),
-                            ("events", f"/v1/matches/{mid}/events?after=3", None),
-                            ("seat-events", f"/v1/matches/{mid}/events?after=0&limit=50", token),
-                            ("state", f"/v1/matches/{mid}/state?version={version - 2}", None),
-                            ("legal", f"/v1/matches/{mid}/legal-actions", token),
-                            ("export", f"/v1/matches/{mid}/export", None),
-                            ("lobby", "/v1/matches?status=finished", None)]:
+    for name, path, tok in [
+        ("view", f"/v1/matches/{mid}", None),
+        ("seat-view", f"/v1/matches/{mid}", token),
+        ("events", f"/v1/matches/{mid}/events?after=3", None),
+        ("seat-events", f"/v1/matches/{mid}/events?after=0&limit=50", token),
+        ("state", f"/v1/matches/{mid}/state?version={version - 2}", None),
+        ("legal", f"/v1/matches/{mid}/legal-actions", token),
+        ("export", f"/v1/matches/{mid}/export", None),
+        ("lobby", "/v1/matches?status=finished", None),
+    ]:
         status, _, body = http.get(path, tok)
         assert status == 200, (name, body)
         out[name] = body

@@ -1,5 +1,6 @@
 """``GET /v1/games/{game}/cards``: every game's public card data, from the Engine's
 ``public_cards`` hook (the printed faces in the card files, nothing hidden)."""
+
 from __future__ import annotations
 
 import json
@@ -20,10 +21,20 @@ def test_ai_100_human_lists_every_printed_card_with_colour_number_corners_and_te
     assert kinds.count("development") == 120 and kinds.count("ai") == 12
     assert len(body["objectives"]) == 16
     card = next(c for c in body["cards"] if c["id"] == "001")
-    assert card == {"id": "001", "kind": "development", "phase": 1, "color": "purple", "number": 2,
-                    "corners": {"tl": {"color": "green", "number": 1}, "tr": {"color": "black", "number": 1},
-                                "bl": {"color": "red", "number": 2}, "br": {"color": "red", "number": 1}},
-                    "text": "In your tableau, 2 VP per diagonal group of 2 purple and/or red cards."}
+    assert card == {
+        "id": "001",
+        "kind": "development",
+        "phase": 1,
+        "color": "purple",
+        "number": 2,
+        "corners": {
+            "tl": {"color": "green", "number": 1},
+            "tr": {"color": "black", "number": 1},
+            "bl": {"color": "red", "number": 2},
+            "br": {"color": "red", "number": 1},
+        },
+        "text": "In your tableau, 2 VP per diagonal group of 2 purple and/or red cards.",
+    }
     assert "public" in headers["Cache-Control"]
 
 
@@ -31,9 +42,18 @@ def test_aipokalypse_lists_units_specials_and_factions_with_names_and_text():
     """Rulebook "Contents": 102 basic units, 64 Special Units, 30 factions."""
     body = public_cards(registry()["aipokalypse"])
     categories = [c["category"] for c in body["cards"]]
-    assert (categories.count("basic"), categories.count("special"), categories.count("faction")) == (102, 64, 30)
+    assert (
+        categories.count("basic"),
+        categories.count("special"),
+        categories.count("faction"),
+    ) == (102, 64, 30)
     benji = next(c for c in body["cards"] if c["id"] == "S01")
-    assert benji["name"] == "Big Benji" and benji["red_slot"] == {"3": "ammo", "6": "draw", "10": "strength", "12": "ammo"}
+    assert benji["name"] == "Big Benji" and benji["red_slot"] == {
+        "3": "ammo",
+        "6": "draw",
+        "10": "strength",
+        "12": "ammo",
+    }
     assert all(c["text"] and c["name"] for c in body["cards"])
 
 
@@ -54,7 +74,7 @@ def test_the_card_data_is_the_same_whatever_is_dealt_and_holds_no_order(http, ga
     ids = [c["id"] for c in first["cards"]]
     assert len(ids) == len(set(ids)) and ids == sorted(ids, key=ids.index)
     assert created["match_id"] not in json.dumps(second)
-    for card in first["cards"]:   # printed faces only: no rules vocabulary, no positions
+    for card in first["cards"]:  # printed faces only: no rules vocabulary, no positions
         assert not {"effect", "effects", "order", "position", "deck"} & set(card), card
 
 
@@ -67,6 +87,7 @@ def test_an_unknown_game_has_no_cards(http):
 def test_the_hooks_default_is_no_cards_and_the_test_games_keep_it():
     from domain.engine import EngineBase
     from tests.support.games import HIGH_CARD
+
     assert public_cards(HIGH_CARD) == {"cards": []} == EngineBase().public_cards()
     for engine in registry().values():
         assert type(engine).public_cards is not EngineBase.public_cards

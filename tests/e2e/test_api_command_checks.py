@@ -5,6 +5,7 @@ the ``errors`` of the 400 ``validation_error`` are what :meth:`Violation.errors`
 No Redis, no app: these pin how a command body is accepted or rejected before it can
 reach the service (the HTTP round trip is in test_api_errors.py).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -43,7 +44,8 @@ def test_missing_required_field_is_named():
 
 def test_additional_properties_false_rejects_unknown_fields():
     assert errors("draft", {"type": "draft", "card": "017", "cheat": 1}) == {
-        "cheat": ["Is not a known field."]}
+        "cheat": ["Is not a known field."]
+    }
 
 
 def test_const_type_must_match_the_schema():
@@ -56,13 +58,18 @@ def test_a_number_is_not_a_card_id():
 
 def test_unique_items_and_lengths_on_keep_reserve():
     assert load("keep_reserve", {"type": "keep_reserve", "cards": ["001", "002"]})["cards"] == [
-        "001", "002"]
+        "001",
+        "002",
+    ]
     assert errors("keep_reserve", {"type": "keep_reserve", "cards": ["001", "001"]}) == {
-        "cards": ["Must not repeat an item."]}
+        "cards": ["Must not repeat an item."]
+    }
     assert errors("keep_reserve", {"type": "keep_reserve", "cards": ["001"]}) == {
-        "cards": ["Must have between 2 and 3 items."]}
-    assert "cards" in errors("keep_reserve",
-                             {"type": "keep_reserve", "cards": ["1", "2", "3", "4"]})
+        "cards": ["Must have between 2 and 3 items."]
+    }
+    assert "cards" in errors(
+        "keep_reserve", {"type": "keep_reserve", "cards": ["1", "2", "3", "4"]}
+    )
 
 
 def test_options_one_of_accepts_each_declared_shape_and_nothing_else():
@@ -71,19 +78,35 @@ def test_options_one_of_accepts_each_declared_shape_and_nothing_else():
     explicit = {"objectives": {"phase1": "Omega-3", "phase2": "Omega-4"}}
     assert options.check(explicit) == explicit
     assert options.check({}) == {}
-    for bad in ({"objectives": "best"}, {"objectives": 3}, {"objectives": {"phase1": "x"}},
-                {"turns": 9}):
+    for bad in (
+        {"objectives": "best"},
+        {"objectives": 3},
+        {"objectives": {"phase1": "x"}},
+        {"turns": 9},
+    ):
         assert options.violation(bad) is not None, bad
 
 
 def test_integers_are_strict_json_integers():
-    schema = {"type": "object", "properties": {
-        "n": {"type": "integer", "minimum": 1, "maximum": 3},
-        "x": {"type": ["number", "null"], "exclusiveMinimum": 0},
-        "b": {"type": "boolean"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": 3},
+            "x": {"type": ["number", "null"], "exclusiveMinimum": 0},
+            "b": {"type": "boolean"},
+        },
+    }
     check = schema_check.checker(schema)
     assert check.check({"n": 2, "x": None, "b": False}) == {"n": 2, "x": None, "b": False}
     assert check.check({"n": 2.0}) == {"n": 2}
-    for bad in ({"n": True}, {"n": "2"}, {"n": 2.5}, {"n": 4}, {"x": 0}, {"x": "1"},
-                {"b": 1}, {"b": "true"}):
+    for bad in (
+        {"n": True},
+        {"n": "2"},
+        {"n": 2.5},
+        {"n": 4},
+        {"x": 0},
+        {"x": "1"},
+        {"b": 1},
+        {"b": "true"},
+    ):
         assert check.violation(bad) is not None, bad

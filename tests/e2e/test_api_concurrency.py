@@ -4,6 +4,7 @@ Many threads post at once — the same command with one Idempotency-Key, and eve
 legal commands racing each other — then the log must be gap-free (versions 1..N, each
 prev_hash the previous hash) and each idempotency key appended exactly once.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,12 @@ def test_same_idempotency_key_from_many_threads_appends_once(live_server):
     command = legal[0]
 
     def send(_: int):
-        return Http(live_server.url).post(f"/v1/matches/{match_id}/actions", command, tokens[0],
-                                          headers={"Idempotency-Key": "one-and-only"})
+        return Http(live_server.url).post(
+            f"/v1/matches/{match_id}/actions",
+            command,
+            tokens[0],
+            headers={"Idempotency-Key": "one-and-only"},
+        )
 
     with ThreadPoolExecutor(THREADS) as pool:
         answers = list(pool.map(send, range(THREADS)))
@@ -67,8 +72,9 @@ def test_racing_commands_from_all_seats_lose_and_duplicate_nothing(live_server):
 
     def send(job):
         seat, token, command, key = job
-        status, _, body = Http(live_server.url).post(f"/v1/matches/{match_id}/actions", command,
-                                                     token, headers={"Idempotency-Key": key})
+        status, _, body = Http(live_server.url).post(
+            f"/v1/matches/{match_id}/actions", command, token, headers={"Idempotency-Key": key}
+        )
         return seat, status, body
 
     with ThreadPoolExecutor(THREADS) as pool:
@@ -76,8 +82,11 @@ def test_racing_commands_from_all_seats_lose_and_duplicate_nothing(live_server):
     # A seat's second AI side loses: it now owes keep_reserve (422, the engine's step code)
     # or has nothing pending (409 not_your_turn); nothing else may happen.
     assert all(status in (200, 409, 422) for _, status, _ in answers), answers
-    assert all(body["code"] not in ("validation_error", "version_conflict", "busy")
-               for _, status, body in answers if status != 200)
+    assert all(
+        body["code"] not in ("validation_error", "version_conflict", "busy")
+        for _, status, body in answers
+        if status != 200
+    )
     accepted = {seat for seat, status, _ in answers if status == 200}
     assert accepted == set(tokens)  # every seat's choice landed
     events = full_log(live_server, match_id)

@@ -7,6 +7,7 @@ answered by the other human, who then played cards whose damage is marked ``ally
 match is played to its end (won or lost together); the export verifies on POST /v1/replays
 and a tampered export does not; no response to one human shows the other human's hand.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,11 @@ from service import bootstrap
 from tests.e2e.http_helpers import Http, tokens_of
 
 GAME = "dead-apocalypse"
-SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"},
-         {"kind": "bot", "bot": "cooperative"}]
+SEATS = [
+    {"kind": "human", "name": "Ada"},
+    {"kind": "human", "name": "Bo"},
+    {"kind": "bot", "bot": "cooperative"},
+]
 HUMANS = (0, 1)
 MAX_MATCHES = 6
 MAX_STEPS = 6000
@@ -38,7 +42,7 @@ def pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     if "claim" in by_type:
         return next((a for a in by_type["claim"] if a["choice"] == "adept"), by_type["claim"][0])
     if "choose" in by_type and "location" in by_type["choose"][0]:
-        return by_type["choose"][0]                  # Recruiter: occupy a Location
+        return by_type["choose"][0]  # Recruiter: occupy a Location
     for kind in ("skip", "end_assist", "end_turn"):
         if kind in by_type:
             return by_type[kind][0]
@@ -82,10 +86,14 @@ class Table:
             assert status == 200, view
             self.check_view(seat, view)
             command = pick(legal["actions"], self.rng)
-            status, _, body = self.http.post(self.path("/actions"), command, token,
-                                             headers={"If-Match": str(legal["version"])})
-            if status in (409, 412) and body.get("code") in ("not_your_turn", "version_conflict",
-                                                             "match_finished"):
+            status, _, body = self.http.post(
+                self.path("/actions"), command, token, headers={"If-Match": str(legal["version"])}
+            )
+            if status in (409, 412) and body.get("code") in (
+                "not_your_turn",
+                "version_conflict",
+                "match_finished",
+            ):
                 continue
             assert status == 200, (command, body)
             acted = True
@@ -113,13 +121,20 @@ def human_help_exchanges(events: list[dict[str, Any]]) -> list[tuple[int, int]]:
             caller = None
         elif e["type"] == "HelpCalled":
             caller = e["data"]["seat"]
-        elif (e["type"] == "HelpAnswered" and e["data"]["assist"] and caller in HUMANS
-              and e["data"]["seat"] in HUMANS and e["data"]["seat"] != caller):
+        elif (
+            e["type"] == "HelpAnswered"
+            and e["data"]["assist"]
+            and caller in HUMANS
+            and e["data"]["seat"] in HUMANS
+            and e["data"]["seat"] != caller
+        ):
             helper = e["data"]["seat"]
-            rest = events[i + 1:]
+            rest = events[i + 1 :]
             end = next((k for k, x in enumerate(rest) if x["type"] == "AssistEnded"), len(rest))
-            if any(x["type"] == "DamageGained" and x["data"]["seat"] == helper and x["data"]["ally"]
-                   for x in rest[:end]):
+            if any(
+                x["type"] == "DamageGained" and x["data"]["seat"] == helper and x["data"]["ally"]
+                for x in rest[:end]
+            ):
                 pairs.append((caller, helper))
     return pairs
 
@@ -149,7 +164,9 @@ def test_match_ends_won_or_lost_together(finished):
         assert result["reason"] == "cdc_gained" and result["winners"] == [0, 1, 2]
         assert view["view"]["cdc_holder"] in (0, 1, 2)
     else:
-        assert result["reason"] in ("resource_stack_empty", "turn_limit") and result["winners"] == []
+        assert (
+            result["reason"] in ("resource_stack_empty", "turn_limit") and result["winners"] == []
+        )
     assert result["scores"] == [result["scores"][0]] * 3
 
 
@@ -189,6 +206,9 @@ def test_no_response_shows_one_human_the_other_humans_hand(finished):
     for e in draws:
         if e["data"]["seat"] != 1:
             assert "cards" not in e["data"] and e["data"]["count"] >= 0
-    shuffles = [e for e in page["events"] if e["type"] in ("DeckShuffled", "ZombieStackFormed",
-                                                         "ResourceStackFormed")]
+    shuffles = [
+        e
+        for e in page["events"]
+        if e["type"] in ("DeckShuffled", "ZombieStackFormed", "ResourceStackFormed")
+    ]
     assert shuffles and all("order" not in e["data"] for e in shuffles)

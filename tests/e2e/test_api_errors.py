@@ -3,6 +3,7 @@
 Matches are ai-100-human with human seats only (so nothing moves between two requests
 except what the test sends).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -38,24 +39,40 @@ def actions_path(match_id: str) -> str:
 def test_malformed_json_is_400_and_appends_nothing(http, match):
     match_id, tokens = match
     before = version_of(http, match_id)
-    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=b'{"type": "dr'),
-                   400, "malformed_json")
+    assert_problem(
+        http.call("POST", actions_path(match_id), tokens[0], raw=b'{"type": "dr'),
+        400,
+        "malformed_json",
+    )
     assert_problem(http.call("POST", "/v1/matches", raw=b"[1,"), 400, "malformed_json")
-    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=b'{"n": NaN}'),
-                   400, "malformed_json")
+    assert_problem(
+        http.call("POST", actions_path(match_id), tokens[0], raw=b'{"n": NaN}'),
+        400,
+        "malformed_json",
+    )
     assert version_of(http, match_id) == before
 
 
 def test_wrong_content_type_is_415(http, match):
     match_id, tokens = match
-    body = assert_problem(http.call("POST", actions_path(match_id), tokens[0],
-                                    raw=b'{"type": "draft"}', content_type="text/plain"),
-                          415, "unsupported_media_type")
+    body = assert_problem(
+        http.call(
+            "POST",
+            actions_path(match_id),
+            tokens[0],
+            raw=b'{"type": "draft"}',
+            content_type="text/plain",
+        ),
+        415,
+        "unsupported_media_type",
+    )
     assert "text/plain" in body["detail"]
 
 
-@pytest.mark.parametrize("media_type", ["application/merge-patch+json",
-                                        "application/json-patch+json", "application/ld+json"])
+@pytest.mark.parametrize(
+    "media_type",
+    ["application/merge-patch+json", "application/json-patch+json", "application/ld+json"],
+)
 def test_other_json_media_types_are_415(http, match, media_type):
     """Only ``application/json`` (what openapi.yaml documents) is parsed: a ``+json`` type
     with other semantics (RFC 7396 merge patch, RFC 6902 JSON patch) is refused."""
@@ -63,13 +80,24 @@ def test_other_json_media_types_are_415(http, match, media_type):
     before = version_of(http, match_id)
     legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
     import json as _json
+
     raw = _json.dumps(legal[0]).encode()
-    body = assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
-                                    content_type=media_type), 415, "unsupported_media_type")
+    body = assert_problem(
+        http.call("POST", actions_path(match_id), tokens[0], raw=raw, content_type=media_type),
+        415,
+        "unsupported_media_type",
+    )
     assert media_type in body["detail"]
-    assert_problem(http.call("POST", "/v1/matches", raw=_json.dumps(
-        {"game": GAME, "seats": HUMANS}).encode(), content_type=media_type),
-        415, "unsupported_media_type")
+    assert_problem(
+        http.call(
+            "POST",
+            "/v1/matches",
+            raw=_json.dumps({"game": GAME, "seats": HUMANS}).encode(),
+            content_type=media_type,
+        ),
+        415,
+        "unsupported_media_type",
+    )
     assert version_of(http, match_id) == before
 
 
@@ -77,57 +105,73 @@ def test_missing_fields_and_wrong_types_name_the_field(http, match):
     match_id, tokens = match
     body = assert_problem(http.post("/v1/matches", {"game": GAME}), 400, "validation_error")
     assert body["errors"] == {"seats": ["Missing data for required field."]}
-    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "alien"}]}),
-                          400, "validation_error")
+    body = assert_problem(
+        http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "alien"}]}),
+        400,
+        "validation_error",
+    )
     assert "kind" in body["errors"]["seats"]["0"]
     before = version_of(http, match_id)
-    body = assert_problem(http.post(actions_path(match_id), {"type": "draft", "card": 17},
-                                    tokens[0]), 400, "validation_error")
+    body = assert_problem(
+        http.post(actions_path(match_id), {"type": "draft", "card": 17}, tokens[0]),
+        400,
+        "validation_error",
+    )
     assert body["errors"] == {"card": ["Must be a string."]}
     assert "'card'" in body["detail"]
-    body = assert_problem(http.post(actions_path(match_id), {"card": "017"}, tokens[0]),
-                          400, "validation_error")
+    body = assert_problem(
+        http.post(actions_path(match_id), {"card": "017"}, tokens[0]), 400, "validation_error"
+    )
     assert "type" in body["errors"]
     assert version_of(http, match_id) == before
 
 
 def test_seat_count_outside_the_games_range_is_a_validation_error(http):
-    body = assert_problem(http.post("/v1/matches", {"game": GAME, "seats": HUMANS * 3}),
-                          400, "validation_error")
+    body = assert_problem(
+        http.post("/v1/matches", {"game": GAME, "seats": HUMANS * 3}), 400, "validation_error"
+    )
     assert "to 6" in body["errors"]["seats"][0]
 
 
 def test_unknown_game_is_404(http):
     assert_problem(http.get("/v1/games/chess"), 404, "unknown_game")
-    assert_problem(http.post("/v1/matches", {"game": "chess", "seats": HUMANS}), 404,
-                   "unknown_game")
+    assert_problem(
+        http.post("/v1/matches", {"game": "chess", "seats": HUMANS}), 404, "unknown_game"
+    )
 
 
 def test_unknown_match_is_404(http):
     assert_problem(http.get("/v1/matches/0123456789abcdef0123"), 404, "match_not_found")
     assert_problem(http.get("/v1/matches/not{a}match"), 404, "match_not_found")
-    assert_problem(http.post(actions_path("nope"), {"type": "draft", "card": "001"}, "tok"),
-                   404, "match_not_found")
+    assert_problem(
+        http.post(actions_path("nope"), {"type": "draft", "card": "001"}, "tok"),
+        404,
+        "match_not_found",
+    )
 
 
 def test_missing_and_wrong_tokens_are_401_with_a_bearer_challenge(http, match):
     match_id, _ = match
-    body = assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions"), 401,
-                          "missing_token")
+    body = assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions"), 401, "missing_token")
     assert body["detail"]
     status, headers, _ = http.get(f"/v1/matches/{match_id}/legal-actions", "forged-token")
     assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer")
-    assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions", "forged-token"), 401,
-                   "invalid_token")
-    assert_problem(http.get(f"/v1/matches/{match_id}", headers={"Authorization": "Basic eDp5"}),
-                   401, "invalid_token")
+    assert_problem(
+        http.get(f"/v1/matches/{match_id}/legal-actions", "forged-token"), 401, "invalid_token"
+    )
+    assert_problem(
+        http.get(f"/v1/matches/{match_id}", headers={"Authorization": "Basic eDp5"}),
+        401,
+        "invalid_token",
+    )
 
 
 def test_unknown_action_is_422(http, match):
     match_id, tokens = match
     before = version_of(http, match_id)
-    body = assert_problem(http.post(actions_path(match_id), {"type": "teleport"}, tokens[0]),
-                          422, "unknown_action")
+    body = assert_problem(
+        http.post(actions_path(match_id), {"type": "teleport"}, tokens[0]), 422, "unknown_action"
+    )
     assert "teleport" in body["detail"]
     assert version_of(http, match_id) == before
 
@@ -164,13 +208,14 @@ def test_stale_expected_version_is_409_with_current_version(http, match):
     current = version_of(http, match_id)
     _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])
     command = {**legal["actions"][0], "expected_version": current - 1}
-    body = assert_problem(http.post(actions_path(match_id), command, tokens[1]), 409,
-                          "version_conflict")
+    body = assert_problem(
+        http.post(actions_path(match_id), command, tokens[1]), 409, "version_conflict"
+    )
     assert body["current_version"] == current
     assert version_of(http, match_id) == current
-    status, headers, accepted = http.post(actions_path(match_id),
-                                          {**legal["actions"][0], "expected_version": current},
-                                          tokens[1])
+    status, headers, accepted = http.post(
+        actions_path(match_id), {**legal["actions"][0], "expected_version": current}, tokens[1]
+    )
     assert status == 200 and accepted["version"] > current
 
 
@@ -180,19 +225,33 @@ def test_a_failed_if_match_is_412_with_current_version(http, match):
     match_id, tokens = match
     current = version_of(http, match_id)
     _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])
-    body = assert_problem(http.post(actions_path(match_id), legal["actions"][0], tokens[1],
-                                    headers={"If-Match": f'"{current - 1}"'}),
-                          412, "precondition_failed")
+    body = assert_problem(
+        http.post(
+            actions_path(match_id),
+            legal["actions"][0],
+            tokens[1],
+            headers={"If-Match": f'"{current - 1}"'},
+        ),
+        412,
+        "precondition_failed",
+    )
     assert body["current_version"] == current
     # both given and agreeing: the header's precondition failed, 412 as well
-    body = assert_problem(http.post(actions_path(match_id),
-                                    {**legal["actions"][0], "expected_version": current - 1},
-                                    tokens[1], headers={"If-Match": f'"{current - 1}"'}),
-                          412, "precondition_failed")
+    body = assert_problem(
+        http.post(
+            actions_path(match_id),
+            {**legal["actions"][0], "expected_version": current - 1},
+            tokens[1],
+            headers={"If-Match": f'"{current - 1}"'},
+        ),
+        412,
+        "precondition_failed",
+    )
     assert body["current_version"] == current
     assert version_of(http, match_id) == current
-    status, headers, accepted = http.post(actions_path(match_id), legal["actions"][0], tokens[1],
-                                          headers={"If-Match": f'"{current}"'})
+    status, headers, accepted = http.post(
+        actions_path(match_id), legal["actions"][0], tokens[1], headers={"If-Match": f'"{current}"'}
+    )
     assert status == 200 and accepted["version"] > current
     assert headers["ETag"] == f'"{accepted["version"]}"'
 
@@ -201,10 +260,16 @@ def test_expected_version_in_body_and_if_match_must_agree(http, match):
     match_id, tokens = match
     current = version_of(http, match_id)
     _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[2])
-    body = assert_problem(http.post(actions_path(match_id),
-                                    {**legal["actions"][0], "expected_version": current},
-                                    tokens[2], headers={"If-Match": f'"{current + 1}"'}),
-                          400, "validation_error")
+    body = assert_problem(
+        http.post(
+            actions_path(match_id),
+            {**legal["actions"][0], "expected_version": current},
+            tokens[2],
+            headers={"If-Match": f'"{current + 1}"'},
+        ),
+        400,
+        "validation_error",
+    )
     assert "expected_version" in body["errors"]
 
 
@@ -212,11 +277,13 @@ def test_idempotent_repeat_returns_the_first_body_and_appends_once(http, match):
     match_id, tokens = match
     _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])
     key = {"Idempotency-Key": "draft-once"}
-    status, headers, first = http.post(actions_path(match_id), legal["actions"][0], tokens[0],
-                                       headers=key)
+    status, headers, first = http.post(
+        actions_path(match_id), legal["actions"][0], tokens[0], headers=key
+    )
     assert status == 200 and "Idempotent-Replayed" not in headers
-    status, headers, again = http.post(actions_path(match_id), legal["actions"][0], tokens[0],
-                                       headers=key)
+    status, headers, again = http.post(
+        actions_path(match_id), legal["actions"][0], tokens[0], headers=key
+    )
     assert status == 200 and headers["Idempotent-Replayed"] == "true"
     assert again == first
     assert version_of(http, match_id) == first["version"]
@@ -225,18 +292,24 @@ def test_idempotent_repeat_returns_the_first_body_and_appends_once(http, match):
 def test_bad_query_parameters_are_400(http, match):
     match_id, tokens = match
     for query in ("after=-1", "after=x", "wait=31", "wait=nan", "limit=0"):
-        body = assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400,
-                              "validation_error")
+        body = assert_problem(
+            http.get(f"/v1/matches/{match_id}/events?{query}"), 400, "validation_error"
+        )
         assert set(body["errors"]) <= {"after", "wait", "limit"}
     for query in ("wait=31", "wait=nan", "wait=-1", "wait=x"):
-        body = assert_problem(http.get(f"/v1/matches/{match_id}/legal-actions?{query}",
-                                       tokens[0]), 400, "validation_error")
+        body = assert_problem(
+            http.get(f"/v1/matches/{match_id}/legal-actions?{query}", tokens[0]),
+            400,
+            "validation_error",
+        )
         assert set(body["errors"]) == {"wait"}
     assert_problem(http.get(f"/v1/matches/{match_id}/state"), 400, "validation_error")
-    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=abc"), 400,
-                   "validation_error")
-    assert_problem(http.get(f"/v1/matches/{match_id}/events/stream",
-                            headers={"Last-Event-ID": "seven"}), 400, "validation_error")
+    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=abc"), 400, "validation_error")
+    assert_problem(
+        http.get(f"/v1/matches/{match_id}/events/stream", headers={"Last-Event-ID": "seven"}),
+        400,
+        "validation_error",
+    )
 
 
 def test_unknown_route_and_wrong_method(http, match):
@@ -251,8 +324,7 @@ def test_running_match_cannot_be_exported_and_spectators_cannot_time_travel(http
     match_id, _ = match
     assert_problem(http.get(f"/v1/matches/{match_id}/export"), 409, "match_running")
     assert_problem(http.get(f"/v1/matches/{match_id}/state?version=1"), 403, "forbidden")
-    assert_problem(http.post(f"/v1/matches/{match_id}/fork", {"version": 1}), 409,
-                   "match_running")
+    assert_problem(http.post(f"/v1/matches/{match_id}/fork", {"version": 1}), 409, "match_running")
 
 
 def test_join_rules(http):
@@ -264,8 +336,9 @@ def test_join_rules(http):
     assert_problem(http.post(f"/v1/matches/{match_id}/seats/1/join"), 409, "seat_taken")
     assert_problem(http.post(f"/v1/matches/{match_id}/seats/0/join"), 409, "seat_taken")
     assert_problem(http.post(f"/v1/matches/{match_id}/seats/9/join"), 404, "seat_not_found")
-    assert_problem(http.post(f"/v1/matches/{match_id}/seats/2/join", {"name": ""}), 400,
-                   "validation_error")
+    assert_problem(
+        http.post(f"/v1/matches/{match_id}/seats/2/join", {"name": ""}), 400, "validation_error"
+    )
 
 
 class ExplodingService:
@@ -293,15 +366,21 @@ def test_hostile_json_bodies_are_400_not_500(http, match):
     match_id, tokens = match
     before = version_of(http, match_id)
     deep = b"[" * 100_000 + b"]" * 100_000
-    for path, token in ((actions_path(match_id), tokens[0]), ("/v1/matches", None),
-                        ("/v1/replays", None)):
+    for path, token in (
+        (actions_path(match_id), tokens[0]),
+        ("/v1/matches", None),
+        ("/v1/replays", None),
+    ):
         assert_problem(http.call("POST", path, token, raw=deep), 400, "malformed_json")
         nested = b'{"a":' * 65 + b"1" + b"}" * 65
         assert_problem(http.call("POST", path, token, raw=nested), 400, "malformed_json")
-    for raw in (b'{"type":"choose_ai_side","card":"\\ud800"}',
-                b'{"type":"keep_reserve","\\ud800":1}'):
-        assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw),
-                       400, "malformed_json")
+    for raw in (
+        b'{"type":"choose_ai_side","card":"\\ud800"}',
+        b'{"type":"keep_reserve","\\ud800":1}',
+    ):
+        assert_problem(
+            http.call("POST", actions_path(match_id), tokens[0], raw=raw), 400, "malformed_json"
+        )
     create = b'{"game":"ai-100-human","seats":[{"kind":"human","name":"\\ud800"}]}'
     assert_problem(http.call("POST", "/v1/matches", raw=create), 400, "malformed_json")
     assert version_of(http, match_id) == before
@@ -309,27 +388,31 @@ def test_hostile_json_bodies_are_400_not_500(http, match):
 
 def test_seat_names_reject_control_and_bidi_characters(http):
     for name in ("a\u0000b", "evil\u202eexe", "tab\there"):
-        body = assert_problem(http.post("/v1/matches", {
-            "game": GAME, "seats": [{"kind": "human", "name": name}] * 3}),
-            400, "validation_error")
+        body = assert_problem(
+            http.post(
+                "/v1/matches", {"game": GAME, "seats": [{"kind": "human", "name": name}] * 3}
+            ),
+            400,
+            "validation_error",
+        )
         assert "seats" in body["errors"]
 
 
 def test_query_integers_are_ascii_digits_given_once(http, match):
     match_id, _ = match
-    for query in ("after=%201", "after=%EF%BC%91", "after=1&after=2", "wait=%EF%BC%91",
-                  "after=+1"):
-        assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400,
-                       "validation_error")
-    assert_problem(http.get(f"/v1/matches/{match_id}/state?version=%EF%BC%91"), 400,
-                   "validation_error")
+    for query in ("after=%201", "after=%EF%BC%91", "after=1&after=2", "wait=%EF%BC%91", "after=+1"):
+        assert_problem(http.get(f"/v1/matches/{match_id}/events?{query}"), 400, "validation_error")
+    assert_problem(
+        http.get(f"/v1/matches/{match_id}/state?version=%EF%BC%91"), 400, "validation_error"
+    )
 
 
 def test_if_match_star_matches_any_version(http, match):
     match_id, tokens = match
     legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
-    status, _, body = http.call("POST", actions_path(match_id), tokens[0], body=legal[0],
-                                headers={"If-Match": "*"})
+    status, _, body = http.call(
+        "POST", actions_path(match_id), tokens[0], body=legal[0], headers={"If-Match": "*"}
+    )
     assert status == 200, body
 
 
@@ -338,23 +421,41 @@ def test_only_utf8_uncompressed_json_bodies(http, match):
     before = version_of(http, match_id)
     legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])[2]["actions"]
     import json as _json
+
     raw = _json.dumps(legal[0]).encode()
-    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
-                             content_type="application/json; charset=latin-1"),
-                   415, "unsupported_media_type")
-    assert_problem(http.call("POST", actions_path(match_id), tokens[0], raw=raw,
-                             headers={"Content-Encoding": "gzip"}),
-                   415, "unsupported_media_type")
+    assert_problem(
+        http.call(
+            "POST",
+            actions_path(match_id),
+            tokens[0],
+            raw=raw,
+            content_type="application/json; charset=latin-1",
+        ),
+        415,
+        "unsupported_media_type",
+    )
+    assert_problem(
+        http.call(
+            "POST", actions_path(match_id), tokens[0], raw=raw, headers={"Content-Encoding": "gzip"}
+        ),
+        415,
+        "unsupported_media_type",
+    )
     assert version_of(http, match_id) == before
 
 
 def test_blank_or_invisible_seat_names_are_rejected(http):
     for name in (" ", "\u200b", "\u2060 "):
-        assert_problem(http.post("/v1/matches", {
-            "game": GAME, "seats": [{"kind": "human", "name": name}] * 3}),
-            400, "validation_error")
-    status, _, _ = http.post("/v1/matches", {
-        "game": GAME, "seats": [{"kind": "human", "name": "Zoë 🧟"}] * 3})
+        assert_problem(
+            http.post(
+                "/v1/matches", {"game": GAME, "seats": [{"kind": "human", "name": name}] * 3}
+            ),
+            400,
+            "validation_error",
+        )
+    status, _, _ = http.post(
+        "/v1/matches", {"game": GAME, "seats": [{"kind": "human", "name": "Zoë 🧟"}] * 3}
+    )
     assert status == 201
 
 
@@ -382,17 +483,42 @@ def test_query_seconds_take_any_json_number_form(http, match):
     """``wait`` / ``max_s`` are ``type: number`` in openapi.yaml: every JSON number form in
     range is taken (schemathesis sent 17 decimals and exponents, which were 400s)."""
     match_id, _ = match
-    for wait in ("0", "0.30000000000000004", "1e-05", "2.5E-3", "0e0", "00", "-0",
-                 "1E%2B0", "3e1"):  # %2B: a "+"
+    for wait in (
+        "0",
+        "0.30000000000000004",
+        "1e-05",
+        "2.5E-3",
+        "0e0",
+        "00",
+        "-0",
+        "1E%2B0",
+        "3e1",
+    ):  # %2B: a "+"
         status, _, body = http.get(f"/v1/matches/{match_id}/events?wait={wait}&after=1")
         assert status == 200, (wait, body)
-    for wait in ("30.000000001", "3.1e1", "1e999", "-1", "%2B1", ".5", "1.", "1e", "nan", "inf",
-                 "0x1", "1_0", "%201", "0." + "0" * 63):
-        body = assert_problem(http.get(f"/v1/matches/{match_id}/events?wait={wait}"), 400,
-                              "validation_error")
+    for wait in (
+        "30.000000001",
+        "3.1e1",
+        "1e999",
+        "-1",
+        "%2B1",
+        ".5",
+        "1.",
+        "1e",
+        "nan",
+        "inf",
+        "0x1",
+        "1_0",
+        "%201",
+        "0." + "0" * 63,
+    ):
+        body = assert_problem(
+            http.get(f"/v1/matches/{match_id}/events?wait={wait}"), 400, "validation_error"
+        )
         assert set(body["errors"]) == {"wait"}, wait
     for max_s in ("0e0", "1e-9", "0.0000000001"):  # a stream of (almost) no seconds
         status = http.get(f"/v1/matches/{match_id}/events/stream?max_s={max_s}")[0]
         assert status == 200, max_s
-    assert_problem(http.get(f"/v1/matches/{match_id}/events/stream?max_s=3.01e2"), 400,
-                   "validation_error")
+    assert_problem(
+        http.get(f"/v1/matches/{match_id}/events/stream?max_s=3.01e2"), 400, "validation_error"
+    )

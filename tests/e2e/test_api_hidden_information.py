@@ -17,6 +17,7 @@ idempotent replay with ``Prefer: return=representation`` — must show none of t
 seat's secret and that viewer never saw, no face-down stack's order, and no AI side tied
 to its seat before the reveal.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,13 +27,13 @@ from typing import Any
 import pytest
 
 from domain.games import registry
-from tests.e2e.http_helpers import GAME_OPTIONS, create, tokens_of
+from tests.e2e.http_helpers import GAME_OPTIONS, tokens_of
 from tests.support.game_settings import e2e_seats, settings
 from tests.support.leaks import Knowledge, sse_payloads
 from tests.support.secrecy import SECRECY
 
 PREFER = {"Prefer": "return=representation"}
-MAX_COMMANDS = 1500      # a random match of any game ends well before (about 30-220)
+MAX_COMMANDS = 1500  # a random match of any game ends well before (about 30-220)
 
 
 def test_every_game_of_the_registry_has_a_secrecy_model_and_is_played_here():
@@ -51,18 +52,21 @@ class Table:
         status, _, player = http.post("/v1/players", {"name": f"Leak {game}"[:32]})
         assert status == 201, player
         self.player_id, self.player_key = player["player_id"], player["key"]
-        status, _, created = http.post("/v1/matches", {"game": game, "seats": [{"kind": "human"}] * seats,
-                                                       "options": GAME_OPTIONS[game]}, self.player_key)
+        status, _, created = http.post(
+            "/v1/matches",
+            {"game": game, "seats": [{"kind": "human"}] * seats, "options": GAME_OPTIONS[game]},
+            self.player_key,
+        )
         assert status == 201 and created["seats"][0]["player"] == self.player_id, created
         self.game = game
         self.match_id, self.tokens = created["match_id"], tokens_of(created)
         self.knowledge = Knowledge(registry()[game], seats)
         self.catch_up()
-        self.since = 0             # version of the previous round of checks
-        self.compared = 0          # forbidden card ids compared with answers
+        self.since = 0  # version of the previous round of checks
+        self.compared = 0  # forbidden card ids compared with answers
         self.rounds = 0
-        self.last_actions: dict[int, list[dict[str, Any]]] = {}   # a seat's latest legal actions
-        self.sent: dict[int, tuple[dict[str, Any], str]] = {}     # a seat's last (command, key)
+        self.last_actions: dict[int, list[dict[str, Any]]] = {}  # a seat's latest legal actions
+        self.sent: dict[int, tuple[dict[str, Any], str]] = {}  # a seat's last (command, key)
 
     def path(self, suffix: str = "") -> str:
         """The URL path of this match (``suffix`` appended)."""
@@ -88,9 +92,17 @@ class Table:
             if legal["actions"]:
                 command = self.rng.choice(legal["actions"])
                 key = f"{seat}-{legal['version']}"
-                status, _, body = self.http.post(self.path("/actions"), command, self.tokens[seat],
-                                                 headers={"Idempotency-Key": key, **PREFER})
-                assert status == 200 and "view" in body and "legal_actions" in body, (seat, command, body)
+                status, _, body = self.http.post(
+                    self.path("/actions"),
+                    command,
+                    self.tokens[seat],
+                    headers={"Idempotency-Key": key, **PREFER},
+                )
+                assert status == 200 and "view" in body and "legal_actions" in body, (
+                    seat,
+                    command,
+                    body,
+                )
                 self.catch_up()
                 self.sent[seat] = (command, key)
                 leaks = self.knowledge.leaks(body, seat)
@@ -102,10 +114,14 @@ class Table:
         """Every kind of answer ``viewer`` (a seat, ``None`` = spectator) can get now."""
         token = None if viewer is None else self.tokens[viewer]
         version = self.knowledge.version
-        get = lambda suffix: self.http.get(self.path(suffix), token)   # noqa: E731
-        out = [("view", get("")), ("new events", get(f"/events?after={self.since}")),
-               ("long-poll", get(f"/events?after={self.since}&wait=1")),
-               ("export", get("/export")), ("state", get(f"/state?version={version}"))]
+        get = lambda suffix: self.http.get(self.path(suffix), token)  # noqa: E731
+        out = [
+            ("view", get("")),
+            ("new events", get(f"/events?after={self.since}")),
+            ("long-poll", get(f"/events?after={self.since}&wait=1")),
+            ("export", get("/export")),
+            ("state", get(f"/state?version={version}")),
+        ]
         log: list[Any] = []
         while len(log) < version:
             status, _, page = get(f"/events?after={len(log)}&limit=500")
@@ -113,44 +129,73 @@ class Table:
             log += page["events"]
         out.append(("event log", (200, None, log)))
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        stream = self.client.get(self.path(f"/events/stream?max_s=0&after={self.since}"), headers=headers)
+        stream = self.client.get(
+            self.path(f"/events/stream?max_s=0&after={self.since}"), headers=headers
+        )
         out.append(("SSE", (stream.status_code, None, sse_payloads(stream.get_data(as_text=True)))))
-        stream = self.client.get(self.path(f"/events/stream?max_s=0&views=true&after={self.since}"),
-                                 headers=headers)
+        stream = self.client.get(
+            self.path(f"/events/stream?max_s=0&views=true&after={self.since}"), headers=headers
+        )
         payloads = sse_payloads(stream.get_data(as_text=True))
-        assert self.since == version or any("seat_state" in p for p in payloads if isinstance(p, dict)), \
-            "views=true carries no seat_state"
+        assert self.since == version or any(
+            "seat_state" in p for p in payloads if isinstance(p, dict)
+        ), "views=true carries no seat_state"
         out.append(("SSE views", (stream.status_code, None, payloads)))
-        players = [("profile", self.http.get(f"/v1/players/{self.player_id}", token)),
-                   ("history", self.http.get(f"/v1/players/{self.player_id}/matches", token)),
-                   ("leaderboard", self.http.get(f"/v1/games/{self.game}/leaderboard", token))]
+        players = [
+            ("profile", self.http.get(f"/v1/players/{self.player_id}", token)),
+            ("history", self.http.get(f"/v1/players/{self.player_id}/matches", token)),
+            ("leaderboard", self.http.get(f"/v1/games/{self.game}/leaderboard", token)),
+        ]
         for name, (status, _, body) in players:
             assert status == 200, (name, body)
             text = json.dumps(body)
-            assert self.player_key not in text and not any(t in text for t in self.tokens.values()), name
+            assert self.player_key not in text and not any(
+                t in text for t in self.tokens.values()
+            ), name
         out += players
         if viewer is not None:
             status, _, legal = get("/legal-actions")
-            out += [("legal actions", (status, None, legal)),
-                    ("past state", get(f"/state?version={self.rng.randint(1, version)}")),
-                    ("invalid command", self.http.post(self.path("/actions"), {"type": "no_such_move"}, token))]
+            out += [
+                ("legal actions", (status, None, legal)),
+                ("past state", get(f"/state?version={self.rng.randint(1, version)}")),
+                (
+                    "invalid command",
+                    self.http.post(self.path("/actions"), {"type": "no_such_move"}, token),
+                ),
+            ]
             if legal["actions"]:
                 self.last_actions[viewer] = legal["actions"]
                 stale = {**legal["actions"][0], "expected_version": version - 1}
-                out.append(("version conflict", self.http.post(self.path("/actions"), stale, token)))
-            if viewer in self.sent:   # an idempotent replay answers the head's representation
+                out.append(
+                    ("version conflict", self.http.post(self.path("/actions"), stale, token))
+                )
+            if viewer in self.sent:  # an idempotent replay answers the head's representation
                 command, key = self.sent[viewer]
-                out.append(("replayed representation", self.http.post(
-                    self.path("/actions"), command, token, headers={"Idempotency-Key": key, **PREFER})))
+                out.append(
+                    (
+                        "replayed representation",
+                        self.http.post(
+                            self.path("/actions"),
+                            command,
+                            token,
+                            headers={"Idempotency-Key": key, **PREFER},
+                        ),
+                    )
+                )
             probe = self.rule_breaking(self.last_actions.get(viewer, []))
             if probe is not None:
                 out.append(("rule error", self.http.post(self.path("/actions"), probe, token)))
         for name, (status, _, body) in out:
             assert status < 500, (name, body)
-            expected = 403 if name == "state" and viewer is None else 409 if name == "export" else None
+            expected = (
+                403 if name == "state" and viewer is None else 409 if name == "export" else None
+            )
             assert expected is None or status == expected, (name, status, body)
-            assert status >= 400 or name not in ("invalid command", "version conflict", "rule error"), \
-                f"{name} was accepted: {body}"
+            assert status >= 400 or name not in (
+                "invalid command",
+                "version conflict",
+                "rule error",
+            ), f"{name} was accepted: {body}"
         return [(name, body) for name, (_, _, body) in out]
 
     @staticmethod
@@ -171,15 +216,19 @@ class Table:
             self.compared += len(self.knowledge.forbidden(viewer))
             for name, body in self.answers(viewer):
                 leaks = self.knowledge.leaks(body, viewer)
-                assert not leaks, f"{name} to {'spectator' if viewer is None else f'seat {viewer}'}: {leaks}"
+                assert not leaks, (
+                    f"{name} to {'spectator' if viewer is None else f'seat {viewer}'}: {leaks}"
+                )
         self.since = self.knowledge.version
         self.rounds += 1
 
 
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
-def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(http, client, embedded_service, game):
+def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(
+    http, client, embedded_service, game
+):
     table = Table(http, client, embedded_service, game, random.Random(2024))
-    every = settings(game).leak_check_every      # commands between two rounds of checks
+    every = settings(game).leak_check_every  # commands between two rounds of checks
     table.check()
     commands = 0
     while not table.finished:
@@ -188,4 +237,4 @@ def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(http, clie
         commands += 1
         if (commands % every == 0 or table.knowledge.tied()) and not table.finished:
             table.check()
-    assert table.rounds >= 2 and table.compared > 300   # many secrets really were compared
+    assert table.rounds >= 2 and table.compared > 300  # many secrets really were compared

@@ -4,6 +4,7 @@ gets the same answer — the same match, the same seat tokens — with
 ``Idempotent-Replayed: true``; nothing is created or claimed twice; the same key with
 another body is 422 ``idempotency_key_reused``; tokens are never stored (only derived from
 the key: :mod:`service.usecases.idempotency`)."""
+
 from __future__ import annotations
 
 import threading
@@ -39,27 +40,32 @@ def test_a_repeated_join_answers_the_same_token_and_claims_once(client, embedded
     match = create(http, [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])
     mid = match["match_id"]
     headers = key()
-    status, first_headers, first = http.post(f"/v1/matches/{mid}/seats/1/join",
-                                             {"name": "Ann"}, headers=headers)
+    status, first_headers, first = http.post(
+        f"/v1/matches/{mid}/seats/1/join", {"name": "Ann"}, headers=headers
+    )
     assert status == 200 and "Idempotent-Replayed" not in first_headers
     version = http.get(f"/v1/matches/{mid}")[2]["version"]
     # the answer was lost: the same request again
-    status, again_headers, again = http.post(f"/v1/matches/{mid}/seats/1/join",
-                                             {"name": "Ann"}, headers=headers)
+    status, again_headers, again = http.post(
+        f"/v1/matches/{mid}/seats/1/join", {"name": "Ann"}, headers=headers
+    )
     assert status == 200, again
     assert again == first and again_headers["Idempotent-Replayed"] == "true"
-    assert http.get(f"/v1/matches/{mid}")[2]["version"] == version   # one SeatJoined
+    assert http.get(f"/v1/matches/{mid}")[2]["version"] == version  # one SeatJoined
     assert http.get(f"/v1/matches/{mid}/legal-actions", first["token"])[0] == 200
     # the same key with another body: 422; another key: the seat is taken
-    status, _, problem = http.post(f"/v1/matches/{mid}/seats/1/join", {"name": "Bob"},
-                                   headers=headers)
+    status, _, problem = http.post(
+        f"/v1/matches/{mid}/seats/1/join", {"name": "Bob"}, headers=headers
+    )
     assert (status, problem["code"]) == (422, "idempotency_key_reused")
-    status, _, problem = http.post(f"/v1/matches/{mid}/seats/1/join", {"name": "Ann"},
-                                   headers=key())
+    status, _, problem = http.post(
+        f"/v1/matches/{mid}/seats/1/join", {"name": "Ann"}, headers=key()
+    )
     assert (status, problem["code"]) == (409, "seat_taken")
     # the key is bound to its seat: on seat 2 it is a new join
-    status, _, other = http.post(f"/v1/matches/{mid}/seats/2/join", {"name": "Ann"},
-                                 headers=headers)
+    status, _, other = http.post(
+        f"/v1/matches/{mid}/seats/2/join", {"name": "Ann"}, headers=headers
+    )
     assert status == 200 and other["token"] != first["token"]
     # the token is stored nowhere in Redis, only its digest
     redis = embedded_service.redis
@@ -87,8 +93,9 @@ def test_racing_repeats_of_one_join_both_get_the_seat(client):
     headers, answers = key(), []
 
     def call():
-        answers.append(http.post(f"/v1/matches/{mid}/seats/1/join", {"name": "Zed"},
-                                 headers=headers))
+        answers.append(
+            http.post(f"/v1/matches/{mid}/seats/1/join", {"name": "Zed"}, headers=headers)
+        )
 
     threads = [threading.Thread(target=call) for _ in range(4)]
     for thread in threads:
@@ -98,8 +105,9 @@ def test_racing_repeats_of_one_join_both_get_the_seat(client):
     assert [a[0] for a in answers] == [200] * 4, answers
     assert len({a[2]["token"] for a in answers}) == 1
     assert len({a[2]["version"] for a in answers}) == 1
-    joined = [e for e in http.get(f"/v1/matches/{mid}/events")[2]["events"]
-              if e["type"] == "SeatJoined"]
+    joined = [
+        e for e in http.get(f"/v1/matches/{mid}/events")[2]["events"] if e["type"] == "SeatJoined"
+    ]
     assert len(joined) == 1
 
 
@@ -162,23 +170,31 @@ def test_a_repeated_fork_answers_the_same_match(client):
     mid, _ = finished_match(http)
     end = http.get(f"/v1/matches/{mid}")[2]["version"]
     headers = key()
-    status, first_headers, first = http.post(f"/v1/matches/{mid}/fork", {"version": end},
-                                             headers=headers)
+    status, first_headers, first = http.post(
+        f"/v1/matches/{mid}/fork", {"version": end}, headers=headers
+    )
     assert status == 201, first
     assert any("token" in seat for seat in first["seats"])
-    status, again_headers, again = http.post(f"/v1/matches/{mid}/fork", {"version": end},
-                                             headers=headers)
+    status, again_headers, again = http.post(
+        f"/v1/matches/{mid}/fork", {"version": end}, headers=headers
+    )
     assert status == 201 and again == first and again_headers["Idempotent-Replayed"] == "true"
-    status, _, problem = http.post(f"/v1/matches/{mid}/fork", {
-        "version": end, "seats": [{"kind": "human"}, {"kind": "bot"}]}, headers=headers)
+    status, _, problem = http.post(
+        f"/v1/matches/{mid}/fork",
+        {"version": end, "seats": [{"kind": "human"}, {"kind": "bot"}]},
+        headers=headers,
+    )
     assert (status, problem["code"]) == (422, "idempotency_key_reused")
 
 
 @pytest.mark.parametrize("kind", ["human", "open"])
 def test_a_repeated_rematch_answers_the_same_token(client, kind):
     http = Http(client)
-    seats = [{"kind": "human"}, {"kind": "human"}] if kind == "human" else \
-        [{"kind": "human"}, {"kind": "open"}]
+    seats = (
+        [{"kind": "human"}, {"kind": "human"}]
+        if kind == "human"
+        else [{"kind": "human"}, {"kind": "open"}]
+    )
     match = create(http, seats)
     mid, tokens = match["match_id"], tokens_of(match)
     if kind == "open":
@@ -187,13 +203,15 @@ def test_a_repeated_rematch_answers_the_same_token(client, kind):
     for seat in (0, 1):
         if http.get(f"/v1/matches/{mid}")[2]["status"] != "finished":
             assert http.post(f"/v1/matches/{mid}/resign", token=tokens[seat])[0] == 200
-    headers = {"Idempotency-Key": "r"}   # scoped by the bearer's seat: any length
-    status, first_headers, first = http.post(f"/v1/matches/{mid}/rematch", token=tokens[1],
-                                             headers=headers)
+    headers = {"Idempotency-Key": "r"}  # scoped by the bearer's seat: any length
+    status, first_headers, first = http.post(
+        f"/v1/matches/{mid}/rematch", token=tokens[1], headers=headers
+    )
     assert status == 201 and "Idempotent-Replayed" not in first_headers, first
     version = http.get(f"/v1/matches/{first['match_id']}")[2]["version"]
-    status, again_headers, again = http.post(f"/v1/matches/{mid}/rematch", token=tokens[1],
-                                             headers=headers)
+    status, again_headers, again = http.post(
+        f"/v1/matches/{mid}/rematch", token=tokens[1], headers=headers
+    )
     assert status == 201 and again == first, again
     assert again_headers["Idempotent-Replayed"] == "true"
     assert http.get(f"/v1/matches/{first['match_id']}")[2]["version"] == version
@@ -212,8 +230,11 @@ def test_keyed_create_join_rematch_fork_on_real_redis_and_cluster(live_server, s
     pipeline stays in one slot of a Redis Cluster."""
     http = Http(live_server.url)
     headers = key()
-    body = {"game": GAME, "seats": [{"kind": "human"}, {"kind": "open"}],
-            "options": {"objectives": "starter"}}
+    body = {
+        "game": GAME,
+        "seats": [{"kind": "human"}, {"kind": "open"}],
+        "options": {"objectives": "starter"},
+    }
     first = http.post("/v1/matches", body, headers=headers)
     again = http.post("/v1/matches", body, headers=headers)
     assert first[0] == again[0] == 201 and first[2] == again[2]
@@ -228,12 +249,19 @@ def test_keyed_create_join_rematch_fork_on_real_redis_and_cluster(live_server, s
         if http.get(f"/v1/matches/{mid}")[2]["status"] != "finished":
             assert http.post(f"/v1/matches/{mid}/resign", token=tokens[seat])[0] == 200
     for seat in (0, 1):
-        answers = [http.post(f"/v1/matches/{mid}/rematch", token=tokens[seat],
-                             headers={"Idempotency-Key": f"rematch-{seat}"}) for _ in range(2)]
+        answers = [
+            http.post(
+                f"/v1/matches/{mid}/rematch",
+                token=tokens[seat],
+                headers={"Idempotency-Key": f"rematch-{seat}"},
+            )
+            for _ in range(2)
+        ]
         assert answers[0][2] == answers[1][2] and answers[0][2]["seat"] == seat, answers
         assert answers[1][1]["Idempotent-Replayed"] == "true"
     end = http.get(f"/v1/matches/{mid}")[2]["version"]
     fork_key = key()
-    forks = [http.post(f"/v1/matches/{mid}/fork", {"version": end}, headers=fork_key)
-             for _ in range(2)]
+    forks = [
+        http.post(f"/v1/matches/{mid}/fork", {"version": end}, headers=fork_key) for _ in range(2)
+    ]
     assert forks[0][0] == forks[1][0] == 201 and forks[0][2] == forks[1][2]

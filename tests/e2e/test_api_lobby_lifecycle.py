@@ -1,5 +1,6 @@
 """The lobby, unlisted and spectator-less matches, resign and rematch over HTTP (embedded
 app with its worker threads)."""
+
 from __future__ import annotations
 
 import threading
@@ -13,8 +14,9 @@ GAME = "ai-100-human"
 def test_lobby_endpoint_filters_pages_and_never_lists_unlisted(client):
     http = Http(client)
     listed = create(http, [{"kind": "human"}, {"kind": "open"}], game="dead-apocalypse")
-    hidden = create(http, [{"kind": "human"}, {"kind": "open"}], game="dead-apocalypse",
-                    unlisted=True)
+    hidden = create(
+        http, [{"kind": "human"}, {"kind": "open"}], game="dead-apocalypse", unlisted=True
+    )
     status, _, page = http.get("/v1/matches?game=dead-apocalypse&status=open&limit=100")
     assert status == 200
     ids = [i["match_id"] for i in page["items"]]
@@ -27,7 +29,7 @@ def test_lobby_endpoint_filters_pages_and_never_lists_unlisted(client):
     assert status == 200 and len(one["items"]) == 1 and one["next_cursor"]
     status, _, two = http.get(f"/v1/matches?limit=1&cursor={one['next_cursor']}")
     assert status == 200 and two["items"][0]["match_id"] != one["items"][0]["match_id"]
-    assert http.get(f"/v1/matches/{hidden['match_id']}")[0] == 200   # reachable by id
+    assert http.get(f"/v1/matches/{hidden['match_id']}")[0] == 200  # reachable by id
     for bad in ("status=lost", "limit=0", "cursor=%21%21", "open_seat=yes", "colour=red"):
         status, _, problem = http.get(f"/v1/matches?{bad}")
         assert status == 400 and problem["code"] in ("validation_error", "invalid_cursor"), bad
@@ -44,9 +46,8 @@ def test_spectators_false_is_403_for_every_tokenless_read_while_running(client):
     assert http.get(f"/v1/matches/{mid}", tokens[0])[0] == 200
     assert http.get(f"/v1/matches/{mid}/export")[2]["code"] == "match_running"
     status, _, body = http.post(f"/v1/matches/{mid}/resign", token=tokens[0])
-    assert status == 200 and [e["type"] for e in body["events"]] == ["SeatResigned",
-                                                                     "MatchEnded"]
-    view = http.get(f"/v1/matches/{mid}")[2]           # public after the end, like the seed
+    assert status == 200 and [e["type"] for e in body["events"]] == ["SeatResigned", "MatchEnded"]
+    view = http.get(f"/v1/matches/{mid}")[2]  # public after the end, like the seed
     assert view["status"] == "finished" and view["result"]["winners"] == [1]
     status, _, log = http.get(f"/v1/matches/{mid}/export")
     assert status == 200 and http.post("/v1/replays", log)[2]["valid"] is True
@@ -74,11 +75,20 @@ def test_resign_needs_a_seat_token_and_a_resigned_seat_is_played_by_the_worker(c
 
 def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(client):
     http = Http(client)
-    match = create(http, [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"},
-                          {"kind": "bot", "bot": "greedy"}])
+    match = create(
+        http,
+        [
+            {"kind": "human", "name": "a"},
+            {"kind": "human", "name": "b"},
+            {"kind": "bot", "bot": "greedy"},
+        ],
+    )
     mid, tokens = match["match_id"], tokens_of(match)
     assert http.post(f"/v1/matches/{mid}/rematch", token=tokens[0])[2]["code"] == "match_running"
-    for seat in (0, 1):   # (the worker plays resigned seat 0 meanwhile: resign re-decides a lost race)
+    for seat in (
+        0,
+        1,
+    ):  # (the worker plays resigned seat 0 meanwhile: resign re-decides a lost race)
         status, _, body = http.post(f"/v1/matches/{mid}/resign", token=tokens[seat])
         assert status == 200, body
     assert http.get(f"/v1/matches/{mid}")[2]["status"] == "finished"

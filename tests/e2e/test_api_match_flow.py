@@ -1,6 +1,7 @@
 """A whole ai-100-human match over HTTP, humans picking from legal-actions, bots in the
 embedded workers: result, seed reveal (sha256(seed) == commitment), export -> replay
 verification, time travel, fork, SSE and long-poll."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,14 +14,20 @@ import pytest
 
 from tests.e2e.http_helpers import create, open_table, play_until_finished, verified_export
 
-SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human"},
-         {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+SEATS = [
+    {"kind": "human", "name": "Ada"},
+    {"kind": "human"},
+    {"kind": "bot", "bot": "random"},
+    {"kind": "bot", "bot": "greedy"},
+]
 
 
 @pytest.fixture(scope="module")
 def finished(app, embedded_service):
     """``(http, match_id, tokens, final view)`` of one match played to the end."""
-    http, created, tokens = open_table(app, embedded_service, SEATS, options={"objectives": "starter"})
+    http, created, tokens = open_table(
+        app, embedded_service, SEATS, options={"objectives": "starter"}
+    )
     assert sorted(tokens) == [0, 1]
     assert [s["kind"] for s in created["seats"]] == ["human", "human", "bot", "bot"]
     view = play_until_finished(http, created["match_id"], tokens, random.Random(7))
@@ -39,8 +46,9 @@ def test_match_finishes_with_a_result_and_reveals_the_committed_seed(finished):
 
 def test_a_finished_match_accepts_no_command(finished):
     http, match_id, tokens, view, _ = finished
-    status, _, body = http.post(f"/v1/matches/{match_id}/actions",
-                                {"type": "draft", "card": "001"}, tokens[0])
+    status, _, body = http.post(
+        f"/v1/matches/{match_id}/actions", {"type": "draft", "card": "001"}, tokens[0]
+    )
     assert (status, body["code"]) == (409, "match_finished")
     assert http.get(f"/v1/matches/{match_id}")[2]["version"] == view["version"]
     assert http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])[2]["actions"] == []
@@ -72,12 +80,18 @@ def test_state_at_a_past_version_and_fork(finished):
 
     _, _, log = http.get(f"/v1/matches/{match_id}/export")
     events = log["events"]
-    inside = next(e["version"] for e, nxt in pairwise(events)
-                  if e["cause"] != "setup" and e["command_id"] == nxt["command_id"])
+    inside = next(
+        e["version"]
+        for e, nxt in pairwise(events)
+        if e["cause"] != "setup" and e["command_id"] == nxt["command_id"]
+    )
     status, _, problem = http.post(f"/v1/matches/{match_id}/fork", {"version": inside})
     assert (status, problem["code"]) == (422, "not_a_batch_boundary")
-    boundary = next(e["version"] for e, nxt in pairwise(events)
-                    if e["version"] >= 20 and e["command_id"] != nxt["command_id"])
+    boundary = next(
+        e["version"]
+        for e, nxt in pairwise(events)
+        if e["version"] >= 20 and e["command_id"] != nxt["command_id"]
+    )
     status, headers, forked = http.post(f"/v1/matches/{match_id}/fork", {"version": boundary})
     assert status == 201 and headers["Location"].endswith(f"/v1/matches/{forked['match_id']}")
     assert forked["match_id"] != match_id and forked["version"] == boundary
@@ -100,8 +114,11 @@ def sse_frames(text: str) -> list[dict[str, str]]:
     """Parse an SSE body into messages (``id``, ``event``, ``data``); comments dropped."""
     frames = []
     for block in text.split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines()
-                      if line and not line.startswith(":") and ": " in line)
+        fields = dict(
+            line.split(": ", 1)
+            for line in block.splitlines()
+            if line and not line.startswith(":") and ": " in line
+        )
         if "data" in fields:
             frames.append(fields)
     return frames
@@ -109,17 +126,20 @@ def sse_frames(text: str) -> list[dict[str, str]]:
 
 def test_sse_stream_delivers_every_event_in_order_and_resumes(finished, client):
     http, match_id, tokens, view, _ = finished
-    response = client.get(f"/v1/matches/{match_id}/events/stream?max_s=5",
-                          headers={"Authorization": f"Bearer {tokens[0]}"})
+    response = client.get(
+        f"/v1/matches/{match_id}/events/stream?max_s=5",
+        headers={"Authorization": f"Bearer {tokens[0]}"},
+    )
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     frames = sse_frames(response.get_data(as_text=True))
     assert [int(f["id"]) for f in frames] == list(range(1, view["version"] + 1))
     _, _, page = http.get(f"/v1/matches/{match_id}/events?limit=500", tokens[0])
-    assert [json.loads(f["data"]) for f in frames][:len(page["events"])] == page["events"]
+    assert [json.loads(f["data"]) for f in frames][: len(page["events"])] == page["events"]
     assert all(f["event"] == json.loads(f["data"])["type"] for f in frames)
 
-    resumed = client.get(f"/v1/matches/{match_id}/events/stream",
-                         headers={"Last-Event-ID": str(view["version"] - 3)})
+    resumed = client.get(
+        f"/v1/matches/{match_id}/events/stream", headers={"Last-Event-ID": str(view["version"] - 3)}
+    )
     ids = [int(f["id"]) for f in sse_frames(resumed.get_data(as_text=True))]
     assert ids == [view["version"] - 2, view["version"] - 1, view["version"]]
 

@@ -2,6 +2,7 @@
 end: the mode follows the seat count, the views show the neutral grid / the solo draft
 grid and rating, the discard step is an ordinary command, and both exports verify on
 POST /v1/replays."""
+
 from __future__ import annotations
 
 import random
@@ -15,9 +16,12 @@ from tests.e2e.http_helpers import open_table, play_until_finished, verified_exp
 @pytest.fixture(scope="module")
 def duo(app, embedded_service):
     """``(http, match_id, tokens, final view)`` of a 2-player match: a human vs greedy."""
-    http, created, tokens = open_table(app, embedded_service, [{"kind": "human", "name": "Ada"},
-                                                               {"kind": "bot", "bot": "greedy"}],
-                                       options={"objectives": "starter"})
+    http, created, tokens = open_table(
+        app,
+        embedded_service,
+        [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}],
+        options={"objectives": "starter"},
+    )
     status, _, first = http.get(f"/v1/matches/{created['match_id']}", tokens[0])
     assert status == 200 and first["view"]["mode"] == "duo"
     assert len(first["view"]["neutral_grid"]) == 6

@@ -1,5 +1,6 @@
 """Issue 22 over HTTP: players, seat binding by player key, profiles, histories and
 leaderboards; their bad input and access errors (problem+json with stable codes)."""
+
 from __future__ import annotations
 
 import logging
@@ -26,34 +27,49 @@ def _player(http, prefix="Pat"):
 
 
 def _duel(http, key, rated=True):
-    status, _, body = http.post("/v1/matches", {"game": "duel", "seats": [
-        {"kind": "human"}, {"kind": "open"}], "options": {"tricks": 1}, "rated": rated}, key)
+    status, _, body = http.post(
+        "/v1/matches",
+        {
+            "game": "duel",
+            "seats": [{"kind": "human"}, {"kind": "open"}],
+            "options": {"tricks": 1},
+            "rated": rated,
+        },
+        key,
+    )
     assert status == 201, body
     return body
 
 
-def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboard(http, embedded_service):
+def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboard(
+    http, embedded_service
+):
     ann, bob = _player(http, "Ann"), _player(http, "Bob")
     created = _duel(http, ann["key"])
     mid = created["match_id"]
     assert created["seats"][0]["player"] == ann["player_id"] and "token" in created["seats"][0]
     status, _, joined = http.post(f"/v1/matches/{mid}/seats/1/join", None, bob["key"])
     assert status == 200, joined
-    for key in (ann["key"], bob["key"]):          # each player key acts for its own seat
+    for key in (ann["key"], bob["key"]):  # each player key acts for its own seat
         status, _, legal = http.get(f"/v1/matches/{mid}/legal-actions", key)
         assert status == 200, legal
         status, _, done = http.post(f"/v1/matches/{mid}/actions", legal["actions"][0], key)
         assert status == 200, done
     status, _, view = http.get(f"/v1/matches/{mid}")
     assert view["status"] == "finished"
-    assert embedded_service.match_ended(mid)["rated"] is True or \
-        embedded_service.match_ended(mid)["folded"] == 0
+    assert (
+        embedded_service.match_ended(mid)["rated"] is True
+        or embedded_service.match_ended(mid)["folded"] == 0
+    )
     status, headers, board = http.get("/v1/games/duel/leaderboard?mode=2p&limit=100")
     assert status == 200 and headers["ETag"]
     mine = {e["player_id"]: e for e in board["items"] if e["kind"] == "player"}
-    assert mine[ann["player_id"]]["matches"] == 1 and mine[bob["player_id"]]["name"].startswith("Bob")
-    status, _, _ = http.get("/v1/games/duel/leaderboard?mode=2p&limit=100",
-                            headers={"If-None-Match": headers["ETag"]})
+    assert mine[ann["player_id"]]["matches"] == 1 and mine[bob["player_id"]]["name"].startswith(
+        "Bob"
+    )
+    status, _, _ = http.get(
+        "/v1/games/duel/leaderboard?mode=2p&limit=100", headers={"If-None-Match": headers["ETag"]}
+    )
     assert status == 304
     status, _, profile = http.get(f"/v1/players/{ann['player_id']}")
     assert status == 200 and profile["played"] == 1 and profile["ratings"][0]["history"]
@@ -63,8 +79,14 @@ def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboa
     assert [s["player"] for s in log["seats"]] == [ann["player_id"], bob["player_id"]]
 
 
-@pytest.mark.parametrize("path", ["/v1/players/0123456789abcdef", "/v1/players/not-an-id",
-                                  "/v1/players/0123456789abcdef/matches"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/players/0123456789abcdef",
+        "/v1/players/not-an-id",
+        "/v1/players/0123456789abcdef/matches",
+    ],
+)
 def test_an_unknown_player_is_404(http, path):
     status, headers, body = http.get(path)
     assert status == 404 and body["code"] == "player_not_found"
@@ -85,25 +107,32 @@ def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(ht
     status, _, rotated = http.post(f"/v1/players/{ann['player_id']}/key", None, ann["key"])
     assert status == 200 and rotated["key"] != ann["key"]
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", ann["key"])
-    assert status == 401                       # the old key stopped working
+    assert status == 401  # the old key stopped working
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", rotated["key"])
     assert status == 200
 
 
-@pytest.mark.parametrize("body,code,status", [
-    ({"name": "Greedy"}, "player_name_reserved", 422),
-    ({"name": "a\u0007b"}, "invalid_player_name", 422),
-    ({"name": "x" * 40}, "invalid_player_name", 422),
-    ({}, "validation_error", 400), ({"name": 7}, "validation_error", 400),
-    ({"name": "ok", "extra": 1}, "validation_error", 400)])
+@pytest.mark.parametrize(
+    "body,code,status",
+    [
+        ({"name": "Greedy"}, "player_name_reserved", 422),
+        ({"name": "a\u0007b"}, "invalid_player_name", 422),
+        ({"name": "x" * 40}, "invalid_player_name", 422),
+        ({}, "validation_error", 400),
+        ({"name": 7}, "validation_error", 400),
+        ({"name": "ok", "extra": 1}, "validation_error", 400),
+    ],
+)
 def test_bad_player_bodies(http, body, code, status):
     got, _, problem = http.post("/v1/players", body)
     assert got == status and problem["code"] == code, problem
 
 
 def test_rated_without_a_player_key_and_bad_leaderboard_queries(http):
-    status, _, body = http.post("/v1/matches", {"game": "duel", "seats": [
-        {"kind": "human"}, {"kind": "open"}], "rated": True})
+    status, _, body = http.post(
+        "/v1/matches",
+        {"game": "duel", "seats": [{"kind": "human"}, {"kind": "open"}], "rated": True},
+    )
     assert status == 422 and body["code"] == "rated_match_refused"
     assert http.get("/v1/games/duel/leaderboard?mode=9p")[2]["code"] == "unknown_mode"
     assert http.get("/v1/games/nope/leaderboard")[0] == 404
@@ -132,13 +161,15 @@ def test_a_player_key_is_never_logged(http):
         _duel(http, player["key"], rated=False)
         rotated = http.post(f"/v1/players/{player['player_id']}/key", None, player["key"])[2]
     finally:
-        for lg, level in zip(loggers, levels):
+        for lg, level in zip(loggers, levels, strict=True):
             lg.removeHandler(handler)
             lg.setLevel(level)
     # the access log keeps the path and documented query only (the key travels in the
     # Authorization header, never logged); a key pasted into a query string is masked
-    lines = handler.lines + [loggable_target(f"/v1/players/{player['player_id']}/key", ""),
-                             loggable_target("/v1/players", f"key={rotated['key']}")]
+    lines = handler.lines + [
+        loggable_target(f"/v1/players/{player['player_id']}/key", ""),
+        loggable_target("/v1/players", f"key={rotated['key']}"),
+    ]
     text = "\n".join(lines)
     for key in (player["key"], rotated["key"]):
         assert key.split(".")[2] not in text

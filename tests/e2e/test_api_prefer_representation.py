@@ -5,6 +5,7 @@ All seats human and no worker involved, so nothing moves between a POST and the 
 check it: the representation equals what ``GET /v1/matches/{id}`` and ``GET
 .../legal-actions`` answer right after, for every game, until the end of a match played
 only from the answers (one request per move)."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,14 @@ def _now(http, mid: str, token: str) -> dict:
     assert status == 200, match
     status, _, legal = http.get(f"/v1/matches/{mid}/legal-actions", token)
     assert status == 200, legal
-    return {"game": match["game"], "view": match["view"], "pending": match["pending"],
-            "status": match["status"], "result": match["result"], "legal_actions": legal}
+    return {
+        "game": match["game"],
+        "view": match["view"],
+        "pending": match["pending"],
+        "status": match["status"],
+        "result": match["result"],
+        "legal_actions": legal,
+    }
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
@@ -43,8 +50,9 @@ def test_a_match_played_from_the_answers_alone_equals_the_gets(http, game):
     created = create(http, _seats(game), game, options=GAME_OPTIONS[game])
     mid, tokens = created["match_id"], tokens_of(created)
     rng = random.Random(13)
-    legal = {seat: http.get(f"/v1/matches/{mid}/legal-actions", tok)[2]
-             for seat, tok in tokens.items()}
+    legal = {
+        seat: http.get(f"/v1/matches/{mid}/legal-actions", tok)[2] for seat, tok in tokens.items()
+    }
     moves = 0
     for _ in range(3000):
         ready = [s for s, la in legal.items() if la["actions"]]
@@ -52,8 +60,12 @@ def test_a_match_played_from_the_answers_alone_equals_the_gets(http, game):
             break
         seat = rng.choice(ready)
         command = dict(rng.choice(legal[seat]["actions"]), decision_id=legal[seat]["decision_id"])
-        status, headers, body = http.post(f"/v1/matches/{mid}/actions", command, tokens[seat],
-                                          headers={**PREFER, "Idempotency-Key": f"k{moves}"})
+        status, headers, body = http.post(
+            f"/v1/matches/{mid}/actions",
+            command,
+            tokens[seat],
+            headers={**PREFER, "Idempotency-Key": f"k{moves}"},
+        )
         assert status == 200, (command, body)
         assert headers["Preference-Applied"] == "return=representation"
         assert "Prefer" in headers["Vary"]
@@ -61,7 +73,7 @@ def test_a_match_played_from_the_answers_alone_equals_the_gets(http, game):
         assert {k: body[k] for k in ("game", *FIELDS)} == _now(http, mid, tokens[seat])
         moves += 1
         legal[seat] = body["legal_actions"]
-        for other in legal:             # another seat's next actions changed with this move
+        for other in legal:  # another seat's next actions changed with this move
             if other != seat:
                 legal[other] = http.get(f"/v1/matches/{mid}/legal-actions", tokens[other])[2]
         if body["status"] != "running":
@@ -72,14 +84,23 @@ def test_a_match_played_from_the_answers_alone_equals_the_gets(http, game):
 
 
 def test_without_the_preference_the_answer_is_minimal_and_a_replay_represents_the_head(http):
-    created = create(http, _seats("ai-100-human"), "ai-100-human",
-                     options=GAME_OPTIONS["ai-100-human"])
+    created = create(
+        http, _seats("ai-100-human"), "ai-100-human", options=GAME_OPTIONS["ai-100-human"]
+    )
     mid, tokens = created["match_id"], tokens_of(created)
     first = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]["actions"][0]
-    for prefer in ({}, {"Prefer": "return=minimal"}, {"Prefer": "respond-async, wait=5"},
-                   {"Prefer": "return=minimal, return=representation"}):
-        status, headers, body = http.post(f"/v1/matches/{mid}/actions", first, tokens[0],
-                                          headers={**prefer, "Idempotency-Key": "same"})
+    for prefer in (
+        {},
+        {"Prefer": "return=minimal"},
+        {"Prefer": "respond-async, wait=5"},
+        {"Prefer": "return=minimal, return=representation"},
+    ):
+        status, headers, body = http.post(
+            f"/v1/matches/{mid}/actions",
+            first,
+            tokens[0],
+            headers={**prefer, "Idempotency-Key": "same"},
+        )
         assert status == 200, body
         assert set(body) == {"game", "version", "events"} and "Preference-Applied" not in headers
     # seat 1 acts, then seat 0 repeats its request asking for the representation: the
@@ -87,8 +108,11 @@ def test_without_the_preference_the_answer_is_minimal_and_a_replay_represents_th
     other = http.get(f"/v1/matches/{mid}/legal-actions", tokens[1])[2]["actions"][0]
     assert http.post(f"/v1/matches/{mid}/actions", other, tokens[1])[0] == 200
     status, headers, body = http.post(
-        f"/v1/matches/{mid}/actions", first, tokens[0],
-        headers={"Prefer": 'wait=1, RETURN="representation"; x=1', "Idempotency-Key": "same"})
+        f"/v1/matches/{mid}/actions",
+        first,
+        tokens[0],
+        headers={"Prefer": 'wait=1, RETURN="representation"; x=1', "Idempotency-Key": "same"},
+    )
     assert status == 200 and headers["Idempotent-Replayed"] == "true"
     assert headers["Preference-Applied"] == "return=representation"
     assert body["version"] < body["legal_actions"]["version"]
@@ -96,12 +120,16 @@ def test_without_the_preference_the_answer_is_minimal_and_a_replay_represents_th
 
 
 def test_a_refused_command_with_the_preference_is_the_same_problem(http):
-    created = create(http, _seats("ai-100-human"), "ai-100-human",
-                     options=GAME_OPTIONS["ai-100-human"])
+    created = create(
+        http, _seats("ai-100-human"), "ai-100-human", options=GAME_OPTIONS["ai-100-human"]
+    )
     mid, tokens = created["match_id"], tokens_of(created)
-    status, headers, body = http.post(f"/v1/matches/{mid}/actions",
-                                      {"type": "choose_ai_side", "card": "AI-99"}, tokens[0],
-                                      headers=PREFER)
+    status, headers, body = http.post(
+        f"/v1/matches/{mid}/actions",
+        {"type": "choose_ai_side", "card": "AI-99"},
+        tokens[0],
+        headers=PREFER,
+    )
     assert status == 422 and headers["Content-Type"].startswith("application/problem+json")
     assert "Preference-Applied" not in headers and "legal_actions" not in body
 
@@ -109,8 +137,9 @@ def test_a_refused_command_with_the_preference_is_the_same_problem(http):
 def _stream(http, mid: str, token: str | None, query: str) -> list[dict]:
     status, headers, text = http.get(f"/v1/matches/{mid}/events/stream?max_s=0&{query}", token)
     assert status == 200 and headers["Content-Type"].startswith("text/event-stream")
-    return [json.loads(line[len("data: "):]) for line in text.splitlines()
-            if line.startswith("data: ")]
+    return [
+        json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")
+    ]
 
 
 def test_the_seat_stream_with_views_carries_the_seat_state_after_each_batch(http):
@@ -122,8 +151,10 @@ def test_the_seat_stream_with_views_carries_the_seat_state_after_each_batch(http
         for token in tokens.values():
             legal = http.get(f"/v1/matches/{mid}/legal-actions", token)[2]
             if legal["actions"]:
-                assert http.post(f"/v1/matches/{mid}/actions", rng.choice(legal["actions"]),
-                                 token)[0] == 200
+                assert (
+                    http.post(f"/v1/matches/{mid}/actions", rng.choice(legal["actions"]), token)[0]
+                    == 200
+                )
     plain = _stream(http, mid, tokens[0], "after=0")
     assert plain and not any("seat_state" in e for e in plain)
     viewed = _stream(http, mid, tokens[0], "after=0&views=true")
@@ -134,7 +165,7 @@ def test_the_seat_stream_with_views_carries_the_seat_state_after_each_batch(http
     assert sorted(e["version"] for e in ends) == sorted(batches.values())
     last = viewed[-1]
     assert "seat_state" in last
-    assert last["seat_state"] == _now(http, mid, tokens[0])         # the head: decision_id too
+    assert last["seat_state"] == _now(http, mid, tokens[0])  # the head: decision_id too
     for e in ends[:-1]:
         assert e["seat_state"]["legal_actions"]["version"] == e["version"]
         status, _, past = http.get(f"/v1/matches/{mid}/state?version={e['version']}", tokens[0])
@@ -146,8 +177,13 @@ def test_the_seat_stream_with_views_carries_the_seat_state_after_each_batch(http
 
 
 def test_prefer_header_parsing_follows_rfc_7240():
-    assert _preferences(['return=representation']) == [("return", "representation")]
-    assert _preferences(['Return = "minimal" ; a=1, wait=10', 'handling=strict']) == [
-        ("return", "minimal"), ("wait", "10"), ("handling", "strict")]
-    assert _preferences(['foo="a,b;c", respond-async', ' , ']) == [
-        ("foo", "a,b;c"), ("respond-async", "")]
+    assert _preferences(["return=representation"]) == [("return", "representation")]
+    assert _preferences(['Return = "minimal" ; a=1, wait=10', "handling=strict"]) == [
+        ("return", "minimal"),
+        ("wait", "10"),
+        ("handling", "strict"),
+    ]
+    assert _preferences(['foo="a,b;c", respond-async', " , "]) == [
+        ("foo", "a,b;c"),
+        ("respond-async", ""),
+    ]

@@ -2,6 +2,7 @@
 ``ARENA_MAX_LOG_EVENTS`` events is a 413 ``too_many_events`` before any per-event work, and
 a bad envelope list is a 400 naming the first bad envelope only (issue 12: 100,000 empty
 events took ~18 s and answered 42 MB of per-event errors)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,9 +11,15 @@ from api.app import create_app
 from api.schemas import DEFAULT_MAX_LOG_EVENTS
 from tests.e2e.http_helpers import Http
 
-LOG_HEAD = {"format": "apocalypse-arena/log@1", "match_id": "m", "game": "ai-100-human",
-            "seats": [{"kind": "human"}], "options": {}, "seed": "00" * 32,
-            "seed_commitment": "0" * 64}
+LOG_HEAD = {
+    "format": "apocalypse-arena/log@1",
+    "match_id": "m",
+    "game": "ai-100-human",
+    "seats": [{"kind": "human"}],
+    "options": {},
+    "seed": "00" * 32,
+    "seed_commitment": "0" * 64,
+}
 
 
 def _finished_log(service) -> dict:
@@ -40,13 +47,16 @@ def test_a_bad_envelope_list_names_the_first_bad_envelope_only(client):
     assert "events[0].version" in problem["detail"]
 
 
-@pytest.mark.parametrize("edit, field", [
-    (lambda e: e.update(version=True), "version"),
-    (lambda e: e.update(seat="1"), "seat"),
-    (lambda e: e.update(cause="cheat"), "cause"),
-    (lambda e: e.update(hash="xyz"), "hash"),
-    (lambda e: e.pop("data"), "data"),
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda e: e.update(version=True), "version"),
+        (lambda e: e.update(seat="1"), "seat"),
+        (lambda e: e.update(cause="cheat"), "cause"),
+        (lambda e: e.update(hash="xyz"), "hash"),
+        (lambda e: e.pop("data"), "data"),
+    ],
+)
 def test_each_envelope_member_is_checked(client, embedded_service, edit, field):
     log = _finished_log(embedded_service)
     edit(log["events"][-1])
@@ -59,13 +69,24 @@ def test_each_envelope_member_is_checked(client, embedded_service, edit, field):
 def test_the_cap_is_a_setting_and_a_log_at_the_cap_verifies(embedded_service):
     log = _finished_log(embedded_service)
     count = len(log["events"])
-    at_cap = Http(create_app(embedded_service, {"TESTING": True, "ARENA_MAX_LOG_EVENTS": count,
-                                                "ARENA_RATE_LIMITS_ENABLED": "0"}).test_client())
+    at_cap = Http(
+        create_app(
+            embedded_service,
+            {"TESTING": True, "ARENA_MAX_LOG_EVENTS": count, "ARENA_RATE_LIMITS_ENABLED": "0"},
+        ).test_client()
+    )
     status, _, report = at_cap.post("/v1/replays", log)
     assert status == 200 and report["valid"] is True, report
-    below = Http(create_app(embedded_service, {"TESTING": True,
-                                               "ARENA_MAX_LOG_EVENTS": str(count - 1),
-                                               "ARENA_RATE_LIMITS_ENABLED": "0"}).test_client())
+    below = Http(
+        create_app(
+            embedded_service,
+            {
+                "TESTING": True,
+                "ARENA_MAX_LOG_EVENTS": str(count - 1),
+                "ARENA_RATE_LIMITS_ENABLED": "0",
+            },
+        ).test_client()
+    )
     status, _, problem = below.post("/v1/replays", log)
     assert (status, problem["code"], problem["cap"]) == (413, "too_many_events", count - 1)
 

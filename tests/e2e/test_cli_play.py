@@ -1,6 +1,7 @@
 """``arena play`` end to end: a separate process starts its embedded server (or talks to
 one served by the test) and plays seat 0 over the public HTTP API, for every game, with
 scripted stdin to the result; Ctrl-C (SIGINT) resigns the seat and ends the process."""
+
 from __future__ import annotations
 
 import os
@@ -30,17 +31,26 @@ def _env() -> dict[str, str]:
 
 
 def _arena(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args],
-                          cwd=ROOT, env=_env(), input=stdin, capture_output=True, text=True,
-                          timeout=PROCESS_TIMEOUT_S)
+    return subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", *args],
+        cwd=ROOT,
+        env=_env(),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT_S,
+    )
 
 
 def _cells(stdout: str) -> list[list[str]]:
     """The seat rows of the final result table (printed last), as cells."""
     assert "final result of match" in stdout
     final = stdout.rsplit("final result of match", 1)[1].split("where the VP came from", 1)[0]
-    rows = [[c.strip() for c in line.strip("│").split("│")]
-            for line in final.splitlines() if line.startswith("│ ")]
+    rows = [
+        [c.strip() for c in line.strip("│").split("│")]
+        for line in final.splitlines()
+        if line.startswith("│ ")
+    ]
     return [r for r in rows if len(r) >= 4 and r[1].isdigit()]
 
 
@@ -58,10 +68,14 @@ def test_auto_play_finishes_a_4_seat_match_against_3_greedy_bots():
     assert sum(row[2] == "bot (greedy)" for row in rows) == 3
     # AI: 100% Human: where each seat's VP came from, adding up to its VP
     parts = proc.stdout.rsplit("where the VP came from", 1)[1]
-    lines = [[c.strip() for c in line.strip("│").split("│")] for line in parts.splitlines() if line.startswith("│ ")]
+    lines = [
+        [c.strip() for c in line.strip("│").split("│")]
+        for line in parts.splitlines()
+        if line.startswith("│ ")
+    ]
     lines = [r for r in lines if len(r) == 6 and r[5].isdigit()]
     assert len(lines) == 4 and all(sum(map(int, r[1:5])) == int(r[5]) for r in lines)
-    assert all(all(cell for cell in row) for row in rows)          # no empty column
+    assert all(all(cell for cell in row) for row in rows)  # no empty column
     assert "winner" in proc.stdout
     assert "revealed seed" in proc.stdout
 
@@ -90,22 +104,23 @@ def test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result():
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "Solo Mode against the A.I.Toma (Boss): you are seat 0, no bots" in out
-    assert "resign     give up your seat" in out                       # the help
+    assert "resign     give up your seat" in out  # the help
     assert '"fight" is neither an action number' in out
     assert re.search(r"There is no action 999: choose a number from 1 to \d+\.", out)
     assert "Choose the faction " in out and "A.I.Toma: difficulty Boss" in out
     assert "your hand (6)" in out and "your slots - ammo" in out
     assert "Phase 2: Battle" in out and "battle card" in out
     menus = _menus(out)
-    assert menus and not any("{" in line for line in menus)        # words, never JSON
+    assert menus and not any("{" in line for line in menus)  # words, never JSON
     assert "against the A.I.Toma - its total strength" in out
     assert len(_cells(out)) == 1
 
 
 @pytest.mark.e2e
 def test_interactive_dead_apocalypse_to_the_result():
-    proc = _arena("play", "--game", "dead-apocalypse", "--seats", "2", "--bots", "random",
-                  stdin="1\n" * 5000)
+    proc = _arena(
+        "play", "--game", "dead-apocalypse", "--seats", "2", "--bots", "random", stdin="1\n" * 5000
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "co-operative game, 2 players, standard game: you are seat 0, 1 bot (random)" in out
@@ -136,20 +151,37 @@ def served(app, embedded_service):
 def test_ctrl_c_resigns_the_seat_and_ends_the_process(served, game):
     url, service = served
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cli.main import main; main()", "play", "--url", url,
-         "--game", game, "--seats", "2"],
-        cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-c",
+            "from cli.main import main; main()",
+            "play",
+            "--url",
+            url,
+            "--game",
+            game,
+            "--seats",
+            "2",
+        ],
+        cwd=ROOT,
+        env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         # a background shell may start us with SIGINT ignored: Python then never raises
         # KeyboardInterrupt, so give the child the default disposition (Python's handler)
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     output: list[str] = []
-    reader = threading.Thread(target=lambda: output.extend(iter(lambda: proc.stdout.read(1), "")),
-                              daemon=True)
+    reader = threading.Thread(
+        target=lambda: output.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True
+    )
     reader.start()
     try:
-        assert wait_for(lambda: "your choice (1-" in "".join(output), PROCESS_TIMEOUT_S, 0.2), \
+        assert wait_for(lambda: "your choice (1-" in "".join(output), PROCESS_TIMEOUT_S, 0.2), (
             "".join(output)[-3000:]
+        )
         match_id = re.search(r"match (\w{20}) \(", "".join(output)).group(1)
         assert service.match_view(match_id, 0)["resigned"] == []
         proc.send_signal(signal.SIGINT)

@@ -14,6 +14,7 @@ game's ``random`` bot, whose turn jobs run in this process (RQ on the standalone
 Redis). At the end: the export verifies (``POST /v1/replays``), the lobby lists the match
 as finished, and the running index no longer holds it.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,15 +26,14 @@ from service import bootstrap
 from tests.e2e.http_helpers import Http, create, tokens_of
 from tests.support.runtime import drain
 
-pytestmark = [pytest.mark.e2e,
-              pytest.mark.parametrize("store_kind", ["cluster"], indirect=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.parametrize("store_kind", ["cluster"], indirect=True)]
 
 GAMES = sorted(registry())
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_played_to_the_end_exports_and_verifies(live_server, store_kind, game):
-    bootstrap.install(live_server.service)   # the in-process bot jobs use it
+    bootstrap.install(live_server.service)  # the in-process bot jobs use it
     http = Http(live_server.url)
     created = create(http, [{"kind": "human"}, {"kind": "bot", "bot": "random"}], game=game)
     match_id, token = created["match_id"], tokens_of(created)[0]
@@ -48,10 +48,12 @@ def test_a_game_played_to_the_end_exports_and_verifies(live_server, store_kind, 
             status, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", token)
             assert status == 200, legal
             choices = [a for a in legal["actions"] if a.get("type") != "resign"] or legal["actions"]
-            status, _, body = http.post(f"/v1/matches/{match_id}/actions",
-                                        {**rng.choice(choices),
-                                         "decision_id": legal["decision_id"]}, token)
-            assert status in (200, 409), body    # 409: a bot moved first
+            status, _, body = http.post(
+                f"/v1/matches/{match_id}/actions",
+                {**rng.choice(choices), "decision_id": legal["decision_id"]},
+                token,
+            )
+            assert status in (200, 409), body  # 409: a bot moved first
             moves += status == 200
         else:
             drain(live_server.service, rounds=20)

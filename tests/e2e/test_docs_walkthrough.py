@@ -12,6 +12,7 @@ output line must match.
 ``ARENA_UPDATE_DOCS=1`` rewrites the ``#>`` lines of those pages from this run's answers
 (with those parts elided) instead of checking them.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,15 +27,29 @@ from cli.serve import EmbeddedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 #: (page, its section heading or None for the whole page, the fewest checked steps)
-PAGES = [(ROOT / "docs" / "walkthrough.md", None, 20),
-         (ROOT / "README.md", "## A taste of the API", 2)]
+PAGES = [
+    (ROOT / "docs" / "walkthrough.md", None, 20),
+    (ROOT / "README.md", "## A taste of the API", 2),
+]
 MARK = "@@step "
 #: width of a ``#>`` line before it is continued on the next one
 WIDTH = 92
 #: JSON members whose string values change with every match
-VOLATILE_KEYS = ("match_id", "token", "seed_commitment", "hash", "prev_hash", "nonce",
-                 "decision_id", "current_decision_id", "command_id", "rematch", "rematch_of",
-                 "forked_from", "card")
+VOLATILE_KEYS = (
+    "match_id",
+    "token",
+    "seed_commitment",
+    "hash",
+    "prev_hash",
+    "nonce",
+    "decision_id",
+    "current_decision_id",
+    "command_id",
+    "rematch",
+    "rematch_of",
+    "forked_from",
+    "card",
+)
 _VOLATILE = re.compile(r'"(' + "|".join(VOLATILE_KEYS) + r')":"[^"]*"')
 _TIMESTAMP = re.compile(r'"\d{4}-\d\d-\d\dT[^"]*"')
 _HEX = re.compile(r'"[0-9a-f]{16,}"')
@@ -100,7 +115,7 @@ def outputs(stdout: str, count: int) -> list[list[str]]:
     current = None
     for line in stdout.splitlines():
         if line.startswith(MARK):
-            current = int(line[len(MARK):])
+            current = int(line[len(MARK) :])
         elif current is not None:
             found[current].append(line)
     return found
@@ -159,25 +174,35 @@ def server():
         yield embedded
 
 
-@pytest.mark.parametrize(("page", "heading", "fewest"), PAGES,
-                         ids=[str(page.relative_to(ROOT)) for page, _, _ in PAGES])
+@pytest.mark.parametrize(
+    ("page", "heading", "fewest"), PAGES, ids=[str(page.relative_to(ROOT)) for page, _, _ in PAGES]
+)
 def test_the_documented_curl_blocks_run_and_show_what_the_server_answers(
-        server, tmp_path, page, heading, fewest):
+    server, tmp_path, page, heading, fewest
+):
     missing = [tool for tool in ("bash", "curl", "jq", "node") if shutil.which(tool) is None]
-    if missing:   # .ci/run installs them; elsewhere the check is skipped
+    if missing:  # .ci/run installs them; elsewhere the check is skipped
         (pytest.fail if os.environ.get("CI") else pytest.skip)(
-            f"the walkthrough needs {', '.join(missing)}")
+            f"the walkthrough needs {', '.join(missing)}"
+        )
     text = page.read_text(encoding="utf-8")
     all_steps = steps(blocks(section(text, heading)))
     assert sum(1 for _, expected in all_steps if expected) >= fewest
     base = server.url.removeprefix("http://")
-    run = subprocess.run(["bash", "-c", script(all_steps, base)], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        ["bash", "-c", script(all_steps, base)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     answers = outputs(run.stdout, len(all_steps))
     if os.environ.get("ARENA_UPDATE_DOCS") == "1":
-        page.write_text(rewrite(text, heading, [a for (_, e), a in zip(all_steps, answers, strict=True) if e]),
-                        encoding="utf-8")
+        page.write_text(
+            rewrite(text, heading, [a for (_, e), a in zip(all_steps, answers, strict=True) if e]),
+            encoding="utf-8",
+        )
         return
     for (commands, expected), actual in zip(all_steps, answers, strict=True):
         if not expected:
@@ -192,6 +217,8 @@ def test_matching_and_eliding_can_fail():
     assert matches('{"a":"…","b":1}', '{"a":"x y","b":1}')
     assert not matches('{"a":"…","b":1}', '{"a":"x","b":2}')
     assert not matches('{"b":1}', '{"b":1,"c":2}')
-    assert elide('{"match_id":"abc","at":"2026-12-01T10:00:00+00:00","x":"0123456789abcdef0"}') \
+    assert (
+        elide('{"match_id":"abc","at":"2026-12-01T10:00:00+00:00","x":"0123456789abcdef0"}')
         == '{"match_id":"…","at":"…","x":"…"}'
-    assert steps(["a\n#> {\"x\":1,\n#>   \"y\":2}\nb\n"]) == [(["a"], ['{"x":1,"y":2}']), (["b"], [])]
+    )
+    assert steps(['a\n#> {"x":1,\n#>   "y":2}\nb\n']) == [(["a"], ['{"x":1,"y":2}']), (["b"], [])]

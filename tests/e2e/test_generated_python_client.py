@@ -3,6 +3,7 @@ test extras; generated into a temporary folder, never committed) plays a whole m
 every game against the embedded server served on a random local port (issue 10 item 3).
 Its typed models parse every answer: the match view is the game's own ``<Game>MatchView``,
 the legal actions are that game's command models and go back as the action bodies."""
+
 from __future__ import annotations
 
 import importlib
@@ -33,16 +34,31 @@ def arena_client(tmp_path_factory):
     folder = tmp_path_factory.mktemp("generated")
     config = folder / "config.yaml"
     config.write_text("post_hooks: []\n", encoding="utf-8")
-    subprocess.run([str(GENERATOR) if GENERATOR.exists() else "openapi-python-client",
-                    "generate", "--path", str(ROOT / "openapi.yaml"), "--meta", "none",
-                    "--output-path", str(folder / "arena_client"), "--config", str(config)],
-                   check=True, timeout=900, capture_output=True)
+    subprocess.run(
+        [
+            str(GENERATOR) if GENERATOR.exists() else "openapi-python-client",
+            "generate",
+            "--path",
+            str(ROOT / "openapi.yaml"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(folder / "arena_client"),
+            "--config",
+            str(config),
+        ],
+        check=True,
+        timeout=900,
+        capture_output=True,
+    )
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module("arena_client")
     finally:
         sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == "arena_client" or m.startswith("arena_client.")]:
+        for name in [
+            m for m in sys.modules if m == "arena_client" or m.startswith("arena_client.")
+        ]:
             del sys.modules[name]
 
 
@@ -59,21 +75,30 @@ def base_url(app, embedded_service):
 
 
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
-def test_generated_python_client_plays_a_whole_match(arena_client, base_url, embedded_service, game):
+def test_generated_python_client_plays_a_whole_match(
+    arena_client, base_url, embedded_service, game
+):
     bootstrap.install(embedded_service)
-    from arena_client import AuthenticatedClient, Client
+    from arena_client import AuthenticatedClient, Client, models
     from arena_client.api.events import stream_events
     from arena_client.api.matches import act, create_match, get_legal_actions, get_match
-    from arena_client import models
 
     anonymous = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60)
     request = getattr(models, f"{_prefix(game)}CreateMatchRequest").from_dict(
-        {"game": game, "options": GAME_OPTIONS[game], "seats": [{"kind": "human"}, {"kind": "human"}]})
+        {
+            "game": game,
+            "options": GAME_OPTIONS[game],
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        }
+    )
     created = create_match.sync(client=anonymous, body=request)
     assert isinstance(created, models.CreatedMatch), created
-    seats = {s.seat: AuthenticatedClient(base_url=base_url, token=s.token, timeout=60,
-                                         raise_on_unexpected_status=True)
-             for s in created.seats}
+    seats = {
+        s.seat: AuthenticatedClient(
+            base_url=base_url, token=s.token, timeout=60, raise_on_unexpected_status=True
+        )
+        for s in created.seats
+    }
     expected_view = getattr(models, f"{_prefix(game)}MatchView")
     rng = random.Random(game)
     for _ in range(5000):
@@ -113,40 +138,52 @@ def _round_trips(model: Any, raw: Any) -> bool:
 
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
 def test_generated_python_client_round_trips_every_event_of_every_game(
-        arena_client, base_url, embedded_service, game):
+    arena_client, base_url, embedded_service, game
+):
     # Envelopes are unambiguous across games: each page names its game, so an event type
     # two games share (CardDiscarded) parses as its own game's and keeps all of its data.
     bootstrap.install(embedded_service)
-    from arena_client import AuthenticatedClient, Client
+    import requests
+    from arena_client import AuthenticatedClient, Client, models
     from arena_client.api.events import get_events
     from arena_client.api.replays import export_match
-    from arena_client import models
-    import requests
 
     anonymous = Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60)
-    body = {"game": game, "options": GAME_OPTIONS[game],
-            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (e2e_seats()[game] - 1)}
+    body = {
+        "game": game,
+        "options": GAME_OPTIONS[game],
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * (e2e_seats()[game] - 1),
+    }
     created = requests.post(f"{base_url}/v1/matches", json=body, timeout=60).json()
     token = created["seats"][0]["token"]
-    seat = AuthenticatedClient(base_url=base_url, token=token, timeout=60,
-                               raise_on_unexpected_status=True)
+    seat = AuthenticatedClient(
+        base_url=base_url, token=token, timeout=60, raise_on_unexpected_status=True
+    )
     rng = random.Random(game)
     headers = {"Authorization": f"Bearer {token}"}
     for _ in range(5000):
-        legal = requests.get(f"{base_url}/v1/matches/{created['match_id']}/legal-actions?wait=5",
-                             headers=headers, timeout=60).json()
+        legal = requests.get(
+            f"{base_url}/v1/matches/{created['match_id']}/legal-actions?wait=5",
+            headers=headers,
+            timeout=60,
+        ).json()
         if legal["status"] != "running":
             break
         if legal["actions"]:
-            requests.post(f"{base_url}/v1/matches/{created['match_id']}/actions",
-                          json=rng.choice(legal["actions"]), headers=headers, timeout=60)
+            requests.post(
+                f"{base_url}/v1/matches/{created['match_id']}/actions",
+                json=rng.choice(legal["actions"]),
+                headers=headers,
+                timeout=60,
+            )
     else:
         raise AssertionError("the match did not finish")
     expected_page = getattr(models, f"{_prefix(game)}EventPage")
     total = kept = 0
     for client, auth in ((anonymous, {}), (seat, headers)):
-        raw = requests.get(f"{base_url}/v1/matches/{created['match_id']}/events?after=0",
-                           headers=auth, timeout=60).json()
+        raw = requests.get(
+            f"{base_url}/v1/matches/{created['match_id']}/events?after=0", headers=auth, timeout=60
+        ).json()
         page = get_events.sync(created["match_id"], client=client, after=0)
         assert isinstance(page, expected_page), type(page)
         for parsed, event in zip(page.events, raw["events"], strict=True):

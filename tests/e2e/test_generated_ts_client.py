@@ -4,6 +4,7 @@ view fields: ``clients/ts/src/views.ts`` reads them (narrowed by ``game``) and m
 ``clients/ts/package-lock.json``, installed by ``scripts/test`` (``npm ci``) and, when what is
 installed differs from the lock, by the session's ``typescript_tools`` fixture, which also
 generates ``openapi.d.ts`` (tests/support/typescript.py)."""
+
 from __future__ import annotations
 
 import shutil
@@ -16,8 +17,9 @@ TS = Path(__file__).resolve().parents[2] / "clients" / "ts"
 
 
 def _npx(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["npx", "--no-install", *args], cwd=TS, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        ["npx", "--no-install", *args], cwd=TS, capture_output=True, text=True, timeout=600
+    )
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +38,12 @@ def test_views_script_passes_tsc_strict(generated_types):
 def test_tsc_refuses_a_field_the_contract_lacks(generated_types, tmp_path):
     # the check can fail: a view field no game declares is a compile error
     bad = TS / "src" / "_undeclared_check.ts"
-    bad.write_text('import type { components } from "../openapi";\n'
-                   'export const f = (m: components["schemas"]["DeadApocalypseMatchView"]) => '
-                   'm.view.no_such_field;\n', encoding="utf-8")
+    bad.write_text(
+        'import type { components } from "../openapi";\n'
+        'export const f = (m: components["schemas"]["DeadApocalypseMatchView"]) => '
+        "m.view.no_such_field;\n",
+        encoding="utf-8",
+    )
     try:
         checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
     finally:
@@ -47,8 +52,13 @@ def test_tsc_refuses_a_field_the_contract_lacks(generated_types, tmp_path):
 
 
 def _untyped(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["node", "tools/untyped.mjs", str(path)], cwd=TS, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        ["node", "tools/untyped.mjs", str(path)],
+        cwd=TS,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_no_untyped_payload_type_in_the_generated_typescript(generated_types):
@@ -60,12 +70,14 @@ def test_no_untyped_payload_type_in_the_generated_typescript(generated_types):
 def test_the_untyped_count_finds_each_kind(generated_types, tmp_path):
     # the check can fail: each untyped form is counted, the exempt ones are not
     canary = tmp_path / "canary.d.ts"
-    canary.write_text('export type webhooks = Record<string, never>;\n'
-                      'export interface components { schemas: {\n'
-                      '  NoData: Record<string, never>;\n'
-                      '  A: { x: Record<string, never>; y: unknown; z: object; w: string };\n'
-                      '}; responses: { R: { headers: { [name: string]: unknown } } } }\n',
-                      encoding="utf-8")
+    canary.write_text(
+        "export type webhooks = Record<string, never>;\n"
+        "export interface components { schemas: {\n"
+        "  NoData: Record<string, never>;\n"
+        "  A: { x: Record<string, never>; y: unknown; z: object; w: string };\n"
+        "}; responses: { R: { headers: { [name: string]: unknown } } } }\n",
+        encoding="utf-8",
+    )
     counted = _untyped(canary)
     assert counted.returncode == 1 and '"count": 3' in counted.stdout, counted.stdout
 
@@ -80,12 +92,17 @@ def test_create_requests_are_typed_per_game(generated_types):
         'export const coop: Create = { game: "aipokalypse", seats: [{ kind: "human" }, '
         '{ kind: "human" }], options: { mode: "coop" } };\n'
         'export const bare: Create = { game: "dead-apocalypse", seats: [{ kind: "human" }] };\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     try:
         checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
         assert checked.returncode == 0, checked.stdout + checked.stderr
-        good.write_text(good.read_text(encoding="utf-8").replace(
-            'options: { mode: "coop" }', 'options: { tricks: 5 }'), encoding="utf-8")
+        good.write_text(
+            good.read_text(encoding="utf-8").replace(
+                'options: { mode: "coop" }', "options: { tricks: 5 }"
+            ),
+            encoding="utf-8",
+        )
         refused = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
     finally:
         good.unlink()

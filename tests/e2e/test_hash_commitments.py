@@ -4,6 +4,7 @@ Before the fix, a spectator re-hashed each redacted ``CardDrafted`` envelope wit
 card id (``data = {"card": id, "forced": ...}``) and recovered every hidden draft. Now each
 envelope carries a 128-bit ``nonce`` that is hashed but shown only in the export.
 """
+
 from __future__ import annotations
 
 import random

@@ -1,6 +1,7 @@
 """openapi.yaml says what the server accepts, where the newcomer probe (schemathesis) found
 the two apart: seat kinds and their fields, seat names, ``If-Match: *``, the query numbers
 ``wait`` / ``max_s`` and the ``Retry-After`` of a 503 ``busy``."""
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,7 @@ COMPONENTS = DOCUMENT["components"]
 
 def validator(name: str) -> Draft202012Validator:
     """A JSON Schema 2020-12 validator of ``components.schemas.<name>`` (refs resolved)."""
-    return Draft202012Validator({"$ref": f"#/components/schemas/{name}",
-                                 "components": COMPONENTS})
+    return Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": COMPONENTS})
 
 
 def server_takes_seat(seat: dict) -> bool:
@@ -33,24 +33,44 @@ def server_takes_seat(seat: dict) -> bool:
     return True
 
 
-@pytest.mark.parametrize("seat", [
-    {"kind": "open", "bot": "random"}, {"kind": "human", "bot": "greedy"},
-    {"kind": "human", "bot_options": {}}, {"kind": "open", "bot_options": {"budget": 8}},
-    {"kind": "robot"}, {"bot": "random"}, {"kind": "bot", "colour": "red"},
-    {"kind": "human", "name": "tab\there"}, {"kind": "bot", "name": "evil\u202eexe"},
-    {"kind": "open", "name": "\u200b"}, {"kind": "human", "name": ""},
-    {"kind": "human", "name": "x" * 65},
-])
+@pytest.mark.parametrize(
+    "seat",
+    [
+        {"kind": "open", "bot": "random"},
+        {"kind": "human", "bot": "greedy"},
+        {"kind": "human", "bot_options": {}},
+        {"kind": "open", "bot_options": {"budget": 8}},
+        {"kind": "robot"},
+        {"bot": "random"},
+        {"kind": "bot", "colour": "red"},
+        {"kind": "human", "name": "tab\there"},
+        {"kind": "bot", "name": "evil\u202eexe"},
+        {"kind": "open", "name": "\u200b"},
+        {"kind": "human", "name": ""},
+        {"kind": "human", "name": "x" * 65},
+    ],
+)
 def test_seats_the_server_refuses_are_outside_the_schema(seat):
     assert not server_takes_seat(seat)
     assert not validator("SeatSpec").is_valid(seat)
 
 
-@pytest.mark.parametrize("seat", [
-    {"kind": "human"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "human", "name": "Zoë 🧟"},
-    {"kind": "open", "name": "ann"}, {"kind": "bot", "bot": "expert", "name": "deep thought",
-                                      "bot_options": {"budget": 8, "time_budget_ms": 300}},
-])
+@pytest.mark.parametrize(
+    "seat",
+    [
+        {"kind": "human"},
+        {"kind": "open"},
+        {"kind": "bot"},
+        {"kind": "human", "name": "Zoë 🧟"},
+        {"kind": "open", "name": "ann"},
+        {
+            "kind": "bot",
+            "bot": "expert",
+            "name": "deep thought",
+            "bot_options": {"budget": 8, "time_budget_ms": 300},
+        },
+    ],
+)
 def test_seats_the_server_takes_are_inside_the_schema(seat):
     assert server_takes_seat(seat)
     assert validator("SeatSpec").is_valid(seat)
@@ -58,8 +78,9 @@ def test_seats_the_server_takes_are_inside_the_schema(seat):
 
 def test_the_seat_name_pattern_is_the_servers_own():
     assert COMPONENTS["schemas"]["SeatName"]["pattern"] == schemas.NAME_PATTERN.pattern
-    assert (COMPONENTS["schemas"]["JoinRequest"]["properties"]["name"]
-            == {"$ref": "#/components/schemas/SeatName"})
+    assert COMPONENTS["schemas"]["JoinRequest"]["properties"]["name"] == {
+        "$ref": "#/components/schemas/SeatName"
+    }
     names = validator("SeatName")
     for name in ("a\u0000b", "evil\u202eexe", " ", "\u2060 ", "\x7f", "a\u2066b"):
         assert not names.is_valid(name) and not schemas.NAME_PATTERN.match(name)
@@ -94,5 +115,6 @@ def test_busy_documents_its_retry_after_header():
     header = busy["headers"]["Retry-After"]
     assert header == {"$ref": "#/components/headers/RetryAfter"}
     assert COMPONENTS["headers"]["RetryAfter"]["required"] is True
-    assert DOCUMENT["paths"]["/v1/matches/{match_id}/actions"]["post"]["responses"]["503"] \
-        == {"$ref": "#/components/responses/Busy"}
+    assert DOCUMENT["paths"]["/v1/matches/{match_id}/actions"]["post"]["responses"]["503"] == {
+        "$ref": "#/components/responses/Busy"
+    }

@@ -2,6 +2,7 @@
 the running app honours it for every game of the registry: schemathesis sends generated
 requests (half of them aimed at a real match of that game with a real seat token) and
 every answer must be a documented status with a body matching its schema — never a 5xx."""
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from openapi_spec_validator import validate
 from schemathesis import GenerationMode
-from schemathesis.checks import (content_type_conformance, not_a_server_error,
-                                 response_headers_conformance, response_schema_conformance,
-                                 status_code_conformance)
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from domain.games import registry
 from service import bootstrap
@@ -27,8 +32,13 @@ from tests.e2e.http_helpers import GAME, GAME_OPTIONS, Http, create, tokens_of
 from tests.support.game_settings import e2e_seats
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 
 
 def test_openapi_document_is_valid_openapi_3_1():
@@ -40,8 +50,12 @@ def test_openapi_document_is_valid_openapi_3_1():
 
 def test_every_route_is_documented_and_every_documented_path_is_served(app):
     document = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
-    documented = {(path, method.upper()) for path, item in document["paths"].items()
-                  for method in item if method in ("get", "post", "put", "delete", "patch")}
+    documented = {
+        (path, method.upper())
+        for path, item in document["paths"].items()
+        for method in item
+        if method in ("get", "post", "put", "delete", "patch")
+    }
     served = set()
     for rule in app.url_map.iter_rules():
         path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule)
@@ -74,8 +88,12 @@ def test_every_game_of_the_registry_is_driven_by_the_contract_run():
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
     bootstrap.install(embedded_service)
-    created = create(Http(app.test_client()), [{"kind": "human"}] * e2e_seats()[game], game,
-                     options=GAME_OPTIONS[game])
+    created = create(
+        Http(app.test_client()),
+        [{"kind": "human"}] * e2e_seats()[game],
+        game,
+        options=GAME_OPTIONS[game],
+    )
     match_id, token = created["match_id"], tokens_of(created)[0]
     contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
     rng = random.Random(99)
@@ -83,15 +101,24 @@ def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
     documented = yaml.safe_load(OPENAPI.read_text())
     methods = {"get", "put", "post", "delete", "patch", "options", "head"}
     # every documented operation loaded (schemathesis leaves out the spec's own document)
-    expected = {f"{m.upper()} {path}" for path, item in documented["paths"].items()
-                for m in item if m in methods and path != "/openapi.yaml"}
+    expected = {
+        f"{m.upper()} {path}"
+        for path, item in documented["paths"].items()
+        for m in item
+        if m in methods and path != "/openapi.yaml"
+    }
     assert len(expected) >= 21 and {o.label for o in operations} == expected
     calls = []
     for operation in operations:
 
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=EXAMPLES.get(game, 8), deadline=None, derandomize=True,
-                  database=None, suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES.get(game, 8),
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         def run(case):
             aim(case, match_id, token, rng)
             calls.append(case.call_and_validate(checks=CHECKS).status_code)
@@ -109,14 +136,22 @@ LINKED = {"getMatch", "joinSeat", "getLegalActions", "act", "getEvents", "export
 
 def test_openapi_links_chain_create_join_act_export():
     document = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
-    ops = {op["operationId"]: op for item in document["paths"].values()
-           for m, op in item.items() if m in ("get", "post")}
-    linked = {link["operationId"]
-              for link in ops["createMatch"]["responses"]["201"]["links"].values()}
+    ops = {
+        op["operationId"]: op
+        for item in document["paths"].values()
+        for m, op in item.items()
+        if m in ("get", "post")
+    }
+    linked = {
+        link["operationId"] for link in ops["createMatch"]["responses"]["201"]["links"].values()
+    }
     assert LINKED <= linked
-    assert "act" in {link["operationId"] for link in ops["joinSeat"]["responses"]["200"]["links"].values()}
-    assert "exportMatch" in {link["operationId"]
-                             for link in ops["act"]["responses"]["200"]["links"].values()}
+    assert "act" in {
+        link["operationId"] for link in ops["joinSeat"]["responses"]["200"]["links"].values()
+    }
+    assert "exportMatch" in {
+        link["operationId"] for link in ops["act"]["responses"]["200"]["links"].values()
+    }
 
 
 def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
@@ -130,8 +165,10 @@ def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
     reached: set[str] = set()
     calls: list[tuple[str, int]] = []
 
-    examples = [{"game": game, **engine.schemas.examples["create"]}
-                for game, engine in sorted(registry().items())]
+    examples = [
+        {"game": game, **engine.schemas.examples["create"]}
+        for game, engine in sorted(registry().items())
+    ]
 
     class Machine(contract.as_state_machine()):
         def before_call(self, case):
@@ -144,7 +181,10 @@ def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
                     case.body = dict(examples[draw % len(examples)])
             match_id = (case.path_parameters or {}).get("match_id")
             if match_id in tokens:
-                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[match_id]}"}
+                case.headers = {
+                    **(case.headers or {}),
+                    "Authorization": f"Bearer {tokens[match_id]}",
+                }
             if case.path.endswith("/events") or case.path.endswith("/legal-actions"):
                 case.query = {**(case.query or {}), "wait": 0}
 
@@ -161,8 +201,16 @@ def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             case.validate_response(response, checks=CHECKS)
 
-    Machine.run(settings=settings(max_examples=40, stateful_step_count=6, deadline=None,
-                                  derandomize=True, database=None,
-                                  suppress_health_check=list(HealthCheck)))
-    assert "createMatch" in reached and reached & {"getLegalActions", "act", "getEvents"}, \
-        sorted(set(calls))
+    Machine.run(
+        settings=settings(
+            max_examples=40,
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    assert "createMatch" in reached and reached & {"getLegalActions", "act", "getEvents"}, sorted(
+        set(calls)
+    )

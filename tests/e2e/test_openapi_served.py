@@ -1,5 +1,6 @@
 """``GET /openapi.yaml`` serves the contract from a source checkout and from an installed
 package (the packaged copy in ``api``), and answers 404 only when neither exists."""
+
 from __future__ import annotations
 
 from importlib import resources
@@ -43,12 +44,12 @@ def test_an_installed_package_serves_its_packaged_copy(client, tmp_path, monkeyp
     # package data of api.
     text = ROOT_OPENAPI.read_text(encoding="utf-8")
     monkeypatch.setattr(ops, "OPENAPI_PATH", tmp_path / "site" / "openapi.yaml")
-    monkeypatch.setattr(ops, "OPENAPI_RESOURCE", _package(tmp_path, monkeypatch,
-                                                          "h14_installed_api", text))
+    monkeypatch.setattr(
+        ops, "OPENAPI_RESOURCE", _package(tmp_path, monkeypatch, "h14_installed_api", text)
+    )
     response = client.get("/openapi.yaml")
     assert response.status_code == 200
-    assert yaml.safe_load(response.get_data(as_text=True))["info"] == \
-        yaml.safe_load(text)["info"]
+    assert yaml.safe_load(response.get_data(as_text=True))["info"] == yaml.safe_load(text)["info"]
 
 
 def test_a_stray_openapi_yaml_in_site_packages_is_not_served(tmp_path, monkeypatch):
@@ -64,8 +65,9 @@ def test_a_stray_openapi_yaml_in_site_packages_is_not_served(tmp_path, monkeypat
 
 def test_without_any_copy_the_answer_is_a_404_problem(client, tmp_path, monkeypatch):
     monkeypatch.setattr(ops, "OPENAPI_PATH", tmp_path / "missing" / "openapi.yaml")
-    monkeypatch.setattr(ops, "OPENAPI_RESOURCE", _package(tmp_path, monkeypatch,
-                                                          "h14_api_without_copy", None))
+    monkeypatch.setattr(
+        ops, "OPENAPI_RESOURCE", _package(tmp_path, monkeypatch, "h14_api_without_copy", None)
+    )
     response = client.get("/openapi.yaml")
     assert response.status_code == 404
     assert response.mimetype == "application/problem+json"
@@ -73,9 +75,12 @@ def test_without_any_copy_the_answer_is_a_404_problem(client, tmp_path, monkeypa
     assert ops.load_openapi(tmp_path / "missing.yaml", ("no_such_package_h14", "x")) is None
 
 
-@pytest.mark.xfail(not (ROOT / "api" / "openapi.yaml").exists(), strict=True,
-                   reason="api/openapi.yaml (a link to ../openapi.yaml) is not created yet: "
-                          "a plain `pip install .` ships no contract")
+@pytest.mark.xfail(
+    not (ROOT / "api" / "openapi.yaml").exists(),
+    strict=True,
+    reason="api/openapi.yaml (a link to ../openapi.yaml) is not created yet: "
+    "a plain `pip install .` ships no contract",
+)
 def test_the_api_package_ships_the_root_contract():
     # pyproject package-data "*" = ["*.yaml"] puts api/openapi.yaml in the wheel (as a
     # regular file): the installed server reads it through importlib.resources.

@@ -11,6 +11,7 @@ still open; the SSE stream is not buffered; nginx's own error answers are proble
 nginx comes from Debian (installed with apt-get when missing and possible, as ``.ci/run``
 does); without it the tests skip, except in CI where they fail.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -35,10 +36,14 @@ SLOW_CONNECTIONS = 300
 def _nginx_or_skip() -> None:
     if nginx_binary() is None and shutil.which("apt-get") and os.geteuid() == 0:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for command in (["apt-get", "install", "-y", "-qq", "nginx"], ["apt-get", "update", "-qq"],
-                        ["apt-get", "install", "-y", "-qq", "nginx"]):
-            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=False, env=env)
+        for command in (
+            ["apt-get", "install", "-y", "-qq", "nginx"],
+            ["apt-get", "update", "-qq"],
+            ["apt-get", "install", "-y", "-qq", "nginx"],
+        ):
+            subprocess.run(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
+            )
             if nginx_binary():
                 break
     if nginx_binary() is None:
@@ -58,19 +63,44 @@ def proxied() -> Iterator[tuple[int, int]]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     env["ARENA_TRUSTED_PROXIES"] = "1"
-    quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
-                                           for s in KNOWN_SETTINGS) else []
+    quiet = (
+        ["--no-control-socket"]
+        if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS)
+        else []
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
-         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
-         "--worker-class", WORKER_CLASS, *quiet, "api.app:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:api.gunicorn_config",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "4",
+            "--worker-class",
+            WORKER_CLASS,
+            *quiet,
+            "api.app:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                if exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
-                            5)[0] == 200:
+                if (
+                    exchange(
+                        port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 5
+                    )[0]
+                    == 200
+                ):
                     break
             except OSError:
                 pass
@@ -100,20 +130,27 @@ def test_slow_connections_do_not_stop_a_normal_request(proxied):
     try:
         for index in range(SLOW_CONNECTIONS):
             sock = socket.create_connection(("127.0.0.1", nginx_port), timeout=30)
-            if index % 2:   # a request line and one header, never the blank line
+            if index % 2:  # a request line and one header, never the blank line
                 sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: t\r\n")
-            else:           # complete headers, one byte of a 64 KiB body
-                sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: t\r\nContent-Type: "
-                             b"application/json\r\nContent-Length: 65536\r\n\r\n{")
+            else:  # complete headers, one byte of a 64 KiB body
+                sock.sendall(
+                    b"POST /v1/matches HTTP/1.1\r\nHost: t\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: 65536\r\n\r\n{"
+                )
             slow.append(sock)
-        status, headers, body = exchange(nginx_port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\n"
-                                                     b"Connection: close\r\n\r\n", 60)
+        status, headers, body = exchange(
+            nginx_port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 60
+        )
         assert status == 200 and json.loads(body)["games"]
         # a request with a body goes through whole too
         raw = json.dumps({"game": "ai-100-human", "seats": [{"kind": "human"}]}).encode()
-        status, headers, body = exchange(nginx_port, b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
-                                         b"Content-Type: application/json\r\nConnection: close\r\n"
-                                         b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw), 60)
+        status, headers, body = exchange(
+            nginx_port,
+            b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
+            b"Content-Type: application/json\r\nConnection: close\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw),
+            60,
+        )
         assert status == 201 and headers["location"].startswith("/v1/matches/")
         # answered while every slow connection is still waiting (not after the proxy timed
         # them out, as it would have to if they held gunicorn's threads)
@@ -127,7 +164,7 @@ def _still_waiting(sock: socket.socket) -> bool:
     """True when the server has neither answered nor closed ``sock``."""
     sock.setblocking(False)
     try:
-        sock.recv(1, socket.MSG_PEEK)   # data (an answer) or b"" (closed)
+        sock.recv(1, socket.MSG_PEEK)  # data (an answer) or b"" (closed)
         return False
     except BlockingIOError:
         return True
@@ -140,16 +177,22 @@ def _still_waiting(sock: socket.socket) -> bool:
 def test_the_event_stream_is_not_buffered(proxied):
     nginx_port, _ = proxied
     raw = json.dumps({"game": "ai-100-human", "seats": [{"kind": "human"}]}).encode()
-    status, _, body = exchange(nginx_port, b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
-                               b"Content-Type: application/json\r\nConnection: close\r\n"
-                               b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw), 60)
+    status, _, body = exchange(
+        nginx_port,
+        b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
+        b"Content-Type: application/json\r\nConnection: close\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw),
+        60,
+    )
     match_id = json.loads(body)["match_id"]
     with socket.create_connection(("127.0.0.1", nginx_port), timeout=60) as sock:
-        sock.sendall(f"GET /v1/matches/{match_id}/events/stream HTTP/1.1\r\nHost: t\r\n"
-                     "Accept: text/event-stream\r\n\r\n".encode())
+        sock.sendall(
+            f"GET /v1/matches/{match_id}/events/stream HTTP/1.1\r\nHost: t\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
         data = b""
-        while b"\nid:" not in data and b"\ndata:" not in data:   # the set-up events
-            part = sock.recv(65536)   # buffered by the proxy: would wait for the 60 s timeout
+        while b"\nid:" not in data and b"\ndata:" not in data:  # the set-up events
+            part = sock.recv(65536)  # buffered by the proxy: would wait for the 60 s timeout
             assert part, data
             data += part
     assert data.startswith(b"HTTP/1.1 200") and b"text/event-stream" in data
@@ -158,26 +201,35 @@ def test_the_event_stream_is_not_buffered(proxied):
 def test_the_proxys_own_errors_are_problem_json(proxied):
     nginx_port, _ = proxied
     # a body over the API's 16 MiB limit, announced: refused before it is sent
-    status, headers, body = exchange(nginx_port, b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
-                                     b"Content-Type: application/json\r\n"
-                                     b"Content-Length: 17000000\r\n\r\n")
+    status, headers, body = exchange(
+        nginx_port,
+        b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
+        b"Content-Type: application/json\r\n"
+        b"Content-Length: 17000000\r\n\r\n",
+    )
     assert status == 413
     _problem(status, headers, body, "payload_too_large")
-    status, headers, body = exchange(nginx_port, b"GET /v1/games?x=" + b"a" * 20000 +
-                                     b" HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body = exchange(
+        nginx_port, b"GET /v1/games?x=" + b"a" * 20000 + b" HTTP/1.1\r\nHost: t\r\n\r\n"
+    )
     assert status == 414
     _problem(status, headers, body, "uri_too_long")
-    status, headers, body = exchange(nginx_port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nX-Big: " +
-                                     b"a" * 20000 + b"\r\n\r\n")
+    status, headers, body = exchange(
+        nginx_port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"
+    )
     assert status == 431
     _problem(status, headers, body, "header_fields_too_large")
-    status, headers, body = exchange(nginx_port, b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
-                                     b"Content-Type: application/json\r\n"
-                                     b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+    status, headers, body = exchange(
+        nginx_port,
+        b"POST /v1/matches HTTP/1.1\r\nHost: t\r\n"
+        b"Content-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    )
     assert status == 400
     _problem(status, headers, body, "bad_request")
     # the API's own problems pass through untouched
-    status, headers, body = exchange(nginx_port, b"GET /v1/matches/nope HTTP/1.1\r\nHost: t\r\n"
-                                     b"Connection: close\r\n\r\n")
+    status, headers, body = exchange(
+        nginx_port, b"GET /v1/matches/nope HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    )
     assert status == 404
     _problem(status, headers, body, "match_not_found")

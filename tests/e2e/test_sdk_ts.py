@@ -3,6 +3,7 @@
 ``tsc --strict``, has no cast and no ``any`` in its hand-written layer, passes its own
 node tests (the retry layer) and its example plays a match of every game against a bot
 on the embedded server (issue 20 item 3)."""
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,9 @@ def built(typescript_tools) -> Path:
     shutil.rmtree(TS / "build", ignore_errors=True)
     compiled = _run("npm", "run", "build")  # openapi.d.ts, tsc -p tsconfig.sdk.json (strict)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    assert json.loads((TS / "tsconfig.sdk.json").read_text(encoding="utf-8"))["compilerOptions"]["strict"]
+    assert json.loads((TS / "tsconfig.sdk.json").read_text(encoding="utf-8"))["compilerOptions"][
+        "strict"
+    ]
     return TS / "build"
 
 
@@ -42,12 +45,19 @@ def test_the_hand_written_layer_has_no_cast_and_no_any(built):
 
 def test_the_cast_check_can_fail(built, tmp_path):
     bad = tmp_path / "bad.ts"
-    bad.write_text("const a: any = 1;\nexport const b = a as string;\nexport const c = <number>a;\n"
-                   "export const d = [1].pop()!;\n", encoding="utf-8")
+    bad.write_text(
+        "const a: any = 1;\nexport const b = a as string;\nexport const c = <number>a;\n"
+        "export const d = [1].pop()!;\n",
+        encoding="utf-8",
+    )
     checked = _run("node", "tools/no-casts.mjs", str(bad))
     assert checked.returncode == 1
-    assert [line.split(": ")[1] for line in checked.stdout.splitlines()] == \
-        ["any", "as cast", "<T> cast", "non-null assertion"]
+    assert [line.split(": ")[1] for line in checked.stdout.splitlines()] == [
+        "any",
+        "as cast",
+        "<T> cast",
+        "non-null assertion",
+    ]
 
 
 def test_the_retry_layer_passes_its_node_tests(built):
@@ -61,8 +71,11 @@ def test_the_package_exports_the_built_sdk(built):
     assert (TS / package["main"]).exists() and (TS / package["types"]).exists()
     # openapi-typescript-helpers: openapi-fetch's own dependency, whose ``Readable`` the
     # SDK's declarations name (the answers' types), so it is a dependency of its own
-    assert package["dependencies"].keys() == {"openapi-fetch", "eventsource-parser",
-                                              "openapi-typescript-helpers"}
+    assert package["dependencies"].keys() == {
+        "openapi-fetch",
+        "eventsource-parser",
+        "openapi-typescript-helpers",
+    }
 
 
 def test_the_example_plays_a_match_of_every_game_against_a_bot(built, app, embedded_service):
@@ -85,8 +98,9 @@ def test_the_documented_ten_lines_compile_and_play_a_match(built, app, embedded_
     folder = TS / "docs-snippet"
     folder.mkdir(exist_ok=True)
     with served(app, embedded_service) as base_url:
-        (folder / "snippet.ts").write_text(snippet.replace("http://127.0.0.1:8000", base_url),
-                                           encoding="utf-8")
+        (folder / "snippet.ts").write_text(
+            snippet.replace("http://127.0.0.1:8000", base_url), encoding="utf-8"
+        )
         try:
             compiled = _run("npx", "--no-install", "tsc", "-p", "tsconfig.docs.json")
             assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -105,7 +119,9 @@ def test_the_built_package_carries_the_contracts_types(built):
     (folder / "undeclared.ts").write_text(
         'import { Arena } from "@apocalypse-arena/client";\n'
         'const match = await new Arena("http://127.0.0.1:1").match("m");\n'
-        "export const n: number = match.no_such_field;\n", encoding="utf-8")
+        "export const n: number = match.no_such_field;\n",
+        encoding="utf-8",
+    )
     try:
         compiled = _run("npx", "--no-install", "tsc", "-p", "tsconfig.docs.json")
     finally:

@@ -9,6 +9,7 @@ timed match). Each tampered log is written as JSON text and the same bytes go to
 verifiers. (A forger who re-hashes a whole genuine log under another label changes no
 fact of the match: like any complete re-hash, only the published hashes tell it apart.)
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,8 +18,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -43,8 +45,9 @@ def node() -> str:
 
 def run_node(node: str, files: list[Path]) -> dict[str, dict[str, Any]]:
     """file name -> the JavaScript verifier's report (one Node process for all files)."""
-    proc = subprocess.run([node, str(RUNNER), *map(str, files)], capture_output=True,
-                          text=True, timeout=600)
+    proc = subprocess.run(
+        [node, str(RUNNER), *map(str, files)], capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     reports = [json.loads(line) for line in proc.stdout.split("\n") if line.strip()]
     assert len(reports) == len(files), proc.stdout[-2000:]
@@ -82,8 +85,11 @@ def test_served_data_holds_i_json_numbers_only(service, exports):
         mid, seats = doc["match_id"], len(doc["seats"])
         served = [doc, service.match_view(mid, None), service.events(mid, None)]
         for seat in range(seats):
-            served += [service.match_view(mid, seat), service.events(mid, seat),
-                       service.state_at(mid, seat, len(doc["events"]) // 2)]
+            served += [
+                service.match_view(mid, seat),
+                service.events(mid, seat),
+                service.state_at(mid, seat, len(doc["events"]) // 2),
+            ]
         for answer in served:
             assert ijson_errors(answer) == [], name
             assert _no_float_integers(answer), name
@@ -108,10 +114,14 @@ def test_every_game_and_mode_verifies_in_node_and_in_python(node, service, expor
     # the values that broke a JavaScript verifier before: no float timeout, no big integer
     assert exports["ai-100-human-2p-open-timed"]["turn_timeout_s"] == 300
     assert isinstance(exports["ai-100-human-2p-open-timed"]["turn_timeout_s"], int)
-    seeds = [e["data"]["seed"] for d in exports.values() for e in d["events"]
-             if e["type"] == "ChoiceRequested"]
+    seeds = [
+        e["data"]["seed"]
+        for d in exports.values()
+        for e in d["events"]
+        if e["type"] == "ChoiceRequested"
+    ]
     assert seeds and all(isinstance(s, (str, int)) for s in seeds)
-    assert any(isinstance(s, str) and int(s) > 2 ** 53 for s in seeds)
+    assert any(isinstance(s, str) and int(s) > 2**53 for s in seeds)
     assert set(exports) == set(CASES)
 
 
@@ -179,7 +189,7 @@ def seed_commitment_changed(doc):
 def prev_hash_changed(doc):
     i = len(doc["events"]) // 3
     doc["events"][i]["prev_hash"] = "0" * 64
-    doc["events"][i]["hash"] = envelope_hash(doc["events"][i])   # its own hash made to fit
+    doc["events"][i]["hash"] = envelope_hash(doc["events"][i])  # its own hash made to fit
     return doc
 
 
@@ -224,8 +234,10 @@ TAMPERING: dict[str, tuple[str, Callable[[dict], dict]]] = {
     "event removed": ("dead-apocalypse-coop", event_removed),
     "event inserted": ("aipokalypse-coop", event_inserted),
     "seats edited": ("ai-100-human-2p-open-timed", seats_edited),
-    "roster in the chain edited and re-hashed": ("ai-100-human-2p-open-timed",
-                                                 roster_edited_and_rehashed),
+    "roster in the chain edited and re-hashed": (
+        "ai-100-human-2p-open-timed",
+        roster_edited_and_rehashed,
+    ),
     "seed changed": ("aipokalypse-solo", seed_changed),
     "seed commitment changed": ("dead-apocalypse-competitive", seed_commitment_changed),
     "prev_hash changed": ("ai-100-human-solo", prev_hash_changed),
@@ -255,8 +267,10 @@ def timeout_as_string(text: str) -> str:
 
 #: kind -> (case, edit of the export's JSON text)
 TEXT_TAMPERING: dict[str, tuple[str, Callable[[str], str]]] = {
-    "number re-formatted beyond I-JSON (seed as a bare number)": ("aipokalypse-2p-expert",
-                                                                  seed_as_number),
+    "number re-formatted beyond I-JSON (seed as a bare number)": (
+        "aipokalypse-2p-expert",
+        seed_as_number,
+    ),
     "number re-formatted as a string": ("ai-100-human-2p-open-timed", timeout_as_string),
 }
 
@@ -289,7 +303,7 @@ def test_a_value_preserving_reformat_verifies_in_both(node, service, exports, tm
     doc = exports["ai-100-human-2p-open-timed"]
     text = json.dumps(dict(reversed(list(doc.items()))), ensure_ascii=True, indent=2)
     text, count = re.subn(r'"turn_timeout_s": 300\b', '"turn_timeout_s": 300.0', text)
-    assert count == 2                      # the export's and the roster's (hashed)
+    assert count == 2  # the export's and the roster's (hashed)
     text = text.replace('"version": 7,', '"version": 7.0,', 1)
     path = tmp_path / "reformatted.json"
     path.write_text(text, encoding="utf-8")
@@ -299,6 +313,7 @@ def test_a_value_preserving_reformat_verifies_in_both(node, service, exports, tm
 
 def test_an_old_format_export_is_left_to_the_full_verifier(node, tmp_path):
     import lzma
+
     path = tmp_path / "v1.json"
     fixture = ROOT / "tests" / "fixtures" / "log_v1" / "aipokalypse-2p-expert.json.xz"
     path.write_bytes(lzma.decompress(fixture.read_bytes()))
@@ -309,11 +324,23 @@ def test_an_old_format_export_is_left_to_the_full_verifier(node, tmp_path):
 
 #: values whose canonical forms differ between naive serialisers (RFC 8785 section 3.2)
 CORPUS = [
-    {"b": 300.0, "a": 1e21, "c": 1e-7, "d": 0.1, "e": -0.0, "f": 5e-324,
-     "g": 1.7976931348623157e308},
-    {"\U0001F600": 1, "\uffff": 2, "é": 3, "a": 4, "A": 5, "": 6},
-    ["\u0000\u001f\"\\/\b\f\n\r\t", "\u2028\u2029\u007f", "é😀", 9007199254740991,
-     -9007199254740991],
+    {
+        "b": 300.0,
+        "a": 1e21,
+        "c": 1e-7,
+        "d": 0.1,
+        "e": -0.0,
+        "f": 5e-324,
+        "g": 1.7976931348623157e308,
+    },
+    {"\U0001f600": 1, "\uffff": 2, "é": 3, "a": 4, "A": 5, "": 6},
+    [
+        '\u0000\u001f"\\/\b\f\n\r\t',
+        "\u2028\u2029\u007f",
+        "é😀",
+        9007199254740991,
+        -9007199254740991,
+    ],
     {"nested": [{"z": None, "y": True, "x": False}, [], {}], "n": 333333333.33333329},
     [4.5, 2e-3, 1e23, 123456789012345680000.0, 0.000001, 100.0],
 ]
@@ -326,11 +353,14 @@ def test_python_and_javascript_canonicalise_alike(node, tmp_path):
         f'import {{ canonicalize }} from "{module}";\n'
         'import { readFileSync } from "node:fs";\n'
         'for (const v of JSON.parse(readFileSync(process.argv[2], "utf-8"))) '
-        'console.log(JSON.stringify(canonicalize(v)));\n', encoding="utf-8")
+        "console.log(JSON.stringify(canonicalize(v)));\n",
+        encoding="utf-8",
+    )
     data = tmp_path / "corpus.json"
     data.write_text(json.dumps(CORPUS), encoding="utf-8")
-    proc = subprocess.run([node, str(script), str(data)], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [node, str(script), str(data)], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     javascript = [json.loads(line) for line in proc.stdout.split("\n") if line]
     assert javascript == [jcs(v).decode("utf-8") for v in CORPUS]
@@ -350,7 +380,10 @@ def test_log_at_2_exports_still_verify_in_node(node, tmp_path):
         files.append(out)
     assert len(files) == 3
     for name, report in run_node(node, files).items():
-        assert report["valid"] and report["format"] == "apocalypse-arena/log@2", (name, report["errors"][:3])
+        assert report["valid"] and report["format"] == "apocalypse-arena/log@2", (
+            name,
+            report["errors"][:3],
+        )
 
 
 def test_an_export_with_players_verifies_in_both_and_a_swapped_player_fails_in_both(node, tmp_path):
@@ -360,16 +393,19 @@ def test_an_export_with_players_verifies_in_both_and_a_swapped_player_fails_in_b
 
     service = new_service()
     ann, bob = service.create_player("Ann"), service.create_player("Bob")
-    mid = service.create_match("ai-100-human", [{"kind": "human"}, {"kind": "open"}], {},
-                               player_key=ann["key"], rated=True)["match_id"]
+    mid = service.create_match(
+        "ai-100-human", [{"kind": "human"}, {"kind": "open"}], {}, player_key=ann["key"], rated=True
+    )["match_id"]
     service.join(mid, 1, player_key=bob["key"])
     ex.play(service, mid, random.Random(5))
     doc = service.export(mid)
     assert doc["format"] == LOG_FORMAT == "apocalypse-arena/log@3"
     assert [s["player"] for s in doc["seats"]] == [ann["player_id"], bob["player_id"]]
     swapped = copy.deepcopy(doc)
-    swapped["seats"][0]["player"], swapped["seats"][1]["player"] = \
-        doc["seats"][1]["player"], doc["seats"][0]["player"]
+    swapped["seats"][0]["player"], swapped["seats"][1]["player"] = (
+        doc["seats"][1]["player"],
+        doc["seats"][0]["player"],
+    )
     files = {}
     for name, item in (("good", doc), ("swapped", swapped)):
         files[name] = tmp_path / f"{name}.json"

@@ -1,5 +1,6 @@
 """The web client is served by the API at ``/`` (its files ship inside the ``api``
 package), and ``GET …/state?seat=`` gives a finished match's seat views to anyone."""
+
 from __future__ import annotations
 
 import random
@@ -18,20 +19,32 @@ def test_the_lobby_page_and_its_modules_are_served(http):
     status, headers, page = http.get("/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert '<script type="module" src="/web/js/app.js">' in page
-    for path, media in (("/web/js/app.js", "text/javascript"), ("/web/css/app.css", "text/css"),
-                        ("/web/js/boards/aipokalypse.js", "text/javascript")):
+    for path, media in (
+        ("/web/js/app.js", "text/javascript"),
+        ("/web/css/app.css", "text/css"),
+        ("/web/js/boards/aipokalypse.js", "text/javascript"),
+    ):
         status, headers, body = http.get(path)
         assert status == 200 and headers["Content-Type"].startswith(media), path
         assert headers["Cache-Control"] == "no-cache" and headers["ETag"]
 
 
 def test_no_file_outside_the_client_is_served(http):
-    for path in ("/web/../app.py", "/web/%2e%2e/app.py", "/web/js", "/web/nope.js",
-                 "/web/../../pyproject.toml", "/web/js/../../webclient.py",
-                 # names the file system cannot hold (were 500: "embedded null byte",
-                 # ENAMETOOLONG) — a 255-character name is a plain miss
-                 "/web/index.html%00.js", "/web/%00", "/web/js/%00x", "/web/" + "a" * 300,
-                 "/web/js/" + "b" * 255 + ".js"):
+    for path in (
+        "/web/../app.py",
+        "/web/%2e%2e/app.py",
+        "/web/js",
+        "/web/nope.js",
+        "/web/../../pyproject.toml",
+        "/web/js/../../webclient.py",
+        # names the file system cannot hold (were 500: "embedded null byte",
+        # ENAMETOOLONG) — a 255-character name is a plain miss
+        "/web/index.html%00.js",
+        "/web/%00",
+        "/web/js/%00x",
+        "/web/" + "a" * 300,
+        "/web/js/" + "b" * 255 + ".js",
+    ):
         status, headers, body = http.get(path)
         assert status == 404, path
         assert headers["Content-Type"].startswith("application/problem+json"), path
@@ -39,7 +52,9 @@ def test_no_file_outside_the_client_is_served(http):
 
 def test_every_client_file_is_package_data():
     """``pip install .`` ships the client: each file matches a package-data glob of ``api``."""
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["api"]
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["api"]
     files = [p.relative_to(WEB_DIR.parent).as_posix() for p in WEB_DIR.rglob("*") if p.is_file()]
     assert files
     for name in files:
@@ -50,12 +65,16 @@ def test_the_client_uses_only_the_public_api():
     """No private endpoints: every path the modules call is an ``/v1`` path of openapi.yaml."""
     text = "\n".join(p.read_text() for p in WEB_DIR.rglob("*.js"))
     assert "/internal" not in text and "/admin" not in text
-    assert "http://" not in text and "https://" not in text     # no CDN, same origin only
+    assert "http://" not in text and "https://" not in text  # no CDN, same origin only
 
 
 def test_a_finished_matchs_seat_views_are_open_to_anyone(http):
-    created = create(http, [{"kind": "human"}, {"kind": "human"}], "ai-100-human",
-                     options={"objectives": "starter"})
+    created = create(
+        http,
+        [{"kind": "human"}, {"kind": "human"}],
+        "ai-100-human",
+        options={"objectives": "starter"},
+    )
     match_id, tokens = created["match_id"], tokens_of(created)
     # while running: only the seat itself
     status, _, body = http.get(f"/v1/matches/{match_id}/state?version=3&seat=1")
@@ -82,8 +101,11 @@ def test_the_clients_files_carry_security_headers(http):
         status, headers, _ = http.get(path)
         assert status == 200, path
         for answer in (headers, http.get(path, headers={"If-None-Match": headers["ETag"]})[1]):
-            policy = {d.split()[0]: d.split()[1:]
-                      for d in answer["Content-Security-Policy"].split(";") if d.strip()}
+            policy = {
+                d.split()[0]: d.split()[1:]
+                for d in answer["Content-Security-Policy"].split(";")
+                if d.strip()
+            }
             assert policy["default-src"] == ["'none'"] and policy["script-src"] == ["'self'"]
             assert policy["frame-ancestors"] == ["'none'"] and policy["object-src"] == ["'none'"]
             assert not any("unsafe" in v for values in policy.values() for v in values)

@@ -3,6 +3,7 @@
 gunicorn with the project's worker class (``api.wire_errors.ProblemThreadWorker``) and on the
 embedded ``arena serve`` server (werkzeug, ``api.wire_errors.ProblemRequestHandler``),
 driven over raw sockets."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -35,7 +36,7 @@ def exchange(port: int, request: bytes, timeout_s: float = 30.0) -> tuple[int, d
         try:
             sock.sendall(request)
         except (BrokenPipeError, ConnectionResetError):
-            pass   # the server answered and closed before reading everything
+            pass  # the server answered and closed before reading everything
         data = b""
         while b"\r\n\r\n" not in data or len(data) < _answer_length(data):
             try:
@@ -68,8 +69,10 @@ def _answer_length(data: bytes) -> int:
 def chunked_post(path: str, total: int, chunk: int = 512 * 1024) -> bytes:
     """A raw chunked POST of ``total`` bytes of a JSON array (never a valid document:
     unterminated), in chunks of ``chunk`` bytes."""
-    head = (f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-            "Transfer-Encoding: chunked\r\n\r\n").encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    ).encode()
     piece = b"[" + b"1," * ((chunk - 1) // 2)
     parts, sent = [head], 0
     while sent < total:
@@ -88,19 +91,43 @@ def gunicorn_port() -> Iterator[int]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     # newer gunicorns open a control socket at one fixed path per user unless told not to
-    quiet = ["--no-control-socket"] if any(s.name == "control_socket_disable"
-                                           for s in KNOWN_SETTINGS) else []
+    quiet = (
+        ["--no-control-socket"]
+        if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS)
+        else []
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--threads", "4", "--worker-class", WORKER_CLASS, *quiet, "api.app:create_app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "4",
+            "--worker-class",
+            WORKER_CLASS,
+            *quiet,
+            "api.app:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                if exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
-                            5)[0] == 200:
+                if (
+                    exchange(
+                        port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 5
+                    )[0]
+                    == 200
+                ):
                     break
             except OSError:
                 pass
@@ -138,8 +165,9 @@ def _problem(status: int, headers: dict, body: bytes, code: str) -> dict:
 def test_an_oversized_url_is_414_problem_json(server, request):
     port = request.getfixturevalue(f"{server}_port")
     # over gunicorn's 4094-byte request line and over http.server's 65536 bytes
-    status, headers, body = exchange(port, b"GET /v1/matches?x=" + b"a" * 70000 +
-                                     b" HTTP/1.1\r\nHost: t\r\n\r\n")
+    status, headers, body = exchange(
+        port, b"GET /v1/matches?x=" + b"a" * 70000 + b" HTTP/1.1\r\nHost: t\r\n\r\n"
+    )
     assert status == 414
     _problem(status, headers, body, "uri_too_long")
 
@@ -148,14 +176,16 @@ def test_an_oversized_url_is_414_problem_json(server, request):
 def test_oversized_headers_are_431_problem_json(server, request):
     port = request.getfixturevalue(f"{server}_port")
     # one field over gunicorn's 8190-byte field limit and http.server's 65536-byte line
-    status, headers, body = exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nX-Big: " +
-                                     b"a" * 70000 + b"\r\n\r\n")
+    status, headers, body = exchange(
+        port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n"
+    )
     assert status == 431
     _problem(status, headers, body, "header_fields_too_large")
     # too many fields (gunicorn: 100, http.server: 100)
     many = b"".join(b"X-F%d: v\r\n" % i for i in range(150))
-    status, headers, body = exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\n" + many +
-                                     b"\r\n")
+    status, headers, body = exchange(
+        port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\n" + many + b"\r\n"
+    )
     assert status == 431
     _problem(status, headers, body, "header_fields_too_large")
 
@@ -178,9 +208,12 @@ def test_a_17_mib_chunked_body_is_413_problem_json(server, request):
     assert problem["instance"] == "/v1/matches"
     # a small chunked body is read as usual
     small = json.dumps({"game": "ai-100-human", "seats": [{"kind": "human"}]}).encode()
-    raw = (b"POST /v1/matches HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-           b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" +
-           b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small))
+    raw = (
+        b"POST /v1/matches HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        + b"%x\r\n%s\r\n0\r\n\r\n"
+        % (len(small), small)
+    )
     status, headers, body = exchange(port, raw)
     assert status == 201, body
     assert json.loads(body)["seats"][0]["token"]
@@ -190,23 +223,29 @@ def test_a_17_mib_chunked_body_is_413_problem_json(server, request):
 @pytest.mark.parametrize("server", ["gunicorn", "embedded"])
 def test_the_server_still_answers_normally(server, request):
     port = request.getfixturevalue(f"{server}_port")
-    status, headers, body = exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\n"
-                                           b"Connection: close\r\n\r\n")
+    status, headers, body = exchange(
+        port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    )
     assert status == 200 and json.loads(body)["games"]
     etag = headers["etag"]
-    status, again, body = exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\n"
-                                         b"If-None-Match: " + etag.encode() +
-                                   b"\r\nConnection: close\r\n\r\n")
+    status, again, body = exchange(
+        port,
+        b"GET /v1/games HTTP/1.1\r\nHost: t\r\n"
+        b"If-None-Match: " + etag.encode() + b"\r\nConnection: close\r\n\r\n",
+    )
     assert status == 304 and body == b"" and again["etag"] == etag
 
 
 def _chunked_head(path: str = "/v1/matches") -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-            "Transfer-Encoding: chunked\r\n\r\n").encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    ).encode()
 
 
-def exchange_half_closed(port: int, request: bytes, timeout_s: float = 30.0
-                         ) -> tuple[int, dict, bytes]:
+def exchange_half_closed(
+    port: int, request: bytes, timeout_s: float = 30.0
+) -> tuple[int, dict, bytes]:
     """Like :func:`exchange`, but the client closes its sending side after ``request``
     (the body ends there: a truncated chunk is never completed)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as sock:
@@ -223,16 +262,21 @@ def exchange_half_closed(port: int, request: bytes, timeout_s: float = 30.0
             data += part
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
-    headers = {name.strip().lower(): value.strip()
-               for name, _, value in (line.partition(":") for line in lines[1:])}
+    headers = {
+        name.strip().lower(): value.strip()
+        for name, _, value in (line.partition(":") for line in lines[1:])
+    }
     return int(lines[0].split()[1]), headers, body
 
 
 @pytest.mark.parametrize("server", ["gunicorn", "embedded"])
-@pytest.mark.parametrize("framing", [
-    b"zz\r\n{}\r\n0\r\n\r\n",            # a chunk size that is not hexadecimal
-    b"2\r\n{}XX\r\n0\r\n\r\n",           # a chunk longer than its size line (no CRLF after it)
-])
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"zz\r\n{}\r\n0\r\n\r\n",  # a chunk size that is not hexadecimal
+        b"2\r\n{}XX\r\n0\r\n\r\n",  # a chunk longer than its size line (no CRLF after it)
+    ],
+)
 def test_a_malformed_chunked_body_is_400_problem_json(server, framing, request):
     port = request.getfixturevalue(f"{server}_port")
     status, headers, body = exchange(port, _chunked_head() + framing)
@@ -249,5 +293,6 @@ def test_a_truncated_chunk_is_400_problem_json(server, request):
     assert status == 400, body
     _problem(status, headers, body, "bad_request")
     # the server answers the next connection as usual
-    assert exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
-                    )[0] == 200
+    assert (
+        exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200
+    )

@@ -2,6 +2,7 @@
 real Redis and the real PostgreSQL (a database of its own, dropped at the end). The
 mover's own tests (``BOTH_STORES``) also run with the event store on the session's Redis
 Cluster."""
+
 import pytest
 
 from service import errors
@@ -79,7 +80,7 @@ def test_the_lobby_merges_redis_and_archive_newest_first_without_duplicates(arch
     old = [c["match_id"] for c in _finished_matches(svc, 3)]
     hidden = _finished_matches(svc, 1, unlisted=True)[0]["match_id"]
     assert svc.archive_due() == 4
-    new = [c["match_id"] for c in _finished_matches(svc, 2)]   # compacted, still in Redis
+    new = [c["match_id"] for c in _finished_matches(svc, 2)]  # compacted, still in Redis
     running = svc.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
     listed, cursor = [], None
     while True:
@@ -108,7 +109,7 @@ def test_a_rematch_of_an_archived_match_is_claimed_once_in_the_archive(archived_
     assert first["created"] is True and second["created"] is False
     assert first["match_id"] == second["match_id"]
     assert svc.match_view(mid, None)["rematch"] == first["match_id"]
-    assert _match_keys_left(svc, mid) == []   # the claim did not write a meta hash in Redis
+    assert _match_keys_left(svc, mid) == []  # the claim did not write a meta hash in Redis
     with pytest.raises(errors.RematchSeatClaimed):
         svc.rematch(mid, 0)
 
@@ -116,7 +117,8 @@ def test_a_rematch_of_an_archived_match_is_claimed_once_in_the_archive(archived_
 @BOTH_STORES
 @pytest.mark.parametrize("stage", ["copy", "verify", "delete", "unfile"])
 def test_a_mover_killed_mid_batch_loses_nothing_and_a_rerun_finishes_the_move(
-        archived_service, monkeypatch, stage):
+    archived_service, monkeypatch, stage
+):
     """The mover dies at ``stage`` of the third match of a batch of five (before the copy,
     before the read-back, before the delete, or between the delete and the index
     update); a re-run moves the rest, every match exactly once, each reads as before."""
@@ -125,9 +127,12 @@ def test_a_mover_killed_mid_batch_loses_nothing_and_a_rerun_finishes_the_move(
     exports = {mid: svc.export(mid) for mid in ids}
     archiver, store = svc.archiver, svc.ctx.archive
     seen = []
-    targets = {"copy": (store, "put"), "verify": (store, "row"),
-               "delete": (svc.stores.compacted, "delete_unchanged"),
-               "unfile": (archiver, "_unfile")}
+    targets = {
+        "copy": (store, "put"),
+        "verify": (store, "row"),
+        "delete": (svc.stores.compacted, "delete_unchanged"),
+        "unfile": (archiver, "_unfile"),
+    }
     owner, name = targets[stage]
     real = getattr(owner, name)
 
@@ -142,7 +147,7 @@ def test_a_mover_killed_mid_batch_loses_nothing_and_a_rerun_finishes_the_move(
     with pytest.raises(KeyboardInterrupt):
         svc.archive_due()
     monkeypatch.setattr(owner, name, real)
-    for mid in ids:   # mid-move: every match still reads
+    for mid in ids:  # mid-move: every match still reads
         assert svc.export(mid) == exports[mid]
     moved_again = svc.archive_due()
     # the killed match is moved again unless its keys were deleted already ("unfile")
@@ -162,8 +167,9 @@ def test_an_unreachable_archive_moves_nothing_and_redis_keeps_the_match(real_con
     from service import bootstrap
     from tests.support.games import ENGINES
 
-    config = real_config.with_(archive_url="postgresql://postgres@127.0.0.1:1/none",
-                               archive_after_s=1e-6)
+    config = real_config.with_(
+        archive_url="postgresql://postgres@127.0.0.1:1/none", archive_after_s=1e-6
+    )
     svc = bootstrap.build_service(config, engines=ENGINES)
     mid = _finished_matches(svc, 1)[0]["match_id"]
     assert "archived" not in svc.reconcile(full=True)
@@ -190,7 +196,8 @@ def test_matches_move_only_once_they_are_old_enough(archived_service):
 
 
 def test_sigkilling_a_mover_subprocess_again_and_again_loses_and_duplicates_nothing(
-        redis_url, archive_url):
+    redis_url, archive_url
+):
     """benchmarks/fault_archive_kill.py: a mover process SIGKILLed at random until every
     match moved; each is archived once, gone from Redis, reads back equal and verified.
     Kill instants count from the mover's readiness, not its start: a busy machine's Python
@@ -200,10 +207,11 @@ def test_sigkilling_a_mover_subprocess_again_and_again_loses_and_duplicates_noth
     long), then a run that finishes."""
     from benchmarks.fault_archive_kill import run_archive_kill
 
-    figures = run_archive_kill(redis_url, archive_url, matches=5, kill_after=(0.0, 0.25),
-                               seed=3, max_kills=8)
+    figures = run_archive_kill(
+        redis_url, archive_url, matches=5, kill_after=(0.0, 0.25), seed=3, max_kills=8
+    )
     print(figures)
-    assert figures["kills"] >= 1 and figures["kills_mid_batch"] >= 1   # the gated first run
+    assert figures["kills"] >= 1 and figures["kills_mid_batch"] >= 1  # the gated first run
     assert figures["archived"] == figures["reads_equal"] == figures["verified"] == 5
     assert figures["listed_once"] == 5 and figures["keys_left_in_redis"] == []
     assert figures["lost"] == 0

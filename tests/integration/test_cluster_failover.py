@@ -15,6 +15,7 @@ on the master that is SIGKILLed mid-play, the other on another master. The test 
 Nothing is timed: the clients poll until enough moves were acknowledged, with generous
 overall limits.
 """
+
 from __future__ import annotations
 
 import threading
@@ -43,8 +44,12 @@ def private_cluster():
 
 @pytest.fixture
 def served(private_cluster, real_config):
-    config = real_config.with_(redis_url=private_cluster.url, rq_redis_url=real_config.redis_url,
-                               wait_replicas=1, wait_ms=200)
+    config = real_config.with_(
+        redis_url=private_cluster.url,
+        rq_redis_url=real_config.redis_url,
+        wait_replicas=1,
+        wait_ms=200,
+    )
     service = build_service(config)
     server = make_server("127.0.0.1", 0, create_app(service), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -65,7 +70,7 @@ class Player(threading.Thread):
         self.match_id, self.tokens = match_id, tokens
         self.statuses: Counter = Counter()
         self.bad: list = []
-        self.acked: dict[int, str] = {}          # version -> hash the client was answered
+        self.acked: dict[int, str] = {}  # version -> hash the client was answered
         self.moves_after_kill = 0
         self.killed = threading.Event()
         self.stop = threading.Event()
@@ -73,7 +78,9 @@ class Player(threading.Thread):
     def _call(self, method, path, token, **kw):
         status, headers, body = self.http.call(method, path, token, **kw)
         self.statuses[status] += 1
-        if status == 503 and (body.get("code") != "store_unavailable" or "Retry-After" not in headers):
+        if status == 503 and (
+            body.get("code") != "store_unavailable" or "Retry-After" not in headers
+        ):
             self.bad.append((status, body))
         if status not in (200, 409, 503):
             self.bad.append((status, body))
@@ -86,37 +93,54 @@ class Player(threading.Thread):
                 time.sleep(0.05)
                 continue
             turn, version = view["view"]["turn"], view["version"]
-            status, body = self._call("POST", f"/v1/matches/{self.match_id}/actions",
-                                      self.tokens[turn], body={"type": "add", "amount": 1},
-                                      headers={"Idempotency-Key": f"move-{version}"})
+            status, body = self._call(
+                "POST",
+                f"/v1/matches/{self.match_id}/actions",
+                self.tokens[turn],
+                body={"type": "add", "amount": 1},
+                headers={"Idempotency-Key": f"move-{version}"},
+            )
             if status == 200:
                 for event in body["events"]:
                     self.acked[event["version"]] = event["hash"]
                 if self.killed.is_set():
                     self.moves_after_kill += 1
-            time.sleep(0.02)   # a human's pace, so neither match reaches its target
+            time.sleep(0.02)  # a human's pace, so neither match reaches its target
 
 
 def test_killing_a_master_mid_play_answers_503_then_resumes_with_no_acknowledged_event_lost(
-        private_cluster, served):
+    private_cluster, served
+):
     url, service = served
     http = Http(url)
     players = []
     for _ in range(2):
-        status, _, created = http.post("/v1/matches", {
-            "game": "race", "seats": [{"kind": "human"}, {"kind": "human"}],
-            "options": {"target": 1000}})
+        status, _, created = http.post(
+            "/v1/matches",
+            {
+                "game": "race",
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "options": {"target": 1000},
+            },
+        )
         assert status == 201, created
-        players.append(Player(url, created["match_id"],
-                              {s["seat"]: s["token"] for s in created["seats"]}))
+        players.append(
+            Player(url, created["match_id"], {s["seat"]: s["token"] for s in created["seats"]})
+        )
     victim, other = players
     killed_port = private_cluster.master_port_of(service.keys.events(victim.match_id))
     while private_cluster.master_port_of(service.keys.events(other.match_id)) == killed_port:
-        status, _, created = http.post("/v1/matches", {
-            "game": "race", "seats": [{"kind": "human"}, {"kind": "human"}],
-            "options": {"target": 1000}})
-        other = players[1] = Player(url, created["match_id"],
-                                    {s["seat"]: s["token"] for s in created["seats"]})
+        status, _, created = http.post(
+            "/v1/matches",
+            {
+                "game": "race",
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "options": {"target": 1000},
+            },
+        )
+        other = players[1] = Player(
+            url, created["match_id"], {s["seat"]: s["token"] for s in created["seats"]}
+        )
     for player in players:
         player.start()
     try:
@@ -132,15 +156,19 @@ def test_killing_a_master_mid_play_answers_503_then_resumes_with_no_acknowledged
             player.stop.set()
         for player in players:
             player.join(90)
-    print(f"\nfailover answers by status: victim {dict(victim.statuses)}, "
-          f"other {dict(other.statuses)}")
+    print(
+        f"\nfailover answers by status: victim {dict(victim.statuses)}, "
+        f"other {dict(other.statuses)}"
+    )
     assert victim.bad == [] and other.bad == []
-    assert victim.statuses[503] >= 1                       # the failover was seen
+    assert victim.statuses[503] >= 1  # the failover was seen
     for player in players:
         events: list = []
         while True:
-            status, _, page = http.get(f"/v1/matches/{player.match_id}/events"
-                                       f"?after={len(events)}&limit=500", player.tokens[0])
+            status, _, page = http.get(
+                f"/v1/matches/{player.match_id}/events?after={len(events)}&limit=500",
+                player.tokens[0],
+            )
             assert status == 200, page
             if not page["events"]:
                 break
@@ -150,6 +178,5 @@ def test_killing_a_master_mid_play_answers_503_then_resumes_with_no_acknowledged
             assert after["prev_hash"] == before["hash"]
         stored = {e["version"]: e["hash"] for e in events}
         lost = {v: h for v, h in player.acked.items() if stored.get(v) != h}
-        print(f"match {player.match_id}: {len(player.acked)} acknowledged events, "
-              f"{len(lost)} lost")
+        print(f"match {player.match_id}: {len(player.acked)} acknowledged events, {len(lost)} lost")
         assert lost == {}

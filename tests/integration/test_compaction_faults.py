@@ -4,15 +4,19 @@ before its ``MULTI`` or just after it (before the global book-keeping). In every
 final append stands, the match reads as before once Redis is back (its stream, or its
 compacted log), a full reconcile pass finishes the compaction, and nothing is lost: the
 export is the same, verifies, and the match is filed where a compacted match belongs."""
+
 import shutil
 
 import pytest
 
 from tests.support.reads import finish_by_hand
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("redis-server") is None,
-                                 reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        shutil.which("redis-server") is None, reason="redis-server is not installed"
+    ),
+]
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -26,8 +30,9 @@ def private(tmp_path):
     from tests.support.games import ENGINES
 
     server = PrivateRedis(tmp_path / "redis").start()
-    config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix="cf",
-                    index_shards=4)
+    config = Config(
+        redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix="cf", index_shards=4
+    )
     svc = bootstrap.install(bootstrap.build_service(config, engines=ENGINES))
     yield svc, server
     bootstrap.reset()
@@ -36,40 +41,45 @@ def private(tmp_path):
 
 def _kill_then(server, real):
     def dying(*args, **kwargs):
-        server.kill()          # Redis dies right here, before the step runs
+        server.kill()  # Redis dies right here, before the step runs
         return real(*args, **kwargs)
+
     return dying
 
 
 @pytest.mark.parametrize("stage", ["start", "before-multi", "after-multi"])
 def test_a_compaction_cut_by_a_redis_outage_loses_nothing_and_a_full_pass_finishes_it(
-        private, monkeypatch, stage):
+    private, monkeypatch, stage
+):
     from service.store.store_errors import STORE_UNAVAILABLE
 
     svc, server = private
-    svc.compactor.enabled = False          # finished by hand; compacted below, under fault
+    svc.compactor.enabled = False  # finished by hand; compacted below, under fault
     mid = svc.create_match("high-card", HUMANS, {"rounds": 2})["match_id"]
     finish_by_hand(svc, mid)
     before = svc.export(mid)
     keys, store = svc.keys, svc.stores.compacted
     svc.compactor.enabled = True
-    targets = {"start": (svc.ctx, "record"), "before-multi": (store, "store"),
-               "after-multi": (store, "filed")}
+    targets = {
+        "start": (svc.ctx, "record"),
+        "before-multi": (store, "store"),
+        "after-multi": (store, "filed"),
+    }
     owner, name = targets[stage]
     monkeypatch.setattr(owner, name, _kill_then(server, getattr(owner, name)))
 
     # the inline compaction after the final append: a failure is logged, never raised
     assert svc.compactor.after_finish(mid) is False
     monkeypatch.undo()
-    with pytest.raises(STORE_UNAVAILABLE):   # a full pass during the outage: 503-class error
+    with pytest.raises(STORE_UNAVAILABLE):  # a full pass during the outage: 503-class error
         svc.reconcile(full=True)
 
-    server.start()                           # its AOF (appendfsync always) is loaded
+    server.start()  # its AOF (appendfsync always) is loaded
     svc.folds.clear()
     record = svc._record(mid)
     assert bool(record.compacted) == (stage == "after-multi") and record.finished
-    assert svc.redis.sismember(keys.compact_pending(), mid)   # still to do: retried
-    assert svc.export(mid) == before                          # readable meanwhile
+    assert svc.redis.sismember(keys.compact_pending(), mid)  # still to do: retried
+    assert svc.export(mid) == before  # readable meanwhile
 
     svc.reconcile(full=True)
 

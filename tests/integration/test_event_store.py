@@ -1,4 +1,5 @@
 """The Redis Streams event store against a real Redis (Lua append, ids, idempotency)."""
+
 import re
 import threading
 
@@ -6,24 +7,33 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from domain.engine import Event
 from service.log.codec import genesis_hash
 from service.log.envelopes import build_envelopes
 from service.store.event_store import APPEND_LUA, HEAD_LUA, EventStore
 from service.store.keys import Keys
-from domain.engine import Event
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def store(real_config):
-    return EventStore(redis.Redis.from_url(real_config.redis_url, decode_responses=True),
-                      Keys(real_config.key_prefix))
+    return EventStore(
+        redis.Redis.from_url(real_config.redis_url, decode_responses=True),
+        Keys(real_config.key_prefix),
+    )
 
 
 def _batch(first, prev, n=2, cause="player"):
-    return build_envelopes([Event("Ticked", {"i": first + i}) for i in range(n)], first, prev, cause,
-                           f"c{first}", {"type": "tick"}, 0)
+    return build_envelopes(
+        [Event("Ticked", {"i": first + i}) for i in range(n)],
+        first,
+        prev,
+        cause,
+        f"c{first}",
+        {"type": "tick"},
+        0,
+    )
 
 
 def test_append_is_gap_free_with_stream_ids_0_version(store):
@@ -51,10 +61,19 @@ def test_racing_identical_idempotent_appends_append_once(store, real_config):
     barrier = threading.Barrier(8)
 
     def racer():
-        conn = EventStore(redis.Redis.from_url(real_config.redis_url, decode_responses=True), store.keys)
+        conn = EventStore(
+            redis.Redis.from_url(real_config.redis_url, decode_responses=True), store.keys
+        )
         barrier.wait()
-        outcomes.append(conn.append("m", 1, _batch(2, "h", 2), idem_field="0:key",
-                                    idem_answer={"answer": {"version": 3}}))
+        outcomes.append(
+            conn.append(
+                "m",
+                1,
+                _batch(2, "h", 2),
+                idem_field="0:key",
+                idem_answer={"answer": {"version": 3}},
+            )
+        )
 
     threads = [threading.Thread(target=racer) for _ in range(8)]
     [t.start() for t in threads]
@@ -69,9 +88,10 @@ def test_scripts_touch_only_keys_they_are_given_in_one_cluster_slot(store):
     # the write runner's ``key = KEYS[...]``)
     for script in (APPEND_LUA, HEAD_LUA):
         calls = re.findall(r"redis\.call\((?:'(\w+)'|ARGV\[i\]), ([^,)]+)", script)
-        assert calls and all(key.startswith("KEYS[") or key in {"events_key", "meta_key",
-                                                                "snap_key", "key"}
-                             for _cmd, key in calls)
+        assert calls and all(
+            key.startswith("KEYS[") or key in {"events_key", "meta_key", "snap_key", "key"}
+            for _cmd, key in calls
+        )
     assert "local key = KEYS[" in APPEND_LUA
     keys = store.keys
     assert len({key_slot(k.encode()) for k in keys.match_keys("abc")}) == 1
@@ -86,8 +106,13 @@ def test_a_new_match_id_shares_its_slot_with_its_index_shard():
         assert len(mid) == 20 and shards.aligned(mid)
         k = shards.shard_of(mid)
         keys = Keys("arena")
-        names = keys.match_keys(mid) + [keys.metrics(k), keys.running(k), keys.awaiting(k),
-                                        keys.matches(k), keys.lobby(k, "all", "race")]
+        names = keys.match_keys(mid) + [
+            keys.metrics(k),
+            keys.running(k),
+            keys.awaiting(k),
+            keys.matches(k),
+            keys.lobby(k, "all", "race"),
+        ]
         assert len({key_slot(n.encode()) for n in names}) == 1
     # ids drawn elsewhere keep a stable shard
     assert shards.shard_of("not-aligned") == shards.shard_of("not-aligned") < 16

@@ -2,6 +2,7 @@
 Redis and on the session's Redis Cluster: a full reconcile pass keeps the newest
 ``ARENA_FINISHED_INDEX_MAX`` finished matches listed and in ``P:compacted``; the trimmed
 ones answer every read by id exactly as before."""
+
 import pytest
 
 from tests.support.cluster import BOTH_STORES
@@ -34,7 +35,7 @@ def test_a_full_pass_bounds_the_finished_indexes_and_trimmed_matches_read_as_bef
 
     assert svc.reconcile(full=True).get("unlisted", 0) >= 3
     keys, index = svc.keys, svc.stores.index
-    for shard in range(2):   # each of the 2 shards keeps its newest ceil(4 / 2) = 2
+    for shard in range(2):  # each of the 2 shards keeps its newest ceil(4 / 2) = 2
         mine = [m for m in ids if index.shard(m) == shard]
         assert set(svc.redis.zrange(keys.lobby(shard, "finished"), 0, -1)) == set(mine[-2:])
         assert set(svc.redis.zrange(keys.lobby(shard, "all", "high-card"), 0, -1)) == set(mine[-2:])

@@ -1,5 +1,6 @@
 """The fold cache on a real Redis: separate service instances (API processes, own
 connections and caches) never answer from a stale fold."""
+
 import random
 import threading
 
@@ -8,16 +9,18 @@ import pytest
 from domain.engine import NotYourTurn
 from service import errors
 from service.bootstrap import build_service
-from tests.support.games import ENGINES
 from tests.support.cluster import BOTH_STORES
+from tests.support.games import ENGINES
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]
 
 
 def _answers(svc, mid, seats):
-    return ([svc.match_view(mid, s) for s in [*range(seats), None]],
-            [svc.legal_actions(mid, s) for s in range(seats)],
-            svc.events(mid, 0, after=max(0, svc.match_view(mid, None)["version"] - 3)))
+    return (
+        [svc.match_view(mid, s) for s in [*range(seats), None]],
+        [svc.legal_actions(mid, s) for s in range(seats)],
+        svc.events(mid, 0, after=max(0, svc.match_view(mid, None)["version"] - 3)),
+    )
 
 
 def test_a_stale_cache_never_serves_a_wrong_answer(real_service, real_config):

@@ -1,14 +1,15 @@
 """MatchService on a real Redis: racing processes, long-poll, full match + export/verify."""
+
 import threading
 import time
 
 import pytest
 
 from domain.engine import NotYourTurn
-from service.bootstrap import build_service
 from service import errors
-from tests.support.games import ENGINES
+from service.bootstrap import build_service
 from tests.support.cluster import BOTH_STORES
+from tests.support.games import ENGINES
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]
 
@@ -40,7 +41,9 @@ def test_separate_service_instances_racing_lose_and_duplicate_nothing(real_servi
     assert [e["version"] for e in log] == list(range(1, len(log) + 1))
     assert sorted(accepted) == [e["version"] for e in log[1:]]
     assert log[-1]["data"]["total"] == len(accepted)
-    assert not real_service.verify({**real_service.store.meta(mid), "events": log})["valid"]  # running: no seed
+    assert not real_service.verify({**real_service.store.meta(mid), "events": log})[
+        "valid"
+    ]  # running: no seed
 
 
 def test_long_poll_with_xread_block_returns_as_soon_as_an_event_exists(real_service):
@@ -54,14 +57,21 @@ def test_long_poll_with_xread_block_returns_as_soon_as_an_event_exists(real_serv
 
 
 def test_full_match_export_verify_and_idempotency_on_real_redis(real_service):
-    created = real_service.create_match("high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 3})
+    created = real_service.create_match(
+        "high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 3}
+    )
     mid = created["match_id"]
     while real_service.match_view(mid, None)["status"] == "running":
         for seat in map(int, real_service.match_view(mid, None)["pending"]):
             action = real_service.legal_actions(mid, seat)["actions"][-1]
             key = f"k{real_service.match_view(mid, None)['version']}"
             first = real_service.act(mid, seat, action, idempotency_key=key)
-            assert real_service.act(mid, seat, action, idempotency_key=key) == {**first, "replayed": True}
+            assert real_service.act(mid, seat, action, idempotency_key=key) == {
+                **first,
+                "replayed": True,
+            }
     exported = real_service.export(mid)
     assert real_service.verify(exported)["valid"] is True
-    assert len(exported["events"]) == 4 + 3 * (2 + 1) + 2 * 2 + 1  # setup, 3 x (2 plays + reveal), 2 deals x 2, end
+    assert (
+        len(exported["events"]) == 4 + 3 * (2 + 1) + 2 * 2 + 1
+    )  # setup, 3 x (2 plays + reveal), 2 deals x 2, end

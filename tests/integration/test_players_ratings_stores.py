@@ -3,6 +3,7 @@ match whose end-of-match job runs on an RQ worker, the leaderboard read in one r
 (a script on the ratings slot), and ``rebuild`` equal to the live table. Every ratings key
 shares one hash tag and every player's keys another (:mod:`service.store.keys`), so the
 checkpoint script and the counters work on a cluster."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,12 +22,17 @@ def test_a_rated_match_is_counted_rated_and_listed_once_by_its_job(real_config):
     ann = service.create_player("Ann")
     ids = []
     for _ in range(3):
-        mid = service.create_match("duel", [{"kind": "human"}, {"kind": "bot", "bot": "high"}],
-                                   {"tricks": 1}, player_key=ann["key"], rated=True)["match_id"]
+        mid = service.create_match(
+            "duel",
+            [{"kind": "human"}, {"kind": "bot", "bot": "high"}],
+            {"tricks": 1},
+            player_key=ann["key"],
+            rated=True,
+        )["match_id"]
         seat = service.authenticate(mid, ann["key"])
         legal = service.legal_actions(mid, seat)
         service.act(mid, seat, legal["actions"][0])
-        drain(service, rounds=50)           # the bot's card, then the end-of-match job
+        drain(service, rounds=50)  # the bot's card, then the end-of-match job
         assert service._record(mid).finished
         ids.append(mid)
     drain(service, rounds=20)
@@ -35,7 +41,7 @@ def test_a_rated_match_is_counted_rated_and_listed_once_by_its_job(real_config):
     assert entries[f"player:{ann['player_id']}"]["matches"] == 3
     assert entries["bot:duel:high"]["matches"] == 3 and entries["bot:duel:high"]["kind"] == "bot"
     assert service.player_profile(ann["player_id"])["played"] == 3
-    for mid in ids:                          # a repeated job changes nothing
+    for mid in ids:  # a repeated job changes nothing
         assert service.match_ended(mid)["folded"] == 0
     assert service.ratings_rebuild()["same"] is True
     assert service.player_matches(ann["player_id"], rated=True)["items"][0]["match_id"] == ids[-1]

@@ -2,6 +2,7 @@
 (SIGKILL) mid-update, once before the checkpoint script ran and once right after it; the
 job run again folds the match exactly once (the checkpoint script writes the ratings with
 the checkpoint or nothing, and a repeat finds the checkpoint past the match)."""
+
 from __future__ import annotations
 
 import os
@@ -41,12 +42,17 @@ svc.match_ended(sys.argv[1])
 
 def _killed_job(config, match_id: str, when: str, tmp_path: Path) -> None:
     marker = tmp_path / f"marker-{when}"
-    env = {**os.environ, **config.to_env(), "ARENA_GAME_PACKAGES": "examples",
-           "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, match_id, str(marker), when],
-                             cwd=ROOT, env=env)
+    env = {
+        **os.environ,
+        **config.to_env(),
+        "ARENA_GAME_PACKAGES": "examples",
+        "PYTHONPATH": str(ROOT),
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, match_id, str(marker), when], cwd=ROOT, env=env
+    )
     try:
-        for _ in range(1200):                  # bounded wait for the child to get there
+        for _ in range(1200):  # bounded wait for the child to get there
             if marker.exists() or child.poll() is not None:
                 break
             time.sleep(0.05)
@@ -59,8 +65,13 @@ def _killed_job(config, match_id: str, when: str, tmp_path: Path) -> None:
 
 
 def _rated_duel(service, ann):
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "bot", "bot": "high"}],
-                               {"tricks": 1}, player_key=ann["key"], rated=True)["match_id"]
+    mid = service.create_match(
+        "duel",
+        [{"kind": "human"}, {"kind": "bot", "bot": "high"}],
+        {"tricks": 1},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
     seat = service.authenticate(mid, ann["key"])
     service.act(mid, seat, service.legal_actions(mid, seat)["actions"][0])
     service.run_bot_turn(mid, service._record(mid).version, 1)
@@ -77,7 +88,7 @@ def test_a_job_killed_mid_update_folds_its_match_exactly_once_when_run_again(rea
         mid = _rated_duel(service, ann)
         _killed_job(config, mid, when, tmp_path)
         table, history = service._ratings.live_table()
-        done = 0 if when == "before" else 1      # the script ran, or nothing was written
+        done = 0 if when == "before" else 1  # the script ran, or nothing was written
         previous = 1 if when == "after" else 0
         assert len(history.get(participant, [])) == previous + done
         again = service.match_ended(mid)

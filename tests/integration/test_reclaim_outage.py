@@ -8,15 +8,19 @@ comes back (its AOF loaded). B must survive the outage, re-enqueue the job A str
 (the lease of A is gone: the reclaim path, not RQ's 300 s job timeout set here) and play
 the match to its end, each decision exactly once. Nothing is timed beyond generous limits.
 """
+
 import shutil
 import signal
 import time
 
 import pytest
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("redis-server") is None,
-                                 reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        shutil.which("redis-server") is None, reason="redis-server is not installed"
+    ),
+]
 
 OUTAGE_S = 3.0
 
@@ -36,27 +40,40 @@ def test_a_worker_survives_an_outage_during_reclaim_and_replays_the_stranded_tur
     from service.config import Config
 
     server = PrivateRedis(tmp_path / "redis").start()
-    config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix="rcl",
-                    engines_path="tests.support.games:ENGINES", worker_lease_s=1.0,
-                    reconcile_s=0.5, reconcile_full_s=600.0, bot_job_timeout_s=300.0,
-                    heartbeat_file=str(tmp_path / "heartbeat"), max_bot_matches_per_client=0)
+    config = Config(
+        redis_url=server.url(0),
+        rq_redis_url=server.url(1),
+        key_prefix="rcl",
+        engines_path="tests.support.games:ENGINES",
+        worker_lease_s=1.0,
+        reconcile_s=0.5,
+        reconcile_full_s=600.0,
+        bot_job_timeout_s=300.0,
+        heartbeat_file=str(tmp_path / "heartbeat"),
+        max_bot_matches_per_client=0,
+    )
     pool = WorkerPool(config.to_env(), tmp_path / "logs")
     service = bootstrap.build_service(config)
     try:
         first = pool.start()
-        mid = service.create_match("race", [{"kind": "bot", "bot": "slow"}] * 2,
-                                   {"target": 7, "bot_delay_s": 5})["match_id"]
+        mid = service.create_match(
+            "race", [{"kind": "bot", "bot": "slow"}] * 2, {"target": 7, "bot_delay_s": 5}
+        )["match_id"]
         registry = StartedJobRegistry(queue=service.scheduler.queue)
-        assert wait_until(lambda: registry.get_job_ids(cleanup=False), 120, step_s=0.05), \
+        assert wait_until(lambda: registry.get_job_ids(cleanup=False), 120, step_s=0.05), (
             "worker A never started the bot turn"
+        )
         second = pool.start()
-        assert wait_until(lambda: len(service.scheduler.queue.connection.smembers("rq:workers")) >= 2,
-                          120, step_s=0.1), "worker B never registered"
+        assert wait_until(
+            lambda: len(service.scheduler.queue.connection.smembers("rq:workers")) >= 2,
+            120,
+            step_s=0.1,
+        ), "worker B never registered"
         version_at_kill = service.match_view(mid, None)["version"]
-        pool.kill(first)                       # A dies holding the job
+        pool.kill(first)  # A dies holding the job
         stranded = bool(registry.get_job_ids(cleanup=False))
-        server.kill()                          # and Redis right after
-        time.sleep(OUTAGE_S)                   # B's loops meet the outage
+        server.kill()  # and Redis right after
+        time.sleep(OUTAGE_S)  # B's loops meet the outage
         assert second.poll() is None, "worker B died during the outage"
         server.start()
 
@@ -73,10 +90,15 @@ def test_a_worker_survives_an_outage_during_reclaim_and_replays_the_stranded_tur
         assert report["duplicates"] == 0, report
         assert len(events) > version_at_kill
         assert service.verify(service.export(mid))["valid"] is True
-        if stranded:   # the killed worker's job was re-enqueued by B (reclaim/reconcile)
+        if stranded:  # the killed worker's job was re-enqueued by B (reclaim/reconcile)
             assert _requeued(service.metrics()) >= 1
-        print({"stranded": stranded, "decisions": report["decisions"],
-               "requeued": _requeued(service.metrics())})
+        print(
+            {
+                "stranded": stranded,
+                "decisions": report["decisions"],
+                "requeued": _requeued(service.metrics()),
+            }
+        )
     finally:
         for proc in pool.procs:
             pool.kill(proc, signal.SIGKILL)
@@ -84,7 +106,8 @@ def test_a_worker_survives_an_outage_during_reclaim_and_replays_the_stranded_tur
 
 
 def test_an_outage_between_dropping_a_dead_turn_job_and_enqueueing_its_replacement_loses_no_turn(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     """A reconcile pass re-creating a failed bot turn: Redis dies after the dead job was
     deleted and before the new one is enqueued (the turn is then in no queue at all). The
     pass ends with the store-unavailable error; once Redis is back the next pass finds the
@@ -99,23 +122,28 @@ def test_an_outage_between_dropping_a_dead_turn_job_and_enqueueing_its_replaceme
     from tests.support.runtime import drain
 
     server = PrivateRedis(tmp_path / "redis").start()
-    config = Config(redis_url=server.url(0), rq_redis_url=server.url(1), key_prefix="rcm",
-                    max_bot_matches_per_client=0)
+    config = Config(
+        redis_url=server.url(0),
+        rq_redis_url=server.url(1),
+        key_prefix="rcm",
+        max_bot_matches_per_client=0,
+    )
     service = bootstrap.install(bootstrap.build_service(config, engines=ENGINES))
     try:
         scheduler, keys = service.scheduler, service.keys
-        mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 2,
-                                   {"target": 7})["match_id"]
+        mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 2, {"target": 7})[
+            "match_id"
+        ]
         record = service._record(mid)
         seat = next(iter(record.pending))
         job_id = keys.bot_job_id(mid, record.version, seat)
         job = Job.fetch(job_id, connection=scheduler.queue.connection)
         scheduler.queue.remove(job)
-        job.set_status(JobStatus.FAILED)          # its run raised: reconcile re-creates it
+        job.set_status(JobStatus.FAILED)  # its run raised: reconcile re-creates it
         real = scheduler.enqueue_bot_turn
 
         def dying(*args, **kwargs):
-            server.kill()                          # after the dead job was dropped
+            server.kill()  # after the dead job was dropped
             return real(*args, **kwargs)
 
         monkeypatch.setattr(scheduler, "enqueue_bot_turn", dying)

@@ -2,13 +2,17 @@
 every key the deployment leaves is accounted for by pattern, finished matches keep only
 their compacted keys, the finished indexes stay bounded, RQ's registries hold no stale ids
 and its per-job keys expire."""
+
 import shutil
 
 import pytest
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("redis-server") is None,
-                                 reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        shutil.which("redis-server") is None, reason="redis-server is not installed"
+    ),
+]
 
 
 def test_after_a_soak_every_key_is_accounted_for_and_finished_matches_are_compacted(tmp_path):
@@ -24,7 +28,7 @@ def test_after_a_soak_every_key_is_accounted_for_and_finished_matches_are_compac
     assert figures["store_keys_by_kind"].get("match:snap", 0) == 0
     assert figures["store_keys_by_kind"].get("index:compact-pending", 0) == 0
     assert figures["idempotent_commands"] >= 1 and figures["idem_without_ttl"] == []
-    assert "match:events" in figures["open_match_keys"]   # a running match keeps its stream
+    assert "match:events" in figures["open_match_keys"]  # a running match keeps its stream
     # no archive: the finished indexes keep the newest ARENA_FINISHED_INDEX_MAX (3 of 6),
     # each lobby shard its newest ceil(3 / 16) = 1, while all 6 stay readable (verified)
     assert figures["compacted_index_size"] == figures["finished_index_max"] == 3

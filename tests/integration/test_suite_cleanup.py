@@ -8,6 +8,7 @@ ready, the run is sent SIGINT (a terminal's Ctrl-C) or SIGTERM (CI, ``timeout``)
 end and none of those processes may survive. The limits are generous (a busy machine): no
 duration is asserted beyond "it ended".
 """
+
 from __future__ import annotations
 
 import os
@@ -21,13 +22,17 @@ import pytest
 
 from tests.support.polling import wait_for
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not (shutil.which("redis-server") and shutil.which("redis-cli")),
-                                 reason="redis-server / redis-cli not installed")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        not (shutil.which("redis-server") and shutil.which("redis-cli")),
+        reason="redis-server / redis-cli not installed",
+    ),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TINY_TEST = '''
+TINY_TEST = """
 import os, subprocess, sys, time
 from pathlib import Path
 
@@ -42,7 +47,7 @@ def test_holds_processes(redis_cluster):
     out.with_suffix(".tmp").write_text(" ".join(map(str, pids)))
     out.with_suffix(".tmp").rename(out)
     time.sleep(900)
-'''
+"""
 
 
 def _alive(pid: int) -> bool:
@@ -51,7 +56,7 @@ def _alive(pid: int) -> bool:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return False
-    return stat[stat.rfind(")") + 2:].split()[0] not in ("Z", "X")
+    return stat[stat.rfind(")") + 2 :].split()[0] not in ("Z", "X")
 
 
 def _run_and_stop(tmp_path: Path, sig: int, extra_args: list[str]) -> tuple[list[int], str]:
@@ -62,10 +67,25 @@ def _run_and_stop(tmp_path: Path, sig: int, extra_args: list[str]) -> tuple[list
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_CLEANUP_PIDS": str(pids_file)}
     env.pop("PYTEST_XDIST_WORKER", None)
     log = open(tmp_path / "run.log", "wb")
-    run = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "tests.conftest",
-                            "-p", "no:cacheprovider", "-q", *extra_args, "test_tiny.py"],
-                           cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
-                           start_new_session=True)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "tests.conftest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            *extra_args,
+            "test_tiny.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     log.close()
     pids: list[int] = []
     try:
@@ -75,8 +95,9 @@ def _run_and_stop(tmp_path: Path, sig: int, extra_args: list[str]) -> tuple[list
         assert all(_alive(pid) for pid in pids)
         os.kill(run.pid, sig)
         run.wait(timeout=120)
-        assert wait_for(lambda: not any(_alive(pid) for pid in pids), 30, 0.1), \
+        assert wait_for(lambda: not any(_alive(pid) for pid in pids), 30, 0.1), (
             f"left behind: {[pid for pid in pids if _alive(pid)]}"
+        )
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)

@@ -4,6 +4,7 @@ at once when idle, after its running turn (appended exactly once) when busy.
 
 The waits are generous (a busy 2-core box); the measured exit time of an idle worker is
 reported by ``benchmarks/fault_worker_kill.py`` (``sigterm_exit_s``)."""
+
 import signal
 import subprocess
 import time
@@ -34,7 +35,7 @@ def test_an_idle_worker_exits_0_when_signalled(real_service, start_worker, sig):
     # in RQ's idle loop (registered, waiting on the queue)
     assert wait_for(lambda: _idle_rq_workers(real_service), 120), "no RQ worker registered"
     time.sleep(1)
-    worker.send_signal(sig)     # the process itself, as `docker stop` signals PID 1
+    worker.send_signal(sig)  # the process itself, as `docker stop` signals PID 1
     assert _exit_status(worker, 60) == 0, "the idle worker did not exit (status 0) when told"
 
 
@@ -43,7 +44,7 @@ def test_a_worker_waiting_for_its_queue_redis_exits_0_when_signalled(start_worke
     does not answer, retrying forever) a stop signal also ends the worker, status 0."""
     import socket
 
-    with socket.socket() as sock:            # a loopback port nothing listens on
+    with socket.socket() as sock:  # a loopback port nothing listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     beat = tmp_path / "heartbeat"
@@ -66,8 +67,9 @@ def test_a_busy_worker_finishes_its_turn_once_then_exits_0(real_service, start_w
     assert _exit_status(worker, 120) == 0, "the busy worker did not exit (status 0)"
     # the running turn was appended, once, and the worker took no further job
     events = real_service.log(mid)
-    decided = [e for e in events if e["version"] > version and e.get("cause") == "bot"
-               and "command" in e]
+    decided = [
+        e for e in events if e["version"] > version and e.get("cause") == "bot" and "command" in e
+    ]
     assert len(decided) == 1, decided
     assert real_service.match_view(mid, None)["version"] == events[-1]["version"]
     assert started.get_job_ids(cleanup=False) == []

@@ -1,4 +1,5 @@
 """Bot turns and timeouts through REAL RQ worker processes (``python -m workers.runner``)."""
+
 import time
 from datetime import datetime
 
@@ -10,7 +11,11 @@ from tests.support.polling import wait_for
 
 pytestmark = pytest.mark.integration
 
-BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+BOTS3 = [
+    {"kind": "bot", "bot": "random"},
+    {"kind": "bot", "bot": "greedy"},
+    {"kind": "bot", "bot": "random"},
+]
 
 
 def test_a_real_worker_plays_a_bot_only_match_to_the_end(real_service, start_worker):
@@ -33,7 +38,7 @@ def test_killed_worker_mid_match_the_match_still_finishes_quickly(real_service, 
     kill_group(worker)
     version_at_kill = real_service.match_view(mid, None)["version"]
     start_worker(ready=True)
-    t0 = time.monotonic()   # from the new worker's readiness: its start-up is not recovery
+    t0 = time.monotonic()  # from the new worker's readiness: its start-up is not recovery
     assert wait_for(lambda: real_service.match_view(mid, None)["version"] > version_at_kill, 60)
     elapsed = time.monotonic() - t0
     # generous (RQ's own recovery of a lost job would wait for its 3 s timeout plus a
@@ -44,11 +49,14 @@ def test_killed_worker_mid_match_the_match_still_finishes_quickly(real_service, 
     assert real_service.verify(real_service.export(mid))["valid"] is True
 
 
-def test_turn_timeout_fires_through_rqs_scheduler_not_early_under_los_angeles_time(real_service, start_worker):
+def test_turn_timeout_fires_through_rqs_scheduler_not_early_under_los_angeles_time(
+    real_service, start_worker
+):
     # ready first: a deadline passing while the worker's process still starts would fire late
     start_worker(extra_env={"TZ": "America/Los_Angeles"}, ready=True)
-    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 50},
-                                    turn_timeout_s=2)["match_id"]
+    mid = real_service.create_match(
+        "race", [{"kind": "human"}, {"kind": "human"}], {"target": 50}, turn_timeout_s=2
+    )["match_id"]
     view = real_service.match_view(mid, None)
     deadline = datetime.fromisoformat(view["deadline"])
     assert wait_for(lambda: len(real_service.log(mid)) > 1, 60)
@@ -60,8 +68,12 @@ def test_turn_timeout_fires_through_rqs_scheduler_not_early_under_los_angeles_ti
 
 def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_worker):
     start_worker(ready=True)
-    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
-                                    {"target": 50}, turn_timeout_s=1.5)["match_id"]
+    mid = real_service.create_match(
+        "race",
+        [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+        {"target": 50},
+        turn_timeout_s=1.5,
+    )["match_id"]
     turn = real_service.match_view(mid, None)["view"]["turn"]
     if turn == 1:
         assert wait_for(lambda: real_service.match_view(mid, None)["view"]["turn"] == 0, 60)
@@ -78,7 +90,8 @@ def test_a_decision_before_the_deadline_cancels_the_timeout(real_service, start_
 
 
 def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_rest(
-        real_service, real_config, start_worker):
+    real_service, real_config, start_worker
+):
     """Matches whose process appended and died before enqueuing (a service without a
     scheduler appends without enqueuing). One is in the awaiting index: a running
     worker's index passes recover it. One also missed its index update: index passes
@@ -89,10 +102,12 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     from tests.support.games import ENGINES
 
     died = MatchService(real_service.redis, real_service.keys, None, ENGINES)
-    idle = [real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
-            for _ in range(20)]
+    idle = [
+        real_service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
+        for _ in range(20)
+    ]
     probe = died.create_match("race", BOTS3, {"target": 12})["match_id"]
-    start_worker(reconcile_full_s=3600)          # the first pass is full, then index passes only
+    start_worker(reconcile_full_s=3600)  # the first pass is full, then index passes only
     assert wait_for(lambda: real_service.match_view(probe, None)["status"] == "finished", 120)
 
     indexed = died.create_match("race", BOTS3, {"target": 12})["match_id"]
@@ -102,11 +117,11 @@ def test_reconcile_passes_scan_the_awaiting_index_and_full_passes_recover_the_re
     assert indexed in real_service.stores.index.awaiting_ids()
     assert not set(idle) & real_service.stores.index.awaiting_ids()
     assert wait_for(lambda: real_service.match_view(indexed, None)["status"] == "finished", 120)
-    time.sleep(6 * real_config.reconcile_s)      # six more index passes of the worker
+    time.sleep(6 * real_config.reconcile_s)  # six more index passes of the worker
     assert real_service.match_view(unindexed, None)["version"] == 1
     assert real_service.reconcile(full=False) == {"checked": 0, "requeued": 0}
 
-    start_worker()                               # a new worker waits for the full-pass turn too
+    start_worker()  # a new worker waits for the full-pass turn too
     time.sleep(6 * real_config.reconcile_s)
     assert real_service.match_view(unindexed, None)["version"] == 1
     real_service.scheduler.connection.delete(real_service.keys.pass_turn("full"))
@@ -121,12 +136,12 @@ def test_a_worker_loads_the_games_before_it_takes_its_first_job(real_config, mon
     worker's first turn (often the killed worker's, requeued at the front) does not pay
     for importing every game while it holds the turn."""
     from service import bootstrap
-    from workers.lean_worker import LeanSimpleWorker
     from workers import runner
+    from workers.lean_worker import LeanSimpleWorker
 
     seen: list[bool] = []
 
-    def work(self, burst=False, **kwargs):     # RQ's loop: note the state, take no job
+    def work(self, burst=False, **kwargs):  # RQ's loop: note the state, take no job
         seen.append(bootstrap.get_service().ctx._engines is not None)
         return False
 
@@ -138,15 +153,17 @@ def test_a_worker_loads_the_games_before_it_takes_its_first_job(real_config, mon
     assert seen == [True]
 
 
-def test_turn_timeouts_fire_on_their_first_run_through_a_real_worker(real_service, start_worker,
-                                                                       tmp_path):
+def test_turn_timeouts_fire_on_their_first_run_through_a_real_worker(
+    real_service, start_worker, tmp_path
+):
     """Issue 18 item 4: scheduled at the deadline itself (not the whole second before it),
     each timeout job acts on its first run — no run finds its deadline still ahead."""
     from benchmarks._faults import timeout_report
 
     start_worker(name="timeouts", ready=True)
-    mid = real_service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 50},
-                                    turn_timeout_s=1.3)["match_id"]
+    mid = real_service.create_match(
+        "race", [{"kind": "human"}, {"kind": "human"}], {"target": 50}, turn_timeout_s=1.3
+    )["match_id"]
     assert wait_for(lambda: timeout_report(tmp_path)["acted"] >= 4, 120)
     report = timeout_report(tmp_path)
     assert set(report["by_status"]) == {"acted"}, report

@@ -11,10 +11,11 @@ each for the whole session, started on first use and stopped by PID at the end
 - ``browser`` / ``page``: Chromium through Playwright, as the browser tests have them
   (tests/e2e/browser/conftest.py).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -27,8 +28,11 @@ HERE = Path(__file__).resolve().parent
 
 def pytest_configure(config):
     """Register the tier's marker (``-m production`` runs it alone)."""
-    config.addinivalue_line("markers", "production: runs against gunicorn + real Redis + "
-                                       "separate arena worker processes (tests/production)")
+    config.addinivalue_line(
+        "markers",
+        "production: runs against gunicorn + real Redis + "
+        "separate arena worker processes (tests/production)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -53,8 +57,12 @@ def production(redis_url, tmp_path_factory) -> Iterator[ProductionStack]:
 def production_cluster(redis_url, redis_cluster, tmp_path_factory) -> Iterator[ProductionStack]:
     """gunicorn + 2 ``arena worker`` processes with the event store on the session's Redis
     Cluster and RQ on the real test Redis (RQ does not support Cluster)."""
-    stack = ProductionStack(redis_cluster.url, tmp_path_factory.mktemp("production-cluster"),
-                            rq_redis_url=redis_url, workers=2).start()
+    stack = ProductionStack(
+        redis_cluster.url,
+        tmp_path_factory.mktemp("production-cluster"),
+        rq_redis_url=redis_url,
+        workers=2,
+    ).start()
     try:
         yield stack
     finally:

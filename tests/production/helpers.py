@@ -3,12 +3,14 @@ its own decision with ``GET …/legal-actions?wait=`` (a long-poll longer than a
 timeout of the store) and answering it with ``POST …/actions`` carrying the
 ``decision_id`` and ``Prefer: return=representation`` (the next decision comes back with
 the answer: one request per move), as a client written from docs/CONTRACTS.md would."""
+
 from __future__ import annotations
 
 import random
 import threading
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import requests
 
@@ -35,9 +37,16 @@ class HumanSeat(threading.Thread):
     long-polls that ended with nothing to do.
     """
 
-    def __init__(self, base_url: str, match_id: str, seat: int, token: str, seed: Any,
-                 choose: Callable[[list[dict[str, Any]], random.Random], dict[str, Any]] = never_resign,
-                 max_moves: int = 5000):
+    def __init__(
+        self,
+        base_url: str,
+        match_id: str,
+        seat: int,
+        token: str,
+        seed: Any,
+        choose: Callable[[list[dict[str, Any]], random.Random], dict[str, Any]] = never_resign,
+        max_moves: int = 5000,
+    ):
         super().__init__(name=f"human-{match_id}-{seat}", daemon=True)
         self.http = Http(base_url)
         self.match_id, self.seat, self.token = match_id, seat, token
@@ -50,7 +59,8 @@ class HumanSeat(threading.Thread):
 
     def _legal(self) -> dict[str, Any]:
         status, _, legal = self.http.get(
-            f"/v1/matches/{self.match_id}/legal-actions?wait={LONG_POLL_S}", self.token)
+            f"/v1/matches/{self.match_id}/legal-actions?wait={LONG_POLL_S}", self.token
+        )
         if status != 200:
             raise AssertionError(f"legal-actions of seat {self.seat}: {status} {legal}")
         return legal
@@ -72,12 +82,19 @@ class HumanSeat(threading.Thread):
                     self.waited += 1
                     legal = None
                     continue
-                command = {**self.choose(legal["actions"], self.rng),
-                           "decision_id": legal["decision_id"]}
+                command = {
+                    **self.choose(legal["actions"], self.rng),
+                    "decision_id": legal["decision_id"],
+                }
                 status, _, answer = self.http.post(
-                    f"/v1/matches/{self.match_id}/actions", command, self.token,
-                    headers={"Idempotency-Key": str(uuid.uuid4()),
-                             "Prefer": "return=representation"})
+                    f"/v1/matches/{self.match_id}/actions",
+                    command,
+                    self.token,
+                    headers={
+                        "Idempotency-Key": str(uuid.uuid4()),
+                        "Prefer": "return=representation",
+                    },
+                )
                 legal = None
                 if status == 409 and answer.get("code") in MOVED_ON:
                     continue
@@ -90,21 +107,26 @@ class HumanSeat(threading.Thread):
                     return
                 if isinstance(answer.get("legal_actions"), dict):
                     legal = answer["legal_actions"]
-            raise AssertionError(f"seat {self.seat} made {self.moves} moves and the match "
-                                 "did not end")
+            raise AssertionError(
+                f"seat {self.seat} made {self.moves} moves and the match did not end"
+            )
         except Exception as error:  # noqa: BLE001 - reported to the test thread
             self.error = f"{type(error).__name__}: {error}"
 
 
-def play_to_the_end(base_url: str, created: dict[str, Any], seed: Any,
-                    timeout_s: float = 900.0) -> tuple[dict[str, Any], list[HumanSeat]]:
+def play_to_the_end(
+    base_url: str, created: dict[str, Any], seed: Any, timeout_s: float = 900.0
+) -> tuple[dict[str, Any], list[HumanSeat]]:
     """Every human seat of ``created`` (a ``POST /v1/matches`` answer) played by a
     :class:`HumanSeat` until the match ends (bots play in the workers); returns the final
     view and the seats. ``timeout_s`` is a generous bound for a stuck match (the test fails),
     never a duration asserted."""
     match_id = created["match_id"]
-    seats = [HumanSeat(base_url, match_id, s["seat"], s["token"], f"{seed}-{s['seat']}")
-             for s in created["seats"] if "token" in s]
+    seats = [
+        HumanSeat(base_url, match_id, s["seat"], s["token"], f"{seed}-{s['seat']}")
+        for s in created["seats"]
+        if "token" in s
+    ]
     for seat in seats:
         seat.start()
     for seat in seats:
@@ -154,15 +176,20 @@ class Background(threading.Thread):
         return self.result
 
 
-def read_stream(url: str, token: str, stop_after_version: int,
-                kept_alive: threading.Event) -> list[str]:
+def read_stream(
+    url: str, token: str, stop_after_version: int, kept_alive: threading.Event
+) -> list[str]:
     """The SSE lines of ``url`` until the message of event ``stop_after_version`` (or the
     stream's end); a stream cut mid-answer ends the list with ``"<cut: ...>"``.
     ``kept_alive`` is set at the first keep-alive comment (or when the stream ends)."""
     lines: list[str] = []
     try:
-        with requests.get(url, headers={"Authorization": f"Bearer {token}"}, stream=True,
-                          timeout=(10, CLIENT_TIMEOUT_S)) as response:
+        with requests.get(
+            url,
+            headers={"Authorization": f"Bearer {token}"},
+            stream=True,
+            timeout=(10, CLIENT_TIMEOUT_S),
+        ) as response:
             assert response.status_code == 200, response.text
             try:
                 for line in response.iter_lines(decode_unicode=True):
@@ -170,7 +197,7 @@ def read_stream(url: str, token: str, stop_after_version: int,
                     if line == ": keep-alive":
                         kept_alive.set()
                     if line == "" and f"id: {stop_after_version}" in lines:
-                        break   # the end of that event's message
+                        break  # the end of that event's message
             except requests.RequestException as error:
                 lines.append(f"<cut: {type(error).__name__}>")
     finally:
@@ -181,8 +208,9 @@ def read_stream(url: str, token: str, stop_after_version: int,
 def two_humans(http: Http) -> tuple[str, str, str, int]:
     """A Dead Apocalypse match of two human seats (one is to move, the other waits):
     ``(match_id, token of the seat to move, token of the waiting seat, version)``."""
-    status, _, created = http.post("/v1/matches", {"game": "dead-apocalypse",
-                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    status, _, created = http.post(
+        "/v1/matches", {"game": "dead-apocalypse", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
     assert status == 201, created
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     status, _, view = http.get(f"/v1/matches/{created['match_id']}", tokens[0])

@@ -4,6 +4,7 @@ serves, played to its result in a real Chromium by clicking, the bot seat played
 every 15 s, the shipped ``SSE_POLL_S``) and checked against the API after every move;
 at the end Verify verifies the match (tests/e2e/browser/test_play_in_browser.py does the
 same on the embedded server for every game)."""
+
 from __future__ import annotations
 
 import random
@@ -23,7 +24,9 @@ def test_a_match_is_played_to_its_result_in_the_browser(page, production):
     api = Api(production.url)
     catalogue = api.catalogue(GAME)
     match_id = create_in_lobby(page, production.url, GAME)
-    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('arena.seats'))['{match_id}'].token")
+    token = page.evaluate(
+        f"() => JSON.parse(localStorage.getItem('arena.seats'))['{match_id}'].token"
+    )
     rng = random.Random(f"production-browser-{GAME}")
     moves = 0
     while True:

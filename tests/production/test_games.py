@@ -7,6 +7,7 @@ the workers. At the end the seed is revealed, the export verifies, the lobby lis
 as finished, and a rematch is made and claimed. The same play runs once on the Redis
 Cluster stack (event store on the cluster, RQ on the test Redis).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,18 +19,26 @@ from tests.production.helpers import play_to_the_end, verified_export
 
 #: game -> seats of its match: humans and bots together
 SEATS = {
-    "ai-100-human": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"},
-                     {"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+    "ai-100-human": [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "human"},
+        {"kind": "bot", "bot": "greedy"},
+    ],
     "aipokalypse": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "tactician"}],
-    "dead-apocalypse": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "cooperative"},
-                        {"kind": "human"}],
+    "dead-apocalypse": [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "bot", "bot": "cooperative"},
+        {"kind": "human"},
+    ],
 }
 OPTIONS = {**GAME_OPTIONS, "dead-apocalypse": {"turn_limit": 20}}
 
 
 def _play(http: Http, base_url: str, game: str) -> tuple[dict, dict]:
-    status, _, created = http.post("/v1/matches", {"game": game, "seats": SEATS[game],
-                                                   "options": OPTIONS[game]})
+    status, _, created = http.post(
+        "/v1/matches", {"game": game, "seats": SEATS[game], "options": OPTIONS[game]}
+    )
     assert status == 201, created
     view, seats = play_to_the_end(base_url, created, f"production-{game}")
     assert sum(seat.moves for seat in seats) > 0
@@ -57,15 +66,14 @@ def test_a_game_with_bots_and_humans_is_played_to_its_end_and_verifies(productio
 
     # a rematch: the same roster, a new match, human seats claimed once each
     first = next(s for s in created["seats"] if "token" in s)
-    status, _, rematch = http.post(f"/v1/matches/{created['match_id']}/rematch", {},
-                                   first["token"])
+    status, _, rematch = http.post(f"/v1/matches/{created['match_id']}/rematch", {}, first["token"])
     assert status == 201, rematch
     assert rematch["rematch_of"] == created["match_id"] and rematch["token"]
-    status, _, again = http.post(f"/v1/matches/{created['match_id']}/rematch", {},
-                                 first["token"])
+    status, _, again = http.post(f"/v1/matches/{created['match_id']}/rematch", {}, first["token"])
     assert (status, again.get("code")) == (409, "rematch_seat_claimed"), again
-    status, _, legal = http.get(f"/v1/matches/{rematch['match_id']}/legal-actions",
-                                rematch["token"])
+    status, _, legal = http.get(
+        f"/v1/matches/{rematch['match_id']}/legal-actions", rematch["token"]
+    )
     assert status == 200, legal
 
 

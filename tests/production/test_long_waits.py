@@ -14,6 +14,7 @@ an SSE stream. The first seat moves once the stream has sent its first keep-aliv
 the stream delivers it after the keep-alive. The log holds no traceback. Nothing asserts a
 duration: the waits only order the move after the socket timeout.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,16 +37,20 @@ def test_long_polls_and_sse_outlast_the_store_socket_timeout(request, stack):
     log_start = len(server.log_text())
 
     def get(path: str, token: str) -> tuple[int, Any]:
-        response = requests.get(base + path, headers={"Authorization": f"Bearer {token}"},
-                                timeout=CLIENT_TIMEOUT_S)
+        response = requests.get(
+            base + path, headers={"Authorization": f"Bearer {token}"}, timeout=CLIENT_TIMEOUT_S
+        )
         return response.status_code, response.json()
 
     quiet_events = Background(lambda: get(f"/events?after={version}&wait=12", waiter))
     quiet_legal = Background(lambda: get("/legal-actions?wait=12", waiter))
     events = Background(lambda: get(f"/events?after={version}&wait=30", waiter))
     kept_alive = threading.Event()
-    stream = Background(lambda: read_stream(f"{base}/events/stream?after={version}&max_s=120",
-                                            waiter, version + 1, kept_alive))
+    stream = Background(
+        lambda: read_stream(
+            f"{base}/events/stream?after={version}&max_s=120", waiter, version + 1, kept_alive
+        )
+    )
     for thread in (quiet_events, quiet_legal, events, stream):
         thread.start()
 
@@ -56,8 +61,9 @@ def test_long_polls_and_sse_outlast_the_store_socket_timeout(request, stack):
     status, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", mover)
     assert status == 200 and legal["actions"], legal
     command = next(a for a in legal["actions"] if a["type"] != "resign")
-    status, _, moved = http.post(f"/v1/matches/{match_id}/actions",
-                                 {**command, "decision_id": legal["decision_id"]}, mover)
+    status, _, moved = http.post(
+        f"/v1/matches/{match_id}/actions", {**command, "decision_id": legal["decision_id"]}, mover
+    )
     assert status == 200, moved
 
     # 200 after 12 s (a loaded machine may start them late enough to see the move)
@@ -73,6 +79,6 @@ def test_long_polls_and_sse_outlast_the_store_socket_timeout(request, stack):
     assert f"id: {version + 1}" in lines, lines
     assert lines.index(": keep-alive") < lines.index(f"id: {version + 1}")
     data = next(line for line in lines if line.startswith("data: "))
-    assert json.loads(data[len("data: "):])["version"] == version + 1
+    assert json.loads(data[len("data: ") :])["version"] == version + 1
     log = server.log_text()[log_start:]
     assert "Traceback" not in log and "store_unavailable" not in log, log[-3000:]

@@ -9,6 +9,7 @@ for what the shared stacks cannot do: start with no worker, and lose Redis.
   ``store_unavailable`` (with ``Retry-After``), the stream ends; neither hangs, and the log
   has no traceback (one WARNING line each).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -16,7 +17,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -25,8 +27,9 @@ from tests.e2e.http_helpers import Http
 from tests.production.helpers import CLIENT_TIMEOUT_S, Background, two_humans
 from tests.support.production import ROOT, ProductionStack
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
-                                reason="redis-server is not installed")
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="redis-server is not installed"
+)
 #: generous bound for `arena play` to finish a match on a loaded machine (not asserted)
 PLAY_TIMEOUT_S = 600
 
@@ -47,8 +50,9 @@ def private_redis(tmp_path_factory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def lone_stack(private_redis, tmp_path_factory) -> Iterator[ProductionStack]:
     """gunicorn (the image's settings) on the private Redis, no worker yet."""
-    stack = ProductionStack(private_redis.url(0), tmp_path_factory.mktemp("lone-stack"),
-                            workers=0).start()
+    stack = ProductionStack(
+        private_redis.url(0), tmp_path_factory.mktemp("lone-stack"), workers=0
+    ).start()
     try:
         yield stack
     finally:
@@ -59,11 +63,33 @@ def test_arena_play_holds_its_long_polls_until_a_worker_plays_the_bots(lone_stac
     env = {**lone_stack.env(), "COLUMNS": "200"}
     env.pop("REDIS_URL", None)
     play = subprocess.Popen(
-        [sys.executable, "-c", "from cli.main import main; main()", "play", "--url",
-         lone_stack.url, "--game", "dead-apocalypse", "--seats", "2", "--bots", "cooperative",
-         "--option", "turn_limit=20", "--auto", "--quiet", "--seed", "3"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        [
+            sys.executable,
+            "-c",
+            "from cli.main import main; main()",
+            "play",
+            "--url",
+            lone_stack.url,
+            "--game",
+            "dead-apocalypse",
+            "--seats",
+            "2",
+            "--bots",
+            "cooperative",
+            "--option",
+            "turn_limit=20",
+            "--auto",
+            "--quiet",
+            "--seed",
+            "3",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         # No worker: the bot seat cannot move, so `arena play` long-polls (10 s each) for
         # its move. Two such polls in a row outlast the socket timeout whatever the load.
@@ -92,8 +118,12 @@ def test_redis_going_away_mid_wait_answers_503_and_ends_the_stream(lone_stack, p
 
     def stream() -> list[str]:
         lines = []
-        with requests.get(f"{base}/events/stream?after={version}&max_s=120", headers=headers,
-                          stream=True, timeout=(10, CLIENT_TIMEOUT_S)) as response:
+        with requests.get(
+            f"{base}/events/stream?after={version}&max_s=120",
+            headers=headers,
+            stream=True,
+            timeout=(10, CLIENT_TIMEOUT_S),
+        ) as response:
             assert response.status_code == 200, response.text
             try:
                 for line in response.iter_lines(decode_unicode=True):
@@ -103,13 +133,15 @@ def test_redis_going_away_mid_wait_answers_503_and_ends_the_stream(lone_stack, p
                 lines.append(f"<cut: {type(error).__name__}>")
         return lines
 
-    waits = [Background(lambda: get(f"/events?after={version}&wait=30")),
-             Background(lambda: get("/legal-actions?wait=30"))]
+    waits = [
+        Background(lambda: get(f"/events?after={version}&wait=30")),
+        Background(lambda: get("/legal-actions?wait=30")),
+    ]
     streaming = Background(stream)
     for thread in (*waits, streaming):
         thread.start()
     assert opened.wait(CLIENT_TIMEOUT_S), "the stream did not open"
-    time.sleep(1)   # the long-polls are blocked in Redis by now (not a timing assertion)
+    time.sleep(1)  # the long-polls are blocked in Redis by now (not a timing assertion)
     private_redis.kill()
     try:
         for waiting in waits:

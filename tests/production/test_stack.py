@@ -1,6 +1,7 @@
 """The tier's stack is the production topology: gunicorn with the image's ``CMD`` settings
 (the deployments' worker class), the store on the real Redis under the stack's prefix (not
 an embedded fakeredis), and ``arena worker`` processes of their own."""
+
 from __future__ import annotations
 
 import redis
@@ -21,7 +22,8 @@ def test_the_stack_serves_with_the_image_settings_on_the_real_redis(production, 
     status, _, health = Http(production.url).get("/healthz")
     assert status == 200 and health["store_state"] == health["queue_state"] == "ok", health
     status, _, created = Http(production.url).post(
-        "/v1/matches", {"game": "dead-apocalypse", "seats": [{"kind": "human"}]})
+        "/v1/matches", {"game": "dead-apocalypse", "seats": [{"kind": "human"}]}
+    )
     assert status == 201, created
     conn = redis.Redis.from_url(redis_url, decode_responses=True)
     try:

@@ -7,6 +7,7 @@ decides for it (cause ``timeout``); after two such decisions seat 1 resigns (its
 command), a second resignation answers 409, its decisions stay the timeout bot's, the
 match reaches its result and the export verifies.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,7 +28,8 @@ def wait_finished(http: Http, match_id: str, token: str) -> dict:
         if view["status"] != "running":
             return view
         status, _, page = http.get(
-            f"/v1/matches/{match_id}/events?after={view['version']}&wait=30", token)
+            f"/v1/matches/{match_id}/events?after={view['version']}&wait=30", token
+        )
         assert status == 200, page
     raise AssertionError(f"match {match_id} did not end")
 
@@ -48,9 +50,14 @@ def timeouts_of(http: Http, match_id: str, token: str, seat: int, at_least: int)
 
 def test_turn_timeouts_then_a_resignation_leave_an_idle_seat_to_its_bot(production):
     http = Http(production.url)
-    status, _, created = http.post("/v1/matches", {
-        "game": "aipokalypse", "seats": [{"kind": "human"}, {"kind": "human"}],
-        "turn_timeout_s": 1})
+    status, _, created = http.post(
+        "/v1/matches",
+        {
+            "game": "aipokalypse",
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "turn_timeout_s": 1,
+        },
+    )
     assert status == 201, created
     match_id = created["match_id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -72,7 +79,7 @@ def test_turn_timeouts_then_a_resignation_leave_an_idle_seat_to_its_bot(producti
     assert view["result"] is not None
     log, _ = verified_export(http, match_id)
     seat_1 = [e["cause"] for e in log["events"] if e.get("actor") == 1]
-    resignation = seat_1.index("player")                 # its one command: the resignation
+    resignation = seat_1.index("player")  # its one command: the resignation
     assert resignation >= 2 and set(seat_1[:resignation]) == {"timeout"}, seat_1
-    assert set(seat_1[resignation + 1:]) <= {"timeout"}, seat_1
-    assert ("player" in [e["cause"] for e in log["events"] if e.get("actor") == 0])
+    assert set(seat_1[resignation + 1 :]) <= {"timeout"}, seat_1
+    assert "player" in [e["cause"] for e in log["events"] if e.get("actor") == 0]

@@ -7,9 +7,10 @@ board evaluators (``effects.evaluate`` -> ``groups``/``sets``/``counts``/``conne
 ``diamonds``) and takes the best. ``test_scoring_exactness.py`` checks that the fast
 public functions give exactly these values.
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.games.ai_100_human.cards import catalogue
 from domain.games.ai_100_human.scoring.board import boards, printed_board
@@ -18,8 +19,9 @@ from domain.games.ai_100_human.scoring.effects import evaluate
 from domain.games.ai_100_human.tableau import AI_POS, Pos, Tableau
 
 
-def reference_score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
-                           neighbours: Sequence[Tableau] = ()) -> int:
+def reference_score_effect(
+    effect_card_id: str, tableau: Tableau, pos: Pos, neighbours: Sequence[Tableau] = ()
+) -> int:
     """``scoring.score_effect`` as it was: flat VP, 0 for copies, the best neighbour for
     107-114, else the best ``evaluate`` over ``boards(tableau)``."""
     effect = catalogue().cards[effect_card_id].effect

@@ -7,18 +7,22 @@ the bot that decided it was built with. ``StepperBot.built`` records the options
 ``stepper`` built (to see the service build each configuration once), and ``label`` (a
 string option) exists only to make distinct configurations that play alike.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from domain.engine import InvalidBotOptions
 from tests.support.games import HIGH_CARD, RACE, Race
 
 STEPPER_OPTIONS = {
     "type": "object",
-    "properties": {"step": {"type": "integer", "minimum": 1, "maximum": 3},
-                   "label": {"type": "string"}},
+    "properties": {
+        "step": {"type": "integer", "minimum": 1, "maximum": 3},
+        "label": {"type": "string"},
+    },
     "additionalProperties": False,
 }
 

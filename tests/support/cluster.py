@@ -7,6 +7,7 @@ and stops every process it started (``stop``). ``kill_master_of(key)`` SIGKILLs 
 serving a key's slot (a failover test); ``wait_until`` polls with a generous timeout and
 never asserts a duration.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,8 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -79,7 +80,7 @@ class LocalCluster:
         """The cluster URL the service takes (every node as a seed)."""
         return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
-    def start(self) -> "LocalCluster":
+    def start(self) -> LocalCluster:
         """Start, join and wait for the cluster (RuntimeError when it does not form)."""
         for port in self.ports:
             self._start_node(port)
@@ -87,9 +88,19 @@ class LocalCluster:
             if not wait_until(lambda p=port: self._cli(p, "ping").strip() == "PONG", 30):
                 raise RuntimeError(f"redis-server on {port} did not start")
         create = subprocess.run(
-            ["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in self.ports],
-             "--cluster-replicas", str(self.replicas), "--cluster-yes"],
-            capture_output=True, text=True, timeout=120)
+            [
+                "redis-cli",
+                "--cluster",
+                "create",
+                *[f"127.0.0.1:{p}" for p in self.ports],
+                "--cluster-replicas",
+                str(self.replicas),
+                "--cluster-yes",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if create.returncode != 0:
             raise RuntimeError(f"redis-cli --cluster create failed: {create.stdout}{create.stderr}")
         if not wait_until(self.healthy, 120, 0.25):
@@ -101,12 +112,33 @@ class LocalCluster:
         directory.mkdir(exist_ok=True)
         log = open(directory / "redis.log", "ab")
         self.procs[port] = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-             "--cluster-node-timeout", str(self.node_timeout_ms), "--dir", str(directory),
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-             "--protected-mode", "no"],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                str(self.node_timeout_ms),
+                "--dir",
+                str(directory),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+                "--protected-mode",
+                "no",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         log.close()
 
     def _cli(self, port: int, *args: str) -> str:
@@ -115,8 +147,13 @@ class LocalCluster:
         start a ``redis-cli`` process per node and command every 0.25 s."""
         import redis
 
-        conn = redis.Connection(host="127.0.0.1", port=port, decode_responses=True,
-                                socket_timeout=10, socket_connect_timeout=5)
+        conn = redis.Connection(
+            host="127.0.0.1",
+            port=port,
+            decode_responses=True,
+            socket_timeout=10,
+            socket_connect_timeout=5,
+        )
         try:
             conn.send_command(*args)
             return str(conn.read_response())

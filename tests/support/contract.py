@@ -15,9 +15,9 @@ about other members is treated as ``additionalProperties: false`` (the contract'
 schemas are closed already; this makes a lapse fail too), so a field the server sends and
 the contract lacks fails the check.
 """
+
 from __future__ import annotations
 
-import copy
 import json
 import re
 from functools import lru_cache
@@ -39,8 +39,11 @@ def strict(node: Any) -> Any:
     :func:`dispatch`)."""
     if isinstance(node, dict):
         out = {k: strict(v) for k, v in node.items()}
-        if "properties" in out and "additionalProperties" not in out and \
-                "unevaluatedProperties" not in out:
+        if (
+            "properties" in out
+            and "additionalProperties" not in out
+            and "unevaluatedProperties" not in out
+        ):
             out["additionalProperties"] = False
         if "oneOf" in out and "mapping" in out.get("discriminator", {}):
             out = dispatch(out)
@@ -64,9 +67,13 @@ def dispatch(schema: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in schema.items() if k not in ("oneOf", "discriminator")}
     out["required"] = sorted({*out.get("required", []), name})
     out["properties"] = {**out.get("properties", {}), name: {"enum": list(mapping)}}
-    out["allOf"] = [*out.get("allOf", []),
-                    *({"if": {"properties": {name: {"const": key}}},
-                       "then": {"$ref": ref}} for key, ref in mapping.items())]
+    out["allOf"] = [
+        *out.get("allOf", []),
+        *(
+            {"if": {"properties": {name: {"const": key}}}, "then": {"$ref": ref}}
+            for key, ref in mapping.items()
+        ),
+    ]
     return out
 
 
@@ -87,7 +94,7 @@ class Contract:
         self.checked: dict[str, int] = {}
         self._validators: dict[str, Validator] = {}
 
-    def validator(self, schema: dict[str, Any]) -> "Validator":
+    def validator(self, schema: dict[str, Any]) -> Validator:
         """A :class:`Validator` of ``schema`` whose ``#/components/...`` refs resolve in
         this document (built once per schema)."""
         key = json.dumps(schema, sort_keys=True)
@@ -95,8 +102,9 @@ class Contract:
             self._validators[key] = Validator({**schema, "components": self.components})
         return self._validators[key]
 
-    def response_schema(self, method: str, path: str, status: int,
-                        media: str) -> tuple[str, dict[str, Any] | None]:
+    def response_schema(
+        self, method: str, path: str, status: int, media: str
+    ) -> tuple[str, dict[str, Any] | None]:
         """``(template, schema)`` of the documented answer; raises ContractViolation when
         the path, method, status (or ``default``) or media type is undocumented."""
         bare = path.split("?", 1)[0]
@@ -117,8 +125,10 @@ class Contract:
         if not content:
             return template, None
         if media not in content:
-            raise ContractViolation(f"{method} {template} {status}: media type {media!r} "
-                                    f"undocumented (documented: {sorted(content)})")
+            raise ContractViolation(
+                f"{method} {template} {status}: media type {media!r} "
+                f"undocumented (documented: {sorted(content)})"
+            )
         return template, content[media].get("schema")
 
     def resolve(self, node: dict[str, Any]) -> dict[str, Any]:
@@ -138,7 +148,9 @@ class Contract:
         if schema is None:
             return
         if media == "text/event-stream":
-            envelope = self.components["schemas"]["SseMessage"]["properties"]["data"]["contentSchema"]
+            envelope = self.components["schemas"]["SseMessage"]["properties"]["data"][
+                "contentSchema"
+            ]
             validator = self.validator(envelope)
             for message in sse_messages(body):
                 if "data" in message:
@@ -147,7 +159,7 @@ class Contract:
         self._validate(self.validator(schema), body, key)
 
     @staticmethod
-    def _validate(validator: "Validator", body: Any, key: str) -> None:
+    def _validate(validator: Validator, body: Any, key: str) -> None:
         validator.validate(body, key)
 
 
@@ -216,11 +228,19 @@ class CheckedHttp(Http):
         super().__init__(target)
         self.contract = checker or contract()
 
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None,
-             headers: dict[str, str] | None = None, raw: bytes | None = None,
-             content_type: str | None = None) -> tuple[int, Any, Any]:
-        status, resp_headers, parsed = super().call(method, path, token, body, headers, raw,
-                                                    content_type)
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+        content_type: str | None = None,
+    ) -> tuple[int, Any, Any]:
+        status, resp_headers, parsed = super().call(
+            method, path, token, body, headers, raw, content_type
+        )
         media = resp_headers.get("Content-Type", "").split(";")[0].strip()
         self.contract.check(method, path, status, media, parsed)
         return status, resp_headers, parsed

@@ -8,6 +8,7 @@ an abandonment and a fork. ``python -m tests.support.exports DIR`` writes them a
 ``DIR/<case>.json`` (how ``tests/fixtures/log_v1`` was made on the main branch of
 2026-12-01, before ``apocalypse-arena/log@2``).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,36 +20,68 @@ from pathlib import Path
 from typing import Any
 
 #: the strongest cheap bot level per game (plays human seats too, sent as their commands)
-LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician",
-         "dead-apocalypse": "cooperative"}
+LEVEL = {"ai-100-human": "greedy", "aipokalypse": "tactician", "dead-apocalypse": "cooperative"}
 
 #: case name -> create arguments; ``script`` names extra steps (join, resign, abandon, fork)
 CASES: dict[str, dict[str, Any]] = {
     "ai-100-human-solo": {"game": "ai-100-human", "seats": ["bot"], "options": {}},
-    "ai-100-human-2p-open-timed": {"game": "ai-100-human", "seats": ["human", "open"],
-                                   "options": {"objectives": "starter"},
-                                   "turn_timeout_s": 300, "script": ["join"]},
-    "ai-100-human-4p-resign": {"game": "ai-100-human", "seats": ["human", "bot", "bot", "bot"],
-                               "options": {}, "script": ["resign"]},
-    "ai-100-human-fork": {"game": "ai-100-human", "seats": ["bot", "human"], "options": {},
-                          "script": ["fork"]},
-    "aipokalypse-solo": {"game": "aipokalypse", "seats": ["bot"],
-                         "options": {"mode": "solo", "difficulty": "handy_man"}},
-    "aipokalypse-coop": {"game": "aipokalypse", "seats": ["bot", "human"],
-                         "options": {"mode": "coop"}},
-    "aipokalypse-2p-expert": {"game": "aipokalypse", "seats": ["human", "bot"],
-                              "options": {"expert": True, "health_order": "chosen",
-                                          "force_the_luck": True}},
+    "ai-100-human-2p-open-timed": {
+        "game": "ai-100-human",
+        "seats": ["human", "open"],
+        "options": {"objectives": "starter"},
+        "turn_timeout_s": 300,
+        "script": ["join"],
+    },
+    "ai-100-human-4p-resign": {
+        "game": "ai-100-human",
+        "seats": ["human", "bot", "bot", "bot"],
+        "options": {},
+        "script": ["resign"],
+    },
+    "ai-100-human-fork": {
+        "game": "ai-100-human",
+        "seats": ["bot", "human"],
+        "options": {},
+        "script": ["fork"],
+    },
+    "aipokalypse-solo": {
+        "game": "aipokalypse",
+        "seats": ["bot"],
+        "options": {"mode": "solo", "difficulty": "handy_man"},
+    },
+    "aipokalypse-coop": {
+        "game": "aipokalypse",
+        "seats": ["bot", "human"],
+        "options": {"mode": "coop"},
+    },
+    "aipokalypse-2p-expert": {
+        "game": "aipokalypse",
+        "seats": ["human", "bot"],
+        "options": {"expert": True, "health_order": "chosen", "force_the_luck": True},
+    },
     "aipokalypse-8p": {"game": "aipokalypse", "seats": ["bot"] * 8, "options": {}},
-    "dead-apocalypse-coop": {"game": "dead-apocalypse", "seats": ["bot", "human"],
-                             "options": {"turn_limit": 20}},
-    "dead-apocalypse-competitive": {"game": "dead-apocalypse", "seats": ["bot", "bot", "bot"],
-                                    "options": {"competitive": True, "turn_limit": 20,
-                                                "difficulty": "easy"}},
-    "dead-apocalypse-abandoned": {"game": "dead-apocalypse", "seats": ["human", "bot"],
-                                  "options": {"turn_limit": 20}, "script": ["abandon"]},
-    "aipokalypse-abandoned": {"game": "aipokalypse", "seats": ["human", "human"], "options": {},
-                              "script": ["abandon"]},
+    "dead-apocalypse-coop": {
+        "game": "dead-apocalypse",
+        "seats": ["bot", "human"],
+        "options": {"turn_limit": 20},
+    },
+    "dead-apocalypse-competitive": {
+        "game": "dead-apocalypse",
+        "seats": ["bot", "bot", "bot"],
+        "options": {"competitive": True, "turn_limit": 20, "difficulty": "easy"},
+    },
+    "dead-apocalypse-abandoned": {
+        "game": "dead-apocalypse",
+        "seats": ["human", "bot"],
+        "options": {"turn_limit": 20},
+        "script": ["abandon"],
+    },
+    "aipokalypse-abandoned": {
+        "game": "aipokalypse",
+        "seats": ["human", "human"],
+        "options": {},
+        "script": ["abandon"],
+    },
 }
 
 
@@ -57,16 +90,18 @@ def new_service():
     from service.bootstrap import build_service
     from service.config import Config
 
-    return build_service(Config(key_prefix=f"exports-{uuid.uuid4().hex[:8]}",
-                                max_bot_matches_per_client=0))
+    return build_service(
+        Config(key_prefix=f"exports-{uuid.uuid4().hex[:8]}", max_bot_matches_per_client=0)
+    )
 
 
 def _seat(kind: str, game: str) -> dict[str, Any]:
     return {"kind": "bot", "bot": LEVEL[game]} if kind == "bot" else {"kind": kind}
 
 
-def play(service, match_id: str, rng: random.Random, max_steps: int = 20000,
-         stop_at: int | None = None) -> None:
+def play(
+    service, match_id: str, rng: random.Random, max_steps: int = 20000, stop_at: int | None = None
+) -> None:
     """Play ``match_id`` until it has a result (or its version reaches ``stop_at``)."""
     for _ in range(max_steps):
         record = service._record(match_id)
@@ -93,8 +128,7 @@ def make_export(service, name: str, case: dict[str, Any], seed: int = 1) -> dict
     seats = [_seat(k, game) for k in case["seats"]]
     if seats[0]["kind"] == "human":
         seats[0]["name"] = "ann é😀"
-    created = service.create_match(game, seats, dict(case["options"]),
-                                   case.get("turn_timeout_s"))
+    created = service.create_match(game, seats, dict(case["options"]), case.get("turn_timeout_s"))
     mid = created["match_id"]
     if "join" in script:
         service.join(mid, 1, "bob")
@@ -104,7 +138,7 @@ def make_export(service, name: str, case: dict[str, Any], seed: int = 1) -> dict
     if "abandon" in script:
         play(service, mid, rng, stop_at=service._record(mid).version + 4)
         clock = service.ctx.clock
-        service.ctx.clock = lambda: clock() + timedelta(days=2)   # idle past the limit
+        service.ctx.clock = lambda: clock() + timedelta(days=2)  # idle past the limit
         try:
             assert service.abandon(mid)
         finally:
@@ -112,8 +146,9 @@ def make_export(service, name: str, case: dict[str, Any], seed: int = 1) -> dict
     play(service, mid, rng)
     if "fork" in script:
         log = service.export(mid)
-        boundary = next(e["version"] - 1 for e in log["events"][len(log["events"]) // 2:]
-                        if "command" in e)
+        boundary = next(
+            e["version"] - 1 for e in log["events"][len(log["events"]) // 2 :] if "command" in e
+        )
         fork = service.fork(mid, boundary)["match_id"]
         play(service, fork, rng)
         return service.export(fork)
@@ -131,8 +166,9 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     for name, doc in make_exports(argv[1:] or None).items():
-        (out / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False) + "\n",
-                                          encoding="utf-8")
+        (out / f"{name}.json").write_text(
+            json.dumps(doc, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         print(name, len(doc["events"]), "events")
     return 0
 

@@ -6,9 +6,11 @@ kept in the test (adding a game touches no generic test).
 The suite registers the example games (``examples/``) with ``ARENA_GAME_PACKAGES``
 (``tests/conftest.py``), so they are played by every generic test too.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games import package_of, registry
 from domain.testing import GameTesting, testing_of
@@ -41,18 +43,25 @@ def e2e_seats() -> dict[str, int]:
 
 def view_setups() -> list[tuple[str, int, Mapping[str, Any]]]:
     """``(game, seats, options)`` of every game's view set-ups (in-process playouts)."""
-    return [(game, seats, dict(options)) for game, s in settings_by_game().items()
-            for seats, options in s.view_setups]
+    return [
+        (game, seats, dict(options))
+        for game, s in settings_by_game().items()
+        for seats, options in s.view_setups
+    ]
 
 
 def modes() -> list[tuple[str, int, Mapping[str, Any]]]:
     """``(game, seats, options)``: every mode of every game (the contract test)."""
-    return [(game, seats, dict(options)) for game, s in settings_by_game().items()
-            for seats, options in s.all_modes()]
+    return [
+        (game, seats, dict(options))
+        for game, s in settings_by_game().items()
+        for seats, options in s.all_modes()
+    ]
 
 
 def setup_id(game: str, seats: int, options: Mapping[str, Any]) -> str:
     """A readable pytest id of one set-up: ``aipokalypse-2-coop``, ``duel-2-default``."""
-    words = [str(v) for v in options.values() if isinstance(v, (str, int)) and
-             not isinstance(v, bool)]
+    words = [
+        str(v) for v in options.values() if isinstance(v, (str, int)) and not isinstance(v, bool)
+    ]
     return f"{game}-{seats}-{'-'.join(words) or ('default' if not options else len(options))}"

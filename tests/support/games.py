@@ -9,15 +9,25 @@
 Only platform tests use these (registered through MatchService's ``engines`` argument or
 ``ARENA_ENGINES=tests.support.games:ENGINES`` in worker subprocesses).
 """
+
 from __future__ import annotations
 
 import copy
 import random
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from domain.engine import (EngineBase, Event, IllegalMove, InvalidCommand, MatchFinished, NotYourTurn,
-                           Setup, UnknownAction)
+from domain.engine import (
+    EngineBase,
+    Event,
+    IllegalMove,
+    InvalidCommand,
+    MatchFinished,
+    NotYourTurn,
+    Setup,
+    UnknownAction,
+)
 
 
 class _Policy:
@@ -38,13 +48,21 @@ class HighCard(EngineBase):
     min_seats = 2
     max_seats = 2
     schema_version = 1
-    options_schema = {"type": "object", "properties": {
-        "rounds": {"type": "integer", "minimum": 1, "maximum": 5, "default": 3},
-        "bot_delay_s": {"type": "number", "minimum": 0, "maximum": 5, "default": 0}},
-        "additionalProperties": False}
-    command_schemas = {"play": {"type": "object", "required": ["type", "card"],
-                                "properties": {"type": {"const": "play"},
-                                               "card": {"type": "integer"}}}}
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "rounds": {"type": "integer", "minimum": 1, "maximum": 5, "default": 3},
+            "bot_delay_s": {"type": "number", "minimum": 0, "maximum": 5, "default": 0},
+        },
+        "additionalProperties": False,
+    }
+    command_schemas = {
+        "play": {
+            "type": "object",
+            "required": ["type", "card"],
+            "properties": {"type": {"const": "play"}, "card": {"type": "integer"}},
+        }
+    }
     timeout_bot = "greedy"
 
     def __init__(self):
@@ -55,8 +73,13 @@ class HighCard(EngineBase):
             time.sleep(state["bot_delay_s"])
             return greedy(state, seat, rng)
 
-        self.bots = {"random": _Policy("random", lambda s, seat, rng: rng.choice(self.legal_actions(s, seat))),
-                     "greedy": _Policy("greedy", greedy), "slow": _Policy("slow", slow)}
+        self.bots = {
+            "random": _Policy(
+                "random", lambda s, seat, rng: rng.choice(self.legal_actions(s, seat))
+            ),
+            "greedy": _Policy("greedy", greedy),
+            "slow": _Policy("slow", slow),
+        }
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = set(options) - {"rounds", "bot_delay_s"}
@@ -73,14 +96,22 @@ class HighCard(EngineBase):
     def new_match(self, setup: Setup, rng: random.Random) -> list[Event]:
         order = list(range(1, 21))
         rng.shuffle(order)
-        events = [Event("MatchSetUp", {"seats": setup.seats, "rounds": setup.options["rounds"],
-                                       "bot_delay_s": setup.options["bot_delay_s"]}),
-                  Event("DeckShuffled", {"order": order})]
+        events = [
+            Event(
+                "MatchSetUp",
+                {
+                    "seats": setup.seats,
+                    "rounds": setup.options["rounds"],
+                    "bot_delay_s": setup.options["bot_delay_s"],
+                },
+            ),
+            Event("DeckShuffled", {"order": order}),
+        ]
         return events + self._deal(order, setup.seats)
 
     @staticmethod
     def _deal(deck: list[int], seats: int) -> list[Event]:
-        return [Event("HandDealt", {"cards": deck[2 * s:2 * s + 2]}, s) for s in range(seats)]
+        return [Event("HandDealt", {"cards": deck[2 * s : 2 * s + 2]}, s) for s in range(seats)]
 
     def decide(self, state, seat, command, rng):
         if state["finished"]:
@@ -111,9 +142,18 @@ class HighCard(EngineBase):
     def evolve(self, state, event):
         t, d = event.type, event.data
         if t == "MatchSetUp":
-            return {"seats": d["seats"], "rounds": d["rounds"], "bot_delay_s": d["bot_delay_s"],
-                    "round": 0, "deck": [], "hands": {}, "played": {}, "scores": [0] * d["seats"],
-                    "finished": False, "last_reveal": None}
+            return {
+                "seats": d["seats"],
+                "rounds": d["rounds"],
+                "bot_delay_s": d["bot_delay_s"],
+                "round": 0,
+                "deck": [],
+                "hands": {},
+                "played": {},
+                "scores": [0] * d["seats"],
+                "finished": False,
+                "last_reveal": None,
+            }
         state = copy.deepcopy(state)
         if t == "DeckShuffled":
             state["deck"] = list(d["order"])
@@ -134,10 +174,15 @@ class HighCard(EngineBase):
         return state
 
     def view(self, state, viewer):
-        out = {"round": state["round"], "rounds": state["rounds"], "scores": state["scores"],
-               "deck_count": len(state["deck"]), "played": sorted(int(s) for s in state["played"]),
-               "last_reveal": state["last_reveal"],
-               "hand_counts": {s: len(h) for s, h in state["hands"].items()}}
+        out = {
+            "round": state["round"],
+            "rounds": state["rounds"],
+            "scores": state["scores"],
+            "deck_count": len(state["deck"]),
+            "played": sorted(int(s) for s in state["played"]),
+            "last_reveal": state["last_reveal"],
+            "hand_counts": {s: len(h) for s, h in state["hands"].items()},
+        }
         if viewer is not None:
             out["hand"] = state["hands"].get(str(viewer), [])
             out["my_play"] = state["played"].get(str(viewer))
@@ -168,8 +213,11 @@ class HighCard(EngineBase):
         scores = state["scores"]
         ranking = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
         top = max(scores)
-        return {"scores": scores, "ranking": ranking,
-                "winners": [s for s in range(len(scores)) if scores[s] == top]}
+        return {
+            "scores": scores,
+            "ranking": ranking,
+            "winners": [s for s in range(len(scores)) if scores[s] == top],
+        }
 
     def dump_state(self, state):
         return copy.deepcopy(state)
@@ -187,13 +235,21 @@ class Race(EngineBase):
     min_seats = 2
     max_seats = 4
     schema_version = 1
-    options_schema = {"type": "object", "properties": {
-        "target": {"type": "integer", "minimum": 3, "maximum": 1000, "default": 10},
-        "bot_delay_s": {"type": "number", "minimum": 0, "maximum": 5, "default": 0}},
-        "additionalProperties": False}
-    command_schemas = {"add": {"type": "object", "required": ["type", "amount"],
-                               "properties": {"type": {"const": "add"},
-                                              "amount": {"enum": [1, 2, 3]}}}}
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "target": {"type": "integer", "minimum": 3, "maximum": 1000, "default": 10},
+            "bot_delay_s": {"type": "number", "minimum": 0, "maximum": 5, "default": 0},
+        },
+        "additionalProperties": False,
+    }
+    command_schemas = {
+        "add": {
+            "type": "object",
+            "required": ["type", "amount"],
+            "properties": {"type": {"const": "add"}, "amount": {"enum": [1, 2, 3]}},
+        }
+    }
     timeout_bot = "greedy"
 
     def __init__(self):
@@ -201,9 +257,13 @@ class Race(EngineBase):
             time.sleep(state["bot_delay_s"])
             return {"type": "add", "amount": 3}
 
-        self.bots = {"random": _Policy("random", lambda s, seat, rng: rng.choice(self.legal_actions(s, seat))),
-                     "greedy": _Policy("greedy", lambda s, seat, rng: {"type": "add", "amount": 3}),
-                     "slow": _Policy("slow", slow)}
+        self.bots = {
+            "random": _Policy(
+                "random", lambda s, seat, rng: rng.choice(self.legal_actions(s, seat))
+            ),
+            "greedy": _Policy("greedy", lambda s, seat, rng: {"type": "add", "amount": 3}),
+            "slow": _Policy("slow", slow),
+        }
 
     def validate_options(self, seats, options):
         unknown = set(options) - {"target", "bot_delay_s"}
@@ -218,9 +278,17 @@ class Race(EngineBase):
         return {"target": target, "bot_delay_s": delay}
 
     def new_match(self, setup, rng):
-        return [Event("RaceStarted", {"seats": setup.seats, "target": setup.options["target"],
-                                      "bot_delay_s": setup.options["bot_delay_s"],
-                                      "first": rng.randrange(setup.seats)})]
+        return [
+            Event(
+                "RaceStarted",
+                {
+                    "seats": setup.seats,
+                    "target": setup.options["target"],
+                    "bot_delay_s": setup.options["bot_delay_s"],
+                    "first": rng.randrange(setup.seats),
+                },
+            )
+        ]
 
     def decide(self, state, seat, command, rng):
         if state["winner"] is not None:
@@ -241,8 +309,15 @@ class Race(EngineBase):
     def evolve(self, state, event):
         d = event.data
         if event.type == "RaceStarted":
-            return {"seats": d["seats"], "target": d["target"], "turn": d["first"], "total": 0,
-                    "winner": None, "moves": 0, "bot_delay_s": d.get("bot_delay_s", 0)}
+            return {
+                "seats": d["seats"],
+                "target": d["target"],
+                "turn": d["first"],
+                "total": 0,
+                "winner": None,
+                "moves": 0,
+                "bot_delay_s": d.get("bot_delay_s", 0),
+            }
         state = dict(state)
         if event.type == "Added":
             state["total"] = d["total"]

@@ -20,10 +20,12 @@ secret (the chosen AI side; not counting the viewer's own ``seat_state`` an SSE 
 with ``views=true`` carries, :data:`OWN_KEYS`). A broken projection therefore fails either here (an
 ``AssertionError`` from :meth:`Knowledge.advance`) or in :meth:`Knowledge.leaks`.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from domain.engine import Event
 from tests.support.secrecy import SECRECY, Secrecy, strings, union
@@ -57,7 +59,7 @@ def string_lists(value: Any) -> Iterator[list[str]]:
 
 def _contains_run(haystack: list[str], run: list[str]) -> bool:
     n = len(run)
-    return any(haystack[i:i + n] == run for i in range(len(haystack) - n + 1))
+    return any(haystack[i : i + n] == run for i in range(len(haystack) - n + 1))
 
 
 def _seat_objects(value: Any) -> Iterator[Mapping[str, Any]]:
@@ -115,8 +117,9 @@ class Knowledge:
             self.version = envelope["version"]
             where = f"v{self.version} {event.type}"
             private = {s: self.secrecy.private(self.state, s) for s in self.seats}
-            self._publish(self.engine.redact(event, None, self.state), private,
-                          f"spectator's {where}")
+            self._publish(
+                self.engine.redact(event, None, self.state), private, f"spectator's {where}"
+            )
             # any version can be looked at later (GET .../state): what its spectator view
             # shows is public from then on
             self._publish(self.engine.view(self.state, None), private, f"spectator view at {where}")
@@ -162,16 +165,27 @@ class Knowledge:
         see: forbidden card ids, the order of a face-down stack (all of it, ORDER_MIN cards
         or more, in one list), an id tied to the seat keeping it secret. Empty = no leak."""
         found = [f"card {c}" for c in sorted(self.forbidden(viewer) & self.secrecy.ids(answer))]
-        orders = [(name, order) for name, order in self.secrecy.unseen(self.state).items()
-                  if len(order) >= ORDER_MIN]
+        orders = [
+            (name, order)
+            for name, order in self.secrecy.unseen(self.state).items()
+            if len(order) >= ORDER_MIN
+        ]
         for listed in string_lists(answer):
-            found += [f"the order of {name}" for name, order in orders
-                      if _contains_run(listed, order)]
+            found += [
+                f"the order of {name}" for name, order in orders if _contains_run(listed, order)
+            ]
         bound = {s: self.secrecy.bound(self.state, s) for s in self.seats if s != viewer}
         for obj in _seat_objects(answer):
             secret = bound.get(obj["seat"]) if isinstance(obj["seat"], int) else None
             if secret:
-                shown = set(strings({k: v for k, v in obj.items()
-                                     if k not in self.secrecy.listing_keys and k not in OWN_KEYS}))
+                shown = set(
+                    strings(
+                        {
+                            k: v
+                            for k, v in obj.items()
+                            if k not in self.secrecy.listing_keys and k not in OWN_KEYS
+                        }
+                    )
+                )
                 found += [f"seat {obj['seat']}'s {c}" for c in sorted(secret & shown)]
         return found

@@ -7,6 +7,7 @@ its own (pid file, logs and temporary files in a private directory) and runs ``n
 the foreground as a child process, stopped by its PID. Used by
 ``tests/e2e/test_proxy_nginx.py`` and ``benchmarks/bench_slow_clients.py``.
 """
+
 from __future__ import annotations
 
 import os
@@ -61,9 +62,13 @@ class LocalNginx:
         os.chmod(self.dir, 0o755)
         for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.dir / name).mkdir()
-            os.chmod(self.dir / name, 0o777)   # nginx's workers may run as another user
-        (self.dir / "arena.conf").write_text(render(TEMPLATE.read_text(), {
-            "ARENA_UPSTREAM": upstream, "ARENA_LISTEN_PORT": f"127.0.0.1:{self.port}"}))
+            os.chmod(self.dir / name, 0o777)  # nginx's workers may run as another user
+        (self.dir / "arena.conf").write_text(
+            render(
+                TEMPLATE.read_text(),
+                {"ARENA_UPSTREAM": upstream, "ARENA_LISTEN_PORT": f"127.0.0.1:{self.port}"},
+            )
+        )
         d = self.dir
         (d / "nginx.conf").write_text(f"""
 worker_processes 1;
@@ -84,18 +89,42 @@ http {{
 
     def check(self) -> None:
         """``nginx -t`` on the rendered configuration (raises with its output on error)."""
-        done = subprocess.run([self.binary, "-t", "-p", str(self.dir), "-c",
-                               str(self.dir / "nginx.conf"), "-e", str(self.dir / "error.log")],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                self.binary,
+                "-t",
+                "-p",
+                str(self.dir),
+                "-c",
+                str(self.dir / "nginx.conf"),
+                "-e",
+                str(self.dir / "error.log"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"nginx -t failed: {done.stderr}")
 
-    def start(self, timeout_s: float = 60) -> "LocalNginx":
+    def start(self, timeout_s: float = 60) -> LocalNginx:
         self.check()
         self.process = subprocess.Popen(
-            [self.binary, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf"),
-             "-e", str(self.dir / "error.log"), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            [
+                self.binary,
+                "-p",
+                str(self.dir),
+                "-c",
+                str(self.dir / "nginx.conf"),
+                "-e",
+                str(self.dir / "error.log"),
+                "-g",
+                "daemon off;",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -120,7 +149,7 @@ http {{
                 self.process.wait(5)
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "LocalNginx":
+    def __enter__(self) -> LocalNginx:
         return self.start()
 
     def __exit__(self, *exc) -> None:

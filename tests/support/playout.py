@@ -1,19 +1,30 @@
 """A bot playout through the domain only, checking the engine contract at every decision
 (the property tests of a game's modes share it)."""
+
 from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, Collection
+from collections.abc import Callable, Collection
+from typing import Any
 
 from domain.engine import Event, Setup, fold
 
 
-def checked_playout(engine: Any, seats: int, seed: int, greedy_seats: Collection[int],
-                    zones: Callable[[Any], list[str]], *, max_decisions: int,
-                    every_legal_accepted: bool = False, options: dict | None = None,
-                    strong: str = "greedy", conserved: bool = False,
-                    one_at_a_time: bool = False) -> tuple[Any, list[Event]]:
+def checked_playout(
+    engine: Any,
+    seats: int,
+    seed: int,
+    greedy_seats: Collection[int],
+    zones: Callable[[Any], list[str]],
+    *,
+    max_decisions: int,
+    every_legal_accepted: bool = False,
+    options: dict | None = None,
+    strong: str = "greedy",
+    conserved: bool = False,
+    one_at_a_time: bool = False,
+) -> tuple[Any, list[Event]]:
     """Play one match of ``engine`` with ``options`` (default: the defaults) from
     ``Random(seed)``: a pending seat drawn at random decides with the ``strong`` bot level
     (seats in ``greedy_seats``) or the ``random`` one, until the match has a result.
@@ -31,8 +42,9 @@ def checked_playout(engine: Any, seats: int, seed: int, greedy_seats: Collection
     Returns ``(final state, every event from set-up on)``.
     """
     rng = random.Random(seed)
-    events = engine.new_match(Setup(seats, engine.validate_options(seats, dict(options or {}))),
-                              rng)
+    events = engine.new_match(
+        Setup(seats, engine.validate_options(seats, dict(options or {}))), rng
+    )
     live = fold(engine, events)
     expected = sorted(zones(live))
     assert len(expected) == len(set(expected)), "a card is in two places at set-up"
@@ -56,7 +68,7 @@ def checked_playout(engine: Any, seats: int, seed: int, greedy_seats: Collection
             assert engine.decide(live, seat, other, random.Random(0))
         for event in new:
             live = engine.evolve(live, event)
-            json.dumps(event.to_dict())                  # events are JSON
+            json.dumps(event.to_dict())  # events are JSON
         events += new
         decisions += 1
         cards = zones(live)

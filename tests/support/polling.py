@@ -1,8 +1,10 @@
 """Polling helper for tests that wait on another process (RQ workers, schedulers)."""
+
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def wait_for(predicate: Callable[[], Any], timeout_s: float, step: float = 0.05) -> Any:

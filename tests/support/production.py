@@ -18,6 +18,7 @@ key under the prefix is deleted afterwards. Their output goes to files under ``l
 
 Nothing here asserts a duration: start-up waits are generous bounds on a busy machine.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import requests
 
@@ -77,8 +79,11 @@ def _no_control_socket() -> list[str]:
     control socket at one fixed path per user unless told not to)."""
     from gunicorn.config import KNOWN_SETTINGS
 
-    return ["--no-control-socket"] if any(s.name == "control_socket_disable"
-                                          for s in KNOWN_SETTINGS) else []
+    return (
+        ["--no-control-socket"]
+        if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS)
+        else []
+    )
 
 
 def _arena_command() -> list[str]:
@@ -94,6 +99,7 @@ def stop_groups(procs: list[subprocess.Popen], grace_s: float = 5.0) -> None:
     all at once: SIGTERM to every group, SIGKILL to those still there after ``grace_s``
     seconds in all; every leader is reaped. A group can outlive its leader (a gunicorn
     worker, a work horse): it gets SIGKILL too."""
+
     def signal_group(proc: subprocess.Popen, sig: int) -> None:
         try:
             os.killpg(proc.pid, sig)
@@ -144,8 +150,15 @@ class ProductionStack:
         env: more environment variables for every process.
     """
 
-    def __init__(self, redis_url: str, log_dir: Path, *, rq_redis_url: str | None = None,
-                 workers: int = 2, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        redis_url: str,
+        log_dir: Path,
+        *,
+        rq_redis_url: str | None = None,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+    ):
         self.redis_url = redis_url
         self.rq_redis_url = rq_redis_url
         self.log_dir = Path(log_dir)
@@ -164,29 +177,50 @@ class ProductionStack:
 
     def env(self) -> dict[str, str]:
         """The environment every process of the stack gets."""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("REDIS_URL", "RQ_REDIS_URL", "ARENA_REDIS_CLUSTER")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("REDIS_URL", "RQ_REDIS_URL", "ARENA_REDIS_CLUSTER")
+        }
         env.update(TEST_ENV)
-        env.update(REDIS_URL=self.redis_url, ARENA_KEY_PREFIX=self.key_prefix,
-                   PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        env.update(
+            REDIS_URL=self.redis_url,
+            ARENA_KEY_PREFIX=self.key_prefix,
+            PYTHONPATH=str(ROOT),
+            PYTHONUNBUFFERED="1",
+        )
         if self.rq_redis_url:
             env["RQ_REDIS_URL"] = self.rq_redis_url
         env.update(self.extra_env)
         return env
 
     def _spawn(self, argv: list[str], log_name: str, env: dict[str, str]) -> subprocess.Popen:
-        log = open(self.log_dir / log_name, "ab")   # a file: an unread pipe blocks the process
+        log = open(self.log_dir / log_name, "ab")  # a file: an unread pipe blocks the process
         try:
-            return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            return subprocess.Popen(
+                argv,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         finally:
             log.close()
 
-    def start(self) -> "ProductionStack":
+    def start(self) -> ProductionStack:
         """Start gunicorn and the workers; return once gunicorn answers ``/healthz`` and
         every worker has beaten its heartbeat (RuntimeError with the logs otherwise)."""
-        argv = [sys.executable, "-m", "gunicorn", *shipped_gunicorn_args(),
-                "--bind", f"127.0.0.1:{self.port}", *_no_control_socket()]
+        argv = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *shipped_gunicorn_args(),
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            *_no_control_socket(),
+        ]
         try:
             self.gunicorn = self._spawn(argv, "gunicorn.log", self.env())
             for _ in range(self.worker_count):
@@ -203,7 +237,7 @@ class ProductionStack:
         name = f"{self.key_prefix}-w{len(self.workers)}"
         env = {**self.env(), "ARENA_WORKER_HEARTBEAT_FILE": str(self.log_dir / f"{name}.beat")}
         proc = self._spawn([*_arena_command(), "worker", "--name", name], f"{name}.log", env)
-        proc.arena_name = name   # type: ignore[attr-defined]
+        proc.arena_name = name  # type: ignore[attr-defined]
         self.workers.append(proc)
         if ready:
             self._wait_worker(proc)
@@ -212,14 +246,23 @@ class ProductionStack:
     def _wait_worker(self, proc: subprocess.Popen) -> None:
         from workers.rq_runtime import check_heartbeat
 
-        beat = self.log_dir / f"{proc.arena_name}.beat"   # type: ignore[attr-defined]
-        if not wait_until(lambda: proc.poll() is not None or check_heartbeat(beat, 30.0)[0],
-                          START_TIMEOUT_S, 0.2) or proc.poll() is not None:
-            raise RuntimeError(f"worker {proc.arena_name} did not start "   # type: ignore[attr-defined]
-                               f"(exit {proc.poll()}):\n{self.logs()}")
+        beat = self.log_dir / f"{proc.arena_name}.beat"  # type: ignore[attr-defined]
+        if (
+            not wait_until(
+                lambda: proc.poll() is not None or check_heartbeat(beat, 30.0)[0],
+                START_TIMEOUT_S,
+                0.2,
+            )
+            or proc.poll() is not None
+        ):
+            raise RuntimeError(
+                f"worker {proc.arena_name} did not start "  # type: ignore[attr-defined]
+                f"(exit {proc.poll()}):\n{self.logs()}"
+            )
 
     def wait_ready(self) -> None:
         """Block until gunicorn answers ``GET /healthz`` with 200 and every worker beats."""
+
         def answers() -> bool:
             if self.gunicorn.poll() is not None:
                 raise RuntimeError("gunicorn exited")
@@ -230,7 +273,9 @@ class ProductionStack:
         except RuntimeError:
             ok = False
         if not ok or self.gunicorn.poll() is not None:
-            raise RuntimeError(f"gunicorn did not start (exit {self.gunicorn.poll()}):\n{self.logs()}")
+            raise RuntimeError(
+                f"gunicorn did not start (exit {self.gunicorn.poll()}):\n{self.logs()}"
+            )
         for proc in self.workers:
             self._wait_worker(proc)
 
@@ -282,9 +327,8 @@ class ProductionStack:
         path = self.log_dir / name
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def __enter__(self) -> "ProductionStack":
+    def __enter__(self) -> ProductionStack:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
-

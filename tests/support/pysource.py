@@ -7,6 +7,7 @@ server thread logging an exception is enough), ``ast.parse`` raises ``SystemErro
 constructor recursion depth mismatch``. :func:`parse_module` keeps other threads from
 running during the conversion and tries again if one was already inside it.
 """
+
 from __future__ import annotations
 
 import ast

@@ -1,5 +1,6 @@
 """Every read answer of a finished match, to compare a match's answers before and after it
 was compacted or archived."""
+
 from __future__ import annotations
 
 from typing import Any

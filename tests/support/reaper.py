@@ -19,6 +19,7 @@ every pytest process of a run (the xdist controller and each worker):
 
 Linux only (``/proc``, ``prctl``); elsewhere every function quietly does less.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -56,9 +57,9 @@ def _parent_map() -> dict[int, int]:
         try:
             stat = (entry / "stat").read_text()
         except OSError:
-            continue   # exited meanwhile
+            continue  # exited meanwhile
         # "pid (comm) state ppid ...": comm may hold spaces and parentheses
-        fields = stat[stat.rfind(")") + 2:].split()
+        fields = stat[stat.rfind(")") + 2 :].split()
         parents[int(entry.name)] = int(fields[1])
     return parents
 
@@ -164,5 +165,12 @@ def is_installed() -> bool:
     return _installed
 
 
-__all__: list[str] = ["GRACE_S", "become_subreaper", "children", "descendants",
-                      "install_signal_handlers", "is_installed", "kill_descendants"]
+__all__: list[str] = [
+    "GRACE_S",
+    "become_subreaper",
+    "children",
+    "descendants",
+    "install_signal_handlers",
+    "is_installed",
+    "kill_descendants",
+]

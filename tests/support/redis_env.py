@@ -12,6 +12,7 @@ is why workers get databases of their own rather than prefixes of their own.
 ``ARENA_TEST_REDIS_BASE_URL`` keeps the base URL (a nested pytest started by a test inherits
 the already rewritten URL and uses it as it is).
 """
+
 from __future__ import annotations
 
 import os
@@ -46,7 +47,7 @@ def configure_process(worker_id: str | None) -> tuple[str, str]:
     """Set ``ARENA_TEST_REDIS_URL`` for this process (see module docstring); returns
     ``(url, where it came from)``. Raises ValueError when the worker's database would be
     past :data:`DATABASES` - 1 (pick a lower base database or fewer workers)."""
-    if os.environ.get("ARENA_TEST_REDIS_BASE_URL"):   # a pytest started by a test
+    if os.environ.get("ARENA_TEST_REDIS_BASE_URL"):  # a pytest started by a test
         url = os.environ.get("ARENA_TEST_REDIS_URL") or os.environ["ARENA_TEST_REDIS_BASE_URL"]
         os.environ["ARENA_TEST_REDIS_URL"] = url
         return url, "ARENA_TEST_REDIS_URL, inherited from the test process that started this one"
@@ -59,8 +60,10 @@ def configure_process(worker_id: str | None) -> tuple[str, str]:
     if index is not None:
         db = db_of(base) + index
         if db >= DATABASES:
-            raise ValueError(f"xdist worker {worker_id} would use database {db} of {base}: "
-                             f"pick a base database <= {DATABASES - 1 - index} or fewer workers")
+            raise ValueError(
+                f"xdist worker {worker_id} would use database {db} of {base}: "
+                f"pick a base database <= {DATABASES - 1 - index} or fewer workers"
+            )
         url = with_db(base, db)
         source += f"; xdist worker {worker_id}: base database + {index}"
         os.environ["ARENA_TEST_REDIS_BASE_URL"] = base

@@ -6,6 +6,7 @@ which scripts' ``EVALSHA`` goes through too) and every pipeline execution counts
 lists what was sent (command name, or ``pipeline:<n commands>``); ``reset()`` starts a
 new count. RQ's own client is not wrapped (turn jobs are another Redis).
 """
+
 from __future__ import annotations
 
 from typing import Any

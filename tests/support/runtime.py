@@ -1,4 +1,5 @@
 """Helpers running RQ work in the test process (fakeredis tests)."""
+
 from __future__ import annotations
 
 from workers.embedded import ThreadWorker

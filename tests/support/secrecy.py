@@ -11,9 +11,10 @@ public). :data:`SECRECY` collects them for every game of ``domain.games.registry
 The leak tests (``tests.support.leaks``) compare HTTP answers with these sets; they never
 trust the projections under test to say what is secret.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from domain.testing import Secrecy, strings
 from tests.support.game_settings import settings_by_game

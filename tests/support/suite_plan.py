@@ -21,6 +21,7 @@ together:
 
 A test module can still name its own group with ``@pytest.mark.xdist_group("name")``.
 """
+
 from __future__ import annotations
 
 import json
@@ -152,7 +153,7 @@ def make_scheduler(config: pytest.Config, log):
                 self.groups = read_groups()
             if nodeid in self.groups:
                 return self.groups[nodeid]
-            if nodeid.rfind("@") > nodeid.rfind("]"):   # xdist's own group suffix
+            if nodeid.rfind("@") > nodeid.rfind("]"):  # xdist's own group suffix
                 return nodeid.split("@")[-1]
             return nodeid
 

@@ -8,6 +8,7 @@ tests/e2e/test_generated_ts_client.py (each ran ``npm ci`` or the generator agai
 otherwise ``npm ci`` reinstalls it. Errors: ``AssertionError`` with npm's output when an
 install or the generation fails.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,11 @@ def _versions(lock: Path) -> dict[str, str | None] | None:
 def installed_matches_lock() -> bool:
     """True when ``node_modules`` holds exactly the lock file's package versions (and tsc)."""
     installed = _versions(TS / "node_modules" / ".package-lock.json")
-    return bool(installed) and installed == _versions(TS / "package-lock.json") and \
-        (TS / "node_modules" / ".bin" / "tsc").exists()
+    return (
+        bool(installed)
+        and installed == _versions(TS / "package-lock.json")
+        and (TS / "node_modules" / ".bin" / "tsc").exists()
+    )
 
 
 def prepare() -> Path:

@@ -1,5 +1,6 @@
 """A store outage answers 503 ``store_unavailable`` problem+json with ``Retry-After``, never
 500 — whatever the Redis client raised (api/errors.py maps them in one place)."""
+
 import pytest
 import redis
 
@@ -18,8 +19,11 @@ OUTAGES = [
     redis.exceptions.SlotNotCoveredError("Slot 3999 is not covered"),
     redis.exceptions.OutOfMemoryError("OOM command not allowed"),
     redis.exceptions.RedisClusterException(
-        "Redis Cluster cannot be connected. Please provide at least one reachable node: x"),
-    redis.exceptions.RedisClusterException("All slots are not covered after query all startup_nodes."),
+        "Redis Cluster cannot be connected. Please provide at least one reachable node: x"
+    ),
+    redis.exceptions.RedisClusterException(
+        "All slots are not covered after query all startup_nodes."
+    ),
     redis.exceptions.ClusterError("TTL exhausted."),
 ]
 
@@ -37,8 +41,13 @@ class DownService:
         raise self.error
 
     def health(self):
-        return {"status": "degraded", "store": False, "queue": False,
-                "store_state": store_state(self.error), "queue_state": "unreachable"}
+        return {
+            "status": "degraded",
+            "store": False,
+            "queue": False,
+            "store_state": store_state(self.error),
+            "queue_state": "unreachable",
+        }
 
 
 @pytest.mark.parametrize("error", OUTAGES, ids=lambda e: type(e).__name__)
@@ -62,8 +71,9 @@ def test_a_script_error_is_a_bug_not_an_outage():
     client = create_app(DownService(bug), {"TESTING": True}).test_client()
     assert client.get("/v1/games").status_code == 500
     cross_slot = redis.exceptions.RedisClusterException(
-        "EVALSHA - all keys must map to the same key slot")
-    assert not is_store_unavailable(cross_slot)     # a cluster client refusing a bug
+        "EVALSHA - all keys must map to the same key slot"
+    )
+    assert not is_store_unavailable(cross_slot)  # a cluster client refusing a bug
 
 
 def test_an_outage_raised_while_handling_another_error_is_still_an_outage():

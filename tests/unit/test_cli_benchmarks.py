@@ -1,5 +1,6 @@
 """Smoke runs of ``benchmarks/*.py`` with tiny sizes: each prints one JSON object that
 states its metric, value and target. (Full-size runs are manual; see benchmarks/README.md.)"""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(script: str, *args: str) -> dict:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1, proc.stdout
@@ -57,14 +63,32 @@ def test_bench_redis_bytes(redis_url):
 def test_bench_http(redis_url):
     """The side-by-side run: the ceiling and the project measured in the same run, in both
     modes, with the issue's ratio targets."""
-    body = _run("bench_http.py", "--redis-url", redis_url, "--games", "ai-100-human",
-                "--seconds", "1.5", "--warmup-seconds", "0.3", "--processes", "2",
-                "--threads-per-process", "2", "--gunicorn-workers", "1", "--rq-workers", "1")
+    body = _run(
+        "bench_http.py",
+        "--redis-url",
+        redis_url,
+        "--games",
+        "ai-100-human",
+        "--seconds",
+        "1.5",
+        "--warmup-seconds",
+        "0.3",
+        "--processes",
+        "2",
+        "--threads-per-process",
+        "2",
+        "--gunicorn-workers",
+        "1",
+        "--rq-workers",
+        "1",
+    )
     assert body["target"] == {"op": "<=", "value": 1.5}
     assert body["throughput_ratio"]["target"] == 0.6 and body["p99_ratio"]["target"] == 2.0
     assert body["absolute"]["target_actions_per_s"] == 500
-    assert {(r["game"], r["mode"]) for r in body["rows"]} == {("ai-100-human", "humans"),
-                                                             ("ai-100-human", "bots")}
+    assert {(r["game"], r["mode"]) for r in body["rows"]} == {
+        ("ai-100-human", "humans"),
+        ("ai-100-human", "bots"),
+    }
     for row in body["rows"]:
         assert row["ceiling"]["moves"] > 0 and row["ceiling"]["server_cpu_ms_per_move"] > 0
         assert row["project"]["moves"] > 0 and row["project"]["server_cpu_ms_per_move"] > 0
@@ -77,7 +101,9 @@ def test_bench_targets_are_the_issue_numbers():
     """Every benchmark states the issue's target (not a softer one of its own)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("bench_http", ROOT / "benchmarks" / "bench_http.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_http", ROOT / "benchmarks" / "bench_http.py"
+    )
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         module = importlib.util.module_from_spec(spec)
@@ -85,10 +111,15 @@ def test_bench_targets_are_the_issue_numbers():
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     assert (module.TARGET_ACTIONS_PER_S, module.TARGET_ACTION_P99_MS) == (500, 30)
-    assert (module.TARGET_CPU_RATIO, module.TARGET_THROUGHPUT_RATIO, module.TARGET_P99_RATIO) == \
-        (1.5, 0.6, 2.0)
-    texts = {name: (ROOT / "benchmarks" / name).read_text() for name in
-             ("bench_http.py", "bench_fold.py", "bench_match.py")}
+    assert (module.TARGET_CPU_RATIO, module.TARGET_THROUGHPUT_RATIO, module.TARGET_P99_RATIO) == (
+        1.5,
+        0.6,
+        2.0,
+    )
+    texts = {
+        name: (ROOT / "benchmarks" / name).read_text()
+        for name in ("bench_http.py", "bench_fold.py", "bench_match.py")
+    }
     assert ">= 500 accepted actions/s with p99 action latency <= 30 ms" in texts["bench_http.py"]
     assert "250 ms" not in texts["bench_http.py"] and ">= 100 " not in texts["bench_http.py"]
     assert '">=", 200_000' in texts["bench_fold.py"] and '"<=", 1.0' in texts["bench_match.py"]
@@ -97,33 +128,74 @@ def test_bench_targets_are_the_issue_numbers():
 def test_bench_http_cache():
     body = _run("bench_http_cache.py", "--requests", "20", "--rounds", "1")
     assert (body["benchmark"], body["unit"], body["target"]) == (
-        "bench_http_cache", "x", {"op": "<=", "value": 1.10})
+        "bench_http_cache",
+        "x",
+        {"op": "<=", "value": 1.10},
+    )
     assert set(body["cpu_us"]) == {"view_bare", "view", "view_304", "legal_bare", "legal"}
     assert body["view_bytes"] > 0
 
 
 def test_bench_domain_calls_compares_a_git_revision_with_this_tree():
-    body = _run("bench_domain_calls.py", "--before", "HEAD", "--rounds", "1", "--samples", "4",
-                "--min-seconds", "0.01", "--games", "aipokalypse,dead-apocalypse")
+    body = _run(
+        "bench_domain_calls.py",
+        "--before",
+        "HEAD",
+        "--rounds",
+        "1",
+        "--samples",
+        "4",
+        "--min-seconds",
+        "0.01",
+        "--games",
+        "aipokalypse,dead-apocalypse",
+    )
     assert body["metric"] == "aipokalypse@8_max_ratio_after_over_before"
     assert body["target"] == {"op": "<=", "value": 0.6}
     assert set(body["after"]) == {"aipokalypse@4", "aipokalypse@8", "dead-apocalypse@4"}
     assert body["same_decisions"] is True
     for row in body["after"].values():
         assert row["samples"] == 4 and row["decide"]["min"] > 0
-    plain = _run("bench_domain_calls.py", "--before", "", "--rounds", "1", "--samples", "3",
-                 "--min-seconds", "0.01", "--games", "dead-apocalypse")
+    plain = _run(
+        "bench_domain_calls.py",
+        "--before",
+        "",
+        "--rounds",
+        "1",
+        "--samples",
+        "3",
+        "--min-seconds",
+        "0.01",
+        "--games",
+        "dead-apocalypse",
+    )
     assert plain["metric"] == "dead-apocalypse@4_decide_us" and "before" not in plain
 
 
 def test_tournament_team_and_mixed_lineups():
     """Two lineups on the same seeds: a one-level lineup counts one entry per match (the
     team), a mixed one one per seat; Wilson intervals, CPU percentiles and the comparison."""
-    body = _run("tournament.py", "--game", "dead-apocalypse", "--seats", "2", "--levels",
-                "cooperative", "--levels", "cooperative,random", "--matches", "2",
-                "--seed", "smoke", "--quiet")
+    body = _run(
+        "tournament.py",
+        "--game",
+        "dead-apocalypse",
+        "--seats",
+        "2",
+        "--levels",
+        "cooperative",
+        "--levels",
+        "cooperative,random",
+        "--matches",
+        "2",
+        "--seed",
+        "smoke",
+        "--quiet",
+    )
     assert (body["benchmark"], body["metric"], body["target"]) == (
-        "tournament", "decision_cpu_p95_s", {"op": "<=", "value": 1.0})
+        "tournament",
+        "decision_cpu_p95_s",
+        {"op": "<=", "value": 1.0},
+    )
     team, mixed = body["lineups"]
     assert team["levels"]["cooperative"]["entries"] == 2
     assert mixed["levels"]["cooperative"]["entries"] == 2
@@ -139,7 +211,19 @@ def test_tournament_team_and_mixed_lineups():
 
 
 def test_tournament_refuses_bad_arguments():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tournament.py"), "--game",
-                           "dead-apocalypse", "--levels", "no_such_level"], check=False, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "tournament.py"),
+            "--game",
+            "dead-apocalypse",
+            "--levels",
+            "no_such_level",
+        ],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "unknown bot level" in proc.stderr

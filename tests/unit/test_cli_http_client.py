@@ -1,4 +1,5 @@
 """The ``arena play`` HTTP client: a 429 (per-client rate limit) is waited out, not fatal."""
+
 from __future__ import annotations
 
 import requests
@@ -34,8 +35,13 @@ def test_a_429_is_retried_after_its_retry_after():
 
 def test_retry_after_is_capped_and_read_as_seconds():
     slept = []
-    session = Answers([(429, {"Retry-After": "3600"}, "{}"), (429, {"Retry-After": "soon"}, "{}"),
-                       (200, {}, "[]")])
+    session = Answers(
+        [
+            (429, {"Retry-After": "3600"}, "{}"),
+            (429, {"Retry-After": "soon"}, "{}"),
+            (200, {}, "[]"),
+        ]
+    )
     ArenaClient("http://x", session=session, sleep=slept.append, max_retry_after_s=5).games()
     assert slept == [5, 1.0]
 

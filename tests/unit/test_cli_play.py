@@ -3,6 +3,7 @@ errors reported as one line, and whole solo / 2-player matches played through
 ``play_match`` against an in-process stand-in of the HTTP API (the domain engine answering
 for seat 0's token). The full game over HTTP runs in tests/e2e/test_cli_play.py; the
 ``--seats 1`` / ``--seats 2`` command lines run at the end of this file (marked e2e)."""
+
 from __future__ import annotations
 
 import os
@@ -30,6 +31,7 @@ CARDS = CardBook({"game": "ai-100-human", **public_cards(get_engine("ai-100-huma
 def card_label(card_id):
     return _card_label(card_id, CARDS)
 
+
 ROOT = Path(__file__).resolve().parents[2]
 
 DRAFT = {"type": "draft", "card": "001"}
@@ -53,20 +55,21 @@ class FakeClient:
 
 
 def _conflict() -> ApiError:
-    return ApiError(409, {"code": "version_conflict", "detail": "moved on",
-                          "current_version": 13})
+    return ApiError(409, {"code": "version_conflict", "detail": "moved on", "current_version": 13})
 
 
 def test_a_still_legal_command_is_resent_at_the_new_version():
-    client = FakeClient([_conflict(), {"version": 14, "events": []}],
-                        [{"version": 13, "actions": [DRAFT]}])
+    client = FakeClient(
+        [_conflict(), {"version": 14, "events": []}], [{"version": 13, "actions": [DRAFT]}]
+    )
     assert _send(client, "m", "t", DRAFT, 12) == {"version": 14, "events": []}
     assert client.sent == [(DRAFT, 12), (DRAFT, 13)]
 
 
 def test_a_command_no_longer_legal_is_not_resent():
-    client = FakeClient([_conflict()], [{"version": 13, "actions": [{"type": "draft",
-                                                                      "card": "002"}]}])
+    client = FakeClient(
+        [_conflict()], [{"version": 13, "actions": [{"type": "draft", "card": "002"}]}]
+    )
     assert _send(client, "m", "t", DRAFT, 12) is None
     assert len(client.sent) == 1
 
@@ -99,16 +102,24 @@ def test_lineup_names_each_game_s_own_modes():
     assert lineup("ai-100-human", 1, "greedy") == "solo mode: you are seat 0, no bots"
     assert lineup("ai-100-human", 2, "random") == "2-player mode: you are seat 0, 1 bot (random)"
     assert lineup("ai-100-human", 4, "greedy") == "standard game: you are seat 0, 3 bots (greedy)"
-    assert lineup("aipokalypse", 1, "tactician") == \
-        "Solo Mode against the A.I.Toma (Boss): you are seat 0, no bots"
-    assert lineup("aipokalypse", 2, "tactician", {"mode": "coop", "difficulty": "untamed"}) == \
-        "Cooperative Mode against the A.I.Toma (Untamed A.I.): you are seat 0, 1 bot (tactician)"
+    assert (
+        lineup("aipokalypse", 1, "tactician")
+        == "Solo Mode against the A.I.Toma (Boss): you are seat 0, no bots"
+    )
+    assert (
+        lineup("aipokalypse", 2, "tactician", {"mode": "coop", "difficulty": "untamed"})
+        == "Cooperative Mode against the A.I.Toma (Untamed A.I.): you are seat 0, 1 bot (tactician)"
+    )
     assert lineup("aipokalypse", 3, "idle") == "competitive game: you are seat 0, 2 bots (idle)"
     assert lineup("aipokalypse", 6, "idle").startswith("5-8 Player Variant: ")
-    assert lineup("dead-apocalypse", 1, "cooperative") == \
-        "co-operative game, solo, standard game: you are seat 0, no bots"
-    assert lineup("dead-apocalypse", 3, "cooperative", {"difficulty": "easy"}) == \
-        "co-operative game, 3 players, easy game: you are seat 0, 2 bots (cooperative)"
+    assert (
+        lineup("dead-apocalypse", 1, "cooperative")
+        == "co-operative game, solo, standard game: you are seat 0, no bots"
+    )
+    assert (
+        lineup("dead-apocalypse", 3, "cooperative", {"difficulty": "easy"})
+        == "co-operative game, 3 players, easy game: you are seat 0, 2 bots (cooperative)"
+    )
     assert "solo mode" not in lineup("dead-apocalypse", 1, "x") + lineup("aipokalypse", 2, "x")
 
 
@@ -156,7 +167,7 @@ def test_the_prompt_knows_help_quit_resign_and_end_of_input():
     assert "resign     give up your seat" in text and "quit       resign and leave" in text
     assert _prompt(["quit"])[0]([DRAFT]) == QUIT
     assert _prompt(["q"])[0]([DRAFT]) == QUIT
-    assert _prompt([""])[0]([DRAFT]) == 0              # Enter takes the only action
+    assert _prompt([""])[0]([DRAFT]) == 0  # Enter takes the only action
     choose, console = _prompt([])
     assert choose([DRAFT]) == QUIT
     assert "Input ended: leaving the match." in console.export_text()
@@ -176,21 +187,29 @@ class DomainApi:
         self.resigned: list[int] = []
         self.log: list[Event] = []
         self.state: Any = None
-        self.views: list[dict] = []           # every view seat 0 fetched
+        self.views: list[dict] = []  # every view seat 0 fetched
 
     def cards(self, game):
         return {"game": game, **public_cards(self.engine)}
 
     def create_match(self, game, seats, options=None):
         assert game == self.game and seats[0]["kind"] == "human"
-        self.seats = [{"seat": i, **{k: v for k, v in s.items() if k != "name"}}
-                      for i, s in enumerate(seats)]
-        self._append(self.engine.new_match(
-            Setup(len(seats), self.engine.validate_options(len(seats), options or {})),
-            derive_rng(self.seed, 0)))
+        self.seats = [
+            {"seat": i, **{k: v for k, v in s.items() if k != "name"}} for i, s in enumerate(seats)
+        ]
+        self._append(
+            self.engine.new_match(
+                Setup(len(seats), self.engine.validate_options(len(seats), options or {})),
+                derive_rng(self.seed, 0),
+            )
+        )
         self._bots()
-        return {"match_id": "m", "version": 0, "seed_commitment": "c" * 64,
-                "seats": [{"seat": 0, "kind": "human", "token": "t0"}]}
+        return {
+            "match_id": "m",
+            "version": 0,
+            "seed_commitment": "c" * 64,
+            "seats": [{"seat": 0, "kind": "human", "token": "t0"}],
+        }
 
     def _append(self, events):
         self.log.extend(events)
@@ -200,26 +219,38 @@ class DomainApi:
         """The bots act; a resigned seat 0 only when ``resigned_too`` (the worker plays it
         while the client long-polls, so the client sees it pending in between)."""
         while self.engine.result(self.state) is None:
-            bots = sorted(s for s in self.engine.pending(self.state)
-                          if s != 0 or (resigned_too and 0 in self.resigned))
+            bots = sorted(
+                s
+                for s in self.engine.pending(self.state)
+                if s != 0 or (resigned_too and 0 in self.resigned)
+            )
             if not bots:
                 return
             version = len(self.log)
             command = self.engine.bots["random"].choose(
-                self.state, bots[0], bot_rng(self.seed, version, bots[0]))
-            self._append(self.engine.decide(self.state, bots[0], command,
-                                            derive_rng(self.seed, version)))
+                self.state, bots[0], bot_rng(self.seed, version, bots[0])
+            )
+            self._append(
+                self.engine.decide(self.state, bots[0], command, derive_rng(self.seed, version))
+            )
 
     def match(self, match_id, token):
         assert token == "t0"
         result = self.engine.result(self.state)
         view = self.engine.view(self.state, 0)
         self.views.append(view)
-        return {"match_id": match_id, "game": self.game, "version": len(self.log),
-                "seats": self.seats, "status": "running" if result is None else "finished",
-                "view": view, "result": result, "seed_commitment": "c" * 64,
-                "pending": {str(k): v for k, v in self.engine.pending(self.state).items()},
-                "resigned": list(self.resigned)}
+        return {
+            "match_id": match_id,
+            "game": self.game,
+            "version": len(self.log),
+            "seats": self.seats,
+            "status": "running" if result is None else "finished",
+            "view": view,
+            "result": result,
+            "seed_commitment": "c" * 64,
+            "pending": {str(k): v for k, v in self.engine.pending(self.state).items()},
+            "resigned": list(self.resigned),
+        }
 
     def legal_actions(self, match_id, token):
         # as the server does: the engine's choices, also for a resigned seat (whose
@@ -229,8 +260,9 @@ class DomainApi:
     def resign(self, match_id, token):
         assert token == "t0" and 0 not in self.resigned
         before = len(self.log)
-        self._append(self.engine.decide(self.state, 0, {"type": "resign"},
-                                        derive_rng(self.seed, before)))
+        self._append(
+            self.engine.decide(self.state, 0, {"type": "resign"}, derive_rng(self.seed, before))
+        )
         self.resigned.append(0)
         self._bots()
         return {"version": len(self.log), "events": self.events(match_id, token, before)["events"]}
@@ -243,24 +275,33 @@ class DomainApi:
         before = len(self.log)
         self._append(self.engine.decide(self.state, 0, command, derive_rng(self.seed, before)))
         self._bots()
-        return {"version": len(self.log), "events": self.events(match_id, token, before)["events"],
-                "replayed": False}
+        return {
+            "version": len(self.log),
+            "events": self.events(match_id, token, before)["events"],
+            "replayed": False,
+        }
 
     def events(self, match_id, token, after, wait_s=0.0):
         if wait_s:
             self._bots(resigned_too=True)
-        return {"version": len(self.log), "events": [
-            {"version": v, "type": e.type, "seat": e.seat,
-             "data": self.engine.redact(e, 0)}
-            for v, e in enumerate(self.log, start=1) if v > after]}
+        return {
+            "version": len(self.log),
+            "events": [
+                {"version": v, "type": e.type, "seat": e.seat, "data": self.engine.redact(e, 0)}
+                for v, e in enumerate(self.log, start=1)
+                if v > after
+            ],
+        }
 
 
-def _play(seats: int, seed: str, game: str = "ai-100-human", choose=None,
-          options=None) -> tuple[dict, str, DomainApi]:
+def _play(
+    seats: int, seed: str, game: str = "ai-100-human", choose=None, options=None
+) -> tuple[dict, str, DomainApi]:
     api = DomainApi(match_seed(seed, 0), game)
     console = Console(record=True, width=200, color_system=None)
-    match = play_match(api, game, seats, "random", choose or auto_chooser(3), console,
-                       options=options)
+    match = play_match(
+        api, game, seats, "random", choose or auto_chooser(3), console, options=options
+    )
     return match, console.export_text(), api
 
 
@@ -268,8 +309,15 @@ def test_auto_play_finishes_a_solo_match_and_prints_the_rating():
     match, text, api = _play(1, "play-solo")
     assert match["status"] == "finished"
     result = match["result"]
-    assert result["rating"] in {"Failure", "Mentat", "AL9000", "Shyrka", "Cortana", "Skynet",
-                                "PRIV8"}
+    assert result["rating"] in {
+        "Failure",
+        "Mentat",
+        "AL9000",
+        "Shyrka",
+        "Cortana",
+        "Skynet",
+        "PRIV8",
+    }
     score = result["scores"][0]
     assert f"{result['rating']} ({score} VP)" in text and "solo rating" in text
     assert "solo mode: you are seat 0, no bots" in text
@@ -294,7 +342,8 @@ def test_auto_play_finishes_a_2_player_match_and_prints_both_seats():
     # Seat 1's hidden cards never reach seat 0: every hand/reserve card it ever held and
     # never showed (in a tableau or the neutral grid) is absent from the output.
     shown = {e["card"] for e in neutral} | {
-        e["card"] for s in api.views[-1]["seats"] for e in s["tableau"]}
+        e["card"] for s in api.views[-1]["seats"] for e in s["tableau"]
+    }
     seen_by_0 = set()
     for v in api.views:
         seen_by_0 |= set(v["you"]["hand"] + v["you"]["reserve"] + v["you"]["dealt"])
@@ -310,8 +359,14 @@ def test_auto_play_finishes_a_2_player_match_and_prints_both_seats():
 def _arena(*args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     env.update(COLUMNS="200", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", "from cli.main import main; main()", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.e2e
@@ -335,17 +390,24 @@ def test_arena_play_seats_2_auto_finishes_and_prints_the_result():
     assert "solo rating" not in out
 
 
-@pytest.mark.parametrize("game, level", [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"),
-                                         ("ai-100-human", "greedy")])
+@pytest.mark.parametrize(
+    "game, level",
+    [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"), ("ai-100-human", "greedy")],
+)
 def test_play_without_bots_uses_the_general_bot_of_the_chosen_game(monkeypatch, game, level):
     import contextlib
 
     import cli.play as play_module
 
     calls = []
-    monkeypatch.setattr(play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x"))
-    monkeypatch.setattr(play_module, "play_match",
-                        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)))
+    monkeypatch.setattr(
+        play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x")
+    )
+    monkeypatch.setattr(
+        play_module,
+        "play_match",
+        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)),
+    )
     result = CliRunner().invoke(main, ["play", "--game", game, "--seats", "2", "--auto", "--quiet"])
     assert result.exit_code == 0, result.output
     assert calls == [(game, level)]
@@ -357,11 +419,19 @@ def test_play_asks_the_server_for_the_levels_of_a_game_not_installed_here(monkey
     import cli.play as play_module
 
     calls = []
-    monkeypatch.setattr(play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x"))
-    monkeypatch.setattr(play_module.ArenaClient, "games",
-                        lambda self: [{"id": "other", "bots": ["random", "idle", "smart"]}])
-    monkeypatch.setattr(play_module, "play_match",
-                        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)))
+    monkeypatch.setattr(
+        play_module, "server_url", lambda url, console: contextlib.nullcontext("http://x")
+    )
+    monkeypatch.setattr(
+        play_module.ArenaClient,
+        "games",
+        lambda self: [{"id": "other", "bots": ["random", "idle", "smart"]}],
+    )
+    monkeypatch.setattr(
+        play_module,
+        "play_match",
+        lambda client, game_, seats, bots, *a, **k: calls.append((game_, bots)),
+    )
     result = CliRunner().invoke(main, ["play", "--game", "other", "--seats", "2", "--auto"])
     assert result.exit_code == 0, result.output
     assert calls == [("other", "smart")]
@@ -369,10 +439,16 @@ def test_play_asks_the_server_for_the_levels_of_a_game_not_installed_here(monkey
     assert unknown.exit_code == 2 and "chess" in unknown.output
 
 
-@pytest.mark.parametrize("game, seats, options", [
-    ("aipokalypse", 3, None), ("aipokalypse", 1, None),
-    ("aipokalypse", 2, {"mode": "coop", "difficulty": "handy_man"}),
-    ("dead-apocalypse", 2, None), ("dead-apocalypse", 1, {"difficulty": "easy"})])
+@pytest.mark.parametrize(
+    "game, seats, options",
+    [
+        ("aipokalypse", 3, None),
+        ("aipokalypse", 1, None),
+        ("aipokalypse", 2, {"mode": "coop", "difficulty": "handy_man"}),
+        ("dead-apocalypse", 2, None),
+        ("dead-apocalypse", 1, {"difficulty": "easy"}),
+    ],
+)
 def test_auto_play_draws_every_decision_of_the_other_games_in_words(game, seats, options):
     match, text, api = _play(seats, f"play-{game}", game, options=options)
     assert match["status"] == "finished"
@@ -393,7 +469,7 @@ def test_auto_play_draws_every_decision_of_the_other_games_in_words(game, seats,
 
 @pytest.mark.parametrize("game", ["aipokalypse", "dead-apocalypse"])
 def test_resign_gives_the_seat_up_and_the_match_is_watched_to_its_result(game):
-    answers = iter([0, RESIGN])      # a third question would raise StopIteration
+    answers = iter([0, RESIGN])  # a third question would raise StopIteration
     match, text, api = _play(3, "play-resign", game, choose=lambda actions: next(answers))
     assert api.resigned == [0] and match["status"] == "finished"
     assert "You resigned: seat 0 resigned match m." in text
@@ -405,7 +481,11 @@ def test_quit_resigns_and_returns_none():
     api = DomainApi(match_seed("play-quit", 0), "dead-apocalypse")
     console = Console(record=True, width=200, color_system=None)
     session = Session()
-    assert play_match(api, "dead-apocalypse", 2, "random", lambda actions: QUIT, console,
-                      session=session) is None
+    assert (
+        play_match(
+            api, "dead-apocalypse", 2, "random", lambda actions: QUIT, console, session=session
+        )
+        is None
+    )
     assert api.resigned == [0] and session.resigned and session.match_id == "m"
     assert "You quit: seat 0 resigned match m." in console.export_text()

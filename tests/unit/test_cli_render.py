@@ -1,5 +1,6 @@
 """AI: 100% Human's terminal screens and the result table of ``arena play`` (card faces
 from the card data the server answers at ``GET /v1/games/ai-100-human/cards``)."""
+
 from __future__ import annotations
 
 from rich.console import Console
@@ -57,8 +58,11 @@ def test_card_label_shows_id_colour_letter_and_number():
 
 
 def test_tableau_grid_puts_cards_in_their_row_and_column():
-    grid = _text(tableau_grid([{"cell": [1, 2], "card": "AI-1"}, {"cell": [0, 4], "card": "001"}],
-                              "t", CARDS))
+    grid = _text(
+        tableau_grid(
+            [{"cell": [1, 2], "card": "AI-1"}, {"cell": [0, 4], "card": "001"}], "t", CARDS
+        )
+    )
     lines = grid.splitlines()
     top = next(i for i, line in enumerate(lines) if "001 P2" in line)
     middle = next(i for i, line in enumerate(lines) if "AI-1" in line)
@@ -68,27 +72,45 @@ def test_tableau_grid_puts_cards_in_their_row_and_column():
 
 
 def test_tableau_grid_lists_a_card_outside_the_frame():
-    grid = _text(tableau_grid([{"cell": [1, 2], "card": "AI-1"}, {"cell": [1, 5], "card": "001"}],
-                              "t", CARDS))
+    grid = _text(
+        tableau_grid(
+            [{"cell": [1, 2], "card": "AI-1"}, {"cell": [1, 5], "card": "001"}], "t", CARDS
+        )
+    )
     assert "outside the frame: 001 at [1, 5]" in grid
 
 
 def test_describe_action_reads_like_the_rulebook():
-    assert describe_action({"type": "place", "card": "001", "cell": [0, 1]}).plain == \
-        "place 001 P2 at row 0, column 1"
-    assert describe_action({"type": "keep_reserve", "cards": ["001", "002"]}).plain == \
-        "keep reserve cards 001 P2, 002 R1"
-    assert describe_action({"type": "move_card", "from": [0, 1], "to": [2, 3]}).plain == \
-        "move card from row 0, column 1 to row 2, column 3"
+    assert (
+        describe_action({"type": "place", "card": "001", "cell": [0, 1]}).plain
+        == "place 001 P2 at row 0, column 1"
+    )
+    assert (
+        describe_action({"type": "keep_reserve", "cards": ["001", "002"]}).plain
+        == "keep reserve cards 001 P2, 002 R1"
+    )
+    assert (
+        describe_action({"type": "move_card", "from": [0, 1], "to": [2, 3]}).plain
+        == "move card from row 0, column 1 to row 2, column 3"
+    )
     assert describe_action({"type": "decline"}).plain == "decline"
 
 
 def test_result_table_marks_every_tied_winner():
-    result = {"scores": [10, 30, 30], "winners": [1, 2],
-              "ranking": [{"seat": 1, "score": 30, "rank": 1}, {"seat": 2, "score": 30, "rank": 1},
-                          {"seat": 0, "score": 10, "rank": 3}]}
-    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "greedy"},
-             {"seat": 2, "kind": "bot", "bot": "random"}]
+    result = {
+        "scores": [10, 30, 30],
+        "winners": [1, 2],
+        "ranking": [
+            {"seat": 1, "score": 30, "rank": 1},
+            {"seat": 2, "score": 30, "rank": 1},
+            {"seat": 0, "score": 10, "rank": 3},
+        ],
+    }
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "greedy"},
+        {"seat": 2, "kind": "bot", "bot": "random"},
+    ]
     text = _text(result_table(result, seats, "r", you=0))
     assert text.count("winner") == 2
     assert "bot (greedy)" in text and "you" in text
@@ -96,13 +118,18 @@ def test_result_table_marks_every_tied_winner():
 
 def _draft_state(seed: bytes):
     """A 4-seat match advanced by bots to the first drafting step."""
-    state = fold(ENGINE, ENGINE.new_match(Setup(4, ENGINE.validate_options(4, {})),
-                                          derive_rng(seed, 0)))
+    state = fold(
+        ENGINE, ENGINE.new_match(Setup(4, ENGINE.validate_options(4, {})), derive_rng(seed, 0))
+    )
     version = 0
     while state.step != "draft":
         seat = min(ENGINE.pending(state))
-        events = ENGINE.decide(state, seat, ENGINE.bots["random"].choose(
-            state, seat, bot_rng(seed, version, seat)), derive_rng(seed, version))
+        events = ENGINE.decide(
+            state,
+            seat,
+            ENGINE.bots["random"].choose(state, seat, bot_rng(seed, version, seat)),
+            derive_rng(seed, version),
+        )
         version += len(events)
         state = fold(ENGINE, events, state)
     return state
@@ -110,8 +137,12 @@ def _draft_state(seed: bytes):
 
 def test_render_view_shows_own_hand_and_reserve_but_no_other_hand():
     state = _draft_state(match_seed("render", 0))
-    match = {"match_id": "m1", "version": 42, "seats": [{"seat": 0, "kind": "human"}],
-             "view": ENGINE.view(state, 0)}
+    match = {
+        "match_id": "m1",
+        "version": 42,
+        "seats": [{"seat": 0, "kind": "human"}],
+        "view": ENGINE.view(state, 0),
+    }
     text = _text(draw=lambda console: render_view(console, match, you=0))
     mine = state.seats[0]
     for card in mine.hand + mine.reserve:
@@ -127,8 +158,10 @@ def test_render_view_shows_own_hand_and_reserve_but_no_other_hand():
 
 
 def test_render_events_names_you_and_other_seats():
-    events = [{"version": 7, "type": "CardDrafted", "seat": 0, "data": {"card": "001"}},
-              {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}}]
+    events = [
+        {"version": 7, "type": "CardDrafted", "seat": 0, "data": {"card": "001"}},
+        {"version": 8, "type": "CardDrafted", "seat": 2, "data": {"forced": False}},
+    ]
     text = _text(draw=lambda console: render_events(console, events, you=0))
     assert "v7 You draft P2 into your reserve" in text
     assert "v8 Seat 2 drafts a card into their reserve" in text
@@ -137,16 +170,23 @@ def test_render_events_names_you_and_other_seats():
 
 # ------------------------------------------------------------ 2-player and solo modes
 
+
 def _played(seats: int, seed: bytes, until) -> object:
     """A ``seats``-seat match played by random bots (lowest pending seat first) until
     ``until(state)`` holds or the match is over."""
-    state = fold(ENGINE, ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, {})),
-                                          derive_rng(seed, 0)))
+    state = fold(
+        ENGINE,
+        ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, {})), derive_rng(seed, 0)),
+    )
     version = 0
     while not until(state) and state.result is None:
         seat = min(ENGINE.pending(state))
-        events = ENGINE.decide(state, seat, ENGINE.bots["random"].choose(
-            state, seat, bot_rng(seed, version, seat)), derive_rng(seed, version))
+        events = ENGINE.decide(
+            state,
+            seat,
+            ENGINE.bots["random"].choose(state, seat, bot_rng(seed, version, seat)),
+            derive_rng(seed, version),
+        )
         version += len(events)
         state = fold(ENGINE, events, state)
     return state
@@ -154,10 +194,15 @@ def _played(seats: int, seed: bytes, until) -> object:
 
 def _match(state, seats: int) -> dict:
     view = ENGINE.view(state, 0)
-    return {"match_id": "m1", "version": 9, "game": "ai-100-human",
-            "seats": [{"seat": 0, "kind": "human", "name": "ann"}]
-            + [{"seat": s, "kind": "bot", "bot": "random"} for s in range(1, seats)],
-            "view": view, "result": view["result"]}
+    return {
+        "match_id": "m1",
+        "version": 9,
+        "game": "ai-100-human",
+        "seats": [{"seat": 0, "kind": "human", "name": "ann"}]
+        + [{"seat": s, "kind": "bot", "bot": "random"} for s in range(1, seats)],
+        "view": view,
+        "result": view["result"],
+    }
 
 
 def _line(text: str, *needles: str) -> str:
@@ -170,7 +215,7 @@ def test_solo_view_shows_the_draft_grid_dividers_standee_offer_and_timer_stack()
     match = _match(state, 1)
     text = _text(draw=lambda console: render_view(console, match, you=0))
     assert "solo mode" in text and "hand passes" not in text
-    for card in state.grid.values():                       # the 9 face-up grid cards
+    for card in state.grid.values():  # the 9 face-up grid cards
         assert card_label(card).plain in text
     for color in state.dividers["rows"] + state.dividers["columns"]:
         assert color in text
@@ -186,12 +231,16 @@ def test_solo_view_shows_the_draft_grid_dividers_standee_offer_and_timer_stack()
 
 
 def test_draft_grid_puts_the_standee_on_its_divider_and_marks_offer_and_tilted():
-    solo = {"draft_grid": [{"cell": [r, c], "card": f"{1 + 3 * r + c:03}"}
-                           for r in range(3) for c in range(3)],
-            "dividers": {"rows": ["green", "purple", "black"],
-                         "columns": ["blue", "yellow", "red"]},
-            "standee": {"color": "red", "line": "column", "index": 2},
-            "offer": ["003", "006", "009"], "tilted": [[0, 0], [0, 1]], "timer_count": 12}
+    solo = {
+        "draft_grid": [
+            {"cell": [r, c], "card": f"{1 + 3 * r + c:03}"} for r in range(3) for c in range(3)
+        ],
+        "dividers": {"rows": ["green", "purple", "black"], "columns": ["blue", "yellow", "red"]},
+        "standee": {"color": "red", "line": "column", "index": 2},
+        "offer": ["003", "006", "009"],
+        "tilted": [[0, 0], [0, 1]],
+        "timer_count": 12,
+    }
     text = _text(draft_grid_table(solo, CARDS))
     lines = text.splitlines()
     # Column 2's divider (red) carries the standee, in the header above the first card row,
@@ -211,8 +260,7 @@ def test_draft_grid_puts_the_standee_on_its_divider_and_marks_offer_and_tilted()
 
 
 def test_duo_view_shows_the_neutral_grid_and_the_opponent_but_no_hidden_card():
-    state = _played(2, match_seed("render-duo", 0),
-                    lambda s: s.phase == 2 and s.step == "draft")
+    state = _played(2, match_seed("render-duo", 0), lambda s: s.phase == 2 and s.step == "draft")
     assert state.mode == "duo" and len(state.neutral) == 12
     match = _match(state, 2)
     text = _text(draw=lambda console: render_view(console, match, you=0))
@@ -223,15 +271,21 @@ def test_duo_view_shows_the_neutral_grid_and_the_opponent_but_no_hidden_card():
     assert "seat 1's tableau (opponent)" in text
     for card in state.seats[1].tableau.values():
         assert card_label(card).plain in text
-    visible = (set(state.neutral.values()) | set(state.seats[0].hand + state.seats[0].reserve)
-               | {c for s in state.seats for c in s.tableau.values()})
+    visible = (
+        set(state.neutral.values())
+        | set(state.seats[0].hand + state.seats[0].reserve)
+        | {c for s in state.seats for c in s.tableau.values()}
+    )
     hidden = (set(state.seats[1].hand + state.seats[1].reserve) | set(state.deck)) - visible
     assert hidden and not any(card_label(c).plain in text for c in hidden)
 
 
 def test_neutral_grid_columns_2_and_3_are_the_phase_2_columns():
-    text = _text(neutral_grid_table([{"cell": [0, 0], "card": "001"},
-                                     {"cell": [2, 3], "card": "002"}], CARDS))
+    text = _text(
+        neutral_grid_table(
+            [{"cell": [0, 0], "card": "001"}, {"cell": [2, 3], "card": "002"}], CARDS
+        )
+    )
     header = _line(text, "phase 1")
     assert header.count("phase 1") == 2 and header.count("phase 2") == 2
     assert _line(text, "001 P2").index("001 P2") < _line(text, "002 R1").index("002 R1")
@@ -240,8 +294,9 @@ def test_neutral_grid_columns_2_and_3_are_the_phase_2_columns():
 def test_duo_copy_targets_name_the_neutral_grid_and_the_opponent():
     # Seed found by search: seat 0 must choose a copy target (R-COPY) in Phase 2, turn 6,
     # and some targets lie in the neutral grid (R-DUO-GRID).
-    state = _played(2, match_seed("render-duo-copy", 1),
-                    lambda s: ENGINE.pending(s).get(0) == "copy")
+    state = _played(
+        2, match_seed("render-duo-copy", 1), lambda s: ENGINE.pending(s).get(0) == "copy"
+    )
     view = ENGINE.view(state, 0)
     where = copy_sources(view, 0)
     lines = [describe_action(a, where).plain for a in ENGINE.legal_actions(state, 0)]
@@ -259,8 +314,9 @@ def test_duo_copy_targets_name_the_neutral_grid_and_the_opponent():
 def test_solo_copy_targets_come_from_the_draft_grid():
     state = _played(1, match_seed("copy", 0), lambda s: ENGINE.pending(s).get(0) == "copy")
     view = ENGINE.view(state, 0)
-    lines = [describe_action(a, copy_sources(view, 0)).plain
-             for a in ENGINE.legal_actions(state, 0)]
+    lines = [
+        describe_action(a, copy_sources(view, 0)).plain for a in ENGINE.legal_actions(state, 0)
+    ]
     assert lines and all(" from the draft grid, row " in line for line in lines)
     for action, line in zip(ENGINE.legal_actions(state, 0), lines, strict=False):
         pos = next(p for p, c in state.grid.items() if c == action["card"])
@@ -268,20 +324,37 @@ def test_solo_copy_targets_come_from_the_draft_grid():
 
 
 def test_standard_copy_targets_name_the_neighbour_seat():
-    view = {"game": "ai-100-human", "mode": "standard", "seat_count": 4, "seats": [
-        {"seat": s, "tableau": [{"cell": [0, s], "card": f"{10 + s:03}"}]} for s in range(4)]}
+    view = {
+        "game": "ai-100-human",
+        "mode": "standard",
+        "seat_count": 4,
+        "seats": [
+            {"seat": s, "tableau": [{"cell": [0, s], "card": f"{10 + s:03}"}]} for s in range(4)
+        ],
+    }
     where = copy_sources(view, 0)
-    assert where == {"011": ["seat 1's tableau, row 0, column 1"],
-                     "013": ["seat 3's tableau, row 0, column 3"]}   # not seat 2 (opposite)
+    assert where == {
+        "011": ["seat 1's tableau, row 0, column 1"],
+        "013": ["seat 3's tableau, row 0, column 3"],
+    }  # not seat 2 (opposite)
     assert copy_sources({"game": "aipokalypse", "seats": []}, 0) == {}
 
 
 def test_ladder_rung_follows_the_rulebook_scoring_ladder():
     # "Scoring": 110 or less Failure, 111 Mentat, 117 AL9000, ..., 142 PRIV8.
     from domain.games.ai_100_human.solo import ladder_json
+
     ladder = ladder_json()
-    assert [ladder_rung(ladder, vp) for vp in (0, 110, 111, 116, 117, 141, 142, 200)] == \
-        ["Failure", "Failure", "Mentat", "Mentat", "AL9000", "Skynet", "PRIV8", "PRIV8"]
+    assert [ladder_rung(ladder, vp) for vp in (0, 110, 111, 116, 117, 141, 142, 200)] == [
+        "Failure",
+        "Failure",
+        "Mentat",
+        "Mentat",
+        "AL9000",
+        "Skynet",
+        "PRIV8",
+        "PRIV8",
+    ]
     text = _text(ladder_table(ladder, 130))
     assert "\u25c0 now: 130 VP" in _line(text, "Cortana")
     assert text.count("\u25c0") == 1
@@ -300,10 +373,18 @@ def test_solo_result_shows_the_rating_and_the_ladder():
 
 def test_a_mentat_result_is_printed_with_its_rating():
     ladder = [{"rating": "Mentat", "from": 111}, {"rating": "Failure", "from": None}]
-    match = {"match_id": "m2", "game": "ai-100-human", "seats": [{"seat": 0, "kind": "human"}],
-             "view": {"solo": {"ladder": ladder}},
-             "result": {"scores": [113], "ranking": [{"seat": 0, "score": 113, "rank": 1}],
-                        "winners": [0], "rating": "Mentat"}}
+    match = {
+        "match_id": "m2",
+        "game": "ai-100-human",
+        "seats": [{"seat": 0, "kind": "human"}],
+        "view": {"solo": {"ladder": ladder}},
+        "result": {
+            "scores": [113],
+            "ranking": [{"seat": 0, "score": 113, "rank": 1}],
+            "winners": [0],
+            "rating": "Mentat",
+        },
+    }
     text = _text(draw=lambda console: render_result(console, match, you=0))
     assert "Mentat (113 VP)" in text and "winner" in text
     assert "\u25c0 final: 113 VP" in _line(text, "Mentat", "111 VP")
@@ -320,8 +401,11 @@ def _bot_result(game: str, seats: int, options: dict | None = None) -> dict:
 
 
 def _rows(text: str) -> list[list[str]]:
-    return [[cell.strip() for cell in line.strip("\u2502").split("\u2502")]
-            for line in text.splitlines() if line.startswith("\u2502")]
+    return [
+        [cell.strip() for cell in line.strip("\u2502").split("\u2502")]
+        for line in text.splitlines()
+        if line.startswith("\u2502")
+    ]
 
 
 def test_result_table_reads_the_ai_100_human_ranking_objects():
@@ -338,15 +422,29 @@ def test_result_table_reads_a_ranking_of_seat_numbers():
     # A ranking of bare seat numbers (winners first; A.I.Pokalypse's MatchEnded events list
     # them so; its result gives objects like every game): scores = total strength.
     result = {"scores": [12, 30, 7], "winners": [1], "ranking": [1, 0, 2], "reason": "elimination"}
-    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "tactician"},
-             {"seat": 2, "kind": "bot", "bot": "random"}]
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "tactician"},
+        {"seat": 2, "kind": "bot", "bot": "random"},
+    ]
     text = _text(result_table(result, seats, "r", you=0, game="aipokalypse"))
-    assert _rows(text) == [["1", "1", "bot (tactician)", "30", "winner"], ["2", "0", "you", "12", "-"],
-                           ["3", "2", "bot (random)", "7", "-"]]
+    assert _rows(text) == [
+        ["1", "1", "bot (tactician)", "30", "winner"],
+        ["2", "0", "you", "12", "-"],
+        ["3", "2", "bot (random)", "7", "-"],
+    ]
     assert "strength" in text and "elimination" in text
     # tied winners share rank 1 ("share the victory")
-    tied = _rows(_text(result_table({"scores": [9, 9], "winners": [0, 1], "ranking": [0, 1]}, [], "r",
-                                    game="aipokalypse")))
+    tied = _rows(
+        _text(
+            result_table(
+                {"scores": [9, 9], "winners": [0, 1], "ranking": [0, 1]},
+                [],
+                "r",
+                game="aipokalypse",
+            )
+        )
+    )
     assert [r[0] for r in tied] == ["1", "1"] and [r[4] for r in tied] == ["winner", "winner"]
     real = _bot_result("aipokalypse", 3)
     rows = _rows(_text(result_table(real, [], "r", game="aipokalypse")))
@@ -373,5 +471,7 @@ def test_result_table_reads_the_dead_apocalypse_result():
 
 
 def test_result_table_skips_ranking_entries_of_no_known_shape():
-    rows = _rows(_text(result_table({"scores": [1], "ranking": ["x", None, 0], "winners": [0]}, [], "r")))
-    assert rows == [["1", "0", "seat 0", "1", "winner"]]       # a winner ranks 1
+    rows = _rows(
+        _text(result_table({"scores": [1], "ranking": ["x", None, 0], "winners": [0]}, [], "r"))
+    )
+    assert rows == [["1", "0", "seat 0", "1", "winner"]]  # a winner ranks 1

@@ -1,6 +1,7 @@
 """A.I.Pokalypse's terminal screen (``cli/render/aipokalypse.py``) on real seat views:
 slots with the strength scale, Red Slots, ammo, health, faction, hand with card text,
 battle cards, the reaction window and the A.I.Toma's board; commands in words."""
+
 from __future__ import annotations
 
 from rich.console import Console
@@ -19,24 +20,38 @@ RENDER = renderer_for("aipokalypse")
 def _played(seats: int, seed: str, until, options=None, bot: str = "tactician"):
     """A match played by ``bot`` seats (lowest pending seat first) until ``until(state)``."""
     rng_seed = match_seed(seed, 0)
-    state = fold(ENGINE, ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, options or {})),
-                                          derive_rng(rng_seed, 0)))
+    state = fold(
+        ENGINE,
+        ENGINE.new_match(
+            Setup(seats, ENGINE.validate_options(seats, options or {})), derive_rng(rng_seed, 0)
+        ),
+    )
     version = 0
     while not until(state) and ENGINE.result(state) is None:
         seat = min(ENGINE.pending(state))
-        events = ENGINE.decide(state, seat, ENGINE.bots[bot].choose(
-            state, seat, bot_rng(rng_seed, version, seat)), derive_rng(rng_seed, version))
+        events = ENGINE.decide(
+            state,
+            seat,
+            ENGINE.bots[bot].choose(state, seat, bot_rng(rng_seed, version, seat)),
+            derive_rng(rng_seed, version),
+        )
         version += len(events)
         state = fold(ENGINE, events, state)
     return state
 
 
 def _screen(state, you: int = 0) -> tuple[str, dict]:
-    match = {"match_id": "m1", "version": 7, "game": "aipokalypse",
-             "seats": [{"seat": s, "kind": "human" if s == you else "bot", "bot": "tactician"}
-                       for s in range(len(state.players))],
-             "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
-             "view": ENGINE.view(state, you)}
+    match = {
+        "match_id": "m1",
+        "version": 7,
+        "game": "aipokalypse",
+        "seats": [
+            {"seat": s, "kind": "human" if s == you else "bot", "bot": "tactician"}
+            for s in range(len(state.players))
+        ],
+        "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
+        "view": ENGINE.view(state, you),
+    }
     console = Console(record=True, width=220, color_system=None)
     RENDER.render_view(console, match, you, CARDS)
     for action in ENGINE.legal_actions(state, you):
@@ -48,15 +63,19 @@ def test_labels_carry_name_colour_value_and_kind_letters():
     assert label("B001", CARDS) == "B001 Berserker (B1 H)"
     assert label("S01", CARDS) == "S01 Big Benji (B H special)"
     assert label("F01", CARDS) == "F01 Desert Rats (faction)"
-    assert label("B001-2", CARDS) == "B001-2 Berserker (B1 H)"       # the second copy
+    assert label("B001-2", CARDS) == "B001-2 Berserker (B1 H)"  # the second copy
     assert label(None, CARDS) == "face down"
 
 
 def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_with_text():
     def placed(state):
         p = state.players[0]
-        return (ENGINE.pending(state).get(0) == "recruit" and state.round >= 2
-                and any(s.unit and s.pos for s in p.slots))
+        return (
+            ENGINE.pending(state).get(0) == "recruit"
+            and state.round >= 2
+            and any(s.unit and s.pos for s in p.slots)
+        )
+
     state = _played(3, "render-pk", placed)
     text, match = _screen(state)
     mine = match["view"]["seats"][0]
@@ -75,17 +94,20 @@ def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_wit
     faction = CARDS.get(mine["faction"])
     assert f"{mine['faction']} {faction['name']} (faction)" in text
     assert "ready: end your Recruitment Phase" in text
-    assert "{" not in text.split("your decision:")[1]          # the menu is words
+    assert "{" not in text.split("your decision:")[1]  # the menu is words
 
 
 def test_the_other_seats_hidden_cards_never_appear():
-    state = _played(3, "render-pk-hidden", lambda s: ENGINE.pending(s).get(0) == "recruit"
-                    and s.round >= 2)
+    state = _played(
+        3, "render-pk-hidden", lambda s: ENGINE.pending(s).get(0) == "recruit" and s.round >= 2
+    )
     text, match = _screen(state)
     visible = set(match["view"]["seats"][0]["hand"])
     for seat in match["view"]["seats"]:
         visible |= set(seat.get("pool") or []) | {s.get("unit") for s in seat["slots"]}
-        visible |= {s.get("card") for s in seat["slots"]} | {(seat.get("current") or {}).get("card")}
+        visible |= {s.get("card") for s in seat["slots"]} | {
+            (seat.get("current") or {}).get("card")
+        }
         visible |= {c for s in seat["slots"] for b in s.get("battle") or [] for c in b[:1]}
     hidden = set()
     for s in (1, 2):
@@ -110,8 +132,9 @@ def test_the_battle_and_the_reaction_window():
 
 
 def test_the_ai_toma_board_in_solo_mode():
-    state = _played(1, "render-pk-solo", lambda s: ENGINE.pending(s).get(0) == "recruit"
-                    and s.round >= 2)
+    state = _played(
+        1, "render-pk-solo", lambda s: ENGINE.pending(s).get(0) == "recruit" and s.round >= 2
+    )
     text, match = _screen(state)
     toma = match["view"]["toma"]
     assert "Solo Mode against the A.I.Toma (Boss)" in text
@@ -122,9 +145,18 @@ def test_the_ai_toma_board_in_solo_mode():
 
 
 def test_a_red_slot_shows_its_bonuses_and_exhausted_battle_cards():
-    slot = {"card": "S01", "red": True, "unit": "B001", "pos": 4, "attached": [], "temp": 2,
-            "ammo_temp": 0, "ammo_on": 1, "battle": [["B002", True], [None, False]],
-            "exhausted": True}
+    slot = {
+        "card": "S01",
+        "red": True,
+        "unit": "B001",
+        "pos": 4,
+        "attached": [],
+        "temp": 2,
+        "ammo_temp": 0,
+        "ammo_on": 1,
+        "battle": [["B002", True], [None, False]],
+        "exhausted": True,
+    }
     text = slot_cell(slot, CARDS, True).plain
     assert "RED SLOT S01 Big Benji (B H special)" in text
     assert "bonuses at strength 3: ammo, 6: draw, 10: strength, 12: ammo" in text
@@ -135,33 +167,56 @@ def test_a_red_slot_shows_its_bonuses_and_exhausted_battle_cards():
 
 def test_commands_read_as_the_rulebook_words():
     mine = {"slots": [{"unit": "B001", "pos": 2, "red": False}, {"unit": None, "red": True}]}
+
     def said(action):
         return describe_action(action, mine, CARDS).plain
-    assert said({"type": "recruit", "card": "B006", "slot": 1}) == \
-        f"recruit {label('B006', CARDS)} onto slot 1 (empty, Red Slot)"
-    assert said({"type": "spend_ammo", "slot": 0}) == \
-        "spend 1 ammo: slot 0 (B001 Berserker (B1 H), strength 3) gains 1 strength"
-    assert said({"type": "react_ammo", "count": 2}) == \
-        "react: spend 2 ammo (+4 battle strength for this point)"
-    assert said({"type": "open_slot", "card": "S01"}) == "play S01 Big Benji (B H special) as a Red Slot"
-    assert said({"type": "triple", "cards": ["B001", "B002", "B003"], "source": "health"}) == \
-        (f"discard a Triple ({label('B001', CARDS)}, {label('B002', CARDS)}, {label('B003', CARDS)}) "
-         "to recruit a Special Unit from your health stack")
+
+    assert (
+        said({"type": "recruit", "card": "B006", "slot": 1})
+        == f"recruit {label('B006', CARDS)} onto slot 1 (empty, Red Slot)"
+    )
+    assert (
+        said({"type": "spend_ammo", "slot": 0})
+        == "spend 1 ammo: slot 0 (B001 Berserker (B1 H), strength 3) gains 1 strength"
+    )
+    assert (
+        said({"type": "react_ammo", "count": 2})
+        == "react: spend 2 ammo (+4 battle strength for this point)"
+    )
+    assert (
+        said({"type": "open_slot", "card": "S01"})
+        == "play S01 Big Benji (B H special) as a Red Slot"
+    )
+    assert said({"type": "triple", "cards": ["B001", "B002", "B003"], "source": "health"}) == (
+        f"discard a Triple ({label('B001', CARDS)}, {label('B002', CARDS)}, {label('B003', CARDS)}) "
+        "to recruit a Special Unit from your health stack"
+    )
     assert said({"type": "choose", "option": "stop"}) == "choose stop"
-    assert said({"type": "place_card", "slot": 1}) == "place your battle card on slot 1 (empty, Red Slot)"
+    assert (
+        said({"type": "place_card", "slot": 1})
+        == "place your battle card on slot 1 (empty, Red Slot)"
+    )
 
 
 def test_events_name_the_ai_toma_and_cards_by_name():
     state = _played(1, "render-pk-events", lambda s: s.round >= 2)
     view = ENGINE.view(state, 0)
     toma_seat = view["toma"]["seat"]
-    events = [{"version": 27, "type": "BattleCardRevealed", "seat": toma_seat,
-               "data": {"card": "B063", "slot": 0, "fights": True}},
-              {"version": 28, "type": "FactionChosen", "seat": 0, "data": {"faction": "F25"}}]
+    events = [
+        {
+            "version": 27,
+            "type": "BattleCardRevealed",
+            "seat": toma_seat,
+            "data": {"card": "B063", "slot": 0, "fights": True},
+        },
+        {"version": 28, "type": "FactionChosen", "seat": 0, "data": {"faction": "F25"}},
+    ]
     console = Console(record=True, width=220, color_system=None)
     RENDER.render_events(console, events, CARDS, [{"seat": 0, "kind": "human"}], 0, view)
     text = console.export_text()
     assert "v27 The A.I.Toma reveals Zombie (yellow 1): the unit in slot 0 fights" in text
     assert "v28 You choose the faction Night Market" in text
-    assert describe_action({"type": "choose_faction", "faction": "F25"}, {}, CARDS).plain == \
-        "keep faction F25 Night Market"
+    assert (
+        describe_action({"type": "choose_faction", "faction": "F25"}, {}, CARDS).plain
+        == "keep faction F25 Night Market"
+    )

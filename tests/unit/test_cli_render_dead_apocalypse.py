@@ -1,6 +1,7 @@
 """Dead Apocalypse's terminal screen (``cli/render/dead_apocalypse.py``) on real seat
 views: the Zombie Row over the Resource Row in aligned columns, hand with text, deck and
 discard counts, Locations with occupants, Call for Help; commands in words."""
+
 from __future__ import annotations
 
 from rich.console import Console
@@ -18,26 +19,40 @@ RENDER = renderer_for("dead-apocalypse")
 
 def _played(seats: int, seed: str, until, options=None, bot: str = "cooperative"):
     rng_seed = match_seed(seed, 0)
-    state = fold(ENGINE, ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, options or {})),
-                                          derive_rng(rng_seed, 0)))
+    state = fold(
+        ENGINE,
+        ENGINE.new_match(
+            Setup(seats, ENGINE.validate_options(seats, options or {})), derive_rng(rng_seed, 0)
+        ),
+    )
     version = 0
     for _ in range(20_000):
         if until(state) or ENGINE.result(state) is not None:
             break
         seat = min(ENGINE.pending(state))
-        events = ENGINE.decide(state, seat, ENGINE.bots[bot].choose(
-            state, seat, bot_rng(rng_seed, version, seat)), derive_rng(rng_seed, version))
+        events = ENGINE.decide(
+            state,
+            seat,
+            ENGINE.bots[bot].choose(state, seat, bot_rng(rng_seed, version, seat)),
+            derive_rng(rng_seed, version),
+        )
         version += len(events)
         state = fold(ENGINE, events, state)
     return state
 
 
 def _screen(state, you: int) -> tuple[str, dict]:
-    match = {"match_id": "m1", "version": 7, "game": "dead-apocalypse",
-             "seats": [{"seat": s, "kind": "human" if s == you else "bot", "bot": "cooperative"}
-                       for s in range(len(state.seats))],
-             "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
-             "view": ENGINE.view(state, you)}
+    match = {
+        "match_id": "m1",
+        "version": 7,
+        "game": "dead-apocalypse",
+        "seats": [
+            {"seat": s, "kind": "human" if s == you else "bot", "bot": "cooperative"}
+            for s in range(len(state.seats))
+        ],
+        "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
+        "view": ENGINE.view(state, you),
+    }
     console = Console(record=True, width=220, color_system=None)
     RENDER.render_view(console, match, you, CARDS)
     for action in ENGINE.legal_actions(state, you):
@@ -79,8 +94,10 @@ def test_a_turn_shows_the_hand_with_text_counts_and_the_menu_in_words():
     state = _played(2, "render-da-turn", lambda s: _pending("turn")(s) and s.turn >= 3)
     text, match = _screen(state, 0)
     mine = match["view"]["seats"][0]
-    assert f"your hand ({len(mine['hand'])}) - deck {mine['deck_count']}, discard " \
-           f"{len(mine['discard'])}" in text
+    assert (
+        f"your hand ({len(mine['hand'])}) - deck {mine['deck_count']}, discard "
+        f"{len(mine['discard'])}" in text
+    )
     for card in mine["hand"]:
         assert label(card, CARDS) in text
     flat = " ".join(text.split())
@@ -99,18 +116,24 @@ def test_a_turn_shows_the_hand_with_text_counts_and_the_menu_in_words():
 def test_locations_show_their_occupants():
     def occupied(state):
         return any(loc["occupants"] for s in state.seats for loc in s.locations)
+
     state = _played(2, "render-da-loc", occupied)
-    owner = next(i for i, s in enumerate(state.seats) if any(loc["occupants"] for loc in s.locations))
+    owner = next(
+        i for i, s in enumerate(state.seats) if any(loc["occupants"] for loc in s.locations)
+    )
     text, _ = _screen(state, 0)
     loc = next(loc for loc in state.seats[owner].locations if loc["occupants"])
-    occupants = ", ".join(label(o["card"], CARDS) + (" upright" if o.get("upright") else "")
-                          for o in loc["occupants"])
+    occupants = ", ".join(
+        label(o["card"], CARDS) + (" upright" if o.get("upright") else "") for o in loc["occupants"]
+    )
     assert f"Location {label(loc['card'], CARDS)} (occupancy " in text
     assert f"): {occupants}" in text
 
 
 def test_call_for_help_asks_the_next_seat_to_assist_or_decline():
-    state = _played(3, "render-da-help", lambda s: any(v == "help" for v in ENGINE.pending(s).values()))
+    state = _played(
+        3, "render-da-help", lambda s: any(v == "help" for v in ENGINE.pending(s).values())
+    )
     asked = next(seat for seat, kind in ENGINE.pending(state).items() if kind == "help")
     text, match = _screen(state, asked)
     caller = match["view"]["active"]
@@ -121,21 +144,37 @@ def test_call_for_help_asks_the_next_seat_to_assist_or_decline():
 
 
 def test_commands_read_as_the_rulebook_words():
-    view = {"zombie_row": [{"card": "shambler#1", "title": "Shambler", "hp": 1, "column": 0}],
-            "resource_row": [{"card": "soldier#2", "title": "Soldier", "column": 0}],
-            "damage": [{"title": "Shotgun", "amount": 3}, {"title": "Survivor", "amount": 1}],
-            "prompt": {"kind": "reward", "seat": 0, "column": 0, "taken": False}}
+    view = {
+        "zombie_row": [{"card": "shambler#1", "title": "Shambler", "hp": 1, "column": 0}],
+        "resource_row": [{"card": "soldier#2", "title": "Soldier", "column": 0}],
+        "damage": [{"title": "Shotgun", "amount": 3}, {"title": "Survivor", "amount": 1}],
+        "prompt": {"kind": "reward", "seat": 0, "column": 0, "taken": False},
+    }
+
     def said(action):
         return describe_action(action, view, 0, CARDS).plain
+
     assert said({"type": "defeat", "column": 0}) == "defeat Shambler (W) #1, HP 1, in column 0"
-    assert said({"type": "defeat", "column": 0, "spend": [[0, 1]]}) == \
-        "defeat Shambler (W) #1, HP 1, in column 0, spending 1 of [0] Shotgun"
-    assert said({"type": "claim", "choice": "resource"}) == \
-        "take the Resource Row card of column 0 (Soldier (M) #2)"
+    assert (
+        said({"type": "defeat", "column": 0, "spend": [[0, 1]]})
+        == "defeat Shambler (W) #1, HP 1, in column 0, spending 1 of [0] Shotgun"
+    )
+    assert (
+        said({"type": "claim", "choice": "resource"})
+        == "take the Resource Row card of column 0 (Soldier (M) #2)"
+    )
     assert said({"type": "claim", "choice": "adept"}) == "take an Adept Survivor"
-    assert said({"type": "occupy", "card": "survivor#s0.2", "location": "base-camp#s0.1"}) == \
-        "place Survivor (S) #s0.2 beneath your Location Base Camp (C) #s0.1"
+    assert (
+        said({"type": "occupy", "card": "survivor#s0.2", "location": "base-camp#s0.1"})
+        == "place Survivor (S) #s0.2 beneath your Location Base Camp (C) #s0.1"
+    )
     assert said({"type": "choose", "card": "infection#3"}) == "Ditch Infection (I) #3"
     assert said({"type": "call_for_help"}) == "call for help"
-    assert said({"type": "use_repeat", "card": "screamer#1"}) == "resolve the Repeat of the Zombie Screamer (R) #1 now"
-    assert said({"type": "use_repeat", "card": "watchtower#1"}) == "repeat the ability of your Location Watchtower (M) #1"
+    assert (
+        said({"type": "use_repeat", "card": "screamer#1"})
+        == "resolve the Repeat of the Zombie Screamer (R) #1 now"
+    )
+    assert (
+        said({"type": "use_repeat", "card": "watchtower#1"})
+        == "repeat the ability of your Location Watchtower (M) #1"
+    )

@@ -1,6 +1,7 @@
 """``arena replay FILE``: exit 0 and the final scores for a log that verifies, exit 1 and
 the reason for one that does not. Logs come from a real MatchService on a private
 fakeredis server (all-bot match played in-process, nothing enqueued)."""
+
 from __future__ import annotations
 
 import copy
@@ -11,18 +12,22 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from service.store.keys import Keys
 from service.match_service import MatchService
+from service.store.keys import Keys
 
 
 @pytest.fixture(scope="module")
 def exported_log() -> dict:
     """The export of a finished 3-seat greedy-bot match of AI: 100% Human."""
-    service = MatchService(fakeredis.FakeRedis(server=fakeredis.FakeServer(),
-                                               decode_responses=True),
-                           Keys("replay-test"), scheduler=None, blocking_reads=False)
-    match_id = service.create_match("ai-100-human", [{"kind": "bot", "bot": "greedy"}] * 3,
-                                    {})["match_id"]
+    service = MatchService(
+        fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True),
+        Keys("replay-test"),
+        scheduler=None,
+        blocking_reads=False,
+    )
+    match_id = service.create_match("ai-100-human", [{"kind": "bot", "bot": "greedy"}] * 3, {})[
+        "match_id"
+    ]
     for _ in range(10_000):
         view = service.match_view(match_id, None)
         if view["status"] == "finished":
@@ -33,11 +38,15 @@ def exported_log() -> dict:
 
 def _export(game: str, level: str, seats: int, options: dict | None = None) -> dict:
     """The export of a finished all-bot match of ``game`` (bots of ``level``)."""
-    service = MatchService(fakeredis.FakeRedis(server=fakeredis.FakeServer(),
-                                               decode_responses=True),
-                           Keys(f"replay-{game}"), scheduler=None, blocking_reads=False)
-    match_id = service.create_match(game, [{"kind": "bot", "bot": level}] * seats,
-                                    options or {})["match_id"]
+    service = MatchService(
+        fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True),
+        Keys(f"replay-{game}"),
+        scheduler=None,
+        blocking_reads=False,
+    )
+    match_id = service.create_match(game, [{"kind": "bot", "bot": level}] * seats, options or {})[
+        "match_id"
+    ]
     for _ in range(20_000):
         view = service.match_view(match_id, None)
         if view["status"] == "finished":
@@ -107,11 +116,14 @@ def test_a_log_cut_at_a_command_boundary_fails_as_truncated(tmp_path, exported_l
     assert "truncated" in result.output
 
 
-@pytest.mark.parametrize("game, level, seats, options", [
-    ("aipokalypse", "tactician", 3, {}),
-    ("aipokalypse", "toma_hunter", 1, {"mode": "solo", "difficulty": "handy_man"}),
-    ("dead-apocalypse", "cooperative", 2, {}),
-])
+@pytest.mark.parametrize(
+    "game, level, seats, options",
+    [
+        ("aipokalypse", "tactician", 3, {}),
+        ("aipokalypse", "toma_hunter", 1, {"mode": "solo", "difficulty": "handy_man"}),
+        ("dead-apocalypse", "cooperative", 2, {}),
+    ],
+)
 def test_replay_prints_the_result_of_every_game(tmp_path, game, level, seats, options):
     # A.I.Pokalypse ranks plain seat numbers (scores = total strength); Dead Apocalypse
     # ranks {seat, score, rank} objects with an outcome: both print one row per seat.

@@ -1,5 +1,6 @@
 """``arena serve``: embedded mode answers HTTP from one process; with REDIS_URL the API
 runs under gunicorn (configured from Python)."""
+
 from __future__ import annotations
 
 import os
@@ -48,12 +49,16 @@ def test_serve_with_redis_url_runs_gunicorn_and_names_the_worker(monkeypatch):
         def run(self):
             started.append(True)
 
-    monkeypatch.setattr(cli.serve, "gunicorn_application",
-                        lambda bind, workers, threads: started.append((bind, workers, threads))
-                        or FakeGunicorn())
-    result = CliRunner().invoke(main, ["serve", "--port", "8124", "--workers", "2"],
-                                env={"REDIS_URL": "redis://:pw@127.0.0.1:6379/0",
-                                     "COLUMNS": "300"})
+    monkeypatch.setattr(
+        cli.serve,
+        "gunicorn_application",
+        lambda bind, workers, threads: started.append((bind, workers, threads)) or FakeGunicorn(),
+    )
+    result = CliRunner().invoke(
+        main,
+        ["serve", "--port", "8124", "--workers", "2"],
+        env={"REDIS_URL": "redis://:pw@127.0.0.1:6379/0", "COLUMNS": "300"},
+    )
     assert result.exit_code == 0, result.output
     assert started == [("127.0.0.1:8124", 2, 8), True]
     assert "arena worker" in result.output and "pw@" not in result.output
@@ -62,9 +67,14 @@ def test_serve_with_redis_url_runs_gunicorn_and_names_the_worker(monkeypatch):
 def test_serve_without_redis_url_is_self_contained():
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "RQ_REDIS_URL")}
     env.update(COLUMNS="300", PYTHONPATH=str(ROOT), ARENA_KEY_PREFIX="serve-test")
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()",
-                             "serve", "--port", "0"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         url, deadline = None, time.monotonic() + 60
         while url is None and time.monotonic() < deadline:
@@ -77,14 +87,19 @@ def test_serve_without_redis_url_is_self_contained():
         assert requests.get(f"{url}/healthz", timeout=5).json()["status"] == "ok"
         games = requests.get(f"{url}/v1/games", timeout=5).json()["games"]
         assert "ai-100-human" in [g["id"] for g in games]
-        created = requests.post(f"{url}/v1/matches", timeout=5, json={
-            "game": "ai-100-human", "seats": [{"kind": "bot", "bot": "random"}] * 3})
+        created = requests.post(
+            f"{url}/v1/matches",
+            timeout=5,
+            json={"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "random"}] * 3},
+        )
         assert created.status_code == 201
         # The embedded RQ worker thread plays the bots: the match moves on by itself.
         match_id, moved = created.json()["match_id"], False
         for _ in range(100):
-            if requests.get(f"{url}/v1/matches/{match_id}", timeout=5).json()["version"] > \
-                    created.json()["version"]:
+            if (
+                requests.get(f"{url}/v1/matches/{match_id}", timeout=5).json()["version"]
+                > created.json()["version"]
+            ):
                 moved = True
                 break
             time.sleep(0.1)

@@ -1,4 +1,5 @@
 """``arena simulate`` and the domain-only bot match loop behind it (no Redis)."""
+
 from __future__ import annotations
 
 import json
@@ -17,13 +18,22 @@ ENGINE = get_engine("ai-100-human")
 
 
 def _finished(scores: list[int], winners: list[int], seconds: float = 0.5) -> BotMatch:
-    return BotMatch(events=[], state=None, decisions=10, seconds=seconds,
-                    result={"scores": scores, "ranking": [], "winners": winners})
+    return BotMatch(
+        events=[],
+        state=None,
+        decisions=10,
+        seconds=seconds,
+        result={"scores": scores, "ranking": [], "winners": winners},
+    )
 
 
 def test_parse_bots_repeats_the_last_level_for_the_remaining_seats():
-    assert parse_bots("greedy,random", 4, ["greedy", "random"]) == \
-        ["greedy", "random", "random", "random"]
+    assert parse_bots("greedy,random", 4, ["greedy", "random"]) == [
+        "greedy",
+        "random",
+        "random",
+        "random",
+    ]
 
 
 @pytest.mark.parametrize("spec", ["", "greedy,greedy,greedy,greedy", "expert"])
@@ -41,9 +51,9 @@ def test_stats_share_a_tied_victory_between_the_winners():
     seats = summary["seats"]
     assert [s["win_share"] for s in seats] == [0.5, 0.25, 0.25, 0.0]
     assert (seats[0]["mean"], seats[0]["min"], seats[0]["max"]) == (20.0, 10, 30)
-    assert summary["bots"]["greedy"]["mean"] == 15.0          # (10 + 30 + 20 + 0) / 4
+    assert summary["bots"]["greedy"]["mean"] == 15.0  # (10 + 30 + 20 + 0) / 4
     assert summary["bots"]["greedy"]["win_share"] == 0.75
-    assert summary["bots"]["random"]["mean"] == 6.25          # (20 + 0 + 5 + 0) / 4
+    assert summary["bots"]["random"]["mean"] == 6.25  # (20 + 0 + 5 + 0) / 4
     assert summary["mean_seconds_per_match"] == 0.5
 
 
@@ -64,18 +74,32 @@ def test_bot_match_is_deterministic_per_seed_and_folds_to_its_result():
 
 
 def test_simulate_json_matches_the_matches_it_plays():
-    result = CliRunner().invoke(main, ["simulate", "--matches", "2", "--seats", "3",
-                                       "--bots", "greedy,random", "--seed", "abc", "--json"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--matches",
+            "2",
+            "--seats",
+            "3",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "abc",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
-    expected = [play_bot_match(ENGINE, ["greedy", "random", "random"], match_seed("abc", i))
-                for i in range(2)]
+    expected = [
+        play_bot_match(ENGINE, ["greedy", "random", "random"], match_seed("abc", i))
+        for i in range(2)
+    ]
     assert summary["matches"] == 2
     for seat in range(3):
         scores = [m.result["scores"][seat] for m in expected]
         row = summary["seats"][seat]
-        assert (row["min"], row["max"], row["mean"]) == (min(scores), max(scores),
-                                                         sum(scores) / 2)
+        assert (row["min"], row["max"], row["mean"]) == (min(scores), max(scores), sum(scores) / 2)
     assert sum(row["win_share"] for row in summary["seats"]) == pytest.approx(1.0)
 
 
@@ -85,8 +109,15 @@ def test_simulate_prints_tables():
     assert "per bot level" in result.output and "win share" in result.output
 
 
-@pytest.mark.parametrize("args", [["--game", "chess"], ["--seats", "2", "--bots", "greedy,greedy,random"],
-                                  ["--seats", "9"], ["--bots", "nobody"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--game", "chess"],
+        ["--seats", "2", "--bots", "greedy,greedy,random"],
+        ["--seats", "9"],
+        ["--bots", "nobody"],
+    ],
+)
 def test_simulate_rejects_bad_parameters(args):
     result = CliRunner().invoke(main, ["simulate", "-n", "1", *args])
     assert result.exit_code == 2
@@ -103,15 +134,21 @@ def test_default_bots_are_the_games_general_bot_then_random():
     with pytest.raises(click.BadParameter):
         default_bot_level([])
     assert default_bots(["random", "greedy", "expert"], 4) == "greedy,greedy,random,random"
-    assert default_bots(["random", "tactician", "idle", "toma_hunter"], 3) == "tactician,tactician,random"
+    assert (
+        default_bots(["random", "tactician", "idle", "toma_hunter"], 3)
+        == "tactician,tactician,random"
+    )
     assert default_bots(["random", "cooperative"], 1) == "cooperative"
     assert default_bots(["cooperative"], 3) == "cooperative,cooperative,cooperative"
 
 
-@pytest.mark.parametrize("game, level", [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"),
-                                         ("ai-100-human", "greedy")])
+@pytest.mark.parametrize(
+    "game, level",
+    [("aipokalypse", "tactician"), ("dead-apocalypse", "cooperative"), ("ai-100-human", "greedy")],
+)
 def test_simulate_without_bots_uses_a_level_the_game_has(game, level):
-    result = CliRunner().invoke(main, ["simulate", "--game", game, "--seats", "2", "-n", "1",
-                                       "--seed", "d", "--json"])
+    result = CliRunner().invoke(
+        main, ["simulate", "--game", game, "--seats", "2", "-n", "1", "--seed", "d", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert list(json.loads(result.output)["bots"]) == [level]

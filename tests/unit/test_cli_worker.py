@@ -1,4 +1,5 @@
 """``arena worker``: refuses to start without REDIS_URL; on a real Redis it runs RQ."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,13 +20,15 @@ def test_worker_burst_plays_the_queued_bot_turns_to_the_end(real_service, real_c
 
     # An all-bot "race" match (tests/support/games.py): creating it queues the first bot
     # turn; each turn queues the next, so a burst worker plays the match to its end.
-    created = real_service.create_match("race", [{"kind": "bot", "bot": "random"}] * 2,
-                                        {"target": 10})
+    created = real_service.create_match(
+        "race", [{"kind": "bot", "bot": "random"}] * 2, {"target": 10}
+    )
     assert real_service.match_view(created["match_id"], None)["status"] == "running"
     env = {**real_config.to_env(), "COLUMNS": "300"}
     try:
-        result = CliRunner().invoke(main, ["worker", "--burst", "--name",
-                                           f"{real_config.key_prefix}-w"], env=env)
+        result = CliRunner().invoke(
+            main, ["worker", "--burst", "--name", f"{real_config.key_prefix}-w"], env=env
+        )
     finally:
         bootstrap.install(real_service)
     assert result.exit_code == 0, result.output

@@ -1,14 +1,24 @@
 """Canonical JSON and the envelope hash chain (docs/CONTRACTS.md "Event envelope")."""
+
 import hashlib
 
 from domain.engine import Event
-from service.log.codec import (canonical_json, chain_errors, envelope_hash, genesis_hash,
-                           public_envelope, seed_commitment)
+from service.log.codec import (
+    canonical_json,
+    chain_errors,
+    envelope_hash,
+    genesis_hash,
+    public_envelope,
+    seed_commitment,
+)
 from service.log.envelopes import batches, build_envelopes, rechain
 
 
 def test_canonical_json_sorts_keys_without_spaces_and_keeps_utf8():
-    assert canonical_json({"b": 1, "a": [1, {"d": "é", "c": None}]}) == '{"a":[1,{"c":null,"d":"é"}],"b":1}'
+    assert (
+        canonical_json({"b": 1, "a": [1, {"d": "é", "c": None}]})
+        == '{"a":[1,{"c":null,"d":"é"}],"b":1}'
+    )
 
 
 def test_genesis_hash_is_sha256_of_prefixed_match_id():
@@ -16,10 +26,23 @@ def test_genesis_hash_is_sha256_of_prefixed_match_id():
 
 
 def _log(match_id="m1"):
-    setup = build_envelopes([Event("A", {"x": 1}), Event("B", {"y": [1, 2]}, 0)], 1,
-                            genesis_hash(match_id), "setup", at="2026-11-29T17:00:00.000000+00:00")
-    move = build_envelopes([Event("C", {"z": "q"}, 1)], 3, setup[-1]["hash"], "player", "cid",
-                           {"type": "go"}, 1, at="2026-11-29T17:00:01.000000+00:00")
+    setup = build_envelopes(
+        [Event("A", {"x": 1}), Event("B", {"y": [1, 2]}, 0)],
+        1,
+        genesis_hash(match_id),
+        "setup",
+        at="2026-11-29T17:00:00.000000+00:00",
+    )
+    move = build_envelopes(
+        [Event("C", {"z": "q"}, 1)],
+        3,
+        setup[-1]["hash"],
+        "player",
+        "cid",
+        {"type": "go"},
+        1,
+        at="2026-11-29T17:00:01.000000+00:00",
+    )
     return setup + move
 
 

@@ -1,5 +1,6 @@
 """compose.yaml: restart policies and health checks for every service, Redis with AOF on,
 the worker's health check is `arena worker --check` (whose verdict is tested here too)."""
+
 import json
 import time
 from pathlib import Path
@@ -42,19 +43,21 @@ def test_clients_reach_the_api_through_the_nginx_proxy_only():
 
 
 def _check(path: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["worker", "--check"],
-                                env={"ARENA_WORKER_HEARTBEAT_FILE": str(path),
-                                     "ARENA_WORKER_LEASE_S": "3"})
+    result = CliRunner().invoke(
+        main,
+        ["worker", "--check"],
+        env={"ARENA_WORKER_HEARTBEAT_FILE": str(path), "ARENA_WORKER_LEASE_S": "3"},
+    )
     return result.exit_code, result.output
 
 
 def test_worker_check_passes_on_a_fresh_beat_that_reached_redis_only(tmp_path):
     beat = tmp_path / "beat"
-    assert _check(beat)[0] == 1                                  # no worker ever beat here
+    assert _check(beat)[0] == 1  # no worker ever beat here
     beat.write_text(json.dumps({"at": time.time(), "redis": "ok"}))
     assert _check(beat)[0] == 0
     beat.write_text(json.dumps({"at": time.time(), "redis": "down"}))
     code, output = _check(beat)
     assert code == 1 and "unreachable" in output
-    beat.write_text(json.dumps({"at": time.time() - 60, "redis": "ok"}))   # the worker hung/died
+    beat.write_text(json.dumps({"at": time.time() - 60, "redis": "ok"}))  # the worker hung/died
     assert _check(beat)[0] == 1

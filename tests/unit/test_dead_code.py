@@ -3,6 +3,7 @@ packages ``domain``, ``service``, ``api``, ``workers`` and ``cli``, 60 % confide
 finds no unused function, class, method, attribute or variable. Names only a framework
 uses are covered by the config's ``ignore_decorators`` (registered handlers) and by
 ``vulture_whitelist.py`` (each with who uses it)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -14,8 +15,9 @@ VULTURE = Path(sys.executable).with_name("vulture")
 
 
 def _vulture(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(VULTURE), *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [str(VULTURE), *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_vulture_finds_no_dead_code():
@@ -31,11 +33,16 @@ def test_the_whitelist_names_only_what_exists():
 
     tree = ast.parse((ROOT / "vulture_whitelist.py").read_text())
     listed = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-    source = "\n".join(p.read_text() for folder in ("domain", "service", "api", "workers", "cli")
-                       for p in (ROOT / folder).rglob("*.py"))
-    missing = sorted(name for name in listed
-                     if not re.search(rf"\b{re.escape(name)}\b\s*[=:(]|def {name}\b|class {name}\b",
-                                      source))
+    source = "\n".join(
+        p.read_text()
+        for folder in ("domain", "service", "api", "workers", "cli")
+        for p in (ROOT / folder).rglob("*.py")
+    )
+    missing = sorted(
+        name
+        for name in listed
+        if not re.search(rf"\b{re.escape(name)}\b\s*[=:(]|def {name}\b|class {name}\b", source)
+    )
     assert not missing, missing
 
 
@@ -46,9 +53,11 @@ def test_the_check_sees_dead_code(tmp_path):
     (tmp_path / "pkg" / "m.py").write_text(
         "HANDLERS = {}\n\n\ndef _on(kind):\n    def register(fn):\n        HANDLERS[kind] = fn\n"
         "        return fn\n    return register\n\n\n@_on('Drawn')\ndef _drawn(state):\n"
-        "    return state\n\n\ndef forgotten():\n    return 1\n")
+        "    return state\n\n\ndef forgotten():\n    return 1\n"
+    )
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.vulture]\npaths = ["pkg"]\nmin_confidence = 60\nignore_decorators = ["@_on"]\n')
+        '[tool.vulture]\npaths = ["pkg"]\nmin_confidence = 60\nignore_decorators = ["@_on"]\n'
+    )
     run = _vulture(cwd=tmp_path)
     assert run.returncode == 3
     assert "pkg/m.py:16: unused function 'forgotten'" in run.stdout

@@ -1,6 +1,7 @@
 """One ``decide`` for every game (issue 19 item 3): :class:`domain.decider.GameRules` checks
 a command in one order — finished, pending, schema, legal or explained rejection, apply —
 and each game's ``rules`` module supplies only its parts."""
+
 from __future__ import annotations
 
 import random
@@ -28,14 +29,14 @@ def test_every_game_decides_through_the_one_template(name):
     assert isinstance(engine, ModularEngine)
     rules = engine.rules.RULES
     assert isinstance(rules, GameRules)
-    assert type(rules).decide is GameRules.decide       # a game supplies parts, not the order
+    assert type(rules).decide is GameRules.decide  # a game supplies parts, not the order
     assert engine.rules.decide == rules.decide
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_seat_owing_no_decision_hears_not_your_turn_before_any_command_check(name):
     engine, seats, state = _started(name)
-    for seat in (seats, -1):                 # no seat of the match: it owes nothing
+    for seat in (seats, -1):  # no seat of the match: it owes nothing
         with pytest.raises(Exception) as exc:
             engine.decide(state, seat, {"type": "no-such-action"}, random.Random(1))
         assert getattr(exc.value, "code", None) == "not_your_turn", (name, seat, exc.value)
@@ -58,9 +59,14 @@ def test_a_pending_seat_gets_the_schema_checks_then_the_rules(name):
 class _Counting(GameRules):
     """A toy game: one seat, the command ``{"type": "go", "n": k}`` is legal for ``k == 1``."""
 
-    command_schemas = {"go": {"type": "object", "required": ["type", "n"],
-                              "properties": {"type": {"const": "go"}, "n": {"type": "integer"}},
-                              "additionalProperties": False}}
+    command_schemas = {
+        "go": {
+            "type": "object",
+            "required": ["type", "n"],
+            "properties": {"type": {"const": "go"}, "n": {"type": "integer"}},
+            "additionalProperties": False,
+        }
+    }
 
     def finished(self, state):
         return state["done"]
@@ -75,14 +81,17 @@ class _Counting(GameRules):
         return ["went"]
 
 
-@pytest.mark.parametrize("state, seat, command, code", [
-    ({"done": True}, 1, {"type": "x"}, "match_finished"),
-    ({"done": False}, 1, {"type": "x"}, "not_your_turn"),
-    ({"done": False}, True, {"type": "go", "n": 1}, "not_your_turn"),
-    ({"done": False}, 0, {"type": "x"}, "unknown_action"),
-    ({"done": False}, 0, {"type": "go", "n": "1"}, "invalid_command"),
-    ({"done": False}, 0, {"type": "go", "n": 2}, "illegal_move"),
-])
+@pytest.mark.parametrize(
+    "state, seat, command, code",
+    [
+        ({"done": True}, 1, {"type": "x"}, "match_finished"),
+        ({"done": False}, 1, {"type": "x"}, "not_your_turn"),
+        ({"done": False}, True, {"type": "go", "n": 1}, "not_your_turn"),
+        ({"done": False}, 0, {"type": "x"}, "unknown_action"),
+        ({"done": False}, 0, {"type": "go", "n": "1"}, "invalid_command"),
+        ({"done": False}, 0, {"type": "go", "n": 2}, "illegal_move"),
+    ],
+)
 def test_the_template_checks_in_its_order(state, seat, command, code):
     with pytest.raises(Exception) as exc:
         _Counting().decide(state, seat, command, random.Random(0))

@@ -3,6 +3,7 @@ broken link or anchor, or a page missing from the navigation, fails), the README
 short front page whose two commands exist, the relative links of the Markdown files
 outside the site name files that exist, and every path in the architecture page's code
 map exists."""
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE = ("README.md", "CONTRIBUTING.md", "CHANGELOG.md", "benchmarks/README.md")
 README_MAX_BYTES = 8 * 1024
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-_CODE_PATH = re.compile(r"`((?:api|cli|domain|service|workers|tests|benchmarks|scripts)/[\w/.<>-]*)`")
+_CODE_PATH = re.compile(
+    r"`((?:api|cli|domain|service|workers|tests|benchmarks|scripts)/[\w/.<>-]*)`"
+)
 GAMES = ("ai_100_human", "aipokalypse", "dead_apocalypse")
 
 
@@ -36,10 +39,23 @@ def relative_links(text: str) -> list[str]:
 # No ``--quiet``: MkDocs 1.6 then drops warnings before strict mode counts them, and a
 # broken link builds with status 0.
 def test_the_site_builds_in_strict_mode(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                          "--config-file", str(ROOT / "mkdocs.yml"),
-                          "--site-dir", str(tmp_path / "site")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "site" / "walkthrough" / "index.html").is_file()
 
@@ -49,11 +65,27 @@ def test_a_strict_build_fails_on_a_broken_link(tmp_path):
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\nSee [the missing page](missing.md).\n")
     config = tmp_path / "mkdocs.yml"
-    config.write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:")[0]
-                      + "\nnav:\n  - Home: index.md\n")
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                          "--config-file", str(config), "--site-dir", str(tmp_path / "site")],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    config.write_text(
+        (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:")[0]
+        + "\nnav:\n  - Home: index.md\n"
+    )
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(config),
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode != 0
     assert "missing.md" in run.stdout + run.stderr
 
@@ -84,7 +116,7 @@ def test_every_path_of_the_architecture_page_exists():
     assert len(paths) >= 20
     missing = []
     for path in sorted(paths):
-        for concrete in ([path.replace("<game>", g) for g in GAMES] if "<game>" in path else [path]):
+        for concrete in [path.replace("<game>", g) for g in GAMES] if "<game>" in path else [path]:
             if not (ROOT / concrete).exists():
                 missing.append(concrete)
     assert not missing, missing
@@ -98,5 +130,6 @@ def test_the_web_client_page_shows_every_committed_screenshot():
 
 
 def test_relative_links_skip_urls_and_anchors():
-    assert relative_links("[a](docs/x.md#y) [b](https://e.org/) [c](#z) [d](mailto:a@b)") \
-        == ["docs/x.md"]
+    assert relative_links("[a](docs/x.md#y) [b](https://e.org/) [c](#z) [d](mailto:a@b)") == [
+        "docs/x.md"
+    ]

@@ -1,6 +1,7 @@
 """The Engine protocol's hooks with defaults (issue 13 item 6): ``redact_type``,
 ``bot_options_schema`` and ``make_bot`` are members of the protocol, given their defaults
 by ``EngineBase``, and called directly by the service (no attribute probing)."""
+
 from __future__ import annotations
 
 from domain.engine import Engine, EngineBase, Event, redacted_type

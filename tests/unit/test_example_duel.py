@@ -2,6 +2,7 @@
 simultaneous hidden choice, the higher card wins the trick, most tricks win, resignation
 and abandonment, and the errors of a wrong command. (The generic tests check that it keeps
 the platform's promises; these check its own rules.)"""
+
 from __future__ import annotations
 
 import random
@@ -28,7 +29,7 @@ def test_each_seat_is_dealt_one_card_per_trick_all_different():
     state = _start(tricks=4)
     assert [len(hand) for hand in state.hands] == [4, 4]
     assert not set(state.hands[0]) & set(state.hands[1])
-    assert DUEL.pending(state) == {0: "play", 1: "play"}        # both choose at once
+    assert DUEL.pending(state) == {0: "play", 1: "play"}  # both choose at once
 
 
 def test_a_laid_card_is_hidden_until_both_have_laid_then_the_higher_wins():

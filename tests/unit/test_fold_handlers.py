@@ -1,6 +1,7 @@
 """The one fold-handler registry (domain.modular.FoldHandlers) every game's ``evolve`` uses:
 the fold is total over the registered types (docs/CONTRACTS.md "Fold"), so an unknown event
 type or a log that does not open with MatchStarted is a ValueError in every game."""
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,8 @@ import pytest
 
 from domain.engine import Event, Setup, fold
 from domain.games import get_engine
-from tests.support.game_settings import games
 from domain.modular import FoldHandlers
+from tests.support.game_settings import games
 
 #: every installed game (examples included in the suite)
 GAMES = games()
@@ -35,8 +36,9 @@ def test_a_log_must_open_with_match_started(game):
     engine = get_engine(game)
     with pytest.raises(ValueError, match="first event must be MatchStarted"):
         engine.evolve(None, Event("CardTeleported", {"card": "x"}, 0))
-    state = fold(engine, engine.new_match(Setup(2, engine.validate_options(2, {})),
-                                          random.Random(1)))
+    state = fold(
+        engine, engine.new_match(Setup(2, engine.validate_options(2, {})), random.Random(1))
+    )
     seat = sorted(engine.pending(state))[0]
     later = engine.decide(state, seat, engine.legal_actions(state, seat)[0], random.Random(2))
     with pytest.raises(ValueError, match="first event must be MatchStarted"):

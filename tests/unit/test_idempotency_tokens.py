@@ -1,8 +1,9 @@
 """The derived seat tokens of keyed creations and claims (service/usecases/idempotency.py)."""
+
 from __future__ import annotations
 
-from service.usecases.idempotency import derive_token, hkdf_sha256, new_salt, scope_digest
 from service.tokens import new_token
+from service.usecases.idempotency import derive_token, hkdf_sha256, new_salt, scope_digest
 
 
 def test_hkdf_matches_rfc_5869_test_case_1():
@@ -15,10 +16,12 @@ def test_tokens_depend_on_key_salt_scope_and_seat_and_look_like_new_tokens():
     token = derive_token("a" * 36, salt, ("join", "m1", 1), 1)
     assert token == derive_token("a" * 36, salt, ("join", "m1", 1), 1)
     assert len(token) == len(new_token()) == 43
-    others = {derive_token("b" * 36, salt, ("join", "m1", 1), 1),
-              derive_token("a" * 36, new_salt(), ("join", "m1", 1), 1),
-              derive_token("a" * 36, salt, ("join", "m2", 1), 1),
-              derive_token("a" * 36, salt, ("join", "m1", 1), 2)}
+    others = {
+        derive_token("b" * 36, salt, ("join", "m1", 1), 1),
+        derive_token("a" * 36, new_salt(), ("join", "m1", 1), 1),
+        derive_token("a" * 36, salt, ("join", "m2", 1), 1),
+        derive_token("a" * 36, salt, ("join", "m1", 1), 2),
+    }
     assert token not in others and len(others) == 4
 
 

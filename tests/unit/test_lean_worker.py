@@ -2,6 +2,7 @@
 ``arena worker`` workers send one heartbeat and one state write per job on their own, not
 RQ's three heartbeats (three round trips each) and two state writes, and the worker key
 still outlives any blocking dequeue."""
+
 from __future__ import annotations
 
 import time
@@ -31,7 +32,7 @@ def _record_worker_key_writes(connection, worker_key: str) -> list[str]:
 
         def counted_execute(*e_args, **e_kwargs):
             names = [str(c[0][0]).upper() for c in getattr(pipe, "command_stack", []) or []]
-            if names == ["HSET", "EXPIRE", "EXPIRE"]:   # a heartbeat and nothing else
+            if names == ["HSET", "EXPIRE", "EXPIRE"]:  # a heartbeat and nothing else
                 seen.append("pipelined heartbeat")
             return execute(*e_args, **e_kwargs)
 
@@ -51,14 +52,14 @@ def test_a_worker_writes_its_own_key_once_for_heartbeat_and_once_for_state_per_j
     seen = _record_worker_key_writes(queue.connection, worker.key)
     jobs_before = len(queue)
     assert worker.work(burst=True, logging_level="WARNING", max_jobs=12)
-    assert jobs_before and len(queue)   # 12 jobs ran, more are queued (bot matches go on)
+    assert jobs_before and len(queue)  # 12 jobs ran, more are queued (bot matches go on)
     heartbeats = [c for c in seen if c == "pipelined heartbeat"]
     states = [c for c in seen if c == "HSET"]
     # RQ's SimpleWorker: 3 heartbeats per job (3 round trips each: HSET + 2 EXPIRE) and
     # 2 HSET state; here one pipelined heartbeat after each job, one state write
     assert "EXPIRE" not in seen
     assert len(heartbeats) <= 12 + 1
-    assert len(states) <= 12 + 2       # + "started" and the final state on the way out
+    assert len(states) <= 12 + 2  # + "started" and the final state on the way out
 
 
 def test_a_lean_heartbeat_is_skipped_while_fresh_and_sent_after_a_shorter_ttl(service):
@@ -68,15 +69,15 @@ def test_a_lean_heartbeat_is_skipped_while_fresh_and_sent_after_a_shorter_ttl(se
     worker.heartbeat()
     assert conn.ttl(worker.key) > worker.worker_ttl
     conn.hset(worker.key, "last_heartbeat", "marker")
-    worker.heartbeat()                                    # fresh: nothing sent
+    worker.heartbeat()  # fresh: nothing sent
     assert conn.hget(worker.key, "last_heartbeat") == b"marker"
-    worker.heartbeat(90)                                  # a job's shorter TTL (RQ's job start)
+    worker.heartbeat(90)  # a job's shorter TTL (RQ's job start)
     assert conn.ttl(worker.key) <= 90
-    worker.heartbeat()                                    # so the full TTL is sent again
+    worker.heartbeat()  # so the full TTL is sent again
     assert conn.ttl(worker.key) > worker.worker_ttl
     worker._full_beat_at = time.monotonic() - worker.heartbeat_every_s - 1
     conn.hset(worker.key, "last_heartbeat", "marker")
-    worker.heartbeat()                                    # stale: sent
+    worker.heartbeat()  # stale: sent
     assert conn.hget(worker.key, "last_heartbeat") != b"marker"
 
 
@@ -87,9 +88,9 @@ def test_a_lean_state_write_is_skipped_only_when_it_repeats_the_last_one(service
         worker = cls([queue], connection=conn)
         worker.set_state("idle")
         conn.hset(worker.key, "state", "marker")
-        worker.set_state("idle")                          # the same state again: skipped
+        worker.set_state("idle")  # the same state again: skipped
         assert conn.hget(worker.key, "state") == b"marker" and worker.get_state() == "idle"
-        with conn.pipeline() as pipe:                     # RQ's own pipelined write
+        with conn.pipeline() as pipe:  # RQ's own pipelined write
             worker.set_state("busy", pipeline=pipe)
             pipe.execute()
         worker.set_state("idle")

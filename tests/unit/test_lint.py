@@ -1,6 +1,7 @@
 """Lint (issue 19 item 4): ``ruff check`` (rules E, F, W, I, UP and B; ``[tool.ruff]`` in
 ``pyproject.toml``) finds nothing in the repository, ``ruff format`` would change no file,
 and the pre-commit configuration runs ruff, ruff-format, mypy and import-linter."""
+
 from __future__ import annotations
 
 import subprocess
@@ -14,8 +15,7 @@ RUFF = Path(sys.executable).with_name("ruff")
 
 
 def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(RUFF), *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run([str(RUFF), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
 def test_ruff_finds_nothing():
@@ -31,6 +31,7 @@ def test_ruff_format_leaves_every_file_as_is():
 
 def test_ruff_selects_the_agreed_rules():
     import tomllib
+
     lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
     assert sorted(lint["select"]) == ["B", "E", "F", "I", "UP", "W"]
 

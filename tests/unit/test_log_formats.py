@@ -1,6 +1,7 @@
 """The log formats (issue 20 item 1): new matches are ``apocalypse-arena/log@2`` (RFC 8785
 hashes over I-JSON values, the format inside the chain), and exports of the old
 ``apocalypse-arena/log@1`` made on main before it (``tests/fixtures/log_v1``) still verify."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,17 +12,27 @@ from pathlib import Path
 import pytest
 
 from domain.engine import Event
-from service.log.codec import (LOG_FORMAT, LOG_FORMAT_V1, LOG_FORMAT_V2, LOG_FORMAT_V3,
-                           MAX_SAFE_INTEGER,
-                           canonical_json, chain_errors, envelope_hash, genesis_hash, ijson,
-                           ijson_errors, jcs)
+from service.log.codec import (
+    LOG_FORMAT,
+    LOG_FORMAT_V1,
+    LOG_FORMAT_V2,
+    LOG_FORMAT_V3,
+    MAX_SAFE_INTEGER,
+    canonical_json,
+    chain_errors,
+    envelope_hash,
+    genesis_hash,
+    ijson,
+    ijson_errors,
+    jcs,
+)
 from service.log.envelopes import build_envelopes, rechain
 from tests.support.exports import new_service
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "log_v1"
 OLD = sorted(FIXTURES.glob("*.json.xz"))
 #: a 64-bit value like A.I.Pokalypse's choice seeds (beyond 2^53)
-BIG = 2 ** 63 + 5
+BIG = 2**63 + 5
 
 
 def _old(path: Path) -> dict:
@@ -50,8 +61,11 @@ def test_an_old_format_export_still_verifies(svc, path):
 def test_the_old_fixtures_hold_what_log_at_2_avoids():
     timed = _old(FIXTURES / "ai-100-human-2p-open-timed.json.xz")
     assert isinstance(timed["turn_timeout_s"], float) and timed["turn_timeout_s"] == 300.0
-    seeds = [e["data"]["seed"] for e in _old(FIXTURES / "aipokalypse-2p-expert.json.xz")["events"]
-             if e["type"] == "ChoiceRequested"]
+    seeds = [
+        e["data"]["seed"]
+        for e in _old(FIXTURES / "aipokalypse-2p-expert.json.xz")["events"]
+        if e["type"] == "ChoiceRequested"
+    ]
     assert any(isinstance(s, int) and s > MAX_SAFE_INTEGER for s in seeds)
 
 
@@ -69,8 +83,7 @@ def test_an_edited_old_format_export_fails(svc):
 
 
 def test_new_matches_are_log_at_2_with_the_format_in_the_chain(svc):
-    created = svc.create_match("ai-100-human", [{"kind": "human"}, {"kind": "open"}], {},
-                               300.0)
+    created = svc.create_match("ai-100-human", [{"kind": "human"}, {"kind": "open"}], {}, 300.0)
     assert created["turn_timeout_s"] == 300 and isinstance(created["turn_timeout_s"], int)
     view = svc.match_view(created["match_id"], None)
     assert view["turn_timeout_s"] == 300 and isinstance(view["turn_timeout_s"], int)
@@ -89,53 +102,80 @@ def test_a_fractional_turn_timeout_stays_a_number(svc):
 
 
 def test_log_at_2_hashes_values_not_text():
-    env = build_envelopes([Event("A", {"t": 300.0, "big": BIG, "s": "é"})], 1,
-                          genesis_hash("m"), "setup", at="2026-12-01T00:00:00.000000+00:00")[0]
+    env = build_envelopes(
+        [Event("A", {"t": 300.0, "big": BIG, "s": "é"})],
+        1,
+        genesis_hash("m"),
+        "setup",
+        at="2026-12-01T00:00:00.000000+00:00",
+    )[0]
     assert env["data"] == {"t": 300, "big": str(BIG), "s": "é"}
     assert isinstance(env["data"]["t"], int)
     as_float = dict(env, data=dict(env["data"], t=300.0))
-    assert envelope_hash(as_float) == env["hash"]                       # 300.0 is 300
-    assert envelope_hash(as_float, LOG_FORMAT_V1) != env["hash"]         # not in log@1
+    assert envelope_hash(as_float) == env["hash"]  # 300.0 is 300
+    assert envelope_hash(as_float, LOG_FORMAT_V1) != env["hash"]  # not in log@1
     assert chain_errors("m", [env]) == []
     with pytest.raises(ValueError):
-        envelope_hash(dict(env, data={"big": BIG}))                # not I-JSON
+        envelope_hash(dict(env, data={"big": BIG}))  # not I-JSON
 
 
 def test_log_at_1_envelopes_are_built_as_before():
-    env = build_envelopes([Event("A", {"t": 300.0, "big": BIG})], 1, genesis_hash("m"),
-                          "setup", at="2026-12-01T00:00:00.000000+00:00",
-                          log_format=LOG_FORMAT_V1)[0]
+    env = build_envelopes(
+        [Event("A", {"t": 300.0, "big": BIG})],
+        1,
+        genesis_hash("m"),
+        "setup",
+        at="2026-12-01T00:00:00.000000+00:00",
+        log_format=LOG_FORMAT_V1,
+    )[0]
     assert env["data"] == {"t": 300.0, "big": BIG}
     body = {k: v for k, v in env.items() if k != "hash"}
-    assert env["hash"] == hashlib.sha256(
-        (env["prev_hash"] + canonical_json(body)).encode()).hexdigest()
+    assert (
+        env["hash"]
+        == hashlib.sha256((env["prev_hash"] + canonical_json(body)).encode()).hexdigest()
+    )
     assert chain_errors("m", [env], LOG_FORMAT_V1) == []
-    assert chain_errors("m", [env]) != []           # read as log@2 it does not hash
-    fork = rechain([env], genesis_hash("f"))        # a fork of it is log@2
+    assert chain_errors("m", [env]) != []  # read as log@2 it does not hash
+    fork = rechain([env], genesis_hash("f"))  # a fork of it is log@2
     assert fork[0]["data"] == {"t": 300, "big": str(BIG)}
     assert chain_errors("f", fork) == []
 
 
 def test_ijson_and_its_errors():
-    assert ijson({"a": (1, 2.0, 2.5, -2 ** 60, True, None)}) == \
-        {"a": [1, 2, 2.5, str(-2 ** 60), True, None]}
-    assert ijson(MAX_SAFE_INTEGER) == MAX_SAFE_INTEGER and ijson(MAX_SAFE_INTEGER + 1) == \
-        str(MAX_SAFE_INTEGER + 1)
+    assert ijson({"a": (1, 2.0, 2.5, -(2**60), True, None)}) == {
+        "a": [1, 2, 2.5, str(-(2**60)), True, None]
+    }
+    assert ijson(MAX_SAFE_INTEGER) == MAX_SAFE_INTEGER and ijson(MAX_SAFE_INTEGER + 1) == str(
+        MAX_SAFE_INTEGER + 1
+    )
     with pytest.raises(ValueError):
         ijson(float("nan"))
-    assert ijson_errors({"e": [{"seed": 2 ** 63}], "f": 1e300, "ok": [1, 2.5, "x"]}) == [
+    assert ijson_errors({"e": [{"seed": 2**63}], "f": 1e300, "ok": [1, 2.5, "x"]}) == [
         "log.e[0].seed: the integer 9223372036854775808 is outside the I-JSON range "
         "(±2^53 - 1; larger values are strings)",
         "log.f: the number 1e+300 is outside the I-JSON range "
-        "(±2^53 - 1; larger values are strings)"]
+        "(±2^53 - 1; larger values are strings)",
+    ]
 
 
 def test_a_log_at_2_with_a_big_integer_is_refused(svc):
-    log = {"format": LOG_FORMAT_V2, "match_id": "m", "game": "ai-100-human",
-           "seats": [{"seat": 0, "kind": "human"}], "options": {}, "seed": "00" * 32,
-           "seed_commitment": "0" * 64,
-           "events": [{"version": 1, "prev_hash": genesis_hash("m"), "hash": "0" * 64,
-                       "data": {"seed": 2 ** 60}}]}
+    log = {
+        "format": LOG_FORMAT_V2,
+        "match_id": "m",
+        "game": "ai-100-human",
+        "seats": [{"seat": 0, "kind": "human"}],
+        "options": {},
+        "seed": "00" * 32,
+        "seed_commitment": "0" * 64,
+        "events": [
+            {
+                "version": 1,
+                "prev_hash": genesis_hash("m"),
+                "hash": "0" * 64,
+                "data": {"seed": 2**60},
+            }
+        ],
+    }
     report = svc.verify(log)
     assert not report["valid"]
     assert any("outside the I-JSON range" in e for e in report["errors"])
@@ -147,7 +187,9 @@ def test_an_unknown_format_is_refused(svc):
 
 
 # ---------------------------------------------------------------- log@2 after log@3 (issue 22)
-V2_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "log_v2").glob("*.json.xz"))
+V2_FIXTURES = sorted(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "log_v2").glob("*.json.xz")
+)
 
 
 def test_there_is_a_log_at_2_fixture_for_each_game():
@@ -169,7 +211,7 @@ def test_a_player_in_a_log_at_2_roster_is_refused(svc):
     first = log["events"][0]
     first["roster"]["seats"][0]["player"] = "0123456789abcdef"
     log["seats"][0]["player"] = "0123456789abcdef"
-    for i, env in enumerate(log["events"]):     # a forger re-hashes the whole chain
+    for i, env in enumerate(log["events"]):  # a forger re-hashes the whole chain
         env["prev_hash"] = genesis_hash(log["match_id"]) if i == 0 else log["events"][i - 1]["hash"]
         env["hash"] = envelope_hash(env, LOG_FORMAT_V2)
     report = svc.verify(log)

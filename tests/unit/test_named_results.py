@@ -1,5 +1,6 @@
 """The service answers with named results (issue 19 item 2), and one function orders a
 command's checks (service.usecases.act.action_checks)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,12 @@ def test_heartbeat_is_named(tmp_path):
 
 
 def test_snapshot_is_named():
-    snap = SnapshotStore.usable({"version": "5", "game": "g", "schema_version": "1",
-                             "state": json.dumps({"a": 1})}, "g", 1, 9)
+    snap = SnapshotStore.usable(
+        {"version": "5", "game": "g", "schema_version": "1", "state": json.dumps({"a": 1})},
+        "g",
+        1,
+        9,
+    )
     assert (snap.version, snap.state) == (5, {"a": 1})
 
 
@@ -43,8 +48,9 @@ class _Loaded:
 
 
 def _first(engine, **kwargs):
-    rejection = action_checks(engine, _Loaded(), 1, lambda _l, _s: "d-now", cause="player",
-                              **kwargs)
+    rejection = action_checks(
+        engine, _Loaded(), 1, lambda _l, _s: "d-now", cause="player", **kwargs
+    )
     return None if rejection is None else type(rejection.error)
 
 
@@ -57,5 +63,7 @@ def test_action_checks_keep_one_order():
     assert _first(_Engine(), decision="d-old") is errors.DecisionMoved
     assert _first(_Engine(), expected_version=3, decision="d-now") is None
     # a bot's or timeout's command is not stopped by its seat's resignation
-    assert action_checks(_Engine(resigned={1}), _Loaded(), 1, lambda _l, _s: None,
-                         cause="timeout") is None
+    assert (
+        action_checks(_Engine(resigned={1}), _Loaded(), 1, lambda _l, _s: None, cause="timeout")
+        is None
+    )

@@ -1,6 +1,7 @@
 """No drift: the committed ``openapi.yaml`` is exactly what ``python -m api.openapi_build``
 makes of ``api/openapi_base.yaml`` and the games' schema files, and the package-data copy
 ``api/openapi.yaml`` is the same file."""
+
 from __future__ import annotations
 
 from api import openapi_build
@@ -8,8 +9,9 @@ from api import openapi_build
 
 def test_committed_openapi_yaml_is_the_builders_output():
     committed = openapi_build.TARGET_PATH.read_text(encoding="utf-8")
-    assert committed == openapi_build.render(openapi_build.build()), \
+    assert committed == openapi_build.render(openapi_build.build()), (
         "openapi.yaml is stale or hand-edited: run python -m api.openapi_build"
+    )
 
 
 def test_check_mode_fails_on_a_hand_edit(tmp_path):
@@ -22,4 +24,6 @@ def test_check_mode_fails_on_a_hand_edit(tmp_path):
 
 def test_packaged_copy_is_the_generated_file():
     packaged = openapi_build.ROOT / "api" / "openapi.yaml"
-    assert packaged.read_text(encoding="utf-8") == openapi_build.TARGET_PATH.read_text(encoding="utf-8")
+    assert packaged.read_text(encoding="utf-8") == openapi_build.TARGET_PATH.read_text(
+        encoding="utf-8"
+    )

@@ -1,6 +1,7 @@
 """Issue 18 item 9: /metrics through prometheus_client (today's counters kept; HTTP request
 durations by URL rule and status; RQ queue depth and job durations; build info), summed
 over gunicorn's worker processes; /healthz split into liveness and readiness."""
+
 from __future__ import annotations
 
 import os
@@ -39,7 +40,7 @@ def test_metrics_keep_the_counters_and_add_http_rq_and_build_families(service):
     client = create_app(service).test_client()
     created = client.post("/v1/matches", json={"game": "ai-100-human", "seats": HUMANS3})
     match_id = created.get_json()["match_id"]
-    for _ in range(2):   # the test client closes no body: the middleware observes on close
+    for _ in range(2):  # the test client closes no body: the middleware observes on close
         client.get(f"/v1/matches/{match_id}").close()
     client.get("/v1/matches/nope").close()
     service.observe_job("bot_turn", 0.03)
@@ -51,22 +52,32 @@ def test_metrics_keep_the_counters_and_add_http_rq_and_build_families(service):
     samples = _samples(text)
     assert samples[("arena_matches_created_total", ())] == 1
     assert samples[("arena_running_matches", ())] == 1
-    for name in ("arena_actions_accepted_total", "arena_bot_turns_total", "arena_timeouts_total",
-                 "arena_matches_archived_total", "arena_reconcile_requeued_total"):
+    for name in (
+        "arena_actions_accepted_total",
+        "arena_bot_turns_total",
+        "arena_timeouts_total",
+        "arena_matches_archived_total",
+        "arena_reconcile_requeued_total",
+    ):
         assert (name, ()) in samples
     assert "# TYPE arena_actions_rejected_total counter" in text
     route = (("method", "GET"), ("route", "/v1/matches/<match_id>"), ("status", "200"))
     assert samples[("arena_http_request_duration_seconds_count", route)] >= 2
-    assert ("arena_http_request_duration_seconds_bucket",
-            tuple(sorted((*route, ("le", "+Inf"))))) in samples
-    assert not any(match_id in str(labels) for _, labels in samples)   # by rule, not path
+    assert (
+        "arena_http_request_duration_seconds_bucket",
+        tuple(sorted((*route, ("le", "+Inf")))),
+    ) in samples
+    assert not any(match_id in str(labels) for _, labels in samples)  # by rule, not path
     kind = (("kind", "bot_turn"),)
     assert samples[("arena_rq_job_duration_seconds_count", kind)] == 2
-    assert samples[("arena_rq_job_duration_seconds_bucket",
-                    (("kind", "bot_turn"), ("le", "0.05")))] == 1
+    assert (
+        samples[("arena_rq_job_duration_seconds_bucket", (("kind", "bot_turn"), ("le", "0.05")))]
+        == 1
+    )
     assert samples[("arena_rq_job_duration_seconds_sum", kind)] == pytest.approx(7.03)
-    assert {labels for name, labels in samples if name == "arena_rq_jobs"} == \
-        {(("state", s),) for s in ("queued", "scheduled", "started")}
+    assert {labels for name, labels in samples if name == "arena_rq_jobs"} == {
+        (("state", s),) for s in ("queued", "scheduled", "started")
+    }
     build = [labels for name, labels in samples if name == "arena_build_info"]
     assert len(build) == 1 and dict(build[0])["version"]
 
@@ -94,23 +105,43 @@ def test_gunicorn_sums_the_http_metrics_of_every_worker_process(redis_url, tmp_p
     """Two gunicorn workers (the shipped config): /metrics answers with both processes'
     requests whichever worker serves the scrape."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
-    env.update(REDIS_URL=redis_url, ARENA_KEY_PREFIX=f"opsmulti-{uuid.uuid4().hex[:8]}", PYTHONPATH=str(ROOT),
-               ARENA_RATE_LIMITS_ENABLED="0", PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
+    env.update(
+        REDIS_URL=redis_url,
+        ARENA_KEY_PREFIX=f"opsmulti-{uuid.uuid4().hex[:8]}",
+        PYTHONPATH=str(ROOT),
+        ARENA_RATE_LIMITS_ENABLED="0",
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path),
+    )
     import socket
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_config",
-                             "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                             "api.app:create_app()"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:api.gunicorn_config",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "api.app:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
+
         def up():
             try:
                 return requests.get(f"{url}/v1/games", timeout=60).status_code == 200
-            except requests.RequestException:   # not up yet (refused), or a cold start
+            except requests.RequestException:  # not up yet (refused), or a cold start
                 return False
 
         assert wait_for(up, 60, step=0.2), "gunicorn did not answer"

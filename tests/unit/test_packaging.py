@@ -3,6 +3,7 @@ constraints file (exact versions) used by the Dockerfile and scripts/test, a HEA
 and a .dockerignore, and what only the CLI or the tests need kept out of the server image
 (which must still run the API and `arena worker`). No Docker engine here: checked
 statically, and the server's imports are run with the extras made unimportable."""
+
 from __future__ import annotations
 
 import os
@@ -46,8 +47,9 @@ def test_the_constraints_pin_every_dependency_within_its_bounds():
         requirement = Requirement(text)
         name = canonicalize_name(requirement.name)
         assert name in pins, f"{name} is not in constraints.txt"
-        assert requirement.specifier.contains(pins[name], prereleases=True), \
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
             f"constraints.txt pins {name}=={pins[name]} outside {requirement.specifier}"
+        )
 
 
 def test_the_cli_extra_holds_what_the_server_image_does_not_need():
@@ -58,10 +60,10 @@ def test_the_cli_extra_holds_what_the_server_image_does_not_need():
 
 
 def test_the_dockerfile_installs_the_constraints_and_has_a_liveness_healthcheck():
-    dockerfile = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")   # joined lines
+    dockerfile = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")  # joined lines
     assert re.search(r"^COPY [^\n]*constraints\.txt", dockerfile, re.M)
     install = re.search(r"^RUN pip install (.*)$", dockerfile, re.M).group(1)
-    assert "-c constraints.txt" in install and "[" not in install.split("&&")[0]   # no extras
+    assert "-c constraints.txt" in install and "[" not in install.split("&&")[0]  # no extras
     healthcheck = re.search(r"^HEALTHCHECK (.*)$", dockerfile, re.M).group(1)
     assert "/livez" in healthcheck and "CMD" in healthcheck
     cmd = re.search(r"^CMD (.*)$", dockerfile, re.M).group(1)
@@ -71,8 +73,11 @@ def test_the_dockerfile_installs_the_constraints_and_has_a_liveness_healthcheck(
 
 
 def test_the_dockerignore_keeps_the_build_context_small():
-    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
-               if line.strip() and not line.startswith("#")}
+    ignored = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     assert {".git", ".venv", "tests", "benchmarks", "**/__pycache__"} <= ignored
     copied = re.findall(r"^COPY (\S+)", (ROOT / "Dockerfile").read_text(), re.M)
     assert not set(copied) & ignored
@@ -96,13 +101,20 @@ sys.meta_path.insert(0, Block())
 def _without_extras(code: str, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
     env.update(PYTHONPATH=str(ROOT), REDIS_URL="redis://127.0.0.1:1/0")
-    return subprocess.run([sys.executable, "-c", BLOCKER + code, *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER + code, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_server_and_the_worker_run_without_the_cli_extra():
-    app = _without_extras("from api.app import create_app; import api.gunicorn_config; "
-                          "print(create_app().name)")
+    app = _without_extras(
+        "from api.app import create_app; import api.gunicorn_config; print(create_app().name)"
+    )
     assert app.returncode == 0, app.stderr
     for command in (["worker", "--help"], ["serve", "--help"]):
         done = _without_extras("from cli.main import main; main()", *command)

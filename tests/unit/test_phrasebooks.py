@@ -6,6 +6,7 @@ dump (``key value;`` lists, ``true``/``false``, ``None``); the terminal's render
 The sentences checked are those of real matches: every mode of each game's ``TESTING``
 played by random bots, each event as its own seat, another seat and a spectator read it,
 and every legal command offered on the way."""
+
 from __future__ import annotations
 
 import json
@@ -25,18 +26,25 @@ from domain.engine import Setup, build_bot, derive_rng, public_cards
 from domain.games import get_engine, package_of
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {"ai-100-human": "ai_100_human", "aipokalypse": "aipokalypse",
-         "dead-apocalypse": "dead_apocalypse"}
+GAMES = {
+    "ai-100-human": "ai_100_human",
+    "aipokalypse": "aipokalypse",
+    "dead-apocalypse": "dead_apocalypse",
+}
 #: a card id left in a sentence (AI: 100% Human "071", A.I.Pokalypse "B017"/"S01"/"F06",
 #: Dead Apocalypse instances "shotgun#2")
-CARD_IDS = {"ai-100-human": re.compile(r"(?<![\w-])\d{3}(?![\w-]| VP)"),
-            "aipokalypse": re.compile(r"\b[BSF]\d{2,3}(-2)?\b"),
-            "dead-apocalypse": re.compile(r"#|\b[a-z]+-[a-z-]+\b")}
-DUMP = [re.compile(r"\b(true|false|True|False|None|null|undefined|NaN)\b"),
-        re.compile(r"[{}\[\]]"),                       # an unfilled placeholder or JSON
-        re.compile(r"\b[a-z]+_[a-z_]+\b"),             # a field name (snake_case)
-        re.compile(r"\b[a-z]+ [^;]{1,30}; [a-z]+ [^;]{1,30};"),    # key value; key value;
-        re.compile(r"\b[A-Z][a-z]+[A-Z][a-z]+[A-Za-z]*\b")]      # an event type (CamelCase)
+CARD_IDS = {
+    "ai-100-human": re.compile(r"(?<![\w-])\d{3}(?![\w-]| VP)"),
+    "aipokalypse": re.compile(r"\b[BSF]\d{2,3}(-2)?\b"),
+    "dead-apocalypse": re.compile(r"#|\b[a-z]+-[a-z-]+\b"),
+}
+DUMP = [
+    re.compile(r"\b(true|false|True|False|None|null|undefined|NaN)\b"),
+    re.compile(r"[{}\[\]]"),  # an unfilled placeholder or JSON
+    re.compile(r"\b[a-z]+_[a-z_]+\b"),  # a field name (snake_case)
+    re.compile(r"\b[a-z]+ [^;]{1,30}; [a-z]+ [^;]{1,30};"),  # key value; key value;
+    re.compile(r"\b[A-Z][a-z]+[A-Z][a-z]+[A-Za-z]*\b"),
+]  # an event type (CamelCase)
 
 
 def book_of(game: str) -> dict[str, Any]:
@@ -54,8 +62,14 @@ def schema_types(game: str) -> tuple[set[str], set[str]]:
     return events, commands
 
 
-def play(game: str, seats: int, options: dict[str, Any], seed: bytes,
-         samples: dict[str, list], limit: int = 3) -> None:
+def play(
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    seed: bytes,
+    samples: dict[str, list],
+    limit: int = 3,
+) -> None:
     """A random-bot match of ``game``; up to ``limit`` samples per event type (as its own
     seat, the next seat and a spectator read it) and per legal command type."""
     engine = get_engine(game)
@@ -75,8 +89,14 @@ def play(game: str, seats: int, options: dict[str, Any], seed: bytes,
                 kind = engine.redact_type(event, viewer, state)
                 bucket = samples["events"].setdefault(kind, [])
                 if len(bucket) < limit * 3:
-                    bucket.append({"type": kind, "seat": event.seat, "viewer": viewer,
-                                   "data": engine.redact(event, viewer, state)})
+                    bucket.append(
+                        {
+                            "type": kind,
+                            "seat": event.seat,
+                            "viewer": viewer,
+                            "data": engine.redact(event, viewer, state),
+                        }
+                    )
 
     record(events)
     for _ in range(20_000):
@@ -124,10 +144,14 @@ def test_sentences_of_real_matches_name_cards_and_never_dump_fields(played):
     game, samples = played
     cards = CardBook(public_cards(get_engine(game)))
     book = Phrasebook(book_of(game), cards.get)
-    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "greedy"}]
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "greedy"},
+    ]
     said = []
-    assert set(samples["events"]) <= set(book.book["events"]), \
-        sorted(set(samples["events"]) - set(book.book["events"]))
+    assert set(samples["events"]) <= set(book.book["events"]), sorted(
+        set(samples["events"]) - set(book.book["events"])
+    )
     for kind, items in samples["events"].items():
         for env in items:
             said.append((kind, env, book.event(env, seats, env["viewer"])))
@@ -145,11 +169,20 @@ def test_sentences_of_real_matches_name_cards_and_never_dump_fields(played):
 def test_own_events_say_you_and_a_bots_say_its_seat_and_level():
     cards = CardBook(public_cards(get_engine("ai-100-human")))
     book = Phrasebook(book_of("ai-100-human"), cards.get)
-    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "greedy"}]
-    env = {"type": "VPScored", "seat": 0, "data": {"reason": "card", "card": "006", "cell": [1, 2], "vp": 5}}
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "greedy"},
+    ]
+    env = {
+        "type": "VPScored",
+        "seat": 0,
+        "data": {"reason": "card", "card": "006", "cell": [1, 2], "vp": 5},
+    }
     assert book.event(env, seats, 0) == "You score 5 VP with R3 at row 1, column 2"
-    assert book.event({**env, "seat": 1}, seats, 0) == \
-        "Seat 1 (greedy bot) scores 5 VP with R3 at row 1, column 2"
+    assert (
+        book.event({**env, "seat": 1}, seats, 0)
+        == "Seat 1 (greedy bot) scores 5 VP with R3 at row 1, column 2"
+    )
     assert book.event(env, seats, 1) == "ann (seat 0) scores 5 VP with R3 at row 1, column 2"
     assert "bot" not in book.event(env, seats, 1)
     drafted = {"type": "CardDrafted", "seat": 1, "data": {"forced": False}}
@@ -164,25 +197,35 @@ def test_the_web_clients_renderer_says_the_same_as_the_terminals(played, tmp_pat
     document = public_cards(get_engine(game))
     cards = CardBook(document)
     book = Phrasebook(document["phrasebook"], cards.get)
-    seats = [{"seat": 0, "kind": "human", "name": "ann"}, {"seat": 1, "kind": "bot", "bot": "random"}]
+    seats = [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "random"},
+    ]
     cases = [{"event": env} for items in samples["events"].values() for env in items]
     cases += [{"command": a} for items in samples["commands"].values() for a in items]
-    expected = [book.event(c["event"], seats, c["event"]["viewer"]) if "event" in c
-                else book.command(c["command"], seats, 0) for c in cases]
-    (tmp_path / "cases.json").write_text(json.dumps({"document": document, "seats": seats, "cases": cases}))
+    expected = [
+        book.event(c["event"], seats, c["event"]["viewer"])
+        if "event" in c
+        else book.command(c["command"], seats, 0)
+        for c in cases
+    ]
+    (tmp_path / "cases.json").write_text(
+        json.dumps({"document": document, "seats": seats, "cases": cases})
+    )
     script = tmp_path / "run.mjs"
     phrases = (ROOT / "api" / "web" / "js" / "phrases.js").as_uri()
     script.write_text(
         f'import {{ phrasebook }} from "{phrases}";\n'
         'import { readFileSync } from "node:fs";\n'
         f'const input = JSON.parse(readFileSync({json.dumps(str(tmp_path / "cases.json"))}, "utf8"));\n'
-        'const faces = new Map(input.document.cards.map((c) => [c.id, c]));\n'
+        "const faces = new Map(input.document.cards.map((c) => [c.id, c]));\n"
         'const face = (id) => typeof id !== "string" ? null\n'
         '  : faces.get(id) || faces.get(id.split("#")[0]) || faces.get(id.replace(/-2$/, "")) || null;\n'
-        'const book = phrasebook(input.document.phrasebook, face);\n'
-        'const out = input.cases.map((c) => c.event ? book.event(c.event, input.seats, c.event.viewer)\n'
-        '  : book.command(c.command, input.seats, 0));\n'
-        'process.stdout.write(JSON.stringify(out));\n')
+        "const book = phrasebook(input.document.phrasebook, face);\n"
+        "const out = input.cases.map((c) => c.event ? book.event(c.event, input.seats, c.event.viewer)\n"
+        "  : book.command(c.command, input.seats, 0));\n"
+        "process.stdout.write(JSON.stringify(out));\n"
+    )
     proc = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)

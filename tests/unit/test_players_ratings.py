@@ -1,6 +1,7 @@
 """Issue 22: players (names, keys, seat binding, history), the ratings projection (exactly
 once, rebuild and replay equal to the live table) and leaderboards, on in-process fakeredis
 with the example game Duel (one trick: a match is two simultaneous cards)."""
+
 from __future__ import annotations
 
 import json
@@ -31,14 +32,22 @@ def _duel(svc, a, b=None, *, rated=True, bot=None):
 
 
 # ---------------------------------------------------------------- names
-@pytest.mark.parametrize("name,code", [
-    ("", "invalid_player_name"), ("x" * 33, "invalid_player_name"),
-    ("ann\u200bbob", "invalid_player_name"), ("ann\u202ebob", "invalid_player_name"),
-    ("tab\there", "invalid_player_name"), (" ann", "invalid_player_name"),
-    ("Expert", "player_name_reserved"), ("EXPERT bot", "player_name_reserved"),
-    ("\u0435xpert", "player_name_reserved"),          # Cyrillic e
-    ("bot:ai-100-human:greedy", "player_name_reserved"), ("Tactician", "player_name_reserved"),
-])
+@pytest.mark.parametrize(
+    "name,code",
+    [
+        ("", "invalid_player_name"),
+        ("x" * 33, "invalid_player_name"),
+        ("ann\u200bbob", "invalid_player_name"),
+        ("ann\u202ebob", "invalid_player_name"),
+        ("tab\there", "invalid_player_name"),
+        (" ann", "invalid_player_name"),
+        ("Expert", "player_name_reserved"),
+        ("EXPERT bot", "player_name_reserved"),
+        ("\u0435xpert", "player_name_reserved"),  # Cyrillic e
+        ("bot:ai-100-human:greedy", "player_name_reserved"),
+        ("Tactician", "player_name_reserved"),
+    ],
+)
 def test_a_bad_name_is_a_422_with_its_code(svc, name, code):
     with pytest.raises(errors.InvalidPlayerName) as caught:
         svc.create_player(name)
@@ -56,8 +65,12 @@ def test_names_are_unique_case_insensitively_and_32_characters_pass(svc):
 # ---------------------------------------------------------------- keys
 def test_the_key_is_stored_only_as_a_digest_and_rotation_replaces_it(svc):
     ann = svc.create_player("Ann")
-    stored = [v for k in svc.redis.keys("*") if svc.redis.type(k) == "hash"
-              for v in svc.redis.hgetall(k).values()]
+    stored = [
+        v
+        for k in svc.redis.keys("*")
+        if svc.redis.type(k) == "hash"
+        for v in svc.redis.hgetall(k).values()
+    ]
     assert ann["key"] not in stored and ann["key"].split(".")[2] not in "".join(stored)
     assert svc.player_of_key(ann["key"]) == ann["player_id"]
     new = svc.rotate_player_key(ann["player_id"], ann["key"])["key"]
@@ -65,7 +78,7 @@ def test_the_key_is_stored_only_as_a_digest_and_rotation_replaces_it(svc):
     with pytest.raises(errors.InvalidPlayerKey):
         svc.player_of_key(ann["key"])
     bob = svc.create_player("Bob")
-    with pytest.raises(errors.PlayerNotSeated):      # a valid key of another player: 403
+    with pytest.raises(errors.PlayerNotSeated):  # a valid key of another player: 403
         svc.rotate_player_key(ann["player_id"], bob["key"])
     with pytest.raises(errors.PlayerNotFound):
         svc.player_profile("0000000000000000")
@@ -75,8 +88,10 @@ def test_a_player_key_binds_the_seat_and_acts_for_it_only(svc):
     ann, bob, cid = svc.create_player("Ann"), svc.create_player("Bob"), svc.create_player("Cid")
     mid = _duel(svc, ann, bob)
     seats = svc.match_view(mid, None)["seats"]
-    assert [(s.get("player"), s.get("name")) for s in seats] == \
-        [(ann["player_id"], "Ann"), (bob["player_id"], "Bob")]
+    assert [(s.get("player"), s.get("name")) for s in seats] == [
+        (ann["player_id"], "Ann"),
+        (bob["player_id"], "Bob"),
+    ]
     assert svc.authenticate(mid, ann["key"]) == 0 and svc.authenticate(mid, bob["key"]) == 1
     with pytest.raises(errors.PlayerNotSeated) as caught:
         svc.authenticate(mid, cid["key"])
@@ -92,13 +107,22 @@ def test_a_player_key_binds_the_seat_and_acts_for_it_only(svc):
 def test_rated_matches_take_only_players_one_seat_each(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
     with pytest.raises(errors.RatedMatchRefused):
-        svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1},
-                         rated=True)
+        svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1}, rated=True)
     with pytest.raises(errors.RatedMatchRefused):
-        svc.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 1},
-                         player_key=ann["key"], rated=True)
-    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1},
-                           player_key=ann["key"], rated=True)["match_id"]
+        svc.create_match(
+            "duel",
+            [{"kind": "human"}, {"kind": "human"}],
+            {"tricks": 1},
+            player_key=ann["key"],
+            rated=True,
+        )
+    mid = svc.create_match(
+        "duel",
+        [{"kind": "human"}, {"kind": "open"}],
+        {"tricks": 1},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
     with pytest.raises(errors.RatedMatchRefused):
         svc.join(mid, 1)
     with pytest.raises(errors.ServiceError) as caught:
@@ -116,7 +140,7 @@ def test_an_export_says_who_played_and_verifies(svc):
     assert doc["format"] == "apocalypse-arena/log@3"
     assert [s["player"] for s in doc["seats"]] == [ann["player_id"], bob["player_id"]]
     assert svc.verify(doc)["valid"]
-    doc["seats"][1]["player"] = ann["player_id"]          # claim another player played
+    doc["seats"][1]["player"] = ann["player_id"]  # claim another player played
     assert not svc.verify(doc)["valid"]
 
 
@@ -131,8 +155,13 @@ def test_a_match_ended_before_every_first_decision_is_not_rated(svc):
 
 def test_a_resigned_seat_is_placed_last(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 3},
-                           player_key=ann["key"], rated=True)["match_id"]
+    mid = svc.create_match(
+        "duel",
+        [{"kind": "human"}, {"kind": "open"}],
+        {"tricks": 3},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
     svc.join(mid, 1, player_key=bob["key"])
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
@@ -143,8 +172,13 @@ def test_a_resigned_seat_is_placed_last(svc):
 
 def test_a_roster_without_its_game_is_malformed(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 3},
-                           player_key=ann["key"], rated=True)["match_id"]
+    mid = svc.create_match(
+        "duel",
+        [{"kind": "human"}, {"kind": "open"}],
+        {"tricks": 3},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
     svc.join(mid, 1, player_key=bob["key"])
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
@@ -180,7 +214,7 @@ def test_a_worker_killed_mid_update_changes_nothing_and_the_retry_folds_once(svc
     real = store.apply
 
     def killed(*args, **kwargs):
-        raise SystemExit("worker killed")    # dies after computing, before the script
+        raise SystemExit("worker killed")  # dies after computing, before the script
 
     monkeypatch.setattr(store, "apply", killed)
     with pytest.raises(SystemExit):
@@ -205,11 +239,11 @@ def test_two_workers_racing_on_one_checkpoint_fold_each_match_once(svc, monkeypa
     raced = []
 
     def other_worker_first(expected, new, ops):
-        if not raced:                          # another worker applies first
+        if not raced:  # another worker applies first
             raced.append(True)
             monkeypatch.setattr(store, "apply", real)
-            assert ratings.advance() == 1     # it folds the second match
-        return real(expected, new, ops)       # this worker's script finds it moved on
+            assert ratings.advance() == 1  # it folds the second match
+        return real(expected, new, ops)  # this worker's script finds it moved on
 
     svc.match_ended(mids[0])
     second = rating_input({"match_id": mids[1], "events": svc.log(mids[1])})
@@ -232,7 +266,7 @@ def test_rebuild_and_replay_equal_the_live_table_over_200_random_rated_matches(s
     casual = _duel(svc, players[0], players[1], rated=False)
     play(svc, casual, random.Random(999))
     order = mids + [casual]
-    rng.shuffle(order)                          # jobs run in any order (late arrivals refold)
+    rng.shuffle(order)  # jobs run in any order (late arrivals refold)
     for mid in order:
         svc.match_ended(mid)
     live = svc._ratings.live_table()
@@ -246,24 +280,34 @@ def test_rebuild_and_replay_equal_the_live_table_over_200_random_rated_matches(s
     assert board == {p: (r["mu"], r["sigma"]) for p, r in live[0]["duel:2p"].items()}
     top = svc.leaderboard("duel", "2p", 0, 50)
     assert top["total"] == len(live[0]["duel:2p"]) and len(top["items"]) == top["total"]
-    assert [e["ordinal"] for e in top["items"]] == sorted((e["ordinal"] for e in top["items"]),
-                                                          reverse=True)
+    assert [e["ordinal"] for e in top["items"]] == sorted(
+        (e["ordinal"] for e in top["items"]), reverse=True
+    )
     assert any(e["kind"] == "bot" and e["bot"] == "high" for e in top["items"])
     page = svc.player_matches(players[0]["player_id"], limit=5, rated=True)
     assert len(page["items"]) == 5 and page["next_cursor"] is not None
-    assert all(i["rated"] and i["seats"][i["seat"]]["player"] == players[0]["player_id"]
-               for i in page["items"])
+    assert all(
+        i["rated"] and i["seats"][i["seat"]]["player"] == players[0]["player_id"]
+        for i in page["items"]
+    )
 
 
 # ---------------------------------------------------------------- PostgreSQL (archive configured)
-def test_with_an_archive_players_and_each_rated_match_per_player_get_a_row(archive_url, monkeypatch):
+def test_with_an_archive_players_and_each_rated_match_per_player_get_a_row(
+    archive_url, monkeypatch
+):
     from service.bootstrap import build_service
     from service.config import Config
     from service.ratings.fold import ordinal
 
     monkeypatch.setitem(exports.LEVEL, "duel", "high")
-    svc = build_service(Config(key_prefix=f"pg-{__import__('uuid').uuid4().hex[:8]}",
-                               max_bot_matches_per_client=0, archive_url=archive_url))
+    svc = build_service(
+        Config(
+            key_prefix=f"pg-{__import__('uuid').uuid4().hex[:8]}",
+            max_bot_matches_per_client=0,
+            archive_url=archive_url,
+        )
+    )
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
     archive = svc.ctx.archive
     assert archive.player_names() == {ann["player_id"]: "Ann", bob["player_id"]: "Bob"}
@@ -272,10 +316,10 @@ def test_with_an_archive_players_and_each_rated_match_per_player_get_a_row(archi
         mids.append(_duel(svc, ann, bob))
         play(svc, mids[-1], random.Random(30 + i))
         svc.match_ended(mids[-1])
-    svc.match_ended(mids[-1])                       # a repeat adds no row
+    svc.match_ended(mids[-1])  # a repeat adds no row
     curve = archive.rating_curve(f"player:{ann['player_id']}", "duel:2p")
     assert [p["match_id"] for p in curve] == mids
     live = svc._ratings.store.history(f"player:{ann['player_id']}")
     assert [p["ordinal"] for p in curve] == [ordinal(p["mu"], p["sigma"]) for p in live]
-    svc.ratings_rebuild(write=True)                 # a rebuild rewrites the same rows
+    svc.ratings_rebuild(write=True)  # a rebuild rewrites the same rows
     assert archive.rating_curve(f"player:{ann['player_id']}", "duel:2p") == curve

@@ -1,5 +1,6 @@
 """Issue 18 item 9 (and item 6's last point): request ids on every answer and every log line
 of the request, JSON logs, an access log with the duration that never records a token."""
+
 from __future__ import annotations
 
 import io
@@ -19,7 +20,7 @@ from service.config import Config
 from service.logs import REQUEST_ID, configure, handler
 from tests.support.polling import wait_for
 
-SECRET = "Xy3_sEcReT-tOkEn-0123456789abcdefghijklmnopq"   # 44 characters, like a seat token
+SECRET = "Xy3_sEcReT-tOkEn-0123456789abcdefghijklmnopq"  # 44 characters, like a seat token
 
 
 class Served:
@@ -27,8 +28,9 @@ class Served:
     which is when the access line is written; the Flask test client does not)."""
 
     def __init__(self, app):
-        self.http = make_server("127.0.0.1", 0, app, threaded=True,
-                                request_handler=QuietRequestHandler)
+        self.http = make_server(
+            "127.0.0.1", 0, app, threaded=True, request_handler=QuietRequestHandler
+        )
         self.url = f"http://127.0.0.1:{self.http.server_port}"
         self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
         self.thread.start()
@@ -74,8 +76,11 @@ def lines():
 
 def _access(logged: list[dict], request_id: str) -> list[dict]:
     """The access lines of the request with ``request_id``."""
-    return [line for line in logged
-            if line["logger"] == "arena.access" and line["request_id"] == request_id]
+    return [
+        line
+        for line in logged
+        if line["logger"] == "arena.access" and line["request_id"] == request_id
+    ]
 
 
 def test_a_request_id_is_generated_or_kept_and_returned_on_every_answer(app):
@@ -100,22 +105,38 @@ def test_every_line_of_a_request_carries_its_id_and_the_access_line_its_duration
     assert inside and inside[0]["request_id"] == "trace-1" and inside[0]["level"] == "WARNING"
     assert len(access) == 1
     entry = access[0]
-    assert (entry["method"], entry["path"], entry["status"], entry["request_id"]) == \
-        ("GET", "/_test/log", 200, "trace-1")
+    assert (entry["method"], entry["path"], entry["status"], entry["request_id"]) == (
+        "GET",
+        "/_test/log",
+        200,
+        "trace-1",
+    )
     assert isinstance(entry["duration_ms"], float) and entry["duration_ms"] >= 0
     assert entry["bytes"] > 0 and "time" in entry
 
 
 def test_the_access_log_never_records_a_token(app, lines):
     client = app
-    created = client.post("/v1/matches", json={"game": "ai-100-human", "seats": [
-        {"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]})
+    created = client.post(
+        "/v1/matches",
+        json={
+            "game": "ai-100-human",
+            "seats": [
+                {"kind": "human"},
+                {"kind": "bot", "bot": "random"},
+                {"kind": "bot", "bot": "random"},
+            ],
+        },
+    )
     match_id, token = created.json()["match_id"], created.json()["seats"][0]["token"]
     bearer = {"Authorization": f"Bearer {token}"}
-    client.get(f"/v1/matches/{match_id}?token={token}&access_token={SECRET}&wait=0",
-               headers={**bearer, "X-Request-ID": "q1"})
-    client.get(f"/v1/matches/{match_id}/events?after=0&{SECRET}",
-               headers={**bearer, "X-Request-ID": "q2"})
+    client.get(
+        f"/v1/matches/{match_id}?token={token}&access_token={SECRET}&wait=0",
+        headers={**bearer, "X-Request-ID": "q1"},
+    )
+    client.get(
+        f"/v1/matches/{match_id}/events?after=0&{SECRET}", headers={**bearer, "X-Request-ID": "q2"}
+    )
     client.get(f"/v1/matches/{SECRET}", headers={"X-Request-ID": "q3"})
     client.get(f"/v1/matches?cursor={token}", headers={"X-Request-ID": "q4"})
     # each access line is written when its answer's body is closed, maybe after the client
@@ -130,16 +151,20 @@ def test_the_access_log_never_records_a_token(app, lines):
 
 
 def test_loggable_target_keeps_documented_short_values_only():
-    assert loggable_target("/v1/matches", "game=ai-100-human&limit=5") == \
-        "/v1/matches?game=ai-100-human&limit=5"
+    assert (
+        loggable_target("/v1/matches", "game=ai-100-human&limit=5")
+        == "/v1/matches?game=ai-100-human&limit=5"
+    )
     assert loggable_target("/v1/matches", "seat_token=abc") == "/v1/matches?***"
     assert loggable_target("/a b", "") == "/a%20b"
 
 
 def test_text_logs_carry_the_request_id_and_the_format_is_a_setting():
     assert configure({"ARENA_LOG_FORMAT": "text"}) == ("text", "INFO")
-    assert configure({"ARENA_LOG_FORMAT": "json", "ARENA_LOG_LEVEL": "warning"}) == \
-        ("json", "WARNING")
+    assert configure({"ARENA_LOG_FORMAT": "json", "ARENA_LOG_LEVEL": "warning"}) == (
+        "json",
+        "WARNING",
+    )
     root = logging.getLogger()
     assert sum(getattr(h, "_arena_handler", False) for h in root.handlers) == 1
     out = io.StringIO()

@@ -94,11 +94,11 @@ def test_every_ruling_names_a_function_whose_docstring_cites_it(game):
 
 def test_the_check_reports_each_kind_of_fault():
     rows = [
-        ("R-NOWHERE-AT-ALL", ["views:view"]),          # cited nowhere, docstring silent
-        ("R-SETUP", ["flow:no_such_function"]),        # the function does not exist
-        ("R-SETUP", ["no_such_module:f"]),             # nor the module; R-SETUP defined twice
-        ("R-BOOM", ["views:view"]),                    # cited in code, not by this docstring
-        ("R-boom", []),                                # old style, no function named
+        ("R-NOWHERE-AT-ALL", ["views:view"]),  # cited nowhere, docstring silent
+        ("R-SETUP", ["flow:no_such_function"]),  # the function does not exist
+        ("R-SETUP", ["no_such_module:f"]),  # nor the module; R-SETUP defined twice
+        ("R-BOOM", ["views:view"]),  # cited in code, not by this docstring
+        ("R-boom", []),  # old style, no function named
     ]
     found = "\n".join(problems("aipokalypse", rows))
     assert "R-NOWHERE-AT-ALL: cited nowhere" in found

@@ -6,6 +6,7 @@ broken copies of them) the compiled check agrees with the reference draft 2020-1
 validator (the ``jsonschema`` library), so checking with fastjsonschema's draft-7 code
 changes no verdict. Errors keep their stable codes and name the field.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,8 +19,8 @@ from jsonschema import Draft202012Validator
 from domain import schema_check
 from domain.engine import InvalidCommand, Setup, UnknownAction, fold
 from domain.games import get_engine
-from tests.support.game_settings import games, settings
 from domain.modular import check_command, checked_options
+from tests.support.game_settings import games, settings
 
 #: every installed game (examples included in the suite)
 GAMES = games()
@@ -61,7 +62,7 @@ def _broken(command: dict, rng: random.Random) -> list[dict]:
 def test_the_compiled_check_agrees_with_the_reference_validator_on_playout_commands(game):
     engine = get_engine(game)
     rng = random.Random(7)
-    seats = settings(game).view_setups[0][0]          # the game's own testing.py
+    seats = settings(game).view_setups[0][0]  # the game's own testing.py
     state = fold(engine, engine.new_match(Setup(seats, engine.validate_options(seats, {})), rng))
     checked = 0
     for _ in range(60):
@@ -83,12 +84,14 @@ def test_the_compiled_check_agrees_with_the_reference_validator_on_playout_comma
 
 
 def test_a_keyword_the_compiled_code_would_not_honour_is_refused_at_compile_time():
-    for schema in ({"type": "array", "prefixItems": [{"type": "integer"}]},
-                   {"$defs": {"n": {"type": "integer"}}, "$ref": "#/$defs/n"},
-                   {"type": "object", "unevaluatedProperties": False},
-                   {"type": "object", "properties": {"a": {"dependentRequired": {"a": ["b"]}}}},
-                   {"type": "array", "items": [{"type": "integer"}]},
-                   {"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"}):
+    for schema in (
+        {"type": "array", "prefixItems": [{"type": "integer"}]},
+        {"$defs": {"n": {"type": "integer"}}, "$ref": "#/$defs/n"},
+        {"type": "object", "unevaluatedProperties": False},
+        {"type": "object", "properties": {"a": {"dependentRequired": {"a": ["b"]}}}},
+        {"type": "array", "items": [{"type": "integer"}]},
+        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"},
+    ):
         with pytest.raises(schema_check.SchemaDefinitionError):
             schema_check.checker(schema)
 
@@ -119,14 +122,18 @@ def test_a_violation_names_the_field_missing_unknown_or_wrong():
 
 
 def test_integral_numbers_become_int_and_non_finite_numbers_fail():
-    schema = {"type": "object", "properties": {
-        "cells": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
-        "p": {"type": "number"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "cells": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "p": {"type": "number"},
+        },
+    }
     value = {"cells": [[1.0, 2], [3, 4]], "p": 2.0}
     clean = schema_check.check(schema, value)
     assert clean == {"cells": [[1, 2], [3, 4]], "p": 2.0}
     assert type(clean["cells"][0][0]) is int and type(clean["p"]) is float
-    assert value["cells"][0][0].__class__ is float          # the caller's value is not touched
+    assert value["cells"][0][0].__class__ is float  # the caller's value is not touched
     untouched = {"cells": [[1, 2]], "p": 0.5}
     assert schema_check.check(schema, untouched) is untouched
     for bad in (math.nan, math.inf, -math.inf):
@@ -144,20 +151,27 @@ def test_with_defaults_fills_omitted_top_level_options_only():
 
 # ------------------------------------------------------------------ through the games
 
-@pytest.mark.parametrize("game, command, field", [
-    ("ai-100-human", {"type": "place", "card": "082", "cell": [1, "2"]}, "cell[1]"),
-    ("ai-100-human", {"type": "draft"}, "card"),
-    ("aipokalypse", {"type": "recruit", "card": "B001", "slot": 9}, "slot"),
-    ("aipokalypse", {"type": "choose", "option": True}, "option"),
-    ("dead-apocalypse", {"type": "defeat", "column": 0, "spend": [[0, 1, 2]]}, "spend[0]"),
-    ("dead-apocalypse", {"type": "end_turn", "extra": 1}, "extra"),
-])
+
+@pytest.mark.parametrize(
+    "game, command, field",
+    [
+        ("ai-100-human", {"type": "place", "card": "082", "cell": [1, "2"]}, "cell[1]"),
+        ("ai-100-human", {"type": "draft"}, "card"),
+        ("aipokalypse", {"type": "recruit", "card": "B001", "slot": 9}, "slot"),
+        ("aipokalypse", {"type": "choose", "option": True}, "option"),
+        ("dead-apocalypse", {"type": "defeat", "column": 0, "spend": [[0, 1, 2]]}, "spend[0]"),
+        ("dead-apocalypse", {"type": "end_turn", "extra": 1}, "extra"),
+    ],
+)
 def test_check_command_is_invalid_command_naming_the_field(game, command, field):
     engine = get_engine(game)
     with pytest.raises(InvalidCommand) as caught:
         check_command(engine.command_schemas, command)
     assert (caught.value.code, caught.value.status, caught.value.field) == (
-        "invalid_command", 400, field)
+        "invalid_command",
+        400,
+        field,
+    )
     assert f"'{field}'" in caught.value.detail
 
 
@@ -180,28 +194,37 @@ def test_option_defaults_come_from_each_games_schema():
     """Every omitted option takes the ``default`` its OPTIONS_SCHEMA declares."""
     for game in GAMES:
         engine = get_engine(game)
-        defaults = {k: p["default"] for k, p in engine.options_schema["properties"].items()
-                    if "default" in p}
+        defaults = {
+            k: p["default"]
+            for k, p in engine.options_schema["properties"].items()
+            if "default" in p
+        }
         assert defaults, game
         out = checked_options(engine.options_schema, {})
         assert out == defaults, game
     # A.I.Pokalypse: the A.I.Toma's difficulty default applies only where it plays
     apk = get_engine("aipokalypse")
-    assert apk.validate_options(1, {})["difficulty"] == \
-        apk.options_schema["properties"]["difficulty"]["default"]
+    assert (
+        apk.validate_options(1, {})["difficulty"]
+        == apk.options_schema["properties"]["difficulty"]["default"]
+    )
     assert "difficulty" not in apk.validate_options(3, {})
     dead = get_engine("dead-apocalypse")
     assert dead.validate_options(2, {}) == {
-        k: p["default"] for k, p in dead.options_schema["properties"].items()}
+        k: p["default"] for k, p in dead.options_schema["properties"].items()
+    }
 
 
-@pytest.mark.parametrize("game, options, field", [
-    ("ai-100-human", {"objectives": "best"}, "objectives"),
-    ("ai-100-human", {"turns": 9}, "turns"),
-    ("aipokalypse", {"expert": 1}, "expert"),
-    ("dead-apocalypse", {"turn_limit": 10}, "turn_limit"),
-    ("dead-apocalypse", {"no_kill_ditch": True}, "no_kill_ditch"),
-])
+@pytest.mark.parametrize(
+    "game, options, field",
+    [
+        ("ai-100-human", {"objectives": "best"}, "objectives"),
+        ("ai-100-human", {"turns": 9}, "turns"),
+        ("aipokalypse", {"expert": 1}, "expert"),
+        ("dead-apocalypse", {"turn_limit": 10}, "turn_limit"),
+        ("dead-apocalypse", {"no_kill_ditch": True}, "no_kill_ditch"),
+    ],
+)
 def test_options_the_schema_refuses_are_invalid_command_naming_the_option(game, options, field):
     with pytest.raises(InvalidCommand) as caught:
         get_engine(game).validate_options(2, options)

@@ -1,5 +1,6 @@
 """The hidden-information checker itself (tests/support/secrecy.py): what it counts as a
 card id inside free text."""
+
 from domain.games.ai_100_human.testing import SECRECY as AI_100_HUMAN
 from tests.support.leaks import Knowledge
 
@@ -22,9 +23,13 @@ def _bound_to_seat_0() -> Knowledge:
 
     from tests.support.secrecy import Secrecy
 
-    secrecy = Secrecy(card=re.compile(r"AI-\d{1,2}"), private=lambda state, seat: set(),
-                      unseen=lambda state: {}, owner=lambda event: None,
-                      bound=lambda state, seat: {"AI-5"} if seat == 0 else set())
+    secrecy = Secrecy(
+        card=re.compile(r"AI-\d{1,2}"),
+        private=lambda state, seat: set(),
+        unseen=lambda state: {},
+        owner=lambda event: None,
+        bound=lambda state, seat: {"AI-5"} if seat == 0 else set(),
+    )
     return Knowledge(engine=None, seats=3, secrecy=secrecy)
 
 
@@ -33,13 +38,22 @@ def test_the_viewers_own_seat_state_on_another_seats_sse_event_does_not_tie_an_i
     seat 1's own representation, listing the dealt AI cards; AI-5 is not shown tied to
     seat 0 (the e2e report "SSE views to seat 1: ["seat 0's AI-5"]" was the checker's)."""
     knowledge = _bound_to_seat_0()
-    event = {"version": 8, "type": "AISideChosen", "seat": 0, "data": {},
-             "seat_state": {"view": {"ai_cards_dealt": ["AI-5", "AI-2"]}, "legal_actions": None}}
+    event = {
+        "version": 8,
+        "type": "AISideChosen",
+        "seat": 0,
+        "data": {},
+        "seat_state": {"view": {"ai_cards_dealt": ["AI-5", "AI-2"]}, "legal_actions": None},
+    }
     assert knowledge.leaks([event], 1) == []
 
 
 def test_an_id_tied_to_its_seat_is_still_caught_in_the_event_and_inside_a_seat_state():
     knowledge = _bound_to_seat_0()
     assert knowledge.leaks({"seat": 0, "data": {"side": "AI-5"}}, 1) == ["seat 0's AI-5"]
-    nested = {"seat": 2, "data": {}, "seat_state": {"view": {"players": [{"seat": 0, "ai": "AI-5"}]}}}
+    nested = {
+        "seat": 2,
+        "data": {},
+        "seat_state": {"view": {"players": [{"seat": 0, "ai": "AI-5"}]}},
+    }
     assert knowledge.leaks(nested, 1) == ["seat 0's AI-5"]

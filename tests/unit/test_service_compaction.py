@@ -1,12 +1,14 @@
 """Compaction of finished matches (service/upkeep/compaction.py) on fakeredis with the test games:
 what stays in Redis, and that every read answers exactly as before the compaction."""
+
 import json
 
 import pytest
 
 from domain.engine import MatchFinished
 from service import errors
-from tests.support.reads import every_read, finish_by_hand as _finish
+from tests.support.reads import every_read
+from tests.support.reads import finish_by_hand as _finish
 from tests.support.runtime import drain
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -32,7 +34,7 @@ def test_a_finished_match_is_compacted_into_one_key_and_every_read_answers_as_be
     for key in before:
         assert after[key] == before[key], key
     assert after["verify"]["valid"] is True
-    assert service.compact(mid) is False   # once only
+    assert service.compact(mid) is False  # once only
 
 
 def test_compaction_runs_when_the_match_ends_and_idempotency_records_expire(service):
@@ -71,7 +73,7 @@ def test_fork_rematch_and_lobby_work_on_a_compacted_match(service):
     mid = created["match_id"]
     _finish(service, mid)
     assert service._record(mid).compacted
-    at = next(i for i, e in enumerate(service.log(mid)) if "command" in e)   # set-up's end
+    at = next(i for i, e in enumerate(service.log(mid)) if "command" in e)  # set-up's end
     fork = service.fork(mid, at)
     assert fork["version"] == at and service.match_view(fork["match_id"], 0)["version"] == at
     assert service.log(fork["match_id"])[-1]["data"] == service.log(mid)[at - 1]["data"]
@@ -87,8 +89,9 @@ def test_fork_rematch_and_lobby_work_on_a_compacted_match(service):
 
 
 def test_a_bot_match_played_by_jobs_is_compacted_and_exports_a_valid_log(service):
-    mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 3,
-                               {"target": 30})["match_id"]
+    mid = service.create_match("race", [{"kind": "bot", "bot": "greedy"}] * 3, {"target": 30})[
+        "match_id"
+    ]
     drain(service)
     record = service._record(mid)
     assert record.finished and record.compacted
@@ -96,8 +99,9 @@ def test_a_bot_match_played_by_jobs_is_compacted_and_exports_a_valid_log(service
     assert service.events(mid, None)["events"][-1]["version"] == record.version
 
 
-def test_a_failed_compaction_stays_pending_and_a_full_reconcile_pass_retries_it(service,
-                                                                                monkeypatch):
+def test_a_failed_compaction_stays_pending_and_a_full_reconcile_pass_retries_it(
+    service, monkeypatch
+):
     real = service.compactor.compact
     calls = []
 
@@ -112,7 +116,7 @@ def test_a_failed_compaction_stays_pending_and_a_full_reconcile_pass_retries_it(
     _finish(service, mid)
     assert not service._record(mid).compacted
     assert service.redis.sismember(service.keys.compact_pending(), mid)
-    assert service.export(mid)["events"]   # reads work uncompacted
+    assert service.export(mid)["events"]  # reads work uncompacted
     assert service.reconcile(full=True).get("compacted") == 1
     assert service._record(mid).compacted and not service.redis.exists(service.keys.events(mid))
 
@@ -124,7 +128,7 @@ def test_a_stream_that_does_not_verify_is_never_compacted(service):
     key = service.keys.events(mid)
     entries = service.redis.xrange(key)
     service.redis.delete(key)
-    for entry_id, fields in entries:   # the same stream, one event's type changed
+    for entry_id, fields in entries:  # the same stream, one event's type changed
         env = json.loads(fields["e"])
         if entry_id == "0-5":
             env["type"] += "Forged"
@@ -157,7 +161,7 @@ def test_rq_finished_and_failed_registries_lose_expired_ids_at_a_full_pass(servi
     queue = service.scheduler.queue
     finished, failed = FinishedJobRegistry(queue=queue), FailedJobRegistry(queue=queue)
     conn = queue.connection
-    conn.zadd(finished.key, {"expired-ok": 1.0, "kept-ok": 4e9})   # scores: expiry times
+    conn.zadd(finished.key, {"expired-ok": 1.0, "kept-ok": 4e9})  # scores: expiry times
     conn.zadd(failed.key, {"expired-failed": 1.0})
     service.reconcile(full=True)
     assert [m.decode() for m in conn.zrange(finished.key, 0, -1)] == ["kept-ok"]
@@ -180,7 +184,7 @@ def test_an_export_whose_match_is_compacted_between_its_reads_is_whole(service, 
         record = read_record(match_id)
         if not calls:
             calls.append(match_id)
-            service.compact(match_id)   # after this read, before the stream's
+            service.compact(match_id)  # after this read, before the stream's
         return record
 
     monkeypatch.setattr(ctx, "record", record_then_compact)

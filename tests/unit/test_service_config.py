@@ -1,4 +1,5 @@
 """Configuration from the environment (service/config.py)."""
+
 import pytest
 
 from service.config import Config
@@ -15,16 +16,31 @@ def test_defaults_are_embedded_mode():
 
 def test_rq_url_defaults_to_redis_url_and_may_be_separate():
     assert Config.from_env({"REDIS_URL": "redis://a/1"}).rq_url == "redis://a/1"
-    config = Config.from_env({"REDIS_URL": "redis://cluster/0", "RQ_REDIS_URL": "redis://rq/2",
-                              "ARENA_KEY_PREFIX": "p", "ARENA_SNAPSHOT_EVERY": "7"})
-    assert (config.redis_url, config.rq_url, config.key_prefix, config.snapshot_every) == \
-        ("redis://cluster/0", "redis://rq/2", "p", 7)
+    config = Config.from_env(
+        {
+            "REDIS_URL": "redis://cluster/0",
+            "RQ_REDIS_URL": "redis://rq/2",
+            "ARENA_KEY_PREFIX": "p",
+            "ARENA_SNAPSHOT_EVERY": "7",
+        }
+    )
+    assert (config.redis_url, config.rq_url, config.key_prefix, config.snapshot_every) == (
+        "redis://cluster/0",
+        "redis://rq/2",
+        "p",
+        7,
+    )
     assert not config.embedded
 
 
 def test_round_trip_through_environment():
-    config = Config(redis_url="redis://x/3", key_prefix="q", snapshot_every=9, reconcile_s=0.5,
-                    engines_path="m:E")
+    config = Config(
+        redis_url="redis://x/3",
+        key_prefix="q",
+        snapshot_every=9,
+        reconcile_s=0.5,
+        engines_path="m:E",
+    )
     assert Config.from_env(config.to_env()) == config
 
 
@@ -54,8 +70,13 @@ def test_match_keys_share_one_hash_tag():
 def test_bot_caps_come_from_the_environment_and_zero_means_no_cap():
     """Issue 12 item 6: server-wide caps on bot options and running bot matches per client."""
     assert Config.from_env({}).bot_caps == BotCaps(budget=512, time_budget_ms=2000, matches=4)
-    config = Config.from_env({"ARENA_MAX_BOT_BUDGET": "0", "ARENA_MAX_BOT_TIME_MS": "750",
-                              "ARENA_MAX_BOT_MATCHES_PER_CLIENT": "9"})
+    config = Config.from_env(
+        {
+            "ARENA_MAX_BOT_BUDGET": "0",
+            "ARENA_MAX_BOT_TIME_MS": "750",
+            "ARENA_MAX_BOT_MATCHES_PER_CLIENT": "9",
+        }
+    )
     assert config.bot_caps == BotCaps(budget=0, time_budget_ms=750, matches=9)
     assert config.bot_caps.option_caps() == {"time_budget_ms": 750}
     assert Config.from_env(config.to_env()).bot_caps == config.bot_caps
@@ -68,8 +89,13 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
     from service.bootstrap import build_service
 
     default = Config.from_env({})
-    assert (default.compaction, default.idempotency_ttl_s, default.archive_url,
-            default.archive_after_s, default.archive_batch) == (True, 3600.0, None, 604800.0, 100)
+    assert (
+        default.compaction,
+        default.idempotency_ttl_s,
+        default.archive_url,
+        default.archive_after_s,
+        default.archive_batch,
+    ) == (True, 3600.0, None, 604800.0, 100)
     assert build_service(default).archiver is None
     assert build_service(default)._reconciler.housekeeping.finished_max == 10000
     bounded = Config.from_env({"ARENA_FINISHED_INDEX_MAX": "25"})
@@ -78,12 +104,18 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
     assert Config.from_env({"ARENA_FINISHED_INDEX_MAX": "0"}).finished_index_max == 0
     with pytest.raises(ValueError):
         Config.from_env({"ARENA_FINISHED_INDEX_MAX": "-1"})
-    config = Config.from_env({"ARENA_COMPACTION": "0", "ARENA_IDEMPOTENCY_TTL_S": "90",
-                              "ARENA_ARCHIVE_URL": "postgresql://u@h/db",
-                              "ARENA_ARCHIVE_AFTER_S": "30", "ARENA_ARCHIVE_BATCH": "7",
-                              "ARENA_KEY_PREFIX": "st"})
+    config = Config.from_env(
+        {
+            "ARENA_COMPACTION": "0",
+            "ARENA_IDEMPOTENCY_TTL_S": "90",
+            "ARENA_ARCHIVE_URL": "postgresql://u@h/db",
+            "ARENA_ARCHIVE_AFTER_S": "30",
+            "ARENA_ARCHIVE_BATCH": "7",
+            "ARENA_KEY_PREFIX": "st",
+        }
+    )
     assert Config.from_env(config.to_env()) == config
-    service = build_service(config)   # no connection is opened before the first use
+    service = build_service(config)  # no connection is opened before the first use
     assert service.compactor.enabled is False and service.compactor.idem_ttl_s == 90
     assert (service.archiver.after_s, service.archiver.batch) == (30, 7)
     assert service.ctx.archive.url == "postgresql://u@h/db" and service.ctx.archive.prefix == "st"
@@ -96,24 +128,30 @@ def test_storage_settings_come_from_the_environment_and_reach_the_service():
 def test_a_cluster_url_names_a_redis_cluster_and_rq_needs_its_own_standalone_redis():
     import pytest as _pytest
 
-    from service.store.connections import cluster_nodes
     from service.config import Config
+    from service.store.connections import cluster_nodes
 
-    config = Config.from_env({"REDIS_URL": "redis+cluster://:s%40cret@10.0.0.1:7000,10.0.0.2",
-                              "RQ_REDIS_URL": "redis://10.0.0.9:6379/1"})
+    config = Config.from_env(
+        {
+            "REDIS_URL": "redis+cluster://:s%40cret@10.0.0.1:7000,10.0.0.2",
+            "RQ_REDIS_URL": "redis://10.0.0.9:6379/1",
+        }
+    )
     assert config.redis_cluster and config.rq_url == "redis://10.0.0.9:6379/1"
     nodes, options = cluster_nodes(config.redis_url)
     assert [(n.host, n.port) for n in nodes] == [("10.0.0.1", 7000), ("10.0.0.2", 6379)]
     assert options == {"username": None, "password": "s@cret", "ssl": False}
     assert cluster_nodes("rediss+cluster://h:1")[1]["ssl"] is True
-    assert Config.from_env({"REDIS_URL": "redis://h:1", "ARENA_REDIS_CLUSTER": "1",
-                            "RQ_REDIS_URL": "redis://q"}).redis_cluster
+    assert Config.from_env(
+        {"REDIS_URL": "redis://h:1", "ARENA_REDIS_CLUSTER": "1", "RQ_REDIS_URL": "redis://q"}
+    ).redis_cluster
     assert not Config.from_env({"REDIS_URL": "redis://h:1"}).redis_cluster
     with _pytest.raises(ValueError, match="RQ_REDIS_URL"):
         _ = Config.from_env({"REDIS_URL": "redis+cluster://h:1"}).rq_url
     with _pytest.raises(ValueError, match="standalone"):
-        _ = Config.from_env({"REDIS_URL": "redis+cluster://h:1",
-                             "RQ_REDIS_URL": "redis+cluster://h:2"}).rq_url
+        _ = Config.from_env(
+            {"REDIS_URL": "redis+cluster://h:1", "RQ_REDIS_URL": "redis+cluster://h:2"}
+        ).rq_url
     with _pytest.raises(ValueError):
         cluster_nodes("redis+cluster://")
     round_trip = Config.from_env({**config.to_env(), "ARENA_REDIS_WAIT_REPLICAS": "1"})
@@ -133,7 +171,8 @@ def test_a_worker_waits_for_an_unreachable_cluster_and_an_api_process_does_not(m
             attempts.append(1)
             if len(attempts) < 3:
                 raise _redis.exceptions.RedisClusterException(
-                    "Redis Cluster cannot be connected. Please provide at least one reachable node")
+                    "Redis Cluster cannot be connected. Please provide at least one reachable node"
+                )
 
     monkeypatch.setattr(connections, "RedisCluster", Flaky)
     monkeypatch.setattr(connections.time, "sleep", lambda _s: None)

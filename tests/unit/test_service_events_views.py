@@ -4,6 +4,7 @@ view on the fold right after its own event, not a later one.
 A.I.Pokalypse's seat view hands out pieces of the fold (a seat's ``current`` battle card)
 that the fold of the page's later events changed in place before the page was sent: about
 one ``seat_state`` in eight showed the battle cards of a later placement (probe finding)."""
+
 from __future__ import annotations
 
 import random
@@ -12,9 +13,9 @@ import fakeredis
 import pytest
 
 from domain.games import registry
-from tests.support.game_settings import games, settings
-from service.store.keys import Keys
 from service.match_service import MatchService
+from service.store.keys import Keys
+from tests.support.game_settings import games, settings
 
 #: (game, seats, options): each game's first view set-up (its own ``testing.py``)
 SETUPS = [(game, *settings(game).view_setups[0]) for game in games()]
@@ -22,8 +23,13 @@ SETUPS = [(game, *settings(game).view_setups[0]) for game in games()]
 
 @pytest.fixture
 def svc(key_prefix):
-    return MatchService(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True),
-                        Keys(key_prefix), None, registry(), blocking_reads=False)
+    return MatchService(
+        fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True),
+        Keys(key_prefix),
+        None,
+        registry(),
+        blocking_reads=False,
+    )
 
 
 def _play_to_the_end(svc, mid: str, seats: int, rng: random.Random) -> None:
@@ -40,8 +46,9 @@ def _play_to_the_end(svc, mid: str, seats: int, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("game,seats,options", SETUPS, ids=[s[0] for s in SETUPS])
 def test_every_seat_state_is_the_view_right_after_its_event(svc, game, seats, options):
-    mid = svc.create_match(game, [{"kind": "human"} for _ in range(seats)],
-                           options=options)["match_id"]
+    mid = svc.create_match(game, [{"kind": "human"} for _ in range(seats)], options=options)[
+        "match_id"
+    ]
     _play_to_the_end(svc, mid, seats, random.Random(3))
     for viewer in range(seats):
         page = svc.events(mid, viewer, after=0, limit=1000, views=True)
@@ -64,5 +71,8 @@ def test_a_long_poll_past_the_end_of_a_finished_match_answers_at_once(svc, monke
         raise AssertionError("waited on a finished match")
 
     monkeypatch.setattr(svc.ctx.stores.events, "wait_after", no_wait)
-    assert svc.events(mid, 0, after=last, wait_s=30) == {"game": svc.match_view(mid, None)["game"],
-                                                         "version": last, "events": []}
+    assert svc.events(mid, 0, after=last, wait_s=30) == {
+        "game": svc.match_view(mid, None)["game"],
+        "version": last,
+        "events": [],
+    }

@@ -2,12 +2,13 @@
 full reconcile passes keep the newest ``finished_index_max`` finished matches in the lobby's
 finished list and in ``P:compacted`` (service/upkeep/housekeeping.py), while every trimmed match
 stays readable by id."""
+
 import fakeredis
 import pytest
 
 from service import bootstrap
-from service.store.keys import Keys
 from service.match_service import MatchService
+from service.store.keys import Keys
 from tests.support.games import ENGINES
 from tests.support.reads import finish_by_hand
 
@@ -15,9 +16,16 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
 def _service(server, prefix: str, shards: int, keep: int) -> MatchService:
-    svc = MatchService(fakeredis.FakeRedis(server=server, decode_responses=True), Keys(prefix),
-                       None, ENGINES, snapshot_every=5, blocking_reads=False,
-                       index_shards=shards, finished_index_max=keep)
+    svc = MatchService(
+        fakeredis.FakeRedis(server=server, decode_responses=True),
+        Keys(prefix),
+        None,
+        ENGINES,
+        snapshot_every=5,
+        blocking_reads=False,
+        index_shards=shards,
+        finished_index_max=keep,
+    )
     bootstrap.install(svc)
     return svc
 
@@ -51,13 +59,13 @@ def test_the_lobby_keeps_the_newest_finished_matches_and_the_trimmed_ones_stay_r
     svc = bounded
     ids = _finished(svc, 5)
     running = svc.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
-    assert set(_listed(svc, status="finished")) == set(ids)   # trimmed only by full passes
+    assert set(_listed(svc, status="finished")) == set(ids)  # trimmed only by full passes
     before = {mid: (svc.export(mid), svc.match_view(mid, 0)) for mid in ids}
 
     summary = svc.reconcile(full=True)
 
     assert summary.get("unlisted") == 2
-    assert svc.reconcile(full=True).get("unlisted") is None   # idempotent
+    assert svc.reconcile(full=True).get("unlisted") is None  # idempotent
     newest = list(reversed(ids))[:3]
     assert _listed(svc, status="finished") == newest
     assert _listed(svc, status="finished", game="high-card") == newest
@@ -66,7 +74,7 @@ def test_the_lobby_keeps_the_newest_finished_matches_and_the_trimmed_ones_stay_r
     keys = svc.keys
     assert svc.redis.zcard(keys.compacted()) == 3
     assert set(svc.redis.zrange(keys.compacted(), 0, -1)) == set(newest)
-    for mid in ids[:2]:   # no longer listed, every read by id answers as before
+    for mid in ids[:2]:  # no longer listed, every read by id answers as before
         svc.folds.clear()
         assert svc.export(mid) == before[mid][0]
         assert svc.match_view(mid, 0) == before[mid][1]
@@ -78,7 +86,8 @@ def test_the_lobby_keeps_the_newest_finished_matches_and_the_trimmed_ones_stay_r
 
 
 def test_each_shard_keeps_its_share_and_every_bucket_of_a_trimmed_match_lets_it_go(
-        fake_redis_server, key_prefix):
+    fake_redis_server, key_prefix
+):
     svc = _service(fake_redis_server, key_prefix, shards=4, keep=4)
     try:
         ids = _finished(svc, 12)
@@ -87,7 +96,7 @@ def test_each_shard_keeps_its_share_and_every_bucket_of_a_trimmed_match_lets_it_
         for shard in range(4):
             finished = svc.redis.zrange(keys.lobby(shard, "finished"), 0, -1)
             mine = [m for m in ids if index.shard(m) == shard]
-            assert finished == mine[-1:], shard   # ceil(4 / 4) = 1 newest per shard
+            assert finished == mine[-1:], shard  # ceil(4 / 4) = 1 newest per shard
             for name in ("all", "finished"):
                 assert svc.redis.zrange(keys.lobby(shard, name, "high-card"), 0, -1) == finished
             assert svc.redis.zrange(keys.lobby(shard, "all"), 0, -1) == finished
@@ -104,7 +113,7 @@ def test_no_bound_without_a_setting_and_none_with_an_archive(fake_redis_server, 
         assert svc.redis.zcard(svc.keys.compacted()) == 3
         svc._reconciler.housekeeping.finished_max = 1
         svc._reconciler.housekeeping.archiver = _NoMove()
-        svc.reconcile(full=True)   # the archive mover bounds them instead
+        svc.reconcile(full=True)  # the archive mover bounds them instead
         assert set(_listed(svc, status="finished")) == set(ids)
         assert svc.redis.zcard(svc.keys.compacted()) == 3
     finally:

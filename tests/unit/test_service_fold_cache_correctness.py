@@ -1,5 +1,6 @@
 """The fold cache is only a cache: on fakeredis, two MatchService instances (two API
 processes) share one store; every answer must equal a cache-less instance's answer."""
+
 import random
 
 import fakeredis
@@ -18,16 +19,26 @@ HUMANS3 = [{"kind": "human"}] * 3
 def instance(service, fake_redis_server):
     """``instance(engines=ENGINES, fold_cache_size=1024)``: another process's service (own
     connection and caches) on the same fake Redis server and key prefix."""
+
     def make(engines=ENGINES, fold_cache_size=1024):
-        return MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
-                            service.keys, None, engines, snapshot_every=5, blocking_reads=False,
-                            fold_cache_size=fold_cache_size)
+        return MatchService(
+            fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+            service.keys,
+            None,
+            engines,
+            snapshot_every=5,
+            blocking_reads=False,
+            fold_cache_size=fold_cache_size,
+        )
+
     return make
 
 
 def _answers(svc, mid, seats=3):
-    return ([svc.match_view(mid, s) for s in [*range(seats), None]],
-            [svc.legal_actions(mid, s) for s in range(seats)])
+    return (
+        [svc.match_view(mid, s) for s in [*range(seats), None]],
+        [svc.legal_actions(mid, s) for s in range(seats)],
+    )
 
 
 def _turn(svc, mid):
@@ -40,11 +51,11 @@ def test_an_instance_sees_appends_made_by_another_one(service, instance):
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     for _ in range(4):
         service.act(mid, _turn(service, mid), {"type": "add", "amount": 1})
-    assert _answers(other, mid) == _answers(fresh, mid)      # other caches version 5
+    assert _answers(other, mid) == _answers(fresh, mid)  # other caches version 5
     for _ in range(3):
         other.act(mid, _turn(other, mid), {"type": "add", "amount": 2})
     assert service.match_view(mid, None)["view"]["total"] == 4 + 6
-    assert _answers(service, mid) == _answers(fresh, mid)    # folded the 3-event tail
+    assert _answers(service, mid) == _answers(fresh, mid)  # folded the 3-event tail
     # acting on a stale cache continues from the real head, with gap-free versions
     got = service.act(mid, _turn(fresh, mid), {"type": "add", "amount": 3})
     assert got["version"] == 9 and got["events"][0]["data"] == {"amount": 3, "total": 13}
@@ -58,7 +69,7 @@ def test_a_rewritten_stream_is_detected_by_the_hash_link(service, instance):
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     for _ in range(3):
         service.act(mid, _turn(service, mid), {"type": "add", "amount": 1})
-    assert service.match_view(mid, None)["view"]["total"] == 3    # cached at version 4
+    assert service.match_view(mid, None)["view"]["total"] == 3  # cached at version 4
     # roll back to version 2 (versions 3-4 lost), then other facts up to version 5
     _roll_back(service, mid, 2)
     writer = instance(fold_cache_size=0)
@@ -70,7 +81,7 @@ def test_a_rewritten_stream_is_detected_by_the_hash_link(service, instance):
     # the same version as the cached one, other content: still detected
     mid2 = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     service.act(mid2, _turn(service, mid2), {"type": "add", "amount": 1})
-    assert service.match_view(mid2, None)["view"]["total"] == 1   # cached at version 2
+    assert service.match_view(mid2, None)["view"]["total"] == 1  # cached at version 2
     _roll_back(service, mid2, 1)
     writer.act(mid2, _turn(writer, mid2), {"type": "add", "amount": 2})
     assert service.match_view(mid2, None)["view"]["total"] == 2
@@ -83,8 +94,9 @@ def _roll_back(service, mid, version):
     service.redis.delete(service.keys.events(mid))
     for env in kept:
         service.redis.xadd(service.keys.events(mid), {"e": dumps(env)}, id=f"0-{env['version']}")
-    service.redis.hset(service.keys.meta(mid), mapping={"version": version,
-                                                         "head_hash": kept[-1]["hash"]})
+    service.redis.hset(
+        service.keys.meta(mid), mapping={"version": version, "head_hash": kept[-1]["hash"]}
+    )
 
 
 class _CorruptingRace(Race):
@@ -120,12 +132,12 @@ def test_a_lost_append_race_does_not_leave_its_state_in_the_cache(service, insta
 
     def append_after_a_rival(match_id, expected, envelopes, *args, **kwargs):
         if not raced:
-            raced.append(True)   # another process appends first
+            raced.append(True)  # another process appends first
             instance(fold_cache_size=0).act(mid, turn, {"type": "add", "amount": 3})
         return original(match_id, expected, envelopes, *args, **kwargs)
 
     monkeypatch.setattr(service.store, "append", append_after_a_rival)
-    with pytest.raises(NotYourTurn):       # re-decided on the new state: no longer its turn
+    with pytest.raises(NotYourTurn):  # re-decided on the new state: no longer its turn
         service.act(mid, turn, {"type": "add", "amount": 1})
     monkeypatch.setattr(service.store, "append", original)
     assert _answers(service, mid) == _answers(fresh, mid)
@@ -158,8 +170,10 @@ def test_idempotent_repeat_is_answered_from_the_record_by_any_instance(service, 
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     turn = _turn(service, mid)
     first = service.act(mid, turn, {"type": "add", "amount": 2}, idempotency_key="k")
-    assert other.act(mid, turn, {"type": "add", "amount": 2}, idempotency_key="k") == \
-        {**first, "replayed": True}
+    assert other.act(mid, turn, {"type": "add", "amount": 2}, idempotency_key="k") == {
+        **first,
+        "replayed": True,
+    }
     with pytest.raises(errors.IdempotencyKeyReused):
         other.act(mid, turn, {"type": "add", "amount": 1}, idempotency_key="k")
     assert service.match_view(mid, None)["version"] == 2
@@ -186,7 +200,7 @@ def test_tokens_of_seats_joined_after_caching_are_accepted(service, instance):
     other = instance()
     created = service.create_match("race", [{"kind": "human"}, {"kind": "open"}], {})
     mid, token0 = created["match_id"], created["seats"][0]["token"]
-    assert other.authenticate(mid, token0) == 0          # caches seat 0's digest only
+    assert other.authenticate(mid, token0) == 0  # caches seat 0's digest only
     joined = service.join(mid, 1)
     assert other.authenticate(mid, joined["token"]) == 1  # a miss re-reads the store
     with pytest.raises(errors.InvalidToken):
@@ -235,7 +249,7 @@ def test_request_reads_are_explicit_and_shared_by_nothing_else(service, instance
     original = other.store.head
     other.store.head = lambda *a, **k: reads.append(a) or original(*a, **k)
     assert other.match_view(mid, 0)["version"] == 2 and len(reads) == 1
-    assert request.reads.fresh is not None   # untouched by the other call
+    assert request.reads.fresh is not None  # untouched by the other call
 
 
 def test_bot_rng_is_the_one_the_service_and_the_cli_share():
@@ -243,8 +257,14 @@ def test_bot_rng_is_the_one_the_service_and_the_cli_share():
 
     seed = bytes(range(32))
     assert cli.bot_match.bot_rng is bot_rng
-    expected = random.Random(int.from_bytes(__import__("hashlib").sha256(
-        sha256_hex(seed + b":bot:2").encode() + (17).to_bytes(8, "big")).digest(), "big"))
+    expected = random.Random(
+        int.from_bytes(
+            __import__("hashlib")
+            .sha256(sha256_hex(seed + b":bot:2").encode() + (17).to_bytes(8, "big"))
+            .digest(),
+            "big",
+        )
+    )
     assert bot_rng(seed, 17, 2).random() == expected.random()
     assert bot_rng(seed, 17, 2).random() != bot_rng(seed, 17, 1).random()
 
@@ -252,19 +272,19 @@ def test_bot_rng_is_the_one_the_service_and_the_cli_share():
 def test_storage_json_round_trips_plain_values():
     value = {"a": [1, 2.5, None, True], "b": {"c": "é\n"}, 3: (4, 5)}
     assert loads(dumps(value)) == {"a": [1, 2.5, None, True], "b": {"c": "é\n"}, "3": [4, 5]}
-    assert loads(dumps({"big": 2 ** 70})) == {"big": 2 ** 70}      # beyond orjson's 64 bits
+    assert loads(dumps({"big": 2**70})) == {"big": 2**70}  # beyond orjson's 64 bits
     with pytest.raises(TypeError):
         dumps({"s": {1, 2}})
 
 
 def test_act_on_a_current_fold_skips_the_store_read(service, monkeypatch):
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
-    turn = _turn(service, mid)                      # caches the fold at version 1
+    turn = _turn(service, mid)  # caches the fold at version 1
     reads = []
     original = service.ctx.head
     monkeypatch.setattr(service.ctx, "head", lambda *a, **k: reads.append(a) or original(*a, **k))
     got = service.act(mid, turn, {"type": "add", "amount": 2}, expected_version=1)
-    assert got["version"] == 2 and reads == []      # decided on the cached fold
+    assert got["version"] == 2 and reads == []  # decided on the cached fold
     assert service.log(mid)[-1]["prev_hash"] == service.log(mid)[0]["hash"]
 
 
@@ -272,7 +292,7 @@ def test_a_rule_error_is_never_answered_from_an_unverified_fold(service, instanc
     """The cached fold says "not your turn" but another process moved the turn on."""
     other = instance()
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
-    first = _turn(service, mid)                     # service caches version 1
+    first = _turn(service, mid)  # service caches version 1
     other.act(mid, first, {"type": "add", "amount": 1})
     second = (first + 1) % 3
     got = service.act(mid, second, {"type": "add", "amount": 2})
@@ -286,7 +306,7 @@ def test_a_stale_fold_loses_the_append_and_the_command_is_redecided(service, ins
     fresh = instance(fold_cache_size=0)
     mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
     turn = _turn(service, mid)
-    service.legal_actions(mid, turn)                # cached at version 1
+    service.legal_actions(mid, turn)  # cached at version 1
     other.act(mid, turn, {"type": "add", "amount": 1})
     other.act(mid, (turn + 1) % 3, {"type": "add", "amount": 1})
     other.act(mid, (turn + 2) % 3, {"type": "add", "amount": 1})
@@ -296,23 +316,28 @@ def test_a_stale_fold_loses_the_append_and_the_command_is_redecided(service, ins
     assert got["version"] == 5 and got["events"][0]["data"] == {"amount": 3, "total": 6}
     assert "arena_append_conflicts_total 1" in service.metrics()
     assert _answers(service, mid) == _answers(fresh, mid)
-    with pytest.raises(errors.VersionConflict):     # a stale expected_version is still refused
+    with pytest.raises(errors.VersionConflict):  # a stale expected_version is still refused
         service.act(mid, (turn + 1) % 3, {"type": "add", "amount": 1}, expected_version=4)
 
 
 def test_append_refuses_a_batch_that_does_not_continue_the_stored_head(service):
+    from domain.engine import Event
     from service.log.codec import genesis_hash
     from service.log.envelopes import build_envelopes
-    from domain.engine import Event
 
     store = service.store
     first = build_envelopes([Event("A", {})], 1, genesis_hash("m"), "setup")
     assert store.append("m", 0, first, {"head_hash": first[-1]["hash"]}).status == "ok"
     forked = build_envelopes([Event("B", {})], 2, "f" * 64, "player")
-    outcome = store.append("m", 1, forked, {"head_hash": forked[-1]["hash"]},
-                           expected_head="f" * 64)
+    outcome = store.append(
+        "m", 1, forked, {"head_hash": forked[-1]["hash"]}, expected_head="f" * 64
+    )
     assert (outcome.status, outcome.version) == ("conflict", 1)
     linked = build_envelopes([Event("B", {})], 2, first[-1]["hash"], "player")
-    assert store.append("m", 1, linked, {"head_hash": linked[-1]["hash"]},
-                        expected_head=first[-1]["hash"]).status == "ok"
+    assert (
+        store.append(
+            "m", 1, linked, {"head_hash": linked[-1]["hash"]}, expected_head=first[-1]["hash"]
+        ).status
+        == "ok"
+    )
     assert [e["type"] for e in store.read("m")] == ["A", "B"]

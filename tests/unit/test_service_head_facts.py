@@ -2,6 +2,7 @@
 fields, the book-keeping after the append and the seat's representation share one
 :func:`service.usecases.context.head_facts`, on both paths of ``act`` (the verified one, and the
 fast one on this process's cached fold) and at creation."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,6 +26,7 @@ def calls(monkeypatch):
             if not inside[0]:
                 counts[name] += 1
             return original(*args, **kwargs)
+
         monkeypatch.setattr(HIGH_CARD, name, wrapper)
 
     def nested(name):
@@ -36,6 +38,7 @@ def calls(monkeypatch):
                 return original(*args, **kwargs)
             finally:
                 inside[0] -= 1
+
         monkeypatch.setattr(HIGH_CARD, name, wrapper)
 
     counted("pending")
@@ -54,13 +57,13 @@ def test_one_pending_per_append_on_both_act_paths_and_at_creation(service, calls
     assert calls["pending"] == 1
     card = service.legal_actions(mid, 1)["actions"][0]
     _reset(calls)
-    service.act(mid, 1, card)            # the fold of this process, read by legal_actions
+    service.act(mid, 1, card)  # the fold of this process, read by legal_actions
     assert calls["pending"] == 1
-    assert calls["result"] == 2          # "is it finished?" before deciding, then the head's
+    assert calls["result"] == 2  # "is it finished?" before deciding, then the head's
     card = service.legal_actions(mid, 0)["actions"][0]
     service.folds.clear()
     _reset(calls)
-    service.act(mid, 0, card)            # verified path: the fold is read from the store
+    service.act(mid, 0, card)  # verified path: the fold is read from the store
     assert calls["pending"] == 1 and calls["result"] == 2
 
 

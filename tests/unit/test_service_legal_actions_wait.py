@@ -6,6 +6,7 @@ The other seats' moves are made from inside the store's ``wait_after`` (each cal
 plays the next scripted move, then waits for real), so the order of events is fixed and
 nothing depends on timing.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -60,11 +61,12 @@ def test_a_seat_with_something_to_do_is_answered_without_waiting(service, monkey
     assert got["actions"] and calls == []
 
 
-def test_a_finished_match_answers_at_once_and_an_expired_wait_answers_no_actions(service,
-                                                                                 monkeypatch):
+def test_a_finished_match_answers_at_once_and_an_expired_wait_answers_no_actions(
+    service, monkeypatch
+):
     mid, me = _race_after_first_move(service)
     calls = _scripted_waits(service, monkeypatch, [])
-    expired = service.legal_actions(mid, me, wait_s=0.05)       # nobody moves: the wait ends
+    expired = service.legal_actions(mid, me, wait_s=0.05)  # nobody moves: the wait ends
     assert expired["actions"] == [] and calls == [expired["version"]]
     done = service.create_match("high-card", [{"kind": "human"}] * 2, {"rounds": 1})["match_id"]
     for seat in (0, 1):

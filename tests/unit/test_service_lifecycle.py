@@ -1,10 +1,11 @@
 """Lobby, unlisted/spectators, resign, abandonment, rematch and the verifiable roster at
 the service level (the installed games on a private fakeredis, no worker: bot turns run
 through :func:`tests.support.runtime.drain` where needed)."""
+
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import fakeredis
 import pytest
@@ -13,8 +14,8 @@ from domain.games import registry
 from service import errors
 from service.log.codec import genesis_hash
 from service.log.envelopes import rechain
-from service.store.keys import Keys
 from service.match_service import MatchService
+from service.store.keys import Keys
 
 GAME = "ai-100-human"
 
@@ -23,7 +24,7 @@ class Clock:
     """A controlled clock (abandonment is measured on it; no sleeps)."""
 
     def __init__(self):
-        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
 
     def __call__(self):
         return self.now
@@ -37,9 +38,16 @@ def clock():
 @pytest.fixture
 def svc(key_prefix, clock):
     server = fakeredis.FakeServer()
-    return MatchService(fakeredis.FakeRedis(server=server, decode_responses=True),
-                        Keys(key_prefix), None, registry(), blocking_reads=False, clock=clock,
-                        index_shards=4, abandon_after_s=3600)
+    return MatchService(
+        fakeredis.FakeRedis(server=server, decode_responses=True),
+        Keys(key_prefix),
+        None,
+        registry(),
+        blocking_reads=False,
+        clock=clock,
+        index_shards=4,
+        abandon_after_s=3600,
+    )
 
 
 def humans(n, **extra):
@@ -68,8 +76,9 @@ def test_lobby_lists_newest_first_with_filters_and_a_cursor_over_every_shard(svc
     opened = svc.list_matches(status="open")["items"]
     assert [i["match_id"] for i in opened] == [m for k, m in enumerate(made) if k % 2][::-1]
     assert all(i["open_seats"] == [1] for i in opened)
-    assert [i["match_id"] for i in svc.list_matches(open_seat=True)["items"]] == \
-        [i["match_id"] for i in opened]
+    assert [i["match_id"] for i in svc.list_matches(open_seat=True)["items"]] == [
+        i["match_id"] for i in opened
+    ]
     running = svc.list_matches(status="running")["items"]
     assert {i["match_id"] for i in running} == {m for k, m in enumerate(made) if k % 2 == 0}
     assert svc.list_matches(game="aipokalypse")["items"] == []
@@ -78,10 +87,21 @@ def test_lobby_lists_newest_first_with_filters_and_a_cursor_over_every_shard(svc
 def test_a_lobby_item_holds_only_public_facts_and_moves_with_joins_and_the_end(svc):
     mid = svc.create_match(GAME, [{"kind": "human", "name": "ann"}, {"kind": "open"}])["match_id"]
     item = svc.list_matches()["items"][0]
-    assert set(item) == {"match_id", "game", "status", "seats", "open_seats", "version",
-                         "created_at", "spectators"}
-    assert item["status"] == "open" and item["seats"][0] == {"seat": 0, "kind": "human",
-                                                             "name": "ann"}
+    assert set(item) == {
+        "match_id",
+        "game",
+        "status",
+        "seats",
+        "open_seats",
+        "version",
+        "created_at",
+        "spectators",
+    }
+    assert item["status"] == "open" and item["seats"][0] == {
+        "seat": 0,
+        "kind": "human",
+        "name": "ann",
+    }
     joined = svc.join(mid, 1, "bob")
     assert svc.list_matches(status="open")["items"] == []
     assert svc.list_matches(status="running")["items"][0]["seats"][1]["name"] == "bob"
@@ -100,8 +120,11 @@ def test_a_cursor_the_lobby_did_not_give_is_a_400(svc):
 def test_spectators_false_makes_tokenless_reads_403_while_running_and_public_after(svc):
     created = svc.create_match(GAME, humans(2), spectators=False)
     mid = created["match_id"]
-    for read in (lambda: svc.match_view(mid, None), lambda: svc.events(mid, None),
-                 lambda: svc.state_at(mid, None, 1)):
+    for read in (
+        lambda: svc.match_view(mid, None),
+        lambda: svc.events(mid, None),
+        lambda: svc.state_at(mid, None, 1),
+    ):
         with pytest.raises(errors.SpectatorsDisabled):
             read()
     assert svc.match_view(mid, 0)["spectators"] is False
@@ -121,9 +144,13 @@ def test_a_resigned_seat_cannot_act_nor_resign_again_and_a_finished_match_refuse
     assert answer["events"][0]["cause"] == "player"
     view = svc.match_view(mid, 1)
     assert view["resigned"] == [0] and view["status"] == "running"
-    assert svc.legal_actions(mid, 0) == {"game": view["game"], "version": view["version"],
-                                         "status": "running", "actions": [],
-                                         "decision_id": None}
+    assert svc.legal_actions(mid, 0) == {
+        "game": view["game"],
+        "version": view["version"],
+        "status": "running",
+        "actions": [],
+        "decision_id": None,
+    }
     # the Prefer: return=representation answer and the SSE seat_state say the same
     assert svc.representation(mid, 0)["legal_actions"] == svc.legal_actions(mid, 0)
     last = svc.events(mid, 0, views=True)["events"][-1]
@@ -144,7 +171,7 @@ def test_a_match_no_human_acted_in_for_abandon_after_s_ends_abandoned(svc, clock
     mid = svc.create_match(GAME, humans(2))["match_id"]
     fresh = svc.create_match(GAME, humans(2))["match_id"]
     clock.now += timedelta(seconds=3000)
-    svc.act(fresh, 0, svc.legal_actions(fresh, 0)["actions"][0])   # a human acts in one
+    svc.act(fresh, 0, svc.legal_actions(fresh, 0)["actions"][0])  # a human acts in one
     clock.now += timedelta(seconds=601)
     assert svc.reconcile(full=True)["abandoned"] == 1
     view = svc.match_view(mid, None)
@@ -159,11 +186,17 @@ def test_a_match_no_human_acted_in_for_abandon_after_s_ends_abandoned(svc, clock
 
 # ---------------------------------------------------------------- rematch
 def test_rematch_same_roster_fresh_seed_one_token_per_seat(svc):
-    created = svc.create_match(GAME, [{"kind": "human", "name": "ann"},
-                                      {"kind": "bot", "bot": "expert",
-                                       "bot_options": {"budget": 8}},
-                                      {"kind": "open"}, {"kind": "human", "name": "cy"}],
-                               {"objectives": "starter"}, turn_timeout_s=30)
+    created = svc.create_match(
+        GAME,
+        [
+            {"kind": "human", "name": "ann"},
+            {"kind": "bot", "bot": "expert", "bot_options": {"budget": 8}},
+            {"kind": "open"},
+            {"kind": "human", "name": "cy"},
+        ],
+        {"objectives": "starter"},
+        turn_timeout_s=30,
+    )
     mid = created["match_id"]
     with pytest.raises(errors.MatchRunning):
         svc.rematch(mid, 0)
@@ -186,11 +219,12 @@ def test_rematch_same_roster_fresh_seed_one_token_per_seat(svc):
     new = svc.match_view(first["match_id"], None)
     assert new["seed_commitment"] != original["seed_commitment"]
     assert new["turn_timeout_s"] == 30
-    assert new["seats"] == [{"seat": 0, "kind": "human", "name": "ann"},
-                            {"seat": 1, "kind": "bot", "bot": "expert",
-                             "bot_options": {"budget": 8}},
-                            {"seat": 2, "kind": "human", "name": "bob"},
-                            {"seat": 3, "kind": "human", "name": "cy"}]
+    assert new["seats"] == [
+        {"seat": 0, "kind": "human", "name": "ann"},
+        {"seat": 1, "kind": "bot", "bot": "expert", "bot_options": {"budget": 8}},
+        {"seat": 2, "kind": "human", "name": "bob"},
+        {"seat": 3, "kind": "human", "name": "cy"},
+    ]
     assert svc.authenticate(first["match_id"], joined["token"]) == 2
     assert svc.authenticate(first["match_id"], again["token"]) == 3
     assert svc.match_view(mid, None)["rematch"] == first["match_id"]
@@ -202,8 +236,8 @@ def test_the_call_that_stores_a_rematch_named_by_another_request_is_its_creator(
     B answers ``created`` (201 over HTTP) and A, storing too late, ``created: False``
     (200). Exactly one of the two calls is the creator (found flaky over HTTP: both 200)."""
     mid = svc.create_match(GAME, humans(2))["match_id"]
-    svc.resign(mid, 0)   # the other seat wins: finished
-    svc.store.claim_meta_field(mid, "rematch", "named0by0request0a")   # A named it, stalled
+    svc.resign(mid, 0)  # the other seat wins: finished
+    svc.store.claim_meta_field(mid, "rematch", "named0by0request0a")  # A named it, stalled
     b = svc.rematch(mid, 1)
     assert b["match_id"] == "named0by0request0a" and b["created"] is True
     a = svc.rematch(mid, 0)
@@ -213,8 +247,11 @@ def test_the_call_that_stores_a_rematch_named_by_another_request_is_its_creator(
 # ---------------------------------------------------------------- verifiable roster
 @pytest.fixture
 def finished_log(svc):
-    mid = svc.create_match(GAME, [{"kind": "human", "name": "ann"}, {"kind": "open"},
-                                  {"kind": "bot", "bot": "greedy"}], turn_timeout_s=60)["match_id"]
+    mid = svc.create_match(
+        GAME,
+        [{"kind": "human", "name": "ann"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
+        turn_timeout_s=60,
+    )["match_id"]
     svc.join(mid, 1, "bob")
     svc.resign(mid, 0)
     svc.resign(mid, 1)
@@ -248,7 +285,8 @@ def test_editing_the_roster_of_an_export_fails_verification(svc, finished_log, e
 
 
 def test_editing_the_roster_inside_the_chain_breaks_the_chain_or_the_rules_version(
-        svc, finished_log):
+    svc, finished_log
+):
     log = copy.deepcopy(finished_log)
     log["events"][0]["roster"]["seats"][2]["bot"] = "expert"
     assert svc.verify(log)["valid"] is False
@@ -303,14 +341,18 @@ def test_a_fork_keeps_the_seat_names_it_had_at_its_version(svc, finished_log):
     assert [s["kind"] for s in view["seats"]] == ["human", "open", "bot"]
     before = svc.fork(mid, join_version - 1)
     assert [s.get("name") for s in before["seats"]] == ["ann", None, None]
-    svc.join(after["match_id"], 1, "cy")   # a new claim names the seat anew
-    assert [s.get("name") for s in svc.match_view(after["match_id"], None)["seats"]] == \
-        ["ann", "cy", None]
+    svc.join(after["match_id"], 1, "cy")  # a new claim names the seat anew
+    assert [s.get("name") for s in svc.match_view(after["match_id"], None)["seats"]] == [
+        "ann",
+        "cy",
+        None,
+    ]
     svc.resign(after["match_id"], 0)
     svc.resign(after["match_id"], 1)
     exported = svc.export(after["match_id"])
     assert [s.get("name") for s in exported["seats"]] == ["ann", "cy", None]
     assert svc.verify(exported)["valid"] is True
-    given = svc.fork(mid, join_version, [{"kind": "human"}, {"kind": "open"},
-                                         {"kind": "bot", "bot": "greedy"}])
-    assert [s.get("name") for s in given["seats"]] == [None, None, None]   # as given
+    given = svc.fork(
+        mid, join_version, [{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"}]
+    )
+    assert [s.get("name") for s in given["seats"]] == [None, None, None]  # as given

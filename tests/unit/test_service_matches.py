@@ -1,4 +1,5 @@
 """MatchService use cases on fakeredis with the test games (tests/support/games.py)."""
+
 import json
 import threading
 
@@ -112,7 +113,11 @@ def test_stale_expected_version_raises_conflict_with_current_version(service):
     service.act(mid, turn, {"type": "add", "amount": 1}, expected_version=1)
     with pytest.raises(errors.VersionConflict) as exc:
         service.act(mid, 1 - turn, {"type": "add", "amount": 1}, expected_version=1)
-    assert (exc.value.status, exc.value.code, exc.value.extra) == (409, "version_conflict", {"current_version": 2})
+    assert (exc.value.status, exc.value.code, exc.value.extra) == (
+        409,
+        "version_conflict",
+        {"current_version": 2},
+    )
     assert 'arena_actions_rejected_total{code="version_conflict"} 1' in service.metrics()
 
 
@@ -132,7 +137,13 @@ def test_lost_race_without_expected_version_is_redecided(service, monkeypatch):
     answer = _play(service, mid, 0)
     log = service.log(mid)
     assert [e["version"] for e in log] == list(range(1, len(log) + 1))
-    assert [e["type"] for e in log[4:]] == ["CardPlayed", "CardPlayed", "RoundRevealed", "HandDealt", "HandDealt"]
+    assert [e["type"] for e in log[4:]] == [
+        "CardPlayed",
+        "CardPlayed",
+        "RoundRevealed",
+        "HandDealt",
+        "HandDealt",
+    ]
     assert answer["version"] == 9 and "append_conflicts_total 1" in service.metrics()
 
 
@@ -165,12 +176,16 @@ def test_hidden_information_never_reaches_another_seat(service):
         view = service.match_view(mid, viewer)["view"]
         events = service.events(mid, viewer)["events"]
         blob = json.dumps([view, events])
-        assert "\"order\"" not in blob and "\"command\"" not in blob
+        assert '"order"' not in blob and '"command"' not in blob
         assert all(e["data"] == {} for e in events if e["type"] == "CardPlayed" and e["seat"] == 0)
-        assert all("cards" not in e["data"] for e in events if e["type"] == "HandDealt" and e["seat"] == 0)
+        assert all(
+            "cards" not in e["data"] for e in events if e["type"] == "HandDealt" and e["seat"] == 0
+        )
         assert view.get("hand") != hand0
     own = service.events(mid, 0)["events"]
-    assert [e["data"] for e in own if e["type"] == "HandDealt" and e["seat"] == 0] == [{"cards": hand0}]
+    assert [e["data"] for e in own if e["type"] == "HandDealt" and e["seat"] == 0] == [
+        {"cards": hand0}
+    ]
     assert service.match_view(mid, 1)["view"]["hand"] == hand1
     assert service.state_at(mid, 1, 4)["view"]["hand"] == hand1
     with pytest.raises(errors.Forbidden):
@@ -201,7 +216,12 @@ def test_finished_match_reveals_seed_exports_and_verifies(service):
     exported = service.export(mid)
     assert exported["format"] == "apocalypse-arena/log@3" and exported["seed"] == view["seed"]
     checked = service.verify(exported)
-    assert checked == {"valid": True, "version": len(exported["events"]), "result": view["result"], "errors": []}
+    assert checked == {
+        "valid": True,
+        "version": len(exported["events"]),
+        "result": view["result"],
+        "errors": [],
+    }
     assert service.state_at(mid, None, 4)["view"]["round"] == 1
 
 
@@ -229,7 +249,10 @@ def test_verify_catches_a_forged_but_rechained_log(service):
     _finish_high_card(service, mid)
     exported = service.export(mid)
     events = json.loads(json.dumps(exported["events"]))
-    events[2]["data"]["cards"], events[3]["data"]["cards"] = events[3]["data"]["cards"], events[2]["data"]["cards"]
+    events[2]["data"]["cards"], events[3]["data"]["cards"] = (
+        events[3]["data"]["cards"],
+        events[2]["data"]["cards"],
+    )
     forged = dict(exported, events=rechain(events, genesis_hash(mid)))
     result = service.verify(forged)
     assert not result["valid"] and result["errors"] == ["set-up events differ from new_match(seed)"]
@@ -242,11 +265,19 @@ def test_fork_continues_from_a_prefix_with_the_same_seed(service):
     original = service.export(mid)
     forked = service.fork(mid, 9)
     fid = forked["match_id"]
-    assert fid != mid and forked["version"] == 9 and forked["seed_commitment"] == created["seed_commitment"]
+    assert (
+        fid != mid
+        and forked["version"] == 9
+        and forked["seed_commitment"] == created["seed_commitment"]
+    )
     fork_log = service.log(fid)
     assert [e["data"] for e in fork_log] == [e["data"] for e in original["events"][:9]]
     view = service.match_view(fid, 0)
-    assert view["status"] == "running" and "seed" not in view and view["forked_from"] == {"match_id": mid, "version": 9}
+    assert (
+        view["status"] == "running"
+        and "seed" not in view
+        and view["forked_from"] == {"match_id": mid, "version": 9}
+    )
     assert service.authenticate(fid, forked["seats"][0]["token"]) == 0
     _finish_high_card(service, fid)
     assert service.verify(service.export(fid))["valid"] is True
@@ -264,11 +295,21 @@ def test_deleting_snapshots_changes_no_answer(service):
     for _ in range(12):
         turn = service.match_view(mid, None)["view"]["turn"]
         service.act(mid, turn, {"type": "add", "amount": 1})
-    assert service.redis.hget(service.keys.snap(mid), "version") == "10"  # 13 events, snapshot every 5
-    with_snap = [service.match_view(mid, 0), service.state_at(mid, 1, 7), service.events(mid, 1, after=3)]
+    assert (
+        service.redis.hget(service.keys.snap(mid), "version") == "10"
+    )  # 13 events, snapshot every 5
+    with_snap = [
+        service.match_view(mid, 0),
+        service.state_at(mid, 1, 7),
+        service.events(mid, 1, after=3),
+    ]
     service.snapshots.delete(mid)
-    service.folds.clear()   # nor the in-process fold cache: fold from the first event
-    without = [service.match_view(mid, 0), service.state_at(mid, 1, 7), service.events(mid, 1, after=3)]
+    service.folds.clear()  # nor the in-process fold cache: fold from the first event
+    without = [
+        service.match_view(mid, 0),
+        service.state_at(mid, 1, 7),
+        service.events(mid, 1, after=3),
+    ]
     assert with_snap == without
 
 
@@ -277,14 +318,21 @@ def test_snapshot_with_another_schema_version_is_ignored(service):
     for _ in range(6):
         turn = service.match_view(mid, None)["view"]["turn"]
         service.act(mid, turn, {"type": "add", "amount": 1})
-    service.redis.hset(service.keys.snap(mid), mapping={"schema_version": 99, "state": '{"bogus": 1}'})
-    service.folds.clear()   # load through the snapshot store, not the fold cache
+    service.redis.hset(
+        service.keys.snap(mid), mapping={"schema_version": 99, "state": '{"bogus": 1}'}
+    )
+    service.folds.clear()  # load through the snapshot store, not the fold cache
     assert service.match_view(mid, None)["view"]["total"] == 6
 
 
 def test_health_and_metrics(service):
-    assert service.health() == {"status": "ok", "store": True, "queue": True,
-                                "store_state": "ok", "queue_state": "ok"}
+    assert service.health() == {
+        "status": "ok",
+        "store": True,
+        "queue": True,
+        "store_state": "ok",
+        "queue_state": "ok",
+    }
     service.create_match("race", HUMANS, {})
     text = service.metrics()
     assert "arena_matches_created_total 1" in text and "arena_running_matches 1" in text

@@ -6,6 +6,7 @@
 - An Idempotency-Key is bound to the command *and* its preconditions.
 - A finished match answers ``match_finished`` before any check of the command.
 """
+
 from __future__ import annotations
 
 import fakeredis
@@ -27,8 +28,8 @@ def test_another_seat_acting_in_a_simultaneous_step_does_not_move_my_decision(se
     mid = service.create_match("high-card", HUMANS2, {"rounds": 2})["match_id"]
     mine = service.legal_actions(mid, 0)
     assert mine["decision_id"] is not None
-    service.act(mid, 1, _card(service, mid, 1))                  # the other seat plays first
-    with pytest.raises(errors.VersionConflict):                  # the strict precondition fails
+    service.act(mid, 1, _card(service, mid, 1))  # the other seat plays first
+    with pytest.raises(errors.VersionConflict):  # the strict precondition fails
         service.act(mid, 0, mine["actions"][0], expected_version=mine["version"])
     got = service.act(mid, 0, mine["actions"][0], decision_id=mine["decision_id"])
     assert got["version"] > mine["version"] + 1 and got["events"]
@@ -43,7 +44,7 @@ def test_a_decision_id_moves_when_the_seat_acted(service):
         service.act(mid, 0, first["actions"][1], decision_id=first["decision_id"])
     assert exc.value.code == "decision_moved" and exc.value.status == 409
     assert exc.value.extra["current_decision_id"] is None
-    service.act(mid, 1, _card(service, mid, 1))                  # round 2 begins
+    service.act(mid, 1, _card(service, mid, 1))  # round 2 begins
     second = service.legal_actions(mid, 0)
     assert second["decision_id"] not in (None, first["decision_id"])
     with pytest.raises(errors.DecisionMoved) as exc:
@@ -62,16 +63,26 @@ def test_a_turn_coming_back_with_the_same_legal_actions_is_a_new_decision(servic
     assert again["actions"] == before["actions"] and again["decision_id"] != before["decision_id"]
     with pytest.raises(errors.DecisionMoved):
         service.act(mid, seat, {"type": "add", "amount": 1}, decision_id=before["decision_id"])
-    assert service.act(mid, seat, {"type": "add", "amount": 1},
-                       decision_id=again["decision_id"])["version"] == 4
+    assert (
+        service.act(mid, seat, {"type": "add", "amount": 1}, decision_id=again["decision_id"])[
+            "version"
+        ]
+        == 4
+    )
 
 
 def test_decision_ids_survive_a_cold_process(service, fake_redis_server):
     """A process that never saw the match reads the same decision id from the store."""
     mid = service.create_match("high-card", HUMANS2, {"rounds": 2})["match_id"]
     service.act(mid, 1, _card(service, mid, 1))
-    cold = MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
-                        service.keys, None, ENGINES, blocking_reads=False, fold_cache_size=0)
+    cold = MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        service.keys,
+        None,
+        ENGINES,
+        blocking_reads=False,
+        fold_cache_size=0,
+    )
     assert cold.legal_actions(mid, 0)["decision_id"] == service.legal_actions(mid, 0)["decision_id"]
 
 
@@ -81,13 +92,16 @@ def test_an_idempotency_key_is_bound_to_the_command_and_its_preconditions(servic
     first = service.act(mid, seat, {"type": "add", "amount": 2}, "k-1", expected_version=1)
     again = service.act(mid, seat, {"type": "add", "amount": 2}, "k-1", expected_version=1)
     assert again == {**first, "replayed": True}
-    for other in ({"expected_version": 2}, {"expected_version": None},
-                  {"expected_version": 1, "decision_id": "1-x"}):
+    for other in (
+        {"expected_version": 2},
+        {"expected_version": None},
+        {"expected_version": 1, "decision_id": "1-x"},
+    ):
         with pytest.raises(errors.IdempotencyKeyReused):
             service.act(mid, seat, {"type": "add", "amount": 2}, "k-1", **other)
     with pytest.raises(errors.IdempotencyKeyReused):
         service.act(mid, seat, {"type": "add", "amount": 3}, "k-1", expected_version=1)
-    assert service.match_view(mid, None)["version"] == 2          # nothing appended
+    assert service.match_view(mid, None)["version"] == 2  # nothing appended
 
 
 def test_a_finished_match_answers_match_finished_before_any_command_check(service):
@@ -95,11 +109,15 @@ def test_a_finished_match_answers_match_finished_before_any_command_check(servic
     while service.match_view(mid, None)["status"] != "finished":
         seat = int(next(iter(service.match_view(mid, None)["pending"])))
         service.act(mid, seat, {"type": "add", "amount": 3})
-    for command in ({"type": "no_such_move"}, {"no": "type"}, "not an object",
-                    {"type": "add", "amount": 99}):
+    for command in (
+        {"type": "no_such_move"},
+        {"no": "type"},
+        "not an object",
+        {"type": "add", "amount": 99},
+    ):
         with pytest.raises(MatchFinished):
             service.act(mid, 0, command)
     with pytest.raises(MatchFinished):
-        service.act(mid, 0, {"type": "add", "amount": 1}, "x" * 300)   # a bad key too
+        service.act(mid, 0, {"type": "add", "amount": 1}, "x" * 300)  # a bad key too
     with pytest.raises(MatchFinished):
         service.check_running(mid)

@@ -3,6 +3,7 @@ type the engine chooses (a hidden move's kind stays secret), exports keep the st
 
 Uses a variant of the test game ``high-card`` whose ``CardPlayed`` is shown to the other seat
 and spectators as ``MoveMade``; on fakeredis under this test's own key prefix."""
+
 from __future__ import annotations
 
 import fakeredis
@@ -11,10 +12,10 @@ from rq import Queue
 
 from domain.engine import Event, redacted_type
 from service import bootstrap
-from service.store.keys import Keys
 from service.match_service import MatchService
-from workers.scheduling import TurnScheduler
+from service.store.keys import Keys
 from tests.support.games import ENGINES, HighCard
+from workers.scheduling import TurnScheduler
 
 
 class VeiledHighCard(HighCard):
@@ -43,9 +44,14 @@ def veiled_service(fake_redis_server, key_prefix):
     keys = Keys(key_prefix)
     queue = Queue(f"{key_prefix}-turns", connection=fakeredis.FakeRedis(server=fake_redis_server))
     engines = {**ENGINES, VeiledHighCard.game_id: VeiledHighCard()}
-    svc = MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True), keys,
-                       TurnScheduler(queue, keys, job_timeout_s=5), engines,
-                       snapshot_every=5, blocking_reads=False)
+    svc = MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        keys,
+        TurnScheduler(queue, keys, job_timeout_s=5),
+        engines,
+        snapshot_every=5,
+        blocking_reads=False,
+    )
     bootstrap.install(svc)
     yield svc
     bootstrap.reset()
@@ -57,11 +63,12 @@ def _types(events):
 
 def test_other_viewers_see_the_neutral_type_and_the_player_the_real_one(veiled_service):
     svc = veiled_service
-    mid = svc.create_match("high-card-veiled", [{"kind": "human"}, {"kind": "human"}],
-                           {"rounds": 1})["match_id"]
+    mid = svc.create_match(
+        "high-card-veiled", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1}
+    )["match_id"]
     card = svc.legal_actions(mid, 0)["actions"][0]
     answer = svc.act(mid, 0, card)
-    assert _types(answer["events"]) == ["CardPlayed"]            # the actor's own answer
+    assert _types(answer["events"]) == ["CardPlayed"]  # the actor's own answer
     after = answer["version"] - 1
     assert _types(svc.events(mid, 0, after=after)["events"]) == ["CardPlayed"]
     assert _types(svc.events(mid, 1, after=after)["events"]) == ["MoveMade"]
@@ -71,8 +78,9 @@ def test_other_viewers_see_the_neutral_type_and_the_player_the_real_one(veiled_s
 
 def test_export_keeps_the_stored_type_and_still_verifies(veiled_service):
     svc = veiled_service
-    mid = svc.create_match("high-card-veiled", [{"kind": "human"}, {"kind": "human"}],
-                           {"rounds": 1})["match_id"]
+    mid = svc.create_match(
+        "high-card-veiled", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1}
+    )["match_id"]
     while svc.match_view(mid, None)["status"] == "running":
         for seat in map(int, svc.match_view(mid, None)["pending"]):
             svc.act(mid, seat, svc.legal_actions(mid, seat)["actions"][0])

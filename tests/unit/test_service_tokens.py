@@ -1,4 +1,5 @@
 """Seat tokens (service/tokens.py)."""
+
 import hashlib
 
 from service.tokens import find_seat, new_token, token_digest
@@ -6,8 +7,11 @@ from service.tokens import find_seat, new_token, token_digest
 
 def test_tokens_are_random_url_safe_and_stored_as_sha256():
     a, b = new_token(), new_token()
-    assert a != b and len(a) >= 43 and set(a) <= set(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    assert (
+        a != b
+        and len(a) >= 43
+        and set(a) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    )
     assert token_digest(a) == hashlib.sha256(a.encode()).hexdigest()
 
 

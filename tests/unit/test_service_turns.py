@@ -1,17 +1,22 @@
 """Bot turns, turn timeouts and reconcile on fakeredis, with RQ jobs run in-process."""
+
 import json
 import os
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from workers.embedded import start_embedded
 from tests.support.runtime import drain, promote_due
+from workers.embedded import start_embedded
 
-BOTS3 = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+BOTS3 = [
+    {"kind": "bot", "bot": "random"},
+    {"kind": "bot", "bot": "greedy"},
+    {"kind": "bot", "bot": "random"},
+]
 
 
 def _causes(service, mid):
@@ -20,7 +25,9 @@ def _causes(service, mid):
 
 def test_bot_only_match_plays_to_the_end_through_rq_jobs(service):
     mid = service.create_match("race", BOTS3, {"target": 21})["match_id"]
-    assert service.scheduler.queue.job_ids == [service.keys.bot_job_id(mid, 1, service.match_view(mid, None)["view"]["turn"])]
+    assert service.scheduler.queue.job_ids == [
+        service.keys.bot_job_id(mid, 1, service.match_view(mid, None)["view"]["turn"])
+    ]
     drain(service)
     view = service.match_view(mid, None)
     assert view["status"] == "finished" and view["view"]["total"] >= 21
@@ -30,7 +37,9 @@ def test_bot_only_match_plays_to_the_end_through_rq_jobs(service):
 
 
 def test_duplicate_bot_jobs_collapse_and_stale_jobs_do_nothing(service):
-    mid = service.create_match("high-card", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {})["match_id"]
+    mid = service.create_match(
+        "high-card", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {}
+    )["match_id"]
     queue = service.scheduler.queue
     service.scheduler.enqueue_bot_turn(mid, 4, 1)
     assert queue.job_ids == [service.keys.bot_job_id(mid, 4, 1)]
@@ -42,24 +51,26 @@ def test_duplicate_bot_jobs_collapse_and_stale_jobs_do_nothing(service):
 
 
 def _timed_race(service, timeout_s):
-    mid = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 30},
-                               turn_timeout_s=timeout_s)["match_id"]
+    mid = service.create_match(
+        "race", [{"kind": "human"}, {"kind": "human"}], {"target": 30}, turn_timeout_s=timeout_s
+    )["match_id"]
     return mid, service.match_view(mid, None)["view"]["turn"]
 
 
 def test_timeout_decides_with_the_timeout_bot_after_the_deadline(service):
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     mid, turn = _timed_race(service, 1)
     job_id = service.keys.timeout_job_id(mid, turn, 1)
     at = service.scheduler.scheduled_at(job_id)
     # scheduled 1 s after the match was created (bounds from clocks read around it; RQ
     # keeps whole seconds)
-    assert at is not None and (before + timedelta(seconds=1)).replace(microsecond=0) <= at <= \
-        datetime.now(timezone.utc) + timedelta(seconds=1)
+    assert at is not None and (before + timedelta(seconds=1)).replace(
+        microsecond=0
+    ) <= at <= datetime.now(UTC) + timedelta(seconds=1)
     view = service.match_view(mid, turn)
     assert datetime.fromisoformat(view["deadline"]).tzinfo is not None
     assert service.run_turn_timeout(mid, turn, 1) == {"status": "early"}
-    while datetime.now(timezone.utc) < datetime.fromisoformat(view["deadline"]):
+    while datetime.now(UTC) < datetime.fromisoformat(view["deadline"]):
         time.sleep(0.05)
     # one scheduler pass only: on a loaded machine the next seat's own 1 s deadline may
     # pass too before a second pass, and would (rightly) fire
@@ -97,8 +108,9 @@ def test_cancelled_timeout_never_fires_a_turn(service):
 
 
 def test_simultaneous_step_keeps_the_waiting_seats_deadline(service):
-    mid = service.create_match("high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
-                               turn_timeout_s=60)["match_id"]
+    mid = service.create_match(
+        "high-card", [{"kind": "human"}, {"kind": "human"}], {"rounds": 1}, turn_timeout_s=60
+    )["match_id"]
     before = service.match_view(mid, 1)["deadlines"]
     service.act(mid, 0, service.legal_actions(mid, 0)["actions"][0])
     after = service.match_view(mid, 1)
@@ -115,12 +127,16 @@ def test_timeouts_are_scheduled_in_utc_whatever_the_local_timezone(service):
         assert time.timezone != 0
         mid, turn = _timed_race(service, 30)
         job_id = service.keys.timeout_job_id(mid, turn, 1)
-        score = service.scheduler.connection.zscore(ScheduledJobRegistry(queue=service.scheduler.queue).key, job_id)
+        score = service.scheduler.connection.zscore(
+            ScheduledJobRegistry(queue=service.scheduler.queue).key, job_id
+        )
         assert abs(score - (time.time() + 30)) < 2
         promote_due(service)
         assert job_id not in service.scheduler.queue.job_ids  # not fired early
         with pytest.raises(ValueError):
-            service.scheduler.schedule_turn_timeout(mid, turn, 1, datetime.now() + timedelta(seconds=5))
+            service.scheduler.schedule_turn_timeout(
+                mid, turn, 1, datetime.now() + timedelta(seconds=5)
+            )
     finally:
         if old is None:
             os.environ.pop("TZ", None)
@@ -147,13 +163,13 @@ def test_reconcile_treats_a_long_started_job_as_dead(service):
     seat = service.match_view(mid, None)["view"]["turn"]
     job = Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection)
     service.scheduler.queue.remove(job.id)
-    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=2)
+    job.started_at = datetime.now(UTC) - timedelta(seconds=2)
     job.worker_name = "w-live"
     job.set_status(JobStatus.STARTED)
     job.save()
     service.scheduler.connection.set(service.keys.worker_lease("w-live"), "1", ex=60)
     assert service.scheduler.job_state(job.id) == "alive"  # within its 5 s budget, leased
-    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=60)
+    job.started_at = datetime.now(UTC) - timedelta(seconds=60)
     job.save()
     assert service.scheduler.job_state(job.id) == "dead"
     assert service.reconcile()["requeued"] == 1
@@ -178,7 +194,10 @@ def test_embedded_runtime_runs_worker_scheduler_and_reconcile_in_one_process(ser
         timed, turn = _timed_race(service, 1)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            if service.match_view(bots, None)["status"] == "finished" and len(service.log(timed)) > 1:
+            if (
+                service.match_view(bots, None)["status"] == "finished"
+                and len(service.log(timed)) > 1
+            ):
                 break
             time.sleep(0.1)
         assert service.match_view(bots, None)["status"] == "finished"
@@ -194,10 +213,14 @@ def test_reconcile_enqueues_a_timeout_whose_scheduler_died(service):
     time.sleep(0.3)
     assert service.reconcile()["requeued"] == 0  # just due: the scheduler gets its chance
     entry = service._deadlines(mid)[turn]
-    late = (datetime.now(timezone.utc) - timedelta(seconds=10)).isoformat()
-    service.redis.hset(service.keys.deadlines(mid), str(turn), json.dumps({**entry, "deadline": late}))
+    late = (datetime.now(UTC) - timedelta(seconds=10)).isoformat()
+    service.redis.hset(
+        service.keys.deadlines(mid), str(turn), json.dumps({**entry, "deadline": late})
+    )
     assert service.reconcile()["requeued"] == 1
-    assert job_id in service.scheduler.queue.job_ids and service.scheduler.scheduled_at(job_id) is None
+    assert (
+        job_id in service.scheduler.queue.job_ids and service.scheduler.scheduled_at(job_id) is None
+    )
     drain(service)
     assert service.log(mid)[1]["cause"] == "timeout"
 
@@ -210,15 +233,20 @@ def _awaiting(service) -> set[str]:
 def _lose_bot_job(service, mid) -> None:
     """The bot job of version 1 vanished (e.g. deleted with a dead queue)."""
     seat = service.match_view(mid, None)["view"]["turn"]
-    Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection).delete()
+    Job.fetch(
+        service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection
+    ).delete()
 
 
 def test_the_awaiting_index_holds_exactly_the_matches_a_worker_must_move(service):
-    idle = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 3})["match_id"]
+    idle = service.create_match("race", [{"kind": "human"}, {"kind": "human"}], {"target": 3})[
+        "match_id"
+    ]
     bots = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     timed, turn = _timed_race(service, 60)
-    mixed = service.create_match("race", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
-                                 {"target": 50})["match_id"]
+    mixed = service.create_match(
+        "race", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {"target": 50}
+    )["match_id"]
     bot_first = service.match_view(mixed, None)["view"]["turn"] == 1
     assert _awaiting(service) == {bots, timed} | ({mixed} if bot_first else set())
     assert service.stores.index.running_ids() == {idle, bots, timed, mixed}
@@ -227,20 +255,22 @@ def test_the_awaiting_index_holds_exactly_the_matches_a_worker_must_move(service
     assert service.match_view(mixed, None)["view"]["turn"] == 0
     assert mixed not in _awaiting(service)
     service.act(mixed, 0, {"type": "add", "amount": 1})
-    assert mixed in _awaiting(service)                      # the bot's turn again
-    assert bots not in _awaiting(service)                   # finished: out of both indexes
+    assert mixed in _awaiting(service)  # the bot's turn again
+    assert bots not in _awaiting(service)  # finished: out of both indexes
     assert bots not in service.stores.index.running_ids()
     service.act(timed, turn, {"type": "add", "amount": 1})
-    assert timed in _awaiting(service)                      # the other seat's deadline runs
+    assert timed in _awaiting(service)  # the other seat's deadline runs
 
 
 def test_a_pass_scans_only_the_awaiting_matches_and_a_full_pass_every_running_one(service):
-    idle = [service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
-            for _ in range(5)]
+    idle = [
+        service.create_match("race", [{"kind": "human"}] * 2, {"target": 9})["match_id"]
+        for _ in range(5)
+    ]
     lost = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     _lose_bot_job(service, lost)
     assert service.reconcile(full=False) == {"checked": 1, "requeued": 1}
-    assert service.reconcile(full=False) == {"checked": 1, "requeued": 0}   # alive now
+    assert service.reconcile(full=False) == {"checked": 1, "requeued": 0}  # alive now
     assert service.reconcile(full=True) == {"checked": 1 + len(idle), "requeued": 0}
     drain(service)
     assert service.match_view(lost, None)["status"] == "finished"
@@ -262,13 +292,13 @@ def test_a_full_pass_recovers_a_match_missing_from_the_index_and_puts_it_back(se
 def test_the_first_pass_and_every_pass_after_reconcile_full_s_are_full(service):
     mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     service.redis.srem(service.keys.awaiting(service.stores.index.shard(mid)), mid)
-    assert service.reconcile()["checked"] == 1                 # first pass of a service: full
+    assert service.reconcile()["checked"] == 1  # first pass of a service: full
     service.redis.srem(service.keys.awaiting(service.stores.index.shard(mid)), mid)
-    assert service.reconcile()["checked"] == 0                 # within 60 s: the index only
+    assert service.reconcile()["checked"] == 0  # within 60 s: the index only
     service.reconcile_full_s = 0.2
     time.sleep(0.25)
     assert service.reconcile()["checked"] == 1
-    assert service.reconcile()["checked"] == 1                 # back in the index
+    assert service.reconcile()["checked"] == 1  # back in the index
 
 
 def test_a_job_started_by_a_worker_without_a_lease_is_lost_and_requeued_at_once(service):
@@ -277,7 +307,7 @@ def test_a_job_started_by_a_worker_without_a_lease_is_lost_and_requeued_at_once(
     seat = service.match_view(mid, None)["view"]["turn"]
     job = Job.fetch(service.keys.bot_job_id(mid, 1, seat), connection=service.scheduler.connection)
     service.scheduler.queue.remove(job.id)
-    job.started_at = datetime.now(timezone.utc)
+    job.started_at = datetime.now(UTC)
     job.worker_name = "w-killed"
     job.set_status(JobStatus.STARTED)
     job.save()
@@ -298,13 +328,13 @@ def test_a_job_popped_to_rqs_intermediate_list_and_never_started_is_requeued(ser
     queue, conn = service.scheduler.queue, service.scheduler.connection
     assert conn.lmove(queue.key, queue.intermediate_queue_key) == job_id.encode()
     service.scheduler.lease_s = 0.2
-    assert service.scheduler.job_state(job_id) == "alive"   # just popped: a worker may start it
+    assert service.scheduler.job_state(job_id) == "alive"  # just popped: a worker may start it
     assert service.reconcile()["requeued"] == 0
     time.sleep(0.3)
     assert service.scheduler.job_state(job_id) == "lost"
     assert service.reconcile()["requeued"] == 1
     assert conn.lrange(queue.intermediate_queue_key, 0, -1) == []
-    assert Job.fetch(job_id, connection=conn).meta["attempt"] == 1   # it never ran
+    assert Job.fetch(job_id, connection=conn).meta["attempt"] == 1  # it never ran
     assert queue.job_ids == [job_id]
     drain(service)
     assert service.match_view(mid, None)["status"] == "finished"
@@ -324,7 +354,7 @@ def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(serv
     with monkeypatch.context() as patch:
         patch.setattr(service, "run_bot_turn", down)
         assert jobs.bot_turn(mid, 1, seat) == {"status": "store_unavailable"}
-        drain(service)   # the queued job runs into the outage and ends
+        drain(service)  # the queued job runs into the outage and ends
     job_id = service.keys.bot_job_id(mid, 1, seat)
     # it ended normally: RQ keeps no record of a succeeded turn job (RESULT_TTL_S = 0)
     assert not Job.exists(job_id, connection=service.scheduler.connection)
@@ -344,8 +374,8 @@ def test_a_deadline_whose_seat_acted_since_is_restarted_not_left_stale_forever(s
     service.act(mid, 1 - first, {"type": "add", "amount": 1})
     assert service.match_view(mid, None)["view"]["turn"] == first
     version = service.match_view(mid, None)["version"]
-    past = (datetime.now(timezone.utc) - timedelta(seconds=5)).isoformat()
-    service.stores.deadlines.start(mid, first, 1, past)      # the lost book-keeping
+    past = (datetime.now(UTC) - timedelta(seconds=5)).isoformat()
+    service.stores.deadlines.start(mid, first, 1, past)  # the lost book-keeping
     assert service.run_turn_timeout(mid, first, 1) == {"status": "restarted"}
     entry = service.stores.deadlines.get(mid, first)
     assert entry["version"] == version
@@ -375,7 +405,7 @@ def _started_by(service, job_id: str, worker: str) -> Job:
     conn = service.scheduler.connection
     job = Job.fetch(job_id, connection=conn)
     service.scheduler.queue.remove(job.id)
-    job.started_at = datetime.now(timezone.utc)
+    job.started_at = datetime.now(UTC)
     job.worker_name = worker
     job.set_status(JobStatus.STARTED)
     job.save()
@@ -398,10 +428,10 @@ def test_reclaim_looks_only_at_jobs_rq_holds_and_requeues_a_killed_workers_turn_
     assert service.scheduler.held_match_ids() == {mids[0], mids[1]}
     assert service.reclaim() == {"checked": 2, "requeued": 1}
     queue = service.scheduler.queue
-    assert queue.job_ids[0] == job.id                       # ahead of the queued turn of mids[2]
+    assert queue.job_ids[0] == job.id  # ahead of the queued turn of mids[2]
     assert service.scheduler.keys.match_of_job(queue.job_ids[1]) == mids[2]
     assert Job.fetch(job.id, connection=conn).meta["attempt"] == 2
-    assert service.reclaim()["requeued"] == 0               # queued again: alive
+    assert service.reclaim()["requeued"] == 0  # queued again: alive
 
 
 def test_reclaim_requeues_a_job_popped_and_never_started_after_the_lease(service):
@@ -413,7 +443,7 @@ def test_reclaim_requeues_a_job_popped_and_never_started_after_the_lease(service
     conn.lrem(queue.key, 0, job_id)
     conn.rpush(queue.intermediate_queue_key, job_id)
     service.scheduler.lease_s = 0.2
-    assert service.reclaim() == {"checked": 1, "requeued": 0}   # just popped: may start
+    assert service.reclaim() == {"checked": 1, "requeued": 0}  # just popped: may start
     time.sleep(0.3)
     assert service.reclaim() == {"checked": 1, "requeued": 1}
     assert queue.job_ids[0] == job_id and conn.lrange(queue.intermediate_queue_key, 0, -1) == []
@@ -430,7 +460,7 @@ def test_a_killed_job_whose_execution_expired_is_requeued_though_rq_cannot_delet
     for mid in mids:
         seat = service.match_view(mid, None)["view"]["turn"]
         job = _started_by(service, service.keys.bot_job_id(mid, 1, seat), "w-killed")
-        conn.zadd(job.execution_registry.key, {"exec-1": time.time() + 60})   # no hash
+        conn.zadd(job.execution_registry.key, {"exec-1": time.time() + 60})  # no hash
         lost.append(job)
     with pytest.raises(ValueError, match="not found"):
         Job.fetch(lost[0].id, connection=conn).delete()
@@ -485,7 +515,7 @@ def test_a_due_timeout_goes_ahead_of_the_queued_bot_turns(service):
     bots = [service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(3)]
     queue = service.scheduler.queue
     assert len(queue) == 3
-    time.sleep(0.1)      # past the deadline (the assertion does not depend on how long)
+    time.sleep(0.1)  # past the deadline (the assertion does not depend on how long)
     promote_due(service)
     job_ids = queue.job_ids
     assert job_ids[0] == service.keys.timeout_job_id(mid, turn, 1)

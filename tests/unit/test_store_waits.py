@@ -2,6 +2,7 @@
 timeout (issue 18, item 1; the end-to-end proof on gunicorn + real Redis and Cluster is
 tests/production/test_long_waits.py), and an SSE stream that loses the store ends with a
 retry hint instead of a traceback."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -11,9 +12,9 @@ import pytest
 import redis
 
 from api.events import _ended_on_outage
+from service.config import Config
 from service.store import event_store
 from service.store.connections import STORE_SOCKET_TIMEOUT_S, store_connection
-from service.config import Config
 from service.store.event_store import MAX_BLOCK_SLICE_S, EventStore, block_slice_s, socket_timeout_s
 from service.store.keys import Keys
 
@@ -63,7 +64,9 @@ def test_the_slice_follows_the_client_socket_timeout():
     assert block_slice_s(redis.Redis(socket_timeout=0.6)) == pytest.approx(0.3)
     assert socket_timeout_s(redis.Redis(socket_timeout=None)) is None
     assert block_slice_s(fakeredis.FakeRedis()) == MAX_BLOCK_SLICE_S
-    cluster_like = SimpleNamespace(nodes_manager=SimpleNamespace(connection_kwargs={"socket_timeout": 3}))
+    cluster_like = SimpleNamespace(
+        nodes_manager=SimpleNamespace(connection_kwargs={"socket_timeout": 3})
+    )
     assert block_slice_s(cluster_like) == pytest.approx(1.5)
 
 

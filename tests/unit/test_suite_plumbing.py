@@ -1,6 +1,7 @@
 """The suite's own plumbing (issue 19 item 7): which Redis database each pytest process
 uses (tests/support/redis_env.py), the run saying so, the quick subset and the xdist groups
 (tests/support/suite_plan.py), and the process walk of tests/support/reaper.py."""
+
 from __future__ import annotations
 
 import os
@@ -41,7 +42,9 @@ def test_xdist_worker_n_uses_the_base_database_plus_n_and_its_children_inherit_i
 
 def test_without_a_url_the_default_database_is_used_and_said(clean_env):
     url, source = redis_env.configure_process("gw1")
-    assert url == redis_env.with_db(redis_env.DEFAULT_URL, redis_env.db_of(redis_env.DEFAULT_URL) + 1)
+    assert url == redis_env.with_db(
+        redis_env.DEFAULT_URL, redis_env.db_of(redis_env.DEFAULT_URL) + 1
+    )
     assert source.startswith("default")
 
 
@@ -53,23 +56,39 @@ def test_a_worker_past_the_last_database_is_refused(clean_env):
 
 def _item(nodeid: str, fixtures=(), params=None, scopes=None):
     defs = {name: [SimpleNamespace(scope=scope)] for name, scope in (scopes or {}).items()}
-    return SimpleNamespace(nodeid=nodeid, path=ROOT / nodeid.split("::")[0], fixturenames=list(fixtures),
-                           callspec=SimpleNamespace(params=params or {}),
-                           _fixtureinfo=SimpleNamespace(name2fixturedefs=defs),
-                           get_closest_marker=lambda name: None)
+    return SimpleNamespace(
+        nodeid=nodeid,
+        path=ROOT / nodeid.split("::")[0],
+        fixturenames=list(fixtures),
+        callspec=SimpleNamespace(params=params or {}),
+        _fixtureinfo=SimpleNamespace(name2fixturedefs=defs),
+        get_closest_marker=lambda name: None,
+    )
 
 
 def test_cluster_browser_and_module_fixture_tests_share_a_worker_and_the_rest_spread():
     group = suite_plan.xdist_group
-    assert group(_item("tests/e2e/test_x.py::t[cluster]", ["store_kind"], {"store_kind": "cluster"})) \
+    assert (
+        group(_item("tests/e2e/test_x.py::t[cluster]", ["store_kind"], {"store_kind": "cluster"}))
         == "redis-cluster"
-    assert group(_item("tests/e2e/test_x.py::t[standalone]", ["store_kind"],
-                       {"store_kind": "standalone"})) is None
-    assert group(_item("tests/e2e/browser/test_b.py::t", ["page", "browser"])) == "browser"
-    assert group(_item("tests/e2e/test_m.py::t", ["played"], scopes={"played": "module"})) \
-        == "tests/e2e/test_m.py"
-    assert group(_item("tests/unit/test_u.py::t", ["tmp_path"], scopes={"tmp_path": "function"})) \
+    )
+    assert (
+        group(
+            _item(
+                "tests/e2e/test_x.py::t[standalone]", ["store_kind"], {"store_kind": "standalone"}
+            )
+        )
         is None
+    )
+    assert group(_item("tests/e2e/browser/test_b.py::t", ["page", "browser"])) == "browser"
+    assert (
+        group(_item("tests/e2e/test_m.py::t", ["played"], scopes={"played": "module"}))
+        == "tests/e2e/test_m.py"
+    )
+    assert (
+        group(_item("tests/unit/test_u.py::t", ["tmp_path"], scopes={"tmp_path": "function"}))
+        is None
+    )
 
 
 def test_the_quick_subset_is_unit_tests_without_the_slow_ones():
@@ -81,8 +100,12 @@ def test_the_quick_subset_is_unit_tests_without_the_slow_ones():
 
 def test_descendants_finds_a_grandchild_whose_parent_exited():
     assert reaper.become_subreaper() or sys.platform != "linux"
-    out = subprocess.run(["bash", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["bash", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     orphan = int(out)
     try:
         assert orphan in reaper.descendants()
@@ -93,17 +116,35 @@ def test_descendants_finds_a_grandchild_whose_parent_exited():
 
 def test_a_run_without_arena_test_redis_url_says_which_redis_and_database_it_uses(tmp_path):
     (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL")
+    }
     env["PYTHONPATH"] = str(ROOT)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest",
-                          "-p", "no:cacheprovider", "test_one.py"], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "tests.conftest",
+            "-p",
+            "no:cacheprovider",
+            "test_one.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"test Redis: {redis_env.DEFAULT_URL} (default" in run.stdout
 
 
-GROUPED = '''
+GROUPED = """
 import os
 import pytest
 
@@ -121,17 +162,39 @@ def test_shares_the_module_fixture(made_once, n):
 @pytest.mark.parametrize("n", range(6))
 def test_free(n):
     pass
-'''
+"""
 
 
 def test_under_xdist_the_tests_of_a_module_fixture_run_on_one_worker(tmp_path):
     (tmp_path / "test_grouped.py").write_text(GROUPED)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
-                          "-n", "2", "--dist", "loadgroup", "-v", "test_grouped.py"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "tests.conftest",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            "-v",
+            "test_grouped.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
-    workers = {line.split()[0] for line in run.stdout.splitlines()
-               if "PASSED" in line and "test_shares_the_module_fixture" in line}
+    workers = {
+        line.split()[0]
+        for line in run.stdout.splitlines()
+        if "PASSED" in line and "test_shares_the_module_fixture" in line
+    }
     assert len(workers) == 1, run.stdout
     assert "12 passed" in run.stdout

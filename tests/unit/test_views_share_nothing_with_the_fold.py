@@ -5,11 +5,13 @@ before the answer built from it is serialised (the ``Prefer: return=representati
 answer, an SSE page with ``views=true``): a list or dict of the state inside a view would
 show a later state than the answer's version (probe finding: A.I.Pokalypse's ``current``
 battle cards, one SSE ``seat_state`` in eight)."""
+
 from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -44,13 +46,12 @@ def _containers(value: Any, seen: set[int] | None = None) -> Iterator[int]:
             stack.extend(vars(node).values())
 
 
-@pytest.mark.parametrize("game,seats,options", SETUPS,
-                         ids=[setup_id(*s) for s in SETUPS])
+@pytest.mark.parametrize("game,seats,options", SETUPS, ids=[setup_id(*s) for s in SETUPS])
 def test_no_view_or_legal_action_holds_a_piece_of_the_state(game, seats, options):
     engine = registry()[game]
     try:
         checked = engine.validate_options(seats, options)
-    except Exception as exc:   # a mode this game does not have under that name
+    except Exception as exc:  # a mode this game does not have under that name
         pytest.fail(f"{game} options {options}: {exc}")
     rng = random.Random(11)
     state = fold(engine, engine.new_match(Setup(seats, checked), rng))

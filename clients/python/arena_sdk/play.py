@@ -1,10 +1,12 @@
-""""Play a seat": wait for the seat's decision (``GET …/legal-actions?wait=S``), ask a
+""" "Play a seat": wait for the seat's decision (``GET …/legal-actions?wait=S``), ask a
 chooser, send its command (``POST …/actions`` with ``Prefer: return=representation``,
 whose answer carries the next view and legal actions), until the match ends."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from arena_sdk.client import ApiError, Arena
 
@@ -54,7 +56,9 @@ def play_seat(seat: Arena, match_id: str, chooser: Chooser, wait_s: float = 25) 
                 continue
         if view is None:
             view = seat.match(match_id).view
-        command = chooser(Turn(list(legal.actions), view, legal.version, _present(legal.decision_id)))
+        command = chooser(
+            Turn(list(legal.actions), view, legal.version, _present(legal.decision_id))
+        )
         try:
             result = seat.act(match_id, command, _present(legal.decision_id))
         except ApiError as error:

@@ -3,13 +3,14 @@
 transport. Only safe requests (GET, HEAD) and requests carrying an ``Idempotency-Key``
 are repeated: the server answers a repeated key with its first answer, so a POST never
 acts twice."""
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Callable
 
 import httpx
 
@@ -39,8 +40,8 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     except (TypeError, ValueError):
         return None
     if at.tzinfo is None:
-        at = at.replace(tzinfo=timezone.utc)
-    return max(0.0, (at - (now or datetime.now(timezone.utc))).total_seconds())
+        at = at.replace(tzinfo=UTC)
+    return max(0.0, (at - (now or datetime.now(UTC))).total_seconds())
 
 
 def is_repeatable(request: httpx.Request) -> bool:
@@ -53,8 +54,12 @@ class RetryTransport(httpx.BaseTransport):
     ``Retry-After`` (capped by the policy); the last answer is returned whatever its
     status. ``inner``: the transport that sends (default ``httpx.HTTPTransport()``)."""
 
-    def __init__(self, policy: RetryPolicy = RetryPolicy(), inner: httpx.BaseTransport | None = None,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        policy: RetryPolicy = RetryPolicy(),
+        inner: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.policy = policy
         self.inner = inner or httpx.HTTPTransport()
         self.sleep = sleep
@@ -64,13 +69,19 @@ class RetryTransport(httpx.BaseTransport):
         attempt = 1
         while True:
             response = self.inner.handle_request(request)
-            if not repeatable or attempt >= self.policy.attempts or \
-                    response.status_code not in RETRIED_STATUSES:
+            if (
+                not repeatable
+                or attempt >= self.policy.attempts
+                or response.status_code not in RETRIED_STATUSES
+            ):
                 return response
             asked = retry_after_seconds(response.headers.get("Retry-After"))
             response.close()
-            self.sleep(min(self.policy.max_delay_s,
-                           self.policy.default_delay_s if asked is None else asked))
+            self.sleep(
+                min(
+                    self.policy.max_delay_s, self.policy.default_delay_s if asked is None else asked
+                )
+            )
             attempt += 1
 
     def close(self) -> None:

@@ -2,10 +2,12 @@
 events"), read with httpx-sse: one envelope (a dict, as the server sent it) per message.
 With ``views=True`` the last envelope of each command's batch also carries
 ``seat_state`` (``SeatState``: the viewer's view, pending, status, result, legal actions)."""
+
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 from httpx_sse import connect_sse
@@ -13,8 +15,9 @@ from httpx_sse import connect_sse
 from arena_sdk.client import ApiError, Arena
 
 
-def stream_events(arena: Arena, match_id: str, after: int = 0, views: bool = False,
-                  max_s: float = 60) -> Iterator[dict[str, Any]]:
+def stream_events(
+    arena: Arena, match_id: str, after: int = 0, views: bool = False, max_s: float = 60
+) -> Iterator[dict[str, Any]]:
     """The envelopes of one stream in order, until the server ends it (after ``max_s``
     seconds, 0-300, or once a finished match sent its last event). Errors:
     :class:`ApiError` for a problem answer; ``ValueError`` for data that is not JSON."""
@@ -22,8 +25,9 @@ def stream_events(arena: Arena, match_id: str, after: int = 0, views: bool = Fal
     http = arena.client.get_httpx_client()
     # the read timeout covers the whole stream: the server may send nothing for a while
     timeout = httpx.Timeout(max_s + 30, connect=10)
-    with connect_sse(http, "GET", f"/v1/matches/{match_id}/events/stream", params=params,
-                     timeout=timeout) as source:
+    with connect_sse(
+        http, "GET", f"/v1/matches/{match_id}/events/stream", params=params, timeout=timeout
+    ) as source:
         if source.response.status_code != 200:
             source.response.read()
             raise ApiError(source.response.status_code, _problem(source.response.content))

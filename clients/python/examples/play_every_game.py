@@ -4,6 +4,7 @@ line per game; exits 1 when a match did not finish.
 
     python clients/python/examples/play_every_game.py http://127.0.0.1:8000
 """
+
 from __future__ import annotations
 
 import json
@@ -17,14 +18,29 @@ def main(base_url: str) -> int:
     arena = Arena(base_url)
     unfinished = 0
     for index, game in enumerate(arena.games()):
-        created = arena.create_match(game.id, [{"kind": "human"}, {"kind": "bot", "bot": game.bots[0]}])
+        created = arena.create_match(
+            game.id, [{"kind": "human"}, {"kind": "bot", "bot": game.bots[0]}]
+        )
         rng = random.Random(index + 1)
-        final = play_seat(arena.with_token(created.seats[0].token), created.match_id,
-                          lambda turn, rng=rng: rng.choice(turn.actions))
+        final = play_seat(
+            arena.with_token(created.seats[0].token),
+            created.match_id,
+            lambda turn, rng=rng: rng.choice(turn.actions),
+        )
         streamed = sum(1 for _ in stream_events(arena, created.match_id, max_s=5))
-        print(json.dumps({"game": game.id, "match_id": created.match_id, "status": final.status,
-                          "version": final.version, "streamed": streamed,
-                          "result": final.to_dict().get("result")}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "game": game.id,
+                    "match_id": created.match_id,
+                    "status": final.status,
+                    "version": final.version,
+                    "streamed": streamed,
+                    "result": final.to_dict().get("result"),
+                }
+            ),
+            flush=True,
+        )
         unfinished += final.status == "running"
     return 1 if unfinished else 0
 

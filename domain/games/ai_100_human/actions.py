@@ -5,12 +5,14 @@ these commands (compared in the canonical form :func:`canonical`), and bots pick
 :func:`is_legal` answers "is this command one of them" without building and encoding the
 whole list for the large kinds (reserve, draft, discard, placement).
 """
+
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from . import hacking, powers, roles, solo
 from .duo import DISCARD
@@ -27,7 +29,7 @@ COPY = "copy"
 EXCHANGE_RESERVE = "exchange_reserve"
 MOVE_CARD = "move_card"
 PLACE_EXTRA = "place_extra"
-AI6_DISCARD = "ai6_discard"      # AI-6 step 2 (ruling R-AI6-STEPS), within the draft step
+AI6_DISCARD = "ai6_discard"  # AI-6 step 2 (ruling R-AI6-STEPS), within the draft step
 # DISCARD = "discard" (2-player mode, imported from .duo)
 
 
@@ -35,7 +37,9 @@ def keep_count(state: MatchState, seat: int) -> int:
     """Cards kept when creating the reserve (A.1): 2, or 3 at the start of Phase 2 for a
     seat whose tableau holds 117/118; never more than were dealt. RULINGS R-KEEP3."""
     s = state.seats[seat]
-    keep = RESERVE_KEEP_ONGOING if state.phase == 2 and roles.keeps_three(s.tableau) else RESERVE_KEEP
+    keep = (
+        RESERVE_KEEP_ONGOING if state.phase == 2 and roles.keeps_three(s.tableau) else RESERVE_KEEP
+    )
     return min(keep, len(s.dealt))
 
 
@@ -93,31 +97,40 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if kind == CHOOSE_AI_SIDE:
         return [{"type": CHOOSE_AI_SIDE, "card": c} for c in s.ai_pair]
     if kind == KEEP_RESERVE:
-        return [{"type": KEEP_RESERVE, "cards": sorted(combo)}
-                for combo in combinations(sorted(s.dealt), keep_count(state, seat))]
+        return [
+            {"type": KEEP_RESERVE, "cards": sorted(combo)}
+            for combo in combinations(sorted(s.dealt), keep_count(state, seat))
+        ]
     if kind == DRAFT:
         cards = sorted(c for _, c in solo.offer(state)) if state.mode == "solo" else sorted(s.hand)
-        return ([{"type": DRAFT, "card": c} for c in cards]
-                + powers.ai6_actions(state, seat) + powers.ai5_actions(state, seat))
+        return (
+            [{"type": DRAFT, "card": c} for c in cards]
+            + powers.ai6_actions(state, seat)
+            + powers.ai5_actions(state, seat)
+        )
     if kind == AI6_DISCARD:
         return powers.ai6_discards(state, seat)
     if kind == DISCARD:
         return [{"type": DISCARD, "card": c} for c in sorted(set(s.hand))]
     if kind == PLACE:
         cells = placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
-        return ([{"type": PLACE, "card": c, "cell": [r, col]}
-                 for c in sorted(set(placeable(state, seat))) for r, col in cells]
-                + powers.ai5_actions(state, seat))
+        return [
+            {"type": PLACE, "card": c, "cell": [r, col]}
+            for c in sorted(set(placeable(state, seat)))
+            for r, col in cells
+        ] + powers.ai5_actions(state, seat)
     if kind == COPY:
-        assert s.played is not None   # a copy is pending for the card just played
-        return [{"type": COPY, "card": t}
-                for t in hacking.copy_targets(state, seat, s.played["card"])]
+        assert s.played is not None  # a copy is pending for the card just played
+        return [
+            {"type": COPY, "card": t} for t in hacking.copy_targets(state, seat, s.played["card"])
+        ]
     if kind == EXCHANGE_RESERVE:
         return hacking.reserve_exchanges(state, seat)
     if kind == MOVE_CARD:
         moves = hacking.moves_to_empty(s.tableau, powers.diagonal(state, seat))
-        return ([{"type": MOVE_CARD, "from": [a[0], a[1]], "to": [b[0], b[1]]} for a, b in moves]
-                + [{"type": "decline"}])
+        return [{"type": MOVE_CARD, "from": [a[0], a[1]], "to": [b[0], b[1]]} for a, b in moves] + [
+            {"type": "decline"}
+        ]
     if kind == PLACE_EXTRA:
         return powers.extra_placements(state, seat)
     return []
@@ -150,8 +163,12 @@ def _card_field(command: Mapping[str, Any]) -> str | None:
 def _cell_field(value: Any) -> tuple[int, int] | None:
     """``(row, col)`` of a cell written as a list (or tuple) of two ints, else ``None``
     (``True`` or ``1.0`` is not the ``1`` of a legal action's canonical form)."""
-    if type(value) in (list, tuple) and len(value) == 2 and \
-            type(value[0]) is int and type(value[1]) is int:
+    if (
+        type(value) in (list, tuple)
+        and len(value) == 2
+        and type(value[0]) is int
+        and type(value[1]) is int
+    ):
         return value[0], value[1]
     return None
 
@@ -183,9 +200,13 @@ def is_legal(state: MatchState, seat: int, command: Mapping[str, Any]) -> bool:
         return ctype == CHOOSE_AI_SIDE and _card_field(command) in s.ai_pair
     if kind == KEEP_RESERVE:
         cards = command.get("cards")
-        if ctype != KEEP_RESERVE or not _fields(command, "cards") or type(cards) is not list or \
-                len(cards) != keep_count(state, seat) or \
-                not all(type(c) is str for c in cards):
+        if (
+            ctype != KEEP_RESERVE
+            or not _fields(command, "cards")
+            or type(cards) is not list
+            or len(cards) != keep_count(state, seat)
+            or not all(type(c) is str for c in cards)
+        ):
             return False
         return not Counter(cards) - Counter(s.dealt)
     if kind == DRAFT and ctype == DRAFT:
@@ -203,8 +224,13 @@ def is_legal(state: MatchState, seat: int, command: Mapping[str, Any]) -> bool:
         return ctype == DISCARD and _card_field(command) in s.hand
     if kind == PLACE:
         cell = _cell_field(command.get("cell"))
-        if ctype != PLACE or not _fields(command, "card", "cell") or cell is None or \
-                type(command["card"]) is not str or command["card"] not in placeable(state, seat):
+        if (
+            ctype != PLACE
+            or not _fields(command, "card", "cell")
+            or cell is None
+            or type(command["card"]) is not str
+            or command["card"] not in placeable(state, seat)
+        ):
             return False
         return cell in placement_cells(s.tableau, diagonal=powers.diagonal(state, seat))
     return _in_list(command, legal_actions(state, seat))

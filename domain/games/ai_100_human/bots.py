@@ -16,12 +16,14 @@ or the draft grid (solo), where solo 105/106 are worth their flat 4 VP.
 ``expert`` (``expert.py``) takes per-seat bot options (:data:`BOT_OPTIONS`, built by
 :data:`BOT_FACTORIES`): ``budget``, ``candidates`` and ``time_budget_ms``.
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
 from domain.modular import RandomBot
+
 from . import roles
 from .actions import legal_actions
 from .hacking import swap
@@ -32,11 +34,21 @@ from .tableau import AI_POS, placement_cells
 from .views import view
 
 # Fixed-VP AI sides first, then the flexible ones (a simple, documented preference).
-AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
-                      "AI-12", "AI-7", "AI-2", "AI-6")
-COPY_POINTS_ESTIMATE = 4     # a 105/106 is worth about a good neighbour turn
-
-
+AI_SIDE_PREFERENCE = (
+    "AI-8",
+    "AI-5",
+    "AI-10",
+    "AI-9",
+    "AI-1",
+    "AI-4",
+    "AI-3",
+    "AI-11",
+    "AI-12",
+    "AI-7",
+    "AI-2",
+    "AI-6",
+)
+COPY_POINTS_ESTIMATE = 4  # a 105/106 is worth about a good neighbour turn
 
 
 class GreedyBot:
@@ -64,7 +76,7 @@ class GreedyBot:
                 return {"type": "use_ai6"}
             drafts = [o for o in options if o["type"] == "draft"]
             return max(drafts, key=lambda o: seen.potential(o["card"]))
-        if "ai6_discard" in kinds:       # keep the best: discard the two weakest hand cards
+        if "ai6_discard" in kinds:  # keep the best: discard the two weakest hand cards
             return min(options, key=lambda o: sum(seen.potential(c) for c in o["cards"]))
         if "discard" in kinds:
             return min(options, key=lambda o: seen.potential(o["card"]))
@@ -79,13 +91,21 @@ class GreedyBot:
         if "copy" in kinds:
             return max(options, key=lambda o: seen.copy_value(o["card"], seen.played_pos()))
         if "exchange_reserve" in kinds:
-            return max(options, key=lambda o: seen.value(o["card"], cell(o["cell"]),
-                                                         copy=o.get("copy"), replace=True))
+            return max(
+                options,
+                key=lambda o: seen.value(
+                    o["card"], cell(o["cell"]), copy=o.get("copy"), replace=True
+                ),
+            )
         if "move_card" in kinds:
             return max(options, key=seen.move_gain)
         if "place_extra" in kinds:
-            return max(options, key=lambda o: seen.value(o["card"], cell(o["cell"]),
-                                                         copy=o.get("copy"), frame=False))
+            return max(
+                options,
+                key=lambda o: seen.value(
+                    o["card"], cell(o["cell"]), copy=o.get("copy"), frame=False
+                ),
+            )
         return options[0]
 
 
@@ -98,7 +118,7 @@ class _Seen:
         self.tableaux = [{cell(e["cell"]): e["card"] for e in s["tableau"]} for s in v["seats"]]
         ai = v["you"]["ai_card"]
         self.own = self.tableaux[seat]
-        if not self.own and ai:                  # set-up: own side chosen, not yet revealed
+        if not self.own and ai:  # set-up: own side chosen, not yet revealed
             self.own = {AI_POS: ai}
         self.neighbours = _neighbours(v, self.tableaux, seat)
         self.solo = v.get("mode") == "solo"
@@ -114,10 +134,18 @@ class _Seen:
 
     def copy_value(self, target: str, pos: Pos, tableau: dict | None = None) -> int:
         """VP of copying ``target``'s effect at ``pos`` of the own tableau."""
-        return score_effect(target, tableau if tableau is not None else self.own, pos, self.neighbours)
+        return score_effect(
+            target, tableau if tableau is not None else self.own, pos, self.neighbours
+        )
 
-    def value(self, card: str, pos: Pos, copy: str | None = None, replace: bool = False,
-              frame: bool = True) -> int:
+    def value(
+        self,
+        card: str,
+        pos: Pos,
+        copy: str | None = None,
+        replace: bool = False,
+        frame: bool = True,
+    ) -> int:
         """Immediate VP of ``card`` put at ``pos`` in the own tableau."""
         tableau = dict(self.own)
         tableau[pos] = card
@@ -140,15 +168,21 @@ class _Seen:
 
     def _targets(self, card: str) -> list[str]:
         wanted = roles.copy_color(card)
-        return sorted({c for t in self.neighbours for c in t.values()
-                       if not roles.is_ai(c) and roles.color(c) == wanted})
+        return sorted(
+            {
+                c
+                for t in self.neighbours
+                for c in t.values()
+                if not roles.is_ai(c) and roles.color(c) == wanted
+            }
+        )
 
     def move_gain(self, option: dict[str, Any]) -> tuple[int, int]:
         """119/120 move or AI-5 exchange: gain in the current objective plus the AI card's
         end VP; ``decline`` wins ties."""
         if option["type"] == "decline":
             return (0, 1)
-        a, b = (option["cells"] if option["type"] == "use_ai5" else (option["from"], option["to"]))
+        a, b = option["cells"] if option["type"] == "use_ai5" else (option["from"], option["to"])
         moved = swap(self.own, cell(a), cell(b))
         return (self._end_value(moved) - self._end_value(self.own), 0)
 
@@ -159,8 +193,10 @@ class _Seen:
 
 def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dict, ...]:
     """The tableaux black cards look at, from the view (see ``MatchState.neighbour_tableaux``)."""
+
     def grid(entries: list[dict[str, Any]]) -> dict:
         return {cell(e["cell"]): e["card"] for e in entries}
+
     if v.get("mode") == "duo":
         return (tableaux[1 - seat], grid(v["neutral_grid"]))
     if v.get("mode") == "solo":
@@ -169,7 +205,7 @@ def _neighbours(v: dict[str, Any], tableaux: list[dict], seat: int) -> tuple[dic
     return (tableaux[(seat + 1) % n], tableaux[(seat - 1) % n])
 
 
-OPTIONAL_POWERS = ("use_ai5", "use_ai6")   # AI-5 "You may exchange", AI-6 "you may draw 2 cards"
+OPTIONAL_POWERS = ("use_ai5", "use_ai6")  # AI-5 "You may exchange", AI-6 "you may draw 2 cards"
 
 
 class IdleBot:
@@ -209,18 +245,30 @@ EXPERT_OPTIONS_SCHEMA = {
     "type": "object",
     "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
     "properties": {
-        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
-                   "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
-                                  "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
-                                  f"alone. Default {DEFAULT_BUDGET}."},
-        "candidates": {"type": "integer", "minimum": 1, "maximum": 24,
-                       "description": "Commands kept for the rollouts. Default: the "
-                                      "expert bot's shortlist for the match's mode."},
-        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
-                           "description": "Wall-clock budget of one decision in "
-                                          "milliseconds: when it runs out, the rollouts "
-                                          "finished so far decide. Default: the "
-                                          "expert bot's cap for the match's mode."},
+        "budget": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4096,
+            "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
+            "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
+            f"alone. Default {DEFAULT_BUDGET}.",
+        },
+        "candidates": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 24,
+            "description": "Commands kept for the rollouts. Default: the "
+            "expert bot's shortlist for the match's mode.",
+        },
+        "time_budget_ms": {
+            "type": "integer",
+            "minimum": 50,
+            "maximum": 10000,
+            "description": "Wall-clock budget of one decision in "
+            "milliseconds: when it runs out, the rollouts "
+            "finished so far decide. Default: the "
+            "expert bot's cap for the match's mode.",
+        },
     },
     "additionalProperties": False,
 }

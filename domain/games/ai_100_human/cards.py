@@ -28,25 +28,51 @@ Diamond conditions: ``has [{color}|{number}, ..]`` (each met by some triangle) o
 Measures: ``cards {color|number: [..]}``, ``most attr``, ``least attr``, ``distinct attr``,
 ``least_times_most attr``.
 """
+
 from __future__ import annotations
 
-from domain.modular import freeze, read_card_file
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+
+from domain.modular import freeze, read_card_file
 
 COLORS: tuple[str, ...] = ("red", "blue", "yellow", "black", "green", "purple")
 NUMBERS: tuple[int, ...] = (1, 2, 3, 4, 5)
 CORNER_KEYS: tuple[str, ...] = ("tl", "tr", "bl", "br")
 ATTRS: tuple[str, ...] = ("color", "number")
-SCOPES: tuple[str, ...] = ("tableau", "each_row", "each_column", "this_row", "this_column",
-                           "adjacent", "best_row", "best_column")
-SHAPES: tuple[str, ...] = ("diagonal2", "vertical2", "horizontal2", "horizontal3", "gap2",
-                           "L3", "square4")
-ACTIONS: tuple[str, ...] = ("exchange_reserve", "draw", "exchange_empty", "exchange_two",
-                            "draw_two", "extra_placement", "diagonal_placement", "acts_as")
+SCOPES: tuple[str, ...] = (
+    "tableau",
+    "each_row",
+    "each_column",
+    "this_row",
+    "this_column",
+    "adjacent",
+    "best_row",
+    "best_column",
+)
+SHAPES: tuple[str, ...] = (
+    "diagonal2",
+    "vertical2",
+    "horizontal2",
+    "horizontal3",
+    "gap2",
+    "L3",
+    "square4",
+)
+ACTIONS: tuple[str, ...] = (
+    "exchange_reserve",
+    "draw",
+    "exchange_empty",
+    "exchange_two",
+    "draw_two",
+    "extra_placement",
+    "diagonal_placement",
+    "acts_as",
+)
 DATA_DIR = Path(__file__).with_name("cards")
 
 
@@ -112,9 +138,16 @@ class Catalogue:
     def _phase_decks(self) -> dict[int, tuple[str, ...]]:
         """Phase -> its development card ids, sorted (computed once: the catalogue is
         read-only)."""
-        return {phase: tuple(sorted(c.id for c in self.cards.values()
-                                    if c.kind == "development" and c.phase == phase))
-                for phase in (1, 2)}
+        return {
+            phase: tuple(
+                sorted(
+                    c.id
+                    for c in self.cards.values()
+                    if c.kind == "development" and c.phase == phase
+                )
+            )
+            for phase in (1, 2)
+        }
 
     def objectives_for(self, phase: int) -> list[str]:
         """The 8 objective ids of ``phase``, in the rulebook's order (by number)."""
@@ -123,6 +156,7 @@ class Catalogue:
 
 
 # --------------------------------------------------------------------------- schema
+
 
 def _fail(where: str, field: str, problem: str) -> None:
     raise CardDataError(f"{where}: field {field!r}: {problem}")
@@ -142,8 +176,9 @@ def _choice(where: str, field: str, v: Any, allowed: tuple) -> Any:
     return v
 
 
-def _obj(where: str, field: str, v: Any, required: tuple[str, ...],
-         optional: tuple[str, ...] = ()) -> Mapping[str, Any]:
+def _obj(
+    where: str, field: str, v: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> Mapping[str, Any]:
     if not isinstance(v, dict):
         _fail(where, field, f"expected an object, got {v!r}")
     missing = [k for k in required if k not in v]
@@ -197,7 +232,7 @@ def _condition(where: str, field: str, v: Any, allowed: tuple[str, ...] = _CONDS
             _values(where, f"{field}.slots.values[{i}]", attr, slot)
     elif key == "sum":
         _int(where, f"{field}.sum", v["sum"], 2, 25)
-    elif key == "consecutive":          # a run of numbers: colours have no order
+    elif key == "consecutive":  # a run of numbers: colours have no order
         _choice(where, f"{field}.consecutive", v["consecutive"], ("number",))
     else:
         _choice(where, f"{field}.{key}", v[key], ATTRS)
@@ -234,7 +269,9 @@ def _diamond_condition(where: str, field: str, v: Any) -> None:
 def check_effect(where: str, effect: Any) -> None:
     """Check one effect object against the vocabulary; raise :class:`CardDataError`."""
     f = "effect"
-    kind = _obj(where, f, effect, ("kind",), tuple(effect) if isinstance(effect, dict) else ())["kind"]
+    kind = _obj(where, f, effect, ("kind",), tuple(effect) if isinstance(effect, dict) else ())[
+        "kind"
+    ]
     if kind == "group":
         _obj(where, f, effect, ("kind", "scope", "shapes", "vp"), ("per",))
         _choice(where, f"{f}.scope", effect["scope"], SCOPES)
@@ -279,10 +316,16 @@ def check_effect(where: str, effect: Any) -> None:
     elif kind == "connection":
         _obj(where, f, effect, ("kind", "axis", "scope", "condition", "vp"))
         axis = _choice(where, f"{f}.axis", effect["axis"], ("horizontal", "vertical"))
-        scopes = ("each_row", "this_row") if axis == "horizontal" else ("each_column", "this_column")
+        scopes = (
+            ("each_row", "this_row") if axis == "horizontal" else ("each_column", "this_column")
+        )
         _choice(where, f"{f}.scope", effect["scope"], scopes)
-        _condition(where, f"{f}.condition", effect["condition"],
-                   ("each", "slots", "same", "different", "sum"))
+        _condition(
+            where,
+            f"{f}.condition",
+            effect["condition"],
+            ("each", "slots", "same", "different", "sum"),
+        )
         _int(where, f"{f}.vp", effect["vp"], 1, 20)
     elif kind == "diamond":
         _obj(where, f, effect, ("kind", "scope", "condition", "vp"))
@@ -317,7 +360,6 @@ def check_effect(where: str, effect: Any) -> None:
         _fail(where, f"{f}.kind", f"unknown effect kind {kind!r}")
 
 
-
 def _card(raw: Any, kind: str, index: int) -> Card:
     where = f"{kind} card #{index}"
     if not isinstance(raw, dict):
@@ -332,11 +374,15 @@ def _card(raw: Any, kind: str, index: int) -> Card:
             _fail(where, "id", "expected '001'..'120'")
         phase = _int(where, "phase", raw["phase"], 1, 2)
     else:
-        _obj(where, "<card>", raw, ("id", "physical", "color", "number", "corners", "effect", "text"))
+        _obj(
+            where, "<card>", raw, ("id", "physical", "color", "number", "corners", "effect", "text")
+        )
         if not (cid.startswith("AI-") and cid[3:].isdigit() and 1 <= int(cid[3:]) <= 12):
             _fail(where, "id", "expected 'AI-1'..'AI-12'")
         if raw["physical"] != (int(cid[3:]) + 1) // 2:
-            _fail(where, "physical", f"side {cid} belongs to physical card {(int(cid[3:]) + 1) // 2}")
+            _fail(
+                where, "physical", f"side {cid} belongs to physical card {(int(cid[3:]) + 1) // 2}"
+            )
         phase = None
     color = _choice(where, "color", raw["color"], COLORS)
     number = _int(where, "number", raw["number"], 1, 5)
@@ -344,13 +390,23 @@ def _card(raw: Any, kind: str, index: int) -> Card:
     frozen_corners = {}
     for key in CORNER_KEYS:
         c = _obj(where, f"corners.{key}", corners[key], ("color", "number"))
-        frozen_corners[key] = Corner(_choice(where, f"corners.{key}.color", c["color"], COLORS),
-                                     _int(where, f"corners.{key}.number", c["number"], 1, 5))
+        frozen_corners[key] = Corner(
+            _choice(where, f"corners.{key}.color", c["color"], COLORS),
+            _int(where, f"corners.{key}.number", c["number"], 1, 5),
+        )
     check_effect(where, raw["effect"])
     if not isinstance(raw["text"], str) or not raw["text"].strip():
         _fail(where, "text", "expected the effect text")
-    return Card(cid, kind, phase, color, number, MappingProxyType(frozen_corners),
-                freeze(raw["effect"]), raw["text"])
+    return Card(
+        cid,
+        kind,
+        phase,
+        color,
+        number,
+        MappingProxyType(frozen_corners),
+        freeze(raw["effect"]),
+        raw["text"],
+    )
 
 
 def _objective(raw: Any, index: int) -> Objective:
@@ -393,11 +449,14 @@ def _check_composition(cards: dict[str, Card], objectives: dict[str, Objective])
                 if len(ids) != 2:
                     raise CardDataError(
                         f"phase {phase} deck: field 'color'/'number': {color} {number} appears on "
-                        f"{len(ids)} cards {ids} (each colour x number exactly twice)")
+                        f"{len(ids)} cards {ids} (each colour x number exactly twice)"
+                    )
     for c in dev:
         black = 99 <= int(c.id) <= 118
         if c.is_black != black:
-            raise CardDataError(f"card {c.id}: field 'color': black (Hacking) cards are exactly 099-118")
+            raise CardDataError(
+                f"card {c.id}: field 'color': black (Hacking) cards are exactly 099-118"
+            )
     ai = [c for c in cards.values() if c.kind == "ai"]
     if sorted(int(c.id[3:]) for c in ai) != list(range(1, 13)):
         raise CardDataError("AI cards: expected exactly the sides AI-1..AI-12")
@@ -407,7 +466,9 @@ def _check_composition(cards: dict[str, Card], objectives: dict[str, Objective])
     for k in range(6):
         a, b = cards[f"AI-{2 * k + 1}"], cards[f"AI-{2 * k + 2}"]
         if a.color != b.color:
-            raise CardDataError(f"card {b.id}: field 'color': both sides of a physical AI card share its colour")
+            raise CardDataError(
+                f"card {b.id}: field 'color': both sides of a physical AI card share its colour"
+            )
     if sorted(int(o[6:]) for o in objectives) != list(range(1, 17)):
         raise CardDataError("objectives: expected exactly Omega-1..Omega-16")
     for phase in (1, 2):
@@ -453,11 +514,20 @@ def public_cards() -> dict[str, Any]:
     ``{"id", "phase", "starter", "text"}``. Printed faces only (rulebook "Contents"): no
     deck order, no scoring vocabulary."""
     cat = catalogue()
-    cards = [{"id": c.id, "kind": c.kind, "phase": c.phase, "color": c.color,
-              "number": c.number,
-              "corners": {k: {"color": v.color, "number": v.number}
-                          for k, v in c.corners.items()},
-              "text": c.text} for c in cat.cards.values()]
-    objectives = [{"id": o.id, "phase": o.phase, "starter": o.starter, "text": o.text}
-                  for o in cat.objectives.values()]
+    cards = [
+        {
+            "id": c.id,
+            "kind": c.kind,
+            "phase": c.phase,
+            "color": c.color,
+            "number": c.number,
+            "corners": {k: {"color": v.color, "number": v.number} for k, v in c.corners.items()},
+            "text": c.text,
+        }
+        for c in cat.cards.values()
+    ]
+    objectives = [
+        {"id": o.id, "phase": o.phase, "starter": o.starter, "text": o.text}
+        for o in cat.objectives.values()
+    ]
     return {"cards": cards, "objectives": objectives}

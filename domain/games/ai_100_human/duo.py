@@ -7,21 +7,23 @@ reserve and score -> pass the hand to the opponent. The neutral grid is each sea
 neighbour for black cards (shared RULINGS, 2-player mode) and gains no VP.
 Rulings: R-DUO-GRID, R-DUO-DISCARD, R-DUO-DRAW, R-DUO-PASS (RULINGS.md of this package).
 """
+
 from __future__ import annotations
 
 from .recorder import Recorder
 from .spec import NEUTRAL_COLUMNS_PER_PHASE, NEUTRAL_ROWS, PASS_DIRECTION
 from .state import tableau_json
 
-DISCARD = "discard"        # decision kind and command type of the discard step
+DISCARD = "discard"  # decision kind and command type of the discard step
 
 
 def neutral_cells(phase: int) -> list[tuple[int, int]]:
     """The neutral grid cells revealed in ``phase``, column by column: columns 0-1 in
     Phase 1, 2-3 ("to the right of the 2 columns previously revealed") in Phase 2."""
     first = (phase - 1) * NEUTRAL_COLUMNS_PER_PHASE
-    return [(r, c) for c in range(first, first + NEUTRAL_COLUMNS_PER_PHASE)
-            for r in range(NEUTRAL_ROWS)]
+    return [
+        (r, c) for c in range(first, first + NEUTRAL_COLUMNS_PER_PHASE) for r in range(NEUTRAL_ROWS)
+    ]
 
 
 def reveal_neutral(rec: Recorder, phase: int) -> None:
@@ -48,13 +50,16 @@ def finish_discard(rec: Recorder) -> None:
     state = rec.state
     for seat, s in enumerate(state.seats):
         if s.done and rec.state.deck:
-            rec.emit("CardsDrawn", {"cards": [rec.state.deck[0]], "reason": "draft_draw",
-                                    "to": "hand"}, seat)
+            rec.emit(
+                "CardsDrawn",
+                {"cards": [rec.state.deck[0]], "reason": "draft_draw", "to": "hand"},
+                seat,
+            )
     rec.emit("StepStarted", {"phase": state.phase, "turn": state.turn, "step": "place"})
 
 
 def pass_hands(rec: Recorder) -> None:
-    """"Finally, pass your hand to your opponent" (after placing and scoring, R-DUO-PASS)."""
+    """ "Finally, pass your hand to your opponent" (after placing and scoring, R-DUO-PASS)."""
     state = rec.state
     if any(s.hand for s in state.seats):
         rec.emit("HandsPassed", {"direction": PASS_DIRECTION[state.phase]})

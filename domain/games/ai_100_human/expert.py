@@ -77,14 +77,16 @@ The wall-clock cap is :data:`MODE_TIME_CAP_S` of the mode (solo has a single sea
 decisions may take longer), else :data:`DEFAULT_TIME_CAP_S`; ``time_cap_s`` overrides it.
 A sample world the engine rejects falls back to the prior alone.
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
-from functools import lru_cache
+from collections.abc import Callable, Mapping
+from functools import cache, lru_cache
 from operator import itemgetter
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from . import actions as A
 from . import flow, hacking, powers, roles, rules, solo
@@ -98,39 +100,63 @@ from .state import MatchState, Pos, SeatState, cell
 from .tableau import AI_POS, placement_cells
 from .views import view
 
-DEFAULT_BUDGET = 48             # rollouts per decision (iterations)
-DEFAULT_CANDIDATES = 4          # commands evaluated by rollouts
+DEFAULT_BUDGET = 48  # rollouts per decision (iterations)
+DEFAULT_CANDIDATES = 4  # commands evaluated by rollouts
 # Per-mode shortlist when none is given: solo rollouts are cheap enough for more candidates
 # (measured over 12 solo games: median 117 -> 119.5 against 4 candidates).
 MODE_CANDIDATES = {"solo": 6}
-DEFAULT_TIME_CAP_S = 1.0        # wall-clock safety net per decision (seconds; < 2 s under load)
+DEFAULT_TIME_CAP_S = 1.0  # wall-clock safety net per decision (seconds; < 2 s under load)
 # Per-mode wall-clock cap when none is given: a solo match has one seat, so each of its
 # decisions may take longer and still stay under 2 s on a loaded machine.
-MODE_TIME_CAP_S = {"solo": 1.7}     # + at most one sample's overrun: < 2 s
-AI_PARTIAL_WEIGHT = 0.7         # Phase 1 horizon: weight of the AI card on the partial tableau
-COPY_POINTS_ESTIMATE = 4        # 105/106: about a good neighbour turn (solo rule: 4 VP)
-END_WEIGHT = 1.0                # prior: weight of the end-value change
-AI_SIDE_PREFERENCE = ("AI-8", "AI-5", "AI-10", "AI-9", "AI-1", "AI-4", "AI-3", "AI-11",
-                      "AI-12", "AI-7", "AI-2", "AI-6")
-ROLLOUT_KINDS = frozenset({A.CHOOSE_AI_SIDE, A.KEEP_RESERVE, A.DRAFT, A.AI6_DISCARD, DISCARD,
-                           A.PLACE, A.COPY, A.EXCHANGE_RESERVE, A.MOVE_CARD, A.PLACE_EXTRA})
+MODE_TIME_CAP_S = {"solo": 1.7}  # + at most one sample's overrun: < 2 s
+AI_PARTIAL_WEIGHT = 0.7  # Phase 1 horizon: weight of the AI card on the partial tableau
+COPY_POINTS_ESTIMATE = 4  # 105/106: about a good neighbour turn (solo rule: 4 VP)
+END_WEIGHT = 1.0  # prior: weight of the end-value change
+AI_SIDE_PREFERENCE = (
+    "AI-8",
+    "AI-5",
+    "AI-10",
+    "AI-9",
+    "AI-1",
+    "AI-4",
+    "AI-3",
+    "AI-11",
+    "AI-12",
+    "AI-7",
+    "AI-2",
+    "AI-6",
+)
+ROLLOUT_KINDS = frozenset(
+    {
+        A.CHOOSE_AI_SIDE,
+        A.KEEP_RESERVE,
+        A.DRAFT,
+        A.AI6_DISCARD,
+        DISCARD,
+        A.PLACE,
+        A.COPY,
+        A.EXCHANGE_RESERVE,
+        A.MOVE_CARD,
+        A.PLACE_EXTRA,
+    }
+)
 # AI-6 step 1 in the prior: two more reserve cards are worth about one average card; the
 # best hand card is still drafted afterwards when the hand keeps one (R-AI6-STEPS).
 AI6_DRAW_VALUE = 1.0
 # Rollouts per decision relative to ``budget`` by mode: a solo rollout plays one seat, a
 # 2-player rollout two, so the same wall-clock time holds more of them.
 MODE_BUDGET_FACTOR = {"standard": 1.0, "duo": 1.5, "solo": 4.0}
-SOLO_SIDE_CANDIDATES = 6        # solo "Choose your AI card": sides kept for the rollouts
-ROLLOUT_END_MODES = frozenset({"solo"})   # modes whose own rollout policy weighs the end value
-ROLLOUT_END_TOP = 3             # ... of this many best immediate placements
+SOLO_SIDE_CANDIDATES = 6  # solo "Choose your AI card": sides kept for the rollouts
+ROLLOUT_END_MODES = frozenset({"solo"})  # modes whose own rollout policy weighs the end value
+ROLLOUT_END_TOP = 3  # ... of this many best immediate placements
 ROLLOUT_TO_END_MODES = frozenset({"solo"})  # modes whose Phase 1 rollouts play to the match end
-ROLLOUT_POWER_MODES = frozenset({"solo"})   # modes whose own rollout policy uses AI-5 / AI-6
+ROLLOUT_POWER_MODES = frozenset({"solo"})  # modes whose own rollout policy uses AI-5 / AI-6
 # Modes whose budget grows as the horizon nears (measured, solo, budget 24, seeds 0-19 /
 # 20-39: mean 116.1 -> 119.1 / median 115 -> 119; as much as doubling the budget, at the
 # same cost for the slowest, earliest decisions).
 HORIZON_BUDGET_MODES = frozenset({"solo"})
-HORIZON_BUDGET_MAX = 6.0        # ... by at most this factor
-AI5_ROLLOUT_SWAPS = 24          # AI-5 inside a rollout: swaps weighed (drawn by the rollout RNG)
+HORIZON_BUDGET_MAX = 6.0  # ... by at most this factor
+AI5_ROLLOUT_SWAPS = 24  # AI-5 inside a rollout: swaps weighed (drawn by the rollout RNG)
 
 
 def horizon_factor(v: Mapping[str, Any], to_end: bool) -> float:
@@ -157,15 +183,22 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int | None = None,
-                 time_cap_s: float | None = None):
-        if (budget < 0 or (candidates is not None and candidates < 1)
-                or (time_cap_s is not None and time_cap_s <= 0)):
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        candidates: int | None = None,
+        time_cap_s: float | None = None,
+    ):
+        if (
+            budget < 0
+            or (candidates is not None and candidates < 1)
+            or (time_cap_s is not None and time_cap_s <= 0)
+        ):
             raise ValueError("budget >= 0, candidates >= 1 and time_cap_s > 0 are required")
         self.budget = budget
         self.candidates = candidates
         self.time_cap_s = time_cap_s
-        self.last_rollouts = 0          # rollouts run by the latest choose (for tests/benchmarks)
+        self.last_rollouts = 0  # rollouts run by the latest choose (for tests/benchmarks)
 
     def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
         """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
@@ -178,8 +211,11 @@ class ExpertBot:
             return options[0]
         v = view(state, seat)
         prior = Prior(v, seat)
-        scored = sorted(((prior.of(o), -i, o) for i, o in enumerate(options)),
-                        key=lambda x: (x[0], x[1]), reverse=True)
+        scored = sorted(
+            ((prior.of(o), -i, o) for i, o in enumerate(options)),
+            key=lambda x: (x[0], x[1]),
+            reverse=True,
+        )
         if options[0]["type"] == A.CHOOSE_AI_SIDE:
             keep = SOLO_SIDE_CANDIDATES if v["mode"] == "solo" else 2
         elif self.candidates is not None:
@@ -189,21 +225,32 @@ class ExpertBot:
         shortlist = [(p, o) for p, _, o in scored[:keep]]
         kind = v["you"]["pending"]
         to_end = kind == A.CHOOSE_AI_SIDE or v["mode"] in ROLLOUT_TO_END_MODES
-        budget = int(self.budget * MODE_BUDGET_FACTOR.get(v["mode"], 1.0)
-                     * horizon_factor(v, to_end))
+        budget = int(
+            self.budget * MODE_BUDGET_FACTOR.get(v["mode"], 1.0) * horizon_factor(v, to_end)
+        )
         if len(shortlist) == 1 or budget == 0 or kind not in ROLLOUT_KINDS:
             return shortlist[0][1]
-        cap = self.time_cap_s if self.time_cap_s is not None else MODE_TIME_CAP_S.get(
-            v["mode"], DEFAULT_TIME_CAP_S)
+        cap = (
+            self.time_cap_s
+            if self.time_cap_s is not None
+            else MODE_TIME_CAP_S.get(v["mode"], DEFAULT_TIME_CAP_S)
+        )
         values = self._rollouts(v, seat, [o for _, o in shortlist], rng, budget, cap, to_end)
         if values is None:
             return shortlist[0][1]
         best = max(range(len(shortlist)), key=lambda i: (values[i], shortlist[i][0], -i))
         return shortlist[best][1]
 
-    def _rollouts(self, v: dict[str, Any], seat: int, commands: list[dict[str, Any]],
-                  rng: random.Random, budget: int, cap: float, horizon_end: bool
-                  ) -> list[float] | None:
+    def _rollouts(
+        self,
+        v: dict[str, Any],
+        seat: int,
+        commands: list[dict[str, Any]],
+        rng: random.Random,
+        budget: int,
+        cap: float,
+        horizon_end: bool,
+    ) -> list[float] | None:
         """Mean rollout value of each command by *successive halving* (Karnin, Koren and
         Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the ``budget``
         rollouts are split evenly over ``ceil(log2(len(commands)))`` rounds; each round
@@ -228,14 +275,21 @@ class ExpertBot:
                 for i in alive:
                     try:
                         world = determinize(v, seat, random.Random(world_seed))
-                        results.append(rollout(world, seat, commands[i],
-                                               random.Random(play_seed), to_end=horizon_end))
+                        results.append(
+                            rollout(
+                                world,
+                                seat,
+                                commands[i],
+                                random.Random(play_seed),
+                                to_end=horizon_end,
+                            )
+                        )
                     except (ValueError, KeyError, IndexError):
                         return self._means(totals, counts, alive)
                     self.last_rollouts += 1
                     spent += 1
                     if counts[alive[0]] and time.perf_counter() - started > cap:
-                        return self._means(totals, counts, alive)   # whole samples only
+                        return self._means(totals, counts, alive)  # whole samples only
                 for i, r in zip(alive, results, strict=True):
                     totals[i] += r
                     counts[i] += 1
@@ -243,7 +297,7 @@ class ExpertBot:
                     return self._means(totals, counts, alive)
             if rnd < rounds - 1 and len(alive) > 1:
                 ranked = sorted(alive, key=lambda i: (totals[i] / counts[i], -i), reverse=True)
-                alive = sorted(ranked[:math.ceil(len(alive) / 2)])
+                alive = sorted(ranked[: math.ceil(len(alive) / 2)])
         return self._means(totals, counts, alive)
 
     @staticmethod
@@ -256,6 +310,7 @@ class ExpertBot:
 
 
 # ---------------------------------------------------------------- prior (one ply)
+
 
 class Prior:
     """One-ply value of a command seen from the seat's view: immediate VP plus the change
@@ -281,8 +336,9 @@ class Prior:
         value = score_objective(self.objective, tableau)
         return value + (score_ai_card(self.ai, tableau) if self.ai else 0)
 
-    def immediate(self, card: str, pos: Pos, tableau: Mapping[Pos, str],
-                  copy: str | None = None) -> float:
+    def immediate(
+        self, card: str, pos: Pos, tableau: Mapping[Pos, str], copy: str | None = None
+    ) -> float:
         """VP ``card`` scores at ``pos`` of ``tableau`` (which already holds it)."""
         r = roles.role(card)
         if r == roles.COPY:
@@ -292,8 +348,9 @@ class Prior:
             return self.copy_points
         return score_effect(card, tableau, pos, self.neighbours)
 
-    def placed(self, card: str, pos: Pos, copy: str | None = None,
-               base: Mapping[Pos, str] | None = None) -> float:
+    def placed(
+        self, card: str, pos: Pos, copy: str | None = None, base: Mapping[Pos, str] | None = None
+    ) -> float:
         """Prior of putting ``card`` at ``pos`` (own tableau, or ``base``)."""
         tableau = dict(self.own if base is None else base)
         tableau[pos] = card
@@ -309,8 +366,14 @@ class Prior:
 
     def _targets(self, card: str) -> list[str]:
         wanted = roles.copy_color(card)
-        return sorted({c for t in self.neighbours for c in t.values()
-                       if not roles.is_ai(c) and roles.color(c) == wanted})
+        return sorted(
+            {
+                c
+                for t in self.neighbours
+                for c in t.values()
+                if not roles.is_ai(c) and roles.color(c) == wanted
+            }
+        )
 
     def _ai6_hand(self) -> list[str]:
         """AI-6's "hand" in the view: the hand (solo: the standee's offer)."""
@@ -325,7 +388,7 @@ class Prior:
             return sum(self.potential(c) for c in o["cards"])
         if t == A.DRAFT:
             return self.potential(o["card"])
-        if t == "discard":                       # 2-player discard step: the weakest card
+        if t == "discard":  # 2-player discard step: the weakest card
             return -self.potential(o["card"])
         if t == "use_ai6":
             # step 1: the 2 weakest hand cards will go (step 2), the best is drafted after
@@ -342,8 +405,9 @@ class Prior:
         if t in (A.PLACE, A.PLACE_EXTRA):
             return self.placed(o["card"], cell(o["cell"]), o.get("copy"))
         if t == A.COPY:
-            pos = next((cell(p["cell"]) for p in self.v["last_reveal"] if p["seat"] == self.seat),
-                       None)
+            pos = next(
+                (cell(p["cell"]) for p in self.v["last_reveal"] if p["seat"] == self.seat), None
+            )
             return score_effect(o["card"], self.own, pos, self.neighbours) if pos else 0
         if t == A.EXCHANGE_RESERVE:
             pos = cell(o["cell"])
@@ -359,8 +423,9 @@ class Prior:
         return 0.0
 
 
-def view_neighbours(v: Mapping[str, Any], tableaux: list[dict[Pos, str]], seat: int
-                    ) -> tuple[dict[Pos, str], ...]:
+def view_neighbours(
+    v: Mapping[str, Any], tableaux: list[dict[Pos, str]], seat: int
+) -> tuple[dict[Pos, str], ...]:
     """The tableaux black cards 099-114 of ``seat`` look at, read from its view (the same
     as ``MatchState.neighbour_tableaux``): the two adjacent seats; 2-player mode: the
     opponent and the neutral grid; solo: the draft grid (shared RULINGS)."""
@@ -373,6 +438,7 @@ def view_neighbours(v: Mapping[str, Any], tableaux: list[dict[Pos, str]], seat: 
 
 
 # ---------------------------------------------------------------- determinization
+
 
 def _seen(v: Mapping[str, Any]) -> set[str]:
     you = v["you"]
@@ -417,7 +483,7 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
     you = v["you"]
     pool = unseen_cards(v)
     rng.shuffle(pool)
-    spare = other_phase_unseen(v)                 # 115/116 may return an older card
+    spare = other_phase_unseen(v)  # 115/116 may return an older card
     rng.shuffle(spare)
     step = v["step"]
 
@@ -432,8 +498,11 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
 
     timer = take(v["solo"]["timer_count"]) if v["mode"] == "solo" else []
     deck = take(v["deck_count"])
-    hidden = {i: {"hand": take(s["hand_count"]), "dealt": take(s["dealt_count"])}
-              for i, s in enumerate(v["seats"]) if i != seat}
+    hidden = {
+        i: {"hand": take(s["hand_count"]), "dealt": take(s["dealt_count"])}
+        for i, s in enumerate(v["seats"])
+        if i != seat
+    }
     for i, s in enumerate(v["seats"]):
         if i != seat:
             hidden[i]["reserve"] = take(s["reserve_count"])
@@ -449,9 +518,11 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
             hand=list(you["hand"]) if mine else hidden[i]["hand"],
             reserve=list(you["reserve"]) if mine else hidden[i]["reserve"],
             dealt=list(you["dealt"]) if mine else hidden[i]["dealt"],
-            score=s["score"], turn_vp=s["turn_vp"],
-            ai5_used=s["ai5_used"], ai6_used=s["ai6_used"],
-            ai6_discarding=s["pending"] == A.AI6_DISCARD,      # public: AI-6 step 2 owed
+            score=s["score"],
+            turn_vp=s["turn_vp"],
+            ai5_used=s["ai5_used"],
+            ai6_used=s["ai6_used"],
+            ai6_discarding=s["pending"] == A.AI6_DISCARD,  # public: AI-6 step 2 owed
             locked=you["locked"] if mine else None,
             choice=dict(you["choice"]) if mine and you["choice"] else None,
         )
@@ -461,20 +532,26 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
             st.done = bool(s["decided"]) if step in ("draft", "extra") else False
             st.need = you["pending"] if step in ("resolve", "extra") else None
         elif step in ("draft", "extra", DISCARD):
-            st.done = bool(s["decided"])          # a drafted/discarded card is public by count
+            st.done = bool(s["decided"])  # a drafted/discarded card is public by count
             st.need = s["pending"] if step == "extra" else None
         else:
-            st.done = False                       # hidden choice: made again in the rollout
+            st.done = False  # hidden choice: made again in the rollout
             st.need = s["pending"]
         seats.append(st)
     state = MatchState(
         seat_count=v["seat_count"],
         options={"objectives": dict(v["objectives"])},
         objectives={"1": v["objectives"]["phase1"], "2": v["objectives"]["phase2"]},
-        mode=v["mode"], phase=v["phase"], turn=v["turn"], step=step,
-        deck=deck, seats=seats,
-        last_reveal=[dict(p) for p in v["last_reveal"]], result=None,
-        neutral={cell(e["cell"]): e["card"] for e in v.get("neutral_grid", ())})
+        mode=v["mode"],
+        phase=v["phase"],
+        turn=v["turn"],
+        step=step,
+        deck=deck,
+        seats=seats,
+        last_reveal=[dict(p) for p in v["last_reveal"]],
+        result=None,
+        neutral={cell(e["cell"]): e["card"] for e in v.get("neutral_grid", ())},
+    )
     if v["mode"] == "solo":
         sv = v["solo"]
         state.grid = {cell(e["cell"]): e["card"] for e in sv["draft_grid"]}
@@ -487,20 +564,21 @@ def determinize(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSta
         if i == seat:
             continue
         if step == "setup" and not st.ai_revealed:
-            st.ai_card = None                      # a hidden side: chosen again
+            st.ai_card = None  # a hidden side: chosen again
         if step == "resolve" and s["decided"]:
-            st.need = flow.resolution_needed(state, i)   # the kind is hidden once decided
+            st.need = flow.resolution_needed(state, i)  # the kind is hidden once decided
     return state
 
 
 # ---------------------------------------------------------------- rollouts
 
-Memo = dict[tuple, float]     # (phase, turn, seat, card, cell) -> immediate VP in a rollout
+Memo = dict[tuple, float]  # (phase, turn, seat, card, cell) -> immediate VP in a rollout
 Policy = Callable[[MatchState, int, random.Random, Memo], dict[str, Any]]
 
 
-def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
-                  rng: random.Random) -> MatchState:
+def apply_command(
+    state: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random
+) -> MatchState:
     """Fold the events of a command known to be legal into ``state`` (mutated, returned):
     the seat's own events then every automatic transition (``rules`` and ``flow``), without
     re-checking legality (the rollout policies only build legal commands)."""
@@ -510,8 +588,13 @@ def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
     return rec.state
 
 
-def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random,
-            to_end: bool = False) -> float:
+def rollout(
+    world: MatchState,
+    seat: int,
+    command: Mapping[str, Any],
+    rng: random.Random,
+    to_end: bool = False,
+) -> float:
     """Value for ``seat`` of playing ``command`` in the sample ``world`` (mutated), then the
     rollout policies until the end of the current phase (``to_end``: of the match)."""
     phase = world.phase
@@ -531,7 +614,7 @@ def rollout(world: MatchState, seat: int, command: Mapping[str, Any], rng: rando
     s = state.seats[seat]
     value = float(s.score)
     if state.result is None and not to_end and phase == 1:
-        assert s.ai_card is not None   # chosen before phase 1's first card
+        assert s.ai_card is not None  # chosen before phase 1's first card
         value += AI_PARTIAL_WEIGHT * score_ai_card(s.ai_card, s.tableau)
     return value
 
@@ -552,7 +635,7 @@ def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> f
     return hit
 
 
-TableauKey = frozenset[tuple[Pos, str]]   # a tableau as a set of (cell, card) pairs
+TableauKey = frozenset[tuple[Pos, str]]  # a tableau as a set of (cell, card) pairs
 
 
 def tableau_key(tableau: Mapping[Pos, str]) -> TableauKey:
@@ -566,28 +649,30 @@ def end_value(objective: str, ai_card: str | None, key: TableauKey) -> int:
     tableau = dict(key)
     if not tableau:
         return 0
-    return score_objective(objective, tableau) + (score_ai_card(ai_card, tableau) if ai_card
-                                                  else 0)
+    return score_objective(objective, tableau) + (score_ai_card(ai_card, tableau) if ai_card else 0)
 
 
 def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     own = state.seats[seat].tableau
     if _reads_own_only(card):
-        return score_effect(card, {**own, pos: card}, pos)   # the scorer caches by board
+        return score_effect(card, {**own, pos: card}, pos)  # the scorer caches by board
     r = roles.role(card)
     tableau = dict(own)
     tableau[pos] = card
     nbrs = state.neighbour_tableaux(seat)
     if r == roles.COPY:
-        return max((score_effect(t, tableau, pos, nbrs)
-                    for t in hacking.copy_targets(state, seat, card)), default=0)
+        return max(
+            (score_effect(t, tableau, pos, nbrs) for t in hacking.copy_targets(state, seat, card)),
+            default=0,
+        )
     if r == roles.COPY_POINTS:
         return COPY_POINTS_ESTIMATE
     return score_effect(card, tableau, pos, nbrs)
 
 
-def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos],
-                memo: Memo) -> tuple:
+def _best_place(
+    state: MatchState, seat: int, cards: list[str], cells: list[Pos], memo: Memo
+) -> tuple:
     """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP (ties: the
     first in ``cards`` x ``cells`` order); in the modes of :data:`ROLLOUT_END_MODES` the
     :data:`ROLLOUT_END_TOP` best of them are ranked again by immediate VP plus the change of
@@ -604,19 +689,23 @@ def _best_place(state: MatchState, seat: int, cards: list[str], cells: list[Pos]
             k = (*turn, card, pos)
             hit = memo.get(k)
             if hit is None:
-                hit = memo[k] = (placements.effect(card, pos) if own_only
-                                 else _card_vp_now(state, seat, card, pos))
+                hit = memo[k] = (
+                    placements.effect(card, pos)
+                    if own_only
+                    else _card_vp_now(state, seat, card, pos)
+                )
             ranked.append((hit, card, pos))
     if not ranked:
         return (cards[0], cells[0])
     if state.mode not in ROLLOUT_END_MODES or ROLLOUT_END_TOP <= 1:
-        return max(ranked, key=_VP)[1:]         # the first of the best, as a stable sort
+        return max(ranked, key=_VP)[1:]  # the first of the best, as a stable sort
     objective = state.objectives[str(state.phase)]
     ai = s.ai_card
     base = end_value(objective, ai, key)
 
     def gain(x: tuple) -> float:
         return x[0] + end_value_added(objective, ai, key, x[1], x[2]) - base
+
     # a stable sort: ties stay in generation order (cards x cells)
     return max(sorted(ranked, key=_VP, reverse=True)[:ROLLOUT_END_TOP], key=gain)[1:]
 
@@ -632,8 +721,9 @@ def _placements(key: TableauKey) -> Placements:
 
 
 @lru_cache(maxsize=1 << 17)
-def end_value_added(objective: str, ai_card: str | None, key: TableauKey, card: str,
-                    pos: Pos) -> int:
+def end_value_added(
+    objective: str, ai_card: str | None, key: TableauKey, card: str, pos: Pos
+) -> int:
     """:func:`end_value` of the tableau ``key`` with ``card`` added at the empty ``pos``
     (cached), from the tableau read once (:func:`_placements`)."""
     placements = _placements(key)
@@ -641,7 +731,7 @@ def end_value_added(objective: str, ai_card: str | None, key: TableauKey, card: 
     return value + (placements.ai_card(ai_card, card, pos) if ai_card else 0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reads_own_only(card: str) -> bool:
     """True when ``card``'s immediate VP reads only the own tableau (no copy, copy points
     or neighbour effect): :func:`_card_vp_now` scores it with ``score_effect`` alone."""
@@ -673,13 +763,13 @@ def _own_ai5(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]
     return best
 
 
-def _own_place(state: MatchState, seat: int, rng: random.Random,
-               memo: Memo) -> dict[str, Any]:
+def _own_place(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     ai5 = _own_ai5(state, seat, rng)
     if ai5 is not None:
         return ai5
-    card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))),
-                            _cells(state, seat), memo)
+    card, pos = _best_place(
+        state, seat, sorted(set(A.placeable(state, seat))), _cells(state, seat), memo
+    )
     return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
 
 
@@ -699,8 +789,9 @@ def _own_ai6(state: MatchState, seat: int, memo: Memo) -> dict[str, Any] | None:
     return {"type": "use_ai6"} if powers.ai6_available(state, seat) else None
 
 
-def _own_ai6_discard(state: MatchState, seat: int, rng: random.Random,
-                     memo: Memo) -> dict[str, Any]:
+def _own_ai6_discard(
+    state: MatchState, seat: int, rng: random.Random, memo: Memo
+) -> dict[str, Any]:
     """AI-6 step 2 in a rollout, the drawn cards already in the reserve: discard the 2
     cards of the hand (solo: the offer) with the lowest best immediate VP over the open
     cells, so the best one is drafted next (ties: the higher card id is kept)."""
@@ -713,14 +804,16 @@ def _own_ai6_discard(state: MatchState, seat: int, rng: random.Random,
     return {"type": A.AI6_DISCARD, "cards": sorted(ranked[-AI6_DISCARD:])}
 
 
-def _random_ai6_discard(state: MatchState, seat: int, rng: random.Random,
-                        memo: Memo) -> dict[str, Any]:
-    return {"type": A.AI6_DISCARD, "cards": sorted(rng.sample(powers.ai6_hand(state, seat),
-                                                              AI6_DISCARD))}
+def _random_ai6_discard(
+    state: MatchState, seat: int, rng: random.Random, memo: Memo
+) -> dict[str, Any]:
+    return {
+        "type": A.AI6_DISCARD,
+        "cards": sorted(rng.sample(powers.ai6_hand(state, seat), AI6_DISCARD)),
+    }
 
 
-def _own_draft(state: MatchState, seat: int, rng: random.Random,
-               memo: Memo) -> dict[str, Any]:
+def _own_draft(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     ai6 = _own_ai6(state, seat, memo)
     if ai6 is not None:
         return ai6
@@ -728,22 +821,21 @@ def _own_draft(state: MatchState, seat: int, rng: random.Random,
     return {"type": A.DRAFT, "card": card}
 
 
-def _own_discard(state: MatchState, seat: int, rng: random.Random,
-                 memo: Memo) -> dict[str, Any]:
+def _own_discard(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     """2-player discard step: the hand card with the lowest immediate VP over open cells."""
     cells = _cells(state, seat)
-    worst = min(sorted(set(state.seats[seat].hand)),
-                key=lambda c: max((_card_vp(state, seat, c, p, memo) for p in cells), default=0))
+    worst = min(
+        sorted(set(state.seats[seat].hand)),
+        key=lambda c: max((_card_vp(state, seat, c, p, memo) for p in cells), default=0),
+    )
     return {"type": DISCARD, "card": worst}
 
 
-def _random_discard(state: MatchState, seat: int, rng: random.Random,
-                    memo: Memo) -> dict[str, Any]:
+def _random_discard(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     return {"type": DISCARD, "card": rng.choice(sorted(state.seats[seat].hand))}
 
 
-def _own_keep(state: MatchState, seat: int, rng: random.Random,
-              memo: Memo) -> dict[str, Any]:
+def _own_keep(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     tableau = s.tableau or ({AI_POS: s.ai_card} if s.ai_card else {})
     cells = placement_cells(tableau, diagonal=has_diagonal(state, seat)) if tableau else []
@@ -755,37 +847,32 @@ def _own_keep(state: MatchState, seat: int, rng: random.Random,
         return max((score_effect(card, {**tableau, p: card}, p, nbrs) for p in cells), default=0)
 
     ranked = sorted(sorted(s.dealt), key=pot, reverse=True)
-    return {"type": A.KEEP_RESERVE, "cards": sorted(ranked[:A.keep_count(state, seat)])}
+    return {"type": A.KEEP_RESERVE, "cards": sorted(ranked[: A.keep_count(state, seat)])}
 
 
-def _random_place(state: MatchState, seat: int, rng: random.Random,
-                  memo: Memo) -> dict[str, Any]:
+def _random_place(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     card = rng.choice(sorted(set(A.placeable(state, seat))))
     pos = rng.choice(_cells(state, seat))
     return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
 
 
-def _random_draft(state: MatchState, seat: int, rng: random.Random,
-                  memo: Memo) -> dict[str, Any]:
+def _random_draft(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     return {"type": A.DRAFT, "card": rng.choice(_draftable(state, seat))}
 
 
-def _random_keep(state: MatchState, seat: int, rng: random.Random,
-                 memo: Memo) -> dict[str, Any]:
+def _random_keep(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     kept = rng.sample(sorted(s.dealt), A.keep_count(state, seat))
     return {"type": A.KEEP_RESERVE, "cards": sorted(kept)}
 
 
-def _random_side(state: MatchState, seat: int, rng: random.Random,
-                 memo: Memo) -> dict[str, Any]:
+def _random_side(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     return {"type": A.CHOOSE_AI_SIDE, "card": rng.choice(state.seats[seat].ai_pair)}
 
 
-def _own_copy(state: MatchState, seat: int, rng: random.Random,
-              memo: Memo) -> dict[str, Any]:
+def _own_copy(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
-    assert s.played is not None   # the copy follows the card just played
+    assert s.played is not None  # the copy follows the card just played
     pos = cell(s.played["cell"])
     nbrs = state.neighbour_tableaux(seat)
     targets = hacking.copy_targets(state, seat, s.played["card"])
@@ -793,8 +880,7 @@ def _own_copy(state: MatchState, seat: int, rng: random.Random,
     return {"type": A.COPY, "card": best}
 
 
-def _own_exchange(state: MatchState, seat: int, rng: random.Random,
-                  memo: Memo) -> dict[str, Any]:
+def _own_exchange(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     def value(o: dict) -> float:
         pos = cell(o["cell"])
         tableau = dict(state.seats[seat].tableau)
@@ -802,11 +888,11 @@ def _own_exchange(state: MatchState, seat: int, rng: random.Random,
         if o.get("copy"):
             return score_effect(o["copy"], tableau, pos, state.neighbour_tableaux(seat))
         return _card_vp(state, seat, o["card"], pos, memo)
+
     return max(hacking.reserve_exchanges(state, seat), key=value)
 
 
-def _own_extra(state: MatchState, seat: int, rng: random.Random,
-               memo: Memo) -> dict[str, Any]:
+def _own_extra(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     s = state.seats[seat]
     nbrs = state.neighbour_tableaux(seat)
 
@@ -815,22 +901,23 @@ def _own_extra(state: MatchState, seat: int, rng: random.Random,
         tableau = {**s.tableau, pos: o["card"]}
         effect = o.get("copy") or o["card"]
         return score_effect(effect, tableau, pos, nbrs)
+
     return max(A.legal_actions(state, seat), key=value)
 
 
-def _random_legal(state: MatchState, seat: int, rng: random.Random,
-                  memo: Memo) -> dict[str, Any]:
+def _random_legal(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     return rng.choice(A.legal_actions(state, seat))
 
 
-def _decline(state: MatchState, seat: int, rng: random.Random,
-             memo: Memo) -> dict[str, Any]:
+def _decline(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
     return {"type": "decline"}
 
 
 _OWN_POLICY: dict[str, Policy] = {
-    A.CHOOSE_AI_SIDE: lambda st, s, r, m: {"type": A.CHOOSE_AI_SIDE, "card": min(
-        st.seats[s].ai_pair, key=lambda c: AI_SIDE_PREFERENCE.index(c))},
+    A.CHOOSE_AI_SIDE: lambda st, s, r, m: {
+        "type": A.CHOOSE_AI_SIDE,
+        "card": min(st.seats[s].ai_pair, key=lambda c: AI_SIDE_PREFERENCE.index(c)),
+    },
     A.KEEP_RESERVE: _own_keep,
     A.DRAFT: _own_draft,
     A.AI6_DISCARD: _own_ai6_discard,

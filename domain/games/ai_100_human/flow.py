@@ -8,6 +8,7 @@ Randomness (shuffles, objective choice, AI card deal) comes only from ``rng``.
 The 2-player mode (:mod:`.duo`) and the solo mode (:mod:`.solo`) plug in at set-up, after
 the draft and at the end of each turn; everything else is the same flow.
 """
+
 from __future__ import annotations
 
 import random
@@ -49,8 +50,9 @@ def start_match(rec: Recorder, seats: int, options: dict[str, Any], rng: random.
     else:
         objectives = {"1": chosen["phase1"], "2": chosen["phase2"]}
     mode = mode_for(seats)
-    rec.emit("MatchStarted", {"seats": seats, "options": options, "objectives": objectives,
-                              "mode": mode})
+    rec.emit(
+        "MatchStarted", {"seats": seats, "options": options, "objectives": objectives, "mode": mode}
+    )
     if mode == "solo":
         rec.emit("AICardsDealt", {"cards": [solo.all_ai_sides()]})
     else:
@@ -92,7 +94,7 @@ def advance(rec: Recorder, rng: random.Random) -> None:
             _end_turn(rec, rng)
         elif step == "extra":
             _end_match(rec)
-        else:                      # pragma: no cover - every step is handled above
+        else:  # pragma: no cover - every step is handled above
             raise AssertionError(f"unknown step {step!r}")
 
 
@@ -107,10 +109,9 @@ def _finish_setup(rec: Recorder, rng: random.Random) -> None:
     order = list(state.deck)
     rng.shuffle(order)
     rec.emit("DeckShuffled", {"phase": state.phase, "reason": "returned", "order": order})
-    if state.mode != "solo":                 # solo drafts from the grid, it has no hand
+    if state.mode != "solo":  # solo drafts from the grid, it has no hand
         for seat in range(state.seat_count):
-            rec.emit("CardsDealt", {"purpose": "hand", "cards": rec.state.deck[:HAND_SIZE]},
-                     seat)
+            rec.emit("CardsDealt", {"purpose": "hand", "cards": rec.state.deck[:HAND_SIZE]}, seat)
     _start_turn(rec, 1)
 
 
@@ -138,8 +139,11 @@ def _finish_draft(rec: Recorder) -> None:
 
 def _finish_place(rec: Recorder, rng: random.Random) -> None:
     state = rec.state
-    placements = [{"seat": i, "card": s.choice["card"], "cell": s.choice["cell"]}
-                  for i, s in enumerate(state.seats) if s.choice]
+    placements = [
+        {"seat": i, "card": s.choice["card"], "cell": s.choice["cell"]}
+        for i, s in enumerate(state.seats)
+        if s.choice
+    ]
     rec.emit("PlacementsRevealed", {"placements": placements})
     needs = {}
     for seat in range(len(rec.state.seats)):
@@ -147,8 +151,10 @@ def _finish_place(rec: Recorder, rng: random.Random) -> None:
         if kind:
             needs[str(seat)] = kind
     if needs:
-        rec.emit("StepStarted", {"phase": state.phase, "turn": state.turn, "step": "resolve",
-                                 "needs": needs})
+        rec.emit(
+            "StepStarted",
+            {"phase": state.phase, "turn": state.turn, "step": "resolve", "needs": needs},
+        )
     else:
         score_turn(rec)
         _end_turn(rec, rng)
@@ -184,15 +190,29 @@ def _end_turn(rec: Recorder, rng: random.Random) -> None:
     if state.turn < TURNS_PER_PHASE:
         _start_turn(rec, state.turn + 1)
         return
-    kept_by = [i for i, s in enumerate(state.seats)
-               if state.phase == 2 and roles.ai_power(s.ai_card) == roles.EXTRA_PLACEMENT]
-    rec.emit("ReservesDiscarded", {"counts": [0 if i in kept_by else len(s.reserve)
-                                              for i, s in enumerate(state.seats)],
-                                   "kept_by": kept_by})
+    kept_by = [
+        i
+        for i, s in enumerate(state.seats)
+        if state.phase == 2 and roles.ai_power(s.ai_card) == roles.EXTRA_PLACEMENT
+    ]
+    rec.emit(
+        "ReservesDiscarded",
+        {
+            "counts": [0 if i in kept_by else len(s.reserve) for i, s in enumerate(state.seats)],
+            "kept_by": kept_by,
+        },
+    )
     objective = state.objectives[str(state.phase)]
     for seat, s in enumerate(rec.state.seats):
-        rec.emit("VPScored", {"reason": "objective", "objective": objective,
-                              "vp": score_objective(objective, s.tableau)}, seat)
+        rec.emit(
+            "VPScored",
+            {
+                "reason": "objective",
+                "objective": objective,
+                "vp": score_objective(objective, s.tableau),
+            },
+            seat,
+        )
     if state.phase == 1:
         if state.mode == "solo":
             solo.discard_grid(rec)
@@ -209,10 +229,13 @@ def _end_match(rec: Recorder) -> None:
     """F: AI card scoring for every seat, then the result (shared victory on ties; solo:
     with its rating on the ladder)."""
     for seat, s in enumerate(rec.state.seats):
-        rec.emit("VPScored", {"reason": "ai_card", "card": s.ai_card,
-                              "vp": score_ai_card(s.ai_card, s.tableau)}, seat)
+        rec.emit(
+            "VPScored",
+            {"reason": "ai_card", "card": s.ai_card, "vp": score_ai_card(s.ai_card, s.tableau)},
+            seat,
+        )
     scores = [s.score for s in rec.state.seats]
-    result = demote(result_of(scores), list(rec.state.resigned))   # RULINGS R-RESIGN
+    result = demote(result_of(scores), list(rec.state.resigned))  # RULINGS R-RESIGN
     rec.emit("MatchEnded", solo.with_rating(result) if rec.state.mode == "solo" else result)
 
 
@@ -225,5 +248,8 @@ def result_of(scores: list[int]) -> dict[str, Any]:
         rank = 1 + sum(1 for x in scores if x > scores[i])
         ranking.append({"seat": i, "score": scores[i], "rank": rank})
     best = max(scores)
-    return {"scores": list(scores), "ranking": ranking,
-            "winners": [i for i, x in enumerate(scores) if x == best]}
+    return {
+        "scores": list(scores),
+        "ranking": ranking,
+        "winners": [i for i, x in enumerate(scores) if x == best],
+    }

@@ -6,6 +6,7 @@ and the fold is total over them (docs/CONTRACTS.md "Fold"): the first event must
 foreign log, not a rule violation).
 Every random outcome (shuffle order, dealt and drawn cards) is read from the event itself.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,16 +29,20 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     this game does not know."""
     if event.type == "MatchStarted":
         d = event.data
-        return MatchState(seat_count=d["seats"], options=dict(d["options"]),
-                          objectives=dict(d["objectives"]), mode=d.get("mode", "standard"),
-                          seats=[SeatState() for _ in range(d["seats"])])
+        return MatchState(
+            seat_count=d["seats"],
+            options=dict(d["options"]),
+            objectives=dict(d["objectives"]),
+            mode=d.get("mode", "standard"),
+            seats=[SeatState() for _ in range(d["seats"])],
+        )
     HANDLERS.handler(state, event)(state, event)
-    assert state is not None   # handler() raised for an event before MatchStarted
+    assert state is not None  # handler() raised for an event before MatchStarted
     return state
 
 
 def _seat(state: MatchState, event: Event) -> SeatState:
-    assert event.seat is not None   # an event of one seat
+    assert event.seat is not None  # an event of one seat
     return state.seats[event.seat]
 
 
@@ -54,7 +59,7 @@ def _phase_started(state: MatchState, event: Event) -> None:
     state.last_reveal = []
     for seat in state.seats:
         seat.done, seat.choice, seat.played, seat.need, seat.locked = False, None, None, None, None
-        seat.ai6_used = False          # AI-6: "return your AI token to its active side"
+        seat.ai6_used = False  # AI-6: "return your AI token to its active side"
         seat.ai6_discarding = False
         seat.turn_vp = 0
 
@@ -87,7 +92,7 @@ def _reserve_kept(state: MatchState, event: Event) -> None:
     returned = [c for c in seat.dealt if c not in kept]
     seat.reserve.extend(kept)
     seat.dealt = []
-    state.deck.extend(returned)     # A.1: shuffled back by the next DeckShuffled
+    state.deck.extend(returned)  # A.1: shuffled back by the next DeckShuffled
 
 
 @_on("AISidesRevealed")
@@ -123,11 +128,11 @@ def _drafted(state: MatchState, event: Event) -> None:
 def _power(state: MatchState, event: Event) -> None:
     seat = _seat(state, event)
     d = event.data
-    if d["power"] == DRAW_TWO:                 # AI-6 step 1 (R-AI6-STEPS): the draw
+    if d["power"] == DRAW_TWO:  # AI-6 step 1 (R-AI6-STEPS): the draw
         _take_from_deck(state, d["drawn"])
         seat.reserve.extend(d["drawn"])
         seat.ai6_used = True
-        if "discarded" in d:                    # a log of the former one-step AI-6
+        if "discarded" in d:  # a log of the former one-step AI-6
             _discard_for_power(state, seat, d["discarded"])
         else:
             seat.ai6_discarding = True
@@ -146,7 +151,7 @@ def _power_discarded(state: MatchState, event: Event) -> None:
 
 def _discard_for_power(state: MatchState, seat: SeatState, cards: list[str]) -> None:
     for card in cards:
-        if state.mode == "solo":           # R-SOLO-AI6: discarded from the standee's line
+        if state.mode == "solo":  # R-SOLO-AI6: discarded from the standee's line
             pos = next(p for p, c in state.grid.items() if c == card)
             del state.grid[pos]
             state.tilted.append([pos[0], pos[1]])
@@ -179,8 +184,9 @@ def _revealed(state: MatchState, event: Event) -> None:
         seat.tableau[cell(p["cell"])] = p["card"]
         seat.played = {"card": p["card"], "cell": list(p["cell"])}
         seat.choice = None
-    state.last_reveal = [{"seat": p["seat"], "card": p["card"], "cell": list(p["cell"])}
-                         for p in placements]
+    state.last_reveal = [
+        {"seat": p["seat"], "card": p["card"], "cell": list(p["cell"])} for p in placements
+    ]
 
 
 @_on("ResolutionChosen")
@@ -249,9 +255,11 @@ def _resigned(state: MatchState, event: Event) -> None:
 
 @_on("MatchEnded")
 def _ended(state: MatchState, event: Event) -> None:
-    state.result = {k: event.data[k] for k in ("scores", "ranking", "winners", "rating",
-                                               "outcome", "reason", "resigned")
-                    if k in event.data}
+    state.result = {
+        k: event.data[k]
+        for k in ("scores", "ranking", "winners", "rating", "outcome", "reason", "resigned")
+        if k in event.data
+    }
     # The score breakdown per seat and source is a projection of the folded seats, not part
     # of the event: MatchEnded keeps the shape every verified log already has (log@1/@2
     # exports re-fold to the same events).
@@ -262,6 +270,7 @@ def _ended(state: MatchState, event: Event) -> None:
 
 
 # ---------------------------------------------------------------- 2-player mode
+
 
 @_on("NeutralGridRevealed")
 def _neutral(state: MatchState, event: Event) -> None:
@@ -278,6 +287,7 @@ def _card_discarded(state: MatchState, event: Event) -> None:
 
 
 # ---------------------------------------------------------------- solo mode
+
 
 @_on("DividersPlaced")
 def _dividers(state: MatchState, event: Event) -> None:

@@ -2,6 +2,7 @@
 standard game), wiring the modules: spec (options, commands, modes), flow (set-up and
 automatic steps; duo and solo plug in there), rules (decide), fold (evolve), actions
 (pending, legal actions), views (view, redact), bots."""
+
 from __future__ import annotations
 
 import random
@@ -25,11 +26,11 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
     ``rating`` in solo). RULINGS R-ABANDONED."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
-    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
-    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    cards_module = cards  # GET /v1/games/{game}/cards (public_cards)
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)  # the expert's per-seat options
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
-    timeout_bot = "idle"                  # declines every optional power (R-AI6-TIMEOUT)
+    timeout_bot = "idle"  # declines every optional power (R-AI6-TIMEOUT)
 
     def estimator(self) -> Any:
         """The match-analysis estimator (``estimator.py``: expected final VP by the expert's

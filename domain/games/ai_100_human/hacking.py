@@ -4,10 +4,11 @@ empty cell (119/120), plus the adjacency invariant every exchange must keep.
 
 All functions are pure and return plain data; cells are ``(row, col)`` tuples.
 """
+
 from __future__ import annotations
 
 from collections import deque
-from typing import Mapping
+from collections.abc import Mapping
 
 from . import roles
 from .state import MatchState, Pos
@@ -57,8 +58,11 @@ def reserve_exchanges(state: MatchState, seat: int) -> list[dict]:
     """
     s = state.seats[seat]
     out: list[dict] = []
-    spots = [p for p, c in sorted(s.tableau.items())
-             if not roles.is_ai(c) and roles.role(c) != roles.EXCHANGE_RESERVE]
+    spots = [
+        p
+        for p, c in sorted(s.tableau.items())
+        if not roles.is_ai(c) and roles.role(c) != roles.EXCHANGE_RESERVE
+    ]
     incoming = sorted({c for c in s.reserve if roles.role(c) != roles.EXCHANGE_RESERVE})
     for pos in spots:
         for card in incoming:
@@ -92,7 +96,7 @@ def card_swaps(tableau: Mapping[Pos, str]) -> list[tuple[Pos, Pos]]:
     """Pairs of cells holding two development cards (AI-5 "exchange 2 cards"); the set of
     occupied cells is unchanged, so adjacency always still holds."""
     cells = sorted(p for p, c in tableau.items() if not roles.is_ai(c))
-    return [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
+    return [(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :]]
 
 
 def swap(tableau: Mapping[Pos, str], a: Pos, b: Pos) -> dict[Pos, str]:

@@ -9,6 +9,7 @@ drawn ones. It needs at least 2 hand cards (R-AI6-HAND; solo: 3 offered cards,
 R-SOLO-AI6). AI-2 places one reserve card at the end of Phase 2, after the Phase 2
 objective and before AI card scoring.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -55,8 +56,13 @@ def ai6_available(state: MatchState, seat: int) -> bool:
     (R-AI6-HAND: at least 2 hand cards; solo: 3 offered cards, so one is still taken)."""
     s = state.seats[seat]
     least = AI6_MIN_SOLO_OFFER if state.mode == "solo" else AI6_MIN_HAND
-    return (s.ai_revealed and roles.ai_power(s.ai_card) == roles.DRAW_TWO and not s.ai6_used
-            and not s.ai6_discarding and len(ai6_hand(state, seat)) >= least)
+    return (
+        s.ai_revealed
+        and roles.ai_power(s.ai_card) == roles.DRAW_TWO
+        and not s.ai6_used
+        and not s.ai6_discarding
+        and len(ai6_hand(state, seat)) >= least
+    )
 
 
 def ai6_actions(state: MatchState, seat: int) -> list[dict]:
@@ -74,8 +80,10 @@ def ai6_discards(state: MatchState, seat: int) -> list[dict]:
     the discard (``ai6_discarding``)."""
     if not state.seats[seat].ai6_discarding:
         return []
-    return [{"type": "ai6_discard", "cards": list(pair)}
-            for pair in combinations(ai6_hand(state, seat), AI6_DISCARD)]
+    return [
+        {"type": "ai6_discard", "cards": list(pair)}
+        for pair in combinations(ai6_hand(state, seat), AI6_DISCARD)
+    ]
 
 
 def extra_placements(state: MatchState, seat: int) -> list[dict]:

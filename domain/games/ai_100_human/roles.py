@@ -6,10 +6,11 @@ its number, so the engine follows the card data. Roles of development cards:
 (117/118), ``exchange_empty`` (119/120), else ``None``. AI card powers: ``exchange_two``
 (AI-5), ``draw_two`` (AI-6), ``extra_placement`` (AI-2), ``diagonal_placement`` (AI-8).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Mapping
+from collections.abc import Mapping
+from functools import cache
 
 from .cards import catalogue
 
@@ -24,7 +25,7 @@ EXTRA_PLACEMENT = "extra_placement"
 DIAGONAL_PLACEMENT = "diagonal_placement"
 
 
-@lru_cache(maxsize=None)
+@cache
 def role(card_id: str) -> str | None:
     """The flow role of a card (module doc) or ``None`` for plain scoring cards."""
     effect = catalogue().cards[card_id].effect
@@ -36,14 +37,14 @@ def role(card_id: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def copy_color(card_id: str) -> str | None:
     """The colour a copy card (099-104) copies, else ``None``."""
     effect = catalogue().cards[card_id].effect
     return effect["color"] if effect["kind"] == COPY else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def is_black(card_id: str) -> bool:
     """Black (Hacking) development card: resolves after the non-black cards of a turn."""
     card = catalogue().cards[card_id]

@@ -9,6 +9,7 @@ events come from :func:`start_phase` / :func:`finish_setup`; a turn's events fro
 R-SOLO-RESERVE, R-SOLO-LINE, R-SOLO-STANDEE, R-SOLO-NEIGHBOUR, R-SOLO-AI6, R-SOLO-105,
 R-SOLO-DECK, R-SOLO-RESULT.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,7 @@ from typing import Any
 
 from .cards import catalogue
 from .recorder import Recorder
-from .spec import (DIVIDER_COLORS, GRID_SIZE, RATING_LADDER, RESERVE_DEAL, TIMER_STACK,
-                   rating)
+from .spec import DIVIDER_COLORS, GRID_SIZE, RATING_LADDER, RESERVE_DEAL, TIMER_STACK, rating
 from .state import MatchState, Pos, cell_json, tableau_json
 
 
@@ -71,7 +71,10 @@ def start_phase(rec: Recorder, phase: int, rng: random.Random) -> None:
         rec.emit("DividersPlaced", {"rows": colors[:GRID_SIZE], "columns": colors[GRID_SIZE:]})
     cells = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)]
     deck = rec.state.deck
-    rec.emit("DraftGridBuilt", {"phase": phase, "cards": tableau_json(dict(zip(cells, deck, strict=False)))})
+    rec.emit(
+        "DraftGridBuilt",
+        {"phase": phase, "cards": tableau_json(dict(zip(cells, deck, strict=False)))},
+    )
     rec.emit("CardsDealt", {"purpose": "reserve", "cards": rec.state.deck[:RESERVE_DEAL]}, 0)
     rec.emit("TimerStackFormed", {"phase": phase, "count": min(TIMER_STACK, len(rec.state.deck))})
 
@@ -93,8 +96,11 @@ def take(rec: Recorder, seat: int, card: str) -> None:
     state = rec.state
     cards = offer(state)
     pos = next(p for p, c in cards if c == card)
-    tilted = [cell_json(p) for p, c in cards if p != pos and state.standee is not None
-              and p in line_cells(state.standee)]
+    tilted = [
+        cell_json(p)
+        for p, c in cards
+        if p != pos and state.standee is not None and p in line_cells(state.standee)
+    ]
     rec.emit("GridCardTaken", {"card": card, "cell": cell_json(pos), "tilted": tilted}, seat)
     line = divider_line(rec.state, catalogue().cards[card].color)
     if line is not None:
@@ -106,8 +112,12 @@ def refill(rec: Recorder) -> None:
     stack (every empty cell, reading order, as far as the stack lasts)."""
     state = rec.state
     discarded = [state.grid[(r, c)] for r, c in state.tilted if (r, c) in state.grid]
-    empty = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
-             if (r, c) not in state.grid or [r, c] in state.tilted]
+    empty = [
+        (r, c)
+        for r in range(GRID_SIZE)
+        for c in range(GRID_SIZE)
+        if (r, c) not in state.grid or [r, c] in state.tilted
+    ]
     new = dict(zip(empty, state.timer, strict=False))
     rec.emit("GridRefilled", {"discarded": discarded, "cards": tableau_json(new)})
 
@@ -134,5 +144,6 @@ def with_rating(result: dict[str, Any]) -> dict[str, Any]:
 
 def ladder_json() -> list[dict[str, Any]]:
     """The rating ladder as ``[{"rating", "from"}]``, best first, Failure last."""
-    return ([{"rating": name, "from": lowest} for lowest, name in RATING_LADDER]
-            + [{"rating": "Failure", "from": None}])
+    return [{"rating": name, "from": lowest} for lowest, name in RATING_LADDER] + [
+        {"rating": "Failure", "from": None}
+    ]

@@ -4,32 +4,34 @@ Rulebook sections: "Setup", "2 Phases Overview" (3-6 players), "2-Player Mode" a
 Mode". The mode follows the seat count (:func:`mode_for`): 1 seat ``"solo"``, 2 seats
 ``"duo"``, 3-6 seats ``"standard"``; there is no option to choose it.
 """
+
 from __future__ import annotations
 
-from domain.modular import checked_options
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain import game_schemas
 from domain.engine import InvalidCommand
 from domain.games.ai_100_human.cards import catalogue
+from domain.modular import checked_options
 
 GAME_ID = "ai-100-human"
 TITLE = "AI: 100% Human"
 MIN_SEATS = 1
 MAX_SEATS = 6
-SCHEMA_VERSION = 1                    # the mode fields have defaults: old snapshots still load
-RULES_VERSION = "2"                # in every match's verifiable roster; 2: resignation and abandonment
-MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}   # mode -> (min, max) seats
+SCHEMA_VERSION = 1  # the mode fields have defaults: old snapshots still load
+RULES_VERSION = "2"  # in every match's verifiable roster; 2: resignation and abandonment
+MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}  # mode -> (min, max) seats
 
 PHASES = (1, 2)
-TURNS_PER_PHASE = 7                   # "2 Phases Overview": 7 drafting turns per phase
-RESERVE_DEAL = 4                      # A.1 "deal 4 Development cards to each player"
-RESERVE_KEEP = 2                      # A.1 "each player chooses 2 cards"
-RESERVE_KEEP_ONGOING = 3              # 117/118 "At the start of Phase 2, keep 3 cards"
-HAND_SIZE = 7                         # A.2 "deal 7 Development cards to each player"
-PASS_DIRECTION = {1: "left", 2: "right"}   # B.2 left in Phase 1, right in Phase 2
-STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}   # Setup 3 / Objective Cards Details
+TURNS_PER_PHASE = 7  # "2 Phases Overview": 7 drafting turns per phase
+RESERVE_DEAL = 4  # A.1 "deal 4 Development cards to each player"
+RESERVE_KEEP = 2  # A.1 "each player chooses 2 cards"
+RESERVE_KEEP_ONGOING = 3  # 117/118 "At the start of Phase 2, keep 3 cards"
+HAND_SIZE = 7  # A.2 "deal 7 Development cards to each player"
+PASS_DIRECTION = {1: "left", 2: "right"}  # B.2 left in Phase 1, right in Phase 2
+STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}  # Setup 3 / Objective Cards Details
 
 # Cards with a flow of their own are recognised from their effect data (see roles.py):
 # 099-104 copy, 105/106 copy points, 115/116 exchange with the reserve, 117/118 draw,
@@ -38,8 +40,8 @@ STARTER_OBJECTIVES = {1: "Omega-3", 2: "Omega-4"}   # Setup 3 / Objective Cards 
 # AI-6 "draw 2 cards ... Then discard any 2 cards from your hand" (ruling R-AI6-HAND): the
 # 2 discards must be possible in full, so the hand must hold at least 2 cards; in solo the
 # standee's line stands for the hand and must still leave a card to take (R-SOLO-AI6).
-AI6_DRAW = 2                          # "you may draw 2 cards and add them to your reserve"
-AI6_DISCARD = 2                       # "Then discard any 2 cards from your hand"
+AI6_DRAW = 2  # "you may draw 2 cards and add them to your reserve"
+AI6_DISCARD = 2  # "Then discard any 2 cards from your hand"
 AI6_MIN_HAND = AI6_DISCARD
 AI6_MIN_SOLO_OFFER = AI6_DISCARD + 1
 
@@ -49,12 +51,18 @@ NEUTRAL_COLUMNS_PER_PHASE = 2
 # "Solo Mode": a 3x3 draft grid, 3 dividers on the rows and 3 on the columns, an 18-card
 # timer stack per phase, 105/106 worth a flat 4 VP.
 GRID_SIZE = 3
-DIVIDER_COLORS = ("red", "yellow", "blue", "black", "purple", "green")   # one per colour
+DIVIDER_COLORS = ("red", "yellow", "blue", "black", "purple", "green")  # one per colour
 TIMER_STACK = 18
 SOLO_COPY_POINTS_VP = 4
 # "Solo Mode" / "Scoring": (lowest score, rating), best first; below 111 is a Failure.
-RATING_LADDER = ((142, "PRIV8"), (135, "Skynet"), (129, "Cortana"), (123, "Shyrka"),
-                 (117, "AL9000"), (111, "Mentat"))
+RATING_LADDER = (
+    (142, "PRIV8"),
+    (135, "Skynet"),
+    (129, "Cortana"),
+    (123, "Shyrka"),
+    (117, "AL9000"),
+    (111, "Mentat"),
+)
 RATING_FAILURE = "Failure"
 
 
@@ -112,5 +120,7 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     for phase in PHASES:
         oid = objectives[f"phase{phase}"]
         if oid not in cat.objectives_for(phase):
-            raise InvalidCommand(f"{oid!r} is not a Phase {phase} objective.", f"objectives.phase{phase}")
+            raise InvalidCommand(
+                f"{oid!r} is not a Phase {phase} objective.", f"objectives.phase{phase}"
+            )
     return {"objectives": {"phase1": objectives["phase1"], "phase2": objectives["phase2"]}}

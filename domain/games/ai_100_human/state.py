@@ -5,6 +5,7 @@ card at ``AI_POS`` once the sides are revealed. ``deck`` lists the current phase
 first. Everything private (hands, reserves, dealt cards, choices, the deck) lives here and
 leaves the domain only through :mod:`.views`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -74,7 +75,7 @@ class MatchState:
     seats: list[SeatState] = field(default_factory=list)
     last_reveal: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
-    resigned: list[int] = field(default_factory=list)   # seats in the order they resigned
+    resigned: list[int] = field(default_factory=list)  # seats in the order they resigned
     neutral: dict[Pos, str] = field(default_factory=dict)
     grid: dict[Pos, str] = field(default_factory=dict)
     dividers: dict[str, list[str]] = field(default_factory=dict)
@@ -189,18 +190,44 @@ def clone(state: MatchState) -> MatchState:
     """A deep, independent copy (``decide`` works on one so it never mutates its input)."""
     seats = []
     for s in state.seats:
-        seats.append(SeatState(
-            ai_pair=list(s.ai_pair), ai_card=s.ai_card, ai_revealed=s.ai_revealed,
-            tableau=dict(s.tableau), hand=list(s.hand), reserve=list(s.reserve),
-            dealt=list(s.dealt), score=s.score, done=s.done,
-            choice=_copy_json(s.choice), played=_copy_json(s.played), need=s.need,
-            locked=s.locked, ai5_used=s.ai5_used, ai6_used=s.ai6_used,
-            ai6_discarding=s.ai6_discarding, turn_vp=s.turn_vp, vp_by=dict(s.vp_by)))
+        seats.append(
+            SeatState(
+                ai_pair=list(s.ai_pair),
+                ai_card=s.ai_card,
+                ai_revealed=s.ai_revealed,
+                tableau=dict(s.tableau),
+                hand=list(s.hand),
+                reserve=list(s.reserve),
+                dealt=list(s.dealt),
+                score=s.score,
+                done=s.done,
+                choice=_copy_json(s.choice),
+                played=_copy_json(s.played),
+                need=s.need,
+                locked=s.locked,
+                ai5_used=s.ai5_used,
+                ai6_used=s.ai6_used,
+                ai6_discarding=s.ai6_discarding,
+                turn_vp=s.turn_vp,
+                vp_by=dict(s.vp_by),
+            )
+        )
     return MatchState(
-        seat_count=state.seat_count, options=_copy_json(state.options),
-        objectives=dict(state.objectives), mode=state.mode, phase=state.phase,
-        turn=state.turn, step=state.step, deck=list(state.deck), seats=seats,
-        last_reveal=_copy_json(state.last_reveal), result=_copy_json(state.result),
-        neutral=dict(state.neutral), grid=dict(state.grid), dividers=_copy_json(state.dividers),
-        standee=_copy_json(state.standee), timer=list(state.timer),
-        tilted=_copy_json(state.tilted))
+        seat_count=state.seat_count,
+        options=_copy_json(state.options),
+        objectives=dict(state.objectives),
+        mode=state.mode,
+        phase=state.phase,
+        turn=state.turn,
+        step=state.step,
+        deck=list(state.deck),
+        seats=seats,
+        last_reveal=_copy_json(state.last_reveal),
+        result=_copy_json(state.result),
+        neutral=dict(state.neutral),
+        grid=dict(state.grid),
+        dividers=_copy_json(state.dividers),
+        standee=_copy_json(state.standee),
+        timer=list(state.timer),
+        tilted=_copy_json(state.tilted),
+    )

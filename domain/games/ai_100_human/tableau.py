@@ -6,9 +6,10 @@ top to bottom and columns 0..4 left to right. The AI card sits in the centre,
 card already there (AI-8: diagonally too) and inside the frame; only AI-2's end-of-game
 card may go outside the frame.
 """
+
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 Pos = tuple[int, int]
 Tableau = Mapping[Pos, str]
@@ -48,9 +49,10 @@ def _near(pos: Pos, steps: tuple[tuple[int, int], ...], frame: bool) -> tuple[Po
 
 
 # frame position -> its neighbours inside the frame (orthogonal; with diagonal: AI-8)
-_NEAR_IN_FRAME = {diagonal: {p: _near(p, _ORTHO + _DIAG if diagonal else _ORTHO, True)
-                             for p in FRAME}
-                  for diagonal in (False, True)}
+_NEAR_IN_FRAME = {
+    diagonal: {p: _near(p, _ORTHO + _DIAG if diagonal else _ORTHO, True) for p in FRAME}
+    for diagonal in (False, True)
+}
 
 
 def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True) -> list[Pos]:
@@ -62,7 +64,7 @@ def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True
     RULINGS R-SHARED-FRAME.
     """
     steps = _ORTHO + _DIAG if diagonal else _ORTHO
-    if frame:               # the neighbours of frame cells are laid out once
+    if frame:  # the neighbours of frame cells are laid out once
         near = _NEAR_IN_FRAME[diagonal]
         cells: set[Pos] = set()
         for p in tableau:
@@ -71,7 +73,7 @@ def placement_cells(tableau: Tableau, diagonal: bool = False, frame: bool = True
         cells.difference_update(tableau)
         return sorted(cells)
     cells = set()
-    for (r, c) in tableau:
+    for r, c in tableau:
         for dr, dc in steps:
             p = (r + dr, c + dc)
             if p not in tableau and (not frame or in_frame(p)):

@@ -3,6 +3,7 @@ seats and options of the generic end-to-end matches, the set-ups the view tests 
 mode the contract test plays, and the hidden-information model the leak tests check every
 answer against (written from the game's rules and views, never trusting the projections
 under test)."""
+
 from __future__ import annotations
 
 import random
@@ -14,6 +15,7 @@ from domain.testing import GameTesting, Secrecy, redeal_cards, strings
 from .cards import catalogue
 from .state import dump_state, load_state
 from .views import view
+
 
 # views.py: hand, reserve, dealt cards and the hidden choice of the step are the seat's;
 # the deck (and solo's timer stack) are nobody's; the chosen AI side is hidden until
@@ -34,9 +36,13 @@ def _ai100_bound(state: Any, seat: int) -> set[str]:
     return {s.ai_card} if s.ai_card and not s.ai_revealed else set()
 
 
-SECRECY = Secrecy(card=re.compile(r"\d{3}|AI-\d{1,2}"), private=_ai100_private,
-                  unseen=_ai100_unseen, bound=_ai100_bound,
-                  listing_keys=frozenset({"ai_cards_dealt"}))
+SECRECY = Secrecy(
+    card=re.compile(r"\d{3}|AI-\d{1,2}"),
+    private=_ai100_private,
+    unseen=_ai100_unseen,
+    bound=_ai100_bound,
+    listing_keys=frozenset({"ai_cards_dealt"}),
+)
 
 
 def redeal(state: Any, seat: int, rng: random.Random) -> Any:
@@ -52,8 +58,12 @@ def redeal(state: Any, seat: int, rng: random.Random) -> Any:
         if other != seat:
             hidden |= _ai100_private(state, other)
     cards = catalogue().cards
-    dumped = redeal_cards(dump_state(state), hidden - seen, rng,
-                          class_of=lambda card: cards[card].phase if card in cards else card)
+    dumped = redeal_cards(
+        dump_state(state),
+        hidden - seen,
+        rng,
+        class_of=lambda card: cards[card].phase if card in cards else card,
+    )
     for other, entry in enumerate(dumped["seats"]):
         if other != seat and entry["ai_card"] and not entry["ai_revealed"]:
             entry["ai_card"] = rng.choice(sorted(entry["ai_pair"]))
@@ -61,6 +71,10 @@ def redeal(state: Any, seat: int, rng: random.Random) -> Any:
 
 
 TESTING = GameTesting(
-    seats=3, options={"objectives": "starter"}, secrecy=SECRECY,
+    seats=3,
+    options={"objectives": "starter"},
+    secrecy=SECRECY,
     view_setups=((3, {}), (1, {})),
-    modes=((1, {}), (2, {}), (3, {"objectives": "starter"})), redeal=redeal)
+    modes=((1, {}), (2, {}), (3, {"objectives": "starter"})),
+    redeal=redeal,
+)

@@ -7,6 +7,7 @@ Order (RULINGS "Black (Hacking) cards"): every non-black card first (simultaneou
 those neighbours' own 105/106 (floored at 0, ruling R-105). 117/118 draw 1 card from the
 current phase deck into the reserve right after their VP. One ``VPScored`` per gain.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,8 +19,14 @@ from .spec import SOLO_COPY_POINTS_VP
 from .state import cell
 
 
-def score_played_card(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
-                      copy: str | None = None, via: str | None = None) -> None:
+def score_played_card(
+    rec: Recorder,
+    seat: int,
+    card: str,
+    pos: tuple[int, int],
+    copy: str | None = None,
+    via: str | None = None,
+) -> None:
     """Emit the ``VPScored`` of ``card`` at ``pos`` for ``seat`` (copy cards score the
     effect of ``copy``, or 0 without a target; 105/106 are scored by :func:`score_copy_points`).
 
@@ -39,8 +46,9 @@ def score_played_card(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
     rec.emit("VPScored", data, seat)
 
 
-def score_copy_points(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
-                      via: str | None = None) -> None:
+def score_copy_points(
+    rec: Recorder, seat: int, card: str, pos: tuple[int, int], via: str | None = None
+) -> None:
     """105/106: VP equal to the best neighbour's VP this turn (their 105/106 excluded).
 
     2-player mode: the neutral grid gains no VP, so the opponent's VP this turn count.
@@ -51,11 +59,16 @@ def score_copy_points(rec: Recorder, seat: int, card: str, pos: tuple[int, int],
     best_seat, best = None, 0
     if state.mode == "solo":
         best = SOLO_COPY_POINTS_VP
-    for n in (state.neighbours(seat) if state.mode != "solo" else ()):
+    for n in state.neighbours(seat) if state.mode != "solo" else ():
         if state.seats[n].turn_vp > best:
             best_seat, best = n, state.seats[n].turn_vp
-    data = {"reason": "card", "card": card, "cell": [pos[0], pos[1]], "vp": best,
-            "from_seat": best_seat}
+    data = {
+        "reason": "card",
+        "card": card,
+        "cell": [pos[0], pos[1]],
+        "vp": best,
+        "from_seat": best_seat,
+    }
     if via:
         data["via"] = via
     rec.emit("VPScored", data, seat)
@@ -67,8 +80,9 @@ def score_turn(rec: Recorder) -> None:
     RULINGS R-SHARED-BLACK, R-105.
     """
     state = rec.state
-    played = [(i, s.played["card"], cell(s.played["cell"]))
-              for i, s in enumerate(state.seats) if s.played]
+    played = [
+        (i, s.played["card"], cell(s.played["cell"])) for i, s in enumerate(state.seats) if s.played
+    ]
     late: list[tuple[int, int, str, tuple[int, int], str | None]] = []
     for seat, card, pos in played:
         if roles.is_black(card):
@@ -76,8 +90,11 @@ def score_turn(rec: Recorder) -> None:
         if roles.role(card) == roles.EXCHANGE_EMPTY:
             pos = _apply_move(rec, seat, card, pos)
         score_played_card(rec, seat, card, pos)
-    blacks = sorted((roles.order_key(card), seat, card, pos)
-                    for seat, card, pos in played if roles.is_black(card))
+    blacks = sorted(
+        (roles.order_key(card), seat, card, pos)
+        for seat, card, pos in played
+        if roles.is_black(card)
+    )
     for number, seat, card, pos in blacks:
         r = roles.role(card)
         choice = rec.state.seats[seat].choice or {}
@@ -90,8 +107,16 @@ def score_turn(rec: Recorder) -> None:
             if choice.get("type") == "exchange_reserve":
                 target = cell(choice["cell"])
                 s = rec.state.seats[seat]
-                rec.emit("ReserveExchanged", {"cell": choice["cell"], "to_reserve": s.tableau[target],
-                                              "from_reserve": choice["card"], "via": card}, seat)
+                rec.emit(
+                    "ReserveExchanged",
+                    {
+                        "cell": choice["cell"],
+                        "to_reserve": s.tableau[target],
+                        "from_reserve": choice["card"],
+                        "via": card,
+                    },
+                    seat,
+                )
                 new = choice["card"]
                 if roles.role(new) == roles.COPY_POINTS:
                     late.append((roles.order_key(new), seat, new, target, card))
@@ -141,7 +166,10 @@ def placement_previews(state: Any, seat: int, places: list[dict[str, Any]]) -> l
         card, pos = action["card"], cell(action["cell"])
         vp = None
         if not roles.is_black(card) and roles.role(card) not in (
-                roles.COPY, roles.COPY_POINTS, roles.EXCHANGE_EMPTY):
+            roles.COPY,
+            roles.COPY_POINTS,
+            roles.EXCHANGE_EMPTY,
+        ):
             tableau = dict(s.tableau)
             tableau[pos] = card
             vp = score_effect(card, tableau, pos, neighbours)

@@ -12,6 +12,7 @@ deck order (DESIGN.md "Hidden information").
 grid (face up), dividers, standee, tilted cells, the timer stack's count (never its
 order), the rating ladder and, once finished, the rating.
 """
+
 from __future__ import annotations
 
 import copy
@@ -31,21 +32,23 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
     """The match as ``viewer`` sees it (JSON-serialisable)."""
     seats = []
     for index, s in enumerate(state.seats):
-        seats.append({
-            "seat": index,
-            "score": s.score,
-            "turn_vp": s.turn_vp,
-            "ai_cards_dealt": list(s.ai_pair),
-            "ai_card": s.ai_card if s.ai_revealed else None,
-            "tableau": tableau_json(s.tableau),
-            "hand_count": len(s.hand),
-            "reserve_count": len(s.reserve),
-            "dealt_count": len(s.dealt),
-            "pending": seat_pending(state, index),
-            "decided": _decided(state, index),
-            "ai5_used": s.ai5_used,
-            "ai6_used": s.ai6_used,
-        })
+        seats.append(
+            {
+                "seat": index,
+                "score": s.score,
+                "turn_vp": s.turn_vp,
+                "ai_cards_dealt": list(s.ai_pair),
+                "ai_card": s.ai_card if s.ai_revealed else None,
+                "tableau": tableau_json(s.tableau),
+                "hand_count": len(s.hand),
+                "reserve_count": len(s.reserve),
+                "dealt_count": len(s.dealt),
+                "pending": seat_pending(state, index),
+                "decided": _decided(state, index),
+                "ai5_used": s.ai5_used,
+                "ai6_used": s.ai6_used,
+            }
+        )
     out: dict[str, Any] = {
         "game": GAME_ID,
         "mode": state.mode,
@@ -87,9 +90,13 @@ def view(state: MatchState, viewer: int | None) -> dict[str, Any]:
             "choice": copy.deepcopy(s.choice) if s.choice else None,
             "locked": s.locked,
             "pending": seat_pending(state, viewer),
-            "previews": (placement_previews(state, viewer, [a for a in legal_actions(state, viewer)
-                                                            if a["type"] == PLACE])
-                         if seat_pending(state, viewer) == PLACE else []),
+            "previews": (
+                placement_previews(
+                    state, viewer, [a for a in legal_actions(state, viewer) if a["type"] == PLACE]
+                )
+                if seat_pending(state, viewer) == PLACE
+                else []
+            ),
         }
     return out
 
@@ -103,6 +110,7 @@ def _decided(state: MatchState, seat: int) -> bool:
 
 
 # ---------------------------------------------------------------- redaction
+
 
 def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any]:
     """``event.data`` as ``viewer`` may see it (the owner of a private event sees all).
@@ -119,6 +127,7 @@ def redact(event: Event, viewer: int | None, state: Any = None) -> dict[str, Any
 def _private(keep: Callable[[Mapping[str, Any]], dict[str, Any]]):
     def _rule(data: Mapping[str, Any], own: bool) -> dict[str, Any]:
         return dict(data) if own else keep(data)
+
     return _rule
 
 
@@ -146,10 +155,16 @@ _REDACTIONS: dict[str, Callable[[Mapping[str, Any], bool], dict[str, Any]]] = {
     "CardDrafted": _private(lambda d: {"forced": d["forced"]}),
     "PlacementChosen": _private(lambda d: {}),
     "ResolutionChosen": _private(lambda d: {}),
-    "CardsDrawn": _private(lambda d: {"count": len(d["cards"]), "reason": d["reason"],
-                                      **({"to": d["to"]} if "to" in d else {})}),
+    "CardsDrawn": _private(
+        lambda d: {
+            "count": len(d["cards"]),
+            "reason": d["reason"],
+            **({"to": d["to"]} if "to" in d else {}),
+        }
+    ),
     "CardDiscarded": _private(lambda d: {"forced": d["forced"]}),
     "AIPowerUsed": _power,
-    "PowerCardsDiscarded": _private(lambda d: {"power": d["power"], "ai_card": d["ai_card"],
-                                               "count": len(d["cards"])}),
+    "PowerCardsDiscarded": _private(
+        lambda d: {"power": d["power"], "ai_card": d["ai_card"], "count": len(d["cards"])}
+    ),
 }

@@ -7,9 +7,10 @@ decision (``choice``, see :mod:`.rules`) blocks everyone but its chooser. Battle
 seats with an open reaction decision (``react``), several at once; when no reaction is
 open, the seats whose battle card fits no active unit choose where it goes (``place_card``).
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from . import battle, draft, recruitment
 from .effects import modifiers
@@ -21,14 +22,17 @@ def pending(state: MatchState) -> dict[int, str]:
     phase = state.phase
     choice = state.choice
     if choice:
-        return {choice["seat"]: "choose"}           # an effect waits for this decision
+        return {choice["seat"]: "choose"}  # an effect waits for this decision
     if phase == "draft":
         return draft.pending(state)
     if phase == "faction":
         return {s: "choose_faction" for s in range(state.n) if not state.players[s].faction}
     if phase == "recruitment":
-        return {s: ("choose_special" if state.players[s].offer else "recruit")
-                for s in alive(state) if not state.players[s].ready}
+        return {
+            s: ("choose_special" if state.players[s].offer else "recruit")
+            for s in alive(state)
+            if not state.players[s].ready
+        }
     if phase == "battle":
         react = {s: "react" for s in battle.eligible(state)}
         return react or {s: "place_card" for s in battle.placing(state, none_eligible=True)}
@@ -50,6 +54,7 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
         return recruitment.legal(state, seat)
     if kind == "place_card":
         p = state.players[seat]
-        return ([{"type": "place_card", "slot": i} for i in battle.needs_placement(state, seat)]
-                + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])   # Big Benji
+        return [{"type": "place_card", "slot": i} for i in battle.needs_placement(state, seat)] + [
+            {"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)
+        ]  # Big Benji
     return battle.reactions(state, seat)

@@ -17,9 +17,11 @@ type ``RecruitmentMoveMade`` — exactly one such envelope per hidden command, w
 Public events (``PUBLIC_IN_RECRUITMENT``: readiness, health loss, elimination, the
 A.I.Pokalypse; and table facts such as Sudden Death) stay separate events in their place.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from domain.engine import Event
 
@@ -41,8 +43,18 @@ def batch(events: list[Event], seat: int | None) -> list[Event]:
 
     def close() -> None:
         if run:
-            out.append(Event(BATCH_TYPE, {"hidden": True, "events": [
-                {"type": e.type, "seat": e.seat, "data": dict(e.data)} for e in run]}, seat))
+            out.append(
+                Event(
+                    BATCH_TYPE,
+                    {
+                        "hidden": True,
+                        "events": [
+                            {"type": e.type, "seat": e.seat, "data": dict(e.data)} for e in run
+                        ],
+                    },
+                    seat,
+                )
+            )
             run.clear()
 
     for event in events:
@@ -67,8 +79,12 @@ def unbatch(events: Iterable[Event]) -> list[Event]:
     return [e for event in events for e in inner(event)]
 
 
-def redact_batch(event: Event, viewer: int | None, redact: Callable[[Event, int | None], dict],
-                 redact_type: Callable[[Event, int | None], str]) -> tuple[str, dict[str, Any]]:
+def redact_batch(
+    event: Event,
+    viewer: int | None,
+    redact: Callable[[Event, int | None], dict],
+    redact_type: Callable[[Event, int | None], str],
+) -> tuple[str, dict[str, Any]]:
     """``(type, data)`` of a ``RecruitmentMoves`` event as ``viewer`` may see it: the inner
     events this viewer may see (``{"type", "seat", "data"}``, each redacted as alone), or
     ``("RecruitmentMoveMade", {"hidden": True})`` when there is none."""
@@ -76,13 +92,8 @@ def redact_batch(event: Event, viewer: int | None, redact: Callable[[Event, int 
     for e in inner(event):
         shown = redact_type(e, viewer)
         if shown == HIDDEN_MOVE_TYPE and e.type != HIDDEN_MOVE_TYPE:
-            continue                                 # not this viewer's: leaves no trace
+            continue  # not this viewer's: leaves no trace
         seen.append({"type": shown, "seat": e.seat, "data": redact(e, viewer)})
     if not seen:
         return HIDDEN_MOVE_TYPE, {"hidden": True}
     return BATCH_TYPE, {"events": seen}
-
-
-def is_batch(event: Event | Mapping[str, Any]) -> bool:
-    """Whether ``event`` is a ``RecruitmentMoves`` batch."""
-    return (event.type if isinstance(event, Event) else event.get("type")) == BATCH_TYPE

@@ -12,20 +12,38 @@ seat reacts while its side would lose the point and only so that its side wins i
 A.I.Toma wins ties, ruling R-TOMA-REACT); the A.I.Toma spends ammo by itself
 (:func:`toma_react`).
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from . import sides, toma
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
 from .effects.opponents import with_temporary
-from .effects.resolve import discard_card, fire, gain_ammo, run, origin_of
+from .effects.resolve import discard_card, fire, gain_ammo, origin_of, run
 from .spec import AMMO_BATTLE_STRENGTH
-from .state import (Fight, MatchState, Player, alive, color_of, fight_of, fight_slot, fits, is_toma, opponents_of, slid_ailien_value, strength_of, toma_seat, unit_of, units)
+from .state import (
+    Fight,
+    MatchState,
+    Player,
+    alive,
+    color_of,
+    fight_of,
+    fight_slot,
+    fits,
+    is_toma,
+    opponents_of,
+    slid_ailien_value,
+    strength_of,
+    toma_seat,
+    unit_of,
+    units,
+)
 from .toma_pool import ammo_strength, passive_bonus
 
 
@@ -43,12 +61,16 @@ def fighter_for(p: Player, card: str) -> tuple[int | None, bool]:
     ccolor = cat[card].color
     active = [(i, s) for i, s in units(p) if not s.exhausted and not modifiers.never_fights(p, i)]
     if ccolor == "green" and active:
-        magnets = [(i, op) for i, s in active for op in cat[unit_of(s)].ops("battle")
-                   if op["op"] == "magnet" and op["color"] == "green"]
+        magnets = [
+            (i, op)
+            for i, s in active
+            for op in cat[unit_of(s)].ops("battle")
+            if op["op"] == "magnet" and op["color"] == "green"
+        ]
         if any(op.get("to") == "leftmost" for _, op in magnets):
-            return active[0][0], True                # Black Noise: always the leftmost unit
+            return active[0][0], True  # Black Noise: always the leftmost unit
         if magnets:
-            return magnets[0][0], True               # Nanobots
+            return magnets[0][0], True  # Nanobots
     for i, s in active:
         if fits(color_of(unit_of(s)), ccolor):
             return i, True
@@ -62,8 +84,11 @@ def placements(p: Player) -> list[int]:
 
     RULINGS R-BATTLE-PLACE.
     """
-    empty = [i for i, s in enumerate(p.slots)
-             if (not s.unit or modifiers.never_fights(p, i)) and not s.exhausted]
+    empty = [
+        i
+        for i, s in enumerate(p.slots)
+        if (not s.unit or modifiers.never_fights(p, i)) and not s.exhausted
+    ]
     active = [i for i, s in units(p) if not s.exhausted and i not in empty]
     return empty + active
 
@@ -109,7 +134,9 @@ def _unit_ops(placed: tuple[tuple[int, str], ...]) -> tuple[tuple[int, Mapping[s
 def _opponents_temp(p: Player) -> int:
     """The Scream's ``temp`` to ``opponents``: what ``p``'s units take from each opponent's
     battle strength (summed over its battle ops)."""
-    return sum(op["n"] for _, op in _battle_ops(p) if op["op"] == "temp" and op["to"] == "opponents")
+    return sum(
+        op["n"] for _, op in _battle_ops(p) if op["op"] == "temp" and op["to"] == "opponents"
+    )
 
 
 def strength(state: MatchState, seat: int, current: Fight | None = None) -> int:
@@ -169,13 +196,19 @@ def fighting_temp(state: MatchState, seat: int, cur: Fight) -> int:
                 total += op["n"] * sum(1 for _, s in units(p) if cat[unit_of(s)].ops("discard"))
             else:
                 total += op["n"]
-        elif name == "magnet" and card.color == op["color"] and (i == me or op.get("to") == "leftmost"):
+        elif (
+            name == "magnet"
+            and card.color == op["color"]
+            and (i == me or op.get("to") == "leftmost")
+        ):
             total += op["n"]
-        elif name == "slide_ailien" and i == me:     # Astronomer: the A.I.Lien cards behind it
+        elif name == "slide_ailien" and i == me:  # Astronomer: the A.I.Lien cards behind it
             total += slid_ailien_value(slot)
-        elif name == "mirror" and i == me:           # Faceless T: "counting temporary effects"
+        elif name == "mirror" and i == me:  # Faceless T: "counting temporary effects"
             with_temp = with_temporary(p)
-            others = [with_temp[j] for j, s in units(p) if j != me and color_of(unit_of(s)) == op["color"]]
+            others = [
+                with_temp[j] for j, s in units(p) if j != me and color_of(unit_of(s)) == op["color"]
+            ]
             total += max(others, default=0)
     return total
 
@@ -200,14 +233,13 @@ def strengths(state: MatchState) -> dict[int, int]:
 
 # ------------------------------------------------------------------ reactions
 
-def _others_best(state: MatchState, seat: int,
-                 st: Mapping[int, int] | None = None) -> int:
+
+def _others_best(state: MatchState, seat: int, st: Mapping[int, int] | None = None) -> int:
     st = strengths(state) if st is None else st
     return max((v for s, v in st.items() if s != seat), default=0)
 
 
-def wins_with(state: MatchState, seat: int, mine: int,
-              st: Mapping[int, int] | None = None) -> bool:
+def wins_with(state: MatchState, seat: int, mine: int, st: Mapping[int, int] | None = None) -> bool:
     """Whether ``seat`` would be (tied) highest with battle strength ``mine`` — against the
     A.I.Toma: whether its side's (summed) strength would at least equal the A.I.Toma's
     (doubled) one. A tie is still the A.I.Toma's point, so the side stays behind and may
@@ -230,8 +262,9 @@ def behind(state: MatchState, seat: int, st: Mapping[int, int] | None = None) ->
     return strength(state, seat) < _others_best(state, seat, st)
 
 
-def reactions(state: MatchState, seat: int,
-              st: Mapping[int, int] | None = None) -> list[dict[str, Any]]:
+def reactions(
+    state: MatchState, seat: int, st: Mapping[int, int] | None = None
+) -> list[dict[str, Any]]:
     """Legal reaction commands of ``seat`` now (``pass`` included when any other is legal).
 
     Only a seat that is not (tied) highest may react, and only with a hand card (a basic unit,
@@ -244,11 +277,10 @@ def reactions(state: MatchState, seat: int,
     ``st``: :func:`strengths` of ``state`` when the caller has them (:func:`eligible` shares
     one computation over every seat); computed once here otherwise. RULINGS R-REACT."""
     p = state.players[seat]
-    if (state.phase != "battle" or p.eliminated or p.current is None or p.passed
-            or is_toma(p)):
+    if state.phase != "battle" or p.eliminated or p.current is None or p.passed or is_toma(p):
         return []
     st = strengths(state) if st is None else st
-    cash = [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)]   # Big Benji
+    cash = [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)]  # Big Benji
     if not behind(state, seat, st):
         return cash + [{"type": "pass"}] if cash else []
     mine = st[seat] if seat in st else strength(state, seat)
@@ -258,15 +290,18 @@ def reactions(state: MatchState, seat: int,
         if cat[cid].category != "basic":
             continue
         new = replaced_strength(state, seat, cid)
-        if new > mine and wins_with(state, seat, new, st):     # "increase your battle strength"
+        if new > mine and wins_with(state, seat, new, st):  # "increase your battle strength"
             out.append({"type": "react_card", "card": cid})
     for k in range(1, len(p.ammo) + 1):
         if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st):
             out.append({"type": "react_ammo", "count": k})
-    if ammo_all_fights(p):                                                            # Lieutenant Dan
-        out.extend({"type": "react_ammo_humans", "count": k} for k in range(1, len(p.ammo) + 1)
-                   if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st))
-    out.extend(c for c in decoys(state, seat) if c not in out)                        # Illusionists
+    if ammo_all_fights(p):  # Lieutenant Dan
+        out.extend(
+            {"type": "react_ammo_humans", "count": k}
+            for k in range(1, len(p.ammo) + 1)
+            if wins_with(state, seat, mine + AMMO_BATTLE_STRENGTH * k, st)
+        )
+    out.extend(c for c in decoys(state, seat) if c not in out)  # Illusionists
     out.extend(cash)
     if out:
         out.append({"type": "pass"})
@@ -282,8 +317,14 @@ def ammo_all_fights(p: Player) -> bool:
     battle only"), so the fight gains the same 2 per ammo as ``react_ammo``."""
     color = modifiers.ammo_all_color(p)
     cur = p.current
-    return (color is not None and bool(p.ammo) and cur is not None and cur.fights
-            and cur.slot is not None and color_of(unit_of(p.slots[cur.slot])) == color)
+    return (
+        color is not None
+        and bool(p.ammo)
+        and cur is not None
+        and cur.fights
+        and cur.slot is not None
+        and color_of(unit_of(p.slots[cur.slot])) == color
+    )
 
 
 def spend_ammo_on_all_in_battle(ctx: Ctx, seat: int, count: int) -> None:
@@ -357,6 +398,7 @@ def placing(state: MatchState, none_eligible: bool = False) -> list[int]:
 
 # ------------------------------------------------------------------ reveal and resolve
 
+
 def reveal_point(ctx: Ctx) -> None:
     """All seats reveal the top card of their battle card stack at once; fighting-unit battle
     effects that change the board (Journalist's rally, reactivation) resolve now."""
@@ -422,8 +464,13 @@ def murderer(ctx: Ctx, seat: int, me: int, color: str, forced: list[int]) -> Non
     winners = point_winners(ctx.state, strengths(ctx.state), forced)
     if (seat in winners) if ctx.state.toma else winners == [seat]:
         return
-    pick = ctx.ask(seat, "sacrifice", ["keep"] + choices.weakest_first(p, victims),
-                   "Murderer: discard another Human of yours to win the point?", decline="keep")
+    pick = ctx.ask(
+        seat,
+        "sacrifice",
+        ["keep"] + choices.weakest_first(p, victims),
+        "Murderer: discard another Human of yours to win the point?",
+        decline="keep",
+    )
     if pick == "keep":
         return
     discard_card(ctx, seat, p.slots[pick].unit, trigger=False)
@@ -460,30 +507,38 @@ def resolve_point(ctx: Ctx) -> None:
         return
     winners = point_winners(ctx.state, st, forced)
     fought = {s: replace(fight_of(ctx.players[s])) for s in st}
-    temps = {s: (c.fights and (fighting_temp(ctx.state, s, c) > 0 or c.ammo > 0)) for s, c in fought.items()}
+    temps = {
+        s: (c.fights and (fighting_temp(ctx.state, s, c) > 0 or c.ammo > 0))
+        for s, c in fought.items()
+    }
     ctx.emit("PointScored", None, winners=winners, strengths={str(k): v for k, v in st.items()})
     for seat, cur in fought.items():
         _slide_ailien(ctx, seat, cur)
     for seat, cur in fought.items():
-        if seat in winners:                      # Big Benji: "When you win a point"
+        if seat in winners:  # Big Benji: "When you win a point"
             fire(ctx, seat, "point_won", {"slot": cur.slot if cur.fights else None})
         if temps[seat]:
             fire(ctx, seat, "fight_with_temp", {})
         refund = modifiers.refund_color(ctx.players[seat])
-        if (seat not in winners and refund and cur.ammo and cur.fights
-                and color_of(unit_of(ctx.players[seat].slots[fight_slot(cur)])) == refund):
+        if (
+            seat not in winners
+            and refund
+            and cur.ammo
+            and cur.fights
+            and color_of(unit_of(ctx.players[seat].slots[fight_slot(cur)])) == refund
+        ):
             gain_ammo(ctx, seat, 1)
 
 
 def battle_card_count(state: MatchState) -> int:
-    """"As many cards ... as the number of units (not slots) of the player with the most
+    """ "As many cards ... as the number of units (not slots) of the player with the most
     units" (The Scream counts), adjusted by Special Agents; never below 0."""
     most = max((len(units(state.players[s])) for s in alive(state)), default=0)
     return max(0, most + modifiers.battle_card_delta(state))
 
 
 def toma_react(ctx: Ctx) -> bool:
-    """"The A.I.Toma uses (multiple) ammo whenever it increases its battle strength enough to
+    """ "The A.I.Toma uses (multiple) ammo whenever it increases its battle strength enough to
     surpass that of the other players": when the human side would win the point and some
     number of its ammo would win it back (ties are its), it spends the fewest that do
     (``AmmoSpent``; the human seats may react again). Returns whether it spent."""
@@ -502,5 +557,3 @@ def toma_react(ctx: Ctx) -> bool:
             ctx.emit("AmmoSpent", seat, count=k, slot=fight_of(p).slot, battle=True)
             return True
     return False
-
-

@@ -3,20 +3,28 @@ engine asks through the choice mechanism (RULINGS.md "Player decisions"): Murder
 Dan, Red Slot placement, a Triple's health draw and slot, Enclave M87, Mechatron. The random bot
 picks any option, the idle bot (turn timeout) an optional effect's decline and a forced
 decision's first option (RULINGS R-TIMEOUT)."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cards import catalogue
 from .spec import MAX_POS
 from .state import shown_strength
 
-SACRIFICE_MAX = 3      # Murderer: a Human this weak (a fresh unit is 1) is worth less than a point
-AMMO_KEPT = 2          # ammo kept for battle reactions (as the tactician's spend_ammo policy)
+SACRIFICE_MAX = 3  # Murderer: a Human this weak (a fresh unit is 1) is worth less than a point
+AMMO_KEPT = 2  # ammo kept for battle reactions (as the tactician's spend_ammo policy)
 
 
-def decision_choice(kind: str | None, options: list, slots: list, hand: list, ammo: int,
-                    worth: Callable[[str], float]) -> Any:
+def decision_choice(
+    kind: str | None,
+    options: list,
+    slots: list,
+    hand: list,
+    ammo: int,
+    worth: Callable[[str], float],
+) -> Any:
     """The option a strong player takes for the book's player decisions (None: no opinion,
     the caller decides; so for any other ``kind``, ``None`` included). ``slots``/``hand``/
     ``ammo`` are the chooser's own (state or its view); ``worth`` rates a hand card (lower:
@@ -44,7 +52,11 @@ def decision_choice(kind: str | None, options: list, slots: list, hand: list, am
         want = ammo if humans >= 2 else max(0, ammo - AMMO_KEPT)
         return max((o for o in options if o <= want), default=options[0])
     if kind == "red_slot":
-        full = [o for o in options if o < len(slots) and slots[o].get("unit") and slots[o]["pos"] == MAX_POS]
+        full = [
+            o
+            for o in options
+            if o < len(slots) and slots[o].get("unit") and slots[o]["pos"] == MAX_POS
+        ]
         return full[0] if full else options[0]
     if kind == "health_draw":
         return max(options)

@@ -9,6 +9,7 @@ Both read only their own seat's view (hand, board, ammo, open effect decision) a
 solo and co-op they play the human seats with the same policies (the A.I.Toma plays itself);
 the tactician also recruits from its partner's pool when offered (Cooperative Mode).
 """
+
 from __future__ import annotations
 
 import random
@@ -16,12 +17,12 @@ from collections import Counter
 from typing import Any
 
 from .actions import legal_actions
-from .cards import catalogue
 from .bot_decisions import decision_choice
+from .cards import catalogue
 from .context import timeout_option
 from .expert import ExpertBot
 from .hunter import TomaHunterBot
-from .state import Player, Slot, dump_slot, strength_of, unit_of, units
+from .state import Player, dump_slot, strength_of, unit_of, units
 
 _DIFF = {"easy": 0, "medium": 1, "hard": 2}
 
@@ -82,17 +83,20 @@ class TacticianBot:
         if "draft_special" in kinds:
             return max(actions, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "order_health" in kinds:
-            return actions[0]                          # the drafted order: best cards on top
+            return actions[0]  # the drafted order: best cards on top
         if "choose_faction" in kinds:
             return min(actions, key=lambda a: (_difficulty_rank(a["faction"]), a["faction"]))
-        if "choose_special" in kinds:                  # (Big Benji's cash_pool may be offered too)
+        if "choose_special" in kinds:  # (Big Benji's cash_pool may be offered too)
             offered = [a for a in actions if a["type"] == "choose_special"]
             return max(offered, key=lambda a: (_card_score(a["special"]), a["special"]))
         if "place_card" in kinds:
             places = [a for a in actions if a["type"] == "place_card"]
             empty = [a for a in places if not p.slots[a["slot"]].unit]
-            return empty[0] if empty else min(
-                places, key=lambda a: (strength_of(p.slots[a["slot"]]), -a["slot"]))
+            return (
+                empty[0]
+                if empty
+                else min(places, key=lambda a: (strength_of(p.slots[a["slot"]]), -a["slot"]))
+            )
         if kinds & {"react_card", "react_ammo", "pass"}:
             return self._react(state, seat, actions)
         return self._recruit(state, p, actions)
@@ -105,8 +109,14 @@ class TacticianBot:
         kind = state.choice["kind"]
         options = [a["option"] for a in actions]
         p = state.players[seat]
-        pick = decision_choice(kind, options, [dump_slot(s) for s in p.slots], p.hand, len(p.ammo),
-                               lambda c: _card_score(c) + (20 if self._paired(state, seat, c) else 0))
+        pick = decision_choice(
+            kind,
+            options,
+            [dump_slot(s) for s in p.slots],
+            p.hand,
+            len(p.ammo),
+            lambda c: _card_score(c) + (20 if self._paired(state, seat, c) else 0),
+        )
         if pick is not None:
             return {"type": "choose", "option": pick}
         if kind == "chrome" and "double" in options:
@@ -120,8 +130,13 @@ class TacticianBot:
         # A point saved is a health point saved; it pays unless it costs more than 2 ammo
         # or a card worth keeping (an A.I.Lien, or a card of a pair kept for a Triple).
         ammo = [a for a in actions if a["type"] == "react_ammo" and a["count"] <= 2]
-        cards = [a for a in actions if a["type"] == "react_card" and cat[a["card"]].kind != "ailien"
-                 and not self._paired(state, seat, a["card"])]
+        cards = [
+            a
+            for a in actions
+            if a["type"] == "react_card"
+            and cat[a["card"]].kind != "ailien"
+            and not self._paired(state, seat, a["card"])
+        ]
         if ammo:
             return ammo[0]
         if cards:
@@ -132,8 +147,14 @@ class TacticianBot:
     def _paired(state: Any, seat: int, cid: str) -> bool:
         cat = catalogue()
         key = (cat[cid].color, cat[cid].value)
-        return sum(1 for c in state.players[seat].hand
-                   if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key) >= 2
+        return (
+            sum(
+                1
+                for c in state.players[seat].hand
+                if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key
+            )
+            >= 2
+        )
 
     def _recruit(self, state: Any, p: Player, actions: list[dict[str, Any]]) -> dict[str, Any]:
         cat = catalogue()
@@ -146,8 +167,13 @@ class TacticianBot:
             health = [a for a in triples if a["source"] == "health" and len(p.health) > 2]
             pick = pool or health
             if pick:
-                return max(pick, key=lambda a: (sum(1 for c in a["cards"] if c not in p.hand),
-                                                _card_score(a.get("special", "S01"))))
+                return max(
+                    pick,
+                    key=lambda a: (
+                        sum(1 for c in a["cards"] if c not in p.hand),
+                        _card_score(a.get("special", "S01")),
+                    ),
+                )
         counts = Counter((cat[c].color, cat[c].value) for c in p.hand if cat[c].category == "basic")
         pairs = {k for k, n in counts.items() if n >= 2}
 
@@ -157,19 +183,24 @@ class TacticianBot:
 
         recruits = [a for a in by_type.get("recruit", []) if not keep(a["card"])]
         if recruits:
+
             def value(a: dict[str, Any]) -> tuple:
                 t = a.get("target")
                 t_str = strength_of(p.slots[t]) if t is not None else 0
                 return (_card_score(a["card"]), t_str, -a["slot"])
+
             return max(recruits, key=value)
-        spare = [a for a in by_type.get("open_slot", [])     # basic units only: no Special Unit as Red Slot
-                 if cat[a["card"]].category == "basic" and not keep(a["card"])]
+        spare = [
+            a
+            for a in by_type.get("open_slot", [])  # basic units only: no Special Unit as Red Slot
+            if cat[a["card"]].category == "basic" and not keep(a["card"])
+        ]
         if spare and len(p.hand) >= 2:
             return min(spare, key=lambda a: (_card_score(a["card"]), a["card"]))
         spend = by_type.get("spend_ammo", [])
         humans = sum(1 for _, s in units(p) if cat[unit_of(s)].color == "blue")
         if by_type.get("spend_ammo_humans") and len(p.ammo) > 2 and humans >= 2:
-            return {"type": "spend_ammo_humans"}               # Lieutenant Dan: 2+ strength per ammo
+            return {"type": "spend_ammo_humans"}  # Lieutenant Dan: 2+ strength per ammo
         if spend and len(p.ammo) > 2:
             return max(spend, key=lambda a: (strength_of(p.slots[a["slot"]]), -a["slot"]))
         return {"type": "ready"}
@@ -201,8 +232,13 @@ class IdleBot:
             return {"type": "choose", "option": timeout_option(state.choice)}
         return next((a for a in actions if a["type"] != "cash_pool"), actions[0])
 
-BOTS = {"random": RandomBot(), "tactician": TacticianBot(), "idle": IdleBot(),
-        "toma_hunter": TomaHunterBot(fallback=TacticianBot())}
+
+BOTS = {
+    "random": RandomBot(),
+    "tactician": TacticianBot(),
+    "idle": IdleBot(),
+    "toma_hunter": TomaHunterBot(fallback=TacticianBot()),
+}
 #: the expert's rollout policies (expert.py sits below this module: they are handed in)
 POLICIES = {"tactician": BOTS["tactician"], "toma_hunter": BOTS["toma_hunter"]}
 #: the expert with its default options (the options schema quotes its defaults)
@@ -216,18 +252,30 @@ EXPERT_OPTIONS_SCHEMA = {
     "type": "object",
     "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
     "properties": {
-        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
-                   "description": "Rollouts per decision, all weighed commands together; 0 "
-                                  "plays the tactician's (toma_hunter's) choice. Default "
-                                  f"{DEFAULT_EXPERT.budget}."},
-        "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
-                       "description": "Commands weighed by the rollouts. Default "
-                                      f"{DEFAULT_EXPERT.candidates}."},
-        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
-                           "description": "Wall-clock budget of one decision in "
-                                          "milliseconds: when it runs out, the rollouts "
-                                          "finished so far decide. Default "
-                                          f"{int(DEFAULT_EXPERT.time_cap_s * 1000)}."},
+        "budget": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4096,
+            "description": "Rollouts per decision, all weighed commands together; 0 "
+            "plays the tactician's (toma_hunter's) choice. Default "
+            f"{DEFAULT_EXPERT.budget}.",
+        },
+        "candidates": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 12,
+            "description": "Commands weighed by the rollouts. Default "
+            f"{DEFAULT_EXPERT.candidates}.",
+        },
+        "time_budget_ms": {
+            "type": "integer",
+            "minimum": 50,
+            "maximum": 10000,
+            "description": "Wall-clock budget of one decision in "
+            "milliseconds: when it runs out, the rollouts "
+            "finished so far decide. Default "
+            f"{int(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+        },
     },
     "additionalProperties": False,
 }

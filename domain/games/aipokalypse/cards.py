@@ -20,27 +20,36 @@ copy": :class:`Catalogue` derives them from the same data (``copies``, ``second_
 ``second_faction``), each with the id of its first-copy twin plus :data:`SECOND_COPY_SUFFIX`
 (``B017`` -> ``B017-2``, ``F05`` -> ``F05-2``); ``catalogue()[id]`` answers for both copies.
 """
+
 from __future__ import annotations
 
-from domain.modular import card_list, freeze, read_card_file
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from .vocabulary import OPS, TRIGGERS
+from domain.modular import card_list, freeze, read_card_file
+
 from .spec import COLORS, SCALE
+from .vocabulary import OPS, TRIGGERS
 
 DATA_DIR = Path(__file__).with_name("cards")
-KIND_COLOR = {"human": "blue", "mech": "red", "mutant": "yellow", "rogue": "purple", "ailien": "green"}
+KIND_COLOR = {
+    "human": "blue",
+    "mech": "red",
+    "mutant": "yellow",
+    "rogue": "purple",
+    "ailien": "green",
+}
 DIFFICULTIES = ("easy", "medium", "hard")
 RED_BONUSES = ("ammo", "draw", "strength")
 # The A.I.Toma's action symbols ("Special Units & Pool of A.I.Toma"): ammo-gain, move, "you lose
 # a health point" (+ a draw per draw symbol to its left), draw (the A.I.Toma draws), discard, passive.
 ACTION_SYMBOLS = ("ammo", "move", "health", "draw", "discard", "passive")
-SECOND_COPY_SUFFIX = "-2"             # 5-8 Player Variant: B017 -> B017-2 (second copy)
-COUNTS = {"basic": 102, "special": 64, "faction": 30}      # "Contents"
+SECOND_COPY_SUFFIX = "-2"  # 5-8 Player Variant: B017 -> B017-2 (second copy)
+COUNTS = {"basic": 102, "special": 64, "faction": 30}  # "Contents"
 
 
 class CardDataError(ValueError):
@@ -104,7 +113,9 @@ def _check_param(where: str, field: str, kind: Any, value: Any) -> None:
 
 
 def _optional(kind: Any) -> bool:
-    return (isinstance(kind, tuple) and "?" in kind) or (isinstance(kind, str) and kind.endswith("?"))
+    return (isinstance(kind, tuple) and "?" in kind) or (
+        isinstance(kind, str) and kind.endswith("?")
+    )
 
 
 def _check_ops(where: str, field: str, ops: Any) -> None:
@@ -136,15 +147,26 @@ def _check_effects(where: str, effects: Any) -> None:
         if not isinstance(eff, dict) or set(eff) != {"trigger", "ops"}:
             _fail(where, f"effects[{i}]", "expected {trigger, ops}")
         if eff["trigger"] not in TRIGGERS:
-            _fail(where, f"effects[{i}].trigger", f"{eff['trigger']!r} is not one of {list(TRIGGERS)}")
+            _fail(
+                where, f"effects[{i}].trigger", f"{eff['trigger']!r} is not one of {list(TRIGGERS)}"
+            )
         _check_ops(where, f"effects[{i}].ops", eff["ops"])
-
 
 
 _FIELDS = {
     "basic": ("id", "name", "kind", "color", "value", "effects", "text", "source"),
-    "special": ("id", "name", "kind", "color", "difficulty", "effects", "text", "red_slot", "action_symbols",
-                "source"),
+    "special": (
+        "id",
+        "name",
+        "kind",
+        "color",
+        "difficulty",
+        "effects",
+        "text",
+        "red_slot",
+        "action_symbols",
+        "source",
+    ),
     "faction": ("id", "name", "difficulty", "effects", "text", "ammo", "source"),
 }
 _PREFIX = {"basic": "B", "special": "S", "faction": "F"}
@@ -197,15 +219,34 @@ def _card(raw: Any, category: str, index: int) -> Card:
                 _fail(where, f"red_slot.{k}", f"{v!r} is not one of {list(RED_BONUSES)}")
             red[int(k)] = v
         symbols = raw["action_symbols"]
-        if (not isinstance(symbols, list) or not 1 <= len(symbols) <= 2 or len(set(symbols)) != len(symbols)
-                or any(v not in ACTION_SYMBOLS for v in symbols)):
-            _fail(where, "action_symbols", f"expected 1-2 distinct symbols of {list(ACTION_SYMBOLS)}, got {symbols!r}")
+        if (
+            not isinstance(symbols, list)
+            or not 1 <= len(symbols) <= 2
+            or len(set(symbols)) != len(symbols)
+            or any(v not in ACTION_SYMBOLS for v in symbols)
+        ):
+            _fail(
+                where,
+                "action_symbols",
+                f"expected 1-2 distinct symbols of {list(ACTION_SYMBOLS)}, got {symbols!r}",
+            )
     if category == "faction" and raw["ammo"] != {"battle": 2, "max": 6}:
         _fail(where, "ammo", "the ammo side shows +2 and max 6")
     _check_effects(where, raw["effects"])
-    return Card(raw["id"], category, raw["name"], kind, color, value, difficulty,
-                freeze(raw["effects"]), MappingProxyType(red), raw["text"], raw["source"],
-                tuple(raw["action_symbols"]) if category == "special" else ())
+    return Card(
+        raw["id"],
+        category,
+        raw["name"],
+        kind,
+        color,
+        value,
+        difficulty,
+        freeze(raw["effects"]),
+        MappingProxyType(red),
+        raw["text"],
+        raw["source"],
+        tuple(raw["action_symbols"]) if category == "special" else (),
+    )
 
 
 @dataclass(frozen=True)
@@ -255,16 +296,25 @@ def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
             cards[card.id] = card
             ids[category].append(card.id)
         if len(ids[category]) != COUNTS[category]:
-            raise CardDataError(f"{name}: expected {COUNTS[category]} cards (Contents), "
-                                f"found {len(ids[category])}")
+            raise CardDataError(
+                f"{name}: expected {COUNTS[category]} cards (Contents), found {len(ids[category])}"
+            )
     names = {c.name for c in cards.values()}
     for required in REQUIRED_NAMES:
         if required not in names:
-            raise CardDataError(f"card {required!r}: field 'name': named in the rulebook's card notes but missing")
+            raise CardDataError(
+                f"card {required!r}: field 'name': named in the rulebook's card notes but missing"
+            )
     copies = second_copy(cards, ids["basic"] + ids["faction"])
-    return Catalogue(MappingProxyType(cards), tuple(ids["basic"]), tuple(ids["special"]), tuple(ids["faction"]),
-                     MappingProxyType(copies), tuple(c + SECOND_COPY_SUFFIX for c in ids["basic"]),
-                     tuple(c + SECOND_COPY_SUFFIX for c in ids["faction"]))
+    return Catalogue(
+        MappingProxyType(cards),
+        tuple(ids["basic"]),
+        tuple(ids["special"]),
+        tuple(ids["faction"]),
+        MappingProxyType(copies),
+        tuple(c + SECOND_COPY_SUFFIX for c in ids["basic"]),
+        tuple(c + SECOND_COPY_SUFFIX for c in ids["faction"]),
+    )
 
 
 def second_copy(cards: Mapping[str, Card], ids: list[str]) -> dict[str, Card]:
@@ -282,20 +332,98 @@ def second_copy(cards: Mapping[str, Card], ids: list[str]) -> dict[str, Card]:
 
 # Every card the rulebook's card notes name (sections "Basic Units", "Special Units", "Factions").
 REQUIRED_NAMES = (
-    "Desert Rat", "Surrogate", "Berserker", "Hacker", "Medic", "Journalist", "Priest", "Special Agent",
-    "Bartender", "Disintegrator", "Finisher", "Goldfish", "Grubber", "Module", "Nanobots", "Rare Metal",
-    "Scrap Collector", "Chain Reactor", "Were.Wolf", "D.E.E.R.", "Lich Queen", "Outsider", "Patient Zero",
-    "Painkiller", "Zombie", "Big Benji", "Bombad General", "Doc.", "Eagle Eye", "Elder Commander",
-    "Governor", "Lieutenant Dan", "Murderer", "Neo", "Outfitter Q", "Queen of Elysium", "Seppuku",
-    "Walter White", "XxX", "Back.Up", "Disc Jockey", ".Exe Suit", "Linear Collider", "Mechatron",
-    "Homo Deus", "Patchwork", "P3RF3C7ION", "Prof. Boom", "Tokamak", "Trapperkeeper", "Bookkeeper",
-    "C.H.R.O.M.E.", "Dealer", "Faceless T", "Ghost Twin", "Hells Angel", "Merowinger", "Organ Grinder",
-    "Invader", "Riddickules", "Postman", "The Scream", "Alias Blanc", "Astronomer", "Black Noise",
-    "Destiny", "Dreadator", "Lillith", "Oracle", "Roko's Basilisk", "Scammer", "Stalker",
-    "Desert Rats", "Droid Army", "Elysium", "Enclave M87", "Engineer Guild", "Erit Lux", "Fallout Boyz",
-    "Illusionists", "Kollektah", "Lightbringers", "Megagneto", "Megaton", "Outer Wilds",
-    "Prayers of Elex", "Shadow Fortress", "Sic Mundus", "The Corporation", "Vault A.F.K.",
-    "Venus Colony", "W4TCHM3N",
+    "Desert Rat",
+    "Surrogate",
+    "Berserker",
+    "Hacker",
+    "Medic",
+    "Journalist",
+    "Priest",
+    "Special Agent",
+    "Bartender",
+    "Disintegrator",
+    "Finisher",
+    "Goldfish",
+    "Grubber",
+    "Module",
+    "Nanobots",
+    "Rare Metal",
+    "Scrap Collector",
+    "Chain Reactor",
+    "Were.Wolf",
+    "D.E.E.R.",
+    "Lich Queen",
+    "Outsider",
+    "Patient Zero",
+    "Painkiller",
+    "Zombie",
+    "Big Benji",
+    "Bombad General",
+    "Doc.",
+    "Eagle Eye",
+    "Elder Commander",
+    "Governor",
+    "Lieutenant Dan",
+    "Murderer",
+    "Neo",
+    "Outfitter Q",
+    "Queen of Elysium",
+    "Seppuku",
+    "Walter White",
+    "XxX",
+    "Back.Up",
+    "Disc Jockey",
+    ".Exe Suit",
+    "Linear Collider",
+    "Mechatron",
+    "Homo Deus",
+    "Patchwork",
+    "P3RF3C7ION",
+    "Prof. Boom",
+    "Tokamak",
+    "Trapperkeeper",
+    "Bookkeeper",
+    "C.H.R.O.M.E.",
+    "Dealer",
+    "Faceless T",
+    "Ghost Twin",
+    "Hells Angel",
+    "Merowinger",
+    "Organ Grinder",
+    "Invader",
+    "Riddickules",
+    "Postman",
+    "The Scream",
+    "Alias Blanc",
+    "Astronomer",
+    "Black Noise",
+    "Destiny",
+    "Dreadator",
+    "Lillith",
+    "Oracle",
+    "Roko's Basilisk",
+    "Scammer",
+    "Stalker",
+    "Desert Rats",
+    "Droid Army",
+    "Elysium",
+    "Enclave M87",
+    "Engineer Guild",
+    "Erit Lux",
+    "Fallout Boyz",
+    "Illusionists",
+    "Kollektah",
+    "Lightbringers",
+    "Megagneto",
+    "Megaton",
+    "Outer Wilds",
+    "Prayers of Elex",
+    "Shadow Fortress",
+    "Sic Mundus",
+    "The Corporation",
+    "Vault A.F.K.",
+    "Venus Colony",
+    "W4TCHM3N",
 )
 
 
@@ -313,9 +441,20 @@ def public_cards() -> dict[str, Any]:
     Variant) is its first copy's id with the suffix ``-2`` and is not listed again. Printed
     faces only: no deck order."""
     cat = catalogue()
-    return {"cards": [
-        {"id": c.id, "category": c.category, "name": c.name, "kind": c.kind,
-         "color": c.color, "value": c.value, "difficulty": c.difficulty,
-         "red_slot": {str(k): v for k, v in sorted(c.red_slot.items())},
-         "action_symbols": list(c.action_symbols), "text": c.text}
-        for c in cat.cards.values()]}
+    return {
+        "cards": [
+            {
+                "id": c.id,
+                "category": c.category,
+                "name": c.name,
+                "kind": c.kind,
+                "color": c.color,
+                "value": c.value,
+                "difficulty": c.difficulty,
+                "red_slot": {str(k): v for k, v in sorted(c.red_slot.items())},
+                "action_symbols": list(c.action_symbols),
+                "text": c.text,
+            }
+            for c in cat.cards.values()
+        ]
+    }

@@ -4,6 +4,7 @@
 rules always read the current situation, and keeps the list ``decide`` returns. Random
 outcomes (reshuffles, searches) use ``ctx.rng`` and are written into the events.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,11 +15,11 @@ from domain.engine import Event
 from . import fold
 from .state import MatchState, Player, clone
 
-
 # Seat events of the Recruitment Phase that everybody sees at once (health and readiness are
 # public); every other seat event of that phase is marked ``hidden`` until the battle reveal.
-PUBLIC_IN_RECRUITMENT = frozenset({"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered",
-                                   "SeatResigned"})
+PUBLIC_IN_RECRUITMENT = frozenset(
+    {"SeatReady", "HealthLost", "SeatEliminated", "AIPokalypseTriggered", "SeatResigned"}
+)
 
 
 class NeedChoice(Exception):
@@ -115,9 +116,13 @@ class Ctx:
 
     def emit(self, type_: str, seat: int | None = None, **data: Any) -> None:
         """Record event ``type_`` about ``seat`` and fold it into the scratch state."""
-        if (seat is not None and self._state is not None and self._state.phase == "recruitment"
-                and type_ not in PUBLIC_IN_RECRUITMENT):
-            data["hidden"] = True        # RULINGS: board changes stay private until the battle
+        if (
+            seat is not None
+            and self._state is not None
+            and self._state.phase == "recruitment"
+            and type_ not in PUBLIC_IN_RECRUITMENT
+        ):
+            data["hidden"] = True  # RULINGS: board changes stay private until the battle
         event = Event(type_, data, seat)
         self._state = fold.evolve(self._state, event)
         self.events.append(event)
@@ -146,7 +151,7 @@ class Ctx:
         hand or battle stack; one ``CardsDrawn`` per contiguous run. Returns the cards."""
         got: list[str] = []
         while len(got) < count and self.ensure_draw():
-            take = self.state.draw[:count - len(got)]
+            take = self.state.draw[: count - len(got)]
             self.emit("CardsDrawn", seat, cards=take, to=to)
             got.extend(take)
         return got

@@ -12,9 +12,8 @@ and the alternative win conditions against the A.I.Toma.
 - "Once per game, one player may give 1 ammo to his partner": ``give_ammo`` in the giver's
   Recruitment Phase, once per game for the team (ruling R-COOP-GIFT).
 """
-from __future__ import annotations
 
-from typing import Any, Mapping
+from __future__ import annotations
 
 from domain.engine import IllegalMove
 
@@ -24,7 +23,7 @@ from .effects.pools import release_tucked
 from .sides import finish
 from .state import MatchState, Player, alive, color_of, max_ammo, toma_of, unit_of, units
 
-PARTNER_POOL = "partner_pool"          # OnceUsed key of a seat that recruited from its partner's pool
+PARTNER_POOL = "partner_pool"  # OnceUsed key of a seat that recruited from its partner's pool
 
 
 def is_coop(state: MatchState) -> bool:
@@ -80,15 +79,18 @@ def can_give(state: MatchState, seat: int) -> bool:
 
 
 def give_ammo(ctx: Ctx, seat: int) -> None:
-    """"Once per game, one player may give 1 ammo to his partner" (raises IllegalMove
+    """ "Once per game, one player may give 1 ammo to his partner" (raises IllegalMove
     ``cannot_give_ammo``). RULINGS R-COOP-GIFT."""
     if not can_give(ctx.state, seat):
-        raise IllegalMove("Only once per game, in co-op, with ammo of yours and room in your partner's "
-                          "storage.", "cannot_give_ammo")
+        raise IllegalMove(
+            "Only once per game, in co-op, with ammo of yours and room in your partner's storage.",
+            "cannot_give_ammo",
+        )
     ctx.emit("AmmoGiven", seat, to=partner(ctx.state, seat), card=ctx.players[seat].ammo[-1])
 
 
 # ------------------------------------------------------------------ alternative wins
+
 
 def alt_winners(ctx: Ctx) -> list[int]:
     """Human seats meeting an alternative win condition (Invader: 5 units of one colour,

@@ -49,12 +49,14 @@ and face-down battle cards are dealt again.
 Determinism: the answer depends only on ``view(state, seat)``, the seat's own dumped
 player entry, the public parts of the dump and ``rng``.
 """
+
 from __future__ import annotations
 
 import random
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .spec import HAND_SIZE
 
@@ -112,19 +114,34 @@ def _slot_from_view(v: Mapping[str, Any], deal: _Deal, live: bool) -> dict[str, 
     battle cards and ammo faces dealt (dump shape of ``state.new_slot``)."""
     card = v["card"] if v.get("red") else deal.one("B")
     battle = [[c if up else deal.one("B"), up] for c, up in (v.get("battle") or [])] if live else []
-    return {"card": card, "red": bool(v.get("red")), "unit": v.get("unit"), "pos": v.get("pos", 0),
-            "attached": list(v.get("attached") or []), "temp": v.get("temp", 0),
-            "battle": battle, "exhausted": bool(v.get("exhausted")) if live else False,
-            "ammo_temp": v.get("ammo_temp", 0), "ammo_cards": deal.take("F", v.get("ammo_on", 0))}
+    return {
+        "card": card,
+        "red": bool(v.get("red")),
+        "unit": v.get("unit"),
+        "pos": v.get("pos", 0),
+        "attached": list(v.get("attached") or []),
+        "temp": v.get("temp", 0),
+        "battle": battle,
+        "exhausted": bool(v.get("exhausted")) if live else False,
+        "ammo_temp": v.get("ammo_temp", 0),
+        "ammo_cards": deal.take("F", v.get("ammo_on", 0)),
+    }
 
 
 def _public_board(p: Mapping[str, Any], hand: int, health: int, ammo: int) -> dict[str, Any]:
     """The ``public`` snapshot of a rebuilt seat (dump shape of ``state.public_board``)."""
     keys = ("card", "red", "unit", "pos", "attached", "temp", "ammo_temp")
-    return {"faction": p["faction"], "extra_factions": list(p["extra_factions"]),
-            "slots": [dict({k: s[k] for k in keys}, ammo_on=len(s["ammo_cards"])) for s in p["slots"]],
-            "ammo": ammo, "hand": hand, "health": health, "pool": list(p["pool"]),
-            "colony": p.get("colony"), "megaton": len(p.get("megaton", []))}
+    return {
+        "faction": p["faction"],
+        "extra_factions": list(p["extra_factions"]),
+        "slots": [dict({k: s[k] for k in keys}, ammo_on=len(s["ammo_cards"])) for s in p["slots"]],
+        "ammo": ammo,
+        "hand": hand,
+        "health": health,
+        "pool": list(p["pool"]),
+        "colony": p.get("colony"),
+        "megaton": len(p.get("megaton", [])),
+    }
 
 
 def _face_down(pairs: Iterable[list], deal: _Deal) -> list[list]:
@@ -133,21 +150,28 @@ def _face_down(pairs: Iterable[list], deal: _Deal) -> list[list]:
 
 def _known(view: Mapping[str, Any]) -> Counter:
     """The cards the view shows in a place of their own (not the strengths or choice)."""
-    known = cards_in({"discard": view["discard_pile"], "seats": view["seats"],
-                      "toma": view.get("toma"), "table_factions": view.get("table_factions")},
-                     skip=frozenset())
+    known = cards_in(
+        {
+            "discard": view["discard_pile"],
+            "seats": view["seats"],
+            "toma": view.get("toma"),
+            "table_factions": view.get("table_factions"),
+        },
+        skip=frozenset(),
+    )
     return known
 
 
-def sample_world(dump: Mapping[str, Any], view: Mapping[str, Any], seat: int,
-                 rng: random.Random) -> dict[str, Any]:
+def sample_world(
+    dump: Mapping[str, Any], view: Mapping[str, Any], seat: int, rng: random.Random
+) -> dict[str, Any]:
     """A dumped state consistent with ``view`` (``view(state, seat)``) with every hidden
     part dealt again by ``rng`` (module doc). ``dump`` is ``engine.dump_state(state)`` of
     the real state; it is not modified. Raises KeyError/IndexError only for a dump that is
     not an A.I.Pokalypse state."""
     recruiting = dump["phase"] == "recruitment"
     in_play = cards_in(dump)
-    known = _known(view)      # the seat's own hand, slot cards, offer ... are in its view
+    known = _known(view)  # the seat's own hand, slot cards, offer ... are in its view
     unseen = in_play - known
     deal = _Deal(unseen, rng)
     world = {k: v for k, v in dump.items() if k != "players"}
@@ -174,8 +198,9 @@ def sample_world(dump: Mapping[str, Any], view: Mapping[str, Any], seat: int,
         elif p.get("toma"):
             players.append(_toma(p, deal))
         else:
-            players.append(_other(p, seats_view[index], deal, recruiting, dump["round"],
-                                  set(world["discard"])))
+            players.append(
+                _other(p, seats_view[index], deal, recruiting, dump["round"], set(world["discard"]))
+            )
     world["players"] = players
     world["draw"] = top + deal.take("B", len(deal.piles["B"]))
     world["specials"] = deal.take("S", len(deal.piles["S"]))
@@ -191,9 +216,14 @@ def _own(p: Mapping[str, Any], deal: _Deal) -> dict[str, Any]:
     out["stack"] = deal.take("B", len(p["stack"]))
     out["ammo"] = deal.take("F", len(p["ammo"]))
     out["beside"] = _face_down(p["beside"], deal)
-    out["slots"] = [dict(s, battle=_face_down(s.get("battle", []), deal),
-                         ammo_cards=deal.take("F", len(s.get("ammo_cards") or [])))
-                    for s in p["slots"]]
+    out["slots"] = [
+        dict(
+            s,
+            battle=_face_down(s.get("battle", []), deal),
+            ammo_cards=deal.take("F", len(s.get("ammo_cards") or [])),
+        )
+        for s in p["slots"]
+    ]
     return out
 
 
@@ -205,24 +235,46 @@ def _toma(p: Mapping[str, Any], deal: _Deal) -> dict[str, Any]:
     out["stack"] = [deal.one(c[0]) or c for c in p.get("stack", [])]
     out["ammo"] = deal.take("F", len(p.get("ammo", [])))
     out["beside"] = _face_down(p.get("beside", []), deal)
-    out["slots"] = [dict(s, battle=_face_down(s.get("battle", []), deal)) for s in p.get("slots", [])]
+    out["slots"] = [
+        dict(s, battle=_face_down(s.get("battle", []), deal)) for s in p.get("slots", [])
+    ]
     return out
 
 
-def _other(p: Mapping[str, Any], v: Mapping[str, Any], deal: _Deal, recruiting: bool,
-           round_: int, discarded: set[str]) -> dict[str, Any]:
+def _other(
+    p: Mapping[str, Any],
+    v: Mapping[str, Any],
+    deal: _Deal,
+    recruiting: bool,
+    round_: int,
+    discarded: set[str],
+) -> dict[str, Any]:
     """Another seat rebuilt from its view (module doc). A unit its board showed when the
     phase began that the discard pile shows too left its slot before (the board is the last
     reveal's): the slot is empty."""
     out = dict(p)
     hand = v["hand_count"]
     if recruiting and round_ > 1:
-        hand = max(hand, HAND_SIZE)            # it drew up to 6 when the phase began
-    out.update(faction=v["faction"], extra_factions=list(v["extra_factions"]),
-               pool=list(v["pool"]), eliminated=v["eliminated"], score=v["score"],
-               offered=[], offer=[], offer_ctx=None, stash=[], guess=None, packet=[],
-               drafted=[], used=[], triples=0, colony=v.get("colony"),
-               current=v.get("current"), beside=_face_down(v.get("beside", []), deal))
+        hand = max(hand, HAND_SIZE)  # it drew up to 6 when the phase began
+    out.update(
+        faction=v["faction"],
+        extra_factions=list(v["extra_factions"]),
+        pool=list(v["pool"]),
+        eliminated=v["eliminated"],
+        score=v["score"],
+        offered=[],
+        offer=[],
+        offer_ctx=None,
+        stash=[],
+        guess=None,
+        packet=[],
+        drafted=[],
+        used=[],
+        triples=0,
+        colony=v.get("colony"),
+        current=v.get("current"),
+        beside=_face_down(v.get("beside", []), deal),
+    )
     out["slots"] = [_slot_from_view(s, deal, not recruiting) for s in v["slots"]]
     for slot in out["slots"]:
         if slot["unit"] in discarded:
@@ -233,7 +285,7 @@ def _other(p: Mapping[str, Any], v: Mapping[str, Any], deal: _Deal, recruiting: 
     out["stack"] = deal.take("B", v["battle_stack"])
     out["megaton"] = deal.take("B", v.get("megaton_count", 0))
     out["tucked"] = {k: deal.take("B", n) for k, n in sorted((v.get("tucked_count") or {}).items())}
-    out["ready"] = False if recruiting else v["ready"]   # its Recruitment is played again
+    out["ready"] = False if recruiting else v["ready"]  # its Recruitment is played again
     if recruiting and "moved" in out:
         out["moved"] = False
     # the last reveal as this seat saw it (Prof. Boom aims by it), face-down cards dealt

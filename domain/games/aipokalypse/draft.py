@@ -12,9 +12,11 @@ packets pass to the left (seat s -> s+1). After 6 picks the last cards go under 
 deck and each stack is formed: shuffled (option ``health_order`` ``shuffled``) or in the
 order the seat sends (``order_health``). Then the faction choice of Game Setup (B) begins.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import IllegalMove
 
@@ -26,7 +28,7 @@ from .state import MatchState
 def pending(state: MatchState) -> dict[int, str]:
     """``draft_special`` for seats still to pick from their packet, then ``order_health``
     for seats whose drafted stack waits for its order."""
-    players = state.players[:state.n]            # (the A.I.Toma does not draft)
+    players = state.players[: state.n]  # (the A.I.Toma does not draft)
     picking = {s: "draft_special" for s, p in enumerate(players) if p.packet and not p.picked}
     if picking:
         return picking
@@ -57,7 +59,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if cmd["special"] not in p.packet:
             raise IllegalMove("That Special Unit is not in your packet.", "not_in_packet")
         ctx.emit("SpecialDrafted", seat, card=cmd["special"])
-        if all(pl.picked for pl in ctx.players[:ctx.state.n]):
+        if all(pl.picked for pl in ctx.players[: ctx.state.n]):
             _after_pick(ctx)
     elif cmd["type"] == "order_health" and kind == "order_health":
         if sorted(cmd["cards"]) != sorted(p.drafted):
@@ -74,7 +76,7 @@ def _after_pick(ctx: Ctx) -> None:
         return
     ctx.emit("DraftEnded", None)
     if ctx.state.health_order == "shuffled":
-        for seat, p in enumerate(ctx.players[:ctx.state.n]):
+        for seat, p in enumerate(ctx.players[: ctx.state.n]):
             order = list(p.drafted)
             ctx.rng.shuffle(order)
             ctx.emit("HealthStackFormed", seat, cards=order, shuffled=True)

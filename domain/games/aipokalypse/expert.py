@@ -15,7 +15,8 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    this phase are dealt or played again.
 3. **Rollouts.** For every sample each shortlisted command is applied to that world and the
    match is played on by the rollout policy for every seat (the A.I.Toma plays itself) for
-   ``horizon`` more rounds (:func:`plan`: 2 with two living sides, else 1) or to its end. Candidates share the samples and the rollout
+   ``horizon`` more rounds (:func:`plan`: 2 with two living sides, else 1) or to its end.
+   Candidates share the samples and the rollout
    seeds (common random numbers). The value of a rollout (:func:`value_of`) is the seat's
    share of the win when the match ended, else its chance by the health points left.
 4. The command with the best mean value wins (ties: the earlier in the shortlist, so the
@@ -37,30 +38,33 @@ The match is reached only through the calls the engine itself delegates to (:dat
 :mod:`.bots` hands in (``policies``: ``tactician`` and ``toma_hunter``), so this module sits
 below ``bots`` and ``game`` (.importlinter).
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from . import actions, fold, rules, state as state_mod, views
+from . import actions, fold, rules, views
+from . import state as state_mod
 from .determinize import sample_world
 from .spec import SCALE
 
-DEFAULT_BUDGET = 24             # rollouts per decision (all candidates together)
-DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
-DEFAULT_HORIZON = 2             # rounds a rollout plays on (then the health points decide)
+DEFAULT_BUDGET = 24  # rollouts per decision (all candidates together)
+DEFAULT_CANDIDATES = 3  # commands weighed by rollouts
+DEFAULT_HORIZON = 2  # rounds a rollout plays on (then the health points decide)
 # More sides make every rollout round dearer (each seat recruits and fights): from 3 living
 # sides a rollout plays DEFAULT_HORIZON_MANY round and the budget shrinks by
 # FULL_BUDGET_SIDES / sides (measured, 4 seats, budget 24, CPU per decision: p95 1.8 s with
 # 2 rounds, 1.49 s with 1 round (p50 0.98 s); 2 seats, 2 rounds: p95 0.9 s).
 DEFAULT_HORIZON_MANY = 1
 FULL_BUDGET_SIDES = 2
-DEFAULT_TIME_CAP_S = 1.5        # wall-clock safety net per decision (seconds)
-ROLLOUT_STEP_CAP = 4000         # commands one rollout may play (a guard, never reached)
-HEALTH_EXPONENT = 2.0           # value at the horizon: health^k shares
+DEFAULT_TIME_CAP_S = 1.5  # wall-clock safety net per decision (seconds)
+ROLLOUT_STEP_CAP = 4000  # commands one rollout may play (a guard, never reached)
+HEALTH_EXPONENT = 2.0  # value at the horizon: health^k shares
 # From 3 living sides most matches end in the A.I.Pokalypse, where the highest total
 # strength wins (measured: 7 of 8 four-seat matches), so the value at the horizon also
 # weighs the seat's share of the total strength: by STRENGTH_WEIGHT, in Sudden Death (when
@@ -75,7 +79,7 @@ DEVIATION_MARGIN = 0.02
 # Handy-Man/Boss/Endboss/Untamed): health alone 0/1/0/0, with strength 1/1/0/0, toma_hunter
 # 1/0/0/0 (docs/known-limitations.md: too few matches to tell them apart).
 TOMA_STRENGTH_WEIGHT = 0.3
-ROUND_EVENT = "RecruitmentStarted"   # a rollout counts rounds by this public event
+ROUND_EVENT = "RecruitmentStarted"  # a rollout counts rounds by this public event
 END_EVENT = "MatchEnded"
 SEARCH_PHASES = frozenset({"recruitment", "battle"})
 #: Recruitment command kinds in the order the shortlist takes one of each
@@ -83,9 +87,15 @@ RECRUIT_KINDS = ("triple", "recruit", "spend_ammo_humans", "spend_ammo", "open_s
 
 
 #: the engine's own calls (``game.AIPokalypseEngine`` delegates to these modules)
-API = SimpleNamespace(view=views.view, pending=actions.pending, legal_actions=actions.legal_actions,
-                      decide=rules.RULES.decide, evolve=fold.evolve,
-                      dump_state=state_mod.dump_state, load_state=state_mod.load_state)
+API = SimpleNamespace(
+    view=views.view,
+    pending=actions.pending,
+    legal_actions=actions.legal_actions,
+    decide=rules.RULES.decide,
+    evolve=fold.evolve,
+    dump_state=state_mod.dump_state,
+    load_state=state_mod.load_state,
+)
 
 
 def _policy_name(view: Mapping[str, Any]) -> str:
@@ -96,8 +106,9 @@ def sides(view: Mapping[str, Any]) -> int:
     """Living sides of the match as the view shows them: seats not eliminated, plus the
     A.I.Toma (solo and co-op)."""
     toma = view.get("toma")
-    return (sum(1 for s in view["seats"] if not s["eliminated"])
-            + (1 if toma and not toma["eliminated"] else 0))
+    return sum(1 for s in view["seats"] if not s["eliminated"]) + (
+        1 if toma and not toma["eliminated"] else 0
+    )
 
 
 def plan(view: Mapping[str, Any], budget: int, horizon: int | None) -> tuple[int, int]:
@@ -113,7 +124,9 @@ def plan(view: Mapping[str, Any], budget: int, horizon: int | None) -> tuple[int
     return budget, horizon
 
 
-def shortlist(actions: list[dict[str, Any]], first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+def shortlist(
+    actions: list[dict[str, Any]], first: dict[str, Any], limit: int
+) -> list[dict[str, Any]]:
     """``first`` (the policy's choice) and one command of each other kind, at most ``limit``.
 
     Recruitment (:data:`RECRUIT_KINDS`): the first listed command of each kind (``legal_actions``
@@ -125,9 +138,13 @@ def shortlist(actions: list[dict[str, Any]], first: dict[str, Any], limit: int) 
     if kinds & set(RECRUIT_KINDS):
         order = [next(a for a in actions if a["type"] == k) for k in RECRUIT_KINDS if k in kinds]
     elif kinds & {"react_card", "react_ammo", "pass"}:
-        order = ([a for a in actions if a["type"] == "pass"]
-                 + sorted((a for a in actions if a["type"] == "react_ammo"), key=lambda a: a.get("count", 0))
-                 + [a for a in actions if a["type"] not in ("pass", "react_ammo")])
+        order = (
+            [a for a in actions if a["type"] == "pass"]
+            + sorted(
+                (a for a in actions if a["type"] == "react_ammo"), key=lambda a: a.get("count", 0)
+            )
+            + [a for a in actions if a["type"] not in ("pass", "react_ammo")]
+        )
     else:
         order = list(actions)
     for a in order:
@@ -155,14 +172,16 @@ def value_of(state: Any, seat: int) -> float:
         side = sum(s["health_count"] for s in v["seats"] if not s["eliminated"])
         ours, theirs = float(side), float(0 if toma["eliminated"] else toma["health_count"])
         ours, theirs = ours / max(1, len(v["seats"])), theirs
-        total = ours ** HEALTH_EXPONENT + theirs ** HEALTH_EXPONENT
-        health = 0.5 if total == 0 else ours ** HEALTH_EXPONENT / total
+        total = ours**HEALTH_EXPONENT + theirs**HEALTH_EXPONENT
+        health = 0.5 if total == 0 else ours**HEALTH_EXPONENT / total
         mine = sum(board_strength(s["slots"]) for s in v["seats"] if not s["eliminated"])
         its = sum(slot.get("strength", 0) for slot in toma["slots"])
         share = mine / (mine + its) if mine + its else 0.5
         return (1 - TOMA_STRENGTH_WEIGHT) * health + TOMA_STRENGTH_WEIGHT * share
-    weights = {s["seat"]: (0.0 if s["eliminated"] else float(s["health_count"]) ** HEALTH_EXPONENT)
-               for s in v["seats"]}
+    weights = {
+        s["seat"]: (0.0 if s["eliminated"] else float(s["health_count"]) ** HEALTH_EXPONENT)
+        for s in v["seats"]
+    }
     total = sum(weights.values())
     health = 0.0 if total == 0 else weights[seat] / total
     if sides(v) <= 2:
@@ -175,7 +194,7 @@ def value_of(state: Any, seat: int) -> float:
 
 
 def board_strength(slots: Sequence[Mapping[str, Any]]) -> int:
-    """"Total Strength" of a board as a view shows it: the strength scale value of every
+    """ "Total Strength" of a board as a view shows it: the strength scale value of every
     unit (no temporary strength)."""
     return sum(SCALE[slot["pos"]] for slot in slots if slot.get("unit"))
 
@@ -202,9 +221,9 @@ class _Search:
         try:
             for event in engine.decide(state, self.seat, dict(command), rng):
                 state = engine.evolve(state, event)
-        except Exception:                                   # a world the command does not fit
+        except Exception:  # a world the command does not fit
             return math.nan
-        rounds, last = 0, list[Any]()                       # Recruitment Phases begun
+        rounds, last = 0, list[Any]()  # Recruitment Phases begun
         for _ in range(ROLLOUT_STEP_CAP if self.horizon else 0):
             if rounds >= self.horizon or any(e.type == END_EVENT for e in last):
                 break
@@ -219,8 +238,13 @@ class _Search:
                 rounds += event.type == ROUND_EVENT
         return value_of(state, self.seat)
 
-    def values(self, commands: Sequence[Mapping[str, Any]], samples: int, seed: int,
-               deadline: float | None = None) -> tuple[list[float], int]:
+    def values(
+        self,
+        commands: Sequence[Mapping[str, Any]],
+        samples: int,
+        seed: int,
+        deadline: float | None = None,
+    ) -> tuple[list[float], int]:
         """Mean rollout value of each command over ``samples`` worlds (common worlds and
         seeds) and the rollouts run; stops early at ``deadline`` (``time.perf_counter``)."""
         totals = [0.0] * len(commands)
@@ -231,12 +255,12 @@ class _Search:
             world_seed, roll_seed = seeder.getrandbits(64), seeder.getrandbits(64)
             try:
                 world = self.world(world_seed)
-            except Exception:                               # noqa: BLE001 (a dump it cannot deal)
+            except Exception:  # noqa: BLE001 (a dump it cannot deal)
                 continue
             for i, command in enumerate(commands):
                 try:
                     val = self.rollout(world, command, roll_seed)
-                except Exception:                           # noqa: BLE001 (a world the policy breaks)
+                except Exception:  # noqa: BLE001 (a world the policy breaks)
                     val = math.nan
                 runs += self.horizon > 0
                 if not math.isnan(val):
@@ -244,7 +268,7 @@ class _Search:
                     counts[i] += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        means = [t / c if c else math.nan for t, c in zip(totals, counts)]
+        means = [t / c if c else math.nan for t, c in zip(totals, counts, strict=True)]
         return means, runs
 
 
@@ -258,13 +282,25 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, policies: Mapping[str, Any], budget: int = DEFAULT_BUDGET,
-                 candidates: int = DEFAULT_CANDIDATES, horizon: int | None = None,
-                 time_cap_s: float = DEFAULT_TIME_CAP_S):
+    def __init__(
+        self,
+        policies: Mapping[str, Any],
+        budget: int = DEFAULT_BUDGET,
+        candidates: int = DEFAULT_CANDIDATES,
+        horizon: int | None = None,
+        time_cap_s: float = DEFAULT_TIME_CAP_S,
+    ):
         if budget < 0 or candidates < 1 or (horizon is not None and horizon < 1) or time_cap_s <= 0:
-            raise ValueError("budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required")
+            raise ValueError(
+                "budget >= 0, candidates >= 1, horizon >= 1 and time_cap_s > 0 are required"
+            )
         self.policies = policies
-        self.budget, self.candidates, self.horizon, self.time_cap_s = budget, candidates, horizon, time_cap_s
+        self.budget, self.candidates, self.horizon, self.time_cap_s = (
+            budget,
+            candidates,
+            horizon,
+            time_cap_s,
+        )
         self.last_rollouts = 0
 
     def choose(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -283,13 +319,14 @@ class ExpertBot:
         candidates = shortlist(legal, first, min(self.candidates, budget))
         if len(candidates) == 1:
             return first
-        samples = budget // len(candidates)                # >= 1: never above the budget
+        samples = budget // len(candidates)  # >= 1: never above the budget
         search = _Search(state, seat, horizon, self.policies)
-        means, self.last_rollouts = search.values(candidates, samples, seed,
-                                                  time.perf_counter() + self.time_cap_s)
+        means, self.last_rollouts = search.values(
+            candidates, samples, seed, time.perf_counter() + self.time_cap_s
+        )
         margin = DEVIATION_MARGIN if sides(v) > 2 else 1e-9
         best, best_value = first, means[0] if not math.isnan(means[0]) else -1.0
-        for command, mean in zip(candidates[1:], means[1:]):
+        for command, mean in zip(candidates[1:], means[1:], strict=True):
             if not math.isnan(mean) and mean > best_value + (margin if best is first else 1e-9):
                 best, best_value = command, mean
         return dict(best)
@@ -307,8 +344,14 @@ class Estimator:
         self.policies = policies
         self.horizon = horizon
 
-    def estimate(self, state: Any, seat: int, commands: Sequence[Mapping[str, Any]],
-                 budget: int, rng: random.Random) -> list[float]:
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
         """One float in 0..1 per command, in order. A budget below one rollout per command
         weighs each command by :func:`value_of` right after it in one sample world (no
         rollout). Raises ValueError for no commands or a budget below 1."""

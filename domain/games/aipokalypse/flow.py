@@ -6,16 +6,36 @@ Death", "The A.I.Pokalypse", "Total Strength", "5-8 Player Variant"; against the
 ("Solo / Cooperative Mode") the points, damage and game end of :mod:`.sides`, the A.I.Toma's
 own steps in :mod:`.toma` and the team rules of :mod:`.coop`.
 """
+
 from __future__ import annotations
 
+from . import battle, coop, sides, toma
 from .cards import catalogue
 from .context import Ctx
 from .effects import choices, modifiers
-from .effects.resolve import Op, _op, discard_card, fire, gain_ammo, run, origin_of
-from . import battle, coop, sides, toma
-from .spec import (BASE_MAX_SEATS, DIFFICULTIES, EXPERT_PACKET, FACTIONS_OFFERED, FORCE_THE_LUCK_FACTION,
-                   HAND_SIZE, HEALTH_POINTS, TOMA_MODES)
-from .state import (MatchState, Player, alive, faction_of, is_toma, opponents_of, public_board, seats as human_seats, toma_seat, total_strength, unit_of)
+from .effects.resolve import Op, _op, discard_card, fire, gain_ammo, origin_of, run
+from .spec import (
+    BASE_MAX_SEATS,
+    DIFFICULTIES,
+    EXPERT_PACKET,
+    FACTIONS_OFFERED,
+    FORCE_THE_LUCK_FACTION,
+    HAND_SIZE,
+    HEALTH_POINTS,
+    TOMA_MODES,
+)
+from .state import (
+    MatchState,
+    alive,
+    faction_of,
+    is_toma,
+    opponents_of,
+    public_board,
+    toma_seat,
+    total_strength,
+    unit_of,
+)
+from .state import seats as human_seats
 
 
 def start_match(ctx: Ctx, seats: int, options: dict) -> None:
@@ -44,35 +64,54 @@ def start_match(ctx: Ctx, seats: int, options: dict) -> None:
     for deck in (factions, specials, basics):
         rng.shuffle(deck)
     per = EXPERT_PACKET if options.get("expert") else HEALTH_POINTS
-    offered = [factions[i * FACTIONS_OFFERED:(i + 1) * FACTIONS_OFFERED] for i in range(seats)]
-    dealt = [specials[i * per:(i + 1) * per] for i in range(seats)]
-    hands = [basics[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(seats)]
+    offered = [factions[i * FACTIONS_OFFERED : (i + 1) * FACTIONS_OFFERED] for i in range(seats)]
+    dealt = [specials[i * per : (i + 1) * per] for i in range(seats)]
+    hands = [basics[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(seats)]
     extra: dict = {"table_factions": table} if table else {}
     if second:
         extra["second_copy"] = True
     if options.get("expert"):
-        extra.update(expert=True, packets=dealt, health_order=options.get("health_order", "shuffled"))
+        extra.update(
+            expert=True, packets=dealt, health_order=options.get("health_order", "shuffled")
+        )
         dealt = [[] for _ in range(seats)]
-    draw, rest = basics[seats * HAND_SIZE:], specials[seats * per:]
+    draw, rest = basics[seats * HAND_SIZE :], specials[seats * per :]
     if options["mode"] in TOMA_MODES:
         piles, ignored, taken = toma.setup(draw, DIFFICULTIES[options["difficulty"]])
-        extra["toma"] = {"difficulty": options["difficulty"], "health": rest[:HEALTH_POINTS], "piles": piles,
-                         "ignored": ignored}
+        extra["toma"] = {
+            "difficulty": options["difficulty"],
+            "health": rest[:HEALTH_POINTS],
+            "piles": piles,
+            "ignored": ignored,
+        }
         draw, rest = draw[taken:], rest[HEALTH_POINTS:]
-    ctx.emit("MatchStarted", None, n=seats, mode=options["mode"], offered=offered, health=dealt,
-             hands=hands, draw=draw, specials=rest, ammo_deck=factions[seats * FACTIONS_OFFERED:], **extra)
+    ctx.emit(
+        "MatchStarted",
+        None,
+        n=seats,
+        mode=options["mode"],
+        offered=offered,
+        health=dealt,
+        hands=hands,
+        draw=draw,
+        specials=rest,
+        ammo_deck=factions[seats * FACTIONS_OFFERED :],
+        **extra,
+    )
 
 
 def factions_chosen(ctx: Ctx) -> None:
     """All seats chose: reveal the factions, add the second copy's ammo (5-8 Player Variant:
     shuffled, under the ammo deck, ruling R-LARGE), run start-of-game faction effects, begin
     round 1."""
-    ctx.emit("FactionsRevealed", None, factions=[ctx.players[s].faction for s in human_seats(ctx.state)])
+    ctx.emit(
+        "FactionsRevealed", None, factions=[ctx.players[s].faction for s in human_seats(ctx.state)]
+    )
     if ctx.state.second_copy:
         ammo = list(catalogue().second_faction)
         ctx.rng.shuffle(ammo)
         ctx.emit("SecondCopyAmmoAdded", None, cards=ammo)
-    ctx.checkpoint(START_OF_GAME)      # a start-of-game choice comes after the reveal (R-SETUP)
+    ctx.checkpoint(START_OF_GAME)  # a start-of-game choice comes after the reveal (R-SETUP)
     start_of_game(ctx)
 
 
@@ -100,12 +139,12 @@ def start_recruitment(ctx: Ctx) -> None:
     for seat in alive(ctx.state):
         p = ctx.players[seat]
         if is_toma(p):
-            continue                                 # "The A.I.Toma does not recruit"
+            continue  # "The A.I.Toma does not recruit"
         if rnd > 1 and len(p.hand) < HAND_SIZE:
             ctx.draw(seat, HAND_SIZE - len(p.hand))
         if p.stash:
             ctx.emit("StashReturned", seat, cards=list(p.stash))
-    toma.forced_discards(ctx)                        # the A.I.Toma's discard symbols
+    toma.forced_discards(ctx)  # the A.I.Toma's discard symbols
     for seat in alive(ctx.state):
         for i, card in list(modifiers.sources(ctx.players[seat])):
             ops = card.ops("round_bonus")
@@ -130,13 +169,17 @@ def seat_ready(ctx: Ctx, seat: int) -> None:
     ctx.emit("SeatReady", seat)
     if all(ctx.players[s].ready for s in alive(ctx.state)):
         if ctx.state.apocalypse:
-            finish_by_strength(ctx, [s for s in alive(ctx.state) if s != toma_seat(ctx.state)],
-                               "aipokalypse", with_hand=True)
+            finish_by_strength(
+                ctx,
+                [s for s in alive(ctx.state) if s != toma_seat(ctx.state)],
+                "aipokalypse",
+                with_hand=True,
+            )
         else:
             start_battle(ctx)
 
 
-WAITS_FOR_OTHERS = "take_from_hands"     # Outfitter Q: "You can wait until all other players ..."
+WAITS_FOR_OTHERS = "take_from_hands"  # Outfitter Q: "You can wait until all other players ..."
 
 
 def load_megaton(ctx: Ctx, seat: int) -> None:
@@ -150,8 +193,13 @@ def load_megaton(ctx: Ctx, seat: int) -> None:
         hand = [c for c in ctx.players[seat].hand if c not in loaded]
         if not hand:
             break
-        pick = ctx.ask(seat, "load", ["stop"] + sorted(hand), "Megaton: place a hand card face down on Megaton?",
-                       decline="stop")
+        pick = ctx.ask(
+            seat,
+            "load",
+            ["stop"] + sorted(hand),
+            "Megaton: place a hand card face down on Megaton?",
+            decline="stop",
+        )
         if pick == "stop":
             break
         loaded.append(pick)
@@ -166,13 +214,20 @@ def start_battle(ctx: Ctx) -> None:
     actions": its seat's preparation sequence stops before it and continues (Outfitter Q,
     then the units to its right, then the faction) once every other seat is done. Waiting
     never costs anything, so it always waits (ruling R-OUTFITTER)."""
-    ctx.emit("BoardsRevealed", None,
-             boards={str(s): public_board(ctx.players[s]) for s in alive(ctx.state)})
+    ctx.emit(
+        "BoardsRevealed",
+        None,
+        boards={str(s): public_board(ctx.players[s]) for s in alive(ctx.state)},
+    )
     ctx.emit("BattlePhaseStarted", None)
     later: list[tuple[int, list]] = []
     for seat in alive(ctx.state):
-        todo = [(i, card) for i, card in modifiers.sources(ctx.players[seat]) if card.ops("preparation")]
-        wait = next((k for k, (_, card) in enumerate(todo) if card.has(WAITS_FOR_OTHERS)), len(todo))
+        todo = [
+            (i, card) for i, card in modifiers.sources(ctx.players[seat]) if card.ops("preparation")
+        ]
+        wait = next(
+            (k for k, (_, card) in enumerate(todo) if card.has(WAITS_FOR_OTHERS)), len(todo)
+        )
         _prepare(ctx, seat, todo[:wait])
         if todo[wait:]:
             later.append((seat, todo[wait:]))
@@ -202,7 +257,11 @@ def guess_score(ctx: Ctx, seat: int, cards: int) -> None:
     even share of the points). Checked in :func:`end_battle`. RULINGS R-XXX."""
     share = cards // max(1, len(alive(ctx.state)))
     options = [share] + [k for k in range(cards + 1) if k != share]
-    ctx.emit("ScoreGuessed", seat, guess=ctx.ask(seat, "guess", options, "XxX: guess your score of this battle"))
+    ctx.emit(
+        "ScoreGuessed",
+        seat,
+        guess=ctx.ask(seat, "guess", options, "XxX: guess your score of this battle"),
+    )
 
 
 def next_point(ctx: Ctx) -> None:
@@ -224,7 +283,7 @@ def advance(ctx: Ctx) -> None:
         if battle.toma_react(ctx):
             continue
         if battle.auto_place(ctx):
-            return                                   # a seat chooses where its card goes
+            return  # a seat chooses where its card goes
         battle.resolve_point(ctx)
         if ctx.state.phase != "battle":
             return
@@ -236,7 +295,7 @@ def advance(ctx: Ctx) -> None:
 
 
 def battle_damage(state: MatchState) -> dict[int, int]:
-    """"Battle Result": "all players lose health points in an amount equal to the difference
+    """ "Battle Result": "all players lose health points in an amount equal to the difference
     between their score and the score of the player with the most points. If all players have
     the same score, each player loses one health point." Returns seat -> damage: the best score
     minus the own score (leaders sharing the best score lose 0, e.g. scores 3, 3, 1 give
@@ -278,8 +337,16 @@ def _chrome(ctx: Ctx, seat: int, damage: dict[int, int]) -> dict[int, int]:
         if i is None or not p.slots[i].unit:
             continue
         unit = unit_of(p.slots[i])
-        if ctx.ask(seat, "chrome", ["keep", "double"], "C.H.R.O.M.E.: discard it to double your "
-                                                       "opponents' damage?", decline="keep") == "double":
+        if (
+            ctx.ask(
+                seat,
+                "chrome",
+                ["keep", "double"],
+                "C.H.R.O.M.E.: discard it to double your opponents' damage?",
+                decline="keep",
+            )
+            == "double"
+        ):
             discard_card(ctx, seat, unit, trigger=False)
             return {s: d * 2 for s, d in damage.items()}
     return damage
@@ -295,7 +362,7 @@ def end_battle(ctx: Ctx) -> None:
     for seat in sides.battle_winners(ctx.state):
         if not is_toma(ctx.players[seat]):
             fire(ctx, seat, "battle_won", {})
-    for seat in alive(ctx.state):              # XxX: "If you have guessed the correct score"
+    for seat in alive(ctx.state):  # XxX: "If you have guessed the correct score"
         guess = ctx.players[seat].guess
         if guess is not None and guess == ctx.players[seat].score:
             fire(ctx, seat, "score_guessed", {})
@@ -319,11 +386,18 @@ def tuck_cards(ctx: Ctx, seat: int) -> None:
         p = ctx.players[seat]
         if not p.hand or not p.pool:
             return
-        card = ctx.ask(seat, "tuck", ["stop"] + sorted(p.hand), "Kollektah: place a hand card under "
-                                                                    "a Special Unit of your pool?", decline="stop")
+        card = ctx.ask(
+            seat,
+            "tuck",
+            ["stop"] + sorted(p.hand),
+            "Kollektah: place a hand card under a Special Unit of your pool?",
+            decline="stop",
+        )
         if card == "stop":
             return
-        under = ctx.ask(seat, "special", sorted(set(p.pool)), "Kollektah: under which Special Unit?")
+        under = ctx.ask(
+            seat, "special", sorted(set(p.pool)), "Kollektah: under which Special Unit?"
+        )
         ctx.emit("CardTucked", seat, card=card, under=under)
 
 
@@ -394,15 +468,19 @@ def _strength_key(ctx: Ctx, seat: int, with_hand: bool) -> tuple:
     return (total_strength(p, with_hand), 1 if modifiers.has(p, "tiebreak") else 0, len(p.health))
 
 
-def finish_by_strength(ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False) -> None:
-    """"Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
+def finish_by_strength(
+    ctx: Ctx, contenders: list[int], reason: str, with_hand: bool = False
+) -> None:
+    """ "Total Strength": the highest total strength among ``contenders`` wins (Neo wins ties),
     then more remaining health points; a full tie is a shared win. Against the A.I.Toma:
     :func:`.sides.finish_by_strength`. RULINGS R-LAST-ELIMINATED."""
     if ctx.state.toma:
         sides.finish_by_strength(ctx, reason, with_hand)
         return
     best = max(_strength_key(ctx, s, with_hand) for s in contenders)
-    finish(ctx, [s for s in contenders if _strength_key(ctx, s, with_hand) == best], reason, with_hand)
+    finish(
+        ctx, [s for s in contenders if _strength_key(ctx, s, with_hand) == best], reason, with_hand
+    )
 
 
 def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -> None:
@@ -411,15 +489,29 @@ def finish(ctx: Ctx, winners: list[int], reason: str, with_hand: bool = False) -
     n = ctx.state.n
     resigned = list(ctx.state.resigned or [])
     scores = [total_strength(ctx.players[s], with_hand) for s in range(n)]
-    if resigned:   # RULINGS R-RESIGN: a resigned seat never wins; the best standing seats do
+    if resigned:  # RULINGS R-RESIGN: a resigned seat never wins; the best standing seats do
         standing = [s for s in range(n) if s not in resigned]
         winners = [w for w in winners if w not in resigned]
         if not winners and standing:
             best = max(_strength_key(ctx, s, with_hand) for s in standing)
             winners = [s for s in standing if _strength_key(ctx, s, with_hand) == best]
-    rest = sorted((s for s in range(n) if s not in winners),
-                  key=lambda s: (s in resigned, ctx.players[s].eliminated, -scores[s],
-                                 -len(ctx.players[s].health), s))
+    rest = sorted(
+        (s for s in range(n) if s not in winners),
+        key=lambda s: (
+            s in resigned,
+            ctx.players[s].eliminated,
+            -scores[s],
+            -len(ctx.players[s].health),
+            s,
+        ),
+    )
     extra = {"resigned": resigned} if resigned else {}
-    ctx.emit("MatchEnded", None, reason=reason, winners=sorted(winners), ranking=sorted(winners) + rest,
-             scores=scores, **extra)
+    ctx.emit(
+        "MatchEnded",
+        None,
+        reason=reason,
+        winners=sorted(winners),
+        ranking=sorted(winners) + rest,
+        scores=scores,
+        **extra,
+    )

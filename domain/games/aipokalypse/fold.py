@@ -6,23 +6,35 @@ The fold is total over the handlers of :data:`HANDLERS` (:class:`domain.modular.
 an unknown event type, or a first event other than ``MatchStarted``, raises ``ValueError``
 (a corrupt log, not a rule violation).
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain.engine import Event
 
 from . import toma_fold  # registers the A.I.Toma's and the 5-8 variant's events
 from .batching import inner
 from .fold_registry import HANDLERS, _on, _p, _seat, _to_discard
-from .state import (BattleProgress, Fight, MatchState, Player, Slot, TomaState, fight_of, new_player,
-                    new_slot, offer_ctx_of)
+from .state import (
+    BattleProgress,
+    Fight,
+    MatchState,
+    Player,
+    Slot,
+    fight_of,
+    new_player,
+    new_slot,
+    offer_ctx_of,
+)
+
 
 def evolve(state: MatchState | None, event: Event) -> MatchState:
     """Apply ``event`` to ``state`` (``None`` before ``MatchStarted``) and return it."""
     handler = HANDLERS.handler(state, event)
     if state is None:
-        state = MatchState(n=0, mode="")       # every field is set by MatchStarted
+        state = MatchState(n=0, mode="")  # every field is set by MatchStarted
     handler(state, event)
     return state
 
@@ -32,7 +44,7 @@ def _vacate(s: MatchState, slot: Slot) -> None:
     on it back on top of the ammo deck; the slot is empty."""
     for att in slot.attached:
         _to_discard(s, att)
-    if slot.pile is not None:                      # an A.I.Toma unit: its whole pile goes
+    if slot.pile is not None:  # an A.I.Toma unit: its whole pile goes
         toma_fold.discard_pile(s, slot)
     _return_ammo(s, slot)
     slot.unit = None
@@ -68,9 +80,9 @@ def _retuck(s: MatchState, p: Player, special: str) -> None:
 
 
 def _take_top(pile: list, cards: list) -> None:
-    if pile[:len(cards)] != list(cards):
+    if pile[: len(cards)] != list(cards):
         raise ValueError(f"event cards {cards} are not the top of the pile")
-    del pile[:len(cards)]
+    del pile[: len(cards)]
 
 
 @_on("MatchStarted")
@@ -81,13 +93,15 @@ def _started(s: MatchState, e: Event) -> None:
     s.draw, s.discard, s.specials = list(d["draw"]), [], list(d["specials"])
     s.ammo_deck, s.sudden_death, s.apocalypse = list(d["ammo_deck"]), False, False
     s.factions_revealed, s.battle, s.result, s.choice = False, BattleProgress(), None, None
-    s.players = [new_player(o, h, c) for o, h, c in zip(d["offered"], d["health"], d["hands"])]
+    s.players = [
+        new_player(o, h, c) for o, h, c in zip(d["offered"], d["health"], d["hands"], strict=False)
+    ]
     s.health_order = d.get("health_order", "shuffled")
     for seat, p in enumerate(s.players):
-        p.table_factions = list(d.get("table_factions", []))     # Force the Luck
+        p.table_factions = list(d.get("table_factions", []))  # Force the Luck
         if d.get("expert"):
             p.packet = list(d["packets"][seat])
-    if d.get("toma"):                                                 # Solo / Cooperative Mode
+    if d.get("toma"):  # Solo / Cooperative Mode
         toma_fold.add_toma(s, d["toma"])
     if d.get("expert"):
         s.phase = "draft"
@@ -113,7 +127,7 @@ def _passed_packets(s: MatchState, e: Event) -> None:
 @_on("DraftEnded")
 def _draft_ended(s: MatchState, e: Event) -> None:
     for p in s.players:
-        s.specials.extend(p.packet)          # "The last card gets discarded"
+        s.specials.extend(p.packet)  # "The last card gets discarded"
         p.packet, p.picked = [], False
 
 
@@ -136,7 +150,7 @@ def _faction(s: MatchState, e: Event) -> None:
     p.faction = e.data["faction"]
     for other in p.offered:
         if other != e.data["faction"]:
-            s.ammo_deck.append(other)          # "returned under the ammo deck"
+            s.ammo_deck.append(other)  # "returned under the ammo deck"
     p.offered = []
 
 
@@ -149,13 +163,19 @@ def _factions_revealed(s: MatchState, e: Event) -> None:
 def _recruitment(s: MatchState, e: Event) -> None:
     s.phase = "recruitment"
     s.round = e.data["round"]
-    s.set_table_public({"discard": list(s.discard), "draw": len(s.draw),
-                         "specials": len(s.specials), "ammo_deck": len(s.ammo_deck)})
+    s.set_table_public(
+        {
+            "discard": list(s.discard),
+            "draw": len(s.draw),
+            "specials": len(s.specials),
+            "ammo_deck": len(s.ammo_deck),
+        }
+    )
     for p in s.players:
-        p.ready = p.eliminated or bool(p.toma)     # the A.I.Toma does not recruit
+        p.ready = p.eliminated or bool(p.toma)  # the A.I.Toma does not recruit
         p.moved = False
         if not p.eliminated:
-            toma_fold.reveal_board(p)      # the board as the battle left it (public, R-PRIVACY)
+            toma_fold.reveal_board(p)  # the board as the battle left it (public, R-PRIVACY)
 
 
 @_on("CardsDrawn")
@@ -256,7 +276,7 @@ def _tucked(s: MatchState, e: Event) -> None:
 @_on("ColonyLoaded")
 def _colony(s: MatchState, e: Event) -> None:
     _take_top(s.draw, [e.data["card"]])
-    _p(s, e).colony = _p(s, e).colony_seen = e.data["card"]   # seen by all when placed
+    _p(s, e).colony = _p(s, e).colony_seen = e.data["card"]  # seen by all when placed
 
 
 @_on("StrengthChanged")
@@ -283,13 +303,13 @@ def _ammo_gained(s: MatchState, e: Event) -> None:
 def _ammo_spent(s: MatchState, e: Event) -> None:
     p = _p(s, e)
     count = e.data["count"]
-    spent, p.ammo = p.ammo[len(p.ammo) - count:], p.ammo[:len(p.ammo) - count]
-    if e.data.get("stays"):                           # Desert Rats: stays above the unit
+    spent, p.ammo = p.ammo[len(p.ammo) - count :], p.ammo[: len(p.ammo) - count]
+    if e.data.get("stays"):  # Desert Rats: stays above the unit
         p.slots[e.data["slot"]].ammo_cards.extend(spent)
     else:
-        s.ammo_deck[:0] = list(reversed(spent))   # back on top of the ammo deck
+        s.ammo_deck[:0] = list(reversed(spent))  # back on top of the ammo deck
     if e.data.get("battle"):
-        if not e.data.get("humans"):                  # Lieutenant Dan's: temporary strength instead
+        if not e.data.get("humans"):  # Lieutenant Dan's: temporary strength instead
             fight_of(p).ammo += count
         _reset_passes(s, _seat(e))
 
@@ -330,7 +350,7 @@ def _attached(s: MatchState, e: Event) -> None:
 @_on("RedSlotPlaced")
 def _red_slot(s: MatchState, e: Event) -> None:
     p, d = _p(s, e), e.data
-    if d.get("from") == "hand":                  # a Special Unit from the hand played as a Red Slot
+    if d.get("from") == "hand":  # a Special Unit from the hand played as a Red Slot
         p.hand.remove(d["card"])
     else:
         _take_top(s.specials, [d["card"]])
@@ -392,7 +412,7 @@ def _triple(s: MatchState, e: Event) -> None:
         _to_discard(s, cid)
     if d.get("ammo"):
         count = d["ammo"]
-        spent, p.ammo = p.ammo[len(p.ammo) - count:], p.ammo[:len(p.ammo) - count]
+        spent, p.ammo = p.ammo[len(p.ammo) - count :], p.ammo[: len(p.ammo) - count]
         s.ammo_deck[:0] = list(reversed(spent))
     p.triples += 1
 
@@ -405,7 +425,7 @@ def _swapped(s: MatchState, e: Event) -> None:
     slots = _p(s, e).slots
     a, b = slots[e.data["a"]], slots[e.data["b"]]
     keys = ("pos",) if e.data["mode"] == "strength" else _MOVING
-    for k in keys:                          # the same fields of two slots trade places
+    for k in keys:  # the same fields of two slots trade places
         mine, theirs = getattr(a, k), getattr(b, k)
         setattr(a, k, theirs)
         setattr(b, k, mine)
@@ -509,9 +529,17 @@ def _recruitment_moves(s: MatchState, e: Event) -> None:
 @_on("ChoiceRequested")
 def _choice_requested(s: MatchState, e: Event) -> None:
     d = e.data
-    s.choice = {"seat": e.seat, "actor": d["actor"], "command": dict(d["command"]),
-                   "seed": d["seed"], "answers": list(d["answers"]), "kind": d["kind"],
-                   "options": list(d["options"]), "prompt": d["prompt"], "decline": d.get("decline")}
+    s.choice = {
+        "seat": e.seat,
+        "actor": d["actor"],
+        "command": dict(d["command"]),
+        "seed": d["seed"],
+        "answers": list(d["answers"]),
+        "kind": d["kind"],
+        "options": list(d["options"]),
+        "prompt": d["prompt"],
+        "decline": d.get("decline"),
+    }
 
 
 @_on("ChoiceMade")
@@ -545,15 +573,19 @@ def _battle_started(s: MatchState, e: Event) -> None:
 def _card_revealed(s: MatchState, e: Event) -> None:
     p = _p(s, e)
     _take_top(p.stack, [e.data["card"]])
-    p.current = Fight(card=e.data["card"], slot=e.data["slot"], fights=e.data["fights"],
-                         placed=e.data.get("placed", e.data["fights"]))
+    p.current = Fight(
+        card=e.data["card"],
+        slot=e.data["slot"],
+        fights=e.data["fights"],
+        placed=e.data.get("placed", e.data["fights"]),
+    )
     p.passed = False
 
 
 @_on("BattleCardReplaced")
 def _replaced(s: MatchState, e: Event) -> None:
     p = _p(s, e)
-    if fight_of(p).card != p.colony:          # Venus Colony's A.I.Lien stays out
+    if fight_of(p).card != p.colony:  # Venus Colony's A.I.Lien stays out
         s.discard.append(fight_of(p).card)
     if e.data["card"] == p.colony and e.data["card"] not in p.hand:
         p.colony_out = True
@@ -615,7 +647,7 @@ def _point(s: MatchState, e: Event) -> None:
 def _ailien_slid(s: MatchState, e: Event) -> None:
     slot = _p(s, e).slots[e.data["slot"]]
     entry = next(b for b in reversed(slot.battle) if b[0] == e.data["card"])
-    slot.battle.remove(entry)                 # its point stays scored (``score``)
+    slot.battle.remove(entry)  # its point stays scored (``score``)
     slot.attached.append(e.data["card"])
 
 
@@ -646,7 +678,7 @@ def _health_lost(s: MatchState, e: Event) -> None:
     p = _p(s, e)
     _take_top(p.health, e.data["cards"])
     p.pool.extend(e.data["cards"])
-    if s.phase == "recruitment" and p.public:   # public even in Recruitment (R-VIEW-VERSION)
+    if s.phase == "recruitment" and p.public:  # public even in Recruitment (R-VIEW-VERSION)
         p.public["health"] = len(p.health)
         p.public["pool"] = list(p.public["pool"]) + list(e.data["cards"])
 
@@ -681,10 +713,10 @@ def _cleared(s: MatchState, e: Event) -> None:
         if p.toma:
             toma_fold.clear_battle(s, p)
             continue
-        home = p.colony                  # Venus Colony: "return it after the battle"
+        home = p.colony  # Venus Colony: "return it after the battle"
         for slot in p.slots:
             s.discard.extend(c for c, _ in slot.battle if c != home)
-            _return_ammo(s, slot)                    # Desert Rats: "Discard the ammo after the battle"
+            _return_ammo(s, slot)  # Desert Rats: "Discard the ammo after the battle"
             slot.battle = []
             slot.exhausted = False
             slot.temp = 0
@@ -709,9 +741,11 @@ def _resigned(s: MatchState, e: Event) -> None:
 @_on("MatchEnded")
 def _ended(s: MatchState, e: Event) -> None:
     s.phase = "ended"
-    s.result = {k: e.data[k] for k in ("scores", "ranking", "winners", "reason", "outcome", "toma",
-                                           "resigned")
-                   if k in e.data}
+    s.result = {
+        k: e.data[k]
+        for k in ("scores", "ranking", "winners", "reason", "outcome", "toma", "resigned")
+        if k in e.data
+    }
     s.result["ranking"] = ranking_objects(s.players, e.data)
 
 
@@ -732,18 +766,24 @@ def ranking_objects(players: Sequence[Player], data: Mapping[str, Any]) -> list[
     scores = list(data.get("scores") or [])
     winners = set(data.get("winners") or [])
     resigned = set(data.get("resigned") or [])
+
     def place_key(seat: int) -> tuple:
         if seat in winners:
             return ("won",)
         p = players[seat] if 0 <= seat < len(players) else None
-        return ("lost", seat in resigned, bool(p and p.eliminated),
-                scores[seat] if 0 <= seat < len(scores) else None, len(p.health) if p else 0)
+        return (
+            "lost",
+            seat in resigned,
+            bool(p and p.eliminated),
+            scores[seat] if 0 <= seat < len(scores) else None,
+            len(p.health) if p else 0,
+        )
 
     out: list[dict] = []
     for place, seat in enumerate(order):
         key = place_key(seat)
         rank = out[-1]["rank"] if out and place_key(out[-1]["seat"]) == key else place + 1
-        out.append({"seat": seat, "score": scores[seat] if 0 <= seat < len(scores) else 0,
-                    "rank": rank})
+        out.append(
+            {"seat": seat, "score": scores[seat] if 0 <= seat < len(scores) else 0, "rank": rank}
+        )
     return out
-

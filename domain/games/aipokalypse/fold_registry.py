@@ -1,9 +1,10 @@
 """The fold's handler registry and the small helpers every fold module shares: :mod:`.fold`
 (the core events) and :mod:`.toma_fold` (the A.I.Toma's and the 5-8 Player Variant's) both
 register their handlers on :data:`HANDLERS` (:class:`domain.modular.FoldHandlers`)."""
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from domain.engine import Event
 from domain.modular import FoldHandlers

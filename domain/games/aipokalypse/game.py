@@ -1,6 +1,7 @@
 """The :class:`domain.engine.Engine` of A.I.Pokalypse (1-8 seats), wiring the modules:
 spec (options, commands), flow (set-up and automatic steps), rules (decide), fold (evolve),
 actions (pending, legal actions), views (view, redact, redact_type), bots."""
+
 from __future__ import annotations
 
 import random
@@ -11,7 +12,8 @@ from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, expert, flow, fold, rules, sides, spec, state as state_mod, views
+from . import actions, bots, cards, expert, flow, fold, rules, sides, spec, views
+from . import state as state_mod
 from .context import Ctx
 from .state import MatchState
 
@@ -23,8 +25,8 @@ class AIPokalypseEngine(ModularEngine):
     (``views.redact_type``)."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
-    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
-    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    cards_module = cards  # GET /v1/games/{game}/cards (public_cards)
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)  # the expert's per-seat options
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
     timeout_bot = "idle"
@@ -54,10 +56,9 @@ class AIPokalypseEngine(ModularEngine):
         side loses at once (``MatchEnded`` outcome ``lost``, reason ``resignation``).
         Competitive: the seat plays on by the ``idle`` policy and loses; when at most one
         living seat has not resigned the match ends (it wins, reason ``resignation``)."""
-        check_resign(command, seat, state.n, state.resigned or [],
-                     state.phase == "ended")
+        check_resign(command, seat, state.n, state.resigned or [], state.phase == "ended")
         ctx = Ctx(state, rng)
-        resigned = Event("SeatResigned", {"seat": seat}, seat)   # public in every phase
+        resigned = Event("SeatResigned", {"seat": seat}, seat)  # public in every phase
         ctx.state = fold.evolve(ctx.state, resigned)
         ctx.events.append(resigned)
         if ctx.state.toma:

@@ -37,12 +37,14 @@ It reads only its own seat's view (:func:`.views.view`) and ``legal_actions`` �
 A.I.Toma's health stack, the deck or another seat's hand. Outside solo/co-op it plays as
 its ``fallback`` (the tactician).
 """
+
 from __future__ import annotations
 
 import json
 import random
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .actions import legal_actions
 from .bot_decisions import decision_choice
@@ -50,18 +52,18 @@ from .cards import catalogue
 from .spec import MAX_POS, SCALE
 from .views import view
 
-AMMO_COST = 1.5              # cost of an ammo in a battle reaction, against a hand card's 0.1 x value
+AMMO_COST = 1.5  # cost of an ammo in a battle reaction, against a hand card's 0.1 x value
 
 DEFAULTS: dict[str, Any] = {
-    "ammo_keep": 4,           # ammo kept for battle; the surplus is spent in Recruitment
-    "ammo_react": 2,          # most ammo spent on one point (except the last point)
-    "health_triple_min": 6,   # draw Special Units from the own health stack only above this
-    "extra_units": 1,         # units wanted beyond the A.I.Toma's unit count
-    "min_units": 4,           # units wanted at least (after round 1)
+    "ammo_keep": 4,  # ammo kept for battle; the surplus is spent in Recruitment
+    "ammo_react": 2,  # most ammo spent on one point (except the last point)
+    "health_triple_min": 6,  # draw Special Units from the own health stack only above this
+    "extra_units": 1,  # units wanted beyond the A.I.Toma's unit count
+    "min_units": 4,  # units wanted at least (after round 1)
     "max_units": 6,
-    "reserve": 2,             # hand cards kept for reactions when opening slots (after round 1)
-    "first_units": 2,         # units wanted in round 1 (0: as later)
-    "first_reserve": 2,       # hand cards kept when opening slots in round 1
+    "reserve": 2,  # hand cards kept for reactions when opening slots (after round 1)
+    "first_units": 2,  # units wanted in round 1 (0: as later)
+    "first_reserve": 2,  # hand cards kept when opening slots in round 1
 }
 
 
@@ -149,7 +151,7 @@ class TomaHunterBot:
             for op in eff["ops"]:
                 name = op["op"]
                 if name == "ammo" and trig == "round_bonus":
-                    score += 10.0                     # 2 battle strength per ammo, every round
+                    score += 10.0  # 2 battle strength per ammo, every round
                 elif name == "ammo" and trig == "start":
                     score += 9.0
                 elif name == "ammo_per_damage":
@@ -176,17 +178,30 @@ class TomaHunterBot:
         score = 0.0
         for eff in card.effects:
             trig = eff["trigger"]
-            weight = {"recruit": 1.0, "round_bonus": 2.5, "battle": 2.0, "preparation": 2.0,
-                      "passive": 1.0}.get(trig, 0.3)
+            weight = {
+                "recruit": 1.0,
+                "round_bonus": 2.5,
+                "battle": 2.0,
+                "preparation": 2.0,
+                "passive": 1.0,
+            }.get(trig, 0.3)
             for op in eff["ops"]:
                 name, n = op["op"], op.get("n", 1)
                 if name == "strength":
                     if op.get("to") == "all":
-                        count = 1 + sum(1 for s in slots if _cat()[s["unit"]].color == op.get("color"))
+                        count = 1 + sum(
+                            1 for s in slots if _cat()[s["unit"]].color == op.get("color")
+                        )
                         score += weight * n * count
                     elif op.get("to") == "target":
-                        best = max((_gain(s["pos"], n) for s in slots
-                                    if not op.get("color") or _cat()[s["unit"]].color == op["color"]), default=0)
+                        best = max(
+                            (
+                                _gain(s["pos"], n)
+                                for s in slots
+                                if not op.get("color") or _cat()[s["unit"]].color == op["color"]
+                            ),
+                            default=0,
+                        )
                         score += weight * best
                     else:
                         score += weight * n
@@ -201,7 +216,7 @@ class TomaHunterBot:
                 elif name == "magnet":
                     score += weight * 1.0
                 elif name in ("tiebreak", "kill", "damage"):
-                    score += 8.0                          # the A.I.Toma's ties, piles, health
+                    score += 8.0  # the A.I.Toma's ties, piles, health
                 elif name in ("exhaust", "win_point", "heal"):
                     score += 4.0
                 elif name in ("red_slot", "double_strength", "reactivate"):
@@ -216,9 +231,9 @@ class TomaHunterBot:
         base = 4.0 if card.category == "special" else 1.0
         colors = Counter(_cat()[s["unit"]].color for s in me["slots"] if s.get("unit"))
         if card.color and colors.get(card.color, 0) == 0:
-            base += 1.5                                   # a colour without a unit yet
+            base += 1.5  # a colour without a unit yet
         if card.color == "purple":
-            base += 1.0                                   # a Rogue fights with every colour
+            base += 1.0  # a Rogue fights with every colour
         return base + self._effect_score(cid, me)
 
     def _keep_score(self, cid: str, me: Mapping[str, Any]) -> float:
@@ -240,7 +255,9 @@ class TomaHunterBot:
         cat = _cat()
         key = (cat[cid].color, cat[cid].value)
         held = list(me["hand"]) + [s["unit"] for s in me["slots"] if s.get("unit")]
-        return sum(1 for c in held if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key)
+        return sum(
+            1 for c in held if cat[c].category == "basic" and (cat[c].color, cat[c].value) == key
+        )
 
     # ------------------------------------------------------------------ Recruitment
 
@@ -253,7 +270,9 @@ class TomaHunterBot:
             return p["first_units"]
         return max(p["min_units"], min(p["max_units"], toma_units + p["extra_units"]))
 
-    def _recruit(self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def _recruit(
+        self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """One Recruitment command: a Special Unit in hand onto a slot (making room if
         needed), a Triple whose Special Unit finds a slot, the best recruit while the bot has
         fewer units than it wants, a new slot, surplus ammo on a unit, else ``ready``."""
@@ -261,7 +280,7 @@ class TomaHunterBot:
         by: dict[str, list[dict[str, Any]]] = {}
         for a in actions:
             if a["type"] == "open_slot" and cat[a["card"]].category != "basic":
-                continue                                 # it does not play a Special Unit as a Red Slot
+                continue  # it does not play a Special Unit as a Red Slot
             by.setdefault(a["type"], []).append(a)
         slots = me["slots"]
         units = [i for i, s in enumerate(slots) if s.get("unit")]
@@ -276,7 +295,11 @@ class TomaHunterBot:
         if triple:
             return triple
         want = self._wanted_units(v)
-        recruits = [a for a in by.get("recruit", []) if cat[a["card"]].kind != "ailien" or self._apocalypse_wins(v, me)]
+        recruits = [
+            a
+            for a in by.get("recruit", [])
+            if cat[a["card"]].kind != "ailien" or self._apocalypse_wins(v, me)
+        ]
         recruit = self._best_recruit(me, recruits, len(units) < want)
         if recruit:
             return recruit
@@ -284,8 +307,13 @@ class TomaHunterBot:
             spare = by.get("open_slot", [])
             reserve = self.params["first_reserve"] if v["round"] == 1 else self.params["reserve"]
             if spare and len(me["hand"]) > reserve:
-                return min(spare, key=lambda a: (self._keep_score(a["card"], me) + self._unit_score(a["card"], me),
-                                                 a["card"]))
+                return min(
+                    spare,
+                    key=lambda a: (
+                        self._keep_score(a["card"], me) + self._unit_score(a["card"], me),
+                        a["card"],
+                    ),
+                )
         spend = by.get("spend_ammo", [])
         if spend and me["ammo"] > self.params["ammo_keep"]:
             return max(spend, key=lambda a: (_gain(slots[a["slot"]]["pos"], 1), -a["slot"]))
@@ -303,8 +331,13 @@ class TomaHunterBot:
         mine += sum(cat[c].value or 0 for c in me["hand"] if cat[c].kind == "ailien")
         return mine > (2 if v["mode"] == "coop" else 1) * theirs
 
-    def _place_special(self, me: Mapping[str, Any], by: Mapping[str, list[dict[str, Any]]], specials: list[str],
-                       units: list[int]) -> dict[str, Any] | None:
+    def _place_special(
+        self,
+        me: Mapping[str, Any],
+        by: Mapping[str, list[dict[str, Any]]],
+        specials: list[str],
+        units: list[int],
+    ) -> dict[str, Any] | None:
         """A Special Unit in hand fights nowhere: recruit it onto an empty slot, else open a
         slot with the hand card needed least, else discard the weakest basic unit if it is
         worth less than the Special Unit."""
@@ -322,13 +355,16 @@ class TomaHunterBot:
 
         def kept(i: int) -> float:
             return self._unit_score(me["slots"][i]["unit"], me) + 2 * _strength(me["slots"][i])
+
         victim = min(weak, key=lambda i: (kept(i), -i))
         if kept(victim) >= self._unit_score(best, me):
             return None
         unit = me["slots"][victim]["unit"]
         return next((a for a in by.get("discard", []) if a["card"] == unit), None)
 
-    def _triple(self, me: Mapping[str, Any], triples: list[dict[str, Any]], room: bool) -> dict[str, Any] | None:
+    def _triple(
+        self, me: Mapping[str, Any], triples: list[dict[str, Any]], room: bool
+    ) -> dict[str, Any] | None:
         """A Triple for the best Special Unit of the pool (or, once, the partner's), or from
         the own health stack above ``health_triple_min`` health points; slot cards carry
         their strength to it. Without ``room`` for a Special Unit taken into the hand, only
@@ -337,8 +373,11 @@ class TomaHunterBot:
             on_slots = {s.get("unit") for s in me["slots"]}
             triples = [a for a in triples if on_slots & set(a["cards"])]
         pool = [a for a in triples if a["source"] in ("pool", "partner")]
-        health = [a for a in triples
-                  if a["source"] == "health" and me["health_count"] > self.params["health_triple_min"]]
+        health = [
+            a
+            for a in triples
+            if a["source"] == "health" and me["health_count"] > self.params["health_triple_min"]
+        ]
         pick = pool or health
         if not pick:
             return None
@@ -348,9 +387,12 @@ class TomaHunterBot:
             special = self._special_score(a["special"]) if a.get("special") else 6.0
             cost = sum(self._keep_score(c, me) for c in a["cards"] if c in me["hand"]) * 0.3
             return (special + carried - cost, a.get("special", ""))
+
         return max(pick, key=worth)
 
-    def _best_recruit(self, me: Mapping[str, Any], recruits: list[dict[str, Any]], need: bool) -> dict[str, Any] | None:
+    def _best_recruit(
+        self, me: Mapping[str, Any], recruits: list[dict[str, Any]], need: bool
+    ) -> dict[str, Any] | None:
         """The recruit worth most (card, then its target, then the leftmost slot); without
         ``need`` only a Special Unit or a card worth more on a slot than in hand."""
         if not recruits:
@@ -369,8 +411,12 @@ class TomaHunterBot:
             # a Rogue fights with every colour: on the rightmost slot it takes what the
             # coloured units to its left leave; a coloured unit goes leftmost
             side = a["slot"] if cat[a["card"]].color == "purple" else -a["slot"]
-            return (self._unit_score(a["card"], me) - self._keep_score(a["card"], me) * 0.5,
-                    target_gain(a), side)
+            return (
+                self._unit_score(a["card"], me) - self._keep_score(a["card"], me) * 0.5,
+                target_gain(a),
+                side,
+            )
+
         best = max(recruits, key=worth)
         card = cat[best["card"]]
         if need or card.category == "special" or worth(best)[0] >= 4.0:
@@ -379,7 +425,9 @@ class TomaHunterBot:
 
     # ------------------------------------------------------------------ Battle
 
-    def _react(self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def _react(
+        self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """Win the point as cheaply as possible. A reaction only has to bring the side level
         with the A.I.Toma (R-TOMA-REACT), so a card may need ammo on top: every offered card
         is costed with the ammo it still needs, every ammo count by itself. The cheapest plan
@@ -389,9 +437,11 @@ class TomaHunterBot:
         st = {int(k): val for k, val in v["strengths"].items()}
         theirs = st.get(t["seat"], 0)
         side = sum(val for k, val in st.items() if k != t["seat"])
-        need = theirs - side + 1                     # strength still missing to win the point
+        need = theirs - side + 1  # strength still missing to win the point
         # the last point, or a battle in Sudden Death that may end the game: no ammo is kept
-        all_in = me["battle_stack"] == 0 or (v["sudden_death"] and (t["health_count"] == 0 or me["health_count"] == 0))
+        all_in = me["battle_stack"] == 0 or (
+            v["sudden_death"] and (t["health_count"] == 0 or me["health_count"] == 0)
+        )
         cap = me["ammo"] if all_in else min(me["ammo"], self.params["ammo_react"])
         cur = me.get("current") or {}
         here = self._card_part(me, cur.get("card"), cur.get("slot") if cur.get("fights") else None)
@@ -400,9 +450,11 @@ class TomaHunterBot:
         for a in actions:
             if a["type"] == "react_card":
                 gain = self._card_part(me, a["card"]) - here
-                extra = max(0, -(-(need - gain) // 2))           # ammo still needed after the card
+                extra = max(0, -(-(need - gain) // 2))  # ammo still needed after the card
                 if extra <= cap:
-                    plans.append((self._card_cost(a["card"], me) + extra * AMMO_COST, json_key(a), a))
+                    plans.append(
+                        (self._card_cost(a["card"], me) + extra * AMMO_COST, json_key(a), a)
+                    )
             elif a["type"] == "react_ammo" and 2 * a["count"] >= need and a["count"] <= cap:
                 plans.append((a["count"] * AMMO_COST, json_key(a), a))
         if not plans:
@@ -456,7 +508,11 @@ class TomaHunterBot:
                         total += (card.value or 0) if card.kind == "ailien" else 0
                     elif per is None:
                         total += op["n"]
-                elif op["op"] == "magnet" and card.color == op["color"] and (i == slot or op.get("to") == "leftmost"):
+                elif (
+                    op["op"] == "magnet"
+                    and card.color == op["color"]
+                    and (i == slot or op.get("to") == "leftmost")
+                ):
                     total += op["n"]
         return total
 
@@ -465,8 +521,11 @@ class TomaHunterBot:
         """The slot whose unit would fight with battle card ``cid`` (``None``: the value alone)."""
         cat = _cat()
         color = cat[cid].color
-        active = [i for i, s in enumerate(me["slots"]) if s.get("unit") and not s.get("exhausted")
-                  and not cat[s["unit"]].has("never_fights")]
+        active = [
+            i
+            for i, s in enumerate(me["slots"])
+            if s.get("unit") and not s.get("exhausted") and not cat[s["unit"]].has("never_fights")
+        ]
         if color == "green":
             for i in active:
                 ops = cat[me["slots"][i]["unit"]].ops("battle")
@@ -491,7 +550,9 @@ class TomaHunterBot:
 
     # ------------------------------------------------------------------ effect decisions
 
-    def _choose(self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def _choose(
+        self, v: Mapping[str, Any], me: Mapping[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """Effect decisions: the default (first) option — the strongest A.I.Toma unit for a
         kill, the weakest own unit given up — except that C.H.R.O.M.E. doubles, a Special
         Unit is the best one offered, a strength target is the highest on the scale (where it
@@ -505,24 +566,42 @@ class TomaHunterBot:
         cat = _cat()
         if kind == "chrome" and "double" in options:
             return {"type": "choose", "option": "double"}
-        pick = decision_choice(kind, options, me["slots"], me["hand"], me["ammo"],
-                               lambda c: self._keep_score(c, me) + (0 if cat[c].category == "basic" else 50))
+        pick = decision_choice(
+            kind,
+            options,
+            me["slots"],
+            me["hand"],
+            me["ammo"],
+            lambda c: self._keep_score(c, me) + (0 if cat[c].category == "basic" else 50),
+        )
         if pick is not None:
             return {"type": "choose", "option": pick}
         if kind == "special":
-            specials = [o for o in options if isinstance(o, str) and o in cat and cat[o].category == "special"]
+            specials = [
+                o
+                for o in options
+                if isinstance(o, str) and o in cat and cat[o].category == "special"
+            ]
             if specials:
-                return {"type": "choose", "option": max(specials, key=lambda c: (self._special_score(c), c))}
+                return {
+                    "type": "choose",
+                    "option": max(specials, key=lambda c: (self._special_score(c), c)),
+                }
         if kind == "strength":
             slots = [o for o in options if isinstance(o, int) and 0 <= o < len(me["slots"])]
             if slots:
-                return {"type": "choose", "option": max(slots, key=lambda i: (me["slots"][i]["pos"], -i))}
-        if kind == "store" and "stop" in options:        # Erit Lux / Sic Mundus: only Triple pairs
+                return {
+                    "type": "choose",
+                    "option": max(slots, key=lambda i: (me["slots"][i]["pos"], -i)),
+                }
+        if kind == "store" and "stop" in options:  # Erit Lux / Sic Mundus: only Triple pairs
             pairs = [o for o in options if o in me["hand"] and self._pair_count(me, o) >= 2]
             return {"type": "choose", "option": pairs[0] if pairs else "stop"}
         if kind == "discard":
             cards = [o for o in options if isinstance(o, str) and o in me["hand"]]
             if cards and "stop" not in options:
-                return {"type": "choose", "option": min(cards, key=lambda c: (self._keep_score(c, me), c))}
+                return {
+                    "type": "choose",
+                    "option": min(cards, key=lambda c: (self._keep_score(c, me), c)),
+                }
         return actions[0]
-

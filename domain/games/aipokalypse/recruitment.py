@@ -5,10 +5,12 @@ Rulebook: "Slots & Recruitment", "Improving Units", "Recruitment Effects", "Ammo
 "Special Units and Triples", "Red Slots", "Rogues & A.I.Lien"; card notes Berserker,
 Priest, Surrogate, W4TCHM3N, Goldfish.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from domain.engine import IllegalMove, InvalidCommand
 
@@ -17,12 +19,32 @@ from .cards import catalogue
 from .context import Ctx
 from .effects import modifiers, pools
 from .effects.pools import health_draw_count
-from .effects.resolve import (check_red_exchange, discard_card, discard_faction, discardable_factions, place_red_slot, recruit_card, run,
-                              origin_of, spend_ammo, spend_ammo_on_all)
+from .effects.resolve import (
+    check_red_exchange,
+    discard_card,
+    discard_faction,
+    discardable_factions,
+    origin_of,
+    place_red_slot,
+    recruit_card,
+    run,
+    spend_ammo,
+    spend_ammo_on_all,
+)
 from .effects.targets import target_optional, valid_targets
 from .flow import advance, seat_ready
 from .spec import HEALTH_DRAW, MAX_POS, MAX_SLOTS, TRIPLE_SIZE
-from .state import MatchState, Player, Slot, color_of, offer_ctx_of, pos_for_strength, strength_of, unit_of, units
+from .state import (
+    MatchState,
+    Player,
+    color_of,
+    offer_ctx_of,
+    pos_for_strength,
+    strength_of,
+    unit_of,
+    units,
+)
+
 
 def all_units_below_15(p: Player) -> bool:
     """Lieutenant Dan: "Instead of giving a unit strength, you can also spend your ammo to give
@@ -30,7 +52,9 @@ def all_units_below_15(p: Player) -> bool:
     that colour now (Dan on a slot and one of them below 15 strength: command
     ``spend_ammo_humans``, offered wherever ``spend_ammo`` is; ruling R-DAN)."""
     color = modifiers.ammo_all_color(p)
-    return color is not None and any(color_of(unit_of(s)) == color and s.pos < MAX_POS for _, s in units(p))
+    return color is not None and any(
+        color_of(unit_of(s)) == color and s.pos < MAX_POS for _, s in units(p)
+    )
 
 
 def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -42,8 +66,9 @@ def cash_pool(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     battle card. Not inside an open effect decision: an effect resolves completely first
     ("Recruitment Effects"). Raises IllegalMove ``cannot_cash``."""
     if cmd["card"] not in modifiers.can_cash(ctx.state, ctx.players[seat]):
-        raise IllegalMove("Big Benji cashes a card of your pool while you have room for ammo.",
-                          "cannot_cash")
+        raise IllegalMove(
+            "Big Benji cashes a card of your pool while you have room for ammo.", "cannot_cash"
+        )
     pools.cash_pool(ctx, seat, cmd["card"])
     if ctx.state.phase == "battle":
         advance(ctx)
@@ -57,8 +82,13 @@ def exchange_options(state: MatchState, p: Player) -> list[dict[str, Any]]:
     cat = catalogue()
     basics = [i for i, s in units(p) if cat[unit_of(s)].category == "basic"]
     hand = sorted(set(p.hand))
-    return [{"type": "exchange_unit", "card": cost, "slot": i, "unit": new}
-            for cost in hand for i in basics for new in hand if new != cost and can_recruit(state, new)]
+    return [
+        {"type": "exchange_unit", "card": cost, "slot": i, "unit": new}
+        for cost in hand
+        for i in basics
+        for new in hand
+        if new != cost and can_recruit(state, new)
+    ]
 
 
 def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -71,8 +101,10 @@ def exchange_unit(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     RULINGS R-MEGAGNETO.
     """
     if dict(cmd) not in exchange_options(ctx.state, ctx.players[seat]):
-        raise IllegalMove("Megagneto: pay a hand card, name a basic unit on a slot and another "
-                          "hand card.", "invalid_exchange")
+        raise IllegalMove(
+            "Megagneto: pay a hand card, name a basic unit on a slot and another hand card.",
+            "invalid_exchange",
+        )
     slot, new = cmd["slot"], cmd["unit"]
     back = ctx.players[seat].slots[slot].unit
     discard_card(ctx, seat, cmd["card"])
@@ -96,6 +128,7 @@ def can_recruit(state: MatchState, cid: str) -> bool:
 
 # ------------------------------------------------------------------ triples
 
+
 def _key(cid: str) -> tuple[str | None, int | None] | None:
     card = catalogue()[cid]
     return (card.color, card.value) if card.category == "basic" else None
@@ -118,8 +151,9 @@ def is_set(cids: list[str], size: int) -> bool:
 def triple_cards(p: Player) -> list[str]:
     """Basic units in hand and on slots (the cards a Triple may use)."""
     cat = catalogue()
-    return [c for c in p.hand if cat[c].category == "basic"] + \
-           [unit_of(s) for _, s in units(p) if cat[unit_of(s)].category == "basic"]
+    return [c for c in p.hand if cat[c].category == "basic"] + [
+        unit_of(s) for _, s in units(p) if cat[unit_of(s)].category == "basic"
+    ]
 
 
 def triple_options(state: MatchState, p: Player) -> list[tuple[list[str], str]]:
@@ -140,7 +174,9 @@ def triple_options(state: MatchState, p: Player) -> list[tuple[list[str], str]]:
     return out
 
 
-def sources_for(state: MatchState, p: Player, seat: int | None = None) -> list[tuple[str, str | None]]:
+def sources_for(
+    state: MatchState, p: Player, seat: int | None = None
+) -> list[tuple[str, str | None]]:
     """Where the Special Unit may come from: each pool card, the health stack, (Priest) the
     deck, (Cooperative Mode, ``seat`` given) each card of the partner's pool."""
     out: list[tuple[str, str | None]] = [("pool", c) for c in sorted(set(p.pool))]
@@ -155,39 +191,44 @@ def sources_for(state: MatchState, p: Player, seat: int | None = None) -> list[t
 
 # ------------------------------------------------------------------ legal actions
 
+
 def legal(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every Recruitment command of ``seat`` (its pending decision is ``recruit``)."""
     p = state.players[seat]
-    if p.offer:                                      # Big Benji may still cash (R-BENJI)
-        return ([{"type": "choose_special", "special": c} for c in p.offer]
-                + [{"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)])
+    if p.offer:  # Big Benji may still cash (R-BENJI)
+        return [{"type": "choose_special", "special": c} for c in p.offer] + [
+            {"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p)
+        ]
     cat = catalogue()
     out: list[dict[str, Any]] = []
     idle = idle_round(state, p)
     empty = [i for i, s in enumerate(p.slots) if not s.unit]
     colony = [p.colony] if p.colony and state.sudden_death else []
-    for cid in colony:                                  # Venus Colony: "play it for A.I.Pokalypse"
+    for cid in colony:  # Venus Colony: "play it for A.I.Pokalypse"
         if not idle:
             out.extend({"type": "recruit", "card": cid, "slot": slot} for slot in empty)
     for cid in sorted(set(p.hand)):
         card = cat[cid]
-        if not idle and (card.category == "special" or
-                         (card.category == "basic" and len(p.slots) < MAX_SLOTS)):
+        if not idle and (
+            card.category == "special" or (card.category == "basic" and len(p.slots) < MAX_SLOTS)
+        ):
             out.append({"type": "open_slot", "card": cid})
         if not idle and can_recruit(state, cid):
             for slot in empty:
                 targets = valid_targets(p, cid, "recruit", slot)
-                out.extend({"type": "recruit", "card": cid, "slot": slot, "target": t} for t in targets)
+                out.extend(
+                    {"type": "recruit", "card": cid, "slot": slot, "target": t} for t in targets
+                )
                 if not targets or target_optional(cid, "recruit"):
                     out.append({"type": "recruit", "card": cid, "slot": slot})
         out.extend(_discard_actions(p, cid, None))
     if not idle:
-        out.extend({"type": "discard", "card": f} for f in discardable_factions(p))   # Fallout Boyz
+        out.extend({"type": "discard", "card": f} for f in discardable_factions(p))  # Fallout Boyz
         for i, s in units(p):
             out.extend(_discard_actions(p, unit_of(s), i))
         if p.ammo:
             out.extend({"type": "spend_ammo", "slot": i} for i, s in units(p) if s.pos < MAX_POS)
-            if all_units_below_15(p):                   # Lieutenant Dan (R-DAN)
+            if all_units_below_15(p):  # Lieutenant Dan (R-DAN)
                 out.append({"type": "spend_ammo_humans"})
         out.extend({"type": "cash_pool", "card": c} for c in modifiers.can_cash(state, p))
         out.extend(exchange_options(state, p))
@@ -214,6 +255,7 @@ def _discard_actions(p: Player, cid: str, slot: int | None) -> list[dict[str, An
 
 # ------------------------------------------------------------------ decide
 
+
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """Validate and apply one Recruitment command (raises IllegalMove / InvalidCommand); in
     co-op a seat's first move of the phase is marked (:func:`.coop.mark_first_move`)."""
@@ -233,19 +275,25 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     state, p = ctx.state, ctx.players[seat]
     kind = cmd["type"]
     if idle_round(state, p) and kind != "discard":
-        raise IllegalMove("Vault A.F.K.: in round 1 you may only discard and end Recruitment.", "vault_idle")
+        raise IllegalMove(
+            "Vault A.F.K.: in round 1 you may only discard and end Recruitment.", "vault_idle"
+        )
     if kind == "open_slot":
         cid = _hand_card(p, cmd)
         category = catalogue()[cid].category
-        if category == "special":                # Triples: "You may play it ... as a Red Slot"
+        if category == "special":  # Triples: "You may play it ... as a Red Slot"
             return place_red_slot(ctx, seat, card=cid)
         if category != "basic":
-            raise IllegalMove("Only a basic unit or a Special Unit can be placed as a slot.", "not_a_basic_unit")
+            raise IllegalMove(
+                "Only a basic unit or a Special Unit can be placed as a slot.", "not_a_basic_unit"
+            )
         if len(p.slots) >= MAX_SLOTS:
             raise IllegalMove("You already have 6 slots.", "slots_full")
         ctx.emit("SlotOpened", seat, card=cid, slot=len(p.slots), **{"from": "hand"})
     elif kind == "recruit":
-        from_colony = cmd.get("card") == p.colony and state.sudden_death and cmd["card"] not in p.hand
+        from_colony = (
+            cmd.get("card") == p.colony and state.sudden_death and cmd["card"] not in p.hand
+        )
         cid = cmd["card"] if from_colony else _hand_card(p, cmd)
         slot = _slot(p, cmd["slot"])
         if p.slots[slot].unit:
@@ -256,18 +304,24 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         recruit_card(ctx, seat, cid, slot, target, source="colony" if from_colony else "hand")
     elif kind == "discard" and cmd.get("card") in discardable_factions(p):
         if idle_round(state, p):
-            raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
+            raise IllegalMove(
+                "Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle"
+            )
         if "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
-        discard_faction(ctx, seat, cmd["card"])          # Fallout Boyz: "or even discard it"
+        discard_faction(ctx, seat, cmd["card"])  # Fallout Boyz: "or even discard it"
     elif kind == "discard":
         named = cmd.get("card")
         on_slot = next((i for i, s in units(p) if s.unit == named), None)
         if not isinstance(named, str) or (named not in p.hand and on_slot is None):
-            raise IllegalMove("That card is neither in your hand nor on a slot.", "card_not_available")
+            raise IllegalMove(
+                "That card is neither in your hand nor on a slot.", "card_not_available"
+            )
         cid = named
         if on_slot is not None and idle_round(state, p):
-            raise IllegalMove("Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle")
+            raise IllegalMove(
+                "Vault A.F.K.: in round 1 you may only discard hand cards.", "vault_idle"
+            )
         target = _target(p, cid, "discard", on_slot, cmd) if on_slot is not None else None
         if on_slot is None and "target" in cmd:
             raise InvalidCommand("A target is only used when discarding from a slot.")
@@ -284,7 +338,9 @@ def _decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     elif kind == "spend_ammo_humans":
         color = modifiers.ammo_all_color(p)
         if color is None:
-            raise IllegalMove("Only Lieutenant Dan lets ammo go to all your Humans.", "no_lieutenant_dan")
+            raise IllegalMove(
+                "Only Lieutenant Dan lets ammo go to all your Humans.", "no_lieutenant_dan"
+            )
         if not p.ammo:
             raise IllegalMove("You have no ammo.", "no_ammo")
         if not all_units_below_15(p):
@@ -315,14 +371,18 @@ def _slot(p: Player, slot: Any) -> int:
     return slot
 
 
-def _target(p: Player, cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]) -> int | None:
+def _target(
+    p: Player, cid: str, trigger: str, own: int | None, cmd: Mapping[str, Any]
+) -> int | None:
     targets = valid_targets(p, cid, trigger, own)
     if "target" not in cmd:
         if targets and not target_optional(cid, trigger):
             raise IllegalMove("This effect needs a target unit.", "target_required")
         return None
     if cmd["target"] not in targets:
-        raise IllegalMove(f"Slot {cmd['target']!r} is not a valid target for this effect.", "invalid_target")
+        raise IllegalMove(
+            f"Slot {cmd['target']!r} is not a valid target for this effect.", "invalid_target"
+        )
     return cmd["target"]
 
 
@@ -340,12 +400,12 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ammo = {"cards": 0, "pair_ammo": 1, "ammo": modifiers.ammo_triple_cost(p) or 0}[pay]
     first_goldfish = next((c for c in cards if catalogue()[c].ops("triple")), None)
     ctx.emit("TripleMade", seat, cards=cards, pay=pay, ammo=ammo)
-    if first_goldfish:                                   # Goldfish: one Red Slot per Triple
+    if first_goldfish:  # Goldfish: one Red Slot per Triple
         run(ctx, seat, catalogue()[first_goldfish].ops("triple"), origin_of(first_goldfish))
     pos = pos_for_strength(carried) if carried else 0
     if freed is not None and ctx.players[seat].slots[freed].unit:
         freed = next((i for i, s in enumerate(ctx.players[seat].slots) if not s.unit), None)
-    if source == "partner":                              # Cooperative Mode, once per game
+    if source == "partner":  # Cooperative Mode, once per game
         coop.take_from_partner(ctx, seat, cmd["special"])
         source = "pool"
     if source == "pool":
@@ -353,22 +413,38 @@ def _triple(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if freed is None:
             ctx.emit("SpecialTaken", seat, card=special, **{"from": "pool"})
         else:
-            recruit_card(ctx, seat, special, special_slot(ctx, seat, freed, special), None,
-                         source="pool", pos=pos)
+            recruit_card(
+                ctx,
+                seat,
+                special,
+                special_slot(ctx, seat, freed, special),
+                None,
+                source="pool",
+                pos=pos,
+            )
         return
     pile = p.health if source == "health" else state.specials
     count = health_draw_count(ctx, seat) if source == "health" else HEALTH_DRAW
-    ctx.emit("SpecialsOffered", seat, cards=pile[:count], source=source,
-             ctx={"source": source, "pos": pos, "slot": freed})
+    ctx.emit(
+        "SpecialsOffered",
+        seat,
+        cards=pile[:count],
+        source=source,
+        ctx={"source": source, "pos": pos, "slot": freed},
+    )
 
 
 def special_slot(ctx: Ctx, seat: int, freed: int, special: str) -> int:
-    """"You must immediately play the Special Unit into an available slot": which empty slot is
+    """ "You must immediately play the Special Unit into an available slot": which empty slot is
     the seat's decision (kind ``special_slot``, slot indexes): the leftmost slot the Triple
     freed first (the default), then every other empty slot, left to right (ruling R-TRIPLE-SLOT)."""
     empty = [i for i, s in enumerate(ctx.players[seat].slots) if not s.unit and i != freed]
-    return ctx.ask(seat, "special_slot", [freed] + empty,
-                   f"{catalogue()[special].name}: the slot it is recruited into")
+    return ctx.ask(
+        seat,
+        "special_slot",
+        [freed] + empty,
+        f"{catalogue()[special].name}: the slot it is recruited into",
+    )
 
 
 def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -382,7 +458,9 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     slot = octx["slot"]
     if slot is not None and not p.slots[slot].unit:
         slot = special_slot(ctx, seat, slot, special)
-        ctx.emit("UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"})
+        ctx.emit(
+            "UnitRecruited", seat, card=special, slot=slot, pos=octx["pos"], **{"from": "offer"}
+        )
         ctx.emit("SpecialChosen", seat, special=special, to="slot")
         check_red_exchange(ctx, seat, slot)
         ops = catalogue()[special].ops("recruit")
@@ -391,4 +469,6 @@ def _choose_special(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     else:
         ctx.emit("SpecialChosen", seat, special=special, to="hand")
     if not ctx.state.sudden_death and not ctx.players[seat].health:
-        ctx.emit("SuddenDeathStarted", None)     # Tips: "force Sudden Death by drawing from your health"
+        ctx.emit(
+            "SuddenDeathStarted", None
+        )  # Tips: "force Sudden Death by drawing from your health"

@@ -7,10 +7,12 @@ steps of :mod:`.flow` run (battle start when every seat is ready, points without
 battle result, next round) in the same batch. Errors are the ``domain.engine`` RuleError
 family with stable codes; nothing is returned on error.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.decider import GameRules
 from domain.engine import Event, IllegalMove, InvalidCommand
@@ -22,6 +24,7 @@ from .context import Ctx, NeedChoice
 from .spec import COMMAND_SCHEMAS
 from .state import MatchState, fight_of
 
+
 def check_shape(cmd: Mapping[str, Any]) -> dict[str, Any]:
     """``cmd`` checked against its command schema by the one validator
     (:func:`domain.modular.check_command`, which returns it normalised), then the
@@ -29,8 +32,10 @@ def check_shape(cmd: Mapping[str, Any]) -> dict[str, Any]:
     sources ``pool`` and ``partner``. Raises UnknownAction / InvalidCommand."""
     cmd = check_command(COMMAND_SCHEMAS, cmd)
     if cmd["type"] == "triple" and (cmd["source"] in ("pool", "partner")) != ("special" in cmd):
-        raise InvalidCommand("'special' names the pool card, and only for the sources 'pool' "
-                             "and 'partner'.", "special")
+        raise InvalidCommand(
+            "'special' names the pool card, and only for the sources 'pool' and 'partner'.",
+            "special",
+        )
     return cmd
 
 
@@ -64,8 +69,9 @@ class Rules(GameRules):
             return command["type"] == "choose" and command["option"] in held["options"]
         return command["type"] != "choose"
 
-    def rejection(self, state: MatchState, seat: int, command: dict[str, Any],
-                  kind: str) -> IllegalMove:
+    def rejection(
+        self, state: MatchState, seat: int, command: dict[str, Any], kind: str
+    ) -> IllegalMove:
         """``choice_pending``, ``invalid_choice`` or ``no_choice``."""
         held = state.choice
         if not held:
@@ -74,8 +80,9 @@ class Rules(GameRules):
             return IllegalMove("Answer the open choice first.", "choice_pending")
         return IllegalMove(f"{command['option']!r} is not one of the options.", "invalid_choice")
 
-    def apply(self, state: MatchState, seat: int, command: dict[str, Any],
-              rng: random.Random) -> list[Event]:
+    def apply(
+        self, state: MatchState, seat: int, command: dict[str, Any], rng: random.Random
+    ) -> list[Event]:
         """The command's events: a held command resumed with the answer (``ChoiceMade``
         first), else the command run with a fresh 64-bit seed (:func:`execute`). Every run
         of hidden events (a Recruitment command's whole effect) is returned as one
@@ -85,8 +92,14 @@ class Rules(GameRules):
         held = state.choice
         if held:
             head = [Event("ChoiceMade", {"kind": held["kind"], "option": command["option"]}, seat)]
-            events = execute(state, held["actor"], held["command"], held["seed"],
-                             held["answers"] + [command["option"]], head)
+            events = execute(
+                state,
+                held["actor"],
+                held["command"],
+                held["seed"],
+                held["answers"] + [command["option"]],
+                head,
+            )
         else:
             events = execute(state, seat, command, rng.getrandbits(64), [], [])
         return batching.batch(events, mover)
@@ -102,8 +115,14 @@ RULES = Rules()
 decide = RULES.decide
 
 
-def execute(state: MatchState, seat: int, cmd: Mapping[str, Any], seed: int | str, answers: list,
-            head: list[Event]) -> list[Event]:
+def execute(
+    state: MatchState,
+    seat: int,
+    cmd: Mapping[str, Any],
+    seed: int | str,
+    answers: list,
+    head: list[Event],
+) -> list[Event]:
     """Run ``cmd`` of ``seat`` after the events ``head`` with ``Random(seed)`` and the
     recorded ``answers``; on a new decision return ``head`` + one ``ChoiceRequested``.
     ``seed`` may be its decimal string: a log of format ``apocalypse-arena/log@2`` stores
@@ -115,7 +134,7 @@ def execute(state: MatchState, seat: int, cmd: Mapping[str, Any], seed: int | st
     try:
         dispatch(ctx, seat, cmd)
     except NeedChoice as need:
-        if ctx.resume is not None:       # keep the final events, hold only what follows them
+        if ctx.resume is not None:  # keep the final events, hold only what follows them
             done, resume = ctx.resume
             kept = Ctx(state, random.Random(seed))
             for event in ctx.events[:done]:
@@ -124,9 +143,18 @@ def execute(state: MatchState, seat: int, cmd: Mapping[str, Any], seed: int | st
         ctx = Ctx(state, random.Random(seed))
         for event in head:
             ctx.emit(event.type, event.seat, **dict(event.data))
-        ctx.emit("ChoiceRequested", need.seat, actor=seat, command=dict(cmd), seed=seed,
-                 answers=list(answers), kind=need.kind, options=need.options, prompt=need.prompt,
-                 **({"decline": need.decline} if need.decline is not None else {}))
+        ctx.emit(
+            "ChoiceRequested",
+            need.seat,
+            actor=seat,
+            command=dict(cmd),
+            seed=seed,
+            answers=list(answers),
+            kind=need.kind,
+            options=need.options,
+            prompt=need.prompt,
+            **({"decline": need.decline} if need.decline is not None else {}),
+        )
     return ctx.events
 
 
@@ -137,7 +165,7 @@ def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if phase == "draft":
         draft.decide(ctx, seat, cmd)
     elif phase == "faction" and kind == flow.START_OF_GAME["type"]:
-        if not ctx.state.factions_revealed:      # only ever a held command (check_shape refuses it)
+        if not ctx.state.factions_revealed:  # only ever a held command (check_shape refuses it)
             raise IllegalMove("The factions are not revealed yet.", "wrong_phase")
         flow.start_of_game(ctx)
     elif phase == "faction":
@@ -150,12 +178,27 @@ def dispatch(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if all(ctx.players[s].faction for s in range(ctx.state.n)):
             flow.factions_chosen(ctx)
     elif phase == "recruitment":
-        if kind in ("react_card", "react_ammo", "react_ammo_humans", "pass", "choose_faction", "place_card",
-                    "draft_special", "order_health"):
+        if kind in (
+            "react_card",
+            "react_ammo",
+            "react_ammo_humans",
+            "pass",
+            "choose_faction",
+            "place_card",
+            "draft_special",
+            "order_health",
+        ):
             raise IllegalMove(f"{kind!r} is not a Recruitment Phase action.", "wrong_phase")
         recruitment.decide(ctx, seat, cmd)
     else:
-        if kind not in ("react_card", "react_ammo", "react_ammo_humans", "pass", "place_card", "cash_pool"):
+        if kind not in (
+            "react_card",
+            "react_ammo",
+            "react_ammo_humans",
+            "pass",
+            "place_card",
+            "cash_pool",
+        ):
             raise IllegalMove(f"{kind!r} is not a Battle Phase action.", "wrong_phase")
         if kind == "place_card":
             _place(ctx, seat, cmd)
@@ -177,7 +220,9 @@ def _place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     legal = battle.reactions(ctx.state, seat)
     if dict(cmd) not in legal:
-        raise IllegalMove("Only a reaction that makes you (tied) highest is allowed.", "reaction_not_allowed")
+        raise IllegalMove(
+            "Only a reaction that makes you (tied) highest is allowed.", "reaction_not_allowed"
+        )
     kind = cmd["type"]
     p = ctx.players[seat]
     if kind == "pass":
@@ -185,7 +230,7 @@ def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     elif kind == "react_card":
         slot, fights = battle.fighter_for(p, cmd["card"])
         ctx.emit("BattleCardReplaced", seat, card=cmd["card"], slot=slot, fights=fights)
-        if fights and slot is not None:                  # a fighting card always has its slot
+        if fights and slot is not None:  # a fighting card always has its slot
             battle._on_fight(ctx, seat, slot)
     elif kind == "react_ammo_humans":
         battle.spend_ammo_on_all_in_battle(ctx, seat, cmd["count"])

@@ -17,15 +17,16 @@ here are the rule where an A.I.Toma sits at the table (``state.toma``).
 - Result (``MatchEnded``): ``outcome`` ``won``/``lost`` of the human side, ``winners`` every
   human seat or none, ``toma`` ``{"strength", "health"}``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
 
 from .context import Ctx
 from .effects import modifiers
 from .state import MatchState, alive, toma_of, toma_seat, total_strength
 
-COOP_FACTOR = 2                     # "doubled for every point" / "more than double the strength"
+COOP_FACTOR = 2  # "doubled for every point" / "more than double the strength"
 
 
 def coop(state: MatchState) -> bool:
@@ -90,7 +91,7 @@ def scores(state: MatchState) -> tuple[int, int]:
 
 
 def battle_damage(state: MatchState) -> dict[int, int]:
-    """"Battle Result" between the sides: the side with fewer points loses the difference (each
+    """ "Battle Result" between the sides: the side with fewer points loses the difference (each
     human seat of a beaten side loses it); equal scores: everyone loses 1, a tie-winner
     (Neo, Last Light) none. RULINGS R-TOMA-DAMAGE."""
     toma = toma_of(state).seat
@@ -98,7 +99,9 @@ def battle_damage(state: MatchState) -> dict[int, int]:
     damage = {}
     for seat in alive(state):
         if mine == theirs:
-            damage[seat] = 0 if seat != toma and modifiers.has(state.players[seat], "tiebreak") else 1
+            damage[seat] = (
+                0 if seat != toma and modifiers.has(state.players[seat], "tiebreak") else 1
+            )
         elif seat == toma:
             damage[seat] = max(0, mine - theirs)
         else:
@@ -122,6 +125,7 @@ def battle_winners(state: MatchState) -> list[int]:
 
 
 # ------------------------------------------------------------------ end of the match
+
 
 def check_end(ctx: Ctx) -> None:
     """After damage: the A.I.Toma eliminated alone -> the human side wins; together with a
@@ -177,10 +181,22 @@ def finish(ctx: Ctx, won: bool, reason: str, with_hand: bool = False) -> None:
     state = ctx.state
     n = state.n
     values = [total_strength(state.players[s], with_hand) for s in range(n)]
-    ranking = sorted(range(n), key=lambda s: (state.players[s].eliminated, -values[s],
-                                              -len(state.players[s].health), s))
+    ranking = sorted(
+        range(n),
+        key=lambda s: (state.players[s].eliminated, -values[s], -len(state.players[s].health), s),
+    )
     toma = state.players[toma_of(state).seat]
-    ctx.emit("MatchEnded", None, reason=reason, winners=list(range(n)) if won else [], ranking=ranking,
-             scores=values, outcome="won" if won else "lost",
-             toma={"strength": total_strength(toma), "health": len(toma.health),
-                   "eliminated": toma.eliminated})
+    ctx.emit(
+        "MatchEnded",
+        None,
+        reason=reason,
+        winners=list(range(n)) if won else [],
+        ranking=ranking,
+        scores=values,
+        outcome="won" if won else "lost",
+        toma={
+            "strength": total_strength(toma),
+            "health": len(toma.health),
+            "eliminated": toma.eliminated,
+        },
+    )

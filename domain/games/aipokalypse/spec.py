@@ -6,10 +6,12 @@ Rulebook sections: "Game Setup", "Phase 1: Recruitment", "Phase 2: Battle", "Goo
 applies by itself: the second copy's basic units and ammo, ruling R-LARGE), ``solo`` (1 seat)
 and ``coop`` (2 seats as one team) against the simulated A.I.Toma with a ``difficulty``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain import game_schemas
 from domain.engine import InvalidCommand
@@ -19,33 +21,32 @@ GAME_ID = "aipokalypse"
 TITLE = "A.I.Pokalypse"
 MIN_SEATS = 1
 MAX_SEATS = 8
-SCHEMA_VERSION = 5                    # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
-                                      # 4: the A.I.Toma's board is shown as the battle left it;
-                                      # 5: an open choice names its decline (the timeout's answer)
-RULES_VERSION = "3"                # in every match's verifiable roster; 2: resignation and abandonment;
-                                      # 3: issue 17 (Vault A.F.K.'s round 1, timeouts decline, Lieutenant
-                                      # Dan's and Big Benji's ammo, declinable steal and swap)
-MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}    # mode -> (min, max) seats
+SCHEMA_VERSION = 5  # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
+# 4: the A.I.Toma's board is shown as the battle left it;
+# 5: an open choice names its decline (the timeout's answer)
+RULES_VERSION = "3"  # in every match's verifiable roster; 2: resignation and abandonment;
+# 3: issue 17 (Vault A.F.K.'s round 1, timeouts decline, Lieutenant
+# Dan's and Big Benji's ammo, declinable steal and swap)
+MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}  # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")
-BASE_MAX_SEATS = 4                    # "limited to 4 players"; 5-8 seats add a second copy
+BASE_MAX_SEATS = 4  # "limited to 4 players"; 5-8 seats add a second copy
 # "A.I.Toma difficulty — starting cards": Handy-Man 1, Boss 3, Endboss 5, Untamed A.I. 7
 DIFFICULTIES = {"handy_man": 1, "boss": 3, "endboss": 5, "untamed": 7}
 DEFAULT_DIFFICULTY = "boss"
 
-SCALE: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15)   # strength scale positions
-MAX_POS = len(SCALE) - 1              # index of 15
-HAND_SIZE = 6                         # "draw ... until each player has 6 cards"
-MAX_SLOTS = 6                         # "You can have a maximum of 6 slots"
-MAX_AMMO = 6                          # "You can store a maximum of 6 ammo"
-HEALTH_POINTS = 6                     # "Each player receives 6 special units"
-FACTIONS_OFFERED = 2                  # "Each player draws 2 cards ... as their faction cards"
-AMMO_RECRUIT_STRENGTH = 1             # "Each ammo permanently improves any unit by 1 strength"
-AMMO_BATTLE_STRENGTH = 2              # "Each ammo temporarily strengthens any unit by 2"
+SCALE: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15)  # strength scale positions
+MAX_POS = len(SCALE) - 1  # index of 15
+HAND_SIZE = 6  # "draw ... until each player has 6 cards"
+MAX_SLOTS = 6  # "You can have a maximum of 6 slots"
+MAX_AMMO = 6  # "You can store a maximum of 6 ammo"
+HEALTH_POINTS = 6  # "Each player receives 6 special units"
+FACTIONS_OFFERED = 2  # "Each player draws 2 cards ... as their faction cards"
+AMMO_BATTLE_STRENGTH = 2  # "Each ammo temporarily strengthens any unit by 2"
 TRIPLE_SIZE = 3
-HEALTH_DRAW = 2                       # "draw up to 2 Special Units from your health point stack"
+HEALTH_DRAW = 2  # "draw up to 2 Special Units from your health point stack"
 
 COLORS = ("blue", "red", "yellow", "purple", "green")
-WILD_COLORS = ("purple", "green")     # Rogues and A.I.Lien fight with any colour
+WILD_COLORS = ("purple", "green")  # Rogues and A.I.Lien fight with any colour
 
 
 #: the game's JSON Schemas (``schemas/*.json``: options, commands, events, views, result)
@@ -56,12 +57,16 @@ COMMAND_SCHEMAS: dict[str, dict[str, Any]] = SCHEMAS.commands
 
 #: JSON Schema of the match options (``schemas/options.json``)
 OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
-if OPTIONS_SCHEMA["properties"]["mode"]["enum"] != list(MODES) or \
-        OPTIONS_SCHEMA["properties"]["difficulty"]["enum"] != list(DIFFICULTIES) or \
-        OPTIONS_SCHEMA["properties"]["difficulty"]["default"] != DEFAULT_DIFFICULTY:
-    raise game_schemas.GameSchemaError("aipokalypse options.json disagrees with MODES / DIFFICULTIES")
+if (
+    OPTIONS_SCHEMA["properties"]["mode"]["enum"] != list(MODES)
+    or OPTIONS_SCHEMA["properties"]["difficulty"]["enum"] != list(DIFFICULTIES)
+    or OPTIONS_SCHEMA["properties"]["difficulty"]["default"] != DEFAULT_DIFFICULTY
+):
+    raise game_schemas.GameSchemaError(
+        "aipokalypse options.json disagrees with MODES / DIFFICULTIES"
+    )
 
-EXPERT_PACKET = 7                     # "each player receives 7 Special Units in hand"
+EXPERT_PACKET = 7  # "each player receives 7 Special Units in hand"
 FORCE_THE_LUCK_FACTION = "Engineer Guild"
 
 
@@ -84,12 +89,16 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     mode = out.setdefault("mode", "solo" if seats == 1 else "competitive")
     low, high = MODES[mode]
     if not low <= seats <= high:
-        raise InvalidCommand(f"The {mode} mode is played by {low}-{high} seats, not {seats}."
-                             if low != high else f"The {mode} mode is played by {low} seat(s), not {seats}.",
-                             "mode")
+        raise InvalidCommand(
+            f"The {mode} mode is played by {low}-{high} seats, not {seats}."
+            if low != high
+            else f"The {mode} mode is played by {low} seat(s), not {seats}.",
+            "mode",
+        )
     if mode not in TOMA_MODES:
         if "difficulty" in given:
-            raise InvalidCommand("'difficulty' is the A.I.Toma's: only for the solo and coop modes.",
-                                 "difficulty")
+            raise InvalidCommand(
+                "'difficulty' is the A.I.Toma's: only for the solo and coop modes.", "difficulty"
+            )
         del out["difficulty"]
     return out

@@ -18,11 +18,13 @@ the very JSON the former plain-dict state was. Records that are JSON payloads (`
 Rulebook: "Game Setup", "Slots & Recruitment", "Improving Units", "Ammo", "Red Slots",
 "Before the Battle", "Battle Cards".
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .cards import catalogue
 from .spec import MAX_AMMO, MAX_POS, SCALE, WILD_COLORS
@@ -120,8 +122,15 @@ class Player:
         """The seat's card list an event names by ``where``: ``hand``, ``health``, ``pool``,
         ``stash``, ``offer``, ``stack`` or ``megaton``. Raises ValueError for another name
         (a corrupt log)."""
-        piles = {"hand": self.hand, "health": self.health, "pool": self.pool, "stash": self.stash,
-                 "offer": self.offer, "stack": self.stack, "megaton": self.megaton}
+        piles = {
+            "hand": self.hand,
+            "health": self.health,
+            "pool": self.pool,
+            "stash": self.stash,
+            "offer": self.offer,
+            "stack": self.stack,
+            "megaton": self.megaton,
+        }
         if where not in piles:
             raise ValueError(f"no card list {where!r} on a seat")
         return piles[where]
@@ -332,8 +341,11 @@ def opponents_of(state: MatchState, seat: int) -> list[int]:
     human seats are one side: a seat's only opponent is the A.I.Toma (co-op partners are not
     opponents), the A.I.Toma's are the human seats. RULINGS R-COOP-OPPONENTS."""
     total = len(state.players)
-    order = [(seat + k) % total for k in range(1, total)
-             if not state.players[(seat + k) % total].eliminated]
+    order = [
+        (seat + k) % total
+        for k in range(1, total)
+        if not state.players[(seat + k) % total].eliminated
+    ]
     toma = toma_seat(state)
     if toma is None:
         return order
@@ -366,8 +378,11 @@ def fits(unit_color: str | None, card_color: str | None) -> bool:
 def factions(player: Player) -> list[str]:
     """The seat's faction(s): the kept one, any Stalker extra faction, and the factions lying
     on the table for everyone (variant "Force the Luck")."""
-    return (([player.faction] if player.faction else []) + list(player.extra_factions)
-            + list(player.table_factions))
+    return (
+        ([player.faction] if player.faction else [])
+        + list(player.extra_factions)
+        + list(player.table_factions)
+    )
 
 
 def units(player: Player) -> list[tuple[int, Slot]]:
@@ -402,7 +417,7 @@ def slid_ailien_value(slot: Slot) -> int:
 
 
 def total_strength(player: Player, with_ailien_hand: bool = False) -> int:
-    """"Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
+    """ "Total Strength": sum of unit strengths (no temporary strength); in the A.I.Pokalypse
     also the card values of A.I.Lien cards in hand. An Astronomer's A.I.Lien cards count too
     ("Remember that the added strength also counts in the A.I.Pokalypse!"; ruling R-ASTRONOMER:
     in every total strength)."""
@@ -416,15 +431,32 @@ def total_strength(player: Player, with_ailien_hand: bool = False) -> int:
 def public_board(p: Player) -> dict[str, Any]:
     """What every seat sees of a board once it is revealed (no hand, no health stack order;
     an A.I.Toma unit shows its pile face up)."""
-    return {"faction": p.faction, "extra_factions": list(p.extra_factions),
-            "slots": [dict({"card": s.card, "red": s.red, "unit": s.unit, "pos": s.pos,
-                            "attached": _plain_copy(s.attached), "temp": s.temp,
-                            "ammo_temp": s.ammo_temp},
-                           ammo_on=len(s.ammo_cards or []),
-                           **({"pile": list(s.pile)} if s.pile is not None else {}))
-                      for s in p.slots],
-            "ammo": len(p.ammo), "hand": len(p.hand), "health": len(p.health),
-            "pool": list(p.pool), "colony": p.colony, "megaton": len(p.megaton)}
+    return {
+        "faction": p.faction,
+        "extra_factions": list(p.extra_factions),
+        "slots": [
+            dict(
+                {
+                    "card": s.card,
+                    "red": s.red,
+                    "unit": s.unit,
+                    "pos": s.pos,
+                    "attached": _plain_copy(s.attached),
+                    "temp": s.temp,
+                    "ammo_temp": s.ammo_temp,
+                },
+                ammo_on=len(s.ammo_cards or []),
+                **({"pile": list(s.pile)} if s.pile is not None else {}),
+            )
+            for s in p.slots
+        ],
+        "ammo": len(p.ammo),
+        "hand": len(p.hand),
+        "health": len(p.health),
+        "pool": list(p.pool),
+        "colony": p.colony,
+        "megaton": len(p.megaton),
+    }
 
 
 # -- snapshot form --------------------------------------------------------------------------
@@ -473,10 +505,18 @@ def json_copy(value: Any) -> Any:
 
 def dump_slot(s: Slot) -> dict[str, Any]:
     """A slot's snapshot form (``pile`` only on an A.I.Toma slot)."""
-    out = {"card": s.card, "red": s.red, "unit": s.unit, "pos": s.pos,
-           "attached": json_copy(s.attached), "temp": s.temp, "battle": json_copy(s.battle),
-           "exhausted": s.exhausted, "ammo_temp": s.ammo_temp,
-           "ammo_cards": json_copy(s.ammo_cards)}
+    out = {
+        "card": s.card,
+        "red": s.red,
+        "unit": s.unit,
+        "pos": s.pos,
+        "attached": json_copy(s.attached),
+        "temp": s.temp,
+        "battle": json_copy(s.battle),
+        "exhausted": s.exhausted,
+        "ammo_temp": s.ammo_temp,
+        "ammo_cards": json_copy(s.ammo_cards),
+    }
     if s.pile is not None:
         out["pile"] = json_copy(s.pile)
     return out
@@ -486,8 +526,15 @@ def dump_fight(f: Fight | None) -> dict[str, Any] | None:
     """A current battle card's snapshot (and view) form."""
     if f is None:
         return None
-    return {"card": f.card, "slot": f.slot, "fights": f.fights, "placed": f.placed,
-            "ammo": f.ammo, "bonus": f.bonus, "forced": f.forced}
+    return {
+        "card": f.card,
+        "slot": f.slot,
+        "fights": f.fights,
+        "placed": f.placed,
+        "ammo": f.ammo,
+        "bonus": f.bonus,
+        "forced": f.forced,
+    }
 
 
 def dump_battle(b: BattleProgress) -> dict[str, Any]:
@@ -501,19 +548,39 @@ def dump_battle(b: BattleProgress) -> dict[str, Any]:
 def dump_player(p: Player) -> dict[str, Any]:
     """A seat's snapshot form (``toma`` only on the A.I.Toma's entry, ``moved`` from the first
     Recruitment Phase on)."""
-    out = {"offered": json_copy(p.offered), "faction": p.faction,
-           "extra_factions": json_copy(p.extra_factions), "hand": json_copy(p.hand),
-           "health": json_copy(p.health), "pool": json_copy(p.pool), "ammo": json_copy(p.ammo),
-           "slots": [dump_slot(s) for s in p.slots], "ready": p.ready,
-           "eliminated": p.eliminated, "offer": json_copy(p.offer),
-           "offer_ctx": json_copy(p.offer_ctx), "public": json_copy(p.public),
-           "stack": json_copy(p.stack), "current": dump_fight(p.current),
-           "beside": json_copy(p.beside), "passed": p.passed, "score": p.score,
-           "stash": json_copy(p.stash), "used": json_copy(p.used), "triples": p.triples,
-           "guess": p.guess, "packet": json_copy(p.packet), "drafted": json_copy(p.drafted),
-           "picked": p.picked, "table_factions": json_copy(p.table_factions),
-           "tucked": json_copy(p.tucked), "colony": p.colony, "colony_out": p.colony_out,
-           "colony_seen": p.colony_seen, "megaton": json_copy(p.megaton)}
+    out = {
+        "offered": json_copy(p.offered),
+        "faction": p.faction,
+        "extra_factions": json_copy(p.extra_factions),
+        "hand": json_copy(p.hand),
+        "health": json_copy(p.health),
+        "pool": json_copy(p.pool),
+        "ammo": json_copy(p.ammo),
+        "slots": [dump_slot(s) for s in p.slots],
+        "ready": p.ready,
+        "eliminated": p.eliminated,
+        "offer": json_copy(p.offer),
+        "offer_ctx": json_copy(p.offer_ctx),
+        "public": json_copy(p.public),
+        "stack": json_copy(p.stack),
+        "current": dump_fight(p.current),
+        "beside": json_copy(p.beside),
+        "passed": p.passed,
+        "score": p.score,
+        "stash": json_copy(p.stash),
+        "used": json_copy(p.used),
+        "triples": p.triples,
+        "guess": p.guess,
+        "packet": json_copy(p.packet),
+        "drafted": json_copy(p.drafted),
+        "picked": p.picked,
+        "table_factions": json_copy(p.table_factions),
+        "tucked": json_copy(p.tucked),
+        "colony": p.colony,
+        "colony_out": p.colony_out,
+        "colony_seen": p.colony_seen,
+        "megaton": json_copy(p.megaton),
+    }
     if p.toma:
         out["toma"] = True
     if p.moved is not None:
@@ -527,19 +594,35 @@ def dump_state(state: MatchState) -> dict[str, Any]:
     leaves it unchanged. Raises TypeError when a record kept as a dict holds a value JSON
     refuses."""
     toma = state.toma
-    out = {"n": state.n, "mode": state.mode, "second_copy": state.second_copy,
-           "toma": None if toma is None else {
-               "seat": toma.seat, "difficulty": toma.difficulty, "discard_due": toma.discard_due,
-               "ailien_stays": toma.ailien_stays, "alt_pending": toma.alt_pending,
-               "gift_used": toma.gift_used},
-           "round": state.round, "phase": state.phase, "draw": json_copy(state.draw),
-           "discard": json_copy(state.discard), "specials": json_copy(state.specials),
-           "ammo_deck": json_copy(state.ammo_deck), "sudden_death": state.sudden_death,
-           "apocalypse": state.apocalypse, "factions_revealed": state.factions_revealed,
-           "battle": dump_battle(state.battle), "result": json_copy(state.result),
-           "choice": json_copy(state.choice),
-           "players": [dump_player(p) for p in state.players],
-           "health_order": state.health_order}
+    out = {
+        "n": state.n,
+        "mode": state.mode,
+        "second_copy": state.second_copy,
+        "toma": None
+        if toma is None
+        else {
+            "seat": toma.seat,
+            "difficulty": toma.difficulty,
+            "discard_due": toma.discard_due,
+            "ailien_stays": toma.ailien_stays,
+            "alt_pending": toma.alt_pending,
+            "gift_used": toma.gift_used,
+        },
+        "round": state.round,
+        "phase": state.phase,
+        "draw": json_copy(state.draw),
+        "discard": json_copy(state.discard),
+        "specials": json_copy(state.specials),
+        "ammo_deck": json_copy(state.ammo_deck),
+        "sudden_death": state.sudden_death,
+        "apocalypse": state.apocalypse,
+        "factions_revealed": state.factions_revealed,
+        "battle": dump_battle(state.battle),
+        "result": json_copy(state.result),
+        "choice": json_copy(state.choice),
+        "players": [dump_player(p) for p in state.players],
+        "health_order": state.health_order,
+    }
     for key in [*state.late_keys, *(k for k in LATE_KEYS if k not in state.late_keys)]:
         value = getattr(state, key)
         if value is not None:
@@ -571,23 +654,60 @@ def load_state(data: Any) -> MatchState:
 
 
 def _clone_slot(s: Slot) -> Slot:
-    return Slot(s.card, s.red, s.unit, s.pos, list(s.attached), s.temp,
-                [list(b) for b in s.battle], s.exhausted, s.ammo_temp, list(s.ammo_cards),
-                None if s.pile is None else list(s.pile))
+    return Slot(
+        s.card,
+        s.red,
+        s.unit,
+        s.pos,
+        list(s.attached),
+        s.temp,
+        [list(b) for b in s.battle],
+        s.exhausted,
+        s.ammo_temp,
+        list(s.ammo_cards),
+        None if s.pile is None else list(s.pile),
+    )
 
 
 def _clone_player(p: Player) -> Player:
     cur = p.current
     return Player(
-        list(p.offered), p.faction, list(p.extra_factions), list(p.hand), list(p.health),
-        list(p.pool), list(p.ammo), [_clone_slot(s) for s in p.slots], p.ready, p.eliminated,
-        list(p.offer), json_copy(p.offer_ctx), json_copy(p.public), list(p.stack),
-        None if cur is None else Fight(cur.card, cur.slot, cur.fights, cur.placed, cur.ammo,
-                                       cur.bonus, cur.forced),
-        [list(b) for b in p.beside], p.passed, p.score, list(p.stash), list(p.used), p.triples,
-        p.guess, list(p.packet), list(p.drafted), p.picked, list(p.table_factions),
-        {k: list(v) for k, v in p.tucked.items()}, p.colony, p.colony_out, p.colony_seen,
-        list(p.megaton), p.toma, p.moved)
+        list(p.offered),
+        p.faction,
+        list(p.extra_factions),
+        list(p.hand),
+        list(p.health),
+        list(p.pool),
+        list(p.ammo),
+        [_clone_slot(s) for s in p.slots],
+        p.ready,
+        p.eliminated,
+        list(p.offer),
+        json_copy(p.offer_ctx),
+        json_copy(p.public),
+        list(p.stack),
+        None
+        if cur is None
+        else Fight(cur.card, cur.slot, cur.fights, cur.placed, cur.ammo, cur.bonus, cur.forced),
+        [list(b) for b in p.beside],
+        p.passed,
+        p.score,
+        list(p.stash),
+        list(p.used),
+        p.triples,
+        p.guess,
+        list(p.packet),
+        list(p.drafted),
+        p.picked,
+        list(p.table_factions),
+        {k: list(v) for k, v in p.tucked.items()},
+        p.colony,
+        p.colony_out,
+        p.colony_seen,
+        list(p.megaton),
+        p.toma,
+        p.moved,
+    )
 
 
 def clone(state: MatchState) -> MatchState:
@@ -596,12 +716,34 @@ def clone(state: MatchState) -> MatchState:
     toma = state.toma
     b = state.battle
     return MatchState(
-        state.n, state.mode, state.second_copy,
-        None if toma is None else TomaState(toma.seat, toma.difficulty, toma.discard_due,
-                                            toma.ailien_stays, toma.alt_pending, toma.gift_used),
-        state.round, state.phase, list(state.draw), list(state.discard), list(state.specials),
-        list(state.ammo_deck), state.sudden_death, state.apocalypse, state.factions_revealed,
-        BattleProgress(b.cards, b.point, json_copy(b.scores)), json_copy(state.result),
-        json_copy(state.choice), [_clone_player(p) for p in state.players], state.health_order,
-        json_copy(state.table_public), None if state.resigned is None else list(state.resigned),
-        list(state.late_keys))
+        state.n,
+        state.mode,
+        state.second_copy,
+        None
+        if toma is None
+        else TomaState(
+            toma.seat,
+            toma.difficulty,
+            toma.discard_due,
+            toma.ailien_stays,
+            toma.alt_pending,
+            toma.gift_used,
+        ),
+        state.round,
+        state.phase,
+        list(state.draw),
+        list(state.discard),
+        list(state.specials),
+        list(state.ammo_deck),
+        state.sudden_death,
+        state.apocalypse,
+        state.factions_revealed,
+        BattleProgress(b.cards, b.point, json_copy(b.scores)),
+        json_copy(state.result),
+        json_copy(state.choice),
+        [_clone_player(p) for p in state.players],
+        state.health_order,
+        json_copy(state.table_public),
+        None if state.resigned is None else list(state.resigned),
+        list(state.late_keys),
+    )

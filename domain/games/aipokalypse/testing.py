@@ -3,17 +3,20 @@ seats and options of the generic end-to-end matches, the set-ups the view tests 
 mode the contract test plays, and the hidden-information model the leak tests check every
 answer against (written from the game's rules and views, never trusting the projections
 under test)."""
+
 from __future__ import annotations
 
 import random
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event
 from domain.testing import GameTesting, Secrecy, redeal_cards, strings
 
 from . import ENGINE
 from .state import MatchState, Player
+
 
 # views.py: a seat's hand, offered factions, Special Units offered or drafted, stash,
 # packet, tucked and Megaton cards, its face-down slot cards and the options of its open
@@ -66,8 +69,11 @@ def _aipok_private(state: MatchState, seat: int) -> set[str]:
 
 
 def _aipok_unseen(state: MatchState) -> dict[str, list[str]]:
-    out = {"draw": list(state.draw), "specials": list(state.specials),
-           "ammo_deck": list(state.ammo_deck)}
+    out = {
+        "draw": list(state.draw),
+        "specials": list(state.specials),
+        "ammo_deck": list(state.ammo_deck),
+    }
     for i, p in enumerate(state.players):
         out[f"health:{i}"] = list(p.health)
         out[f"stack:{i}"] = list(p.stack)
@@ -94,8 +100,12 @@ def _aipok_parts(event: Event) -> list[Event]:
     return [Event(e["type"], dict(e["data"]), e["seat"]) for e in event.data["events"]]
 
 
-SECRECY = Secrecy(card=re.compile(r"[BSF]\d{2,3}"), private=_aipok_private,
-                  unseen=_aipok_unseen, parts=_aipok_parts)
+SECRECY = Secrecy(
+    card=re.compile(r"[BSF]\d{2,3}"),
+    private=_aipok_private,
+    unseen=_aipok_unseen,
+    parts=_aipok_parts,
+)
 
 
 def redeal(state: Any, seat: int, rng: random.Random) -> Any:
@@ -119,9 +129,15 @@ def redeal(state: Any, seat: int, rng: random.Random) -> Any:
 
 
 TESTING = GameTesting(
-    seats=3, options={"expert": True, "force_the_luck": True}, secrecy=SECRECY,
+    seats=3,
+    options={"expert": True, "force_the_luck": True},
+    secrecy=SECRECY,
     view_setups=((4, {}), (2, {"mode": "coop"})),
-    modes=((2, {"expert": True, "force_the_luck": True}), (5, {}),
-           (1, {"mode": "solo", "difficulty": "handy_man"}),
-           (2, {"mode": "coop", "expert": True, "health_order": "chosen"})),
-    redeal=redeal)
+    modes=(
+        (2, {"expert": True, "force_the_luck": True}),
+        (5, {}),
+        (1, {"mode": "solo", "difficulty": "handy_man"}),
+        (2, {"mode": "coop", "expert": True, "health_order": "chosen"}),
+    ),
+    redeal=redeal,
+)

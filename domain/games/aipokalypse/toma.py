@@ -12,6 +12,7 @@ card values (:func:`.state.strength_of`). Its cards have no effects: only colour
 value count (R-TOMA-NO-EFFECTS). The point, damage and game-end rules of the human side
 against it are in :mod:`.sides`; the team rules of the co-op mode in :mod:`.coop`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -23,10 +24,21 @@ from .effects import modifiers
 from .effects.choices import hand_by_value
 from .effects.resolve import discard_card, gain_ammo
 from .spec import HAND_SIZE, MAX_SLOTS
-from .state import MatchState, Player, color_of, dump_fight, pile_of, toma_of, toma_seat, unit_of, units
+from .state import (
+    MatchState,
+    Player,
+    color_of,
+    dump_fight,
+    pile_of,
+    toma_of,
+    toma_seat,
+    unit_of,
+    units,
+)
 from .toma_pool import AILIEN, ROGUE, symbol_count
 
 # ------------------------------------------------------------------ colours and set-up
+
 
 def fits(unit_color: str | None, card_color: str | None) -> bool:
     """A card of ``card_color`` fits an A.I.Toma unit of ``unit_color``: the same colour, or
@@ -54,19 +66,22 @@ def setup(draw: list[str], starting: int) -> tuple[list[list[str]], list[str], i
         card = draw[taken]
         taken += 1
         if cat[card].kind == "ailien":
-            ignored.append(card)                  # "Ignore A.I.Lien for the setup and draw a new card"
+            ignored.append(card)  # "Ignore A.I.Lien for the setup and draw a new card"
             continue
-        home = next((i for i, pile in enumerate(piles) if fits(cat[pile[0]].color, cat[card].color)), None)
+        home = next(
+            (i for i, pile in enumerate(piles) if fits(cat[pile[0]].color, cat[card].color)), None
+        )
         if home is None and len(piles) < MAX_SLOTS:
             piles.append([card])
         elif home is not None:
             piles[home].append(card)
-        else:                                     # (three colours and Rogues: never more than 4 units)
+        else:  # (three colours and Rogues: never more than 4 units)
             ignored.append(card)
     return piles, ignored, taken
 
 
 # ------------------------------------------------------------------ battle
+
 
 def fighter(p: Player, card: str) -> tuple[int | None, bool, bool]:
     """Where the A.I.Toma's battle card ``card`` goes: ``(slot, fights, opens_slot)``.
@@ -94,6 +109,7 @@ def fighter(p: Player, card: str) -> tuple[int | None, bool, bool]:
 
 
 # ------------------------------------------------------------------ health points and actions
+
 
 def lose_health(ctx: Ctx, count: int, sudden_before: bool) -> list[int]:
     """The A.I.Toma loses ``count`` health points: each revealed Special Unit goes into its
@@ -123,11 +139,11 @@ def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
     """
     seat = toma_of(ctx.state).seat
     pool = ctx.players[seat].pool
-    left = pool[:pool.index(card)] if card in pool else list(pool)
+    left = pool[: pool.index(card)] if card in pool else list(pool)
     eliminated: list[int] = []
     for symbol in catalogue()[card].action_symbols:
         if symbol == "ammo":
-            gain_ammo(ctx, seat, 1)                       # "The A.I.Toma receives ammo"
+            gain_ammo(ctx, seat, 1)  # "The A.I.Toma receives ammo"
         elif symbol == "move":
             for _ in range(1 + symbol_count(left, "move")):
                 move_card(ctx)
@@ -141,7 +157,7 @@ def resolve_actions(ctx: Ctx, card: str, sudden_before: bool) -> list[int]:
 
 
 def move_card(ctx: Ctx) -> None:
-    """"Move a card from A.I.Toma's leftmost unit that has more than one card, to the next
+    """ "Move a card from A.I.Toma's leftmost unit that has more than one card, to the next
     appropriate unit to the right ... If there is no appropriate unit for this move, take the
     card from the next unit." The moved card is the pile's top card (the last placed); an
     appropriate unit is one it fits (:func:`fits`). No unit can give: nothing moves."""
@@ -152,14 +168,16 @@ def move_card(ctx: Ctx) -> None:
         if len(pile) < 2:
             continue
         card = pile[-1]
-        target = next((j for j, t in board[k + 1:] if fits(color_of(unit_of(t)), color_of(card))), None)
+        target = next(
+            (j for j, t in board[k + 1 :] if fits(color_of(unit_of(t)), color_of(card))), None
+        )
         if target is not None:
             ctx.emit("TomaCardMoved", toma_seat(ctx.state), card=card, source=i, target=target)
             return
 
 
 def draw_card(ctx: Ctx) -> None:
-    """"The A.I.Toma draws a card from the common draw pile. He must always place the cards
+    """ "The A.I.Toma draws a card from the common draw pile. He must always place the cards
     drawn in a way that matches the leftmost appropriate unit": the leftmost unit it fits;
     none: a new slot (the leftmost empty one, or a new one below 6), else the discard pile.
     An A.I.Lien is ignored and another card drawn, as at set-up — once a player played an
@@ -193,7 +211,7 @@ def draw_card(ctx: Ctx) -> None:
 
 
 def health_action(ctx: Ctx, draws: int, sudden_before: bool) -> list[int]:
-    """"You lose one health point. Additionally, you draw one card for each revealed 'draw'
+    """ "You lose one health point. Additionally, you draw one card for each revealed 'draw'
     symbol on the Special Units to the left. You cannot die from this effect if Sudden Death
     was only triggered at the end of the same battle." Every living human seat loses one
     (Elysium: +1 ammo); a seat with an empty stack is eliminated only when Sudden Death was
@@ -216,7 +234,7 @@ def health_action(ctx: Ctx, draws: int, sudden_before: bool) -> list[int]:
 
 
 def forced_discards(ctx: Ctx) -> None:
-    """"As soon as you have 6 cards in your hand at the beginning of the Recruitment Phase, you
+    """ "As soon as you have 6 cards in your hand at the beginning of the Recruitment Phase, you
     must discard one card. Additionally, you must discard an extra card for each 'discard'
     symbol on the Special Units further to the left": right after the draw, every living
     human seat that holds 6 cards (or more) discards the cards due (as many as its hand
@@ -229,12 +247,14 @@ def forced_discards(ctx: Ctx) -> None:
     due = toma.discard_due
     for seat in humans_alive(ctx.state):
         if len(ctx.players[seat].hand) < HAND_SIZE:
-            continue                              # "As soon as you have 6 cards in your hand"
+            continue  # "As soon as you have 6 cards in your hand"
         for k in range(due):
             hand = hand_by_value(ctx, seat)
             if not hand:
                 break
-            pick = ctx.ask(seat, "discard", hand, f"A.I.Toma: discard a hand card ({k + 1} of {due})")
+            pick = ctx.ask(
+                seat, "discard", hand, f"A.I.Toma: discard a hand card ({k + 1} of {due})"
+            )
             discard_card(ctx, seat, pick, trigger=False)
     ctx.emit("HandDiscardsResolved", None)
 
@@ -245,6 +265,7 @@ def humans_alive(state: MatchState) -> list[int]:
 
 
 # ------------------------------------------------------------------ what everybody sees
+
 
 def view(state: MatchState) -> dict[str, Any] | None:
     """The A.I.Toma as every viewer sees it (``None`` outside solo/co-op): its units (piles
@@ -260,28 +281,53 @@ def view(state: MatchState) -> dict[str, Any] | None:
     board: Mapping[str, Any] = p.public or {}
     if live:
         pool = list(p.pool)
-        slots = [{"pile": list(s.pile or []), "unit": s.unit, "strength": _pile_strength(s.pile or []),
-                  "battle": [[c if up else None, up] for c, up in s.battle],
-                  "exhausted": bool(s.exhausted)} for s in p.slots]
+        slots = [
+            {
+                "pile": list(s.pile or []),
+                "unit": s.unit,
+                "strength": _pile_strength(s.pile or []),
+                "battle": [[c if up else None, up] for c, up in s.battle],
+                "exhausted": bool(s.exhausted),
+            }
+            for s in p.slots
+        ]
     else:
         pool = list(board["pool"])
-        slots = [{"pile": list(s.get("pile") or []), "unit": s["unit"],
-                  "strength": _pile_strength(s.get("pile") or []), "battle": [], "exhausted": False}
-                 for s in board["slots"]]
+        slots = [
+            {
+                "pile": list(s.get("pile") or []),
+                "unit": s["unit"],
+                "strength": _pile_strength(s.get("pile") or []),
+                "battle": [],
+                "exhausted": False,
+            }
+            for s in board["slots"]
+        ]
     passive = None
     if pool and "passive" in catalogue()[pool[-1]].action_symbols:
         passive = {"color": catalogue()[pool[-1]].color, "bonus": symbol_count(pool, "passive")}
     toma = toma_of(state)
-    return {"seat": seat, "difficulty": toma.difficulty, "eliminated": p.eliminated,
-            "health_count": len(p.health) if live else board["health"],
-            "ammo": len(p.ammo) if live else board["ammo"], "pool": pool,
-            "ammo_strength": max(1, symbol_count(pool, "ammo")), "passive": passive,
-            "slots": slots, "score": p.score, "battle_stack": len(p.stack),
-            "total_strength": _shown_total(state, slots),
-            "current": dump_fight(p.current), "beside": [[c if up else None, up] for c, up in p.beside],
-            "discard_due": toma.discard_due, "ailien_stays": toma.ailien_stays,
-            "alt_pending": toma.alt_pending, "gift_used": toma.gift_used,
-            "partner_pool_used": [s for s in range(state.n) if "partner_pool" in state.players[s].used]}
+    return {
+        "seat": seat,
+        "difficulty": toma.difficulty,
+        "eliminated": p.eliminated,
+        "health_count": len(p.health) if live else board["health"],
+        "ammo": len(p.ammo) if live else board["ammo"],
+        "pool": pool,
+        "ammo_strength": max(1, symbol_count(pool, "ammo")),
+        "passive": passive,
+        "slots": slots,
+        "score": p.score,
+        "battle_stack": len(p.stack),
+        "total_strength": _shown_total(state, slots),
+        "current": dump_fight(p.current),
+        "beside": [[c if up else None, up] for c, up in p.beside],
+        "discard_due": toma.discard_due,
+        "ailien_stays": toma.ailien_stays,
+        "alt_pending": toma.alt_pending,
+        "gift_used": toma.gift_used,
+        "partner_pool_used": [s for s in range(state.n) if "partner_pool" in state.players[s].used],
+    }
 
 
 def _pile_strength(pile: list[str]) -> int:

@@ -6,17 +6,29 @@ Events: ``SecondCopyAmmoAdded`` (the second copy's ammo goes under the ammo deck
 ``HandDiscardsResolved``, ``AlternativeWinPending``, ``AmmoGiven``, ``FirstMoveMade``; and the
 A.I.Toma's parts of ``MatchStarted`` and ``BattleCleared`` (:func:`add_toma`, :func:`clear_battle`).
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.engine import Event
 
 from .cards import catalogue
 from .fold_registry import _on, _p, _to_discard
 from .spec import MAX_SLOTS
-from .state import (MatchState, Player, Slot, TomaState, fits, new_player, new_toma_slot, pile_of, public_board,
-                    toma_of)
+from .state import (
+    MatchState,
+    Player,
+    Slot,
+    TomaState,
+    fits,
+    new_player,
+    new_toma_slot,
+    pile_of,
+    public_board,
+    toma_of,
+)
 
 
 def add_toma(s: MatchState, d: Mapping[str, Any]) -> None:
@@ -43,7 +55,7 @@ def reveal_board(player: Player) -> None:
 
 
 def clear_battle(s: MatchState, p: Player) -> None:
-    """"All battle cards remain with the respective unit and are placed on the unit as in
+    """ "All battle cards remain with the respective unit and are placed on the unit as in
     A.I.Toma's setup" ("If the next card is the same color, place it on top of the first card
     ... If a card has a different color, place it to the right (the A.I.Toma opens a new slot).
     Place cards of the same color on existing units"): a battle card that fits its unit (it
@@ -88,7 +100,9 @@ def _place_as_in_setup(s: MatchState, p: Player, card: str) -> None:
     with none the card is discarded."""
     cat = catalogue()
     slots = p.slots
-    home = next((sl for sl in slots if sl.pile and fits(cat[sl.pile[0]].color, cat[card].color)), None)
+    home = next(
+        (sl for sl in slots if sl.pile and fits(cat[sl.pile[0]].color, cat[card].color)), None
+    )
     if home is None:
         home = next((sl for sl in slots if not sl.pile), None)
     if home is None and len(slots) < MAX_SLOTS:
@@ -170,7 +184,7 @@ def _first_move(s: MatchState, e: Event) -> None:
 
 
 def note_recruit(s: MatchState, card: str) -> None:
-    """"Once a player plays an A.I.Lien during Sudden Death, all A.I.Lien remain with
+    """ "Once a player plays an A.I.Lien during Sudden Death, all A.I.Lien remain with
     A.I.Toma's units" (recruiting it into a slot, ruling R-TOMA-AILIEN)."""
     if s.toma and s.sudden_death and catalogue()[card].kind == "ailien":
         toma_of(s).ailien_stays = True

@@ -3,9 +3,8 @@ the battle (strength), the effects (temporary strength) and :mod:`.toma` (its ac
 Rulebook "Solo / Cooperative Mode" (Special Units & Pool of A.I.Toma; A.I.Toma Action
 Effects); RULINGS R-TOMA-COLOUR, R-TOMA-SYMBOLS.
 """
-from __future__ import annotations
 
-from typing import Any, Mapping
+from __future__ import annotations
 
 from .cards import catalogue
 from .state import Player, color_of, pile_of
@@ -21,7 +20,7 @@ def symbol_count(pool: list[str], symbol: str) -> int:
 
 
 def ammo_strength(p: Player) -> int:
-    """"The strength of the A.I.Toma's ammo is determined by the number of ammo-gain symbols
+    """ "The strength of the A.I.Toma's ammo is determined by the number of ammo-gain symbols
     revealed, but at least 1" (per ammo spent in battle)."""
     return max(1, symbol_count(p.pool, "ammo"))
 

@@ -22,7 +22,8 @@ Op families:
   ``steal_pool``, ``scam``, ``free_special``, ``health_from_deck``, ``extra_faction``,
   ``damage``, ``cash_pool`` (Big Benji's action), ``guess_score`` (XxX);
 - battle: ``exhaust``, ``reactivate``, ``kill``, ``win_point``, ``sacrifice_win``, ``magnet``,
-  ``mirror``, ``slide_ailien`` (Astronomer keeps the A.I.Lien it fought with), ``rally``, ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
+  ``mirror``, ``slide_ailien`` (Astronomer keeps the A.I.Lien it fought with), ``rally``,
+  ``never_fights``, ``tiebreak``, ``double_damage``, ``ammo_refund``,
   ``illusion`` (Illusionists' decoy reaction), ``deny_added_strength`` (Tokamak: opponents
   add no strength of additional units to a fight, ruling R-TOKAMAK);
 - static modifiers read by the rules: ``ammo_bonus``, ``ammo_temp``, ``ammo_triple``,
@@ -34,21 +35,53 @@ Op families:
   ``boom`` (preparation: the loaded cards blast each opponent's strongest unit in reach);
 - ``listen``: a passive hook (``on`` one of :data:`HOOKS`) running nested ``then`` ops.
 """
+
 from __future__ import annotations
 
-TRIGGERS = ("passive", "recruit", "discard", "round_bonus", "preparation", "battle", "start", "triple")
-HOOKS = ("discard_effect", "ammo_spent", "ammo_gained", "unit_discarded", "point_won",
-         "battle_won", "reactivated", "fight_with_temp", "pool_renewed", "score_guessed", "own_exhausted")
-PICKS = ("strongest", "weakest", "owner", "victim")   # owner / victim: that seat chooses
+TRIGGERS = (
+    "passive",
+    "recruit",
+    "discard",
+    "round_bonus",
+    "preparation",
+    "battle",
+    "start",
+    "triple",
+)
+HOOKS = (
+    "discard_effect",
+    "ammo_spent",
+    "ammo_gained",
+    "unit_discarded",
+    "point_won",
+    "battle_won",
+    "reactivated",
+    "fight_with_temp",
+    "pool_renewed",
+    "score_guessed",
+    "own_exhausted",
+)
+PICKS = ("strongest", "weakest", "owner", "victim")  # owner / victim: that seat chooses
 
 OPS: dict[str, dict[str, object]] = {
     "strength": {"n": "int", "to": ("self", "target", "all", "leftmost"), "color": "color?"},
-    "temp": {"n": "int", "to": ("self", "all", "opponents", "weakest"), "color": "color?",
-             "fighting": "bool?", "per": ("attached", "lost_health", "ailien_value", "discard_units", "?")},
+    "temp": {
+        "n": "int",
+        "to": ("self", "all", "opponents", "weakest"),
+        "color": "color?",
+        "fighting": "bool?",
+        "per": ("attached", "lost_health", "ailien_value", "discard_units", "?"),
+    },
     "ammo": {"n": "int"},
     "draw": {"n": "int", "if_pool": "bool?"},
-    "discard": {"n": "int", "silent": "bool?", "per": "ops?", "then": "ops?", "optional": "bool?",
-                "repeat": "bool?"},
+    "discard": {
+        "n": "int",
+        "silent": "bool?",
+        "per": "ops?",
+        "then": "ops?",
+        "optional": "bool?",
+        "repeat": "bool?",
+    },
     "draw_discard": {"draw": "int", "discard": "int", "keep": "bool?"},
     "red_slot": {"into": ("own_slot", "?")},
     "attach": {"n": "int", "to": ("self",)},
@@ -75,8 +108,15 @@ OPS: dict[str, dict[str, object]] = {
     "red_double": {},
     "never_fights": {},
     "idle_first_round": {},
-    "listen": {"on": HOOKS, "then": "ops", "color": "color?", "self_only": "bool?",
-               "unique": "bool?", "phase": ("recruitment", "battle", "?"), "per_count": "bool?"},
+    "listen": {
+        "on": HOOKS,
+        "then": "ops",
+        "color": "color?",
+        "self_only": "bool?",
+        "unique": "bool?",
+        "phase": ("recruitment", "battle", "?"),
+        "per_count": "bool?",
+    },
     "steal_pool": {},
     "open_slot": {"extra": "bool", "once": "bool?"},
     "renew_pool": {},
@@ -98,8 +138,11 @@ OPS: dict[str, dict[str, object]] = {
     "mirror": {"color": "color"},
     "sacrifice_win": {"color": "color"},
     "salvage": {},
-    "search": {"kind": ("ailien", "blue", "red", "yellow"), "to": ("colony", "?"),
-               "reshuffle": ("optional", "?")},
+    "search": {
+        "kind": ("ailien", "blue", "red", "yellow"),
+        "to": ("colony", "?"),
+        "reshuffle": ("optional", "?"),
+    },
     "scam": {},
     "extra_faction": {},
     "stash": {"n": "int"},
@@ -118,13 +161,48 @@ OPS: dict[str, dict[str, object]] = {
 }
 
 # Ops that only change how the rules count (read by effects.modifiers); never "executed".
-STATIC_OPS = frozenset({
-    "ammo_bonus", "ammo_temp", "ammo_triple", "pair_triple", "wild_triple", "special_choice",
-    "battle_cards", "max_ammo", "ammo_per_damage", "double_strength", "red_double",
-    "idle_first_round", "tiebreak", "double_damage", "ammo_refund", "never_fights", "alt_win",
-    "stash", "listen", "cash_pool", "guess_score", "illusion", "exchange", "tuck", "load",
-    "deny_added_strength", "ammo_humans",
-})
+STATIC_OPS = frozenset(
+    {
+        "ammo_bonus",
+        "ammo_temp",
+        "ammo_triple",
+        "pair_triple",
+        "wild_triple",
+        "special_choice",
+        "battle_cards",
+        "max_ammo",
+        "ammo_per_damage",
+        "double_strength",
+        "red_double",
+        "idle_first_round",
+        "tiebreak",
+        "double_damage",
+        "ammo_refund",
+        "never_fights",
+        "alt_win",
+        "stash",
+        "listen",
+        "cash_pool",
+        "guess_score",
+        "illusion",
+        "exchange",
+        "tuck",
+        "load",
+        "deny_added_strength",
+        "ammo_humans",
+    }
+)
 # Ops evaluated while a unit fights (read by battle strength / point resolution).
-BATTLE_OPS = frozenset({"temp", "magnet", "mirror", "rally", "reactivate", "win_point",
-                        "sacrifice_win", "listen", "slide_ailien"})
+BATTLE_OPS = frozenset(
+    {
+        "temp",
+        "magnet",
+        "mirror",
+        "rally",
+        "reactivate",
+        "win_point",
+        "sacrifice_win",
+        "listen",
+        "slide_ailien",
+    }
+)

@@ -13,12 +13,13 @@ Zombie cannot be defeated before it is (ruling R-ZOMBIE-REPEAT); the Zombie Repe
 listed first: "Typically Zombie Repeat abilities should be resolved at the beginning of the
 turn".
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import catalogue
 from .call_for_help import help_needed
+from .cards import catalogue
 from .combat import reward_options, spend_options
 from .effects import ditch_candidates, occupy_targets
 from .state import MatchState
@@ -44,8 +45,12 @@ def can_call_for_help(state: MatchState) -> bool:
     per turn, only with other seats at the table, and only while the active seat's hand
     and cards in play will not gain enough damage to defeat every attacker
     (:func:`call_for_help.help_needed`)."""
-    return (state.seat_count > 1 and not state.help["called"]
-            and any(state.zombie_row[c] is not None for c in state.attackers) and help_needed(state))
+    return (
+        state.seat_count > 1
+        and not state.help["called"]
+        and any(state.zombie_row[c] is not None for c in state.attackers)
+        and help_needed(state)
+    )
 
 
 def playable(state: MatchState, seat: int) -> list[str]:
@@ -60,8 +65,11 @@ def repeatable(state: MatchState, seat: int) -> list[str]:
     RULINGS R-REPEAT.
     """
     cat = catalogue()
-    return [loc["card"] for loc in state.seats[seat].locations
-            if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]
+    return [
+        loc["card"]
+        for loc in state.seats[seat].locations
+        if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used
+    ]
 
 
 def zombie_repeats(state: MatchState) -> list[str]:
@@ -70,8 +78,11 @@ def zombie_repeats(state: MatchState) -> list[str]:
     turn"; ruling R-ZOMBIE-REPEAT). Such a Zombie cannot be defeated yet: the player
     chooses when its Repeat resolves, not whether."""
     cat = catalogue()
-    return [z for z in state.zombie_row
-            if z is not None and cat.of(z).repeat_ops and z not in state.repeat_used]
+    return [
+        z
+        for z in state.zombie_row
+        if z is not None and cat.of(z).repeat_ops and z not in state.repeat_used
+    ]
 
 
 def unresolved_repeats(state: MatchState, seat: int) -> list[str]:
@@ -86,28 +97,34 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if kind is None:
         return []
     if kind == "ditch":
-        assert state.prompt is not None   # the decision answers an open prompt
+        assert state.prompt is not None  # the decision answers an open prompt
         cards = ditch_candidates(state, seat, state.prompt["from"])
         return [{"type": "choose", "card": c} for c in cards] + [{"type": "skip"}]
     if kind == "occupy":
-        return ([{"type": "choose", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
-                + [{"type": "skip"}])
+        return [
+            {"type": "choose", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)
+        ] + [{"type": "skip"}]
     if kind == "reward":
         p = state.prompt
-        assert p is not None   # the decision answers an open prompt
-        return [{"type": "claim", "choice": o} for o in reward_options(state, p["column"], p["taken"])]
+        assert p is not None  # the decision answers an open prompt
+        return [
+            {"type": "claim", "choice": o} for o in reward_options(state, p["column"], p["taken"])
+        ]
     if kind == "help":
         return [{"type": "assist"}, {"type": "decline"}]
     plays = [{"type": "play", "card": c} for c in playable(state, seat)]
     if kind == "assist":
         return plays + [{"type": "end_assist"}]
-    out: list[dict[str, Any]] = [{"type": "use_repeat", "card": z}
-                                 for z in zombie_repeats(state)] + plays
-    out += [{"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)]
+    out: list[dict[str, Any]] = [
+        {"type": "use_repeat", "card": z} for z in zombie_repeats(state)
+    ] + plays
+    out += [
+        {"type": "occupy", "card": h, "location": loc} for h, loc in occupy_targets(state, seat)
+    ]
     out += [{"type": "use_repeat", "card": c} for c in repeatable(state, seat)]
     owed = zombie_repeats(state)
     for c in range(len(state.zombie_row)):
-        if state.zombie_row[c] in owed:   # when, not whether: its Repeat resolves before its defeat
+        if state.zombie_row[c] in owed:  # when, not whether: its Repeat resolves before its defeat
             continue
         plans = spend_options(state, c)
         if plans:
@@ -116,6 +133,6 @@ def legal_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
                 out += [{"type": "defeat", "column": c, "spend": p} for p in plans]
     if can_call_for_help(state):
         out.append({"type": "call_for_help"})
-    if not unresolved_repeats(state, seat):   # Repeat: "each turn that card resolves its ability"
+    if not unresolved_repeats(state, seat):  # Repeat: "each turn that card resolves its ability"
         out.append({"type": "end_turn"})
     return out

@@ -33,14 +33,17 @@ All read only what their seat sees (:func:`views.view` for that seat) and pick f
 - prompts: Ditches an Infection first, else plain Survivors (thinning the deck while it keeps 12+ playable cards
   and 4+ strong ones in sight), occupies with its strongest Human.
 """
+
 from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.modular import RandomBot
+
 from .actions import legal_actions
 from .call_for_help import covers
 from .cards import CardDef, catalogue
@@ -49,11 +52,9 @@ from .state import MatchState
 from .timeout_bot import TimeoutBot
 from .views import view
 
-THIN_KEEP = 12           # keep at least this many playable cards (deck, hand, discard, played)
-THIN_STRONG = 4          # ... of which at least this many deal 2+ damage
-HP_WEIGHT = 1.0          # plan value per HP of a defeated Zombie (big ones first)
-
-
+THIN_KEEP = 12  # keep at least this many playable cards (deck, hand, discard, played)
+THIN_STRONG = 4  # ... of which at least this many deal 2+ damage
+HP_WEIGHT = 1.0  # plan value per HP of a defeated Zombie (big ones first)
 
 
 def _table(v: Mapping[str, Any], extra: Sequence[dict[str, Any]] = ()) -> SimpleNamespace:
@@ -63,7 +64,8 @@ def _table(v: Mapping[str, Any], extra: Sequence[dict[str, Any]] = ()) -> Simple
         zombie_row=[None if z is None else z["card"] for z in v["zombie_row"]],
         resource_row=[None if r is None else r["card"] for r in v["resource_row"]],
         attackers=[z["column"] for z in v["zombie_row"] if z is not None and z["attacking"]],
-        help={"assisted": list(v["help"].get("assisted", []))})
+        help={"assisted": list(v["help"].get("assisted", []))},
+    )
 
 
 def card_value(card: CardDef) -> float:
@@ -74,8 +76,15 @@ def card_value(card: CardDef) -> float:
     value = float(card.damage)
     for step in card.abilities:
         amount = step.get("amount", 1)
-        value += {"draw": 1.2, "cure": 0.6, "damage_if": 0.6, "damage_per": 0.8,
-                  "gain": 1.5, "ditch": 0.4, "occupy": 0.5}.get(step["op"], 0.0) * amount
+        value += {
+            "draw": 1.2,
+            "cure": 0.6,
+            "damage_if": 0.6,
+            "damage_per": 0.8,
+            "gain": 1.5,
+            "ditch": 0.4,
+            "occupy": 0.5,
+        }.get(step["op"], 0.0) * amount
     if card.kind == "location":
         value = value * 2 + card.occupancy
     return value
@@ -137,6 +146,7 @@ def attack_value(t: SimpleNamespace, entries: list[dict[str, Any]], attackers: l
 def _orders(t: SimpleNamespace, subset: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Defeat orders worth trying: attackers first, then most-immune first, then all."""
     cat = catalogue()
+
     def key(c: int) -> tuple[bool, int]:
         return c not in t.attackers, -sum(len(v) for v in cat.of(t.zombie_row[c]).immune.values())
 
@@ -146,8 +156,12 @@ def _orders(t: SimpleNamespace, subset: tuple[int, ...]) -> list[tuple[int, ...]
 
 
 def _feasible(t: SimpleNamespace, order: tuple[int, ...]) -> bool:
-    sim = SimpleNamespace(damage=[dict(d) for d in t.damage], zombie_row=list(t.zombie_row),
-                          attackers=list(t.attackers), help=t.help)
+    sim = SimpleNamespace(
+        damage=[dict(d) for d in t.damage],
+        zombie_row=list(t.zombie_row),
+        attackers=list(t.attackers),
+        help=t.help,
+    )
     for c in order:
         if not can_defeat(sim, c):
             return False
@@ -159,8 +173,15 @@ def _feasible(t: SimpleNamespace, order: tuple[int, ...]) -> bool:
 
 def _entry(card: str, seat: int) -> dict[str, Any]:
     d = catalogue().of(card)
-    return {"seat": seat, "source": card, "title": d.title, "kind": d.kind, "faction": d.faction,
-            "amount": d.damage, "ally": False}
+    return {
+        "seat": seat,
+        "source": card,
+        "title": d.title,
+        "kind": d.kind,
+        "faction": d.faction,
+        "amount": d.damage,
+        "ally": False,
+    }
 
 
 class CooperativeBot:
@@ -175,15 +196,21 @@ class CooperativeBot:
             raise ValueError(f"seat {seat} has no decision to make")
         v = view(state, seat)
         kind = next(iter(v["pending"].values()))
-        chooser = {"ditch": self._ditch, "occupy": self._occupy, "reward": self._reward,
-                   "help": self._help, "assist": self._assist, "turn": self._turn}[kind]
+        chooser = {
+            "ditch": self._ditch,
+            "occupy": self._occupy,
+            "reward": self._reward,
+            "help": self._help,
+            "assist": self._assist,
+            "turn": self._turn,
+        }[kind]
         return chooser(v, seat, options)
 
     # -- prompts -----------------------------------------------------------------
     def _ditch(self, v: dict, seat: int, options: list[dict]) -> dict:
         cat = catalogue()
         me = v["seats"][seat]
-        for o in options:                       # an Infection Ditched never comes back
+        for o in options:  # an Infection Ditched never comes back
             if o["type"] == "choose" and cat.of(o["card"]).kind == "infection":
                 return o
         known = me["hand"] + me["discard"] + me["played"]
@@ -227,8 +254,12 @@ class CooperativeBot:
                 value = attack_value(t, pool + [worth[c] for c in combo], attackers)
                 if value <= base:
                     continue
-                key = (-value, size, sum(worth[c]["amount"] for c in combo),
-                       sum(card_value(cat.of(c)) for c in combo))
+                key = (
+                    -value,
+                    size,
+                    sum(worth[c]["amount"] for c in combo),
+                    sum(card_value(cat.of(c)) for c in combo),
+                )
                 if best_key is None or key < best_key:
                     best, best_key = list(combo), key
         return best
@@ -252,8 +283,11 @@ class CooperativeBot:
         plan = self._cover_plan(v, seat)
         playable = {o["card"] for o in options if o["type"] == "play"}
         if plan:
-            card = max((c for c in plan if c in playable), key=lambda c: (_draws(cat.of(c)), cat.of(c).damage),
-                       default=None)
+            card = max(
+                (c for c in plan if c in playable),
+                key=lambda c: (_draws(cat.of(c)), cat.of(c).damage),
+                default=None,
+            )
             if card is not None:
                 return {"type": "play", "card": card}
         if plan == [] and not v["seats"][seat]["played"]:
@@ -268,18 +302,22 @@ class CooperativeBot:
         by_type: dict[str, list[dict]] = {}
         for o in options:
             by_type.setdefault(o["type"], []).append(o)
-        zombie_repeats = [o for o in by_type.get("use_repeat", []) if cat.of(o["card"]).kind == "zombie"]
+        zombie_repeats = [
+            o for o in by_type.get("use_repeat", []) if cat.of(o["card"]).kind == "zombie"
+        ]
         win = self._win(v, by_type.get("defeat", []), zombie_repeats)
-        if win is not None:                        # never give an immediate win up (issue 17 item 7)
+        if win is not None:  # never give an immediate win up (issue 17 item 7)
             return win
         locations = [o for o in by_type.get("use_repeat", []) if o not in zombie_repeats]
         if locations:
             return locations[0]
         plays = by_type.get("play", [])
-        for pick in (lambda d: _draws(d) > 0 or any(s["op"] == "cure" for s in d.abilities),
-                     lambda d: d.kind == "location",
-                     lambda d: d.kind == "equipment" and not _conditional(d),
-                     lambda d: d.kind == "equipment"):
+        for pick in (
+            lambda d: _draws(d) > 0 or any(s["op"] == "cure" for s in d.abilities),
+            lambda d: d.kind == "location",
+            lambda d: d.kind == "equipment" and not _conditional(d),
+            lambda d: d.kind == "equipment",
+        ):
             chosen = [o for o in plays if pick(cat.of(o["card"]))]
             if chosen:
                 return max(chosen, key=lambda o: cat.of(o["card"]).damage)
@@ -291,14 +329,14 @@ class CooperativeBot:
             plain = [o for o in humans if not _conditional(cat.of(o["card"]))]
             return max(plain or humans, key=lambda o: cat.of(o["card"]).damage)
         if "call_for_help" in by_type:
-            return by_type["call_for_help"][0]     # before any defeat: helpers share every reward
+            return by_type["call_for_help"][0]  # before any defeat: helpers share every reward
         value, order = best_plan(_table(v))
         if order:
             owed = _repeat_of(v, order[0], zombie_repeats)
-            if owed is not None:           # its Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
+            if owed is not None:  # its Repeat resolves before its defeat (R-ZOMBIE-REPEAT)
                 return owed
             return self._spend_choice(v, order[0], by_type["defeat"])
-        if zombie_repeats:     # last: a Screamer then finds only the cards kept
+        if zombie_repeats:  # last: a Screamer then finds only the cards kept
             return zombie_repeats[0]
         return by_type.get("end_turn", options)[0]
 
@@ -309,7 +347,11 @@ class CooperativeBot:
         so nothing else may come first, least of all a Call for Help (after an assist only
         attacking Zombies may be defeated)."""
         cat = catalogue()
-        cdc = {r["column"] for r in v["resource_row"] if r is not None and cat.of(r["card"]).kind == "cdc"}
+        cdc = {
+            r["column"]
+            for r in v["resource_row"]
+            if r is not None and cat.of(r["card"]).kind == "cdc"
+        }
         win = next((o for o in defeats if o["column"] in cdc and "spend" not in o), None)
         if win is not None or not cdc:
             return win
@@ -337,7 +379,9 @@ class CooperativeBot:
                 best, best_value = o, value
         return best
 
-    def _occupy_choice(self, v: dict, seat: int, occupy: list[dict], humans: list[dict]) -> dict | None:
+    def _occupy_choice(
+        self, v: dict, seat: int, occupy: list[dict], humans: list[dict]
+    ) -> dict | None:
         """Occupy with the strongest Human when the kill plan does not need its damage."""
         if not occupy:
             return None
@@ -355,8 +399,12 @@ class CooperativeBot:
 
 def _hand_entry(card: CardDef) -> dict[str, Any]:
     """A hand card as a planning entry: printed damage, +1 for a card that draws."""
-    return {"title": card.title, "kind": card.kind, "faction": card.faction,
-            "amount": card.damage + (1 if _draws(card) else 0)}
+    return {
+        "title": card.title,
+        "kind": card.kind,
+        "faction": card.faction,
+        "amount": card.damage + (1 if _draws(card) else 0),
+    }
 
 
 def _spare(v: dict, seat: int) -> str | None:
@@ -377,7 +425,9 @@ def _spare(v: dict, seat: int) -> str | None:
 def _repeat_of(v: dict, column: int, zombie_repeats: list[dict]) -> dict | None:
     """The ``use_repeat`` of the Zombie in ``column`` when its Repeat is still owed."""
     zombie = v["zombie_row"][column]
-    return next((o for o in zombie_repeats if zombie is not None and o["card"] == zombie["card"]), None)
+    return next(
+        (o for o in zombie_repeats if zombie is not None and o["card"] == zombie["card"]), None
+    )
 
 
 def _draws(card: CardDef) -> int:
@@ -388,8 +438,11 @@ def _conditional(card: CardDef) -> bool:
     return any(s["op"] in ("damage_if", "damage_per") for s in card.abilities)
 
 
-BOTS = {"random": RandomBot(legal_actions), "cooperative": CooperativeBot(),
-        "idle": TimeoutBot(CooperativeBot())}
+BOTS = {
+    "random": RandomBot(legal_actions),
+    "cooperative": CooperativeBot(),
+    "idle": TimeoutBot(CooperativeBot()),
+}
 from .expert import ExpertBot  # noqa: E402  (expert.py: Monte Carlo bot; its rollouts use CooperativeBot above)
 
 #: the expert with its default options (the options schema quotes its defaults)
@@ -402,19 +455,31 @@ EXPERT_OPTIONS_SCHEMA = {
     "type": "object",
     "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
     "properties": {
-        "budget": {"type": "integer", "minimum": 0, "maximum": 4096,
-                   "description": "Rollouts per searched decision (each plays the match to "
-                                  "its end with the cooperative team); 0 plays the "
-                                  f"cooperative choice. Default {DEFAULT_EXPERT.budget}."},
-        "candidates": {"type": "integer", "minimum": 1, "maximum": 12,
-                       "description": "Commands weighed by the rollouts (the cooperative "
-                                      "choice and strategic alternatives). Default "
-                                      f"{DEFAULT_EXPERT.candidates}."},
-        "time_budget_ms": {"type": "integer", "minimum": 50, "maximum": 10000,
-                           "description": "Wall-clock budget of one decision in "
-                                          "milliseconds: when it runs out, the rollouts "
-                                          "finished so far decide. Default "
-                                          f"{round(DEFAULT_EXPERT.time_cap_s * 1000)}."},
+        "budget": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4096,
+            "description": "Rollouts per searched decision (each plays the match to "
+            "its end with the cooperative team); 0 plays the "
+            f"cooperative choice. Default {DEFAULT_EXPERT.budget}.",
+        },
+        "candidates": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 12,
+            "description": "Commands weighed by the rollouts (the cooperative "
+            "choice and strategic alternatives). Default "
+            f"{DEFAULT_EXPERT.candidates}.",
+        },
+        "time_budget_ms": {
+            "type": "integer",
+            "minimum": 50,
+            "maximum": 10000,
+            "description": "Wall-clock budget of one decision in "
+            "milliseconds: when it runs out, the rollouts "
+            "finished so far decide. Default "
+            f"{round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+        },
     },
     "additionalProperties": False,
 }

@@ -12,6 +12,7 @@ count nothing. Immunities apply: the cover is a flow problem (each Zombie needs 
 from entries it is not immune to), decided by Hall's condition over every set of
 attackers.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -31,14 +32,18 @@ def potential(state: MatchState, seat: int) -> list[dict[str, Any]]:
     cat = catalogue()
     me = state.seats[seat]
     hand = [c for c in me.hand if cat.of(c).kind in PLAYABLE]
-    repeats = [loc["card"] for loc in me.locations
-               if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used]
-    stays = in_play(state, seat) + [c for c in hand
-                                    if not any(s["op"] == "ditch_self" for s in cat.of(c).abilities)]
+    repeats = [
+        loc["card"]
+        for loc in me.locations
+        if cat.of(loc["card"]).repeat and loc["card"] not in state.repeat_used
+    ]
+    stays = in_play(state, seat) + [
+        c for c in hand if not any(s["op"] == "ditch_self" for s in cat.of(c).abilities)
+    ]
     out = []
     for d in state.damage:
         d = dict(d)
-        if d.get("cond"):                     # a Sniper in play counts the Soldier still in hand
+        if d.get("cond"):  # a Sniper in play counts the Soldier still in hand
             d["amount"] = max(0, value_with(stays, d["source"], d["cond"]) - d["spent"])
         if d["amount"] > 0:
             out.append(d)
@@ -47,12 +52,21 @@ def potential(state: MatchState, seat: int) -> list[dict[str, Any]]:
         amount = card_def.damage
         for step in card_def.abilities:
             if step["op"] in ("damage_if", "damage_per"):
-                cond = {"op": step["op"], "amount": step["amount"],
-                        "match": dict(step.get("if") or step.get("per"))}
+                cond = {
+                    "op": step["op"],
+                    "amount": step["amount"],
+                    "match": dict(step.get("if") or step.get("per")),
+                }
                 amount += value_with(stays, card, cond)
         if amount > 0:
-            out.append({"title": card_def.title, "kind": card_def.kind, "faction": card_def.faction,
-                        "amount": amount})
+            out.append(
+                {
+                    "title": card_def.title,
+                    "kind": card_def.kind,
+                    "faction": card_def.faction,
+                    "amount": amount,
+                }
+            )
     return out
 
 

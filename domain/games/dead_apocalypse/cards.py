@@ -26,24 +26,39 @@ of zombies), one object per step, resolved in order:
   ``ditch_stack {amount}`` (Resource Stack), ``ditch_deck_top {amount}``,
   ``ditch_location {}`` (the oldest Location in play).
 """
+
 from __future__ import annotations
 
-from domain.modular import card_list, freeze, read_card_file
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+
+from domain.modular import card_list, freeze, read_card_file
 
 PLAYER_KINDS = ("human", "equipment", "location")
 KINDS = PLAYER_KINDS + ("infection", "zombie", "event", "cdc")
 PLAYER_FACTIONS = ("Survivor", "Civilian", "Military", "Armory", "Medical")
 ZOMBIE_FACTIONS = ("Walker", "Runner", "Brute", "Toxic")
-PLAYER_OPS = {"damage_if": ("amount", "if"), "damage_per": ("amount", "per"), "draw": ("amount",),
-              "ditch": ("amount", "from"), "ditch_self": (), "cure": ("amount",),
-              "gain": ("card",), "occupy": ("amount",)}
-ZOMBIE_OPS = {"gain_infection": ("amount",), "discard_random": ("amount",),
-              "ditch_stack": ("amount",), "ditch_deck_top": ("amount",), "ditch_location": ()}
+PLAYER_OPS = {
+    "damage_if": ("amount", "if"),
+    "damage_per": ("amount", "per"),
+    "draw": ("amount",),
+    "ditch": ("amount", "from"),
+    "ditch_self": (),
+    "cure": ("amount",),
+    "gain": ("card",),
+    "occupy": ("amount",),
+}
+ZOMBIE_OPS = {
+    "gain_infection": ("amount",),
+    "discard_random": ("amount",),
+    "ditch_stack": ("amount",),
+    "ditch_deck_top": ("amount",),
+    "ditch_location": (),
+}
 MATCH_KEYS = ("faction", "kind", "title")
 STARTING_DECK = {"survivor": 7, "base-camp": 1, "weapons-cache": 1, "medicine-cabinet": 1}
 DATA_DIR = Path(__file__).with_name("cards")
@@ -92,8 +107,12 @@ class Catalogue:
 
     def stack_instances(self, stack: str) -> list[str]:
         """Instance ids of every card whose definition starts in ``stack``, sorted by id."""
-        return [f"{c.id}#{k}" for c in sorted(self.cards.values(), key=lambda c: c.id)
-                if c.stack == stack for k in range(1, c.copies + 1)]
+        return [
+            f"{c.id}#{k}"
+            for c in sorted(self.cards.values(), key=lambda c: c.id)
+            if c.stack == stack
+            for k in range(1, c.copies + 1)
+        ]
 
     def starting_deck(self, seat: int) -> list[str]:
         """The 10 instance ids of ``seat``'s starting deck (Game Setup), unshuffled."""
@@ -123,7 +142,9 @@ def _str(where: str, field: str, v: Any, choices: tuple[str, ...] | None = None)
     return v
 
 
-def _keys(where: str, field: str, obj: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+def _keys(
+    where: str, field: str, obj: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict:
     if not isinstance(obj, dict):
         _fail(where, field, f"expected an object, got {obj!r}")
     missing = [k for k in required if k not in obj]
@@ -166,7 +187,6 @@ def _ops(where: str, field: str, ops: Any, vocabulary: Mapping[str, tuple[str, .
     return freeze(ops)
 
 
-
 def _card(raw: Any, file: str, index: int) -> CardDef:
     where = f"{file} card #{index}"
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
@@ -184,10 +204,16 @@ def _card(raw: Any, file: str, index: int) -> CardDef:
         _keys(where, "<card>", raw, base + extra, ("stack",))
         stack = raw.get("stack", "resource")
         _str(where, "stack", stack, ("starting", "adept", "infection", "resource"))
-        faction = _str(where, "faction", raw["faction"],
-                       ("Infection",) if kind == "infection" else PLAYER_FACTIONS)
-        kw: dict[str, Any] = {"damage": _int(where, "damage", raw["damage"], 0, 9),
-                              "abilities": _ops(where, "abilities", raw["abilities"], PLAYER_OPS)}
+        faction = _str(
+            where,
+            "faction",
+            raw["faction"],
+            ("Infection",) if kind == "infection" else PLAYER_FACTIONS,
+        )
+        kw: dict[str, Any] = {
+            "damage": _int(where, "damage", raw["damage"], 0, 9),
+            "abilities": _ops(where, "abilities", raw["abilities"], PLAYER_OPS),
+        }
         if kind == "location":
             kw["occupancy"] = _int(where, "occupancy", raw["occupancy"], 1, 5)
             if not isinstance(raw["repeat"], bool):
@@ -196,43 +222,73 @@ def _card(raw: Any, file: str, index: int) -> CardDef:
         if kind == "infection" and (kw["damage"] or kw["abilities"]):
             _fail(where, "abilities", "an Infection has no damage and no abilities")
     elif kind == "zombie":
-        _keys(where, "<card>", raw, base + ("faction", "hp", "immune", "after_combat", "on_attack", "repeat"))
+        _keys(
+            where,
+            "<card>",
+            raw,
+            base + ("faction", "hp", "immune", "after_combat", "on_attack", "repeat"),
+        )
         stack = "zombie"
         faction = _str(where, "faction", raw["faction"], ZOMBIE_FACTIONS)
         immune = _keys(where, "immune", raw["immune"], (), ("types", "factions", "titles"))
         frozen_immune = {}
-        for key, choices in (("types", PLAYER_KINDS), ("factions", PLAYER_FACTIONS), ("titles", None)):
+        for key, choices in (
+            ("types", PLAYER_KINDS),
+            ("factions", PLAYER_FACTIONS),
+            ("titles", None),
+        ):
             values = immune.get(key, [])
             if not isinstance(values, list):
                 _fail(where, f"immune.{key}", "expected a list")
             for j, v in enumerate(values):
                 _str(where, f"immune.{key}[{j}]", v, choices)
             frozen_immune[key] = tuple(values)
-        kw = {"hp": _int(where, "hp", raw["hp"], 1, 20), "immune": MappingProxyType(frozen_immune),
-              "after_combat": _ops(where, "after_combat", raw["after_combat"], ZOMBIE_OPS),
-              "on_attack": _ops(where, "on_attack", raw["on_attack"], ZOMBIE_OPS),
-              "repeat_ops": _ops(where, "repeat", raw["repeat"], ZOMBIE_OPS)}
+        kw = {
+            "hp": _int(where, "hp", raw["hp"], 1, 20),
+            "immune": MappingProxyType(frozen_immune),
+            "after_combat": _ops(where, "after_combat", raw["after_combat"], ZOMBIE_OPS),
+            "on_attack": _ops(where, "on_attack", raw["on_attack"], ZOMBIE_OPS),
+            "repeat_ops": _ops(where, "repeat", raw["repeat"], ZOMBIE_OPS),
+        }
     else:
         _keys(where, "<card>", raw, base + ("faction",))
         stack = "zombie"
-        faction = _str(where, "faction", raw["faction"], ZOMBIE_FACTIONS if kind == "event" else ("CDC",))
+        faction = _str(
+            where, "faction", raw["faction"], ZOMBIE_FACTIONS if kind == "event" else ("CDC",)
+        )
         kw = {}
-    return CardDef(id=cid, title=_str(where, "title", raw["title"]), kind=kind, faction=faction,
-                   copies=_int(where, "copies", raw["copies"], 1, 40), stack=stack,
-                   text=_str(where, "text", raw["text"]), **kw)
+    return CardDef(
+        id=cid,
+        title=_str(where, "title", raw["title"]),
+        kind=kind,
+        faction=faction,
+        copies=_int(where, "copies", raw["copies"], 1, 40),
+        stack=stack,
+        text=_str(where, "text", raw["text"]),
+        **kw,
+    )
 
 
 def _check_composition(cards: Mapping[str, CardDef]) -> None:
     """The composition the issue and the rulebook's Game Setup require."""
     for cid, n in STARTING_DECK.items():
         if cid not in cards or cards[cid].stack != "starting" or cards[cid].copies != n:
-            raise CardDataError(f"card {cid!r}: field 'copies': the starting deck needs {n} (stack 'starting')")
+            raise CardDataError(
+                f"card {cid!r}: field 'copies': the starting deck needs {n} (stack 'starting')"
+            )
     starting = sorted(c.id for c in cards.values() if c.stack == "starting")
     if starting != sorted(STARTING_DECK):
-        raise CardDataError(f"starting deck: field 'stack': only {sorted(STARTING_DECK)} start in it, got {starting}")
-    for cid, stack, kind in (("adept-survivor", "adept", "human"), ("infection", "infection", "infection")):
+        raise CardDataError(
+            f"starting deck: field 'stack': only {sorted(STARTING_DECK)} start in it, got {starting}"
+        )
+    for cid, stack, kind in (
+        ("adept-survivor", "adept", "human"),
+        ("infection", "infection", "infection"),
+    ):
         if cid not in cards or cards[cid].stack != stack or cards[cid].kind != kind:
-            raise CardDataError(f"card {cid!r}: field 'stack': expected the {stack} stack of {kind} cards")
+            raise CardDataError(
+                f"card {cid!r}: field 'stack': expected the {stack} stack of {kind} cards"
+            )
     if "adept-survivor" in cards and cards["adept-survivor"].faction != "Survivor":
         raise CardDataError("card 'adept-survivor': field 'faction': Adept Survivors are Survivors")
     titles = {c.title for c in cards.values()}
@@ -240,26 +296,36 @@ def _check_composition(cards: Mapping[str, CardDef]) -> None:
         for key in ("titles",):
             for t in c.immune.get(key, ()):
                 if t not in titles:
-                    raise CardDataError(f"card {c.id!r}: field 'immune.titles': no card is titled {t!r}")
+                    raise CardDataError(
+                        f"card {c.id!r}: field 'immune.titles': no card is titled {t!r}"
+                    )
         for op in c.abilities:
             for cond in (op.get("if"), op.get("per")):
                 if cond and "title" in cond and cond["title"] not in titles:
-                    raise CardDataError(f"card {c.id!r}: field 'abilities': no card is titled {cond['title']!r}")
+                    raise CardDataError(
+                        f"card {c.id!r}: field 'abilities': no card is titled {cond['title']!r}"
+                    )
     zombies = [c for c in cards.values() if c.kind == "zombie"]
     if sum(c.copies for c in zombies) < 30 or len({c.faction for c in zombies}) < 4:
-        raise CardDataError("zombie stack: field 'copies': at least 30 Zombies across at least 4 factions")
+        raise CardDataError(
+            "zombie stack: field 'copies': at least 30 Zombies across at least 4 factions"
+        )
     events = [c for c in cards.values() if c.kind == "event"]
     if sum(c.copies for c in events) < 8:
         raise CardDataError("zombie stack: field 'copies': at least 8 Event cards")
     for e in events:
         if e.faction not in {z.faction for z in zombies}:
-            raise CardDataError(f"card {e.id!r}: field 'faction': no Zombie has faction {e.faction!r}")
+            raise CardDataError(
+                f"card {e.id!r}: field 'faction': no Zombie has faction {e.faction!r}"
+            )
     cdc = [c for c in cards.values() if c.kind == "cdc"]
     if len(cdc) != 1 or cdc[0].copies != 1 or cdc[0].id != "cdc":
         raise CardDataError("card 'cdc': field 'copies': exactly one CDC card with id 'cdc'")
     resources = [c for c in cards.values() if c.stack == "resource"]
     if sum(c.copies for c in resources) < 50 or {c.kind for c in resources} != set(PLAYER_KINDS):
-        raise CardDataError("resource stack: field 'copies': at least 50 Humans, Equipment and Locations")
+        raise CardDataError(
+            "resource stack: field 'copies': at least 50 Humans, Equipment and Locations"
+        )
 
 
 def load_catalogue(data_dir: Path = DATA_DIR) -> Catalogue:
@@ -291,9 +357,22 @@ def public_cards() -> dict[str, Any]:
     "occupancy", "repeat", "hp", "immune", "text"}]}``, one per card title ("Components");
     a card in play is an instance ``"<id>#<n>"`` (:func:`def_id`). Printed faces only: no
     stack order."""
-    return {"cards": [
-        {"id": c.id, "title": c.title, "kind": c.kind, "faction": c.faction,
-         "copies": c.copies, "stack": c.stack, "damage": c.damage, "occupancy": c.occupancy,
-         "repeat": c.repeat, "hp": c.hp, "immune": {k: list(v) for k, v in c.immune.items()},
-         "text": c.text}
-        for c in catalogue().cards.values()]}
+    return {
+        "cards": [
+            {
+                "id": c.id,
+                "title": c.title,
+                "kind": c.kind,
+                "faction": c.faction,
+                "copies": c.copies,
+                "stack": c.stack,
+                "damage": c.damage,
+                "occupancy": c.occupancy,
+                "repeat": c.repeat,
+                "hp": c.hp,
+                "immune": {k: list(v) for k, v in c.immune.items()},
+                "text": c.text,
+            }
+            for c in catalogue().cards.values()
+        ]
+    }

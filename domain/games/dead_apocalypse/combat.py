@@ -15,10 +15,12 @@
   Survivor, then the active seat takes the card if nobody did, else an Adept Survivor.
 - Gaining the CDC wins the game (Game Ends).
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import spec
 from .cards import CardDef, catalogue
@@ -34,8 +36,11 @@ def immune(zombie: CardDef, damage: Mapping[str, Any]) -> bool:
     RULINGS R-IMMUNITY.
     """
     im = zombie.immune
-    return (damage["kind"] in im.get("types", ()) or damage["faction"] in im.get("factions", ())
-            or damage["title"] in im.get("titles", ()))
+    return (
+        damage["kind"] in im.get("types", ())
+        or damage["faction"] in im.get("factions", ())
+        or damage["title"] in im.get("titles", ())
+    )
 
 
 def assisted(state: Any) -> bool:
@@ -48,7 +53,9 @@ def may_fight(state: Any, column: int) -> bool:
     """Whether the Zombie in ``column`` may be defeated at all this turn: after an ally
     assisted, "The active player may then use the total accumulated damage for the
     remainder of his/her turn but only to defeat attacking Zombies" (ruling R-HELP)."""
-    return state.zombie_row[column] is not None and (column in state.attackers or not assisted(state))
+    return state.zombie_row[column] is not None and (
+        column in state.attackers or not assisted(state)
+    )
 
 
 def usable(state: Any, column: int) -> list[int]:
@@ -58,8 +65,11 @@ def usable(state: Any, column: int) -> list[int]:
         return []
     zombie = catalogue().of(state.zombie_row[column])
     attacking = column in state.attackers
-    return [i for i, d in enumerate(state.damage)
-            if d["amount"] > 0 and not immune(zombie, d) and (attacking or not d["ally"])]
+    return [
+        i
+        for i, d in enumerate(state.damage)
+        if d["amount"] > 0 and not immune(zombie, d) and (attacking or not d["ally"])
+    ]
 
 
 def usable_total(state: Any, column: int) -> int:
@@ -100,8 +110,10 @@ def _classes(state: Any, column: int) -> dict[tuple, list[int]]:
     classes: dict[tuple, list[int]] = {}
     for i in sorted(order, key=order.__getitem__):
         d = state.damage[i]
-        key = tuple(not immune(cat.of(state.zombie_row[c]), d) and (c in state.attackers or not d["ally"])
-                    for c in others)
+        key = tuple(
+            not immune(cat.of(state.zombie_row[c]), d) and (c in state.attackers or not d["ally"])
+            for c in others
+        )
         classes.setdefault(key, []).append(i)
     return classes
 
@@ -113,6 +125,7 @@ def _ordered(state: Any, column: int) -> list[int]:
     def order(i: int) -> tuple[int, int, int]:
         d = state.damage[i]
         return (0 if d["ally"] else 1, -sum(immune(o, d) for o in others), i)
+
     return sorted(usable(state, column), key=order)
 
 
@@ -136,7 +149,7 @@ def spend_options(state: Any, column: int) -> list[list[list[int]]]:
             if left == 0:
                 plans.append(_plan(state, classes, takes))
             return
-        rest = sum(avail[k + 1:])
+        rest = sum(avail[k + 1 :])
         for x in range(max(0, left - rest), min(avail[k], left) + 1):
             build(k + 1, left - x, takes + [x])
 
@@ -158,14 +171,23 @@ def _plan(state: Any, classes: list[list[int]], takes: list[int]) -> list[list[i
     return sorted(plan)
 
 
-def defeat(rec: Recorder, column: int, rng: random.Random, plan: list[list[int]] | None = None) -> None:
+def defeat(
+    rec: Recorder, column: int, rng: random.Random, plan: list[list[int]] | None = None
+) -> None:
     """Defeat the Zombie in ``column`` spending ``plan`` (one of :func:`spend_options`;
     default the R-SPEND plan). The caller checked both. RULINGS R-AFTER-COMBAT."""
     s = rec.state
     zombie = s.zombie_row[column]
-    rec.emit("ZombieDefeated", {"seat": s.active, "column": column, "card": zombie,
-                                "spent": [list(p) for p in plan] if plan is not None
-                                else spend_plan(s, column)}, s.active)
+    rec.emit(
+        "ZombieDefeated",
+        {
+            "seat": s.active,
+            "column": column,
+            "card": zombie,
+            "spent": [list(p) for p in plan] if plan is not None else spend_plan(s, column),
+        },
+        s.active,
+    )
     receivers = [s.active] + [a for a in s.allies_in_order() if a in s.help["assisted"]]
     if not spec.easiest(s.options):
         for seat in receivers:
@@ -191,8 +213,19 @@ def _offer(rec: Recorder, column: int, queue: list[int], taken: bool) -> None:
     while queue:
         seat, queue = queue[0], queue[1:]
         if reward_options(rec.state, column, taken):
-            rec.emit("PromptOpened", {"prompt": {"kind": "reward", "seat": seat, "column": column,
-                                                 "queue": queue, "taken": taken}}, seat)
+            rec.emit(
+                "PromptOpened",
+                {
+                    "prompt": {
+                        "kind": "reward",
+                        "seat": seat,
+                        "column": column,
+                        "queue": queue,
+                        "taken": taken,
+                    }
+                },
+                seat,
+            )
             return
     _active_reward(rec, column, taken)
 
@@ -208,10 +241,20 @@ def claim(rec: Recorder, choice: str, rng: random.Random) -> None:
 def _gain(rec: Recorder, seat: int, column: int, choice: str) -> None:
     s = rec.state
     if choice == "resource":
-        rec.emit("CardGained", {"seat": seat, "card": s.resource_row[column], "from": "resource_row",
-                                "column": column}, seat)
+        rec.emit(
+            "CardGained",
+            {
+                "seat": seat,
+                "card": s.resource_row[column],
+                "from": "resource_row",
+                "column": column,
+            },
+            seat,
+        )
     elif s.adept_stack:
-        rec.emit("CardGained", {"seat": seat, "card": s.adept_stack[0], "from": "adept_stack"}, seat)
+        rec.emit(
+            "CardGained", {"seat": seat, "card": s.adept_stack[0], "from": "adept_stack"}, seat
+        )
 
 
 def _active_reward(rec: Recorder, column: int, taken: bool) -> None:

@@ -14,9 +14,11 @@ A conditional pool entry carries ``cond = {"op": "damage_if"|"damage_per", "amou
 "match": {"faction"|"kind"|"title": X}}`` and ``spent`` (what defeats took from it).
 Pure functions: no events, no RNG.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .cards import CardDef, catalogue
 

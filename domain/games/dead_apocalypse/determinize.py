@@ -30,11 +30,12 @@ How a sample is dealt (every instance id of the catalogue is in exactly one plac
 A view whose counts do not add up (it never happens with a real state) still gives a
 playable sample: surplus cards are left out, missing ones leave shorter piles.
 """
+
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from . import spec
@@ -103,13 +104,16 @@ def sample_world(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSt
             if owner is not None and owner < n:
                 starting[owner].append(c)
     zombie_stack = _zombie_stack(zombies, v["zombie_stack_count"], rng)
-    infection_stack = infections[:v["infection_stack_count"]]
-    adept_stack = adepts[:v["adept_stack_count"]]
+    infection_stack = infections[: v["infection_stack_count"]]
+    adept_stack = adepts[: v["adept_stack_count"]]
     shuffled = list(resources)
     rng.shuffle(shuffled)
-    resource_stack = shuffled[:v["resource_stack_count"]]
-    pool = (shuffled[v["resource_stack_count"]:] + adepts[v["adept_stack_count"]:]
-            + infections[v["infection_stack_count"]:])
+    resource_stack = shuffled[: v["resource_stack_count"]]
+    pool = (
+        shuffled[v["resource_stack_count"] :]
+        + adepts[v["adept_stack_count"] :]
+        + infections[v["infection_stack_count"] :]
+    )
     rng.shuffle(pool)
     seats: list[SeatState] = []
     for i, s in enumerate(v["seats"]):
@@ -121,25 +125,45 @@ def sample_world(v: Mapping[str, Any], seat: int, rng: random.Random) -> MatchSt
         if i == seat:
             hand, deck = list(s["hand"]), cards
         else:
-            hand, deck = cards[:s["hand_count"]], cards[s["hand_count"]:]
-        seats.append(SeatState(deck=deck, hand=hand, discard=list(s["discard"]),
-                               played=list(s["played"]),
-                               locations=[{"card": loc["card"],
-                                           "occupants": [dict(o) for o in loc["occupants"]]}
-                                          for loc in s["locations"]]))
+            hand, deck = cards[: s["hand_count"]], cards[s["hand_count"] :]
+        seats.append(
+            SeatState(
+                deck=deck,
+                hand=hand,
+                discard=list(s["discard"]),
+                played=list(s["played"]),
+                locations=[
+                    {"card": loc["card"], "occupants": [dict(o) for o in loc["occupants"]]}
+                    for loc in s["locations"]
+                ],
+            )
+        )
     help_ = {k: (list(x) if isinstance(x, list) else x) for k, x in v["help"].items()}
     return MatchState(
-        seat_count=n, options=options, first_seat=v["first_seat"], active=v["active"],
-        turn=v["turn"], seats=seats, zombie_stack=zombie_stack, resource_stack=resource_stack,
-        infection_stack=infection_stack, adept_stack=adept_stack,
+        seat_count=n,
+        options=options,
+        first_seat=v["first_seat"],
+        active=v["active"],
+        turn=v["turn"],
+        seats=seats,
+        zombie_stack=zombie_stack,
+        resource_stack=resource_stack,
+        infection_stack=infection_stack,
+        adept_stack=adept_stack,
         zombie_row=[None if z is None else z["card"] for z in v["zombie_row"]],
         resource_row=[None if r is None else r["card"] for r in v["resource_row"]],
-        ditch=list(v["ditch"]), events_aside=list(v["events_aside"]),
+        ditch=list(v["ditch"]),
+        events_aside=list(v["events_aside"]),
         attackers=[z["column"] for z in v["zombie_row"] if z is not None and z["attacking"]],
-        damage=[dict(d) for d in v["damage"]], help=help_,
+        damage=[dict(d) for d in v["damage"]],
+        help=help_,
         prompt=None if v["prompt"] is None else _copy(v["prompt"]),
-        repeat_used=list(v["repeat_used"]), defeated=v["defeated_this_turn"],
-        cdc_holder=v["cdc_holder"], result=None, resigned=[])
+        repeat_used=list(v["repeat_used"]),
+        defeated=v["defeated_this_turn"],
+        cdc_holder=v["cdc_holder"],
+        result=None,
+        resigned=[],
+    )
 
 
 def _zombie_stack(cards: list[str], count: int, rng: random.Random) -> list[str]:
@@ -150,10 +174,10 @@ def _zombie_stack(cards: list[str], count: int, rng: random.Random) -> list[str]
     body = [c for c in cards if cat.of(c).kind != "cdc"]
     rng.shuffle(body)
     if not cdc or count <= 0:
-        return body[:max(0, count)]
-    body = body[:count - 1]
+        return body[: max(0, count)]
+    body = body[: count - 1]
     bottom = min(len(body) + 1, spec.CDC_BOTTOM + 1)
-    body.insert(len(body) - rng.randrange(bottom), cdc[0])   # 0 places up from the bottom, 1, ...
+    body.insert(len(body) - rng.randrange(bottom), cdc[0])  # 0 places up from the bottom, 1, ...
     return body
 
 

@@ -6,6 +6,7 @@ no card). ``stopped`` (score 0, no winner, not a loss) only ends an easiest game
 ``turn_limit`` (ruling R-TURN-LIMIT). Competitive win: score = Humans among the seat's cards (deck, hand,
 discard, played, occupying); ties broken by fewer Infections, then by holding the CDC.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -47,8 +48,15 @@ def result_data(state: MatchState, outcome: str, reason: str) -> dict[str, Any]:
         ranking = []
         for s in order:
             rank = 1 + sum(1 for t in range(n) if keys[t] < keys[s])
-            ranking.append({"seat": s, "score": -keys[s][0], "rank": rank,
-                            "infections": keys[s][1], "cdc": keys[s][2] == 0})
+            ranking.append(
+                {
+                    "seat": s,
+                    "score": -keys[s][0],
+                    "rank": rank,
+                    "infections": keys[s][1],
+                    "cdc": keys[s][2] == 0,
+                }
+            )
         scores = [-keys[s][0] for s in range(n)]
         winners = sorted(r["seat"] for r in ranking if r["rank"] == 1)
     else:
@@ -56,10 +64,15 @@ def result_data(state: MatchState, outcome: str, reason: str) -> dict[str, Any]:
         scores = [score] * n
         ranking = [{"seat": s, "score": score, "rank": 1} for s in range(n)]
         winners = list(range(n)) if outcome == "won" else []
-    result = {"outcome": outcome, "reason": reason, "scores": scores, "ranking": ranking,
-              "winners": winners}
+    result = {
+        "outcome": outcome,
+        "reason": reason,
+        "scores": scores,
+        "ranking": ranking,
+        "winners": winners,
+    }
     if state.options["competitive"] and outcome == "won":
-        return demote(result, list(state.resigned))   # RULINGS R-RESIGN
+        return demote(result, list(state.resigned))  # RULINGS R-RESIGN
     if state.resigned:
         result["resigned"] = list(state.resigned)
     return result

@@ -36,6 +36,7 @@ finished so far decide; then the choice may depend on the machine).
 The estimator (:class:`WinEstimator`, ``ENGINE.estimator()``) runs the same rollouts for
 given commands and answers the share of rollouts won (metric ``win_probability``).
 """
+
 from __future__ import annotations
 
 import math
@@ -53,11 +54,11 @@ from .rules import _apply
 from .state import MatchState, clone
 from .views import view
 
-DEFAULT_BUDGET = 16             # rollouts per searched decision
-DEFAULT_CANDIDATES = 3          # commands weighed by rollouts
-DEFAULT_TIME_CAP_S = 0.8        # wall-clock safety net per decision (seconds)
-LOSS_PROGRESS_WEIGHT = 0.3      # value of a lost rollout per share of the Zombie Stack revealed
-MAX_ROLLOUT_STEPS = 20_000      # a safety net: a match has about 150-200 commands
+DEFAULT_BUDGET = 16  # rollouts per searched decision
+DEFAULT_CANDIDATES = 3  # commands weighed by rollouts
+DEFAULT_TIME_CAP_S = 0.8  # wall-clock safety net per decision (seconds)
+LOSS_PROGRESS_WEIGHT = 0.3  # value of a lost rollout per share of the Zombie Stack revealed
+MAX_ROLLOUT_STEPS = 20_000  # a safety net: a match has about 150-200 commands
 
 #: the rollout policy of every seat
 POLICY = CooperativeBot()
@@ -65,8 +66,9 @@ POLICY = CooperativeBot()
 NO_SEARCH = frozenset({"play", "use_repeat"})
 
 
-def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
-                  rng: random.Random) -> MatchState:
+def apply_command(
+    state: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random
+) -> MatchState:
     """``command``'s events folded into ``state`` (mutated and returned) without the
     legality check of ``decide`` (rollouts only send commands of ``legal_actions``)."""
     rec = Recorder(state)
@@ -77,8 +79,9 @@ def apply_command(state: MatchState, seat: int, command: Mapping[str, Any],
     return rec.state
 
 
-def rollout(world: MatchState, seat: int, command: Mapping[str, Any],
-            rng: random.Random) -> tuple[bool, float]:
+def rollout(
+    world: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random
+) -> tuple[bool, float]:
     """Play ``command`` for ``seat`` in the sample ``world`` (mutated), then the
     ``cooperative`` bot on every seat to the end of the match. Returns ``(won, value)``
     (module doc, step 3). Raises ValueError when the match stalls."""
@@ -105,13 +108,23 @@ def rollout(world: MatchState, seat: int, command: Mapping[str, Any],
 def _key(command: Mapping[str, Any]) -> tuple:
     """What a command does: two copies of a card played (or occupying) are the same."""
     card = command.get("card")
-    return (command["type"], def_id(card) if isinstance(card, str) else None,
-            command.get("location"), command.get("column"),
-            repr(command.get("spend")), command.get("choice"))
+    return (
+        command["type"],
+        def_id(card) if isinstance(card, str) else None,
+        command.get("location"),
+        command.get("column"),
+        repr(command.get("spend")),
+        command.get("choice"),
+    )
 
 
-def candidates(v: Mapping[str, Any], seat: int, options: list[dict[str, Any]],
-               first: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+def candidates(
+    v: Mapping[str, Any],
+    seat: int,
+    options: list[dict[str, Any]],
+    first: dict[str, Any],
+    limit: int,
+) -> list[dict[str, Any]]:
     """``first`` (the cooperative choice) and at most ``limit - 1`` strategic alternatives
     among ``options`` (module doc, step 1), one per distinct :func:`_key`."""
     cat = catalogue()
@@ -123,8 +136,17 @@ def candidates(v: Mapping[str, Any], seat: int, options: list[dict[str, Any]],
         kind = o["type"]
         if kind == "defeat":
             return (0, -zombie_value(t, o["column"]), "spend" in o)
-        order = {"occupy": 1, "call_for_help": 2, "end_turn": 3, "claim": 4, "choose": 4,
-                 "skip": 5, "assist": 4, "decline": 4, "end_assist": 6}
+        order = {
+            "occupy": 1,
+            "call_for_help": 2,
+            "end_turn": 3,
+            "claim": 4,
+            "choose": 4,
+            "skip": 5,
+            "assist": 4,
+            "decline": 4,
+            "end_assist": 6,
+        }
         card = o.get("card")
         worth = -cat.of(card).damage if isinstance(card, str) else 0
         return (order.get(kind, 9), worth, 0)
@@ -141,9 +163,15 @@ def candidates(v: Mapping[str, Any], seat: int, options: list[dict[str, Any]],
     return out
 
 
-def evaluate(v: Mapping[str, Any], seat: int, commands: Sequence[Mapping[str, Any]],
-             rng: random.Random, budget: int, time_cap_s: float | None = None,
-             halving: bool = True) -> tuple[list[float], list[int], list[int]]:
+def evaluate(
+    v: Mapping[str, Any],
+    seat: int,
+    commands: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    budget: int,
+    time_cap_s: float | None = None,
+    halving: bool = True,
+) -> tuple[list[float], list[int], list[int]]:
     """Rollouts of ``commands`` from the view ``v`` of ``seat``: ``(mean values, wins,
     rollouts)`` per command. ``halving``: successive halving (module doc, step 4; dropped
     commands keep the means of the rounds they played, below every survivor), else every
@@ -174,9 +202,12 @@ def evaluate(v: Mapping[str, Any], seat: int, commands: Sequence[Mapping[str, An
                 won, value = rollout(clone(base), seat, commands[i], random.Random(play_seed))
                 sample.append((i, won, value))
                 spent += 1
-                if (time_cap_s is not None and time.perf_counter() - started > time_cap_s
-                        and len(sample) < len(alive)):
-                    out_of_time = True      # a partial sample is dropped (common random numbers)
+                if (
+                    time_cap_s is not None
+                    and time.perf_counter() - started > time_cap_s
+                    and len(sample) < len(alive)
+                ):
+                    out_of_time = True  # a partial sample is dropped (common random numbers)
                     break
             if out_of_time:
                 break
@@ -196,7 +227,7 @@ def evaluate(v: Mapping[str, Any], seat: int, commands: Sequence[Mapping[str, An
     means = [totals[i] / counts[i] if counts[i] else 0.0 for i in range(n)]
     if halving:
         floor = min((means[i] for i in alive), default=0.0)
-        for i in dropped_rank:          # a dropped command never outranks a survivor
+        for i in dropped_rank:  # a dropped command never outranks a survivor
             means[i] = min(means[i], floor - 1e-9)
     return means, wins, counts
 
@@ -209,14 +240,18 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, candidates: int = DEFAULT_CANDIDATES,
-                 time_cap_s: float = DEFAULT_TIME_CAP_S):
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        candidates: int = DEFAULT_CANDIDATES,
+        time_cap_s: float = DEFAULT_TIME_CAP_S,
+    ):
         if budget < 0 or candidates < 1 or time_cap_s <= 0:
             raise ValueError("budget >= 0, candidates >= 1 and time_cap_s > 0 are required")
         self.budget = budget
         self.candidates = candidates
         self.time_cap_s = time_cap_s
-        self.last_rollouts = 0          # rollouts run by the latest choose (tests, benchmarks)
+        self.last_rollouts = 0  # rollouts run by the latest choose (tests, benchmarks)
 
     def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
         """One command of ``legal_actions(state, seat)``, decided from ``view(state, seat)``
@@ -258,8 +293,14 @@ class WinEstimator:
 
     metric = "win_probability"
 
-    def estimate(self, state: MatchState, seat: int, commands: Sequence[Mapping[str, Any]],
-                 budget: int, rng: random.Random) -> list[float]:
+    def estimate(
+        self,
+        state: MatchState,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
         """One win probability (0..1) per command, in order. Raises ValueError for no
         command or a budget below 1."""
         if not commands:

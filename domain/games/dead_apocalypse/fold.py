@@ -6,9 +6,11 @@ total over the handlers of :data:`HANDLERS` (:class:`domain.modular.FoldHandlers
 unknown event type, or a first event other than ``MatchStarted``, raises ``ValueError``
 (a corrupt or foreign log, not a rule violation).
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.engine import Event
 from domain.modular import FoldHandlers
@@ -28,15 +30,20 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     data = dict(event.data)
     if event.type == "MatchStarted":
         cat = catalogue()
-        return MatchState(seat_count=data["seats"], options=dict(data["options"]),
-                          first_seat=data["first_seat"], active=data["first_seat"],
-                          seats=[SeatState() for _ in range(data["seats"])],
-                          infection_stack=cat.stack_instances("infection"),
-                          adept_stack=cat.stack_instances("adept"), help=new_help())
+        return MatchState(
+            seat_count=data["seats"],
+            options=dict(data["options"]),
+            first_seat=data["first_seat"],
+            active=data["first_seat"],
+            seats=[SeatState() for _ in range(data["seats"])],
+            infection_stack=cat.stack_instances("infection"),
+            adept_stack=cat.stack_instances("adept"),
+            help=new_help(),
+        )
     HANDLERS.handler(state, event)(state, data, event.seat)
-    assert state is not None   # handler() raised for an event before MatchStarted
+    assert state is not None  # handler() raised for an event before MatchStarted
     if state.damage:
-        refresh(state)              # conditions are read when damage is spent (R-CONDITION)
+        refresh(state)  # conditions are read when damage is spent (R-CONDITION)
     return state
 
 
@@ -130,8 +137,23 @@ def _attacked(s: MatchState, d: dict, seat: int | None) -> None:
 
 @_on("DamageGained")
 def _damage(s: MatchState, d: dict, seat: int | None) -> None:
-    s.damage.append({k: d[k] for k in ("seat", "source", "title", "kind", "faction", "amount", "ally",
-                                       "cond", "spent") if k in d})
+    s.damage.append(
+        {
+            k: d[k]
+            for k in (
+                "seat",
+                "source",
+                "title",
+                "kind",
+                "faction",
+                "amount",
+                "ally",
+                "cond",
+                "spent",
+            )
+            if k in d
+        }
+    )
 
 
 @_on("InfectionGained")
@@ -168,7 +190,7 @@ def _ditched(s: MatchState, d: dict, seat: int | None) -> None:
     if d["from"] == "deck":
         _pop_top(me.deck, d["card"])
     else:
-        assert zone is not None, d["from"]   # "hand", "discard", "played" or "deck"
+        assert zone is not None, d["from"]  # "hand", "discard", "played" or "deck"
         zone.remove(d["card"])
     (s.infection_stack if d["to"] == "infection_stack" else s.ditch).append(d["card"])
 
@@ -294,6 +316,7 @@ def _resigned(s: MatchState, d: dict, seat: int | None) -> None:
 
 @_on("MatchEnded")
 def _ended(s: MatchState, d: dict, seat: int | None) -> None:
-    s.result = {k: d[k] for k in ("outcome", "reason", "scores", "ranking", "winners",
-                                  "resigned") if k in d}
+    s.result = {
+        k: d[k] for k in ("outcome", "reason", "scores", "ranking", "winners", "resigned") if k in d
+    }
     s.prompt = None

@@ -1,6 +1,7 @@
 """The :class:`domain.engine.Engine` of *Dead Apocalypse* (1-4 seats, co-operative),
 wiring spec (options, commands), turns (set-up), rules (decide), fold (evolve), actions
 (pending, legal actions), views (view, redact) and bots."""
+
 from __future__ import annotations
 
 import random
@@ -11,7 +12,8 @@ from domain.engine import Event
 from domain.lifecycle import SeatStateLifecycle, check_resign, standing
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, fold, rules, spec, state as state_mod, views
+from . import actions, bots, cards, fold, rules, spec, views
+from . import state as state_mod
 from .ending import result_data
 from .expert import ESTIMATOR
 from .recorder import GameOver, Recorder
@@ -26,11 +28,11 @@ class DeadApocalypseEngine(SeatStateLifecycle, ModularEngine):
     "winners"}``. RULINGS R-ABANDONED."""
 
     spec, rules, fold, actions, views, state_module = spec, rules, fold, actions, views, state_mod
-    cards_module = cards                 # GET /v1/games/{game}/cards (public_cards)
-    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)    # the expert's per-seat options
+    cards_module = cards  # GET /v1/games/{game}/cards (public_cards)
+    bot_options_schema = MappingProxyType(bots.BOT_OPTIONS)  # the expert's per-seat options
     bot_factories = MappingProxyType(bots.BOT_FACTORIES)
     bots = bots.BOTS
-    timeout_bot = "idle"                 # timeout_bot.py: the answer that uses nothing (shared RULINGS)
+    timeout_bot = "idle"  # timeout_bot.py: the answer that uses nothing (shared RULINGS)
 
     def estimator(self) -> Any:
         """The expert's rollouts as a :class:`domain.estimates.Estimator`

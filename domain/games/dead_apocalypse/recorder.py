@@ -1,4 +1,5 @@
 """A list of new events kept folded into a working state copy while ``decide`` runs."""
+
 from __future__ import annotations
 
 from domain import modular

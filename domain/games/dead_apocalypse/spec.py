@@ -18,24 +18,26 @@ Stack, so a team that can no longer defeat a Zombie would play forever; the matc
 (reason ``turn_limit``) when the turn after ``turn_limit`` would start — in the easiest
 game, which cannot be lost, it is ``stopped`` instead.
 """
+
 from __future__ import annotations
 
-from domain.modular import checked_options
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from domain import game_schemas
 from domain.engine import InvalidCommand
+from domain.modular import checked_options
 
 GAME_ID = "dead-apocalypse"
 TITLE = "Dead Apocalypse"
 MIN_SEATS = 1
 MAX_SEATS = 4
 SCHEMA_VERSION = 1
-RULES_VERSION = "2"                # in every match's verifiable roster; 2: resignation and abandonment
-ROW_SIZE = 5                  # Game Setup: 5 Zombies / 5 Resources face up
-HAND_SIZE = 5                 # Game Setup / Ending your Turn: draw 5
-CDC_BOTTOM = 10               # Game Setup: CDC shuffled into the bottom 10 Zombie Stack cards
+RULES_VERSION = "2"  # in every match's verifiable roster; 2: resignation and abandonment
+ROW_SIZE = 5  # Game Setup: 5 Zombies / 5 Resources face up
+HAND_SIZE = 5  # Game Setup / Ending your Turn: draw 5
+CDC_BOTTOM = 10  # Game Setup: CDC shuffled into the bottom 10 Zombie Stack cards
 DIFFICULTIES = ("standard", "easy", "easier", "easiest")
 
 
@@ -50,6 +52,7 @@ OPTIONS_SCHEMA: dict[str, Any] = SCHEMAS.options
 if OPTIONS_SCHEMA["properties"]["difficulty"]["enum"] != list(DIFFICULTIES):
     raise game_schemas.GameSchemaError("dead-apocalypse options.json disagrees with DIFFICULTIES")
 
+
 def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Normalised options (every option of :data:`OPTIONS_SCHEMA`): checked against the
     schema by the one validator, an omitted option set to its schema default
@@ -61,21 +64,23 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"Dead Apocalypse is played by {MIN_SEATS} to {MAX_SEATS} seats.")
     out = checked_options(OPTIONS_SCHEMA, options)
-    if out["difficulty"] != "standard" and (out["no_kill_ditch"] != 1 or out["attack_ditch_half_hp"]):
+    if out["difficulty"] != "standard" and (
+        out["no_kill_ditch"] != 1 or out["attack_ditch_half_hp"]
+    ):
         raise InvalidCommand("The harder rules only combine with the standard difficulty.")
     return out
 
 
 def easy(options: Mapping[str, Any]) -> bool:
-    """"For an easy game" applies (easy, easier and easiest). RULINGS R-EASY."""
+    """ "For an easy game" applies (easy, easier and easiest). RULINGS R-EASY."""
     return options["difficulty"] != "standard"
 
 
 def no_events(options: Mapping[str, Any]) -> bool:
-    """"For an easier game": Event cards are removed from the Zombie Stack."""
+    """ "For an easier game": Event cards are removed from the Zombie Stack."""
     return options["difficulty"] in ("easier", "easiest")
 
 
 def easiest(options: Mapping[str, Any]) -> bool:
-    """"For the easiest game": no Zombie After Combat effects; the Resource Stack reforms."""
+    """ "For the easiest game": no Zombie After Combat effects; the Resource Stack reforms."""
     return options["difficulty"] == "easiest"

@@ -6,6 +6,7 @@ not included), Game Ends, "For the easiest game". RULINGS "Dead Apocalypse": the
 lost as soon as the Resource Stack holds no card, checked after every step that takes
 cards from it; in the easiest game it reforms instead.
 """
+
 from __future__ import annotations
 
 import random
@@ -116,7 +117,9 @@ def refill_zombie_row(rec: Recorder, rng: random.Random) -> None:
             if kind == "event":
                 rec.emit("EventRevealed", {"card": top, "faction": cat.of(top).faction})
             elif kind == "cdc":
-                rec.emit("CdcRevealed", {"column": col, "card": top, "ditched": s.resource_row[col]})
+                rec.emit(
+                    "CdcRevealed", {"column": col, "card": top, "ditched": s.resource_row[col]}
+                )
             else:
                 rec.emit("ZombieRevealed", {"column": col, "card": top})
             s = rec.state

@@ -8,10 +8,12 @@ first. ``zombie_row``/``resource_row`` are 5 aligned columns (RULINGS "Dead Apoc
 unspent; ``ally`` marks damage from an assisting seat (only for attacking Zombies).
 Everything private (hands, decks, stack orders) leaves the domain only through views.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass
@@ -62,7 +64,7 @@ class MatchState:
     defeated: int = 0
     cdc_holder: int | None = None
     result: dict[str, Any] | None = None
-    resigned: list[int] = field(default_factory=list)   # seats in the order they resigned
+    resigned: list[int] = field(default_factory=list)  # seats in the order they resigned
 
     def left(self, seat: int) -> int:
         """Left neighbour (clockwise): seat + 1 mod n (RULINGS "General"). RULINGS R-SEATS."""

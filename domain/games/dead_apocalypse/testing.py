@@ -3,6 +3,7 @@ seats and options of the generic end-to-end matches, the set-ups the view tests 
 mode the contract test plays, and the hidden-information model the leak tests check every
 answer against (written from the game's rules and views, never trusting the projections
 under test)."""
+
 from __future__ import annotations
 
 import random
@@ -13,6 +14,7 @@ from domain.engine import Event
 from domain.testing import GameTesting, Secrecy, redeal_cards
 
 from .state import dump_state, load_state
+
 
 # views.py: a hand is its seat's; deck and stack orders are nobody's (shuffles and stack
 # formations carry a count), drawn cards only the drawer's (``CardsDrawn`` names its
@@ -34,8 +36,12 @@ def _dead_owner(event: Event) -> int | None:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
-SECRECY = Secrecy(card=re.compile(r"[a-z0-9-]+#(?:s\d+\.)?\d+"), private=_dead_private,
-                  unseen=_dead_unseen, owner=_dead_owner)
+SECRECY = Secrecy(
+    card=re.compile(r"[a-z0-9-]+#(?:s\d+\.)?\d+"),
+    private=_dead_private,
+    unseen=_dead_unseen,
+    owner=_dead_owner,
+)
 
 
 def redeal(state: Any, seat: int, rng: random.Random) -> Any:
@@ -57,7 +63,10 @@ def redeal(state: Any, seat: int, rng: random.Random) -> Any:
 
 
 TESTING = GameTesting(
-    seats=3, options={}, secrecy=SECRECY,
+    seats=3,
+    options={},
+    secrecy=SECRECY,
     view_setups=((3, {}),),
     modes=((1, {}), (3, {"competitive": True}), (2, {"difficulty": "easiest"})),
-    redeal=redeal)
+    redeal=redeal,
+)

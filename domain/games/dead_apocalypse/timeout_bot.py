@@ -23,6 +23,7 @@ A resigned seat is not a timed-out one: its turns are played for the team by the
 cooperative policy (ruling R-RESIGN), which the service reaches through this same
 ``timeout_bot``.
 """
+
 from __future__ import annotations
 
 import random
@@ -59,8 +60,13 @@ class TimeoutBot:
             for choice in (zombies, repeats, [o for o in options if o["type"] == "end_turn"]):
                 if choice:
                     return choice[0]
-        answer = {"ditch": {"type": "skip"}, "occupy": {"type": "skip"}, "help": {"type": "decline"},
-                  "assist": {"type": "end_assist"}, "reward": {"type": "claim", "choice": "adept"}}.get(kind)
+        answer = {
+            "ditch": {"type": "skip"},
+            "occupy": {"type": "skip"},
+            "help": {"type": "decline"},
+            "assist": {"type": "end_assist"},
+            "reward": {"type": "claim", "choice": "adept"},
+        }.get(kind)
         if answer in options:
             return answer
         return options[0]

@@ -19,6 +19,7 @@ R-INFECTION); set-aside Events go to the Ditch Pile; draw 5; the next seat (left
 unless ``turn_limit`` turns were played (ruling R-TURN-LIMIT: the match is lost, or in the
 easiest game stopped undecided).
 """
+
 from __future__ import annotations
 
 import math
@@ -43,12 +44,15 @@ def set_up(rec: Recorder, seats: int, options: dict, rng: random.Random) -> None
         rec.emit("DeckShuffled", {"seat": seat, "order": deck, "reason": "setup"}, seat)
     zombies = cat.stack_instances("zombie")
     cdc = [c for c in zombies if cat.of(c).kind == "cdc"]
-    body = [c for c in zombies if cat.of(c).kind == "zombie"
-            or (cat.of(c).kind == "event" and not spec.no_events(options))]
+    body = [
+        c
+        for c in zombies
+        if cat.of(c).kind == "zombie" or (cat.of(c).kind == "event" and not spec.no_events(options))
+    ]
     rng.shuffle(body)
-    bottom = body[-spec.CDC_BOTTOM:] + cdc
+    bottom = body[-spec.CDC_BOTTOM :] + cdc
     rng.shuffle(bottom)
-    rec.emit("ZombieStackFormed", {"order": body[:-spec.CDC_BOTTOM] + bottom})
+    rec.emit("ZombieStackFormed", {"order": body[: -spec.CDC_BOTTOM] + bottom})
     resources = cat.stack_instances("resource")
     rng.shuffle(resources)
     rec.emit("ResourceStackFormed", {"order": resources})
@@ -81,10 +85,15 @@ def start_turn(rec: Recorder, seat: int, turn: int, rng: random.Random) -> None:
                 gain_damage(rec, seat, loc["card"], cat.of(occ["card"]).damage, False)
     s = rec.state
     factions = {cat.of(e).faction for e in s.events_aside}
-    columns = [c for c, z in enumerate(s.zombie_row) if z is not None and cat.of(z).faction in factions]
+    columns = [
+        c for c, z in enumerate(s.zombie_row) if z is not None and cat.of(z).faction in factions
+    ]
     if columns:
-        rec.emit("ZombiesAttacked", {"seat": seat, "columns": columns,
-                                     "events": list(s.events_aside)}, seat)
+        rec.emit(
+            "ZombiesAttacked",
+            {"seat": seat, "columns": columns, "events": list(s.events_aside)},
+            seat,
+        )
         for c in columns:
             run_zombie_steps(rec, seat, cat.of(s.zombie_row[c]).on_attack, rng)
 

@@ -9,13 +9,15 @@
 - ``browser`` (session) and ``page`` (per test, 1280 x 800): a page whose console errors
   and uncaught exceptions fail the test (:class:`ConsoleGuard`).
 """
+
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -24,8 +26,15 @@ from api.app import create_app
 from service import bootstrap
 
 #: Chromium switches for a headless run as root on a box without GPU or internet
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: generous: the machine is a shared, heavily loaded 2-core box
 TIMEOUT_MS = 90_000
 
@@ -41,10 +50,18 @@ def chromium_path() -> str:
     """The Chromium binary (installed from Debian's packages when missing and possible)."""
     path = shutil.which("chromium")
     if path is None and shutil.which("apt-get") and os.geteuid() == 0:
-        for command in (["apt-get", "install", "-y", "-qq", "chromium"],
-                        ["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
-            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                           env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        for command in (
+            ["apt-get", "install", "-y", "-qq", "chromium"],
+            ["apt-get", "update", "-qq"],
+            ["apt-get", "install", "-y", "-qq", "chromium"],
+        ):
+            subprocess.run(
+                command,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=False,
+                env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+            )
             path = shutil.which("chromium")
             if path:
                 break
@@ -86,8 +103,11 @@ def browser(chromium_path) -> Iterator[Any]:
     if "chromium" in _CHROMIUM:
         yield _CHROMIUM["chromium"]
         return
-    sync_api = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else \
-        __import__("playwright.sync_api", fromlist=["sync_playwright"])
+    sync_api = (
+        pytest.importorskip("playwright.sync_api")
+        if not os.environ.get("CI")
+        else __import__("playwright.sync_api", fromlist=["sync_playwright"])
+    )
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         _CHROMIUM["chromium"] = chromium
@@ -123,8 +143,9 @@ class ConsoleGuard:
             return
         url = (message.location or {}).get("url", "")
         if "Failed to load resource" in message.text and any(
-                url.endswith(suffix) and f"status of {status}" in message.text
-                for suffix, status in self.allowed):
+            url.endswith(suffix) and f"status of {status}" in message.text
+            for suffix, status in self.allowed
+        ):
             return
         self.errors.append(f"console: {message.text} ({url})")
 

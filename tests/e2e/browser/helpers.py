@@ -7,6 +7,7 @@ an element with ``data-card`` (its id as the view names it); clickable things ca
 class ``actionable``; each legal action is a ``button.action`` with its command as JSON in
 ``data-action``.
 """
+
 from __future__ import annotations
 
 import json
@@ -92,7 +93,9 @@ def required_cards(game: str, view: dict[str, Any], viewer: int | None) -> set[s
         need += [c["card"] for c in view.get("zombie_row", []) if c]
         need += [c["card"] for c in view.get("resource_row", []) if c]
         for seat in view.get("seats", []):
-            need += [loc["card"] for loc in seat.get("locations", [])] + list(seat.get("played", []))
+            need += [loc["card"] for loc in seat.get("locations", [])] + list(
+                seat.get("played", [])
+            )
             if seat.get("seat") == viewer:
                 need += seat.get("hand", [])
     return {c for c in need if isinstance(c, str)}
@@ -100,7 +103,9 @@ def required_cards(game: str, view: dict[str, Any], viewer: int | None) -> set[s
 
 def drawn_cards(page: Any) -> set[str]:
     """The ``data-card`` ids drawn on the board."""
-    return set(page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.card)"))
+    return set(
+        page.eval_on_selector_all("#board [data-card]", "els => els.map(e => e.dataset.card)")
+    )
 
 
 SNAPSHOT = """() => { const b = document.querySelector('#board');
@@ -134,8 +139,16 @@ def page_version(page: Any) -> int:
     return int(page.get_attribute("#board", "data-version"))
 
 
-def check_board(page: Any, api: Api, game: str, match_id: str, token: str | None,
-                viewer: int | None, catalogue: set[str], seat_param: int | None = None) -> dict:
+def check_board(
+    page: Any,
+    api: Api,
+    game: str,
+    match_id: str,
+    token: str | None,
+    viewer: int | None,
+    catalogue: set[str],
+    seat_param: int | None = None,
+) -> dict:
     """The board drawn at its ``data-version`` shows exactly what the API's view at that
     version holds: every required card drawn, no card drawn the view does not name, and
     each seat's score. Returns the API's view."""
@@ -148,7 +161,9 @@ def check_board(page: Any, api: Api, game: str, match_id: str, token: str | None
     named = card_ids(view, catalogue)
     assert drawn <= named, f"v{version}: drawn cards not in the view: {sorted(drawn - named)}"
     missing = required_cards(game, view, viewer) - drawn
-    assert not missing, f"v{version}: cards of the view not drawn: {sorted(missing)} at {paths(view, missing)}"
+    assert not missing, (
+        f"v{version}: cards of the view not drawn: {sorted(missing)} at {paths(view, missing)}"
+    )
     for seat in view.get("seats", []):
         if "score" in seat:
             section = shot["seats"].get(str(seat["seat"]), "").replace("\n", " ")
@@ -157,7 +172,11 @@ def check_board(page: Any, api: Api, game: str, match_id: str, token: str | None
             label = "Points this battle" if game == "aipokalypse" else "Score"
             assert f"{label}: {seat['score']}" in section, (version, seat["seat"], section[:200])
             if "total_strength" in seat:
-                assert f"Total strength: {seat['total_strength']}" in section, (version, seat["seat"], section[:200])
+                assert f"Total strength: {seat['total_strength']}" in section, (
+                    version,
+                    seat["seat"],
+                    section[:200],
+                )
     assert shot["board"]
     return view
 
@@ -202,8 +221,12 @@ def settle(page: Any) -> None:
 
 
 def rendered_actions(page: Any) -> list[dict[str, Any]]:
-    return [json.loads(a) for a in page.eval_on_selector_all(
-        ".actions button.action", "bs => bs.map(b => b.dataset.action)")]
+    return [
+        json.loads(a)
+        for a in page.eval_on_selector_all(
+            ".actions button.action", "bs => bs.map(b => b.dataset.action)"
+        )
+    ]
 
 
 def make_move(page: Any, rng: random.Random, prefer_board: bool = True) -> dict[str, Any] | None:
@@ -218,7 +241,9 @@ def make_move(page: Any, rng: random.Random, prefer_board: bool = True) -> dict[
     before = page_version(page)
     plan = click_plan(action, actions) if prefer_board else None
     try:
-        if plan and all(page.locator(f"#board [data-target='{k}'].actionable").count() for k in plan):
+        if plan and all(
+            page.locator(f"#board [data-target='{k}'].actionable").count() for k in plan
+        ):
             for key in plan:
                 page.locator(f"#board [data-target='{key}'].actionable").first.click(timeout=15_000)
         else:
@@ -227,7 +252,9 @@ def make_move(page: Any, rng: random.Random, prefer_board: bool = True) -> dict[
             """(v) => { const b = document.querySelector('#board');
                return (b && Number(b.dataset.version) > v && b.dataset.busy === 'false')
                       || document.querySelector('#problem').textContent !== ''; }""",
-            arg=before, timeout=30_000)
+            arg=before,
+            timeout=30_000,
+        )
     except PlaywrightTimeout:
         return None
     return action
@@ -236,6 +263,7 @@ def make_move(page: Any, rng: random.Random, prefer_board: bool = True) -> dict[
 def ids_in_text(text: str, ids: Iterable[str]) -> set[str]:
     """The ids that occur in ``text`` as whole words."""
     import re
+
     return {i for i in ids if re.search(rf"(?<![\w#.-]){re.escape(i)}(?![\w#.-])", text)}
 
 

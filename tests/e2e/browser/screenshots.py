@@ -9,6 +9,7 @@ opens the seat's page three times: at a **decision** (its first choices), **mid-
 replay. ``./scripts/screenshots`` (this module's ``main``) runs it against an embedded
 server and writes ``docs/screenshots/``; ``test_screenshots.py`` runs it on every test run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,28 +27,75 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 #: name -> (game, seats, options, human moves to make, preferred command types)
 BOARDS: dict[str, tuple[str, list[dict], dict, int, tuple[str, ...]]] = {
-    "ai-100-human": ("ai-100-human", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"},
-                                      {"kind": "bot", "bot": "greedy"}], {}, 14, ("place", "draft")),
-    "ai-100-human-duo": ("ai-100-human", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}],
-                         {}, 10, ("place", "draft")),
-    "ai-100-human-solo": ("ai-100-human", [{"kind": "human", "name": "ann"}], {}, 8, ("place", "draft")),
-    "aipokalypse": ("aipokalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
-                    {}, 9, ("recruit", "open_slot", "spend_ammo", "choose_faction")),
-    "aipokalypse-solo": ("aipokalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "boss"}, 7,
-                         ("recruit", "open_slot", "choose_faction")),
-    "aipokalypse-coop": ("aipokalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
-                         {"mode": "coop", "difficulty": "handy_man"}, 9, ("recruit", "open_slot", "choose_faction")),
-    "dead-apocalypse": ("dead-apocalypse", [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "cooperative"}],
-                        {}, 12, ("occupy", "play", "defeat")),
-    "dead-apocalypse-solo": ("dead-apocalypse", [{"kind": "human", "name": "ann"}], {"difficulty": "easy"}, 12,
-                             ("defeat", "occupy", "play")),
+    "ai-100-human": (
+        "ai-100-human",
+        [
+            {"kind": "human", "name": "ann"},
+            {"kind": "bot", "bot": "greedy"},
+            {"kind": "bot", "bot": "greedy"},
+        ],
+        {},
+        14,
+        ("place", "draft"),
+    ),
+    "ai-100-human-duo": (
+        "ai-100-human",
+        [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "greedy"}],
+        {},
+        10,
+        ("place", "draft"),
+    ),
+    "ai-100-human-solo": (
+        "ai-100-human",
+        [{"kind": "human", "name": "ann"}],
+        {},
+        8,
+        ("place", "draft"),
+    ),
+    "aipokalypse": (
+        "aipokalypse",
+        [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
+        {},
+        9,
+        ("recruit", "open_slot", "spend_ammo", "choose_faction"),
+    ),
+    "aipokalypse-solo": (
+        "aipokalypse",
+        [{"kind": "human", "name": "ann"}],
+        {"difficulty": "boss"},
+        7,
+        ("recruit", "open_slot", "choose_faction"),
+    ),
+    "aipokalypse-coop": (
+        "aipokalypse",
+        [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "tactician"}],
+        {"mode": "coop", "difficulty": "handy_man"},
+        9,
+        ("recruit", "open_slot", "choose_faction"),
+    ),
+    "dead-apocalypse": (
+        "dead-apocalypse",
+        [{"kind": "human", "name": "ann"}, {"kind": "bot", "bot": "cooperative"}],
+        {},
+        12,
+        ("occupy", "play", "defeat"),
+    ),
+    "dead-apocalypse-solo": (
+        "dead-apocalypse",
+        [{"kind": "human", "name": "ann"}],
+        {"difficulty": "easy"},
+        12,
+        ("defeat", "occupy", "play"),
+    ),
 }
 #: the moments of a match each board is shot at: stage -> human moves made before it
 #: (``None``: the board's ``moves``; ``-1``: played to its end)
 STAGES = {"decision": 0, "mid": None, "end": -1}
 #: boards also shot at a moment of their own: name -> (stage, the match view's condition)
-EXTRA_STAGES = {"aipokalypse": ("battle", lambda view: view.get("phase") == "battle"),
-                "aipokalypse-solo": ("battle", lambda view: view.get("phase") == "battle")}
+EXTRA_STAGES = {
+    "aipokalypse": ("battle", lambda view: view.get("phase") == "battle"),
+    "aipokalypse-solo": ("battle", lambda view: view.get("phase") == "battle"),
+}
 SETTLED = """() => { const b = document.querySelector('#board');
   return b && b.dataset.busy === 'false' && b.querySelector('.board'); }"""
 
@@ -63,7 +111,7 @@ class _Patient:
         for _ in range(120):
             try:
                 out = call(*args)
-            except AssertionError as error:          # Api.get asserts a 200
+            except AssertionError as error:  # Api.get asserts a 200
                 if "429" not in str(error.args[0][1:2]):
                     raise
                 time.sleep(1.0)
@@ -81,8 +129,15 @@ class _Patient:
         return self._again(self.api.post, path, body, token)
 
 
-def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ...], rng: random.Random,
-          budget_s: float = 300) -> int:
+def _play(
+    api: Api,
+    match_id: str,
+    token: str,
+    moves: int,
+    prefer: tuple[str, ...],
+    rng: random.Random,
+    budget_s: float = 300,
+) -> int:
     """Make ``moves`` moves of the human seat over the API, waiting (long-poll) for bots, then
     wait until the seat has a decision again (or the match ended); returns the moves made."""
     made = 0
@@ -103,8 +158,15 @@ def _play(api: Api, match_id: str, token: str, moves: int, prefer: tuple[str, ..
     return made
 
 
-def _play_until(api: Any, match_id: str, token: str, until: Any, prefer: tuple[str, ...],
-                rng: random.Random, budget_s: float = 300) -> int:
+def _play_until(
+    api: Any,
+    match_id: str,
+    token: str,
+    until: Any,
+    prefer: tuple[str, ...],
+    rng: random.Random,
+    budget_s: float = 300,
+) -> int:
     """Play the human seat (as :func:`_play`) until ``until(view)`` holds for its view while
     it has a decision (or the match ended); returns the moves made."""
     made = 0
@@ -156,12 +218,14 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
         page.screenshot(path=str(out / "lobby-desktop.png"))
         files.append(out / "lobby-desktop.png")
         for name, (game, seats, options, moves, prefer) in BOARDS.items():
-            status, created = api.post("/v1/matches", {"game": game, "seats": seats, "options": options})
+            status, created = api.post(
+                "/v1/matches", {"game": game, "seats": seats, "options": options}
+            )
             assert status == 201, created
             match_id, token = created["match_id"], created["seats"][0]["token"]
             made = 0
             stages = list(STAGES.items())
-            if name in EXTRA_STAGES:          # e.g. a point being fought, before the end
+            if name in EXTRA_STAGES:  # e.g. a point being fought, before the end
                 stages.insert(2, (EXTRA_STAGES[name][0], EXTRA_STAGES[name][1]))
             for stage, upto in stages:
                 if callable(upto):
@@ -173,8 +237,15 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
                     page.goto(f"{base_url}/#/")
                     continue
                 target = moves if upto is None else 100_000 if upto < 0 else upto
-                made += _play(api, match_id, token, max(0, target - made), prefer, rng,
-                              budget_s=900 if upto == -1 else 300)
+                made += _play(
+                    api,
+                    match_id,
+                    token,
+                    max(0, target - made),
+                    prefer,
+                    rng,
+                    budget_s=900 if upto == -1 else 300,
+                )
                 page.goto(f"{base_url}/#/seat/{match_id}/0/{token}")
                 page.wait_for_url(f"**/#/m/{match_id}")
                 page.wait_for_function(SETTLED)
@@ -182,8 +253,9 @@ def take_screenshots(browser: Any, base_url: str, out: Path, seed: int = 11) -> 
                     page.wait_for_selector("#result .result")
                 files += _shoot(page, out, f"{name}-{stage}", also=name if stage == "mid" else None)
                 page.goto(f"{base_url}/#/")
-        status, created = api.post("/v1/matches", {"game": "ai-100-human",
-                                                   "seats": [{"kind": "bot", "bot": "greedy"}] * 2})
+        status, created = api.post(
+            "/v1/matches", {"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "greedy"}] * 2}
+        )
         match_id = created["match_id"]
         while (match := api.get(f"/v1/matches/{match_id}"))["status"] != "finished":
             api.get(f"/v1/matches/{match_id}/events?after={match['version']}&wait=10")
@@ -208,17 +280,24 @@ def main() -> None:
     from workers.embedded import EmbeddedRuntime
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots"))
+    parser.add_argument(
+        "--out", default=str(Path(__file__).resolve().parents[3] / "docs" / "screenshots")
+    )
     args = parser.parse_args()
-    service = build_service(Config(key_prefix=f"shots-{uuid.uuid4().hex[:8]}",
-                                   max_bot_matches_per_client=0))
+    service = build_service(
+        Config(key_prefix=f"shots-{uuid.uuid4().hex[:8]}", max_bot_matches_per_client=0)
+    )
     runtime = EmbeddedRuntime(service, interval_s=0.5, reconcile_s=1.0).start()
     server = make_server("127.0.0.1", 0, create_app(service, {"SSE_POLL_S": 0.5}), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-            for path in take_screenshots(browser, f"http://127.0.0.1:{server.server_port}", Path(args.out)):
+            browser = playwright.chromium.launch(
+                executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS
+            )
+            for path in take_screenshots(
+                browser, f"http://127.0.0.1:{server.server_port}", Path(args.out)
+            ):
                 print(path)
             browser.close()
     finally:

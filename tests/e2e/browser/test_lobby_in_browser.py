@@ -1,17 +1,20 @@
 """The lobby in a real Chromium: an open seat's copyable join link, joining it from another
 browser, the answer to a second join shown as the problem's detail, and the turn-timer
 countdown of a timed match."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from tests.e2e.browser.conftest import ConsoleGuard, TIMEOUT_MS
+from tests.e2e.browser.conftest import TIMEOUT_MS, ConsoleGuard
 
 
 @pytest.mark.e2e
-def test_an_open_seat_is_joined_by_its_link_and_a_second_join_shows_the_problem(page, browser, web_server):
+def test_an_open_seat_is_joined_by_its_link_and_a_second_join_shows_the_problem(
+    page, browser, web_server
+):
     page.goto(web_server + "/#/")
     page.select_option("#game", "ai-100-human")
     page.fill("#seat-count", "2")
@@ -25,7 +28,9 @@ def test_an_open_seat_is_joined_by_its_link_and_a_second_join_shows_the_problem(
     page.click("#open-match")
     page.wait_for_selector("#board .board")
     # a timed match counts down the seat's turn
-    page.wait_for_function("() => /\\d+ s left to act/.test(document.querySelector('#timer').textContent)")
+    page.wait_for_function(
+        "() => /\\d+ s left to act/.test(document.querySelector('#timer').textContent)"
+    )
 
     joiner = browser.new_context(viewport={"width": 390, "height": 844})
     joiner.set_default_timeout(TIMEOUT_MS)
@@ -45,7 +50,7 @@ def test_an_open_seat_is_joined_by_its_link_and_a_second_join_shows_the_problem(
     late.set_default_timeout(TIMEOUT_MS)
     third = late.new_page()
     late_guard = ConsoleGuard(third)
-    late_guard.allowed.add(("/join", 409))     # the answer the page shows as its detail
+    late_guard.allowed.add(("/join", 409))  # the answer the page shows as its detail
     third.goto(link)
     third.click("#join")
     third.wait_for_function("() => document.querySelector('.problem').textContent.length > 0")

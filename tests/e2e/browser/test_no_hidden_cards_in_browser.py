@@ -16,6 +16,7 @@ and events the page is compared with run up to the log's version then (comparing
 ahead of the board with the events up to the board's version only made a card revealed in
 the newer event look like a leak).
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,14 @@ import re
 
 import pytest
 
-from tests.e2e.browser.helpers import (Api, card_ids, ids_in_text, make_move, rendered_actions,
-                                       snapshot)
+from tests.e2e.browser.helpers import (
+    Api,
+    card_ids,
+    ids_in_text,
+    make_move,
+    rendered_actions,
+    snapshot,
+)
 
 GAMES = {
     "ai-100-human": ({"kind": "bot", "bot": "greedy"}, {}),
@@ -47,7 +54,9 @@ class EventsSeen:
 
     def upto(self, version: int) -> set[str]:
         while self.after < version:
-            page = self.api.get(f"/v1/matches/{self.match_id}/events?after={self.after}", self.token)
+            page = self.api.get(
+                f"/v1/matches/{self.match_id}/events?after={self.after}", self.token
+            )
             events = [e for e in page["events"] if e["version"] <= version]
             if not events:
                 break
@@ -61,8 +70,14 @@ def shown_upto(shot: dict) -> int:
     return max(shot["version"], shot["log_version"])
 
 
-def assert_hides(shot: dict, viewer_views: list[dict], others: list[dict], catalogue: set[str],
-                 who: str, seen_in_events: set[str]) -> None:
+def assert_hides(
+    shot: dict,
+    viewer_views: list[dict],
+    others: list[dict],
+    catalogue: set[str],
+    who: str,
+    seen_in_events: set[str],
+) -> None:
     """No card named only by ``others`` (and by none of ``viewer_views`` nor the viewer's
     events ``seen_in_events``) is in ``shot`` (a :func:`snapshot` of the page): not drawn,
     and not named in the page's words. Give the views at the board's version and at
@@ -70,10 +85,13 @@ def assert_hides(shot: dict, viewer_views: list[dict], others: list[dict], catal
     naming the versions and the cards."""
     seen = set().union(*(card_ids(v, catalogue) for v in viewer_views)) | seen_in_events
     hidden = set().union(*(card_ids(v, catalogue) for v in others)) - seen
-    version = f"{shot['version']}" + (f" (log to v{shot['log_version']})"
-                                       if shot["log_version"] > shot["version"] else "")
-    assert not shot["cards"] & hidden, f"{who} v{version} draws hidden cards {sorted(shot['cards'] & hidden)}"
-    wordy = {c for c in hidden if not c.isdigit()}    # "071" could be a count; ids like B022 not
+    version = f"{shot['version']}" + (
+        f" (log to v{shot['log_version']})" if shot["log_version"] > shot["version"] else ""
+    )
+    assert not shot["cards"] & hidden, (
+        f"{who} v{version} draws hidden cards {sorted(shot['cards'] & hidden)}"
+    )
+    wordy = {c for c in hidden if not c.isdigit()}  # "071" could be a count; ids like B022 not
     leaked = ids_in_text(shot["page"], wordy)
     assert not leaked, f"{who} v{version} names hidden cards {sorted(leaked)}"
 
@@ -84,8 +102,10 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
     api = Api(web_server)
     catalogue = api.catalogue(game)
     bot, options = GAMES[game]
-    status, created = api.post("/v1/matches", {"game": game, "options": options,
-                                               "seats": [{"kind": "human"}, {"kind": "human"}, bot]})
+    status, created = api.post(
+        "/v1/matches",
+        {"game": game, "options": options, "seats": [{"kind": "human"}, {"kind": "human"}, bot]},
+    )
     assert status == 201, created
     match_id = created["match_id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
@@ -103,18 +123,33 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
             page.wait_for_function(IDLE)
             shot = snapshot(page)
             version, upto = shot["version"], shown_upto(shot)
-            views = {s: [api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
-                         for v in sorted({version, upto})] for s in (0, 1)}
+            views = {
+                s: [
+                    api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
+                    for v in sorted({version, upto})
+                ]
+                for s in (0, 1)
+            }
             assert_hides(shot, views[0], views[1], catalogue, "seat 0", seat0_events.upto(upto))
             checked += 1
             watcher.wait_for_function(IDLE)
             watched = snapshot(watcher)
             spectated = api.get(f"/v1/matches/{match_id}")
             if watched["version"] == spectated["version"] and spectated["status"] == "running":
-                seat_views = [api.get(f"/v1/matches/{match_id}/state?version={spectated['version']}",
-                                      tokens[s])["view"] for s in (0, 1)]
-                assert_hides(watched, [spectated["view"]], seat_views, catalogue, "spectator",
-                             spectator_events.upto(spectated["version"]))
+                seat_views = [
+                    api.get(
+                        f"/v1/matches/{match_id}/state?version={spectated['version']}", tokens[s]
+                    )["view"]
+                    for s in (0, 1)
+                ]
+                assert_hides(
+                    watched,
+                    [spectated["view"]],
+                    seat_views,
+                    catalogue,
+                    "spectator",
+                    spectator_events.upto(spectated["version"]),
+                )
                 spectator_checks += 1
             if spectated["status"] == "finished":
                 break
@@ -123,9 +158,11 @@ def test_no_page_shows_another_seats_hidden_cards(page, browser, web_server, gam
                 api.post(f"/v1/matches/{match_id}/actions", rng.choice(legal), tokens[1])
             elif rendered_actions(page):
                 make_move(page, rng)
-            else:   # the bot's turn: wait for the page to show a newer version
-                page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
-                                       arg=version)
+            else:  # the bot's turn: wait for the page to show a newer version
+                page.wait_for_function(
+                    "(v) => Number(document.querySelector('#board').dataset.version) > v",
+                    arg=version,
+                )
     finally:
         watcher_context.close()
     assert checked >= 5 and spectator_checks >= 1
@@ -143,8 +180,13 @@ def _seat_0_of_a_new_aipokalypse_match(page, web_server):
     seat 0; ``(api, catalogue, match_id, tokens)``."""
     api = Api(web_server)
     catalogue = api.catalogue("aipokalypse")
-    status, created = api.post("/v1/matches", {"game": "aipokalypse", "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "tactician"}]})
+    status, created = api.post(
+        "/v1/matches",
+        {
+            "game": "aipokalypse",
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "tactician"}],
+        },
+    )
     assert status == 201, created
     match_id = created["match_id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
@@ -163,17 +205,25 @@ def test_the_check_catches_another_seats_card_named_on_the_page(page, web_server
 
     def check(shot: dict) -> None:
         version, upto = shot["version"], shown_upto(shot)
-        views = {s: [api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
-                     for v in sorted({version, upto})] for s in (0, 1)}
+        views = {
+            s: [
+                api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
+                for v in sorted({version, upto})
+            ]
+            for s in (0, 1)
+        }
         assert_hides(shot, views[0], views[1], catalogue, "seat 0", events.upto(upto))
 
     shot = snapshot(page)
-    check(shot)                                       # the page as drawn hides seat 1's hand
+    check(shot)  # the page as drawn hides seat 1's hand
     version = shot["version"]
     seats = api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[1])["view"]["seats"]
     hand = next(s for s in seats if s["seat"] == 1)["hand"]
-    secret = sorted(set(hand) - card_ids(events.upto(version), catalogue)
-                    - card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[0]), catalogue))
+    secret = sorted(
+        set(hand)
+        - card_ids(events.upto(version), catalogue)
+        - card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[0]), catalogue)
+    )
     assert secret, hand
     page.evaluate(INJECT_LOG, [version, f"v{version} · Table · card drawn: card {secret[0]}"])
     with pytest.raises(AssertionError, match=f"names hidden cards \\['{secret[0]}'\\]"):
@@ -210,8 +260,11 @@ class StreamWithoutViews:
         body = answer.text()
         if self.holding:
             body = "".join(self._without_views(body))
-        route.fulfill(status=answer.status, body=body,
-                      headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        route.fulfill(
+            status=answer.status,
+            body=body,
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"},
+        )
 
     @staticmethod
     def _without_views(text: str):
@@ -219,7 +272,7 @@ class StreamWithoutViews:
             lines = []
             for line in message.split("\n"):
                 if line.startswith("data: "):
-                    envelope = json.loads(line[len("data: "):])
+                    envelope = json.loads(line[len("data: ") :])
                     envelope.pop("seat_state", None)
                     line = "data: " + json.dumps(envelope, separators=(",", ":"))
                 lines.append(line)
@@ -231,8 +284,9 @@ class StreamWithoutViews:
     def release(self, head: int) -> None:
         """Let the board catch up with ``head`` (or newer)."""
         self.holding, self.resend = False, True
-        self.page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) >= v",
-                                    arg=head)
+        self.page.wait_for_function(
+            "(v) => Number(document.querySelector('#board').dataset.version) >= v", arg=head
+        )
 
 
 @pytest.mark.e2e
@@ -253,16 +307,26 @@ def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_se
         held.hold()
         head = version
         try:
-            secret = card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[1])["view"],
-                              catalogue) \
-                - card_ids(api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[0])["view"],
-                           catalogue) - events.upto(version)
+            secret = (
+                card_ids(
+                    api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[1])["view"],
+                    catalogue,
+                )
+                - card_ids(
+                    api.get(f"/v1/matches/{match_id}/state?version={version}", tokens[0])["view"],
+                    catalogue,
+                )
+                - events.upto(version)
+            )
             for seat in (1, 0, 1, 0):
                 legal = api.get(f"/v1/matches/{match_id}/legal-actions", tokens[seat])["actions"]
                 ready = [a for a in legal if a["type"] == "ready"]
                 if legal:
-                    api.post(f"/v1/matches/{match_id}/actions",
-                             rng.choice(ready if ready and rng.random() < 0.5 else legal), tokens[seat])
+                    api.post(
+                        f"/v1/matches/{match_id}/actions",
+                        rng.choice(ready if ready and rng.random() < 0.5 else legal),
+                        tokens[seat],
+                    )
             head = api.get(f"/v1/matches/{match_id}", tokens[0])["version"]
             page.wait_for_function(LOG_AT_LEAST, arg=head)
             shot = snapshot(page)
@@ -270,8 +334,13 @@ def test_a_log_ahead_of_the_board_is_compared_up_to_its_own_version(page, web_se
             named = ids_in_text(shot["page"], secret)
             if named:
                 upto = shown_upto(shot)
-                views = {s: [api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
-                             for v in (version, upto)] for s in (0, 1)}
+                views = {
+                    s: [
+                        api.get(f"/v1/matches/{match_id}/state?version={v}", tokens[s])["view"]
+                        for v in (version, upto)
+                    ]
+                    for s in (0, 1)
+                }
                 assert_hides(shot, views[0], views[1], catalogue, "seat 0", events.upto(upto))
                 return
         finally:

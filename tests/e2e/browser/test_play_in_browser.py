@@ -7,6 +7,7 @@ after each move checks the board against the API's view at the version the board
 At the end the result screen shows the scores, winners and revealed seed, and Verify
 verifies the match. Console errors fail the test.
 """
+
 from __future__ import annotations
 
 import random
@@ -51,7 +52,9 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
     api = Api(web_server)
     catalogue = api.catalogue(game)
     match_id = create_in_lobby(page, web_server, game)
-    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('arena.seats'))['{match_id}'].token")
+    token = page.evaluate(
+        f"() => JSON.parse(localStorage.getItem('arena.seats'))['{match_id}'].token"
+    )
     rng = random.Random(f"browser-{game}")
     moves = checks = board_clicks = 0
     while True:
@@ -71,8 +74,11 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
     assert final["status"] == "finished"
     result = page.inner_text("#result")
     scores = final["result"]["scores"]
-    if final["result"].get("outcome") in ("won", "lost") and len(set(scores)) == 1 \
-            and "breakdown" not in final["result"]:
+    if (
+        final["result"].get("outcome") in ("won", "lost")
+        and len(set(scores)) == 1
+        and "breakdown" not in final["result"]
+    ):
         # a co-operative ending (won or lost together): said in words, no table of equal scores
         assert re.search(r"(The players (won|lost)|The A.I.Toma won)[: ]", result), result
         assert "\t" not in result, result
@@ -87,6 +93,8 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
     assert final["seed"] in page.inner_text("#result .seed")
     page.click("#verify")
     page.wait_for_selector("#verify-result .verify")
-    assert page.locator("#verify-result .verify.ok").count(), page.inner_text("#result") + page.inner_text("#problem")
+    assert page.locator("#verify-result .verify.ok").count(), page.inner_text(
+        "#result"
+    ) + page.inner_text("#problem")
     assert "Verified" in page.inner_text("#verify-result")
     page.console_guard.check()

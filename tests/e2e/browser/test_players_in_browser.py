@@ -2,6 +2,7 @@
 browser), creates a rated Duel against a bot, the match is played with the player key,
 the rating moves, the leaderboard lists the player linked to a profile page with the match
 history and a rating curve."""
+
 from __future__ import annotations
 
 import json
@@ -32,22 +33,24 @@ def test_a_player_plays_a_rated_match_and_sees_the_rating_and_the_leaderboard(pa
     page.wait_for_selector("#open-match")
     match_id = page.get_attribute("#open-match", "href").rsplit("/", 1)[-1]
 
-    http = Http(web_server)                    # the player key acts for the player's seat
+    http = Http(web_server)  # the player key acts for the player's seat
     status, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions?wait=20", kept["key"])
     assert status == 200 and legal["actions"], legal
-    status, _, moved = http.post(f"/v1/matches/{match_id}/actions", legal["actions"][0], kept["key"])
+    status, _, moved = http.post(
+        f"/v1/matches/{match_id}/actions", legal["actions"][0], kept["key"]
+    )
     assert status == 200, moved
 
     link = f"#leaderboard a[href='#/player/{kept['player_id']}']"
     page.goto(web_server + "/#/leaderboard/duel/2p")
-    for _ in range(120):                        # the end-of-match job runs on the worker thread
+    for _ in range(120):  # the end-of-match job runs on the worker thread
         page.wait_for_selector("#leaderboard, #leaderboard-empty")
         if page.locator(link).count():
             break
         page.wait_for_timeout(500)
         page.reload()
     assert page.inner_text(link) == name
-    assert page.locator("#leaderboard tr.bot").count() >= 1          # the bot level is rated too
+    assert page.locator("#leaderboard tr.bot").count() >= 1  # the bot level is rated too
     page.click(link)
     page.wait_for_selector("#player-ratings .rating svg.rating-curve circle")
     assert page.locator("#player-ratings .rating svg.rating-curve circle").count() == 1

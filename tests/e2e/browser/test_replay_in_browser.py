@@ -2,6 +2,7 @@
 arrow keys, the board checked at several versions against ``GET …/state?version=`` (the
 spectator's and a seat's view), the events of each step and the verification shown; and an
 uploaded export file replayed and verified."""
+
 from __future__ import annotations
 
 import json
@@ -37,14 +38,21 @@ def finished_match(api: Api, game: str) -> dict:
 
 def show_version(page, version: int) -> None:
     """Move the slider to ``version`` (as a user dragging it) and wait for the board."""
-    page.eval_on_selector("#version-slider", """(el, v) => { el.value = String(v);
-        el.dispatchEvent(new Event('input', {bubbles: true})); }""", version)
+    page.eval_on_selector(
+        "#version-slider",
+        """(el, v) => { el.value = String(v);
+        el.dispatchEvent(new Event('input', {bubbles: true})); }""",
+        version,
+    )
     wait_for_version(page, version)
 
 
 def wait_for_version(page, version: int) -> None:
-    page.wait_for_function("""(v) => { const b = document.querySelector('#board');
-        return b && b.dataset.busy === 'false' && Number(b.dataset.version) === v; }""", arg=version)
+    page.wait_for_function(
+        """(v) => { const b = document.querySelector('#board');
+        return b && b.dataset.busy === 'false' && Number(b.dataset.version) === v; }""",
+        arg=version,
+    )
 
 
 @pytest.mark.e2e
@@ -90,7 +98,9 @@ def test_an_uploaded_export_file_is_replayed_and_verified(page, web_server, tmp_
     page.set_input_files("#log-file", str(path))
     page.wait_for_selector("#verify-result .verify.ok")
     wait_for_version(page, match["version"])
-    check_board(page, api, "aipokalypse", match["match_id"], None, None, api.catalogue("aipokalypse"))
+    check_board(
+        page, api, "aipokalypse", match["match_id"], None, None, api.catalogue("aipokalypse")
+    )
     # a tampered file is not verified, and says why
     log = json.loads(text)
     log["events"][3]["data"]["tampered"] = True

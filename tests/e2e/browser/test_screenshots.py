@@ -2,6 +2,7 @@
 board at desktop and
 phone width (into a temporary folder; with ``ARENA_UPDATE_SCREENSHOTS=1`` into
 ``docs/screenshots/``, the committed copies)."""
+
 from __future__ import annotations
 
 import os
@@ -29,10 +30,10 @@ def test_every_board_is_screenshot_at_desktop_and_phone_width(browser, web_serve
     names = {p.name for p in files}
     for board in list(BOARDS) + ["replay"]:
         assert {f"{board}-desktop.png", f"{board}-phone.png"} <= names
-    for board in BOARDS:             # a decision, a mid-game and an end of every game and mode
+    for board in BOARDS:  # a decision, a mid-game and an end of every game and mode
         for stage in STAGES:
             assert {f"{board}-{stage}-desktop.png", f"{board}-{stage}-phone.png"} <= names
-    for board, (stage, _) in EXTRA_STAGES.items():    # A.I.Pokalypse: a point being fought
+    for board, (stage, _) in EXTRA_STAGES.items():  # A.I.Pokalypse: a point being fought
         assert {f"{board}-{stage}-desktop.png", f"{board}-{stage}-phone.png"} <= names
     for path in files:
         width, height = png_size(path)

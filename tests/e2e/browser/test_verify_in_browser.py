@@ -2,6 +2,7 @@
 nothing the server says about that check (issue 20 item 1): a tampered export fails in the
 page even when the server's replay answer is forged to say "valid", and a genuine one is
 verified while it is forged to say "not valid"."""
+
 from __future__ import annotations
 
 import json
@@ -20,10 +21,21 @@ def _tampered(text: str) -> str:
 
 def _lying_server(valid: bool):
     """A handler of POST /v1/replays that answers ``valid`` for every log."""
+
     def handle(route) -> None:
-        route.fulfill(status=200, content_type="application/json",
-                      body=json.dumps({"valid": valid, "version": 1, "result": None,
-                                       "errors": [] if valid else ["the server says no"]}))
+        route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps(
+                {
+                    "valid": valid,
+                    "version": 1,
+                    "result": None,
+                    "errors": [] if valid else ["the server says no"],
+                }
+            ),
+        )
+
     return handle
 
 
@@ -47,9 +59,12 @@ def test_the_verify_button_checks_in_the_browser_and_a_tampered_export_fails(pag
 
     # the export is tampered with on its way and the server claims it is valid
     page.route("**/v1/replays", _lying_server(True))
-    page.route(f"**/v1/matches/{match_id}/export",
-               lambda route: route.fulfill(status=200, content_type="application/json",
-                                           body=_tampered(text)))
+    page.route(
+        f"**/v1/matches/{match_id}/export",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=_tampered(text)
+        ),
+    )
     page.goto(f"{web_server}/#/")
     page.goto(f"{web_server}/#/watch/{match_id}")
     page.click("#verify")

@@ -10,12 +10,14 @@
 
 No test waits for a time: each waits for a condition of the page (generous timeouts).
 """
+
 from __future__ import annotations
 
 import random
-from datetime import datetime
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
 
 import pytest
 import requests
@@ -36,7 +38,8 @@ def _v1_requests(page: Any, base: str) -> list[str]:
 
     def count(request: Any) -> None:
         if request.url.startswith(base + "/v1"):
-            seen.append(f"{request.method} {request.url[len(base):]}")
+            seen.append(f"{request.method} {request.url[len(base) :]}")
+
     page.on("request", count)
     return seen
 
@@ -57,8 +60,10 @@ def test_a_whole_match_costs_at_most_one_and_a_half_requests_per_move(page, web_
     page.wait_for_selector("#result .seed")
     posts = [r for r in seen if r.startswith("POST ") and r.endswith("/actions")]
     ratio = len(seen) / moves
-    print(f"\n{len(seen)} requests to /v1 for {moves} moves ({len(posts)} POSTs): {ratio:.2f} per move;"
-          f" besides the POSTs: {[r for r in seen if r not in posts]}")
+    print(
+        f"\n{len(seen)} requests to /v1 for {moves} moves ({len(posts)} POSTs): {ratio:.2f} per move;"
+        f" besides the POSTs: {[r for r in seen if r not in posts]}"
+    )
     assert moves > 10
     assert ratio <= 1.5, (ratio, seen)
     final = Api(web_server).get(f"/v1/matches/{match_id}")
@@ -70,9 +75,16 @@ def test_a_whole_match_costs_at_most_one_and_a_half_requests_per_move(page, web_
 def limited_server(embedded_service) -> Iterator[str]:
     """The API and web client over the session's embedded service, limited to 30 requests
     a minute per client (its own in-memory counters); yields the base URL."""
-    app = create_app(embedded_service, {
-        "SSE_POLL_S": 0.5, "ARENA_RATE_LIMITS_ENABLED": "1", "ARENA_RATE_LIMITS": "30/minute",
-        "ARENA_CREATE_RATE_LIMITS": "30/minute", "ARENA_RATE_LIMIT_STORAGE": "memory://"})
+    app = create_app(
+        embedded_service,
+        {
+            "SSE_POLL_S": 0.5,
+            "ARENA_RATE_LIMITS_ENABLED": "1",
+            "ARENA_RATE_LIMITS": "30/minute",
+            "ARENA_CREATE_RATE_LIMITS": "30/minute",
+            "ARENA_RATE_LIMIT_STORAGE": "memory://",
+        },
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="limited-web-server", daemon=True)
     thread.start()
@@ -87,8 +99,11 @@ def _spend_budget(base: str, match_id: str, token: str) -> None:
     """Spend the seat's budget (its requests are its token's client) until a 429."""
     with requests.Session() as session:
         for _ in range(100):
-            answer = session.get(f"{base}/v1/matches/{match_id}/legal-actions",
-                                 headers={"Authorization": f"Bearer {token}"}, timeout=60)
+            answer = session.get(
+                f"{base}/v1/matches/{match_id}/legal-actions",
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=60,
+            )
             if answer.status_code == 429:
                 assert int(answer.headers["Retry-After"]) >= 1
                 return
@@ -108,20 +123,27 @@ def _seat_page(page: Any, base: str, match_id: str, token: str, seat: int = 0) -
 
 @pytest.mark.e2e
 def test_a_page_over_a_30_per_minute_limit_waits_and_recovers_without_a_reload(
-        page, web_server, limited_server):
-    api = Api(web_server)             # the test's own reads: unlimited, same matches
-    status, created = api.post("/v1/matches", {
-        "game": "ai-100-human", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]})
+    page, web_server, limited_server
+):
+    api = Api(web_server)  # the test's own reads: unlimited, same matches
+    status, created = api.post(
+        "/v1/matches",
+        {"game": "ai-100-human", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]},
+    )
     assert status == 201, created
     match_id, token = created["match_id"], created["seats"][0]["token"]
     limited: list[tuple[str, int]] = []
     page.on("response", lambda r: r.status == 429 and limited.append((r.request.method, r.url)))
     # the browser logs each 429 the page then waits out (its move, its reads, its stream)
-    page.console_guard.allowed |= {("/actions", 429), ("/legal-actions", 429),
-                                   (f"/v1/matches/{match_id}", 429), ("views=true", 429)}
+    page.console_guard.allowed |= {
+        ("/actions", 429),
+        ("/legal-actions", 429),
+        (f"/v1/matches/{match_id}", 429),
+        ("views=true", 429),
+    }
     _seat_page(page, limited_server, match_id, token)
     rng = random.Random("limited")
-    page.evaluate("() => { window.notReloaded = true; }")    # gone if the page reloads
+    page.evaluate("() => { window.notReloaded = true; }")  # gone if the page reloads
     # spend the budget, then click: the move's POST is answered 429 (if the window turned
     # over in between and the move went through, spend again and click again)
     for _ in range(20):
@@ -143,10 +165,12 @@ def test_a_page_over_a_30_per_minute_limit_waits_and_recovers_without_a_reload(
     # by itself: the move is sent again after Retry-After, the note goes, the board moves
     # on and offers buttons again
     page.wait_for_function(NOTE_GONE, timeout=RECOVERY_MS)
-    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.version) > {before}",
-                           timeout=RECOVERY_MS)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#board').dataset.version) > {before}",
+        timeout=RECOVERY_MS,
+    )
     settle(page)
-    assert "rate_limited" not in page.inner_text("#problem")      # no error: it was waited out
+    assert "rate_limited" not in page.inner_text("#problem")  # no error: it was waited out
     # and it plays on (more moves, still the same page: no reload)
     for _ in range(3):
         if page.get_attribute("#board", "data-status") == "finished":
@@ -163,8 +187,10 @@ def test_a_page_over_a_30_per_minute_limit_waits_and_recovers_without_a_reload(
 @pytest.mark.e2e
 def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_server):
     api = Api(web_server)
-    status, created = api.post("/v1/matches", {
-        "game": "ai-100-human", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]})
+    status, created = api.post(
+        "/v1/matches",
+        {"game": "ai-100-human", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]},
+    )
     assert status == 201, created
     match_id, token = created["match_id"], created["seats"][0]["token"]
     answered: list[int] = []
@@ -172,13 +198,16 @@ def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_
     def busy_once(route: Any) -> None:
         if not answered:
             answered.append(503)
-            route.fulfill(status=503, headers={"Retry-After": "2",
-                                               "Content-Type": "application/problem+json"},
-                          body='{"type":"about:blank","title":"Busy","status":503,"code":"busy",'
-                               '"detail":"The match is busy; try again."}')
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "2", "Content-Type": "application/problem+json"},
+                body='{"type":"about:blank","title":"Busy","status":503,"code":"busy",'
+                '"detail":"The match is busy; try again."}',
+            )
         else:
             answered.append(0)
             route.continue_()
+
     page.console_guard.allowed |= {("/actions", 503)}
     _seat_page(page, web_server, match_id, token)
     settle(page)
@@ -187,7 +216,9 @@ def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_
     page.locator(".actions button.action").first.click()
     page.wait_for_function(RETRY_NOTE)
     page.wait_for_function(NOTE_GONE, timeout=RECOVERY_MS)
-    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.version) > {before}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#board').dataset.version) > {before}"
+    )
     settle(page)
     assert answered[:2] == [503, 0]
     assert page.inner_text("#problem") == ""
@@ -206,9 +237,14 @@ def test_the_turn_timer_follows_the_deadlines_without_reading_the_match(page, we
     version where the page and the API agree, the page's deadline is the API's (within
     the few milliseconds between an append and its deadline's start)."""
     api = Api(web_server)
-    status, created = api.post("/v1/matches", {
-        "game": "ai-100-human", "turn_timeout_s": 600,
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]})
+    status, created = api.post(
+        "/v1/matches",
+        {
+            "game": "ai-100-human",
+            "turn_timeout_s": 600,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+        },
+    )
     assert status == 201, created
     match_id, token = created["match_id"], created["seats"][0]["token"]
     seen = _v1_requests(page, web_server)
@@ -224,7 +260,11 @@ def test_the_turn_timer_follows_the_deadlines_without_reading_the_match(page, we
         if match["version"] == shown["version"] and "deadline" in match:
             assert shown["deadline"] is not None, match
             exact = datetime.fromisoformat(match["deadline"]).timestamp() * 1000
-            assert abs(shown["deadline"] - exact) < 2000, (shown, match["deadline"], match["deadlines"])
+            assert abs(shown["deadline"] - exact) < 2000, (
+                shown,
+                match["deadline"],
+                match["deadlines"],
+            )
             compared += 1
         if make_move(page, rng, prefer_board=False) is not None:
             moves += 1

@@ -1,6 +1,7 @@
 """Smoke run of ``benchmarks/bench_rollouts.py`` (tiny sizes) and of its ``--reference``
 mode: the same expert rollouts played with the compiled scorer and with the reference
 scorer reach exactly the same values (``checksum``), since scoring is exact."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,27 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _run(*args: str) -> dict:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_rollouts.py"),
-                           "--rollouts", "8", "--matches", "2", "--points", "2",
-                           "--ai-sides", "AI-10,AI-3", "--min-seconds", "0", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_rollouts.py"),
+            "--rollouts",
+            "8",
+            "--matches",
+            "2",
+            "--points",
+            "2",
+            "--ai-sides",
+            "AI-10,AI-3",
+            "--min-seconds",
+            "0",
+            *args,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1, proc.stdout
@@ -25,7 +43,10 @@ def _run(*args: str) -> dict:
 def test_bench_rollouts_reports_ms_per_rollout_and_the_reference_scorer_agrees():
     fast, reference = _run(), _run("--reference")
     assert (fast["benchmark"], fast["unit"], fast["target"]) == (
-        "bench_rollouts", "ms", {"op": "<=", "value": 3.5})
+        "bench_rollouts",
+        "ms",
+        {"op": "<=", "value": 3.5},
+    )
     assert fast["metric"] == "cpu_ms_per_rollout"
     assert abs(fast["value"] - fast["cpu_ms_per_rollout"]) < 1e-3
     assert fast["value"] > 0 and fast["wall_ms_per_rollout"] > 0
@@ -40,6 +61,7 @@ def test_a_pass_clears_the_expert_caches_but_keeps_the_card_catalogue():
     process loads once: reloading it every pass was counted as rollout time."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_rollouts
+
     from domain.games.ai_100_human import expert
     from domain.games.ai_100_human.cards import catalogue
 

@@ -1,13 +1,14 @@
 """Bots: ``random`` and ``greedy`` pick legal commands from what their seat sees; greedy
 maximises immediate VP (placement, copy, exchange) and drafts high-potential cards."""
+
 from __future__ import annotations
 
 import random
 import time
 from statistics import mean
 
-from .test_flow_support import E, given, play_match, state_of
 from .test_flow_black import place_all, scenario_order
+from .test_flow_support import E, given, play_match, state_of
 
 HANDS = {0: ["031", "033"], 1: ["035", "037"], 2: ["039", "041"]}
 GREEDY = E.bots["greedy"]
@@ -17,18 +18,24 @@ def test_bots_only_return_legal_actions_all_match_long():
     for seats, seed in ((3, 1), (6, 2)):
         state, events = play_match(seats, seed, bots=["greedy", "random"] * 3)
         assert E.result(state) is not None
-    state = state_of(given(step="place", hands=HANDS,
-                           reserves={0: ["115", "117", "118"], 1: ["001"], 2: ["003"]}))
+    state = state_of(
+        given(
+            step="place", hands=HANDS, reserves={0: ["115", "117", "118"], 1: ["001"], 2: ["003"]}
+        )
+    )
     for bot in E.bots.values():
         for _ in range(10):
             assert bot.choose(state, 0, random.Random(_)) in E.legal_actions(state, 0)
 
 
 def test_greedy_places_the_card_with_the_most_immediate_vp():
-    state = state_of(given(step="place", hands=HANDS,
-                           reserves={0: ["115", "117", "118"], 1: ["001"], 2: ["003"]}))
+    state = state_of(
+        given(
+            step="place", hands=HANDS, reserves={0: ["115", "117", "118"], 1: ["001"], 2: ["003"]}
+        )
+    )
     choice = GREEDY.choose(state, 0, random.Random(0))
-    assert choice["type"] == "place" and choice["card"] == "118"        # 3 VP > 2 VP > -2 VP
+    assert choice["type"] == "place" and choice["card"] == "118"  # 3 VP > 2 VP > -2 VP
 
 
 def test_greedy_drafts_the_card_with_the_best_potential():
@@ -38,15 +45,17 @@ def test_greedy_drafts_the_card_with_the_best_potential():
 
 def test_greedy_copies_the_target_worth_most():
     state = scenario_order()
-    state.seats[2].tableau[(2, 2)] = "052"     # a second yellow target next door (0 VP here)
-    state, _ = place_all(state, {0: ("057", (0, 1)), 1: ("107", (1, 1)), 2: ("105", (0, 2)),
-                                 3: ("103", (1, 1))})
+    state.seats[2].tableau[(2, 2)] = "052"  # a second yellow target next door (0 VP here)
+    state, _ = place_all(
+        state, {0: ("057", (0, 1)), 1: ("107", (1, 1)), 2: ("105", (0, 2)), 3: ("103", (1, 1))}
+    )
     assert sorted(a["card"] for a in E.legal_actions(state, 3)) == ["052", "057"]
     assert GREEDY.choose(state, 3, random.Random(0)) == {"type": "copy", "card": "057"}
 
 
 def test_greedy_chooses_the_best_reserve_exchange():
     from .test_flow_black import scenario_115
+
     state = scenario_115()
     state, _ = place_all(state, {0: ("115", (0, 2)), 1: ("060", (1, 1)), 2: ("062", (1, 1))})
     choice = GREEDY.choose(state, 0, random.Random(0))
@@ -57,12 +66,15 @@ def test_greedy_chooses_the_best_reserve_exchange():
 def test_greedy_does_not_peek_at_hidden_information():
     # Play to a mid-match draft step, then perturb everything seat 0 cannot see.
     from domain.engine import Setup, fold
+
     rng = random.Random(4)
     events = E.new_match(Setup(4, {"objectives": "random"}), rng)
     state = fold(E, events)
     while not (state.step == "draft" and state.turn == 3 and 0 in E.pending(state)):
         seat = min(E.pending(state))
-        state = fold(E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state)
+        state = fold(
+            E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state
+        )
     before = GREEDY.choose(state, 0, random.Random(1))
     twisted = E.load_state(E.dump_state(state))
     twisted.deck.reverse()
@@ -91,8 +103,19 @@ def test_a_four_seat_greedy_match_is_fast():
 
 
 def test_greedy_keeps_the_reserve_cards_it_can_score_best_around_its_ai_card():
-    state = state_of(given(phase=2, turn=0, step="setup",
-                           dealt={0: ["115", "118", "117", "116"], 1: ["052", "054", "056", "058"],
-                                  2: ["060", "062", "064", "066"]}))
-    assert GREEDY.choose(state, 0, random.Random(0)) == {"type": "keep_reserve",
-                                                         "cards": ["117", "118"]}
+    state = state_of(
+        given(
+            phase=2,
+            turn=0,
+            step="setup",
+            dealt={
+                0: ["115", "118", "117", "116"],
+                1: ["052", "054", "056", "058"],
+                2: ["060", "062", "064", "066"],
+            },
+        )
+    )
+    assert GREEDY.choose(state, 0, random.Random(0)) == {
+        "type": "keep_reserve",
+        "cards": ["117", "118"],
+    }

@@ -1,5 +1,6 @@
 """Card catalogue: composition (rulebook "Contents"), the lead's black-card ruling, the
 cards fixed by the rulebook examples, and the load-time schema check."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,13 @@ from collections import Counter
 import pytest
 
 from domain.games.ai_100_human.cards import (
-    COLORS, DATA_DIR, CardDataError, Corner, catalogue, load_catalogue)
+    COLORS,
+    DATA_DIR,
+    CardDataError,
+    Corner,
+    catalogue,
+    load_catalogue,
+)
 
 
 def test_catalogue_holds_120_development_cards_12_ai_sides_and_16_objectives():
@@ -44,9 +51,16 @@ def test_black_cards_are_099_to_118_ten_per_phase_two_per_number():
     assert cat.cards["117"].phase == 1 and cat.cards["118"].phase == 1
 
 
-@pytest.mark.parametrize("cid,color,phase", [("073", "red", 1), ("082", "yellow", 1),
-                                             ("103", "black", 1), ("069", "green", 2),
-                                             ("087", "green", 2)])
+@pytest.mark.parametrize(
+    "cid,color,phase",
+    [
+        ("073", "red", 1),
+        ("082", "yellow", 1),
+        ("103", "black", 1),
+        ("069", "green", 2),
+        ("087", "green", 2),
+    ],
+)
 def test_cards_fixed_by_the_rulebook_examples(cid, color, phase):
     card = catalogue().cards[cid]
     assert (card.color, card.phase) == (color, phase)
@@ -68,15 +82,34 @@ def test_ai_cards_are_six_double_sided_cards_one_per_colour():
     for a, b in cat.ai_cards:
         assert cat.cards[a].kind == cat.cards[b].kind == "ai"
         assert cat.cards[a].phase is None
-        assert (cat.cards[a].color, cat.cards[a].number) == (cat.cards[b].color, cat.cards[b].number)
+        assert (cat.cards[a].color, cat.cards[a].number) == (
+            cat.cards[b].color,
+            cat.cards[b].number,
+        )
 
 
 def test_objectives_per_phase_and_starters():
     cat = catalogue()
-    assert cat.objectives_for(1) == ["Omega-1", "Omega-2", "Omega-3", "Omega-7", "Omega-8",
-                                     "Omega-9", "Omega-10", "Omega-11"]
-    assert cat.objectives_for(2) == ["Omega-4", "Omega-5", "Omega-6", "Omega-12", "Omega-13",
-                                     "Omega-14", "Omega-15", "Omega-16"]
+    assert cat.objectives_for(1) == [
+        "Omega-1",
+        "Omega-2",
+        "Omega-3",
+        "Omega-7",
+        "Omega-8",
+        "Omega-9",
+        "Omega-10",
+        "Omega-11",
+    ]
+    assert cat.objectives_for(2) == [
+        "Omega-4",
+        "Omega-5",
+        "Omega-6",
+        "Omega-12",
+        "Omega-13",
+        "Omega-14",
+        "Omega-15",
+        "Omega-16",
+    ]
     assert sorted(o.id for o in cat.objectives.values() if o.starter) == ["Omega-3", "Omega-4"]
 
 
@@ -88,15 +121,27 @@ def test_texts_state_the_resolved_placement_requirement():
     assert cards["048"].text.startswith("In your tableau,")
     assert cards["054"].text.startswith("In this row,")
     assert cards["108"].text.startswith("In an adjacent player's tableau,")
-    prefixes = ("In your tableau,", "In each row,", "In each column,", "In this row,",
-                "In this column,", "Adjacent to the played card,")
+    prefixes = (
+        "In your tableau,",
+        "In each row,",
+        "In each column,",
+        "In this row,",
+        "In this column,",
+        "Adjacent to the played card,",
+    )
     assert all(cards[f"{i:03d}"].text.startswith(prefixes) for i in range(1, 99))
 
 
 def test_effect_kinds_follow_the_card_families():
     cards = catalogue().cards
-    assert [cards[f"{i:03d}"].effect["color"] for i in range(99, 105)] == \
-        ["blue", "blue", "green", "green", "yellow", "yellow"]
+    assert [cards[f"{i:03d}"].effect["color"] for i in range(99, 105)] == [
+        "blue",
+        "blue",
+        "green",
+        "green",
+        "yellow",
+        "yellow",
+    ]
     assert cards["105"].effect["kind"] == cards["106"].effect["kind"] == "copy_points"
     assert {cards[f"{i:03d}"].effect["kind"] for i in range(107, 115)} == {"neighbour"}
     assert {cards[f"{i:03d}"].effect["kind"] for i in range(78, 95)} == {"connection"}
@@ -113,6 +158,7 @@ def test_card_data_is_read_only():
 
 # ---- schema check on broken copies of the data files
 
+
 @pytest.fixture
 def data(tmp_path):
     for name in ("development.json", "ai_cards.json", "objectives.json"):
@@ -124,6 +170,7 @@ def data(tmp_path):
         change(doc)
         path.write_text(json.dumps(doc))
         return tmp_path
+
     return edit
 
 
@@ -136,36 +183,77 @@ def test_unbroken_copy_loads(data):
     assert len(cat.cards) == 132
 
 
-@pytest.mark.parametrize("name,change,expected", [
-    ("development.json", lambda d: _card(d, "042").update(color="pink"),
-     r"card 042: field 'color': 'pink'"),
-    ("development.json", lambda d: _card(d, "010")["corners"]["tr"].update(number=7),
-     r"card 010: field 'corners.tr.number'"),
-    ("development.json", lambda d: _card(d, "005")["effect"].update(kind="teleport"),
-     r"card 005: field 'effect.kind'"),
-    ("development.json", lambda d: _card(d, "060")["effect"].update(scope="everywhere"),
-     r"card 060: field 'effect.scope'"),
-    ("development.json", lambda d: _card(d, "078")["effect"].update(condition={"sum": 5, "same": "color"}),
-     r"card 078: field 'effect.condition'"),
-    ("development.json", lambda d: _card(d, "031")["effect"]["condition"]["slots"]["values"].append(["red"]),
-     r"card 031: field 'effect.condition.slots.values'"),
-    ("development.json", lambda d: _card(d, "033").pop("text"),
-     r"card 033: field '<card>': missing \['text'\]"),
-    ("development.json", lambda d: _card(d, "120").update(phase=3),
-     r"card 120: field 'phase'"),
-    ("development.json", lambda d: _card(d, "001").update(number=5),
-     r"phase 1 deck: field 'color'/'number'"),
-    ("development.json", lambda d: _card(d, "119").update(color="black"),
-     r"phase 1 deck|card 119: field 'color'"),
-    ("ai_cards.json", lambda d: _card(d, "AI-3").update(number=0),
-     r"card AI-3: field 'number'"),
-    ("ai_cards.json", lambda d: _card(d, "AI-4").update(color="red"),
-     r"card AI-4: field 'color'"),
-    ("objectives.json", lambda d: d["objectives"][4].update(starter="yes"),
-     r"objective Omega-8: field 'starter'"),
-    ("objectives.json", lambda d: d["objectives"][8]["effect"]["condition"].update(count=9),
-     r"objective Omega-4: field 'effect.condition.count'"),
-])
+@pytest.mark.parametrize(
+    "name,change,expected",
+    [
+        (
+            "development.json",
+            lambda d: _card(d, "042").update(color="pink"),
+            r"card 042: field 'color': 'pink'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "010")["corners"]["tr"].update(number=7),
+            r"card 010: field 'corners.tr.number'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "005")["effect"].update(kind="teleport"),
+            r"card 005: field 'effect.kind'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "060")["effect"].update(scope="everywhere"),
+            r"card 060: field 'effect.scope'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "078")["effect"].update(condition={"sum": 5, "same": "color"}),
+            r"card 078: field 'effect.condition'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "031")["effect"]["condition"]["slots"]["values"].append(["red"]),
+            r"card 031: field 'effect.condition.slots.values'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "033").pop("text"),
+            r"card 033: field '<card>': missing \['text'\]",
+        ),
+        ("development.json", lambda d: _card(d, "120").update(phase=3), r"card 120: field 'phase'"),
+        (
+            "development.json",
+            lambda d: _card(d, "001").update(number=5),
+            r"phase 1 deck: field 'color'/'number'",
+        ),
+        (
+            "development.json",
+            lambda d: _card(d, "119").update(color="black"),
+            r"phase 1 deck|card 119: field 'color'",
+        ),
+        (
+            "ai_cards.json",
+            lambda d: _card(d, "AI-3").update(number=0),
+            r"card AI-3: field 'number'",
+        ),
+        (
+            "ai_cards.json",
+            lambda d: _card(d, "AI-4").update(color="red"),
+            r"card AI-4: field 'color'",
+        ),
+        (
+            "objectives.json",
+            lambda d: d["objectives"][4].update(starter="yes"),
+            r"objective Omega-8: field 'starter'",
+        ),
+        (
+            "objectives.json",
+            lambda d: d["objectives"][8]["effect"]["condition"].update(count=9),
+            r"objective Omega-4: field 'effect.condition.count'",
+        ),
+    ],
+)
 def test_schema_check_names_the_card_and_field(data, name, change, expected):
     with pytest.raises(CardDataError, match=expected):
         load_catalogue(data(name, change))
@@ -182,9 +270,16 @@ def test_unreadable_file_is_a_card_data_error(tmp_path):
 def test_consecutive_condition_takes_numbers_only():
     # AI-11's "ascending numbers" is the only run; a run of colours has no order
     import pytest
+
     from domain.games.ai_100_human.cards import CardDataError, check_effect
-    run = {"kind": "set", "scope": "each_column", "size": 3,
-           "condition": {"consecutive": "number"}, "vp": 3}
+
+    run = {
+        "kind": "set",
+        "scope": "each_column",
+        "size": 3,
+        "condition": {"consecutive": "number"},
+        "vp": 3,
+    }
     check_effect("test", run)
     bad = {**run, "condition": {"consecutive": "color"}}
     with pytest.raises(CardDataError, match="consecutive"):

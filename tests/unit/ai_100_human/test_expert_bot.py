@@ -1,6 +1,7 @@
 """The ``expert`` bot (issue 3): legal in every decision kind, blind to hidden cards,
 deterministic given its RNG, bounded by its rollout budget. Strength is measured by
 ``benchmarks/ai_100_human_tournament.py`` (too noisy for a small unit-test sample)."""
+
 from __future__ import annotations
 
 import random
@@ -49,62 +50,109 @@ def test_expert_returns_a_legal_action_along_whole_matches(seats, seed):
     assert {"choose_ai_side", "keep_reserve", "draft", "place"} <= kinds
 
 
-HANDS = {0: ["031", "033", "035", "037"], 1: ["039", "041", "043", "045"],
-         2: ["047", "049", "050", "051"]}
+HANDS = {
+    0: ["031", "033", "035", "037"],
+    1: ["039", "041", "043", "045"],
+    2: ["047", "049", "050", "051"],
+}
 
 
 def _place_all(state, placements):
-    return run(state, [(s, {"type": "place", "card": c, "cell": list(p)})
-                       for s, (c, p) in placements.items()])
+    return run(
+        state,
+        [(s, {"type": "place", "card": c, "cell": list(p)}) for s, (c, p) in placements.items()],
+    )
 
 
 def _copy_state():
-    state = state_of(given(seats=3, step="place", hands=HANDS,
-                           tableaux={1: {(1, 1): "052", (0, 2): "057"}, 2: {(1, 3): "048"}},
-                           reserves={0: ["103"], 1: ["001"], 2: ["003"]}))
+    state = state_of(
+        given(
+            seats=3,
+            step="place",
+            hands=HANDS,
+            tableaux={1: {(1, 1): "052", (0, 2): "057"}, 2: {(1, 3): "048"}},
+            reserves={0: ["103"], 1: ["001"], 2: ["003"]},
+        )
+    )
     state, _ = _place_all(state, {0: ("103", (1, 1)), 1: ("001", (1, 3)), 2: ("003", (1, 1))})
     return state
 
 
 def _exchange_state():
-    state = state_of(given(seats=3, phase=2, step="place", hands=HANDS,
-                           tableaux={0: {(1, 1): "052", (1, 0): "064"}},
-                           reserves={0: ["115", "056", "066"], 1: ["060"], 2: ["062"]}))
+    state = state_of(
+        given(
+            seats=3,
+            phase=2,
+            step="place",
+            hands=HANDS,
+            tableaux={0: {(1, 1): "052", (1, 0): "064"}},
+            reserves={0: ["115", "056", "066"], 1: ["060"], 2: ["062"]},
+        )
+    )
     state, _ = _place_all(state, {0: ("115", (0, 2)), 1: ("060", (1, 1)), 2: ("062", (1, 1))})
     return state
 
 
 def _move_state():
-    state = state_of(given(seats=3, step="place", hands=HANDS, tableaux={0: {(1, 1): "001"}},
-                           reserves={0: ["119"], 1: ["003"], 2: ["005"]}))
+    state = state_of(
+        given(
+            seats=3,
+            step="place",
+            hands=HANDS,
+            tableaux={0: {(1, 1): "001"}},
+            reserves={0: ["119"], 1: ["003"], 2: ["005"]},
+        )
+    )
     state, _ = _place_all(state, {0: ("119", (1, 3)), 1: ("003", (1, 1)), 2: ("005", (1, 1))})
     return state
 
 
 def _extra_state():
     from domain.games.ai_100_human.tableau import FRAME
+
     free = [p for p in FRAME if p not in ((1, 2), (2, 4))]
     used = {"052", "056", "058", "060", "062"}
-    pool = [c for c in catalogue().phase_deck(2)
-            if c not in used and int(c) < 99][:39]
-    tableaux = {s: dict(zip(free, pool[13 * s: 13 * s + 13], strict=False)) for s in range(3)}
-    state = state_of(given(seats=3, ai=["AI-2", "AI-3", "AI-1"], phase=2, turn=7, step="place",
-                           tableaux=tableaux, reserves={0: ["052", "056", "058"], 1: ["060"],
-                                                        2: ["062"]}))
+    pool = [c for c in catalogue().phase_deck(2) if c not in used and int(c) < 99][:39]
+    tableaux = {s: dict(zip(free, pool[13 * s : 13 * s + 13], strict=False)) for s in range(3)}
+    state = state_of(
+        given(
+            seats=3,
+            ai=["AI-2", "AI-3", "AI-1"],
+            phase=2,
+            turn=7,
+            step="place",
+            tableaux=tableaux,
+            reserves={0: ["052", "056", "058"], 1: ["060"], 2: ["062"]},
+        )
+    )
     state, _ = _place_all(state, {0: ("052", (2, 4)), 1: ("060", (2, 4)), 2: ("062", (2, 4))})
     return state
 
 
 def _power_state(ai: str, step: str):
-    return state_of(given(seats=3, ai=[ai, "AI-3", "AI-1"], step=step, hands=HANDS,
-                          tableaux={0: {(1, 1): "001", (1, 3): "005"}},
-                          reserves={0: ["007", "009"], 1: ["011"], 2: ["013"]}))
+    return state_of(
+        given(
+            seats=3,
+            ai=[ai, "AI-3", "AI-1"],
+            step=step,
+            hands=HANDS,
+            tableaux={0: {(1, 1): "001", (1, 3): "005"}},
+            reserves={0: ["007", "009"], 1: ["011"], 2: ["013"]},
+        )
+    )
 
 
-@pytest.mark.parametrize("build,kind", [
-    (_copy_state, "copy"), (_exchange_state, "exchange_reserve"), (_move_state, "move_card"),
-    (_extra_state, "place_extra"), (lambda: _power_state("AI-6", "draft"), "draft"),
-    (lambda: _power_state("AI-5", "place"), "place")])
+@pytest.mark.parametrize(
+    "build,kind",
+    [
+        (_copy_state, "copy"),
+        (_exchange_state, "exchange_reserve"),
+        (_move_state, "move_card"),
+        (_extra_state, "place_extra"),
+        (lambda: _power_state("AI-6", "draft"), "draft"),
+        (lambda: _power_state("AI-5", "place"), "place"),
+    ],
+)
 def test_expert_returns_a_legal_action_in_every_resolution_and_power_step(build, kind):
     state = build()
     assert E.pending(state).get(0) == kind
@@ -121,7 +169,9 @@ def _mid_match_state(seed: int, step: str, turn: int):
     state = fold(E, E.new_match(Setup(4, {"objectives": "random"}), rng))
     while not (state.step == step and state.turn == turn and 0 in E.pending(state)):
         seat = min(E.pending(state))
-        state = fold(E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state)
+        state = fold(
+            E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state
+        )
     return state
 
 
@@ -191,7 +241,7 @@ def test_expert_respects_its_rollout_budget():
     assert bot.last_rollouts == 3 + 6
     bot = ExpertBot(budget=11, candidates=4)
     bot.choose(state, 0, random.Random(0))
-    assert bot.last_rollouts == 4 + 6                   # whole samples only: 1 x 4, 3 x 2
+    assert bot.last_rollouts == 4 + 6  # whole samples only: 1 x 4, 3 x 2
     bot = ExpertBot(budget=0)
     choice = bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 0 and choice in legal_actions(state, 0)
@@ -226,6 +276,7 @@ def test_invalid_options_are_rejected():
 
 # ---------------------------------------------------------------- 2-player and solo modes
 
+
 def _mode_state(seats: int, seed: int, stop):
     """A ``seats``-seat match (1: solo, 2: 2-player mode) played by greedy bots up to the
     first state where ``stop(state)`` holds and seat 0 owes a decision."""
@@ -233,8 +284,9 @@ def _mode_state(seats: int, seed: int, stop):
     state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, {})), rng))
     while not (0 in E.pending(state) and stop(state)):
         seat = min(E.pending(state))
-        state = fold(E, E.decide(state, seat, E.bots["greedy"].choose(state, seat, rng), rng),
-                     state)
+        state = fold(
+            E, E.decide(state, seat, E.bots["greedy"].choose(state, seat, rng), rng), state
+        )
     return state
 
 
@@ -255,9 +307,10 @@ def test_expert_plays_whole_solo_and_2_player_matches_with_rollouts(seats, seed)
             rolled.add(kind)
         state = fold(E, E.decide(state, seat, choice, rng), state)
     expected = {"choose_ai_side", "keep_reserve", "draft", "place"} | (
-        {"discard"} if seats == 2 else set())
+        {"discard"} if seats == 2 else set()
+    )
     assert expected <= kinds
-    assert expected <= rolled                 # every such decision was looked ahead, none fell back
+    assert expected <= rolled  # every such decision was looked ahead, none fell back
 
 
 def test_solo_side_choice_weighs_several_sides_to_the_end_of_the_match():
@@ -282,14 +335,15 @@ def _solo_twisted(state):
 @pytest.mark.parametrize("step,turn", [("draft", 2), ("place", 4)])
 def test_solo_expert_does_not_read_the_timer_stack_order(step, turn, monkeypatch):
     from domain.games.ai_100_human import expert as X
-    monkeypatch.setattr(X, "HORIZON_BUDGET_MODES", frozenset())   # fixed count below
+
+    monkeypatch.setattr(X, "HORIZON_BUDGET_MODES", frozenset())  # fixed count below
     state = _mode_state(1, 25, lambda s: s.step == step and s.turn == turn)
     twisted = _solo_twisted(state)
     assert E.view(twisted, 0) == E.view(state, 0)
     assert twisted.timer != state.timer
     bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
     assert bot.choose(twisted, 0, random.Random(5)) == bot.choose(state, 0, random.Random(5))
-    assert bot.last_rollouts == 48                      # solo 4 x 12: 8 x 3, then 12 x 2
+    assert bot.last_rollouts == 48  # solo 4 x 12: 8 x 3, then 12 x 2
 
 
 @pytest.mark.parametrize("step,turn", [("draft", 2), ("discard", 3), ("place", 3)])
@@ -298,7 +352,7 @@ def test_2_player_expert_does_not_read_the_opponents_hand(step, turn):
     other = E.load_state(E.dump_state(state))
     hand, deck = other.seats[1].hand, other.deck
     k = min(2, len(hand))
-    other.seats[1].hand = deck[:k] + hand[k:]          # opponent's hand swapped with the deck
+    other.seats[1].hand = deck[:k] + hand[k:]  # opponent's hand swapped with the deck
     other.deck = hand[:k] + deck[k:]
     other.seats[1].reserve = list(reversed(other.seats[1].reserve))
     assert E.view(other, 0) == E.view(state, 0)
@@ -318,7 +372,7 @@ def test_solo_determinized_world_keeps_the_public_grid_and_deals_the_timer_stack
     assert world.grid == state.grid and world.standee == state.standee
     assert world.dividers == state.dividers and world.tilted == state.tilted
     assert world.seats[0].reserve == state.seats[0].reserve
-    assert len(world.timer) == len(state.timer) == 12      # 18 - 2 refills of 3 cards
+    assert len(world.timer) == len(state.timer) == 12  # 18 - 2 refills of 3 cards
     assert len(world.deck) == len(state.deck)
     assert set(world.timer) <= hidden and set(world.deck) <= hidden
     assert not set(world.timer) & set(world.deck)
@@ -341,6 +395,7 @@ def test_apply_unchecked_then_advance_gives_the_events_of_decide():
     from domain.games.ai_100_human import flow, rules
     from domain.games.ai_100_human.recorder import Recorder
     from domain.games.ai_100_human.state import clone
+
     state = _mode_state(1, 29, lambda s: s.step == "place" and s.turn == 2)
     command = legal_actions(state, 0)[0]
     rec = Recorder(clone(state))
@@ -351,6 +406,7 @@ def test_apply_unchecked_then_advance_gives_the_events_of_decide():
 
 
 # ---------------------------------------------------------------- solo look-ahead details
+
 
 def _solo_with_side(side: str, seed: int, stop):
     """A solo match with AI side ``side``, played by greedy (never using AI-5) up to the
@@ -370,6 +426,7 @@ def test_rollout_card_vp_cache_gives_the_scoring_engines_values():
     from domain.games.ai_100_human.expert import _card_vp_now
     from domain.games.ai_100_human.scoring import score_effect
     from domain.games.ai_100_human.tableau import placement_cells
+
     state = _mode_state(1, 31, lambda s: s.step == "place" and s.phase == 2 and s.turn == 3)
     own = state.seats[0].tableau
     nbrs = state.neighbour_tableaux(0)
@@ -379,7 +436,7 @@ def test_rollout_card_vp_cache_gives_the_scoring_engines_values():
         for pos in placement_cells(own):
             expected = score_effect(card, {**own, pos: card}, pos, nbrs)
             assert _card_vp_now(state, 0, card, pos) == expected
-            assert _card_vp_now(state, 0, card, pos) == expected      # cached answer
+            assert _card_vp_now(state, 0, card, pos) == expected  # cached answer
             checked += 1
     assert checked > 20
 
@@ -390,21 +447,28 @@ def test_solo_rollout_uses_ai5_on_the_last_turn_for_the_best_end_gain(monkeypatc
     from domain.games.ai_100_human.hacking import swap
     from domain.games.ai_100_human.scoring import score_ai_card, score_objective
     from domain.games.ai_100_human.state import cell
-    early = _solo_with_side("AI-5", 32, lambda s: s.phase == 2 and s.turn == 6
-                            and s.step == "place")
-    assert _own_ai5(early, 0, random.Random(0)) is None     # only on the last turn
-    state = _solo_with_side("AI-5", 32, lambda s: s.phase == 2 and s.turn == 7
-                            and s.step == "place")
+
+    early = _solo_with_side(
+        "AI-5", 32, lambda s: s.phase == 2 and s.turn == 6 and s.step == "place"
+    )
+    assert _own_ai5(early, 0, random.Random(0)) is None  # only on the last turn
+    state = _solo_with_side(
+        "AI-5", 32, lambda s: s.phase == 2 and s.turn == 7 and s.step == "place"
+    )
     s = state.seats[0]
     objective = state.objectives["2"]
 
     def end(tableau):
         return score_objective(objective, tableau) + score_ai_card("AI-5", tableau)
 
-    gains = {tuple(map(tuple, o["cells"])): end(swap(s.tableau, *(cell(x) for x in o["cells"])))
-             - end(s.tableau) for o in legal_actions(state, 0) if o["type"] == "use_ai5"}
+    gains = {
+        tuple(map(tuple, o["cells"])): end(swap(s.tableau, *(cell(x) for x in o["cells"])))
+        - end(s.tableau)
+        for o in legal_actions(state, 0)
+        if o["type"] == "use_ai5"
+    }
     assert gains
-    monkeypatch.setattr(X, "AI5_ROLLOUT_SWAPS", 10_000)     # every swap weighed
+    monkeypatch.setattr(X, "AI5_ROLLOUT_SWAPS", 10_000)  # every swap weighed
     chosen = _own_ai5(state, 0, random.Random(0))
     if max(gains.values()) <= 0:
         assert chosen is None
@@ -429,9 +493,11 @@ def test_solo_rollout_uses_ai6_discarding_the_two_weakest_offered_cards():
     from your hand." A solo rollout starts it (step 1) at its first own draft, then (step 2,
     the drawn cards in the reserve) discards the 2 offered cards of lowest immediate VP."""
     import random as _random
+
     from domain.games.ai_100_human.expert import _card_vp, _own_ai6, _own_ai6_discard
     from domain.games.ai_100_human.solo import ai6_offer
     from domain.games.ai_100_human.tableau import placement_cells
+
     state = _solo_with_side("AI-6", 33, lambda s: s.phase == 1 and s.step == "draft")
     offer = ai6_offer(state)
     assert len(offer) == 3
@@ -444,30 +510,32 @@ def test_solo_rollout_uses_ai6_discarding_the_two_weakest_offered_cards():
     drawn = fold(E, E.decide(state, 0, chosen, _random.Random(0)), state)
     assert E.pending(drawn) == {0: "ai6_discard"}
     assert len(drawn.seats[0].reserve) == reserve + 2
-    assert _own_ai6(drawn, 0, memo) is None                 # step 1 is done
+    assert _own_ai6(drawn, 0, memo) is None  # step 1 is done
     second = _own_ai6_discard(drawn, 0, _random.Random(0), memo)
     assert second in legal_actions(drawn, 0) and second["type"] == "ai6_discard"
     kept = next(c for c in offer if c not in second["cards"])
     assert best[kept] == max(best.values())
     used = fold(E, E.decide(drawn, 0, second, _random.Random(0)), drawn)
     assert E.pending(used) == {0: "draft"}
-    assert _own_ai6(used, 0, {}) is None                    # once per phase
+    assert _own_ai6(used, 0, {}) is None  # once per phase
 
 
 def test_default_shortlist_and_cap_follow_the_mode(monkeypatch):
     from domain.games.ai_100_human import expert as X
-    monkeypatch.setattr(X, "HORIZON_BUDGET_MODES", frozenset())   # fixed counts below
+
+    monkeypatch.setattr(X, "HORIZON_BUDGET_MODES", frozenset())  # fixed counts below
     from domain.games.ai_100_human.expert import DEFAULT_CANDIDATES, MODE_CANDIDATES
+
     assert MODE_CANDIDATES["solo"] > DEFAULT_CANDIDATES
     state = _mode_state(1, 35, lambda s: s.step == "place" and s.turn == 3)
     assert len(legal_actions(state, 0)) > MODE_CANDIDATES["solo"]
-    bot = ExpertBot(budget=6, time_cap_s=60)            # solo: 4 x 6 = 24 rollouts
+    bot = ExpertBot(budget=6, time_cap_s=60)  # solo: 4 x 6 = 24 rollouts
     bot.choose(state, 0, random.Random(0))
-    assert bot.last_rollouts == 6 + 9 + 8               # 6 candidates: 1x6, 3x3, 4x2
+    assert bot.last_rollouts == 6 + 9 + 8  # 6 candidates: 1x6, 3x3, 4x2
     bot = ExpertBot(budget=6, candidates=3, time_cap_s=60)
     bot.choose(state, 0, random.Random(0))
-    assert bot.last_rollouts == 12 + 12                 # 3 candidates: 4x3, 6x2
-    bot = ExpertBot(budget=5, time_cap_s=60)            # 20 rollouts: 1x6, 2x3, 4x2
+    assert bot.last_rollouts == 12 + 12  # 3 candidates: 4x3, 6x2
+    bot = ExpertBot(budget=5, time_cap_s=60)  # 20 rollouts: 1x6, 2x3, 4x2
     bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 6 + 6 + 8
 
@@ -476,6 +544,7 @@ def test_successive_halving_keeps_the_better_half_each_round(monkeypatch):
     # 5 commands whose rollouts are worth 10, 50, 30, 40, 20 VP: 3 rounds of 40 rollouts
     # (ceil(log2 5)); the survivors are {1, 3, 2} after round 1 (best 3 of 5), {1, 3} after 2.
     from domain.games.ai_100_human import expert as X
+
     worth = {f"c{i}": v for i, v in enumerate((10, 50, 30, 40, 20))}
     played: list[str] = []
     monkeypatch.setattr(X, "determinize", lambda v, seat, rng: None)
@@ -483,6 +552,7 @@ def test_successive_halving_keeps_the_better_half_each_round(monkeypatch):
     def fake_rollout(world, seat, command, rng, to_end=False):
         played.append(command["card"])
         return float(worth[command["card"]])
+
     monkeypatch.setattr(X, "rollout", fake_rollout)
     bot = ExpertBot(budget=120, time_cap_s=60)
     values = bot._rollouts({}, 0, [{"card": c} for c in worth], random.Random(0), 120, 60, False)
@@ -498,16 +568,17 @@ def test_successive_halving_keeps_the_better_half_each_round(monkeypatch):
 
 def test_horizon_factor_gives_late_decisions_more_rollouts_for_the_same_work(monkeypatch):
     from domain.games.ai_100_human import expert as X
+
     monkeypatch.setattr(X, "HORIZON_BUDGET_MODES", frozenset({"solo"}))
     monkeypatch.setattr(X, "HORIZON_BUDGET_MAX", 6.0)
     solo = {"mode": "solo"}
     # rollouts to the end of the match: 14 turns from Phase 1 turn 1
     assert X.horizon_factor({**solo, "phase": 1, "turn": 1}, True) == 1.0
-    assert X.horizon_factor({**solo, "phase": 1, "turn": 0}, True) == 1.0      # set-up
+    assert X.horizon_factor({**solo, "phase": 1, "turn": 0}, True) == 1.0  # set-up
     assert X.horizon_factor({**solo, "phase": 1, "turn": 7}, True) == 14 / 8
     assert X.horizon_factor({**solo, "phase": 2, "turn": 1}, True) == 2.0
     assert X.horizon_factor({**solo, "phase": 2, "turn": 4}, True) == 3.5
-    assert X.horizon_factor({**solo, "phase": 2, "turn": 7}, True) == 6.0      # capped (14)
+    assert X.horizon_factor({**solo, "phase": 2, "turn": 7}, True) == 6.0  # capped (14)
     # a mode outside HORIZON_BUDGET_MODES keeps its budget
     assert X.horizon_factor({"mode": "standard", "phase": 2, "turn": 7}, False) == 1.0
 
@@ -516,6 +587,7 @@ def test_solo_expert_spends_the_horizon_budget():
     # Phase 2 turn 4: 4 turns left of 14 -> 3.5 x (4 x 6) = 84 rollouts, 6 candidates in
     # 3 halving rounds: 28 // 6 = 4 samples x 6, 30 // 3 = 10 x 3, 30 // 2 = 15 x 2
     from domain.games.ai_100_human import expert as X
+
     state = _mode_state(1, 36, lambda s: s.phase == 2 and s.step == "place" and s.turn == 4)
     assert "solo" in X.HORIZON_BUDGET_MODES
     assert len(legal_actions(state, 0)) > 6

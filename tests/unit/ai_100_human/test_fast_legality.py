@@ -3,25 +3,28 @@ with membership in ``legal_actions`` (canonical form) for random states of every
 (solo, 2-player, 3-6 seats) and for commands near the legal ones: every legal action, and
 each one with another card, another cell, a reordered or shortened card list, an extra
 field, a bool or float coordinate, another command type."""
+
 from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from domain.engine import Setup, fold
 from domain.games.ai_100_human import actions as A
 
 from .test_flow_support import E
 
-SETTINGS = settings(max_examples=8, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _cards(state) -> list[str]:
     out = set(state.deck) | set(state.grid.values())
     for s in state.seats:
-        out |= set(s.hand) | set(s.reserve) | set(s.dealt) | set(s.tableau.values()) | set(s.ai_pair)
+        out |= (
+            set(s.hand) | set(s.reserve) | set(s.dealt) | set(s.tableau.values()) | set(s.ai_pair)
+        )
     return sorted(out)
 
 
@@ -40,17 +43,35 @@ def _variants(command: dict, cards: list[str], rng: random.Random) -> list[dict]
             out.append({**command, key: [value]})
         elif isinstance(value, list) and value and all(isinstance(x, int) for x in value):
             r, c = value
-            out += [{**command, key: cell} for cell in
-                    ([r + 1, c], [r, c - 1], [r - 1, c + 1], (r, c), [True, c] if r == 1 else [r, True],
-                     [float(r), c], [r], [r, c, 0], [str(r), c])]
+            out += [
+                {**command, key: cell}
+                for cell in (
+                    [r + 1, c],
+                    [r, c - 1],
+                    [r - 1, c + 1],
+                    (r, c),
+                    [True, c] if r == 1 else [r, True],
+                    [float(r), c],
+                    [r],
+                    [r, c, 0],
+                    [str(r), c],
+                )
+            ]
         elif isinstance(value, list) and value and all(isinstance(x, str) for x in value):
-            out += [{**command, key: list(reversed(value))}, {**command, key: value[:-1]},
-                    {**command, key: value + [value[0]]},
-                    {**command, key: [value[0]] * len(value)},
-                    {**command, key: value[:-1] + [rng.choice(cards)]}, {**command, key: value[0]}]
-        elif isinstance(value, list) and value:             # use_ai5's cells
-            out += [{**command, key: list(reversed(value))}, {**command, key: value[:1]},
-                    {**command, key: [[x[0], x[1] + 1] for x in value]}]
+            out += [
+                {**command, key: list(reversed(value))},
+                {**command, key: value[:-1]},
+                {**command, key: value + [value[0]]},
+                {**command, key: [value[0]] * len(value)},
+                {**command, key: value[:-1] + [rng.choice(cards)]},
+                {**command, key: value[0]},
+            ]
+        elif isinstance(value, list) and value:  # use_ai5's cells
+            out += [
+                {**command, key: list(reversed(value))},
+                {**command, key: value[:1]},
+                {**command, key: [[x[0], x[1] + 1] for x in value]},
+            ]
     return out
 
 
@@ -69,7 +90,7 @@ def _agrees(state, seat: int, rng: random.Random, cards: list[str]) -> int:
 
 
 @SETTINGS
-@given(seats=st.integers(1, 6), seed=st.integers(0, 2 ** 32 - 1))
+@given(seats=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
 def test_is_legal_agrees_with_membership_in_legal_actions(seats, seed):
     rng = random.Random(seed)
     state = fold(E, E.new_match(Setup(seats, E.validate_options(seats, {})), rng))
@@ -81,8 +102,9 @@ def test_is_legal_agrees_with_membership_in_legal_actions(seats, seed):
             if seat in pending or rng.random() < 0.1:
                 checked += _agrees(state, seat, rng, cards)
         seat = min(pending)
-        state = fold(E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng),
-                     state)
+        state = fold(
+            E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state
+        )
     assert checked > 0
 
 

@@ -2,6 +2,7 @@
 add them to your reserve. Then discard any 2 cards from your hand. Flip over your AI token;
 you can only trigger this effect once per phase. At the start of phase 2, return your AI
 token to its active side."). Rulings R-AI6-STEPS, R-AI6-HAND, R-AI6-TIMEOUT, R-HIDDEN."""
+
 from __future__ import annotations
 
 import random
@@ -12,46 +13,61 @@ from domain.engine import Event, fold
 from domain.games.ai_100_human.bots import GreedyBot
 from domain.games.ai_100_human.expert import ExpertBot
 
-from .test_flow_support import E, given, of_type, play_match, run, state_of, types, when
+from .test_flow_support import E, given, play_match, run, state_of, types, when
 
-HANDS = {0: ["031", "033", "035", "037"], 1: ["039", "041", "043", "045"],
-         2: ["047", "049", "050", "051"]}
+HANDS = {
+    0: ["031", "033", "035", "037"],
+    1: ["039", "041", "043", "045"],
+    2: ["047", "049", "050", "051"],
+}
 DECK = ["061", "063", "065"]
 
 
 def ai6_state(hands=None, deck=None, **kw):
-    return state_of(given(ai=["AI-6", "AI-3", "AI-1"], hands=hands or HANDS,
-                          reserves={0: ["001", "003"], 1: ["005"], 2: ["007"]},
-                          deck=list(DECK if deck is None else deck), **kw))
+    return state_of(
+        given(
+            ai=["AI-6", "AI-3", "AI-1"],
+            hands=hands or HANDS,
+            reserves={0: ["001", "003"], 1: ["005"], 2: ["007"]},
+            deck=list(DECK if deck is None else deck),
+            **kw,
+        )
+    )
 
 
 def test_step_one_draws_2_cards_into_the_reserve_before_any_discard():
-    """"you may draw 2 cards and add them to your reserve": ``use_ai6`` names no discard;
+    """ "you may draw 2 cards and add them to your reserve": ``use_ai6`` names no discard;
     the 2 top cards of the phase deck are recorded in the event and go to the reserve."""
     state = ai6_state()
     assert {"type": "use_ai6"} in E.legal_actions(state, 0)
-    assert {"type": "use_ai6"} not in E.legal_actions(state, 1)        # AI-3 has no power
+    assert {"type": "use_ai6"} not in E.legal_actions(state, 1)  # AI-3 has no power
     state, out = run(state, [(0, {"type": "use_ai6"})])
     assert [(e.type, e.seat, dict(e.data)) for e in out] == [
-        ("AIPowerUsed", 0, {"power": "draw_two", "ai_card": "AI-6", "drawn": ["061", "063"]})]
+        ("AIPowerUsed", 0, {"power": "draw_two", "ai_card": "AI-6", "drawn": ["061", "063"]})
+    ]
     assert state.seats[0].reserve == ["001", "003", "061", "063"]
-    assert state.seats[0].hand == HANDS[0]                   # nothing discarded yet
+    assert state.seats[0].hand == HANDS[0]  # nothing discarded yet
     assert state.deck == ["065"]
     assert E.pending(state)[0] == "ai6_discard"
 
 
 def test_step_two_lists_every_pair_of_hand_cards_and_nothing_else():
-    """"Then discard any 2 cards from your hand": the choice comes after the draw, from
+    """ "Then discard any 2 cards from your hand": the choice comes after the draw, from
     the hand only (the drawn cards are in the reserve, not the hand)."""
     state, _ = run(ai6_state(), [(0, {"type": "use_ai6"})])
     legal = E.legal_actions(state, 0)
-    assert legal == [{"type": "ai6_discard", "cards": [a, b]}
-                     for i, a in enumerate(HANDS[0]) for b in HANDS[0][i + 1:]]
-    assert len(legal) == 6                                   # C(4, 2)
-    for command, code in [({"type": "draft", "card": "031"}, "wrong_step"),
-                          ({"type": "use_ai6"}, "wrong_step"),
-                          ({"type": "ai6_discard", "cards": ["031", "061"]}, "card_not_in_hand"),
-                          ({"type": "ai6_discard", "cards": ["001", "003"]}, "card_not_in_hand")]:
+    assert legal == [
+        {"type": "ai6_discard", "cards": [a, b]}
+        for i, a in enumerate(HANDS[0])
+        for b in HANDS[0][i + 1 :]
+    ]
+    assert len(legal) == 6  # C(4, 2)
+    for command, code in [
+        ({"type": "draft", "card": "031"}, "wrong_step"),
+        ({"type": "use_ai6"}, "wrong_step"),
+        ({"type": "ai6_discard", "cards": ["031", "061"]}, "card_not_in_hand"),
+        ({"type": "ai6_discard", "cards": ["001", "003"]}, "card_not_in_hand"),
+    ]:
         with pytest.raises(Exception) as err:
             when(state, 0, command)
         assert err.value.code == code
@@ -64,25 +80,34 @@ def test_step_two_discards_the_chosen_hand_cards_then_the_seat_drafts():
     state, _ = run(ai6_state(), [(0, {"type": "use_ai6"})])
     state, out = run(state, [(0, {"type": "ai6_discard", "cards": ["037", "031"]})])
     assert [(e.type, e.seat, dict(e.data)) for e in out] == [
-        ("PowerCardsDiscarded", 0, {"power": "draw_two", "ai_card": "AI-6",
-                                    "cards": ["031", "037"]})]
+        (
+            "PowerCardsDiscarded",
+            0,
+            {"power": "draw_two", "ai_card": "AI-6", "cards": ["031", "037"]},
+        )
+    ]
     assert state.seats[0].hand == ["033", "035"]
     assert state.seats[0].reserve == ["001", "003", "061", "063"]
     assert E.pending(state)[0] == "draft"
-    assert E.legal_actions(state, 0) == [{"type": "draft", "card": "033"},
-                                         {"type": "draft", "card": "035"}]
-    state, out = run(state, [(s, {"type": "draft", "card": HANDS[s][0] if s else "033"})
-                             for s in range(3)])
+    assert E.legal_actions(state, 0) == [
+        {"type": "draft", "card": "033"},
+        {"type": "draft", "card": "035"},
+    ]
+    state, out = run(
+        state, [(s, {"type": "draft", "card": HANDS[s][0] if s else "033"}) for s in range(3)]
+    )
     assert "HandsPassed" in types(out)
-    assert [len(s.hand) for s in state.seats] == [3, 1, 3]   # seat 0's short hand went left
+    assert [len(s.hand) for s in state.seats] == [3, 1, 3]  # seat 0's short hand went left
     assert E.pending(state) == {0: "place", 1: "place", 2: "place"}
 
 
 def test_once_per_phase_and_the_token_returns_at_phase_2():
-    """"you can only trigger this effect once per phase. At the start of phase 2, return
+    """ "you can only trigger this effect once per phase. At the start of phase 2, return
     your AI token to its active side"."""
-    state, _ = run(ai6_state(), [(0, {"type": "use_ai6"}),
-                                 (0, {"type": "ai6_discard", "cards": ["031", "033"]})])
+    state, _ = run(
+        ai6_state(),
+        [(0, {"type": "use_ai6"}), (0, {"type": "ai6_discard", "cards": ["031", "033"]})],
+    )
     assert {"type": "use_ai6"} not in E.legal_actions(state, 0)
     with pytest.raises(Exception) as err:
         when(state, 0, {"type": "use_ai6"})
@@ -99,16 +124,20 @@ def test_a_hand_of_exactly_2_cards_may_use_it_and_then_drafts_nothing():
     hand is then empty, so the seat drafts nothing this turn (R-LAST) and places as usual."""
     hands = {0: ["031", "033"], 1: ["039", "041"], 2: ["047", "049"]}
     state = ai6_state(hands=hands, turn=6)
-    assert E.legal_actions(state, 0) == [{"type": "draft", "card": "031"},
-                                         {"type": "draft", "card": "033"}, {"type": "use_ai6"}]
+    assert E.legal_actions(state, 0) == [
+        {"type": "draft", "card": "031"},
+        {"type": "draft", "card": "033"},
+        {"type": "use_ai6"},
+    ]
     state, _ = run(state, [(0, {"type": "use_ai6"})])
     assert E.legal_actions(state, 0) == [{"type": "ai6_discard", "cards": ["031", "033"]}]
     state, _ = run(state, [(0, {"type": "ai6_discard", "cards": ["031", "033"]})])
     assert state.seats[0].hand == [] and 0 not in E.pending(state)
-    state, out = run(state, [(1, {"type": "draft", "card": "039"}),
-                             (2, {"type": "draft", "card": "047"})])
+    state, out = run(
+        state, [(1, {"type": "draft", "card": "039"}), (2, {"type": "draft", "card": "047"})]
+    )
     assert E.pending(state)[0] == "place"
-    assert [len(s.hand) for s in state.seats] == [1, 0, 1]   # the empty hand went left
+    assert [len(s.hand) for s in state.seats] == [1, 0, 1]  # the empty hand went left
 
 
 def test_fewer_than_2_hand_cards_cannot_start_it():
@@ -124,7 +153,7 @@ def test_fewer_than_2_hand_cards_cannot_start_it():
 def test_a_short_deck_draws_what_it_holds():
     state, out = run(ai6_state(deck=["061"]), [(0, {"type": "use_ai6"})])
     assert out[0].data["drawn"] == ["061"] and state.deck == []
-    assert E.pending(state)[0] == "ai6_discard"              # the discard is still owed
+    assert E.pending(state)[0] == "ai6_discard"  # the discard is still owed
 
 
 def test_both_steps_are_hidden_from_the_other_seats():
@@ -135,10 +164,12 @@ def test_both_steps_are_hidden_from_the_other_seats():
     state, second = run(state, [(0, {"type": "ai6_discard", "cards": ["031", "033"]})])
     secret = {"061", "063", "031", "033", "035", "037"}
     for viewer in (1, 2, None):
-        assert E.redact(first[0], viewer) == {"power": "draw_two", "ai_card": "AI-6",
-                                              "drawn_count": 2}
-        assert E.redact(second[0], viewer) == {"power": "draw_two", "ai_card": "AI-6",
-                                               "count": 2}
+        assert E.redact(first[0], viewer) == {
+            "power": "draw_two",
+            "ai_card": "AI-6",
+            "drawn_count": 2,
+        }
+        assert E.redact(second[0], viewer) == {"power": "draw_two", "ai_card": "AI-6", "count": 2}
         assert not secret & set(map(str, _strings(E.view(state, viewer))))
     assert E.redact(first[0], 0) == dict(first[0].data)
     assert E.redact(second[0], 0) == dict(second[0].data)
@@ -162,8 +193,12 @@ def test_replay_and_snapshot_reproduce_the_two_steps():
     a = when(state, 0, {"type": "use_ai6"}, seed=1)
     b = when(state, 0, {"type": "use_ai6"}, seed=99)
     assert [(e.type, e.data) for e in a] == [(e.type, e.data) for e in b]
-    events = given(ai=["AI-6", "AI-3", "AI-1"], hands=HANDS,
-                   reserves={0: ["001", "003"], 1: ["005"], 2: ["007"]}, deck=list(DECK))
+    events = given(
+        ai=["AI-6", "AI-3", "AI-1"],
+        hands=HANDS,
+        reserves={0: ["001", "003"], 1: ["005"], 2: ["007"]},
+        deck=list(DECK),
+    )
     mid = fold(E, events + a)
     snap = E.load_state(E.dump_state(mid))
     assert snap.seats[0].ai6_discarding is True and E.pending(snap)[0] == "ai6_discard"
@@ -174,13 +209,25 @@ def test_replay_and_snapshot_reproduce_the_two_steps():
 
 def test_a_log_of_the_former_one_step_ai6_still_folds():
     state = ai6_state()
-    old = Event("AIPowerUsed", {"power": "draw_two", "ai_card": "AI-6", "drawn": ["061", "063"],
-                                "discarded": ["031", "035"]}, 0)
+    old = Event(
+        "AIPowerUsed",
+        {
+            "power": "draw_two",
+            "ai_card": "AI-6",
+            "drawn": ["061", "063"],
+            "discarded": ["031", "035"],
+        },
+        0,
+    )
     state = E.evolve(state, old)
     assert state.seats[0].hand == ["033", "037"] and not state.seats[0].ai6_discarding
     assert E.pending(state)[0] == "draft"
-    assert E.redact(old, 1) == {"power": "draw_two", "ai_card": "AI-6", "drawn_count": 2,
-                                "discarded_count": 2}
+    assert E.redact(old, 1) == {
+        "power": "draw_two",
+        "ai_card": "AI-6",
+        "drawn_count": 2,
+        "discarded_count": 2,
+    }
 
 
 def test_greedy_uses_it_then_discards_its_two_weakest_hand_cards():
@@ -192,10 +239,12 @@ def test_greedy_uses_it_then_discards_its_two_weakest_hand_cards():
     assert greedy.choose(state, 0, random.Random(0)) == {"type": "use_ai6"}
     state, _ = run(state, [(0, {"type": "use_ai6"})])
     from domain.games.ai_100_human.bots import _Seen
+
     seen = _Seen(E.view(state, 0), 0)
     chosen = greedy.choose(state, 0, random.Random(0))
-    weakest = min(E.legal_actions(state, 0),
-                  key=lambda o: sum(seen.potential(c) for c in o["cards"]))
+    weakest = min(
+        E.legal_actions(state, 0), key=lambda o: sum(seen.potential(c) for c in o["cards"])
+    )
     assert chosen == weakest
     kept = [c for c in HANDS[0] if c not in chosen["cards"]]
     assert max(seen.potential(c) for c in kept) == max(seen.potential(c) for c in HANDS[0])
@@ -219,6 +268,7 @@ def test_expert_shortlists_ai6_and_rolls_out_its_discard_after_the_draw():
     rollouts weigh it against the drafts; step 2 is decided by rollouts that know the drawn
     cards."""
     from domain.games.ai_100_human.expert import Prior
+
     state = ai6_state()
     prior = Prior(E.view(state, 0), 0)
     ranked = sorted(E.legal_actions(state, 0), key=prior.of, reverse=True)
@@ -235,11 +285,14 @@ def test_full_matches_play_both_steps_and_replay_to_the_same_state():
     uses = 0
     for seed in range(40):
         state, events = play_match(4, seed, "random")
-        used = [i for i, e in enumerate(events) if e.type == "AIPowerUsed"
-                and e.data["power"] == "draw_two"]
+        used = [
+            i
+            for i, e in enumerate(events)
+            if e.type == "AIPowerUsed" and e.data["power"] == "draw_two"
+        ]
         for i in used:
             seat = events[i].seat
-            after = [e for e in events[i + 1:] if e.seat == seat]
+            after = [e for e in events[i + 1 :] if e.seat == seat]
             assert after[0].type == "PowerCardsDiscarded"
             assert len(after[0].data["cards"]) == 2
         uses += len(used)

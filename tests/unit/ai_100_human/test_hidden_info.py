@@ -1,6 +1,7 @@
 """Hidden information (DESIGN "Hidden information", ruling R-HIDDEN): for every event and
 view of seeded full matches, a seat never sees another seat's hand, reserve, dealt or
 face-down cards, nor the deck order; spectators see none of them."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -64,7 +65,7 @@ class Checker:
             if event.type == "AISideChosen" and viewer != event.seat:
                 assert red == {}
             if viewer is not None and event.seat == viewer and event.type == "CardsDealt":
-                assert red["cards"] == list(event.data["cards"])    # the owner does see them
+                assert red["cards"] == list(event.data["cards"])  # the owner does see them
                 self.own_cards_seen += 1
             if viewer is not None:
                 you = v["you"]
@@ -75,24 +76,44 @@ class Checker:
         self.checked_events += 1
 
 
-@pytest.mark.parametrize("seats, seed, bots", [
-    (3, 101, "random"), (4, 202, "greedy"), (5, 303, ["random", "greedy"] * 3),
-    (6, 404, "random"), (6, 505, "greedy"),
-])
+@pytest.mark.parametrize(
+    "seats, seed, bots",
+    [
+        (3, 101, "random"),
+        (4, 202, "greedy"),
+        (5, 303, ["random", "greedy"] * 3),
+        (6, 404, "random"),
+        (6, 505, "greedy"),
+    ],
+)
 def test_no_view_or_event_shows_another_seats_private_cards(seats, seed, bots):
     check = Checker(seats)
-    state, events = play_match(seats, seed, bots if isinstance(bots, str) else bots[:seats],
-                               on_event=check)
+    state, events = play_match(
+        seats, seed, bots if isinstance(bots, str) else bots[:seats], on_event=check
+    )
     assert check.checked_events == len(events)
-    assert check.own_cards_seen == 4 * seats          # 2 reserve deals + 2 hand deals per seat
+    assert check.own_cards_seen == 4 * seats  # 2 reserve deals + 2 hand deals per seat
 
 
 def test_powers_and_draws_are_redacted_to_counts():
     from domain.engine import Event
-    power = Event("AIPowerUsed", {"power": "draw_two", "ai_card": "AI-6", "drawn": ["061", "063"],
-                                  "discarded": ["031", "035"]}, 0)
-    assert E.redact(power, 1) == {"power": "draw_two", "ai_card": "AI-6", "drawn_count": 2,
-                                  "discarded_count": 2}
+
+    power = Event(
+        "AIPowerUsed",
+        {
+            "power": "draw_two",
+            "ai_card": "AI-6",
+            "drawn": ["061", "063"],
+            "discarded": ["031", "035"],
+        },
+        0,
+    )
+    assert E.redact(power, 1) == {
+        "power": "draw_two",
+        "ai_card": "AI-6",
+        "drawn_count": 2,
+        "discarded_count": 2,
+    }
     assert E.redact(power, 0) == dict(power.data)
     drawn = Event("CardsDrawn", {"cards": ["041"], "reason": "117"}, 2)
     assert E.redact(drawn, None) == {"count": 1, "reason": "117"}
@@ -106,9 +127,14 @@ def test_powers_and_draws_are_redacted_to_counts():
 
 def test_view_shows_who_decided_but_not_what():
     from .test_flow_support import given, run, state_of
-    state = state_of(given(step="place", hands={0: ["031", "033"], 1: ["035", "037"],
-                                                2: ["039", "041"]},
-                           reserves={0: ["019", "021"], 1: ["023", "025"], 2: ["027", "029"]}))
+
+    state = state_of(
+        given(
+            step="place",
+            hands={0: ["031", "033"], 1: ["035", "037"], 2: ["039", "041"]},
+            reserves={0: ["019", "021"], 1: ["023", "025"], 2: ["027", "029"]},
+        )
+    )
     state, _ = run(state, [(0, {"type": "place", "card": "019", "cell": [1, 1]})])
     other = E.view(state, 1)
     assert [s["decided"] for s in other["seats"]] == [True, False, False]

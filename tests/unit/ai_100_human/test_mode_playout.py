@@ -1,9 +1,11 @@
 """Property tests for 1- and 2-seat matches: random/greedy bot matches finish; folding all
 events equals the live state; snapshots round-trip and decide like the live state; cards
 are never in two places; the 2-player hand sizes and the solo timer stack follow the book."""
+
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from domain.games.ai_100_human.hacking import connected
 from domain.games.ai_100_human.spec import rating
@@ -11,32 +13,43 @@ from tests.support.playout import checked_playout
 
 from .test_flow_support import E, play_match
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def zones(state) -> list[str]:
     """Every development card in a known place (deck, timer, grids, seats)."""
-    cards = list(state.deck) + list(state.timer) + list(state.neutral.values()) \
+    cards = (
+        list(state.deck)
+        + list(state.timer)
+        + list(state.neutral.values())
         + list(state.grid.values())
+    )
     for s in state.seats:
-        cards += s.hand + s.reserve + s.dealt + [c for c in s.tableau.values()
-                                                 if not c.startswith("AI-")]
+        cards += (
+            s.hand
+            + s.reserve
+            + s.dealt
+            + [c for c in s.tableau.values() if not c.startswith("AI-")]
+        )
     return cards
 
 
 @SETTINGS
-@given(seats=st.sampled_from([1, 2]), seed=st.integers(0, 2 ** 32 - 1),
-       greedy_seats=st.sets(st.integers(0, 1)))
+@given(
+    seats=st.sampled_from([1, 2]),
+    seed=st.integers(0, 2**32 - 1),
+    greedy_seats=st.sets(st.integers(0, 1)),
+)
 def test_bot_matches_finish_and_every_projection_agrees(seats, seed, greedy_seats):
     live, events = checked_playout(E, seats, seed, greedy_seats, zones, max_decisions=500)
     for index, s in enumerate(live.seats):
-        if s.ai_card == "AI-2":                 # its end card may lie outside the frame
+        if s.ai_card == "AI-2":  # its end card may lie outside the frame
             assert len(s.tableau) in (15, 16)
         else:
             assert len(s.tableau) == 15 and connected(s.tableau, diagonal=s.ai_card == "AI-8")
-        assert s.score == sum(e.data["vp"] for e in events
-                              if e.type == "VPScored" and e.seat == index)
+        assert s.score == sum(
+            e.data["vp"] for e in events if e.type == "VPScored" and e.seat == index
+        )
     result = E.result(live)
     if seats == 1:
         assert result["rating"] == rating(result["scores"][0])

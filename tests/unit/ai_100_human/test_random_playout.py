@@ -1,12 +1,14 @@
 """Property tests: random bot matches of 3-6 seats always finish; folding all events equals
 the live state; dump_state/load_state round-trips and a restored snapshot decides exactly
 like the live state; card conservation and tableau shape hold throughout."""
+
 from __future__ import annotations
 
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from domain.engine import Event, Setup, fold
 from domain.games.ai_100_human.hacking import connected
@@ -15,33 +17,39 @@ from tests.support.playout import checked_playout
 
 from .test_flow_support import E
 
-SETTINGS = settings(max_examples=30, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def zones(state) -> list[str]:
     cards = list(state.deck)
     for s in state.seats:
-        cards += s.hand + s.reserve + s.dealt + [c for c in s.tableau.values()
-                                                 if not c.startswith("AI-")]
+        cards += (
+            s.hand
+            + s.reserve
+            + s.dealt
+            + [c for c in s.tableau.values() if not c.startswith("AI-")]
+        )
     return cards
 
 
 @SETTINGS
-@given(seats=st.integers(3, 6), seed=st.integers(0, 2 ** 32 - 1),
-       greedy_seats=st.sets(st.integers(0, 5)))
+@given(
+    seats=st.integers(3, 6), seed=st.integers(0, 2**32 - 1), greedy_seats=st.sets(st.integers(0, 5))
+)
 def test_random_matches_finish_and_every_projection_agrees(seats, seed, greedy_seats):
-    live, events = checked_playout(E, seats, seed, greedy_seats, zones, max_decisions=1000,
-                                   every_legal_accepted=True)
+    live, events = checked_playout(
+        E, seats, seed, greedy_seats, zones, max_decisions=1000, every_legal_accepted=True
+    )
     stored = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
-    assert E.dump_state(fold(E, stored)) == E.dump_state(live)    # as read back from a store
+    assert E.dump_state(fold(E, stored)) == E.dump_state(live)  # as read back from a store
     result = E.result(live)
     assert result["scores"] == [s.score for s in live.seats]
-    assert set(result["winners"]) == {i for i, x in enumerate(result["scores"])
-                                      if x == max(result["scores"])}
+    assert set(result["winners"]) == {
+        i for i, x in enumerate(result["scores"]) if x == max(result["scores"])
+    }
     for s in live.seats:
         framed = {p: c for p, c in s.tableau.items() if in_frame(p)}
-        assert len(framed) == 15                          # 14 development cards + the AI card
+        assert len(framed) == 15  # 14 development cards + the AI card
         assert connected(framed, diagonal=True)
         extra = len(s.tableau) - 15
         assert extra == 0 or (extra == 1 and s.ai_card == "AI-2")
@@ -49,7 +57,7 @@ def test_random_matches_finish_and_every_projection_agrees(seats, seed, greedy_s
 
 
 @SETTINGS
-@given(seats=st.integers(3, 6), seed=st.integers(0, 2 ** 32 - 1))
+@given(seats=st.integers(3, 6), seed=st.integers(0, 2**32 - 1))
 def test_same_seed_and_choices_give_the_same_events(seats, seed):
     def run():
         rng = random.Random(seed)
@@ -61,4 +69,5 @@ def test_same_seed_and_choices_give_the_same_events(seats, seed):
             state = fold(E, new, state)
             events += new
         return [e.to_dict() for e in events]
+
     assert run() == run()

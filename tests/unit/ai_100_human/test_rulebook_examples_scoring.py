@@ -3,6 +3,7 @@
 Where the book's numbers and the card text disagree the card text is followed
 (cards/DESIGN-NOTES.md, "Book / card discrepancies").
 """
+
 from __future__ import annotations
 
 from domain.games.ai_100_human.cards import catalogue
@@ -32,8 +33,16 @@ def test_omega_3_counts_one_row_and_follows_the_card_for_3_numbers():
 
 
 # Pierrick's Phase 1 tableau (7 development cards + AI-7), with the black 103 at (2,2).
-PIERRICK = {(0, 1): "065", (0, 2): "053", (0, 3): "021", (1, 0): "097", (1, 1): "043",
-            (1, 2): "AI-7", (1, 3): "019", (2, 2): "103"}
+PIERRICK = {
+    (0, 1): "065",
+    (0, 2): "053",
+    (0, 3): "021",
+    (1, 0): "097",
+    (1, 1): "043",
+    (1, 2): "AI-7",
+    (1, 3): "019",
+    (2, 2): "103",
+}
 
 
 def test_pierrick_copies_082_in_his_own_tableau_and_scores_6():
@@ -59,20 +68,51 @@ def test_pierrick_069_with_one_purple_and_one_black_scores_3():
 
 
 # Complete tableaux found with a seeded search, checked diamond by diamond below.
-PIERRICK_END = {(0, 0): "104", (0, 1): "056", (0, 2): "086", (0, 3): "024", (0, 4): "101",
-                (1, 0): "103", (1, 1): "027", (1, 2): "AI-1", (1, 3): "004", (1, 4): "044",
-                (2, 0): "015", (2, 1): "049", (2, 2): "017", (2, 3): "053", (2, 4): "113"}
-RENAUD_END = {(0, 0): "052", (0, 1): "073", (0, 2): "034", (0, 3): "063", (0, 4): "058",
-              (1, 0): "075", (1, 1): "011", (1, 2): "AI-1", (1, 3): "118", (1, 4): "047",
-              (2, 0): "041", (2, 1): "068", (2, 2): "117", (2, 3): "001", (2, 4): "067"}
+PIERRICK_END = {
+    (0, 0): "104",
+    (0, 1): "056",
+    (0, 2): "086",
+    (0, 3): "024",
+    (0, 4): "101",
+    (1, 0): "103",
+    (1, 1): "027",
+    (1, 2): "AI-1",
+    (1, 3): "004",
+    (1, 4): "044",
+    (2, 0): "015",
+    (2, 1): "049",
+    (2, 2): "017",
+    (2, 3): "053",
+    (2, 4): "113",
+}
+RENAUD_END = {
+    (0, 0): "052",
+    (0, 1): "073",
+    (0, 2): "034",
+    (0, 3): "063",
+    (0, 4): "058",
+    (1, 0): "075",
+    (1, 1): "011",
+    (1, 2): "AI-1",
+    (1, 3): "118",
+    (1, 4): "047",
+    (2, 0): "041",
+    (2, 1): "068",
+    (2, 2): "117",
+    (2, 3): "001",
+    (2, 4): "067",
+}
 
 
 def test_omega_4_three_and_five_diamonds_of_4_colours_give_15_and_25():
     from domain.games.ai_100_human.scoring.diamonds import diamond_points, triangles
 
     def rainbow(t):
-        return [p for p in diamond_points(printed_board(t))
-                if len({c for c, _ in triangles(printed_board(t), p)}) == 4]
+        return [
+            p
+            for p in diamond_points(printed_board(t))
+            if len({c for c, _ in triangles(printed_board(t), p)}) == 4
+        ]
 
     # Pierrick: diamonds (1,1) R,Y,G,B; (1,3) R,P,Y,G; (1,4) P,B,K,G are all different ->
     # 3 x 5 = 15 (the book's "4 VP per diamond" summary contradicts its own 3x5 and the card).
@@ -92,9 +132,23 @@ def test_pierrick_ai_1_square_and_l_score_14():
 
 
 # Renaud's complete tableau with 087 at (2,1): all 12 horizontal groups differ in colour.
-RENAUD_087 = {(0, 0): "103", (0, 1): "106", (0, 2): "071", (0, 3): "035", (0, 4): "092",
-              (1, 0): "101", (1, 1): "116", (1, 2): "AI-11", (1, 3): "008", (1, 4): "110",
-              (2, 0): "043", (2, 1): "087", (2, 2): "021", (2, 3): "022", (2, 4): "117"}
+RENAUD_087 = {
+    (0, 0): "103",
+    (0, 1): "106",
+    (0, 2): "071",
+    (0, 3): "035",
+    (0, 4): "092",
+    (1, 0): "101",
+    (1, 1): "116",
+    (1, 2): "AI-11",
+    (1, 3): "008",
+    (1, 4): "110",
+    (2, 0): "043",
+    (2, 1): "087",
+    (2, 2): "021",
+    (2, 3): "022",
+    (2, 4): "117",
+}
 
 
 def test_renaud_087_on_a_complete_tableau_scores_12():

@@ -1,6 +1,7 @@
 """The result's score breakdown per seat and source (issue 24): Development cards,
 the Phase 1 and Phase 2 Objective cards and the AI card add up to each seat's score, and
 each source is the sum of the match's ``VPScored`` events of that source."""
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,9 @@ def test_the_breakdown_adds_up_to_every_seats_score(seats):
         assert set(parts) == set(VP_SOURCES)
         assert sum(parts.values()) == result["scores"][seat]
         assert parts == expected[seat]
-    assert any(p["objective_1"] or p["objective_2"] for p in result["breakdown"]) or \
-        all(s == 0 for s in result["scores"])
+    assert any(p["objective_1"] or p["objective_2"] for p in result["breakdown"]) or all(
+        s == 0 for s in result["scores"]
+    )
 
 
 def test_sources_follow_the_rulebook_steps():
@@ -55,13 +57,18 @@ def test_the_vp_preview_of_a_placement_is_what_the_card_scores(seats):
     # cards' previews are None (applied after the others, on what is still to be chosen)
     bot = build_bot(ENGINE, "random", None)
     state = None
-    for event in ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, {})), derive_rng(b"pv", 0)):
+    for event in ENGINE.new_match(
+        Setup(seats, ENGINE.validate_options(seats, {})), derive_rng(b"pv", 0)
+    ):
         state = ENGINE.evolve(state, event)
     rng, checked, version = random.Random(seats), 0, 0
-    placed: dict[tuple[int, str], int] = {}          # (seat, card) -> its preview
+    placed: dict[tuple[int, str], int] = {}  # (seat, card) -> its preview
     while ENGINE.result(state) is None:
         seat = min(ENGINE.pending(state))
-        previews = {(p["card"], tuple(p["cell"])): p["vp"] for p in ENGINE.view(state, seat)["you"]["previews"]}
+        previews = {
+            (p["card"], tuple(p["cell"])): p["vp"]
+            for p in ENGINE.view(state, seat)["you"]["previews"]
+        }
         command = bot.choose(state, seat, rng)
         if command["type"] == "place":
             vp = previews[(command["card"], tuple(command["cell"]))]
@@ -72,7 +79,11 @@ def test_the_vp_preview_of_a_placement_is_what_the_card_scores(seats):
         version += 1
         for event in ENGINE.decide(state, seat, command, derive_rng(b"pv", version)):
             state = ENGINE.evolve(state, event)
-            if event.type == "VPScored" and event.data["reason"] == "card" and "via" not in event.data:
+            if (
+                event.type == "VPScored"
+                and event.data["reason"] == "card"
+                and "via" not in event.data
+            ):
                 key = (event.seat, event.data["card"])
                 if key in placed:
                     assert event.data["vp"] == placed.pop(key), (key, event.data)

@@ -2,12 +2,18 @@
 once) equals the public scorers on the tableau with the card added, for development
 cards on every open cell of random legal tableaux (AI-10's alternative boards included;
 AI-2's card outside the frame, where it falls back to the plain path)."""
+
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.games.ai_100_human.scoring import (
-    Placements, score_ai_card, score_effect, score_objective)
+    Placements,
+    score_ai_card,
+    score_effect,
+    score_objective,
+)
 from domain.games.ai_100_human.tableau import AI_POS, placement_cells
 
 from .test_scoring_exactness import AI_SIDES, DEVELOPMENT, OBJECTIVES, SETTINGS, tableaux
@@ -38,7 +44,8 @@ def test_placements_equal_the_public_scorers(tableau, moved):
         for pos in cells:
             added = {**tableau, pos: card}
             for objective in OBJECTIVES:
-                assert scorer.objective(objective, card, pos) == \
-                    score_objective(objective, added), (objective, card, pos)
+                assert scorer.objective(objective, card, pos) == score_objective(
+                    objective, added
+                ), (objective, card, pos)
             for ai in AI_SIDES:
                 assert scorer.ai_card(ai, card, pos) == score_ai_card(ai, added), (ai, card, pos)

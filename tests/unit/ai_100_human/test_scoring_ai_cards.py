@@ -2,16 +2,24 @@
 (RULINGS: counting choices maximise VP). AI sides and their printed faces (designed,
 cards/DESIGN-NOTES.md): AI-1/2 red 1, AI-3/4 yellow 2, AI-5/6 blue 3, AI-7/8 black 4,
 AI-9/10 purple 5, AI-11/12 green 3."""
+
 from __future__ import annotations
 
 import pytest
 
-from domain.games.ai_100_human.scoring import effective, score_ai_card, score_effect, score_objective
+from domain.games.ai_100_human.scoring import (
+    effective,
+    score_ai_card,
+    score_effect,
+    score_objective,
+)
 
 from .test_scoring_support import tab
 
 
-@pytest.mark.parametrize("ai,vp", [("AI-2", 0), ("AI-5", 5), ("AI-6", 0), ("AI-8", 5), ("AI-10", 4)])
+@pytest.mark.parametrize(
+    "ai,vp", [("AI-2", 0), ("AI-5", 5), ("AI-6", 0), ("AI-8", 5), ("AI-10", 4)]
+)
 def test_flat_ai_cards(ai, vp):
     # AI-2's extra card is scored by the flow with score_effect; AI-6 gives no end VP.
     t = tab(f"R1 B1 G1\nY1 @{ai[3:]} K1")
@@ -65,6 +73,7 @@ def test_ai_12_counts_rows_whose_end_cards_share_a_number():
 
 # AI-10 (printed purple 5) may act as a green 4 or a black 2.
 
+
 def test_ai_10_acts_as_green_4_when_that_scores_more():
     # 059 (1 VP per card of your most colour): printed -> green 3 -> 3; as green -> 4.
     t = tab("G1 G2 G3\n.  .  @10")
@@ -110,5 +119,6 @@ def test_ai_2s_end_card_outside_the_frame_is_scored_with_score_effect():
     # and 052 if red; the tableau rows extend to column 5.
     t[(1, 5)] = "052"
     from domain.games.ai_100_human.cards import catalogue
+
     own = 1 if catalogue().cards["052"].color == "red" else 0
     assert score_effect("052", t, (1, 5)) == 3 + own

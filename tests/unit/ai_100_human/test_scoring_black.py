@@ -1,5 +1,6 @@
 """Black (Hacking) cards 099-118 and special cards 119/120 as ``score_effect`` sees them
 (rulebook Cards Details "Black Cards", "Special cards"; RULINGS on copies and 105/106)."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,9 @@ def test_copy_and_copy_points_cards_score_zero_here(card):
     assert score_effect(card, OWN, (0, 1), [neighbour]) == 0
 
 
-@pytest.mark.parametrize("card,vp", [("115", -2), ("116", -2), ("117", 2), ("118", 3),
-                                     ("119", 2), ("120", 3)])
+@pytest.mark.parametrize(
+    "card,vp", [("115", -2), ("116", -2), ("117", 2), ("118", 3), ("119", 2), ("120", 3)]
+)
 def test_flat_vp_of_special_cards(card, vp):
     assert score_effect(card, OWN, (0, 1)) == vp
 

@@ -4,6 +4,7 @@ Horizontal group A|B = A.TR with B.TL; vertical group A over B = A.BR with B.TR 
 Boards are hand-made: corners are written "TL TR BL BR"; unlisted corners are dummies that
 never meet a condition (see test_scoring_support).
 """
+
 from __future__ import annotations
 
 import pytest

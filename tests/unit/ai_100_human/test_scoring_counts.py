@@ -1,5 +1,6 @@
 """Per-card counting 052-067, least colour 068/069, progressive scoring 070-077
 (rulebook Cards Details). Cases: (effect card, picture, played position, VP)."""
+
 from __future__ import annotations
 
 import pytest

@@ -4,6 +4,7 @@ A diamond on an interior grid point is made of the upper-left card's BR, the upp
 card's BL, the lower-left card's TR and the lower-right card's TL (RULINGS). The 3x5 frame
 has 8 such points. Partial diamonds score when the present triangles meet the condition.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,12 @@ SQUARE = "R1 R1\nR1 R1"
 
 def one_diamond(ul_br, ur_bl, ll_tr, lr_tl):
     """Corners for a 2x2 board whose single diamond (point (1,1)) has the given triangles."""
-    return {(0, 0): f"P5 P5 P5 {ul_br}", (0, 1): f"P5 P5 {ur_bl} P5",
-            (1, 0): f"P5 {ll_tr} P5 P5", (1, 1): f"{lr_tl} P5 P5 P5"}
+    return {
+        (0, 0): f"P5 P5 P5 {ul_br}",
+        (0, 1): f"P5 P5 {ur_bl} P5",
+        (1, 0): f"P5 {ll_tr} P5 P5",
+        (1, 1): f"{lr_tl} P5 P5 P5",
+    }
 
 
 CASES = [
@@ -77,8 +82,10 @@ def test_partial_diamond_scores_when_present_triangles_meet_the_condition():
 
 
 def test_a_full_frame_has_8_diamonds_and_each_counts():
-    full = board("\n".join(["R1 R1 R1 R1 R1"] * 3),
-                 {(r, c): "Y1 Y1 P1 P1" for r in range(3) for c in range(5)})
+    full = board(
+        "\n".join(["R1 R1 R1 R1 R1"] * 3),
+        {(r, c): "Y1 Y1 P1 P1" for r in range(3) for c in range(5)},
+    )
     assert len(diamond_points(full)) == 8
     # Every diamond: UL.BR purple, UR.BL purple, LL.TR yellow, LR.TL yellow -> 8 x 2 = 16.
     assert effect_vp("095", full, (0, 0)) == 16

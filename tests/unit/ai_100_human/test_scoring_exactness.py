@@ -14,24 +14,34 @@ for random effect objects of the whole vocabulary.
 
 The examples are derandomized (a fixed seed per test), so CI always runs the same ones.
 """
+
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from domain.games.ai_100_human.cards import catalogue
 from domain.games.ai_100_human.scoring import score_ai_card, score_effect, score_objective
 from domain.games.ai_100_human.tableau import AI_POS, FRAME, in_frame, placement_cells
 from tests.support.ai_100_human_scoring_reference import (
-    reference_score_ai_card, reference_score_effect, reference_score_objective)
+    reference_score_ai_card,
+    reference_score_effect,
+    reference_score_objective,
+)
 
 CAT = catalogue()
 DEVELOPMENT = sorted(c.id for c in CAT.cards.values() if c.kind == "development")
-AI_SIDES = sorted((c.id for c in CAT.cards.values() if c.kind == "ai"),
-                  key=lambda cid: int(cid.split("-")[1]))
+AI_SIDES = sorted(
+    (c.id for c in CAT.cards.values() if c.kind == "ai"), key=lambda cid: int(cid.split("-")[1])
+)
 OBJECTIVES = sorted(CAT.objectives, key=lambda oid: int(oid.split("-")[1]))
-BY_POSITION = ("this_row", "this_column", "adjacent")   # scopes that read the cell
-SETTINGS = dict(derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BY_POSITION = ("this_row", "this_column", "adjacent")  # scopes that read the cell
+SETTINGS = dict(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @st.composite
@@ -43,8 +53,7 @@ def tableaux(draw, ai_sides=AI_SIDES):
     ai = draw(st.one_of(st.just("AI-10"), st.sampled_from(ai_sides)))
     diagonal = draw(st.booleans())
     size = draw(st.integers(min_value=1, max_value=len(FRAME)))
-    cards = draw(st.lists(st.sampled_from(DEVELOPMENT), min_size=size, max_size=size,
-                          unique=True))
+    cards = draw(st.lists(st.sampled_from(DEVELOPMENT), min_size=size, max_size=size, unique=True))
     tableau = {AI_POS: ai}
     for card in cards[:-1]:
         cells = placement_cells(tableau, diagonal=diagonal)
@@ -65,8 +74,14 @@ def neighbour_tableaux(draw):
     out = []
     for _ in range(draw(st.integers(min_value=0, max_value=2))):
         cells = draw(st.lists(st.sampled_from(FRAME), max_size=len(FRAME), unique=True))
-        cards = draw(st.lists(st.sampled_from(DEVELOPMENT + AI_SIDES), min_size=len(cells),
-                              max_size=len(cells), unique=True))
+        cards = draw(
+            st.lists(
+                st.sampled_from(DEVELOPMENT + AI_SIDES),
+                min_size=len(cells),
+                max_size=len(cells),
+                unique=True,
+            )
+        )
         out.append(dict(zip(cells, cards, strict=False)))
     return out
 
@@ -75,14 +90,15 @@ def neighbour_tableaux(draw):
 @given(tableau=tableaux(), neighbours=neighbour_tableaux(), data=st.data())
 def test_every_development_card_effect_equals_the_reference(tableau, neighbours, data):
     cells = sorted(tableau)
-    played = data.draw(st.sampled_from([p for p in cells if p != AI_POS] or cells),
-                       label="played cell")
+    played = data.draw(
+        st.sampled_from([p for p in cells if p != AI_POS] or cells), label="played cell"
+    )
     other = data.draw(st.sampled_from(cells), label="copier's cell")
     for card in DEVELOPMENT:
         own = dict(tableau)
-        if played != AI_POS:                # a normal play: the card sits at its cell
+        if played != AI_POS:  # a normal play: the card sits at its cell
             for p, c in tableau.items():
-                if c == card:               # already elsewhere: the two cards swap
+                if c == card:  # already elsewhere: the two cards swap
                     own[p] = tableau[played]
             own[played] = card
         checks = [(own, played)]
@@ -99,10 +115,13 @@ def test_every_development_card_effect_equals_the_reference(tableau, neighbours,
 def test_every_objective_and_ai_card_equals_the_reference(tableau):
     for objective in OBJECTIVES:
         assert score_objective(objective, tableau) == reference_score_objective(
-            objective, tableau), (objective, tableau)
+            objective, tableau
+        ), (objective, tableau)
     for side in AI_SIDES:
         assert score_ai_card(side, tableau) == reference_score_ai_card(side, tableau), (
-            side, tableau)
+            side,
+            tableau,
+        )
 
 
 @settings(max_examples=60, **SETTINGS)
@@ -117,5 +136,4 @@ def test_two_cards_with_alternatives_score_each_alternative_board(tableau, data)
         pos = data.draw(st.sampled_from(sorted(tableau)))
         assert score_effect(card, tableau, pos) == reference_score_effect(card, tableau, pos)
     for objective in OBJECTIVES:
-        assert score_objective(objective, tableau) == reference_score_objective(
-            objective, tableau)
+        assert score_objective(objective, tableau) == reference_score_objective(objective, tableau)

@@ -1,8 +1,16 @@
 """Tableau geometry (rulebook "2 Phases Overview" B.4; RULINGS: 3x5 frame, AI at (1,2))."""
+
 from __future__ import annotations
 
 from domain.games.ai_100_human.tableau import (
-    AI_POS, COLS, ROWS, in_frame, orthogonal, placement_cells, surrounding)
+    AI_POS,
+    COLS,
+    ROWS,
+    in_frame,
+    orthogonal,
+    placement_cells,
+    surrounding,
+)
 
 
 def test_frame_is_3_rows_by_5_columns_with_the_ai_card_in_the_centre():

@@ -4,12 +4,14 @@ Each case: (effect card, tableau picture, position of the played card, VP) with 
 hand count in the comment. The effect is evaluated with ``score_effect`` on real cards;
 the card at the position is whatever the picture shows (as for a copied effect).
 """
+
 from __future__ import annotations
 
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.games.ai_100_human.scoring import score_effect
 from domain.games.ai_100_human.scoring.packing import max_disjoint

@@ -1,6 +1,7 @@
 """Objective cards (rulebook "Objective Cards Details"). Diamonds objectives (4, 12-14)
 and Omega-9 (connections) are in test_scoring_diamonds / test_scoring_connections; the
 rulebook examples in test_rulebook_examples_scoring."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,6 +52,14 @@ def test_objective(objective, picture, vp):
 
 def test_objectives_score_zero_when_unmet():
     t = tab("R1 B2 G3\nY4 K5 P1")  # no pairs, no sums to 6 vertically (1+4, 2+5, 3+1)
-    for oid in ("Omega-1", "Omega-2", "Omega-5", "Omega-6", "Omega-7", "Omega-8",
-                "Omega-15", "Omega-16"):
+    for oid in (
+        "Omega-1",
+        "Omega-2",
+        "Omega-5",
+        "Omega-6",
+        "Omega-7",
+        "Omega-8",
+        "Omega-15",
+        "Omega-16",
+    ):
         assert score_objective(oid, t) == 0, oid

@@ -3,6 +3,7 @@
 A set's cards need not be adjacent; each card counts in one set only (golden rule).
 Each case: (effect card, tableau picture, played position, VP) with the hand count.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -15,6 +15,7 @@ and diamond tests, where the corners matter): ``corners`` maps a position to fou
 (colour ``x<n>``, number 100+n) that never meet a colour/number/sum condition, except
 "different colours", which every pair of distinct dummies meets.
 """
+
 from __future__ import annotations
 
 from domain.games.ai_100_human.cards import catalogue
@@ -45,9 +46,14 @@ def tab(spec: str) -> dict:
             out[pos] = tok[1:]
         else:
             color, number = LETTER[tok[0]], int(tok[1:])
-            cid = next(c.id for c in sorted(cards.values(), key=lambda c: c.id)
-                       if c.kind == "development" and c.color == color and c.number == number
-                       and c.id not in used)
+            cid = next(
+                c.id
+                for c in sorted(cards.values(), key=lambda c: c.id)
+                if c.kind == "development"
+                and c.color == color
+                and c.number == number
+                and c.id not in used
+            )
             used.add(cid)
             out[pos] = cid
     return out
@@ -75,7 +81,9 @@ def board(spec: str, corners: dict | None = None) -> dict:
 def effect_vp(card_id: str, b: dict, pos=None) -> int:
     """VP of card/objective ``card_id``'s effect on hand-made board ``b`` for ``pos``."""
     cat = catalogue()
-    eff = cat.objectives[card_id].effect if card_id.startswith("Omega") else cat.cards[card_id].effect
+    eff = (
+        cat.objectives[card_id].effect if card_id.startswith("Omega") else cat.cards[card_id].effect
+    )
     return evaluate(eff, b, pos)
 
 

@@ -4,6 +4,7 @@ least: pass, keep, decline every optional ("may", "can") effect, spend no card, 
 health". The engine's ``timeout_bot`` is ``idle`` (R-AI6-TIMEOUT): before issue 17 it was
 ``greedy``, which started AI-6 ("you may draw 2 cards ... Then discard any 2 cards from your
 hand") at its first chance, spending 2 hand cards for a timed-out seat."""
+
 from __future__ import annotations
 
 import random
@@ -35,8 +36,13 @@ def test_the_timeout_policy_is_idle_and_never_starts_ai6():
 def test_the_timeout_never_exchanges_with_ai5():
     """AI-5: "During the game, exchange 2 cards. You may exchange a card with an empty
     space" — once per game, optional: the timeout drafts and keeps AI-5 unused."""
-    state = state_of(given(ai=["AI-5", "AI-3", "AI-1"], hands=HANDS,
-                           tableaux={0: {(1, 1): "001", (1, 3): "003", (0, 3): "005"}}))
+    state = state_of(
+        given(
+            ai=["AI-5", "AI-3", "AI-1"],
+            hands=HANDS,
+            tableaux={0: {(1, 1): "001", (1, 3): "003", (0, 3): "005"}},
+        )
+    )
     assert any(a["type"] == "use_ai5" for a in E.legal_actions(state, 0))
     answer = TIMEOUT.choose(state, 0, random.Random(0))
     assert answer["type"] == "draft"
@@ -59,4 +65,6 @@ def test_a_forced_decision_is_answered_as_greedy_does():
     """AI-6's discard once the player started it is forced ("Then discard any 2 cards"): the
     timeout discards greedy's pair (the two hand cards of lowest immediate VP)."""
     state, _ = run(ai6_state(), [(0, {"type": "use_ai6"})])
-    assert TIMEOUT.choose(state, 0, random.Random(0)) == GreedyBot().choose(state, 0, random.Random(0))
+    assert TIMEOUT.choose(state, 0, random.Random(0)) == GreedyBot().choose(
+        state, 0, random.Random(0)
+    )

@@ -1,8 +1,8 @@
 """Builders for A.I.Pokalypse unit tests: hand-made tables without Redis or randomness."""
+
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from domain.engine import Event
 from domain.games.aipokalypse import ENGINE
@@ -28,31 +28,52 @@ def one(name: str) -> str:
     return ids(name)[0]
 
 
-def table(n: int = 2, phase: str = "recruitment", round_: int = 2, draw: list[str] | None = None,
-          factions: list[str] | None = None) -> MatchState:
+def table(
+    n: int = 2,
+    phase: str = "recruitment",
+    round_: int = 2,
+    draw: list[str] | None = None,
+    factions: list[str] | None = None,
+) -> MatchState:
     """A state with ``n`` seats, empty hands/boards, 6 health points each (distinct specials),
     the given draw pile (default: 30 fillers), the rest of the specials as deck, 20 ammo."""
     specials = list(CAT.special)
-    health = [specials[6 * i:6 * i + 6] for i in range(n)]
-    rest = specials[6 * n:]
+    health = [specials[6 * i : 6 * i + 6] for i in range(n)]
+    rest = specials[6 * n :]
     factions = factions or [None] * n
     f_used = {f for f in factions if f}
     ammo = [f for f in CAT.faction if f not in f_used][:20]
     if draw is None:
         draw = filler(30)
-    state = ENGINE.evolve(None, Event("MatchStarted", {
-        "n": n, "mode": "competitive", "offered": [[] for _ in range(n)], "health": health,
-        "hands": [[] for _ in range(n)], "draw": draw, "specials": rest, "ammo_deck": ammo}))
+    state = ENGINE.evolve(
+        None,
+        Event(
+            "MatchStarted",
+            {
+                "n": n,
+                "mode": "competitive",
+                "offered": [[] for _ in range(n)],
+                "health": health,
+                "hands": [[] for _ in range(n)],
+                "draw": draw,
+                "specials": rest,
+                "ammo_deck": ammo,
+            },
+        ),
+    )
     state.phase, state.round, state.factions_revealed = phase, round_, True
-    for p, f in zip(state.players, factions):
+    for p, f in zip(state.players, factions, strict=False):
         p.faction = f
     return state
 
 
 def filler(k: int, name: str = "Sniper") -> list[str]:
     """``k`` basic unit ids to fill piles (Sniper/Heavy Tank/... repeated by id)."""
-    pool = [c.id for c in CAT.cards.values() if c.category == "basic" and c.name in
-            ("Sniper", "Heavy Tank", "Commander", "Veteran")]
+    pool = [
+        c.id
+        for c in CAT.cards.values()
+        if c.category == "basic" and c.name in ("Sniper", "Heavy Tank", "Commander", "Veteran")
+    ]
     return (pool * (k // len(pool) + 1))[:k]
 
 
@@ -68,7 +89,9 @@ def take(state: MatchState, cid: str) -> str:
     return cid
 
 
-def put(state: MatchState, seat: int, cid: str, strength_pos: int = 0, red: str | None = None) -> int:
+def put(
+    state: MatchState, seat: int, cid: str, strength_pos: int = 0, red: str | None = None
+) -> int:
     """Place unit ``cid`` on a new slot of ``seat`` at scale index ``strength_pos``; a Red Slot
     made of special ``red`` when given. Returns the slot index."""
     take(state, cid)
@@ -97,8 +120,14 @@ def give_ammo(state: MatchState, seat: int, k: int) -> None:
         state.players[seat].ammo.append(state.ammo_deck.pop(0))
 
 
-def act(state: MatchState, seat: int, cmd: dict, seed: int = 0, answers: list | None = None,
-        defaults: bool = True) -> tuple[MatchState, list[Event]]:
+def act(
+    state: MatchState,
+    seat: int,
+    cmd: dict,
+    seed: int = 0,
+    answers: list | None = None,
+    defaults: bool = True,
+) -> tuple[MatchState, list[Event]]:
     """``decide`` + fold; returns the new state and all events. Open effect decisions are
     answered from ``answers`` in order, then (``defaults``) with the default option (the
     first, what a turn timeout takes); with ``defaults=False`` an open decision stays open."""
@@ -108,10 +137,12 @@ def act(state: MatchState, seat: int, cmd: dict, seed: int = 0, answers: list | 
     while new.choice and (answers or defaults):
         choice = new.choice
         option = answers.pop(0) if answers else choice["options"][0]
-        more = ENGINE.decide(new, choice["seat"], {"type": "choose", "option": option}, random.Random(seed))
+        more = ENGINE.decide(
+            new, choice["seat"], {"type": "choose", "option": option}, random.Random(seed)
+        )
         new = _fold(new, more)
         events = events + more
-    return new, unbatch(events)           # the atomic events (a hidden command is one batch)
+    return new, unbatch(events)  # the atomic events (a hidden command is one batch)
 
 
 def _fold(state: MatchState, events: list[Event]) -> MatchState:
@@ -121,7 +152,9 @@ def _fold(state: MatchState, events: list[Event]) -> MatchState:
     return new
 
 
-def run_flow(state: MatchState, fn, *args, seed: int = 0, answers: list | None = None) -> tuple[MatchState, list[Event]]:
+def run_flow(
+    state: MatchState, fn, *args, seed: int = 0, answers: list | None = None
+) -> tuple[MatchState, list[Event]]:
     """Run an automatic step (e.g. ``flow.start_battle``) on a scratch context; effect
     decisions take ``answers`` in order, then the default (first) option."""
     given = list(answers or [])

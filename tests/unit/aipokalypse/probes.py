@@ -5,6 +5,7 @@ as faction), performs the probe's action and returns a signature of everything o
 except the card's own identity. Tests compare it with the same probe run with a control card
 whose effects cannot act in that probe.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,19 +13,56 @@ import random
 
 from domain.games.aipokalypse import ENGINE, flow
 from domain.games.aipokalypse.actions import legal_actions, pending
-from domain.games.aipokalypse.effects.resolve import gain_ammo, run, origin_of
-from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, give_ammo, hand, ids, one, put, run_flow, table, take
+from domain.games.aipokalypse.effects.resolve import gain_ammo, origin_of, run
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    take,
+)
 
-BATTLE_CONTROL = {"blue": "Recruit", "red": "Goldfish", "yellow": "Brute", "purple": "Drifter",
-                  "green": "A.I.Lien Alpha"}
+BATTLE_CONTROL = {
+    "blue": "Recruit",
+    "red": "Goldfish",
+    "yellow": "Brute",
+    "purple": "Drifter",
+    "green": "A.I.Lien Alpha",
+}
 WITH_TEMP = {c.id for c in CAT.cards.values() if c.name == "Were.Wolf"}
-_STATIC_PROBE = {"ammo_bonus": "spend", "ammo_temp": "spend", "double_strength": "spend",
-                 "red_double": "spend", "special_choice": "legal", "pair_triple": "legal",
-                 "wild_triple": "legal", "ammo_triple": "legal", "idle_first_round": "legal",
-                 "max_ammo": "ammo", "ammo_per_damage": "ammo", "stash": "ready", "exchange": "legal"}
-_HOOK_PROBE = {"discard_effect": "hand_discard", "unit_discarded": "hand_discard", "ammo_spent": "spend"}
-_TRIGGER_PROBE = {"recruit": "recruit", "discard": "discard", "round_bonus": "round",
-                  "start": "start", "triple": "triple"}
+_STATIC_PROBE = {
+    "ammo_bonus": "spend",
+    "ammo_temp": "spend",
+    "double_strength": "spend",
+    "red_double": "spend",
+    "special_choice": "legal",
+    "pair_triple": "legal",
+    "wild_triple": "legal",
+    "ammo_triple": "legal",
+    "idle_first_round": "legal",
+    "max_ammo": "ammo",
+    "ammo_per_damage": "ammo",
+    "stash": "ready",
+    "exchange": "legal",
+}
+_HOOK_PROBE = {
+    "discard_effect": "hand_discard",
+    "unit_discarded": "hand_discard",
+    "ammo_spent": "spend",
+}
+_TRIGGER_PROBE = {
+    "recruit": "recruit",
+    "discard": "discard",
+    "round_bonus": "round",
+    "start": "start",
+    "triple": "triple",
+}
 
 
 def _plain(card) -> bool:
@@ -61,10 +99,19 @@ def control_for(cid: str, probe: str) -> str:
 def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
     card = CAT[cid]
     battle_colour = card.color if card.color in ("blue", "red", "yellow") else "blue"
-    draw = [c.id for c in CAT.cards.values() if c.category == "basic" and c.color == battle_colour
-            and c.id != cid][:12]
-    fill = [c.id for c in CAT.cards.values() if c.category == "basic" and c.name in ("Commander", "Sniper")
-            and c.id != cid and c.id not in draw]
+    draw = [
+        c.id
+        for c in CAT.cards.values()
+        if c.category == "basic" and c.color == battle_colour and c.id != cid
+    ][:12]
+    fill = [
+        c.id
+        for c in CAT.cards.values()
+        if c.category == "basic"
+        and c.name in ("Commander", "Sniper")
+        and c.id != cid
+        and c.id not in draw
+    ]
     alien = ids("A.I.Lien Beta", 2)[1]
     state = table(2, round_=1 if probe == "legal" else 2, draw=draw[:2] + [alien] + draw[2:] + fill)
     state.sudden_death = True
@@ -76,14 +123,29 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
         x_slot = None
     unit_names = ["Commander", "Heavy Tank", "Brute"] if probe != "battle" else None
     if probe == "battle":
-        same = [c.id for c in CAT.cards.values() if c.category == "basic" and c.color == battle_colour
-                and c.id != cid and c.id not in draw and _plain(c)][:4]
+        same = [
+            c.id
+            for c in CAT.cards.values()
+            if c.category == "basic"
+            and c.color == battle_colour
+            and c.id != cid
+            and c.id not in draw
+            and _plain(c)
+        ][:4]
         if card.category != "faction":
             x_slot = put(state, 0, cid, 5)
         for u in same:
             put(state, 0, u, 5)
-        opp = [c.id for c in CAT.cards.values() if c.category == "basic" and c.color == battle_colour
-               and c.id not in draw and c.id not in same and c.id != cid and _plain(c)][:5]
+        opp = [
+            c.id
+            for c in CAT.cards.values()
+            if c.category == "basic"
+            and c.color == battle_colour
+            and c.id not in draw
+            and c.id not in same
+            and c.id != cid
+            and _plain(c)
+        ][:5]
         for k, u in enumerate(opp):
             put(state, 1, u, 5 if tie else (3, 2, 1, 1, 1)[k])
         if cid in WITH_TEMP:
@@ -95,8 +157,15 @@ def _base(cid: str, probe: str, tie: bool = False) -> tuple[dict, int | None]:
         put(state, 0, ids(name, 3)[-1], {"Commander": 3, "Heavy Tank": 2, "Brute": 4}[name])
     for name in ("Sniper", "Heavy Tank", "Brute"):
         put(state, 1, ids(name, 2)[0], 5)
-    hand(state, 0, ids("Recruit", 3)[0], ids("Veteran", 3)[0], ids("Veteran", 3)[1], ids("Journalist", 3)[0],
-         ids("Journalist", 3)[1])
+    hand(
+        state,
+        0,
+        ids("Recruit", 3)[0],
+        ids("Veteran", 3)[0],
+        ids("Veteran", 3)[1],
+        ids("Journalist", 3)[0],
+        ids("Journalist", 3)[1],
+    )
     hand(state, 1, ids("Drifter", 2)[0], ids("Hacker", 3)[0])
     give_ammo(state, 0, 3 if probe == "legal" else 2)
     give_ammo(state, 1, 1)
@@ -121,16 +190,51 @@ def signature(state: dict, events: list, extra=None) -> str:
     """Everything observable except card identities on the board."""
     players = []
     for p in state.players:
-        players.append([
-            [(s.pos, s.red, bool(s.unit), len(s.attached), s.temp, s.ammo_temp,
-              s.exhausted, len(s.battle)) for s in p.slots],
-            len(p.hand), len(p.ammo), sorted(p.pool), len(p.health), len(p.stash),
-            p.eliminated, len(p.extra_factions), p.score])
-    points = [(e.type, e.data.get("strengths"), e.data.get("winners"), e.data.get("damage"))
-              for e in events if e.type in ("PointScored", "BattleEnded")]
-    return json.dumps([players, len(state.draw), len(state.discard), len(state.specials),
-                       state.sudden_death, state.apocalypse, state.result, points, extra],
-                      sort_keys=True, default=str)
+        players.append(
+            [
+                [
+                    (
+                        s.pos,
+                        s.red,
+                        bool(s.unit),
+                        len(s.attached),
+                        s.temp,
+                        s.ammo_temp,
+                        s.exhausted,
+                        len(s.battle),
+                    )
+                    for s in p.slots
+                ],
+                len(p.hand),
+                len(p.ammo),
+                sorted(p.pool),
+                len(p.health),
+                len(p.stash),
+                p.eliminated,
+                len(p.extra_factions),
+                p.score,
+            ]
+        )
+    points = [
+        (e.type, e.data.get("strengths"), e.data.get("winners"), e.data.get("damage"))
+        for e in events
+        if e.type in ("PointScored", "BattleEnded")
+    ]
+    return json.dumps(
+        [
+            players,
+            len(state.draw),
+            len(state.discard),
+            len(state.specials),
+            state.sudden_death,
+            state.apocalypse,
+            state.result,
+            points,
+            extra,
+        ],
+        sort_keys=True,
+        default=str,
+    )
 
 
 def outcome(cid: str, probe: str, tie: bool = False) -> str:
@@ -139,8 +243,11 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
     card = CAT[cid]
     if probe == "recruit":
         slot = len(state.players[0].slots) - 1
-        cmds = [a for a in legal_actions(state, 0) if a["type"] == "recruit" and a["card"] == cid
-                and a["slot"] == slot]
+        cmds = [
+            a
+            for a in legal_actions(state, 0)
+            if a["type"] == "recruit" and a["card"] == cid and a["slot"] == slot
+        ]
         state, events = act(state, 0, cmds[0])
     elif probe == "discard":
         cmds = [a for a in legal_actions(state, 0) if a["type"] == "discard" and a["card"] == cid]
@@ -148,8 +255,10 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
     elif probe == "round":
         state, events = run_flow(state, flow.start_recruitment)
     elif probe == "start":
+
         def go(ctx):
             run(ctx, 0, card.ops("start"), origin_of(cid))
+
         state, events = run_flow(state, go)
     elif probe == "triple":
         trio = [c.id for c in CAT.cards.values() if c.name == card.name][:3]
@@ -157,16 +266,22 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
             if c not in state.players[0].hand:
                 hand(state, 0, c)
         pool_card = state.players[0].pool[0]
-        state, events = act(state, 0, {"type": "triple", "cards": trio, "source": "pool", "special": pool_card})
+        state, events = act(
+            state, 0, {"type": "triple", "cards": trio, "source": "pool", "special": pool_card}
+        )
     elif probe == "spend":
         slot = x_slot if x_slot is not None else 0
         state, events = act(state, 0, {"type": "spend_ammo", "slot": slot})
     elif probe == "legal":
-        return signature(state, [], sorted(json.dumps(a, sort_keys=True) for a in legal_actions(state, 0)))
+        return signature(
+            state, [], sorted(json.dumps(a, sort_keys=True) for a in legal_actions(state, 0))
+        )
     elif probe == "ammo":
+
         def go(ctx):
             gain_ammo(ctx, 0, 8)
             flow.apply_damage(ctx, {0: 2})
+
         state, events = run_flow(state, go)
     elif probe == "ready":
         state, events = act(state, 0, {"type": "ready"})
@@ -179,7 +294,9 @@ def outcome(cid: str, probe: str, tie: bool = False) -> str:
         guard = 0
         while state.phase == "battle" and pending(state) and guard < 50:
             seat = sorted(pending(state))[0]
-            state, more = act(state, seat, ENGINE.bots["idle"].choose(state, seat, random.Random(0)))
+            state, more = act(
+                state, seat, ENGINE.bots["idle"].choose(state, seat, random.Random(0))
+            )
             events += more
             guard += 1
     return signature(state, events)

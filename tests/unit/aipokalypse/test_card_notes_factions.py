@@ -2,6 +2,7 @@
 (``shared/rules/aipokalypse-rulebook.txt``) not pinned elsewhere, driven one by one against
 their note (quoted) with concrete values; then the designed factions against their card text
 (``cards/factions.json``, ``source: designed``)."""
+
 from __future__ import annotations
 
 import copy
@@ -12,8 +13,19 @@ from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions
 from domain.games.aipokalypse.effects.resolve import origin_of, run
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import (CAT, act, give_ammo, hand, ids, one, put, run_flow, table,
-                                            take, types)
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    take,
+    types,
+)
 from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
@@ -23,9 +35,12 @@ def _s(state, seat, slot):
 
 def _hand6(state, seat, exclude=()):
     """Fill ``seat``'s hand to 6 with fillers, so the draw at the phase start draws none."""
-    fillers = [c for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
-               if c not in exclude and c not in state.players[seat].hand]
-    hand(state, seat, *fillers[:6 - len(state.players[seat].hand)])
+    fillers = [
+        c
+        for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
+        if c not in exclude and c not in state.players[seat].hand
+    ]
+    hand(state, seat, *fillers[: 6 - len(state.players[seat].hand)])
 
 
 def test_engineer_guild_trash_triggers_no_discard_or_gain_ammo_effects():
@@ -49,6 +64,7 @@ def test_erit_lux_stored_cards_cannot_be_used_in_battle():
     The stored Brute (5) would win the lost point (2 against 5) as a reaction: it is not
     offered — the battle runs through with no decision — and it returns after the draw of 6
     (7 cards). Kept in the hand instead, it is offered."""
+
     def setup(erit):
         state = table(2, factions=[one("Erit Lux") if erit else None, None])
         put(state, 0, ids("Brute", 3)[0], 0)
@@ -57,6 +73,7 @@ def test_erit_lux_stored_cards_cannot_be_used_in_battle():
         state.draw = [ids("Zombie", 3)[0], ids("Zombie", 3)[1]] + state.draw
         state.players[1].ready = True
         return state
+
     stored = ids("Brute", 3)[1]
     state, events = act(setup(True), 0, {"type": "ready"}, answers=[stored, "stop"])
     assert [e.data["cards"] for e in events if e.type == "StashReturned"] == [[stored]]
@@ -72,7 +89,7 @@ def test_lightbringers_swap_two_units_which_keep_their_strength():
     state = table(2, phase="battle", factions=[one("Lightbringers"), None])
     brute = put(state, 0, ids("Brute", 3)[0], SCALE.index(2))
     put(state, 0, ids("Heavy Tank", 3)[0], 0)
-    vet = put(state, 0, ids("Veteran", 3)[0], SCALE.index(6))     # round bonus +1 -> 7
+    vet = put(state, 0, ids("Veteran", 3)[0], SCALE.index(6))  # round bonus +1 -> 7
     _hand6(state, 0)
     after, _ = run_flow(state, flow.start_recruitment, answers=[vet, brute])
     slots = after.players[0].slots
@@ -107,8 +124,10 @@ def test_outer_wilds_valley_by_printed_strength_and_only_with_two_neighbours():
     sniper = put(state, 0, ids("Sniper", 3)[0], SCALE.index(2))
     put(state, 0, ids("Heavy Tank", 3)[1], SCALE.index(4))
     _hand6(state, 0, exclude=ids("Sniper", 3) + ids("Heavy Tank", 3))
-    from domain.games.aipokalypse.context import Ctx, NeedChoice
     import random
+
+    from domain.games.aipokalypse.context import Ctx, NeedChoice
+
     ctx = Ctx(copy.deepcopy(state), random.Random(0))
     with pytest.raises(NeedChoice) as need:
         flow.start_recruitment(ctx)
@@ -145,10 +164,15 @@ def test_shadow_fortress_without_an_ailien_gets_none_and_discards_the_drawn_card
         if CAT[c].kind == "ailien":
             take(state, c)
     state.draw = first + [alpha] + state.draw
-    after, _ = run_flow(copy.deepcopy(state), lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress)))
+    after, _ = run_flow(
+        copy.deepcopy(state),
+        lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress)),
+    )
     assert after.players[0].hand == [alpha] and set(first) <= set(after.discard)
     state.draw.remove(alpha)
-    after, _ = run_flow(state, lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress)))
+    after, _ = run_flow(
+        state, lambda ctx: run(ctx, 0, CAT[fortress].ops("start"), origin_of(fortress))
+    )
     assert after.players[0].hand == []
 
 
@@ -192,17 +216,23 @@ def test_vault_afk_free_special_unit_only_at_the_start_of_rounds_2_and_3():
 
 # ------------------------------------------------------------------ designed factions
 
-@pytest.mark.parametrize("name,color", [("Iron Covenant", "blue"), ("Red Dawn", "red"),
-                                        ("Yellow Plague", "yellow")])
+
+@pytest.mark.parametrize(
+    "name,color", [("Iron Covenant", "blue"), ("Red Dawn", "red"), ("Yellow Plague", "yellow")]
+)
 def test_designed_colour_factions_give_their_colour_1_strength_each_round(name, color):
     """Card text: "Round bonus: each of your Humans/Mechs/Mutants gains 1 strength." The
     unit of that colour 1 -> 2, the others stay 1."""
     state = table(2, phase="battle", factions=[one(name), None])
-    slots = {c: put(state, 0, ids(u, 3)[0], 0) for c, u in
-             (("blue", "Recruit"), ("red", "Goldfish"), ("yellow", "Zombie"))}
+    slots = {
+        c: put(state, 0, ids(u, 3)[0], 0)
+        for c, u in (("blue", "Recruit"), ("red", "Goldfish"), ("yellow", "Zombie"))
+    }
     _hand6(state, 0)
     after, _ = run_flow(state, flow.start_recruitment)
-    assert {c: _s(after, 0, i) for c, i in slots.items()} == {c: 2 if c == color else 1 for c in slots}
+    assert {c: _s(after, 0, i) for c, i in slots.items()} == {
+        c: 2 if c == color else 1 for c in slots
+    }
 
 
 def test_designed_resource_factions_follow_their_card_text():

@@ -2,6 +2,7 @@
 (``shared/rules/aipokalypse-rulebook.txt``) driven one by one against their note, with the
 note quoted and concrete values. Cards whose notes other tests already pin are named in
 the module list of the report (test_exact_notes, test_named_cards, test_choices)."""
+
 from __future__ import annotations
 
 import copy
@@ -11,12 +12,23 @@ import pytest
 
 from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions, pending
-from domain.games.aipokalypse.coop import meets_alternative_win
 from domain.games.aipokalypse.context import Ctx, NeedChoice
-from domain.games.aipokalypse.effects.resolve import origin_of, run
+from domain.games.aipokalypse.coop import meets_alternative_win
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put,
-                                            run_flow, table, take, types)
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    take,
+    types,
+)
 from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
@@ -25,10 +37,13 @@ def _s(state, seat, slot):
 
 
 def _colour(color, value, k=2, skip=()):
-    return [c for c in CAT.basic if CAT[c].color == color and CAT[c].value == value and c not in skip][:k]
+    return [
+        c for c in CAT.basic if CAT[c].color == color and CAT[c].value == value and c not in skip
+    ][:k]
 
 
 # ------------------------------------------------------------------ Humans
+
 
 def test_big_benji_steals_when_its_seat_wins_a_point_with_another_unit():
     """Big Benji: "When you win a point, you can choose a special unit from a neighboring
@@ -41,12 +56,14 @@ def test_big_benji_steals_when_its_seat_wins_a_point_with_another_unit():
     put(state, 1, ids("Sniper", 3)[0], 0)
     theirs = state.specials.pop(0)
     state.players[1].pool.append(theirs)
-    after, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
-                                    [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
-    while after.phase == "battle" and pending(after):          # seat 0 may cash in point 2
+    after, events = _battle(
+        state,
+        [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]],
+    )
+    while after.phase == "battle" and pending(after):  # seat 0 may cash in point 2
         after, more = act(after, min(pending(after)), {"type": "pass"})
         events = events + more
-    assert [w for w, _ in _points(events)] == [[0], [1]]          # Veteran wins, Big Benji loses
+    assert [w for w, _ in _points(events)] == [[0], [1]]  # Veteran wins, Big Benji loses
     assert [e.data["card"] for e in events if e.type == "PoolCardMoved"] == [theirs]
     assert theirs in after.players[0].pool and theirs not in after.players[1].pool
 
@@ -84,11 +101,15 @@ def test_elder_commander_gives_4_only_to_a_human_and_places_a_red_slot_normally(
     mech = put(state, 0, ids("Heavy Tank", 3)[0], 0)
     slot = empty_slot(state, 0)
     hand(state, 0, one("Elder Commander"))
-    targets = {a.get("target") for a in legal_actions(state, 0)
-               if a["type"] == "recruit" and a["card"] == one("Elder Commander") and a["slot"] == slot}
+    targets = {
+        a.get("target")
+        for a in legal_actions(state, 0)
+        if a["type"] == "recruit" and a["card"] == one("Elder Commander") and a["slot"] == slot
+    }
     assert human in targets and mech not in targets
-    state, events = act(state, 0, {"type": "recruit", "card": one("Elder Commander"), "slot": slot,
-                                   "target": human})
+    state, events = act(
+        state, 0, {"type": "recruit", "card": one("Elder Commander"), "slot": slot, "target": human}
+    )
     assert (_s(state, 0, human), _s(state, 0, mech)) == (5, 1)
     placed = [e.data for e in events if e.type == "RedSlotPlaced"]
     assert [(d["slot"], d["mode"]) for d in placed] == [(3, "new")]
@@ -125,7 +146,7 @@ def test_governor_triggering_a_target_effect_lets_its_owner_choose_the_target():
         flow.start_recruitment(ctx)
     assert need.value.seat == 0 and need.value.options == [0, vet]
     after, events = run_flow(state, flow.start_recruitment, answers=[vet])
-    assert _s(after, 0, vet) == 6 and _s(after, 0, 0) == 1       # 1 + 4, + its own round bonus
+    assert _s(after, 0, vet) == 6 and _s(after, 0, 0) == 1  # 1 + 4, + its own round bonus
     assert types(events).count("RedSlotPlaced") == 1
 
 
@@ -145,12 +166,13 @@ def test_neo_bonus_is_six_minus_its_health_and_it_wins_every_tie():
     tied = table(2)
     put(tied, 0, one("Neo"), SCALE.index(5))
     put(tied, 1, ids("Veteran", 3)[0], SCALE.index(5))
-    tied.players[0].health = tied.players[0].health[:2]      # fewer health points
+    tied.players[0].health = tied.players[0].health[:2]  # fewer health points
 
     def end(ctx):
         flow.finish_by_strength(ctx, [0, 1], "apocalypse")
+
     after, events = run_flow(tied, end)
-    assert after.result["winners"] == [0]                             # total strength 5:5
+    assert after.result["winners"] == [0]  # total strength 5:5
 
 
 def test_queen_of_elysium_without_a_pool_card_gains_no_health_and_gets_2_per_hacker_card():
@@ -177,13 +199,17 @@ def test_seppuku_red_slot_goes_into_its_slot_or_by_the_normal_rules_from_the_han
     put(state, 0, one("Seppuku"), 0)
     put(state, 0, ids("Veteran", 3)[0], 0)
     after, events = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Seppuku")})
-    assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [(0, "replace")]
+    assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [
+        (0, "replace")
+    ]
     assert after.players[0].slots[0].red and len(after.players[0].slots) == 2
     take(state, one("Seppuku"))
     state.players[0].slots[0].unit = None
     hand(state, 0, one("Seppuku"))
     after, events = act(state, 0, {"type": "discard", "card": one("Seppuku")})
-    assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [(2, "new")]
+    assert [(e.data["slot"], e.data["mode"]) for e in events if e.type == "RedSlotPlaced"] == [
+        (2, "new")
+    ]
 
 
 def test_walter_white_opens_a_seventh_slot_and_governor_cannot_execute_it_again():
@@ -217,12 +243,15 @@ def test_xxx_correct_guess_puts_the_top_special_on_the_health_stack():
         put(state, 0, one("XxX"), SCALE.index(15))
         put(state, 1, ids("Sniper", 3)[0], 0)
         top = state.specials[0]
-        after, events = _battle(state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]], answers=[guess])
+        after, events = _battle(
+            state, [[ids("Recruit", 3)[0]], [ids("Recruit", 3)[1]]], answers=[guess]
+        )
         health = after.players[0].health
         assert (len(health), health[0] == top) == ((7, True) if gained else (6, False))
 
 
 # ------------------------------------------------------------------ Mechs
+
 
 def test_back_up_reactivation_moves_a_scored_face_up_card_to_back_up():
     """Back.Up: "If the unit you reactivate already scored a point, the face up battle card
@@ -297,7 +326,7 @@ def test_trapperkeeper_opponent_decides_which_unit_it_discards():
     try:
         flow.start_battle(ctx)
         raise AssertionError("no decision")
-    except Exception as need:                              # NeedChoice
+    except Exception as need:  # NeedChoice
         assert need.seat == 1 and need.options == [1, 0]
     after, _ = run_flow(state, flow.start_battle, answers=[strong])
     assert after.players[1].slots[strong].unit is None
@@ -305,6 +334,7 @@ def test_trapperkeeper_opponent_decides_which_unit_it_discards():
 
 
 # ------------------------------------------------------------------ Mutants
+
 
 def test_bookkeeper_trashes_as_often_as_wanted_without_discard_or_ammo_effects():
     """Bookkeeper: "You can execute the effect as many times as you want. The "discard"
@@ -319,7 +349,7 @@ def test_bookkeeper_trashes_as_often_as_wanted_without_discard_or_ammo_effects()
     after, _ = run_flow(state, flow.start_recruitment, answers=cards + ["stop"])
     assert (_s(after, 0, book), _s(after, 0, dj)) == (4, 1)
     assert after.players[0].ammo == [] and set(cards[1:]) <= set(after.discard)
-    assert after.specials[-1] == one("Salvage Bot")          # a Special Unit: under its deck
+    assert after.specials[-1] == one("Salvage Bot")  # a Special Unit: under its deck
 
 
 def test_dealer_gains_2_when_its_reactivation_or_an_own_effect_exhausts_a_unit():
@@ -335,7 +365,9 @@ def test_dealer_gains_2_when_its_reactivation_or_an_own_effect_exhausts_a_unit()
     put(state, 1, ids("Hive Mind", 3)[1], SCALE.index(15))
     y = _colour("yellow", 1, 4)
     after, events = _battle(state, [y[:2], y[2:4]])
-    assert [e.data for e in events if e.type == "UnitReactivated"] == [{"slot": brute, "by": dealer}]
+    assert [e.data for e in events if e.type == "UnitReactivated"] == [
+        {"slot": brute, "by": dealer}
+    ]
     assert _s(after, 0, dealer) == 5
 
 
@@ -426,6 +458,7 @@ def test_riddickules_preparation_ammo_makes_each_opponent_exhaust_a_unit_of_its_
 
 # ------------------------------------------------------------------ Rogues
 
+
 def test_alias_blanc_takes_the_top_discard_and_ammo_only_when_nobody_has_any():
     """Alias Blanc: "You receive one ammo from the supply if no player has ammo." Top of the
     discard pile (a Brute) to the hand; nobody has ammo: 0 -> 1; when seat 1 has 1 ammo:
@@ -449,8 +482,13 @@ def test_black_noise_sends_ailien_cards_to_the_leftmost_unit_whatever_its_colour
     put(state, 0, ids("Heavy Tank", 3)[0], SCALE.index(3))
     put(state, 0, one("Black Noise"), 0)
     put(state, 1, ids("Veteran", 3)[0], 0)
-    _, events = _battle(state, [[one("A.I.Lien Alpha"), ids("Recruit", 3)[0]],
-                                [ids("Recruit", 3)[1], ids("Recruit", 3)[2]]])
+    _, events = _battle(
+        state,
+        [
+            [one("A.I.Lien Alpha"), ids("Recruit", 3)[0]],
+            [ids("Recruit", 3)[1], ids("Recruit", 3)[2]],
+        ],
+    )
     revealed = [e.data for e in events if e.type == "BattleCardRevealed" and e.seat == 0]
     assert revealed[0]["slot"] == 0 and _points(events)[0][1]["0"] == 13
 
@@ -464,7 +502,9 @@ def test_destiny_triggers_a_units_discard_effect_and_the_unit_stays():
     put(state, 0, ids("Veteran", 3)[0], 0)
     bot = put(state, 0, one("Salvage Bot"), 0)
     after, _ = run_flow(state, flow.start_recruitment)
-    assert len(after.players[0].ammo) == 2 and after.players[0].slots[bot].unit == one("Salvage Bot")
+    assert len(after.players[0].ammo) == 2 and after.players[0].slots[bot].unit == one(
+        "Salvage Bot"
+    )
     none = table(2, phase="battle")
     put(none, 0, one("Destiny"), 0)
     hand(none, 0, one("Salvage Bot"))
@@ -478,7 +518,11 @@ def test_lillith_doubles_red_slot_bonuses_only():
     still one Red Slot."""
     state = table(2)
     put(state, 0, one("Lillith"), 0)
-    red = next(s for s in state.specials if CAT[s].red_slot.get(3) == "ammo" and CAT[s].red_slot.get(2) is None)
+    red = next(
+        s
+        for s in state.specials
+        if CAT[s].red_slot.get(3) == "ammo" and CAT[s].red_slot.get(2) is None
+    )
     slot = put(state, 0, ids("Veteran", 3)[0], SCALE.index(2), red=red)
     give_ammo(state, 0, 1)
     state, _ = act(state, 0, {"type": "spend_ammo", "slot": slot})
@@ -497,8 +541,13 @@ def test_oracle_adds_1_per_unit_with_a_discard_effect_to_the_point_that_triggers
     put(state, 0, one("Salvage Bot"), 0)
     put(state, 0, one("Seppuku"), 0)
     put(state, 1, ids("Veteran", 3)[0], 0)
-    after, events = _battle(state, [[one("Drifter"), ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
-                                    [ids("Sniper", 3)[0], ids("Sniper", 3)[1], ids("Sniper", 3)[2]]])
+    after, events = _battle(
+        state,
+        [
+            [one("Drifter"), ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
+            [ids("Sniper", 3)[0], ids("Sniper", 3)[1], ids("Sniper", 3)[2]],
+        ],
+    )
     assert _points(events)[0][1]["0"] == 1 + 2 + 4
 
 
@@ -537,10 +586,13 @@ def test_stalker_second_faction_keeps_the_6_ammo_limit_and_loses_start_effects()
 # ------------------------------------------------------------------ designed Special Units
 # (no card note: the card text of ``cards/special_units.json``, ``source: designed``)
 
-@pytest.mark.parametrize("name,target,gain", [("Sergeant", "Veteran", 2), ("Overclock", "Heavy Tank", 3),
-                                              ("Mutagen", "Brute", 3)])
+
+@pytest.mark.parametrize(
+    "name,target,gain",
+    [("Sergeant", "Veteran", 2), ("Overclock", "Heavy Tank", 3), ("Mutagen", "Brute", 3)],
+)
 def test_designed_recruit_target_units_give_their_colour_strength(name, target, gain):
-    """"Recruit: the target Human gains 2" / "the target Mech gains 3" / "the target
+    """ "Recruit: the target Human gains 2" / "the target Mech gains 3" / "the target
     Mutant gains 3": the target 1 -> 1 + gain."""
     state = table(2)
     t = put(state, 0, ids(target, 3)[0], 0)
@@ -571,12 +623,16 @@ def test_designed_round_bonus_special_units_follow_their_card_text():
     put(state, 0, one("Swarm Queen"), 0)
     regen = put(state, 0, one("Regenerator"), 0)
     tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)
-    brute = put(state, 1, ids("Brute", 3)[0], 0)          # the opponent's Mutant: not "your"
+    brute = put(state, 1, ids("Brute", 3)[0], 0)  # the opponent's Mutant: not "your"
     after, _ = run_flow(state, flow.start_recruitment)
     me = after.players[0]
     assert len(me.ammo) == 2 and len(me.hand) == 7
-    assert (_s(after, 0, tank), _s(after, 0, regen), _s(after, 1, brute)) == (2, 4, 1)   # Regenerator: +2, +1 Mutant
-    assert _s(after, 0, 2) == 2 and _s(after, 0, 3) == 2       # Forge (Mech), Swarm Queen (Mutant)
+    assert (_s(after, 0, tank), _s(after, 0, regen), _s(after, 1, brute)) == (
+        2,
+        4,
+        1,
+    )  # Regenerator: +2, +1 Mutant
+    assert _s(after, 0, 2) == 2 and _s(after, 0, 3) == 2  # Forge (Mech), Swarm Queen (Mutant)
 
 
 def test_designed_discard_special_units_follow_their_card_text():
@@ -595,12 +651,18 @@ def test_designed_discard_special_units_follow_their_card_text():
     assert len(state.players[0].hand) == 2
 
 
-@pytest.mark.parametrize("name,unit,colour_card,bonus", [
-    ("Shield Wall", "Veteran", "Recruit", 1), ("Drone Swarm", "Module", "Goldfish", 1),
-    ("Blob", "Brute", "Zombie", 1), ("Siege Engine", None, "Goldfish", 3),
-    ("Acid Spitter", None, "Zombie", 2)])
+@pytest.mark.parametrize(
+    "name,unit,colour_card,bonus",
+    [
+        ("Shield Wall", "Veteran", "Recruit", 1),
+        ("Drone Swarm", "Module", "Goldfish", 1),
+        ("Blob", "Brute", "Zombie", 1),
+        ("Siege Engine", None, "Goldfish", 3),
+        ("Acid Spitter", None, "Zombie", 2),
+    ],
+)
 def test_designed_battle_special_units_follow_their_card_text(name, unit, colour_card, bonus):
-    """"Battle: each of your Humans/Mechs/Mutants has +1 temporary strength" (another unit
+    """ "Battle: each of your Humans/Mechs/Mutants has +1 temporary strength" (another unit
     of that colour fights: its strength + card 1 + 1) and "+3 / +2 temporary strength while
     fighting" (the card itself fights at 1: 1 + 1 + bonus)."""
     state = table(2)
@@ -613,6 +675,11 @@ def test_designed_battle_special_units_follow_their_card_text(name, unit, colour
         base = 1
     put(state, 1, ids("Veteran", 3)[1], 0)
     card = ids(colour_card, 3)
-    _, events = _battle(state, [[card[0]] * 1 + ([card[1]] if unit else []),
-                                [ids("Recruit", 3)[1]] + ([ids("Recruit", 3)[2]] if unit else [])])
+    _, events = _battle(
+        state,
+        [
+            [card[0]] * 1 + ([card[1]] if unit else []),
+            [ids("Recruit", 3)[1]] + ([ids("Recruit", 3)[2]] if unit else []),
+        ],
+    )
     assert _points(events)[0][1]["0"] == base + 1 + bonus

@@ -9,6 +9,7 @@ The kinds are read from the rules' source (every ``ctx.ask(seat, "<kind>", ...)`
 new decision is covered the day it is written; a seeded playout then checks every real
 ``ChoiceRequested`` that random matches ask.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,7 +44,9 @@ HIDDEN_KEYS = ("options", "prompt", "command", "seed", "actor", "answers")
 def test_the_kinds_are_read_from_the_rules():
     # (29 when this was written; the book's decisions are listed in RULINGS.md)
     assert len(KINDS) >= 29, KINDS
-    assert {"store", "keep", "discard", "special", "steal", "reshuffle", "load", "tuck"} <= set(KINDS)
+    assert {"store", "keep", "discard", "special", "steal", "reshuffle", "load", "tuck"} <= set(
+        KINDS
+    )
 
 
 def _asked(kind: str, phase: str) -> tuple[dict, list[Event], list[str]]:
@@ -57,14 +60,26 @@ def _asked(kind: str, phase: str) -> tuple[dict, list[Event], list[str]]:
     hand(state, 2, ids("Commander", 3)[1])
     options = sorted(mine) + [state.specials[0], "stop"]
     ctx = Ctx(state, random.Random(0))
-    ctx.emit("ChoiceRequested", 0, actor=1, command={"type": "ready"}, seed=12345, answers=[],
-             kind=kind, options=options, prompt=f"Card of seat 1: choose ({kind})")
+    ctx.emit(
+        "ChoiceRequested",
+        0,
+        actor=1,
+        command={"type": "ready"},
+        seed=12345,
+        answers=[],
+        kind=kind,
+        options=options,
+        prompt=f"Card of seat 1: choose ({kind})",
+    )
     events = batching.batch(ctx.events, 1 if phase == "recruitment" else None)
     return ctx.state, events, options
 
 
 def _shown(event: Event, viewer: int | None, state: dict) -> dict[str, Any]:
-    return {"type": ENGINE.redact_type(event, viewer, state), "data": ENGINE.redact(event, viewer, state)}
+    return {
+        "type": ENGINE.redact_type(event, viewer, state),
+        "data": ENGINE.redact(event, viewer, state),
+    }
 
 
 def _keys(value: Any) -> set[str]:
@@ -82,22 +97,31 @@ def test_a_choice_shows_its_options_to_the_chooser_only(kind, phase):
     (event,) = events
     cards = {o for o in options if CARD.fullmatch(o)}
     assert len(cards) == 4
-    for viewer in (1, 2, None):                     # the actor, another seat, a spectator
+    for viewer in (1, 2, None):  # the actor, another seat, a spectator
         shown = [_shown(event, viewer, state), {"choice": ENGINE.view(state, viewer)["choice"]}]
         text = json.dumps(shown)
         assert not set(CARD.findall(text)) & cards, (viewer, shown)
         assert not _keys(shown) & set(HIDDEN_KEYS) and "12345" not in text
         if viewer is not None:
             assert legal_actions(state, viewer) == []
-        if phase == "recruitment":                  # a private move: not even its kind
-            assert shown == [{"type": "RecruitmentMoveMade", "data": {"hidden": True}}, {"choice": {"seat": 0}}]
+        if phase == "recruitment":  # a private move: not even its kind
+            assert shown == [
+                {"type": "RecruitmentMoveMade", "data": {"hidden": True}},
+                {"choice": {"seat": 0}},
+            ]
         else:
-            assert shown == [{"type": "ChoiceRequested", "data": {"kind": kind}},
-                             {"choice": {"seat": 0, "kind": kind}}]
+            assert shown == [
+                {"type": "ChoiceRequested", "data": {"kind": kind}},
+                {"choice": {"seat": 0, "kind": kind}},
+            ]
     own = _shown(event, 0, state)
     inner = own["data"]["events"][0] if phase == "recruitment" else own
     assert inner["type"] == "ChoiceRequested"
-    assert inner["data"] == {"kind": kind, "prompt": f"Card of seat 1: choose ({kind})", "options": options}
+    assert inner["data"] == {
+        "kind": kind,
+        "prompt": f"Card of seat 1: choose ({kind})",
+        "options": options,
+    }
     assert ENGINE.view(state, 0)["choice"]["options"] == options
     assert legal_actions(state, 0) == [{"type": "choose", "option": o} for o in options]
 
@@ -112,8 +136,11 @@ def test_the_answer_to_a_choice_names_its_option_to_the_chooser_only(kind, phase
     for viewer in (1, 2, None):
         shown = _shown(event, viewer, ctx.state)
         assert options[0] not in json.dumps(shown)
-        assert shown == ({"type": "RecruitmentMoveMade", "data": {"hidden": True}} if phase == "recruitment"
-                         else {"type": "ChoiceMade", "data": {"kind": kind}})
+        assert shown == (
+            {"type": "RecruitmentMoveMade", "data": {"hidden": True}}
+            if phase == "recruitment"
+            else {"type": "ChoiceMade", "data": {"kind": kind}}
+        )
     assert options[0] in json.dumps(_shown(event, 0, ctx.state))
 
 
@@ -150,12 +177,17 @@ def test_every_choice_random_matches_ask_shows_no_option_card_to_the_others():
                 cards = {o for o in choice.data["options"] if isinstance(o, str) and o in cat}
                 for viewer in {0, 1, 2, None} - {choice.seat}:
                     alone = ENGINE.redact(choice, viewer, after)
-                    assert not {c for c in cards if f'"{c}"' in json.dumps(alone)}, (seed, viewer, choice)
+                    assert not {c for c in cards if f'"{c}"' in json.dumps(alone)}, (
+                        seed,
+                        viewer,
+                        choice,
+                    )
                     assert not _keys(alone) & set(HIDDEN_KEYS), (seed, viewer, alone)
-                    shown = _shown(event, viewer, after)            # the envelope the viewer gets
-                    for part in shown["data"].get("events", [shown]):   # (a batch: what it may see)
-                        assert part["type"] != "ChoiceRequested" or not _keys(part["data"]) & set(HIDDEN_KEYS), \
-                            (seed, viewer, shown)
+                    shown = _shown(event, viewer, after)  # the envelope the viewer gets
+                    for part in shown["data"].get("events", [shown]):  # (a batch: what it may see)
+                        assert part["type"] != "ChoiceRequested" or not _keys(part["data"]) & set(
+                            HIDDEN_KEYS
+                        ), (seed, viewer, shown)
                     view = ENGINE.view(after, viewer)["choice"]
                     assert view is None or not set(view) & set(HIDDEN_KEYS), (seed, viewer, view)
                 checked += 1

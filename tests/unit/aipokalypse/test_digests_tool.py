@@ -1,5 +1,6 @@
 """``benchmarks/aipokalypse_digests.py``: the behaviour digests a refactoring of A.I.Pokalypse is
 checked with (issue 19 item 3) are deterministic and a changed match is reported."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[3]
 def _tool():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
-        spec = importlib.util.spec_from_file_location("aipokalypse_digests",
-                                                      ROOT / "benchmarks" / "aipokalypse_digests.py")
+        spec = importlib.util.spec_from_file_location(
+            "aipokalypse_digests", ROOT / "benchmarks" / "aipokalypse_digests.py"
+        )
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module

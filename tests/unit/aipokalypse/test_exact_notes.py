@@ -1,5 +1,6 @@
 """Issue 5: the card notes that were approximate, now exact (``aipokalypse-rulebook.txt``,
 "Special Units (Card Notes)" and "Factions"), each with a concrete before/after value."""
+
 from __future__ import annotations
 
 import copy
@@ -24,14 +25,17 @@ def _strength(state, seat, slot):
 
 # ------------------------------------------------------------------ C.H.R.O.M.E.
 
+
 def test_chrome_discarded_makes_a_snipers_3_temporary_strength_permanent():
-    """"If a unit has 3 strength temporarily, you can discard C.H.R.O.M.E. permanently to
+    """ "If a unit has 3 strength temporarily, you can discard C.H.R.O.M.E. permanently to
     that unit": Sniper (+3 temporary when it fights) goes from 1 to 4 strength."""
     state = table(2)
     chrome = put(state, 0, one("C.H.R.O.M.E."), SCALE.index(5))
     sniper = put(state, 0, ids("Sniper", 3)[0], 0)
-    tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)            # only +2 temporary: not offered
-    held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("C.H.R.O.M.E.")}, defaults=False)
+    tank = put(state, 0, ids("Heavy Tank", 3)[0], 0)  # only +2 temporary: not offered
+    held, _ = act(
+        copy.deepcopy(state), 0, {"type": "discard", "card": one("C.H.R.O.M.E.")}, defaults=False
+    )
     assert held.choice["options"] == [sniper, "skip"]
     done, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("C.H.R.O.M.E.")})
     assert _strength(state, 0, sniper) == 1 and _strength(done, 0, sniper) == 4
@@ -42,20 +46,23 @@ def test_chrome_discarded_makes_a_snipers_3_temporary_strength_permanent():
 
 
 def test_chrome_double_damage_cannot_eliminate_when_that_battle_starts_sudden_death():
-    """"If the end of the battle triggered Sudden Death, the effect cannot cause a player to
+    """ "If the end of the battle triggered Sudden Death, the effect cannot cause a player to
     be eliminated": 1 health point left, doubled damage 2 -> 0 health, not eliminated."""
     state = table(2)
     put(state, 0, one("C.H.R.O.M.E."), SCALE.index(10))
     put(state, 1, one("Sniper"), 0)
     state.specials[:0] = state.players[1].health[1:]
     del state.players[1].health[1:]
-    after, events = _battle(state, [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]], answers=["double"])
+    after, events = _battle(
+        state, [[ids("Brute", 3)[0]], [ids("Recruit", 3)[0]]], answers=["double"]
+    )
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 2}]
     assert after.players[1].health == [] and not after.players[1].eliminated
     assert after.sudden_death and after.phase == "recruitment"
 
 
 # ------------------------------------------------------------------ Fallout Boyz
+
 
 def _fallout_table():
     state = table(2, factions=[one("Fallout Boyz"), None])
@@ -65,12 +72,12 @@ def _fallout_table():
 
 
 def test_fallout_boyz_is_no_round_bonus_but_its_faction_card_can_be_discarded():
-    """"... or even discard it": discarding the faction card resolves its discard effect
+    """ "... or even discard it": discarding the faction card resolves its discard effect
     (discard a hand card, draw 2): hand 2 -> 3 cards, faction gone under the ammo deck."""
     state, recruit, veteran = _fallout_table()
     fallout = one("Fallout Boyz")
     bonus, events = run_flow(copy.deepcopy(state), flow.start_recruitment)
-    assert len(bonus.players[0].hand) == 6               # only the draw up to 6 (no 7th)
+    assert len(bonus.players[0].hand) == 6  # only the draw up to 6 (no 7th)
     assert {"type": "discard", "card": fallout} in legal_actions(state, 0)
     top_two = state.draw[:2]
     done, events = act(state, 0, {"type": "discard", "card": fallout}, answers=[veteran])
@@ -82,18 +89,19 @@ def test_fallout_boyz_is_no_round_bonus_but_its_faction_card_can_be_discarded():
 
 
 def test_fallout_boyz_discard_effect_is_triggered_by_destiny_and_the_faction_stays():
-    """"You can also trigger the discard effect of this card with other card effects":
+    """ "You can also trigger the discard effect of this card with other card effects":
     Destiny's round bonus (leftmost unit with a discard effect, faction last) finds no unit
     with one and triggers Fallout Boyz: discard 1, draw 2; the faction stays."""
     state, recruit, veteran = _fallout_table()
     put(state, 0, one("Destiny"), 0)
-    hand(state, 0, *ids("Sniper", 3)[:2], *ids("Heavy Tank", 3)[:2])   # already 6 cards: no draw
+    hand(state, 0, *ids("Sniper", 3)[:2], *ids("Heavy Tank", 3)[:2])  # already 6 cards: no draw
     after, events = run_flow(state, flow.start_recruitment, answers=[veteran])
     assert after.players[0].faction == one("Fallout Boyz")
     assert veteran in after.discard and len(after.players[0].hand) == 7
 
 
 # ------------------------------------------------------------------ Outfitter Q
+
 
 def test_outfitter_q_takes_from_the_opponents_hands_and_only_the_two_seats_see_the_card():
     """A card from each opponent's hand, the owner keeps one (the Brute, value 5) and the
@@ -105,10 +113,13 @@ def test_outfitter_q_takes_from_the_opponents_hands_and_only_the_two_seats_see_t
     low, high = ids("Recruit", 3)[0], ids("Brute", 3)[0]
     hand(state, 1, low)
     hand(state, 2, high)
-    after, events = run_flow(state, flow.start_battle)            # default: the highest value
+    after, events = run_flow(state, flow.start_battle)  # default: the highest value
     assert high in after.players[0].hand and low in after.discard
     taken = [e for e in events if e.type == "HandCardTaken"]
-    assert [e.data for e in taken] == [{"card": low, "from_seat": 1}, {"card": high, "from_seat": 2}]
+    assert [e.data for e in taken] == [
+        {"card": low, "from_seat": 1},
+        {"card": high, "from_seat": 2},
+    ]
     assert redact(taken[0], 2) == {"from_seat": 1} and redact(taken[0], None) == {"from_seat": 1}
     assert redact(taken[0], 1)["card"] == low and redact(taken[0], 0)["card"] == low
     assert redact_type(taken[0], 2) == "HandCardTaken"
@@ -121,8 +132,10 @@ def test_outfitter_q_draws_a_card_when_the_opponents_have_no_hand_cards():
     top = state.draw[0]
     after, events = run_flow(state, flow.start_battle)
     kinds = [e.type for e in events]
-    prep = events[:kinds.index("BattleStarted")]
-    assert [(e.type, e.seat, e.data["cards"]) for e in prep if e.type == "CardsDrawn"] == [("CardsDrawn", 0, [top])]
+    prep = events[: kinds.index("BattleStarted")]
+    assert [(e.type, e.seat, e.data["cards"]) for e in prep if e.type == "CardsDrawn"] == [
+        ("CardsDrawn", 0, [top])
+    ]
     assert "HandCardTaken" not in kinds and top in after.players[0].hand
 
 
@@ -142,8 +155,9 @@ def test_outfitter_q_waits_for_the_other_players_preparation_effects():
 
 # ------------------------------------------------------------------ Eagle Eye
 
+
 def test_eagle_eye_counts_temporary_effects_for_the_colour_and_the_unit():
-    """"Temporary effects must be taken into account": seat 1's Sniper has 2 strength +3
+    """ "Temporary effects must be taken into account": seat 1's Sniper has 2 strength +3
     temporary = 5, its Veteran 4 and its Brute (yellow) 4. Blue is now the strongest colour
     (without temporary effects it was yellow), and the weakest blue unit with temporary
     effects is the Veteran (without them: the Sniper)."""
@@ -167,6 +181,7 @@ def test_eagle_eye_counts_temporary_effects_for_the_colour_and_the_unit():
 
 # ------------------------------------------------------------------ Kollektah
 
+
 def _kollektah_table():
     state = table(2, factions=[one("Kollektah"), None])
     put(state, 0, one("Big Benji"), 0)
@@ -179,7 +194,7 @@ def _kollektah_table():
 
 
 def test_kollektah_owner_picks_the_pool_card_the_stored_cards_move_under():
-    """"If you discard or lose a Special Unit in your pool, you can swap the cards to
+    """ "If you discard or lose a Special Unit in your pool, you can swap the cards to
     another unit": Big Benji cashes pool card A; the stored Brute goes under C (the
     player's pick) instead of B (the former fixed rule: the first remaining pool card)."""
     state, a, b, c, stored = _kollektah_table()
@@ -187,7 +202,9 @@ def test_kollektah_owner_picks_the_pool_card_the_stored_cards_move_under():
     assert held.choice["seat"] == 0 and held.choice["options"] == [b, c]
     picked, events = act(copy.deepcopy(state), 0, {"type": "cash_pool", "card": a}, answers=[c])
     assert picked.players[0].tucked == {c: [stored]} and picked.players[0].pool == [b, c]
-    assert [e.data for e in events if e.type == "CardsRetucked"] == [{"card": a, "under": c, "hidden": True}]
+    assert [e.data for e in events if e.type == "CardsRetucked"] == [
+        {"card": a, "under": c, "hidden": True}
+    ]
     default, _ = act(state, 0, {"type": "cash_pool", "card": a})
     assert default.players[0].tucked == {b: [stored]}
 
@@ -197,7 +214,7 @@ def test_kollektah_victim_of_a_steal_picks_too_and_a_last_pool_card_loses_them()
     thief) decides; with A as the only pool card the stored card is lost (discard pile)."""
     state, a, b, c, stored = _kollektah_table()
     state.phase = "battle"
-    ctx = Ctx(copy.deepcopy(state), random.Random(0), [a])           # seat 1 steals A
+    ctx = Ctx(copy.deepcopy(state), random.Random(0), [a])  # seat 1 steals A
     with pytest.raises(NeedChoice) as need:
         run(ctx, 1, [{"op": "steal_pool"}], origin_of(one("Big Benji")))
     assert need.value.seat == 0 and need.value.options == [b, c]
@@ -210,8 +227,9 @@ def test_kollektah_victim_of_a_steal_picks_too_and_a_last_pool_card_loses_them()
 
 # ------------------------------------------------------------------ Megaton
 
+
 def test_megaton_boom_uses_only_the_loaded_cards():
-    """"You can no longer access the cards except for Megaton's Boom effect": Brute (5) and
+    """ "You can no longer access the cards except for Megaton's Boom effect": Brute (5) and
     Veteran (4) loaded when seat 0 ends Recruitment leave its hand (2 -> 0 cards); the Boom
     blasts 9: seat 1 loses its 9-strength unit, its 12-strength unit is out of reach."""
     state = table(2, factions=[one("Megaton"), None])
@@ -225,9 +243,12 @@ def test_megaton_boom_uses_only_the_loaded_cards():
     loaded, events = act(copy.deepcopy(state), 0, {"type": "ready"}, answers=[brute, veteran])
     assert loaded.players[0].megaton == [brute, veteran]
     assert brute not in loaded.players[0].hand and veteran not in loaded.players[0].hand
-    assert "MegatonBoom" not in [e.type for e in events]            # default: wait
+    assert "MegatonBoom" not in [e.type for e in events]  # default: wait
     assert loaded.players[1].slots[middle].unit == ids("Sniper", 3)[1]
-    assert view(loaded, 1)["seats"][0]["megaton_count"] == 2 and "megaton" not in view(loaded, 1)["seats"][0]
+    assert (
+        view(loaded, 1)["seats"][0]["megaton_count"] == 2
+        and "megaton" not in view(loaded, 1)["seats"][0]
+    )
     boom, events = act(state, 0, {"type": "ready"}, answers=[brute, veteran, "boom"])
     assert [e.data["blast"] for e in events if e.type == "MegatonBoom"] == [9]
     slots = boom.players[1].slots
@@ -240,7 +261,7 @@ def test_megaton_without_loaded_cards_has_no_boom():
     state = table(2, factions=[one("Megaton"), None])
     put(state, 0, ids("Commander", 3)[0], 0)
     put(state, 1, ids("Sniper", 3)[0], 0)
-    state.players[0].health = state.players[0].health[:1]     # formerly: Boom at <= 3
+    state.players[0].health = state.players[0].health[:1]  # formerly: Boom at <= 3
     after, events = run_flow(state, flow.start_battle)
     assert "MegatonBoom" not in [e.type for e in events]
     assert after.players[1].slots[0].unit == ids("Sniper", 3)[0]
@@ -248,8 +269,9 @@ def test_megaton_without_loaded_cards_has_no_boom():
 
 # ------------------------------------------------------------------ Big Benji
 
+
 def test_big_benji_cashes_while_a_drawn_special_unit_waits_to_be_chosen():
-    """"You can do this at any time": also while the seat chooses one of the two Special
+    """ "You can do this at any time": also while the seat chooses one of the two Special
     Units drawn from its health stack — ammo 0 -> 1, pool 1 -> 0, the offer stays open."""
     state = table(2)
     put(state, 0, one("Big Benji"), 0)
@@ -260,8 +282,10 @@ def test_big_benji_cashes_while_a_drawn_special_unit_waits_to_be_chosen():
     state.players[0].offer = offer
     state.players[0].offer_ctx = {"source": "health", "pos": 0, "slot": None}
     assert pending(state)[0] == "choose_special"
-    assert legal_actions(state, 0) == ([{"type": "choose_special", "special": c} for c in offer]
-                                       + [{"type": "cash_pool", "card": pool}])
+    assert legal_actions(state, 0) == (
+        [{"type": "choose_special", "special": c} for c in offer]
+        + [{"type": "cash_pool", "card": pool}]
+    )
     after, _ = act(state, 0, {"type": "cash_pool", "card": pool})
     assert len(after.players[0].ammo) == 1 and after.players[0].pool == []
     assert after.players[0].offer == offer and pending(after)[0] == "choose_special"

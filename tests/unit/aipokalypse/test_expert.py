@@ -4,6 +4,7 @@ read from the seat's view only (hidden parts replaced consistently change nothin
 
 Positions come from seeded tactician matches played through the engine API; hidden parts
 are replaced on the dumped form (``dump_state`` / ``load_state``)."""
+
 from __future__ import annotations
 
 import json
@@ -18,7 +19,13 @@ from domain.engine import InvalidBotOptions, Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.bots import POLICIES
 from domain.games.aipokalypse.determinize import cards_in, sample_world
-from domain.games.aipokalypse.expert import Estimator, ExpertBot, board_strength, shortlist, value_of
+from domain.games.aipokalypse.expert import (
+    Estimator,
+    ExpertBot,
+    board_strength,
+    shortlist,
+    value_of,
+)
 
 SMALL = {"budget": 6, "time_budget_ms": 10000}
 ROOT = Path(__file__).resolve().parents[3]
@@ -28,13 +35,17 @@ def _position(seats: int, options: dict, want, seed: str = "expert", level: str 
     """``(state, seat)``: the first position of a seeded ``level`` match where the lowest
     pending seat has at least 2 legal commands and ``want(view)`` holds."""
     key = f"{seed}:{seats}".encode()
-    events = ENGINE.new_match(Setup(seats, ENGINE.validate_options(seats, options)), derive_rng(key, 0))
+    events = ENGINE.new_match(
+        Setup(seats, ENGINE.validate_options(seats, options)), derive_rng(key, 0)
+    )
     state, count, rng = fold(ENGINE, events), len(events), random.Random(1)
     while ENGINE.result(state) is None:
         seat = min(ENGINE.pending(state))
         if len(ENGINE.legal_actions(state, seat)) >= 2 and want(ENGINE.view(state, seat)):
             return state, seat
-        new = ENGINE.decide(state, seat, ENGINE.bots[level].choose(state, seat, rng), derive_rng(key, count))
+        new = ENGINE.decide(
+            state, seat, ENGINE.bots[level].choose(state, seat, rng), derive_rng(key, count)
+        )
         count += len(new)
         state = fold(ENGINE, new, state)
     raise AssertionError("no such position")
@@ -74,8 +85,10 @@ def test_the_expert_is_listed_with_its_options():
     assert ENGINE.make_bot("expert", {}) is ENGINE.bots["expert"]
 
 
-@pytest.mark.parametrize("options", [{"budget": -1}, {"budget": "8"}, {"depth": 2},
-                                     {"time_budget_ms": 10}, {"candidates": 0}])
+@pytest.mark.parametrize(
+    "options",
+    [{"budget": -1}, {"budget": "8"}, {"depth": 2}, {"time_budget_ms": 10}, {"candidates": 0}],
+)
 def test_bad_expert_options_are_invalid_bot_options(options):
     with pytest.raises(InvalidBotOptions) as caught:
         ENGINE.make_bot("expert", options)
@@ -102,7 +115,7 @@ def test_an_expert_match_plays_legal_commands_to_the_end_within_its_budget():
         count += len(new)
         state = fold(ENGINE, new, state)
     assert ENGINE.result(state)["winners"]
-    assert searched >= 5                          # it searched, not only followed the policy
+    assert searched >= 5  # it searched, not only followed the policy
 
 
 @pytest.mark.parametrize("want", [_recruiting, _battling])
@@ -117,7 +130,9 @@ def test_the_expert_decides_the_same_for_a_seed_and_hidden_parts_replaced(want):
 
 
 def test_the_expert_plays_solo_against_the_toma_with_toma_hunter_rollouts():
-    state, seat = _position(1, {"mode": "solo", "difficulty": "boss"}, _recruiting, level="toma_hunter")
+    state, seat = _position(
+        1, {"mode": "solo", "difficulty": "boss"}, _recruiting, level="toma_hunter"
+    )
     bot = ExpertBot(POLICIES, budget=6, time_cap_s=100.0)
     command = bot.choose(state, seat, random.Random(2))
     assert command in ENGINE.legal_actions(state, seat)
@@ -127,38 +142,59 @@ def test_the_expert_plays_solo_against_the_toma_with_toma_hunter_rollouts():
 def test_a_budget_of_zero_plays_the_tacticians_choice():
     state, seat = _position(2, {}, _recruiting)
     bot = ExpertBot(POLICIES, budget=0)
-    assert bot.choose(state, seat, random.Random(4)) == ENGINE.bots["tactician"].choose(state, seat, random.Random(random.Random(4).getrandbits(64)))
+    assert bot.choose(state, seat, random.Random(4)) == ENGINE.bots["tactician"].choose(
+        state, seat, random.Random(random.Random(4).getrandbits(64))
+    )
     assert bot.last_rollouts == 0
 
 
 def test_the_shortlist_keeps_the_policy_choice_first_and_one_of_each_kind():
-    actions = [{"type": "open_slot", "card": "B004"}, {"type": "discard", "card": "B004"},
-               {"type": "recruit", "card": "B006", "slot": 0}, {"type": "recruit", "card": "B007", "slot": 0},
-               {"type": "ready"}]
+    actions = [
+        {"type": "open_slot", "card": "B004"},
+        {"type": "discard", "card": "B004"},
+        {"type": "recruit", "card": "B006", "slot": 0},
+        {"type": "recruit", "card": "B007", "slot": 0},
+        {"type": "ready"},
+    ]
     first = {"type": "recruit", "card": "B007", "slot": 0}
-    assert shortlist(actions, first, 4) == [first, {"type": "recruit", "card": "B006", "slot": 0},
-                                            {"type": "open_slot", "card": "B004"}, {"type": "ready"}]
+    assert shortlist(actions, first, 4) == [
+        first,
+        {"type": "recruit", "card": "B006", "slot": 0},
+        {"type": "open_slot", "card": "B004"},
+        {"type": "ready"},
+    ]
     assert shortlist(actions, first, 1) == [first]
-    react = [{"type": "react_card", "card": "B010"}, {"type": "react_ammo", "count": 2},
-             {"type": "react_ammo", "count": 1}, {"type": "pass"}]
-    assert shortlist(react, react[0], 3) == [react[0], {"type": "pass"}, {"type": "react_ammo", "count": 1}]
+    react = [
+        {"type": "react_card", "card": "B010"},
+        {"type": "react_ammo", "count": 2},
+        {"type": "react_ammo", "count": 1},
+        {"type": "pass"},
+    ]
+    assert shortlist(react, react[0], 3) == [
+        react[0],
+        {"type": "pass"},
+        {"type": "react_ammo", "count": 1},
+    ]
 
 
 @pytest.mark.parametrize("seats, want", [(4, _recruiting), (4, _battling), (6, _battling)])
 def test_a_sample_world_keeps_what_the_seat_sees_and_every_card(seats, want):
-    state, seat = _position(seats, {}, want)         # 6 seats: second-copy ids ("B017-2")
+    state, seat = _position(seats, {}, want)  # 6 seats: second-copy ids ("B017-2")
     dump, view = ENGINE.dump_state(state), ENGINE.view(state, seat)
     world = sample_world(dump, view, seat, random.Random(5))
-    assert cards_in(world) == cards_in(dump)                    # every card once, none new
+    assert cards_in(world) == cards_in(dump)  # every card once, none new
     assert any(c.endswith("-2") for c in cards_in(dump)) == (seats > 4)
     again = ENGINE.load_state(world)
     seen = ENGINE.view(again, seat)
-    assert seen["seats"][seat] == view["seats"][seat]           # its own board and hand
+    assert seen["seats"][seat] == view["seats"][seat]  # its own board and hand
     assert seen["discard_pile"] == view["discard_pile"]
     assert ENGINE.legal_actions(again, seat) == ENGINE.legal_actions(state, seat)
-    if view["phase"] == "battle":                               # boards are open in battle
+    if view["phase"] == "battle":  # boards are open in battle
         assert seen["seats"] == view["seats"]
-        assert (seen["draw_pile"], seen["specials_deck"]) == (view["draw_pile"], view["specials_deck"])
+        assert (seen["draw_pile"], seen["specials_deck"]) == (
+            view["draw_pile"],
+            view["specials_deck"],
+        )
     assert sample_world(dump, view, seat, random.Random(5)) == world
     assert sample_world(dump, view, seat, random.Random(6)) != world
 
@@ -172,8 +208,16 @@ def test_the_estimator_answers_one_win_probability_per_command():
     assert len(values) == len(commands) and all(0.0 <= v <= 1.0 for v in values)
     assert estimator.estimate(state, seat, commands, 2 * len(commands), random.Random(9)) == values
     for seed in (3, 4):
-        assert estimator.estimate(_replace_hidden(state, seat, seed), seat, commands,
-                                  2 * len(commands), random.Random(9)) == values
+        assert (
+            estimator.estimate(
+                _replace_hidden(state, seat, seed),
+                seat,
+                commands,
+                2 * len(commands),
+                random.Random(9),
+            )
+            == values
+        )
 
 
 @pytest.mark.parametrize("commands, budget", [([], 4), (None, 0), (None, -1)])
@@ -192,9 +236,26 @@ def test_a_budget_below_one_rollout_per_command_weighs_without_rollouts():
 
 
 def test_the_tournament_script_reports_win_rates_with_intervals_and_decision_times():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_tournament.py"),
-                           "--duo", "1", "--four", "0", "--toma", "1", "--difficulties", "handy_man",
-                           "--budget", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "aipokalypse_tournament.py"),
+            "--duo",
+            "1",
+            "--four",
+            "0",
+            "--toma",
+            "1",
+            "--difficulties",
+            "handy_man",
+            "--budget",
+            "2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["benchmark"] == "aipokalypse_tournament" and body["budget"] == 2
@@ -204,17 +265,23 @@ def test_the_tournament_script_reports_win_rates_with_intervals_and_decision_tim
     assert body["targets"]["duo_win_rate"]["target"] == 0.65
     assert body["targets"]["four_win_rate"]["target"] == 0.4
     assert body["targets"]["toma_margin"]["target"] == 0.15
-    assert body["decisions"]["count"] > 0 and body["decisions"]["cpu_p95_s"] >= body["decisions"]["cpu_p50_s"]
+    assert (
+        body["decisions"]["count"] > 0
+        and body["decisions"]["cpu_p95_s"] >= body["decisions"]["cpu_p50_s"]
+    )
 
 
 def test_more_sides_play_shorter_rollouts_with_a_smaller_budget():
     from domain.games.aipokalypse.expert import plan
 
     def view(seats, eliminated=0, toma=False):
-        return {"seats": [{"eliminated": i < eliminated} for i in range(seats)],
-                "toma": {"eliminated": False} if toma else None}
+        return {
+            "seats": [{"eliminated": i < eliminated} for i in range(seats)],
+            "toma": {"eliminated": False} if toma else None,
+        }
+
     assert plan(view(2), 24, None) == (24, 2)
-    assert plan(view(1, toma=True), 24, None) == (24, 2)            # solo: the seat and the A.I.Toma
+    assert plan(view(1, toma=True), 24, None) == (24, 2)  # solo: the seat and the A.I.Toma
     assert plan(view(4, eliminated=2), 24, None) == (24, 2)
     assert plan(view(3), 24, None) == (16, 1) and plan(view(4), 24, None) == (12, 1)
     assert plan(view(8), 24, None) == (6, 1) and plan(view(8), 1, 3) == (1, 3)
@@ -230,17 +297,21 @@ def test_a_budget_smaller_than_the_shortlist_weighs_fewer_commands():
 
 def test_from_three_sides_the_value_weighs_total_strength_too():
     # "Total Strength": the strength scale value of every unit (scale positions 1-10, 12, 15)
-    assert board_strength([{"unit": "B001", "pos": 9}, {"unit": None, "pos": 3},
-                           {"unit": "B002", "pos": 11}]) == 10 + 15
+    assert (
+        board_strength(
+            [{"unit": "B001", "pos": 9}, {"unit": None, "pos": 3}, {"unit": "B002", "pos": 11}]
+        )
+        == 10 + 15
+    )
 
     def raised(state, seat):
         data = ENGINE.dump_state(state)
         assert any(slot["unit"] for slot in data["players"][seat]["slots"])
         for slot in data["players"][seat]["slots"]:
-            slot["pos"] = 11                                   # every unit at 15
+            slot["pos"] = 11  # every unit at 15
         return ENGINE.load_state(data)
 
     state, seat = _position(4, {}, _battling)
     assert value_of(raised(state, seat), seat) > value_of(state, seat)
     duo, duo_seat = _position(2, {}, _battling)
-    assert value_of(raised(duo, duo_seat), duo_seat) == value_of(duo, duo_seat)   # health alone
+    assert value_of(raised(duo, duo_seat), duo_seat) == value_of(duo, duo_seat)  # health alone

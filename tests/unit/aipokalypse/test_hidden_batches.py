@@ -1,12 +1,13 @@
 """Hidden moves by count (issue 9, item 9; RULINGS R-HIDDEN-BATCH): a hidden Recruitment
 command looks the same to the other seats and to spectators whatever it caused."""
+
 from __future__ import annotations
 
 import random
 
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.batching import unbatch
-from tests.unit.aipokalypse.helpers import empty_slot, give_ammo, hand, ids, one, put, table
+from tests.unit.aipokalypse.helpers import empty_slot, give_ammo, hand, ids, put, table
 
 
 def _table():
@@ -14,8 +15,15 @@ def _table():
     state = table(3)
     put(state, 0, ids("Veteran", 3)[2], 2)
     empty_slot(state, 0)
-    hand(state, 0, ids("Berserker", 3)[0], ids("Recruit", 3)[0], ids("Module", 3)[0], *ids("Sniper", 2),
-         *ids("Commander", 3))
+    hand(
+        state,
+        0,
+        ids("Berserker", 3)[0],
+        ids("Recruit", 3)[0],
+        ids("Module", 3)[0],
+        *ids("Sniper", 2),
+        *ids("Commander", 3),
+    )
     give_ammo(state, 0, 1)
     state.players[0].pool.append(state.specials.pop(0))
     return state
@@ -24,23 +32,38 @@ def _table():
 def _commands(state):
     pool = state.players[0].pool[0]
     return {
-        "open_slot": {"type": "open_slot", "card": ids("Berserker", 3)[0]},            # 1 event
-        "recruit": {"type": "recruit", "card": ids("Berserker", 3)[0], "slot": 1},    # 1 event
-        "recruit_ammo": {"type": "recruit", "card": ids("Recruit", 3)[0], "slot": 1}, # recruit + ammo
+        "open_slot": {"type": "open_slot", "card": ids("Berserker", 3)[0]},  # 1 event
+        "recruit": {"type": "recruit", "card": ids("Berserker", 3)[0], "slot": 1},  # 1 event
+        "recruit_ammo": {
+            "type": "recruit",
+            "card": ids("Recruit", 3)[0],
+            "slot": 1,
+        },  # recruit + ammo
         "discard": {"type": "discard", "card": ids("Sniper", 3)[0]},
-        "discard_choice": {"type": "discard", "card": ids("Module", 3)[0]},           # held: a choice
+        "discard_choice": {"type": "discard", "card": ids("Module", 3)[0]},  # held: a choice
         "spend_ammo": {"type": "spend_ammo", "slot": 0},
-        "triple": {"type": "triple", "cards": sorted(ids("Commander", 3)), "source": "pool", "special": pool},
-        "triple_health": {"type": "triple", "cards": sorted(ids("Commander", 3)), "source": "health"},
+        "triple": {
+            "type": "triple",
+            "cards": sorted(ids("Commander", 3)),
+            "source": "pool",
+            "special": pool,
+        },
+        "triple_health": {
+            "type": "triple",
+            "cards": sorted(ids("Commander", 3)),
+            "source": "health",
+        },
     }
 
 
 def _shape(events, viewer):
-    return [(ENGINE.redact_type(e, viewer), e.seat, sorted(ENGINE.redact(e, viewer))) for e in events]
+    return [
+        (ENGINE.redact_type(e, viewer), e.seat, sorted(ENGINE.redact(e, viewer))) for e in events
+    ]
 
 
 def test_every_hidden_recruitment_command_looks_the_same_to_the_others():
-    """"Hidden moves by count": before, one command showed its kind by its number of events
+    """ "Hidden moves by count": before, one command showed its kind by its number of events
     (1 = recruit, discard or open_slot; 2 = recruit with an ammo gain; 3-4 = a choice or Triple
     chain). Now each is one ``RecruitmentMoveMade`` of seat 0 with ``{"hidden": true}`` for seats
     1 and 2 and for spectators, while seat 0 sees every event it caused."""
@@ -52,7 +75,7 @@ def test_every_hidden_recruitment_command_looks_the_same_to_the_others():
         shapes[name] = {viewer: _shape(events, viewer) for viewer in (None, 1, 2)}
         own = ENGINE.redact(events[0], 0)["events"]
         assert [x["type"] for x in own] == [e.type for e in unbatch(events)]
-    assert len(set(atoms.values())) >= 2, atoms                 # the commands did differ
+    assert len(set(atoms.values())) >= 2, atoms  # the commands did differ
     expected = [("RecruitmentMoveMade", 0, ["hidden"])]
     for name, by_viewer in shapes.items():
         for viewer, shape in by_viewer.items():
@@ -65,8 +88,9 @@ def test_answering_a_hidden_choice_looks_like_any_other_hidden_move():
     for e in ENGINE.decide(state, 0, _commands(state)["discard_choice"], random.Random(5)):
         state = ENGINE.evolve(state, e)
     assert state.choice and state.choice["seat"] == 0
-    answer = ENGINE.decide(state, 0, {"type": "choose", "option": state.choice["options"][0]},
-                           random.Random(5))
+    answer = ENGINE.decide(
+        state, 0, {"type": "choose", "option": state.choice["options"][0]}, random.Random(5)
+    )
     assert len(unbatch(answer)) > 1
     for viewer in (None, 1, 2):
         assert _shape(answer, viewer) == [("RecruitmentMoveMade", 0, ["hidden"])]
@@ -77,7 +101,9 @@ def test_a_batch_folds_like_its_events_and_replays_identically():
     deterministic (the service's verify re-decides every command and compares)."""
     cmd = _commands(_table())["triple_health"]
     events = ENGINE.decide(_table(), 0, cmd, random.Random(5))
-    assert [e.to_dict() for e in events] == [e.to_dict() for e in ENGINE.decide(_table(), 0, cmd, random.Random(5))]
+    assert [e.to_dict() for e in events] == [
+        e.to_dict() for e in ENGINE.decide(_table(), 0, cmd, random.Random(5))
+    ]
     batched, flat = _table(), _table()
     for e in events:
         batched = ENGINE.evolve(batched, e)

@@ -1,5 +1,6 @@
 """Hidden information: hands, health stacks, deck orders, face-down cards and Recruitment
 board changes (until the Battle Phase reveal) never reach another seat or a spectator."""
+
 from __future__ import annotations
 
 import json
@@ -37,7 +38,7 @@ def _secret_ids(snapshot, viewer):
         secret |= set(p.health)
         if seat != viewer:
             secret |= set(p.hand) | set(p.stash) | set(p.offer) | set(p.offered)
-            secret |= set(p.megaton)          # loaded face down on Megaton
+            secret |= set(p.megaton)  # loaded face down on Megaton
     return secret
 
 
@@ -62,13 +63,14 @@ def test_views_never_show_another_seats_hand_or_health_stack():
                 for c in p.health:
                     assert f'"{c}"' not in text or c in p.pool
                 if seat != viewer:
-                    seen = set((p.public or {}).get("pool", []))   # as revealed at the last battle
+                    seen = set((p.public or {}).get("pool", []))  # as revealed at the last battle
                     for c in p.hand:
                         assert f'"{c}"' not in text or c in snap.discard or c in seen
 
 
 def test_ammo_shows_only_its_count():
     from domain.engine import Event
+
     event = Event("AmmoGained", {"cards": ["F03", "F07"]}, 0)
     assert [ENGINE.redact(event, v) for v in (0, 1, None)] == [{"count": 2}] * 3
 
@@ -84,7 +86,9 @@ def test_recruitment_board_changes_are_hidden_until_the_battle_reveal():
             assert ENGINE.redact_type(e, viewer) == "RecruitmentMoveMade"
         for seat in inside - {None}:
             shown = ENGINE.redact(e, seat)["events"]
-            assert shown and all(x["seat"] == seat or x["type"] == "RecruitmentMoveMade" for x in shown)
+            assert shown and all(
+                x["seat"] == seat or x["type"] == "RecruitmentMoveMade" for x in shown
+            )
             assert ENGINE.redact_type(e, seat) == "RecruitmentMoves"
     hidden = [x for e in batches for x in unbatch([e])]
     assert all(x.data.get("hidden") for x in hidden)
@@ -101,7 +105,9 @@ def test_in_recruitment_other_seats_see_the_health_the_last_battle_left_not_the_
     # health count and pool as the battle left them; its private Recruitment moves (a slot
     # opened from hand) still show only at the next Battle Phase reveal.
     log = _play(4)
-    starts = [k for k, (e, _) in enumerate(log) if e.type == "RecruitmentStarted" and e.data["round"] >= 2]
+    starts = [
+        k for k, (e, _) in enumerate(log) if e.type == "RecruitmentStarted" and e.data["round"] >= 2
+    ]
     assert starts
     checked = 0
     for k in starts:

@@ -1,4 +1,5 @@
 """Concrete before/after values for cards whose notes the rulebook prints."""
+
 from __future__ import annotations
 
 import copy
@@ -6,7 +7,19 @@ import copy
 from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, give_ammo, hand, ids, one, put, run_flow, table, types
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    types,
+)
 from tests.unit.aipokalypse.test_rules_battle import _battle, _points
 
 
@@ -20,7 +33,9 @@ def test_desert_rat_swaps_positions_strengths_stay_with_the_units():
     put(state, 0, tank, SCALE.index(6))
     slot = empty_slot(state, 0)
     hand(state, 0, one("Desert Rat"))
-    state, _ = act(state, 0, {"type": "recruit", "card": one("Desert Rat"), "slot": slot, "target": 0})
+    state, _ = act(
+        state, 0, {"type": "recruit", "card": one("Desert Rat"), "slot": slot, "target": 0}
+    )
     slots = state.players[0].slots
     assert (slots[0].unit, SCALE[slots[0].pos]) == (one("Desert Rat"), 1)
     assert (slots[1].unit, SCALE[slots[1].pos]) == (tank, 6)
@@ -33,10 +48,15 @@ def test_chain_reactor_swaps_strength_not_places_and_never_on_red_slots():
     put(state, 0, one("Brute"), SCALE.index(9), red=red)
     slot = empty_slot(state, 0)
     hand(state, 0, one("Chain Reactor"))
-    targets = [a.get("target") for a in legal_actions(state, 0)
-               if a["type"] == "recruit" and a["card"] == one("Chain Reactor") and a["slot"] == slot]
-    assert targets == [0]                                   # the Red Slot unit is no target
-    state, _ = act(state, 0, {"type": "recruit", "card": one("Chain Reactor"), "slot": slot, "target": 0})
+    targets = [
+        a.get("target")
+        for a in legal_actions(state, 0)
+        if a["type"] == "recruit" and a["card"] == one("Chain Reactor") and a["slot"] == slot
+    ]
+    assert targets == [0]  # the Red Slot unit is no target
+    state, _ = act(
+        state, 0, {"type": "recruit", "card": one("Chain Reactor"), "slot": slot, "target": 0}
+    )
     assert _strengths(state) == [1, 9, 8]
 
 
@@ -74,10 +94,10 @@ def test_finisher_and_patient_zero_react_only_to_discard_effects():
     put(state, 0, one("Finisher"), 0)
     put(state, 0, one("Patient Zero"), 0)
     hand(state, 0, one("Sniper"), one("Salvage Bot"))
-    s1, _ = act(state, 0, {"type": "discard", "card": one("Sniper")})     # no discard effect
+    s1, _ = act(state, 0, {"type": "discard", "card": one("Sniper")})  # no discard effect
     assert _strengths(s1) == [1, 1] and len(s1.players[0].hand) == 1
     s2, _ = act(state, 0, {"type": "discard", "card": one("Salvage Bot")})
-    assert _strengths(s2) == [2, 1] and len(s2.players[0].hand) == 2   # +1 strength, +1 card
+    assert _strengths(s2) == [2, 1] and len(s2.players[0].hand) == 2  # +1 strength, +1 card
 
 
 def test_outsider_is_not_cumulative():
@@ -95,8 +115,16 @@ def test_goldfish_gives_one_red_slot_per_triple():
     fish = ids("Goldfish", 3)
     hand(state, 0, *fish)
     state.players[0].pool.append(state.specials.pop(0))
-    state, events = act(state, 0, {"type": "triple", "cards": sorted(fish), "source": "pool",
-                                   "special": state.players[0].pool[0]})
+    state, events = act(
+        state,
+        0,
+        {
+            "type": "triple",
+            "cards": sorted(fish),
+            "source": "pool",
+            "special": state.players[0].pool[0],
+        },
+    )
     assert types(events).count("RedSlotPlaced") == 1
 
 
@@ -105,7 +133,7 @@ def test_module_discards_two_more_cards_for_a_red_slot():
     hand(state, 0, one("Module"), ids("Recruit", 3)[0], ids("Sniper", 3)[0], ids("Sniper", 3)[1])
     state, events = act(state, 0, {"type": "discard", "card": one("Module")})
     assert types(events).count("CardDiscarded") == 3 and types(events).count("RedSlotPlaced") == 1
-    assert ids("Recruit", 3)[0] in state.discard             # the lowest card value goes first
+    assert ids("Recruit", 3)[0] in state.discard  # the lowest card value goes first
     s2 = table(2)
     hand(s2, 0, one("Module"), ids("Recruit", 3)[0])
     s2, events = act(s2, 0, {"type": "discard", "card": one("Module")})
@@ -134,6 +162,7 @@ def test_elysium_stores_8_ammo_and_gains_ammo_per_lost_health_point():
 
     def go(ctx):
         flow.apply_damage(ctx, {0: 2})
+
     state, _ = run_flow(state, go)
     assert len(state.players[0].ammo) == 7 and len(state.players[0].health) == 4
 
@@ -201,7 +230,7 @@ def test_the_scream_never_fights_and_weakens_fighting_opponents():
     y = [c for c in CAT.basic if CAT[c].color == "yellow" and CAT[c].value == 1]
     state, events = _battle(state, [y[:2], y[2:4]])
     first = _points(events)[0][1]
-    assert first == {"0": 3, "1": 5}                     # Brute 2+1; opponent 6+1-2
+    assert first == {"0": 3, "1": 5}  # Brute 2+1; opponent 6+1-2
 
 
 def test_nanobots_take_ailien_battle_cards():
@@ -209,8 +238,13 @@ def test_nanobots_take_ailien_battle_cards():
     put(state, 0, one("Sniper"), 0)
     put(state, 0, one("Nanobots"), SCALE.index(3))
     put(state, 1, one("Veteran"), 0)
-    state, events = _battle(state, [[one("A.I.Lien Alpha"), ids("Sniper", 3)[1]],
-                                    [ids("Veteran", 3)[1], ids("Veteran", 3)[2]]])
+    state, events = _battle(
+        state,
+        [
+            [one("A.I.Lien Alpha"), ids("Sniper", 3)[1]],
+            [ids("Veteran", 3)[1], ids("Veteran", 3)[2]],
+        ],
+    )
     revealed = [e for e in events if e.type == "BattleCardRevealed" and e.seat == 0]
     assert revealed[0].data["slot"] == 1
     assert _points(events)[0][1]["0"] == 3 + 5 + 2
@@ -242,7 +276,7 @@ def test_big_benji_takes_a_pool_card_of_the_left_neighbour_when_it_wins_a_point(
     assert not any(a["type"] == "cash_pool" for a in legal_actions(state, 1))
     state, _ = act(state, 0, {"type": "cash_pool", "card": theirs})
     assert state.players[0].pool == [] and len(state.players[0].ammo) == 1
-    assert state.specials[-1] == theirs                     # under the Special deck
+    assert state.specials[-1] == theirs  # under the Special deck
 
 
 def test_rare_metal_takes_the_strength_of_the_unit_it_replaces():
@@ -250,8 +284,12 @@ def test_rare_metal_takes_the_strength_of_the_unit_it_replaces():
     target = put(state, 0, one("Doc."), SCALE.index(8))
     slot = empty_slot(state, 0)
     hand(state, 0, one("Rare Metal"))
-    state, _ = act(state, 0, {"type": "recruit", "card": one("Rare Metal"), "slot": slot, "target": target})
-    assert _strengths(state) == [0, 8] and state.specials[-1] == one("Doc.")   # the Special goes under its deck
+    state, _ = act(
+        state, 0, {"type": "recruit", "card": one("Rare Metal"), "slot": slot, "target": target}
+    )
+    assert _strengths(state) == [0, 8] and state.specials[-1] == one(
+        "Doc."
+    )  # the Special goes under its deck
 
 
 def test_perfection_attaches_every_mech_and_adds_their_strengths():
@@ -264,7 +302,7 @@ def test_perfection_attaches_every_mech_and_adds_their_strengths():
     state, _ = act(state, 0, {"type": "recruit", "card": one("P3RF3C7ION"), "slot": slot})
     s = state.players[0].slots
     assert sorted(s[slot].attached) == sorted([one("Heavy Tank"), one("Goldfish")])
-    assert _strengths(state) == [0, 3, 0, 10]                                     # 1 + 4 + 5
+    assert _strengths(state) == [0, 3, 0, 10]  # 1 + 4 + 5
 
 
 def test_linear_collider_splits_its_strength_among_mechs_as_its_owner_chooses():
@@ -275,9 +313,9 @@ def test_linear_collider_splits_its_strength_among_mechs_as_its_owner_chooses():
     cmd = {"type": "discard", "card": one("Linear Collider")}
     held, _ = act(state, 0, cmd, defaults=False)
     assert held.choice["kind"] == "split" and held.choice["options"] == [5, 4, 3, 2, 1, 0]
-    split, _ = act(state, 0, cmd, answers=[3])                 # "one Mech 3, another Mech 2"
+    split, _ = act(state, 0, cmd, answers=[3])  # "one Mech 3, another Mech 2"
     assert [_strengths(split)[tank], _strengths(split)[mod]] == [5, 3]
-    default, _ = act(state, 0, cmd)                            # default: all to the leftmost Mech
+    default, _ = act(state, 0, cmd)  # default: all to the leftmost Mech
     assert [_strengths(default)[tank], _strengths(default)[mod]] == [7, 1]
 
 
@@ -303,9 +341,15 @@ def test_murderer_sacrifices_a_human_to_win_a_lost_point():
     put(state, 0, one("Murderer"), 0)
     put(state, 0, one("Veteran"), 0)
     put(state, 1, one("Sniper"), SCALE.index(15))
-    state, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
-                                    [ids("Recruit", 3)[2], ids("Commander", 3)[0]]], answers=[1])
-    assert _points(events)[0][0] == [0]                 # the owner chose the Veteran (slot 1)
+    state, events = _battle(
+        state,
+        [
+            [ids("Recruit", 3)[0], ids("Recruit", 3)[1]],
+            [ids("Recruit", 3)[2], ids("Commander", 3)[0]],
+        ],
+        answers=[1],
+    )
+    assert _points(events)[0][0] == [0]  # the owner chose the Veteran (slot 1)
     assert one("Veteran") in state.discard
 
 
@@ -317,7 +361,7 @@ def test_chrome_doubles_the_damage_when_its_seat_alone_wins():
     doubled, events = _battle(copy.deepcopy(state), cards, answers=["double"])
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 2}]
     assert len(doubled.players[1].health) == 4 and one("C.H.R.O.M.E.") in doubled.specials
-    kept, events = _battle(state, cards)                       # default: keep C.H.R.O.M.E.
+    kept, events = _battle(state, cards)  # default: keep C.H.R.O.M.E.
     assert [e.data["damage"] for e in events if e.type == "BattleEnded"] == [{"0": 0, "1": 1}]
     assert kept.players[0].slots[0].unit == one("C.H.R.O.M.E.")
 

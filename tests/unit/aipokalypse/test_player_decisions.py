@@ -3,6 +3,7 @@ A.I.Pokalypse item 6): each is a held command + ``ChoiceRequested`` of the ownin
 options are the legal actions, every option has its outcome, the idle bot (turn timeout) takes
 the documented default (the first option) and the tactician / toma_hunter choose well.
 RULINGS.md "Player decisions" lists where each lives."""
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,18 @@ from domain.games.aipokalypse.bot_decisions import decision_choice
 from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.spec import SCALE
 from domain.games.aipokalypse.state import dump_slot
-from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put,
-                                            run_flow, table, types)
+from tests.unit.aipokalypse.helpers import (
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    types,
+)
 from tests.unit.aipokalypse.test_rules_battle import _points
 
 IDLE, TACTICIAN, RANDOM = (ENGINE.bots[n] for n in ("idle", "tactician", "random"))
@@ -58,6 +69,7 @@ def _ask(state, fn, *args, answers=()):
 
 
 # ------------------------------------------------------------------ Murderer
+
 
 def _murderer_table(berserker_pos: int | None = None):
     """Seat 0: Murderer (1), Berserker (2, or ``berserker_pos``), Veteran (9) — all Humans;
@@ -112,7 +124,7 @@ def test_murderer_timeout_keeps_the_humans_and_the_tactician_gives_only_a_weak_o
 
 
 def test_murderer_is_not_asked_when_its_seat_scores_the_point_alone_but_is_when_tied():
-    """"to win the point": with the point won alone there is nothing to decide; tied, the
+    """ "to win the point": with the point won alone there is nothing to decide; tied, the
     sacrifice makes the seat the only scorer (a "you win the point" effect: exactly those
     seats score, ruling R-WIN-POINT)."""
     state = table(2)
@@ -127,7 +139,7 @@ def test_murderer_is_not_asked_when_its_seat_scores_the_point_alone_but_is_when_
     tied = table(2)
     put(tied, 0, one("Murderer"), SCALE.index(4))
     put(tied, 0, one("Berserker"), 0)
-    put(tied, 1, one("Heavy Tank"), SCALE.index(2))                  # 2 + 2 temporary
+    put(tied, 1, one("Heavy Tank"), SCALE.index(2))  # 2 + 2 temporary
     _stack(tied, [ids("Recruit", 3)[:2], ids("Goldfish", 3)[:2]])
     held, _ = _ready_all(tied)
     assert legal_actions(held, 0) == _choose_actions(["keep", 1])
@@ -138,6 +150,7 @@ def test_murderer_is_not_asked_when_its_seat_scores_the_point_alone_but_is_when_
 
 
 # ------------------------------------------------------------------ Lieutenant Dan
+
 
 def _dan_table(ammo=3):
     """Seat 0: Lieutenant Dan (1) and a Veteran (4) — Humans — and a Heavy Tank (3), a Mech;
@@ -161,7 +174,7 @@ def test_lieutenant_dan_spends_as_much_ammo_as_its_owner_chooses():
         done, _ = run_flow(copy.deepcopy(state), flow.start_recruitment, answers=[count])
         assert len(done.players[0].ammo) == 3 - count
         assert [_strength(done, 0, i) for i in range(3)] == [1 + count, 4 + count, 3]
-    default, events = run_flow(copy.deepcopy(state), flow.start_recruitment)   # the first option
+    default, events = run_flow(copy.deepcopy(state), flow.start_recruitment)  # the first option
     assert len(default.players[0].ammo) == 2 and _strength(default, 0, 0) == 2
     assert types(events).count("AmmoSpent") == 1
 
@@ -172,7 +185,7 @@ def test_lieutenant_dan_asks_nothing_without_ammo_and_the_tactician_spends_all_f
     state = _dan_table(ammo=0)
     done, events = run_flow(state, flow.start_recruitment)
     assert "AmmoSpent" not in types(events) and _strength(done, 0, 0) == 1
-    slots = [dump_slot(s) for s in _dan_table().players[0].slots]   # (boards as shown)
+    slots = [dump_slot(s) for s in _dan_table().players[0].slots]  # (boards as shown)
     assert decision_choice("ammo", [1, 0, 2, 3], slots, [], 3, lambda c: 0) == 3
     alone = [s for s in slots if s["unit"] != one("Berserker")]
     assert decision_choice("ammo", [1, 0, 2, 3], alone, [], 3, lambda c: 0) == 1
@@ -184,7 +197,7 @@ def test_lieutenant_dan_decision_is_held_in_the_command_that_starts_the_recruitm
     (0, issue 17: "A seat whose turn timer runs out takes the answer that uses nothing")."""
     state = _dan_table()
     put(state, 1, one("Commander"), 0)
-    state.players[0].slots[1].pos = SCALE.index(15)              # seat 0 wins every point
+    state.players[0].slots[1].pos = SCALE.index(15)  # seat 0 wins every point
     _stack(state, [ids("Veteran", 3)[:3], ids("Recruit", 3)])
     held, _ = _ready_all(state)
     assert held.choice["kind"] == "ammo" and pending(held) == {0: "choose"}
@@ -197,6 +210,7 @@ def test_lieutenant_dan_decision_is_held_in_the_command_that_starts_the_recruitm
 
 
 # ------------------------------------------------------------------ Red Slots
+
 
 def _six_slots(empties=(), strengths=(4, 4, 1, 4, 4, 4)):
     """Seat 0 with 6 slots (units at ``strengths`` scale indexes, ``empties`` left empty) and
@@ -239,14 +253,14 @@ def test_a_red_slot_goes_under_the_unit_its_owner_chooses():
     under, _ = act(state, 0, cmd, answers=[*ids("Sniper", 2), 0])
     slot = under.players[0].slots[0]
     assert slot.red and slot.unit == ids("Sniper", 3)[-1] and SCALE[slot.pos] == 5
-    top = state.specials[1]                                   # [0] becomes the Red Slot
+    top = state.specials[1]  # [0] becomes the Red Slot
     exchanged, events = act(state, 0, cmd, answers=[*ids("Sniper", 2), 4])
     assert "RedSlotExchanged" in types(events)
     assert not exchanged.players[0].slots[4].red and top in exchanged.players[0].hand
 
 
 def test_a_red_slot_below_six_slots_is_a_new_slot_without_a_decision():
-    """"If you ... have not yet 6 slots, place the Red Slot as a new slot": no choice."""
+    """ "If you ... have not yet 6 slots, place the Red Slot as a new slot": no choice."""
     state, cmd = _six_slots(empties=(5,))
     state.players[0].slots.pop()
     _, events = act(state, 0, cmd, answers=ids("Sniper", 2), defaults=False)
@@ -255,6 +269,7 @@ def test_a_red_slot_below_six_slots_is_a_new_slot_without_a_decision():
 
 
 # ------------------------------------------------------------------ Triples
+
 
 def _triple_table():
     """Seat 0: a Heavy Tank (slot 0), two Veterans at 3 and 5 (slots 1, 2), an empty slot 3,
@@ -287,12 +302,12 @@ def test_a_triple_from_the_health_stack_draws_the_2_or_1_cards_its_owner_chooses
     assert legal_actions(one_card, 0) == [{"type": "choose_special", "special": top2[0]}]
     last = copy.deepcopy(state)
     last.players[0].health = last.players[0].health[:1]
-    _, events = act(last, 0, cmd, defaults=False)                     # 1 left: nothing to decide
+    _, events = act(last, 0, cmd, defaults=False)  # 1 left: nothing to decide
     assert "ChoiceRequested" not in types(events)
 
 
 def test_a_triple_special_unit_enters_the_available_slot_its_owner_chooses():
-    """"you must immediately play the Special Unit into an available slot": kind
+    """ "you must immediately play the Special Unit into an available slot": kind
     ``special_slot`` — the leftmost slot the Triple freed (1, the default), then every other
     empty slot (2 freed, 3 empty); it carries 3 + 5 = 8 strength wherever it goes."""
     state, cmd = _triple_table()
@@ -325,6 +340,7 @@ def test_a_triple_from_the_pool_asks_the_slot_too():
 
 # ------------------------------------------------------------------ Enclave M87
 
+
 def _enclave_table(draw, discard):
     """Enclave M87's seat before Recruitment 1 (no cards are drawn first)."""
     state = table(2, round_=0, draw=list(draw), factions=[one("Enclave M87"), None])
@@ -347,7 +363,9 @@ def test_enclave_m87_may_shuffle_the_discard_pile_when_the_draw_pile_has_no_huma
     assert stopped.draw == [] and sorted(stopped.discard) == sorted(mechs + [human])
     default, _ = run_flow(copy.deepcopy(state), flow.start_recruitment)
     assert human in default.players[0].hand
-    assert decision_choice("reshuffle", ["reshuffle", "stop"], [], [], 0, lambda c: 0) == "reshuffle"
+    assert (
+        decision_choice("reshuffle", ["reshuffle", "stop"], [], [], 0, lambda c: 0) == "reshuffle"
+    )
 
 
 def test_enclave_m87_asks_nothing_when_the_draw_pile_has_a_human_and_roko_always_reshuffles():
@@ -362,11 +380,14 @@ def test_enclave_m87_asks_nothing_when_the_draw_pile_has_a_human_and_roko_always
     slot = empty_slot(roko, 0)
     roko.draw = [ids("Goldfish", 3)[0]]
     hand(roko, 0, one("Roko's Basilisk"))
-    done, events = act(roko, 0, {"type": "recruit", "card": one("Roko's Basilisk"), "slot": slot}, defaults=False)
+    done, events = act(
+        roko, 0, {"type": "recruit", "card": one("Roko's Basilisk"), "slot": slot}, defaults=False
+    )
     assert "ChoiceRequested" not in types(events) and one("A.I.Lien Beta") in done.players[0].hand
 
 
 # ------------------------------------------------------------------ Mechatron
+
 
 def _mechatron_table():
     """Seat 0: a Veteran at 4 (slot 0), a Brute at 2 with a Goldfish attached (slot 1), an
@@ -390,9 +411,16 @@ def test_mechatron_attaches_a_card_from_the_hand_or_a_slot_as_its_owner_chooses(
     held, _ = act(state, 0, cmd, defaults=False)
     assert held.choice["kind"] == "attach"
     assert legal_actions(held, 0) == _choose_actions(
-        [ids("Commander", 3)[0], ids("Recruit", 3)[0], one("Brute"), one("Veteran")])
-    assert IDLE.choose(held, 0, random.Random(0)) == {"type": "choose", "option": ids("Commander", 3)[0]}
-    assert TACTICIAN.choose(held, 0, random.Random(0)) == {"type": "choose", "option": ids("Recruit", 3)[0]}
+        [ids("Commander", 3)[0], ids("Recruit", 3)[0], one("Brute"), one("Veteran")]
+    )
+    assert IDLE.choose(held, 0, random.Random(0)) == {
+        "type": "choose",
+        "option": ids("Commander", 3)[0],
+    }
+    assert TACTICIAN.choose(held, 0, random.Random(0)) == {
+        "type": "choose",
+        "option": ids("Recruit", 3)[0],
+    }
     for card in (ids("Commander", 3)[0], ids("Recruit", 3)[0]):
         done, _ = act(state, 0, cmd, answers=[card])
         me = done.players[0]
@@ -401,8 +429,10 @@ def test_mechatron_attaches_a_card_from_the_hand_or_a_slot_as_its_owner_chooses(
     done, events = act(state, 0, cmd, answers=[one("Brute")])
     me = done.players[0]
     assert me.slots[1].unit is None and me.slots[1].attached == []
-    assert me.slots[2].attached == [ids("Goldfish", 3)[0], one("Brute")] and _strength(done, 0, 2) == 3
-    assert "CardDiscarded" not in types(events)                          # moved, not discarded
+    assert (
+        me.slots[2].attached == [ids("Goldfish", 3)[0], one("Brute")] and _strength(done, 0, 2) == 3
+    )
+    assert "CardDiscarded" not in types(events)  # moved, not discarded
     assert sorted(me.hand) == sorted([ids("Recruit", 3)[0], ids("Commander", 3)[0]])
 
 
@@ -416,6 +446,7 @@ def test_mechatron_with_an_empty_hand_attaches_one_of_the_units():
 
 
 # ------------------------------------------------------------------ hidden information
+
 
 def test_recruitment_decisions_show_other_seats_neither_kind_nor_options():
     """During the private Recruitment Phase another seat or a spectator sees only who decides:
@@ -431,7 +462,9 @@ def test_recruitment_decisions_show_other_seats_neither_kind_nor_options():
     assert ENGINE.redact(request, 0)["kind"] == "attach"
     state, cmd = _triple_table()
     held, events = act(state, 0, cmd, defaults=False)
-    assert ENGINE.view(held, 1)["choice"] == {"seat": 0} and ENGINE.redact(events[-1], 1) == {"hidden": True}
+    assert ENGINE.view(held, 1)["choice"] == {"seat": 0} and ENGINE.redact(events[-1], 1) == {
+        "hidden": True
+    }
 
 
 def test_the_bots_rate_an_option_they_cannot_see_as_unknown():
@@ -439,6 +472,6 @@ def test_the_bots_rate_an_option_they_cannot_see_as_unknown():
     same command (Walter White's 7th) is not in the chooser's state. The bots take the
     default instead of looking it up (found by the 4-tactician simulation)."""
     state, _ = _six_slots(strengths=(4, 4, 1, 4, SCALE.index(15), 4))
-    slots = [dump_slot(s) for s in state.players[0].slots]     # (the bots read boards as shown)
+    slots = [dump_slot(s) for s in state.players[0].slots]  # (the bots read boards as shown)
     assert decision_choice("red_slot", [6, 2], slots, [], 0, lambda c: 0) == 6
     assert decision_choice("sacrifice", ["keep", 6], slots, [], 0, lambda c: 0) == "keep"

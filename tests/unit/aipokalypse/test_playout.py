@@ -1,10 +1,12 @@
 """Seeded random playouts (hypothesis): every bot game finishes, folding the log equals the
 live state, dump/load round-trips, the same seed replays identically."""
+
 from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
@@ -37,8 +39,11 @@ def play(seed: int, levels: list[str]):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4),
-       levels=st.lists(st.sampled_from(["random", "tactician"]), min_size=4, max_size=4))
+@given(
+    seed=st.integers(0, 2**32),
+    seats=st.integers(2, 4),
+    levels=st.lists(st.sampled_from(["random", "tactician"]), min_size=4, max_size=4),
+)
 def test_bot_games_finish_and_the_fold_equals_the_live_state(seed, seats, levels):
     state, events, _ = play(seed, levels[:seats])
     result = ENGINE.result(state)
@@ -94,7 +99,10 @@ def _candidates(state, seat, rng):
             options = (state.choice or {}).get("options") or [0]
             cmd["option"] = rng.choice(list(options) + ids + ["stop", 99])
         if kind == "triple":
-            cmd.update(cards=rng.sample(ids, min(3, len(ids))), source=rng.choice(["pool", "health", "deck"]))
+            cmd.update(
+                cards=rng.sample(ids, min(3, len(ids))),
+                source=rng.choice(["pool", "health", "deck"]),
+            )
             if cmd["source"] == "pool":
                 cmd["special"] = rng.choice(ids)
         out.append(cmd)
@@ -105,6 +113,7 @@ def _candidates(state, seat, rng):
 @given(seed=st.integers(0, 2**32))
 def test_decide_accepts_exactly_the_legal_actions(seed):
     from domain.engine import RuleError
+
     rng = random.Random(seed)
     secret = seed.to_bytes(8, "big")
     events = ENGINE.new_match(Setup(3, {}), derive_rng(secret, 0))

@@ -1,4 +1,5 @@
 """Phase 2: Battle, Battle Result, Sudden Death, elimination, A.I.Pokalypse, total strength."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,8 +8,19 @@ from domain.games.aipokalypse import flow
 from domain.games.aipokalypse.actions import legal_actions, pending
 from domain.games.aipokalypse.battle import battle_card_count, fighter_for, strength
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put, run_flow, table,
-                                            types)
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    types,
+)
 
 
 def _battle(state, cards_by_seat, seed=0, answers=None):
@@ -30,7 +42,9 @@ def finish_battle(state):
     """Let every pending seat take its timeout choice (pass / first placement) until the
     battle is over."""
     import random
+
     from domain.games.aipokalypse import ENGINE
+
     while state.phase == "battle" and pending(state):
         seat = min(pending(state))
         state, _ = act(state, seat, ENGINE.bots["idle"].choose(state, seat, random.Random(0)))
@@ -58,10 +72,10 @@ def test_battle_card_fights_with_the_leftmost_active_unit_of_its_colour_rogues_f
     put(state, 0, ids("Sniper", 2)[0], 0)
     put(state, 0, ids("Sniper", 2)[1], 0)
     p = state.players[0]
-    assert fighter_for(p, ids("Commander", 3)[0]) == (1, True)      # blue -> leftmost blue
-    assert fighter_for(p, one("Drifter")) == (0, True)               # Rogue card -> leftmost unit
+    assert fighter_for(p, ids("Commander", 3)[0]) == (1, True)  # blue -> leftmost blue
+    assert fighter_for(p, one("Drifter")) == (0, True)  # Rogue card -> leftmost unit
     p.slots[1].exhausted = True
-    assert fighter_for(p, ids("Commander", 3)[0]) == (2, True)      # exhausted units do not fight
+    assert fighter_for(p, ids("Commander", 3)[0]) == (2, True)  # exhausted units do not fight
     rogue_state = table(2)
     put(rogue_state, 0, one("Desert Rat"), 0)
     assert fighter_for(rogue_state.players[0], one("Brute")) == (0, True)
@@ -74,31 +88,34 @@ def test_no_fitting_unit_only_the_card_value_counts_and_the_seat_chooses_where_i
     put(state, 1, one("Sniper"), 0)
     assert fighter_for(state.players[0], one("Commander")) == (None, False)
     state, events = _battle(state, [[ids("Commander", 3)[0]], [ids("Recruit", 3)[0]]])
-    assert strength(state, 0) == 5                                   # Commander's card value only
+    assert strength(state, 0) == 5  # Commander's card value only
     assert pending(state) == {0: "place_card"}
-    assert legal_actions(state, 0) == [{"type": "place_card", "slot": 1}, {"type": "place_card", "slot": 0}]
+    assert legal_actions(state, 0) == [
+        {"type": "place_card", "slot": 1},
+        {"type": "place_card", "slot": 0},
+    ]
     with pytest.raises(Exception) as err:
         act(state, 0, {"type": "place_card", "slot": 3})
     assert err.value.code == "invalid_placement"
-    state, events = act(state, 0, {"type": "place_card", "slot": 0})   # on the active Heavy Tank
+    state, events = act(state, 0, {"type": "place_card", "slot": 0})  # on the active Heavy Tank
     assert [e.data for e in events if e.type == "BattleCardPlaced"] == [{"slot": 0}]
-    assert _points(events)[0] == ([0, 1], {"0": 5, "1": 1 + 1 + 3})    # Sniper 1 + card 1 + 3
+    assert _points(events)[0] == ([0, 1], {"0": 5, "1": 1 + 1 + 3})  # Sniper 1 + card 1 + 3
 
 
 def test_points_highest_strength_scores_ties_score_for_all_and_units_are_exhausted():
     state = table(2)
-    put(state, 0, ids("Sniper", 3)[0], SCALE.index(6))       # Sniper +3 when fighting
+    put(state, 0, ids("Sniper", 3)[0], SCALE.index(6))  # Sniper +3 when fighting
     put(state, 0, one("Heavy Tank"), SCALE.index(2))
     put(state, 1, ids("Commander", 3)[0], SCALE.index(9))
     put(state, 1, ids("Overclock")[0] if False else ids("Rare Metal", 3)[0], SCALE.index(4))
-    cards0 = [ids("Veteran", 3)[0], ids("Goldfish", 3)[0]]    # blue 4, red 1
-    cards1 = [ids("Veteran", 3)[1], ids("Bartender", 3)[0]]   # blue 4, red 1
+    cards0 = [ids("Veteran", 3)[0], ids("Goldfish", 3)[0]]  # blue 4, red 1
+    cards1 = [ids("Veteran", 3)[1], ids("Bartender", 3)[0]]  # blue 4, red 1
     state, events = _battle(state, [cards0, cards1])
     # point 1: Sniper 6+3+4 = 13 vs Commander 9+4 = 13 -> tie, both score
     # point 2: Heavy Tank 2+2(battle)+1 = 5 vs Rare Metal 4+1 = 5 -> tie again
     assert _points(events) == [([0, 1], {"0": 13, "1": 13}), ([0, 1], {"0": 5, "1": 5})]
     ended = [e for e in events if e.type == "BattleEnded"][0]
-    assert ended.data["damage"] == {"0": 1, "1": 1}                  # all equal: each loses 1
+    assert ended.data["damage"] == {"0": 1, "1": 1}  # all equal: each loses 1
 
 
 def test_damage_is_the_difference_to_the_best_score_and_health_goes_to_the_pool():
@@ -108,19 +125,24 @@ def test_damage_is_the_difference_to_the_best_score_and_health_goes_to_the_pool(
     put(state, 1, ids("Veteran", 3)[0], 0)
     put(state, 1, ids("Veteran", 3)[1], 0)
     top2 = state.players[1].health[:2]
-    state, events = _battle(state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]])
+    state, events = _battle(
+        state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]]
+    )
     assert [w for w, _ in _points(events)] == [[0], [0]]
     assert state.players[1].pool == top2 and len(state.players[1].health) == 4
     assert len(state.players[0].health) == 6
     assert state.phase == "recruitment" and state.round == 3
 
 
-@pytest.mark.parametrize("scores,damage", [
-    ((3, 3, 1), {0: 0, 1: 0, 2: 2}),        # shared best score: the leaders lose nothing
-    ((2, 2, 2), {0: 1, 1: 1, 2: 1}),        # all equal: each loses one
-    ((3, 1, 0), {0: 0, 1: 2, 2: 3}),
-    ((1, 1, 1, 0), {0: 0, 1: 0, 2: 0, 3: 1}),
-])
+@pytest.mark.parametrize(
+    "scores,damage",
+    [
+        ((3, 3, 1), {0: 0, 1: 0, 2: 2}),  # shared best score: the leaders lose nothing
+        ((2, 2, 2), {0: 1, 1: 1, 2: 1}),  # all equal: each loses one
+        ((3, 1, 0), {0: 0, 1: 2, 2: 3}),
+        ((1, 1, 1, 0), {0: 0, 1: 0, 2: 0, 3: 1}),
+    ],
+)
 def test_battle_result_only_all_equal_scores_cost_everyone_one(scores, damage):
     """Battle Result: "all players lose health points in an amount equal to the difference
     between their score and the score of the player with the most points. If all players have
@@ -148,11 +170,11 @@ def test_reaction_window_only_reactions_that_make_you_tied_highest():
     state = table(2)
     put(state, 0, ids("Commander", 3)[0], SCALE.index(5))
     put(state, 1, ids("Commander", 3)[1], SCALE.index(2))
-    hand(state, 1, ids("Berserker", 3)[0], ids("Veteran", 3)[2])     # blue 1, blue 4
+    hand(state, 1, ids("Berserker", 3)[0], ids("Veteran", 3)[2])  # blue 1, blue 4
     give_ammo(state, 1, 1)
     state, events = _battle(state, [[ids("Sniper", 3)[0]], [ids("Recruit", 3)[0]]])
     # seat 0: 5 + 5 = 10; seat 1: 2 + 1 = 3
-    assert _points(events)[0][0] == [0]               # nobody can reach 10: no reaction window
+    assert _points(events)[0][0] == [0]  # nobody can reach 10: no reaction window
     assert state.phase == "recruitment"
     state2 = table(2)
     put(state2, 0, ids("Commander", 3)[0], SCALE.index(5))
@@ -162,8 +184,11 @@ def test_reaction_window_only_reactions_that_make_you_tied_highest():
     state2, _ = _battle(state2, [[ids("Sniper", 3)[0]], [ids("Recruit", 3)[0]]])
     # seat 0: 10; seat 1: 6 + 1 = 7 -> Veteran (4) makes 10, 2 ammo make 11, 1 ammo only 9
     assert pending(state2) == {1: "react"}
-    assert legal_actions(state2, 1) == [{"type": "react_card", "card": ids("Veteran", 3)[2]},
-                                        {"type": "react_ammo", "count": 2}, {"type": "pass"}]
+    assert legal_actions(state2, 1) == [
+        {"type": "react_card", "card": ids("Veteran", 3)[2]},
+        {"type": "react_ammo", "count": 2},
+        {"type": "pass"},
+    ]
     with pytest.raises(Exception) as err:
         act(state2, 1, {"type": "react_ammo", "count": 1})
     assert err.value.code == "reaction_not_allowed"
@@ -178,14 +203,16 @@ def test_droid_army_refunds_ammo_of_a_mech_that_lost():
     put(state, 0, one("Goldfish"), SCALE.index(5))
     put(state, 1, ids("Heavy Tank", 3)[0], SCALE.index(5))
     give_ammo(state, 0, 2)
-    hand(state, 1, ids("Rare Metal", 3)[0])                           # red 4
+    hand(state, 1, ids("Rare Metal", 3)[0])  # red 4
     state, _ = _battle(state, [[ids("Bartender", 3)[0]], [ids("Bartender", 3)[1]]])
     # seat 0: 5 + 1 = 6; seat 1: 5 + 2 (Heavy Tank) + 1 = 8 -> seat 0 spends 2 ammo (10)
     state, _ = act(state, 0, {"type": "react_ammo", "count": 2})
     assert state.players[0].ammo == [] and pending(state) == {1: "react"}
-    state, events = act(state, 1, {"type": "react_card", "card": ids("Rare Metal", 3)[0]})   # 5+2+4 = 11
+    state, events = act(
+        state, 1, {"type": "react_card", "card": ids("Rare Metal", 3)[0]}
+    )  # 5+2+4 = 11
     assert _points(events)[0] == ([1], {"0": 10, "1": 11})
-    assert len(state.players[0].ammo) == 1                       # the Mech lost: 1 ammo back
+    assert len(state.players[0].ammo) == 1  # the Mech lost: 1 ammo back
 
 
 def test_sudden_death_nullifies_remaining_damage_then_eliminates():
@@ -194,7 +221,9 @@ def test_sudden_death_nullifies_remaining_damage_then_eliminates():
     put(state, 0, ids("Commander", 3)[1], SCALE.index(10))
     put(state, 1, ids("Veteran", 3)[0], 0)
     state.players[1].health = state.players[1].health[:1]
-    state, events = _battle(state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]])
+    state, events = _battle(
+        state, [ids("Sniper", 3)[:2], [ids("Sniper", 3)[2], ids("Journalist", 3)[0]]]
+    )
     assert "SuddenDeathStarted" in types(events)
     assert not state.players[1].eliminated and state.players[1].health == []
     assert state.result is None
@@ -213,7 +242,11 @@ def test_last_players_eliminated_together_highest_total_strength_wins():
     put(state, 0, one("Sniper"), SCALE.index(5))
     put(state, 1, one("Heavy Tank"), SCALE.index(7))
     state, events = run_flow(state, flow.apply_damage, {0: 1, 1: 1})
-    assert state.result["winners"] == [1] and state.result["ranking"][0] == {"seat": 1, "score": state.result["scores"][1], "rank": 1}
+    assert state.result["winners"] == [1] and state.result["ranking"][0] == {
+        "seat": 1,
+        "score": state.result["scores"][1],
+        "rank": 1,
+    }
 
 
 def test_total_strength_tie_goes_to_more_health_points():
@@ -228,9 +261,9 @@ def test_total_strength_tie_goes_to_more_health_points():
 def test_ailien_round_bonus_in_sudden_death_triggers_the_aipokalypse_and_hand_ailien_counts():
     state = table(2)
     state.sudden_death = True
-    put(state, 0, one("A.I.Lien Alpha"), 0)                           # strength 1
-    put(state, 1, one("Heavy Tank"), SCALE.index(6))                  # strength 6
-    hand(state, 0, one("A.I.Lien Gamma"))                              # value 7 in hand
+    put(state, 0, one("A.I.Lien Alpha"), 0)  # strength 1
+    put(state, 1, one("Heavy Tank"), SCALE.index(6))  # strength 6
+    hand(state, 0, one("A.I.Lien Gamma"))  # value 7 in hand
     state.round = 4
     state, events = run_flow(state, flow.start_recruitment)
     assert "AIPokalypseTriggered" in types(events) and state.result is None
@@ -238,7 +271,7 @@ def test_ailien_round_bonus_in_sudden_death_triggers_the_aipokalypse_and_hand_ai
     assert state.result is None
     state, events = act(state, 0, {"type": "ready"})
     assert state.result["reason"] == "aipokalypse"
-    assert state.result["scores"] == [1 + 7, 6]          # A.I.Lien Gamma in hand counts
+    assert state.result["scores"] == [1 + 7, 6]  # A.I.Lien Gamma in hand counts
     assert state.result["winners"] == [0]
 
 
@@ -257,7 +290,7 @@ def test_invader_alternative_win_with_5_units_of_one_colour():
 
 def test_neo_wins_ties_in_battle_points():
     state = table(2)
-    put(state, 0, one("Neo"), SCALE.index(4))                          # +0 with 6 health
+    put(state, 0, one("Neo"), SCALE.index(4))  # +0 with 6 health
     put(state, 1, ids("Commander", 3)[0], SCALE.index(4))
     state, events = _battle(state, [[ids("Veteran", 3)[0]], [ids("Veteran", 3)[1]]])
     assert _points(events)[0][0] == [0]

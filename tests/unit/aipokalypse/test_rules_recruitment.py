@@ -1,4 +1,5 @@
 """Game Setup and Phase 1: Recruitment, with values from the rulebook."""
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,19 @@ from domain.engine import Setup, fold
 from domain.games.aipokalypse import ENGINE, flow
 from domain.games.aipokalypse.actions import legal_actions, pending
 from domain.games.aipokalypse.spec import SCALE
-from tests.unit.aipokalypse.helpers import (CAT, act, empty_slot, give_ammo, hand, ids, one, put, run_flow,
-                                            table, types)
+from tests.unit.aipokalypse.helpers import (
+    CAT,
+    act,
+    empty_slot,
+    give_ammo,
+    hand,
+    ids,
+    one,
+    put,
+    run_flow,
+    table,
+    types,
+)
 
 
 def test_setup_deals_2_factions_6_health_points_and_6_cards():
@@ -21,7 +33,12 @@ def test_setup_deals_2_factions_6_health_points_and_6_cards():
     assert [len(p.hand) for p in state.players] == [6, 6, 6, 6]
     assert len(state.draw) == 102 - 24 and len(state.specials) == 64 - 24
     assert len(state.ammo_deck) == 30 - 8
-    assert pending(state) == {0: "choose_faction", 1: "choose_faction", 2: "choose_faction", 3: "choose_faction"}
+    assert pending(state) == {
+        0: "choose_faction",
+        1: "choose_faction",
+        2: "choose_faction",
+        3: "choose_faction",
+    }
 
 
 def test_kept_faction_returns_the_other_under_the_ammo_deck_and_round_1_starts_without_drawing():
@@ -30,7 +47,9 @@ def test_kept_faction_returns_the_other_under_the_ammo_deck_and_round_1_starts_w
     state, _ = act(state, 0, {"type": "choose_faction", "faction": offered0[0]})
     assert state.ammo_deck[-1] == offered0[1]
     assert state.phase == "faction"
-    state, events = act(state, 1, {"type": "choose_faction", "faction": state.players[1].offered[1]})
+    state, events = act(
+        state, 1, {"type": "choose_faction", "faction": state.players[1].offered[1]}
+    )
     assert "FactionsRevealed" in types(events)
     assert state.phase == "recruitment" and state.round == 1
     assert all(len(p.hand) >= 6 for p in state.players)
@@ -68,7 +87,9 @@ def test_strength_scale_moves_by_positions_9_plus_3_is_15():
     tank = put(state, 0, one("Heavy Tank"), SCALE.index(9))
     slot = empty_slot(state, 0)
     hand(state, 0, one("Overclock"))
-    state, _ = act(state, 0, {"type": "recruit", "card": one("Overclock"), "slot": slot, "target": tank})
+    state, _ = act(
+        state, 0, {"type": "recruit", "card": one("Overclock"), "slot": slot, "target": tank}
+    )
     assert SCALE[state.players[0].slots[tank].pos] == 15
 
 
@@ -86,14 +107,14 @@ def test_ammo_storage_is_capped_at_6():
     state = table(2)
     give_ammo(state, 0, 5)
     slot = empty_slot(state, 0)
-    hand(state, 0, one("Arsenal"))                      # Recruit: take 3 ammo
+    hand(state, 0, one("Arsenal"))  # Recruit: take 3 ammo
     state, _ = act(state, 0, {"type": "recruit", "card": one("Arsenal"), "slot": slot})
     assert len(state.players[0].ammo) == 6
 
 
 def test_discard_effect_resolves_from_hand_in_recruitment():
     state = table(2)
-    hand(state, 0, one("Salvage Bot"))                  # Discard: take 2 ammo
+    hand(state, 0, one("Salvage Bot"))  # Discard: take 2 ammo
     state, events = act(state, 0, {"type": "discard", "card": one("Salvage Bot")})
     assert len(state.players[0].ammo) == 2
     assert one("Salvage Bot") in state.specials[-1:]  # Special Units go under their deck
@@ -108,12 +129,14 @@ def test_triple_carries_the_summed_strength_to_the_special_unit_in_the_leftmost_
     hand(state, 0, v[2])
     special = state.specials[0]
     state.players[0].pool.append(state.specials.pop(0))
-    state, events = act(state, 0, {"type": "triple", "cards": sorted(v), "source": "pool", "special": special})
+    state, events = act(
+        state, 0, {"type": "triple", "cards": sorted(v), "source": "pool", "special": special}
+    )
     slots = state.players[0].slots
-    assert slots[a].unit == special and SCALE[slots[a].pos] == 8      # 3 + 5
+    assert slots[a].unit == special and SCALE[slots[a].pos] == 8  # 3 + 5
     assert slots[b].unit is None
     assert set(v) <= set(state.discard)
-    assert "CardDiscarded" not in types(events)     # a Triple is not "discarding"
+    assert "CardDiscarded" not in types(events)  # a Triple is not "discarding"
 
 
 def test_triple_is_not_discarding_module_discard_effects_do_not_trigger():
@@ -122,9 +145,11 @@ def test_triple_is_not_discarding_module_discard_effects_do_not_trigger():
     hand(state, 0, *modules, *ids("Sniper", 2))
     state.players[0].pool.append(state.specials.pop(0))
     special = state.players[0].pool[0]
-    state, events = act(state, 0, {"type": "triple", "cards": sorted(modules), "source": "pool", "special": special})
+    state, events = act(
+        state, 0, {"type": "triple", "cards": sorted(modules), "source": "pool", "special": special}
+    )
     assert "RedSlotPlaced" not in types(events)
-    assert special in state.players[0].hand        # all three came from the hand
+    assert special in state.players[0].hand  # all three came from the hand
     assert len(state.players[0].hand) == 3
 
 
@@ -139,7 +164,9 @@ def test_a_special_unit_from_the_hand_may_be_played_as_a_red_slot():
     put(state, 0, one("Heavy Tank"), 3)
     special = state.specials[0]
     state.players[0].pool.append(state.specials.pop(0))
-    state, _ = act(state, 0, {"type": "triple", "cards": sorted(v), "source": "pool", "special": special})
+    state, _ = act(
+        state, 0, {"type": "triple", "cards": sorted(v), "source": "pool", "special": special}
+    )
     assert special in state.players[0].hand
     assert {"type": "open_slot", "card": special} in legal_actions(state, 0)
     specials_before = list(state.specials)
@@ -148,7 +175,7 @@ def test_a_special_unit_from_the_hand_may_be_played_as_a_red_slot():
     assert len(slots) == 2 and slots[1].red and slots[1].card == special and slots[1].unit is None
     assert special not in state.players[0].hand and state.specials == specials_before
     assert [e.data["mode"] for e in events if e.type == "RedSlotPlaced"] == ["new"]
-    full = table(2)                                       # 6 slots: it replaces the empty one
+    full = table(2)  # 6 slots: it replaces the empty one
     for name in ("Sniper", "Heavy Tank", "Commander", "Veteran", "Brute"):
         put(full, 0, ids(name, 3)[-1], 4)
     empty_slot(full, 0)
@@ -179,7 +206,9 @@ def test_w4tchm3n_triples_a_pair_with_one_ammo_and_berserker_with_3_ammo():
     pair = ids("Veteran", 2)
     hand(state, 0, *pair)
     give_ammo(state, 0, 1)
-    state, _ = act(state, 0, {"type": "triple", "cards": sorted(pair), "source": "health", "pay": "pair_ammo"})
+    state, _ = act(
+        state, 0, {"type": "triple", "cards": sorted(pair), "source": "health", "pay": "pair_ammo"}
+    )
     assert state.players[0].ammo == [] and len(state.players[0].offer) == 2
     state2 = table(2)
     put(state2, 0, one("Berserker"))
@@ -194,17 +223,23 @@ def test_red_slot_new_then_replace_empty_then_under_the_weakest_unit():
     slot = empty_slot(state, 0)
     hand(state, 0, one("Seppuku"))
     state, _ = act(state, 0, {"type": "recruit", "card": one("Seppuku"), "slot": slot})
-    state, events = act(state, 0, {"type": "discard", "card": one("Seppuku")})   # Red Slot in its slot
+    state, events = act(
+        state, 0, {"type": "discard", "card": one("Seppuku")}
+    )  # Red Slot in its slot
     assert state.players[0].slots[slot].red
     s2 = table(2)
     for name in ("Sniper", "Heavy Tank", "Commander", "Veteran", "Brute"):
         put(s2, 0, ids(name, 3)[-1], 4)
     empty_slot(s2, 0)
     hand(s2, 0, ids("Module", 3)[0], *ids("Sniper", 2))
-    s2, _ = act(s2, 0, {"type": "discard", "card": ids("Module", 3)[0]})          # 6 slots: replaces the empty one
+    s2, _ = act(
+        s2, 0, {"type": "discard", "card": ids("Module", 3)[0]}
+    )  # 6 slots: replaces the empty one
     assert s2.players[0].slots[5].red and len(s2.players[0].slots) == 6
     s3 = table(2)
-    for k, name in enumerate(("Sniper", "Heavy Tank", "Commander", "Veteran", "Brute", "Hive Mind")):
+    for k, name in enumerate(
+        ("Sniper", "Heavy Tank", "Commander", "Veteran", "Brute", "Hive Mind")
+    ):
         put(s3, 0, ids(name, 3)[-1], 4 if k != 2 else 1)
     hand(s3, 0, ids("Module", 3)[0], *ids("Sniper", 2))
     s3, _ = act(s3, 0, {"type": "discard", "card": ids("Module", 3)[0]})
@@ -216,14 +251,14 @@ def test_red_slot_bonus_on_reaching_a_symbol_and_exchange_at_15():
     red = next(s for s in state.specials if CAT[s].red_slot.get(3) == "ammo")
     slot = put(state, 0, one("Heavy Tank"), SCALE.index(2), red=red)
     give_ammo(state, 0, 1)
-    state, _ = act(state, 0, {"type": "spend_ammo", "slot": slot})     # 2 -> 3: ammo symbol
+    state, _ = act(state, 0, {"type": "spend_ammo", "slot": slot})  # 2 -> 3: ammo symbol
     assert len(state.players[0].ammo) == 1
     s2 = table(2)
     red2 = s2.specials[5]
     slot = put(s2, 0, one("Heavy Tank"), SCALE.index(12), red=red2)
     give_ammo(s2, 0, 1)
     hand_before = len(s2.players[0].hand)
-    s2, events = act(s2, 0, {"type": "spend_ammo", "slot": slot})      # 12 -> 15
+    s2, events = act(s2, 0, {"type": "spend_ammo", "slot": slot})  # 12 -> 15
     sl = s2.players[0].slots[slot]
     assert not sl.red and SCALE[sl.pos] == 15 and sl.unit == one("Heavy Tank")
     assert "RedSlotExchanged" in types(events)
@@ -232,11 +267,15 @@ def test_red_slot_bonus_on_reaching_a_symbol_and_exchange_at_15():
 
 def test_round_bonus_runs_left_to_right_with_the_faction_last():
     state = table(2, factions=[one("Rust Nomads"), None])
-    put(state, 0, one("Veteran"), 0)                    # +1 strength
-    put(state, 0, one("Drifter"), 0)                    # draw 1
+    put(state, 0, one("Veteran"), 0)  # +1 strength
+    put(state, 0, one("Drifter"), 0)  # draw 1
     hand(state, 0, *ids("Sniper", 3), *ids("Heavy Tank", 3))
     state, events = run_flow(state, flow.start_recruitment)
-    mine = [e.type for e in events if e.seat == 0 and e.type in ("StrengthChanged", "CardsDrawn", "AmmoGained")]
+    mine = [
+        e.type
+        for e in events
+        if e.seat == 0 and e.type in ("StrengthChanged", "CardsDrawn", "AmmoGained")
+    ]
     assert mine == ["StrengthChanged", "CardsDrawn", "AmmoGained"]
 
 
@@ -245,7 +284,9 @@ def test_ailien_cannot_be_recruited_before_sudden_death():
     slot = empty_slot(state, 0)
     alien = one("A.I.Lien Alpha")
     hand(state, 0, alien)
-    assert not any(a.get("card") == alien and a["type"] == "recruit" for a in legal_actions(state, 0))
+    assert not any(
+        a.get("card") == alien and a["type"] == "recruit" for a in legal_actions(state, 0)
+    )
     with pytest.raises(Exception) as err:
         act(state, 0, {"type": "recruit", "card": alien, "slot": slot})
     assert err.value.code == "ailien_locked"
@@ -254,13 +295,16 @@ def test_ailien_cannot_be_recruited_before_sudden_death():
     assert state.players[0].slots[slot].unit == alien
 
 
-@pytest.mark.parametrize("cmd,code", [
-    ({"type": "fly"}, "unknown_action"),
-    ({"type": "recruit", "card": 3, "slot": 0}, "invalid_command"),
-    ({"type": "recruit", "card": "B001"}, "invalid_command"),
-    ({"type": "pass"}, "wrong_phase"),
-    ({"type": "recruit", "card": "B001", "slot": 0}, "card_not_in_hand"),
-])
+@pytest.mark.parametrize(
+    "cmd,code",
+    [
+        ({"type": "fly"}, "unknown_action"),
+        ({"type": "recruit", "card": 3, "slot": 0}, "invalid_command"),
+        ({"type": "recruit", "card": "B001"}, "invalid_command"),
+        ({"type": "pass"}, "wrong_phase"),
+        ({"type": "recruit", "card": "B001", "slot": 0}, "card_not_in_hand"),
+    ],
+)
 def test_malformed_or_illegal_commands_raise_stable_codes(cmd, code):
     state = table(2)
     with pytest.raises(Exception) as err:

@@ -1,5 +1,6 @@
 """Issue 9 (rules review): counting discarded cards (Finisher, Tokamak, Patchwork, Blue Helix,
 Patient Zero), Tokamak's first sentence, Faceless T, Astronomer — each with the book's value."""
+
 from __future__ import annotations
 
 from domain.games.aipokalypse import flow
@@ -68,10 +69,14 @@ def test_patient_zero_draws_once_per_discard_effect_and_each_card_counts_once():
     fin = put(state, 0, one("Finisher"), 0)
     put(state, 0, one("Patient Zero"), 0)
     hand(state, 0, ids("Module", 3)[0], ids("Sniper", 3)[0], one("Hydra"))
-    state, _ = act(state, 0, {"type": "discard", "card": ids("Module", 3)[0]},
-                   answers=[one("Hydra"), ids("Sniper", 3)[0]])
+    state, _ = act(
+        state,
+        0,
+        {"type": "discard", "card": ids("Module", 3)[0]},
+        answers=[one("Hydra"), ids("Sniper", 3)[0]],
+    )
     assert _strength(state, 0, fin) == 4
-    assert len(state.players[0].hand) == 2 + 2          # Hydra's 2 + Patient Zero's 2
+    assert len(state.players[0].hand) == 2 + 2  # Hydra's 2 + Patient Zero's 2
 
 
 def _journalist_battle(opponent_unit):
@@ -104,8 +109,10 @@ def test_faceless_t_copies_the_strongest_mutant_with_its_temporary_strength():
     mutant = put(state, 0, ids("Chain Reactor", 3)[0], SCALE.index(3))
     state.players[0].slots[mutant].temp = 4
     put(state, 1, ids("Brute", 3)[0], 0)
-    _, events = _battle(state, [[ids("Zombie", 3)[0], ids("Zombie", 3)[1]],
-                                [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]])
+    _, events = _battle(
+        state,
+        [[ids("Zombie", 3)[0], ids("Zombie", 3)[1]], [ids("Recruit", 3)[0], ids("Recruit", 3)[1]]],
+    )
     assert _points(events)[0][1]["0"] == 1 + 1 + (3 + 4)
 
 
@@ -133,7 +140,7 @@ def test_astronomer_keeps_the_ailien_behind_it_in_later_fights_and_in_total_stre
 
 
 def test_the_astronomer_ailien_counts_in_the_aipokalypse_total_strength():
-    """"Remember that the added strength also counts in the A.I.Pokalypse!" — the end by total
+    """ "Remember that the added strength also counts in the A.I.Pokalypse!" — the end by total
     strength: Astronomer 1 with A.I.Lien Gamma (7) behind it beats a unit at 7 (8 against 7)."""
     state = table(2)
     astro = put(state, 0, one("Astronomer"), 0)

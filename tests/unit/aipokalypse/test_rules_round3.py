@@ -3,6 +3,7 @@ Recruitment Phase, Lieutenant Dan's ammo alternative, Big Benji's "at any time" 
 "take nothing" answers of Big Benji's steal and Scammer's swap. Each test quotes the book
 (``shared/rules/aipokalypse-rulebook.txt``) and checks a concrete value. The timeout answers
 (item 2) are in ``test_timeout_answers.py``."""
+
 from __future__ import annotations
 
 import copy
@@ -35,7 +36,9 @@ def _start_battle_with(ctx, cards_by_seat):
     ctx.state.draw = order + ctx.state.draw
     flow.start_battle(ctx)
 
+
 # ------------------------------------------------------------------ item 1: Vault A.F.K.
+
 
 def _vault_round_1(*cards):
     state = table(2, round_=1, factions=[one("Vault A.F.K."), None])
@@ -88,6 +91,7 @@ def test_vault_afk_round_1_offers_only_hand_discards_and_ready():
 
 # ------------------------------------------------------------------ item 5: take nothing
 
+
 def _benji_point_table():
     """Seat 0: a Veteran at 10 and Big Benji; seat 1: a Sniper and 1 pool card. Seat 0's
     Veteran wins point 1 (Big Benji: "When you win a point")."""
@@ -105,11 +109,22 @@ def test_big_benji_steal_may_take_nothing():
     player's pool". "can": the options are the neighbour's pool card and "skip"; with "skip"
     seat 1's pool keeps its 1 card and seat 0's stays empty."""
     state, theirs = _benji_point_table()
-    need = _ask(state, _start_battle_with, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
-                                            [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
-    assert (need.seat, need.kind, need.options, need.decline) == (0, "steal", [theirs, "skip"], "skip")
-    after, events = _battle(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]],
-                                    [ids("Recruit", 3)[1], ids("Brute", 3)[0]]], answers=["skip"])
+    need = _ask(
+        state,
+        _start_battle_with,
+        [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]],
+    )
+    assert (need.seat, need.kind, need.options, need.decline) == (
+        0,
+        "steal",
+        [theirs, "skip"],
+        "skip",
+    )
+    after, events = _battle(
+        state,
+        [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]],
+        answers=["skip"],
+    )
     assert _points(events)[0][0] == [0] and "PoolCardMoved" not in types(events)
     assert theirs in after.players[1].pool and theirs not in after.players[0].pool
 
@@ -123,7 +138,9 @@ def test_scammer_may_swap_nothing():
     theirs = state.specials.pop(0)
     state.players[1].pool = [theirs]
     hand(state, 0, one("Scammer"))
-    held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
+    held, _ = act(
+        copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False
+    )
     assert held.choice["options"] == [theirs, "skip"] and held.choice["decline"] == "skip"
     after, events = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
     assert after.players[1].pool == [theirs] and after.players[0].pool == []
@@ -135,13 +152,16 @@ def test_scammer_with_empty_pools_may_stay_home():
     Scammer stays under the Special deck, seat 1's pool stays empty."""
     state = table(2)
     hand(state, 0, one("Scammer"))
-    held, _ = act(copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False)
+    held, _ = act(
+        copy.deepcopy(state), 0, {"type": "discard", "card": one("Scammer")}, defaults=False
+    )
     assert (held.choice["kind"], held.choice["options"]) == ("seat", [1, "skip"])
     after, _ = act(state, 0, {"type": "discard", "card": one("Scammer")}, answers=["skip"])
     assert after.players[1].pool == [] and after.specials[-1] == one("Scammer")
 
 
 # ------------------------------------------------------------------ item 3: Lieutenant Dan
+
 
 def _dan_recruitment(ammo=3):
     """Seat 0: Lieutenant Dan (1) and a Berserker (4) — Humans — and a Heavy Tank (3), a Mech."""
@@ -167,8 +187,9 @@ def test_lieutenant_dan_offers_every_recruitment_ammo_spend_to_all_humans():
     assert {"type": "spend_ammo", "slot": 0} in actions and {"type": "spend_ammo_humans"} in actions
     state, events = act(state, 0, {"type": "spend_ammo_humans"})
     assert _strengths(state) == [2, 5, 3] and len(state.players[0].ammo) == 2
-    assert [e.data for e in events if e.type == "AmmoSpent"] == [{"count": 1, "slot": None, "battle": False,
-                                                                  "hidden": True}]
+    assert [e.data for e in events if e.type == "AmmoSpent"] == [
+        {"count": 1, "slot": None, "battle": False, "hidden": True}
+    ]
 
 
 def test_without_lieutenant_dan_ammo_goes_to_one_unit_only():
@@ -208,10 +229,15 @@ def test_lieutenant_dan_battle_ammo_may_strengthen_all_humans():
     assert battle.strengths(state) == {0: 2, 1: 5}
     actions = legal_actions(state, 0)
     assert [a for a in actions if a["type"] in ("react_ammo", "react_ammo_humans")] == [
-        {"type": "react_ammo", "count": 2}, {"type": "react_ammo_humans", "count": 2}]
+        {"type": "react_ammo", "count": 2},
+        {"type": "react_ammo_humans", "count": 2},
+    ]
     deck = len(state.ammo_deck)
     state, events = act(state, 0, {"type": "react_ammo_humans", "count": 2})
-    assert [e.data for e in events if e.type == "TempAdded"] == [{"slot": 0, "n": 4}, {"slot": 1, "n": 4}]
+    assert [e.data for e in events if e.type == "TempAdded"] == [
+        {"slot": 0, "n": 4},
+        {"slot": 1, "n": 4},
+    ]
     assert state.players[0].ammo == [] and len(state.ammo_deck) == deck + 2
     while state.phase == "battle" and pending(state):
         state, more = act(state, min(pending(state)), {"type": "pass"})
@@ -236,6 +262,7 @@ def test_lieutenant_dan_battle_alternative_needs_a_fighting_human():
 
 
 # ------------------------------------------------------------------ item 4: Big Benji any time
+
 
 def _benji_ahead(riddickules=False):
     """Seat 0: Big Benji at 10 (and Riddickules), 1 pool card, no ammo; seat 1: Brutes at 1.
@@ -266,11 +293,11 @@ def test_big_benji_cashes_while_its_seat_is_ahead_in_battle():
     assert legal_actions(state, 0) == [{"type": "cash_pool", "card": pool}, {"type": "pass"}]
     state, events = act(state, 0, {"type": "cash_pool", "card": pool})
     assert len(state.players[0].ammo) == 1 and pool not in state.players[0].pool
-    assert _points(events)[0][0] == [0]                      # no more to cash: the point resolves
+    assert _points(events)[0][0] == [0]  # no more to cash: the point resolves
 
 
 def test_big_benji_cash_while_ahead_triggers_riddickules():
-    """"It matters with effects that trigger on ammo gains": Riddickules (every ammo gain in
+    """ "It matters with effects that trigger on ammo gains": Riddickules (every ammo gain in
     battle makes each opponent exhaust an active unit). Riddickules' own preparation ammo
     exhausted seat 1's Brute on slot 2; cashing while ahead (11 to 2) makes seat 1 exhaust
     its Brute on slot 1 too, so its third battle card finds no active Brute."""

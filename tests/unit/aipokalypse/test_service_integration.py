@@ -1,6 +1,7 @@
 """A.I.Pokalypse on the unchanged match service (fakeredis, own key prefix): bot matches
 finish through the workers' job path, a human seat sees only redacted events, the exported
 log verifies."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,15 +16,20 @@ def apk_service(fake_redis_server, key_prefix):
     from rq import Queue
 
     from service import bootstrap
-    from service.store.keys import Keys
     from service.match_service import MatchService
+    from service.store.keys import Keys
     from workers.scheduling import TurnScheduler
 
     keys = Keys(key_prefix)
     queue = Queue(f"{key_prefix}-turns", connection=fakeredis.FakeRedis(server=fake_redis_server))
-    svc = MatchService(fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True), keys,
-                       TurnScheduler(queue, keys, job_timeout_s=30), {"aipokalypse": ENGINE},
-                       snapshot_every=25, blocking_reads=False)
+    svc = MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        keys,
+        TurnScheduler(queue, keys, job_timeout_s=30),
+        {"aipokalypse": ENGINE},
+        snapshot_every=25,
+        blocking_reads=False,
+    )
     bootstrap.install(svc)
     yield svc
     bootstrap.reset()
@@ -38,9 +44,15 @@ def test_engine_satisfies_the_protocol():
 def test_bot_match_finishes_and_its_export_verifies(apk_service):
     from tests.support.runtime import drain
 
-    created = apk_service.create_match("aipokalypse", [{"kind": "bot", "bot": "tactician"},
-                                                       {"kind": "bot", "bot": "random"},
-                                                       {"kind": "bot", "bot": "random"}], {})
+    created = apk_service.create_match(
+        "aipokalypse",
+        [
+            {"kind": "bot", "bot": "tactician"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "random"},
+        ],
+        {},
+    )
     mid = created["match_id"]
     drain(apk_service, rounds=2000)
     view = apk_service.match_view(mid, None)

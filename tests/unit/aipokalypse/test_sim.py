@@ -1,4 +1,5 @@
 """Smoke run of ``benchmarks/aipokalypse_sim.py`` with 2 matches."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,13 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_simulation_reports_rounds_end_reasons_and_win_rates():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["benchmark"] == "aipokalypse_sim" and body["matches"] == 2
@@ -23,42 +29,98 @@ def test_simulation_reports_rounds_end_reasons_and_win_rates():
 
 
 def test_simulation_plays_the_variants_and_counts_effect_decisions():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2",
-                           "--expert", "--force-the-luck"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
+            "--matches",
+            "2",
+            "--expert",
+            "--force-the-luck",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["options"] == {"expert": True, "force_the_luck": True}
     assert body["replay_failures"] == 0
-    assert body["decisions_per_match"] > 0          # the shared Engineer Guild asks every round
+    assert body["decisions_per_match"] > 0  # the shared Engineer Guild asks every round
     assert "Engineer Guild" not in body["win_rate_by_faction"]
 
 
 def test_simulation_reports_win_rates_against_the_toma_per_difficulty():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--toma", "--matches", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
+            "--toma",
+            "--matches",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["metric"] == "toma_matches_finished_and_replayed" and body["value"] == 1.0
-    assert len(body["cells"]) == 24                       # 4 difficulties x (3 solo + 3 co-op)
+    assert len(body["cells"]) == 24  # 4 difficulties x (3 solo + 3 co-op)
     assert {c["difficulty"] for c in body["cells"]} == {"handy_man", "boss", "endboss", "untamed"}
     assert all(0.0 <= c["human_win_rate"] <= 1.0 and len(c["seeds"]) == 1 for c in body["cells"])
-    assert {"solo:toma_hunter:boss", "coop:toma_hunter+toma_hunter:untamed"} <= set(body["win_rates"])
+    assert {"solo:toma_hunter:boss", "coop:toma_hunter+toma_hunter:untamed"} <= set(
+        body["win_rates"]
+    )
     assert all(c["ci95"][0] <= c["human_win_rate"] <= c["ci95"][1] for c in body["cells"])
 
 
 def test_simulation_plays_chosen_cells_and_difficulties_against_the_toma():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--toma", "--matches", "2",
-                           "--cells", "solo:toma_hunter,coop:toma_hunter+tactician", "--difficulties", "handy_man",
-                           "--no-replay"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
+            "--toma",
+            "--matches",
+            "2",
+            "--cells",
+            "solo:toma_hunter,coop:toma_hunter+tactician",
+            "--difficulties",
+            "handy_man",
+            "--no-replay",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
-    assert set(body["win_rates"]) == {"solo:toma_hunter:handy_man", "coop:toma_hunter+tactician:handy_man"}
+    assert set(body["win_rates"]) == {
+        "solo:toma_hunter:handy_man",
+        "coop:toma_hunter+tactician:handy_man",
+    }
     assert [c["matches"] for c in body["cells"]] == [2, 2]
 
 
 def test_simulation_plays_the_5_8_player_variant():
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "1",
-                           "--seats", "6", "--no-replay"], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
+            "--matches",
+            "1",
+            "--seats",
+            "6",
+            "--no-replay",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stderr
     body = json.loads(proc.stdout.strip())
     assert body["seats"] == 6 and sum(body["end_reasons"].values()) == 1.0

@@ -1,6 +1,7 @@
 """Ruling R-SETUP: the factions are revealed (``FactionsRevealed``) before any start-of-game or
 round 1 faction effect asks a seat to choose, so no open decision identifies a hidden faction
 (probe: Prayers of Elex's ``pray`` decision named seat 1's faction before the reveal)."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.state import MatchState
 from tests.unit.aipokalypse.helpers import one
 
-ELEX = one("Prayers of Elex")          # F14, round bonus: "pray" (discard 3, search a Special Unit)
+ELEX = one("Prayers of Elex")  # F14, round bonus: "pray" (discard 3, search a Special Unit)
 
 
 def _faction_table() -> MatchState:
@@ -19,7 +20,7 @@ def _faction_table() -> MatchState:
     state = None
     for e in ENGINE.new_match(Setup(2, {}), derive_rng(b"elex", 0)):
         state = ENGINE.evolve(state, e)
-    state = ENGINE.dump_state(state)              # edited in its dumped (JSON) form
+    state = ENGINE.dump_state(state)  # edited in its dumped (JSON) form
     assert state["phase"] == "faction"
     offered = state["players"][1]["offered"]
     if ELEX not in offered:
@@ -63,7 +64,10 @@ def test_factions_are_revealed_before_prayers_of_elex_asks_and_nothing_leaks_bef
         if after.factions_revealed:
             break
         for viewer in (None, 0):
-            assert not _leaks(json.dumps(ENGINE.redact(event, viewer, after)), ELEX), (viewer, event.type)
+            assert not _leaks(json.dumps(ENGINE.redact(event, viewer, after)), ELEX), (
+                viewer,
+                event.type,
+            )
             assert not _leaks(json.dumps(ENGINE.view(after, viewer)), ELEX), viewer
     # seat 1 prays: the held start-of-game step continues from the committed reveal
     answers = ["pray"]
@@ -73,13 +77,21 @@ def test_factions_are_revealed_before_prayers_of_elex_asks_and_nothing_leaks_bef
         state, more = _decide(state, 1, {"type": "choose", "option": option}, version)
         version += 1
     assert state.phase == "recruitment" and state.round == 1
-    assert len(state.players[1].hand) == 6 - 3 + 1     # 3 discarded, 1 Special Unit found
+    assert len(state.players[1].hand) == 6 - 3 + 1  # 3 discarded, 1 Special Unit found
 
 
 def test_the_spectator_never_sees_a_choice_kind_while_factions_are_hidden():
     state = ENGINE.dump_state(_faction_table())
-    state["choice"] = {"seat": 1, "actor": 1, "command": {"type": "pass"}, "seed": 0, "answers": [],
-                       "kind": "pray", "options": ["pray", "skip"], "prompt": "Prayers of Elex"}
+    state["choice"] = {
+        "seat": 1,
+        "actor": 1,
+        "command": {"type": "pass"},
+        "seed": 0,
+        "answers": [],
+        "kind": "pray",
+        "options": ["pray", "skip"],
+        "prompt": "Prayers of Elex",
+    }
     state = ENGINE.load_state(state)
     assert ENGINE.view(state, None)["choice"] == {"seat": 1}
     assert ENGINE.view(state, 0)["choice"] == {"seat": 1}
@@ -92,4 +104,6 @@ def test_a_choice_before_the_reveal_replays_to_the_same_events():
     cmd = {"type": "choose_faction", "faction": state.players[0].offered[0]}
     first = ENGINE.decide(state, 0, cmd, random.Random(7))
     again = ENGINE.decide(state, 0, cmd, random.Random(7))
-    assert [(e.type, e.seat, dict(e.data)) for e in first] == [(e.type, e.seat, dict(e.data)) for e in again]
+    assert [(e.type, e.seat, dict(e.data)) for e in first] == [
+        (e.type, e.seat, dict(e.data)) for e in again
+    ]

@@ -3,13 +3,15 @@ JSON (a JSON round trip leaves it unchanged), load gives it back, ``clone`` (the
 ``decide`` makes) equals ``load_state(dump_state(s))`` and shares nothing with its source; on
 states of random matches of 2-8 seats and of solo matches (the A.I.Toma's optional keys).
 The JSON copy of the records kept as dicts (``json_copy``) is exactly a JSON round trip."""
+
 from __future__ import annotations
 
 import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from domain.engine import Event, Setup, fold
 from domain.games.aipokalypse import ENGINE as E
@@ -21,7 +23,7 @@ def _check(state):
     text = json.dumps(data)
     assert json.loads(text) == data
     back = load_state(json.loads(text))
-    assert json.dumps(dump_state(back)) == text            # byte-identical, key order included
+    assert json.dumps(dump_state(back)) == text  # byte-identical, key order included
     copy = clone(state)
     assert copy == state and json.dumps(dump_state(copy)) == text
     assert copy is not state and copy.players[0] is not state.players[0]
@@ -31,7 +33,7 @@ def _check(state):
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seats=st.integers(1, 8), seed=st.integers(0, 2 ** 32 - 1))
+@given(seats=st.integers(1, 8), seed=st.integers(0, 2**32 - 1))
 def test_dump_load_and_clone_agree_on_match_states(seats, seed):
     rng = random.Random(seed)
     options = {"mode": "solo", "difficulty": "boss"} if seats == 1 else {}
@@ -41,8 +43,9 @@ def test_dump_load_and_clone_agree_on_match_states(seats, seed):
             break
         _check(state)
         seat = min(E.pending(state))
-        state = fold(E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng),
-                     state)
+        state = fold(
+            E, E.decide(state, seat, E.bots["random"].choose(state, seat, rng), rng), state
+        )
 
 
 def test_the_optional_keys_keep_the_order_they_appeared_in():
@@ -56,11 +59,21 @@ def test_the_optional_keys_keep_the_order_they_appeared_in():
     assert list(dump_state(clone(state)))[-2:] == ["resigned", "table_public"]
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3)
-                    | st.floats(allow_nan=False),
-                    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
-                    | st.dictionaries(st.text(max_size=2) | st.integers(0, 3), inner, max_size=3),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.text(max_size=3)
+        | st.floats(allow_nan=False),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.tuples(inner, inner)
+            | st.dictionaries(st.text(max_size=2) | st.integers(0, 3), inner, max_size=3)
+        ),
+        max_leaves=12,
+    )
+)
 def test_json_copy_is_a_json_round_trip_for_any_json_like_value(value):
     assert json_copy({"v": value}) == json.loads(json.dumps({"v": value}))
 

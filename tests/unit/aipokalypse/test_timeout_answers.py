@@ -10,6 +10,7 @@ The mechanism: ``Ctx.ask(..., decline=...)`` names the option that declines an o
 effect; it travels in ``ChoiceRequested`` into the open choice, and the idle bot answers it
 (:func:`domain.games.aipokalypse.context.timeout_option`); a decision the effect forces
 (which card to discard) keeps its first option."""
+
 from __future__ import annotations
 
 import ast
@@ -23,7 +24,12 @@ from domain.games.aipokalypse.context import Ctx, NeedChoice
 from domain.games.aipokalypse.spec import SCALE
 from tests.support.pysource import parse_module
 from tests.unit.aipokalypse.helpers import CAT, act, empty_slot, hand, ids, one, put, table, types
-from tests.unit.aipokalypse.test_player_decisions import _dan_table, _murderer_table, _ready_all, _stack
+from tests.unit.aipokalypse.test_player_decisions import (
+    _dan_table,
+    _murderer_table,
+    _ready_all,
+    _stack,
+)
 from tests.unit.aipokalypse.test_rules_battle import _points
 
 IDLE = ENGINE.bots[ENGINE.timeout_bot]
@@ -61,8 +67,13 @@ def timeout_flow(state, fn, *args):
             fn(ctx, *args)
         except NeedChoice as need:
             held = copy.deepcopy(state)
-            held.choice = {"seat": need.seat, "kind": need.kind, "options": need.options,
-                              "prompt": need.prompt, "decline": need.decline}
+            held.choice = {
+                "seat": need.seat,
+                "kind": need.kind,
+                "options": need.options,
+                "prompt": need.prompt,
+                "decline": need.decline,
+            }
             option = IDLE.choose(held, need.seat, random.Random(0))["option"]
             answers.append(option)
             answered.append((need.kind, option))
@@ -71,9 +82,12 @@ def timeout_flow(state, fn, *args):
 
 
 def _hand6(state, seat, exclude=()):
-    fillers = [c for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
-               if c not in exclude and c not in state.players[seat].hand]
-    hand(state, seat, *fillers[:6 - len(state.players[seat].hand)])
+    fillers = [
+        c
+        for c in ids("Sniper", 3) + ids("Commander", 3) + ids("Heavy Tank", 3)
+        if c not in exclude and c not in state.players[seat].hand
+    ]
+    hand(state, seat, *fillers[: 6 - len(state.players[seat].hand)])
 
 
 def _battle_cards(state, cards_by_seat):
@@ -86,6 +100,7 @@ def _battle_cards(state, cards_by_seat):
 
 
 # ------------------------------------------------------------------ the four of the issue
+
 
 def test_prayers_of_elex_timeout_keeps_the_6_hand_cards():
     """Prayers of Elex: "You can only execute this effect at the beginning of the Recruitment
@@ -106,7 +121,7 @@ def test_lieutenant_dan_timeout_spends_no_ammo_through_the_engine():
     0 ammo — 3 ammo stay 3, Dan stays 1 and the Veteran 4."""
     state = _dan_table()
     put(state, 1, one("Commander"), 0)
-    state.players[0].slots[1].pos = SCALE.index(15)              # seat 0 wins every point
+    state.players[0].slots[1].pos = SCALE.index(15)  # seat 0 wins every point
     _stack(state, [ids("Veteran", 3)[:3], ids("Recruit", 3)])
     held, _ = _ready_all(state)
     assert held.choice["kind"] == "ammo" and held.choice["decline"] == 0
@@ -127,7 +142,9 @@ def test_hacker_timeout_keeps_the_pool():
     hacker = ids("Hacker", 3)[0]
     hand(state, 0, hacker)
     deck = list(state.specials)
-    after, events, answered = timeout_act(state, 0, {"type": "recruit", "card": hacker, "slot": slot})
+    after, events, answered = timeout_act(
+        state, 0, {"type": "recruit", "card": hacker, "slot": slot}
+    )
     assert answered == [("renew", "keep")]
     assert after.players[0].pool == pool and after.specials == deck
 
@@ -145,6 +162,7 @@ def test_module_timeout_discards_nothing_more():
 
 
 # ------------------------------------------------------------------ every other optional effect
+
 
 def test_scrap_collector_timeout_discards_no_hand_card():
     """Scrap Collector (recruit: discard up to 2 hand cards, 1 strength each). Timeout: "stop"
@@ -186,12 +204,19 @@ def test_enclave_m87_timeout_does_not_shuffle_the_discard_pile():
     drawn."""
     state = table(2, phase="battle", factions=[one("Enclave M87"), None], draw=ids("Brute", 3)[:2])
     _hand6(state, 0)
-    state.players[1].hand = ids("Hive Mind", 3)[:3] + ids("Brute", 3)[2:3] + ids("Sniper", 3)[2:3] \
+    state.players[1].hand = (
+        ids("Hive Mind", 3)[:3]
+        + ids("Brute", 3)[2:3]
+        + ids("Sniper", 3)[2:3]
         + [ids("Heavy Tank", 3)[2]]
+    )
     state.discard = [ids("Veteran", 3)[0], ids("Recruit", 3)[0], ids("Recruit", 3)[1]]
     after, events, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("reshuffle", "stop")]
-    assert "DrawPileReshuffled" not in types(events) and ids("Veteran", 3)[0] not in after.players[0].hand
+    assert (
+        "DrawPileReshuffled" not in types(events)
+        and ids("Veteran", 3)[0] not in after.players[0].hand
+    )
 
 
 def test_outer_wilds_timeout_gives_no_strength():
@@ -216,8 +241,11 @@ def test_lightbringers_timeout_swaps_nothing():
     _hand6(state, 0)
     after, events, answered = timeout_flow(state, flow.start_recruitment)
     assert answered == [("swap", "skip")] and "UnitsSwapped" not in types(events)
-    assert [s.unit for s in after.players[0].slots] == [ids("Brute", 3)[0], ids("Heavy Tank", 3)[0],
-                                                                  ids("Veteran", 3)[0]]
+    assert [s.unit for s in after.players[0].slots] == [
+        ids("Brute", 3)[0],
+        ids("Heavy Tank", 3)[0],
+        ids("Veteran", 3)[0],
+    ]
 
 
 def test_chrome_discard_effect_timeout_makes_nothing_permanent():
@@ -380,11 +408,17 @@ def test_every_ask_with_a_declining_option_names_its_decline():
     for path in PACKAGE.rglob("*.py"):
         tree = parse_module(path)
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "ask" and len(node.args) >= 3):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "ask"
+                and len(node.args) >= 3
+            ):
                 continue
             words = {c.value for c in ast.walk(node.args[2]) if isinstance(c, ast.Constant)}
-            if words & {"skip", "stop", "keep", "wait"} and "decline" not in {k.arg for k in node.keywords}:
+            if words & {"skip", "stop", "keep", "wait"} and "decline" not in {
+                k.arg for k in node.keywords
+            }:
                 missing.append(f"{path.name}:{node.lineno}")
     assert missing == []
 
@@ -398,7 +432,10 @@ def test_big_benji_steal_timeout_takes_nothing():
     put(state, 1, ids("Sniper", 3)[0], 0)
     theirs = state.specials.pop(0)
     state.players[1].pool.append(theirs)
-    _battle_cards(state, [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]])
+    _battle_cards(
+        state,
+        [[ids("Recruit", 3)[0], ids("Recruit", 3)[2]], [ids("Recruit", 3)[1], ids("Brute", 3)[0]]],
+    )
     after, events, answered = timeout_flow(state, flow.start_battle)
     assert ("steal", "skip") in answered and "PoolCardMoved" not in types(events)
     assert theirs in after.players[1].pool and theirs not in after.players[0].pool

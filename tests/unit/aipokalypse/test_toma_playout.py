@@ -2,6 +2,7 @@
 the fold of the log equals the live state, the same seed replays identically, the A.I.Toma's
 health stack and the other seat's hand never show, and ``decide`` accepts exactly the legal
 actions (also the co-op ones)."""
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,9 @@ MAX_STEPS = 8000
 def play(seed: int, levels: list[str], options: dict):
     """One bot match; returns (state, [(event, state after)])."""
     secret = seed.to_bytes(8, "big")
-    events = ENGINE.new_match(Setup(len(levels), ENGINE.validate_options(len(levels), options)),
-                              derive_rng(secret, 0))
+    events = ENGINE.new_match(
+        Setup(len(levels), ENGINE.validate_options(len(levels), options)), derive_rng(secret, 0)
+    )
     state = fold(ENGINE, events)
     log = [(e, ENGINE.load_state(ENGINE.dump_state(state))) for e in events]
     rng = random.Random(seed)
@@ -60,7 +62,9 @@ def test_a_solo_game_ends_for_every_difficulty(difficulty, level):
 
 @pytest.mark.parametrize("difficulty", sorted(DIFFICULTIES))
 def test_a_coop_game_ends_for_every_difficulty(difficulty):
-    state, log = play(7 + len(difficulty), ["tactician", "random"], {"mode": "coop", "difficulty": difficulty})
+    state, log = play(
+        7 + len(difficulty), ["tactician", "random"], {"mode": "coop", "difficulty": difficulty}
+    )
     _check_result(state, 2)
     assert fold(ENGINE, [e for e, _ in log]) == state
     types = {e.type for e, _ in log}
@@ -84,8 +88,16 @@ def test_the_toma_acts_on_its_own_with_its_whole_rule_set_over_many_games():
         for e, _ in log:
             if e.seat == toma or e.type in ("HandDiscardsDue", "HandDiscardsResolved"):
                 seen.add(e.type)
-    assert {"TomaSlotOpened", "AmmoSpent", "TomaCardMoved", "TomaCardPlaced", "HandDiscardsDue",
-            "HandDiscardsResolved", "AmmoGained", "HealthLost"} <= seen, seen
+    assert {
+        "TomaSlotOpened",
+        "AmmoSpent",
+        "TomaCardMoved",
+        "TomaCardPlaced",
+        "HandDiscardsDue",
+        "HandDiscardsResolved",
+        "AmmoGained",
+        "HealthLost",
+    } <= seen, seen
 
 
 def _toma_secret(snapshot):
@@ -116,25 +128,35 @@ def test_nobody_sees_the_toma_health_stack_or_the_partners_hand():
 def test_decide_accepts_exactly_the_legal_actions_in_coop():
     rng = random.Random(3)
     secret = b"coop"
-    events = ENGINE.new_match(Setup(2, ENGINE.validate_options(2, {"mode": "coop"})), derive_rng(secret, 0))
+    events = ENGINE.new_match(
+        Setup(2, ENGINE.validate_options(2, {"mode": "coop"})), derive_rng(secret, 0)
+    )
     state = fold(ENGINE, events)
     for _ in range(80):
         if ENGINE.result(state) is not None:
             break
         for seat in range(3):
             legal = ENGINE.legal_actions(state, seat)
-            candidates = _candidates(state, seat, rng) if seat < 2 else [{"type": "ready"}, {"type": "pass"}]
+            candidates = (
+                _candidates(state, seat, rng) if seat < 2 else [{"type": "ready"}, {"type": "pass"}]
+            )
             candidates += [{"type": "give_ammo"}]
             if seat < 2:
                 pool = state.players[1 - seat].pool or ["S01"]
-                candidates.append({"type": "triple", "cards": [], "source": "partner", "special": pool[0]})
+                candidates.append(
+                    {"type": "triple", "cards": [], "source": "partner", "special": pool[0]}
+                )
             for cmd in candidates:
                 try:
                     ENGINE.decide(state, seat, cmd, random.Random(0))
                     accepted = True
                 except RuleError:
                     accepted = False
-                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (seat, cmd, state.phase)
+                assert accepted == (_canon(cmd) in [_canon(c) for c in legal]), (
+                    seat,
+                    cmd,
+                    state.phase,
+                )
         seat = rng.choice(sorted(ENGINE.pending(state)))
         cmd = ENGINE.bots["random"].choose(state, seat, rng)
         for e in ENGINE.decide(state, seat, cmd, derive_rng(secret, len(events))):

@@ -1,5 +1,6 @@
 """Views and events agree at every version (issue 9, item 8; RULINGS R-VIEW-VERSION): the view
 folded from the first ``v`` events shows every public event up to ``v`` and nothing hidden."""
+
 from __future__ import annotations
 
 import random
@@ -10,7 +11,7 @@ from domain.games.aipokalypse.batching import unbatch
 from domain.games.aipokalypse.bots import BOTS
 from tests.unit.aipokalypse.helpers import table
 
-DEEP_CORE = "F28"                                  # "Start: gain a Red Slot"
+DEEP_CORE = "F28"  # "Start: gain a Red Slot"
 SLOT_EVENTS = ("SlotOpened", "RedSlotPlaced")
 
 
@@ -18,7 +19,7 @@ def _deep_core_match(seed: bytes, seats: int = 3, steps: int = 3000):
     """A tactician match in which seat 0 keeps Deep Core: ``[(event, state after it)]``."""
     events = ENGINE.new_match(Setup(seats, {}), derive_rng(seed, 0))
     start = events[0].data
-    if DEEP_CORE not in start["offered"][0]:        # deal Deep Core to seat 0 (swap it in)
+    if DEEP_CORE not in start["offered"][0]:  # deal Deep Core to seat 0 (swap it in)
         mine = start["offered"][0][0]
         for pile in [start["ammo_deck"]] + start["offered"][1:]:
             if DEEP_CORE in pile:
@@ -53,7 +54,7 @@ def test_a_public_slot_event_shows_in_every_view_at_its_own_version():
         n = log[0][1].n
         for v in range(1, len(log)):
             batch, state = log[v]
-            for event in unbatch([batch]):      # a hidden command is one event (R-HIDDEN-BATCH)
+            for event in unbatch([batch]):  # a hidden command is one event (R-HIDDEN-BATCH)
                 if event.type not in SLOT_EVENTS:
                     continue
                 _check(event, state, log[v - 1][1], n, checked)

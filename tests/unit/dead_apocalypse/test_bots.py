@@ -1,4 +1,5 @@
 """Bots choose legal commands from their own view; ``cooperative`` answers sensibly."""
+
 from __future__ import annotations
 
 import random
@@ -18,17 +19,28 @@ def test_bot_levels_and_the_timeout_policy():
 
 
 def _scout(amount, seat=0, ally=False):
-    return {"seat": seat, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
-            "amount": amount, "ally": ally}
+    return {
+        "seat": seat,
+        "source": "scout#2",
+        "title": "Scout",
+        "kind": "human",
+        "faction": "Civilian",
+        "amount": amount,
+        "ally": ally,
+    }
 
 
 def test_cooperative_takes_the_win_before_calling_for_help():
     """Issue 17 item 7: the Shambler (HP 1) in the CDC's column is not attacking, the Brute
     (HP 7) attacks and 3 damage cannot defeat it, so a Call for Help is legal; after an
     assist only attacking Zombies may be defeated — the bot defeats the Shambler (the win)."""
-    state = table(seats=2, attackers=[0], hands={0: [], 1: ["shotgun#2"]},
-                  zombie_row=["brute#1", None, "shambler#1", None, None],
-                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"])
+    state = table(
+        seats=2,
+        attackers=[0],
+        hands={0: [], 1: ["shotgun#2"]},
+        zombie_row=["brute#1", None, "shambler#1", None, None],
+        resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+    )
     state.damage = [_scout(3)]
     assert {"type": "call_for_help"} in E.legal_actions(state, 0)
     assert coop(state, 0) == {"type": "defeat", "column": 2}
@@ -39,9 +51,12 @@ def test_cooperative_takes_the_win_before_calling_for_help():
 def test_cooperative_takes_the_win_before_a_plague_carrier_ends_the_game():
     """The Plague Carrier's Repeat would Ditch the last Resource Stack cards (the loss); the
     win in hand (4 damage, Rotting Walker HP 3 in the CDC's column) comes first."""
-    state = table(zombie_row=["plague-carrier#1", None, "rotting-walker#1", None, None],
-                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
-                  resource_stack=["scout#1", "scout#2"], hands={0: []})
+    state = table(
+        zombie_row=["plague-carrier#1", None, "rotting-walker#1", None, None],
+        resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+        resource_stack=["scout#1", "scout#2"],
+        hands={0: []},
+    )
     state.damage = [_scout(4)]
     assert E.legal_actions(state, 0)[0] == {"type": "use_repeat", "card": "plague-carrier#1"}
     assert coop(state, 0) == {"type": "defeat", "column": 2}
@@ -51,10 +66,19 @@ def test_cooperative_ally_judges_the_pooled_shortfall_of_all_attackers_together(
     """Four Rotting Walkers (HP 3) attack and the pool holds 7: two defeats. No single
     attacker has a shortfall (3 < 7 each), yet the ally's Shotgun (3) makes 10: a third
     defeat. It assists and plays the Shotgun, keeping the Survivor."""
-    state = table(seats=2, attackers=[0, 1, 3, 4], hands={0: [], 1: ["shotgun#2", "survivor#s1.1"]},
-                  zombie_row=["rotting-walker#1", "rotting-walker#2", None, "rotting-walker#3",
-                              "rotting-walker#4"],
-                  help={"called": True, "queue": [1], "assisting": None, "assisted": []})
+    state = table(
+        seats=2,
+        attackers=[0, 1, 3, 4],
+        hands={0: [], 1: ["shotgun#2", "survivor#s1.1"]},
+        zombie_row=[
+            "rotting-walker#1",
+            "rotting-walker#2",
+            None,
+            "rotting-walker#3",
+            "rotting-walker#4",
+        ],
+        help={"called": True, "queue": [1], "assisting": None, "assisted": []},
+    )
     state.damage = [_scout(7)]
     assert coop(state, 1) == {"type": "assist"}
     _, state = act(state, 1, {"type": "assist"})
@@ -62,7 +86,7 @@ def test_cooperative_ally_judges_the_pooled_shortfall_of_all_attackers_together(
     _, state = act(state, 1, {"type": "play", "card": "shotgun#2"})
     assert coop(state, 1) == {"type": "end_assist"}
     _, state = act(state, 1, {"type": "end_assist"})
-    for _ in range(8):                            # the defeats and the ally's reward claims
+    for _ in range(8):  # the defeats and the ally's reward claims
         seat = next(iter(E.pending(state)))
         command = coop(state, seat)
         if command["type"] == "end_turn":
@@ -73,10 +97,19 @@ def test_cooperative_ally_judges_the_pooled_shortfall_of_all_attackers_together(
 
 def test_cooperative_ally_declines_when_its_hand_adds_no_defeat():
     """Same table, the ally holds a Survivor (1): 8 damage still defeats two; it declines."""
-    state = table(seats=2, attackers=[0, 1, 3, 4], hands={0: [], 1: ["survivor#s1.1"]},
-                  zombie_row=["rotting-walker#1", "rotting-walker#2", None, "rotting-walker#3",
-                              "rotting-walker#4"],
-                  help={"called": True, "queue": [1], "assisting": None, "assisted": []})
+    state = table(
+        seats=2,
+        attackers=[0, 1, 3, 4],
+        hands={0: [], 1: ["survivor#s1.1"]},
+        zombie_row=[
+            "rotting-walker#1",
+            "rotting-walker#2",
+            None,
+            "rotting-walker#3",
+            "rotting-walker#4",
+        ],
+        help={"called": True, "queue": [1], "assisting": None, "assisted": []},
+    )
     state.damage = [_scout(7)]
     assert coop(state, 1) == {"type": "decline"}
 
@@ -85,8 +118,10 @@ def test_cooperative_resolves_a_zombie_repeat_as_late_as_it_may():
     """R-ZOMBIE-REPEAT: it plays the Assault Rifle (4) first, so the Screamer's Repeat can only
     discard the Infection it kept; then it defeats the Screamer (HP 4); the Spitter's Repeat
     waits until the end of the turn."""
-    state = table(zombie_row=["spitter#1", "screamer#1", None, None, None],
-                  hands={0: ["assault-rifle#1", "infection#1"]})
+    state = table(
+        zombie_row=["spitter#1", "screamer#1", None, None, None],
+        hands={0: ["assault-rifle#1", "infection#1"]},
+    )
     assert coop(state, 0) == {"type": "play", "card": "assault-rifle#1"}
     _, state = act(state, 0, coop(state, 0))
     assert coop(state, 0) == {"type": "use_repeat", "card": "screamer#1"}
@@ -100,9 +135,13 @@ def test_cooperative_resolves_a_zombie_repeat_as_late_as_it_may():
 def test_cooperative_resolves_the_repeat_standing_before_a_win_then_wins():
     """The Screamer (HP 4) in the CDC's column, 4 damage in the pool, a Brute attacking
     (a Call for Help is legal): the Screamer's Repeat first, then the win."""
-    state = table(seats=2, attackers=[0], hands={0: ["infection#1"], 1: []},
-                  zombie_row=["brute#1", None, "screamer#1", None, None],
-                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"])
+    state = table(
+        seats=2,
+        attackers=[0],
+        hands={0: ["infection#1"], 1: []},
+        zombie_row=["brute#1", None, "screamer#1", None, None],
+        resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+    )
     state.damage = [_scout(4)]
     assert {"type": "call_for_help"} in E.legal_actions(state, 0)
     assert coop(state, 0) == {"type": "use_repeat", "card": "screamer#1"}

@@ -1,4 +1,5 @@
 """The card catalogue: composition the issue requires and the loader's schema errors."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,12 @@ from domain.games.dead_apocalypse.cards import DATA_DIR, CardDataError, catalogu
 
 def test_starting_deck_is_7_survivors_base_camp_weapons_cache_medicine_cabinet():
     deck = catalogue().starting_deck(2)
-    assert Counter(c.split("#")[0] for c in deck) == {"survivor": 7, "base-camp": 1, "weapons-cache": 1,
-                                                      "medicine-cabinet": 1}
+    assert Counter(c.split("#")[0] for c in deck) == {
+        "survivor": 7,
+        "base-camp": 1,
+        "weapons-cache": 1,
+        "medicine-cabinet": 1,
+    }
     assert len(set(deck)) == 10 and all("#s2." in c for c in deck)
 
 
@@ -37,8 +42,19 @@ def test_resource_stack_has_50_plus_humans_equipment_locations_using_every_abili
     assert len(cards) >= 50 and {c.kind for c in cards} == {"human", "equipment", "location"}
     assert len({c.faction for c in cards}) >= 4
     ops = {step["op"] for c in cards for step in c.abilities}
-    assert ops >= {"damage_if", "damage_per", "draw", "ditch", "ditch_self", "cure", "gain", "occupy"}
-    assert any(c.repeat for c in cards) and all(c.occupancy >= 1 for c in cards if c.kind == "location")
+    assert ops >= {
+        "damage_if",
+        "damage_per",
+        "draw",
+        "ditch",
+        "ditch_self",
+        "cure",
+        "gain",
+        "occupy",
+    }
+    assert any(c.repeat for c in cards) and all(
+        c.occupancy >= 1 for c in cards if c.kind == "location"
+    )
     worker = cat.cards["construction-worker"]
     assert worker.abilities[0] == {"op": "damage_if", "amount": 1, "if": {"faction": "Armory"}}
 
@@ -58,18 +74,48 @@ def broken(tmp_path, name, mutate):
     return tmp_path / "cards"
 
 
-@pytest.mark.parametrize("name,mutate,message", [
-    ("zombies.json", lambda cs: cs[0].update(hp=0), "card 'shambler' (zombies.json): field 'hp'"),
-    ("zombies.json", lambda cs: cs[0]["immune"].update(factions=["Pirates"]), "field 'immune.factions[0]'"),
-    ("zombies.json", lambda cs: cs[0]["immune"].update(titles=["Laser"]), "field 'immune.titles'"),
-    ("resources.json", lambda cs: cs[0]["abilities"].append({"op": "teleport"}),
-     "card 'construction-worker' (resources.json): field 'abilities[1].op'"),
-    ("resources.json", lambda cs: cs[0]["abilities"][0].update(amount="one"), "field 'abilities[0].amount'"),
-    ("resources.json", lambda cs: cs[0].pop("faction"), "card 'construction-worker' (resources.json): field 'faction'"),
-    ("resources.json", lambda cs: cs[19].update(occupancy=0), "card 'police-station' (resources.json): field 'occupancy'"),
-    ("player.json", lambda cs: cs[0].update(copies=6), "card 'survivor': field 'copies'"),
-    ("resources.json", lambda cs: cs.append(dict(cs[0])), "field 'id': duplicate id"),
-])
+@pytest.mark.parametrize(
+    "name,mutate,message",
+    [
+        (
+            "zombies.json",
+            lambda cs: cs[0].update(hp=0),
+            "card 'shambler' (zombies.json): field 'hp'",
+        ),
+        (
+            "zombies.json",
+            lambda cs: cs[0]["immune"].update(factions=["Pirates"]),
+            "field 'immune.factions[0]'",
+        ),
+        (
+            "zombies.json",
+            lambda cs: cs[0]["immune"].update(titles=["Laser"]),
+            "field 'immune.titles'",
+        ),
+        (
+            "resources.json",
+            lambda cs: cs[0]["abilities"].append({"op": "teleport"}),
+            "card 'construction-worker' (resources.json): field 'abilities[1].op'",
+        ),
+        (
+            "resources.json",
+            lambda cs: cs[0]["abilities"][0].update(amount="one"),
+            "field 'abilities[0].amount'",
+        ),
+        (
+            "resources.json",
+            lambda cs: cs[0].pop("faction"),
+            "card 'construction-worker' (resources.json): field 'faction'",
+        ),
+        (
+            "resources.json",
+            lambda cs: cs[19].update(occupancy=0),
+            "card 'police-station' (resources.json): field 'occupancy'",
+        ),
+        ("player.json", lambda cs: cs[0].update(copies=6), "card 'survivor': field 'copies'"),
+        ("resources.json", lambda cs: cs.append(dict(cs[0])), "field 'id': duplicate id"),
+    ],
+)
 def test_bad_data_raises_an_error_naming_card_and_field(tmp_path, name, mutate, message):
     with pytest.raises(CardDataError) as err:
         load_catalogue(broken(tmp_path, name, mutate))
@@ -81,5 +127,6 @@ def test_composition_checks_count_the_zombies(tmp_path):
         for c in cards:
             if c["kind"] == "zombie":
                 c["copies"] = 1
+
     with pytest.raises(CardDataError, match="at least 30 Zombies"):
         load_catalogue(broken(tmp_path, "zombies.json", fewer))

@@ -2,6 +2,7 @@
 decided from the seat's view (no peeking), deterministic for a seed, within the rollout
 budget; options checked like every bot level's. Strength is measured by
 ``benchmarks/tournament.py`` (too noisy for a unit-test sample)."""
+
 from __future__ import annotations
 
 import random
@@ -52,9 +53,12 @@ def _searched(seats: int, seed: int, skip: int = 0):
 def test_expert_is_a_bot_level_with_options():
     assert set(E.bots) == {"random", "cooperative", "idle", "expert"}
     assert isinstance(E.bots["expert"], X.ExpertBot) and E.bots["expert"].name == "expert"
-    assert list(E.bots)[1] == "cooperative"        # still the game's default bot level
+    assert list(E.bots)[1] == "cooperative"  # still the game's default bot level
     assert set(E.bot_options_schema["expert"]["properties"]) == {
-        "budget", "candidates", "time_budget_ms"}
+        "budget",
+        "candidates",
+        "time_budget_ms",
+    }
 
 
 def test_options_build_a_configured_expert():
@@ -63,10 +67,18 @@ def test_options_build_a_configured_expert():
     assert build_bot(E, "expert", {}) is E.bots["expert"]
 
 
-@pytest.mark.parametrize("options,field", [
-    ({"budget": -1}, "budget"), ({"budget": 5000}, "budget"), ({"budget": 1.5}, "budget"),
-    ({"candidates": 0}, "candidates"), ({"time_budget_ms": 10}, "time_budget_ms"),
-    ({"depth": 3}, "depth"), ({"budget": True}, "budget")])
+@pytest.mark.parametrize(
+    "options,field",
+    [
+        ({"budget": -1}, "budget"),
+        ({"budget": 5000}, "budget"),
+        ({"budget": 1.5}, "budget"),
+        ({"candidates": 0}, "candidates"),
+        ({"time_budget_ms": 10}, "time_budget_ms"),
+        ({"depth": 3}, "depth"),
+        ({"budget": True}, "budget"),
+    ],
+)
 def test_bad_options_are_refused_with_invalid_bot_options(options, field):
     with pytest.raises(InvalidBotOptions) as caught:
         build_bot(E, "expert", options)
@@ -109,7 +121,8 @@ def test_expert_respects_its_budget(monkeypatch):
     for budget in (1, 3, 5):
         played.clear()
         X.ExpertBot(budget=budget, candidates=3, time_cap_s=600).choose(
-            state, seat, random.Random(1))
+            state, seat, random.Random(1)
+        )
         assert 1 <= len(played) <= budget
     played.clear()
     coop = E.bots["cooperative"].choose(state, seat, random.Random(0))
@@ -142,8 +155,11 @@ def _hidden_replaced(state, seat: int, seed: int):
     other = sample_world(view(state, seat), seat, random.Random(seed))
     other.resigned = list(state.resigned)
     assert view(other, seat) == view(state, seat)
-    moved = (other.resource_stack != state.resource_stack or other.zombie_stack != state.zombie_stack
-             or any(a.deck != b.deck for a, b in zip(other.seats, state.seats)))
+    moved = (
+        other.resource_stack != state.resource_stack
+        or other.zombie_stack != state.zombie_stack
+        or any(a.deck != b.deck for a, b in zip(other.seats, state.seats, strict=True))
+    )
     assert moved
     return other
 
@@ -154,25 +170,47 @@ def test_expert_does_not_peek(seats, seed, skip):
     seat's view leaves its decision unchanged for the same seed."""
     state, seat = _searched(seats, seed, skip)
     other = _hidden_replaced(state, seat, 99)
-    assert SMALL.choose(state, seat, random.Random(4)) == SMALL.choose(other, seat, random.Random(4))
+    assert SMALL.choose(state, seat, random.Random(4)) == SMALL.choose(
+        other, seat, random.Random(4)
+    )
 
 
 def test_sample_world_deals_every_card_once_and_keeps_what_the_seat_sees():
     state, seat = _searched(3, 11)
     v = view(state, seat)
     world = sample_world(v, seat, random.Random(1))
-    places = (world.zombie_stack + world.resource_stack + world.infection_stack + world.adept_stack
-              + [c for c in world.zombie_row + world.resource_row if c] + world.ditch
-              + world.events_aside
-              + [c for s in world.seats for c in s.deck + s.hand + s.discard + s.played]
-              + [c for s in world.seats for loc in s.locations
-                 for c in [loc["card"], *[o["card"] for o in loc["occupants"]]]])
-    real = (state.zombie_stack + state.resource_stack + state.infection_stack + state.adept_stack
-            + [c for c in state.zombie_row + state.resource_row if c] + state.ditch
-            + state.events_aside
-            + [c for s in state.seats for c in s.deck + s.hand + s.discard + s.played]
-            + [c for s in state.seats for loc in s.locations
-               for c in [loc["card"], *[o["card"] for o in loc["occupants"]]]])
+    places = (
+        world.zombie_stack
+        + world.resource_stack
+        + world.infection_stack
+        + world.adept_stack
+        + [c for c in world.zombie_row + world.resource_row if c]
+        + world.ditch
+        + world.events_aside
+        + [c for s in world.seats for c in s.deck + s.hand + s.discard + s.played]
+        + [
+            c
+            for s in world.seats
+            for loc in s.locations
+            for c in [loc["card"], *[o["card"] for o in loc["occupants"]]]
+        ]
+    )
+    real = (
+        state.zombie_stack
+        + state.resource_stack
+        + state.infection_stack
+        + state.adept_stack
+        + [c for c in state.zombie_row + state.resource_row if c]
+        + state.ditch
+        + state.events_aside
+        + [c for s in state.seats for c in s.deck + s.hand + s.discard + s.played]
+        + [
+            c
+            for s in state.seats
+            for loc in s.locations
+            for c in [loc["card"], *[o["card"] for o in loc["occupants"]]]
+        ]
+    )
     assert Counter(places) == Counter(real)
     assert len(places) == len(set(places)) and set(places) <= set(_instances(3))
     assert view(world, seat) == v
@@ -183,7 +221,7 @@ def test_sample_world_deals_every_card_once_and_keeps_what_the_seat_sees():
         if i != seat:
             assert set(s.hand) <= hidden
         starting = {c for c in hidden if c.split("#")[1].startswith(f"s{i}.")}
-        assert starting <= set(s.deck) | set(s.hand)     # a seat's own starting cards stay its own
+        assert starting <= set(s.deck) | set(s.hand)  # a seat's own starting cards stay its own
 
 
 def test_sample_world_puts_the_cdc_among_the_bottom_eleven_cards():
@@ -209,6 +247,7 @@ def test_sample_world_leaves_the_events_out_of_the_easier_games():
 
 # -- the estimator -------------------------------------------------------------------
 
+
 def test_engine_offers_the_win_probability_estimator():
     estimator = E.estimator()
     assert estimator.metric == "win_probability" and estimator is E.estimator()
@@ -232,15 +271,20 @@ def test_estimator_never_spends_more_than_its_budget(monkeypatch):
     monkeypatch.setattr(X, "rollout", lambda *a: played.append(1) or real(*a))
     values = E.estimator().estimate(state, seat, commands, 2, random.Random(0))
     assert len(played) == 2 and len(values) == 3
-    assert values[2] == (values[0] + values[1]) / 2     # no rollout: the mean of the others
+    assert values[2] == (values[0] + values[1]) / 2  # no rollout: the mean of the others
 
 
 @pytest.mark.parametrize("commands,budget", [([], 4), (None, 0), (None, -2)])
 def test_estimator_refuses_no_command_or_no_budget(commands, budget):
     state, seat = _searched(1, 15)
     with pytest.raises(ValueError):
-        E.estimator().estimate(state, seat, E.legal_actions(state, seat)[:2]
-                               if commands is None else commands, budget, random.Random(0))
+        E.estimator().estimate(
+            state,
+            seat,
+            E.legal_actions(state, seat)[:2] if commands is None else commands,
+            budget,
+            random.Random(0),
+        )
 
 
 @pytest.mark.parametrize("seats,seed", [(1, 16), (3, 17)])
@@ -248,5 +292,6 @@ def test_estimator_does_not_peek(seats, seed):
     state, seat = _searched(seats, seed)
     other = _hidden_replaced(state, seat, 5)
     commands = E.legal_actions(state, seat)[:3]
-    assert (E.estimator().estimate(state, seat, commands, 6, random.Random(9))
-            == E.estimator().estimate(other, seat, commands, 6, random.Random(9)))
+    assert E.estimator().estimate(
+        state, seat, commands, 6, random.Random(9)
+    ) == E.estimator().estimate(other, seat, commands, 6, random.Random(9))

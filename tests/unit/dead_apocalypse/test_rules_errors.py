@@ -1,4 +1,5 @@
 """``decide`` accepts exactly ``legal_actions`` and refuses the rest with stable codes."""
+
 from __future__ import annotations
 
 import random
@@ -19,7 +20,9 @@ def code(state, seat, command):
 
 def test_error_codes():
     state = table(seats=2, hands={0: ["survivor#s0.1", "infection#1", "soldier#2"]})
-    state.seats[0].locations = [{"card": "gun-shop#1", "occupants": [{"card": "soldier#1", "upright": True}]}]
+    state.seats[0].locations = [
+        {"card": "gun-shop#1", "occupants": [{"card": "soldier#1", "upright": True}]}
+    ]
     state.repeat_used = ["gun-shop#1"]
     assert code(state, 1, {"type": "end_turn"}) == ("not_your_turn", 409)
     assert code(state, 0, {"type": "fly"}) == ("unknown_action", 422)
@@ -29,12 +32,20 @@ def test_error_codes():
     assert code(state, 0, {"type": "defeat", "column": 5}) == ("invalid_command", 400)
     assert code(state, 0, {"type": "play", "card": "shotgun#3"}) == ("card_not_in_hand", 422)
     assert code(state, 0, {"type": "play", "card": "infection#1"}) == ("card_not_playable", 422)
-    assert code(state, 0, {"type": "occupy", "card": "survivor#s0.1", "location": "base-camp#s0.1"}) == \
-        ("location_not_in_play", 422)
-    assert code(state, 0, {"type": "occupy", "card": "survivor#s0.1", "location": "gun-shop#1"}) == \
-        ("location_full", 422)
-    assert code(state, 0, {"type": "occupy", "card": "infection#1", "location": "gun-shop#1"}) == ("not_a_human", 422)
-    assert code(state, 0, {"type": "use_repeat", "card": "gun-shop#1"}) == ("repeat_unavailable", 422)
+    assert code(
+        state, 0, {"type": "occupy", "card": "survivor#s0.1", "location": "base-camp#s0.1"}
+    ) == ("location_not_in_play", 422)
+    assert code(
+        state, 0, {"type": "occupy", "card": "survivor#s0.1", "location": "gun-shop#1"}
+    ) == ("location_full", 422)
+    assert code(state, 0, {"type": "occupy", "card": "infection#1", "location": "gun-shop#1"}) == (
+        "not_a_human",
+        422,
+    )
+    assert code(state, 0, {"type": "use_repeat", "card": "gun-shop#1"}) == (
+        "repeat_unavailable",
+        422,
+    )
     assert code(state, 0, {"type": "assist"}) == ("not_allowed_now", 422)
     assert code(state, 0, {"type": "claim", "choice": "adept"}) == ("not_allowed_now", 422)
     state.zombie_row[1] = None
@@ -49,8 +60,12 @@ def test_prompt_errors():
 
 
 def test_every_legal_action_is_accepted_and_decide_never_mutates_its_input():
-    state = table(seats=2, attackers=[0], hands={0: ["survivor#s0.1", "scout#1", "base-camp#s0.1"]},
-                  decks={0: ["radio#2", "soldier#2"]})
+    state = table(
+        seats=2,
+        attackers=[0],
+        hands={0: ["survivor#s0.1", "scout#1", "base-camp#s0.1"]},
+        decks={0: ["radio#2", "soldier#2"]},
+    )
     before = E.dump_state(state)
     for command in E.legal_actions(state, 0):
         E.decide(state, 0, command, random.Random(1))
@@ -59,9 +74,16 @@ def test_every_legal_action_is_accepted_and_decide_never_mutates_its_input():
 
 def test_options_are_validated():
     from domain.engine import InvalidCommand
+
     assert E.validate_options(4, {})["difficulty"] == "standard"
-    for seats, options in ((0, {}), (5, {}), (2, {"difficulty": "nightmare"}), (2, {"no_kill_ditch": 4}),
-                           (2, {"difficulty": "easy", "no_kill_ditch": 2}), (2, {"colour": "red"}),
-                           (2, {"competitive": "yes"})):
+    for seats, options in (
+        (0, {}),
+        (5, {}),
+        (2, {"difficulty": "nightmare"}),
+        (2, {"no_kill_ditch": 4}),
+        (2, {"difficulty": "easy", "no_kill_ditch": 2}),
+        (2, {"colour": "red"}),
+        (2, {"competitive": "yes"}),
+    ):
         with pytest.raises(InvalidCommand):
             E.validate_options(seats, options)

@@ -1,4 +1,5 @@
 """The balance simulation script (benchmarks/dead_apocalypse_sim.py)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -30,12 +31,32 @@ def test_a_seeded_game_is_reproducible(sim):
 
 
 def test_json_report_has_one_row_per_variant_and_seat_count(sim, capsys):
-    assert sim.main(["--games", "2", "--variants", "easiest", "standard", "--seats", "1", "2",
-                     "--workers", "1", "--json"]) == 0
+    assert (
+        sim.main(
+            [
+                "--games",
+                "2",
+                "--variants",
+                "easiest",
+                "standard",
+                "--seats",
+                "1",
+                "2",
+                "--workers",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     rows = report["rows"]
-    assert [(r["variant"], r["seats"]) for r in rows] == [("easiest", 1), ("easiest", 2),
-                                                          ("standard", 1), ("standard", 2)]
+    assert [(r["variant"], r["seats"]) for r in rows] == [
+        ("easiest", 1),
+        ("easiest", 2),
+        ("standard", 1),
+        ("standard", 2),
+    ]
     for r in rows:
         assert r["games"] == 2 and 0 <= r["wins"] <= 2 and r["mean_turns"] > 0
         assert r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
@@ -50,24 +71,71 @@ def test_audit_counts_a_win_in_hand_and_a_decline_that_would_add_a_defeat(sim):
 
     from .support import table
 
-    state = table(seats=2, attackers=[0], zombie_row=["brute#1", None, "shambler#1", None, None],
-                  resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"])
-    state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
-                     "amount": 3, "ally": False}]
+    state = table(
+        seats=2,
+        attackers=[0],
+        zombie_row=["brute#1", None, "shambler#1", None, None],
+        resource_row=["shotgun#1", "soldier#1", "cdc#1", "nurse#1", "machete#1"],
+    )
+    state.damage = [
+        {
+            "seat": 0,
+            "source": "scout#2",
+            "title": "Scout",
+            "kind": "human",
+            "faction": "Civilian",
+            "amount": 3,
+            "ally": False,
+        }
+    ]
     assert sim._win_in_hand(E, state, 0) and not sim._win_in_hand(E, state, 1)
     walkers = ["rotting-walker#1", "rotting-walker#2", None, "rotting-walker#3", "rotting-walker#4"]
     for hand, adds in ((["shotgun#2"], True), (["survivor#s1.1"], False)):
-        state = table(seats=2, attackers=[0, 1, 3, 4], zombie_row=walkers, hands={0: [], 1: hand},
-                      help={"called": True, "queue": [1], "assisting": None, "assisted": []})
-        state.damage = [{"seat": 0, "source": "scout#2", "title": "Scout", "kind": "human",
-                         "faction": "Civilian", "amount": 7, "ally": False}]
+        state = table(
+            seats=2,
+            attackers=[0, 1, 3, 4],
+            zombie_row=walkers,
+            hands={0: [], 1: hand},
+            help={"called": True, "queue": [1], "assisting": None, "assisted": []},
+        )
+        state.damage = [
+            {
+                "seat": 0,
+                "source": "scout#2",
+                "title": "Scout",
+                "kind": "human",
+                "faction": "Civilian",
+                "amount": 7,
+                "ally": False,
+            }
+        ]
         assert sim._hand_adds_defeats(state, 1) is adds
 
 
 def test_audit_report_sums_the_counts_per_row(sim, capsys):
-    assert sim.main(["--games", "2", "--variants", "standard", "--seats", "2", "--workers", "1",
-                     "--json", "--audit"]) == 0
+    assert (
+        sim.main(
+            [
+                "--games",
+                "2",
+                "--variants",
+                "standard",
+                "--seats",
+                "2",
+                "--workers",
+                "1",
+                "--json",
+                "--audit",
+            ]
+        )
+        == 0
+    )
     row = json.loads(capsys.readouterr().out)["rows"][0]
-    assert set(row["audit"]) == {"calls_with_win", "turns_win_given_up", "declines_adding_defeats",
-                                 "games_win_given_up", "games_win_given_up_then_lost"}
+    assert set(row["audit"]) == {
+        "calls_with_win",
+        "turns_win_given_up",
+        "declines_adding_defeats",
+        "games_win_given_up",
+        "games_win_given_up_then_lost",
+    }
     assert row["audit"]["games_win_given_up_then_lost"] <= row["audit"]["games_win_given_up"] <= 2

@@ -2,6 +2,7 @@
 answer that uses nothing and changes least: pass, keep, decline every optional ("may",
 "can") effect, spend no card ... Where the book prescribes a timing ("typically … at the
 beginning of the turn"), the timeout follows it."), one test per decision of the game."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,15 @@ def timeout(state, seat):
 
 
 def _scout(amount, seat=0, ally=False):
-    return {"seat": seat, "source": "scout#2", "title": "Scout", "kind": "human", "faction": "Civilian",
-            "amount": amount, "ally": ally}
+    return {
+        "seat": seat,
+        "source": "scout#2",
+        "title": "Scout",
+        "kind": "human",
+        "faction": "Civilian",
+        "amount": amount,
+        "ally": ally,
+    }
 
 
 def test_turn_resolves_zombie_repeats_first_then_location_repeats_then_passes():
@@ -30,8 +38,13 @@ def test_turn_resolves_zombie_repeats_first_then_location_repeats_then_passes():
     every card in your hand"), no Human placed ("may instead decide to place"), no Call for
     Help ("you may Call for Help": 1 + 3 + 1 cannot reach the Brute's 7), the 1 damage
     unspent (the Shambler, HP 1, stays)."""
-    state = table(seats=2, attackers=[3], zombie_row=["shambler#1", "spitter#1", "screamer#1", "brute#1", None],
-                  hands={0: ["soldier#2", "survivor#s0.1"], 1: []}, decks=DECK)
+    state = table(
+        seats=2,
+        attackers=[3],
+        zombie_row=["shambler#1", "spitter#1", "screamer#1", "brute#1", None],
+        hands={0: ["soldier#2", "survivor#s0.1"], 1: []},
+        decks=DECK,
+    )
     state.seats[0].locations = [{"card": "police-station#1", "occupants": []}]
     state.damage = [_scout(1)]
     legal = E.legal_actions(state, 0)
@@ -70,10 +83,14 @@ def test_recruiters_placement_is_skipped():
 
 
 def test_a_call_for_help_is_declined_and_an_assist_ends_without_a_card():
-    """"the opposing player (ally) may then choose to assist": a timed-out ally declines,
+    """ "the opposing player (ally) may then choose to assist": a timed-out ally declines,
     even with a Shotgun that would defeat the Sprinter; one that assisted plays no more."""
-    state = table(seats=2, attackers=[3], hands={0: [], 1: ["shotgun#2"]},
-                  help={"called": True, "queue": [1], "assisting": None, "assisted": []})
+    state = table(
+        seats=2,
+        attackers=[3],
+        hands={0: [], 1: ["shotgun#2"]},
+        help={"called": True, "queue": [1], "assisting": None, "assisted": []},
+    )
     assert E.bots["cooperative"].choose(state, 1, random.Random(0)) == {"type": "assist"}
     assert timeout(state, 1) == {"type": "decline"}
     _, state = act(state, 1, {"type": "assist"})
@@ -81,14 +98,21 @@ def test_a_call_for_help_is_declined_and_an_assist_ends_without_a_card():
 
 
 def test_a_reward_takes_the_adept_survivor_leaving_the_row_card_to_the_active_player():
-    """"the opposing player (ally) has the choice to take the adjacent card ... or to take
+    """ "the opposing player (ally) has the choice to take the adjacent card ... or to take
     an Adept Survivor instead. The active player then takes the Resource Row card (if not
     chosen)": the Adept Survivor; the Resource Row card only when no Adept is left."""
-    state = table(seats=2, attackers=[3], hands={0: [], 1: []},
-                  help={"called": True, "queue": [], "assisting": None, "assisted": [1]})
+    state = table(
+        seats=2,
+        attackers=[3],
+        hands={0: [], 1: []},
+        help={"called": True, "queue": [], "assisting": None, "assisted": [1]},
+    )
     state.damage = [_scout(3, seat=1, ally=True)]
     _, state = act(state, 0, {"type": "defeat", "column": 3})
-    assert state.prompt["kind"] == "reward" and timeout(state, 1) == {"type": "claim", "choice": "adept"}
+    assert state.prompt["kind"] == "reward" and timeout(state, 1) == {
+        "type": "claim",
+        "choice": "adept",
+    }
     state.adept_stack = []
     assert timeout(state, 1) == {"type": "claim", "choice": "resource"}
 

@@ -1,4 +1,5 @@
 """Hidden information: hands private, deck and stack order hidden from everyone."""
+
 from __future__ import annotations
 
 import json
@@ -64,9 +65,19 @@ def test_a_view_copies_the_open_prompt_and_the_pool_deeply():
     edit the fold)."""
     state = table(seats=3)
     state.prompt = {"kind": "reward", "seat": 1, "column": 1, "queue": [2], "taken": False}
-    state.damage = [{"seat": 0, "source": "machete#2", "title": "Machete", "kind": "equipment",
-                     "faction": "Armory", "amount": 2, "ally": False, "spent": 0,
-                     "cond": {"op": "damage_if", "amount": 1, "match": {"faction": "Armory"}}}]
+    state.damage = [
+        {
+            "seat": 0,
+            "source": "machete#2",
+            "title": "Machete",
+            "kind": "equipment",
+            "faction": "Armory",
+            "amount": 2,
+            "ally": False,
+            "spent": 0,
+            "cond": {"op": "damage_if", "amount": 1, "match": {"faction": "Armory"}},
+        }
+    ]
     v = E.view(state, None)
     assert v["prompt"] == state.prompt and v["prompt"]["queue"] is not state.prompt["queue"]
     assert v["damage"][0]["cond"] is not state.damage[0]["cond"]

@@ -32,9 +32,10 @@ Two layers (the bots call these functions hundreds of thousands of times per mat
   tableaux for every card, objective and AI card
   (``tests/support/ai_100_human_scoring_reference.py`` keeps the former public path).
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from domain.games.ai_100_human.scoring.added import Placements
 from domain.games.ai_100_human.scoring.ai_cards import score_ai_card
@@ -46,8 +47,9 @@ from domain.games.ai_100_human.tableau import Pos, Tableau
 __all__ = ["score_effect", "score_objective", "score_ai_card", "effective", "Placements"]
 
 
-def score_effect(effect_card_id: str, tableau: Tableau, pos: Pos,
-                 neighbours: Sequence[Tableau] = ()) -> int:
+def score_effect(
+    effect_card_id: str, tableau: Tableau, pos: Pos, neighbours: Sequence[Tableau] = ()
+) -> int:
     """VP the effect of ``effect_card_id`` gives when evaluated for the card at ``pos``.
 
     ``tableau`` (position -> card id) already holds the played card at ``pos``. For a

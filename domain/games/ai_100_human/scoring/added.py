@@ -15,9 +15,10 @@ Every method gives exactly the public function on the tableau with the card adde
 tableaux): where the shortcut does not hold (a geometry other than the frame, AI-2's card
 outside it; an added card off the frame or acting as another) it runs the public function.
 """
+
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from domain.games.ai_100_human.scoring.ai_cards import score_ai_card
 from domain.games.ai_100_human.scoring.corner_plans import Connection, Diamond
@@ -48,7 +49,7 @@ class Placements:
         t = card_tables()
         g, board, alternatives = read_board(tableau)
         self._read = (board, alternatives) if g is FRAME else None
-        self._ids: list | None = None           # read_ids(tableau) on first use
+        self._ids: list | None = None  # read_ids(tableau) on first use
         self._placed = t.placed
         self._acting = t.acting
 
@@ -62,9 +63,10 @@ class Placements:
                 return None
             board, alternatives = self._read
             placed = self._placed((pos, card))
-            if alternatives:        # the added card's pattern joins every alternative board
-                alternatives = tuple((i, tuple(o + placed for o in others))
-                                     for i, others in alternatives)
+            if alternatives:  # the added card's pattern joins every alternative board
+                alternatives = tuple(
+                    (i, tuple(o + placed for o in others)) for i, others in alternatives
+                )
             return plan.score_read(FRAME, board + placed, alternatives, at)
         if isinstance(plan, (Connection, Diamond)):
             if self._ids is None:
@@ -80,7 +82,7 @@ class Placements:
     def effect(self, card: str, pos: Pos) -> int:
         """VP of ``card``'s effect played at the empty ``pos`` (class doc)."""
         plan = CARD_PLANS[card]
-        if not plan.reads_board:          # constants; 107-114 without neighbours: 0
+        if not plan.reads_board:  # constants; 107-114 without neighbours: 0
             return plan.score(self.tableau, pos, ())
         vp = self._score(plan, card, pos, pos)
         return plan.score({**self.tableau, pos: card}, pos, ()) if vp is None else vp

@@ -1,4 +1,5 @@
 """End-of-game AI card scoring (rulebook "AI Cards Details", "2 Phases Overview" F)."""
+
 from __future__ import annotations
 
 from domain.games.ai_100_human.scoring.plans import CARD_PLANS, board_plan
@@ -18,6 +19,6 @@ def score_ai_card(ai_id: str, tableau: Tableau) -> int:
     if plan.kind == "flat":
         return plan.score(tableau, AI_POS)
     if not getattr(board_plan(plan), "needs_pos", False):
-        return plan.score(tableau, AI_POS)      # the scope does not read the position
+        return plan.score(tableau, AI_POS)  # the scope does not read the position
     pos = next((p for p, cid in tableau.items() if cid == ai_id), AI_POS)
     return plan.score(tableau, pos)

@@ -6,10 +6,12 @@ boards where the AI card acts as each of those (RULINGS: counting choices maximi
 the corners stay printed). :func:`regions` turns a placement requirement into the lists
 of positions scored independently (rulebook "Icons", placement requirement icons).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import NamedTuple
 
 from domain.games.ai_100_human.cards import CORNER_KEYS, catalogue
 from domain.games.ai_100_human.tableau import Pos, Tableau, surrounding
@@ -23,22 +25,25 @@ class Face(NamedTuple):
 
     color: str
     number: int
-    corners: tuple[Member, ...]   # four
+    corners: tuple[Member, ...]  # four
 
 
 TL, TR, BL, BR = 0, 1, 2, 3
 Board = Mapping[Pos, Face]
 
 
-@lru_cache(maxsize=None)
+@cache
 def face(card_id: str) -> Face:
     """The printed :class:`Face` of ``card_id``; raises ``KeyError`` for an unknown id."""
     card = catalogue().cards[card_id]
-    return Face(card.color, card.number,
-                tuple((card.corners[k].color, card.corners[k].number) for k in CORNER_KEYS))
+    return Face(
+        card.color,
+        card.number,
+        tuple((card.corners[k].color, card.corners[k].number) for k in CORNER_KEYS),
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def acts_as(card_id: str) -> tuple[Member, ...]:
     """Every (colour, number) ``card_id`` may count as: its printed pair, then the
     alternatives of an ``acts_as`` effect (AI-10: green 4, black 2)."""

@@ -8,11 +8,13 @@ Both colors shown must be present, but may be in any order"); ``same`` / ``diffe
 ``sum`` ("Icon Sum": add up to exactly n); ``consecutive`` (AI-11, any order);
 ``full_house`` (Omega-6/15: 3 of a kind + 2 of a kind, 5 of a kind allowed).
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import pairwise, permutations
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import Member
 
@@ -22,7 +24,7 @@ ATTR_INDEX = {"color": 0, "number": 1}
 def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
     """True when ``members`` (one combination) satisfy ``cond``."""
     if "each" in cond:
-        (attr, values), = cond["each"].items()
+        ((attr, values),) = cond["each"].items()
         i = ATTR_INDEX[attr]
         return all(m[i] in values for m in members)
     if "slots" in cond:
@@ -32,7 +34,9 @@ def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
         if len(slots) != len(members):
             return False
         vals = [m[i] for m in members]
-        return any(all(v in s for v, s in zip(perm, slots, strict=True)) for perm in permutations(vals))
+        return any(
+            all(v in s for v, s in zip(perm, slots, strict=True)) for perm in permutations(vals)
+        )
     if "same" in cond:
         i = ATTR_INDEX[cond["same"]]
         return len({m[i] for m in members}) == 1
@@ -43,7 +47,7 @@ def matches(cond: Mapping[str, Any], members: Sequence[Member]) -> bool:
         return sum(m[1] for m in members) == cond["sum"]
     if "consecutive" in cond:
         i = ATTR_INDEX[cond["consecutive"]]
-        ranks = sorted(int(m[i]) for m in members)   # numbers (the schema's attribute)
+        ranks = sorted(int(m[i]) for m in members)  # numbers (the schema's attribute)
         return all(b == a + 1 for a, b in pairwise(ranks))
     if "full_house" in cond:
         i = ATTR_INDEX[cond["full_house"]]

@@ -6,9 +6,11 @@ over B is A.BR with B.TR. A full 3x5 tableau has 12 horizontal and 10 vertical g
 and no connector belongs to two groups of the same axis, so the golden rule never has to
 choose between them.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import BR, TL, TR, Board, Member
 from domain.games.ai_100_human.scoring.conditions import matches
@@ -45,9 +47,8 @@ def score_connection(effect: Mapping[str, Any], board: Board, pos: Pos | None) -
     groups = horizontal_groups(board) if horizontal else vertical_groups(board)
     scope = effect["scope"]
     if scope in ("this_row", "this_column"):
-        assert pos is not None, scope   # scored for a placed card
+        assert pos is not None, scope  # scored for a placed card
         line, axis = pos[0] if scope == "this_row" else pos[1], 0 if scope == "this_row" else 1
         groups = [g for g in groups if g[0][axis] == line]
     cond = effect["condition"]
     return effect["vp"] * sum(1 for g in groups if matches(cond, (g[2], g[3])))
-

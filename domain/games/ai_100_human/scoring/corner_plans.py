@@ -7,17 +7,21 @@ remembered in a :mod:`.memo` table keyed by those ids (``operator.itemgetter`` b
 the key in C), so a tableau that differs from an earlier one by a card elsewhere costs a
 few dictionary look-ups.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import itemgetter
-from typing import Any, Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import BR, TL, TR
 from domain.games.ai_100_human.scoring.grid import FACES, Geometry, read_ids
 from domain.games.ai_100_human.scoring.memo import remember, table
 from domain.games.ai_100_human.scoring.plan import Plan
 from domain.games.ai_100_human.scoring.predicates import (
-    compile_condition, compile_diamond_condition)
+    compile_condition,
+    compile_diamond_condition,
+)
 from domain.games.ai_100_human.tableau import Pos, Tableau
 
 
@@ -45,7 +49,7 @@ class Connection(Plan):
         if out is None:
             pairs = g.pairs(self.axis)
             if self.scope in ("this_row", "this_column"):
-                assert pos is not None, self.scope   # scored for a placed card
+                assert pos is not None, self.scope  # scored for a placed card
                 axis = 0 if self.scope == "this_row" else 1
                 pairs = tuple(p for p in pairs if g.positions[p[0]][axis] == pos[axis])
             line_of = 0 if self.axis == "horizontal" else 1
@@ -56,8 +60,9 @@ class Connection(Plan):
             for _, line in sorted(lines.items()):
                 cells = sorted({c for pair in line for c in pair})
                 local = {c: j for j, c in enumerate(cells)}
-                built.append((itemgetter(*cells),
-                              tuple((local[a], local[b]) for a, b in line), table()))
+                built.append(
+                    (itemgetter(*cells), tuple((local[a], local[b]) for a, b in line), table())
+                )
             out = tuple(built)
             self._layouts[key] = out
         return out
@@ -66,8 +71,11 @@ class Connection(Plan):
         ka, kb = self.corners
         n = 0
         for a, b in pairs:
-            if ids[a] is not None and ids[b] is not None and self.test(
-                    (FACES[ids[a]].corners[ka], FACES[ids[b]].corners[kb])):
+            if (
+                ids[a] is not None
+                and ids[b] is not None
+                and self.test((FACES[ids[a]].corners[ka], FACES[ids[b]].corners[kb]))
+            ):
                 n += 1
         return n
 
@@ -94,7 +102,7 @@ class Diamond(Plan):
     def __init__(self, effect: Mapping[str, Any]):
         self.vp = effect["vp"]
         self.test = compile_diamond_condition(effect["condition"])
-        self.memo = table()       # the 4 card ids around a point -> the diamond scores
+        self.memo = table()  # the 4 card ids around a point -> the diamond scores
         self._layouts: dict[Geometry, tuple] = {}
 
     def layout(self, g: Geometry) -> tuple:
@@ -102,8 +110,10 @@ class Diamond(Plan):
         lower-left, lower-right and their corners BR, BL, TR, TL."""
         out = self._layouts.get(g)
         if out is None:
-            out = tuple((itemgetter(*(c for c, _ in point)), tuple(k for _, k in point))
-                        for point in g.points())
+            out = tuple(
+                (itemgetter(*(c for c, _ in point)), tuple(k for _, k in point))
+                for point in g.points()
+            )
             self._layouts[g] = out
         return out
 
@@ -118,7 +128,11 @@ class Diamond(Plan):
             key = getter(ids)
             hit = memo.get(key)
             if hit is None:
-                tris = [FACES[cid].corners[k] for cid, k in zip(key, corners, strict=True) if cid is not None]
+                tris = [
+                    FACES[cid].corners[k]
+                    for cid, k in zip(key, corners, strict=True)
+                    if cid is not None
+                ]
                 hit = remember(memo, key, self.test(tris))
             n += hit
         return self.vp * n

@@ -10,10 +10,12 @@ single card counts for 1 different card"); ``least_times_most`` = least x most (
 Omega-10). A ``ladder`` maps count 1, 2, ... to VP (the last entry for larger counts,
 "4+"); otherwise VP = ``vp`` x count.
 """
+
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import Board, Member, combine, regions
 from domain.games.ai_100_human.scoring.conditions import ATTR_INDEX
@@ -23,10 +25,10 @@ from domain.games.ai_100_human.tableau import Pos
 def measure(spec: Mapping[str, Any], members: Sequence[Member]) -> int:
     """The count a measure gives for ``members`` (``(colour, number)`` of each card)."""
     if "cards" in spec:
-        (attr, values), = spec["cards"].items()
+        ((attr, values),) = spec["cards"].items()
         i = ATTR_INDEX[attr]
         return sum(1 for m in members if m[i] in values)
-    (kind, attr), = spec.items()
+    ((kind, attr),) = spec.items()
     counts = Counter(m[ATTR_INDEX[attr]] for m in members).values()
     if not counts:
         return 0
@@ -52,9 +54,15 @@ def vp_for(effect: Mapping[str, Any], n: int) -> int:
 def score_count(effect: Mapping[str, Any], board: Board, pos: Pos | None) -> int:
     """VP of a ``count`` effect on ``board`` for the card at ``pos``."""
     scope = effect["scope"]
-    return combine(scope, (
-        vp_for(effect, measure(effect["measure"], [(board[p].color, board[p].number) for p in reg]))
-        for reg in regions(scope, board, pos)))
+    return combine(
+        scope,
+        (
+            vp_for(
+                effect, measure(effect["measure"], [(board[p].color, board[p].number) for p in reg])
+            )
+            for reg in regions(scope, board, pos)
+        ),
+    )
 
 
 def score_neighbour(effect: Mapping[str, Any], neighbours: Sequence[Board], pos: Pos) -> int:

@@ -6,11 +6,13 @@ TL. The 3x5 frame has 8 interior points. "Score VP even if the diamond is not co
 a diamond with missing cards scores when its present triangles meet the condition
 (RULINGS); conditions naming a number of connections need that many triangles.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import BL, BR, TL, TR, Board, Member
 from domain.games.ai_100_human.scoring.conditions import ATTR_INDEX
@@ -23,8 +25,11 @@ def diamond_points(board: Board) -> list[Pos]:
     outside the frame (AI-2's end card)."""
     rows = [p[0] for p in board] + [0, ROWS - 1]
     cols = [p[1] for p in board] + [0, COLS - 1]
-    return [(r, c) for r in range(min(rows) + 1, max(rows) + 1)
-            for c in range(min(cols) + 1, max(cols) + 1)]
+    return [
+        (r, c)
+        for r in range(min(rows) + 1, max(rows) + 1)
+        for c in range(min(cols) + 1, max(cols) + 1)
+    ]
 
 
 def triangles(board: Board, point: Pos) -> list[Member]:
@@ -46,8 +51,10 @@ def diamond_matches(cond: Mapping[str, Any], tris: list[Member]) -> bool:
     triangles with pairwise different values / sharing one value / adding up to ``sum``.
     """
     if "has" in cond:
-        return all(any(t[ATTR_INDEX[k]] == v for t in tris for k, v in item.items())
-                   for item in cond["has"])
+        return all(
+            any(t[ATTR_INDEX[k]] == v for t in tris for k, v in item.items())
+            for item in cond["has"]
+        )
     n = cond["count"]
     if len(tris) < n:
         return False
@@ -63,5 +70,6 @@ def diamond_matches(cond: Mapping[str, Any], tris: list[Member]) -> bool:
 def score_diamond(effect: Mapping[str, Any], board: Board) -> int:
     """VP of a ``diamond`` effect: ``vp`` per diamond meeting the condition."""
     cond = effect["condition"]
-    return effect["vp"] * sum(1 for pt in diamond_points(board)
-                              if diamond_matches(cond, triangles(board, pt)))
+    return effect["vp"] * sum(
+        1 for pt in diamond_points(board) if diamond_matches(cond, triangles(board, pt))
+    )

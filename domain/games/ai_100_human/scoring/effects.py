@@ -1,7 +1,9 @@
 """Dispatch of an effect object (card vocabulary, see ``cards.py``) to its evaluator."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import Board
 from domain.games.ai_100_human.scoring.connections import score_connection

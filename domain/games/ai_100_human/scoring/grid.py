@@ -18,10 +18,11 @@ rule and row (:func:`lanes`). AI-10's alternatives (a green 4 or a black 2, corn
 printed) are the same board with the card's pattern swapped. :func:`read_ids` gives the
 card id of every cell instead (for the rules that read corners).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Mapping
+from collections.abc import Mapping
+from functools import cache
 
 from domain.games.ai_100_human.cards import COLORS, NUMBERS, catalogue
 from domain.games.ai_100_human.scoring.board import BL, BR, TL, TR, Face, acts_as, face
@@ -31,7 +32,7 @@ Cells = tuple[int, ...]
 COLOR_KEYS: tuple[int, ...] = tuple(range(len(COLORS)))
 NUMBER_KEYS: tuple[int, ...] = tuple(range(len(COLORS), len(COLORS) + len(NUMBERS)))
 ATTR_KEYS = {"color": COLOR_KEYS, "number": NUMBER_KEYS}
-KEY_VALUE: tuple = COLORS + NUMBERS       # mask index -> colour or number
+KEY_VALUE: tuple = COLORS + NUMBERS  # mask index -> colour or number
 
 
 def value_key(attr: str, value: object) -> int | None:
@@ -55,15 +56,27 @@ class Geometry:
     ``index`` (position -> cell).
     """
 
-    __slots__ = ("r0", "c0", "rows", "cols", "n", "full", "positions", "index", "_around",
-                 "_pairs", "_points")
+    __slots__ = (
+        "r0",
+        "c0",
+        "rows",
+        "cols",
+        "n",
+        "full",
+        "positions",
+        "index",
+        "_around",
+        "_pairs",
+        "_points",
+    )
 
     def __init__(self, r0: int, c0: int, rows: int, cols: int):
         self.r0, self.c0, self.rows, self.cols = r0, c0, rows, cols
         self.n = rows * cols
         self.full = (1 << self.n) - 1
-        self.positions: tuple[Pos, ...] = tuple((r0 + i // cols, c0 + i % cols)
-                                                for i in range(self.n))
+        self.positions: tuple[Pos, ...] = tuple(
+            (r0 + i // cols, c0 + i % cols) for i in range(self.n)
+        )
         self.index: dict[Pos, int] = {p: i for i, p in enumerate(self.positions)}
         self._around: dict[Pos, Cells] = {}
         self._pairs: dict[str, tuple[tuple[int, int], ...]] = {}
@@ -104,8 +117,11 @@ class Geometry:
         out = self._pairs.get(axis)
         if out is None:
             dr, dc = (0, 1) if axis == "horizontal" else (1, 0)
-            out = tuple((i, self.index[(r + dr, c + dc)]) for i, (r, c) in enumerate(self.positions)
-                        if (r + dr, c + dc) in self.index)
+            out = tuple(
+                (i, self.index[(r + dr, c + dc)])
+                for i, (r, c) in enumerate(self.positions)
+                if (r + dr, c + dc) in self.index
+            )
             self._pairs[axis] = out
         return out
 
@@ -117,20 +133,29 @@ class Geometry:
             pts = []
             for r in range(self.r0 + 1, self.r0 + self.rows):
                 for c in range(self.c0 + 1, self.c0 + self.cols):
-                    pts.append(tuple((self.index[p], k) for p, k in (
-                        ((r - 1, c - 1), BR), ((r - 1, c), BL), ((r, c - 1), TR), ((r, c), TL))))
+                    pts.append(
+                        tuple(
+                            (self.index[p], k)
+                            for p, k in (
+                                ((r - 1, c - 1), BR),
+                                ((r - 1, c), BL),
+                                ((r, c - 1), TR),
+                                ((r, c), TL),
+                            )
+                        )
+                    )
             self._points = tuple(pts)
         return self._points
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(r0: int, c0: int, rows: int, cols: int) -> Geometry:
     """The interned :class:`Geometry` of that rectangle."""
     return Geometry(r0, c0, rows, cols)
 
 
 FRAME = geometry(0, 0, ROWS, COLS)
-PRESENT = len(KEY_VALUE)                  # the lane of occupied cells (11)
+PRESENT = len(KEY_VALUE)  # the lane of occupied cells (11)
 
 
 def lanes(g: Geometry, cells: int, keys: tuple[int, ...]) -> int:
@@ -165,14 +190,19 @@ class _CardTables:
             f = face(cid)
             self.keys[cid] = _printed_key("color", f.color), _printed_key("number", f.number)
         self.alternatives: dict[str, tuple[tuple[int, int], ...]] = {
-            cid: tuple((_printed_key("color", c), _printed_key("number", n))
-                       for c, n in acts_as(cid)[1:])
-            for cid in cards if len(acts_as(cid)) > 1}
+            cid: tuple(
+                (_printed_key("color", c), _printed_key("number", n)) for c, n in acts_as(cid)[1:]
+            )
+            for cid in cards
+            if len(acts_as(cid)) > 1
+        }
         self.acting = frozenset(self.alternatives)
         self.known = frozenset(cards)
-        self.placed = {(p, cid): _pattern(keys, FRAME.n) << i
-                       for p, i in FRAME.index.items() for cid, keys in self.keys.items()
-                       }.__getitem__
+        self.placed = {
+            (p, cid): _pattern(keys, FRAME.n) << i
+            for p, i in FRAME.index.items()
+            for cid, keys in self.keys.items()
+        }.__getitem__
 
 
 _tables: _CardTables | None = None
@@ -185,7 +215,7 @@ def _card_tables() -> _CardTables:
     return _tables
 
 
-Alternative = tuple[int, tuple[int, ...]]   # (cell, the boards with that card acting as ...)
+Alternative = tuple[int, tuple[int, ...]]  # (cell, the boards with that card acting as ...)
 
 
 def card_tables() -> _CardTables:
@@ -199,7 +229,7 @@ def read_board(tableau: Mapping[Pos, str]) -> tuple[Geometry, int, tuple[Alterna
     has one ``(cell, (board as each alternative, ...))`` per card with ``acts_as``.
     Raises ``KeyError`` for an unknown card id, like the reference ``printed_board``."""
     t = _tables or _card_tables()
-    try:        # the patterns of distinct cells share no bit: their sum is their union
+    try:  # the patterns of distinct cells share no bit: their sum is their union
         board = sum(map(t.placed, tableau.items()))
     except KeyError:
         if not t.known.issuperset(tableau.values()):
@@ -210,15 +240,23 @@ def read_board(tableau: Mapping[Pos, str]) -> tuple[Geometry, int, tuple[Alterna
     return FRAME, board, _alternatives(t, FRAME, board, tableau)
 
 
-def _alternatives(t: _CardTables, g: Geometry, board: int, tableau: Mapping[Pos, str]
-                  ) -> tuple[Alternative, ...]:
+def _alternatives(
+    t: _CardTables, g: Geometry, board: int, tableau: Mapping[Pos, str]
+) -> tuple[Alternative, ...]:
     out = []
     for pos, card_id in tableau.items():
         if card_id in t.alternatives:
             i = g.index[pos]
             printed = _pattern(t.keys[card_id], g.n) << i
-            out.append((i, tuple(board ^ printed ^ (_pattern(keys, g.n) << i)
-                                 for keys in t.alternatives[card_id])))
+            out.append(
+                (
+                    i,
+                    tuple(
+                        board ^ printed ^ (_pattern(keys, g.n) << i)
+                        for keys in t.alternatives[card_id]
+                    ),
+                )
+            )
     return tuple(out)
 
 
@@ -228,8 +266,9 @@ def _outside_geometry(tableau: Mapping[Pos, str]) -> Geometry:
     return geometry(min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
 
 
-def _read_outside(t: _CardTables, tableau: Mapping[Pos, str]
-                  ) -> tuple[Geometry, int, tuple[Alternative, ...]]:
+def _read_outside(
+    t: _CardTables, tableau: Mapping[Pos, str]
+) -> tuple[Geometry, int, tuple[Alternative, ...]]:
     """:func:`read_board` for a tableau with a card outside the frame (AI-2's end card)."""
     g = _outside_geometry(tableau)
     board = 0

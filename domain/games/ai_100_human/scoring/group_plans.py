@@ -10,12 +10,22 @@ exactly (golden rule, :func:`.memo.packing`), and the region's VP is remembered 
 ``board & reads``: the lanes the conditions read, restricted to the region (the
 placements of a region are fixed, so the VP is a pure function of them).
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.grid import (
-    ATTR_KEYS, COLOR_KEYS, KEY_VALUE, NUMBER_KEYS, PRESENT, Cells, Geometry, lanes)
+    ATTR_KEYS,
+    COLOR_KEYS,
+    KEY_VALUE,
+    NUMBER_KEYS,
+    PRESENT,
+    Cells,
+    Geometry,
+    lanes,
+)
 from domain.games.ai_100_human.scoring.groups import orientations
 from domain.games.ai_100_human.scoring.memo import packing, remember, table
 from domain.games.ai_100_human.scoring.predicates import compile_condition
@@ -35,10 +45,15 @@ class Group(RegionPlan):
         for spec in effect["shapes"]:
             test = self._test(spec["condition"])
             self.shapes.append((orientations(spec["shape"]), test))
-            reads.update(test[1] if test[0] in ("each", "same") else
-                         (*NUMBER_KEYS, PRESENT) if test[0] == "sum" else
-                         (*ATTR_KEYS[test[2]], PRESENT) if test[0] == "different" else
-                         (*COLOR_KEYS, *NUMBER_KEYS, PRESENT))
+            reads.update(
+                test[1]
+                if test[0] in ("each", "same")
+                else (*NUMBER_KEYS, PRESENT)
+                if test[0] == "sum"
+                else (*ATTR_KEYS[test[2]], PRESENT)
+                if test[0] == "different"
+                else (*COLOR_KEYS, *NUMBER_KEYS, PRESENT)
+            )
         self.reads = tuple(sorted(reads))
 
     def lanes_read(self) -> tuple[int, ...]:
@@ -51,7 +66,7 @@ class Group(RegionPlan):
         attribute lanes, attribute)``, ``("sum", total)``, else ``("members", compiled
         condition)`` on the placement's ``(colour, number)`` members."""
         if "each" in cond:
-            (attr, values), = cond["each"].items()
+            ((attr, values),) = cond["each"].items()
             return "each", lane_keys(attr, values)
         if "slots" not in cond and "same" in cond:
             return "same", ATTR_KEYS[cond["same"]]
@@ -99,20 +114,30 @@ class Group(RegionPlan):
                 for k in arg:
                     ok |= masks[k]
                 found.update(m for m in placements if m & ok == m)
-            elif kind == "same":     # a card has one value: at most one lane holds m
+            elif kind == "same":  # a card has one value: at most one lane holds m
                 for k in arg:
                     if masks[k].bit_count() > 1:
                         same = masks[k]
                         found.update([m for m in placements if m & same == m])
             elif kind == "different":
-                found.update(m for m in placements if m & cards == m and all(
-                    (m & masks[k]).bit_count() <= 1 for k in arg))
+                found.update(
+                    m
+                    for m in placements
+                    if m & cards == m and all((m & masks[k]).bit_count() <= 1 for k in arg)
+                )
             elif kind == "sum":
-                found.update(m for m in placements if m & cards == m and sum(
-                    KEY_VALUE[k] * (m & masks[k]).bit_count() for k in NUMBER_KEYS) == arg)
+                found.update(
+                    m
+                    for m in placements
+                    if m & cards == m
+                    and sum(KEY_VALUE[k] * (m & masks[k]).bit_count() for k in NUMBER_KEYS) == arg
+                )
             else:
-                found.update(m for m in placements if m & cards == m
-                             and arg([_member(masks, b) for b in _bits(m)]))
+                found.update(
+                    m
+                    for m in placements
+                    if m & cards == m and arg([_member(masks, b) for b in _bits(m)])
+                )
         return packing(found)
 
 

@@ -14,10 +14,12 @@ also counts flipped top-bottom and left-right:
 VP = ``vp`` x (max number of disjoint matching groups // ``per``) per region; several
 shapes (AI-1) share one packing, so a card counts in one group only (golden rule).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 from domain.games.ai_100_human.scoring.board import Board, combine, regions
 from domain.games.ai_100_human.scoring.conditions import matches
@@ -35,7 +37,7 @@ _BASE: dict[str, tuple[Pos, ...]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def orientations(shape: str) -> tuple[tuple[Pos, ...], ...]:
     """The distinct placements of ``shape`` under mirroring (flip rows, flip columns,
     both), each normalised so its smallest row and column are 0."""
@@ -59,7 +61,7 @@ def group_count(board: Board, region: list[Pos], shapes: Any) -> int:
         cond = spec["condition"]
         for offsets in orientations(spec["shape"]):
             r0, c0 = offsets[0]
-            for (pr, pc) in region:  # each placement once: pos = its first cell
+            for pr, pc in region:  # each placement once: pos = its first cell
                 cells = [(pr - r0 + dr, pc - c0 + dc) for dr, dc in offsets]
                 if not all(c in inside for c in cells):
                     continue
@@ -77,5 +79,10 @@ def score_group(effect: Mapping[str, Any], board: Board, pos: Pos | None) -> int
     per = effect.get("per", 1)
     vp = effect["vp"]
     scope = effect["scope"]
-    return combine(scope, (vp * (group_count(board, reg, effect["shapes"]) // per)
-                           for reg in regions(scope, board, pos)))
+    return combine(
+        scope,
+        (
+            vp * (group_count(board, reg, effect["shapes"]) // per)
+            for reg in regions(scope, board, pos)
+        ),
+    )

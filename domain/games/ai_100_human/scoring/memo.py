@@ -7,13 +7,15 @@ spent, every table is emptied (they refill from the next calls), which bounds th
 of a long-running worker process. *Permanent* tables (keys from a small finite domain,
 such as count vectors) are lookup tables filled on demand and are never emptied.
 """
+
 from __future__ import annotations
 
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from domain.games.ai_100_human.scoring.packing import max_disjoint
 
-LIMIT = 1 << 17               # entries over all tables (~ tens of MB at most)
+LIMIT = 1 << 17  # entries over all tables (~ tens of MB at most)
 
 _tables: list[dict] = []
 _size = 0

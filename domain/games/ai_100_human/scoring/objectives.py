@@ -1,5 +1,6 @@
 """Objective cards scored at the end of each phase (rulebook "Objective Cards Details",
 "2 Phases Overview" E)."""
+
 from __future__ import annotations
 
 from domain.games.ai_100_human.scoring.plans import OBJECTIVE_PLANS, board_plan

@@ -6,9 +6,10 @@ number of pairwise-disjoint combinations (exact, memoised branch on the lowest c
 cell), which is the VP-maximising packing when every combination is worth the same
 (RULINGS: exact, not greedy).
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def max_disjoint(masks: Iterable[int]) -> int:

@@ -22,9 +22,11 @@ regions partition the cells, so "best board" is "best alternative inside that re
 the other regions as printed" (their sum or their best); with two or more such cards
 (not in legal play) every alternative board is scored in full, as the reference does.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from domain.games.ai_100_human.cards import catalogue
 from domain.games.ai_100_human.scoring.corner_plans import Connection, Diamond
@@ -44,8 +46,7 @@ class Constant(Plan):
     def __init__(self, vp: int):
         self.vp = vp
 
-    def score(self, tableau: Tableau, pos: Pos | None,
-              neighbours: Sequence[Tableau] = ()) -> int:
+    def score(self, tableau: Tableau, pos: Pos | None, neighbours: Sequence[Tableau] = ()) -> int:
         return self.vp
 
 
@@ -61,13 +62,12 @@ class Neighbour(Plan):
         self.measure = compile_measure(effect["measure"])
         self.this_row = effect["scope"] == "this_row"
 
-    def score(self, tableau: Tableau, pos: Pos | None,
-              neighbours: Sequence[Tableau] = ()) -> int:
+    def score(self, tableau: Tableau, pos: Pos | None, neighbours: Sequence[Tableau] = ()) -> int:
         boards = [[(p, FACES[cid]) for p, cid in n.items()] for n in neighbours]
         best = 0
         for board in boards:
             if self.this_row:
-                assert pos is not None   # this_row: scored for a placed card
+                assert pos is not None  # this_row: scored for a placed card
                 members = [f for p, f in board if p[0] == pos[0]]
             else:
                 members = [f for _, f in board]
@@ -76,8 +76,15 @@ class Neighbour(Plan):
 
 
 def _kinds() -> dict[str, Callable[[Mapping[str, Any]], Plan]]:
-    return {"group": Group, "set": Set, "count": Count, "row_ends": RowEnds,
-            "connection": Connection, "diamond": Diamond, "neighbour": Neighbour}
+    return {
+        "group": Group,
+        "set": Set,
+        "count": Count,
+        "row_ends": RowEnds,
+        "connection": Connection,
+        "diamond": Diamond,
+        "neighbour": Neighbour,
+    }
 
 
 def compile_effect(effect: Mapping[str, Any]) -> Plan:

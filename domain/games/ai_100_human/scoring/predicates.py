@@ -11,11 +11,13 @@ corner triangles, or :class:`~.board.Face` tuples). The bitboard scorers
 Results that are pure functions of a small value tuple (a ``slots`` match, the packing of
 a value-count vector) are remembered in :mod:`.memo` tables.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, pairwise, permutations
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from domain.games.ai_100_human.scoring.conditions import ATTR_INDEX
 from domain.games.ai_100_human.scoring.memo import table
@@ -31,22 +33,25 @@ def compile_condition(cond: Mapping[str, Any]) -> Test:
     Raises ``ValueError`` for an unknown condition (as the reference does when used).
     """
     if "each" in cond:
-        (attr, values), = cond["each"].items()
+        ((attr, values),) = cond["each"].items()
         i, allowed = ATTR_INDEX[attr], frozenset(values)
         return lambda ms: all(m[i] in allowed for m in ms)
     if "slots" in cond:
         spec = cond["slots"]
         i = ATTR_INDEX[spec["attr"]]
         slots = tuple(frozenset(s) for s in spec["values"])
-        memo = table(permanent=True)      # value tuples of the slots' length
+        memo = table(permanent=True)  # value tuples of the slots' length
 
         def slotted(ms: Members) -> bool:
             vals = tuple(m[i] for m in ms)
             hit = memo.get(vals)
             if hit is None:
                 hit = memo[vals] = len(slots) == len(vals) and any(
-                    all(v in s for v, s in zip(perm, slots, strict=True)) for perm in permutations(vals))
+                    all(v in s for v, s in zip(perm, slots, strict=True))
+                    for perm in permutations(vals)
+                )
             return hit
+
         return slotted
     if "same" in cond:
         i = ATTR_INDEX[cond["same"]]
@@ -63,6 +68,7 @@ def compile_condition(cond: Mapping[str, Any]) -> Test:
         def consecutive(ms: Members) -> bool:
             vals = sorted(m[i] for m in ms)
             return all(b == a + 1 for a, b in pairwise(vals))
+
         return consecutive
     if "full_house" in cond:
         i = ATTR_INDEX[cond["full_house"]]
@@ -70,6 +76,7 @@ def compile_condition(cond: Mapping[str, Any]) -> Test:
         def full_house(ms: Members) -> bool:
             shape = sorted(Counter(m[i] for m in ms).values())
             return len(ms) == 5 and shape in ([2, 3], [5])
+
         return full_house
     raise ValueError(f"unknown condition {dict(cond)!r}")
 
@@ -88,18 +95,20 @@ def compile_diamond_condition(cond: Mapping[str, Any]) -> Test:
         return lambda tris: len(tris) >= n and max(Counter(t[i] for t in tris).values()) >= n
     if "sum" in cond:
         total = cond["sum"]
-        return lambda tris: len(tris) >= n and any(
-            sum(t[1] for t in combo) == total for combo in combinations(tris, n))
+        return lambda tris: (
+            len(tris) >= n
+            and any(sum(t[1] for t in combo) == total for combo in combinations(tris, n))
+        )
     raise ValueError(f"unknown diamond condition {dict(cond)!r}")
 
 
 def compile_measure(spec: Mapping[str, Any]) -> Callable[[Members], int]:
     """``members -> count`` equal to ``counts.measure(spec, members)``."""
     if "cards" in spec:
-        (attr, values), = spec["cards"].items()
+        ((attr, values),) = spec["cards"].items()
         i, allowed = ATTR_INDEX[attr], frozenset(values)
         return lambda ms: sum(1 for m in ms if m[i] in allowed)
-    (kind, attr), = spec.items()
+    ((kind, attr),) = spec.items()
     i = ATTR_INDEX[attr]
     if kind == "most":
         return lambda ms: max(Counter(m[i] for m in ms).values(), default=0)
@@ -108,9 +117,11 @@ def compile_measure(spec: Mapping[str, Any]) -> Callable[[Members], int]:
     if kind == "distinct":
         return lambda ms: len({m[i] for m in ms})
     if kind == "least_times_most":
+
         def least_times_most(ms: Members) -> int:
             counts = Counter(m[i] for m in ms).values()
             return min(counts) * max(counts) if counts else 0
+
         return least_times_most
     raise ValueError(f"unknown measure {dict(spec)!r}")
 
@@ -120,5 +131,6 @@ def generic_set_counter(key: str, value: Any, size: int) -> Callable[[tuple[int,
     ``full_house``, ``sum``): the exact packing of ``sets._generic_count`` over the count
     vector of the members' values (in ``COLORS`` / ``NUMBERS`` order), remembered per
     vector (a pure function of it)."""
-    return packing_solver(_set_types(key, value, size),
-                          table(permanent=True))   # vectors of at most a tableau's cards
+    return packing_solver(
+        _set_types(key, value, size), table(permanent=True)
+    )  # vectors of at most a tableau's cards

@@ -12,12 +12,23 @@ it reads over its regions), by which it is remembered.
 
 Each class names the reference function it equals.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from domain.games.ai_100_human.scoring.grid import (
-    ATTR_KEYS, PRESENT, Alternative, Cells, Geometry, lane, lanes, read_board, value_key)
+    ATTR_KEYS,
+    PRESENT,
+    Alternative,
+    Cells,
+    Geometry,
+    lane,
+    lanes,
+    read_board,
+    value_key,
+)
 from domain.games.ai_100_human.scoring.memo import remember, table
 from domain.games.ai_100_human.scoring.plan import Plan
 from domain.games.ai_100_human.scoring.predicates import generic_set_counter
@@ -72,8 +83,9 @@ class RegionPlan(Plan):
             for cells in self.regions(g, pos):
                 region = sum(1 << i for i in cells)
                 covered |= region
-                regions.append((region, lanes(g, region, (PRESENT,)),
-                                self.prepare(g, cells, region)))
+                regions.append(
+                    (region, lanes(g, region, (PRESENT,)), self.prepare(g, cells, region))
+                )
             read = self.lanes_read()
             reads = lanes(g, covered, (*read, PRESENT) if self.best else read)
             out = self._layouts[key] = (reads, table(), tuple(regions))
@@ -94,8 +106,9 @@ class RegionPlan(Plan):
     def score(self, tableau: Tableau, pos: Pos | None, neighbours=()) -> int:
         return self.score_read(*read_board(tableau), pos)
 
-    def score_read(self, g: Geometry, board: int, alternatives: tuple[Alternative, ...],
-                   pos: Pos | None) -> int:
+    def score_read(
+        self, g: Geometry, board: int, alternatives: tuple[Alternative, ...], pos: Pos | None
+    ) -> int:
         """:meth:`score` of the tableau whose :func:`.grid.read_board` is
         ``(g, board, alternatives)``."""
         if alternatives:
@@ -105,9 +118,10 @@ class RegionPlan(Plan):
     def score_board(self, g: Geometry, board: int, pos: Pos | None) -> int:
         """:meth:`score` of the tableau whose :func:`.grid.read_board` is ``(g, board, ())``
         (no card acting as another, AI-10)."""
-        reads, memo, regions = (self._layouts.get((g, pos) if self.needs_pos else g)
-                                or self.layout(g, pos))
-        key = board & reads                 # the VP is a pure function of it
+        reads, memo, regions = self._layouts.get((g, pos) if self.needs_pos else g) or self.layout(
+            g, pos
+        )
+        key = board & reads  # the VP is a pure function of it
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -119,8 +133,9 @@ class RegionPlan(Plan):
             total += value(board, present, data)
         return remember(memo, key, total)
 
-    def _score_alternatives(self, g: Geometry, board: int, pos: Pos | None,
-                            alternatives: tuple[Alternative, ...]) -> int:
+    def _score_alternatives(
+        self, g: Geometry, board: int, pos: Pos | None, alternatives: tuple[Alternative, ...]
+    ) -> int:
         """:meth:`score` of a tableau with AI-10: one such card is weighed region by
         region (remembered by what it reads: ``board & reads``, the card's cell and its
         alternative boards ``& reads``); several are scored board by board."""
@@ -147,7 +162,7 @@ class RegionPlan(Plan):
         total = 0
         for region, present, data in regions:
             if self.best and not board & present:
-                continue                 # board.regions lists only lines holding a card
+                continue  # board.regions lists only lines holding a card
             v = value(board, present, data)
             if alternative is not None and region >> alternative[0] & 1:
                 for other in alternative[1]:
@@ -171,7 +186,7 @@ class Set(RegionPlan):
         self.solve: Callable[[tuple[int, ...]], int] | None = None
         self.keys: tuple[tuple[int, ...], ...]
         if "each" in cond:
-            (attr, values), = cond["each"].items()
+            ((attr, values),) = cond["each"].items()
             self.rule, self.keys = "each", (lane_keys(attr, values),)
         elif "same" in cond:
             self.rule, self.keys = "same", tuple((k,) for k in ATTR_KEYS[cond["same"]])
@@ -183,11 +198,12 @@ class Set(RegionPlan):
             self.slot_count = k = len(slots)
             self.subset_sizes = tuple(bin(sub).count("1") for sub in range(1, 1 << k))
             self.rule = "slots"
-            self.keys = tuple(tuple(sorted({key for j in range(k) if sub >> j & 1
-                                            for key in slots[j]}))
-                              for sub in range(1, 1 << k))
+            self.keys = tuple(
+                tuple(sorted({key for j in range(k) if sub >> j & 1 for key in slots[j]}))
+                for sub in range(1, 1 << k)
+            )
         else:
-            (key, value), = cond.items()
+            ((key, value),) = cond.items()
             attr = value if key in ("consecutive", "full_house") else "number"
             self.rule, self.keys = "generic", tuple((k,) for k in ATTR_KEYS[attr])
             self.solve = generic_set_counter(key, value, self.size)
@@ -223,7 +239,7 @@ class Set(RegionPlan):
     def _different(self, board: int, present: int, data: tuple[int, ...]) -> int:
         size = self.size
         counts = [(board & m).bit_count() for m in data]
-        sets = sum(counts) // size          # every card has one value: n = sum(counts)
+        sets = sum(counts) // size  # every card has one value: n = sum(counts)
         while sets > 0 and sum([min(c, sets) for c in counts]) < size * sets:
             sets -= 1
         return self._sets(sets)
@@ -240,7 +256,7 @@ class Set(RegionPlan):
 
     def _generic(self, board: int, present: int, data: tuple[int, ...]) -> int:
         counts = tuple([(board & m).bit_count() for m in data])
-        assert self.solve is not None   # set with the "generic" rule
+        assert self.solve is not None  # set with the "generic" rule
         return self._sets(self.solve(counts) if sum(counts) >= self.size else 0)
 
 
@@ -253,10 +269,10 @@ class Count(RegionPlan):
         spec = effect["measure"]
         self.keys: tuple[tuple[int, ...], ...]
         if "cards" in spec:
-            (attr, values), = spec["cards"].items()
+            ((attr, values),) = spec["cards"].items()
             self.rule, self.keys = "cards", (lane_keys(attr, values),)
         else:
-            (self.rule, attr), = spec.items()
+            ((self.rule, attr),) = spec.items()
             if self.rule not in ("most", "least", "distinct", "least_times_most"):
                 raise ValueError(f"unknown measure {dict(spec)!r}")
             self.keys = tuple((k,) for k in ATTR_KEYS[attr])
@@ -287,7 +303,7 @@ class Count(RegionPlan):
                 n = min(counts) * max(counts)
         ladder = self.ladder
         if ladder is None:
-            assert self.vp is not None   # a count without a ladder has a vp (schema)
+            assert self.vp is not None  # a count without a ladder has a vp (schema)
             return self.vp * n
         return ladder[min(n, len(ladder)) - 1] if n > 0 else 0
 

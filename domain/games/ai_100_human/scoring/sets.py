@@ -6,12 +6,14 @@ number of disjoint sets its cards form (at most 1 when ``single``: "3 VP if all 
 ...", "a single set of 5 cards ..."). Sets "of the same colour/number" need each set
 uniform; different sets may use different colours/numbers.
 """
+
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from domain.games.ai_100_human.cards import COLORS, NUMBERS
 from domain.games.ai_100_human.scoring.board import Board, Member, combine, regions
@@ -38,7 +40,7 @@ def set_count(cond: Mapping[str, Any], size: int, members: Sequence[Member]) -> 
         return t
     if "slots" in cond:
         return _slots_count(cond["slots"], members)
-    (key, value), = cond.items()
+    ((key, value),) = cond.items()
     return _generic_count(key, value, size, members)
 
 
@@ -59,7 +61,7 @@ def _slots_count(spec: Mapping[str, Any], members: Sequence[Member]) -> int:
     return t
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_types(key: str, value: Any, size: int) -> tuple[tuple[int, ...], ...]:
     """Value-count vectors of every multiset of ``size`` values meeting ``{key: value}``
     (``consecutive``/``full_house`` over ``value``'s attribute, ``sum`` over numbers)."""
@@ -67,8 +69,9 @@ def _set_types(key: str, value: Any, size: int) -> tuple[tuple[int, ...], ...]:
     domain = COLORS if attr == "color" else NUMBERS
     types = []
     for combo in combinations_with_replacement(range(len(domain)), size):
-        members: list[Member] = [((COLORS[j], 0) if attr == "color" else ("", NUMBERS[j]))
-                                 for j in combo]
+        members: list[Member] = [
+            ((COLORS[j], 0) if attr == "color" else ("", NUMBERS[j])) for j in combo
+        ]
         if matches({key: value}, members):
             vec = [0] * len(domain)
             for j in combo:
@@ -90,12 +93,12 @@ def _generic_count(key: str, value: Any, size: int, members: Sequence[Member]) -
     return packing_solver(_set_types(key, value, size), {})(tuple(counts))
 
 
-def packing_solver(types: Sequence[tuple[int, ...]],
-                   memo: Any) -> Callable[[tuple[int, ...]], int]:
+def packing_solver(types: Sequence[tuple[int, ...]], memo: Any) -> Callable[[tuple[int, ...]], int]:
     """``counts -> n``: the most disjoint sets of ``types`` (count vectors, one entry per
     value) that fit in a count vector, by exhaustive search remembered in ``memo`` (any
     mapping with ``get`` and item assignment; a caller may keep it across calls, the answer
     being a pure function of the vector)."""
+
     def solve(c: tuple[int, ...]) -> int:
         hit = memo.get(c)
         if hit is not None:
@@ -106,6 +109,7 @@ def packing_solver(types: Sequence[tuple[int, ...]],
                 best = max(best, 1 + solve(tuple(a - b for a, b in zip(c, t, strict=True))))
         memo[c] = best
         return best
+
     return solve
 
 

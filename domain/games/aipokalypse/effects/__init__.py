@@ -4,4 +4,5 @@
 :mod:`.choices`, :mod:`.opponents` and :mod:`.pools` (the ops that ask a player or read the
 other boards) — modules above :mod:`.resolve`, so no module of the engine imports a module
 that imports it back."""
+
 from . import choices, opponents, pools  # noqa: F401  (register their ops with .resolve)

@@ -15,6 +15,7 @@ Painkiller, Prayers of Elex, Mechatron (which card, from where), Linear Collider
 Lightbringers, D.E.E.R., Journalist, Erit Lux / Sic Mundus; opponents' units in
 :mod:`.opponents`, pools and Special Units in :mod:`.pools`.
 """
+
 from __future__ import annotations
 
 from ..cards import catalogue
@@ -59,7 +60,11 @@ def neighbours(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[int]:
     the A.I.Toma sits after the human seats (co-op: seat 0's neighbours are its partner and
     the A.I.Toma). ``opponents_only`` (Scammer's "neighboring opponents") drops a partner."""
     total = len(ctx.players)
-    others = [(seat + k) % total for k in range(1, total) if not ctx.players[(seat + k) % total].eliminated]
+    others = [
+        (seat + k) % total
+        for k in range(1, total)
+        if not ctx.players[(seat + k) % total].eliminated
+    ]
     out = list(dict.fromkeys(others[:1] + others[-1:]))
     if opponents_only:
         mine = opponents_of(ctx.state, seat)
@@ -68,6 +73,7 @@ def neighbours(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[int]:
 
 
 # ------------------------------------------------------------------ hand cards
+
 
 @_op("discard")
 def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
@@ -84,13 +90,18 @@ def _discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         if not cards:
             break
         if op.get("repeat") and done >= max(op["n"], 1):
-            options = ["stop"] + cards                   # default: stop after the first
+            options = ["stop"] + cards  # default: stop after the first
         elif op.get("optional") or op.get("repeat"):
             options = cards + ["stop"]
         else:
             options = cards
-        pick = ctx.ask(seat, "discard", options, f"{name}: discard a card ({done + 1})",
-                       decline="stop" if "stop" in options else None)
+        pick = ctx.ask(
+            seat,
+            "discard",
+            options,
+            f"{name}: discard a card ({done + 1})",
+            decline="stop" if "stop" in options else None,
+        )
         if pick == "stop":
             break
         discard_card(ctx, seat, pick, trigger=not op.get("silent"))
@@ -121,7 +132,7 @@ def _draw_discard(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     for _ in range(op["discard"]):
         options = hand_by_value(ctx, seat)
         if unit_slot(ctx, seat, origin) is not None:
-            options.append(origin["card"])               # "You may discard Zombie immediately"
+            options.append(origin["card"])  # "You may discard Zombie immediately"
         if not options:
             return
         pick = ctx.ask(seat, "discard", options, f"{name}: discard a card")
@@ -136,14 +147,25 @@ def _pray(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if len(player(ctx, seat).hand) < op["n"] or not ctx.state.specials:
         return
     name = name_of(origin["card"])
-    if ctx.ask(seat, "pray", ["pray", "skip"], f"{name}: discard {op['n']} cards to search "
-                                                 "the Special Units deck?", decline="skip") == "skip":
+    if (
+        ctx.ask(
+            seat,
+            "pray",
+            ["pray", "skip"],
+            f"{name}: discard {op['n']} cards to search the Special Units deck?",
+            decline="skip",
+        )
+        == "skip"
+    ):
         return
     for k in range(op["n"]):
-        pick = ctx.ask(seat, "discard", hand_by_value(ctx, seat), f"{name}: discard a card ({k + 1})")
+        pick = ctx.ask(
+            seat, "discard", hand_by_value(ctx, seat), f"{name}: discard a card ({k + 1})"
+        )
         discard_card(ctx, seat, pick, trigger=False)
-    special = ctx.ask(seat, "special", sorted(ctx.state.specials),
-                      f"{name}: take any Special Unit of the deck")
+    special = ctx.ask(
+        seat, "special", sorted(ctx.state.specials), f"{name}: take any Special Unit of the deck"
+    )
     ctx.emit("SpecialSearched", seat, card=special)
     order = list(ctx.state.specials)
     ctx.rng.shuffle(order)
@@ -172,16 +194,23 @@ def _attach(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     options = hand + [p.slots[i].unit for i in weakest_first(p, list(on_slots.values()))]
     if not options:
         return
-    card = ctx.ask(seat, "attach", options, f"{name_of(origin['card'])}: attach a card from your hand "
-                                            "or one of your other units")
+    card = ctx.ask(
+        seat,
+        "attach",
+        options,
+        f"{name_of(origin['card'])}: attach a card from your hand or one of your other units",
+    )
     if card in p.hand:
         ctx.emit("CardAttached", seat, card=card, slot=me, **{"from": "hand"})
     else:
-        ctx.emit("CardAttached", seat, card=card, slot=me, from_slot=on_slots[card], **{"from": "slot"})
+        ctx.emit(
+            "CardAttached", seat, card=card, slot=me, from_slot=on_slots[card], **{"from": "slot"}
+        )
     gain(ctx, seat, me, op["n"])
 
 
 # ------------------------------------------------------------------ own board
+
 
 @_op("bequeath")
 def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
@@ -199,8 +228,12 @@ def _bequeath(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         if k == len(mechs) - 1:
             give = left
         else:
-            give = ctx.ask(seat, "split", list(range(left, -1, -1)),
-                           f"{name_of(origin['card'])}: strength for your Mech on slot {i}")
+            give = ctx.ask(
+                seat,
+                "split",
+                list(range(left, -1, -1)),
+                f"{name_of(origin['card'])}: strength for your Mech on slot {i}",
+            )
         gain(ctx, seat, i, give)
         left -= give
 
@@ -210,13 +243,23 @@ def _valley(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Outer Wilds: you can give ``n`` strength to one unit whose two adjacent units are
     both stronger (printed strength; a unit without two neighbours cannot)."""
     slots = player(ctx, seat).slots
-    valleys = [i for i in range(1, len(slots) - 1)
-               if slots[i].unit and slots[i - 1].unit and slots[i + 1].unit
-               and slots[i - 1].pos > slots[i].pos < slots[i + 1].pos]
+    valleys = [
+        i
+        for i in range(1, len(slots) - 1)
+        if slots[i].unit
+        and slots[i - 1].unit
+        and slots[i + 1].unit
+        and slots[i - 1].pos > slots[i].pos < slots[i + 1].pos
+    ]
     if not valleys:
         return
-    pick = ctx.ask(seat, "strength", valleys + ["skip"], f"{name_of(origin['card'])}: give 2 strength to a unit",
-                   decline="skip")
+    pick = ctx.ask(
+        seat,
+        "strength",
+        valleys + ["skip"],
+        f"{name_of(origin['card'])}: give 2 strength to a unit",
+        decline="skip",
+    )
     if pick != "skip":
         gain(ctx, seat, pick, op["n"])
 
@@ -234,7 +277,9 @@ def _swap(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
             return
         name = name_of(origin["card"])
         first = strongest_first(p, own)
-        a = ctx.ask(seat, "swap", first + ["skip"], f"{name}: the first unit to swap", decline="skip")
+        a = ctx.ask(
+            seat, "swap", first + ["skip"], f"{name}: the first unit to swap", decline="skip"
+        )
         if a == "skip":
             return
         b = ctx.ask(seat, "swap", [i for i in own if i != a], f"{name}: the unit it swaps with")
@@ -256,14 +301,21 @@ def temp_grants(p: Player) -> tuple[dict[int, int], list[int]]:
     grants: dict[int, int] = {}
     granting: list[int] = []
     if is_toma(p):
-        return grants, granting                          # its cards have no effects
+        return grants, granting  # its cards have no effects
     for i, s in units(p):
-        gave = False                                     # to a unit other than itself
+        gave = False  # to a unit other than itself
         for op in cat[unit_of(s)].ops("battle"):
             if op["op"] != "temp" or op["to"] == "opponents" or op.get("per") == "ailien_value":
                 continue
-            targets = [i] if op["to"] == "self" else [
-                j for j, t in units(p) if not op.get("color") or color_of(unit_of(t)) == op["color"]]
+            targets = (
+                [i]
+                if op["to"] == "self"
+                else [
+                    j
+                    for j, t in units(p)
+                    if not op.get("color") or color_of(unit_of(t)) == op["color"]
+                ]
+            )
             for j in targets:
                 per = op.get("per")
                 if per == "attached":
@@ -311,7 +363,7 @@ def temporary_strength(p: Player) -> dict[int, int]:
     slot's own temporary strength and Desert Rats' ammo on it ("Temporary effects must be
     taken into account", C.H.R.O.M.E., Eagle Eye)."""
     grants, _ = temp_grants(p)
-    if is_toma(p):                                       # the passive symbol's bonus
+    if is_toma(p):  # the passive symbol's bonus
         grants = {i: passive_bonus(p, i) for i, _ in units(p)}
     out = {}
     for i, s in units(p):
@@ -333,14 +385,20 @@ def _fix_temp(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     fit = sorted((i for i, n in temps.items() if n >= op["n"]), key=lambda i: (-temps[i], i))
     if not fit:
         return
-    pick = ctx.ask(seat, "strength", fit + ["skip"],
-                   f"{name_of(origin['card'])}: make {op['n']} temporary strength of a unit permanent",
-                   decline="skip")
+    pick = ctx.ask(
+        seat,
+        "strength",
+        fit + ["skip"],
+        f"{name_of(origin['card'])}: make {op['n']} temporary strength of a unit permanent",
+        decline="skip",
+    )
     if pick != "skip":
         gain(ctx, seat, pick, op["n"])
 
 
-def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool = True) -> list[str]:
+def hand_choices(
+    ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool = True
+) -> list[str]:
     """Up to ``count`` hand cards the seat picks one by one (``"stop"`` ends; default: the
     highest card values) — Erit Lux / Sic Mundus storing cards on the faction."""
     cat = catalogue()
@@ -349,7 +407,9 @@ def hand_choices(ctx: Ctx, seat: int, count: int, prompt: str, best_first: bool 
         hand = [c for c in player(ctx, seat).hand if c not in picked]
         if not hand:
             break
-        ranked = sorted(hand, key=lambda c: (-(cat[c].value or 0) if best_first else (cat[c].value or 0), c))
+        ranked = sorted(
+            hand, key=lambda c: (-(cat[c].value or 0) if best_first else (cat[c].value or 0), c)
+        )
         pick = ctx.ask(seat, "store", ranked + ["stop"], prompt, decline="stop")
         if pick == "stop":
             break
@@ -367,23 +427,33 @@ def journalist_rally(ctx: Ctx, seat: int, me: int, color: str, card: str) -> Non
     RULINGS R-JOURNALIST.
     """
     p = player(ctx, seat)
-    denied = any(modifiers.has(ctx.state.players[o], "deny_added_strength")
-                 for o in opponents_of(ctx.state, seat))
+    denied = any(
+        modifiers.has(ctx.state.players[o], "deny_added_strength")
+        for o in opponents_of(ctx.state, seat)
+    )
     exhausted = 0
     while True:
-        helpers = [j for j, s in units(p) if j != me and not s.exhausted and color_of(unit_of(s)) == color]
+        helpers = [
+            j for j, s in units(p) if j != me and not s.exhausted and color_of(unit_of(s)) == color
+        ]
         if not helpers:
             break
-        options = ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
-        pick = ctx.ask(seat, "rally", options, f"{name_of(card)}: exhaust another Human for this fight?",
-                       decline="stop")
+        options = (
+            ([helpers[-1]] + helpers[:-1] + ["stop"]) if not exhausted else (["stop"] + helpers)
+        )
+        pick = ctx.ask(
+            seat,
+            "rally",
+            options,
+            f"{name_of(card)}: exhaust another Human for this fight?",
+            decline="stop",
+        )
         if pick == "stop":
             break
         if not denied:
             ctx.emit("FightBonus", seat, n=strength_of(p.slots[pick]))
         exhaust_unit(ctx, seat, pick)
-        fire(ctx, seat, "own_exhausted", {})             # Dealer
+        fire(ctx, seat, "own_exhausted", {})  # Dealer
         exhausted += 1
     if exhausted:
         gain(ctx, seat, me, 1)
-

@@ -5,9 +5,11 @@ A seat's *effect sources* are its units on slots, left to right, then its factio
 your units). Attached cards only show their effect in the sense of the attaching card; they
 are not sources. Every function here is a pure query on the state.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..cards import Card, catalogue
 from ..state import MatchState, Player, alive, factions, is_toma, max_ammo
@@ -39,8 +41,7 @@ def has(player: Player, name: str) -> bool:
 def ammo_bonus(player: Player, slot: int) -> int:
     """Extra strength per ammo spent in Recruitment on ``slot`` (Disintegrator on itself;
     Dreadator, The Corporation on any unit)."""
-    return sum(op["n"] for i, op in statics(player, "ammo_bonus")
-               if op["to"] == "any" or i == slot)
+    return sum(op["n"] for i, op in statics(player, "ammo_bonus") if op["to"] == "any" or i == slot)
 
 
 def ammo_temp(player: Player) -> int:

@@ -2,6 +2,7 @@
 names: Prof. Boom (its owner aims), Trapperkeeper, Eagle Eye and Riddickules (each opponent
 picks its own unit), Megaton's Boom (fixed), Outfitter Q (cards from the opponents' hands).
 Defaults and rulings: :mod:`.choices`, RULINGS R-BOOM, R-EAGLE-EYE, R-OUTFITTER, R-MEGATON."""
+
 from __future__ import annotations
 
 from ..cards import catalogue
@@ -23,7 +24,9 @@ def _seen_slots(ctx: Ctx, seat: int, other: int) -> list[int]:
     if not board:
         return list(range(MAX_SLOTS))
     shown = [(i, s) for i, s in enumerate(board["slots"]) if s["unit"]]
-    ranked = sorted(shown, key=lambda t: (-shown_strength(t[1]), t[0]))      # (an A.I.Toma unit: its pile)
+    ranked = sorted(
+        shown, key=lambda t: (-shown_strength(t[1]), t[0])
+    )  # (an A.I.Toma unit: its pile)
     return [i for i, _ in ranked] or list(range(MAX_SLOTS))
 
 
@@ -40,10 +43,16 @@ def _kill(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         if not own:
             continue
         if op["pick"] == "owner":
-            i = ctx.ask(seat, "kill", _seen_slots(ctx, seat, other),
-                        f"{name}: the slot of seat {other} whose unit is killed")
+            i = ctx.ask(
+                seat,
+                "kill",
+                _seen_slots(ctx, seat, other),
+                f"{name}: the slot of seat {other} whose unit is killed",
+            )
         elif op["pick"] == "victim":
-            i = ctx.ask(other, "kill", weakest_first(victim, own), f"{name}: discard one of your units")
+            i = ctx.ask(
+                other, "kill", weakest_first(victim, own), f"{name}: discard one of your units"
+            )
         elif op["pick"] == "strongest":
             i = strongest_first(victim, own)[0]
         else:
@@ -67,8 +76,16 @@ def _declared_colours(ctx: Ctx, seat: int) -> list[str]:
     boards = {o: with_temporary(player(ctx, o)) for o in opponents(ctx, seat)}
 
     def threat(color: str) -> int:
-        return max((boards[o][i] for o in boards for i, s in units(player(ctx, o))
-                    if not s.exhausted and color_of(unit_of(s)) == color), default=-1)
+        return max(
+            (
+                boards[o][i]
+                for o in boards
+                for i, s in units(player(ctx, o))
+                if not s.exhausted and color_of(unit_of(s)) == color
+            ),
+            default=-1,
+        )
+
     return sorted(COLORS, key=lambda c: (-threat(c), COLORS.index(c)))
 
 
@@ -89,16 +106,24 @@ def _exhaust(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         color = ctx.ask(seat, "colour", _declared_colours(ctx, seat), f"{name}: declare a colour")
     for other in opponents(ctx, seat):
         victim = player(ctx, other)
-        active = [i for i, s in units(victim) if not s.exhausted
-                  and (color is None or color_of(unit_of(s)) == color)]
+        active = [
+            i
+            for i, s in units(victim)
+            if not s.exhausted and (color is None or color_of(unit_of(s)) == color)
+        ]
         if not active:
             continue
-        if op["pick"] == "victim" and color is not None:            # Eagle Eye: with temporary effects
+        if op["pick"] == "victim" and color is not None:  # Eagle Eye: with temporary effects
             strength = with_temporary(victim)
             ranked = sorted(active, key=lambda j: (strength[j], -j))
             i = ctx.ask(other, "exhaust", ranked, f"{name}: exhaust one of your {color} units")
         elif op["pick"] == "victim":
-            i = ctx.ask(other, "exhaust", weakest_first(victim, active), f"{name}: exhaust one of your units")
+            i = ctx.ask(
+                other,
+                "exhaust",
+                weakest_first(victim, active),
+                f"{name}: exhaust one of your units",
+            )
         elif op["pick"] == "strongest":
             i = strongest_first(victim, active)[0]
         else:
@@ -127,8 +152,16 @@ def _take_from_hands(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     cat = catalogue()
     best_first = sorted(taken, key=lambda c: (-(cat[c].value or 0), c))
-    keep = best_first[0] if len(taken) == 1 else ctx.ask(
-        seat, "keep", best_first, f"{name_of(origin['card'])}: keep one of the cards taken from your opponents")
+    keep = (
+        best_first[0]
+        if len(taken) == 1
+        else ctx.ask(
+            seat,
+            "keep",
+            best_first,
+            f"{name_of(origin['card'])}: keep one of the cards taken from your opponents",
+        )
+    )
     for card in taken:
         if card != keep:
             discard_card(ctx, seat, card)
@@ -148,8 +181,16 @@ def _boom(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     cat = catalogue()
     blast = sum(cat[c].value or 0 for c in cards)
-    if ctx.ask(seat, "boom", ["wait", "boom"], f"Megaton: Boom with {len(cards)} card(s), blast {blast}?",
-               decline="wait") == "wait":
+    if (
+        ctx.ask(
+            seat,
+            "boom",
+            ["wait", "boom"],
+            f"Megaton: Boom with {len(cards)} card(s), blast {blast}?",
+            decline="wait",
+        )
+        == "wait"
+    ):
         return
     ctx.emit("MegatonBoom", seat, cards=cards, blast=blast)
     for other in opponents(ctx, seat):

@@ -2,6 +2,7 @@
 (its point-won steal and the ``cash_pool`` action), Scammer, Queen of Elysium, Hacker,
 Vault A.F.K.; Kollektah's stored cards when their pool card leaves (:func:`release_tucked`).
 Defaults: :mod:`.choices`; rulings R-BENJI, R-VAULT, R-KOLLEKTAH."""
+
 from __future__ import annotations
 
 from ..context import Ctx
@@ -23,8 +24,16 @@ def release_tucked(ctx: Ctx, seat: int, card: str) -> None:
     others = list(dict.fromkeys(c for c in p.pool if c != card))
     if not others:
         return
-    under = others[0] if len(others) == 1 else ctx.ask(
-        seat, "special", others, f"Kollektah: under which Special Unit do the cards under {name_of(card)} go?")
+    under = (
+        others[0]
+        if len(others) == 1
+        else ctx.ask(
+            seat,
+            "special",
+            others,
+            f"Kollektah: under which Special Unit do the cards under {name_of(card)} go?",
+        )
+    )
     ctx.emit("CardsRetucked", seat, card=card, under=under)
 
 
@@ -36,7 +45,12 @@ def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     p = player(ctx, seat)
     if not p.pool:
         return
-    card = ctx.ask(seat, "special", list(p.pool), f"{name_of(origin['card'])}: recruit a Special Unit of your pool")
+    card = ctx.ask(
+        seat,
+        "special",
+        list(p.pool),
+        f"{name_of(origin['card'])}: recruit a Special Unit of your pool",
+    )
     slot = origin.get("slot")
     if slot is not None and origin.get("pos") is not None and not p.slots[slot].unit:
         recruit_card(ctx, seat, card, slot, None, source="pool", pos=origin["pos"])
@@ -44,7 +58,9 @@ def _special_to_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         ctx.emit("SpecialTaken", seat, card=card, **{"from": "pool"})
 
 
-def _neighbour_pool_cards(ctx: Ctx, seat: int, opponents_only: bool = False) -> list[tuple[str, int]]:
+def _neighbour_pool_cards(
+    ctx: Ctx, seat: int, opponents_only: bool = False
+) -> list[tuple[str, int]]:
     return [(c, o) for o in neighbours(ctx, seat, opponents_only) for c in player(ctx, o).pool]
 
 
@@ -57,8 +73,13 @@ def _steal_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     cards = _neighbour_pool_cards(ctx, seat)
     if not cards:
         return
-    card = ctx.ask(seat, "steal", [c for c, _ in cards] + ["skip"], f"{name_of(origin['card'])}: take a "
-                   "Special Unit from a neighbour's pool?", decline="skip")
+    card = ctx.ask(
+        seat,
+        "steal",
+        [c for c, _ in cards] + ["skip"],
+        f"{name_of(origin['card'])}: take a Special Unit from a neighbour's pool?",
+        decline="skip",
+    )
     if card == "skip":
         return
     owner = dict(cards)[card]
@@ -78,8 +99,13 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         return
     cards = _neighbour_pool_cards(ctx, seat, opponents_only=True)
     if cards:
-        card = ctx.ask(seat, "steal", [c for c, _ in cards] + ["skip"],
-                       "Scammer: take a Special Unit from a neighbour's pool (Scammer goes there)?", decline="skip")
+        card = ctx.ask(
+            seat,
+            "steal",
+            [c for c, _ in cards] + ["skip"],
+            "Scammer: take a Special Unit from a neighbour's pool (Scammer goes there)?",
+            decline="skip",
+        )
         if card == "skip":
             return
         other = dict(cards)[card]
@@ -87,11 +113,26 @@ def _scam(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         near = neighbours(ctx, seat, opponents_only=True)
         if not near:
             return
-        card, other = None, ctx.ask(seat, "seat", near + ["skip"], "Scammer: the neighbour whose pool "
-                                    "receives Scammer?", decline="skip")
+        card, other = (
+            None,
+            ctx.ask(
+                seat,
+                "seat",
+                near + ["skip"],
+                "Scammer: the neighbour whose pool receives Scammer?",
+                decline="skip",
+            ),
+        )
         if other == "skip":
             return
-    ctx.emit("PoolCardMoved", seat, card=origin["card"], from_seat=seat, to_seat=other, from_where="specials")
+    ctx.emit(
+        "PoolCardMoved",
+        seat,
+        card=origin["card"],
+        from_seat=seat,
+        to_seat=other,
+        from_where="specials",
+    )
     if card:
         release_tucked(ctx, other, card)
         ctx.emit("PoolCardMoved", seat, card=card, from_seat=other, to_seat=seat, from_where="pool")
@@ -105,8 +146,12 @@ def _heal(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         pool = player(ctx, seat).pool
         if not pool:
             return
-        card = ctx.ask(seat, "special", list(pool), f"{name_of(origin['card'])}: the pool card "
-                                                      "that becomes a health point again")
+        card = ctx.ask(
+            seat,
+            "special",
+            list(pool),
+            f"{name_of(origin['card'])}: the pool card that becomes a health point again",
+        )
         release_tucked(ctx, seat, card)
         ctx.emit("HealthGained", seat, card=card)
 
@@ -117,8 +162,17 @@ def _renew_pool(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     pool and draw as many new ones from the main deck." Fires ``pool_renewed`` with the
     count (Queen of Elysium: 2 strength per card exchanged)."""
     pool = list(player(ctx, seat).pool)
-    if not pool or ctx.ask(seat, "renew", ["renew", "keep"],
-                           f"{name_of(origin['card'])}: renew your pool?", decline="keep") == "keep":
+    if (
+        not pool
+        or ctx.ask(
+            seat,
+            "renew",
+            ["renew", "keep"],
+            f"{name_of(origin['card'])}: renew your pool?",
+            decline="keep",
+        )
+        == "keep"
+    ):
         return
     for cid in pool:
         ctx.emit("CardDiscarded", seat, card=cid, **{"from": "pool"})
@@ -144,27 +198,38 @@ def _free_special(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     options = list(p.pool) + (["health"] if p.health else [])
     if not options:
         return
-    pick = ctx.ask(seat, "special", options + ["skip"], f"{name_of(origin['card'])}: recruit a Special Unit for free",
-                   decline="skip")
+    pick = ctx.ask(
+        seat,
+        "special",
+        options + ["skip"],
+        f"{name_of(origin['card'])}: recruit a Special Unit for free",
+        decline="skip",
+    )
     if pick == "skip":
         return
     if pick != "health":
         ctx.emit("SpecialTaken", seat, card=pick, **{"from": "pool"})
         return
-    ctx.emit("SpecialsOffered", seat, cards=p.health[:health_draw_count(ctx, seat)], source="health",
-             ctx={"source": "health", "pos": 0, "slot": None})
-
+    ctx.emit(
+        "SpecialsOffered",
+        seat,
+        cards=p.health[: health_draw_count(ctx, seat)],
+        source="health",
+        ctx={"source": "health", "pos": 0, "slot": None},
+    )
 
 
 def health_draw_count(ctx: Ctx, seat: int) -> int:
-    """"To recruit a Special Unit, you can either take one from your pool ... or draw up to 2
+    """ "To recruit a Special Unit, you can either take one from your pool ... or draw up to 2
     Special Units from your health point stack": how many (2 or 1, at most the stack) is the
     seat's decision (kind ``health_draw``; default 2, what the engine drew before it became a
     choice). Drawing none recruits no Special Unit, so 0 is no option (ruling R-TRIPLE-HEALTH).
     Only asked when the stack is not empty (the health source is offered only then)."""
     left = len(player(ctx, seat).health)
     options = [k for k in range(HEALTH_DRAW, 0, -1) if k <= left]
-    return ctx.ask(seat, "health_draw", options, "Draw 2 or 1 Special Units from your health stack?")
+    return ctx.ask(
+        seat, "health_draw", options, "Draw 2 or 1 Special Units from your health stack?"
+    )
 
 
 def cash_pool(ctx: Ctx, seat: int, card: str) -> None:

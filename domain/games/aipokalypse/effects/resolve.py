@@ -14,16 +14,17 @@ Choices the book leaves to a player inside an effect are decisions of that seat
 :mod:`.pools` (the package imports them, so every op is registered once the package is);
 the ``damage`` op, which can end the match, is registered by :mod:`..flow`.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..cards import catalogue
 from ..context import Ctx
 from ..spec import MAX_POS, MAX_SLOTS, SCALE
 from ..state import (
     Player,
-    Slot,
     card_of,
     color_of,
     max_ammo,
@@ -44,6 +45,7 @@ def _op(name: str):
     def deco(fn):
         _OPS[name] = fn
         return fn
+
     return deco
 
 
@@ -64,13 +66,15 @@ def run(ctx: Ctx, seat: int, ops, origin: dict) -> None:
         ctx.depth -= 1
 
 
-def origin_of(card: str, slot: int | None = None, target: int | None = None,
-              pos: int | None = None) -> dict:
+def origin_of(
+    card: str, slot: int | None = None, target: int | None = None, pos: int | None = None
+) -> dict:
     """Build an ``origin`` dict (see module doc)."""
     return {"card": card, "slot": slot, "target": target, "pos": pos}
 
 
 # ------------------------------------------------------------------ helpers used by the rules
+
 
 def player(ctx: Ctx, seat: int) -> Player:
     """The seat's scratch player."""
@@ -91,7 +95,7 @@ def _matches(cid: str, color: str | None) -> bool:
 
 
 def gain(ctx: Ctx, seat: int, slot: int, n: int) -> None:
-    """"X strength": slide the unit on ``slot`` up ``n`` scale positions (max 15; Homo Deus
+    """ "X strength": slide the unit on ``slot`` up ``n`` scale positions (max 15; Homo Deus
     doubles). Red Slot bonuses of every newly reached symbol are gained (Lillith: twice);
     reaching 15 on a Red Slot exchanges it for a normal slot and gives a Special Unit."""
     p = player(ctx, seat)
@@ -128,7 +132,7 @@ def red_bonus(ctx: Ctx, seat: int, slot: int, kind: str) -> None:
 
 
 def check_red_exchange(ctx: Ctx, seat: int, slot: int) -> None:
-    """"If the unit on the Red Slot reaches ... 15 strength, you exchange the Red Slot for a
+    """ "If the unit on the Red Slot reaches ... 15 strength, you exchange the Red Slot for a
     normal slot (you take a card from the main deck) ... and you receive a new Special Unit
     to your hand". RULINGS R-RED-EXCHANGE."""
     s = player(ctx, seat).slots[slot]
@@ -163,15 +167,18 @@ def spend_ammo(ctx: Ctx, seat: int, slot: int) -> None:
     extra = modifiers.ammo_temp(p)
     # Desert Rats: "the ammo stays above the unit and gives it 2 strength in battle.
     # Discard the ammo after the battle." (back to the ammo deck at BattleCleared)
-    ctx.emit("AmmoSpent", seat, count=1, slot=slot, battle=False, **({"stays": True} if extra else {}))
+    ctx.emit(
+        "AmmoSpent", seat, count=1, slot=slot, battle=False, **({"stays": True} if extra else {})
+    )
     gain(ctx, seat, slot, 1 + modifiers.ammo_bonus(p, slot))
     if extra and p.slots[slot].unit:
         ctx.emit("TempAdded", seat, slot=slot, n=extra, field="ammo_temp")
     fire(ctx, seat, "ammo_spent", {})
 
 
-def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
-                 trigger: bool = True) -> None:
+def discard_card(
+    ctx: Ctx, seat: int, cid: str, target: int | None = None, trigger: bool = True
+) -> None:
     """Discard ``cid`` from the hand or a slot. In the Recruitment Phase its discard effect
     resolves (Good to Know: battle and end-of-battle discards do not count) and the
     ``unit_discarded`` / ``discard_effect`` hooks fire."""
@@ -189,7 +196,7 @@ def discard_card(ctx: Ctx, seat: int, cid: str, target: int | None = None,
     if ops:
         resolve_discard_effect(ctx, seat, ops, origin_of(cid, slot, target, pos), discarded=1)
     elif ctx.discard_counts and ctx.discard_counts[-1][0] == seat:
-        ctx.discard_counts[-1][1] += 1                   # a card discarded for that discard effect
+        ctx.discard_counts[-1][1] += 1  # a card discarded for that discard effect
 
 
 def resolve_discard_effect(ctx: Ctx, seat: int, ops: list, origin: dict, discarded: int) -> None:
@@ -233,8 +240,9 @@ def discard_faction(ctx: Ctx, seat: int, fid: str) -> None:
         resolve_discard_effect(ctx, seat, ops, origin_of(fid), discarded=1)
 
 
-def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
-                 source: str = "hand", pos: int = 0) -> None:
+def recruit_card(
+    ctx: Ctx, seat: int, cid: str, slot: int, target: int | None, source: str = "hand", pos: int = 0
+) -> None:
     """Place ``cid`` on the empty ``slot`` (strength 1 unless a Triple carries strength) and
     resolve its recruit effect."""
     ctx.emit("UnitRecruited", seat, card=cid, slot=slot, pos=pos, **{"from": source})
@@ -245,7 +253,7 @@ def recruit_card(ctx: Ctx, seat: int, cid: str, slot: int, target: int | None,
 
 
 def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | None = None) -> None:
-    """"Red Slots": "If you obtain a Red Slot through an effect and have not yet 6 slots,
+    """ "Red Slots": "If you obtain a Red Slot through an effect and have not yet 6 slots,
     place the Red Slot as a new slot. If you already have 6 slots, replace any empty slot
     with the Red Slot. If you have no empty slots left, you can place the Red Slot under any
     unit." Taken from the Special deck ("Take the Red Slot from the deck of Special Units")
@@ -280,11 +288,18 @@ def place_red_slot(ctx: Ctx, seat: int, into: int | None = None, card: str | Non
     check_red_exchange(ctx, seat, pick)
 
 
-def pick_unit(p: Player, pick: str, active_only: bool = False, color: str | None = None) -> int | None:
+def pick_unit(
+    p: Player, pick: str, active_only: bool = False, color: str | None = None
+) -> int | None:
     """Strongest (leftmost on ties) or weakest (rightmost on ties) unit of a seat — the
     A.I.Toma ruling's "weakest unit from the right" used for every opponent's choice."""
-    cands = [(i, s) for i, s in units(p) if _matches(unit_of(s), color)
-             and not (active_only and s.exhausted) and not modifiers.never_fights(p, i)]
+    cands = [
+        (i, s)
+        for i, s in units(p)
+        if _matches(unit_of(s), color)
+        and not (active_only and s.exhausted)
+        and not modifiers.never_fights(p, i)
+    ]
     if not cands:
         return None
     if pick == "strongest":
@@ -293,7 +308,7 @@ def pick_unit(p: Player, pick: str, active_only: bool = False, color: str | None
 
 
 def exhaust_unit(ctx: Ctx, seat: int, slot: int) -> None:
-    """"If a unit that has not fought yet is exhausted by an effect, draw a card from the draw
+    """ "If a unit that has not fought yet is exhausted by an effect, draw a card from the draw
     pile and place it face down above the unit, as if you lost a point with that unit."""
     card = ctx.state.draw[0] if ctx.ensure_draw() else None
     ctx.emit("UnitExhausted", seat, slot=slot, card=card)
@@ -326,6 +341,7 @@ def fire(ctx: Ctx, seat: int, hook: str, info: dict) -> None:
 
 # ------------------------------------------------------------------ the ops
 
+
 @_op("strength")
 def _strength(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     p = player(ctx, seat)
@@ -335,7 +351,12 @@ def _strength(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
         slots = [unit_slot(ctx, seat, origin)]
     elif to == "target":
         t = origin.get("target")
-        ok = t is not None and t < len(p.slots) and p.slots[t].unit and _matches(p.slots[t].unit, color)
+        ok = (
+            t is not None
+            and t < len(p.slots)
+            and p.slots[t].unit
+            and _matches(p.slots[t].unit, color)
+        )
         slots = [t] if ok else []
     elif to == "leftmost":
         slots = [units(p)[0][0]] if units(p) else []
@@ -389,12 +410,20 @@ def _reactivate(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     me = unit_slot(ctx, seat, origin)
     if me is None or ctx.state.phase != "battle":
         return
-    exhausted = [i for i, s in units(player(ctx, seat))
-                 if i != me and s.exhausted and _matches(unit_of(s), op.get("color"))]
+    exhausted = [
+        i
+        for i, s in units(player(ctx, seat))
+        if i != me and s.exhausted and _matches(unit_of(s), op.get("color"))
+    ]
     if not exhausted:
         return
-    pick = ctx.ask(seat, "reactivate", exhausted + ["skip"],
-                   f"{catalogue()[origin['card']].name}: reactivate an exhausted unit?", decline="skip")
+    pick = ctx.ask(
+        seat,
+        "reactivate",
+        exhausted + ["skip"],
+        f"{catalogue()[origin['card']].name}: reactivate an exhausted unit?",
+        decline="skip",
+    )
     if pick != "skip":
         ctx.emit("UnitReactivated", seat, slot=pick, by=me)
         fire(ctx, seat, "reactivated", {})
@@ -414,8 +443,13 @@ def left_neighbour(ctx: Ctx, seat: int) -> int | None:
 def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     limit = MAX_SLOTS + (1 if op["extra"] else 0)
     if len(player(ctx, seat).slots) < limit and ctx.ensure_draw():
-        ctx.emit("SlotOpened", seat, card=ctx.state.draw[0], slot=len(player(ctx, seat).slots),
-                 **{"from": "draw"})
+        ctx.emit(
+            "SlotOpened",
+            seat,
+            card=ctx.state.draw[0],
+            slot=len(player(ctx, seat).slots),
+            **{"from": "draw"},
+        )
 
 
 @_op("retrigger")
@@ -423,23 +457,26 @@ def _retrigger(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     """Bartender, Destiny (discard effect), Governor (recruit effect): the ``trigger``
     effect of the seat's leftmost other unit (of ``color``) that has one resolves; the unit
     stays. An effect marked ``once`` (Walter White: "The effect cannot be executed twice by
-    any effects") is never re-triggered: the next unit with one is taken. Without a colour the seat's faction(s) come last, as in every left-to-right
+    any effects") is never re-triggered: the next unit with one is taken. Without a colour
+    the seat's faction(s) come last, as in every left-to-right
     order ("your faction being last"): Fallout Boyz's discard effect "can also be
     triggered with other card effects" (ruling R-FALLOUT). RULINGS R-WALTER."""
     p = player(ctx, seat)
     cat = catalogue()
     sources: list[tuple[int | None, str, int | None]] = [
-        (i, unit_of(s), s.pos) for i, s in units(p)
-        if s.unit != origin["card"] and _matches(unit_of(s), op.get("color"))]
+        (i, unit_of(s), s.pos)
+        for i, s in units(p)
+        if s.unit != origin["card"] and _matches(unit_of(s), op.get("color"))
+    ]
     if op.get("color") is None and op["trigger"] == "discard":
         sources += [(None, f, None) for f in discardable_factions(p) if f != origin["card"]]
     for i, cid, pos in sources:
         ops = cat[cid].ops(op["trigger"])
         if any(o.get("once") for o in ops):
-            continue                     # Walter White: "cannot be executed twice by any effects"
+            continue  # Walter White: "cannot be executed twice by any effects"
         if ops:
             target = _retrigger_target(ctx, seat, cid, op["trigger"], i)
-            if op["trigger"] == "discard":               # the unit stays: 0 cards of its own
+            if op["trigger"] == "discard":  # the unit stays: 0 cards of its own
                 resolve_discard_effect(ctx, seat, ops, origin_of(cid, i, target, pos), discarded=0)
             else:
                 run(ctx, seat, ops, origin_of(cid, i, target, pos))
@@ -456,8 +493,13 @@ def _retrigger_target(ctx: Ctx, seat: int, cid: str, trigger: str, own: int | No
     if not targets:
         return None
     options = targets + (["skip"] if target_optional(cid, trigger) else [])
-    pick = ctx.ask(seat, "target", options, f"{catalogue()[cid].name}: the target unit of its {trigger} effect",
-                   decline="skip" if "skip" in options else None)
+    pick = ctx.ask(
+        seat,
+        "target",
+        options,
+        f"{catalogue()[cid].name}: the target unit of its {trigger} effect",
+        decline="skip" if "skip" in options else None,
+    )
     return None if pick == "skip" else pick
 
 
@@ -524,20 +566,27 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     kind = op["kind"]
     reshuffled = False
     while True:
-        if not ctx.state.draw:                        # the whole draw pile was searched
+        if not ctx.state.draw:  # the whole draw pile was searched
             if reshuffled or not ctx.state.discard:
                 return
-            if op.get("reshuffle") == "optional" and ctx.ask(
-                    seat, "reshuffle", ["reshuffle", "stop"],
+            if (
+                op.get("reshuffle") == "optional"
+                and ctx.ask(
+                    seat,
+                    "reshuffle",
+                    ["reshuffle", "stop"],
                     f"{cat[origin['card']].name}: no card found in the draw pile; shuffle the discard pile?",
-                    decline="stop") == "stop":
+                    decline="stop",
+                )
+                == "stop"
+            ):
                 return
             ctx.ensure_draw()
-            reshuffled = True                            # one pass through the new pile at most
+            reshuffled = True  # one pass through the new pile at most
         top = ctx.state.draw[0]
         card = cat[top]
         if (card.kind == "ailien") if kind == "ailien" else (card.color == kind):
-            if op.get("to") == "colony":                 # Venus Colony: placed on the faction
+            if op.get("to") == "colony":  # Venus Colony: placed on the faction
                 ctx.emit("ColonyLoaded", seat, card=top)
             else:
                 ctx.emit("CardsDrawn", seat, cards=[top], to="hand")
@@ -569,8 +618,14 @@ def _ammo_all(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     if not p.ammo or not targets:
         return
     options = [1, 0] + list(range(2, len(p.ammo) + 1))
-    count = ctx.ask(seat, "ammo", options, f"{catalogue()[origin['card']].name}: how many ammo to give "
-                                           "each of your Humans 1 strength?", decline=0)
+    count = ctx.ask(
+        seat,
+        "ammo",
+        options,
+        f"{catalogue()[origin['card']].name}: how many ammo to give "
+        "each of your Humans 1 strength?",
+        decline=0,
+    )
     for _ in range(count):
         if not player(ctx, seat).ammo:
             break
@@ -589,4 +644,3 @@ def spend_ammo_on_all(ctx: Ctx, seat: int, color: str) -> None:
     for i in targets:
         gain(ctx, seat, i, 1)
     fire(ctx, seat, "ammo_spent", {})
-

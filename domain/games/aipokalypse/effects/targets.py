@@ -1,19 +1,28 @@
 """Which units an effect may target: the ``target`` slot a ``recruit``/``discard`` command
 names, and the units a re-triggered effect may aim at (Governor). Rulebook "Recruitment
 Effects"; card notes Elder Commander, Sergeant, Desert Rat."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..cards import catalogue
 from ..state import Player, color_of, unit_of, units
 
-TARGETING = {"strength": lambda op: op["to"] == "target", "swap": lambda op: not op.get("choose"),
-             "absorb": lambda op: True}
+TARGETING = {
+    "strength": lambda op: op["to"] == "target",
+    "swap": lambda op: not op.get("choose"),
+    "absorb": lambda op: True,
+}
 
 
 def _target_ops(cid: str, trigger: str) -> list[Mapping[str, Any]]:
-    return [op for op in catalogue()[cid].ops(trigger) if op["op"] in TARGETING and TARGETING[op["op"]](op)]
+    return [
+        op
+        for op in catalogue()[cid].ops(trigger)
+        if op["op"] in TARGETING and TARGETING[op["op"]](op)
+    ]
 
 
 def valid_targets(p: Player, cid: str, trigger: str, own_slot: int | None) -> list[int]:
