@@ -67,7 +67,7 @@ def test_the_key_is_stored_only_as_a_digest_and_rotation_replaces_it(svc):
     ann = svc.create_player("Ann")
     stored = [
         v
-        for k in svc.redis.scan_iter(match=f"{svc.keys.prefix}*")   # this service's keys only
+        for k in svc.redis.scan_iter(match=f"{svc.keys.prefix}*")  # this service's keys only
         if svc.redis.type(k) == "hash"
         for v in svc.redis.hgetall(k).values()
     ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.expert_options import expert_kwargs, expert_options_schema
 from domain.modular import RandomBot
 
 from . import roles
@@ -241,37 +242,14 @@ BOTS["expert"] = ExpertBot()
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any. Issue 3: its
 # "per-decision time budget is a bot option". An omitted option keeps ExpertBot's default
 # (its budget; candidates and time cap by the match's mode, see expert.py).
-EXPERT_OPTIONS_SCHEMA = {
-    "type": "object",
-    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
-    "properties": {
-        "budget": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4096,
-            "description": "Rollouts per decision of a 3-6 seat match (the 2-player "
-            "mode runs 1.5x, solo 4x as many); 0 decides by the prior "
-            f"alone. Default {DEFAULT_BUDGET}.",
-        },
-        "candidates": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 24,
-            "description": "Commands kept for the rollouts. Default: the "
-            "expert bot's shortlist for the match's mode.",
-        },
-        "time_budget_ms": {
-            "type": "integer",
-            "minimum": 50,
-            "maximum": 10000,
-            "description": "Wall-clock budget of one decision in "
-            "milliseconds: when it runs out, the rollouts "
-            "finished so far decide. Default: the "
-            "expert bot's cap for the match's mode.",
-        },
-    },
-    "additionalProperties": False,
-}
+EXPERT_OPTIONS_SCHEMA = expert_options_schema(
+    budget="Rollouts per decision of a 3-6 seat match (the 2-player mode runs 1.5x, solo 4x as "
+    f"many); 0 decides by the prior alone. Default {DEFAULT_BUDGET}.",
+    candidates="Commands kept for the rollouts. Default: the expert bot's shortlist for the "
+    "match's mode.",
+    time_budget="Default: the expert bot's cap for the match's mode.",
+    max_candidates=24,
+)
 BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
 
 
@@ -280,14 +258,7 @@ def make_expert(options: dict[str, Any]) -> ExpertBot:
     ``budget`` -> ``budget``, ``candidates`` -> ``candidates``, ``time_budget_ms`` (ms) ->
     ``time_cap_s`` (s); an omitted key keeps the constructor's default. Raises ValueError
     for values ExpertBot refuses."""
-    kwargs: dict[str, Any] = {}
-    if "budget" in options:
-        kwargs["budget"] = options["budget"]
-    if "candidates" in options:
-        kwargs["candidates"] = options["candidates"]
-    if "time_budget_ms" in options:
-        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
-    return ExpertBot(**kwargs)
+    return ExpertBot(**expert_kwargs(options))
 
 
 BOT_FACTORIES = {"expert": make_expert}

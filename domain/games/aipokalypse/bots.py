@@ -16,6 +16,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from domain.expert_options import expert_kwargs, expert_options_schema
+
 from .actions import legal_actions
 from .bot_decisions import decision_choice
 from .cards import catalogue
@@ -248,37 +250,13 @@ BOTS["expert"] = DEFAULT_EXPERT
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23: "under
 # ``budget`` and ``time_budget_ms`` options like AI: 100% Human's expert"). An omitted option
 # keeps ExpertBot's default. The server's caps (service.store.quotas) bound both by name.
-EXPERT_OPTIONS_SCHEMA = {
-    "type": "object",
-    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
-    "properties": {
-        "budget": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4096,
-            "description": "Rollouts per decision, all weighed commands together; 0 "
-            "plays the tactician's (toma_hunter's) choice. Default "
-            f"{DEFAULT_EXPERT.budget}.",
-        },
-        "candidates": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 12,
-            "description": "Commands weighed by the rollouts. Default "
-            f"{DEFAULT_EXPERT.candidates}.",
-        },
-        "time_budget_ms": {
-            "type": "integer",
-            "minimum": 50,
-            "maximum": 10000,
-            "description": "Wall-clock budget of one decision in "
-            "milliseconds: when it runs out, the rollouts "
-            "finished so far decide. Default "
-            f"{int(DEFAULT_EXPERT.time_cap_s * 1000)}.",
-        },
-    },
-    "additionalProperties": False,
-}
+EXPERT_OPTIONS_SCHEMA = expert_options_schema(
+    budget="Rollouts per decision, all weighed commands together; 0 plays the tactician's "
+    f"(toma_hunter's) choice. Default {DEFAULT_EXPERT.budget}.",
+    candidates=f"Commands weighed by the rollouts. Default {DEFAULT_EXPERT.candidates}.",
+    time_budget=f"Default {int(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+    max_candidates=12,
+)
 BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
 
 
@@ -286,14 +264,7 @@ def make_expert(options: dict[str, Any]) -> ExpertBot:
     """An :class:`ExpertBot` configured by validated ``options`` (:data:`EXPERT_OPTIONS_SCHEMA`):
     ``budget``, ``candidates`` and ``time_budget_ms`` (ms) -> ``time_cap_s`` (s); an omitted
     key keeps the constructor's default. Raises ValueError for values ExpertBot refuses."""
-    kwargs: dict[str, Any] = {}
-    if "budget" in options:
-        kwargs["budget"] = options["budget"]
-    if "candidates" in options:
-        kwargs["candidates"] = options["candidates"]
-    if "time_budget_ms" in options:
-        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
-    return ExpertBot(POLICIES, **kwargs)
+    return ExpertBot(POLICIES, **expert_kwargs(options))
 
 
 BOT_FACTORIES = {"expert": make_expert}

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from domain.expert_options import expert_kwargs, expert_options_schema
 from domain.modular import RandomBot
 
 from .actions import legal_actions
@@ -451,38 +452,14 @@ BOTS["expert"] = DEFAULT_EXPERT
 
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23, like
 # AI: 100% Human's expert). An omitted option keeps ExpertBot's default.
-EXPERT_OPTIONS_SCHEMA = {
-    "type": "object",
-    "description": "Options of the expert (Monte Carlo) bot; omit one for its default.",
-    "properties": {
-        "budget": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4096,
-            "description": "Rollouts per searched decision (each plays the match to "
-            "its end with the cooperative team); 0 plays the "
-            f"cooperative choice. Default {DEFAULT_EXPERT.budget}.",
-        },
-        "candidates": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 12,
-            "description": "Commands weighed by the rollouts (the cooperative "
-            "choice and strategic alternatives). Default "
-            f"{DEFAULT_EXPERT.candidates}.",
-        },
-        "time_budget_ms": {
-            "type": "integer",
-            "minimum": 50,
-            "maximum": 10000,
-            "description": "Wall-clock budget of one decision in "
-            "milliseconds: when it runs out, the rollouts "
-            "finished so far decide. Default "
-            f"{round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
-        },
-    },
-    "additionalProperties": False,
-}
+EXPERT_OPTIONS_SCHEMA = expert_options_schema(
+    budget="Rollouts per searched decision (each plays the match to its end with the "
+    f"cooperative team); 0 plays the cooperative choice. Default {DEFAULT_EXPERT.budget}.",
+    candidates="Commands weighed by the rollouts (the cooperative choice and strategic "
+    f"alternatives). Default {DEFAULT_EXPERT.candidates}.",
+    time_budget=f"Default {round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+    max_candidates=12,
+)
 BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}
 
 
@@ -490,14 +467,7 @@ def make_expert(options: dict[str, Any]) -> ExpertBot:
     """An :class:`ExpertBot` configured by validated ``options`` (:data:`EXPERT_OPTIONS_SCHEMA`):
     ``budget``, ``candidates``, ``time_budget_ms`` (ms) -> ``time_cap_s`` (s); an omitted
     key keeps the constructor's default. Raises ValueError for values ExpertBot refuses."""
-    kwargs: dict[str, Any] = {}
-    if "budget" in options:
-        kwargs["budget"] = options["budget"]
-    if "candidates" in options:
-        kwargs["candidates"] = options["candidates"]
-    if "time_budget_ms" in options:
-        kwargs["time_cap_s"] = options["time_budget_ms"] / 1000.0
-    return ExpertBot(**kwargs)
+    return ExpertBot(**expert_kwargs(options))
 
 
 BOT_FACTORIES = {"expert": make_expert}
