@@ -421,7 +421,10 @@ SERVICE: tuple[Setting, ...] = (
         game_packages,
         "comma-separated packages that exist (e.g. examples)",
         "Extra games beside the built-in ones: packages exposing `ENGINE`, or holding such "
-        "packages (`examples`: every example game). Default: none (docs/adding-a-game.md).",
+        "packages (`examples`: every example game). They must be importable: `examples` is "
+        "not installed, so run the API and `arena worker` from the repository folder with "
+        "`PYTHONPATH=.` (gunicorn adds its folder itself). Default: none "
+        "(docs/adding-a-game.md).",
     ),
     _s(
         "ARENA_LOG_FORMAT",

@@ -2,13 +2,18 @@
 
 A name is 1-32 characters, each printable (``str.isprintable``: no control, format,
 private-use, unassigned or line/paragraph separator characters, so no zero-width or bidi
-characters either; the only space allowed is U+0020), with no space at either end.
+characters either; the only space allowed is U+0020), none of the characters that print as
+nothing though Unicode calls them printable (:data:`BLANKS`: Hangul fillers, the Braille
+blank, the combining grapheme joiner, ...), at least one letter or digit, and no space at
+either end.
 Names are unique case-insensitively: :func:`fold` (NFKC, ``casefold``) is the key the store
 keeps unique. A name may not imitate a bot level's name: its :func:`skeleton` (the folded
 name with common Cyrillic and Greek look-alikes mapped to Latin letters and everything but
 letters and digits removed) must not be a level (``Expert``, ``EXPERT bot``,
 ``bot-expert``, ``ехрert`` with Cyrillic letters) nor start with ``bot`` followed by a game
-id (``bot:ai-100-human:…``, the rated players of the bot levels).
+id (``bot:ai-100-human:…``, the rated players of the bot levels), nor ``game`` followed by a
+game id (``game:dead-apocalypse:standard``, the games' difficulties as rated opponents), nor
+be the A.I.Toma (``Toma``, ``A.I.Toma``).
 
 Errors (:class:`service.errors.InvalidPlayerName`, 422): ``invalid_player_name``,
 ``player_name_reserved``; ``player_name_taken`` is the store's answer.
@@ -23,6 +28,12 @@ from typing import Any
 from service import errors
 
 MAX_NAME = 32
+#: printable by ``str.isprintable`` yet shown as nothing (or as a blank): Hangul fillers,
+#: the Braille pattern blank, the combining grapheme joiner, Khmer inherent vowels, the
+#: Mongolian vowel separator, the halfwidth Hangul filler
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e")
+#: skeletons of the A.I.Toma's names (A.I.Pokalypse's rulebook opponent)
+TOMA = frozenset({"toma", "aitoma"})
 
 #: Cyrillic and Greek letters that look like Latin ones (after casefolding)
 LOOKALIKES = str.maketrans(
@@ -113,14 +124,26 @@ def check_name(name: Any, games: Iterable[Any]) -> str:
             "A name may not hold control or invisible characters (only printable "
             "characters and plain spaces).",
         )
+    if any(ch in BLANKS for ch in name) or not any(ch.isalnum() for ch in name):
+        raise errors.InvalidPlayerName(
+            "invalid_player_name",
+            "A name may not hold characters that show as nothing, and holds at least one "
+            "letter or digit.",
+        )
     if name != name.strip():
         raise errors.InvalidPlayerName(
             "invalid_player_name", "A name may not start or end with a space."
         )
     levels, ids = reserved_skeletons(games)
     core = skeleton(name)
-    if core in levels or core == "bot" or any(core.startswith("bot" + g) for g in ids):
+    if (
+        core in levels
+        or core in TOMA
+        or core == "bot"
+        or any(core.startswith("bot" + g) or core.startswith("game" + g) for g in ids)
+    ):
         raise errors.InvalidPlayerName(
-            "player_name_reserved", f"{name!r} imitates the name of a bot level."
+            "player_name_reserved",
+            f"{name!r} imitates the name of a bot level or of a game's own opponent.",
         )
     return name

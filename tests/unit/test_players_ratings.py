@@ -46,6 +46,16 @@ def _duel(svc, a, b=None, *, rated=True, bot=None):
         ("\u0435xpert", "player_name_reserved"),  # Cyrillic e
         ("bot:ai-100-human:greedy", "player_name_reserved"),
         ("Tactician", "player_name_reserved"),
+        # session 7 probe: printable by str.isprintable, shown as nothing
+        ("Probe Ann\u2800", "invalid_player_name"),
+        ("Probe Ann\u3164", "invalid_player_name"),
+        ("Probe Ann\u034f", "invalid_player_name"),
+        ("Probe\u2800Ann", "invalid_player_name"),
+        ("\u115f", "invalid_player_name"),
+        ("!!!", "invalid_player_name"),
+        ("game:dead-apocalypse:standard", "player_name_reserved"),
+        ("A.I.Toma", "player_name_reserved"),
+        ("Toma", "player_name_reserved"),
     ],
 )
 def test_a_bad_name_is_a_422_with_its_code(svc, name, code):
