@@ -192,7 +192,7 @@ class DomainApi:
     def cards(self, game):
         return {"game": game, **public_cards(self.engine)}
 
-    def create_match(self, game, seats, options=None):
+    def create_match(self, game, seats, options=None, player_key=None, rated=False):
         assert game == self.game and seats[0]["kind"] == "human"
         self.seats = [
             {"seat": i, **{k: v for k, v in s.items() if k != "name"}} for i, s in enumerate(seats)
@@ -386,7 +386,8 @@ def test_arena_play_seats_2_auto_finishes_and_prints_the_result():
     assert "2-player mode: you are seat 0, 1 bot (random)" in out
     assert "neutral grid" in out and "seat 1's tableau (opponent)" in out
     final = out.rsplit("final result of match", 1)[1]
-    assert sum(line.startswith("\u2502") for line in final.splitlines()) == 2
+    # two rows of the result table, then the score breakdown's two rows (one per seat)
+    assert sum(line.startswith("\u2502") for line in final.splitlines()) == 4
     assert "solo rating" not in out
 
 
