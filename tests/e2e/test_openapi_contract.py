@@ -164,9 +164,11 @@ def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
     # analysis links answer by what earlier examples left behind (a player name taken, an
     # analysis cached), which makes hypothesis' replays differ (FlakyStrategyDefinition);
     # their endpoints have their own tests (test_api_players, test_api_analysis)
-    contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app).include(
-        path_regex=r"^/v1/(matches|games)"
-    ).exclude(path_regex=r"/analysis$")
+    contract = (
+        schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+        .include(path_regex=r"^/v1/(matches|games)")
+        .exclude(path_regex=r"/analysis$")
+    )
     tokens: dict[str, str] = {}
     reached: set[str] = set()
     calls: list[tuple[str, int]] = []
