@@ -171,7 +171,11 @@ def test_a_solo_match_against_the_toma_plays_to_the_end_and_verifies(http):
     assert check_no_leaks(driver, log) > 20
     toma_seat = view["view"]["toma"]["seat"]
     revealed = [e for e in log["events"] if e["type"] == "HealthLost" and e["seat"] == toma_seat]
-    assert revealed, "the A.I.Toma lost health points (its stack was revealed card by card)"
+    # a won solo match took every health point of the A.I.Toma (a lost one may end before
+    # the solo seat won a single battle: the match's seed decides)
+    assert revealed or result["outcome"] == "lost", (
+        "the A.I.Toma lost health points (its stack was revealed card by card)"
+    )
     status, _, spectator = http.get(driver.path("/events?after=0&limit=5"))
     assert spectator["events"][0]["data"]["toma"]["health"] == 6
 

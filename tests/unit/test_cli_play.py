@@ -334,7 +334,8 @@ def test_auto_play_finishes_a_2_player_match_and_prints_both_seats():
     assert match["status"] == "finished"
     final = text.rsplit("final result of match", 1)[1]
     rows = [line for line in final.splitlines() if line.startswith("\u2502")]
-    assert len(rows) == 2 and "bot (random)" in final and "you" in final
+    # two rows of the result table, then the score breakdown's two rows (one per seat)
+    assert len(rows) == 4 and "bot (random)" in final and "you" in final
     assert "neutral grid" in text and "seat 1's tableau (opponent)" in text
     # R-DUO-GRID: 12 neutral cards by the end, all drawn on seat 0's screen.
     neutral = api.views[-1]["neutral_grid"]
