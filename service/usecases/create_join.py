@@ -430,26 +430,10 @@ class CreateJoin:
         are the ticket's derived ones and the answer is recorded by the storing append."""
         stores = self.ctx.stores
         match_id = match_id or stores.new_match_id()
-        if client is None:
-            return self._store(
-                engine,
-                seat_list,
-                options,
-                timeout,
-                seed,
-                events,
-                prefix,
-                forked_from,
-                listed,
-                spectators,
-                extra_meta,
-                match_id,
-                issue_tokens,
-                None,
-                ticket,
-            )
-        self.quotas.check_options(seat_list)
-        counted = self.quotas.reserve(client, match_id, seat_list)
+        counted = False
+        if client is not None:
+            self.quotas.check_options(seat_list)
+            counted = self.quotas.reserve(client, match_id, seat_list)
         try:
             return self._store(
                 engine,
@@ -469,7 +453,7 @@ class CreateJoin:
                 ticket,
             )
         except BaseException:
-            if counted:
+            if counted and client is not None:
                 self.quotas.release(client, match_id)
             raise
 
