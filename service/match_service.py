@@ -328,13 +328,6 @@ class MatchService:
         """See :meth:`service.usecases.players.Players.matches`."""
         return self._players.matches(player_id, **filters)
 
-    def player_names(self, player_ids: list[str]) -> dict[str, str]:
-        """id -> name of the known players among ``player_ids`` (one round trip)."""
-        return {
-            pid: raw.get("name", "")
-            for pid, raw in self._players.store.get_many(sorted(set(player_ids))).items()
-        }
-
     def match_ended(self, match_id: str) -> dict[str, Any]:
         """The end-of-match job: see :meth:`service.usecases.ratings.Ratings.on_match_ended`."""
         return self._ratings.on_match_ended(match_id)
@@ -342,14 +335,9 @@ class MatchService:
     def leaderboard(
         self, game: str, mode: str | None = None, offset: int = 0, limit: int = 50
     ) -> dict[str, Any]:
-        """See :meth:`service.usecases.ratings.Ratings.leaderboard`; player entries carry
-        their ``name`` (one more round trip for the names)."""
-        board = self._ratings.leaderboard(game, mode, offset, limit)
-        names = self.player_names([e["player_id"] for e in board["items"] if "player_id" in e])
-        for entry in board["items"]:
-            if "player_id" in entry:
-                entry["name"] = names.get(entry["player_id"], "")
-        return board
+        """See :meth:`service.usecases.ratings.Ratings.leaderboard` (player entries carry
+        their ``name``, read in the same round trip)."""
+        return self._ratings.leaderboard(game, mode, offset, limit)
 
     def ratings_rebuild(self, write: bool = False) -> dict[str, Any]:
         """See :meth:`service.usecases.ratings.Ratings.rebuild` over every match in Redis

@@ -37,8 +37,10 @@ class Scheduler(Protocol):
         ...
 
     # Optional (issue 22): ``enqueue_match_ended(match_id) -> str`` runs the end-of-match
-    # job (player counters, ratings) once per match; a scheduler without it runs none
-    # (``arena ratings rebuild`` computes the same table from the logs).
+    # job (player counters, ratings) once per match, and ``revive_match_ended(match_id)
+    # -> bool | None`` enqueues it again for reconcile unless it is alive (None: given
+    # up); a scheduler without them runs none (``arena ratings rebuild`` computes the
+    # same table from the logs).
 
     def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
         """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn

@@ -192,10 +192,11 @@ class TurnScheduler:
             pass
         return job_id
 
-    def enqueue_match_ended(self, match_id: str) -> str:
+    def enqueue_match_ended(self, match_id: str, attempt: int = 1) -> str:
         """Enqueue ``match_ended(match_id)`` (player counters and ratings, issue 22) once
         per match (its job id names the match; a duplicate is a no-op, and the job itself
-        is idempotent). Returns the job id."""
+        is idempotent; ``attempt``: its run, for :meth:`revive_match_ended`). Returns the
+        job id."""
         job_id = self.keys.rating_job_id(match_id)
         try:
             self.queue.enqueue(
@@ -207,11 +208,32 @@ class TurnScheduler:
                 result_ttl=RESULT_TTL_S,
                 ttl=QUEUED_TTL_S,
                 failure_ttl=FAILURE_TTL_S,
-                meta={"attempt": 1},
+                meta={"attempt": attempt},
             )
         except DuplicateJobError:
             pass
         return job_id
+
+    def revive_match_ended(self, match_id: str) -> bool | None:
+        """Re-enqueue the end-of-match job of ``match_id`` unless it is queued or running on
+        a live worker (:meth:`job_state`; reconcile, for a match still in ``end-jobs``).
+        True when a job was enqueued, False when it is alive, ``None`` when its runs failed
+        or were killed ``max_attempts`` times (given up, logged)."""
+        job_id = self.keys.rating_job_id(match_id)
+        job = self._job(job_id)
+        if self.job_state(job_id, job) == "alive":
+            return False
+        attempt = 1
+        if job is not None:
+            attempt = int((job.meta or {}).get("attempt", 1))
+            if job.get_status(refresh=False) in (JobStatus.FAILED, JobStatus.STARTED):
+                attempt += 1
+            if attempt > self.max_attempts:
+                log.error("end-of-match job %s failed %d times; giving up", job_id, attempt - 1)
+                return None
+            self._forget_job(job)
+        self.enqueue_match_ended(match_id, attempt=attempt)
+        return True
 
     def schedule_turn_timeout(self, match_id: str, seat: int, version: int, at: datetime) -> str:
         """Schedule ``turn_timeout(match_id, seat, version)`` at ``at`` (aware datetime, kept

@@ -262,9 +262,10 @@ class ArchiveStore:
 
     def put_rating_points(self, points: list[Mapping[str, Any]], replace_all: bool = False) -> None:
         """Record rating-history rows ``{"participant", "board", "match_id", "at", "mu",
-        "sigma", "ordinal"}`` (one per rated match per player; a repeat of a row changes
-        nothing). ``replace_all``: the history was refolded from the start: every row of
-        this prefix is replaced in one transaction."""
+        "sigma", "ordinal"}`` (one per rated match per participant: an upsert keyed by
+        participant, board and match, so a repeat writes the same row again and a refold's
+        new values replace the old ones). ``replace_all``: the history was refolded from
+        the start: every row of this prefix is replaced in one transaction."""
         conn = self._conn()
         with conn.transaction():
             if replace_all:
@@ -273,7 +274,9 @@ class ArchiveStore:
                 cur.executemany(
                     f"INSERT INTO {HISTORY_TABLE} (prefix, participant, board, match_id, "
                     "ended_at, mu, sigma, ordinal) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
+                    "ON CONFLICT (prefix, participant, board, match_id) DO UPDATE SET "
+                    "ended_at = EXCLUDED.ended_at, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, "
+                    "ordinal = EXCLUDED.ordinal",
                     [
                         (
                             self.prefix,

@@ -91,6 +91,13 @@ class Keys:
             return f"{self.prefix}:{name}"
         return f"{self.prefix}:{self.shard_tag(shard)}:{name}"
 
+    def end_jobs(self, shard: int) -> str:
+        """Sorted set of one index shard: finished matches with a player whose end-of-match
+        job (counters, ratings: issue 22) has not completed, scored by their end (Unix
+        seconds); written by the append that ends the match, emptied by the job,
+        re-enqueued from by reconcile (:class:`service.store.end_jobs.EndJobs`)."""
+        return self._global("end-jobs", shard)
+
     def compact_pending(self) -> str:
         """Set of finished match ids not compacted yet (added with the final append,
         removed by the compaction; full reconcile passes retry what is left)."""

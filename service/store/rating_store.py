@@ -12,7 +12,19 @@ the hash tag ``{<prefix>-ratings}`` (:meth:`service.store.keys.Keys.ratings`), s
 ``board:<board>``      sorted set: participant -> ordinal (``mu - 3 sigma``): the
                        leaderboard
 ``history:<who>``      list: the participant's rating after each of its rated matches
-``written``            set: every ``table``, ``board`` and ``history`` key written
+``written``            set: every ``table``, ``board``, ``history`` and ``points`` key
+                       written (a refold deletes them before it writes the new ones)
+``names``              hash: ``player:<id>`` -> display name, for every rated player: the
+                       leaderboard reads it in the same script as the board (one round
+                       trip), since the players' own hashes live on their own slots
+``points``             hash (only with an archive): match id -> JSON list of the rating
+                       points that match gave (``participant``, ``board``, ``match_id``,
+                       ``at``, ``mu``, ``sigma``): the record the archive's
+                       ``arena_rating_history`` rows are (re)written from
+``pg-gen``             string: a token every refold changes (a refold rewrites every
+                       archived row)
+``pg-refold``          string: the ``pg-gen`` of a refold whose rows the archive has not
+                       taken yet (deleted once it has)
 =====================  ==========================================================
 """
 
@@ -26,8 +38,10 @@ from service.store.keys import Keys
 
 #: KEYS[1] checkpoint, KEYS[2] written, KEYS[3..] the keys the ops name (by index).
 #: ARGV[1] the expected checkpoint ("" none), ARGV[2] the new one, then ops:
-#: "H" k field value (HSET), "Z" k score member (ZADD), "L" k value (RPUSH), "D" k (DEL).
-#: Nothing is written unless the checkpoint is still the expected one (returns 0).
+#: "H" k field value (HSET), "Z" k score member (ZADD), "L" k value (RPUSH), "D" k (DEL),
+#: and, not recorded in ``written`` (a refold keeps them): "h" k field value (HSET), "s" k
+#: value (SET). Nothing is written unless the checkpoint is still the expected one
+#: (returns 0).
 _APPLY = """
 local cur = redis.call('GET', KEYS[1]) or ''
 if cur ~= ARGV[1] then return 0 end
@@ -38,6 +52,12 @@ while i <= #ARGV do
   if op == 'D' then
     redis.call('DEL', k)
     i = i + 2
+  elseif op == 'h' then
+    redis.call('HSET', k, ARGV[i + 2], ARGV[i + 3])
+    i = i + 4
+  elseif op == 's' then
+    redis.call('SET', k, ARGV[i + 2])
+    i = i + 3
   else
     if op == 'H' then
       redis.call('HSET', k, ARGV[i + 2], ARGV[i + 3])
@@ -56,16 +76,28 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1
 """
 
-#: KEYS[1] board (sorted set), KEYS[2] table (hash); ARGV offset, count: one round trip
-#: for a leaderboard page: {total, [member, score, ...], [rating JSON, ...]}
+#: KEYS[1] board (sorted set), KEYS[2] table (hash), KEYS[3] names (hash); ARGV offset,
+#: count: one round trip for a leaderboard page with its players' names:
+#: {total, [member, score, ...], [rating JSON, ...], [name or false, ...]}
 _PAGE = """
 local total = redis.call('ZCARD', KEYS[1])
 local top = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[1] + ARGV[2] - 1, 'WITHSCORES')
 local ids = {}
 for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
 local ratings = {}
-if #ids > 0 then ratings = redis.call('HMGET', KEYS[2], unpack(ids)) end
-return {total, top, ratings}
+local names = {}
+if #ids > 0 then
+  ratings = redis.call('HMGET', KEYS[2], unpack(ids))
+  names = redis.call('HMGET', KEYS[3], unpack(ids))
+end
+return {total, top, ratings, names}
+"""
+
+#: KEYS[1] pg-refold; ARGV[1] the token read: forget the pending refold only if it is
+#: still that one (a newer refold keeps its own)
+_CLEAR_REFOLD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+return 0
 """
 
 
@@ -77,6 +109,7 @@ class RatingStore:
         self.keys = keys
         self._apply = redis.register_script(_APPLY)
         self._page = redis.register_script(_PAGE)
+        self._clear_refold = redis.register_script(_CLEAR_REFOLD)
 
     def key(self, name: str) -> str:
         return self.keys.ratings(name)
@@ -137,17 +170,65 @@ class RatingStore:
 
     def page(
         self, board: str, offset: int, count: int
-    ) -> tuple[int, list[tuple[str, float, dict[str, Any]]]]:
-        """``(total, [(participant, ordinal, rating)])`` of one leaderboard page, best
-        first: one round trip (a script on the ratings slot)."""
-        total, top, ratings = self._page(
-            keys=[self.key(f"board:{board}"), self.key(f"table:{board}")], args=[offset, count]
+    ) -> tuple[int, list[tuple[str, float, dict[str, Any], str | None]]]:
+        """``(total, [(participant, ordinal, rating, name)])`` of one leaderboard page, best
+        first (``name``: the player's display name from ``names``, ``None`` for bots, the
+        game's difficulties and a player filed before names were kept): one round trip (a
+        script on the ratings slot)."""
+        total, top, ratings, names = self._page(
+            keys=[
+                self.key(f"board:{board}"),
+                self.key(f"table:{board}"),
+                self.key("names"),
+            ],
+            args=[offset, count],
         )
         rows = []
         for i in range(0, len(top), 2):
-            raw = ratings[i // 2]
-            rows.append((top[i], float(top[i + 1]), json.loads(raw) if raw else {}))
+            raw, name = ratings[i // 2], names[i // 2]
+            rows.append(
+                (
+                    top[i],
+                    float(top[i + 1]),
+                    json.loads(raw) if raw else {},
+                    name if isinstance(name, str) else None,
+                )
+            )
         return int(total), rows
+
+    def set_names(self, names: Mapping[str, str]) -> None:
+        """File display names (``player:<id>`` -> name) in ``names`` (a backfill for
+        players rated before names were kept there)."""
+        if names:
+            self.redis.hset(self.key("names"), mapping=dict(names))
+
+    # ---------------------------------------------------------------- the archive's record
+    def archive_state(self, match_id: str | None) -> tuple[str, str, str | None]:
+        """``(pg-gen, pg-refold, points of match_id)`` in one round trip (``""`` for an
+        absent string, ``None`` for absent points)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(self.key("pg-gen"))
+        pipe.get(self.key("pg-refold"))
+        if match_id:
+            pipe.hget(self.key("points"), match_id)
+        out = pipe.execute()
+        return out[0] or "", out[1] or "", (out[2] if match_id else None)
+
+    def generation(self) -> str:
+        """The current ``pg-gen`` (``""`` before any refold)."""
+        return self.redis.get(self.key("pg-gen")) or ""
+
+    def all_points(self) -> list[dict[str, Any]]:
+        """Every rating point of every match in ``points`` (a refold's rows)."""
+        out: list[dict[str, Any]] = []
+        for _match, raw in sorted(self.redis.hgetall(self.key("points")).items()):
+            out += json.loads(raw)
+        return out
+
+    def clear_refold(self, token: str) -> bool:
+        """Forget the pending refold ``token`` (the archive took its rows); False when a
+        newer refold replaced it."""
+        return bool(self._clear_refold(keys=[self.key("pg-refold")], args=[token]))
 
     def snapshot(self) -> dict[str, Any]:
         """Every table, board and history written (for comparisons: rebuild vs live)."""
@@ -168,7 +249,8 @@ class RatingStore:
     # ---------------------------------------------------------------- the update
     def apply(self, expected: str, new: Mapping[str, Any], ops: list[tuple[Any, ...]]) -> bool:
         """Run ``ops`` (``("H", key, field, value)``, ``("Z", key, score, member)``,
-        ``("L", key, value)``, ``("D", key)``; ``key`` a full key name) and set the
+        ``("L", key, value)``, ``("D", key)``, and untracked ``("h", key, field, value)``,
+        ``("s", key, value)``; ``key`` a full key name) and set the
         checkpoint to ``new`` in one script, only if the checkpoint is still ``expected``
         (raw). True when applied."""
         keys = [self.key("checkpoint"), self.key("written")]

@@ -14,6 +14,7 @@ and call these adapters; key names live only in :mod:`service.store.keys`.
 ``deadlines``       :class:`service.store.deadline_store.DeadlineStore` - turn deadlines
 ``bot_matches``     :class:`service.store.quotas.BotMatchSets` - running bot matches per client
 ``compacted``       :class:`service.store.compact_store.CompactStore` - compacted finished matches
+``end_jobs``        :class:`service.store.end_jobs.EndJobs` - end-of-match jobs not completed
 ==================  ===============================================================
 """
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from service.store.compact_store import CompactStore
 from service.store.deadline_store import DeadlineStore
+from service.store.end_jobs import EndJobs
 from service.store.event_store import EventStore
 from service.store.keys import Keys
 from service.store.match_index import MatchIndex
@@ -46,6 +48,7 @@ class Stores:
     deadlines: DeadlineStore
     bot_matches: BotMatchSets
     compacted: CompactStore
+    end_jobs: EndJobs
 
     def new_match_id(self) -> str:
         """A fresh slot-aligned match id (:meth:`service.store.slots.ShardMap.new_id`)."""
@@ -81,4 +84,5 @@ class Stores:
             DeadlineStore(redis, keys),
             BotMatchSets(redis, keys),
             CompactStore(redis, keys, index_shards),
+            EndJobs(redis, keys, index_shards),
         )

@@ -11,6 +11,12 @@ A *reclaim* pass (:meth:`Reconciler.reclaim`) looks only at the matches whose jo
 as taken by a worker, so the turns of a killed worker come back within about
 ``ARENA_WORKER_LEASE_S`` whatever the number of running matches.
 
+Every pass also enqueues again the end-of-match jobs (player counters, ratings: issue 22)
+of the matches still filed in ``end-jobs`` :data:`END_JOB_GRACE_S` after their end
+(:mod:`service.store.end_jobs`): a job never enqueued (the queue down at the end, a crash
+between the append and the enqueue) or whose worker died. The job is idempotent, so a
+match counts once however often it runs.
+
 The workers of a deployment share the periodic passes (:class:`SharedPasses`): one of them
 runs each pass every ``ARENA_RECONCILE_S`` and one each full pass every
 ``ARENA_RECONCILE_FULL_S``, instead of every worker running its own (N workers sent N
@@ -32,6 +38,10 @@ from service.usecases.after_append import AfterAppend, awaits_worker, queued_bot
 from service.usecases.context import MatchContext
 
 log = logging.getLogger(__name__)
+
+#: seconds after a match's end before reconcile looks at its end-of-match job (the job
+#: normally runs within milliseconds; before this the enqueue may still be on its way)
+END_JOB_GRACE_S = 5.0
 
 
 class Reconciled(NamedTuple):
@@ -92,9 +102,29 @@ class Reconciler:
             seen, revived = self._match(match_id, mark=full)
             checked += seen
             requeued += revived
+        requeued += self.end_jobs()
         if requeued:
             ctx.stores.metrics.incr("reconcile_requeued", requeued)
         return {**_counts(checked, requeued, abandoned), **upkeep}
+
+    def end_jobs(self) -> int:
+        """Enqueue again the end-of-match job of every match filed in ``end-jobs`` for
+        :data:`END_JOB_GRACE_S` whose job is not queued or running on a live worker
+        (``revive_match_ended``); a match whose job failed ``max_attempts`` times is taken
+        out (logged: ``arena ratings rebuild --write`` recomputes the ratings). Returns how
+        many jobs it enqueued."""
+        revive = getattr(self.ctx.scheduler, "revive_match_ended", None)
+        if revive is None:
+            return 0
+        end_jobs = self.ctx.stores.end_jobs
+        requeued = 0
+        for match_id in end_jobs.overdue(self.ctx.clock().timestamp() - END_JOB_GRACE_S):
+            outcome = revive(match_id)
+            if outcome is None:
+                end_jobs.done(match_id)
+            else:
+                requeued += int(outcome)
+        return requeued
 
     def reclaim(self) -> dict[str, int]:
         """The fast pass for killed workers: only the matches whose turn jobs RQ holds as

@@ -128,6 +128,8 @@ class AfterAppend:
             stores.bot_matches.release(record.quota_client, match_id, pipe=batch)
         if finished and self.compactor is not None:
             self.compactor.on_finished(match_id, batch)
+        if finished and self.runs_end_job(record):  # until its job completes (reconcile)
+            stores.end_jobs.due(match_id, self.ctx.clock().timestamp(), batch)
         return batch, record, pending, finished
 
     def done(
@@ -153,19 +155,27 @@ class AfterAppend:
         if finished and self.compactor is not None:
             self.compactor.after_finish(record.match_id)
 
-    def match_ended(self, record: MatchRecord) -> None:
-        """Enqueue the end-of-match job (player counters, ratings: issue 22) of a match with
-        a bound player or a rated one; a queue failure is logged (``arena ratings rebuild``
-        recomputes the table from the logs)."""
-        enqueue = getattr(self.ctx.scheduler, "enqueue_match_ended", None)
-        if enqueue is None or not (
+    def runs_end_job(self, record: MatchRecord) -> bool:
+        """True when the end of ``record``'s match runs the end-of-match job (player
+        counters, ratings: issue 22): it has a bound player or is rated, and the scheduler
+        runs such jobs."""
+        return getattr(self.ctx.scheduler, "enqueue_match_ended", None) is not None and bool(
             record.rated or record.players or any(s.get("player") for s in record.seats)
-        ):
+        )
+
+    def match_ended(self, record: MatchRecord) -> None:
+        """Enqueue the end-of-match job of a match that runs one (:meth:`runs_end_job`); a
+        queue failure is logged: the append filed the match in ``end-jobs``
+        (:mod:`service.store.end_jobs`), so reconcile enqueues the job again."""
+        if not self.runs_end_job(record):
             return
         try:
-            enqueue(record.match_id)
+            self.ctx.scheduler.enqueue_match_ended(record.match_id)  # type: ignore[union-attr]
         except Exception:  # noqa: BLE001 - the queue being down must not fail the command
-            log.exception("enqueueing the end-of-match job of %s failed", record.match_id)
+            log.exception(
+                "enqueueing the end-of-match job of %s failed; reconcile will retry",
+                record.match_id,
+            )
 
     def schedule(
         self,

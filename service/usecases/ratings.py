@@ -12,12 +12,27 @@ re-reads and finds nothing left. A match filed late with an end before the check
 job ran after a later match's) makes the next advance refold every filed input from the
 start, so the table always equals the fold in end order, which is what ``rebuild`` and
 ``replay`` compute from the logs.
+
+Never lost: the append that ends a match with a player files it in its index shard's
+``end-jobs`` set (:class:`service.store.end_jobs.EndJobs`, in the append's own script); the
+job takes it out only once the counters, the fold and the archive's rows are done. A job
+never enqueued, or whose worker died, leaves it there, and every reconcile pass enqueues
+the job again (:meth:`service.upkeep.reconcile.Reconciler.reconcile`). The job being
+idempotent, a match counts once however often it runs.
+
+The archive (PostgreSQL ``arena_rating_history``, when configured) is written after the
+Redis script, from the projection's own record: the script files each folded match's
+rating points in ``points`` (and a refold sets ``pg-refold``); the job then upserts its
+match's rows (:meth:`Ratings.sync_archive`, keyed by match and participant), or replaces
+every row after a refold. A crash in between leaves the match in ``end-jobs``, so the
+retried job writes the rows again.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -55,11 +70,16 @@ class Ratings:
     # ---------------------------------------------------------------- the job
     def on_match_ended(self, match_id: str) -> dict[str, Any]:
         """The end-of-match job: count the match for its players, file it when it is
-        rated, and advance the fold. Returns ``{"status", "counted", "rated" (the reason
-        when not), "folded"}``; a running or unknown match is a no-op."""
+        rated, advance the fold and write the match's rows to the archive (when one is
+        configured), then take the match out of the ``end-jobs`` set. Returns ``{"status",
+        "counted", "rated" (the reason when not), "folded"}``; a running or unknown match
+        is a no-op. An archive failure answers ``status`` ``"archive_failed"`` and leaves
+        the match in ``end-jobs`` (reconcile runs the job again)."""
+        end_jobs = self.ctx.stores.end_jobs
         try:
             record = self.ctx.record(match_id)
         except errors.MatchNotFound:
+            end_jobs.done(match_id)
             return {"status": "unknown"}
         if not record.finished:
             return {"status": "running"}
@@ -76,8 +96,19 @@ class Ratings:
                     match_id, outcome.end_us, json.dumps(outcome.to_json(), sort_keys=True)
                 )
         folded = self.advance()
+        status = "ok"
+        if isinstance(outcome, RatingInput):
+            try:
+                self.sync_archive(match_id)
+            except errors.ServiceError:
+                raise
+            except Exception:  # noqa: BLE001 - PostgreSQL down: reconcile runs the job again
+                log.exception("archiving the rating rows of %s failed; retried", match_id)
+                status = "archive_failed"
+        if status == "ok":
+            end_jobs.done(match_id)
         return {
-            "status": "ok",
+            "status": status,
             "counted": counted,
             "rated": True if isinstance(outcome, RatingInput) else outcome,
             "folded": folded,
@@ -109,7 +140,6 @@ class Ratings:
                 "end_us": last.end_us,
             }
             if self.store.apply(raw, new, ops):
-                self._archive(ops)
                 return len(pending)
         raise errors.ServiceError("ratings_busy", 503, "The ratings are being updated; try again.")
 
@@ -122,23 +152,46 @@ class Ratings:
         for board, who in needed.items():
             for p, rating in self.store.ratings(board, sorted(who)).items():
                 current[(board, p)] = rating
-        ops: list[tuple] = []
+        ops: list[tuple] = self._name_ops(set().union(*needed.values()))
+        archived = self._archived()
         for match in inputs:
             mine = {
                 p: current.get((match.board, p)) or start_rating(match.board, p, self.starts)
                 for p in participants(match)
             }
+            points = []
             for p, rating in rate(match, mine).items():
                 current[(match.board, p)] = rating
                 ops += self._rating_ops(match.board, p, rating)
-                ops.append(
-                    (
-                        "L",
-                        self.store.key(f"history:{p}"),
-                        json.dumps(history_entry(match, rating), sort_keys=True),
-                    )
-                )
+                entry = history_entry(match, rating)
+                ops.append(("L", self.store.key(f"history:{p}"), json.dumps(entry, sort_keys=True)))
+                points.append({"participant": p, **entry})
+            if archived:
+                ops.append(self._points_op(match.match_id, points))
         return ops, inputs[-1]
+
+    def _archived(self) -> bool:
+        """True when an archive takes the rating history (the ``points`` record is kept)."""
+        archive = getattr(self.ctx, "archive", None)
+        return archive is not None and hasattr(archive, "put_rating_points")
+
+    def _points_op(self, match_id: str, points: list[dict[str, Any]]) -> tuple:
+        return (
+            "H",
+            self.store.key("points"),
+            match_id,
+            json.dumps(sorted(points, key=lambda p: p["participant"]), sort_keys=True),
+        )
+
+    def _name_ops(self, who: Iterable[str]) -> list[tuple]:
+        """``names`` writes for the players among ``who`` (one pipelined read of their
+        hashes): the leaderboard reads the names with the board in one script."""
+        ids = sorted(p[len("player:") :] for p in who if p.startswith("player:"))
+        found = self.players.store.get_many(ids)
+        return [
+            ("h", self.store.key("names"), f"player:{pid}", raw.get("name", ""))
+            for pid, raw in sorted(found.items())
+        ]
 
     def _rating_ops(self, board: str, p: str, rating: Mapping[str, Any]) -> list[tuple]:
         return [
@@ -161,12 +214,22 @@ class Ratings:
     def _write_all(self, raw: str, inputs: list[RatingInput], applied: int) -> bool:
         table, history = fold(inputs, self.starts)
         ops: list[tuple] = [("D", key) for key in self.store.written()]
+        ops += self._name_ops({p for rows in table.values() for p in rows})
         for board in sorted(table):
             for p in sorted(table[board]):
                 ops += self._rating_ops(board, p, table[board][p])
+        points: dict[str, list[dict[str, Any]]] = {}
         for p in sorted(history):
             for point in history[p]:
                 ops.append(("L", self.store.key(f"history:{p}"), json.dumps(point, sort_keys=True)))
+                points.setdefault(point["match_id"], []).append({"participant": p, **point})
+        if self._archived():
+            ops += [self._points_op(m, points[m]) for m in sorted(points)]
+            token = secrets.token_hex(8)
+            ops += [
+                ("s", self.store.key("pg-gen"), token),
+                ("s", self.store.key("pg-refold"), token),
+            ]
         last = max(inputs, key=lambda m: m.order) if inputs else None
         new = {
             "applied": applied,
@@ -175,35 +238,39 @@ class Ratings:
         }
         if last is None:
             new = {"applied": 0}
-        if not self.store.apply(raw, new, ops):
-            return False
-        self._archive(ops, replace_all=True)
-        return True
+        return self.store.apply(raw, new, ops)
 
-    def _archive(self, ops: list[tuple], replace_all: bool = False) -> None:
-        """Copy the curve points just written to the archive's ``arena_rating_history``
-        when an archive is configured (after the Redis script: a crash in between leaves
-        rows missing that ``arena ratings rebuild --write`` restores). A failing archive is
-        logged, never fails the fold."""
-        archive = getattr(self.ctx, "archive", None)
-        if archive is None or not hasattr(archive, "put_rating_points"):
-            return
-        prefix = self.store.key("history:")
-        points = []
-        for op in ops:
-            if op[0] == "L" and op[1].startswith(prefix):
-                point = json.loads(op[2])
-                points.append(
-                    {
-                        **point,
-                        "participant": op[1][len(prefix) :],
-                        "ordinal": ordinal(point["mu"], point["sigma"]),
-                    }
-                )
-        try:
-            archive.put_rating_points(points, replace_all=replace_all)
-        except Exception:
-            log.exception("archiving %d rating points failed", len(points))
+    def sync_archive(self, match_id: str | None = None) -> int:
+        """Write the archive's ``arena_rating_history`` rows from the projection's record:
+        every row again when a refold is pending (``pg-refold``: one transaction replacing
+        them all), else the rows of ``match_id`` (an upsert keyed by match and
+        participant, so a repeat rewrites the same values). When a refold happened while
+        it wrote (``pg-gen`` changed), it writes again, so a row written from points read
+        before the refold never stays. Returns how many rows it wrote (0 without an
+        archive). Raises what the archive raises (the job leaves its match in
+        ``end-jobs``)."""
+        if not self._archived():
+            return 0
+        archive: Any = self.ctx.archive
+        written = 0
+        for _attempt in range(MAX_ATTEMPTS):
+            gen, refold, raw = self.store.archive_state(match_id)
+            if refold:
+                rows = [self._row(p) for p in self.store.all_points()]
+                archive.put_rating_points(rows, replace_all=True)
+                self.store.clear_refold(refold)
+                written += len(rows)
+            elif raw:
+                rows = [self._row(p) for p in json.loads(raw)]
+                archive.put_rating_points(rows)
+                written += len(rows)
+            if self.store.generation() == gen:
+                return written
+        raise errors.ServiceError("ratings_busy", 503, "The ratings are being updated; try again.")
+
+    @staticmethod
+    def _row(point: Mapping[str, Any]) -> dict[str, Any]:
+        return {**point, "ordinal": ordinal(point["mu"], point["sigma"])}
 
     # ---------------------------------------------------------------- rebuild, replay
     def inputs_from_logs(
@@ -251,6 +318,7 @@ class Ratings:
                 if self._write_all(raw, inputs, len(inputs)):
                     written = True
                     break
+            self.sync_archive()
         return {"rated": len(inputs), "skipped": reasons, "same": same, "written": written}
 
     def live_table(
@@ -297,9 +365,11 @@ class Ratings:
     ) -> dict[str, Any]:
         """One page of the ``game``/``mode`` leaderboard, best ordinal first: ``{"game",
         "mode", "total", "offset", "items": [{"rank", "participant", "kind": "player" |
-        "bot" | "game", "player_id"?, "bot"?, "mu", "sigma", "ordinal", "matches",
-        "provisional"}]}``; names are the caller's to add. Raises UnknownGame,
-        ServiceError ``unknown_mode`` (404)."""
+        "bot" | "game", "player_id"?, "name"?, "bot"?, "mu", "sigma", "ordinal",
+        "matches", "provisional"}]}``. One Redis round trip: a script reads the board, the
+        ratings and the players' names (all on the ratings slot); a player rated before
+        names were kept there costs one more read, which files the name for the next
+        time. Raises UnknownGame, ServiceError ``unknown_mode`` (404)."""
         engine = self.ctx.engine(game)
         modes = modes_of(game, engine.min_seats, engine.max_seats)
         mode = mode or modes[0]
@@ -310,17 +380,27 @@ class Ratings:
         board = f"{game}:{mode}"
         total, rows = self.store.page(board, offset, limit)
         items = []
-        for place, (who, _score, rating) in enumerate(rows, start=offset + 1):
+        unnamed = []
+        for place, (who, _score, rating, name) in enumerate(rows, start=offset + 1):
             entry: dict[str, Any] = {"rank": place, "participant": who}
             kind, _, rest = who.partition(":")
             entry["kind"] = kind
             if kind == "player":
                 entry["player_id"] = rest
+                entry["name"] = name
+                if name is None:
+                    unnamed.append(entry)
             elif kind == "bot":
                 entry["bot"] = rest.partition(":")[2]
             pub = public(who, board, rating)
             entry.update({k: pub[k] for k in ("mu", "sigma", "ordinal", "matches", "provisional")})
             items.append(entry)
+        if unnamed:
+            found = self.players.store.get_many(sorted({e["player_id"] for e in unnamed}))
+            names = {f"player:{pid}": raw.get("name", "") for pid, raw in found.items()}
+            self.store.set_names(names)
+            for entry in unnamed:
+                entry["name"] = names.get(entry["participant"], "")
         return {"game": game, "mode": mode, "total": total, "offset": offset, "items": items}
 
 

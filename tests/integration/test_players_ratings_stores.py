@@ -1,6 +1,6 @@
 """Issue 22 on a real Redis and on a real Redis Cluster (``BOTH_STORES``): players, a rated
-match whose end-of-match job runs on an RQ worker, the leaderboard read in one round trip
-(a script on the ratings slot), and ``rebuild`` equal to the live table. Every ratings key
+match whose end-of-match job runs on an RQ worker, the leaderboard read with its players'
+names in one round trip (a script on the ratings slot), and ``rebuild`` equal to the live table. Every ratings key
 shares one hash tag and every player's keys another (:mod:`service.store.keys`), so the
 checkpoint script and the counters work on a cluster."""
 
@@ -11,6 +11,7 @@ import pytest
 from service import bootstrap
 from service.bootstrap import build_service
 from tests.support.cluster import BOTH_STORES
+from tests.support.round_trips import count_round_trips
 from tests.support.runtime import drain
 
 pytestmark = [pytest.mark.integration, BOTH_STORES]
@@ -36,8 +37,13 @@ def test_a_rated_match_is_counted_rated_and_listed_once_by_its_job(real_config):
         assert service._record(mid).finished
         ids.append(mid)
     drain(service, rounds=20)
+    service.leaderboard("duel", "2p")  # a node's first EVALSHA of the script loads it
+    trips = count_round_trips(service)
     board = service.leaderboard("duel", "2p")
+    assert trips.count == 1, trips.calls  # the board, the ratings and the names: one script
     entries = {e["participant"]: e for e in board["items"]}
+    assert entries[f"player:{ann['player_id']}"]["name"] == "Ann"
+    assert "name" not in entries["bot:duel:high"]
     assert entries[f"player:{ann['player_id']}"]["matches"] == 3
     assert entries["bot:duel:high"]["matches"] == 3 and entries["bot:duel:high"]["kind"] == "bot"
     assert service.player_profile(ann["player_id"])["played"] == 3

@@ -333,3 +333,63 @@ def test_with_an_archive_players_and_each_rated_match_per_player_get_a_row(
     assert [p["ordinal"] for p in curve] == [ordinal(p["mu"], p["sigma"]) for p in live]
     svc.ratings_rebuild(write=True)  # a rebuild rewrites the same rows
     assert archive.rating_curve(f"player:{ann['player_id']}", "duel:2p") == curve
+
+
+def test_rows_lost_between_the_ratings_script_and_postgresql_are_written_by_the_retried_job(
+    archive_url, monkeypatch
+):
+    """A crash (here: PostgreSQL failing) after the ratings script and before the archive's
+    rows leaves the match filed for its job; the job run again (as reconcile runs it)
+    upserts its rows from the projection's ``points``; after a refold (a match filed late)
+    that fails the same way, the retried job replaces every row with the refolded ones."""
+    from service.bootstrap import build_service
+    from service.config import Config
+
+    monkeypatch.setitem(exports.LEVEL, "duel", "high")
+    svc = build_service(
+        Config(
+            key_prefix=f"pg-{__import__('uuid').uuid4().hex[:8]}",
+            max_bot_matches_per_client=0,
+            archive_url=archive_url,
+        )
+    )
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    archive = svc.ctx.archive
+    real = archive.put_rating_points
+
+    def down(*args, **kwargs):
+        raise OSError("PostgreSQL went away")
+
+    def rows():
+        return {
+            who: [
+                (p["match_id"], p["mu"], p["sigma"]) for p in archive.rating_curve(who, "duel:2p")
+            ]
+            for who in (f"player:{ann['player_id']}", f"player:{bob['player_id']}")
+        }
+
+    def live_rows():
+        _table, history = svc._ratings.live_table()
+        return {
+            who: [(p["match_id"], p["mu"], p["sigma"]) for p in history.get(who, [])]
+            for who in (f"player:{ann['player_id']}", f"player:{bob['player_id']}")
+        }
+
+    mids = [_duel(svc, ann, bob) for _ in range(3)]
+    for i, mid in enumerate(mids):
+        play(svc, mid, random.Random(40 + i))
+    monkeypatch.setattr(archive, "put_rating_points", down)
+    failed = svc.match_ended(mids[0])
+    assert failed["status"] == "archive_failed" and failed["folded"] == 1
+    assert all(r == [] for r in rows().values())  # the rows are missing for now
+    monkeypatch.setattr(archive, "put_rating_points", real)
+    assert svc.match_ended(mids[0])["status"] == "ok"  # reconcile's retry
+    assert rows() == live_rows() and all(len(r) == 1 for r in rows().values())
+    # mids[2] ends its job before mids[1]: mids[1] is filed late, the fold starts again
+    assert svc.match_ended(mids[2])["status"] == "ok"
+    monkeypatch.setattr(archive, "put_rating_points", down)
+    assert svc.match_ended(mids[1])["status"] == "archive_failed"
+    assert rows() != live_rows()  # mids[2]'s rows still hold the values before the refold
+    monkeypatch.setattr(archive, "put_rating_points", real)
+    assert svc.match_ended(mids[1])["status"] == "ok"
+    assert rows() == live_rows() and all(len(r) == 3 for r in rows().values())
