@@ -217,8 +217,9 @@ class TurnScheduler:
     def revive_match_ended(self, match_id: str) -> bool | None:
         """Re-enqueue the end-of-match job of ``match_id`` unless it is queued or running on
         a live worker (:meth:`job_state`; reconcile, for a match still in ``end-jobs``).
-        True when a job was enqueued, False when it is alive, ``None`` when its runs failed
-        or were killed ``max_attempts`` times (given up, logged)."""
+        True when a job was enqueued, False when it is alive, ``None`` when it *raised*
+        ``max_attempts`` times (given up, logged). A run killed with its worker does not
+        count: the job is idempotent, and being killed is the fault it is retried for."""
         job_id = self.keys.rating_job_id(match_id)
         job = self._job(job_id)
         if self.job_state(job_id, job) == "alive":
@@ -226,7 +227,7 @@ class TurnScheduler:
         attempt = 1
         if job is not None:
             attempt = int((job.meta or {}).get("attempt", 1))
-            if job.get_status(refresh=False) in (JobStatus.FAILED, JobStatus.STARTED):
+            if job.get_status(refresh=False) == JobStatus.FAILED:
                 attempt += 1
             if attempt > self.max_attempts:
                 log.error("end-of-match job %s failed %d times; giving up", job_id, attempt - 1)

@@ -52,3 +52,42 @@ def test_calibration_rates_the_levels_from_seeded_bot_matches():
     assert all(r["sigma"] < 25 / 3 for r in board.values())  # each played 4 matches
     assert found["matches"] == 4 and found["levels"] == ["random", "high"]
     assert calibration("duel", 4, 2, ["random", "high"], seed=3) == found  # seeded: the same
+
+
+def test_calibration_of_a_family_against_the_game_rates_each_level_and_each_difficulty():
+    found = calibration(
+        "aipokalypse",
+        4,
+        1,
+        ["random", "tactician"],
+        seed=3,
+        options=[{"difficulty": "handy_man"}, {"difficulty": "boss"}],
+    )
+    board = found["boards"]["aipokalypse:toma"]
+    assert set(board) == {
+        "bot:aipokalypse:random",
+        "bot:aipokalypse:tactician",
+        "game:aipokalypse:handy_man",
+        "game:aipokalypse:boss",
+    }
+    assert all(r["sigma"] < 25 / 3 for r in board.values())
+    assert found["options"] == [{"difficulty": "handy_man"}, {"difficulty": "boss"}]
+
+
+def test_calibrate_writes_every_family_beside_the_others(tmp_path, monkeypatch):
+    import cli.ratings
+    from service.ratings import fold
+
+    target = tmp_path / "bot_ratings.json"
+    target.write_text(fold.BOT_RATINGS_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(fold, "BOT_RATINGS_PATH", target)
+    args = ["calibrate", "--game", "dead-apocalypse", "--seats", "1", "--matches", "2"]
+    args += ["--levels", "random", "--options", '{"difficulty": "easiest"}', "--write"]
+    result = CliRunner().invoke(cli.ratings.ratings, args)
+    assert result.exit_code == 0, result.output
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert "game:dead-apocalypse:easiest" in written["boards"]["dead-apocalypse:coop"]
+    assert "ai-100-human:2p" in written["boards"]  # the other families stay
+    assert written["calibrations"][-1]["boards"] == ["dead-apocalypse:coop"]
+    bad = CliRunner().invoke(cli.ratings.ratings, [*args[:-1], "--options", "[1]"])
+    assert bad.exit_code == 2 and "JSON object" in bad.output
