@@ -10,9 +10,10 @@ Usage: python benchmarks/bench_ratings.py [--redis-url URL] [--matches 2000] [--
   figure is this process's CPU time (``time.process_time``) per match (target <= 5 ms), and
   the OpenSkill computation alone is given beside it.
 - **Leaderboard**: boards of 100 and of 100,000 players (sorted set + ratings hash, as the
-  fold writes them); ``--reads`` top-50 page reads of each (one round trip each, wall
-  time); the value is the ratio 100,000 / 100 of the median read (target <= 1.5: the same
-  cost), with ``MEMORY USAGE`` of both keys per player.
+  fold writes them, and their names in the ``names`` hash); ``--reads`` top-50 page reads
+  of each (one round trip each, names included, wall time); the value is the ratio
+  100,000 / 100 of the median read (target <= 1.5: the same cost), with ``MEMORY USAGE``
+  of both keys per player, and of ``names`` per name.
 
 Keys live under a fresh ``bench-ratings-<hex>`` prefix, deleted at the end.
 """
@@ -47,6 +48,7 @@ def main() -> int:
     from service.ratings.fold import rate, start_rating
     from service.ratings.inputs import RatingInput
     from service.store.keys import Keys
+    from service.store.player_store import PlayerStore
     from service.store.rating_store import RatingStore
     from service.usecases.ratings import Ratings
 
@@ -58,7 +60,11 @@ def main() -> int:
     class Ctx:  # the use case reads only the engines for boards; not needed here
         engines: dict = {}  # noqa: RUF012 - read only
 
-    ratings = Ratings(Ctx(), store, None)
+    class Players:  # the players' hashes the fold reads the names from (none here)
+        def __init__(self) -> None:
+            self.store = PlayerStore(client, keys)
+
+    ratings = Ratings(Ctx(), store, Players())
     rng = random.Random(22)
     players = [f"player:{i:016x}" for i in range(500)]
     try:
@@ -102,6 +108,7 @@ def main() -> int:
                     json.dumps({"matches": 3, "mu": mu, "sigma": sigma}),
                 )
                 pipe.zadd(store.key(f"board:{board}"), {pid: mu - 3 * sigma})
+                pipe.hset(store.key("names"), pid, f"Player {i:06d}")
                 if i % 5000 == 4999:
                     pipe.execute()
             pipe.execute()
@@ -111,17 +118,21 @@ def main() -> int:
                 t0 = time.perf_counter()
                 total, rows = store.page(board, 0, 50)
                 times.append(time.perf_counter() - t0)
-            assert total == size and len(rows) == 50
+            assert total == size and len(rows) == 50 and all(r[3] for r in rows)
             reads[size] = statistics.median(times) * 1e6
             used = sum(
                 client.memory_usage(store.key(f"{kind}:{board}")) or 0
                 for kind in ("table", "board")
             )
             memory[size] = used / size
+        name_bytes = (client.memory_usage(store.key("names")) or 0) / client.hlen(
+            store.key("names")
+        )
         print(
             f"update: {per_match_ms:.3f} ms CPU per match ({openskill_ms:.3f} ms OpenSkill); "
             f"top-50 read: {reads[100]:.0f} µs at 100, {reads[100_000]:.0f} µs at 100,000; "
-            f"memory per player {memory[100]:.0f} B / {memory[100_000]:.0f} B",
+            f"memory per player {memory[100]:.0f} B / {memory[100_000]:.0f} B, "
+            f"{name_bytes:.0f} B per name",
             file=sys.stderr,
         )
         ratio = reads[100_000] / reads[100]
@@ -141,6 +152,7 @@ def main() -> int:
                 "100": round(memory[100], 1),
                 "100000": round(memory[100_000], 1),
             },
+            name_bytes_per_player=round(name_bytes, 1),
         )
     finally:
         cleanup_prefix(args.redis_url, prefix)
