@@ -4,7 +4,7 @@ on the real Redis and a real PostgreSQL archive.
 
 - The enqueue is lost (the queue "down" when the match ends): the append filed the match in
   ``end-jobs`` (:mod:`service.store.end_jobs`), so a worker's reconcile pass enqueues the
-  job again and the match counts once.
+  job again and the match counts once (on one Redis and on a Redis Cluster).
 - The worker running the job is killed (SIGKILL) mid-update: before the ratings script,
   or after it and before the archive's rows (a crash between Redis and PostgreSQL). A
   second worker's reconcile finds the job lost, runs it again, and every counter, rating
@@ -23,6 +23,7 @@ import pytest
 from service import bootstrap
 from service.bootstrap import build_service
 from tests.conftest import ROOT, kill_group
+from tests.support.cluster import BOTH_STORES
 from tests.support.polling import wait_for
 
 pytestmark = [pytest.mark.integration]
@@ -108,6 +109,7 @@ def _assert_once(svc, mid, players) -> None:
     assert svc.ratings_rebuild()["same"] is True
 
 
+@BOTH_STORES  # on a cluster the end-jobs set shares the match's slot (the append's script)
 def test_a_lost_enqueue_is_enqueued_again_by_reconcile_and_counts_once(
     service, config, start_worker, monkeypatch
 ):
