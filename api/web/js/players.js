@@ -145,7 +145,7 @@ export async function showProfile(root, playerId) {
       curve(r))) : [h("p", { class: "muted", text: "No rated match yet." })];
   replace(root, h("h1", { text: profile.name }),
     h("section", { class: "zone", id: "player-totals" },
-      h("p", { text: `${profile.played} matches played, ${profile.won} won.` }),
+      h("p", { text: `${profile.played} match${profile.played === 1 ? "" : "es"} played, ${profile.won} won.` }),
       h("ul", {}, profile.modes.map((m) => h("li", { text: `${m.game} ${m.mode}: ${m.played} played, ${m.won} won` })))),
     h("section", { class: "zone", id: "player-ratings" }, h("h2", { text: "Ratings" }), ...ratings),
     h("section", { class: "zone" }, h("h2", { text: "Matches" }), history, more),
