@@ -105,13 +105,13 @@ class Spread:
         return self.rng.choice(self.clients).get(*args, **kwargs)
 
 
-def play(client: Any, game: str, moves: int, rng: random.Random) -> dict[str, int]:
-    """Play ``moves`` accepted moves of 4-human matches of ``game``; request counts."""
+def play(client: Any, game: str, moves: int, rng: random.Random, seats: int = 4) -> dict[str, int]:
+    """Play ``moves`` accepted moves of ``seats``-human matches of ``game``; request counts."""
     counts = {"post": 0, "get_legal": 0, "create": 0, "moves": 0}
     prefer = {"Prefer": "return=representation"}
     while counts["moves"] < moves:
         created = client.post(
-            "/v1/matches", json={"game": game, "seats": [{"kind": "human"}] * 4, "options": {}}
+            "/v1/matches", json={"game": game, "seats": [{"kind": "human"}] * seats, "options": {}}
         ).get_json()
         counts["create"] += 1
         match = created["match_id"]
@@ -157,6 +157,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument(
+        "--seats",
+        type=int,
+        default=4,
+        help="human seats per match (Duel, the peer benchmark's game: 2)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -181,12 +187,12 @@ def main(argv: list[str] | None = None) -> dict:
 
     client = Spread([create_app().test_client() for _ in range(args.workers)], random.Random(5))
     try:
-        play(client, args.game, 20, random.Random(1))  # warm-up: imports, caches
+        play(client, args.game, 20, random.Random(1), args.seats)  # warm-up: imports, caches
         profiler = cProfile.Profile(time.process_time)
         cpu0 = time.process_time()
         if not args.plain:
             profiler.enable()
-        counts = play(client, args.game, args.moves, random.Random(2))
+        counts = play(client, args.game, args.moves, random.Random(2), args.seats)
         profiler.disable()
         cpu = time.process_time() - cpu0
     finally:

@@ -21,10 +21,16 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from array import array
 from binascii import crc_hqx
 from functools import lru_cache
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+#: a cluster slot is the CRC's low 14 bits (16384 slots)
+_SLOT_MASK = REDIS_CLUSTER_HASH_SLOTS - 1
+#: :meth:`ShardMap._first_counters`' mark of a 14-bit value no counter reaches
+_NO_COUNTER = 1 << 16
 
 
 def slot_of_tag(tag: str) -> int:
@@ -43,6 +49,7 @@ class ShardMap:
         self.prefix = prefix
         self.shards = max(1, int(shards))
         self._slot_shard: dict[int, int] = {}
+        self._counters: array[int] | None = None  # see _first_counters
         for k in range(self.shards):
             self._slot_shard.setdefault(slot_of_tag(self.tag(k)), k)
 
@@ -64,18 +71,35 @@ class ShardMap:
 
     def new_id(self) -> str:
         """A new random match id (20 lowercase hex digits, 64 random bits + a 16-bit
-        counter) whose cluster slot is the slot of one shard.
+        counter) whose cluster slot is the slot of one shard: the lowest counter that puts
+        the id in a shard's slot (a new random part when none does).
 
-        Costs about ``16384 / distinct shard slots`` CRC-16 steps (~1000 for 16 shards,
-        0.2 ms): the CRC of the random part is computed once and continued over each
-        counter value (``binascii.crc_hqx`` is the CRC Redis Cluster uses)."""
+        CRC-16/XMODEM (``binascii.crc_hqx``, the CRC Redis Cluster uses) is linear: the
+        CRC of ``head + tail`` started from ``crc(head)`` is ``crc(tail) ^ crc(4 zero
+        bytes, crc(head))``, and a slot is its low 14 bits. So the slot of each counter
+        needs no CRC of its own: :meth:`_first_counters` (made once per map, 65536 CRCs,
+        ~30 ms) gives the lowest counter of each 14-bit value, and an id costs one CRC per
+        shard. (The loop over the counters it replaces cost ~5.7 ms an id: the hex
+        counters reach a shard's slot after ~10,000 steps on average, not 1,000.)"""
+        first = self._first_counters()
         while True:
             head = secrets.token_hex(8)
-            start = crc_hqx(head.encode("ascii"), 0)
-            for counter in range(65536):
-                tail = b"%04x" % counter
-                if crc_hqx(tail, start) % REDIS_CLUSTER_HASH_SLOTS in self._slot_shard:
-                    return head + tail.decode("ascii")
+            shift = crc_hqx(b"\0\0\0\0", crc_hqx(head.encode("ascii"), 0)) & _SLOT_MASK
+            counters = [first[slot ^ shift] for slot in self._slot_shard]
+            best = min(counters)
+            if best < _NO_COUNTER:
+                return f"{head}{best:04x}"
+
+    def _first_counters(self) -> array[int]:
+        """Per 14-bit value ``v``: the lowest counter ``c`` (0-65535) whose ``"%04x" % c``
+        has ``crc_hqx(..., 0) & 0x3fff == v``, or :data:`_NO_COUNTER` (made once)."""
+        table = self._counters
+        if table is None:
+            table = array("l", [_NO_COUNTER]) * REDIS_CLUSTER_HASH_SLOTS  # 128 KB
+            for counter in range(65535, -1, -1):  # downwards: the lowest one stays
+                table[crc_hqx(b"%04x" % counter, 0) & _SLOT_MASK] = counter
+            self._counters = table
+        return table
 
 
 @lru_cache(maxsize=64)
