@@ -100,3 +100,19 @@ def test_an_abandoned_match_has_no_winner():
 def test_a_snapshot_round_trips():
     state, _ = _play(_start(), 0, _start().hands[0][0])
     assert DUEL.load_state(DUEL.dump_state(state)) == state
+
+
+def test_clone_copies_every_field_and_shares_no_list_with_the_original():
+    from dataclasses import fields
+
+    from examples.duel.state import State, clone
+
+    state = State(2, 3, [[1, 2], [3]], [4, None], 1, [1, 0], [5, 6], [1], {"winners": [0]})
+    copied = clone(state)
+    assert copied == state and {f.name for f in fields(State)} == set(vars(copied))
+    for field in fields(State):
+        value = getattr(state, field.name)
+        if isinstance(value, (list, dict)):
+            assert getattr(copied, field.name) is not value, field.name
+    copied.hands[0].append(9)
+    assert state.hands[0] == [1, 2]
