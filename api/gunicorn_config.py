@@ -23,6 +23,7 @@ import tempfile
 from typing import Any
 
 from gunicorn.config import KNOWN_SETTINGS
+from gunicorn.glogging import Logger
 
 from api.settings import check_or_exit
 from service.logs import gunicorn_logconfig
@@ -51,12 +52,24 @@ def child_exit(server: Any, worker: Any) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
+class AppAccessLogger(Logger):
+    """gunicorn's logger without gunicorn's access log when ``accesslog`` is unset (the
+    app writes its own, :mod:`api.request_id`): gunicorn formats every request's access
+    line whenever a ``logconfig_dict`` is given, even for a logger that drops it (2-3% of
+    the server's CPU under the peer benchmark's load, ``benchmarks/peer/run.py``)."""
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if self.cfg.accesslog:
+            super().access(resp, req, environ, request_time)
+
+
 worker_class = "api.wire_errors.ProblemThreadWorker"  # gthread answering its own errors
 workers = 2
 threads = 8
 timeout = 120
 graceful_timeout = 20
 accesslog = None
+logger_class = AppAccessLogger
 logconfig_dict = gunicorn_logconfig()
 #: newer gunicorns open a control socket under $HOME unless told not to (the image's user
 #: has no home; nothing here uses the socket).
@@ -73,6 +86,7 @@ SETTINGS = {
     "timeout": timeout,
     "graceful_timeout": graceful_timeout,
     "accesslog": accesslog,
+    "logger_class": logger_class,
     "logconfig_dict": logconfig_dict,
     "on_starting": on_starting,
     "child_exit": child_exit,

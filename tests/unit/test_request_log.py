@@ -188,3 +188,22 @@ def test_no_server_configuration_writes_gunicorns_access_log_with_its_query_stri
 
     assert api.gunicorn_config.accesslog is None
     assert gunicorn_application("127.0.0.1:8125", workers=1, threads=1).cfg.accesslog is None
+
+
+def test_gunicorns_logger_formats_no_access_line_when_its_access_log_is_off(monkeypatch):
+    """With ``accesslog`` unset gunicorn's ``access`` returns before building the line's
+    atoms (it built them for every request whenever a ``logconfig_dict`` was given);
+    with an ``accesslog`` it writes as gunicorn does."""
+    from api.gunicorn_config import AppAccessLogger
+    from cli.serve import gunicorn_application
+
+    cfg = gunicorn_application("127.0.0.1:8125", workers=1, threads=1).cfg
+    assert cfg.logger_class is AppAccessLogger
+    logger = AppAccessLogger(cfg)
+    calls = []
+    monkeypatch.setattr(logger, "atoms", lambda *args: calls.append(args) or {})
+    logger.access(None, None, {}, 0)
+    assert calls == []
+    cfg.set("accesslog", "-")
+    logger.access(None, None, {}, 0)
+    assert len(calls) == 1
