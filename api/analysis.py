@@ -44,7 +44,7 @@ def _accepted(answer: dict):
 def request_match_analysis(match_id: str):
     """Analyse a finished match (409 ``match_running`` before its end; 422
     ``analysis_unavailable`` for a game without an estimator)."""
-    budget = schemas.query(BudgetQuerySchema())["budget"]
+    budget = schemas.query(BudgetQuerySchema)["budget"]
     answer, _ = service().request_analysis(match_id, budget)
     return _accepted(answer)
 
@@ -53,7 +53,7 @@ def request_match_analysis(match_id: str):
 def get_match_analysis(match_id: str):
     """The analysis of a finished match with ``budget`` (404 ``analysis_not_found`` when
     none was requested)."""
-    budget = schemas.query(BudgetQuerySchema())["budget"]
+    budget = schemas.query(BudgetQuerySchema)["budget"]
     return jsonify(service().match_analysis(match_id, budget))
 
 
@@ -61,7 +61,7 @@ def get_match_analysis(match_id: str):
 def request_log_analysis():
     """Analyse an uploaded export (the body of ``GET .../export``), once it verifies (422
     ``log_not_verified`` otherwise)."""
-    budget = schemas.query(BudgetQuerySchema())["budget"]
+    budget = schemas.query(BudgetQuerySchema)["budget"]
     log = schemas.match_log(current_app.config[MAX_LOG_EVENTS])
     answer, _ = service().request_log_analysis(log, budget)
     return _accepted(answer)

@@ -47,7 +47,7 @@ bp = Blueprint("events", __name__, url_prefix="/v1/matches")
 def events(match_id: str):
     """Events after version ``after``; waits up to ``wait`` s (max 30) for the first one."""
     viewer = optional_seat(match_id)
-    q = schemas.query(schemas.EventsQuerySchema())
+    q = schemas.query(schemas.EventsQuerySchema)
     return jsonify(
         service().events(match_id, viewer, after=q["after"], wait_s=q["wait"], limit=q["limit"])
     )
@@ -57,7 +57,7 @@ def events(match_id: str):
 def stream(match_id: str):
     """``text/event-stream`` of the viewer's events (see module docstring)."""
     viewer = optional_seat(match_id)
-    q = schemas.query(schemas.StreamQuerySchema())
+    q = schemas.query(schemas.StreamQuerySchema)
     resume = schemas.last_event_id()
     after = resume if resume is not None else q["after"]
     first = service().match_view(match_id, viewer)  # 404 before the stream starts

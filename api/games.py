@@ -45,5 +45,5 @@ def leaderboard(game_id: str):
     ``unknown_game`` / ``unknown_mode``. The ETag changes with every rating update."""
     if runtime().game(game_id) is None:
         raise Problem(404, "unknown_game", f"There is no game {game_id!r}.")
-    q = schemas.query(schemas.LeaderboardQuerySchema())
+    q = schemas.query(schemas.LeaderboardQuerySchema)
     return jsonify(service().leaderboard(game_id, q["mode"], q["offset"], q["limit"]))

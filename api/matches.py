@@ -78,7 +78,7 @@ def player_key() -> str | None:
 @bp.get("")
 def list_matches():
     """The lobby: listed matches newest first, filtered, one page (``next_cursor``)."""
-    q = schemas.query(schemas.LobbyQuerySchema())
+    q = schemas.query(schemas.LobbyQuerySchema)
     return jsonify(
         service().list_matches(q["game"], q["status"], q["open_seat"], q["cursor"], q["limit"])
     )
@@ -125,7 +125,7 @@ def join(match_id: str, seat: int):
     """Claim an open seat; answers ``{"seat", "token", "version"}`` (the token is shown
     once; a repeat with the same ``Idempotency-Key`` and body answers it again).
     ``Authorization: Bearer <player key>`` binds the seat to that player."""
-    body = schemas.load(schemas.JoinSchema(), schemas.json_body(optional=True))
+    body = schemas.load(schemas.JoinSchema, schemas.json_body(optional=True))
     return _answer(
         service().join(
             match_id,
@@ -142,7 +142,7 @@ def legal_actions(match_id: str):
     """Every command the bearer's seat may send now; ``wait`` (seconds) long-polls until
     the seat has something to do (or the match finished, or the wait expired)."""
     seat = require_seat(match_id)
-    q = schemas.query(schemas.LegalActionsQuerySchema())
+    q = schemas.query(schemas.LegalActionsQuerySchema)
     return jsonify(service().legal_actions(match_id, seat, wait_s=q["wait"]))
 
 
@@ -219,7 +219,7 @@ def precondition_failed(conflict: VersionConflict) -> Problem:
 def state_at(match_id: str):
     """The view at ``version`` (finished matches: anyone; running: a seat, its own view)."""
     viewer = optional_seat(match_id)
-    query = schemas.query(schemas.StateQuerySchema())
+    query = schemas.query(schemas.StateQuerySchema)
     return jsonify(service().state_at(match_id, viewer, query["version"], seat=query["seat"]))
 
 
@@ -232,7 +232,7 @@ def export(match_id: str):
 @bp.post("/<match_id>/fork")
 def fork(match_id: str):
     """A new match continuing from the first ``version`` events of a finished one."""
-    body = schemas.load(schemas.ForkSchema(), schemas.json_body())
+    body = schemas.load(schemas.ForkSchema, schemas.json_body())
     if body["seats"] is not None:
         game = runtime().game(runtime().game_of(match_id))
         assert game is not None  # a stored match's game is installed

@@ -25,7 +25,7 @@ _CHALLENGE = 'Bearer realm="apocalypse-arena"'
 def create_player():
     """A new player: 201 ``{"player_id", "name", "created_at", "key"}`` (the key shown
     once; send it as ``Authorization: Bearer`` on create and join)."""
-    body = schemas.load(schemas.CreatePlayerSchema(), schemas.json_body())
+    body = schemas.load(schemas.CreatePlayerSchema, schemas.json_body())
     player = service().create_player(body["name"])
     response = jsonify(player)
     response.status_code = 201
@@ -60,7 +60,7 @@ def get_player(player_id: str):
 def player_matches(player_id: str):
     """One page of the player's matches, newest first (``next_cursor``), filtered."""
     schemas.check_player_id(player_id)
-    q = schemas.query(schemas.PlayerMatchesQuerySchema())
+    q = schemas.query(schemas.PlayerMatchesQuerySchema)
     return jsonify(
         service().player_matches(
             player_id,
