@@ -565,6 +565,34 @@ def run_load(
 # ----------------------------------------------------------------- one measurement
 
 
+#: discarded project windows at most before the counted ones (:func:`warm_up`)
+WARMUP_WINDOWS = 6
+
+
+def warm_up(
+    servers: dict[str, Any],
+    redis_pid: int | None,
+    args: argparse.Namespace,
+    games: list[str],
+    modes: list[str],
+) -> None:
+    """Discarded windows before the counted ones: one of the ceiling, then project windows
+    of each game until two in a row agree on the moves per second within 25% (at most
+    :data:`WARMUP_WINDOWS`). Each gunicorn worker loads the games on its first requests
+    (compiling their JSON Schemas: seconds of CPU per worker, tens of seconds for 5 workers
+    on a busy 2-core machine); without this the first counted window measured that loading
+    (AI: 100% Human humans: 65-200 ms of CPU per move instead of ~10)."""
+    measure(servers, redis_pid, "ceiling", args)
+    for game in games:
+        last = None
+        for _ in range(WARMUP_WINDOWS):
+            rate = measure(servers, redis_pid, "project", args, game, modes[0])["moves_per_s"]
+            print(f"warm-up {game}: {rate:.1f} moves/s", file=sys.stderr, flush=True)
+            if last and rate and abs(rate - last) <= 0.25 * max(rate, last):
+                break
+            last = rate
+
+
 def measure(
     servers: dict[str, Any],
     redis_pid: int | None,
@@ -730,6 +758,7 @@ def main(argv: list[str] | None = None) -> dict:
     redis_pid = redis_server_pid(args.redis_url)
     rows: list[dict[str, Any]] = []
     try:
+        warm_up(servers, redis_pid, args, games, modes)
         for run in range(args.runs):
             for game in games:
                 for mode in modes:
