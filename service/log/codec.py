@@ -65,7 +65,17 @@ PRIVATE_FIELDS = ("command", "nonce")
 def canonical_json(obj: Any) -> str:
     """``json.dumps`` with sorted keys, no spaces, UTF-8 kept (``ensure_ascii=False``): the
     canonical form of :data:`LOG_FORMAT_V1` hashes, and of the server's own keys (meta
-    fields, decision ids, idempotency fingerprints) that no other program re-computes."""
+    fields, decision ids, idempotency fingerprints) that no other program re-computes.
+
+    ``orjson`` with sorted keys writes the same text for the values :func:`_orjson_canonical`
+    admits (no float, ASCII keys, integers within ±(2^53 - 1): its escapes are the
+    stdlib's with ``ensure_ascii=False``; ``tests/unit/test_log_codec_jcs.py`` checks);
+    anything else goes to ``json.dumps``."""
+    if _orjson is not None and _orjson_canonical(obj):
+        try:
+            return _orjson.dumps(obj, option=_orjson.OPT_SORT_KEYS).decode("utf-8")
+        except _orjson.JSONEncodeError:  # a lone surrogate: the stdlib writes it
+            pass
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

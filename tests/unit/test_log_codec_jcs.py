@@ -1,12 +1,14 @@
 """``service.log.codec.jcs`` writes exactly the ``rfc8785`` library's bytes (RFC 8785, the
 log@2/log@3 hash input) whether it takes its ``orjson`` fast path or not, and raises where
-the library raises."""
+the library raises; ``canonical_json`` writes exactly ``json.dumps``' sorted compact text."""
+
+import json
 
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.log.codec import MAX_SAFE_INTEGER, _orjson_canonical, jcs
+from service.log.codec import MAX_SAFE_INTEGER, _orjson_canonical, canonical_json, jcs
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 KEYS = st.one_of(TEXT, st.text(alphabet=st.characters(max_codepoint=127), max_size=6))
@@ -64,3 +66,21 @@ def test_floats_large_integers_and_non_ascii_keys_go_to_the_reference():
 @given(VALUES)
 def test_jcs_is_the_reference_for_any_json_value(value):
     assert _outcome(jcs, value) == _outcome(rfc8785.dumps, value)
+
+
+def _stdlib(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_canonical_json_writes_the_stdlib_text_for_every_code_point_and_lone_surrogates():
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    assert canonical_json({"k": text, "b": [1, None, True]}) == _stdlib(
+        {"k": text, "b": [1, None, True]}
+    )
+    assert canonical_json({"s": "\ud800"}) == _stdlib({"s": "\ud800"})
+
+
+@settings(max_examples=400, deadline=None)
+@given(VALUES)
+def test_canonical_json_is_the_stdlibs_sorted_compact_text_for_any_json_value(value):
+    assert _outcome(canonical_json, value) == _outcome(_stdlib, value)
