@@ -60,8 +60,11 @@ with the lowest immediate VP; opponent: random), the draw and the pass. The neut
 is every seat's second neighbour, the draft grid the solo seat's only one.
 
 Determinism: the choice depends only on the view and ``rng``; ``budget`` (rollouts per
-decision) bounds the work. ``time_cap_s`` is a safety net only: when a decision takes
-longer, the samples finished so far decide (then the choice may depend on the machine).
+decision) bounds the work. Two caps bound it too: ``cpu_cap_s`` (:data:`DEFAULT_CPU_CAP_S`,
+CPU seconds of the deciding thread) cuts the budget, after each sample, to what the cap
+affords at the CPU per rollout measured so far, so the halving rounds still share it;
+``time_cap_s`` (wall clock) is a safety net: when a decision takes longer, the samples
+finished so far decide. When a cap binds, the choice may depend on the machine.
 
 Bot options (``bots.BOT_OPTIONS["expert"]``, per seat through the API's ``bot_options``):
 ``budget``, ``candidates`` and ``time_budget_ms`` (the per-decision wall-clock budget, i.e.
@@ -109,6 +112,9 @@ DEFAULT_TIME_CAP_S = 1.0  # wall-clock safety net per decision (seconds; < 2 s u
 # Per-mode wall-clock cap when none is given: a solo match has one seat, so each of its
 # decisions may take longer and still stay under 2 s on a loaded machine.
 MODE_TIME_CAP_S = {"solo": 1.7}  # + at most one sample's overrun: < 2 s
+# CPU cap per decision (seconds of the deciding thread's CPU, ``time.thread_time``; issue
+# 23: p95 <= 1 s): the rollouts' share of it, the prior and one sample's overrun on top.
+DEFAULT_CPU_CAP_S = 0.9
 AI_PARTIAL_WEIGHT = 0.7  # Phase 1 horizon: weight of the AI card on the partial tableau
 COPY_POINTS_ESTIMATE = 4  # 105/106: about a good neighbour turn (solo rule: 4 VP)
 END_WEIGHT = 1.0  # prior: weight of the end-value change
@@ -159,6 +165,15 @@ HORIZON_BUDGET_MAX = 6.0  # ... by at most this factor
 AI5_ROLLOUT_SWAPS = 24  # AI-5 inside a rollout: swaps weighed (drawn by the rollout RNG)
 
 
+def affordable(budget: int, spent: int, cpu_s: float, cpu_cap_s: float) -> int:
+    """The rollouts a decision can afford: ``budget``, or fewer when ``spent`` rollouts took
+    ``cpu_s`` seconds of CPU and the rest at that rate would pass ``cpu_cap_s`` (never fewer
+    than ``spent``)."""
+    if spent <= 0 or cpu_s <= 0 or cpu_cap_s * spent >= budget * cpu_s:
+        return budget
+    return max(spent, int(cpu_cap_s * spent / cpu_s))
+
+
 def horizon_factor(v: Mapping[str, Any], to_end: bool) -> float:
     """Rollouts per decision relative to ``budget`` in the modes of
     :data:`HORIZON_BUDGET_MODES` (else 1.0): a rollout plays the turns left to its horizon,
@@ -178,7 +193,8 @@ class ExpertBot:
     """Monte Carlo bot (module doc). ``budget``: rollouts per decision; ``candidates``:
     commands kept for the rollouts (``None``: :data:`MODE_CANDIDATES` of the match's mode,
     else :data:`DEFAULT_CANDIDATES`); ``time_cap_s``: wall-clock cap per decision in seconds
-    (``None``: :data:`MODE_TIME_CAP_S` of the match's mode, else :data:`DEFAULT_TIME_CAP_S`).
+    (``None``: :data:`MODE_TIME_CAP_S` of the match's mode, else :data:`DEFAULT_TIME_CAP_S`);
+    ``cpu_cap_s``: CPU cap per decision in seconds (``None``: :data:`DEFAULT_CPU_CAP_S`).
     Raises ValueError for a negative budget, no candidates or a cap <= 0."""
 
     name = "expert"
@@ -188,16 +204,21 @@ class ExpertBot:
         budget: int = DEFAULT_BUDGET,
         candidates: int | None = None,
         time_cap_s: float | None = None,
+        cpu_cap_s: float | None = None,
     ):
         if (
             budget < 0
             or (candidates is not None and candidates < 1)
             or (time_cap_s is not None and time_cap_s <= 0)
+            or (cpu_cap_s is not None and cpu_cap_s <= 0)
         ):
-            raise ValueError("budget >= 0, candidates >= 1 and time_cap_s > 0 are required")
+            raise ValueError(
+                "budget >= 0, candidates >= 1, time_cap_s > 0 and cpu_cap_s > 0 are required"
+            )
         self.budget = budget
         self.candidates = candidates
         self.time_cap_s = time_cap_s
+        self.cpu_cap_s = cpu_cap_s
         self.last_rollouts = 0  # rollouts run by the latest choose (for tests/benchmarks)
 
     def choose(self, state: MatchState, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -235,7 +256,10 @@ class ExpertBot:
             if self.time_cap_s is not None
             else MODE_TIME_CAP_S.get(v["mode"], DEFAULT_TIME_CAP_S)
         )
-        values = self._rollouts(v, seat, [o for _, o in shortlist], rng, budget, cap, to_end)
+        cpu_cap = self.cpu_cap_s if self.cpu_cap_s is not None else DEFAULT_CPU_CAP_S
+        values = self._rollouts(
+            v, seat, [o for _, o in shortlist], rng, budget, cap, to_end, cpu_cap
+        )
         if values is None:
             return shortlist[0][1]
         best = max(range(len(shortlist)), key=lambda i: (values[i], shortlist[i][0], -i))
@@ -250,6 +274,7 @@ class ExpertBot:
         budget: int,
         cap: float,
         horizon_end: bool,
+        cpu_cap: float = math.inf,
     ) -> list[float] | None:
         """Mean rollout value of each command by *successive halving* (Karnin, Koren and
         Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the ``budget``
@@ -257,18 +282,29 @@ class ExpertBot:
         plays whole samples (every surviving command on the same sample world and rollout
         RNG, common random numbers), then keeps the better half by mean value. Commands
         dropped early get ``-inf``, so only the last round's survivors can win.
-        ``horizon_end``: roll out to the end of the match. At most ``cap`` seconds (whole
-        samples only). ``None`` when no sample world works."""
+        ``horizon_end``: roll out to the end of the match. At most ``cap`` seconds of wall
+        clock and ``cpu_cap`` seconds of CPU (``time.thread_time``: the deciding thread's),
+        whole samples only. After every sample the budget is cut to what the CPU cap
+        affords at the CPU per rollout so far (:func:`affordable`), so the rounds still
+        share it and the finalists still get the most samples; when the cap does not
+        bind, the budget (and the choice) stays the same on every machine.
+        ``None`` when no sample world works."""
         n = len(commands)
         alive = list(range(n))
         totals = [0.0] * n
         counts = [0] * n
         rounds = max(1, math.ceil(math.log2(n)))
         started = time.perf_counter()
+        cpu_started = time.thread_time()
+        full = budget
         spent = 0
         for rnd in range(rounds):
-            share = (budget - spent) // (rounds - rnd)
-            for _ in range(max(1, share // len(alive))):
+            first = spent  # rollouts spent before this round
+            samples = 0
+            # the round's samples, recounted after each as the CPU projection may shrink
+            # the budget: the rounds still share what the cap leaves
+            while samples < max(1, (budget - first) // (rounds - rnd) // len(alive)):
+                samples += 1
                 world_seed = rng.getrandbits(64)
                 play_seed = rng.getrandbits(64)
                 results = []
@@ -288,13 +324,18 @@ class ExpertBot:
                         return self._means(totals, counts, alive)
                     self.last_rollouts += 1
                     spent += 1
-                    if counts[alive[0]] and time.perf_counter() - started > cap:
+                    if counts[alive[0]] and (
+                        time.perf_counter() - started > cap
+                        or time.thread_time() - cpu_started > cpu_cap
+                    ):
                         return self._means(totals, counts, alive)  # whole samples only
                 for i, r in zip(alive, results, strict=True):
                     totals[i] += r
                     counts[i] += 1
-                if time.perf_counter() - started > cap:
+                cpu = time.thread_time() - cpu_started
+                if time.perf_counter() - started > cap or cpu > cpu_cap:
                     return self._means(totals, counts, alive)
+                budget = affordable(full, spent, cpu, cpu_cap)
             if rnd < rounds - 1 and len(alive) > 1:
                 ranked = sorted(alive, key=lambda i: (totals[i] / counts[i], -i), reverse=True)
                 alive = sorted(ranked[: math.ceil(len(alive) / 2)])
@@ -619,19 +660,38 @@ def rollout(
     return value
 
 
-def _cells(state: MatchState, seat: int) -> list[Pos]:
-    return placement_cells(state.seats[seat].tableau, diagonal=has_diagonal(state, seat))
+def _cells(state: MatchState, seat: int) -> tuple[Pos, ...]:
+    """The open cells of ``seat``'s tableau (``tableau.placement_cells``, AI-8 included),
+    cached by tableau."""
+    return _open_cells(tableau_key(state.seats[seat].tableau), has_diagonal(state, seat))
+
+
+@lru_cache(maxsize=1 << 12)
+def _open_cells(key: TableauKey, diagonal: bool) -> tuple[Pos, ...]:
+    """``placement_cells`` of the tableau ``key`` (sorted; cached: the draft and the place
+    step of a turn, and rollouts from one decision, ask for the same tableaux)."""
+    return tuple(placement_cells(dict(key), diagonal=diagonal))
 
 
 def _card_vp(state: MatchState, seat: int, card: str, pos: Pos, memo: Memo) -> float:
-    """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target),
-    remembered in ``memo`` for the rest of the turn (the draft and the place step of one
-    turn see the same own tableau; a neighbour's change within the turn is ignored).
-    :func:`_best_place` fills the same ``memo`` for many cards and cells at once."""
-    key = (state.phase, state.turn, seat, card, pos)
-    hit = memo.get(key)
+    """Immediate VP of ``card`` at ``pos`` in the sample world (copies: best target). A
+    card that reads only the own tableau, on an empty cell, is remembered by tableau
+    (:func:`_own_effects`, exact); any other in ``memo`` for the rest of the turn (the
+    draft and the place step of one turn see the same own tableau; a neighbour's change
+    within the turn is ignored). :func:`_best_place` fills the same caches for many cards
+    and cells at once."""
+    own = state.seats[seat].tableau
+    if pos not in own and _reads_own_only(card):
+        key = tableau_key(own)
+        effects = _own_effects(key)
+        vp = effects.get((card, pos))
+        if vp is None:
+            vp = effects[card, pos] = _placements(key).effect(card, pos)
+        return vp
+    k = (state.phase, state.turn, seat, card, pos)
+    hit = memo.get(k)
     if hit is None:
-        hit = memo[key] = _card_vp_now(state, seat, card, pos)
+        hit = memo[k] = _card_vp_now(state, seat, card, pos)
     return hit
 
 
@@ -670,30 +730,36 @@ def _card_vp_now(state: MatchState, seat: int, card: str, pos: Pos) -> float:
     return score_effect(card, tableau, pos, nbrs)
 
 
-def _best_place(
-    state: MatchState, seat: int, cards: list[str], cells: list[Pos], memo: Memo
-) -> tuple:
-    """The ``(card, cell)`` of ``cards`` x ``cells`` with the best immediate VP (ties: the
-    first in ``cards`` x ``cells`` order); in the modes of :data:`ROLLOUT_END_MODES` the
-    :data:`ROLLOUT_END_TOP` best of them are ranked again by immediate VP plus the change of
-    the end value (phase objective + AI card). The own tableau is read once for every card
-    and cell (:class:`scoring.Placements`, cached by tableau like the end values)."""
+def _best_place(state: MatchState, seat: int, cards: list[str], memo: Memo) -> tuple:
+    """The ``(card, cell)`` of ``cards`` x the open cells (:func:`_cells`) with the best
+    immediate VP (ties: the first in ``cards`` x cells order); in the modes of
+    :data:`ROLLOUT_END_MODES` the :data:`ROLLOUT_END_TOP` best of them are ranked again by
+    immediate VP plus the change of the end value (phase objective + AI card). The own
+    tableau is read once for every card and cell (:class:`scoring.Placements`, cached by
+    tableau like the end values); the VP of a card that reads only the own tableau is
+    remembered by tableau (:func:`_own_effects`: rollouts from one decision meet the same
+    tableaux), the others in ``memo`` for the turn."""
     s = state.seats[seat]
     key = tableau_key(s.tableau)
-    placements = _placements(key)
-    turn = (state.phase, state.turn, seat)
+    cells = _open_cells(key, has_diagonal(state, seat))
     ranked = []
+    effects = _own_effects(key)
+    placements = None
     for card in cards:
-        own_only = _reads_own_only(card)
+        if _reads_own_only(card):
+            for pos in cells:
+                hit = effects.get((card, pos))
+                if hit is None:
+                    if placements is None:
+                        placements = _placements(key)
+                    hit = effects[card, pos] = placements.effect(card, pos)
+                ranked.append((hit, card, pos))
+            continue
         for pos in cells:
-            k = (*turn, card, pos)
+            k = (state.phase, state.turn, seat, card, pos)
             hit = memo.get(k)
             if hit is None:
-                hit = memo[k] = (
-                    placements.effect(card, pos)
-                    if own_only
-                    else _card_vp_now(state, seat, card, pos)
-                )
+                hit = memo[k] = _card_vp_now(state, seat, card, pos)
             ranked.append((hit, card, pos))
     if not ranked:
         return (cards[0], cells[0])
@@ -718,6 +784,13 @@ def _placements(key: TableauKey) -> Placements:
     """The :class:`scoring.Placements` of the tableau ``key`` (cached: the draft and the
     place step of a turn, and rollouts from one decision, weigh the same tableaux)."""
     return Placements(dict(key))
+
+
+@lru_cache(maxsize=1 << 12)
+def _own_effects(key: TableauKey) -> dict[tuple[str, Pos], int]:
+    """``(card, cell) -> Placements.effect`` of the tableau ``key``, filled by
+    :func:`_best_place` (cached with the tableau: exact, the VP depends on it alone)."""
+    return {}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -767,9 +840,7 @@ def _own_place(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> 
     ai5 = _own_ai5(state, seat, rng)
     if ai5 is not None:
         return ai5
-    card, pos = _best_place(
-        state, seat, sorted(set(A.placeable(state, seat))), _cells(state, seat), memo
-    )
+    card, pos = _best_place(state, seat, sorted(set(A.placeable(state, seat))), memo)
     return {"type": A.PLACE, "card": card, "cell": [pos[0], pos[1]]}
 
 
@@ -817,7 +888,7 @@ def _own_draft(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> 
     ai6 = _own_ai6(state, seat, memo)
     if ai6 is not None:
         return ai6
-    card, _ = _best_place(state, seat, _draftable(state, seat), _cells(state, seat), memo)
+    card, _ = _best_place(state, seat, _draftable(state, seat), memo)
     return {"type": A.DRAFT, "card": card}
 
 
