@@ -907,15 +907,27 @@ def _random_discard(state: MatchState, seat: int, rng: random.Random, memo: Memo
 
 
 def _own_keep(state: MatchState, seat: int, rng: random.Random, memo: Memo) -> dict[str, Any]:
+    """Keep the dealt cards with the best immediate VP over the open cells (a card that
+    reads only the own tableau from the by-tableau cache, :func:`_own_effects`)."""
     s = state.seats[seat]
     tableau = s.tableau or ({AI_POS: s.ai_card} if s.ai_card else {})
-    cells = placement_cells(tableau, diagonal=has_diagonal(state, seat)) if tableau else []
+    key = tableau_key(tableau)
+    cells = _open_cells(key, has_diagonal(state, seat)) if tableau else ()
     nbrs = state.neighbour_tableaux(seat)
+    effects = _own_effects(key)
+
+    def vp(card: str, p: Pos) -> float:
+        if not _reads_own_only(card):
+            return score_effect(card, {**tableau, p: card}, p, nbrs)
+        hit = effects.get((card, p))
+        if hit is None:
+            hit = effects[card, p] = _placements(key).effect(card, p)
+        return hit
 
     def pot(card: str) -> float:
         if roles.role(card) in (roles.COPY, roles.COPY_POINTS):
             return COPY_POINTS_ESTIMATE
-        return max((score_effect(card, {**tableau, p: card}, p, nbrs) for p in cells), default=0)
+        return max((vp(card, p) for p in cells), default=0)
 
     ranked = sorted(sorted(s.dealt), key=pot, reverse=True)
     return {"type": A.KEEP_RESERVE, "cards": sorted(ranked[: A.keep_count(state, seat)])}

@@ -4,6 +4,7 @@ deterministic given its RNG, bounded by its rollout budget. Strength is measured
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -564,6 +565,45 @@ def test_successive_halving_keeps_the_better_half_each_round(monkeypatch):
     assert played.count("c2") == 8 + 13
     assert played.count("c1") == played.count("c3") == 8 + 13 + 20
     assert bot.last_rollouts == len(played) == 40 + 39 + 40
+
+
+def test_affordable_cuts_the_budget_to_the_cpu_cap_at_the_rate_so_far():
+    from domain.games.ai_100_human.expert import affordable
+
+    assert affordable(120, 0, 0.0, 1.0) == 120  # nothing measured yet
+    assert affordable(120, 5, 0.05, 0.505) == 50  # 10 ms per rollout, 0.505 s
+    assert affordable(120, 5, 0.001, 1.0) == 120  # the cap does not bind
+    assert affordable(120, 10, 5.0, 1.0) == 10  # never fewer than already spent
+    assert affordable(120, 5, 0.05, math.inf) == 120  # no cap
+
+
+def test_cpu_cap_shrinks_the_budget_and_every_halving_round_still_plays(monkeypatch):
+    # the same 5 commands as above; a fake CPU clock advancing 10 ms per rollout and a
+    # 0.505 s cap: after the first sample the budget becomes 50 (not 120), shared by the
+    # 3 rounds: 3 samples of 5, then (50 - 15) // 2 // 3 = 5 of 3, then 10 of the last 2
+    from domain.games.ai_100_human import expert as X
+
+    worth = {f"c{i}": v for i, v in enumerate((10, 50, 30, 40, 20))}
+    played: list[str] = []
+    clock = [0.0]
+    monkeypatch.setattr(X, "determinize", lambda v, seat, rng: None)
+    monkeypatch.setattr(X.time, "thread_time", lambda: clock[0])
+
+    def fake_rollout(world, seat, command, rng, to_end=False):
+        played.append(command["card"])
+        clock[0] += 0.01
+        return float(worth[command["card"]])
+
+    monkeypatch.setattr(X, "rollout", fake_rollout)
+    bot = ExpertBot(budget=120, time_cap_s=60)
+    commands = [{"card": c} for c in worth]
+    values = bot._rollouts({}, 0, commands, random.Random(0), 120, 60, False, 0.505)
+    assert values[1] == 50 and values[3] == 40
+    assert values[0] == values[2] == values[4] == float("-inf")
+    assert played.count("c0") == played.count("c4") == 3
+    assert played.count("c2") == 3 + 5
+    assert played.count("c1") == played.count("c3") == 3 + 5 + 10
+    assert bot.last_rollouts == len(played) == 50
 
 
 def test_horizon_factor_gives_late_decisions_more_rollouts_for_the_same_work(monkeypatch):
