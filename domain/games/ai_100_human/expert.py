@@ -742,18 +742,18 @@ def _best_place(state: MatchState, seat: int, cards: list[str], memo: Memo) -> t
     s = state.seats[seat]
     key = tableau_key(s.tableau)
     cells = _open_cells(key, has_diagonal(state, seat))
-    ranked = []
+    ranked: list[tuple[float, str, Pos]] = []
     effects = _own_effects(key)
     placements = None
     for card in cards:
         if _reads_own_only(card):
             for pos in cells:
-                hit = effects.get((card, pos))
-                if hit is None:
+                vp = effects.get((card, pos))
+                if vp is None:
                     if placements is None:
                         placements = _placements(key)
-                    hit = effects[card, pos] = placements.effect(card, pos)
-                ranked.append((hit, card, pos))
+                    vp = effects[card, pos] = placements.effect(card, pos)
+                ranked.append((vp, card, pos))
             continue
         for pos in cells:
             k = (state.phase, state.turn, seat, card, pos)
