@@ -29,6 +29,7 @@ from schemathesis.checks import (
 from domain.games import registry
 from service import bootstrap
 from tests.e2e.http_helpers import GAME, GAME_OPTIONS, Http, create, tokens_of
+from tests.support import depth
 from tests.support.game_settings import e2e_seats
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -80,6 +81,35 @@ def aim(case, match_id: str, token: str, rng: random.Random) -> None:
 EXAMPLES = {GAME: 15}
 
 
+def on_a_match(operation) -> bool:
+    """True for an operation on one match (a ``{match_id}`` in its path): the cases
+    :func:`aim` points at the run's match and seat."""
+    return "{match_id}" in operation.path
+
+
+def operations_for(game: str, operations: list) -> list:
+    """The operations the contract run of ``game`` sends: every operation for the first game
+    (:data:`GAME`), the operations on a match for the others. The rest (create, games, players,
+    replays, analyses, ...) never see the run's match: another game's run would draw the same
+    derandomized cases for them again, and their bodies (a whole export log for
+    ``POST /v1/replays``) cost most of the generation. ``ARENA_HYPOTHESIS_PROFILE=deep``
+    (:mod:`tests.support.depth`) sends every operation for every game."""
+    if game == GAME or depth.deep():
+        return list(operations)
+    return [operation for operation in operations if on_a_match(operation)]
+
+
+_CONTRACTS: dict[int, object] = {}
+
+
+def contract_of(app):
+    """``schemathesis.openapi.from_wsgi("/openapi.yaml", app)``, loaded once per app (the
+    session's app serves every run: loading and resolving the document is a few seconds)."""
+    if id(app) not in _CONTRACTS:
+        _CONTRACTS[id(app)] = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    return _CONTRACTS[id(app)]
+
+
 def test_every_game_of_the_registry_is_driven_by_the_contract_run():
     assert set(GAME_OPTIONS) == set(registry())
 
@@ -95,7 +125,7 @@ def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
         options=GAME_OPTIONS[game],
     )
     match_id, token = created["match_id"], tokens_of(created)[0]
-    contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
+    contract = contract_of(app)
     rng = random.Random(99)
     operations = [result.ok() for result in contract.get_all_operations()]
     documented = yaml.safe_load(OPENAPI.read_text())
@@ -108,12 +138,19 @@ def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
         if m in methods and path != "/openapi.yaml"
     }
     assert len(expected) >= 21 and {o.label for o in operations} == expected
+    sent = operations_for(game, operations)
+    # the game's commands and reads are sent in every game's run
+    assert {
+        "POST /v1/matches/{match_id}/actions",
+        "GET /v1/matches/{match_id}/legal-actions",
+        "GET /v1/matches/{match_id}/export",
+    } <= {operation.label for operation in sent}
     calls = []
-    for operation in operations:
+    for operation in sent:
 
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(
-            max_examples=EXAMPLES.get(game, 8),
+            max_examples=depth.examples(EXAMPLES.get(game, 8)),
             deadline=None,
             derandomize=True,
             database=None,
