@@ -65,8 +65,20 @@ def test_every_route_is_documented_and_every_documented_path_is_served(app):
     assert served == documented
 
 
+def held(value) -> bool:
+    """True when ``value`` (a generated ``wait``) reads as a number of seconds in (0, 30]:
+    a long-poll the server would hold that long. Anything else is answered at once (a 400
+    for a value out of range or not a number, which a negative run must still send)."""
+    try:
+        seconds = float(str(value))
+    except ValueError:
+        return False
+    return 0 < seconds <= 30
+
+
 def aim(case, match_id: str, token: str, rng: random.Random) -> None:
-    """Point about half of the match cases at a real match and seat; keep waits at 0 s."""
+    """Point about half of the match cases at a real match and seat; keep waits at 0 s
+    (a ``wait`` of legal-actions only when the server would hold it: :func:`held`)."""
     if "match_id" in (case.path_parameters or {}) and rng.random() < 0.5:
         case.path_parameters["match_id"] = match_id
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
@@ -74,6 +86,8 @@ def aim(case, match_id: str, token: str, rng: random.Random) -> None:
         query = dict(case.query or {})
         query["wait" if case.path.endswith("/events") else "max_s"] = 0
         case.query = query
+    if case.path.endswith("/legal-actions") and held((case.query or {}).get("wait")):
+        case.query = {**case.query, "wait": 0}
 
 
 #: generated requests per operation and mode: the first game gets the most (its run is
