@@ -68,12 +68,14 @@ def pytest_configure(config: pytest.Config) -> None:
     (:mod:`tests.support.redis_env`: under xdist, worker gwN uses the base database + N,
     written to ``ARENA_TEST_REDIS_URL`` for the processes tests start) and the stray-process
     backstop (:mod:`tests.support.reaper`: SIGINT/SIGTERM stop the run within seconds and
-    leave no process behind)."""
-    from tests.support import reaper, redis_env
+    leave no process behind), and the hypothesis profile ``ARENA_HYPOTHESIS_PROFILE`` names
+    (:mod:`tests.support.depth`)."""
+    from tests.support import depth, reaper, redis_env
 
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     try:
         config.arena_test_redis = redis_env.configure_process(worker_id)
+        depth.register()
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from exc
     controller = worker_id is None and bool(getattr(config.option, "numprocesses", None))

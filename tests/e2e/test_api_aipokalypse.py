@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from service import bootstrap
 from tests.e2e.http_helpers import Http, tokens_of
-from tests.e2e.test_openapi_contract import CHECKS, aim
+from tests.e2e.test_openapi_contract import CHECKS, aim, contract_of, operations_for
+from tests.support import depth
 
 GAME = "aipokalypse"
 SEATS = [
@@ -342,7 +342,8 @@ def test_no_response_showed_a_hand_card_or_the_kind_of_a_hidden_move(played):
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_the_api_honours_its_contract_on_an_aipokalypse_match(app, embedded_service, mode):
     """The schemathesis run of test_openapi_contract.py, aimed at an A.I.Pokalypse match in its
-    Expert Variant draft (half of the match cases use its id and a seat token)."""
+    Expert Variant draft (half of the match cases use its id and a seat token): the
+    operations on a match (test_openapi_contract.py's runs send the others)."""
     bootstrap.install(embedded_service)
     status, _, created = Http(app.test_client()).post(
         "/v1/matches",
@@ -354,14 +355,14 @@ def test_the_api_honours_its_contract_on_an_aipokalypse_match(app, embedded_serv
     )
     assert status == 201, created
     match_id, token = created["match_id"], tokens_of(created)[0]
-    contract = schemathesis.openapi.from_wsgi("/openapi.yaml", app)
     rng = random.Random(7)
     calls = []
-    for operation in [result.ok() for result in contract.get_all_operations()]:
+    operations = [result.ok() for result in contract_of(app).get_all_operations()]
+    for operation in operations_for(GAME, operations):
 
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(
-            max_examples=8,
+            max_examples=depth.examples(8),
             deadline=None,
             derandomize=True,
             database=None,

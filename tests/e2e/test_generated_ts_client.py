@@ -23,10 +23,16 @@ def _npx(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def generated_types(request):
+def node() -> None:
     if shutil.which("npx") is None:
         pytest.fail("Node.js/npm are required (the CI machine has them)")
-    request.getfixturevalue("typescript_tools")
+
+
+@pytest.fixture(scope="module")
+def generated_types(node, typescript_tools):
+    """``openapi.d.ts`` as the session generated it. Asking for ``typescript_tools`` by name
+    puts these tests in the ``typescript`` xdist group (tests/support/suite_plan.py): the
+    worker that generated the file runs them, and no other worker writes it meanwhile."""
     return TS / "openapi.d.ts"
 
 

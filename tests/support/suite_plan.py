@@ -71,11 +71,25 @@ def is_quick(item: pytest.Item) -> bool:
     return not item.nodeid.startswith(SLOW)
 
 
+def _module_fixture_scopes(item: pytest.Item) -> set[str]:
+    """Scopes of the fixtures the module of ``item`` defines itself (empty when unknown)."""
+    module = getattr(item, "module", None)
+    markers = (
+        getattr(value, "_fixture_function_marker", None)
+        for value in (vars(module) if module is not None else {}).values()
+    )
+    return {marker.scope for marker in markers if isinstance(getattr(marker, "scope", None), str)}
+
+
 def xdist_group(item: pytest.Item) -> str | None:
     """The xdist group of ``item`` (see module docstring), or None (any worker)."""
     names = set(getattr(item, "fixturenames", ()))
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if "redis_cluster" in names or params.get("store_kind") == "cluster":
+    # a parameter naming a fixture the test takes at run time
+    # (``request.getfixturevalue(stack)``) counts as that fixture
+    if "request" in names:
+        names |= {value for value in params.values() if isinstance(value, str)}
+    if names & {"redis_cluster", "production_cluster"} or params.get("store_kind") == "cluster":
         return "redis-cluster"
     # Chromium before the production stack: every Playwright test shares the browser worker's
     # one Chromium (a production-tier browser test on the production worker once met a running
@@ -90,6 +104,10 @@ def xdist_group(item: pytest.Item) -> str | None:
     for defs in getattr(info, "name2fixturedefs", {}).values():
         if defs and defs[-1].scope in ("module", "class", "package"):
             return item.nodeid.split("::")[0]
+    # ``request.getfixturevalue(...)`` of a module-scoped fixture of the test's own module
+    # (a server started once for the module, asked for by a name the test builds)
+    if "request" in names and _module_fixture_scopes(item) & {"module", "class", "package"}:
+        return item.nodeid.split("::")[0]
     return None
 
 
@@ -140,13 +158,81 @@ def read_groups() -> dict[str, str]:
     return {}
 
 
+#: The long work units and their seconds, measured on a busy 2-core machine
+#: (docs/testing.md; only their order matters): a group's name -> the whole group, a node-id
+#: prefix -> each test under it. :func:`make_scheduler` hands the work units out longest
+#: first, so that no long unit starts last while the other worker idles (xdist alone hands
+#: out the groups with the most tests first, then the rest in collection order). A stale
+#: entry only changes the order; any other test counts 1.
+LONG: dict[str, float] = {
+    "browser": 380,
+    "redis-cluster": 200,
+    "typescript": 135,
+    "production": 90,
+    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[positive-ai": 130,
+    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[negative-ai": 60,
+    "tests/integration/test_faults.py": 64,
+    "tests/integration/test_archive.py::test_sigkilling": 60,
+    "tests/integration/test_soak_census.py": 60,
+    "tests/e2e/test_api_aipokalypse.py::test_the_api_honours": 40,
+    "tests/e2e/test_cli_play.py": 14,
+    "tests/e2e/test_cli_play.py::test_interactive_dead": 36,
+    "tests/integration/test_cluster_failover.py": 30,
+    "tests/integration/test_suite_cleanup.py": 23,
+    "tests/integration/test_reclaim_outage.py": 23,
+    "tests/production/test_outage_and_cli.py": 22,
+    "tests/unit/test_types.py::test_mypy_reports_no_error": 20,
+    "tests/unit/ai_100_human/test_scoring_added.py": 55,
+    "tests/unit/ai_100_human/test_fast_legality.py": 55,
+    "tests/unit/ai_100_human/test_bench_rollouts.py": 34,
+    "tests/unit/ai_100_human/test_random_playout.py::test_random_matches": 27,
+    "tests/unit/ai_100_human/test_scoring_exactness": 20,
+    "tests/unit/aipokalypse/test_choice_redaction.py::test_every_choice": 30,
+    "tests/unit/aipokalypse/test_expert.py::test_an_expert_match": 32,
+    "tests/unit/ai_100_human/test_expert_bot.py": 10,
+    "tests/e2e/test_contract_e2e.py::test_every_answer_of_a_whole_match": 15,
+    "tests/e2e/test_api_hidden_information.py": 15,
+    "tests/integration/test_worker_stop.py": 12,
+    "tests/e2e/test_proxy_nginx.py": 12,
+    "tests/e2e/test_sdk_python.py": 11,
+    "tests/e2e/test_api_aipokalypse_modes.py": 8,
+    "tests/e2e/test_openapi_payloads.py": 7,
+    "tests/e2e/test_generated_python_client.py": 6,
+    "tests/integration/test_workers.py": 5,
+    "tests/e2e/test_verify_cross_language.py": 3,
+}
+
+
+def cost(scope: str, nodeids) -> float:
+    """Estimated seconds of the work unit ``scope`` (its tests' ``nodeids``): :data:`LONG`
+    of a group, else the sum over its tests of the longest matching prefix's entry (1 for
+    a test no entry matches)."""
+    if scope in LONG:
+        return LONG[scope]
+    total = 0.0
+    for nodeid in nodeids:
+        prefixes = [prefix for prefix in LONG if nodeid.startswith(prefix)]
+        total += LONG[max(prefixes, key=len)] if prefixes else 1.0
+    return total
+
+
 def make_scheduler(config: pytest.Config, log):
     """xdist's scope scheduler with the scopes of :func:`xdist_group`: a grouped test's
-    scope is its group, any other test is a scope of its own (as ``--dist loadgroup``)."""
+    scope is its group, any other test is a scope of its own (as ``--dist loadgroup``);
+    the longest work units (:func:`cost`) are handed out first."""
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):
         groups: dict[str, str] | None = None
+        ordered = False
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # once, before the first unit is handed out
+                self.ordered = True
+                units = sorted(self.workqueue.items(), key=lambda unit: -cost(*unit))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+            super()._assign_work_unit(node)
 
         def _split_scope(self, nodeid: str) -> str:
             if self.groups is None:

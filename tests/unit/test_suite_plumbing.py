@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support import reaper, redis_env, suite_plan
+from tests.support import depth, reaper, redis_env, suite_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,6 +89,59 @@ def test_cluster_browser_and_module_fixture_tests_share_a_worker_and_the_rest_sp
         group(_item("tests/unit/test_u.py::t", ["tmp_path"], scopes={"tmp_path": "function"}))
         is None
     )
+
+
+def test_a_fixture_taken_at_run_time_by_name_groups_its_test_too():
+    group = suite_plan.xdist_group
+    # ``request.getfixturevalue(stack)`` with the stack a parameter (tests/production)
+    for stack, expected in (("production", "production"), ("production_cluster", "redis-cluster")):
+        item = _item(
+            f"tests/production/test_w.py::t[{stack}]", ["request", "stack"], {"stack": stack}
+        )
+        assert group(item) == expected
+    # a module-scoped server of the test's own module, asked for by a name the test builds
+    item = _item("tests/e2e/test_w.py::t[gunicorn]", ["request", "server"], {"server": "gunicorn"})
+    assert group(item) is None
+    item.module = SimpleNamespace(
+        gunicorn_port=SimpleNamespace(_fixture_function_marker=SimpleNamespace(scope="module")),
+        helper=len,
+    )
+    assert group(item) == "tests/e2e/test_w.py"
+    # without ``request`` a parameter is only a value
+    assert (
+        group(_item("tests/e2e/test_v.py::t[production]", ["what"], {"what": "production"})) is None
+    )
+
+
+def test_the_longest_work_units_are_handed_out_first():
+    cost = suite_plan.cost
+    browser = cost("browser", ["tests/e2e/browser/test_a.py::t"])
+    faults = cost(
+        "tests/integration/test_faults.py::test_a", ["tests/integration/test_faults.py::test_a"]
+    )
+    module = cost("tests/unit/test_m.py", [f"tests/unit/test_m.py::t{n}" for n in range(7)])
+    assert (
+        browser
+        > faults
+        > module
+        == 7
+        > cost("tests/unit/test_u.py::t", ["tests/unit/test_u.py::t"])
+    )
+    # the longest matching prefix counts
+    assert (
+        cost("x", ["tests/e2e/test_cli_play.py::test_interactive_dead_apocalypse"])
+        == (suite_plan.LONG["tests/e2e/test_cli_play.py::test_interactive_dead"])
+    )
+
+
+def test_the_deep_profile_multiplies_the_example_counts_and_a_wrong_name_is_refused(monkeypatch):
+    monkeypatch.delenv(depth.PROFILE_ENV, raising=False)
+    assert depth.examples(8) == 8 and not depth.deep()
+    monkeypatch.setenv(depth.PROFILE_ENV, "deep")
+    assert depth.examples(8) == 8 * depth.DEEP_FACTOR > 8 and depth.deep()
+    monkeypatch.setenv(depth.PROFILE_ENV, "deeep")
+    with pytest.raises(ValueError, match="deeep"):
+        depth.examples(8)
 
 
 def test_the_quick_subset_is_unit_tests_without_the_slow_ones():

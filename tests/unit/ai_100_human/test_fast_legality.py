@@ -13,10 +13,13 @@ from hypothesis import strategies as st
 
 from domain.engine import Setup, fold
 from domain.games.ai_100_human import actions as A
+from tests.support import depth
 
 from .test_flow_support import E
 
-SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=depth.examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _cards(state) -> list[str]:

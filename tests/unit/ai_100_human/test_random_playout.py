@@ -13,11 +13,14 @@ from hypothesis import strategies as st
 from domain.engine import Event, Setup, fold
 from domain.games.ai_100_human.hacking import connected
 from domain.games.ai_100_human.tableau import in_frame
+from tests.support import depth
 from tests.support.playout import checked_playout
 
 from .test_flow_support import E
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=depth.examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def zones(state) -> list[str]:

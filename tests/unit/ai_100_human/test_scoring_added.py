@@ -15,11 +15,12 @@ from domain.games.ai_100_human.scoring import (
     score_objective,
 )
 from domain.games.ai_100_human.tableau import AI_POS, placement_cells
+from tests.support import depth
 
 from .test_scoring_exactness import AI_SIDES, DEVELOPMENT, OBJECTIVES, SETTINGS, tableaux
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=depth.examples(60), **SETTINGS)
 @given(tableau=tableaux(), moved=st.integers(min_value=-1, max_value=14))
 def test_placements_equal_the_public_scorers(tableau, moved):
     """``Placements`` (one read of the own tableau, the expert's rollouts) gives exactly

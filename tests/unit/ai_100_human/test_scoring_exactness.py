@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from domain.games.ai_100_human.cards import catalogue
 from domain.games.ai_100_human.scoring import score_ai_card, score_effect, score_objective
 from domain.games.ai_100_human.tableau import AI_POS, FRAME, in_frame, placement_cells
+from tests.support import depth
 from tests.support.ai_100_human_scoring_reference import (
     reference_score_ai_card,
     reference_score_effect,
@@ -86,7 +87,7 @@ def neighbour_tableaux(draw):
     return out
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=depth.examples(200), **SETTINGS)
 @given(tableau=tableaux(), neighbours=neighbour_tableaux(), data=st.data())
 def test_every_development_card_effect_equals_the_reference(tableau, neighbours, data):
     cells = sorted(tableau)
@@ -110,7 +111,7 @@ def test_every_development_card_effect_equals_the_reference(tableau, neighbours,
             assert fast == ref, (card, pos, board, neighbours)
 
 
-@settings(max_examples=700, **SETTINGS)
+@settings(max_examples=depth.examples(250), **SETTINGS)
 @given(tableau=tableaux())
 def test_every_objective_and_ai_card_equals_the_reference(tableau):
     for objective in OBJECTIVES:
@@ -124,7 +125,7 @@ def test_every_objective_and_ai_card_equals_the_reference(tableau):
         )
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=depth.examples(30), **SETTINGS)
 @given(tableau=tableaux(ai_sides=["AI-10"]), data=st.data())
 def test_two_cards_with_alternatives_score_each_alternative_board(tableau, data):
     """Outside legal play (one AI card per tableau), a mapping may name AI-10 twice: the

@@ -22,6 +22,7 @@ from domain.games.ai_100_human.scoring.counts import score_neighbour
 from domain.games.ai_100_human.scoring.effects import evaluate
 from domain.games.ai_100_human.scoring.plans import compile_effect
 from domain.games.ai_100_human.tableau import AI_POS
+from tests.support import depth
 from tests.support.ai_100_human_scoring_reference import reference_score_effect
 
 from .test_scoring_exactness import neighbour_tableaux, tableaux
@@ -162,7 +163,7 @@ def reference(effect, tableau, pos, neighbours):
     return max(evaluate(effect, b, pos) for b in boards(tableau))
 
 
-@settings(max_examples=1200, **SETTINGS)
+@settings(max_examples=depth.examples(400), **SETTINGS)
 @given(effect=effects(), tableau=tableaux(), neighbours=neighbour_tableaux(), data=st.data())
 def test_any_effect_of_the_vocabulary_equals_the_reference(effect, tableau, neighbours, data):
     pos = data.draw(st.sampled_from(sorted(tableau)), label="played cell")
