@@ -101,10 +101,16 @@ def _plain(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _data_schema(forms: dict[str, Any]) -> dict[str, Any]:
-    """An event's ``data``: its stored form, its redacted form, or either."""
+    """An event's ``data``: its stored form, its redacted form, or either.
+
+    The form with more required properties comes first: generated clients (openapi-python-
+    client) take the first ``anyOf`` member that parses, and a stored form whose required
+    properties are a subset of the redacted form's would otherwise parse a redacted payload
+    and drop its extra properties (AI: 100% Human's ``AIPowerUsed`` ``drawn_count``)."""
     shown = [forms[f] for f in ("stored", "redacted") if forms[f] is not None]
     if len(shown) == 1 or shown[0] == shown[1]:
         return shown[0]
+    shown.sort(key=lambda form: -len(form.get("required", ())))
     return {
         "anyOf": shown,
         "description": "The stored form (the seat's own event, exports) "
