@@ -46,7 +46,7 @@ from domain.expert_options import expert_kwargs, expert_options_schema
 from domain.modular import RandomBot
 
 from .actions import legal_actions
-from .call_for_help import covers
+from .call_for_help import coverable, covers
 from .cards import CardDef, catalogue
 from .combat import can_defeat, spend_plan
 from .state import MatchState
@@ -135,12 +135,15 @@ def attack_value(t: SimpleNamespace, entries: list[dict[str, Any]], attackers: l
     (:func:`call_for_help.covers`): the pooled damage after a Call for Help may defeat
     only attacking Zombies, in any combination."""
     cat = catalogue()
+    ok = coverable(entries, [cat.of(t.zombie_row[c]) for c in attackers])
+    values = [zombie_value(t, c) for c in attackers]
     best = 0.0
-    for size in range(1, len(attackers) + 1):
-        for group in itertools.combinations(attackers, size):
-            value = sum(zombie_value(t, c) for c in group)
-            if value > best and covers(entries, [cat.of(t.zombie_row[c]) for c in group]):
-                best = value
+    for group in range(1, len(ok)):
+        members = [j for j in range(len(attackers)) if group >> j & 1]
+        value = sum(values[j] for j in members)
+        # Hall: the group is paid at once iff every sub-group of it is coverable
+        if value > best and all(ok[sub] for sub in range(1, group + 1) if sub & group == sub):
+            best = value
     return best
 
 
@@ -453,11 +456,13 @@ BOTS["expert"] = DEFAULT_EXPERT
 # Per-seat bot options (domain.engine.build_bot): only ``expert`` has any (issue 23, like
 # AI: 100% Human's expert). An omitted option keeps ExpertBot's default.
 EXPERT_OPTIONS_SCHEMA = expert_options_schema(
-    budget="Rollouts per searched decision (each plays the match to its end with the "
-    f"cooperative team); 0 plays the cooperative choice. Default {DEFAULT_EXPERT.budget}.",
+    budget="Rollouts per searched decision (each plays the match on with the cooperative "
+    "team, to its end or, in the standard game, two rounds of turns and an evaluation of "
+    f"the race); 0 plays the cooperative choice. Default {DEFAULT_EXPERT.budget}.",
     candidates="Commands weighed by the rollouts (the cooperative choice and strategic "
     f"alternatives). Default {DEFAULT_EXPERT.candidates}.",
-    time_budget=f"Default {round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+    time_budget="Dead Apocalypse counts the CPU time of the deciding process "
+    f"(time.process_time). Default {round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
     max_candidates=12,
 )
 BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}

@@ -15,7 +15,6 @@ attackers.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from .cards import catalogue
@@ -70,15 +69,32 @@ def potential(state: MatchState, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def coverable(entries: list[dict[str, Any]], zombies: list[Any]) -> list[bool]:
+    """For every group of ``zombies`` (bitmask ``g``: zombie ``j`` is in it when bit ``j``
+    is set), whether the entries that may hit one of the group's zombies (not immune to
+    all of them) supply at least the group's total HP. ``ok[0]`` is True. Hall's
+    condition: ``entries`` can pay every HP of a group at once iff every sub-group's check
+    holds (:func:`covers`)."""
+    masks = []
+    for e in entries:
+        mask = 0
+        for j, z in enumerate(zombies):
+            if not immune(z, e):
+                mask |= 1 << j
+        masks.append((mask, e["amount"]))
+    hps = [z.hp for z in zombies]
+    ok = [True] * (1 << len(zombies))
+    for group in range(1, len(ok)):
+        supply = sum(amount for mask, amount in masks if mask & group)
+        need = sum(hp for j, hp in enumerate(hps) if group >> j & 1)
+        ok[group] = supply >= need
+    return ok
+
+
 def covers(entries: list[dict[str, Any]], zombies: list[Any]) -> bool:
     """True when ``entries`` (divisible damage) can pay every zombie's HP at once, each
-    only from entries it is not immune to (Hall's condition)."""
-    for size in range(1, len(zombies) + 1):
-        for group in itertools.combinations(zombies, size):
-            supply = sum(e["amount"] for e in entries if any(not immune(z, e) for z in group))
-            if supply < sum(z.hp for z in group):
-                return False
-    return True
+    only from entries it is not immune to (Hall's condition over :func:`coverable`)."""
+    return all(coverable(entries, zombies))
 
 
 def help_needed(state: MatchState) -> bool:

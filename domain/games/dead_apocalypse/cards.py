@@ -100,10 +100,15 @@ class Catalogue:
     """Every card definition keyed by id (read-only)."""
 
     cards: Mapping[str, CardDef]
+    #: instance id -> definition, filled by :meth:`of` (the bots' rollouts ask millions of times)
+    _by_instance: dict[str, CardDef] = field(default_factory=dict, compare=False, repr=False)
 
     def of(self, instance: str) -> CardDef:
         """The definition of an instance id (``"shotgun#2"`` -> Shotgun); KeyError if unknown."""
-        return self.cards[def_id(instance)]
+        found = self._by_instance.get(instance)
+        if found is None:
+            found = self._by_instance[instance] = self.cards[def_id(instance)]
+        return found
 
     def stack_instances(self, stack: str) -> list[str]:
         """Instance ids of every card whose definition starts in ``stack``, sorted by id."""

@@ -19,22 +19,28 @@ How the bot decides (one call of :meth:`ExpertBot.choose`):
    (:func:`determinize.sample_world`): the other hands, every deck, the Zombie Stack (the
    CDC among its bottom 11 cards) and the Resource Stack.
 3. **Rollouts.** Each candidate is applied to a copy of the sample world and the match is
-   played to its end by the ``cooperative`` bot on every seat (the engine's own rules,
-   without re-checking the legality of the policy's commands). Candidates share the
-   sample and the rollout RNG (common random numbers). Value: 1 for a won match, else
-   :data:`LOSS_PROGRESS_WEIGHT` x the share of the Zombie Stack revealed since the
-   decision (1 when the CDC came out): a lost race that came closer to the CDC is worth
-   more than one that did not (a tie-breaker between losses, far below any win).
+   played on by the ``cooperative`` bot on every seat (the engine's own rules, without
+   re-checking the legality of the policy's commands) to its end or, in the book's
+   standard game, to a horizon (:func:`horizon_turns`: two rounds of turns past the
+   decision's turn, at least three turns). Candidates share the sample and the rollout RNG
+   (common random numbers). Value: 1 for a won match, 0 for a lost one, and at the horizon
+   the race's evaluation (:func:`race_value`): the team's chance to win by a logistic model
+   of the Resource Stack left against the Zombies still to defeat before the CDC (known in
+   the sample world), the decks' damage and the Zombie Row, fitted on cooperative-team
+   matches. A horizon makes a rollout several times cheaper than a whole match, and its
+   value is a probability rather than a 0/1 outcome, so far fewer samples tell candidates
+   apart.
 4. **Successive halving** (as AI: 100% Human's expert): the ``budget`` rollouts are split
    over ``ceil(log2(candidates))`` rounds; after each round the better half stays. The
    best mean wins (ties: the earlier candidate, i.e. the cooperative choice).
 
 Determinism: the choice depends only on the view, the legal commands and ``rng``;
-``time_cap_s`` is a wall-clock safety net (when a decision takes longer, the samples
-finished so far decide; then the choice may depend on the machine).
+``time_cap_s`` caps the CPU time of a decision (``time.process_time``: when a decision
+uses more, the samples finished so far decide; then the choice may depend on the machine).
 
 The estimator (:class:`WinEstimator`, ``ENGINE.estimator()``) runs the same rollouts for
-given commands and answers the share of rollouts won (metric ``win_probability``).
+given commands and answers their mean value: the team's win probability (metric
+``win_probability``).
 """
 
 from __future__ import annotations
@@ -49,16 +55,22 @@ from .actions import legal_actions, pending
 from .bots import CooperativeBot, _table, zombie_value
 from .cards import catalogue, def_id
 from .determinize import sample_world
+from .ending import owned_cards
 from .recorder import GameOver, Recorder
 from .rules import _apply
 from .state import MatchState, clone
 from .views import view
 
-DEFAULT_BUDGET = 16  # rollouts per searched decision
-DEFAULT_CANDIDATES = 3  # commands weighed by rollouts
-DEFAULT_TIME_CAP_S = 0.8  # wall-clock safety net per decision (seconds)
-LOSS_PROGRESS_WEIGHT = 0.3  # value of a lost rollout per share of the Zombie Stack revealed
+DEFAULT_BUDGET = 32  # rollouts per searched decision
+DEFAULT_CANDIDATES = 4  # commands weighed by rollouts
+DEFAULT_TIME_CAP_S = 0.8  # CPU-time cap per decision (seconds of time.process_time)
 MAX_ROLLOUT_STEPS = 20_000  # a safety net: a match has about 150-200 commands
+HORIZON_ROUNDS = 2  # rounds of turns a rollout plays past the decision's turn
+HORIZON_MIN_TURNS = 3  # ... at least this many turns (1 and 2 seats)
+#: :func:`race_value`'s logistic weights over :func:`race_features`, fitted by
+#: ``benchmarks/dead_apocalypse_race_fit.py`` (defaults: 800 cooperative matches, 200 per
+#: seat count, every turn start; held-out log loss 0.438 against 0.666 for the base rate)
+RACE_WEIGHTS = (-3.3763, 0.1118, 0.1522, -2.0154, 1.5733, 0.6822, 0.692)
 
 #: the rollout policy of every seat
 POLICY = CooperativeBot()
@@ -79,16 +91,77 @@ def apply_command(
     return rec.state
 
 
+def horizon_turns(state: MatchState) -> int | None:
+    """Turns a rollout plays after the decision's own turn before :func:`race_value`
+    judges it: :data:`HORIZON_ROUNDS` rounds (at least :data:`HORIZON_MIN_TURNS` turns) in
+    the book's standard game with its default Ditches (the race the evaluation was fitted
+    on); ``None`` (to the end of the match) with any other option."""
+    o = state.options
+    if o["difficulty"] != "standard" or o["no_kill_ditch"] != 1 or o["attack_ditch_half_hp"]:
+        return None
+    return max(HORIZON_MIN_TURNS, HORIZON_ROUNDS * state.seat_count)
+
+
+def race(state: MatchState) -> tuple[int, int]:
+    """``(resources, kills)``: the Resource Stack's cards and the Zombies still to defeat
+    before the CDC can be gained in this (sample) world: 1 once the CDC is in the Resource
+    Row, else the Zombies above the CDC in the Zombie Stack plus the one that fills its
+    column (Events are set aside without a fight). Each defeat costs about one Resource
+    Stack card (the Resource Row is refilled from it), each turn without one a card per
+    seat."""
+    cat = catalogue()
+    if any(r is not None and cat.of(r).kind == "cdc" for r in state.resource_row):
+        return len(state.resource_stack), 1
+    kills = 1
+    for card in state.zombie_stack:
+        kind = cat.of(card).kind
+        if kind == "cdc":
+            break
+        kills += kind == "zombie"
+    return len(state.resource_stack), kills
+
+
+def race_features(state: MatchState) -> tuple[float, ...]:
+    """The inputs of :func:`race_value`, in :data:`RACE_WEIGHTS`' order: 1 (intercept),
+    the margin ``resources - kills`` (:func:`race`) per seat and in all, ``kills / 10``,
+    the mean over the seats of the printed damage per card of each seat's deck (every card
+    it owns, wherever it is), ``1 / seats`` and the Zombie Row's HP / 10."""
+    cat = catalogue()
+    resources, kills = race(state)
+    margin = resources - kills
+    n = state.seat_count
+    damage = 0.0
+    for seat in range(n):
+        cards = owned_cards(state, seat)
+        damage += sum(cat.of(c).damage for c in cards) / max(1, len(cards))
+    hp = sum(cat.of(z).hp for z in state.zombie_row if z is not None)
+    return (1.0, margin / n, float(margin), kills / 10, damage / n, 1.0 / n, hp / 10)
+
+
+def race_value(state: MatchState) -> float:
+    """The team's chance to win from a running (sample) world, 0..1: a logistic model of
+    the race over :func:`race_features`, fitted on cooperative-team matches of the
+    standard game, 1 to 4 seats (:data:`RACE_WEIGHTS`,
+    ``benchmarks/dead_apocalypse_race_fit.py``)."""
+    z = sum(w * x for w, x in zip(RACE_WEIGHTS, race_features(state), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 def rollout(
     world: MatchState, seat: int, command: Mapping[str, Any], rng: random.Random
 ) -> tuple[bool, float]:
     """Play ``command`` for ``seat`` in the sample ``world`` (mutated), then the
-    ``cooperative`` bot on every seat to the end of the match. Returns ``(won, value)``
-    (module doc, step 3). Raises ValueError when the match stalls."""
-    zombies = len(world.zombie_stack)
+    ``cooperative`` bot on every seat to the end of the match or to the horizon
+    (:func:`horizon_turns`). Returns ``(won, value)``: ``(True, 1.0)`` for a won match,
+    ``(False, 0.0)`` for a lost one, ``(False, race_value)`` at the horizon (module doc,
+    step 3). Raises ValueError when the match stalls."""
+    horizon = horizon_turns(world)
+    last_turn = None if horizon is None else world.turn + horizon
     state = apply_command(world, seat, command, rng)
     steps = 0
     while state.result is None:
+        if last_turn is not None and state.turn > last_turn:
+            return False, race_value(state)
         pend = pending(state)
         if not pend or steps > MAX_ROLLOUT_STEPS:
             raise ValueError("rollout stalled")
@@ -96,13 +169,7 @@ def rollout(
         state = apply_command(state, actor, POLICY.choose(state, actor, rng), rng)
         steps += 1
     won = state.result["outcome"] == "won"
-    if won:
-        return True, 1.0
-    cat = catalogue()
-    if any(r is not None and cat.of(r).kind == "cdc" for r in state.resource_row):
-        return False, LOSS_PROGRESS_WEIGHT
-    revealed = 1.0 - len(state.zombie_stack) / zombies if zombies else 0.0
-    return False, LOSS_PROGRESS_WEIGHT * min(1.0, max(0.0, revealed))
+    return won, 1.0 if won else 0.0
 
 
 def _key(command: Mapping[str, Any]) -> tuple:
@@ -173,17 +240,18 @@ def evaluate(
     halving: bool = True,
 ) -> tuple[list[float], list[int], list[int]]:
     """Rollouts of ``commands`` from the view ``v`` of ``seat``: ``(mean values, wins,
-    rollouts)`` per command. ``halving``: successive halving (module doc, step 4; dropped
+    rollouts)`` per command (``wins``: rollouts that won the match before any horizon).
+    ``halving``: successive halving (module doc, step 4; dropped
     commands keep the means of the rounds they played, below every survivor), else every
     command gets the same samples, round-robin, ``budget`` rollouts in all (a command
     beyond the budget gets none). Never more than ``budget`` rollouts; once ``time_cap_s``
-    wall-clock seconds have passed it stops, dropping the sample under way (every command
+    seconds of CPU (``time.process_time``) have passed it stops, dropping the sample under way (every command
     keeps the same samples); ``rollouts`` counts the rollouts kept."""
     n = len(commands)
     totals, wins, counts = [0.0] * n, [0] * n, [0] * n
     alive = list(range(n))
     rounds = max(1, math.ceil(math.log2(n))) if halving and n > 1 else 1
-    started = time.perf_counter()
+    started = time.process_time()
     spent = 0
     out_of_time = False
     dropped_rank: list[int] = []
@@ -204,7 +272,7 @@ def evaluate(
                 spent += 1
                 if (
                     time_cap_s is not None
-                    and time.perf_counter() - started > time_cap_s
+                    and time.process_time() - started > time_cap_s
                     and len(sample) < len(alive)
                 ):
                     out_of_time = True  # a partial sample is dropped (common random numbers)
@@ -215,7 +283,7 @@ def evaluate(
                 totals[i] += value
                 wins[i] += won
                 counts[i] += 1
-            if time_cap_s is not None and time.perf_counter() - started > time_cap_s:
+            if time_cap_s is not None and time.process_time() - started > time_cap_s:
                 out_of_time = True
                 break
         if out_of_time or len(alive) <= 1 or rnd == rounds - 1:
@@ -235,7 +303,7 @@ def evaluate(
 class ExpertBot:
     """Monte Carlo bot over the seat's information set (module doc). ``budget``: rollouts
     per searched decision (0: the cooperative choice); ``candidates``: commands weighed;
-    ``time_cap_s``: wall-clock cap per decision in seconds. Raises ValueError for a
+    ``time_cap_s``: CPU-time cap per decision in seconds (``time.process_time``). Raises ValueError for a
     negative budget, fewer than one candidate or a cap <= 0."""
 
     name = "expert"
@@ -285,7 +353,8 @@ def _wins_now(v: Mapping[str, Any], command: Mapping[str, Any]) -> bool:
 
 class WinEstimator:
     """The :class:`domain.estimates.Estimator` of Dead Apocalypse: for each command, the
-    share of rollouts (module doc, steps 2-3) the team wins after it, from the seat's view
+    mean value of its rollouts (module doc, steps 2-3: 1 won, 0 lost, the race's win
+    probability at a horizon), the team's chance to win after it, from the seat's view
     only. ``metric`` ``"win_probability"``. Each command gets ``budget // len(commands)``
     rollouts on shared samples (at least one sample; with a budget below the number of
     commands, the first ``budget`` commands get one rollout and the others the mean of
@@ -308,10 +377,10 @@ class WinEstimator:
         if budget < 1:
             raise ValueError("estimate needs a budget of at least 1 rollout")
         v = view(state, seat)
-        _, wins, counts = evaluate(v, seat, list(commands), rng, budget, halving=False)
-        done = [wins[i] / counts[i] for i in range(len(commands)) if counts[i]]
+        means, _, counts = evaluate(v, seat, list(commands), rng, budget, halving=False)
+        done = [means[i] for i in range(len(commands)) if counts[i]]
         fallback = sum(done) / len(done) if done else 0.0
-        return [wins[i] / counts[i] if counts[i] else fallback for i in range(len(commands))]
+        return [means[i] if counts[i] else fallback for i in range(len(commands))]
 
 
 ESTIMATOR = WinEstimator()
