@@ -630,9 +630,25 @@ class CreateJoin:
         if record.finished:
             raise MatchFinished()
         token = new_token() if ticket is None else ticket.token(seat)
-        answer, replayed = self.claim_and_join(
-            match_id, seat, name or None, token, field, player_id
-        )
+        seated = None
+        if player_id is not None:
+            # one seat per player even when joins race: the first join of this player to
+            # claim the match's "seated:<player>" field (HSETNX) goes on, the others answer
+            # 409 (the roster check above only sees joins already appended)
+            seated = f"seated:{player_id}"
+            held = self.ctx.stores.events.claim_meta_field(match_id, seated, str(seat))
+            if held != str(seat):
+                raise errors.ServiceError(
+                    "player_already_seated", 409, "This player holds a seat of this match already."
+                )
+        try:
+            answer, replayed = self.claim_and_join(
+                match_id, seat, name or None, token, field, player_id
+            )
+        except errors.SeatTaken:
+            if seated is not None:
+                self.ctx.stores.events.release_meta_field(match_id, seated, str(seat))
+            raise
         if player_id is not None and self.players is not None:
             self.players.file_match(player_id, match_id, record.created_ts)
         out = {"seat": seat, "token": token, "version": answer["version"]}

@@ -141,6 +141,38 @@ def test_rated_matches_take_only_players_one_seat_each(svc):
     assert svc.join(mid, 1, player_key=bob["key"])["seat"] == 1
 
 
+def test_racing_joins_of_one_player_take_one_seat(svc, monkeypatch):
+    # Two joins of the same player racing for two open seats both read the roster before
+    # either appended its SeatJoined (modelled by a roster read that never sees the player):
+    # only the first to claim the match's seated:<player> field takes a seat, the other
+    # answers 409 player_already_seated (found by the newcomer probe: 6 concurrent joins
+    # gave one player 3 seats of a rated match). A seat taken by someone else meanwhile
+    # gives the claim back, so the player can still join another seat.
+    from service.log.match_record import MatchRecord
+
+    ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
+    mid = svc.create_match(
+        "aipokalypse",
+        [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
+        {},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
+    monkeypatch.setattr(MatchRecord, "seat_of_player", lambda self, player_id: None)
+    assert svc.join(mid, 1, player_key=bob["key"])["seat"] == 1
+    with pytest.raises(errors.ServiceError) as caught:
+        svc.join(mid, 2, player_key=bob["key"])
+    assert caught.value.code == "player_already_seated"
+    with pytest.raises(errors.SeatTaken):
+        svc.join(mid, 1, player_key=cy["key"])  # Bob's seat: Cy's claim is given back
+    assert svc.join(mid, 2, player_key=cy["key"])["seat"] == 2
+    joins = [e["data"] for e in svc.log(mid) if e["type"] == "SeatJoined"]
+    assert [(j["seat"], j["player"]) for j in joins] == [
+        (1, bob["player_id"]),
+        (2, cy["player_id"]),
+    ]
+
+
 # ---------------------------------------------------------------- what a log says
 def test_an_export_says_who_played_and_verifies(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
