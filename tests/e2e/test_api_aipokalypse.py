@@ -47,6 +47,14 @@ FACE_UP = {
     "TripleMade",
     "MegatonBoom",
 }  # a Boom shows the cards loaded on Megaton
+# the responses check_secrets reads for one seat's secrets, by index
+RESPONSES = (
+    "the other human's match view",
+    "the other human's events",
+    "the other human's legal actions",
+    "the spectator's match view",
+    "the spectator's events",
+)
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -62,13 +70,42 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
+def where(value: Any, cards: set[str], path: str = "$") -> Iterator[str]:
+    """The JSON paths in ``value`` at which a string of ``cards`` stands (a key: ``path{}``)."""
+    if isinstance(value, str):
+        if value in cards:
+            yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key in cards:
+                yield f"{path}.{key}{{}}"
+            yield from where(item, cards, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from where(item, cards, f"{path}[{i}]")
+
+
 def own_data(events: list[dict[str, Any]], seat: int) -> Iterator[Any]:
-    """The data of every event of ``seat`` in ``events``, inner events of batches included
-    (an automatic batch such as ``RecruitmentMoves`` has envelope seat null)."""
+    """What ``events`` (as ``seat`` is shown them) tell ``seat`` about its own cards: the data
+    of every event of ``seat``, inner events of batches included (an automatic batch such as
+    ``RecruitmentMoves`` has envelope seat null: a card it drew and discarded in the private
+    Recruitment Phase, never face up to the others, may come back to another seat, "When
+    the common draw pile ever becomes empty, shuffle the discard pile and place it as a new
+    draw pile"); its part of ``MatchStarted`` (seat null:
+    the hand it was dealt, "Each player draws 6 cards for their hand", and the factions it
+    was offered); the card another seat took from its hand (``HandCardTaken``, an event of
+    the taker's seat, shown with the card to the two seats: Outfitter Q's cards come from
+    the opponents' hands, "If your opponents have no hand cards, you can draw a card",
+    ruling R-OUTFITTER; a card it held)."""
     for envelope in events:
+        data = envelope["data"]
         if envelope["seat"] == seat:
-            yield envelope["data"]
-        inner = envelope["data"].get("events") if isinstance(envelope["data"], dict) else None
+            yield data
+        elif envelope["type"] == "MatchStarted":
+            yield [data[key][seat] for key in ("hands", "offered", "packets") if data.get(key)]
+        elif envelope["type"] == "HandCardTaken" and data.get("from_seat") == seat:
+            yield data
+        inner = data.get("events") if isinstance(data, dict) else None
         for event in inner or []:
             if isinstance(event, dict) and event.get("seat") == seat:
                 yield event.get("data")
@@ -185,7 +222,9 @@ class Table:
     def check_secrets(self) -> None:
         """Neither the other human nor a spectator is shown a card of a seat's hand (unless
         it lay face up before: a revealed, replaced or discarded card, a unit on a revealed
-        board, a pool card) or the type of a hidden Recruitment move."""
+        board, a pool card; or, to the other human, unless it knows the card from its own
+        hand, :func:`own_data`) or the type of a hidden Recruitment move. A failure names
+        the response (:data:`RESPONSES`) and where in it the card stands."""
         status, _, spectator = self.http.get(self.path())
         spectator_events = self.all_events(None)
         for envelope in spectator_events["events"]:
@@ -199,24 +238,24 @@ class Table:
         for seat, token in self.tokens.items():
             mine = self.http.get(self.path(), token)[2]["view"]["seats"][seat]
             secret = (set(mine["hand"]) | set(mine["stash"]) | set(mine["offer"])) - self.public
-            other = self.tokens[1 - seat]
+            other_token = self.tokens[1 - seat]
             responses = [
-                self.http.get(self.path(), other)[2],
-                self.all_events(other),
-                self.http.get(self.path("/legal-actions"), other)[2],
+                self.http.get(self.path(), other_token)[2],
+                self.all_events(other_token),
+                self.http.get(self.path("/legal-actions"), other_token)[2],
                 spectator,
                 spectator_events,
             ]
-            # what the other seat was shown about its own moves is its knowledge (a card it
-            # held and that was taken from it, a card it passed on): no secret to it
-            # (a batch's envelope has seat null: its inner events name their seats)
-            own = set(strings(list(own_data(responses[1]["events"], other))))
+            # what the other seat was shown about its own cards is its knowledge (its dealt
+            # hand, a card it held and that was taken from it, a card it passed on): no
+            # secret to it (a batch's envelope has seat null: its inner events name their seats;
+            # looked up by seat number, never by the token, which no envelope names)
+            own = set(strings(list(own_data(responses[1]["events"], 1 - seat))))
             for index, response in enumerate(responses):
-                hidden = secret - own if index < 3 else secret
-                assert not hidden & set(strings(response)), (
-                    seat,
-                    index,
-                    hidden & set(strings(response)),
+                shown = (secret - own if index < 3 else secret) & set(strings(response))
+                assert not shown, (
+                    f"seat {seat}'s hidden cards {sorted(shown)} in response {index} "
+                    f"({RESPONSES[index]}) at {sorted(where(response, shown))}"
                 )
             for viewer_events in (responses[1]["events"], responses[4]["events"]):
                 for envelope in viewer_events:
@@ -252,6 +291,36 @@ def played(app, embedded_service):
         if table.answered and table.left_open_at is not None:
             return http, table, view
     raise AssertionError("no match gave both humans a reaction window")
+
+
+def test_a_seats_own_knowledge_holds_its_dealt_hand_its_moves_and_a_card_taken_from_it():
+    """The events seat 1 was shown in seeded domain playouts that the checker took for leaks
+    (``B037`` dealt to seat 1 and taken by seat 0's Outfitter Q; ``B074`` drawn and
+    discarded by seat 1 in Recruitment, reshuffled and drawn by seat 0): its own knowledge,
+    found by its seat number; what another seat's events show it is not."""
+    events = [
+        {
+            "seat": None,
+            "type": "MatchStarted",
+            "data": {"hands": [6, ["B037", "B065"]], "offered": [2, ["F30", "F27"]], "packets": []},
+        },
+        {
+            "seat": None,
+            "type": "RecruitmentMoves",
+            "data": {"events": [{"type": "CardsDrawn", "seat": 1, "data": {"cards": ["B074"]}}]},
+        },
+        {
+            "seat": 1,
+            "type": "RecruitmentMoves",
+            "data": {"events": [{"type": "CardDiscarded", "seat": 1, "data": {"card": "B074"}}]},
+        },
+        {"seat": 0, "type": "HandCardTaken", "data": {"card": "B037", "from_seat": 1}},
+        {"seat": 0, "type": "HandCardTaken", "data": {"card": "B070", "from_seat": 2}},
+    ]
+    own = set(strings(list(own_data(events, 1))))
+    assert {"B037", "B065", "F30", "F27", "B074"} <= own and "B070" not in own
+    # seat 0 knows the cards it took, not seat 1's hand or draws
+    assert set(strings(list(own_data(events, 0)))) & {"B037", "B065", "B074"} == {"B037"}
 
 
 def test_the_game_is_listed_with_its_commands_and_bots(http):
