@@ -465,7 +465,8 @@ class CreatePlayerSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=256))
+    # (an empty name reaches the service: 422 invalid_player_name, as the docs say)
+    name = fields.String(required=True, validate=validate.Length(max=256))
 
 
 class PlayerMatchesQuerySchema(Schema):

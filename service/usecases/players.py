@@ -22,7 +22,7 @@ from typing import Any
 from service import errors
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
-from service.ratings.families import family_of
+from service.ratings.families import family_of, modes_of
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
@@ -191,8 +191,23 @@ class Players:
         "seats"}], "next_cursor"}``, filtered by ``game``, ``mode`` (family), ``status``
         (``running``, ``finished``, ``abandoned``) and ``rated``. ``cursor``: the
         ``next_cursor`` of the previous page (an offset into the list). Raises
-        PlayerNotFound, InvalidCursor."""
+        PlayerNotFound, InvalidCursor, UnknownGame (404) for a ``game`` the server does not
+        serve, ServiceError ``unknown_mode`` (404) for a ``mode`` no served game (or not
+        ``game``) has — as the leaderboard answers them."""
         self._get(player_id)
+        if game is not None:
+            self.ctx.engine(game)
+        if mode is not None:
+            served = {
+                m
+                for g, e in self.ctx.engines.items()
+                if game in (None, g)
+                for m in modes_of(g, e.min_seats, e.max_seats)
+            }
+            if mode not in served:
+                raise errors.ServiceError(
+                    "unknown_mode", 404, f"No served game has the mode {mode!r}: {sorted(served)}."
+                )
         offset = 0
         if cursor is not None:
             if not cursor.isdigit() or len(cursor) > 9:

@@ -118,6 +118,7 @@ def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(ht
         ({"name": "Greedy"}, "player_name_reserved", 422),
         ({"name": "a\u0007b"}, "invalid_player_name", 422),
         ({"name": "x" * 40}, "invalid_player_name", 422),
+        ({"name": ""}, "invalid_player_name", 422),
         ({}, "validation_error", 400),
         ({"name": 7}, "validation_error", 400),
         ({"name": "ok", "extra": 1}, "validation_error", 400),
@@ -138,6 +139,12 @@ def test_rated_without_a_player_key_and_bad_leaderboard_queries(http):
     assert http.get("/v1/games/nope/leaderboard")[0] == 404
     assert http.get("/v1/games/duel/leaderboard?limit=0")[0] == 400
     assert http.get("/v1/players/0123456789abcdef/matches?status=lost")[0] in (400, 404)
+    # a history filter naming no served game or mode answers as the leaderboard does
+    pid = _player(http)["player_id"]
+    assert http.get(f"/v1/players/{pid}/matches?game=chess")[2]["code"] == "unknown_game"
+    assert http.get(f"/v1/players/{pid}/matches?mode=zz")[2]["code"] == "unknown_mode"
+    assert http.get(f"/v1/players/{pid}/matches?game=duel&mode=9p")[2]["code"] == "unknown_mode"
+    assert http.get(f"/v1/players/{pid}/matches?game=duel")[0] == 200
 
 
 class Lines(logging.Handler):
