@@ -312,7 +312,9 @@ SERVICE: tuple[Setting, ...] = (
         "/tmp/arena-worker.heartbeat",
         text,
         "a file path",
-        "Rewritten by `arena worker` at every lease beat; `arena worker --check` reads it.",
+        "Rewritten by `arena worker` at every lease beat; `arena worker --check` reads it. "
+        "Give each worker on one host its own file (two workers writing one file hide a "
+        "dead one from `--check`).",
         ("worker",),
     ),
     _s(
