@@ -47,6 +47,22 @@ def _done(client, url: str) -> dict:
     return answer
 
 
+def _two_seat_win_probability(done: dict, match_id: str) -> list[dict]:
+    """Checks a finished ``win_probability`` analysis of a two-seat match (schema, status,
+    seats, values in [0, 1] and labels of the decisions with alternatives); returns its
+    decisions."""
+    _valid(done)
+    assert (done["status"], done["progress"]) == ("done", 100)
+    result = done["result"]
+    assert result["match_id"] == match_id and result["metric"] == "win_probability"
+    assert [s["seat"] for s in result["seats"]] == [0, 1]
+    decisions = result["decisions"]
+    valued = [d for d in decisions if d["choices"] > 1]
+    assert valued and all(0.0 <= d["played_value"] <= 1.0 for d in valued)
+    assert all(d["label"] in (None, "inaccuracy", "mistake", "blunder") for d in valued)
+    return decisions
+
+
 def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_service):
     mid = _finished_duel(embedded_service)
     assert (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tests.e2e.test_api_analysis import _done, _valid
+from tests.e2e.test_api_analysis import _done, _two_seat_win_probability
 
 COMMANDS = 24  # game commands before the resignations (short: every rollout is a whole match)
 
@@ -33,13 +33,5 @@ def test_a_finished_dead_apocalypse_match_is_analysed(client, embedded_service):
     response = client.post(f"/v1/matches/{mid}/analysis?budget=2")
     assert response.status_code == 202, response.get_json()
     done = _done(client, response.headers["Location"])
-    _valid(done)
-    assert (done["status"], done["progress"]) == ("done", 100)
-    result = done["result"]
-    assert result["match_id"] == mid and result["metric"] == "win_probability"
-    assert [s["seat"] for s in result["seats"]] == [0, 1]
-    decisions = result["decisions"]
+    decisions = _two_seat_win_probability(done, mid)
     assert len(decisions) == COMMANDS
-    valued = [d for d in decisions if d["choices"] > 1]
-    assert valued and all(0.0 <= d["played_value"] <= 1.0 for d in valued)
-    assert all(d["label"] in (None, "inaccuracy", "mistake", "blunder") for d in valued)
