@@ -86,19 +86,22 @@ function curve(rating) {
   svg.setAttribute("aria-label", `Rating curve of ${rating.game} ${rating.mode}: ${points.map((v) => v.toFixed(1)).join(", ")}`);
   if (!points.length) return svg;
   const low = Math.min(...points), high = Math.max(...points);
-  const span = high - low || 1;
+  const span = high - low;
   const step = points.length > 1 ? (width - 2 * pad) / (points.length - 1) : 0;
+  // a flat curve (one match, or equal ratings) runs through the middle, not along the bottom
+  const x = (/** @type {number} */ i) => (points.length > 1 ? pad + i * step : width / 2).toFixed(1);
+  const y = (/** @type {number} */ v) => (span ? height - pad - ((v - low) / span) * (height - 2 * pad) : height / 2).toFixed(1);
   const line = document.createElementNS(svgNs, "polyline");
   line.setAttribute("fill", "none");
   line.setAttribute("stroke", "currentColor");
   line.setAttribute("stroke-width", "2");
   line.setAttribute("points", points.map((v, i) =>
-    `${(pad + i * step).toFixed(1)},${(height - pad - ((v - low) / span) * (height - 2 * pad)).toFixed(1)}`).join(" "));
+    `${x(i)},${y(v)}`).join(" "));
   svg.append(line);
   points.forEach((v, i) => {           // a dot per rated match (one match: a dot, no line)
     const dot = document.createElementNS(svgNs, "circle");
-    dot.setAttribute("cx", (pad + i * step).toFixed(1));
-    dot.setAttribute("cy", (height - pad - ((v - low) / span) * (height - 2 * pad)).toFixed(1));
+    dot.setAttribute("cx", x(i));
+    dot.setAttribute("cy", y(v));
     dot.setAttribute("r", "3");
     dot.setAttribute("fill", "currentColor");
     svg.append(dot);

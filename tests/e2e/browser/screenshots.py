@@ -193,6 +193,8 @@ def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Pat
         page.set_viewport_size(size)
         page.wait_for_function(SETTLED)
         page.evaluate("() => window.scrollTo(0, 0)")
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= size["width"], f"{name} is {wide} px wide at {size['width']} px"
         path = out / f"{name}-{suffix}.png"
         page.screenshot(path=str(path))
         files.append(path)

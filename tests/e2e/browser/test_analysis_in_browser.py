@@ -49,6 +49,9 @@ def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
     text = page.inner_text("#analysis-mistakes")
     for decision in marked:
         assert f"better: play card={decision['best']['card']}" in text
+    # a phone: the page never scrolls sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     target = marked[0]["version"]
     page.click(f"#analysis-mistakes li[data-version='{target}'] button")
     wait_for_version(page, target)
