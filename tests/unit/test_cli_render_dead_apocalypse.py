@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from cli.bot_match import bot_rng, match_seed
 from cli.render import CardBook, renderer_for
 from cli.render.dead_apocalypse import describe_action, label, rows_table
-from domain.engine import Setup, derive_rng, fold, public_cards
+from domain.engine import public_cards
 from domain.games import get_engine
+from tests.support.screens import played_until, seat_screen
 
 ENGINE = get_engine("dead-apocalypse")
 CARDS = CardBook({"game": "dead-apocalypse", **public_cards(ENGINE)})
@@ -18,46 +18,11 @@ RENDER = renderer_for("dead-apocalypse")
 
 
 def _played(seats: int, seed: str, until, options=None, bot: str = "cooperative"):
-    rng_seed = match_seed(seed, 0)
-    state = fold(
-        ENGINE,
-        ENGINE.new_match(
-            Setup(seats, ENGINE.validate_options(seats, options or {})), derive_rng(rng_seed, 0)
-        ),
-    )
-    version = 0
-    for _ in range(20_000):
-        if until(state) or ENGINE.result(state) is not None:
-            break
-        seat = min(ENGINE.pending(state))
-        events = ENGINE.decide(
-            state,
-            seat,
-            ENGINE.bots[bot].choose(state, seat, bot_rng(rng_seed, version, seat)),
-            derive_rng(rng_seed, version),
-        )
-        version += len(events)
-        state = fold(ENGINE, events, state)
-    return state
+    return played_until(ENGINE, seats, seed, until, bot, options)
 
 
 def _screen(state, you: int) -> tuple[str, dict]:
-    match = {
-        "match_id": "m1",
-        "version": 7,
-        "game": "dead-apocalypse",
-        "seats": [
-            {"seat": s, "kind": "human" if s == you else "bot", "bot": "cooperative"}
-            for s in range(len(state.seats))
-        ],
-        "pending": {str(k): v for k, v in ENGINE.pending(state).items()},
-        "view": ENGINE.view(state, you),
-    }
-    console = Console(record=True, width=220, color_system=None)
-    RENDER.render_view(console, match, you, CARDS)
-    for action in ENGINE.legal_actions(state, you):
-        console.print(RENDER.action_line(action, match, you, CARDS))
-    return console.export_text(), match
+    return seat_screen(ENGINE, RENDER, CARDS, state, you, len(state.seats), "cooperative")
 
 
 def _pending(kind: str, seat: int = 0):
