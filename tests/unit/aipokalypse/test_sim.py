@@ -10,16 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_simulation_reports_rounds_end_reasons_and_win_rates():
+def _sim(*args: str) -> dict:
+    """The JSON report of ``benchmarks/aipokalypse_sim.py args...`` (exit status 0)."""
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), "--matches", "2"],
+        [sys.executable, str(ROOT / "benchmarks" / "aipokalypse_sim.py"), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=240,
     )
     assert proc.returncode == 0, proc.stderr
-    body = json.loads(proc.stdout.strip())
+    return json.loads(proc.stdout.strip())
+
+
+def test_simulation_reports_rounds_end_reasons_and_win_rates():
+    body = _sim("--matches", "2")
     assert body["benchmark"] == "aipokalypse_sim" and body["matches"] == 2
     assert body["replay_failures"] == 0
     assert len(body["rounds_per_match"]["all"]) == 2 and body["rounds_per_match"]["min"] >= 1
@@ -29,22 +34,7 @@ def test_simulation_reports_rounds_end_reasons_and_win_rates():
 
 
 def test_simulation_plays_the_variants_and_counts_effect_decisions():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
-            "--matches",
-            "2",
-            "--expert",
-            "--force-the-luck",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stderr
-    body = json.loads(proc.stdout.strip())
+    body = _sim("--matches", "2", "--expert", "--force-the-luck")
     assert body["options"] == {"expert": True, "force_the_luck": True}
     assert body["replay_failures"] == 0
     assert body["decisions_per_match"] > 0  # the shared Engineer Guild asks every round
@@ -52,21 +42,7 @@ def test_simulation_plays_the_variants_and_counts_effect_decisions():
 
 
 def test_simulation_reports_win_rates_against_the_toma_per_difficulty():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
-            "--toma",
-            "--matches",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stderr
-    body = json.loads(proc.stdout.strip())
+    body = _sim("--toma", "--matches", "1")
     assert body["metric"] == "toma_matches_finished_and_replayed" and body["value"] == 1.0
     assert len(body["cells"]) == 24  # 4 difficulties x (3 solo + 3 co-op)
     assert {c["difficulty"] for c in body["cells"]} == {"handy_man", "boss", "endboss", "untamed"}
@@ -78,26 +54,16 @@ def test_simulation_reports_win_rates_against_the_toma_per_difficulty():
 
 
 def test_simulation_plays_chosen_cells_and_difficulties_against_the_toma():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
-            "--toma",
-            "--matches",
-            "2",
-            "--cells",
-            "solo:toma_hunter,coop:toma_hunter+tactician",
-            "--difficulties",
-            "handy_man",
-            "--no-replay",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
+    body = _sim(
+        "--toma",
+        "--matches",
+        "2",
+        "--cells",
+        "solo:toma_hunter,coop:toma_hunter+tactician",
+        "--difficulties",
+        "handy_man",
+        "--no-replay",
     )
-    assert proc.returncode == 0, proc.stderr
-    body = json.loads(proc.stdout.strip())
     assert set(body["win_rates"]) == {
         "solo:toma_hunter:handy_man",
         "coop:toma_hunter+tactician:handy_man",
@@ -106,21 +72,5 @@ def test_simulation_plays_chosen_cells_and_difficulties_against_the_toma():
 
 
 def test_simulation_plays_the_5_8_player_variant():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "aipokalypse_sim.py"),
-            "--matches",
-            "1",
-            "--seats",
-            "6",
-            "--no-replay",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stderr
-    body = json.loads(proc.stdout.strip())
+    body = _sim("--matches", "1", "--seats", "6", "--no-replay")
     assert body["seats"] == 6 and sum(body["end_reasons"].values()) == 1.0
