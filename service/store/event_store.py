@@ -368,18 +368,6 @@ class EventStore:
         pipe.hget(self.keys.meta(match_id), field_name)
         return pipe.execute()[1]
 
-    def release_meta_field(self, match_id: str, field_name: str, value: str) -> None:
-        """Delete meta field ``field_name`` when it still holds ``value`` (compare-and-delete,
-        atomic in one script): the undo of a :meth:`claim_meta_field` whose use failed."""
-        self.redis.eval(
-            "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then "
-            "return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0",
-            1,
-            self.keys.meta(match_id),
-            field_name,
-            value,
-        )
-
     def meta(self, match_id: str) -> dict[str, str]:
         """The match's meta hash (empty dict when the match does not exist)."""
         return self.redis.hgetall(self.keys.meta(match_id))

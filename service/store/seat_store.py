@@ -1,7 +1,8 @@
 """The seat adapter: seat-token digests (``P:{mid}:tokens``) and names given at join.
 
 Tokens themselves are never stored: only their SHA-256 digests (:mod:`service.tokens`).
-A digest is only ever added (creation, join), never changed or revoked.
+A digest is only ever added (creation, join), never changed or revoked — except the claim
+of a join that lost its race (:meth:`SeatStore.release`), whose token was never shown.
 """
 
 from __future__ import annotations
@@ -40,6 +41,21 @@ class SeatStore:
         """Record ``digest`` for ``seat`` unless the seat has a token already (atomic);
         True when this call claimed it."""
         return bool(self.redis.hsetnx(self.keys.tokens(match_id), str(seat), digest))
+
+    def release(self, match_id: str, seat: int, digest: str) -> bool:
+        """Give back ``seat``'s claim when it still holds ``digest`` (compare-and-delete in
+        one script): a join that claimed the seat but may not take it (its player holds
+        another seat) and whose token was never shown. True when this call deleted it."""
+        return bool(
+            self.redis.eval(
+                "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0",
+                1,
+                self.keys.tokens(match_id),
+                str(seat),
+                digest,
+            )
+        )
 
     def holds(self, match_id: str, seat: int, digest: str) -> bool:
         """True when ``seat``'s stored token digest is ``digest`` (a keyed join's own

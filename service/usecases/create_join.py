@@ -66,6 +66,13 @@ SEAT_KINDS = ("human", "bot", "open")
 MAX_TURN_TIMEOUT_S = 7 * 24 * 3600
 
 
+def _already_seated() -> errors.ServiceError:
+    """409 ``player_already_seated``: one player holds at most one seat of a match."""
+    return errors.ServiceError(
+        "player_already_seated", 409, "This player holds a seat of this match already."
+    )
+
+
 def check_timeout(turn_timeout_s: Any) -> float | None:
     """``turn_timeout_s`` in seconds as a number (``None``: untimed): an ``int`` when its
     value is integral (``300.0`` -> ``300``: what any JSON reader sees), else a float; raises
@@ -589,14 +596,12 @@ class CreateJoin:
 
         ``player_id`` (the joiner's player key): the seat is bound to that player (its
         ``SeatJoined`` carries ``player``; the name defaults to the player's). A rated match
-        takes only players, one seat each: RatedMatchRefused (422) without one, and
-        PlayerAlreadySeated (409) for a player who holds a seat of the match already."""
+        takes only players, one seat each: RatedMatchRefused (422) without one, and 409
+        ``player_already_seated`` for a player who holds a seat of the match already — also
+        when two joins of the player race: the roster is checked again on the head each
+        ``SeatJoined`` is appended on (:meth:`_append_join`)."""
         record = self.ctx.record(match_id)
         seat = check_seat(record, seat)
-        if player_id is not None and record.seat_of_player(player_id) is not None:
-            raise errors.ServiceError(
-                "player_already_seated", 409, "This player holds a seat of this match already."
-            )
         if record.rated and player_id is None and record.seats[seat]["kind"] == "open":
             raise errors.RatedMatchRefused(
                 "A rated match is joined with a player key (Authorization: Bearer <player key>)."
@@ -625,30 +630,16 @@ class CreateJoin:
                     "replayed": True,
                 }
             field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
+        if player_id is not None and record.seat_of_player(player_id) is not None:
+            raise _already_seated()  # after a keyed repeat's answer: that is its own seat
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
         if record.finished:
             raise MatchFinished()
         token = new_token() if ticket is None else ticket.token(seat)
-        seated = None
-        if player_id is not None:
-            # one seat per player even when joins race: the first join of this player to
-            # claim the match's "seated:<player>" field (HSETNX) goes on, the others answer
-            # 409 (the roster check above only sees joins already appended)
-            seated = f"seated:{player_id}"
-            held = self.ctx.stores.events.claim_meta_field(match_id, seated, str(seat))
-            if held != str(seat):
-                raise errors.ServiceError(
-                    "player_already_seated", 409, "This player holds a seat of this match already."
-                )
-        try:
-            answer, replayed = self.claim_and_join(
-                match_id, seat, name or None, token, field, player_id
-            )
-        except errors.SeatTaken:
-            if seated is not None:
-                self.ctx.stores.events.release_meta_field(match_id, seated, str(seat))
-            raise
+        answer, replayed = self.claim_and_join(
+            match_id, seat, name or None, token, field, player_id
+        )
         if player_id is not None and self.players is not None:
             self.players.file_match(player_id, match_id, record.created_ts)
         out = {"seat": seat, "token": token, "version": answer["version"]}
@@ -669,14 +660,22 @@ class CreateJoin:
         already holds this very digest is this request's own earlier claim (a repeat after
         a lost answer or a crash), and the ``SeatJoined`` append records ``{"seat",
         "version"}`` under ``idem_field`` — or finds it recorded and appends nothing.
-        Returns ``({"seat", "version"}, replayed)``. Raises SeatTaken."""
+        Returns ``({"seat", "version"}, replayed)``. Raises SeatTaken, and 409
+        ``player_already_seated`` when ``player_id`` holds another seat on the head the
+        join would be appended on (the claim is then given back: its token was never
+        shown)."""
         digest = token_digest(token)
         seats = self.ctx.stores.seats
         if not seats.claim(match_id, seat, digest) and not (
             idem_field is not None and seats.holds(match_id, seat, digest)
         ):
             raise errors.SeatTaken(seat)
-        return self._append_join(match_id, seat, name, idem_field, player_id)
+        try:
+            return self._append_join(match_id, seat, name, idem_field, player_id)
+        except errors.ServiceError as exc:
+            if exc.code == "player_already_seated":
+                seats.release(match_id, seat, digest)
+            raise
 
     def _append_join(
         self,
@@ -690,10 +689,17 @@ class CreateJoin:
         ``human_at`` time in the same script) on whatever the head is now; re-file the
         match in the lobby when its last open seat was taken. Returns ``({"seat",
         "version"}, replayed)``: ``replayed`` when ``idem_field`` held an answer already
-        (nothing appended)."""
+        (nothing appended).
+
+        One seat per player: ``player_id`` holding another seat on the head read is 409
+        ``player_already_seated``. The append is conditional on that head (version and
+        hash), so two joins of one player racing for two seats cannot both pass: the
+        loser's append conflicts, and its next turn of the loop sees the winner's seat."""
         stores = self.ctx.stores
         for _attempt in range(100):
             record = self.ctx.record(match_id)
+            if player_id is not None and record.seat_of_player(player_id) not in (None, seat):
+                raise _already_seated()
             now = utc_iso(self.ctx.clock())
             env = join_envelope(
                 record.version + 1, record.head_hash, seat, name, now, record.log_format, player_id

@@ -142,14 +142,12 @@ def test_rated_matches_take_only_players_one_seat_each(svc):
 
 
 def test_racing_joins_of_one_player_take_one_seat(svc, monkeypatch):
-    # Two joins of the same player racing for two open seats both read the roster before
-    # either appended its SeatJoined (modelled by a roster read that never sees the player):
-    # only the first to claim the match's seated:<player> field takes a seat, the other
-    # answers 409 player_already_seated (found by the newcomer probe: 6 concurrent joins
-    # gave one player 3 seats of a rated match). A seat taken by someone else meanwhile
-    # gives the claim back, so the player can still join another seat.
-    from service.log.match_record import MatchRecord
-
+    # Two joins of the same player racing for two open seats both pass the roster check
+    # before either appended its SeatJoined (found by the newcomer probe: 6 concurrent
+    # joins gave one player 3 seats of a rated match). Modelled exactly: Bob's second
+    # join (seat 2) runs whole inside his first join's append (seat 1), which then meets
+    # a head it did not read. The append conflicts, the loop reads the roster again and
+    # answers 409 player_already_seated; seat 1's claim is given back, so Cy can take it.
     ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
     mid = svc.create_match(
         "aipokalypse",
@@ -158,19 +156,71 @@ def test_racing_joins_of_one_player_take_one_seat(svc, monkeypatch):
         player_key=ann["key"],
         rated=True,
     )["match_id"]
-    monkeypatch.setattr(MatchRecord, "seat_of_player", lambda self, player_id: None)
-    assert svc.join(mid, 1, player_key=bob["key"])["seat"] == 1
+    events = svc.stores.events
+    real_append = events.append
+    raced: list[dict] = []
+
+    def racing_append(*args, **kwargs):
+        monkeypatch.setattr(events, "append", real_append)  # the inner join appends plainly
+        raced.append(svc.join(mid, 2, player_key=bob["key"]))
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(events, "append", racing_append)
     with pytest.raises(errors.ServiceError) as caught:
-        svc.join(mid, 2, player_key=bob["key"])
-    assert caught.value.code == "player_already_seated"
-    with pytest.raises(errors.SeatTaken):
-        svc.join(mid, 1, player_key=cy["key"])  # Bob's seat: Cy's claim is given back
-    assert svc.join(mid, 2, player_key=cy["key"])["seat"] == 2
+        svc.join(mid, 1, player_key=bob["key"])
+    assert caught.value.code == "player_already_seated" and caught.value.status == 409
+    assert raced[0]["seat"] == 2
+    assert svc.join(mid, 1, player_key=cy["key"])["seat"] == 1  # the claim was given back
     joins = [e["data"] for e in svc.log(mid) if e["type"] == "SeatJoined"]
     assert [(j["seat"], j["player"]) for j in joins] == [
-        (1, bob["player_id"]),
-        (2, cy["player_id"]),
+        (2, bob["player_id"]),
+        (1, cy["player_id"]),
     ]
+    assert not [f for f in events.meta(mid) if f.startswith("seated:")]
+
+
+def test_a_join_that_failed_in_the_store_does_not_hold_the_player(svc, monkeypatch):
+    # A join whose SeatJoined append failed (the store went away) leaves the seat's claim
+    # (the append may have run) but nothing that says the player sits: the player can
+    # join another seat. (A per-player claim taken before the append stayed behind and
+    # refused every later join of the player with 409 player_already_seated.)
+    import redis
+
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = svc.create_match(
+        "aipokalypse",
+        [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}],
+        {},
+        player_key=ann["key"],
+        rated=True,
+    )["match_id"]
+    events = svc.stores.events
+    real_append = events.append
+
+    def failing_append(*args, **kwargs):
+        raise redis.exceptions.ConnectionError("store gone")
+
+    monkeypatch.setattr(events, "append", failing_append)
+    with pytest.raises(redis.exceptions.ConnectionError):
+        svc.join(mid, 1, player_key=bob["key"])
+    monkeypatch.setattr(events, "append", real_append)
+    assert svc.join(mid, 2, player_key=bob["key"])["seat"] == 2
+    seats = svc.match_view(mid, None)["seats"]
+    assert [s.get("player") for s in seats] == [ann["player_id"], None, bob["player_id"]]
+
+
+def test_a_keyed_join_of_a_player_repeated_answers_the_first_answer(svc):
+    # A player's join repeated with its Idempotency-Key (its answer was lost) answers the
+    # first answer again, the same token, not 409 player_already_seated.
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = svc.create_match(
+        "duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1}, player_key=ann["key"]
+    )["match_id"]
+    key = "join-key-0123456789abcdef"
+    first = svc.join(mid, 1, player_key=bob["key"], idempotency_key=key)
+    again = svc.join(mid, 1, player_key=bob["key"], idempotency_key=key)
+    assert again == {**first, "replayed": True}
+    assert first["replayed"] is False
 
 
 # ---------------------------------------------------------------- what a log says
