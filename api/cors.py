@@ -5,7 +5,9 @@ comma list of exact origins (``https://app.example,http://localhost:5173``; sche
 and port, compared case-insensitively) or ``*`` for any origin. With it set, flask-cors
 answers every route for a listed ``Origin``:
 
-- preflight ``OPTIONS``: ``Access-Control-Allow-Origin`` (the request's origin, or ``*``),
+- preflight ``OPTIONS`` (``204 No Content`` with ``Allow``, as every ``OPTIONS`` answer:
+  :meth:`api.app.ArenaFlask.make_default_options_response`):
+  ``Access-Control-Allow-Origin`` (the request's origin, or ``*``),
   ``Access-Control-Allow-Methods`` (:data:`METHODS`), ``Access-Control-Allow-Headers`` (the
   requested ones among :data:`ALLOW_HEADERS`), ``Access-Control-Max-Age``
   (:data:`MAX_AGE_S` seconds);
@@ -43,6 +45,7 @@ ALLOW_HEADERS = [
     "If-None-Match",
     "Last-Event-ID",
     "Prefer",
+    "X-Request-ID",
 ]
 #: Response headers a cross-origin script may read (beyond the CORS-safelisted ones).
 EXPOSE_HEADERS = [
@@ -53,6 +56,7 @@ EXPOSE_HEADERS = [
     "WWW-Authenticate",
     "Allow",
     "Preference-Applied",
+    "X-Request-ID",
 ]
 #: Seconds a browser may reuse a preflight answer.
 MAX_AGE_S = 600

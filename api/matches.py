@@ -120,16 +120,18 @@ def get_match(match_id: str):
     return set_version_etag(jsonify(view), view["version"])
 
 
-@bp.post("/<match_id>/seats/<int:seat>/join")
-def join(match_id: str, seat: int):
+@bp.post("/<match_id>/seats/<seat>/join")
+def join(match_id: str, seat: str):
     """Claim an open seat; answers ``{"seat", "token", "version"}`` (the token is shown
     once; a repeat with the same ``Idempotency-Key`` and body answers it again).
-    ``Authorization: Bearer <player key>`` binds the seat to that player."""
+    ``Authorization: Bearer <player key>`` binds the seat to that player. A ``seat`` that
+    is not one of the match's seat numbers (``-1``, ``99``, ``abc``) is 404
+    ``seat_not_found`` (after 404 ``match_not_found``)."""
     body = schemas.load(schemas.JoinSchema, schemas.json_body(optional=True))
     return _answer(
         service().join(
             match_id,
-            seat,
+            schemas.seat_number(seat),
             body["name"],
             idempotency_key=schemas.idempotency_key(),
             player_key=player_key(),

@@ -45,6 +45,12 @@ _NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff
 _NAME_VISIBLE = r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 NAME_PATTERN = re.compile(f"^{_NAME_CHAR}*{_NAME_VISIBLE}{_NAME_CHAR}*$")
 _QUERY_INT = re.compile(r"^[0-9]{1,18}$")
+_PATH_SEAT = re.compile(r"^-?[0-9]{1,18}$")
+#: A decision id as ``GET .../legal-actions`` gives it (:mod:`service.usecases.decisions`):
+#: the version the decision started at and 16 hex digits. Anything else is bad input (400).
+DECISION_ID_PATTERN = re.compile(r"^[0-9]{1,13}-[0-9a-f]{16}$")
+#: The most digits an integer of a request body may have (Python's own limit is 4,300).
+MAX_INT_DIGITS = 100
 # A query-string number in JSON number syntax (RFC 8259 section 6; leading zeros also
 # taken): ASCII digits, optional fraction and exponent; the field's range decides the rest.
 _QUERY_NUMBER = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$")
@@ -62,8 +68,33 @@ def check_match_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
         raise Problem(404, "match_not_found", f"No match {match_id!r}.")
 
 
+def seat_number(segment: str) -> int | str:
+    """A path segment naming a seat: its integer when it is one (``-1`` included, up to 18
+    digits), else the segment itself; either way the service answers 404
+    ``seat_not_found`` for anything that is not a seat of the match."""
+    return int(segment) if _PATH_SEAT.match(segment) else segment
+
+
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_int(digits: str) -> int:
+    """A JSON integer of a request body; one longer than :data:`MAX_INT_DIGITS` digits is
+    refused (RFC 8259 section 9 lets a parser limit the range of numbers; no field takes
+    such a number, and reading it costs time quadratic in its length).
+
+    Raises:
+        Problem: 400 ``malformed_json``.
+    """
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise Problem(
+            400,
+            "malformed_json",
+            f"The body holds an integer of {len(digits.lstrip('-'))} digits; "
+            f"this API reads integers of at most {MAX_INT_DIGITS} digits.",
+        )
+    return int(digits)
 
 
 def json_body(*, optional: bool = False) -> Any:
@@ -101,7 +132,9 @@ def json_body(*, optional: bool = False) -> Any:
             415, "unsupported_media_type", "Send the body uncompressed (no Content-Encoding)."
         )
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        data = json.loads(
+            raw.decode("utf-8"), parse_constant=_reject_constant, parse_int=_parse_int
+        )
     except (UnicodeDecodeError, ValueError) as error:
         raise Problem(400, "malformed_json", f"The body is not valid JSON: {error}.") from None
     except RecursionError:
@@ -582,8 +615,12 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
     command = dict(body)
     expected = _expected_version(command.pop("expected_version", None))
     decision = command.pop("decision_id", None)
-    if decision is not None and (not isinstance(decision, str) or not 1 <= len(decision) <= 64):
-        raise validation_problem({"decision_id": ["A decision id from legal-actions (a string)."]})
+    if decision is not None and (
+        not isinstance(decision, str) or not DECISION_ID_PATTERN.match(decision)
+    ):
+        raise validation_problem(
+            {"decision_id": ['A decision id from legal-actions ("<version>-<16 hex digits>").']}
+        )
     kind = command.get("type")
     if not isinstance(kind, str) or not kind:
         raise validation_problem({"type": ["A command needs a string 'type'."]})

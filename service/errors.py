@@ -187,14 +187,27 @@ class MatchExists(ServiceError):
 
 
 class VersionOutOfRange(ServiceError):
-    """422 ``version_out_of_range``: asked for a version the match does not have."""
+    """422 ``version_out_of_range``: asked for a version outside ``lowest..highest`` (by
+    default ``1..current``, the versions the match has). Extras: ``current_version``,
+    ``min_version`` and ``max_version`` (the range the request may name); ``why``: the
+    detail's reason for a narrower range (a fork's)."""
 
-    def __init__(self, version: Any, current: int):
+    def __init__(
+        self,
+        version: Any,
+        current: int,
+        lowest: int = 1,
+        highest: int | None = None,
+        why: str = "",
+    ):
+        highest = current if highest is None else highest
         super().__init__(
             "version_out_of_range",
             422,
-            f"Version {version!r} is outside 1..{current}.",
+            f"Version {version!r} is outside {lowest}..{highest}{why}.",
             current_version=current,
+            min_version=lowest,
+            max_version=highest,
         )
 
 
@@ -248,10 +261,22 @@ class InvalidPlayerKey(ServiceError):
 
 class PlayerNotSeated(ServiceError):
     """403 ``player_not_seated``: a valid player key used on a match where that player holds
-    no seat (or on another player's resource)."""
+    no seat."""
 
     def __init__(self, detail: str = "This player holds no seat in this match."):
         super().__init__("player_not_seated", 403, detail)
+
+
+class PlayerKeyMismatch(ServiceError):
+    """403 ``player_key_mismatch``: a valid player key sent for another player's resource
+    (rotating another player's key): a key acts only for the player it belongs to."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "player_key_mismatch",
+            403,
+            "This key belongs to another player: send the key of the player named in the path.",
+        )
 
 
 class InvalidPlayerName(ServiceError):

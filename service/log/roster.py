@@ -32,6 +32,7 @@ causes of the copied part are the original's, so they are not checked against it
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -39,6 +40,8 @@ from typing import Any
 from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, PLAYER_FORMATS, seal
 from service.log.envelopes import SEAT_JOINED, plain, stored
 
+#: a match id (the API's ``MATCH_ID_PATTERN``): what a fork's ``forked_from`` names
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 #: the seat kinds whose command batches may carry each cause
 CAUSE_KINDS = {
     "player": ("human", "joined"),
@@ -121,6 +124,24 @@ def seats_from(
     return out
 
 
+def fork_error(fork: Any, events: int) -> str | None:
+    """Why ``fork`` (a roster's ``forked_from``) is not ``{"match_id": <match id>,
+    "version": <1..events>}`` (``events``: how many the log has: the copied ones are among
+    them), or ``None`` when it is."""
+    if (
+        not isinstance(fork, dict)
+        or set(fork) != {"match_id", "version"}
+        or not isinstance(fork["match_id"], str)
+        or not MATCH_ID.fullmatch(fork["match_id"])
+        or isinstance(fork["version"], bool)
+        or not isinstance(fork["version"], int)
+    ):
+        return 'forked_from must be {"match_id": <match id>, "version": <integer>}'
+    if not 1 <= fork["version"] <= events:
+        return f"forked_from version {fork['version']} is outside the log's 1..{events}"
+    return None
+
+
 class RosterCheck:
     """Rebuilds the roster while :func:`service.log.verify.verify_log` walks the batches.
 
@@ -141,10 +162,13 @@ class RosterCheck:
             self.errors.append("event 1: the roster is missing from the first event")
             return
         self.roster = roster
-        fork = roster.get("forked_from")
-        self.fork_version = fork.get("version", 0) if isinstance(fork, dict) else 0
-        if not isinstance(self.fork_version, int):
-            self.fork_version = 0
+        self.fork_version = 0
+        if "forked_from" in roster:
+            error = fork_error(roster["forked_from"], len(events))
+            if error:
+                self.errors.append(f"roster: {error}")
+            else:
+                self.fork_version = roster["forked_from"]["version"]
         self.kinds = {s.get("seat"): s.get("kind") for s in roster["seats"] if isinstance(s, dict)}
         self.joins: dict[int, dict[str, Any]] = {}
         if roster.get("game") != log.get("game"):
@@ -226,4 +250,6 @@ class RosterCheck:
             out.append("options differ from the roster in the hash chain")
         if self.roster.get("turn_timeout_s") != self.log.get("turn_timeout_s"):
             out.append("turn_timeout_s differs from the roster in the hash chain")
+        if self.roster.get("forked_from") != self.log.get("forked_from"):
+            out.append("forked_from differs from the roster in the hash chain")
         return out

@@ -345,7 +345,9 @@ class CreateJoin:
         (:func:`seats_at_fork`: kinds, bot levels and options, names; new tokens); given
         ``seats`` are taken as given (names included). ``client`` as for
         :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
-        set-up or past the end), InvalidSeats, and with a ``client`` the quota errors.
+        set-up, or at or past the last version: that fork would be finished already; its
+        ``min_version``/``max_version`` say the range), 422 ``not_a_batch_boundary``,
+        InvalidSeats, and with a ``client`` the quota errors.
         ``idempotency_key``: as for :meth:`create_match` (scoped by the forked match).
         """
         record = self.ctx.record(match_id)
@@ -357,14 +359,18 @@ class CreateJoin:
         if (
             isinstance(version, bool)
             or not isinstance(version, int)
-            or not setup_len <= version <= record.version
+            or not setup_len <= version < record.version
         ):
-            raise errors.VersionOutOfRange(version, record.version)
-        if (
-            version < record.version
-            and "command" not in envelopes[version]
-            and not is_platform(envelopes[version])
-        ):
+            # from the end of set-up; the last version would copy the finished match whole
+            raise errors.VersionOutOfRange(
+                version,
+                record.version,
+                setup_len,
+                record.version - 1,
+                f" (a fork takes a version from the end of the set-up, {setup_len}, to "
+                f"the one before the match's last, {record.version})",
+            )
+        if "command" not in envelopes[version] and not is_platform(envelopes[version]):
             raise errors.ServiceError(
                 "not_a_batch_boundary",
                 422,

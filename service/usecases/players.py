@@ -91,12 +91,12 @@ class Players:
 
     def rotate(self, player_id: str, key: str) -> dict[str, Any]:
         """A new key for ``player_id`` authenticated by its current ``key``; the old one
-        stops working. Raises PlayerNotFound, InvalidPlayerKey, PlayerNotSeated (403: a
-        valid key of another player)."""
+        stops working. Raises PlayerNotFound, InvalidPlayerKey, PlayerKeyMismatch (403: a
+        valid key of another player; nothing changes)."""
         self._get(player_id)
         owner = self.authenticate(key)
         if owner != player_id:
-            raise errors.PlayerNotSeated("A player key acts only for its own player.")
+            raise errors.PlayerKeyMismatch()
         new_key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
         self.store.set_digest(player_id, token_digest(new_key))
         return {"player_id": player_id, "key": new_key}

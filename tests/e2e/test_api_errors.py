@@ -522,3 +522,59 @@ def test_query_seconds_take_any_json_number_form(http, match):
     assert_problem(
         http.get(f"/v1/matches/{match_id}/events/stream?max_s=3.01e2"), 400, "validation_error"
     )
+
+
+# ------------------------------------------- session 8 probe: clear answers to bad input
+def test_a_huge_integer_is_a_clear_400_that_appends_nothing(http, match):
+    """A 5,000-digit ``expected_version`` answered 400 with Python's own message about
+    ``sys.set_int_max_str_digits()``."""
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    raw = b'{"type": "keep_reserve", "expected_version": ' + b"9" * 5000 + b"}"
+    body = assert_problem(
+        http.call("POST", actions_path(match_id), tokens[0], raw=raw), 400, "malformed_json"
+    )
+    assert "5000 digits" in body["detail"] and "sys." not in body["detail"]
+    big = b'{"game": "ai-100-human", "seats": [], "x": -' + b"1" * 101 + b"}"
+    assert_problem(http.call("POST", "/v1/matches", raw=big), 400, "malformed_json")
+    assert version_of(http, match_id) == before
+
+
+def test_a_malformed_decision_id_is_400_and_a_stale_one_409(http, match):
+    """``decision_id: "zzz"`` (no decision id at all) answered 409 ``decision_moved``."""
+    match_id, tokens = match
+    before = version_of(http, match_id)
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[1])
+    assert legal["decision_id"]
+    for bad in ("zzz", "7", "1-x", "1-0123456789ABCDEF", "-1-0123456789abcdef", 7):
+        body = assert_problem(
+            http.post(
+                actions_path(match_id), {**legal["actions"][0], "decision_id": bad}, tokens[1]
+            ),
+            400,
+            "validation_error",
+        )
+        assert "decision_id" in body["errors"], bad
+    stale = f"{before - 1}-0123456789abcdef"
+    body = assert_problem(
+        http.post(actions_path(match_id), {**legal["actions"][0], "decision_id": stale}, tokens[1]),
+        409,
+        "decision_moved",
+    )
+    assert body["current_decision_id"] == legal["decision_id"]
+    assert version_of(http, match_id) == before
+    sent = {**legal["actions"][0], "decision_id": legal["decision_id"]}
+    assert http.post(actions_path(match_id), sent, tokens[1])[0] == 200
+
+
+def test_a_seat_that_is_not_a_seat_number_is_404_seat_not_found(http):
+    """``POST .../seats/-1/join`` answered the router's generic 404 ``not_found``."""
+    match_id = create(http, [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])["match_id"]
+    before = version_of(http, match_id)
+    for seat in ("-1", "99", "abc", "1.5", "9" * 30):
+        body = assert_problem(
+            http.post(f"/v1/matches/{match_id}/seats/{seat}/join"), 404, "seat_not_found"
+        )
+        assert "seat" in body["detail"]
+    assert_problem(http.post(f"/v1/matches/{'0' * 20}/seats/-1/join"), 404, "match_not_found")
+    assert version_of(http, match_id) == before

@@ -195,7 +195,7 @@ def cors_app(embedded_service):
 PREFLIGHT = {
     "Access-Control-Request-Method": "POST",
     "Access-Control-Request-Headers": "authorization, content-type, idempotency-key, "
-    "if-match, if-none-match, last-event-id, prefer",
+    "if-match, if-none-match, last-event-id, prefer, x-request-id",
 }
 
 
@@ -205,8 +205,9 @@ def test_cors_preflight_from_a_listed_origin_is_answered(cors_app):
         response = client.options(
             "/v1/matches/abc/actions", headers={"Origin": origin, **PREFLIGHT}
         )
-        assert response.status_code == 200
+        assert response.status_code == 204 and response.get_data() == b""
         headers = response.headers
+        assert "Content-Type" not in headers and "POST" in headers["Allow"]
         assert headers["Access-Control-Allow-Origin"] == origin
         assert set(headers["Access-Control-Allow-Methods"].split(", ")) >= {"GET", "POST"}
         allowed = {h.strip().lower() for h in headers["Access-Control-Allow-Headers"].split(",")}
@@ -218,6 +219,7 @@ def test_cors_preflight_from_a_listed_origin_is_answered(cors_app):
             "if-none-match",
             "last-event-id",
             "prefer",
+            "x-request-id",
         }
         assert int(headers["Access-Control-Max-Age"]) > 0
         assert "Access-Control-Allow-Credentials" not in headers
@@ -233,7 +235,7 @@ def test_cors_answers_expose_headers_and_errors_carry_cors_too(cors_app):
     assert created.status_code == 201
     assert created.headers["Access-Control-Allow-Origin"] == "https://app.example"
     exposed = {h.strip() for h in created.headers["Access-Control-Expose-Headers"].split(",")}
-    assert {"ETag", "Location", "Retry-After", "Idempotent-Replayed"} <= exposed
+    assert {"ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"} <= exposed
     missing = client.get("/v1/matches/nope", headers=origin)
     assert missing.status_code == 404
     assert missing.headers["Access-Control-Allow-Origin"] == "https://app.example"
@@ -251,6 +253,25 @@ def test_cors_refuses_unlisted_origins_and_is_off_when_unset(cors_app, app):
     plain = app.test_client()  # ARENA_CORS_ORIGINS unset
     response = plain.options("/v1/games", headers={"Origin": "https://app.example", **PREFLIGHT})
     assert not [h for h in response.headers.keys() if h.startswith("Access-Control-")]
+
+
+def test_options_is_204_with_allow_and_no_body_with_or_without_cors(cors_app, app):
+    """``OPTIONS`` answered Flask's ``200 text/html`` with an empty body (session 8 probe):
+    now ``204 No Content`` with the path's methods in ``Allow``, CORS on or off; an
+    unknown path stays a 404 problem."""
+    for client in (app.test_client(), cors_app.test_client()):
+        for path, methods in (
+            ("/v1/matches/abc/actions", {"POST", "OPTIONS"}),
+            ("/v1/matches", {"GET", "HEAD", "POST", "OPTIONS"}),
+            ("/v1/games", {"GET", "HEAD", "OPTIONS"}),
+        ):
+            response = client.options(path)
+            assert response.status_code == 204 and response.get_data() == b"", path
+            assert "Content-Type" not in response.headers, path
+            assert {m.strip() for m in response.headers["Allow"].split(",")} == methods, path
+        missing = client.options("/v1/nothing")
+        assert missing.status_code == 404
+        assert missing.headers["Content-Type"].startswith("application/problem+json")
 
 
 def test_cors_any_origin_and_bad_settings(embedded_service):
@@ -316,7 +337,7 @@ def test_preflights_spend_no_rate_limit_budget(embedded_service):
         response = limited.options(
             "/v1/games", headers={"Origin": "https://app.example", **PREFLIGHT}
         )
-        assert response.status_code == 200
+        assert response.status_code == 204
     assert limited.get("/v1/games").status_code == 200
 
 

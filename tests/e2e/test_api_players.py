@@ -100,8 +100,11 @@ def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(ht
     assert status == 403 and body["code"] == "player_not_seated"
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", "pk.0123456789abcdef.x")
     assert status == 401 and body["code"] == "invalid_player_key"
-    status, _, body = http.post(f"/v1/players/{ann['player_id']}/key", None, cid["key"])
-    assert status == 403
+    # another player's key: a code about the key's owner, not about seats; nothing changes
+    status, headers, body = http.post(f"/v1/players/{ann['player_id']}/key", None, cid["key"])
+    assert status == 403 and body["code"] == "player_key_mismatch", body
+    assert headers["Content-Type"].startswith("application/problem+json")
+    assert http.get(f"/v1/matches/{mid}/legal-actions", ann["key"])[0] == 200
     status, _, body = http.post(f"/v1/players/{ann['player_id']}/key")
     assert status == 401 and body["code"] == "missing_token"
     status, _, rotated = http.post(f"/v1/players/{ann['player_id']}/key", None, ann["key"])

@@ -127,7 +127,7 @@ def test_a_repeated_idempotency_key_with_another_expected_version_is_refused(qui
     for body in (
         {**move, "expected_version": 0},
         move,
-        {**move, "decision_id": "2-0"},
+        {**move, "decision_id": "2-0123456789abcdef"},
         {"type": "add", "amount": 2, "expected_version": 1},
     ):
         status, _, problem = http.post(path, body, tokens[seat], headers=key)

@@ -227,6 +227,28 @@ def turn_timeout_edited(doc):
     return doc
 
 
+def forked_from_edited(doc):
+    """The export's ``forked_from`` (outside the chain) given wrong types (session 8 probe:
+    such an export verified)."""
+    assert doc["forked_from"]
+    doc["forked_from"] = {"match_id": 5, "version": "x"}
+    return doc
+
+
+def fork_roster_forged_and_rehashed(doc):
+    """A forged roster in the chain whose fork version is past the log (every command would
+    count as the original's, outside the roster checks), re-hashed, and the export to fit."""
+    fork = {"match_id": doc["forked_from"]["match_id"], "version": len(doc["events"]) + 5}
+    doc["events"][0]["roster"]["forked_from"] = fork
+    doc["forked_from"] = dict(fork)
+    return _resealed(doc, 0)
+
+
+def forked_from_added(doc):
+    doc["forked_from"] = {"match_id": doc["match_id"], "version": 3}
+    return doc
+
+
 #: kind -> (case it applies to, edit of the parsed export)
 TAMPERING: dict[str, tuple[str, Callable[[dict], dict]]] = {
     "event data edited": ("aipokalypse-8p", event_edited),
@@ -247,6 +269,9 @@ TAMPERING: dict[str, tuple[str, Callable[[dict], dict]]] = {
     "hash changed": ("aipokalypse-abandoned", hash_changed),
     "cause edited and re-hashed": ("aipokalypse-8p", cause_edited_and_rehashed),
     "turn timeout edited": ("ai-100-human-2p-open-timed", turn_timeout_edited),
+    "forked_from edited": ("ai-100-human-fork", forked_from_edited),
+    "forked_from added to a match that is no fork": ("ai-100-human-solo", forked_from_added),
+    "fork roster forged and re-hashed": ("ai-100-human-fork", fork_roster_forged_and_rehashed),
 }
 
 
@@ -295,6 +320,12 @@ def test_each_kind_of_tampering_fails_in_node_and_in_python(node, service, expor
         assert not python["valid"], (kind, "python")
         assert not javascript["valid"], (kind, "javascript")
         assert python["errors"] and javascript["errors"], kind
+        if kind.startswith("forked_from"):
+            differs = "forked_from differs from the roster in the hash chain"
+            assert differs in python["errors"] and differs in javascript["errors"], kind
+        if kind.startswith("fork roster"):
+            for errors in (python["errors"], javascript["errors"]):
+                assert any(e.startswith("roster: forked_from version") for e in errors), errors
 
 
 def test_a_value_preserving_reformat_verifies_in_both(node, service, exports, tmp_path):

@@ -88,7 +88,7 @@ def test_the_key_is_stored_only_as_a_digest_and_rotation_replaces_it(svc):
     with pytest.raises(errors.InvalidPlayerKey):
         svc.player_of_key(ann["key"])
     bob = svc.create_player("Bob")
-    with pytest.raises(errors.PlayerNotSeated):  # a valid key of another player: 403
+    with pytest.raises(errors.PlayerKeyMismatch):  # a valid key of another player: 403
         svc.rotate_player_key(ann["player_id"], bob["key"])
     with pytest.raises(errors.PlayerNotFound):
         svc.player_profile("0000000000000000")

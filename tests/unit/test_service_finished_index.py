@@ -81,7 +81,8 @@ def test_the_lobby_keeps_the_newest_finished_matches_and_the_trimmed_ones_stay_r
         assert svc.events(mid, None)["version"] == before[mid][0]["events"][-1]["version"]
         assert svc.state_at(mid, None, 1)["version"] == 1
         assert svc.verify(svc.export(mid))["valid"] is True
-        fork = svc.fork(mid, before[mid][0]["events"][-1]["version"], HUMANS)
+        setup_end = sum(1 for e in before[mid][0]["events"] if e["cause"] == "setup")
+        fork = svc.fork(mid, setup_end, HUMANS)
         assert svc.match_view(fork["match_id"], None)["forked_from"]["match_id"] == mid
 
 

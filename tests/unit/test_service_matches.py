@@ -290,6 +290,64 @@ def test_fork_continues_from_a_prefix_with_the_same_seed(service):
         service.fork(service.create_match("race", HUMANS, {})["match_id"], 1)
 
 
+def test_a_fork_takes_a_version_from_the_end_of_set_up_to_before_the_last(service):
+    """A fork at a finished match's last version made an already-finished copy (201), and
+    one inside the set-up named 1..N as the range (session 6 and 8 probes)."""
+    mid = service.create_match("high-card", HUMANS, {"rounds": 2})["match_id"]
+    setup = service.match_view(mid, None)["version"]
+    _finish_high_card(service, mid)
+    last = service.match_view(mid, None)["version"]
+    for version in (last, last + 1, setup - 1, 0):
+        with pytest.raises(errors.VersionOutOfRange) as caught:
+            service.fork(mid, version)
+        assert caught.value.status == 422
+        assert caught.value.extra == {
+            "current_version": last,
+            "min_version": setup,
+            "max_version": last - 1,
+        }
+        assert f"outside {setup}..{last - 1}" in caught.value.detail
+    assert service.fork(mid, setup)["version"] == setup  # the lowest one is taken
+
+
+def test_forked_from_outside_the_chain_must_equal_the_roster_in_it(service):
+    """``POST /v1/replays`` took an export whose ``forked_from`` had wrong types as valid
+    (the field is outside the hash chain): it must now equal the roster's, which is
+    inside the chain and must itself name a match id and a version of the log."""
+    from service.log.codec import genesis_hash
+    from service.log.envelopes import rechain
+
+    mid = service.create_match("high-card", HUMANS, {"rounds": 2})["match_id"]
+    _finish_high_card(service, mid)
+    fid = service.fork(mid, 9)["match_id"]
+    _finish_high_card(service, fid)
+    doc = service.export(fid)
+    assert doc["forked_from"] == {"match_id": mid, "version": 9}
+    assert service.verify(doc)["valid"] is True
+    differs = "forked_from differs from the roster in the hash chain"
+    for forked_from in ({"match_id": 5, "version": "x"}, {"match_id": mid, "version": 8}, None):
+        edited = dict(doc, forked_from=forked_from)
+        if forked_from is None:
+            del edited["forked_from"]
+        result = service.verify(edited)
+        assert not result["valid"] and differs in result["errors"], forked_from
+    plain = service.export(mid)
+    result = service.verify(dict(plain, forked_from={"match_id": mid, "version": 1}))
+    assert not result["valid"] and differs in result["errors"]
+    # a forged roster in the chain (re-hashed) naming no match or a version past the log
+    for fork, reason in (
+        ({"match_id": 5, "version": "x"}, "roster: forked_from must be"),
+        ({"match_id": mid, "version": 10_000}, "roster: forked_from version 10000 is outside"),
+    ):
+        events = json.loads(json.dumps(doc["events"]))
+        events[0]["roster"]["forked_from"] = fork
+        forged = dict(doc, forked_from=fork, events=rechain(events, genesis_hash(fid)))
+        result = service.verify(forged)
+        assert not result["valid"] and any(e.startswith(reason) for e in result["errors"]), result[
+            "errors"
+        ]
+
+
 def test_deleting_snapshots_changes_no_answer(service):
     mid = service.create_match("race", HUMANS, {"target": 60})["match_id"]
     for _ in range(12):

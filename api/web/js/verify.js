@@ -175,8 +175,12 @@ function rosterErrors(log, events) {
   const roster = first.roster;
   if (!isObject(roster) || !Array.isArray(roster.seats)) return ["event 1: the roster is missing from the first event"];
   const errors = [];
-  const fork = roster.forked_from;
-  const forkVersion = isObject(fork) && Number.isInteger(fork.version) ? fork.version : 0;
+  let forkVersion = 0;
+  if ("forked_from" in roster) {
+    const error = forkError(roster.forked_from, events.length);
+    if (error) errors.push(`roster: ${error}`);
+    else forkVersion = roster.forked_from.version;
+  }
   /** @type {Map<unknown, unknown>} */
   const kinds = new Map(roster.seats.filter(isObject).map((s) => [s.seat, s.kind]));
   /** @type {Map<unknown, unknown>} */
@@ -235,7 +239,29 @@ function rosterErrors(log, events) {
   if (!same(seats, log.seats)) errors.push("seats differ from the roster in the hash chain (kinds, names, bot levels or bot options were edited)");
   if (!same(roster.options, log.options)) errors.push("options differ from the roster in the hash chain");
   if (!same(roster.turn_timeout_s, log.turn_timeout_s)) errors.push("turn_timeout_s differs from the roster in the hash chain");
+  if (!same(roster.forked_from ?? null, log.forked_from ?? null)) errors.push("forked_from differs from the roster in the hash chain");
   return errors;
+}
+
+/**
+ * Why a roster's forked_from is not {"match_id": <match id>, "version": <1..events>}
+ * (service/log/roster.py fork_error), or null.
+ * @param {unknown} fork
+ * @param {number} events how many events the log has
+ * @returns {string | null}
+ */
+function forkError(fork, events) {
+  if (
+    !isObject(fork) ||
+    Object.keys(fork).sort().join(",") !== "match_id,version" ||
+    typeof fork.match_id !== "string" ||
+    !/^[A-Za-z0-9_-]{1,64}$/.test(fork.match_id) ||
+    !Number.isInteger(fork.version)
+  ) {
+    return 'forked_from must be {"match_id": <match id>, "version": <integer>}';
+  }
+  if (!(fork.version >= 1 && fork.version <= events)) return `forked_from version ${fork.version} is outside the log's 1..${events}`;
+  return null;
 }
 
 /**
