@@ -198,6 +198,7 @@ class MatchService:
         self._create_join.players = self._players
         self._ratings = Ratings(self.ctx, RatingStore(redis, keys), self._players)
         self._analyses = Analyses(self.ctx, self._reads, self.quotas.caps.budget)
+        self._reconciler.analyses = self._analyses.revive
         # the adapters and caches under their historical names
         self.store = self.stores.events
         self.snapshots = self.stores.snapshots

@@ -48,6 +48,11 @@ class Scheduler(Protocol):
         (part of the job id); a duplicate is a no-op. Returns the job id."""
         ...
 
+    # Optional (issue 23): ``revive_analysis(analysis_id, start, run) -> bool | None``
+    # enqueues a slice again for reconcile unless its job is alive (None: given up, the
+    # analysis is then marked failed); without it a lost slice waits for a new request
+    # after ``service.usecases.analysis.STALE_AFTER_S``.
+
     def cancel(self, job_id: str) -> bool:
         """Drop a job that has not started; True when it existed."""
         ...

@@ -115,10 +115,13 @@ class TurnScheduler:
         """The queues a worker serves, in priority order: turns, then analyses."""
         return [self.queue, self.analysis_queue]
 
-    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+    def enqueue_analysis(
+        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1
+    ) -> str:
         """Enqueue ``analysis(analysis_id, start)`` (the slice from turn ``start``) on the
-        analysis queue (``run``: the record's run token, part of the job id); a job with the
-        same id already in Redis makes this a no-op. Returns the job id."""
+        analysis queue (``run``: the record's run token, part of the job id; ``attempt``:
+        its run, for :meth:`revive_analysis`); a job with the same id already in Redis
+        makes this a no-op. Returns the job id."""
         job_id = self.keys.analysis_job_id(analysis_id, start, run)
         try:
             self.analysis_queue.enqueue(
@@ -130,10 +133,38 @@ class TurnScheduler:
                 job_timeout=ANALYSIS_JOB_TIMEOUT_S,
                 result_ttl=RESULT_TTL_S,
                 failure_ttl=FAILURE_TTL_S,
+                meta={"attempt": attempt},
             )
         except DuplicateJobError:
             pass
         return job_id
+
+    def revive_analysis(self, analysis_id: str, start: int, run: str) -> bool | None:
+        """Re-enqueue the slice from turn ``start`` of the analysis ``analysis_id`` (its
+        record's ``run``) unless its job is queued or running on a live worker
+        (:meth:`job_state` on the analysis queue, with the analysis job timeout): a slice
+        that ended because the store was unavailable, whose worker died, or whose next
+        slice was never enqueued (reconcile, for an analysis still queued or running).
+        True when a job was enqueued, False when it is alive, ``None`` when it *raised*
+        ``max_attempts`` times (given up: the caller marks the analysis failed)."""
+        job_id = self.keys.analysis_job_id(analysis_id, start, run)
+        job = self._job(job_id)
+        state = self.job_state(
+            job_id, job, queue=self.analysis_queue, timeout_s=ANALYSIS_JOB_TIMEOUT_S
+        )
+        if state == "alive":
+            return False
+        attempt = 1
+        if job is not None:
+            attempt = int((job.meta or {}).get("attempt", 1))
+            if job.get_status(refresh=False) == JobStatus.FAILED:
+                attempt += 1
+            if attempt > self.max_attempts:
+                log.error("analysis job %s failed %d times; giving up", job_id, attempt - 1)
+                return None
+            self._forget_job(job, self.analysis_queue)
+        self.enqueue_analysis(analysis_id, start, run, attempt=attempt)
+        return True
 
     @property
     def connection(self):
@@ -316,9 +347,10 @@ class TurnScheduler:
             return False
         return bool(self.connection.exists(self.keys.worker_lease(worker_name)))
 
-    def _queued(self, job_id: str) -> bool:
-        """True when ``job_id`` is on the queue list (a worker will pop it)."""
-        return self.connection.lpos(self.queue.key, job_id) is not None
+    def _queued(self, job_id: str, queue: Queue | None = None) -> bool:
+        """True when ``job_id`` is on the list of ``queue`` (default: the turn queue), so a
+        worker will pop it."""
+        return self.connection.lpos((queue or self.queue).key, job_id) is not None
 
     def _off_queue_for(self, job_id: str) -> float:
         """Seconds this process has seen ``job_id`` queued yet off the queue list."""
@@ -335,7 +367,13 @@ class TurnScheduler:
         with self._lock:
             self._off_queue_since.pop(job_id, None)
 
-    def job_state(self, job_id: str, job: Job | None | object = _FETCH) -> str:
+    def job_state(
+        self,
+        job_id: str,
+        job: Job | None | object = _FETCH,
+        queue: Queue | None = None,
+        timeout_s: float | None = None,
+    ) -> str:
         """Whether the job will still run, for reconcile (``job``: the job as just fetched
         by the caller, ``None`` when it had none; fetched here when not given):
 
@@ -350,6 +388,10 @@ class TurnScheduler:
         - ``"missing"``: no such job;
         - ``"dead"``: finished, failed, stopped or canceled, or started longer than the
           job timeout ago.
+
+        ``queue`` (default: the turn queue) is the queue the job waits on, ``timeout_s``
+        (default ``job_timeout_s``) its job timeout: an analysis slice's are the analysis
+        queue and :data:`ANALYSIS_JOB_TIMEOUT_S`.
         """
         if job is _FETCH:
             job = self._job(job_id)
@@ -361,7 +403,7 @@ class TurnScheduler:
             self._seen(job_id)
             return "alive"
         if status == JobStatus.QUEUED:
-            if self._queued(job_id):
+            if self._queued(job_id, queue):
                 self._seen(job_id)
                 return "alive"
             if self._started_by_the_dead(job):
@@ -371,9 +413,8 @@ class TurnScheduler:
         self._seen(job_id)
         if status == JobStatus.STARTED:
             started = job.started_at
-            if (
-                started is not None
-                and (utc_now() - _aware(started)).total_seconds() > self.job_timeout_s
+            if started is not None and (utc_now() - _aware(started)).total_seconds() > (
+                self.job_timeout_s if timeout_s is None else timeout_s
             ):
                 return "dead"
             return "alive" if self.worker_alive(job.worker_name) else "lost"
@@ -415,9 +456,10 @@ class TurnScheduler:
                 out.add(match_id)
         return out
 
-    def _forget_job(self, job: Job) -> None:
-        """Delete ``job`` (and its id from RQ's intermediate list, so RQ's maintenance never
-        fails the job re-enqueued under the same id).
+    def _forget_job(self, job: Job, queue: Queue | None = None) -> None:
+        """Delete ``job`` of ``queue`` (default: the turn queue) and its id from RQ's
+        intermediate list, so RQ's maintenance never fails the job re-enqueued under the
+        same id.
 
         A job killed while running can make RQ's own ``Job.delete`` raise ``ValueError``
         ("Execution ... not found in Redis": the killed execution's hash expired while the
@@ -427,14 +469,15 @@ class TurnScheduler:
         match stuck 150 s, every pass failing on it)."""
         from rq.registry import StartedJobRegistry
 
+        queue = queue or self.queue
         conn = self.connection
-        conn.lrem(self.queue.intermediate_queue_key, 0, job.id)
+        conn.lrem(queue.intermediate_queue_key, 0, job.id)
         try:
             job.delete()
             return
         except ValueError as error:
             log.warning("RQ could not delete job %s (%s); removing its keys", job.id, error)
-        started = StartedJobRegistry(queue=self.queue)
+        started = StartedJobRegistry(queue=queue)
         prefix = f"{job.id}:".encode()
         stale = [
             m
@@ -442,7 +485,7 @@ class TurnScheduler:
             if (m if isinstance(m, bytes) else m.encode()).startswith(prefix)
         ]
         pipe = conn.pipeline()
-        pipe.lrem(self.queue.key, 0, job.id)
+        pipe.lrem(queue.key, 0, job.id)
         if stale:
             pipe.zrem(started.key, *stale)
         pipe.delete(job.execution_registry.key, job.key)

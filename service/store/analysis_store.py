@@ -9,11 +9,18 @@ so the hash is the cache: a second request for the same match and budget reads i
 ``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
 first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
 once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
+
+``P:analyses`` (a sorted set, :meth:`service.store.keys.Keys.analyses`) lists the analyses
+not done or failed yet, filed before their record is created and taken out after it is
+done or failed (a crash in between leaves an entry whose record is done, failed or gone:
+reconcile drops it), so that reconcile can revive their lost slices
+(:meth:`service.usecases.analysis.Analyses.revive`).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,6 +70,8 @@ class AnalysisStore:
         existing = self.redis.hget(key, "status")
         if existing is not None and existing != "failed" and not replace:
             return False
+        # filed first: an entry whose record never came is dropped by its reader
+        self.redis.zadd(self.keys.analyses(), {analysis_id: time.time()})
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(key)
         pipe.hset(key, mapping={k: str(v) for k, v in fields.items()})
@@ -96,3 +105,14 @@ class AnalysisStore:
             pipe.delete(self.keys.analysis_log(analysis_id))
             pipe.hdel(key, "partial")
         pipe.execute()
+        if fields.get("status") in ("done", "failed"):
+            self.drop(analysis_id)
+
+    def active(self, limit: int = 1000) -> list[str]:
+        """The ids of the analyses filed as not done or failed yet, oldest first (at most
+        ``limit``)."""
+        return list(self.redis.zrange(self.keys.analyses(), 0, limit - 1))
+
+    def drop(self, analysis_id: str) -> None:
+        """Take ``analysis_id`` out of the active analyses (done, failed or gone)."""
+        self.redis.zrem(self.keys.analyses(), analysis_id)

@@ -146,6 +146,12 @@ class Keys:
         ``error``; expires ``ANALYSIS_TTL_S`` after its last write."""
         return f"{self.prefix}:{{an-{analysis_id}}}:analysis"
 
+    def analyses(self) -> str:
+        """Sorted set: the analyses not yet done or failed (member: analysis id, score: its
+        creation time in Unix seconds), which reconcile looks after
+        (:meth:`service.usecases.analysis.Analyses.revive`)."""
+        return f"{self.prefix}:analyses"
+
     def analysis_log(self, analysis_id: str) -> str:
         """String: the uploaded export an analysis reads (JSON; deleted once analysed)."""
         return f"{self.prefix}:{{an-{analysis_id}}}:log"

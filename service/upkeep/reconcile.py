@@ -11,7 +11,9 @@ A *reclaim* pass (:meth:`Reconciler.reclaim`) looks only at the matches whose jo
 as taken by a worker, so the turns of a killed worker come back within about
 ``ARENA_WORKER_LEASE_S`` whatever the number of running matches.
 
-Every pass also enqueues again the end-of-match jobs (player counters, ratings: issue 22)
+Every pass also enqueues again the lost slices of the analyses still queued or running
+(:meth:`service.usecases.analysis.Analyses.revive`: a slice that met a store outage or
+whose worker died), and the end-of-match jobs (player counters, ratings: issue 22)
 of the matches still filed in ``end-jobs`` :data:`END_JOB_GRACE_S` after their end
 (:mod:`service.store.end_jobs`): a job never enqueued (the queue down at the end, a crash
 between the append and the enqueue) or whose worker died. The job is idempotent, so a
@@ -28,6 +30,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import NamedTuple
 
@@ -68,6 +71,9 @@ class Reconciler:
         self.full_s = full_s
         self.lifecycle = lifecycle  # service.usecases.lifecycle.Lifecycle: abandons idle matches
         self.housekeeping = housekeeping  # service.upkeep.housekeeping.Housekeeping: storage upkeep
+        #: ``() -> int``: revives lost analysis slices, counted as re-created jobs
+        #: (:meth:`service.usecases.analysis.Analyses.revive`; ``None``: none)
+        self.analyses: Callable[[], int] | None = None
         self._last_full: float | None = None  # time.monotonic() of the last full pass
         self._one_at_a_time = threading.Lock()  # reconcile and reclaim threads of a worker
 
@@ -103,6 +109,8 @@ class Reconciler:
             checked += seen
             requeued += revived
         requeued += self.end_jobs()
+        if self.analyses is not None:
+            requeued += self.analyses()
         if requeued:
             ctx.stores.metrics.incr("reconcile_requeued", requeued)
         return {**_counts(checked, requeued, abandoned), **upkeep}

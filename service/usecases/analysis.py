@@ -12,6 +12,10 @@ finished match or of an uploaded export.
   the progress in percent as it goes, and enqueues the next slice; the last one writes the
   result.
 - :meth:`Analyses.get` reads one.
+- :meth:`Analyses.revive` (every reconcile pass): a slice that ended on a store outage,
+  whose worker died, or whose next slice was never enqueued is enqueued again, from the
+  record's ``next`` turn (the decisions of the slices before are in the record); a slice
+  whose job *raised* ``max_attempts`` times marks the analysis ``failed`` with the reason.
 
 The analysis seed is the log's head hash (its last envelope's ``hash``): the same match and
 budget give the same answer (:func:`domain.analysis.decision_rng`).
@@ -44,6 +48,10 @@ MAX_BUDGET = 4096
 #: job timeout, ``workers.scheduling.ANALYSIS_JOB_TIMEOUT_S``, plus a margin) lost its job
 #: (a worker killed, the queue flushed): the next request starts it again
 STALE_AFTER_S = 3900
+#: seconds an analysis record may go unwritten before reconcile looks at its slice's job:
+#: the gaps between writing a slice's decisions and enqueuing the next slice, and between
+#: creating the record and enqueuing its first slice, are far shorter
+REVIVE_AFTER_S = 10.0
 #: rollouts one analysis job may spend: a job analyses ``max(1, SLICE_ROLLOUTS // budget)``
 #: turns and enqueues the next slice, so a worker returns to the turn queue between slices
 SLICE_ROLLOUTS = 2048
@@ -265,6 +273,37 @@ class Analyses:
         if record is None:
             raise AnalysisNotFound(analysis)
         return public_record(analysis, record)
+
+    def revive(self) -> int:
+        """Reconcile's pass over the analyses not yet done or failed
+        (:meth:`service.store.analysis_store.AnalysisStore.active`): one whose record is
+        gone, done or failed leaves the list; one whose record was last written more than
+        :data:`REVIVE_AFTER_S` ago gets the slice from its ``next`` turn enqueued again
+        unless that job is queued or running on a live worker (the scheduler's
+        ``revive_analysis``), and is marked ``failed`` when that job raised too often.
+        Returns how many slices it enqueued (0 without such a scheduler)."""
+        revive = getattr(self.ctx.scheduler, "revive_analysis", None)
+        if revive is None:
+            return 0
+        requeued = 0
+        for analysis in self.store.active():
+            record = self.store.get(analysis)
+            if record is None or record["status"] not in ("queued", "running"):
+                self.store.drop(analysis)
+                continue
+            written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
+            if (self.ctx.clock() - written).total_seconds() < REVIVE_AFTER_S:
+                continue
+            outcome = revive(analysis, record.get("next", 0), record.get("run", ""))
+            if outcome is None:
+                self.store.update(
+                    analysis,
+                    status="failed",
+                    error="the analysis job failed repeatedly; request the analysis again",
+                )
+            else:
+                requeued += int(outcome)
+        return requeued
 
     def run(self, analysis: str, start: int = 0) -> dict[str, Any]:
         """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job):

@@ -135,3 +135,48 @@ def test_a_game_without_an_estimator_answers_analysis_unavailable():
     with pytest.raises(AnalysisUnavailable):
         games.request_log_analysis(games.export(mid))
     assert len(games.scheduler.analysis_queue) == 0
+
+
+def test_reconcile_revives_a_lost_slice_and_fails_an_analysis_whose_job_keeps_raising(service):
+    """A slice job that ended without running its slice (a store outage: the job ends
+    ``store_unavailable``) left the analysis ``running`` until a new request came after
+    ``STALE_AFTER_S`` (an hour). Every reconcile pass now enqueues it again; a slice whose
+    job *raised* ``max_attempts`` times marks the analysis ``failed`` with the reason."""
+    from rq.job import Job, JobStatus
+
+    from service.usecases.analysis import REVIVE_AFTER_S
+
+    mid = _finished_duel(service, seed=5)
+    answer, _ = service.request_analysis(mid, 20)
+    aid = answer["analysis_id"]
+    store, queue = service._analyses.store, service.scheduler.analysis_queue
+    assert store.active() == [aid]
+
+    def age() -> None:  # the record was last written long enough ago
+        old = datetime.now(UTC) - timedelta(seconds=REVIVE_AFTER_S + 1)
+        service.ctx.stores.redis.hset(service.keys.analysis(aid), "updated_at", old.isoformat())
+
+    age()
+    assert service.reconcile(full=False)["requeued"] == 0 and len(queue) == 1  # queued: alive
+    job_id = queue.job_ids[0]
+
+    def ended(status) -> None:  # the worker took the job, which ended with ``status``
+        job = Job.fetch(job_id, connection=queue.connection)
+        queue.remove(job)
+        job.set_status(status)
+
+    ended(JobStatus.FINISHED)  # store_unavailable: nothing ran
+    assert service.reconcile(full=False)["requeued"] == 1 and queue.job_ids == [job_id]
+    for _ in range(service.scheduler.max_attempts - 1):
+        ended(JobStatus.FAILED)
+        assert service.reconcile(full=False)["requeued"] == 1 and queue.job_ids == [job_id]
+    ended(JobStatus.FAILED)  # the last attempt raised too
+    service.reconcile(full=False)
+    failed = service.analysis(aid)
+    assert failed["status"] == "failed" and "failed repeatedly" in failed["error"]
+    assert store.active() == []
+    # requested again, it runs; a done analysis leaves the list too
+    again, created = service.request_analysis(mid, 20)
+    assert created and store.active() == [aid]
+    assert service.run_analysis(aid, 0) == {"status": "done"}
+    assert store.active() == []
