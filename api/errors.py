@@ -94,6 +94,7 @@ TITLES: dict[str, str] = {
     "too_many_bot_matches": "Too many running bot matches",
     "bot_options_capped": "Bot options above the server's cap",
     "player_key_mismatch": "Key of another player",
+    "seat_name_reserved": "Seat name reserved",
     # answered by the HTTP server before the app (api.wire_errors)
     "uri_too_long": "URI too long",
     "header_fields_too_large": "Request header fields too large",

@@ -267,7 +267,10 @@ class SeatSpecSchema(Schema):
     name = fields.String(
         validate=[
             validate.Length(min=1, max=64),
-            validate.Regexp(NAME_PATTERN, error="No control characters."),
+            validate.Regexp(
+                NAME_PATTERN,
+                error="At least one visible character; no control, invisible or bidi characters.",
+            ),
         ]
     )
 
@@ -323,7 +326,10 @@ class JoinSchema(Schema):
     name = fields.String(
         validate=[
             validate.Length(min=1, max=64),
-            validate.Regexp(NAME_PATTERN, error="No control characters."),
+            validate.Regexp(
+                NAME_PATTERN,
+                error="At least one visible character; no control, invisible or bidi characters.",
+            ),
         ],
         load_default=None,
     )

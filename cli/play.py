@@ -163,7 +163,7 @@ def play_match(
     bot_seat: dict[str, Any] = {"kind": "bot", "bot": bots}
     if bot_options:
         bot_seat["bot_options"] = dict(bot_options)
-    me: dict[str, Any] = {"kind": "human"} if player_key else {"kind": "human", "name": "you"}
+    me: dict[str, Any] = {"kind": "human"}  # no name: one a rated player holds is refused
     created = client.create_match(
         game, [me] + [bot_seat] * (seats - 1), options or {}, player_key=player_key, rated=rated
     )

@@ -267,6 +267,21 @@ class PlayerNotSeated(ServiceError):
         super().__init__("player_not_seated", 403, detail)
 
 
+class SeatNameReserved(ServiceError):
+    """422 ``seat_name_reserved``: a seat name (on create, join or a fork's seats) that
+    imitates a bot level or a game's own opponent, or is the name of a rated player the
+    seat is not bound to (:meth:`service.usecases.players.Players.check_seat_name`).
+    Extra ``seat``."""
+
+    def __init__(self, seat: int, name: str, what: str):
+        super().__init__(
+            "seat_name_reserved",
+            422,
+            f"Seat {seat}: the name {name!r} {what}; choose another one.",
+            seat=seat,
+        )
+
+
 class PlayerKeyMismatch(ServiceError):
     """403 ``player_key_mismatch``: a valid player key sent for another player's resource
     (rotating another player's key): a key acts only for the player it belongs to."""

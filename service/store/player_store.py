@@ -38,6 +38,15 @@ class PlayerStore:
         self.redis.hset(self.keys.player(player_id), mapping=dict(fields))
         return True
 
+    def rated_holder(self, folded: str) -> str | None:
+        """The id of the player holding the folded name ``folded`` when that player has a
+        rating (its name is filed in the ratings' ``names`` hash by the script that wrote
+        its ratings), else ``None``. Two reads."""
+        holder = self.redis.hget(self.keys.player_names(), folded)
+        if holder is None or not self.redis.hexists(self.keys.ratings("names"), f"player:{holder}"):
+            return None
+        return holder
+
     def get(self, player_id: str) -> dict[str, str] | None:
         """The player's hash, or ``None`` for an unknown id."""
         raw = self.redis.hgetall(self.keys.player(player_id))

@@ -197,6 +197,17 @@ class CreateJoin:
             out.append(entry)
         return out
 
+    def check_names(self, seats: list[dict[str, Any]]) -> None:
+        """Refuse a seat name that passes for someone it is not (a bot level, a game's
+        own opponent, a player the seat is not bound to: :meth:`service.usecases.players.
+        Players.check_seat_name`); ``seats``: entries with ``seat``, ``name``? and
+        ``player``? (the player the seat is bound to). Raises SeatNameReserved (422)."""
+        if self.players is None:
+            return
+        for entry in seats:
+            if entry.get("name"):
+                self.players.check_seat_name(entry["seat"], entry["name"], entry.get("player"))
+
     def _seat_bot_options(
         self, engine: Engine, index: int, level: str, item: Mapping[str, Any]
     ) -> dict[str, Any]:
@@ -253,6 +264,7 @@ class CreateJoin:
         """
         engine = self.ctx.engine(game)
         seat_list = bind_creator(self.validate_seats(engine, seats), player_id, rated)
+        self.check_names(seat_list)
         timeout = check_timeout(turn_timeout_s)
         if options is not None and not isinstance(options, dict):
             raise InvalidCommand("options must be an object")
@@ -381,6 +393,7 @@ class CreateJoin:
             seat_list = seats_at_fork(record.seats, envelopes[:version])
         else:
             seat_list = self.validate_seats(engine, seats)
+            self.check_names(seat_list)
             if len(seat_list) != len(record.seats):
                 raise errors.InvalidSeats(f"a fork keeps the {len(record.seats)} seats")
         start: dict[str, Any] = {
@@ -592,7 +605,7 @@ class CreateJoin:
         seat's ``SeatJoined`` platform envelope (cause ``join``, in the hash chain:
         :mod:`service.log.roster`), appended on the current head and re-chained on a race.
         Raises SeatNotFound, SeatTaken (claimed already, human or bot seat),
-        MatchFinished (409 ``match_finished``).
+        MatchFinished (409 ``match_finished``), SeatNameReserved (422: :meth:`check_names`).
 
         ``idempotency_key`` (at least 16 characters): a repeat with the same key and
         ``name`` answers the first answer again — the same token — with ``replayed: true``
@@ -638,6 +651,8 @@ class CreateJoin:
             field = self.idem.seat_fields(scope, seat, idempotency_key)[0]
         if player_id is not None and record.seat_of_player(player_id) is not None:
             raise _already_seated()  # after a keyed repeat's answer: that is its own seat
+        if name is not None:  # after a keyed repeat's answer: checked when it was first sent
+            self.check_names([{"seat": seat, "name": name, "player": player_id}])
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
         if record.finished:

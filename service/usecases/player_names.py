@@ -134,16 +134,23 @@ def check_name(name: Any, games: Iterable[Any]) -> str:
         raise errors.InvalidPlayerName(
             "invalid_player_name", "A name may not start or end with a space."
         )
-    levels, ids = reserved_skeletons(games)
-    core = skeleton(name)
-    if (
-        core in levels
-        or core in TOMA
-        or core == "bot"
-        or any(core.startswith("bot" + g) or core.startswith("game" + g) for g in ids)
-    ):
+    if imitates_a_bot(name, games):
         raise errors.InvalidPlayerName(
             "player_name_reserved",
             f"{name!r} imitates the name of a bot level or of a game's own opponent.",
         )
     return name
+
+
+def imitates_a_bot(name: str, games: Iterable[Any]) -> bool:
+    """True when ``name``'s :func:`skeleton` is a bot level's of the installed ``games``
+    (or ``bot`` + a level, a level + ``bot``), the A.I.Toma's, ``bot`` alone, or starts
+    with ``bot`` or ``game`` followed by a game id (see module docstring)."""
+    levels, ids = reserved_skeletons(games)
+    core = skeleton(name)
+    return (
+        core in levels
+        or core in TOMA
+        or core == "bot"
+        or any(core.startswith("bot" + g) or core.startswith("game" + g) for g in ids)
+    )

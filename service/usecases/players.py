@@ -26,7 +26,7 @@ from service.ratings.families import family_of, modes_of
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
-from service.usecases.player_names import check_name, fold
+from service.usecases.player_names import check_name, fold, imitates_a_bot
 
 KEY_PREFIX = "pk."
 #: history entries looked at per requested entry when filters drop some (bounds a page)
@@ -100,6 +100,21 @@ class Players:
         new_key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
         self.store.set_digest(player_id, token_digest(new_key))
         return {"player_id": player_id, "key": new_key}
+
+    def check_seat_name(self, seat: int, name: str, player_id: str | None = None) -> None:
+        """Refuse a seat name that passes for someone it is not: one that imitates a bot
+        level or a game's own opponent (:func:`service.usecases.player_names.imitates_a_bot`,
+        the rule of player names), or that is (case-insensitively, :func:`fold`) the name of
+        a *rated* player (one on a leaderboard) other than ``player_id`` (the player the
+        seat is bound to; ``None`` for an anonymous casual seat). Names of players without
+        a rating stay free for casual seats. Two reads. Raises SeatNameReserved."""
+        if imitates_a_bot(name, self.ctx.engines.values()):
+            raise errors.SeatNameReserved(
+                seat, name, "imitates a bot level or a game's own opponent"
+            )
+        holder = self.store.rated_holder(fold(name))
+        if holder is not None and holder != player_id:
+            raise errors.SeatNameReserved(seat, name, "is the name of a rated player")
 
     def name_of(self, player_id: str) -> str:
         """The name of an existing player (PlayerNotFound otherwise)."""

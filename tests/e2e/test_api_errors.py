@@ -578,3 +578,31 @@ def test_a_seat_that_is_not_a_seat_number_is_404_seat_not_found(http):
         assert "seat" in body["detail"]
     assert_problem(http.post(f"/v1/matches/{'0' * 20}/seats/-1/join"), 404, "match_not_found")
     assert version_of(http, match_id) == before
+
+
+def test_a_seat_name_that_passes_for_a_bot_level_is_422_and_a_blank_one_says_so(http):
+    """``{"name": "Expert"}`` on a join took the name of a bot level (session 8 probe); a
+    blank name was refused with the control-character message (session 6 probe)."""
+    match_id = create(http, [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])["match_id"]
+    before = version_of(http, match_id)
+    for name in ("Expert", "greedy BOT", "A.I.Toma"):
+        body = assert_problem(
+            http.post(f"/v1/matches/{match_id}/seats/1/join", {"name": name}),
+            422,
+            "seat_name_reserved",
+        )
+        assert body["seat"] == 1 and name in body["detail"]
+    assert_problem(
+        http.post(
+            "/v1/matches", {"game": GAME, "seats": [{"kind": "human", "name": "Expert"}] * 3}
+        ),
+        422,
+        "seat_name_reserved",
+    )
+    body = assert_problem(
+        http.post(f"/v1/matches/{match_id}/seats/1/join", {"name": "   "}), 400, "validation_error"
+    )
+    assert "visible" in body["errors"]["name"][0]
+    assert version_of(http, match_id) == before
+    status, _, joined = http.post(f"/v1/matches/{match_id}/seats/1/join", {"name": "Expertise"})
+    assert status == 200, joined

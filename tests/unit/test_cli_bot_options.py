@@ -148,7 +148,7 @@ def test_play_sends_the_options_on_every_bot_seat_and_shows_the_servers_field_er
         )
     assert (
         client.seats
-        == [{"kind": "human", "name": "you"}]
+        == [{"kind": "human"}]
         + [{"kind": "bot", "bot": "expert", "bot_options": {"time_budget_ms": 800}}] * 2
     )
     assert '"bot_options": {"budget": ["bad"]}' in str(exc.value)

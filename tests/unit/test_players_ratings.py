@@ -475,3 +475,54 @@ def test_rows_lost_between_the_ratings_script_and_postgresql_are_written_by_the_
     monkeypatch.setattr(archive, "put_rating_points", real)
     assert svc.match_ended(mids[1])["status"] == "ok"
     assert rows() == live_rows() and all(len(r) == 3 for r in rows().values())
+
+
+# ---------------------------------------------------------------- seat names
+def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
+    """A casual seat could be named ``Expert`` (or a rated player's name) and pass for a
+    bot level or that player in every view and export (session 8 probe). Now 422
+    ``seat_name_reserved`` on a join, a creation and a fork's seats; nothing is stored.
+    Names of players without a rating stay free for casual seats, and a player's own seat
+    may carry the player's own name."""
+    ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
+    rated = _duel(svc, ann, bob)
+    play(svc, rated, random.Random(1))
+    assert svc.match_ended(rated)["rated"] is True  # Ann and Bob are rated now, Cy is not
+    mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1})["match_id"]
+    before = svc.match_view(mid, None)["version"]
+    for name in (
+        "Expert",
+        "EXPERT bot",
+        "\u0435xpert",
+        "High",
+        "bot:duel:high",
+        "A.I.Toma",
+        "ann",
+        "BOB",
+    ):
+        with pytest.raises(errors.SeatNameReserved) as caught:
+            svc.join(mid, 1, name=name)
+        assert (caught.value.status, caught.value.code) == (422, "seat_name_reserved"), name
+        assert caught.value.extra == {"seat": 1}
+        with pytest.raises(errors.SeatNameReserved):
+            svc.create_match("duel", [{"kind": "human", "name": name}, {"kind": "human"}], {})
+    assert svc.match_view(mid, None)["version"] == before
+    with pytest.raises(errors.SeatNameReserved):  # Bob's seat named after Ann
+        svc.join(mid, 1, name="Ann", player_key=bob["key"])
+    fork_of = svc.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 1})
+    play(svc, fork_of["match_id"], random.Random(2))
+    setup_end = sum(1 for e in svc.log(fork_of["match_id"]) if e["cause"] == "setup")
+    with pytest.raises(errors.SeatNameReserved):
+        svc.fork(
+            fork_of["match_id"],
+            setup_end,
+            [{"kind": "human", "name": "Greedy"}, {"kind": "human"}],
+        )
+    # free: an unrated player's name, a plain name, the player's own name on its seat
+    assert svc.join(mid, 1, name="cy")["seat"] == 1
+    own = svc.create_match(
+        "duel", [{"kind": "human", "name": "Ann"}, {"kind": "open"}], {}, player_key=ann["key"]
+    )
+    assert own["seats"][0]["name"] == "Ann"
+    assert svc.join(own["match_id"], 1, name="Expertise")["seat"] == 1
+    assert cy["name"] == "Cy"
