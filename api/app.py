@@ -28,6 +28,7 @@ from api import (
     replays,
     request_id,
     settings,
+    waits,
     webclient,
 )
 from api.errors import register_error_handlers
@@ -106,6 +107,7 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app.url_value_preprocessor(check_match_id)
     register_error_handlers(app)
     replays.install(app)
+    waits.install(app)  # the cap on streams and long-polls (api.gunicorn_config sets it)
     request_id.install(app)  # before limits' ProxyFix wraps the app: it sees the client
     limits.install(app, service)
     body_limit.install(app)  # after the rate limits: a limited client's body is not read

@@ -8,7 +8,7 @@ A problem response has the media type ``application/problem+json`` and the body:
 ``code`` is stable (clients branch on it; ``openapi.yaml`` lists it as an enum plus the
 games' finer rule codes). Extras carry machine-readable context: ``errors`` (field ->
 messages) for ``validation_error``, ``current_version`` for ``version_conflict``.
-Every 503 problem (``busy``, ``store_unavailable``) carries ``Retry-After`` (RFC 9110
+Every 503 problem (``busy``, ``store_unavailable``, ``too_many_waits``) carries ``Retry-After`` (RFC 9110
 section 10.2.3: delay in seconds before the client may retry), unless the raiser set its own.
 Every 429 problem carries ``Retry-After`` too (the raiser's value; default 1 s).
 
@@ -91,6 +91,7 @@ TITLES: dict[str, str] = {
     "service_unavailable": "Service unavailable",
     "store_unavailable": "Store unavailable",
     "rate_limited": "Too many requests",
+    "too_many_waits": "Too many open streams and long-polls",
     "too_many_bot_matches": "Too many running bot matches",
     "bot_options_capped": "Bot options above the server's cap",
     "player_key_mismatch": "Key of another player",

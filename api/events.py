@@ -28,6 +28,7 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
@@ -36,6 +37,7 @@ from api import schemas
 from api.auth import optional_seat
 from api.errors import STORE_RETRY_AFTER_S
 from api.runtime import service
+from api.waits import HeldSlot, waiting
 from service.errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
@@ -48,9 +50,11 @@ def events(match_id: str):
     """Events after version ``after``; waits up to ``wait`` s (max 30) for the first one."""
     viewer = optional_seat(match_id)
     q = schemas.query(schemas.EventsQuerySchema)
-    return jsonify(
-        service().events(match_id, viewer, after=q["after"], wait_s=q["wait"], limit=q["limit"])
-    )
+    with waiting(q["wait"]) or nullcontext():  # 503 too_many_waits when none is free
+        page = service().events(
+            match_id, viewer, after=q["after"], wait_s=q["wait"], limit=q["limit"]
+        )
+    return jsonify(page)
 
 
 @bp.get("/<match_id>/events/stream")
@@ -62,6 +66,8 @@ def stream(match_id: str):
     after = resume if resume is not None else q["after"]
     first = service().match_view(match_id, viewer)  # 404 before the stream starts
     poll_s = float(current_app.config["SSE_POLL_S"])
+    # 503 too_many_waits when none is free; held until the server closes the stream's body
+    HeldSlot()
     messages = _ended_on_outage(
         _messages(
             service(),

@@ -10,6 +10,9 @@ and one line naming it, before any worker starts. It also
   ``*.db`` files removed when gunicorn starts) so that ``/metrics`` sums the HTTP metrics of
   every worker process (prometheus_client's multi-process mode), and tells
   prometheus_client when a worker exits (``child_exit``);
+- tells each worker's app how many threads serve it (``post_worker_init``), which caps the
+  requests that wait there — SSE streams and ``?wait=`` long-polls — at ``threads`` minus
+  ``ARENA_RESERVED_THREADS`` (:mod:`api.waits`), so they never take every thread;
 - replaces gunicorn's access log (which writes the query string, tokens included) with
   :mod:`api.request_id`'s, and formats gunicorn's own lines as the app's
   (:func:`service.logs.gunicorn_logconfig`: ``ARENA_LOG_FORMAT``, ``ARENA_LOG_LEVEL``).
@@ -52,6 +55,21 @@ def child_exit(server: Any, worker: Any) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
+def post_worker_init(worker: Any) -> None:
+    """In each worker, once its app is loaded: cap the app's waiting requests for the
+    worker's ``threads`` (:func:`api.waits.configure`) and log the cap at INFO."""
+    from api.waits import configure
+
+    limit = configure(worker.wsgi, worker.cfg.threads)
+    if limit is not None:
+        worker.log.info(
+            "worker %s: %d threads, at most %d open streams and long-polls",
+            worker.pid,
+            worker.cfg.threads,
+            limit,
+        )
+
+
 class AppAccessLogger(Logger):
     """gunicorn's logger without gunicorn's access log when ``accesslog`` is unset (the
     app writes its own, :mod:`api.request_id`): gunicorn formats every request's access
@@ -65,7 +83,9 @@ class AppAccessLogger(Logger):
 
 worker_class = "api.wire_errors.ProblemThreadWorker"  # gthread answering its own errors
 workers = 2
-threads = 8
+#: a waiting request (SSE stream, long-poll) holds one of these for its whole wait; idle
+#: threads cost little (ARENA_RESERVED_THREADS of them never wait, api.waits)
+threads = 32
 timeout = 120
 graceful_timeout = 20
 accesslog = None
@@ -89,6 +109,7 @@ SETTINGS = {
     "logger_class": logger_class,
     "logconfig_dict": logconfig_dict,
     "on_starting": on_starting,
+    "post_worker_init": post_worker_init,
     "child_exit": child_exit,
     **CONTROL_SOCKET,
 }

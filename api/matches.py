@@ -6,6 +6,8 @@ come only from the service's ``view``/``redact`` output (hidden information stay
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from flask import Blueprint, jsonify, url_for
 
 from api import schemas
@@ -15,6 +17,7 @@ from api.http_cache import set_version_etag
 from api.limits import quota_client
 from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
+from api.waits import waiting
 from domain.engine import RuleError
 from service.errors import VersionConflict
 from service.match_service import is_player_key
@@ -145,7 +148,9 @@ def legal_actions(match_id: str):
     the seat has something to do (or the match finished, or the wait expired)."""
     seat = require_seat(match_id)
     q = schemas.query(schemas.LegalActionsQuerySchema)
-    return jsonify(service().legal_actions(match_id, seat, wait_s=q["wait"]))
+    with waiting(q["wait"]) or nullcontext():  # 503 too_many_waits when none is free
+        answer = service().legal_actions(match_id, seat, wait_s=q["wait"])
+    return jsonify(answer)
 
 
 @bp.post("/<match_id>/actions")

@@ -121,6 +121,18 @@ SETTINGS: tuple[Setting, ...] = (
         API,
     ),
     Setting(
+        "ARENA_RESERVED_THREADS",
+        "8",
+        integer(0),
+        "an integer >= 0",
+        "Threads of each gunicorn worker that SSE streams and `?wait=` long-polls never "
+        "take (at most half of them): a worker with T threads holds at most T - min(this, "
+        "T/2) of them at once and answers one more 503 `too_many_waits` with `Retry-After`, "
+        "so `/healthz` and every `POST` always find a thread. Not in the embedded `arena "
+        "serve` (a thread per request).",
+        API,
+    ),
+    Setting(
         "PROMETHEUS_MULTIPROC_DIR",
         None,
         settings.writable_directory,

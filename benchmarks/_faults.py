@@ -195,7 +195,11 @@ class ApiServer:
     stopped by PID (its own process group)."""
 
     def __init__(
-        self, env: Mapping[str, str], log_dir: str | os.PathLike, workers: int = 2, threads: int = 8
+        self,
+        env: Mapping[str, str],
+        log_dir: str | os.PathLike,
+        workers: int = 2,
+        threads: int = 32,
     ):
         self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT), "ARENA_RATE_LIMITS_ENABLED": "0"}
         self.log_dir = Path(log_dir)

@@ -148,6 +148,8 @@ class ProductionStack:
         rq_redis_url: RQ's standalone Redis (required for a cluster ``redis_url``).
         workers: ``arena worker`` processes started by :meth:`start`.
         env: more environment variables for every process.
+        gunicorn_args: more gunicorn options, after the shipped ones (the last of an option
+            wins: ``["--workers", "1"]`` runs one worker process).
     """
 
     def __init__(
@@ -158,6 +160,7 @@ class ProductionStack:
         rq_redis_url: str | None = None,
         workers: int = 2,
         env: dict[str, str] | None = None,
+        gunicorn_args: list[str] | None = None,
     ):
         self.redis_url = redis_url
         self.rq_redis_url = rq_redis_url
@@ -167,6 +170,7 @@ class ProductionStack:
         self.port = free_port()
         self.worker_count = workers
         self.extra_env = dict(env or {})
+        self.gunicorn_args = list(gunicorn_args or [])
         self.gunicorn: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
 
@@ -217,6 +221,7 @@ class ProductionStack:
             "-m",
             "gunicorn",
             *shipped_gunicorn_args(),
+            *self.gunicorn_args,
             "--bind",
             f"127.0.0.1:{self.port}",
             *_no_control_socket(),
