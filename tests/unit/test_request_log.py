@@ -207,3 +207,26 @@ def test_gunicorns_logger_formats_no_access_line_when_its_access_log_is_off(monk
     cfg.set("accesslog", "-")
     logger.access(None, None, {}, 0)
     assert len(calls) == 1
+
+
+def test_access_log_off_writes_no_access_line_but_keeps_the_request_id(lines):
+    app = create_app(build_service(Config(key_prefix="reqlog-off")), {"ARENA_ACCESS_LOG": "0"})
+    served = Served(app)
+    try:
+        on = Served(create_app(build_service(Config(key_prefix="reqlog-on"))))
+        try:
+            assert on.get("/v1/games", headers={"X-Request-ID": "on-1"}).status_code == 200
+            assert wait_for(lambda: _access(lines(), "on-1"), 30)  # the same handler logs
+        finally:
+            on.http.shutdown()
+            on.http.server_close()
+        answer = served.get("/v1/games", headers={"X-Request-ID": "off-1"})
+        assert answer.status_code == 200 and answer.headers["X-Request-ID"] == "off-1"
+        answer = served.get("/v1/games", headers={"X-Request-ID": "off-2"})
+        assert answer.status_code == 200
+    finally:
+        served.http.shutdown()
+        served.http.server_close()
+    # "on-1"'s line came through the same handler; the off server's lines would follow their
+    # answers as closely (a bounded wait for a line that must not come)
+    assert not wait_for(lambda: _access(lines(), "off-1") or _access(lines(), "off-2"), 2)
