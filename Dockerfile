@@ -31,5 +31,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
 # not a process), the access log with request ids and no tokens, prometheus_client's
 # multi-process directory.
 CMD ["gunicorn", "-c", "python:api.gunicorn_config", "--bind", "0.0.0.0:8000", \
-     "--worker-class", "api.wire_errors.ProblemThreadWorker", "--workers", "2", "--threads", "32", \
+     "--worker-class", "api.wire_errors.ProblemThreadWorker", "--workers", "2", "--threads", "48", \
      "api.app:create_app()"]

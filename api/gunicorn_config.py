@@ -83,9 +83,10 @@ class AppAccessLogger(Logger):
 
 worker_class = "api.wire_errors.ProblemThreadWorker"  # gthread answering its own errors
 workers = 2
-#: a waiting request (SSE stream, long-poll) holds one of these for its whole wait; idle
-#: threads cost little (ARENA_RESERVED_THREADS of them never wait, api.waits)
-threads = 32
+#: a waiting request (SSE stream, long-poll) holds one of these for its whole wait (40 may
+#: wait; ARENA_RESERVED_THREADS, 8, never do, and only 8 requests compute at once:
+#: api.waits); an idle thread costs little (the pool starts threads as it needs them)
+threads = 48
 timeout = 120
 graceful_timeout = 20
 accesslog = None

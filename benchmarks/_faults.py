@@ -199,7 +199,7 @@ class ApiServer:
         env: Mapping[str, str],
         log_dir: str | os.PathLike,
         workers: int = 2,
-        threads: int = 32,
+        threads: int = 48,
     ):
         self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT), "ARENA_RATE_LIMITS_ENABLED": "0"}
         self.log_dir = Path(log_dir)

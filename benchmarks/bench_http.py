@@ -3,7 +3,7 @@
 Usage: python benchmarks/bench_http.py [--redis-url redis://127.0.0.1:6379/14]
        [--games ai-100-human,aipokalypse,dead-apocalypse] [--modes humans,bots]
        [--runs 1] [--seconds 8] [--warmup-seconds 2] [--processes 4] [--threads-per-process 4]
-       [--gunicorn-workers 5] [--threads 32] [--rq-workers 2] [--prefer-representation]
+       [--gunicorn-workers 5] [--threads 48] [--rq-workers 2] [--prefer-representation]
        [--wait-on decision|events] [--project-threads-per-process N]
 
 Targets (issue 13, each a ratio from one run): server CPU per action <= 1.5x the ceiling's
@@ -41,7 +41,7 @@ requests (legal actions, then the post); with ``--prefer-representation`` the po
 ``Prefer: return=representation`` and, when the answer carries the next ``legal_actions``,
 the client skips the next GET.
 
-Threads: both servers get ``--threads`` (default 32, as the Dockerfile, compose.yaml and
+Threads: both servers get ``--threads`` (default 48, as the Dockerfile, compose.yaml and
 ``arena serve`` run the project; at most ``threads - min(ARENA_RESERVED_THREADS, threads //
 2)`` of them wait per worker, :mod:`api.waits`). A long-poll holds one gthread thread while it waits; in a
 4-seat match up to 3 seats wait while one acts, so with 16 clients up to 12 requests are
@@ -730,8 +730,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--threads",
         type=int,
-        default=32,
-        help="threads per gthread worker (both servers; 8 as the Dockerfile, compose and "
+        default=48,
+        help="threads per gthread worker (both servers; 48 as the Dockerfile, compose and "
         "arena serve: see 'Threads' in the module docstring)",
     )
     parser.add_argument("--rq-workers", type=int, default=2)

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_slow_clients.py [--target gunicorn|nginx|url] [--url URL]
        [--slow 300] [--mode headers|body|idle] [--seconds 20] [--interval 0.5]
-       [--trickle-s 3] [--workers 2] [--threads 32]
+       [--trickle-s 3] [--workers 2] [--threads 48]
 
 Target (issue 18, item 6): with the shipped settings, while ``--slow`` connections each send
 a request slowly and never finish it, every request of one normal client (a fresh
@@ -205,7 +205,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.5)
     parser.add_argument("--trickle-s", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=48)
     args = parser.parse_args()
     with ExitStack() as stack:
         if args.target == "url":

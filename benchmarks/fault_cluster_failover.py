@@ -227,7 +227,7 @@ def run_failover(
             "finished": len(logs),
             "all_finished_in_time": bool(finished),
             "verified": verified,
-            "topology": "gunicorn (2 x 32 gthread) + Redis Cluster 3+3 (store) + redis-server "
+            "topology": "gunicorn (2 x 48 gthread) + Redis Cluster 3+3 (store) + redis-server "
             "(RQ) + separate arena worker processes",
         }
     finally:

@@ -171,7 +171,7 @@ def run_outage(
             "healthz_during_outage_by_status": {str(k): v for k, v in sorted(health.items())},
             "healthz_after_restart_ok": bool(health_after),
             "slowest_answer_during_outage_s": round(slowest, 3),
-            "topology": "gunicorn (2 x 32 gthread) + redis-server + separate arena worker processes",
+            "topology": "gunicorn (2 x 48 gthread) + redis-server + separate arena worker processes",
             "outage_s": outage_s,
             "workers": workers,
             "workers_alive_during_outage": alive_during,

@@ -189,7 +189,7 @@ def run_worker_kill(
             "turn_timeouts": timeout_report(tmp / "logs"),
             "sigterm_exit_s": summary(stop_times),
             "sigterm_exit_statuses": [status for _, status in stops],
-            "topology": "gunicorn (2 x 32 gthread) + redis-server + separate arena worker processes",
+            "topology": "gunicorn (2 x 48 gthread) + redis-server + separate arena worker processes",
             "settings": {
                 "reconcile_s": reconcile_s,
                 "worker_lease_s": lease_s,

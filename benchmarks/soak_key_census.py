@@ -312,7 +312,7 @@ def run_census(
             "bytes_per_finished_match": bytes_per_match,
             "bytes_per_finished_match_after_idem_ttl": bytes_without_idem,
             "rq_bytes_while_playing": sampler.figures(),
-            "topology": "gunicorn (2 x 32 gthread) + redis-server + separate arena worker processes",
+            "topology": "gunicorn (2 x 48 gthread) + redis-server + separate arena worker processes",
             "elapsed_s": round(time.monotonic() - started, 1),
         }
     finally:

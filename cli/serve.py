@@ -131,7 +131,7 @@ def gunicorn_application(bind: str, workers: int, threads: int) -> Any:
 )
 @click.option(
     "--threads",
-    default=32,
+    default=48,
     show_default=True,
     type=click.IntRange(1),
     help="Threads per gunicorn worker (REDIS_URL mode only).",

@@ -10,7 +10,7 @@ Usage (from the repository root; Node.js and npm on the PATH):
 What runs (each started here, stopped afterwards):
 
 - **arena**: the production topology: gunicorn with the shipped configuration
-  (``api/gunicorn_config.py``: 2 ``gthread`` workers x 32 threads) serving ``api.app``
+  (``api/gunicorn_config.py``: 2 ``gthread`` workers x 48 threads) serving ``api.app``
   with ``ARENA_GAME_PACKAGES=examples``, on a Redis server started here with AOF
   ``appendfsync everysec`` (durable to the second, as recommended for production).
   Per-client rate limits are off for the load generator (one address, many clients), as

@@ -1,12 +1,12 @@
 """Open streams and long-polls cannot take every gunicorn thread (api.waits; session 6
 probe: 16 tokenless SSE streams made ``/readyz`` take 17.7 s, every thread held).
 
-On the production topology — gunicorn with the shipped settings (32 threads, the default
+On the production topology — gunicorn with the shipped settings (48 threads, the default
 ``ARENA_RESERVED_THREADS`` of 8) run as one worker process, so that every request meets the
-same cap, on the real test Redis — 40 tokenless SSE streams (more than the 32 threads) are
-opened at once on a running match: exactly 24 (32 - 8) are served and held open, and the 16
-others answer 503 ``too_many_waits`` (problem+json, ``Retry-After``, ``limit: 24``). While
-the 24 are held, ``/healthz`` answers 200, a ``POST .../actions`` is accepted and reaches
+same cap, on the real test Redis — 56 tokenless SSE streams (more than the 48 threads) are
+opened at once on a running match: exactly 40 (48 - 8) are served and held open, and the 16
+others answer 503 ``too_many_waits`` (problem+json, ``Retry-After``, ``limit: 40``). While
+the 40 are held, ``/healthz`` answers 200, a ``POST .../actions`` is accepted and reaches
 the streams, a long-poll (``wait=1``) answers ``too_many_waits`` and the same request
 without a wait answers 200. Once the clients close the streams, the slots come back (the
 server notices a closed stream at its next write) and a long-poll is served again.
@@ -30,7 +30,7 @@ from tests.e2e.http_helpers import Http
 from tests.production.helpers import CLIENT_TIMEOUT_S, two_humans
 from tests.support.production import ProductionStack
 
-THREADS = 32  # the shipped --threads (Dockerfile)
+THREADS = 48  # the shipped --threads (Dockerfile)
 HELD = THREADS - 8  # minus the default ARENA_RESERVED_THREADS
 OPENED = THREADS + 8
 #: bound for "the server answers at all" (the streams last 300 s: a server with every

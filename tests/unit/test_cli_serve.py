@@ -60,7 +60,7 @@ def test_serve_with_redis_url_runs_gunicorn_and_names_the_worker(monkeypatch):
         env={"REDIS_URL": "redis://:pw@127.0.0.1:6379/0", "COLUMNS": "300"},
     )
     assert result.exit_code == 0, result.output
-    assert started == [("127.0.0.1:8124", 2, 32), True]
+    assert started == [("127.0.0.1:8124", 2, 48), True]
     assert "arena worker" in result.output and "pw@" not in result.output
 
 

@@ -5,7 +5,8 @@ werkzeug's threaded server, which closes every answer's body as gunicorn does).
 An app told it is served by 4 threads (default ``ARENA_RESERVED_THREADS``, 8, capped at half)
 holds 2 waiting requests: a third answers 503 ``too_many_waits``; requests without a wait
 are not counted; a slot comes back when a stream's body is closed, and when a long-poll
-fails (404) after taking one.
+fails (404) after taking one. Its 2 runner turns are all free while 2 streams are open
+(a waiting request gives its turn back) and after every answer.
 """
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ def served():
 
 def _held(app) -> int:
     return app.extensions[waits.EXTENSION].held
+
+
+def _free_turns(app) -> int:
+    """How many runner turns are free now (taken without blocking, then given back)."""
+    runners = app.extensions[waits.EXTENSION].runners
+    taken = 0
+    while runners.acquire(blocking=False):
+        taken += 1
+    for _ in range(taken):
+        runners.release()
+    return taken
 
 
 def test_the_cap_is_the_threads_minus_the_reserved_ones_at_most_half():
@@ -73,6 +85,8 @@ def test_streams_beyond_the_cap_are_refused_and_their_slots_come_back(served):
     assert (poll.status_code, poll.json()["code"]) == (503, "too_many_waits")
     assert requests.get(f"{match}/events", timeout=30).status_code == 200  # no wait: no slot
     assert requests.get(f"{url}/healthz", timeout=30).status_code == 200
+    # the held streams gave their runner turns back; every answered request returned its own
+    assert _free_turns(app) == 2
 
     for stream in streams:
         stream.close()
@@ -80,7 +94,7 @@ def test_streams_beyond_the_cap_are_refused_and_their_slots_come_back(served):
     # every SSE_POLL_S): a bounded wait for the slots, not a duration
     assert wait_for(lambda: _held(app) == 0, 60)
     assert requests.get(f"{match}/events?wait=0.1", timeout=30).status_code == 200
-    assert _held(app) == 0
+    assert _held(app) == 0 and _free_turns(app) == 2
 
 
 def test_a_failed_long_poll_gives_its_slot_back(served):
@@ -90,4 +104,4 @@ def test_a_failed_long_poll_gives_its_slot_back(served):
     for _ in range(3):  # more than the cap: none was kept
         answer = requests.get(f"{url}/v1/matches/m-nope/events?wait=1", timeout=30)
         assert answer.json()["code"] != "too_many_waits"
-    assert _held(app) == 0
+    assert _held(app) == 0 and _free_turns(app) == 2
