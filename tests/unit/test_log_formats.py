@@ -27,6 +27,7 @@ from service.log.codec import (
     jcs,
 )
 from service.log.envelopes import build_envelopes, rechain
+from service.log.verify import _integral, _json_copy, _plain_ijson
 from tests.support.exports import new_service
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "log_v1"
@@ -156,6 +157,32 @@ def test_ijson_and_its_errors():
         "log.f: the number 1e+300 is outside the I-JSON range "
         "(±2^53 - 1; larger values are strings)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "plain"),
+    [
+        ({"a": [1, "x", None, True, {"b": [MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER]}]}, True),
+        ([], True),
+        ({"a": [1, 2.0]}, False),  # an integral float: _integral makes it 2
+        ({"a": [1, 2.5]}, False),
+        ({"a": MAX_SAFE_INTEGER + 1}, False),  # ijson_errors names it
+        ({"a": (1, 2)}, False),  # a tuple: _integral keeps it, a copy would not
+        ({1: "x"}, False),  # a non-string key
+        ({"a": float("nan")}, False),
+    ],
+)
+def test_the_plain_ijson_shortcut_of_verify_agrees_with_the_exact_walks(value, plain):
+    """``verify_log`` only copies a log that :func:`_plain_ijson` accepts: for such a log
+    the exact walks find no error and change nothing, and the copy is equal and separate."""
+    assert _plain_ijson(value) is plain
+    if plain:
+        assert ijson_errors(value) == []
+        assert _integral(value) == value
+        copy = _json_copy(value)
+        assert copy == value and copy is not value
+        if isinstance(value, dict):
+            assert copy["a"] is not value["a"]
 
 
 def test_a_log_at_2_with_a_big_integer_is_refused(svc):
