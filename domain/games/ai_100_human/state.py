@@ -178,56 +178,53 @@ def load_state(data: Mapping[str, Any]) -> MatchState:
     return MatchState(seats=seats, **fields)
 
 
+#: immutable JSON values :func:`_copy_json` keeps as they are (without a call per value)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _copy_json(obj: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists; tuples become lists)."""
     if isinstance(obj, dict):
-        return {k: _copy_json(v) for k, v in obj.items()}
+        return {k: v if v.__class__ in _SCALARS else _copy_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_copy_json(v) for v in obj]
+        return [v if v.__class__ in _SCALARS else _copy_json(v) for v in obj]
     return obj
 
 
+#: the containers the fold (:mod:`.fold`) changes in place: :func:`clone` copies these
+#: (one level: their items are strings, or ``[row, col]`` lists the fold never changes)
+SEAT_CONTAINERS = ("tableau", "hand", "reserve", "vp_by")
+MATCH_CONTAINERS = ("deck", "neutral", "grid", "timer", "tilted")
+
+
 def clone(state: MatchState) -> MatchState:
-    """A deep, independent copy (``decide`` works on one so it never mutates its input)."""
+    """A copy ``decide`` folds its new events into, so it never mutates its input.
+
+    Copy what changes: the containers the fold changes in place (:data:`SEAT_CONTAINERS`,
+    :data:`MATCH_CONTAINERS`) are copied one level deep; every other field is shared
+    with ``state``, because the fold only ever *replaces* it (``choice``, ``played``,
+    ``dealt``, ``ai_pair``, ``last_reveal``, ``result``, ``dividers``, ``standee``) or
+    never changes it (``options``, ``objectives``) and no other code of the game writes
+    into a state (``tests/unit/test_ai100_clone.py`` checks both on seeded playouts, and
+    that the events are those of a deep copy).
+
+    ``resigned`` starts empty in the copy, as it always has: the events ``decide``
+    produces (and so every stored log) were made that way (see
+    docs/known-limitations.md, "Games and bots").
+    """
     seats = []
     for s in state.seats:
-        seats.append(
-            SeatState(
-                ai_pair=list(s.ai_pair),
-                ai_card=s.ai_card,
-                ai_revealed=s.ai_revealed,
-                tableau=dict(s.tableau),
-                hand=list(s.hand),
-                reserve=list(s.reserve),
-                dealt=list(s.dealt),
-                score=s.score,
-                done=s.done,
-                choice=_copy_json(s.choice),
-                played=_copy_json(s.played),
-                need=s.need,
-                locked=s.locked,
-                ai5_used=s.ai5_used,
-                ai6_used=s.ai6_used,
-                ai6_discarding=s.ai6_discarding,
-                turn_vp=s.turn_vp,
-                vp_by=dict(s.vp_by),
-            )
-        )
-    return MatchState(
-        seat_count=state.seat_count,
-        options=_copy_json(state.options),
-        objectives=dict(state.objectives),
-        mode=state.mode,
-        phase=state.phase,
-        turn=state.turn,
-        step=state.step,
-        deck=list(state.deck),
-        seats=seats,
-        last_reveal=_copy_json(state.last_reveal),
-        result=_copy_json(state.result),
-        neutral=dict(state.neutral),
-        grid=dict(state.grid),
-        dividers=_copy_json(state.dividers),
-        standee=_copy_json(state.standee),
-        timer=list(state.timer),
-        tilted=_copy_json(state.tilted),
-    )
+        c = object.__new__(SeatState)
+        fields = dict(s.__dict__)
+        for name in SEAT_CONTAINERS:
+            fields[name] = fields[name].copy()
+        c.__dict__ = fields
+        seats.append(c)
+    copy = object.__new__(MatchState)
+    fields = dict(state.__dict__)
+    for name in MATCH_CONTAINERS:
+        fields[name] = fields[name].copy()
+    fields["seats"] = seats
+    fields["resigned"] = []
+    copy.__dict__ = fields
+    return copy
