@@ -10,7 +10,8 @@ index shard shares it, :mod:`service.store.slots`). It, atomically:
    ``head_hash`` is not the expected one (when one is given: the new envelopes' first
    ``prev_hash`` must be the stored head, so the chain can never fork) - together with what
    the caller needs to decide again without another read: the meta hash, the latest
-   snapshot and the events after it;
+   snapshot and the events after it (or, for a caller that still holds its fold at the
+   expected version, only the events after that version);
 3. otherwise ``XADD``s every envelope at entry id ``0-<version>`` (gap-free, 1-based), sets
    ``version`` and the given meta fields, records the idempotent answer and runs the
    queued :class:`service.store.write_batch.WriteBatch` (counters, indexes, snapshot).
@@ -68,12 +69,18 @@ if not stale and ARGV[4] ~= '' and (redis.call('HGET', KEYS[2], 'head_hash') or 
   stale = true
 end
 if stale then
+  if ARGV[7] == '1' and current > expected then
+    -- the caller still holds its fold at the expected version: the events after it
+    local tail = redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '0-' .. current)
+    return {'conflict', tostring(current), redis.call('HGETALL', KEYS[2]), {},
+            tostring(expected), tail}
+  end
   local meta, snap, sv, tail = reload(KEYS[1], KEYS[2], KEYS[4], current)
   return {'conflict', tostring(current), meta, snap, tostring(sv), tail}
 end
 local pairs_n = tonumber(ARGV[5])
 local envs_n = tonumber(ARGV[6])
-local first = 7 + 2 * pairs_n
+local first = 8 + 2 * pairs_n
 local v = expected
 for i = first, first + envs_n - 1 do
   v = v + 1
@@ -81,7 +88,7 @@ for i = first, first + envs_n - 1 do
 end
 redis.call('HSET', KEYS[2], 'version', v)
 for i = 0, pairs_n - 1 do
-  redis.call('HSET', KEYS[2], ARGV[7 + 2 * i], ARGV[8 + 2 * i])
+  redis.call('HSET', KEYS[2], ARGV[8 + 2 * i], ARGV[9 + 2 * i])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 run_writes(first + envs_n)
@@ -223,10 +230,16 @@ class EventStore:
         idem_answer: Any = None,
         expected_head: str | None = None,
         writes: WriteBatch | None = None,
+        holds_fold: bool = False,
     ) -> AppendResult:
         """Append ``envelopes`` (versions ``expected_version+1..``) iff the match is at
         ``expected_version`` (and, when ``expected_head`` is given, its stored ``head_hash``
         is that hash) and ``idem_field`` (if given) was never recorded.
+
+        A conflict's ``reload`` is the meta, the latest snapshot and the events after it;
+        with ``holds_fold`` (the caller still holds its fold at ``expected_version``) and a
+        store that moved past that version, only the meta and the events after
+        ``expected_version`` (``reload.start == expected_version``, no snapshot).
 
         ``meta`` fields are set and ``writes`` run in the same script, only when appended.
         On a Redis Cluster the writes whose keys are outside the match's slot (a client's
@@ -258,6 +271,7 @@ class EventStore:
             expected_head or "",
             str(len(pairs) // 2),
             str(len(envelopes)),
+            "1" if holds_fold else "",
             *pairs,
         ]
         args += [dumps(env) for env in envelopes]

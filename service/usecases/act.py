@@ -16,6 +16,7 @@ from domain.engine import InvalidCommand, MatchFinished, RuleError, derive_rng
 from service import errors
 from service.log.codec import canonical_json, sha256_hex
 from service.log.envelopes import build_envelopes, redact_envelopes, utc_iso
+from service.store.fold_cache import CachedFold
 from service.usecases.after_append import AfterAppend
 from service.usecases.context import Loaded, MatchContext, RequestReads, head_facts, head_fields
 from service.usecases.decisions import decision_id
@@ -341,7 +342,12 @@ class Act:
             utc_iso(ctx.clock()),
             log_format=record.log_format,
         )
-        redacted, state = redact_envelopes(engine, envelopes, seat, loaded.state)
+        # Fold into a copy when the game makes one cheaply (the optional ``copy_state``
+        # hook): a lost race then folds only the events it missed into the fold held here.
+        copy_state = getattr(engine, "copy_state", None)
+        held = copy_state is not None
+        base = loaded.state if copy_state is None else copy_state(loaded.state)
+        redacted, state = redact_envelopes(engine, envelopes, seat, base)
         new_version = envelopes[-1]["version"]
         answer = {
             "game": record.game,
@@ -372,12 +378,25 @@ class Act:
             {"fingerprint": fingerprint, "answer": answer},
             expected_head=loaded.head_hash,
             writes=writes,
+            holds_fold=held,
         )
         if outcome.status == "replayed":
             return Appended(self._replay(outcome.answer, fingerprint), None, None)
         if outcome.status != "ok":
             ctx.stores.metrics.incr("append_conflicts", match_id=match_id)
-            reloaded = ctx.from_read(match_id, outcome.reload) if outcome.reload else None
+            kept = (
+                CachedFold(
+                    loaded.version,
+                    loaded.head_hash,
+                    record.game,
+                    loaded.state,
+                    record,
+                    loaded.seat_decisions,
+                )
+                if held
+                else None
+            )
+            reloaded = ctx.from_read(match_id, outcome.reload, kept) if outcome.reload else None
             return Appended(None, outcome.version, reloaded)
         self.after_append.done(after_record, pending, new_version, seat, finished, decisions)
         extra = (

@@ -54,6 +54,28 @@ def test_stale_expected_version_appends_nothing(store):
     assert store.redis.xlen(store.keys.events("m")) == 2
 
 
+def test_a_conflict_sends_only_the_missed_events_to_a_caller_holding_its_fold(store):
+    first = _batch(1, genesis_hash("m"))
+    store.append("m", 0, first, {"head_hash": first[-1]["hash"]})
+    second = _batch(3, first[-1]["hash"], 3)
+    store.append("m", 2, second, {"head_hash": second[-1]["hash"]})
+    late = _batch(3, first[-1]["hash"])  # decided on the fold at version 2
+    held = store.append("m", 2, late, expected_head=first[-1]["hash"], holds_fold=True)
+    assert (held.status, held.version) == ("conflict", 5)
+    assert held.reload is not None and held.reload.start == 2 and held.reload.snapshot == {}
+    assert [e["version"] for e in held.reload.tail] == [3, 4, 5]
+    assert held.reload.meta["version"] == "5"
+    # without it, or when the store did not move past the expected version (another
+    # head at that version), the reload starts from the snapshot (none here: version 0)
+    plain = store.append("m", 2, late, expected_head=first[-1]["hash"])
+    assert plain.reload is not None and plain.reload.start == 0 and len(plain.reload.tail) == 5
+    forked = _batch(6, "f" * 64)
+    same = store.append("m", 5, forked, expected_head="f" * 64, holds_fold=True)
+    assert (same.status, same.version) == ("conflict", 5)
+    assert same.reload is not None and same.reload.start == 0
+    assert store.redis.xlen(store.keys.events("m")) == 5
+
+
 def test_racing_identical_idempotent_appends_append_once(store, real_config):
     """Eight clients race the same Idempotency-Key: exactly one appends."""
     store.append("m", 0, _batch(1, genesis_hash("m"), 1))

@@ -341,3 +341,35 @@ def test_append_refuses_a_batch_that_does_not_continue_the_stored_head(service):
         == "ok"
     )
     assert [e["type"] for e in store.read("m")] == ["A", "B"]
+
+
+def test_a_lost_race_of_a_game_that_copies_its_fold_folds_only_the_missed_events(
+    service, instance, monkeypatch
+):
+    """AI: 100% Human folds an append into a copy (``copy_state``): the fold it decided on
+    is still whole when the append loses, so the retry folds the events it missed into it
+    (no snapshot is loaded) and the answers are a cache-less instance's."""
+    from domain.games import registry
+
+    engines = {"ai-100-human": registry()["ai-100-human"]}
+    mine, other, fresh = instance(engines), instance(engines), instance(engines, 0)
+    mid = mine.create_match("ai-100-human", HUMANS3, {})["match_id"]
+    rng = random.Random(7)
+    for _ in range(12):  # play into the match, each move by both instances' seats
+        for svc in (mine, other):
+            seat = min(svc.match_view(mid, None)["pending"] or {0: None}, key=int)
+            svc.act(mid, int(seat), rng.choice(svc.legal_actions(mid, int(seat))["actions"]))
+    pending = sorted(int(s) for s in mine.match_view(mid, None)["pending"])
+    assert len(pending) >= 2  # a simultaneous step: two seats owe a decision
+    loads_ = []
+    engine = engines["ai-100-human"]
+    monkeypatch.setattr(engine, "load_state", lambda data: loads_.append(1) or None)
+    first, second = pending[0], pending[1]
+    command = rng.choice(mine.legal_actions(mid, second)["actions"])  # mine: cached here
+    other.act(mid, first, rng.choice(other.legal_actions(mid, first)["actions"]))
+    got = mine.act(mid, second, command)  # decided on the stale fold, lost, re-decided
+    assert got["events"][0]["seat"] == second
+    assert loads_ == []  # the missed event was folded into the held fold
+    assert "arena_append_conflicts_total 1" in mine.metrics()
+    monkeypatch.undo()
+    assert _answers(mine, mid) == _answers(fresh, mid)

@@ -1,7 +1,8 @@
 """Property tests of ``state.clone`` (copy what changes): on seeded random playouts of every
 mode (solo, 2-player, 3-5 seats; some seats resign), ``decide`` gives the very events it
 gives on a deep copy of the state, never changes the state it is given, and the copy it
-folds into ends where folding the same events into a deep copy ends."""
+folds into ends where folding the same events into a deep copy ends; the engine's
+``copy_state`` (what an append folds into) is an exact, independent copy."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from domain.games.ai_100_human.state import (
     _copy_json,
     clone,
     dump_state,
+    load_state,
 )
 from tests.support import depth
 
@@ -79,6 +81,11 @@ def test_decide_on_the_partial_copy_is_decide_on_a_deep_copy(seats, options, see
         new_events = E.decide(state, seat, command, random.Random(step_seed))
         assert _everything(fold(E, new_events, copy)) == _everything(fold(E, new_events, deep))
         assert _everything(state) == before
+        # the engine's copy_state hook (what an append folds into) is the whole state,
+        # resigned seats included, and leaves the state it copied as it was
+        exact = fold(E, new_events, E.copy_state(state))
+        assert _everything(state) == before
+        assert _everything(exact) == _everything(fold(E, new_events, load_state(dump_state(state))))
         state = fold(E, new_events, state)
         steps += 1
     assert E.result(state) is not None
