@@ -35,20 +35,23 @@ class Rejection(NamedTuple):
 class FastPath(NamedTuple):
     """What :meth:`Act._act_on_cached_fold` got: the ``answer`` (accepted or replayed), or
     ``None`` with the match ``reloaded`` from a lost race's script answer (or ``None``:
-    the verified path must read)."""
+    the verified path must read); ``lost``: 1 when its append lost a race, else 0."""
 
     answer: dict[str, Any] | None
     reloaded: Loaded | None
+    lost: int = 0
 
 
 class Appended(NamedTuple):
     """What :meth:`Act._append_batch` got: the ``answer`` when appended or replayed, else
     ``None`` with the store's ``current_version`` and the match ``reloaded`` at that head
-    (``None`` when the script did not send it)."""
+    (``None`` when the script did not send it); ``counted``: this append's script also
+    counted the ``lost`` races before it (it appended)."""
 
     answer: dict[str, Any] | None
     current_version: int | None
     reloaded: Loaded | None
+    counted: bool = False
 
 
 def action_checks(
@@ -149,77 +152,98 @@ class Act:
                 idem_field = ctx.stores.keys.idem_field(seat, idempotency_key)
         fingerprint = "" if bad_command else _fingerprint(command, expected_version, decision_id)
         reloaded: Loaded | None = None
-        if not (bad_command or bad_key):
-            answer, reloaded = self._act_on_cached_fold(
-                match_id,
-                seat,
-                command,
-                idem_field,
-                fingerprint,
-                expected_version,
-                cause,
-                decision_id,
-                represent,
-            )
-            if answer is not None:
-                return answer
-        for _attempt in range(ctx.append_attempts):
-            if reloaded is not None:  # a lost race's script answered with the new head
-                loaded, prior, reloaded = reloaded, None, None
-            else:
-                loaded, prior = ctx.head(
-                    match_id, None if bad_command or bad_key else idem_field, reads=reads
+        # append races lost so far: counted (``append_conflicts``) by the script of the
+        # append that succeeds, else in one more round trip when the command ends otherwise
+        lost = 0
+        try:
+            if not (bad_command or bad_key):
+                fast = self._act_on_cached_fold(
+                    match_id,
+                    seat,
+                    command,
+                    idem_field,
+                    fingerprint,
+                    expected_version,
+                    cause,
+                    decision_id,
+                    represent,
                 )
-                reads = None  # a kept head serves the first read only
-            record, engine = loaded.record, loaded.engine
-            seat = ctx.checked_seat(loaded, seat)
-            if prior is not None:
-                ctx.keep(loaded)
-                return self._replay(prior, fingerprint)
-            # From here the held state is not given back unless the append succeeds: a
-            # failed decide or a lost race never leaves a touched state in the cache.
-            rejection = action_checks(
-                engine,
-                loaded,
-                seat,
-                self.decision_of,
-                cause=cause,
-                bad_command=bad_command,
-                bad_key=bad_key,
-                expected_version=expected_version,
-                decision=decision_id,
-            )
-            if rejection is not None:
-                if rejection.keep:
+                if fast.answer is not None:
+                    return fast.answer
+                reloaded, lost = fast.reloaded, fast.lost
+            for _attempt in range(ctx.append_attempts):
+                if reloaded is not None:  # a lost race's script answered with the new head
+                    loaded, prior, reloaded = reloaded, None, None
+                else:
+                    loaded, prior = ctx.head(
+                        match_id, None if bad_command or bad_key else idem_field, reads=reads
+                    )
+                    reads = None  # a kept head serves the first read only
+                record, engine = loaded.record, loaded.engine
+                seat = ctx.checked_seat(loaded, seat)
+                if prior is not None:
                     ctx.keep(loaded)
-                if rejection.counted is not None:
-                    counters.rejected(rejection.counted)
-                raise rejection.error
-            try:
-                events = engine.decide(
-                    loaded.state, seat, command, derive_rng(record.seed, loaded.version)
+                    return self._replay(prior, fingerprint)
+                # From here the held state is not given back unless the append succeeds: a
+                # failed decide or a lost race never leaves a touched state in the cache.
+                rejection = action_checks(
+                    engine,
+                    loaded,
+                    seat,
+                    self.decision_of,
+                    cause=cause,
+                    bad_command=bad_command,
+                    bad_key=bad_key,
+                    expected_version=expected_version,
+                    decision=decision_id,
                 )
-            except RuleError as exc:
-                counters.rejected(exc.code)
-                raise
-            if not events:
-                ctx.keep(loaded)
-                return {
-                    "game": record.game,
-                    "version": loaded.version,
-                    "events": [],
-                    "replayed": False,
-                }
-            answer, current, reloaded = self._append_batch(
-                match_id, loaded, seat, command, events, cause, idem_field, fingerprint, represent
-            )
-            if answer is not None:
-                return answer
-            if expected_version is not None:
-                counters.rejected("version_conflict")
-                assert current is not None  # a conflict's outcome carries the store's head
-                raise errors.VersionConflict(expected_version, current)
-        raise errors.TooManyConflicts(ctx.append_attempts)
+                if rejection is not None:
+                    if rejection.keep:
+                        ctx.keep(loaded)
+                    if rejection.counted is not None:
+                        counters.rejected(rejection.counted)
+                    raise rejection.error
+                try:
+                    events = engine.decide(
+                        loaded.state, seat, command, derive_rng(record.seed, loaded.version)
+                    )
+                except RuleError as exc:
+                    counters.rejected(exc.code)
+                    raise
+                if not events:
+                    ctx.keep(loaded)
+                    return {
+                        "game": record.game,
+                        "version": loaded.version,
+                        "events": [],
+                        "replayed": False,
+                    }
+                appended = self._append_batch(
+                    match_id,
+                    loaded,
+                    seat,
+                    command,
+                    events,
+                    cause,
+                    idem_field,
+                    fingerprint,
+                    represent,
+                    lost=lost,
+                )
+                if appended.answer is not None:
+                    if appended.counted:
+                        lost = 0
+                    return appended.answer
+                lost += 1
+                reloaded, current = appended.reloaded, appended.current_version
+                if expected_version is not None:
+                    counters.rejected("version_conflict")
+                    assert current is not None  # a conflict's outcome carries the store's head
+                    raise errors.VersionConflict(expected_version, current)
+            raise errors.TooManyConflicts(ctx.append_attempts)
+        finally:
+            if lost:
+                counters.incr("append_conflicts", lost, match_id=match_id)
 
     @staticmethod
     def decision_of(loaded: Loaded, seat: int) -> str | None:
@@ -292,7 +316,7 @@ class Act:
         appended = self._append_batch(
             match_id, held, seat, command, events, cause, idem_field, fingerprint, represent
         )
-        return FastPath(appended.answer, appended.reloaded)
+        return FastPath(appended.answer, appended.reloaded, 0 if appended.answer else 1)
 
     def _append_batch(
         self,
@@ -305,6 +329,7 @@ class Act:
         idem_field: str | None,
         fingerprint: str,
         represent: bool = False,
+        lost: int = 0,
     ) -> Appended:
         """Append the batch ``events`` that ``command`` of ``seat`` produced on ``loaded``
         (the fold at ``loaded.version`` / ``loaded.head_hash``), shared by both paths of
@@ -361,7 +386,7 @@ class Act:
         )
         if cause == "player":  # a human acted: what ARENA_ABANDON_AFTER_S measures from
             fields["human_at"] = envelopes[0]["at"]
-        counted = ["actions_accepted"]
+        counted = ["actions_accepted"] + ["append_conflicts"] * lost
         if cause == "bot":
             counted.append("bot_turns")
         elif cause == "timeout":
@@ -383,7 +408,6 @@ class Act:
         if outcome.status == "replayed":
             return Appended(self._replay(outcome.answer, fingerprint), None, None)
         if outcome.status != "ok":
-            ctx.stores.metrics.incr("append_conflicts", match_id=match_id)
             kept = (
                 CachedFold(
                     loaded.version,
@@ -405,7 +429,7 @@ class Act:
             else None
         )
         ctx.keep(Loaded(record, engine, new_version, envelopes[-1]["hash"], state, decisions))
-        return Appended({**answer, **extra} if extra else answer, None, None)
+        return Appended({**answer, **extra} if extra else answer, None, None, counted=True)
 
     def _replay(self, prior: Mapping[str, Any], fingerprint: str) -> dict[str, Any]:
         """The recorded first answer with ``replayed: true``; raises IdempotencyKeyReused

@@ -98,12 +98,13 @@ class Lifecycle:
                 ctx.keep(loaded)
                 log.warning("match %s cannot be abandoned (%s)", match_id, exc.code)
                 return False
-            answer, _current, _reloaded = self.act._append_batch(
+            appended = self.act._append_batch(
                 match_id, loaded, None, command, events, "abandon", None, ""
             )
-            if answer is not None:
+            if appended.answer is not None:
                 ctx.stores.metrics.incr("matches_abandoned")
                 return True
+            ctx.stores.metrics.incr("append_conflicts", match_id=match_id)
         return False
 
     # ------------------------------------------------------------------ rematch

@@ -147,6 +147,26 @@ def test_lost_race_without_expected_version_is_redecided(service, monkeypatch):
     assert answer["version"] == 9 and "append_conflicts_total 1" in service.metrics()
 
 
+def test_a_lost_race_is_counted_when_the_command_then_fails(service, monkeypatch):
+    """A lost race is counted by the append that succeeds after it; a command that ends
+    in an error after losing (here its stale ``expected_version``) counts it too."""
+    mid = service.create_match("high-card", HUMANS, {"rounds": 2})["match_id"]
+    version = service.match_view(mid, None)["version"]
+    original = service.store.append
+    injected = []
+
+    def racing_append(match_id, expected, envelopes, *args, **kwargs):
+        if not injected and envelopes[0].get("actor") == 0:
+            injected.append(True)
+            _play(service, mid, 1)  # seat 1 wins the race
+        return original(match_id, expected, envelopes, *args, **kwargs)
+
+    monkeypatch.setattr(service.store, "append", racing_append)
+    with pytest.raises(errors.VersionConflict):
+        _play(service, mid, 0, expected_version=version)
+    assert "append_conflicts_total 1" in service.metrics()
+
+
 def test_threads_racing_on_one_match_lose_and_duplicate_nothing(service):
     mid = service.create_match("race", [{"kind": "human"}] * 4, {"target": 1000})["match_id"]
     accepted = []
