@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from service.log.codec import LOG_FORMAT_V1
+from service.log.codec import LOG_FORMAT_V1, loads
 
 
 def _seconds(text: str) -> int | float:
@@ -86,10 +85,10 @@ class MatchRecord:
         names = {int(k[5:]): v for k, v in meta.items() if k.startswith("name:")}
         players = {int(k[7:]): v for k, v in meta.items() if k.startswith("player:")}
         timeout = meta.get("turn_timeout_s") or ""
-        pending = {int(k): v for k, v in json.loads(meta.get("pending", "{}")).items()}
+        pending = {int(k): v for k, v in loads(meta.get("pending", "{}")).items()}
         raw_decisions = meta.get("decisions")
         decisions = (
-            {int(k): v for k, v in json.loads(raw_decisions).items()}
+            {int(k): v for k, v in loads(raw_decisions).items()}
             if raw_decisions
             else {seat: [0, kind] for seat, kind in pending.items()}
         )
@@ -98,23 +97,23 @@ class MatchRecord:
             game=meta["game"],
             version=int(meta.get("version", 0)),
             head_hash=meta.get("head_hash", ""),
-            seats=json.loads(meta["seats"]),
-            options=json.loads(meta["options"]),
+            seats=loads(meta["seats"]),
+            options=loads(meta["options"]),
             seed=bytes.fromhex(meta["seed"]),
             seed_commitment=meta["seed_commitment"],
             status=meta.get("status", "running"),
             pending=pending,
-            result=json.loads(meta.get("result", "null")),
+            result=loads(meta.get("result", "null")),
             turn_timeout_s=_seconds(timeout) if timeout else None,
             created_at=meta.get("created_at", ""),
             names=names,
-            forked_from=json.loads(meta.get("forked_from", "null")),
+            forked_from=loads(meta.get("forked_from", "null")),
             decisions=decisions,
             listed=meta.get("listed", "1") != "0",
             spectators=meta.get("spectators", "1") != "0",
             human_at=meta.get("human_at") or meta.get("created_at", ""),
             finished_at=meta.get("finished_at", ""),
-            resigned=frozenset(json.loads(meta.get("resigned") or "[]")),
+            resigned=frozenset(loads(meta.get("resigned") or "[]")),
             rematch=meta.get("rematch", ""),
             quota_client=meta.get("quota_client", ""),
             compacted=int(meta.get("compacted") or 0),
