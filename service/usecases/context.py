@@ -330,7 +330,8 @@ class MatchContext:
 
     def from_read(self, match_id: str, read: HeadRead, entry: CachedFold | None = None) -> Loaded:
         """The fold at the head :class:`HeadRead` ``read`` describes: ``entry`` (a cached
-        fold taken from the cache) plus the tail when the tail starts at its version and
+        fold taken from the cache; for a match compacted since, the events after its
+        version come from the compacted log) plus the tail when the tail starts at its version and
         links to its ``head_hash``; else the read's snapshot (when usable) plus its tail.
         Falls back to :meth:`load` (more round trips) only when neither fits (a stream
         rewritten under the cache, a snapshot of another schema version). Raises
@@ -346,6 +347,10 @@ class MatchContext:
             self.token_digests.set(match_id, read.tokens)
         extra: dict[str, Any] = {"tokens": read.tokens, "deadlines": read.deadlines}
         if entry is not None and entry.game == record.game and read.start == entry.version:
+            if not tail and record.compacted and entry.version < record.version:
+                # compacted since the fold was cached (the stream is gone): the events
+                # after it from the compacted log, not a fold of the whole log
+                tail = self.logs.envelopes(match_id, entry.version)
             head = tail[-1]["hash"] if tail else entry.head_hash
             linked = tail[0].get("prev_hash") == entry.head_hash if tail else True
             if linked and head == record.head_hash and entry.version + len(tail) == record.version:

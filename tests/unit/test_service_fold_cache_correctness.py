@@ -355,12 +355,16 @@ def test_a_lost_race_of_a_game_that_copies_its_fold_folds_only_the_missed_events
     mine, other, fresh = instance(engines), instance(engines), instance(engines, 0)
     mid = mine.create_match("ai-100-human", HUMANS3, {})["match_id"]
     rng = random.Random(7)
-    for _ in range(12):  # play into the match, each move by both instances' seats
-        for svc in (mine, other):
-            seat = min(svc.match_view(mid, None)["pending"] or {0: None}, key=int)
-            svc.act(mid, int(seat), rng.choice(svc.legal_actions(mid, int(seat))["actions"]))
-    pending = sorted(int(s) for s in mine.match_view(mid, None)["pending"])
-    assert len(pending) >= 2  # a simultaneous step: two seats owe a decision
+    pending: list[int] = []
+    for move in range(300):  # play into the match (past a snapshot), both instances acting
+        svc = (mine, other)[move % 2]
+        view = svc.match_view(mid, None)
+        pending = sorted(int(s) for s in view["pending"])
+        if view["version"] >= 12 and len(pending) >= 2:
+            break  # a simultaneous step: two seats owe a decision
+        seat = pending[0]
+        svc.act(mid, seat, rng.choice(svc.legal_actions(mid, seat)["actions"]))
+    assert len(pending) >= 2
     loads_ = []
     engine = engines["ai-100-human"]
     monkeypatch.setattr(engine, "load_state", lambda data: loads_.append(1) or None)
@@ -373,3 +377,26 @@ def test_a_lost_race_of_a_game_that_copies_its_fold_folds_only_the_missed_events
     assert "arena_append_conflicts_total 1" in mine.metrics()
     monkeypatch.undo()
     assert _answers(mine, mid) == _answers(fresh, mid)
+
+
+def test_a_fold_cached_before_the_match_was_compacted_takes_only_the_missed_events(
+    service, instance, monkeypatch
+):
+    """Another process finished (and compacted) the match after this one cached its fold:
+    the events after the cached version come from the compacted log, folded into the
+    cached fold (no fold of the whole log), and the answers are a cache-less instance's."""
+    other = instance()
+    fresh = instance(fold_cache_size=0)
+    mid = service.create_match("race", HUMANS3, {"target": 12})["match_id"]
+    service.act(mid, _turn(service, mid), {"type": "add", "amount": 3})
+    assert other.legal_actions(mid, 0)["version"] == 2  # other caches version 2
+    while service.match_view(mid, None)["status"] == "running":
+        service.act(mid, _turn(service, mid), {"type": "add", "amount": 3})
+    assert service.ctx.record(mid).compacted
+    whole_log_folds = []
+    original = other.ctx.load
+    monkeypatch.setattr(
+        other.ctx, "load", lambda *a, **k: whole_log_folds.append(1) or original(*a, **k)
+    )
+    assert _answers(other, mid) == _answers(fresh, mid)
+    assert whole_log_folds == []
