@@ -114,8 +114,14 @@ def demote(result: dict[str, Any], resigned: list[int]) -> dict[str, Any]:
             if (r.get("rank") == best if isinstance(r, dict) else r == first)
         )
     if ranking and isinstance(ranking[0], dict):
-        worst = max((r.get("rank", 0) for r in kept), default=0)
-        gone = [{**r, "rank": worst + 1 + i} for i, r in enumerate(gone)]
+        # standard competition ranks among the standing seats (ties kept: 1, 1, 3), then
+        # one rank each for the resigned: 3 seats, the first resigned -> 1, 2, 3 (not 1, 3, 4)
+        renumbered: list[dict[str, Any]] = []
+        for place, r in enumerate(kept):
+            tied = renumbered and r.get("rank") == kept[place - 1].get("rank")
+            renumbered.append({**r, "rank": renumbered[-1]["rank"] if tied else place + 1})
+        kept = renumbered
+        gone = [{**r, "rank": len(kept) + 1 + i} for i, r in enumerate(gone)]
     out["ranking"] = kept + gone
     out["winners"] = sorted(winners)
     out["resigned"] = list(resigned)

@@ -42,9 +42,7 @@ class AI100HumanEngine(SeatStateLifecycle, ModularEngine):
         (:func:`state.clone`, a few microseconds). An optional hook: the service folds an
         append's events into it, so a lost append race folds only the events it missed
         into the fold it still holds (:meth:`service.usecases.act.Act._append_batch`)."""
-        copy = state_mod.clone(state)
-        copy.resigned = list(state.resigned)
-        return copy
+        return state_mod.clone(state)
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Set-up events up to the first decisions (AI side, reserve creation)."""

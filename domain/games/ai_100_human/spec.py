@@ -21,7 +21,9 @@ TITLE = "AI: 100% Human"
 MIN_SEATS = 1
 MAX_SEATS = 6
 SCHEMA_VERSION = 1  # the mode fields have defaults: old snapshots still load
-RULES_VERSION = "2"  # in every match's verifiable roster; 2: resignation and abandonment
+RULES_VERSION = "3"  # in every match's verifiable roster; 2: resignation and abandonment;
+# 3: a seat that resigned ranks last when the match then ends normally, the standing
+# seats' ranks renumbered (R-RESIGN: 1, 2, 3, not 1, 3, 4)
 MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}  # mode -> (min, max) seats
 
 PHASES = (1, 2)

@@ -208,9 +208,9 @@ def clone(state: MatchState) -> MatchState:
     into a state (``tests/unit/test_ai100_clone.py`` checks both on seeded playouts, and
     that the events are those of a deep copy).
 
-    ``resigned`` starts empty in the copy, as it always has: the events ``decide``
-    produces (and so every stored log) were made that way (see
-    docs/known-limitations.md, "Games and bots").
+    ``resigned`` is copied too: a match that ends normally after a seat resigned ranks that
+    seat last (RULINGS R-RESIGN). Before rules version 3 the copy started it empty and
+    such a seat was ranked by its score.
     """
     seats = []
     for s in state.seats:
@@ -225,6 +225,6 @@ def clone(state: MatchState) -> MatchState:
     for name in MATCH_CONTAINERS:
         fields[name] = fields[name].copy()
     fields["seats"] = seats
-    fields["resigned"] = []
+    fields["resigned"] = list(state.resigned)
     copy.__dict__ = fields
     return copy

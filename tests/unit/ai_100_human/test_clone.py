@@ -35,7 +35,7 @@ def deep_clone(state: MatchState) -> MatchState:
         for s in state.seats
     ]
     fields = {k: _copy_json(v) for k, v in state.__dict__.items()}
-    fields.update(seats=seats, neutral=dict(state.neutral), grid=dict(state.grid), resigned=[])
+    fields.update(seats=seats, neutral=dict(state.neutral), grid=dict(state.grid))
     return MatchState(**fields)
 
 
