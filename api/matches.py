@@ -6,6 +6,7 @@ come only from the service's ``view``/``redact`` output (hidden information stay
 
 from __future__ import annotations
 
+import time
 from contextlib import nullcontext
 
 from flask import Blueprint, jsonify, url_for
@@ -17,7 +18,7 @@ from api.http_cache import set_version_etag
 from api.limits import quota_client
 from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
-from api.waits import waiting
+from api.waits import HeldSlot, waiting
 from domain.engine import RuleError
 from service.errors import VersionConflict
 from service.match_service import is_player_key
@@ -161,7 +162,12 @@ def act(match_id: str):
     again with the header ``Idempotent-Replayed: true``. ``Prefer: return=representation``
     (RFC 7240) adds the seat's ``view``, ``pending``, ``status``, ``result`` and next
     ``legal_actions`` (``Preference-Applied: return=representation``): right after the
-    command's batch, or at the head for a replay or a command that changed nothing.
+    command's batch, or at the head for a replay or a command that changed nothing. With
+    ``?wait=`` seconds as well, when the seat has nothing to do after its command the
+    representation waits (a long-poll, as ``GET .../legal-actions?wait=``) until the seat
+    has its next decision or the match ended, so one request per move suffices; ``version``
+    and ``events`` stay the command's own batch, and the header ``Server-Timing:
+    wait;dur=<ms>`` (W3C Server Timing) says how long the answer waited.
 
     A stale version answers 412 ``precondition_failed`` when it came in ``If-Match`` (RFC
     9110 section 13.1.1: the condition evaluated false, nothing was done) and 409
@@ -169,6 +175,7 @@ def act(match_id: str):
     ``current_version``.
     """
     seat = require_seat(match_id)
+    wait_s = schemas.query(schemas.ActQuerySchema)["wait"]
     try:
         command, expected, decision = schemas.command_body(runtime().game_of(match_id))
     except (Problem, RuleError) as error:
@@ -176,6 +183,7 @@ def act(match_id: str):
             service().check_running(match_id)  # a finished match answers match_finished first
         raise
     represent = wants_representation()
+    waited_ms: float | None = None
     try:
         outcome = service().act(
             match_id,
@@ -199,8 +207,18 @@ def act(match_id: str):
     }
     if represent:  # the seat's next view and legal actions: one request per move
         extra = outcome if "legal_actions" in outcome else service().representation(match_id, seat)
+        if (
+            wait_s > 0
+            and extra["result"] is None
+            and not (extra["legal_actions"] or {}).get("actions")
+        ):
+            waited_from = time.perf_counter()
+            extra = _when_pending(match_id, seat, outcome["version"], wait_s) or extra
+            waited_ms = (time.perf_counter() - waited_from) * 1000
         body.update({key: extra[key] for key in REPRESENTATION_FIELDS})
     response = jsonify(body)
+    if waited_ms is not None:  # W3C Server Timing: how long the answer waited, not worked
+        response.headers["Server-Timing"] = f"wait;dur={waited_ms:.1f}"
     response.headers["ETag"] = f'"{outcome["version"]}"'
     response.headers["Vary"] = "Prefer"
     if represent:
@@ -208,6 +226,19 @@ def act(match_id: str):
     if outcome.get("replayed"):
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+def _when_pending(match_id: str, seat: int, after: int, wait_s: float) -> dict | None:
+    """The representation once ``seat`` has its next decision after version ``after`` (a
+    long-poll holding one of the process's waiting slots, :mod:`api.waits`); ``None`` when
+    the wait passed first or every slot is held (the command is in: the answer is not
+    refused for want of a slot, it answers at once)."""
+    try:
+        slot = HeldSlot()
+    except Problem:
+        return None
+    with slot:
+        return service().representation_when_pending(match_id, seat, after, wait_s)
 
 
 def precondition_failed(conflict: VersionConflict) -> Problem:

@@ -374,6 +374,19 @@ class LegalActionsQuerySchema(Schema):
     )
 
 
+class ActQuerySchema(Schema):
+    """``POST .../actions`` query: ``wait`` (seconds; with ``Prefer: return=representation``
+    the answer waits, once the command is in, until the seat has its next decision, see
+    :meth:`service.usecases.reads.Reads.representation_when_pending`; 0: answer at once)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    wait = QueryNumber(
+        load_default=0.0, allow_nan=False, validate=validate.Range(min=0, max=MAX_LONG_POLL_S)
+    )
+
+
 class StreamQuerySchema(Schema):
     """``GET .../events/stream`` query: ``after`` (overridden by Last-Event-ID), ``max_s``,
     ``views`` (``true``/``1``: batch ends carry the viewer's ``seat_state``)."""

@@ -87,6 +87,7 @@ class Connection:
             body = self._read_exactly(int(headers.get("content-length", "0")))
         if headers.get("connection", "").lower() == "close":
             self.close()
+        self.last_headers = headers
         return status, body
 
     def call(

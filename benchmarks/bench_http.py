@@ -314,6 +314,16 @@ class Client:
             if counted:
                 self.tally.requests.append(time.perf_counter() - started)
 
+    def waited_s(self) -> float:
+        """Seconds the last answer says it waited (``Server-Timing: wait;dur=<ms>``, a
+        ``POST .../actions?wait=``), 0 when it did not wait."""
+        timing = getattr(self.http, "last_headers", {}).get("server-timing", "")
+        for metric in timing.split(","):
+            name, _, params = metric.strip().partition(";")
+            if name == "wait" and params.startswith("dur="):
+                return float(params[4:]) / 1000
+        return 0.0
+
 
 def ceiling_client(port: int, window: Window, tally: Tally, seed: int) -> None:
     """``POST /ceiling`` in a loop until the window closes."""
@@ -363,6 +373,9 @@ class SeatClient:
         legal: dict[str, Any] | None = None
         seen = 0
         headers_prefer = {"Prefer": "return=representation"} if self.prefer else {}
+        # ``post``: the POST itself waits for the seat's next decision (``?wait=``, with the
+        # representation), so a seat sends one request per move of its own
+        post_wait = f"?wait={LONG_POLL_S}" if self.prefer and self.wait_on == "post" else ""
         while self.window.open():
             if legal is None:
                 legal, _, _ = self.client.call("GET", f"{base}/legal-actions", token)
@@ -375,7 +388,7 @@ class SeatClient:
                 try:
                     answer, started, counted = self.client.call(
                         "POST",
-                        f"{base}/actions",
+                        f"{base}/actions{post_wait}",
                         token,
                         command,
                         {"Idempotency-Key": uuid.uuid4().hex, **headers_prefer},
@@ -384,13 +397,15 @@ class SeatClient:
                     self.tally.errors[exc.code] = self.tally.errors.get(exc.code, 0) + 1
                     legal = None
                     continue
-                if counted:
-                    self.tally.actions.append(time.perf_counter() - started)
+                if counted:  # a move's latency ends when it is accepted, not after a wait
+                    self.tally.actions.append(
+                        time.perf_counter() - started - self.client.waited_s()
+                    )
                     self.window.moved()
                 nxt = answer.get("legal_actions") if isinstance(answer, dict) else None
                 legal = nxt if isinstance(nxt, dict) and "actions" in nxt else None
                 continue
-            if self.wait_on == "decision":
+            if self.wait_on in ("decision", "post"):
                 legal, _, _ = self.client.call(
                     "GET", f"{base}/legal-actions?wait={LONG_POLL_S}", token
                 )
@@ -737,11 +752,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rq-workers", type=int, default=2)
     parser.add_argument(
         "--wait-on",
-        choices=("decision", "events"),
+        choices=("decision", "events", "post"),
         default="decision",
         help="a seat with nothing to do long-polls GET .../legal-actions?wait= "
         "(decision: woken by its own decision only) or GET .../events?wait= "
-        "(events: woken by every move, then GET .../legal-actions)",
+        "(events: woken by every move, then GET .../legal-actions); post: with "
+        "--prefer-representation the POST .../actions?wait= itself waits for the seat's "
+        "next decision (one request per move), else as decision",
     )
     parser.add_argument(
         "--prefer-representation",

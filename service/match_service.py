@@ -419,6 +419,12 @@ class MatchService:
         """See :meth:`service.usecases.reads.Reads.representation`."""
         return self._reads.representation(match_id, seat, reads=reads)
 
+    def representation_when_pending(
+        self, match_id: str, seat: int, after: int, wait_s: float
+    ) -> dict[str, Any] | None:
+        """See :meth:`service.usecases.reads.Reads.representation_when_pending`."""
+        return self._reads.representation_when_pending(match_id, seat, after, wait_s)
+
     def check_running(self, match_id: str) -> None:
         """See :meth:`service.usecases.reads.Reads.check_running`."""
         self._reads.check_running(match_id)

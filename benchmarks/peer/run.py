@@ -242,7 +242,7 @@ def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> 
                 GAME,
                 "humans",
                 True,
-                "decision",
+                args.arena_wait_on,
             )
         )
     )
@@ -409,6 +409,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--warmup-seconds", type=float, default=3.0)
     parser.add_argument("--memory-matches", type=int, default=100)
     parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument(
+        "--arena-wait-on",
+        choices=("post", "decision"),
+        default="post",
+        help="this server's seats: post (default) sends POST .../actions?wait= with "
+        "Prefer: return=representation, answered once the seat has its next decision (one "
+        "request per move, as boardgame.io's client sends one message and is pushed the "
+        "state); decision: the POST answers at once and a seat with nothing to do "
+        "long-polls GET .../legal-actions?wait= (two requests per move)",
+    )
     args = parser.parse_args(argv)
     seat_counts = [int(s) for s in args.seats.split(",") if s]
     systems = [s for s in args.systems.split(",") if s]

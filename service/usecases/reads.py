@@ -253,6 +253,20 @@ class Reads:
         self.ctx.keep(loaded)  # only after the engine calls succeeded (read-only calls)
         return out
 
+    def representation_when_pending(
+        self, match_id: str, seat: int, after: int, wait_s: float
+    ) -> dict[str, Any] | None:
+        """The answer of ``POST .../actions?wait=`` once the command is in: when the seat has
+        nothing to do after version ``after`` (its own batch), wait (``wait_s`` seconds,
+        capped at 60) until an event leaves it pending or the match finished, as
+        :meth:`legal_actions` long-polls, then :meth:`representation` at the head; ``None``
+        when the wait passed first (the caller answers the batch's own representation).
+        Saves the client the ``GET .../legal-actions?wait=`` that would follow."""
+        deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
+        if not self._wait_for_decision(match_id, seat, after, deadline):
+            return None
+        return self.representation(match_id, seat)
+
     def check_running(self, match_id: str) -> None:
         """Raise MatchFinished (409 ``match_finished``) when the match has a result (and
         MatchNotFound when there is no such match); the API asks it before answering a

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 
 from api.prefer import _preferences
 from domain.games import registry
-from tests.e2e.http_helpers import GAME_OPTIONS, create, tokens_of
+from tests.e2e.http_helpers import GAME_OPTIONS, Http, create, tokens_of
 from tests.support.game_settings import e2e_seats
 
 PREFER = {"Prefer": "return=representation"}
@@ -187,3 +188,62 @@ def test_prefer_header_parsing_follows_rfc_7240():
         ("foo", "a,b;c"),
         ("respond-async", ""),
     ]
+
+
+def test_a_post_with_wait_answers_once_the_seat_has_its_next_decision(http):
+    """``POST .../actions?wait=`` with the representation: Duel's tricks are simultaneous,
+    so after seat 0 plays it has nothing to do until seat 1 plays; its answer is held
+    until then and carries the next trick's legal actions (the long-poll a client would
+    send next is saved), while ``version`` and ``events`` stay its own batch."""
+
+    created = create(http, [{"kind": "human"}, {"kind": "human"}], "duel", options={"tricks": 3})
+    mid, tokens = created["match_id"], tokens_of(created)
+    first = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]["actions"][0]
+    answers: dict[str, tuple] = {}
+    # the held request gets a client of its own (a Flask test client is not shared by threads)
+    own = Http(
+        http.target if isinstance(http.target, str) else http.target.application.test_client()
+    )
+
+    def seat_0_plays() -> None:
+        answers["seat 0"] = own.post(
+            f"/v1/matches/{mid}/actions?wait=30", first, tokens[0], headers=PREFER
+        )
+
+    held = threading.Thread(target=seat_0_plays)
+    held.start()
+    # seat 1 plays once seat 0's card is in (its legal actions do not depend on it)
+    for _ in range(600):
+        _, _, match = http.get(f"/v1/matches/{mid}", tokens[1])
+        if "0" not in match["pending"]:
+            break
+        held.join(0.05)
+    assert "0" not in match["pending"], "seat 0's card was not taken"
+    other = http.get(f"/v1/matches/{mid}/legal-actions", tokens[1])[2]["actions"][0]
+    status, _, body_1 = http.post(f"/v1/matches/{mid}/actions", other, tokens[1], headers=PREFER)
+    assert status == 200, body_1
+    held.join(60)
+    status, headers, body = answers["seat 0"]
+    assert status == 200, body
+    assert headers["Preference-Applied"] == "return=representation"
+    assert headers["Server-Timing"].startswith("wait;dur=")  # how long it was held
+    assert body["version"] < body_1["version"] <= body["legal_actions"]["version"]
+    assert body["legal_actions"]["actions"], "the next trick's cards"
+    assert {k: body[k] for k in ("game", *FIELDS)} == _now(http, mid, tokens[0])
+    # without the representation the wait is ignored: the answer is the batch at once
+    card = body["legal_actions"]["actions"][0]
+    status, _, minimal = http.post(f"/v1/matches/{mid}/actions?wait=30", card, tokens[0])
+    assert status == 200 and set(minimal) == {"game", "version", "events"}
+
+
+@pytest.mark.parametrize("wait", ["-1", "31", "nan", "abc"])
+def test_a_bad_wait_on_a_post_is_refused_and_changes_nothing(http, wait):
+    created = create(http, [{"kind": "human"}, {"kind": "human"}], "duel", options={"tricks": 3})
+    mid, tokens = created["match_id"], tokens_of(created)
+    legal = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]
+    status, headers, body = http.post(
+        f"/v1/matches/{mid}/actions?wait={wait}", legal["actions"][0], tokens[0], headers=PREFER
+    )
+    assert status == 400 and body["code"] == "validation_error", body
+    assert headers["Content-Type"].startswith("application/problem+json")
+    assert http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2] == legal

@@ -78,7 +78,8 @@ def held(value) -> bool:
 
 def aim(case, match_id: str, token: str, rng: random.Random) -> None:
     """Point about half of the match cases at a real match and seat; keep waits at 0 s
-    (a ``wait`` of legal-actions only when the server would hold it: :func:`held`)."""
+    (a ``wait`` of legal-actions or of a POST of actions only when the server would hold it:
+    :func:`held`)."""
     if "match_id" in (case.path_parameters or {}) and rng.random() < 0.5:
         case.path_parameters["match_id"] = match_id
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
@@ -86,7 +87,9 @@ def aim(case, match_id: str, token: str, rng: random.Random) -> None:
         query = dict(case.query or {})
         query["wait" if case.path.endswith("/events") else "max_s"] = 0
         case.query = query
-    if case.path.endswith("/legal-actions") and held((case.query or {}).get("wait")):
+    if (case.path.endswith("/legal-actions") or case.path.endswith("/actions")) and held(
+        (case.query or {}).get("wait")
+    ):
         case.query = {**case.query, "wait": 0}
 
 
@@ -244,7 +247,7 @@ def test_stateful_run_over_the_links_has_no_failure(app, embedded_service):
                     **(case.headers or {}),
                     "Authorization": f"Bearer {tokens[match_id]}",
                 }
-            if case.path.endswith("/events") or case.path.endswith("/legal-actions"):
+            if case.path.endswith(("/events", "/legal-actions", "/actions")):
                 case.query = {**(case.query or {}), "wait": 0}
 
         def after_call(self, response, case):
