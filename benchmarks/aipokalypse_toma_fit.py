@@ -12,7 +12,7 @@ other row; the other rows are held out. Prints one JSON object: ``weights`` (pas
 fit (``train``, ``test``) and of the base rate (``test_base``). Example (the committed
 weights)::
 
-    cd benchmarks && nice -n 10 ../.venv/bin/python aipokalypse_toma_fit.py --matches 100
+    cd benchmarks && nice -n 10 ../.venv/bin/python aipokalypse_toma_fit.py --matches 150
 """
 
 from __future__ import annotations
