@@ -18,13 +18,14 @@ How it decides (one call of :meth:`ExpertBot.choose`):
    ``horizon`` more rounds (:func:`plan`: 2 with two living sides, else 1) or to its end.
    Candidates share the samples and the rollout
    seeds (common random numbers). The value of a rollout (:func:`value_of`) is the seat's
-   share of the win when the match ended, else its chance by the health points left.
+   share of the win when the match ended, else its chance by the health points left (solo:
+   a logistic model fitted on ``toma_hunter`` matches, :data:`TOMA_WEIGHTS`).
 4. The command with the best mean value wins (ties: the earlier in the shortlist, so the
    policy's choice unless another is better).
 
 Budget: ``budget`` rollouts per decision in all (``budget // len(shortlist)`` samples, at
-least one; beyond 2 living sides ``budget x 2 / sides``, :func:`plan`). ``time_cap_s`` is
-a wall-clock safety net only: when a decision takes longer, the samples finished so far
+least one; beyond 2 living sides ``budget x 2 / sides``, solo ``budget x 2``,
+:func:`plan`). ``time_cap_s`` is a wall-clock safety net only: when a decision takes longer, the samples finished so far
 decide (then the choice may depend on the machine). Bot options
 (``bots.BOT_OPTIONS["expert"]``): ``budget``, ``candidates``, ``time_budget_ms``.
 
@@ -62,6 +63,11 @@ DEFAULT_HORIZON = 2  # rounds a rollout plays on (then the health points decide)
 # 2 rounds, 1.49 s with 1 round (p50 0.98 s); 2 seats, 2 rounds: p95 0.9 s).
 DEFAULT_HORIZON_MANY = 1
 FULL_BUDGET_SIDES = 2
+# Solo against the A.I.Toma a rollout is cheap (one seat recruits, the A.I.Toma plays itself:
+# CPU per decision p50 0.21 s, p95 0.36 s at budget 24, 2026-12-02), and with 8 samples per
+# candidate a rollout's value was too noisy to rank commands whose chances differ by a few
+# points: the budget is multiplied by SOLO_BUDGET_FACTOR there (plan).
+SOLO_BUDGET_FACTOR = 2
 DEFAULT_TIME_CAP_S = 1.5  # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000  # commands one rollout may play (a guard, never reached)
 HEALTH_EXPONENT = 2.0  # value at the horizon: health^k shares
@@ -79,11 +85,36 @@ DEVIATION_MARGIN = 0.02
 # Handy-Man/Boss/Endboss/Untamed): health alone 0/1/0/0, with strength 1/1/0/0, toma_hunter
 # 1/0/0/0 (docs/known-limitations.md: too few matches to tell them apart).
 TOMA_STRENGTH_WEIGHT = 0.3
+#: Solo: the value at the horizon is a logistic model of the seat's chance to win over
+#: :func:`toma_features`, fitted by ``benchmarks/aipokalypse_toma_fit.py`` on ``toma_hunter``
+#: solo matches at the four difficulties (``--matches 150``: 600 matches, 3,352 rows, held-out
+#: log loss 0.294 against the base rate's 0.380). The health share above valued keeping the
+#: hand for the next two battles over building units (a traced match skipped two whole
+#: Recruitment Phases; with it and the solo budget the expert won 2 of 12 Handy-Man matches,
+#: toma_hunter 3). ``None``: the health and strength shares.
+TOMA_WEIGHTS: tuple[float, ...] | None = (
+    3.2622,
+    0.1968,
+    -0.8505,
+    -0.4047,
+    1.5192,
+    -0.8058,
+    0.8582,
+    -0.2625,
+    1.7352,
+    -2.3752,
+    -0.3246,
+    -2.5818,
+    -2.1769,
+)
 ROUND_EVENT = "RecruitmentStarted"  # a rollout counts rounds by this public event
 END_EVENT = "MatchEnded"
 SEARCH_PHASES = frozenset({"recruitment", "battle"})
 #: Recruitment command kinds in the order the shortlist takes one of each
 RECRUIT_KINDS = ("triple", "recruit", "spend_ammo_humans", "spend_ammo", "open_slot", "ready")
+#: the same in solo, where how many units to field and how many hand cards to keep for battle
+#: reactions is the main question (``toma_hunter``'s unit count): ``ready`` and a new slot first
+SOLO_RECRUIT_KINDS = ("ready", "open_slot", "triple", "recruit", "spend_ammo_humans", "spend_ammo")
 
 
 #: the engine's own calls (``game.AIPokalypseEngine`` delegates to these modules)
@@ -115,28 +146,35 @@ def plan(view: Mapping[str, Any], budget: int, horizon: int | None) -> tuple[int
     """``(rollouts, horizon)`` of a decision: ``horizon`` or, when ``None``,
     :data:`DEFAULT_HORIZON` with up to 2 living sides (:func:`sides`), else
     :data:`DEFAULT_HORIZON_MANY`; ``budget`` shrunk by ``FULL_BUDGET_SIDES / sides`` beyond
-    :data:`FULL_BUDGET_SIDES` sides (at least 1 when ``budget`` > 0)."""
+    :data:`FULL_BUDGET_SIDES` sides (at least 1 when ``budget`` > 0), multiplied by
+    :data:`SOLO_BUDGET_FACTOR` in solo (``view["mode"] == "solo"``)."""
     count = sides(view)
     if horizon is None:
         horizon = DEFAULT_HORIZON if count <= 2 else DEFAULT_HORIZON_MANY
     if count > FULL_BUDGET_SIDES and budget > 0:
         budget = max(1, budget * FULL_BUDGET_SIDES // count)
+    if view.get("mode") == "solo":
+        budget *= SOLO_BUDGET_FACTOR
     return budget, horizon
 
 
 def shortlist(
-    actions: list[dict[str, Any]], first: dict[str, Any], limit: int
+    actions: list[dict[str, Any]], first: dict[str, Any], limit: int, solo: bool = False
 ) -> list[dict[str, Any]]:
     """``first`` (the policy's choice) and one command of each other kind, at most ``limit``.
 
-    Recruitment (:data:`RECRUIT_KINDS`): the first listed command of each kind (``legal_actions``
-    lists a kind's commands in a stable order), ``ready`` last. Battle: ``pass``, then
-    ammo reactions by count, then card reactions. Effect decisions, placements and offers:
-    the listed order."""
+    Recruitment (:data:`RECRUIT_KINDS`; ``solo``: :data:`SOLO_RECRUIT_KINDS`): the first
+    listed command of each kind (``legal_actions`` lists a kind's commands in a stable
+    order), ``ready`` last (solo: first). Battle: ``pass``, then ammo reactions by count,
+    then card reactions. Effect decisions, placements and offers: the listed order."""
     out = [first]
     kinds = {a["type"] for a in actions}
     if kinds & set(RECRUIT_KINDS):
-        order = [next(a for a in actions if a["type"] == k) for k in RECRUIT_KINDS if k in kinds]
+        order = [
+            next(a for a in actions if a["type"] == k)
+            for k in (SOLO_RECRUIT_KINDS if solo else RECRUIT_KINDS)
+            if k in kinds
+        ]
     elif kinds & {"react_card", "react_ammo", "pass"}:
         order = (
             [a for a in actions if a["type"] == "pass"]
@@ -160,14 +198,18 @@ def value_of(state: Any, seat: int) -> float:
     len(winners)``, 0 when it is not among them) once the match ended, else its share of
     ``health^k`` (:data:`HEALTH_EXPONENT`) among the living players (eliminated: 0), from 3
     living sides mixed with its share of the total strength (:data:`STRENGTH_WEIGHT`); in
-    solo and co-op the human side's share of health against the A.I.Toma mixed with its
-    share of strength (:data:`TOMA_STRENGTH_WEIGHT`)."""
+    solo the fitted chance to win, ``1 / (1 + exp(-TOMA_WEIGHTS . toma_features))``; in
+    co-op the human side's share of health against the A.I.Toma mixed with its share of
+    strength (:data:`TOMA_STRENGTH_WEIGHT`)."""
     v = API.view(state, seat)
     result = v["result"]
     if result is not None:
         winners = result.get("winners") or []
         return 1.0 / len(winners) if seat in winners else 0.0
     toma = v.get("toma")
+    if toma and v["mode"] == "solo" and TOMA_WEIGHTS is not None:
+        z = sum(w * x for w, x in zip(TOMA_WEIGHTS, toma_features(v, seat), strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     if toma:
         side = sum(s["health_count"] for s in v["seats"] if not s["eliminated"])
         ours, theirs = float(side), float(0 if toma["eliminated"] else toma["health_count"])
@@ -191,6 +233,32 @@ def value_of(state: Any, seat: int) -> float:
     share = strength[seat] / total if total else 1.0 / sides(v)
     weight = STRENGTH_WEIGHT_SUDDEN if v["sudden_death"] else STRENGTH_WEIGHT
     return (1 - weight) * health + weight * share
+
+
+def toma_features(v: Mapping[str, Any], seat: int) -> tuple[float, ...]:
+    """The inputs of the solo value (:data:`TOMA_WEIGHTS`' order) from the seat's view ``v``
+    of a match against the A.I.Toma: 1 (intercept); the seat's and the A.I.Toma's health
+    points (0..6) and whether each has none left (0/1); Sudden Death (0/1); the seat's total
+    strength (:func:`board_strength`) and the A.I.Toma's (its piles' card values), each / 10;
+    the seat's ammo x 2 (battle strength) and the A.I.Toma's ammo x its strength, each / 10;
+    the seat's and the A.I.Toma's unit counts / 6; the round / 10."""
+    me, toma = v["seats"][seat], v["toma"]
+    mine, theirs = me["health_count"], 0 if toma["eliminated"] else toma["health_count"]
+    return (
+        1.0,
+        float(mine),
+        float(theirs),
+        float(mine == 0),
+        float(theirs == 0),
+        float(bool(v["sudden_death"])),
+        board_strength(me["slots"]) / 10,
+        sum(slot.get("strength", 0) for slot in toma["slots"] if slot.get("unit")) / 10,
+        2 * me["ammo"] / 10,
+        toma["ammo"] * toma["ammo_strength"] / 10,
+        sum(1 for slot in me["slots"] if slot.get("unit")) / 6,
+        sum(1 for slot in toma["slots"] if slot.get("unit")) / 6,
+        v["round"] / 10,
+    )
 
 
 def board_strength(slots: Sequence[Mapping[str, Any]]) -> int:
@@ -316,7 +384,9 @@ class ExpertBot:
         if len(legal) == 1 or self.budget == 0 or v["phase"] not in SEARCH_PHASES:
             return first
         budget, horizon = plan(v, self.budget, self.horizon)
-        candidates = shortlist(legal, first, min(self.candidates, budget))
+        candidates = shortlist(
+            legal, first, min(self.candidates, budget), solo=v.get("mode") == "solo"
+        )
         if len(candidates) == 1:
             return first
         samples = budget // len(candidates)  # >= 1: never above the budget

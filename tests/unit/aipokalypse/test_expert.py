@@ -8,6 +8,7 @@ are replaced on the dumped form (``dump_state`` / ``load_state``)."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -20,10 +21,13 @@ from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.bots import POLICIES
 from domain.games.aipokalypse.determinize import cards_in, sample_world
 from domain.games.aipokalypse.expert import (
+    SOLO_BUDGET_FACTOR,
+    TOMA_WEIGHTS,
     Estimator,
     ExpertBot,
     board_strength,
     shortlist,
+    toma_features,
     value_of,
 )
 
@@ -136,7 +140,8 @@ def test_the_expert_plays_solo_against_the_toma_with_toma_hunter_rollouts():
     bot = ExpertBot(POLICIES, budget=6, time_cap_s=100.0)
     command = bot.choose(state, seat, random.Random(2))
     assert command in ENGINE.legal_actions(state, seat)
-    assert 0 < bot.last_rollouts <= 6
+    # solo: twice the budget (SOLO_BUDGET_FACTOR), 3 candidates x 4 samples
+    assert SOLO_BUDGET_FACTOR == 2 and bot.last_rollouts == 12
 
 
 def test_a_budget_of_zero_plays_the_tacticians_choice():
@@ -164,6 +169,13 @@ def test_the_shortlist_keeps_the_policy_choice_first_and_one_of_each_kind():
         {"type": "ready"},
     ]
     assert shortlist(actions, first, 1) == [first]
+    # solo: ready and a new slot first (how many units to field against the A.I.Toma)
+    assert shortlist(actions, first, 4, solo=True) == [
+        first,
+        {"type": "ready"},
+        {"type": "open_slot", "card": "B004"},
+        {"type": "recruit", "card": "B006", "slot": 0},
+    ]
     react = [
         {"type": "react_card", "card": "B010"},
         {"type": "react_ammo", "count": 2},
@@ -278,10 +290,13 @@ def test_more_sides_play_shorter_rollouts_with_a_smaller_budget():
         return {
             "seats": [{"eliminated": i < eliminated} for i in range(seats)],
             "toma": {"eliminated": False} if toma else None,
+            "mode": ("solo" if seats == 1 else "coop") if toma else "competitive",
         }
 
     assert plan(view(2), 24, None) == (24, 2)
-    assert plan(view(1, toma=True), 24, None) == (24, 2)  # solo: the seat and the A.I.Toma
+    # solo: the seat and the A.I.Toma, twice the budget (SOLO_BUDGET_FACTOR)
+    assert plan(view(1, toma=True), 24, None) == (48, 2)
+    assert plan(view(2, toma=True), 24, None) == (16, 1)  # co-op: 3 sides
     assert plan(view(4, eliminated=2), 24, None) == (24, 2)
     assert plan(view(3), 24, None) == (16, 1) and plan(view(4), 24, None) == (12, 1)
     assert plan(view(8), 24, None) == (6, 1) and plan(view(8), 1, 3) == (1, 3)
@@ -315,3 +330,49 @@ def test_from_three_sides_the_value_weighs_total_strength_too():
     assert value_of(raised(state, seat), seat) > value_of(state, seat)
     duo, duo_seat = _position(2, {}, _battling)
     assert value_of(raised(duo, duo_seat), duo_seat) == value_of(duo, duo_seat)  # health alone
+
+
+def test_solo_the_value_is_the_fitted_chance_over_the_seats_view():
+    state, seat = _position(
+        1, {"mode": "solo", "difficulty": "boss"}, _recruiting, level="toma_hunter"
+    )
+    v = ENGINE.view(state, seat)
+    x = toma_features(v, seat)
+    toma = v["toma"]
+    assert x[:3] == (1.0, v["seats"][seat]["health_count"], toma["health_count"])
+    assert x[7] == sum(s["strength"] for s in toma["slots"] if s["unit"]) / 10
+    assert x[-1] == v["round"] / 10
+    z = sum(w * f for w, f in zip(TOMA_WEIGHTS, x, strict=True))
+    assert value_of(state, seat) == pytest.approx(1 / (1 + math.exp(-z)))
+
+    def changed(edit):
+        data = ENGINE.dump_state(state)
+        edit(data["players"])
+        return value_of(ENGINE.load_state(data), seat)
+
+    def toma_hit(players):  # during Recruitment the view shows the board as the battle left it
+        players[1]["pool"].append(players[1]["health"].pop(0))
+        players[1]["public"]["health"] -= 1
+
+    def units_at_15(players):
+        for slot in players[seat]["slots"]:
+            slot["pos"] = 11  # strength 15
+
+    # one health point fewer for the A.I.Toma, units at 15 strength: a better position
+    assert changed(toma_hit) > value_of(state, seat)
+    assert changed(units_at_15) > value_of(state, seat)
+
+
+def test_the_solo_fit_script_reports_weights_for_every_feature():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "aipokalypse_toma_fit.py"), "--matches", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert len(body["weights"]) == len(TOMA_WEIGHTS) and body["matches"] == 8
+    assert body["rows"] >= 8 and 0 <= body["wins"] <= 8  # a row per Recruitment Phase
+    assert math.isfinite(body["test"]) and 0.0 <= body["base_rate"] <= 1.0
