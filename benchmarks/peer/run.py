@@ -411,13 +411,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument(
         "--arena-wait-on",
-        choices=("post", "decision"),
-        default="post",
-        help="this server's seats: post (default) sends POST .../actions?wait= with "
-        "Prefer: return=representation, answered once the seat has its next decision (one "
-        "request per move, as boardgame.io's client sends one message and is pushed the "
-        "state); decision: the POST answers at once and a seat with nothing to do "
-        "long-polls GET .../legal-actions?wait= (two requests per move)",
+        choices=("decision", "post"),
+        default="decision",
+        help="this server's seats: decision (default, the rules of every recorded run) "
+        "the POST .../actions answers at once and a seat with nothing to do long-polls GET "
+        ".../legal-actions?wait= (about two requests per move); post: POST .../actions?wait= "
+        "with Prefer: return=representation, answered once the seat has its next decision "
+        "(about one request per move; session 9, 2 alternating rounds: CPU per move equal "
+        "within the noise, 4.95-6.77 against 5.88-6.14 ms)",
     )
     args = parser.parse_args(argv)
     seat_counts = [int(s) for s in args.seats.split(",") if s]
