@@ -1,6 +1,7 @@
 """Fit of the Dead Apocalypse expert's race evaluation (``expert.race_value``, issue 23).
 
-Plays seeded standard matches with every seat on the ``cooperative`` bot (1 to 4 seats,
+Plays seeded standard matches with every seat on the expert's policy (``expert.POLICY``:
+the ``cooperative`` plan pricing the Plague Carrier's Ditches; 1 to 4 seats,
 ``--matches`` per seat count and seed in ``--seeds``; match ``m`` of ``seats`` seats under
 seed ``s`` uses ``Random(s * 100000 + seats * 1000 + m)``), records
 ``expert.race_features`` at the start of every turn with the match's outcome (won 1, lost

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from domain.games.dead_apocalypse import ENGINE as E
 
 from .support import act, table
@@ -147,3 +149,34 @@ def test_cooperative_resolves_the_repeat_standing_before_a_win_then_wins():
     assert coop(state, 0) == {"type": "use_repeat", "card": "screamer#1"}
     _, state = act(state, 0, coop(state, 0))
     assert coop(state, 0) == {"type": "defeat", "column": 2}
+
+
+def test_the_expert_policy_prices_the_plague_carriers_resource_stack_ditches():
+    """5 damage defeats one of an attacking Feral Runner (HP 5) and a Plague Carrier (HP 4,
+    Repeat: Ditch 3 Resource Stack cards each turn). ``cooperative`` takes the attacker;
+    the expert's policy (``stack_threat``) takes the Plague Carrier (its Repeat first, as it
+    must), which would Ditch 3 cards on every later turn."""
+    from domain.games.dead_apocalypse.bots import STACK_THREAT, CooperativeBot
+
+    state = table(
+        attackers=[0],
+        hands={0: []},
+        zombie_row=["feral-runner#1", "plague-carrier#1", None, None, None],
+        resource_row=["shotgun#1", "shotgun#2", "radio#1", "nurse#1", "machete#1"],
+    )
+    state.damage = [_scout(5)]
+    assert coop(state, 0) == {"type": "defeat", "column": 0}
+    threat = CooperativeBot(stack_threat=STACK_THREAT)
+    assert threat.choose(state, 0, random.Random(0)) == {
+        "type": "use_repeat",
+        "card": "plague-carrier#1",
+    }
+    _, state = act(state, 0, {"type": "use_repeat", "card": "plague-carrier#1"})
+    assert threat.choose(state, 0, random.Random(0)) == {"type": "defeat", "column": 1}
+
+
+def test_a_negative_stack_threat_is_refused():
+    from domain.games.dead_apocalypse.bots import CooperativeBot
+
+    with pytest.raises(ValueError):
+        CooperativeBot(stack_threat=-1.0)

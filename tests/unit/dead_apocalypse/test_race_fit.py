@@ -39,3 +39,13 @@ def test_race_counts_the_zombies_before_the_cdc():
         E, E.new_match(Setup(2, E.validate_options(2, {"difficulty": "easy"})), random.Random(3))
     )
     assert X.horizon_turns(easy) is None
+
+
+def test_a_plague_carrier_in_the_row_lowers_the_race_value():
+    """The race loses 3 Resource Stack cards each turn a Plague Carrier stays in the row."""
+    state = fold(E, E.new_match(Setup(1, E.validate_options(1, {})), random.Random(5)))
+    state.zombie_row = ["shambler#1", "shambler#2", "crawler#1", "sprinter#1", "ghoul#1"]
+    calm = X.race_value(state)
+    state.zombie_row[0] = "plague-carrier#1"  # HP 4 against the Shambler's 1
+    assert X.race_features(state)[-1] == 1.0
+    assert X.race_value(state) < calm
