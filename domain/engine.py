@@ -328,7 +328,8 @@ class EngineBase:
     - :meth:`make_bot`: the shared ``bots[level]`` for no options; TypeError for options
       (an engine declaring options for a level must override it).
     - :meth:`redact_type`: every viewer sees the stored event type.
-    - ``rules_version`` ``"1"`` and :meth:`resigned` (nobody resigned).
+    - ``rules_version`` ``"1"``, no ``older_rules_verified``, and :meth:`resigned` (nobody
+      resigned).
     - :meth:`public_cards`: no card data (``{"cards": []}``).
     - :meth:`estimator`: no estimator (``None``).
 
@@ -340,6 +341,9 @@ class EngineBase:
     bots: Mapping[str, Bot]
     bot_options_schema: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     rules_version: str = "1"
+    #: older rules versions whose logs this engine still re-decides exactly -> the event
+    #: types with which the versions' events may differ (a log holding one is refused)
+    older_rules_verified: Mapping[str, frozenset[str]] = MappingProxyType({})
 
     def resigned(self, state: Any) -> frozenset[int]:
         """No seat ever resigned (a game that does not implement resignation)."""

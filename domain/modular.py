@@ -94,6 +94,7 @@ class ModularEngine(EngineBase):
         #: ``None`` for a game without a schema folder (test games)
         cls.schemas = getattr(spec, "SCHEMAS", None)
         cls.rules_version = spec.RULES_VERSION
+        cls.older_rules_verified = MappingProxyType(getattr(spec, "OLDER_RULES_VERIFIED", {}))
 
     def start(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """The set-up events of a match with validated ``options`` (game-specific)."""

@@ -42,10 +42,14 @@ class Scheduler(Protocol):
     # up); a scheduler without them runs none (``arena ratings rebuild`` computes the
     # same table from the logs).
 
-    def enqueue_analysis(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+    def enqueue_analysis(
+        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1
+    ) -> str:
         """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn
         ``start`` on a worker, after the queued turn jobs; ``run``: the record's run token
-        (part of the job id); a duplicate is a no-op. Returns the job id."""
+        (part of the job id); ``attempt``: which try of this slice it is (1 for a new one;
+        ``revive_analysis`` counts them to give up); a duplicate is a no-op. Returns the
+        job id."""
         ...
 
     # Optional (issue 23): ``revive_analysis(analysis_id, start, run) -> bool | None``

@@ -186,11 +186,29 @@ class RosterCheck:
         ):
             self.errors.append(f"roster: players and rated are not part of format {declared!r}")
         self.players = declared in PLAYER_FORMATS
-        if roster.get("rules_version") != engine.rules_version:
+        self._check_rules_version(roster.get("rules_version"), events, engine)
+
+    def _check_rules_version(self, declared: Any, events: list, engine: Any) -> None:
+        """An error unless the log's rules version is the engine's, or an older one the
+        engine still re-decides exactly (``older_rules_verified``) and the log holds none of
+        the event types where the two versions differ."""
+        if declared == engine.rules_version:
+            return
+        differing = engine.older_rules_verified.get(declared)
+        if differing is None:
             self.errors.append(
-                f"roster: rules version {roster.get('rules_version')!r} is not "
+                f"roster: rules version {declared!r} is not "
                 f"this server's {engine.rules_version!r} for {engine.game_id}"
             )
+            return
+        for env in events:
+            if isinstance(env, dict) and env.get("type") in differing:
+                self.errors.append(
+                    f"event {env.get('version')}: a {env.get('type')} under rules version "
+                    f"{declared!r}, which this server's {engine.rules_version!r} for "
+                    f"{engine.game_id} decides differently: it cannot be re-decided here"
+                )
+                return
 
     def join(self, env: Mapping[str, Any]) -> None:
         """Apply one ``join`` envelope (an error when it is malformed or the seat was not

@@ -244,3 +244,21 @@ def test_a_player_in_a_log_at_2_roster_is_refused(svc):
     report = svc.verify(log)
     assert not report["valid"]
     assert any("players and rated are not part of format" in e for e in report["errors"])
+
+
+@pytest.mark.parametrize("game", ["ai-100-human-2p-open-timed", "dead-apocalypse-coop"])
+def test_a_rules_2_log_verifies_unless_it_holds_a_resignation(svc, game):
+    """AI: 100% Human and Dead Apocalypse moved to rules version 3 (R-RESIGN: the ranking
+    after a resignation); their rules-2 exports hold no SeatResigned, so rules 3 re-decides
+    them exactly and they verify (above); one holding a SeatResigned is refused by name."""
+    log = _old(FIXTURES / f"{game}.json.xz")
+    assert log["events"][0]["roster"]["rules_version"] == "2"
+    assert svc.verify(log)["valid"]
+    last = log["events"][-1]
+    log["events"].append({**last, "version": last["version"] + 1, "type": "SeatResigned"})
+    report = svc.verify(log)
+    assert not report["valid"]
+    assert any(
+        "SeatResigned under rules version '2'" in e and "cannot be re-decided" in e
+        for e in report["errors"]
+    ), report["errors"][:5]

@@ -24,6 +24,9 @@ SCHEMA_VERSION = 1  # the mode fields have defaults: old snapshots still load
 RULES_VERSION = "3"  # in every match's verifiable roster; 2: resignation and abandonment;
 # 3: a seat that resigned ranks last when the match then ends normally, the standing
 # seats' ranks renumbered (R-RESIGN: 1, 2, 3, not 1, 3, 4)
+#: rules 2 differs from 3 only at an ending after a resignation: a log of rules 2 without a
+#: SeatResigned is re-decided exactly by rules 3 (older exports keep verifying)
+OLDER_RULES_VERIFIED = {"2": frozenset({"SeatResigned"})}
 MODES = {"solo": (1, 1), "duo": (2, 2), "standard": (3, 6)}  # mode -> (min, max) seats
 
 PHASES = (1, 2)

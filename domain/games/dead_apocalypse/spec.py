@@ -36,6 +36,9 @@ MAX_SEATS = 4
 SCHEMA_VERSION = 1
 RULES_VERSION = "3"  # in every match's verifiable roster; 2: resignation and abandonment;
 # 3: the standing seats' ranks renumbered below a resignation (R-RESIGN: 1, 2, 3, not 1, 3, 4)
+#: rules 2 differs from 3 only at an ending after a resignation: a log of rules 2 without a
+#: SeatResigned is re-decided exactly by rules 3 (older exports keep verifying)
+OLDER_RULES_VERIFIED = {"2": frozenset({"SeatResigned"})}
 ROW_SIZE = 5  # Game Setup: 5 Zombies / 5 Resources face up
 HAND_SIZE = 5  # Game Setup / Ending your Turn: draw 5
 CDC_BOTTOM = 10  # Game Setup: CDC shuffled into the bottom 10 Zombie Stack cards
