@@ -35,5 +35,15 @@ class StrictNumber(fields.Float):
         return value
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false``: rejects ``0``/``1`` (which Python compares equal to
+    the booleans, so ``truthy={True}`` alone let them through), strings and ``null``."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 class JsonObject(fields.Dict):
     """A JSON object with string keys (values unchecked)."""

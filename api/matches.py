@@ -184,6 +184,7 @@ def act(match_id: str):
         raise
     represent = wants_representation()
     waited_ms: float | None = None
+    skipped = False
     try:
         outcome = service().act(
             match_id,
@@ -213,12 +214,16 @@ def act(match_id: str):
             and not (extra["legal_actions"] or {}).get("actions")
         ):
             waited_from = time.perf_counter()
-            extra = _when_pending(match_id, seat, outcome["version"], wait_s) or extra
-            waited_ms = (time.perf_counter() - waited_from) * 1000
+            later, held = _when_pending(match_id, seat, outcome["version"], wait_s)
+            extra = later or extra
+            waited_ms = (time.perf_counter() - waited_from) * 1000 if held else None
+            skipped = not held
         body.update({key: extra[key] for key in REPRESENTATION_FIELDS})
     response = jsonify(body)
     if waited_ms is not None:  # W3C Server Timing: how long the answer waited, not worked
         response.headers["Server-Timing"] = f"wait;dur={waited_ms:.1f}"
+    elif skipped:  # every waiting slot of this process was held: answered without waiting
+        response.headers["Server-Timing"] = 'wait;dur=0;desc="no free slot"'
     response.headers["ETag"] = f'"{outcome["version"]}"'
     response.headers["Vary"] = "Prefer"
     if represent:
@@ -228,17 +233,18 @@ def act(match_id: str):
     return response
 
 
-def _when_pending(match_id: str, seat: int, after: int, wait_s: float) -> dict | None:
-    """The representation once ``seat`` has its next decision after version ``after`` (a
-    long-poll holding one of the process's waiting slots, :mod:`api.waits`); ``None`` when
-    the wait passed first or every slot is held (the command is in: the answer is not
-    refused for want of a slot, it answers at once)."""
+def _when_pending(match_id: str, seat: int, after: int, wait_s: float) -> tuple[dict | None, bool]:
+    """``(representation, held)``: the representation once ``seat`` has its next decision
+    after version ``after`` (a long-poll holding one of the process's waiting slots,
+    :mod:`api.waits`), ``None`` when the wait passed first; ``held`` False when every slot
+    was held (the command is in: the answer is not refused for want of a slot, it answers
+    at once and says so in ``Server-Timing``)."""
     try:
         slot = HeldSlot()
     except Problem:
-        return None
+        return None, False
     with slot:
-        return service().representation_when_pending(match_id, seat, after, wait_s)
+        return service().representation_when_pending(match_id, seat, after, wait_s), True
 
 
 def precondition_failed(conflict: VersionConflict) -> Problem:

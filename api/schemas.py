@@ -20,7 +20,7 @@ from flask import request
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.errors import Problem, validation_problem
-from api.fields import JsonObject, StrictInteger, StrictNumber
+from api.fields import JsonObject, StrictBoolean, StrictInteger, StrictNumber
 from api.runtime import runtime
 from domain import schema_check
 from domain.engine import InvalidBotOptions, UnknownAction, check_bot_options
@@ -296,9 +296,9 @@ class CreateMatchSchema(Schema):
     turn_timeout_s = StrictNumber(
         allow_none=True, load_default=None, validate=validate.Range(min=1, max=86400)
     )
-    unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})
-    spectators = fields.Boolean(load_default=True, truthy={True}, falsy={False})
-    rated = fields.Boolean(load_default=False, truthy={True}, falsy={False})
+    unlisted = StrictBoolean(load_default=False)
+    spectators = StrictBoolean(load_default=True)
+    rated = StrictBoolean(load_default=False)
 
 
 class LobbyQuerySchema(Schema):

@@ -133,6 +133,17 @@ def test_seat_count_outside_the_games_range_is_a_validation_error(http):
     assert "to 6" in body["errors"]["seats"][0]
 
 
+@pytest.mark.parametrize("field", ["spectators", "unlisted", "rated"])
+@pytest.mark.parametrize("value", [0, 1, "true", None])
+def test_a_match_flag_is_a_json_boolean_not_a_number(http, field, value):
+    body = assert_problem(
+        http.post("/v1/matches", {"game": GAME, "seats": HUMANS * 2, field: value}),
+        400,
+        "validation_error",
+    )
+    assert field in body["errors"]
+
+
 def test_unknown_game_is_404(http):
     assert_problem(http.get("/v1/games/chess"), 404, "unknown_game")
     assert_problem(

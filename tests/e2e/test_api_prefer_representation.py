@@ -15,6 +15,7 @@ import threading
 import pytest
 
 from api.prefer import _preferences
+from api.waits import EXTENSION
 from domain.games import registry
 from tests.e2e.http_helpers import GAME_OPTIONS, Http, create, tokens_of
 from tests.support.game_settings import e2e_seats
@@ -247,3 +248,23 @@ def test_a_bad_wait_on_a_post_is_refused_and_changes_nothing(http, wait):
     assert status == 400 and body["code"] == "validation_error", body
     assert headers["Content-Type"].startswith("application/problem+json")
     assert http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2] == legal
+
+
+def test_a_post_whose_wait_finds_no_free_slot_answers_at_once_and_says_so(http, client):
+    """Every waiting slot of the process held (its cap at 0 here): the command is in, the
+    answer comes at once, and ``Server-Timing`` tells the client it did not wait."""
+    slots = client.application.extensions[EXTENSION]
+    created = create(http, [{"kind": "human"}, {"kind": "human"}], "duel", options={"tricks": 3})
+    mid, tokens = created["match_id"], tokens_of(created)
+    first = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]["actions"][0]
+    before = slots.limit
+    slots.limit = 0
+    try:
+        status, headers, body = http.post(
+            f"/v1/matches/{mid}/actions?wait=30", first, tokens[0], headers=PREFER
+        )
+    finally:
+        slots.limit = before
+    assert status == 200, body
+    assert body["legal_actions"]["actions"] == [] and body["status"] == "running"
+    assert headers["Server-Timing"] == 'wait;dur=0;desc="no free slot"'
