@@ -205,23 +205,20 @@ class Reads:
         match has a result."""
         loaded, _ = self.ctx.head(match_id, reads=reads)
         seat = self.ctx.checked_seat(loaded, seat)
-        self.ctx.keep(loaded)
         engine = loaded.engine
         result = engine.result(loaded.state)
         finished = result is not None
         head = {"game": engine.game_id, "version": loaded.version, "status": status_of(result)}
         if seat in engine.resigned(loaded.state):
+            self.ctx.keep(loaded)
             return ({**head, "actions": [], "decision_id": None}, loaded.version, finished)
         actions = engine.legal_actions(loaded.state, seat)
-        return (
-            {
-                **head,
-                "actions": actions,
-                "decision_id": decision_id(loaded.seat_decisions, seat, actions),
-            },
-            loaded.version,
-            finished,
-        )
+        decision = decision_id(loaded.seat_decisions, seat, actions)
+        # given back to the fold cache only once read: another request may take it from
+        # there and fold newer events into it in place (an A.I.Pokalypse legal-actions read
+        # once met a battle card taken away under it: 500 "the seat has no battle card")
+        self.ctx.keep(loaded)
+        return ({**head, "actions": actions, "decision_id": decision}, loaded.version, finished)
 
     def _wait_for_decision(self, match_id: str, seat: int, after: int, deadline: float) -> bool:
         """Block (``deadline``: a ``time.monotonic()`` instant) until an event after

@@ -400,3 +400,30 @@ def test_a_fold_cached_before_the_match_was_compacted_takes_only_the_missed_even
     )
     assert _answers(other, mid) == _answers(fresh, mid)
     assert whole_log_folds == []
+
+
+class _ReadsOutsideTheCache(Race):
+    """Race whose ``legal_actions`` records whether the fold it reads was in the fold
+    cache meanwhile (there another request could take it and fold into it in place)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cache = None
+        self.shared: list[bool] = []
+
+    def legal_actions(self, state, seat):
+        self.shared.append(any(e.state is state for e in self.cache._map._items.values()))
+        return super().legal_actions(state, seat)
+
+
+def test_a_legal_actions_read_gives_its_fold_back_only_once_read(instance):
+    """The fold a ``GET .../legal-actions`` reads is given back to the cache after the
+    engine read it, never before (an A.I.Pokalypse read once met a battle card taken away
+    under it by a request that took the given-back fold: a 500)."""
+    engine = _ReadsOutsideTheCache()
+    svc = instance(engines={"race": engine})
+    engine.cache = svc.ctx.folds
+    mid = svc.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    for seat in range(3):
+        svc.legal_actions(mid, seat)
+    assert engine.shared and not any(engine.shared), engine.shared
