@@ -174,7 +174,10 @@ def test_refused_options_are_a_400_validation_error_naming_the_seat_and_nothing_
     else:
         assert message in where[field][0]
     assert svc.stores.index.match_count() == 0
-    assert not list(svc.redis.scan_iter(f"{svc.keys.prefix}:*"))
+    # nothing of a match is stored; the metrics counters are left out: a stray job of an
+    # earlier test in this process (run through the process-wide service) may count one
+    stored = [k for k in svc.redis.scan_iter(f"{svc.keys.prefix}:*") if not k.endswith(":metrics")]
+    assert not stored, stored
 
 
 def test_fork_keeps_the_seats_options_and_validates_new_ones(svc):
