@@ -76,3 +76,19 @@ def test_a_long_poll_past_the_end_of_a_finished_match_answers_at_once(svc, monke
         "version": last,
         "events": [],
     }
+
+
+@pytest.mark.parametrize("views", [False, True])
+def test_a_page_holds_no_event_past_the_version_it_reports(svc, monkeypatch, views):
+    """An event appended between reading the match record and reading the stream (a bot's
+    move in a worker) waits for the next page: the page's events end at its ``version``
+    (they reached past it, so a client holding "version 2" saw event 3's cards)."""
+    mid = svc.create_match("ai-100-human", [{"kind": "human"}, {"kind": "human"}])["match_id"]
+    stale = svc.ctx.record(mid)
+    seat = next(s for s in range(2) if svc.legal_actions(mid, s)["actions"])
+    svc.act(mid, seat, svc.legal_actions(mid, seat)["actions"][0])
+    assert svc.ctx.record(mid).version > stale.version
+    monkeypatch.setattr(svc.ctx, "record", lambda match_id: stale)
+    page = svc.events(mid, 0, after=0, views=views)
+    assert page["version"] == stale.version
+    assert [e["version"] for e in page["events"]] == list(range(1, stale.version + 1))
