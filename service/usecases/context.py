@@ -237,14 +237,16 @@ class MatchContext:
     ) -> list[dict[str, Any]]:
         """Envelopes with ``after < version <= upto`` (``None``: to the end; at most
         ``limit``) from the stream, or from the compacted log once the match is compacted
-        (also when it was compacted after ``record`` was read: the stream then answers
-        short and the record is read again)."""
+        (also when it was compacted after ``record`` was read, even one read while the
+        match was running: the stream then answers short and the record is read again)."""
         if not record.compacted:
             got = self.stores.events.read(match_id, after=after, upto=upto, limit=limit)
             end = record.version if upto is None else min(upto, record.version)
             want = max(0, end - after) if limit is None else min(limit, max(0, end - after))
-            if len(got) >= want or not record.finished:
+            if len(got) >= want:
                 return got
+            # short: the match ended and was compacted since ``record`` was read (a running
+            # match's stream never loses events; an SSE stream met this on gunicorn)
             record = self.record(match_id)
             if not record.compacted:
                 return got

@@ -68,6 +68,23 @@ def test_a_reader_holding_a_record_from_before_the_compaction_reads_the_compacte
     assert service.ctx.load(mid, upto=stale.version, record=stale).version == stale.version
 
 
+def test_a_reader_holding_a_record_from_while_it_ran_reads_the_compacted_log(service):
+    """A reader read the record while the match ran; the match then ended and was compacted
+    before the reader read the stream (gunicorn, 80 SSE streams on a match resigned: one
+    stream was cut by 'stream ... is missing events')."""
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    stale = service._record(mid)
+    assert not stale.finished and stale.version > 0
+    _finish(service, mid)
+    full = service.ctx.envelopes(mid, service._record(mid))
+    service.compact(mid)
+    assert service.ctx.envelopes(mid, stale) == full  # to the end, as the stream would
+    assert service.ctx.envelopes(mid, stale, after=1, upto=stale.version) == full[1 : stale.version]
+    service.folds.clear()
+    assert service.ctx.load(mid, upto=stale.version, record=stale).version == stale.version
+
+
 def test_fork_rematch_and_lobby_work_on_a_compacted_match(service):
     created = service.create_match("high-card", HUMANS, {"rounds": 1})
     mid = created["match_id"]
