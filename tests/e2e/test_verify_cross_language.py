@@ -445,3 +445,39 @@ def test_an_export_with_players_verifies_in_both_and_a_swapped_player_fails_in_b
     assert reports["good.json"]["valid"] and service.verify(doc)["valid"]
     assert not reports["swapped.json"]["valid"] and not service.verify(swapped)["valid"]
     assert any("seats differ" in e for e in reports["swapped.json"]["errors"])
+
+
+# ------------------------------------------------------------------ rules versions
+def test_a_rules_version_the_server_cannot_re_decide_is_refused_by_python_alone(
+    node, service, exports, tmp_path
+):
+    """The rules version in the roster says which rules decided the match; only the full
+    verifier re-decides, so only it refuses a version its engine does not know, or an older
+    one holding an event type the two versions decide differently (``OLDER_RULES_VERIFIED``:
+    AI: 100% Human's rules 2 and ``SeatResigned``), each with its reason. The JavaScript
+    verifier checks what needs no engine (docs/CONTRACTS.md): both logs, re-hashed, hold a
+    sound chain, roster and seed, and it says so; the web client shows the server's refusal
+    apart (tests/e2e/browser/test_verify_in_browser.py)."""
+    unknown = copy.deepcopy(exports["ai-100-human-solo"])
+    unknown["events"][0]["roster"]["rules_version"] = "99"
+    older = copy.deepcopy(exports["ai-100-human-4p-resign"])
+    assert any(e["type"] == "SeatResigned" for e in older["events"])
+    older["events"][0]["roster"]["rules_version"] = "2"
+    files = {}
+    for name, doc in (("unknown", _resealed(unknown, 0)), ("older", _resealed(older, 0))):
+        files[name] = tmp_path / f"rules-{name}.json"
+        files[name].write_text(_text(doc), encoding="utf-8")
+    reports = run_node(node, list(files.values()))
+    python = {name: service.verify(json.loads(p.read_text("utf-8"))) for name, p in files.items()}
+    assert not python["unknown"]["valid"] and not python["older"]["valid"]
+    assert (
+        "roster: rules version '99' is not this server's '3' for ai-100-human"
+        in (python["unknown"]["errors"])
+    ), python["unknown"]["errors"]
+    assert any(
+        "SeatResigned under rules version '2'" in e and "cannot be re-decided here" in e
+        for e in python["older"]["errors"]
+    ), python["older"]["errors"]
+    for name, path in files.items():
+        report = reports[path.name]
+        assert report["valid"] and report["errors"] == [], (name, report["errors"][:3])
