@@ -6,13 +6,16 @@
   ``seat_state``, not from GETs after every move and every event).
 - Recovery: against a server limited to 30 requests a minute, a page whose budget is spent
   shows a note while it waits for the ``Retry-After`` the 429 gave, sends the move again by
-  itself, and plays on without a reload; a 503 with ``Retry-After`` is honoured the same way.
+  itself, and plays on without a reload; a 503 with ``Retry-After`` is honoured the same way,
+  for a move and for the event stream (refused ``too_many_waits`` when every waiting slot of
+  a server process is held: the note says the server is busy, the stream is opened again).
 
 No test waits for a time: each waits for a condition of the page (generous timeouts).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -184,6 +187,26 @@ def test_a_page_over_a_30_per_minute_limit_waits_and_recovers_without_a_reload(
     page.console_guard.check()
 
 
+#: what a server whose waiting slots are all held answers a stream (api/waits.py)
+TOO_MANY_WAITS = {
+    "type": "https://apocalypse-arena.dev/problems/too_many_waits",
+    "title": "Too many open streams and long-polls",
+    "status": 503,
+    "code": "too_many_waits",
+    "detail": "This server process already holds its 40 open streams and long-polls; "
+    "retry after Retry-After seconds, or ask without waiting (wait=0).",
+    "limit": 40,
+}
+#: the query of the page's event stream (stream.js)
+STREAM_QUERY = "/events/stream?max_s=300&views=true"
+#: records every text the retry note shows (none is missed, however short it shows)
+NOTES_SEEN = """window.notesSeen = [];
+new MutationObserver(() => {
+  const n = document.getElementById('retry-note');
+  if (n && !n.hidden && n.textContent) window.notesSeen.push(n.textContent);
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});"""
+
+
 @pytest.mark.e2e
 def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_server):
     api = Api(web_server)
@@ -208,8 +231,31 @@ def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_
             answered.append(0)
             route.continue_()
 
-    page.console_guard.allowed |= {("/actions", 503)}
-    _seat_page(page, web_server, match_id, token)
+    # the page's event stream is first refused as a server whose waiting slots are all
+    # held refuses it (api/waits.py): the page waits the Retry-After out, saying so, and
+    # opens it again
+    streams: list[int] = []
+
+    def no_free_slot_once(route: Any) -> None:
+        if not streams:
+            streams.append(503)
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
+                body=json.dumps(TOO_MANY_WAITS),
+            )
+        else:
+            streams.append(0)
+            route.continue_()
+
+    page.add_init_script(NOTES_SEEN)
+    page.route(f"**/v1/matches/{match_id}/events/stream*", no_free_slot_once)
+    page.console_guard.allowed |= {("/actions", 503), (f"{STREAM_QUERY}", 503)}
+    with page.expect_response(lambda r: "/events/stream" in r.url and r.status == 200):
+        _seat_page(page, web_server, match_id, token)
+    assert streams[:2] == [503, 0], streams
+    notes = page.evaluate("() => window.notesSeen")
+    assert any("The server is busy" in note for note in notes), notes
     settle(page)
     page.route(f"**/v1/matches/{match_id}/actions", busy_once)
     before = page_version(page)
