@@ -1,7 +1,8 @@
 """No answer meant for one seat (or a spectator) shows another seat's secrets, for every
 game of the registry.
 
-Each game is played over HTTP to its end by three human seats sending random legal
+Each game is played over HTTP to its end by three human seats (AI: 100% Human also by
+four, at fewer rounds of every-answer checks) sending random legal
 actions (so the match moves only when the test acts and every answer can be compared
 with the exact server state), each command with ``Prefer: return=representation``: its
 answer (the acting seat's view, pending decisions and legal actions) is checked too. After every
@@ -34,6 +35,9 @@ from tests.support.secrecy import SECRECY
 
 PREFER = {"Prefer": "return=representation"}
 MAX_COMMANDS = 1500  # a random match of any game ends well before (about 30-220)
+#: commands between two rounds of every-answer checks in the four-seat match (each command's
+#: own answer is checked every time)
+FOUR_SEATS_ROUND_EVERY = 50
 
 
 def test_every_game_of_the_registry_has_a_secrecy_model_and_is_played_here():
@@ -44,12 +48,14 @@ class Table:
     """One all-human match of ``game`` driven over HTTP (``http``, and the Flask ``client``
     for SSE), with its :class:`Knowledge` read from ``service``'s event store."""
 
-    def __init__(self, http, client, service, game: str, rng: random.Random):
+    def __init__(
+        self, http, client, service, game: str, rng: random.Random, seats: int | None = None
+    ):
         self.http, self.client, self.service, self.rng = http, client, service, rng
-        seats = e2e_seats()[game]
+        seats = seats or e2e_seats()[game]
         # seat 0 is a player's (issue 22): its profile, history and the leaderboard are
         # answers every viewer can get, checked below like the others
-        status, _, player = http.post("/v1/players", {"name": f"Leak {game}"[:32]})
+        status, _, player = http.post("/v1/players", {"name": f"Leak {seats} {game}"[:32]})
         assert status == 201, player
         self.player_id, self.player_key = player["player_id"], player["key"]
         status, _, created = http.post(
@@ -238,3 +244,24 @@ def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(
         if (commands % every == 0 or table.knowledge.tied()) and not table.finished:
             table.check()
     assert table.rounds >= 2 and table.compared > 300  # many secrets really were compared
+
+
+def test_four_drafters_see_none_of_the_others_secrets_in_any_answer(http, client, embedded_service):
+    """AI: 100% Human with four seats: unlike three, each seat has one that is neither of
+    its neighbours (a view that showed that seat's hand passes the three-seat test above and
+    fails this one). Each command's representation answer is checked against the three other
+    seats' secrets at every command (:meth:`Table.step`); every kind of answer to every
+    viewer at the start, at the first two checks while a chosen AI side is tied to its seat,
+    and every ``FOUR_SEATS_ROUND_EVERY`` commands."""
+    table = Table(http, client, embedded_service, "ai-100-human", random.Random(4), seats=4)
+    assert len(table.tokens) == 4
+    table.check()
+    commands = 0
+    while not table.finished:
+        assert commands < MAX_COMMANDS, "the match did not finish"
+        table.step()
+        commands += 1
+        tied = table.knowledge.tied() and table.rounds < 3
+        if (commands % FOUR_SEATS_ROUND_EVERY == 0 or tied) and not table.finished:
+            table.check()
+    assert table.rounds >= 4 and table.compared > 300
