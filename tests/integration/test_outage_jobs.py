@@ -15,6 +15,8 @@ Redis command fails: the job ends ``store_unavailable``), and starts Redis again
 - analysis, stopped at the end of its first slice (before the slice's decisions are
   written): the analysis resumes (reconcile enqueues the slice again) and ends ``done``
   with exactly the answer of an in-process analysis of the same log; no slice is lost.
+  The same when the worker is killed there (SIGKILL) instead of Redis, and another
+  worker started.
 
 Waits are bounded polls (no timing is asserted)."""
 
@@ -40,9 +42,17 @@ pytestmark = [
 #: seconds Redis stays down
 OUTAGE_S = 2.0
 
+#: seconds an analysis record goes unwritten before the workers' reconcile revives its
+#: slice here (the shipped REVIVE_AFTER_S is 10: only the waits get shorter)
+REVIVE_AFTER_S = 2.0
+
 #: the worker's sitecustomize: stop at ARENA_TEST_STOP_AT, write the marker, wait for "go"
+#: (and ARENA_TEST_REVIVE_AFTER_S for the analyses' revival)
 HOOK = """
 import os, pathlib, time
+if os.environ.get("ARENA_TEST_REVIVE_AFTER_S"):
+    from service.usecases import analysis
+    analysis.REVIVE_AFTER_S = float(os.environ["ARENA_TEST_REVIVE_AFTER_S"])
 marker = os.environ.get("ARENA_TEST_MARKER")
 if marker:
     where = os.environ["ARENA_TEST_STOP_AT"]
@@ -181,13 +191,19 @@ def test_a_redis_outage_in_a_rating_update_rates_the_match_exactly_once(outage, 
     assert service.verify(service.export(mid))["valid"] is True
 
 
-def test_a_redis_outage_in_an_analysis_slice_resumes_the_analysis(outage):
+@pytest.mark.parametrize("fault", ["redis outage", "worker killed"])
+def test_a_redis_outage_or_a_killed_worker_in_an_analysis_slice_resumes_the_analysis(outage, fault):
+    """``worker killed``: the worker process and its work horse get SIGKILL where the slice
+    stops (its decisions computed, not written) and another worker is started: its
+    reconcile finds the slice's job started by a worker whose lease is gone and enqueues
+    it again."""
     from domain.analysis import analyse
     from domain.games import registry
     from service.usecases.analysis import turns_of
 
     server, _config, pool, service, marker = outage
     pool.env["ARENA_TEST_STOP_AT"] = "slice"
+    pool.env["ARENA_TEST_REVIVE_AFTER_S"] = str(REVIVE_AFTER_S)
     worker = pool.start()
     mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 6})[
         "match_id"
@@ -201,13 +217,21 @@ def test_a_redis_outage_in_an_analysis_slice_resumes_the_analysis(outage):
     answer, created = service.request_analysis(mid, 512)  # 12 turns: 3 slices of 4
     assert created
     analysis = answer["analysis_id"]
-    _through_an_outage(server, marker, "slice")
+    if fault == "redis outage":
+        _through_an_outage(server, marker, "slice")
+    else:
+        assert wait_for(marker.exists, 120), "the worker never reached the slice's end"
+        assert marker.read_text() == "slice"
+        pool.kill(worker)
+        assert worker.poll() is not None
+        del pool.env["ARENA_TEST_MARKER"]  # the next worker runs every slice through
+        worker = pool.start()
 
     def status() -> str | None:
         return _answering(lambda: service.analysis(analysis)["status"])
 
     assert wait_for(lambda: status() in ("done", "failed"), 180), (
-        f"the analysis never resumed after the outage: {_answering(lambda: service.analysis(analysis))}"
+        f"the analysis never resumed after the {fault}: {_answering(lambda: service.analysis(analysis))}"
     )
     assert worker.poll() is None, "the worker died in the outage"
     record = service.analysis(analysis)
