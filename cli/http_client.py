@@ -8,6 +8,7 @@ Only public endpoints are called, authenticated with the seat token as
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
 from collections.abc import Callable
@@ -30,10 +31,32 @@ class ApiError(Exception):
         super().__init__(message)
 
 
+#: seconds a request may take beyond its own long-poll wait, unless ``ARENA_CLI_TIMEOUT_S``
+#: says otherwise (10 s failed ``arena play`` against its own embedded server on a machine
+#: busy with other work: its first answers, which load a game, took longer)
+DEFAULT_TIMEOUT_S = 30.0
+
+
+def default_timeout_s() -> float:
+    """``ARENA_CLI_TIMEOUT_S`` (seconds, > 0) or :data:`DEFAULT_TIMEOUT_S`. Raises
+    ValueError naming the variable when it is not a positive number."""
+    raw = os.environ.get("ARENA_CLI_TIMEOUT_S", "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"ARENA_CLI_TIMEOUT_S must be a positive number of seconds, not {raw!r}")
+    return value
+
+
 class ArenaClient:
     """Calls ``/v1/...`` on ``base_url`` (e.g. ``http://127.0.0.1:8000``).
 
-    ``timeout_s`` bounds every request beyond its own long-poll wait. A 429 answer
+    ``timeout_s`` (default :func:`default_timeout_s`) bounds every request beyond its own
+    long-poll wait. A 429 answer
     (``rate_limited``, the server's per-client limits) is retried after its
     ``Retry-After`` seconds (at most ``max_retry_after_s`` each, ``rate_retries`` times),
     so a quick player or ``--auto`` slows down instead of failing; every request is
@@ -43,14 +66,14 @@ class ArenaClient:
     def __init__(
         self,
         base_url: str,
-        timeout_s: float = 10.0,
+        timeout_s: float | None = None,
         session: requests.Session | None = None,
         rate_retries: int = 20,
         max_retry_after_s: float = 5.0,
         sleep: Callable[[float], None] = time.sleep,
     ):
         self.base_url = base_url.rstrip("/")
-        self.timeout_s = timeout_s
+        self.timeout_s = default_timeout_s() if timeout_s is None else timeout_s
         self.session = session or requests.Session()
         self.rate_retries = rate_retries
         self.max_retry_after_s = max_retry_after_s

@@ -31,7 +31,7 @@ import requests
 from rich.console import Console
 
 from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
-from cli.http_client import ApiError, ArenaClient
+from cli.http_client import ApiError, ArenaClient, default_timeout_s
 from cli.render import SEATS_HELP, CardBook, render_result, renderer_for
 
 #: How long one long-poll waits for the next event (seconds).
@@ -445,8 +445,12 @@ def play(
     choose = auto_chooser(seed) if auto else prompt_chooser(console)
     session = Session()
     interrupted = False
+    try:
+        timeout_s = default_timeout_s()
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
     with server_url(url, console) as base:
-        client = ArenaClient(base)
+        client = ArenaClient(base, timeout_s=timeout_s)
         try:
             if bots is None:  # a game this installation does not know: ask the server
                 bots = default_bot_level(_server_levels(client, game))

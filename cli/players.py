@@ -30,7 +30,7 @@ def create(name: str, url: str) -> None:
 
     try:
         player = ArenaClient(url).create_player(name)
-    except ApiError as error:
+    except (ApiError, ValueError) as error:
         raise click.ClickException(str(error)) from None
     except requests.RequestException as error:
         raise click.ClickException(f"cannot reach the server at {url}: {error}") from None

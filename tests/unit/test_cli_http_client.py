@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 import requests
 
-from cli.http_client import ApiError, ArenaClient
+from cli.http_client import DEFAULT_TIMEOUT_S, ApiError, ArenaClient
 
 
 class Answers:
@@ -56,3 +57,15 @@ def test_a_429_that_does_not_end_is_raised_with_its_code():
     else:
         raise AssertionError("the 429 was swallowed")
     assert session.calls == 3
+
+
+def test_the_request_timeout_comes_from_the_environment(monkeypatch):
+    monkeypatch.delenv("ARENA_CLI_TIMEOUT_S", raising=False)
+    assert ArenaClient("http://x").timeout_s == DEFAULT_TIMEOUT_S == 30.0
+    monkeypatch.setenv("ARENA_CLI_TIMEOUT_S", "90")
+    assert ArenaClient("http://x").timeout_s == 90.0
+    assert ArenaClient("http://x", timeout_s=4).timeout_s == 4
+    for bad in ("soon", "0", "-3", "inf", "nan"):
+        monkeypatch.setenv("ARENA_CLI_TIMEOUT_S", bad)
+        with pytest.raises(ValueError, match="ARENA_CLI_TIMEOUT_S"):
+            ArenaClient("http://x")

@@ -84,12 +84,12 @@ def test_serve_without_redis_url_is_self_contained():
             found = re.search(r"http://127\.0\.0\.1:(\d+)", line)
             url = found.group(0) if found else None
         assert url, "arena serve printed no URL"
-        assert requests.get(f"{url}/healthz", timeout=5).json()["status"] == "ok"
-        games = requests.get(f"{url}/v1/games", timeout=5).json()["games"]
+        assert requests.get(f"{url}/healthz", timeout=30).json()["status"] == "ok"
+        games = requests.get(f"{url}/v1/games", timeout=30).json()["games"]
         assert "ai-100-human" in [g["id"] for g in games]
         created = requests.post(
             f"{url}/v1/matches",
-            timeout=5,
+            timeout=30,
             json={"game": "ai-100-human", "seats": [{"kind": "bot", "bot": "random"}] * 3},
         )
         assert created.status_code == 201
@@ -97,7 +97,7 @@ def test_serve_without_redis_url_is_self_contained():
         match_id, moved = created.json()["match_id"], False
         for _ in range(100):
             if (
-                requests.get(f"{url}/v1/matches/{match_id}", timeout=5).json()["version"]
+                requests.get(f"{url}/v1/matches/{match_id}", timeout=30).json()["version"]
                 > created.json()["version"]
             ):
                 moved = True
