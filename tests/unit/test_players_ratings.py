@@ -21,10 +21,11 @@ def svc(monkeypatch):
     return new_service()
 
 
-def _duel(svc, a, b=None, *, rated=True, bot=None):
-    """A finished one-trick Duel of player ``a`` against player ``b`` (or a bot level)."""
+def _duel(svc, a, b=None, *, rated=True, bot=None, tricks=1):
+    """A ``tricks``-trick Duel (not played yet) of player ``a`` against player ``b`` (or a
+    bot level)."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": bot} if bot else {"kind": "open"}]
-    created = svc.create_match("duel", seats, {"tricks": 1}, player_key=a["key"], rated=rated)
+    created = svc.create_match("duel", seats, {"tricks": tricks}, player_key=a["key"], rated=rated)
     mid = created["match_id"]
     if not bot:
         svc.join(mid, 1, player_key=b["key"])
@@ -247,14 +248,7 @@ def test_a_match_ended_before_every_first_decision_is_not_rated(svc):
 
 def test_a_resigned_seat_is_placed_last(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 3},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    svc.join(mid, 1, player_key=bob["key"])
+    mid = _duel(svc, ann, bob, tricks=3)
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
     got = rating_input({"match_id": mid, "events": svc.log(mid)})
@@ -264,14 +258,7 @@ def test_a_resigned_seat_is_placed_last(svc):
 
 def test_a_roster_without_its_game_is_malformed(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 3},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    svc.join(mid, 1, player_key=bob["key"])
+    mid = _duel(svc, ann, bob, tricks=3)
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
     events = json.loads(json.dumps(svc.log(mid)))
