@@ -57,6 +57,10 @@ def _duel(svc, a, b=None, *, rated=True, bot=None, tricks=1):
         ("game:dead-apocalypse:standard", "player_name_reserved"),
         ("A.I.Toma", "player_name_reserved"),
         ("Toma", "player_name_reserved"),
+        # session 9 probe: a client's own labels for a seat
+        ("You", "player_name_reserved"),
+        ("Seat 1 (greedy bot)", "player_name_reserved"),
+        ("ann (seat 2)", "player_name_reserved"),
     ],
 )
 def test_a_bad_name_is_a_422_with_its_code(svc, name, code):
@@ -71,6 +75,17 @@ def test_names_are_unique_case_insensitively_and_32_characters_pass(svc):
         svc.create_player("ZOË NIGHT")
     assert caught.value.code == "player_name_taken"
     assert svc.create_player("y" * 32)["name"] == "y" * 32
+
+
+@pytest.mark.parametrize("twin", ["\u0410da", "\u0391da", "\uff21da", "ADA"])
+def test_a_name_that_looks_like_a_players_is_taken(svc, twin):
+    """Session 9 probe: ``Аda`` (Cyrillic А), ``Αda`` (Greek Α) and ``Ａda`` (fullwidth)
+    were new players beside ``Ada``; one name key (NFKC, casefold, look-alikes as Latin)."""
+    svc.create_player("Ada")
+    with pytest.raises(errors.InvalidPlayerName) as caught:
+        svc.create_player(twin)
+    assert (caught.value.status, caught.value.code) == (422, "player_name_taken")
+    assert svc.create_player("Seattle")["name"] == "Seattle"  # "seat" without a number
 
 
 # ---------------------------------------------------------------- keys
@@ -474,6 +489,10 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
     ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
     rated = _duel(svc, ann, bob)
     play(svc, rated, random.Random(1))
+    tester = svc.create_player("Probe Tester")
+    rated_too = _duel(svc, tester, svc.create_player("Other"))
+    play(svc, rated_too, random.Random(1))
+    assert svc.match_ended(rated_too)["rated"] is True
     assert svc.match_ended(rated)["rated"] is True  # Ann and Bob are rated now, Cy is not
     mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1})["match_id"]
     before = svc.match_view(mid, None)["version"]
@@ -486,6 +505,14 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
         "A.I.Toma",
         "ann",
         "BOB",
+        # session 9 probe: spaces at either end, look-alike letters, a client's labels
+        " Ann ",
+        "\u0410nn",  # Cyrillic А
+        "Probe  Tester",  # a doubled space
+        "B\u03bfb",  # Greek ο
+        "You",
+        "Seat 1 (greedy bot)",
+        "Seat 0",
     ):
         with pytest.raises(errors.SeatNameReserved) as caught:
             svc.join(mid, 1, name=name)
