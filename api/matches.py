@@ -90,8 +90,11 @@ def list_matches():
 
 @bp.post("/<match_id>/resign")
 def resign(match_id: str):
-    """The bearer's seat resigns (a command in the log like any other)."""
+    """The bearer's seat resigns (a command in the log like any other). The body is empty
+    or ``{}``, read as every POST's: 415 ``unsupported_media_type``, 400 ``malformed_json``
+    / ``validation_error`` (a value that is not an object, or any field), nothing changed."""
     seat = require_seat(match_id)
+    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
     outcome = service().resign(match_id, seat)
     return jsonify(
         {

@@ -101,6 +101,26 @@ def test_other_json_media_types_are_415(http, match, media_type):
     assert version_of(http, match_id) == before
 
 
+def test_a_resign_body_is_read_as_every_posts_and_a_bad_one_resigns_nothing(http, match):
+    """Session 9 probe: ``POST .../resign`` ignored its body and ``Content-Type`` (``{`` or
+    ``text/plain`` resigned the seat). Now the body is empty or ``{}``, like a join's."""
+    match_id, tokens = match
+    path = f"/v1/matches/{match_id}/resign"
+    before = version_of(http, match_id)
+    for raw, content_type, status, code in (
+        (b"{", None, 400, "malformed_json"),
+        (b'{"why": "tired"}', None, 400, "validation_error"),
+        (b"[]", None, 400, "validation_error"),
+        (b"null", None, 400, "validation_error"),
+        (b"{}", "text/plain", 415, "unsupported_media_type"),
+    ):
+        call = http.call("POST", path, tokens[0], raw=raw, content_type=content_type)
+        assert_problem(call, status, code)
+    assert version_of(http, match_id) == before
+    assert http.call("POST", path, tokens[0], raw=b"{}")[0] == 200
+    assert http.post(path, token=tokens[1])[0] == 200  # no body at all
+
+
 def test_missing_fields_and_wrong_types_name_the_field(http, match):
     match_id, tokens = match
     body = assert_problem(http.post("/v1/matches", {"game": GAME}), 400, "validation_error")
