@@ -183,7 +183,13 @@ def act(match_id: str):
         command, expected, decision = schemas.command_body(runtime().game_of(match_id))
     except (Problem, RuleError) as error:
         if error.status in (400, 422):
-            service().check_running(match_id)  # a finished match answers match_finished first
+            # a finished match answers match_finished first, a reused Idempotency-Key
+            # idempotency_key_reused (as with another valid command), then the body's error
+            try:
+                key = schemas.idempotency_key()
+            except Problem:  # a malformed key: the body's own error stands
+                key = None
+            service().check_refused_command(match_id, seat, key)
         raise
     represent = wants_representation()
     waited_ms: float | None = None
