@@ -139,6 +139,7 @@ class Reads:
             "turn_timeout_s": record.turn_timeout_s,
             "unlisted": not record.listed,
             "spectators": record.spectators,
+            "rated": record.rated,
             "resigned": resigned,
             "created_at": record.created_at,
         }

@@ -56,7 +56,7 @@ def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboa
         status, _, done = http.post(f"/v1/matches/{mid}/actions", legal["actions"][0], key)
         assert status == 200, done
     status, _, view = http.get(f"/v1/matches/{mid}")
-    assert view["status"] == "finished"
+    assert view["status"] == "finished" and view["rated"] is True  # session 9 probe
     assert (
         embedded_service.match_ended(mid)["rated"] is True
         or embedded_service.match_ended(mid)["folded"] == 0
@@ -96,6 +96,7 @@ def test_an_unknown_player_is_404(http, path):
 def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(http):
     ann, cid = _player(http), _player(http)
     mid = _duel(http, ann["key"], rated=False)["match_id"]
+    assert http.get(f"/v1/matches/{mid}")[2]["rated"] is False
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", cid["key"])
     assert status == 403 and body["code"] == "player_not_seated"
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", "pk.0123456789abcdef.x")
