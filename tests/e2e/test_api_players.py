@@ -133,6 +133,27 @@ def test_bad_player_bodies(http, body, code, status):
     assert got == status and problem["code"] == code, problem
 
 
+def test_create_reads_only_a_player_key_from_its_bearer(http):
+    """Session 9 probe, ruled (docs/players-and-ratings.md): ``POST /v1/matches`` reads its
+    bearer only as a player key. A valid one binds the first human seat; one shaped like a
+    player key (``pk.``) that is unknown or rotated is 401 ``invalid_player_key`` and
+    creates nothing; any other bearer (a seat token of another match: the SDKs send a
+    client's token with every request) names no one and the match is casual, as without
+    one; a rated match then is 422 ``rated_match_refused``."""
+    ann = _player(http)
+    body = {"game": "duel", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    bound = _duel(http, ann["key"], rated=False)
+    assert bound["seats"][0]["player"] == ann["player_id"]
+    seat_token = bound["seats"][0]["token"]
+    status, _, casual = http.post("/v1/matches", body, seat_token)
+    assert status == 201 and "player" not in casual["seats"][0], casual
+    status, _, problem = http.post("/v1/matches", {**body, "rated": True}, seat_token)
+    assert (status, problem["code"]) == (422, "rated_match_refused")
+    for bad in ("pk.0123456789abcdef.nope", "pk.broken"):
+        status, _, problem = http.post("/v1/matches", body, bad)
+        assert (status, problem["code"]) == (401, "invalid_player_key"), (bad, problem)
+
+
 def test_rated_without_a_player_key_and_bad_leaderboard_queries(http):
     status, _, body = http.post(
         "/v1/matches",
