@@ -5,27 +5,11 @@ and a listed decision's button shows that version on the board."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from tests.e2e.browser.helpers import Api
 from tests.e2e.browser.test_replay_in_browser import wait_for_version
-
-
-def _finished_duel(service) -> str:
-    """A Duel of 9 tricks (the most: the more free choices, the surer some are labelled;
-    with 7 a random deal once left none) played by random seats to its end."""
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 9})[
-        "match_id"
-    ]
-    rng = random.Random(3)
-    while service.match_view(mid, None)["status"] != "finished":
-        for seat in (0, 1):
-            legal = service.legal_actions(mid, seat)["actions"]
-            if legal:
-                service.act(mid, seat, rng.choice(legal))
-    return mid
+from tests.support.duels import finished_duel
 
 
 @pytest.mark.e2e
@@ -33,7 +17,9 @@ def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
     page, web_server, embedded_service
 ):
     api = Api(web_server)
-    mid = _finished_duel(embedded_service)
+    # 9 tricks (the most: the more free choices, the surer some are labelled; with 7 a
+    # random deal once left none), random seats
+    mid = finished_duel(embedded_service, tricks=9, seed=3)
     last = api.get(f"/v1/matches/{mid}")["version"]
     page.goto(f"{web_server}/#/replay/{mid}")
     wait_for_version(page, last)
