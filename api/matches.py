@@ -108,8 +108,10 @@ def resign(match_id: str):
 @bp.post("/<match_id>/rematch")
 def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
-    201 when this call created it, else 200."""
+    201 when this call created it, else 200. The body is empty or ``{}``, as a resign's
+    (:class:`api.schemas.ResignSchema`)."""
     seat = require_seat(match_id)
+    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
     answer = service().rematch(
         match_id, seat, client=quota_client(), idempotency_key=schemas.idempotency_key()
     )

@@ -336,7 +336,8 @@ class JoinSchema(Schema):
 
 
 class ResignSchema(Schema):
-    """``POST .../resign`` body: empty, or a JSON object without fields (``{}``)."""
+    """``POST .../resign`` and ``POST .../rematch`` body: empty, or a JSON object without
+    fields (``{}``)."""
 
     class Meta:
         unknown = RAISE
