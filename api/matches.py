@@ -90,8 +90,11 @@ def list_matches():
 
 @bp.post("/<match_id>/resign")
 def resign(match_id: str):
-    """The bearer's seat resigns (a command in the log like any other)."""
+    """The bearer's seat resigns (a command in the log like any other). The body is empty
+    or ``{}``, read as every POST's: 415 ``unsupported_media_type``, 400 ``malformed_json``
+    / ``validation_error`` (a value that is not an object, or any field), nothing changed."""
     seat = require_seat(match_id)
+    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
     outcome = service().resign(match_id, seat)
     return jsonify(
         {
@@ -105,8 +108,10 @@ def resign(match_id: str):
 @bp.post("/<match_id>/rematch")
 def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
-    201 when this call created it, else 200."""
+    201 when this call created it, else 200. The body is empty or ``{}``, as a resign's
+    (:class:`api.schemas.ResignSchema`)."""
     seat = require_seat(match_id)
+    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
     answer = service().rematch(
         match_id, seat, client=quota_client(), idempotency_key=schemas.idempotency_key()
     )
@@ -180,7 +185,13 @@ def act(match_id: str):
         command, expected, decision = schemas.command_body(runtime().game_of(match_id))
     except (Problem, RuleError) as error:
         if error.status in (400, 422):
-            service().check_running(match_id)  # a finished match answers match_finished first
+            # a finished match answers match_finished first, a reused Idempotency-Key
+            # idempotency_key_reused (as with another valid command), then the body's error
+            try:
+                key = schemas.idempotency_key()
+            except Problem:  # a malformed key: the body's own error stands
+                key = None
+            service().check_refused_command(match_id, seat, key)
         raise
     represent = wants_representation()
     waited_ms: float | None = None

@@ -7,13 +7,21 @@ and a preference the server does not understand is ignored (section 2). The API 
 ``return=representation`` / ``return=minimal`` (section 4.2) on ``POST .../actions``; when
 several ``return`` preferences are given the first one counts (section 2: "the first
 instance"). The answer names what it applied in ``Preference-Applied`` (section 3).
+
+The header is at most :data:`MAX_LENGTH` characters (all its lines, joined by ``", "``), as
+``openapi.yaml`` says: a longer one is 400 ``validation_error`` (``errors.Prefer``), like an
+over-long ``Idempotency-Key``, read before anything is done.
 """
 
 from __future__ import annotations
 
 from flask import request
 
+from api.errors import validation_problem
+
 REPRESENTATION = "return=representation"
+#: the longest ``Prefer`` header read (characters; openapi.yaml's ``maxLength``)
+MAX_LENGTH = 1024
 
 
 def _preferences(values: list[str]) -> list[tuple[str, str]]:
@@ -58,10 +66,15 @@ def _split(text: str, sep: str) -> list[str]:
 def wants_representation() -> bool:
     """True when the request's first ``return`` preference is ``return=representation``
     (value compared case-insensitively); ``return=minimal``, none, or an unknown value:
-    False."""
+    False. Raises Problem 400 ``validation_error`` for a header over :data:`MAX_LENGTH`."""
     values = request.headers.getlist("Prefer")
     if not values:
         return False
+    if len(", ".join(values)) > MAX_LENGTH:
+        raise validation_problem(
+            {"Prefer": [f"At most {MAX_LENGTH} characters."]},
+            f"The Prefer header is longer than {MAX_LENGTH} characters.",
+        )
     for name, value in _preferences(values):
         if name == "return":
             return value.lower() == "representation"

@@ -335,6 +335,14 @@ class JoinSchema(Schema):
     )
 
 
+class ResignSchema(Schema):
+    """``POST .../resign`` and ``POST .../rematch`` body: empty, or a JSON object without
+    fields (``{}``)."""
+
+    class Meta:
+        unknown = RAISE
+
+
 class ForkSchema(Schema):
     """``POST .../fork`` body: the number of events to keep and optionally new seats."""
 

@@ -10,8 +10,10 @@ Every benchmark prints exactly one JSON object on stdout::
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # Run as `python benchmarks/bench_x.py` from a checkout: make the project importable.
@@ -42,6 +44,68 @@ def report(
     }
     print(json.dumps(body, sort_keys=False))
     return body
+
+
+#: one row of a logistic fit: ``(features, outcome 0 or 1)``
+Row = tuple[tuple[float, ...], int]
+
+
+def logistic(w: Sequence[float], x: Sequence[float]) -> float:
+    """The logistic model's probability ``1 / (1 + e^-(w . x))`` (``w . x`` clamped to
+    ±30)."""
+    z = sum(a * b for a, b in zip(w, x, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def fit_logistic(data: Sequence[Row], iterations: int = 25) -> list[float]:
+    """Logistic-regression weights by Newton's method (a tiny ridge keeps it solvable)."""
+    k = len(data[0][0])
+    w = [0.0] * k
+    for _ in range(iterations):
+        g = [0.0] * k
+        h = [[1e-6 if i == j else 0.0 for j in range(k)] for i in range(k)]
+        for x, y in data:
+            p = logistic(w, x)
+            for i in range(k):
+                g[i] += (y - p) * x[i]
+                for j in range(k):
+                    h[i][j] += p * (1 - p) * x[i] * x[j]
+        a = [h[i][:] + [g[i]] for i in range(k)]
+        for i in range(k):  # Gauss-Jordan with partial pivoting
+            pivot = max(range(i, k), key=lambda r, i=i: abs(a[r][i]))
+            a[i], a[pivot] = a[pivot], a[i]
+            for r in range(k):
+                if r != i:
+                    f = a[r][i] / a[i][i]
+                    a[r] = [u - f * v for u, v in zip(a[r], a[i], strict=True)]
+        w = [u + a[i][k] / a[i][i] for i, u in enumerate(w)]
+    return w
+
+
+def log_loss(data: Sequence[Row], p: Callable[[Sequence[float]], float]) -> float:
+    """Mean log loss of ``p(x)`` over ``data``."""
+    total = 0.0
+    for x, y in data:
+        q = min(max(p(x), 1e-9), 1 - 1e-9)
+        total -= y * math.log(q) + (1 - y) * math.log(1 - q)
+    return total / len(data)
+
+
+def logistic_report(data: Sequence[Row]) -> dict[str, Any]:
+    """Fit on every other row of ``data`` (:func:`fit_logistic`) and hold the others out:
+    ``{"weights" (4 decimals), "rows", "base_rate" (of the training rows), "train", "test"
+    (mean log loss of the fit), "test_base" (of the base rate on the held-out rows)}``."""
+    train, test = data[::2], data[1::2]
+    w = fit_logistic(train)
+    base = sum(y for _, y in train) / len(train)
+    return {
+        "weights": [round(x, 4) for x in w],
+        "rows": len(data),
+        "base_rate": round(base, 4),
+        "train": round(log_loss(train, lambda x: logistic(w, x)), 4),
+        "test": round(log_loss(test, lambda x: logistic(w, x)), 4),
+        "test_base": round(log_loss(test, lambda x: base), 4),
+    }
 
 
 DEFAULT_BENCH_REDIS_URL = "redis://127.0.0.1:6379/14"

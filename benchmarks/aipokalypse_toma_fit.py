@@ -6,7 +6,7 @@ A.I.); match ``i`` of a difficulty has the seed ``SHA-256("<seed>:<difficulty>:<
 (default seed ``aipokalypse-toma-fit``, not the tournament's). At the start of every
 Recruitment Phase (the state a rollout's horizon stops at) it records
 ``expert.toma_features`` of the seat's view with the match's outcome (won 1, lost 0) and
-fits a logistic regression by Newton's method (``dead_apocalypse_race_fit.fit``) on every
+fits a logistic regression by Newton's method (``_common.logistic_report``) on every
 other row; the other rows are held out. Prints one JSON object: ``weights`` (paste into
 ``expert.TOMA_WEIGHTS``), ``rows``, ``matches``, ``base_rate``, and the mean log loss of the
 fit (``train``, ``test``) and of the base rate (``test_base``). Example (the committed
@@ -22,15 +22,12 @@ import json
 import random
 from collections.abc import Sequence
 
-import _common  # noqa: F401  (import path)
+from _common import Row, logistic_report
 from aipokalypse_tournament import DIFFICULTIES, seed_of
-from dead_apocalypse_race_fit import _p, fit, log_loss
 
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.expert import toma_features
-
-Row = tuple[tuple[float, ...], int]
 
 
 def rows(matches: int, seed: str) -> tuple[list[Row], int]:
@@ -70,19 +67,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
     ap.add_argument("--seed", default="aipokalypse-toma-fit")
     args = ap.parse_args(argv)
     data, wins = rows(args.matches, args.seed)
-    train, test = data[::2], data[1::2]
-    w = fit(train)
-    base = sum(y for _, y in train) / len(train)
-    out = {
-        "weights": [round(x, 4) for x in w],
-        "rows": len(data),
-        "matches": args.matches * len(DIFFICULTIES),
-        "wins": wins,
-        "base_rate": round(base, 4),
-        "train": round(log_loss(train, lambda x: _p(w, x)), 4),
-        "test": round(log_loss(test, lambda x: _p(w, x)), 4),
-        "test_base": round(log_loss(test, lambda x: base), 4),
-    }
+    out = logistic_report(data)
+    out = {**out, "matches": args.matches * len(DIFFICULTIES), "wins": wins}
     print(json.dumps(out))
     return out
 

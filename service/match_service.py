@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from domain.engine import Engine
+from service import errors
 from service.log.codec import LOG_FORMATS
 from service.log.match_record import MatchRecord
 from service.scheduler import Scheduler
@@ -428,6 +429,22 @@ class MatchService:
     def check_running(self, match_id: str) -> None:
         """See :meth:`service.usecases.reads.Reads.check_running`."""
         self._reads.check_running(match_id)
+
+    def check_refused_command(
+        self, match_id: str, seat: int, idempotency_key: str | None = None
+    ) -> None:
+        """What the API asks before answering a command its schema refused (400
+        ``validation_error``, 422 ``unknown_action``), in :meth:`act`'s order: a finished
+        match raises MatchFinished (:meth:`check_running`); an ``idempotency_key`` (1-255
+        characters) that ``seat`` already used on this match raises IdempotencyKeyReused (a
+        refused body is never the command the key recorded), as a reused key with another
+        valid command does. One or two reads."""
+        self._reads.check_running(match_id)
+        if isinstance(idempotency_key, str) and 1 <= len(idempotency_key) <= 255:
+            field = self.keys.idem_field(seat, idempotency_key)
+            if self._create_join.idem.recorded(match_id, field) is not None:
+                self.stores.metrics.rejected("idempotency_key_reused")
+                raise errors.IdempotencyKeyReused()
 
     def events(
         self,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from rq import Queue
@@ -147,12 +148,30 @@ class TurnScheduler:
         slice was never enqueued (reconcile, for an analysis still queued or running).
         True when a job was enqueued, False when it is alive, ``None`` when it *raised*
         ``max_attempts`` times (given up: the caller marks the analysis failed)."""
-        job_id = self.keys.analysis_job_id(analysis_id, start, run)
-        job = self._job(job_id)
-        state = self.job_state(
-            job_id, job, queue=self.analysis_queue, timeout_s=ANALYSIS_JOB_TIMEOUT_S
+        return self._revive(
+            self.keys.analysis_job_id(analysis_id, start, run),
+            "analysis",
+            lambda attempt: self.enqueue_analysis(analysis_id, start, run, attempt=attempt),
+            queue=self.analysis_queue,
+            timeout_s=ANALYSIS_JOB_TIMEOUT_S,
         )
-        if state == "alive":
+
+    def _revive(
+        self,
+        job_id: str,
+        what: str,
+        enqueue: Callable[[int], object],
+        queue: Queue | None = None,
+        timeout_s: float | None = None,
+    ) -> bool | None:
+        """Re-enqueue the job ``job_id`` of ``queue`` (default: the turn queue) through
+        ``enqueue(attempt)`` unless it is alive (:meth:`job_state` with ``timeout_s``): the
+        shared body of :meth:`revive_analysis` and :meth:`revive_match_ended`. The attempt
+        is the job's ``meta["attempt"]``, plus one when it *raised* (status failed); past
+        ``max_attempts`` the job is given up (logged as ``what``, answer ``None``) and not
+        enqueued. True when enqueued, False when alive."""
+        job = self._job(job_id)
+        if self.job_state(job_id, job, queue=queue, timeout_s=timeout_s) == "alive":
             return False
         attempt = 1
         if job is not None:
@@ -160,10 +179,10 @@ class TurnScheduler:
             if job.get_status(refresh=False) == JobStatus.FAILED:
                 attempt += 1
             if attempt > self.max_attempts:
-                log.error("analysis job %s failed %d times; giving up", job_id, attempt - 1)
+                log.error("%s job %s failed %d times; giving up", what, job_id, attempt - 1)
                 return None
-            self._forget_job(job, self.analysis_queue)
-        self.enqueue_analysis(analysis_id, start, run, attempt=attempt)
+            self._forget_job(job, queue)
+        enqueue(attempt)
         return True
 
     @property
@@ -251,21 +270,11 @@ class TurnScheduler:
         True when a job was enqueued, False when it is alive, ``None`` when it *raised*
         ``max_attempts`` times (given up, logged). A run killed with its worker does not
         count: the job is idempotent, and being killed is the fault it is retried for."""
-        job_id = self.keys.rating_job_id(match_id)
-        job = self._job(job_id)
-        if self.job_state(job_id, job) == "alive":
-            return False
-        attempt = 1
-        if job is not None:
-            attempt = int((job.meta or {}).get("attempt", 1))
-            if job.get_status(refresh=False) == JobStatus.FAILED:
-                attempt += 1
-            if attempt > self.max_attempts:
-                log.error("end-of-match job %s failed %d times; giving up", job_id, attempt - 1)
-                return None
-            self._forget_job(job)
-        self.enqueue_match_ended(match_id, attempt=attempt)
-        return True
+        return self._revive(
+            self.keys.rating_job_id(match_id),
+            "end-of-match",
+            lambda attempt: self.enqueue_match_ended(match_id, attempt=attempt),
+        )
 
     def schedule_turn_timeout(self, match_id: str, seat: int, version: int, at: datetime) -> str:
         """Schedule ``turn_timeout(match_id, seat, version)`` at ``at`` (aware datetime, kept

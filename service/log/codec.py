@@ -99,10 +99,18 @@ def jcs(obj: Any) -> bytes:
 
 
 def _orjson_canonical(value: Any) -> bool:
-    """True when ``orjson`` writes ``value`` as RFC 8785 does (:func:`jcs`): only dicts with
-    ASCII string keys, lists, tuples, strings, booleans, ``None`` and integers (not their
-    subclasses) within ±(2^53 - 1). No float: ECMAScript's number forms are the
-    reference's."""
+    """True when ``orjson`` writes ``value`` as RFC 8785 does (:func:`jcs`): a
+    :func:`plain_json` value whose dict keys are ASCII (tuples admitted: both write them as
+    lists). No float: ECMAScript's number forms are the reference's."""
+    return plain_json(value, ascii_keys=True, tuples=True)
+
+
+def plain_json(value: Any, *, ascii_keys: bool = False, tuples: bool = False) -> bool:
+    """True when ``value`` holds only dicts with string keys, lists, strings, booleans,
+    ``None`` and integers (not their subclasses) within ±(2^53 - 1): no float, nothing
+    else. ``ascii_keys``: every dict key must also be ASCII; ``tuples``: tuples count as
+    lists. One iterative pass that stops at the first value of another kind; the callers'
+    fast paths (:func:`jcs`, :func:`canonical_json`, ``verify_log``'s copy) rest on it."""
     stack = [value]
     pop, push = stack.pop, stack.extend
     while stack:
@@ -115,10 +123,10 @@ def _orjson_canonical(value: Any) -> bool:
                 return False
         elif kind is dict:
             for key in item:
-                if type(key) is not str or not key.isascii():
+                if type(key) is not str or (ascii_keys and not key.isascii()):
                     return False
             push(item.values())
-        elif kind is list or kind is tuple:
+        elif kind is list or (tuples and kind is tuple):
             push(item)
         else:
             return False

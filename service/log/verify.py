@@ -23,12 +23,12 @@ from service.log.codec import (
     LOG_FORMAT,
     LOG_FORMAT_V1,
     LOG_FORMATS,
-    MAX_SAFE_INTEGER,
     chain_errors,
     dumps,
     ijson,
     ijson_errors,
     loads,
+    plain_json,
     seed_commitment,
 )
 from service.log.envelopes import batches, is_platform, stored, to_event
@@ -90,37 +90,8 @@ def _integral(value: Any) -> Any:
     return value
 
 
-def _plain_ijson(value: Any) -> bool:
-    """True when ``value`` holds only dicts with string keys, lists, strings, booleans,
-    ``None`` and integers (not their subclasses) within ±(2^53 - 1): no float, no tuple,
-    nothing else. For such a value :func:`ijson_errors` finds nothing and
-    :func:`_integral` changes nothing, so :func:`verify_log` takes a copy in C
-    (:func:`_json_copy`) instead of walking it twice in Python. One pass, stops at the
-    first value of another kind (the exact walks then decide)."""
-    stack = [value]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        item = pop()
-        kind = type(item)
-        if kind is str or item is None or kind is bool:
-            continue
-        if kind is int:
-            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
-                return False
-        elif kind is dict:
-            for key in item:
-                if type(key) is not str:
-                    return False
-            push(item.values())
-        elif kind is list:
-            push(item)
-        else:
-            return False
-    return True
-
-
 def _json_copy(value: Any) -> Any:
-    """An independent deep copy of ``value`` (a :func:`_plain_ijson` value: the same
+    """An independent deep copy of ``value`` (a :func:`service.log.codec.plain_json` value: the same
     dicts, lists and scalars) through the JSON codec; ``None`` when the codec cannot write
     it (a lone surrogate in a string: the caller takes the exact walks)."""
     try:
@@ -148,8 +119,10 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     if log_format != LOG_FORMAT_V1:
         # a number is its value (JCS): 300.0 is 300; an integer beyond 2^53 is refused,
         # since a parser in another language reads another number there. A log without
-        # floats and big integers (every log this server writes) is only copied.
-        copied = _json_copy(log) if _plain_ijson(log) else None
+        # floats and big integers (every log this server writes) is only copied: for a
+        # plain_json value (no float, no tuple: a copy would make it a list) ijson_errors
+        # finds nothing and _integral changes nothing.
+        copied = _json_copy(log) if plain_json(log) else None
         if copied is not None:
             log = copied
         else:

@@ -28,9 +28,37 @@ from service.usecases.bots import BotCache
 from service.usecases.decisions import decisions_after
 
 
+class FoldGivenBack(RuntimeError):
+    """A fold was read (or given back again) after :meth:`MatchContext.keep` gave it to the
+    fold cache: a programming error (another request may be folding newer events into that
+    state in place), answered 500 rather than with a state that changed under the read."""
+
+
+class GivenBack:
+    """What :meth:`MatchContext.keep` leaves in ``Loaded.state`` once it gave the fold to the
+    cache: any attribute, item, length, truth or iteration read of it raises
+    :class:`FoldGivenBack` naming the match and version, so "give the fold back only after
+    the last read" is enforced where the state is read through the ``Loaded`` (a local
+    alias taken before ``keep`` is the caller's to drop)."""
+
+    __slots__ = ("where",)
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def _raise(self, *_args: Any) -> Any:
+        raise FoldGivenBack(f"the fold of {self.where} was read after it was given back")
+
+    def __getattr__(self, name: str) -> Any:
+        return self._raise()
+
+    __getitem__ = __iter__ = __len__ = __bool__ = __contains__ = _raise
+
+
 @dataclass(slots=True)
 class Loaded:
-    """A match folded up to ``version`` (``state`` is owned by the caller).
+    """A match folded up to ``version`` (``state`` is owned by the caller until
+    :meth:`MatchContext.keep` gives it back: then it is a :class:`GivenBack`).
 
     ``decisions``: the per-seat decisions at ``version`` when ``record`` (read before an
     append) is older than the fold; ``None`` when ``record.decisions`` is exact.
@@ -393,8 +421,13 @@ class MatchContext:
         self.keep(loaded)
 
     def keep(self, loaded: Loaded) -> None:
-        """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache.
-        The caller must not touch the state afterwards."""
+        """Give ``loaded.state`` (exactly the fold at ``loaded.version``) to the fold cache,
+        after the caller's last read of it: from here ``loaded.state`` is a
+        :class:`GivenBack`, whose every read raises :class:`FoldGivenBack` (another request
+        may take the fold from the cache and fold newer events into it in place). Keeping a
+        ``Loaded`` twice raises :class:`FoldGivenBack` too, and puts nothing."""
+        if isinstance(loaded.state, GivenBack):
+            loaded.state._raise()
         self.folds.put(
             loaded.record.match_id,
             CachedFold(
@@ -406,6 +439,7 @@ class MatchContext:
                 loaded.seat_decisions,
             ),
         )
+        loaded.state = GivenBack(f"{loaded.record.match_id}@{loaded.version}")
 
     def checked_seat(self, loaded: Loaded, seat: Any) -> int:
         """:func:`check_seat` for a held fold: it goes back to the cache before raising."""

@@ -15,12 +15,23 @@ id (``bot:ai-100-human:…``, the rated players of the bot levels), nor ``game``
 game id (``game:dead-apocalypse:standard``, the games' difficulties as rated opponents), nor
 be the A.I.Toma (``Toma``, ``A.I.Toma``).
 
+Nor may a name pass for one of the labels clients print for a seat
+(:func:`imitates_a_label`): ``You``, ``Seat 2``, ``Seat 1 (greedy bot)``, ``ann (seat 3)``.
+
+Two names are the same player name when their :func:`name_key` is (NFKC, spaces at either
+end stripped and doubled ones inside made one, ``casefold``, Cyrillic and Greek look-alikes
+read as the Latin letters they imitate): ``Аda`` with a Cyrillic ``А`` and `` Ada`` are
+``Ada``. The store keeps that key
+unique (``player_name_taken``), and a seat name whose key is a rated player's is that
+player's (``seat_name_reserved``).
+
 Errors (:class:`service.errors.InvalidPlayerName`, 422): ``invalid_player_name``,
 ``player_name_reserved``; ``player_name_taken`` is the store's answer.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -36,55 +47,69 @@ BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e")
 TOMA = frozenset({"toma", "aitoma"})
 
 #: Cyrillic and Greek letters that look like Latin ones (after casefolding)
-LOOKALIKES = str.maketrans(
-    {
-        "а": "a",
-        "в": "b",
-        "е": "e",
-        "ё": "e",
-        "к": "k",
-        "м": "m",
-        "н": "h",
-        "о": "o",
-        "р": "p",
-        "с": "c",
-        "т": "t",
-        "у": "y",
-        "х": "x",
-        "і": "i",
-        "ј": "j",
-        "ѕ": "s",
-        "ԁ": "d",
-        "ԛ": "q",
-        "ԝ": "w",
-        "һ": "h",
-        "ӏ": "l",
-        "α": "a",
-        "β": "b",
-        "ε": "e",
-        "η": "n",
-        "ι": "i",
-        "κ": "k",
-        "ν": "v",
-        "ο": "o",
-        "ρ": "p",
-        "τ": "t",
-        "υ": "u",
-        "χ": "x",
-        "ζ": "z",
-        "μ": "u",
-        "0": "o",
-        "1": "l",
-        "3": "e",
-        "5": "s",
-        "7": "t",
-    }
-)
+SCRIPT_LOOKALIKES = {
+    "а": "a",
+    "в": "b",
+    "е": "e",
+    "ё": "e",
+    "к": "k",
+    "м": "m",
+    "н": "h",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "т": "t",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "ԁ": "d",
+    "ԛ": "q",
+    "ԝ": "w",
+    "һ": "h",
+    "ӏ": "l",
+    "α": "a",
+    "β": "b",
+    "ε": "e",
+    "η": "n",
+    "ι": "i",
+    "κ": "k",
+    "ν": "v",
+    "ο": "o",
+    "ρ": "p",
+    "τ": "t",
+    "υ": "u",
+    "χ": "x",
+    "ζ": "z",
+    "μ": "u",
+}
+#: :data:`SCRIPT_LOOKALIKES` and digits that read as letters (for :func:`skeleton` only:
+#: ``Bob3`` and ``Bobe`` stay two players)
+LOOKALIKES = str.maketrans({**SCRIPT_LOOKALIKES, "0": "o", "1": "l", "3": "e", "5": "s", "7": "t"})
+_LETTER_LOOKALIKES = str.maketrans(SCRIPT_LOOKALIKES)
+#: the label forms (:func:`name_key` without anything but letters and digits) of what
+#: clients print for a seat: "You", "Seat 2", "Seat 1 (greedy bot)", "ann (seat 3)"
+_LABEL = re.compile(r"you|.*seat[0-9]+.*")
 
 
 def fold(name: str) -> str:
     """The case-insensitive identity of a name: NFKC, then ``casefold``."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def name_key(name: str) -> str:
+    """The identity of a player name against look-alikes: :func:`fold` of the name with
+    its spaces stripped at either end and runs of them inside made one, Cyrillic and Greek
+    look-alikes as Latin letters (``" Аda  Lo"`` -> ``"ada lo"``)."""
+    return " ".join(fold(name).split()).translate(_LETTER_LOOKALIKES)
+
+
+def imitates_a_label(name: str) -> bool:
+    """True when ``name`` reads as a label clients print for a seat: ``You`` or anything
+    naming ``seat <digits>`` (``Seat 1 (greedy bot)``, ``ann (seat 3)``), compared by
+    :func:`name_key` with only letters and digits kept (``Ｙou``, ``SEAT-2``)."""
+    return _LABEL.fullmatch("".join(ch for ch in name_key(name) if ch.isalnum())) is not None
 
 
 def skeleton(name: str) -> str:
@@ -138,6 +163,11 @@ def check_name(name: Any, games: Iterable[Any]) -> str:
         raise errors.InvalidPlayerName(
             "player_name_reserved",
             f"{name!r} imitates the name of a bot level or of a game's own opponent.",
+        )
+    if imitates_a_label(name):
+        raise errors.InvalidPlayerName(
+            "player_name_reserved",
+            f"{name!r} reads as a label clients print for a seat (You, Seat 2, ...).",
         )
     return name
 

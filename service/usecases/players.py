@@ -26,7 +26,13 @@ from service.ratings.families import family_of, modes_of
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
-from service.usecases.player_names import check_name, fold, imitates_a_bot
+from service.usecases.player_names import (
+    check_name,
+    fold,
+    imitates_a_bot,
+    imitates_a_label,
+    name_key,
+)
 
 KEY_PREFIX = "pk."
 #: history entries looked at per requested entry when filters drop some (bounds a page)
@@ -60,16 +66,18 @@ class Players:
         here). Raises InvalidPlayerName (``invalid_player_name``, ``player_name_reserved``,
         ``player_name_taken``)."""
         name = check_name(name, self.ctx.engines.values())
+        # unique by name_key: "Аda" (Cyrillic А) is taken when "Ada" is
         player_id = secrets.token_hex(8)
         key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
         created = utc_iso(self.ctx.clock())
         if not self.store.create(
             player_id,
-            fold(name),
+            name_key(name),
             {"id": player_id, "name": name, "created_at": created, "key_digest": token_digest(key)},
         ):
             raise errors.InvalidPlayerName(
-                "player_name_taken", f"Another player is called {name!r}."
+                "player_name_taken",
+                f"Another player is called {name!r} or a name that looks the same.",
             )
         archive = getattr(self.ctx, "archive", None)
         if archive is not None and hasattr(archive, "put_player"):
@@ -104,17 +112,24 @@ class Players:
     def check_seat_name(self, seat: int, name: str, player_id: str | None = None) -> None:
         """Refuse a seat name that passes for someone it is not: one that imitates a bot
         level or a game's own opponent (:func:`service.usecases.player_names.imitates_a_bot`,
-        the rule of player names), or that is (case-insensitively, :func:`fold`) the name of
-        a *rated* player (one on a leaderboard) other than ``player_id`` (the player the
-        seat is bound to; ``None`` for an anonymous casual seat). Names of players without
-        a rating stay free for casual seats. Two reads. Raises SeatNameReserved."""
+        the rule of player names) or a label clients print for a seat (``You``, ``Seat 1
+        (greedy bot)``: :func:`service.usecases.player_names.imitates_a_label`), or that is
+        the name of a *rated* player (one on a leaderboard) other than ``player_id`` (the
+        player the seat is bound to; ``None`` for an anonymous casual seat), compared by
+        :func:`name_key` (NFKC, stripped, case-insensitive, Cyrillic/Greek look-alikes as
+        Latin: `` Аda`` is ``Ada``) and, for players filed before that key, by :func:`fold`.
+        Names of players without a rating stay free for casual seats. Two or three reads.
+        Raises SeatNameReserved."""
         if imitates_a_bot(name, self.ctx.engines.values()):
             raise errors.SeatNameReserved(
                 seat, name, "imitates a bot level or a game's own opponent"
             )
-        holder = self.store.rated_holder(fold(name))
-        if holder is not None and holder != player_id:
-            raise errors.SeatNameReserved(seat, name, "is the name of a rated player")
+        if imitates_a_label(name):
+            raise errors.SeatNameReserved(seat, name, "reads as a label clients print for a seat")
+        for key in dict.fromkeys((name_key(name), fold(name))):
+            holder = self.store.rated_holder(key)
+            if holder is not None and holder != player_id:
+                raise errors.SeatNameReserved(seat, name, "is (or looks like) a rated player's")
 
     def name_of(self, player_id: str) -> str:
         """The name of an existing player (PlayerNotFound otherwise)."""

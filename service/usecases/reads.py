@@ -123,7 +123,8 @@ class Reads:
             raise errors.SpectatorsDisabled()
         pending = {str(k): v for k, v in engine.pending(loaded.state).items()}
         view = engine.view(loaded.state, viewer)
-        ctx.keep(loaded)  # only after the engine calls succeeded (read-only calls)
+        resigned = sorted(engine.resigned(loaded.state))
+        ctx.keep(loaded)  # after the last read: the engine calls succeeded (read-only calls)
         has_open = any(s["kind"] == "open" for s in record.seats)
         out: dict[str, Any] = {
             "match_id": match_id,
@@ -138,7 +139,8 @@ class Reads:
             "turn_timeout_s": record.turn_timeout_s,
             "unlisted": not record.listed,
             "spectators": record.spectators,
-            "resigned": sorted(engine.resigned(loaded.state)),
+            "rated": record.rated,
+            "resigned": resigned,
             "created_at": record.created_at,
         }
         if result is not None:

@@ -5,12 +5,12 @@ against ``openapi.yaml``'s ``Analysis`` schema."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import jsonschema
 import yaml
 
+from tests.support.duels import finished_duel
 from tests.support.polling import wait_for
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
@@ -20,20 +20,6 @@ def _valid(answer: dict) -> None:
     """``answer`` is an ``Analysis`` of ``openapi.yaml`` (refs resolved in the document)."""
     schema = {"$ref": "#/components/schemas/Analysis", "components": SPEC["components"]}
     jsonschema.validate(answer, schema, cls=jsonschema.Draft202012Validator)
-
-
-def _finished_duel(service, seed: int = 3) -> str:
-    """A finished 5-trick Duel between two human seats playing random legal cards."""
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 5})[
-        "match_id"
-    ]
-    rng = random.Random(seed)
-    while service.match_view(mid, None)["status"] != "finished":
-        for seat in (0, 1):
-            legal = service.legal_actions(mid, seat)["actions"]
-            if legal:
-                service.act(mid, seat, rng.choice(legal))
-    return mid
 
 
 def _done(client, url: str) -> dict:
@@ -64,7 +50,7 @@ def _two_seat_win_probability(done: dict, match_id: str) -> list[dict]:
 
 
 def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_service):
-    mid = _finished_duel(embedded_service)
+    mid = finished_duel(embedded_service, tricks=5, seed=3)
     assert (
         client.get(f"/v1/matches/{mid}/analysis?budget=40").get_json()["code"]
         == "analysis_not_found"
@@ -89,7 +75,7 @@ def test_a_finished_match_is_analysed_by_a_worker_and_cached(client, embedded_se
 
 
 def test_an_uploaded_export_is_verified_then_analysed(client, embedded_service):
-    mid = _finished_duel(embedded_service, seed=4)
+    mid = finished_duel(embedded_service, tricks=5, seed=4)
     log = embedded_service.export(mid)
     response = client.post("/v1/analyses?budget=24", json=log)
     assert response.status_code == 202
@@ -115,7 +101,7 @@ def test_errors_are_problems_with_stable_codes(client, embedded_service):
         response = method(f"/v1/matches/{running}/analysis")
         assert (response.status_code, response.get_json()["code"]) == (409, "match_running")
         assert response.mimetype == "application/problem+json"
-    mid = _finished_duel(embedded_service, seed=5)
+    mid = finished_duel(embedded_service, tricks=5, seed=5)
     response = client.post(f"/v1/matches/{mid}/analysis?budget=0")
     assert (response.status_code, response.get_json()["code"]) == (400, "validation_error")
     response = client.post(f"/v1/matches/{mid}/analysis?budget=4096")

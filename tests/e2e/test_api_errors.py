@@ -101,6 +101,57 @@ def test_other_json_media_types_are_415(http, match, media_type):
     assert version_of(http, match_id) == before
 
 
+def test_a_resign_body_is_read_as_every_posts_and_a_bad_one_resigns_nothing(http, match):
+    """Session 9 probe: ``POST .../resign`` ignored its body and ``Content-Type`` (``{`` or
+    ``text/plain`` resigned the seat). Now the body is empty or ``{}``, like a join's."""
+    match_id, tokens = match
+    path = f"/v1/matches/{match_id}/resign"
+    before = version_of(http, match_id)
+    for raw, content_type, status, code in (
+        (b"{", None, 400, "malformed_json"),
+        (b'{"why": "tired"}', None, 400, "validation_error"),
+        (b"[]", None, 400, "validation_error"),
+        (b"null", None, 400, "validation_error"),
+        (b"{}", "text/plain", 415, "unsupported_media_type"),
+    ):
+        call = http.call("POST", path, tokens[0], raw=raw, content_type=content_type)
+        assert_problem(call, status, code)
+    assert version_of(http, match_id) == before
+    assert http.call("POST", path, tokens[0], raw=b"{}")[0] == 200
+    assert http.post(path, token=tokens[1])[0] == 200  # no body at all
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("aipokalypse", 2, {"mode": "competitive", "difficulty": "boss"}),
+        ("dead-apocalypse", 1, {"difficulty": "easy", "attack_ditch_half_hp": True}),
+    ],
+)
+def test_an_option_combination_a_game_refuses_is_invalid_command_in_every_game(
+    http, game, seats, options
+):
+    """Session 9 probe: A.I.Pokalypse's ``difficulty`` with ``mode: competitive`` answered 400
+    ``invalid_command`` where a reader expected ``validation_error``. Ruled: the split is the
+    same in every game (docs/client-developers.md): a value the options' JSON Schema refuses
+    is 400 ``validation_error`` (``errors.options``); options each valid but refused together
+    (a game's cross-field rule in ``validate_options``) are 400 ``invalid_command``."""
+    humans = [{"kind": "human"}] * seats
+    body = assert_problem(
+        http.post("/v1/matches", {"game": game, "seats": humans, "options": options}),
+        400,
+        "invalid_command",
+    )
+    assert "difficulty" in body["detail"] or "standard difficulty" in body["detail"]
+    wrong = {"difficulty": 7}
+    body = assert_problem(
+        http.post("/v1/matches", {"game": game, "seats": humans, "options": wrong}),
+        400,
+        "validation_error",
+    )
+    assert "difficulty" in body["errors"]["options"]
+
+
 def test_missing_fields_and_wrong_types_name_the_field(http, match):
     match_id, tokens = match
     body = assert_problem(http.post("/v1/matches", {"game": GAME}), 400, "validation_error")

@@ -92,6 +92,16 @@ def test_rematch_over_http_once_per_seat_and_concurrent_calls_make_one_match(cli
         status, _, body = http.post(f"/v1/matches/{mid}/resign", token=tokens[seat])
         assert status == 200, body
     assert http.get(f"/v1/matches/{mid}")[2]["status"] == "finished"
+    # a body is empty or {} (as a resign's): another one creates nothing
+    rematch = f"/v1/matches/{mid}/rematch"
+    for raw, content_type, code in (
+        (b"{", None, "malformed_json"),
+        (b'{"seed": 1}', None, "validation_error"),
+        (b"{}", "text/plain", "unsupported_media_type"),
+    ):
+        status, _, body = http.call("POST", rematch, tokens[0], raw=raw, content_type=content_type)
+        assert body["code"] == code and status in (400, 415), body
+    assert "rematch" not in http.get(f"/v1/matches/{mid}")[2]
     answers = []
 
     def call(seat):

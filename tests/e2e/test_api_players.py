@@ -56,7 +56,7 @@ def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboa
         status, _, done = http.post(f"/v1/matches/{mid}/actions", legal["actions"][0], key)
         assert status == 200, done
     status, _, view = http.get(f"/v1/matches/{mid}")
-    assert view["status"] == "finished"
+    assert view["status"] == "finished" and view["rated"] is True  # session 9 probe
     assert (
         embedded_service.match_ended(mid)["rated"] is True
         or embedded_service.match_ended(mid)["folded"] == 0
@@ -96,6 +96,7 @@ def test_an_unknown_player_is_404(http, path):
 def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(http):
     ann, cid = _player(http), _player(http)
     mid = _duel(http, ann["key"], rated=False)["match_id"]
+    assert http.get(f"/v1/matches/{mid}")[2]["rated"] is False
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", cid["key"])
     assert status == 403 and body["code"] == "player_not_seated"
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", "pk.0123456789abcdef.x")
@@ -130,6 +131,27 @@ def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(ht
 def test_bad_player_bodies(http, body, code, status):
     got, _, problem = http.post("/v1/players", body)
     assert got == status and problem["code"] == code, problem
+
+
+def test_create_reads_only_a_player_key_from_its_bearer(http):
+    """Session 9 probe, ruled (docs/players-and-ratings.md): ``POST /v1/matches`` reads its
+    bearer only as a player key. A valid one binds the first human seat; one shaped like a
+    player key (``pk.``) that is unknown or rotated is 401 ``invalid_player_key`` and
+    creates nothing; any other bearer (a seat token of another match: the SDKs send a
+    client's token with every request) names no one and the match is casual, as without
+    one; a rated match then is 422 ``rated_match_refused``."""
+    ann = _player(http)
+    body = {"game": "duel", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    bound = _duel(http, ann["key"], rated=False)
+    assert bound["seats"][0]["player"] == ann["player_id"]
+    seat_token = bound["seats"][0]["token"]
+    status, _, casual = http.post("/v1/matches", body, seat_token)
+    assert status == 201 and "player" not in casual["seats"][0], casual
+    status, _, problem = http.post("/v1/matches", {**body, "rated": True}, seat_token)
+    assert (status, problem["code"]) == (422, "rated_match_refused")
+    for bad in ("pk.0123456789abcdef.nope", "pk.broken"):
+        status, _, problem = http.post("/v1/matches", body, bad)
+        assert (status, problem["code"]) == (401, "invalid_player_key"), (bad, problem)
 
 
 def test_rated_without_a_player_key_and_bad_leaderboard_queries(http):

@@ -132,6 +132,17 @@ def test_a_repeated_idempotency_key_with_another_expected_version_is_refused(qui
     ):
         status, _, problem = http.post(path, body, tokens[seat], headers=key)
         assert (status, problem["code"]) == (422, "idempotency_key_reused"), (body, problem)
+    # session 9 probe: a body the command schema refuses answered its own code (422
+    # unknown_action), not the reuse a valid other command gets; the key comes first now
+    for body in ({"type": "no_such_move"}, {"amount": 1}, ["not", "an", "object"]):
+        status, _, problem = http.post(path, body, tokens[seat], headers=key)
+        assert (status, problem["code"]) == (422, "idempotency_key_reused"), (body, problem)
+    # a fresh key (or none) leaves the body's own error
+    fresh = {"Idempotency-Key": "move-2"}
+    status, _, problem = http.post(path, {"type": "no_such_move"}, tokens[seat], headers=fresh)
+    assert (status, problem["code"]) == (422, "unknown_action"), problem
+    status, _, problem = http.post(path, {"amount": 1}, tokens[seat])
+    assert (status, problem["code"]) == (400, "validation_error"), problem
     assert _pending(http, mid)["version"] == 2
 
 

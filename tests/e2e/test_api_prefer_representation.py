@@ -268,3 +268,26 @@ def test_a_post_whose_wait_finds_no_free_slot_answers_at_once_and_says_so(http, 
     assert status == 200, body
     assert body["legal_actions"]["actions"] == [] and body["status"] == "running"
     assert headers["Server-Timing"] == 'wait;dur=0;desc="no free slot"'
+
+
+def test_a_prefer_header_over_its_documented_length_is_refused_and_changes_nothing(http):
+    """Session 9 probe: a ``Prefer`` over openapi.yaml's ``maxLength`` (1,024) was read.
+    Now 400 ``validation_error`` (``errors.Prefer``), as an over-long Idempotency-Key;
+    at the limit it is still honoured."""
+    created = create(http, [{"kind": "human"}, {"kind": "human"}], "duel", options={"tricks": 3})
+    mid, tokens = created["match_id"], tokens_of(created)
+    legal = http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2]
+    padded = "return=representation, " + "x" * (1024 - len("return=representation, "))
+    status, headers, body = http.post(
+        f"/v1/matches/{mid}/actions",
+        legal["actions"][0],
+        tokens[0],
+        headers={"Prefer": padded + "x"},
+    )
+    assert (status, body["code"]) == (400, "validation_error") and "Prefer" in body["errors"]
+    assert headers["Content-Type"].startswith("application/problem+json")
+    assert http.get(f"/v1/matches/{mid}/legal-actions", tokens[0])[2] == legal
+    status, headers, body = http.post(
+        f"/v1/matches/{mid}/actions", legal["actions"][0], tokens[0], headers={"Prefer": padded}
+    )
+    assert status == 200 and headers["Preference-Applied"] == "return=representation", body

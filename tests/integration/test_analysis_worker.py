@@ -6,15 +6,11 @@ for the same log, budget and seed (the log's head hash)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from domain.analysis import analyse
-from domain.games import registry
 from service import bootstrap
 from service.bootstrap import build_service
-from service.usecases.analysis import turns_of
+from tests.support.duels import finished_duel, in_process_analysis
 from tests.support.polling import wait_for
 
 pytestmark = pytest.mark.integration
@@ -32,25 +28,13 @@ def game_service(real_config):
 def test_a_worker_process_analyses_a_finished_match(game_service, start_worker):
     service, config = game_service
     start_worker(ready=True, engines_path=None, game_packages=("examples",))
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 6})[
-        "match_id"
-    ]
-    rng = random.Random(9)
-    while service.match_view(mid, None)["status"] != "finished":
-        for seat in (0, 1):
-            legal = service.legal_actions(mid, seat)["actions"]
-            if legal:
-                service.act(mid, seat, rng.choice(legal))
+    mid = finished_duel(service, tricks=6, seed=9)
     answer, created = service.request_analysis(mid, 512)
     assert created and answer["status"] == "queued"
     done = wait_for(lambda: service.analysis(answer["analysis_id"])["status"] == "done", 120)
     assert done, service.analysis(answer["analysis_id"])
     result = service.analysis(answer["analysis_id"])["result"]
-    log = service.export(mid)
-    setup, turns = turns_of(log)
-    expected = analyse(
-        registry()["duel"], setup, turns, 512, log["events"][-1]["hash"].encode(), seat_count=2
-    )
+    expected = in_process_analysis(service, mid, 512)
     assert {k: result[k] for k in expected} == expected
     assert result["match_id"] == mid and len(result["decisions"]) == 12
     # cached: the same request names the finished analysis, no new job

@@ -24,6 +24,7 @@ from service import bootstrap
 from service.bootstrap import build_service
 from tests.conftest import ROOT, kill_group
 from tests.support.cluster import BOTH_STORES
+from tests.support.duels import assert_rated_once, rated_duel
 from tests.support.polling import wait_for
 
 pytestmark = [pytest.mark.integration]
@@ -73,40 +74,8 @@ def _worker(start_worker, config, **env):
     )
 
 
-def _rated_duel(svc, ann, bob) -> str:
-    """A finished rated one-trick Duel of two players (both cards played here)."""
-    mid = svc.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 1},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    svc.join(mid, 1, player_key=bob["key"])
-    for player in (ann, bob):
-        seat = svc.authenticate(mid, player["key"])
-        svc.act(mid, seat, svc.legal_actions(mid, seat)["actions"][0])
-    assert svc._record(mid).finished
-    return mid
-
-
 def _settled(svc, mid) -> bool:
     return not svc.stores.end_jobs.filed(mid)
-
-
-def _assert_once(svc, mid, players) -> None:
-    """Each player counted once, rated once, with one history point and one archive row."""
-    table, history = svc._ratings.live_table()
-    for player in players:
-        who = f"player:{player['player_id']}"
-        assert svc.player_profile(player["player_id"])["played"] == 1
-        assert table["duel:2p"][who]["matches"] == 1
-        assert [p["match_id"] for p in history[who]] == [mid]
-        rows = svc.ctx.archive.rating_curve(who, "duel:2p")
-        assert [(r["match_id"], r["mu"], r["sigma"]) for r in rows] == [
-            (mid, history[who][0]["mu"], history[who][0]["sigma"])
-        ]
-    assert svc.ratings_rebuild()["same"] is True
 
 
 @BOTH_STORES  # on a cluster the end-jobs set shares the match's slot (the append's script)
@@ -119,18 +88,18 @@ def test_a_lost_enqueue_is_enqueued_again_by_reconcile_and_counts_once(
         raise ConnectionError("the queue is down")
 
     monkeypatch.setattr(service.scheduler, "enqueue_match_ended", queue_down)
-    mid = _rated_duel(service, ann, bob)
+    mid = rated_duel(service, ann, bob)
     monkeypatch.undo()
     assert service.stores.end_jobs.filed(mid)
     assert service.scheduler._job(service.keys.rating_job_id(mid)) is None
     assert service.player_profile(ann["player_id"])["played"] == 0
     _worker(start_worker, config)
     assert wait_for(lambda: _settled(service, mid), 120), "reconcile never ran the lost job"
-    _assert_once(service, mid, (ann, bob))
+    assert_rated_once(service, mid, (ann, bob))
     # a repeat (a second revival, a duplicate) changes nothing
     again = service.match_ended(mid)
     assert (again["counted"], again["folded"]) == (0, 0)
-    _assert_once(service, mid, (ann, bob))
+    assert_rated_once(service, mid, (ann, bob))
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
@@ -149,7 +118,7 @@ def test_a_worker_killed_mid_update_leaves_the_match_counted_rated_and_archived_
         ARENA_TEST_HANG_MARKER=str(marker),
         ARENA_TEST_HANG_WHEN=when,
     )
-    mid = _rated_duel(service, ann, bob)
+    mid = rated_duel(service, ann, bob)
     assert wait_for(marker.exists, 120), "the worker never reached the ratings script"
     kill_group(doomed, signal.SIGKILL)
     table, history = service._ratings.live_table()
@@ -159,6 +128,6 @@ def test_a_worker_killed_mid_update_leaves_the_match_counted_rated_and_archived_
     assert service.stores.end_jobs.filed(mid)
     _worker(start_worker, config)
     assert wait_for(lambda: _settled(service, mid), 120), "the killed job was never run again"
-    _assert_once(service, mid, (ann, bob))
+    assert_rated_once(service, mid, (ann, bob))
     assert service.match_ended(mid)["folded"] == 0
-    _assert_once(service, mid, (ann, bob))
+    assert_rated_once(service, mid, (ann, bob))

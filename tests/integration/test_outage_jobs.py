@@ -22,7 +22,6 @@ Waits are bounded polls (no timing is asserted)."""
 
 from __future__ import annotations
 
-import random
 import shutil
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.support.duels import assert_rated_once, finished_duel, in_process_analysis, rated_duel
 from tests.support.polling import wait_for
 
 pytestmark = [
@@ -159,33 +159,12 @@ def test_a_redis_outage_in_a_rating_update_rates_the_match_exactly_once(outage, 
     pool.env["ARENA_TEST_STOP_AT"] = when
     worker = pool.start()
     ann, bob = service.create_player("Ann"), service.create_player("Bob")
-    mid = service.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 1},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    service.join(mid, 1, player_key=bob["key"])
-    for player in (ann, bob):
-        seat = service.authenticate(mid, player["key"])
-        service.act(mid, seat, service.legal_actions(mid, seat)["actions"][0])
-    assert service._record(mid).finished
+    mid = rated_duel(service, ann, bob)
     _through_an_outage(server, marker, when)
     settled = wait_for(lambda: _answering(lambda: not service.stores.end_jobs.filed(mid)), 120)
     assert settled, "the end-of-match job was not run again after the outage"
     assert worker.poll() is None, "the worker died in the outage"
-    table, history = service._ratings.live_table()
-    for player in (ann, bob):
-        who = f"player:{player['player_id']}"
-        assert service.player_profile(player["player_id"])["played"] == 1
-        assert table["duel:2p"][who]["matches"] == 1
-        assert [p["match_id"] for p in history[who]] == [mid]
-        rows = service.ctx.archive.rating_curve(who, "duel:2p")
-        assert [(r["match_id"], r["mu"], r["sigma"]) for r in rows] == [
-            (mid, history[who][0]["mu"], history[who][0]["sigma"])
-        ]
-    assert service.ratings_rebuild()["same"] is True
+    assert_rated_once(service, mid, (ann, bob))
     events = service.export(mid)["events"]
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
     assert service.verify(service.export(mid))["valid"] is True
@@ -197,23 +176,11 @@ def test_a_redis_outage_or_a_killed_worker_in_an_analysis_slice_resumes_the_anal
     stops (its decisions computed, not written) and another worker is started: its
     reconcile finds the slice's job started by a worker whose lease is gone and enqueues
     it again."""
-    from domain.analysis import analyse
-    from domain.games import registry
-    from service.usecases.analysis import turns_of
-
     server, _config, pool, service, marker = outage
     pool.env["ARENA_TEST_STOP_AT"] = "slice"
     pool.env["ARENA_TEST_REVIVE_AFTER_S"] = str(REVIVE_AFTER_S)
     worker = pool.start()
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 6})[
-        "match_id"
-    ]
-    rng = random.Random(9)
-    while service.match_view(mid, None)["status"] != "finished":
-        for seat in (0, 1):
-            legal = service.legal_actions(mid, seat)["actions"]
-            if legal:
-                service.act(mid, seat, rng.choice(legal))
+    mid = finished_duel(service, tricks=6, seed=9)
     answer, created = service.request_analysis(mid, 512)  # 12 turns: 3 slices of 4
     assert created
     analysis = answer["analysis_id"]
@@ -236,10 +203,6 @@ def test_a_redis_outage_or_a_killed_worker_in_an_analysis_slice_resumes_the_anal
     assert worker.poll() is None, "the worker died in the outage"
     record = service.analysis(analysis)
     assert record["status"] == "done", record
-    log = service.export(mid)
-    setup, turns = turns_of(log)
-    expected = analyse(
-        registry()["duel"], setup, turns, 512, log["events"][-1]["hash"].encode(), seat_count=2
-    )
+    expected = in_process_analysis(service, mid, 512)
     assert {k: record["result"][k] for k in expected} == expected
     assert len(record["result"]["decisions"]) == 12

@@ -25,9 +25,10 @@ from service.log.codec import (
     ijson,
     ijson_errors,
     jcs,
+    plain_json,
 )
 from service.log.envelopes import build_envelopes, rechain
-from service.log.verify import _integral, _json_copy, _plain_ijson
+from service.log.verify import _integral, _json_copy
 from tests.support.exports import new_service
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "log_v1"
@@ -172,10 +173,10 @@ def test_ijson_and_its_errors():
         ({"a": float("nan")}, False),
     ],
 )
-def test_the_plain_ijson_shortcut_of_verify_agrees_with_the_exact_walks(value, plain):
-    """``verify_log`` only copies a log that :func:`_plain_ijson` accepts: for such a log
+def test_the_plain_json_shortcut_of_verify_agrees_with_the_exact_walks(value, plain):
+    """``verify_log`` only copies a log that :func:`plain_json` accepts: for such a log
     the exact walks find no error and change nothing, and the copy is equal and separate."""
-    assert _plain_ijson(value) is plain
+    assert plain_json(value) is plain
     if plain:
         assert ijson_errors(value) == []
         assert _integral(value) == value
@@ -262,3 +263,11 @@ def test_a_rules_2_log_verifies_unless_it_holds_a_resignation(svc, game):
         "SeatResigned under rules version '2'" in e and "cannot be re-decided" in e
         for e in report["errors"]
     ), report["errors"][:5]
+
+
+def test_plain_json_admits_tuples_and_non_ascii_keys_only_as_asked():
+    """One walk serves verify's copy (no tuple; any string key) and the orjson fast path of
+    the codec (tuples are lists to a writer; keys must be ASCII to sort as RFC 8785 does)."""
+    assert plain_json({"\u00e9": 1}) and not plain_json({"\u00e9": 1}, ascii_keys=True)
+    assert not plain_json([(1, 2)]) and plain_json([(1, 2)], tuples=True)
+    assert not plain_json([(1, 2.5)], tuples=True)

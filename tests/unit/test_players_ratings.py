@@ -21,10 +21,11 @@ def svc(monkeypatch):
     return new_service()
 
 
-def _duel(svc, a, b=None, *, rated=True, bot=None):
-    """A finished one-trick Duel of player ``a`` against player ``b`` (or a bot level)."""
+def _duel(svc, a, b=None, *, rated=True, bot=None, tricks=1):
+    """A ``tricks``-trick Duel (not played yet) of player ``a`` against player ``b`` (or a
+    bot level)."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": bot} if bot else {"kind": "open"}]
-    created = svc.create_match("duel", seats, {"tricks": 1}, player_key=a["key"], rated=rated)
+    created = svc.create_match("duel", seats, {"tricks": tricks}, player_key=a["key"], rated=rated)
     mid = created["match_id"]
     if not bot:
         svc.join(mid, 1, player_key=b["key"])
@@ -56,6 +57,10 @@ def _duel(svc, a, b=None, *, rated=True, bot=None):
         ("game:dead-apocalypse:standard", "player_name_reserved"),
         ("A.I.Toma", "player_name_reserved"),
         ("Toma", "player_name_reserved"),
+        # session 9 probe: a client's own labels for a seat
+        ("You", "player_name_reserved"),
+        ("Seat 1 (greedy bot)", "player_name_reserved"),
+        ("ann (seat 2)", "player_name_reserved"),
     ],
 )
 def test_a_bad_name_is_a_422_with_its_code(svc, name, code):
@@ -70,6 +75,17 @@ def test_names_are_unique_case_insensitively_and_32_characters_pass(svc):
         svc.create_player("ZOË NIGHT")
     assert caught.value.code == "player_name_taken"
     assert svc.create_player("y" * 32)["name"] == "y" * 32
+
+
+@pytest.mark.parametrize("twin", ["\u0410da", "\u0391da", "\uff21da", "ADA"])
+def test_a_name_that_looks_like_a_players_is_taken(svc, twin):
+    """Session 9 probe: ``Аda`` (Cyrillic А), ``Αda`` (Greek Α) and ``Ａda`` (fullwidth)
+    were new players beside ``Ada``; one name key (NFKC, casefold, look-alikes as Latin)."""
+    svc.create_player("Ada")
+    with pytest.raises(errors.InvalidPlayerName) as caught:
+        svc.create_player(twin)
+    assert (caught.value.status, caught.value.code) == (422, "player_name_taken")
+    assert svc.create_player("Seattle")["name"] == "Seattle"  # "seat" without a number
 
 
 # ---------------------------------------------------------------- keys
@@ -247,14 +263,7 @@ def test_a_match_ended_before_every_first_decision_is_not_rated(svc):
 
 def test_a_resigned_seat_is_placed_last(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 3},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    svc.join(mid, 1, player_key=bob["key"])
+    mid = _duel(svc, ann, bob, tricks=3)
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
     got = rating_input({"match_id": mid, "events": svc.log(mid)})
@@ -264,14 +273,7 @@ def test_a_resigned_seat_is_placed_last(svc):
 
 def test_a_roster_without_its_game_is_malformed(svc):
     ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
-    mid = svc.create_match(
-        "duel",
-        [{"kind": "human"}, {"kind": "open"}],
-        {"tricks": 3},
-        player_key=ann["key"],
-        rated=True,
-    )["match_id"]
-    svc.join(mid, 1, player_key=bob["key"])
+    mid = _duel(svc, ann, bob, tricks=3)
     play(svc, mid, random.Random(2), stop_at=svc._record(mid).version + 4)
     svc.resign(mid, 1)
     events = json.loads(json.dumps(svc.log(mid)))
@@ -487,6 +489,10 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
     ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
     rated = _duel(svc, ann, bob)
     play(svc, rated, random.Random(1))
+    tester = svc.create_player("Probe Tester")
+    rated_too = _duel(svc, tester, svc.create_player("Other"))
+    play(svc, rated_too, random.Random(1))
+    assert svc.match_ended(rated_too)["rated"] is True
     assert svc.match_ended(rated)["rated"] is True  # Ann and Bob are rated now, Cy is not
     mid = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {"tricks": 1})["match_id"]
     before = svc.match_view(mid, None)["version"]
@@ -499,6 +505,14 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
         "A.I.Toma",
         "ann",
         "BOB",
+        # session 9 probe: spaces at either end, look-alike letters, a client's labels
+        " Ann ",
+        "\u0410nn",  # Cyrillic А
+        "Probe  Tester",  # a doubled space
+        "B\u03bfb",  # Greek ο
+        "You",
+        "Seat 1 (greedy bot)",
+        "Seat 0",
     ):
         with pytest.raises(errors.SeatNameReserved) as caught:
             svc.join(mid, 1, name=name)

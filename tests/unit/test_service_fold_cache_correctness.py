@@ -427,3 +427,28 @@ def test_a_legal_actions_read_gives_its_fold_back_only_once_read(instance):
     for seat in range(3):
         svc.legal_actions(mid, seat)
     assert engine.shared and not any(engine.shared), engine.shared
+
+
+def test_a_fold_read_or_kept_again_after_it_was_given_back_raises(service):
+    """``MatchContext.keep`` is the last touch of a held fold: from there its ``state`` is a
+    ``GivenBack`` (the fold itself is the cache's), so a read after the give-back raises
+    ``FoldGivenBack`` instead of reading a state another request may be folding into, and a
+    second ``keep`` raises without putting anything in the cache."""
+    from service.usecases.context import FoldGivenBack, GivenBack
+
+    mid = service.create_match("race", HUMANS3, {"target": 500})["match_id"]
+    ctx = service.ctx
+    loaded, _ = ctx.head(mid)
+    state = loaded.state
+    ctx.keep(loaded)
+    assert isinstance(loaded.state, GivenBack) and ctx.folds.take(mid).state is state
+    for read in (
+        lambda: loaded.engine.legal_actions(loaded.state, 0),
+        lambda: loaded.state.scores,
+        lambda: loaded.state["scores"],
+        lambda: bool(loaded.state),
+        lambda: ctx.keep(loaded),
+    ):
+        with pytest.raises(FoldGivenBack, match=f"{mid}@{loaded.version}"):
+            read()
+    assert ctx.folds.take(mid) is None  # the second keep put nothing back

@@ -5,7 +5,6 @@ and a listed decision's button shows that version on the board."""
 
 from __future__ import annotations
 
-import random
 import types
 
 import pytest
@@ -13,27 +12,11 @@ import pytest
 from service.usecases import create_join
 from tests.e2e.browser.helpers import Api
 from tests.e2e.browser.test_replay_in_browser import wait_for_version
-
+from tests.support.duels import finished_duel
 
 #: the match's seed: whether random play makes a labelled mistake depends on the deal
 #: (a fresh random seed once dealt a 9-trick Duel whose random play had none)
 SEED = bytes(range(32))
-
-
-def _finished_duel(service, monkeypatch) -> str:
-    """A Duel of 9 tricks dealt from :data:`SEED`, played by seeded random seats to its
-    end."""
-    monkeypatch.setattr(create_join, "secrets", types.SimpleNamespace(token_bytes=lambda n: SEED))
-    mid = service.create_match("duel", [{"kind": "human"}, {"kind": "human"}], {"tricks": 9})[
-        "match_id"
-    ]
-    rng = random.Random(3)
-    while service.match_view(mid, None)["status"] != "finished":
-        for seat in (0, 1):
-            legal = service.legal_actions(mid, seat)["actions"]
-            if legal:
-                service.act(mid, seat, rng.choice(legal))
-    return mid
 
 
 @pytest.mark.e2e
@@ -41,7 +24,10 @@ def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
     page, web_server, embedded_service, monkeypatch
 ):
     api = Api(web_server)
-    mid = _finished_duel(embedded_service, monkeypatch)
+    # 9 tricks (the more free choices, the surer some are labelled), random seats, a
+    # fixed deal
+    monkeypatch.setattr(create_join, "secrets", types.SimpleNamespace(token_bytes=lambda n: SEED))
+    mid = finished_duel(embedded_service, tricks=9, seed=3)
     last = api.get(f"/v1/matches/{mid}")["version"]
     page.goto(f"{web_server}/#/replay/{mid}")
     wait_for_version(page, last)

@@ -11,10 +11,12 @@ from domain.engine import Setup, fold
 from domain.games.dead_apocalypse import ENGINE as E
 from domain.games.dead_apocalypse import expert as X
 
-PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "dead_apocalypse_race_fit.py"
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+PATH = BENCHMARKS / "dead_apocalypse_race_fit.py"
 
 
-def test_the_fit_script_runs_and_beats_the_base_rate_on_held_out_turns(capsys):
+def test_the_fit_script_runs_and_beats_the_base_rate_on_held_out_turns(capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # the script imports _common beside it
     spec = importlib.util.spec_from_file_location("dead_apocalypse_race_fit", PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
