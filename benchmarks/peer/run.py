@@ -96,6 +96,21 @@ def _wait_line(proc: subprocess.Popen, word: str, limit_s: float = 60) -> None:
     raise RuntimeError(f"{proc.args!r} did not print {word!r}")
 
 
+def read_report(out: str, what: str) -> dict[str, Any]:
+    """The JSON object on the last line of a load generator's stdout ``out`` (``loadgen.js``
+    prints one line, which holds every move's latency and can be megabytes long).
+
+    Raises ``RuntimeError`` naming ``what`` and the line's length when the line is not
+    whole JSON (a generator that exited before its line was written out, as one did when
+    it called ``process.exit()`` with 64 KiB in the pipe)."""
+    lines = out.strip().splitlines()
+    try:
+        return json.loads(lines[-1])
+    except (IndexError, ValueError) as error:
+        size = len(lines[-1]) if lines else 0
+        raise RuntimeError(f"{what}: no whole JSON report line ({size} chars): {error}") from error
+
+
 def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     """A Redis server on a free port with AOF ``appendfsync everysec`` in ``folder``."""
     port = _free_port()
@@ -304,7 +319,7 @@ def measure_bgio(
     moves, matches, resent, errors = 0, 0, 0, {}
     for gen in gens:
         out, _ = gen.communicate(timeout=120)
-        part = json.loads(out.strip().splitlines()[-1])
+        part = read_report(out, f"loadgen.js on port {port}")
         latencies += part["latencies_ms"]
         moves += part["moves"]
         matches += part["matches"]
@@ -376,7 +391,7 @@ def memory_bgio(proc: subprocess.Popen, port: int, matches: int) -> float:
         text=True,
         timeout=1200,
     )
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    outcome = read_report(done.stdout, "loadgen.js memory mode")
     if outcome["trick_played"] < matches:
         print(
             f"memory: {matches - outcome['trick_played']} of {matches} matches did not finish "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -229,3 +230,31 @@ def test_tournament_refuses_bad_arguments():
         timeout=60,
     )
     assert proc.returncode == 2 and "unknown bot level" in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_peer_load_generator_report_line_longer_than_a_pipe_arrives_whole():
+    """``benchmarks/peer/bgio/report.js`` exits only once its line is written out: a 64-seat
+    window's latencies are longer than the 64 KiB a pipe holds, and ``process.exit()`` right
+    after the write cut them at char 65,536 (run.py's JSONDecodeError)."""
+    script = (
+        "const { printAndExit } = require(process.argv[1]);"
+        "printAndExit({ latencies_ms: Array.from({ length: 200000 }, (_, i) => i * 1.25) });"
+    )
+    proc = subprocess.run(
+        ["node", "-e", script, str(ROOT / "benchmarks" / "peer" / "bgio" / "report.js")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout) > 1_000_000
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from peer.run import read_report
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    body = read_report(proc.stdout, "report.js")
+    assert len(body["latencies_ms"]) == 200_000
+    with pytest.raises(RuntimeError, match="65536 chars"):
+        read_report(proc.stdout[:65536], "cut")

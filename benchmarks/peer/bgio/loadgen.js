@@ -11,6 +11,7 @@
 const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
 const { Duel } = require('./duel');
+const { printAndExit } = require('./report');
 
 const cfg = JSON.parse(process.argv[2]);
 const base = `http://127.0.0.1:${cfg.port}`;
@@ -158,8 +159,7 @@ async function memoryMode(count) {
     const played = await Promise.race([trick.then(() => true), new Promise((r) => setTimeout(() => r(false), 20000))]);
     if (played) live += 1;
   }
-  process.stdout.write(JSON.stringify({ matches: count, trick_played: live }) + '\n');
-  process.exit(0);
+  printAndExit({ matches: count, trick_played: live });
 }
 
 (async () => {
@@ -168,6 +168,5 @@ async function memoryMode(count) {
   await Promise.all(Array.from({ length: cfg.pairs }, (_, i) => pair(i)));
   const cpu = process.cpuUsage(cpu0);
   out.cpu_s = (cpu.user + cpu.system) / 1e6;
-  process.stdout.write(JSON.stringify(out) + '\n');
-  process.exit(0);
+  printAndExit(out);
 })();
