@@ -64,7 +64,12 @@ def export_log(
     }
     if forked_from:
         doc["forked_from"] = forked_from
-    return doc if log_format == LOG_FORMAT_V1 else ijson(doc)
+    if log_format == LOG_FORMAT_V1:
+        return doc
+    # what ijson would give for a document without floats and big integers (every log
+    # this server writes), copied in C instead of walked in Python (15% of a compaction)
+    copied = _json_copy(doc) if plain_json(doc) else None
+    return copied if copied is not None else ijson(doc)
 
 
 def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> bool:

@@ -208,3 +208,25 @@ def test_an_export_whose_match_is_compacted_between_its_reads_is_whole(service, 
     got = service.export(mid)
     assert calls == [mid] and got["events"] == whole["events"] and len(got["events"]) > 1
     assert service.verify(got)["valid"] is True
+
+
+def test_the_compaction_check_decodes_without_rehashing_and_refuses_another_document(service):
+    """``decodes_to`` (the check before a compacted log is stored) answers as ``unpack(blob)
+    == doc`` did for a verified document, small (LZMA2 preset 1) or large (preset 6), and
+    refuses a blob of another document or a damaged one."""
+    from service.store.compact_store import SMALL_LOG_BYTES, decodes_to, pack, unpack
+
+    created = service.create_match("high-card", HUMANS, {"rounds": 2})
+    mid = created["match_id"]
+    _finish(service, mid)
+    assert service.stores.metrics.totals().get("matches_compacted") == 1  # in filed's pipeline
+    doc = service.export(mid)
+    big = {**doc, "options": {**doc["options"], "note": "x" * SMALL_LOG_BYTES}}
+    for one in (doc, big):
+        blob = pack(one)
+        assert unpack(blob) == one and decodes_to(blob, one)
+    assert len(pack(big)) < SMALL_LOG_BYTES // 4  # compressed, whichever preset
+    assert not decodes_to(pack(big), doc)
+    other = {**doc, "events": [*doc["events"][:-1], {**doc["events"][-1], "seat": 9}]}
+    assert not decodes_to(pack(other), doc)
+    assert not decodes_to(pack(doc)[:-4], doc)
