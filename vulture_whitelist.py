@@ -27,6 +27,9 @@ _.format  # api/schemas.py: the "format" field of the export schema
 
 # -- gunicorn calls these (worker class by dotted path, socket and config hooks) -------------
 _.ProblemThreadWorker  # api/wire_errors.py: worker_class in api/gunicorn_config.py
+_.cancelled  # api/request_threads.py: Finished, read by gthread's finish_request
+_.get_thread_pool  # api/wire_errors.py: gthread calls it in init_process
+_.enqueue_req  # api/wire_errors.py: gthread calls it for each readable connection
 _.gettimeout  # api/wire_errors.py: socket wrapper methods gunicorn calls
 _.setblocking
 _.sendall

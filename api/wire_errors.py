@@ -28,6 +28,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from werkzeug.serving import WSGIRequestHandler
 
 from api.errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE_BASE, TITLES
+from api.request_threads import RequestThreads
 
 #: HTTP status -> stable code of an error the server answers before the app.
 WIRE_CODES: dict[int, str] = {
@@ -107,7 +108,19 @@ class _CapturedSocket:
 
 
 class ProblemThreadWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker answering its own request errors as problem+json."""
+    """gunicorn's ``gthread`` worker answering its own request errors as problem+json, its
+    requests handed to :class:`api.request_threads.RequestThreads` (no future per request)."""
+
+    def get_thread_pool(self) -> Any:
+        """``threads`` request threads taking connections from one queue."""
+        return RequestThreads(self.cfg.threads, self.handle, self._handled)
+
+    def _handled(self, conn: Any, outcome: Any) -> None:
+        self.method_queue.defer(self.finish_request, conn, outcome)
+
+    def enqueue_req(self, conn: Any) -> None:
+        """Queue ``conn`` for a request thread (gunicorn: ``submit`` and a future)."""
+        self.tpool.submit(conn)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """gunicorn's handling (status choice, logging, access log) with the answer it
