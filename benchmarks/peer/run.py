@@ -195,6 +195,32 @@ def start_bgio(storage: str, folder: Path) -> tuple[subprocess.Popen, int]:
     return proc, port
 
 
+def running_bgio(
+    bgio: dict[str, tuple[subprocess.Popen, int]],
+    system: str,
+    work: Path,
+    procs: list[subprocess.Popen],
+    restarts: dict[str, int],
+) -> tuple[subprocess.Popen, int]:
+    """``system``'s boardgame.io server, started again (in a fresh folder, counted in
+    ``restarts``) when it has exited: the FlatFile server once died mid-run at 64 seats
+    (every request then ``fetch failed``) and its memory measurement ended the whole run."""
+    proc, port = bgio[system]
+    if proc.poll() is None:
+        return proc, port
+    restarts[system] = restarts.get(system, 0) + 1
+    print(
+        f"{system}: its server exited with status {proc.returncode}; started again",
+        file=sys.stderr,
+        flush=True,
+    )
+    folder = work / f"{system}-restart-{restarts[system]}"
+    folder.mkdir()
+    bgio[system] = start_bgio(system.removeprefix("bgio-"), folder)
+    procs.append(bgio[system][0])
+    return bgio[system]
+
+
 def stop_all(procs: list[subprocess.Popen]) -> None:
     """SIGTERM each process group, SIGKILL after 10 s."""
     for proc in procs:
@@ -449,6 +475,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     procs: list[subprocess.Popen] = []
     rows: list[dict[str, Any]] = []
     memory: dict[str, float] = {}
+    restarts: dict[str, int] = {}
     try:
         ctx: dict[str, Any] = {}
         if "arena" in systems:
@@ -470,7 +497,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             if system == "arena":
                 measure_arena(ctx, seat_counts[0], args)
             else:
-                measure_bgio(*bgio[system], seat_counts[0], args)
+                measure_bgio(
+                    *running_bgio(bgio, system, work, procs, restarts), seat_counts[0], args
+                )
         for round_no in range(args.rounds):
             order = systems if round_no % 2 == 0 else list(reversed(systems))
             for seats in seat_counts:
@@ -478,7 +507,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     if system == "arena":
                         figures = measure_arena(ctx, seats, args)
                     else:
-                        figures = measure_bgio(*bgio[system], seats, args)
+                        figures = measure_bgio(
+                            *running_bgio(bgio, system, work, procs, restarts), seats, args
+                        )
                     rows.append(
                         {
                             "round": round_no,
@@ -495,7 +526,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             memory[system] = round(
                 memory_arena(ctx, args.memory_matches)
                 if system == "arena"
-                else memory_bgio(*bgio[system], args.memory_matches),
+                else memory_bgio(
+                    *running_bgio(bgio, system, work, procs, restarts), args.memory_matches
+                ),
                 2,
             )
     finally:
@@ -561,6 +594,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ratios=ratios,
         summary=summary,
         memory_kb_per_live_match=memory,
+        server_restarts=restarts,
         rows=rows,
         settings={
             "rounds": args.rounds,

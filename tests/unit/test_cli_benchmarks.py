@@ -258,3 +258,35 @@ def test_peer_load_generator_report_line_longer_than_a_pipe_arrives_whole():
     assert len(body["latencies_ms"]) == 200_000
     with pytest.raises(RuntimeError, match="65536 chars"):
         read_report(proc.stdout[:65536], "cut")
+
+
+def test_peer_run_starts_a_boardgame_io_server_again_when_it_exited(tmp_path, monkeypatch):
+    """A bgio server that died mid-run (FlatFile at 64 seats once did) is started again
+    for the next window, in a fresh folder, and counted; a live one is kept."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from peer import run
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+    class Proc:
+        def __init__(self, code):
+            self.returncode = code
+
+        def poll(self):
+            return self.returncode
+
+    started = []
+    monkeypatch.setattr(
+        run,
+        "start_bgio",
+        lambda storage, folder: started.append((storage, folder)) or (Proc(None), 2),
+    )
+    live, dead = Proc(None), Proc(1)
+    bgio = {"bgio-memory": (live, 1), "bgio-flatfile": (dead, 1)}
+    procs, restarts = [], {}
+    assert run.running_bgio(bgio, "bgio-memory", tmp_path, procs, restarts) == (live, 1)
+    fresh = run.running_bgio(bgio, "bgio-flatfile", tmp_path, procs, restarts)
+    assert fresh[1] == 2 and fresh[0] is not dead and bgio["bgio-flatfile"] == fresh
+    assert started == [("flatfile", tmp_path / "bgio-flatfile-restart-1")]
+    assert restarts == {"bgio-flatfile": 1} and procs == [fresh[0]]
