@@ -85,7 +85,8 @@ worker_class = "api.wire_errors.ProblemThreadWorker"  # gthread answering its ow
 workers = 2
 #: a waiting request (SSE stream, long-poll) holds one of these for its whole wait (40 may
 #: wait; ARENA_RESERVED_THREADS, 8, never do, and only 8 requests compute at once:
-#: api.waits); an idle thread costs little (the pool starts threads as it needs them)
+#: api.waits); an idle thread costs little (api.request_threads starts them all with the
+#: worker; each waits on one queue)
 threads = 48
 timeout = 120
 graceful_timeout = 20
