@@ -24,7 +24,7 @@ SOURCES = ("api", "service", "workers", "cli", "domain")
 #: Names matching the variable pattern that are not environment variables.
 NOT_VARIABLES = {"REDIS_CLUSTER_HASH_SLOTS"}
 #: read by the ``arena`` client commands (not the service), documented in docs/cli.md
-CLIENT_VARIABLES = {"ARENA_URL", "ARENA_PLAYER_KEY"}
+CLIENT_VARIABLES = {"ARENA_URL", "ARENA_PLAYER_KEY", "ARENA_CLI_TIMEOUT_S"}
 
 
 def _one_line(text: str, name: str, value: str) -> None:
