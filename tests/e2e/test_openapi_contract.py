@@ -96,6 +96,18 @@ def aim(case, match_id: str, token: str, rng: random.Random) -> None:
 #: generated requests per operation and mode: the first game gets the most (its run is
 #: the one the contract has always had), the others enough to reach their commands
 EXAMPLES = {GAME: 15}
+#: operations whose body is a whole export log (a replay, an analysis of an uploaded log):
+#: generating such bodies was most of the first game's runs (POST /v1/replays 26 s and
+#: POST /v1/analyses 15 s of the negative run's 67 s; 17 s and 9 s of the positive one),
+#: and a few of them reach every check; their limits and refusals are tested case by case
+#: (tests/e2e/test_api_replay_limits.py, tests/e2e/test_api_analysis.py)
+LOG_BODY_EXAMPLES = {"POST /v1/replays": 4, "POST /v1/analyses": 4}
+
+
+def examples_for(game: str, label: str) -> int:
+    """Generated requests for the operation ``label`` in the contract run of ``game``
+    (before :func:`tests.support.depth.examples` scales them)."""
+    return LOG_BODY_EXAMPLES.get(label, EXAMPLES.get(game, 8))
 
 
 def on_a_match(operation) -> bool:
@@ -167,7 +179,7 @@ def test_app_honours_its_openapi_contract(app, embedded_service, mode, game):
 
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(
-            max_examples=depth.examples(EXAMPLES.get(game, 8)),
+            max_examples=depth.examples(examples_for(game, operation.label)),
             deadline=None,
             derandomize=True,
             database=None,
