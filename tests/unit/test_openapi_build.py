@@ -37,9 +37,9 @@ def test_an_event_data_union_lists_the_stricter_form_first():
     # Generated clients take the first anyOf member that parses: a redacted payload must not
     # parse as a stored form whose required properties are fewer (it would lose the extra
     # ones: AI: 100% Human's AIPowerUsed drawn_count was dropped by the Python client).
-    import yaml
+    from tests.support.openapi_doc import openapi_document
 
-    document = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    document = openapi_document()
     unions = 0
     for name, component in document["components"]["schemas"].items():
         data = component.get("properties", {}).get("data", {})
