@@ -188,10 +188,6 @@ LONG: dict[str, float] = {
     "tests/e2e/test_generated_python_client.py": 114,
     "tests/e2e/test_openapi_contract.py::test_stateful_run_over_the_links_has_no_failure": 98,
     "production": 90,
-    (
-        "tests/unit/test_players_ratings.py::"
-        "test_rebuild_and_replay_equal_the_live_table_over_200_random_rated_matches"
-    ): 88,
     "tests/unit/test_types.py::test_mypy_reports_no_error": 76,
     (
         "tests/unit/test_cli_benchmarks.py::"
@@ -242,6 +238,10 @@ LONG: dict[str, float] = {
         "test_any_effect_of_the_vocabulary_equals_the_reference"
     ): 47,
     "tests/unit/test_cli_benchmarks.py::test_bench_http": 47,
+    (
+        "tests/unit/test_players_ratings.py::"
+        "test_rebuild_and_replay_equal_the_live_table_over_100_random_rated_matches"
+    ): 45,
     "tests/e2e/test_openapi_payloads.py": 45,
     (
         "tests/unit/ai_100_human/test_bench_rollouts.py::"
