@@ -174,7 +174,7 @@ LONG: dict[str, float] = {
     (
         "tests/e2e/test_openapi_contract.py::"
         "test_app_honours_its_openapi_contract[negative-ai-100-human]"
-    ): 230,
+    ): 175,
     "tests/e2e/test_sdk_python.py": 203,
     "redis-cluster": 200,
     (
@@ -186,7 +186,6 @@ LONG: dict[str, float] = {
         "test_app_honours_its_openapi_contract[positive-ai-100-human]"
     ): 120,
     "tests/e2e/test_generated_python_client.py": 114,
-    "tests/e2e/test_openapi_contract.py::test_stateful_run_over_the_links_has_no_failure": 98,
     "production": 90,
     "tests/unit/test_types.py::test_mypy_reports_no_error": 76,
     (
@@ -371,6 +370,7 @@ LONG: dict[str, float] = {
         "test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets[ai-100-human]"
     ): 21,
     "tests/e2e/test_contract_e2e.py::test_an_undeclared_field_fails_the_check": 21,
+    "tests/e2e/test_openapi_contract.py::test_stateful_run_over_the_links_has_no_failure": 20,
     # each other test of these files (subprocesses, benchmark scripts, whole matches)
     "tests/unit/aipokalypse/test_sim.py": 18,
     "tests/unit/test_cli_benchmarks.py": 15,
