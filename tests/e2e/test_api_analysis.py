@@ -5,15 +5,13 @@ against ``openapi.yaml``'s ``Analysis`` schema."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import jsonschema
-import yaml
 
 from tests.support.duels import finished_duel
+from tests.support.openapi_doc import openapi_document
 from tests.support.polling import wait_for
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+SPEC = openapi_document()
 
 
 def _valid(answer: dict) -> None:

@@ -9,14 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from jsonschema import Draft202012Validator
 from marshmallow import ValidationError
 
 from api import schemas
+from tests.support.openapi_doc import openapi_document
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
-DOCUMENT = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+DOCUMENT = openapi_document(OPENAPI)
 COMPONENTS = DOCUMENT["components"]
 
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-import yaml
 
 from api.openapi_build import prefix
 from service import bootstrap
 from tests.e2e.http_helpers import GAME_OPTIONS, Http, create, tokens_of
 from tests.support.game_settings import e2e_seats
+from tests.support.openapi_doc import openapi_document
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -32,7 +32,7 @@ OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 def contract() -> dict[str, Any]:
     """The contract's schemas and a cache of compiled validators (jsonschema-rs, draft
     2020-12: the python validator took minutes over an A.I.Pokalypse match's payloads)."""
-    document = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    document = openapi_document(OPENAPI)
     return {"components": document["components"], "validators": {}}
 
 

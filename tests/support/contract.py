@@ -26,9 +26,9 @@ from typing import Any
 
 import jsonschema
 import jsonschema_rs
-import yaml
 
 from tests.e2e.http_helpers import Http
+from tests.support.openapi_doc import openapi_document
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -85,7 +85,7 @@ class Contract:
     """The operations and schemas of one OpenAPI document (default: the repository's)."""
 
     def __init__(self, path: Path = OPENAPI):
-        self.document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        self.document = openapi_document(path)
         self.components = strict(self.document["components"])
         self.routes = []
         for template, item in self.document["paths"].items():

@@ -160,46 +160,223 @@ def read_groups() -> dict[str, str]:
 
 #: The long work units and their seconds, measured on a busy 2-core machine
 #: (docs/testing.md; only their order matters): a group's name -> the whole group, a node-id
-#: prefix -> each test under it. :func:`make_scheduler` hands the work units out longest
-#: first, so that no long unit starts last while the other worker idles (xdist alone hands
-#: out the groups with the most tests first, then the rest in collection order). A stale
-#: entry only changes the order; any other test counts 1.
+#: prefix -> each test under it. Session 10: setup + call + teardown of the slowest 120 of
+#: ``./scripts/test --durations=120`` (3 workers, load average 8-23 from other sessions; the
+#: browser group without Chromium's installation, which .ci/run does before pytest), the
+#: tests made cheaper since then scaled by what they saved run alone.
+#: :func:`make_scheduler` hands the work units out longest first, so that no long unit
+#: starts last while the other workers idle (xdist alone hands out the groups with the most
+#: tests first, then the rest in collection order). A stale entry only changes the order;
+#: any other test counts 1.
 LONG: dict[str, float] = {
-    "browser": 380,
+    "browser": 350,
+    "typescript": 250,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[negative-ai-100-human]"
+    ): 175,
+    "tests/e2e/test_sdk_python.py": 203,
     "redis-cluster": 200,
-    "typescript": 135,
+    (
+        "tests/e2e/test_api_hidden_information.py::"
+        "test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets[aipokalypse]"
+    ): 189,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[positive-ai-100-human]"
+    ): 120,
+    "tests/e2e/test_generated_python_client.py": 114,
     "production": 90,
-    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[positive-ai": 130,
-    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[negative-ai": 60,
-    "tests/integration/test_faults.py": 64,
-    "tests/integration/test_archive.py::test_sigkilling": 60,
-    "tests/integration/test_soak_census.py": 60,
-    "tests/e2e/test_api_aipokalypse.py::test_the_api_honours": 40,
+    "tests/unit/test_types.py::test_mypy_reports_no_error": 76,
+    (
+        "tests/unit/test_cli_benchmarks.py::"
+        "test_bench_domain_calls_compares_a_git_revision_with_this_tree"
+    ): 75,
+    (
+        "tests/integration/test_soak_census.py::"
+        "test_after_a_soak_every_key_is_accounted_for_and_finished_matches_are_compacted"
+    ): 75,
+    "tests/unit/aipokalypse/test_playout.py::test_decide_accepts_exactly_the_legal_actions": 68,
+    (
+        "tests/integration/test_faults.py::"
+        "test_a_redis_outage_answers_503_with_retry_after_and_every_match_finishes_after_it"
+    ): 66,
+    (
+        "tests/unit/test_analysis.py::"
+        "test_the_same_log_budget_and_seed_give_the_same_analysis[dead-apocalypse]"
+    ): 65,
+    (
+        "tests/integration/test_faults.py::"
+        "test_killing_workers_at_random_loses_no_turn_and_plays_no_decision_twice"
+    ): 65,
+    "tests/unit/ai_100_human/test_scoring_added.py::test_placements_equal_the_public_scorers": 64,
+    "tests/production/test_outage_and_cli.py": 60,
+    (
+        "tests/unit/dead_apocalypse/test_random_playout.py::"
+        "test_bot_matches_finish_and_every_projection_agrees"
+    ): 59,
+    (
+        "tests/e2e/test_contract_e2e.py::"
+        "test_every_answer_of_a_whole_match_matches_the_contract[ai-100-human-2-]"
+    ): 58,
+    (
+        "tests/integration/test_archive.py::"
+        "test_sigkilling_a_mover_subprocess_again_and_again_loses_and_duplicates_nothing"
+    ): 55,
+    (
+        "tests/unit/aipokalypse/test_expert.py::"
+        "test_an_expert_match_plays_legal_commands_to_the_end_within_its_budget"
+    ): 50,
+    (
+        "tests/e2e/test_api_aipokalypse.py::"
+        "test_the_api_honours_its_contract_on_an_aipokalypse_match[positive]"
+    ): 50,
+    "tests/unit/test_problem_codes.py::test_problem_code_lists_no_code_the_server_never_sends": 47,
+    (
+        "tests/unit/ai_100_human/test_scoring_exactness_vocabulary.py::"
+        "test_any_effect_of_the_vocabulary_equals_the_reference"
+    ): 47,
+    "tests/unit/test_cli_benchmarks.py::test_bench_http": 47,
+    (
+        "tests/unit/test_players_ratings.py::"
+        "test_rebuild_and_replay_equal_the_live_table_over_100_random_rated_matches"
+    ): 45,
+    "tests/e2e/test_openapi_payloads.py": 45,
+    (
+        "tests/unit/ai_100_human/test_bench_rollouts.py::"
+        "test_bench_rollouts_reports_ms_per_rollout_and_the_reference_scorer_agrees"
+    ): 41,
+    "tests/e2e/test_openapi_contract.py::test_openapi_document_is_valid_openapi_3_1": 41,
+    (
+        "tests/unit/test_suite_plumbing.py::"
+        "test_under_xdist_the_tests_of_a_module_fixture_run_on_one_worker"
+    ): 41,
+    (
+        "tests/unit/test_analysis.py::"
+        "test_a_seats_analysis_ignores_what_it_cannot_see[dead-apocalypse]"
+    ): 40,
+    (
+        "tests/unit/aipokalypse/test_toma_playout.py::"
+        "test_the_toma_acts_on_its_own_with_its_whole_rule_set_over_many_games"
+    ): 40,
+    "tests/e2e/test_openapi_served.py::test_an_installed_package_serves_its_packaged_copy": 39,
+    "tests/unit/test_problem_codes.py::test_problem_code_lists_every_code_the_server_can_send": 39,
+    (
+        "tests/unit/aipokalypse/test_hunter.py::"
+        "test_the_hunter_beats_the_tactician_against_the_handy_man_on_the_same_seeds"
+    ): 37,
+    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[negative-duel]": 36,
+    (
+        "tests/unit/ai_100_human/test_fast_legality.py::"
+        "test_is_legal_agrees_with_membership_in_legal_actions"
+    ): 36,
+    "tests/e2e/test_verify_cross_language.py": 35,
+    (
+        "tests/unit/test_service_events_views.py::"
+        "test_every_seat_state_is_the_view_right_after_its_event[aipokalypse]"
+    ): 35,
+    (
+        "tests/integration/test_suite_cleanup.py::"
+        "test_sigterm_to_an_xdist_run_ends_it_and_no_process_of_its_workers_survives"
+    ): 35,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[negative-aipokalypse]"
+    ): 34,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[negative-dead-apocalypse]"
+    ): 33,
+    (
+        "tests/unit/dead_apocalypse/test_random_playout.py::"
+        "test_same_seed_and_choices_give_the_same_events"
+    ): 33,
+    "tests/e2e/test_openapi_contract.py::test_app_honours_its_openapi_contract[positive-duel]": 32,
+    "tests/e2e/test_cli_play.py::test_interactive_dead_apocalypse_to_the_result": 32,
+    "tests/unit/test_cli_play.py::test_arena_play_seats_2_auto_finishes_and_prints_the_result": 32,
+    "tests/unit/test_openapi_build.py::test_check_mode_fails_on_a_hand_edit": 31,
+    "tests/unit/test_cli_play.py::test_arena_play_seats_1_auto_finishes_and_prints_the_rating": 28,
+    (
+        "tests/e2e/test_contract_e2e.py::"
+        "test_every_answer_of_a_whole_match_matches_the_contract[ai-100-human-1-]"
+    ): 28,
+    (
+        "tests/e2e/test_cli_play.py::"
+        "test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result"
+    ): 26,
+    "tests/unit/test_cli_benchmarks.py::test_bench_scoring": 26,
+    "tests/e2e/test_proxy_nginx.py": 25,
+    (
+        "tests/integration/test_suite_cleanup.py::"
+        "test_sigterm_to_a_plain_run_ends_it_and_no_process_survives"
+    ): 25,
+    "tests/unit/test_cli_benchmarks.py::test_bench_redis_bytes": 25,
+    (
+        "tests/unit/ai_100_human/test_random_playout.py::"
+        "test_random_matches_finish_and_every_projection_agrees"
+    ): 24,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[positive-aipokalypse]"
+    ): 24,
+    (
+        "tests/integration/test_reclaim_outage.py::"
+        "test_a_worker_survives_an_outage_during_reclaim_and_replays_the_stranded_turn_once"
+    ): 24,
+    "tests/e2e/test_cli_play.py::test_interactive_play_reads_the_numbered_choice_from_stdin": 24,
+    (
+        "tests/unit/test_suite_plumbing.py::"
+        "test_a_run_without_arena_test_redis_url_says_which_redis_and_database_it_uses"
+    ): 24,
+    (
+        "tests/unit/test_bots_never_peek.py::"
+        "test_no_bot_and_no_estimator_reads_what_its_seat_cannot_see[dead-apocalypse-2-easiest]"
+    ): 24,
+    "tests/e2e/test_cli_play.py::test_auto_play_finishes_a_4_seat_match_against_3_greedy_bots": 23,
+    (
+        "tests/unit/aipokalypse/test_choice_redaction.py::"
+        "test_every_choice_random_matches_ask_shows_no_option_card_to_the_others"
+    ): 23,
+    (
+        "tests/unit/test_settings.py::"
+        "test_arena_commands_exit_non_zero_with_one_line_before_serving[args7-ARENA_SNAPSHOT_EVERY-abc]"
+    ): 22,
+    (
+        "tests/unit/test_ops_metrics.py::"
+        "test_gunicorn_sums_the_http_metrics_of_every_worker_process"
+    ): 22,
+    (
+        "tests/unit/test_analysis.py::"
+        "test_the_same_log_budget_and_seed_give_the_same_analysis[ai-100-human]"
+    ): 21,
+    (
+        "tests/integration/test_suite_cleanup.py::"
+        "test_ctrl_c_ends_the_run_and_no_cluster_node_or_started_process_survives"
+    ): 21,
+    (
+        "tests/production/test_wait_slots.py::"
+        "test_streams_beyond_the_cap_answer_too_many_waits_and_leave_threads_free"
+    ): 21,
+    (
+        "tests/e2e/test_api_aipokalypse.py::"
+        "test_the_api_honours_its_contract_on_an_aipokalypse_match[negative]"
+    ): 21,
+    (
+        "tests/e2e/test_openapi_contract.py::"
+        "test_app_honours_its_openapi_contract[positive-dead-apocalypse]"
+    ): 21,
+    (
+        "tests/e2e/test_api_hidden_information.py::"
+        "test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets[ai-100-human]"
+    ): 21,
+    "tests/e2e/test_contract_e2e.py::test_an_undeclared_field_fails_the_check": 21,
+    "tests/e2e/test_openapi_contract.py::test_stateful_run_over_the_links_has_no_failure": 20,
+    # each other test of these files (subprocesses, benchmark scripts, whole matches)
+    "tests/unit/aipokalypse/test_sim.py": 18,
+    "tests/unit/test_cli_benchmarks.py": 15,
     "tests/e2e/test_cli_play.py": 14,
-    "tests/e2e/test_cli_play.py::test_interactive_dead": 36,
-    "tests/integration/test_cluster_failover.py": 30,
-    "tests/integration/test_suite_cleanup.py": 23,
-    "tests/integration/test_reclaim_outage.py": 23,
-    "tests/production/test_outage_and_cli.py": 22,
-    "tests/unit/test_types.py::test_mypy_reports_no_error": 20,
-    "tests/unit/ai_100_human/test_scoring_added.py": 55,
-    "tests/unit/ai_100_human/test_fast_legality.py": 55,
-    "tests/unit/ai_100_human/test_bench_rollouts.py": 34,
-    "tests/unit/ai_100_human/test_random_playout.py::test_random_matches": 27,
-    "tests/unit/ai_100_human/test_scoring_exactness": 20,
-    "tests/unit/aipokalypse/test_choice_redaction.py::test_every_choice": 30,
-    "tests/unit/aipokalypse/test_expert.py::test_an_expert_match": 32,
-    "tests/unit/ai_100_human/test_expert_bot.py": 10,
-    "tests/e2e/test_contract_e2e.py::test_every_answer_of_a_whole_match": 15,
-    "tests/e2e/test_api_hidden_information.py": 15,
-    "tests/integration/test_worker_stop.py": 12,
-    "tests/e2e/test_proxy_nginx.py": 12,
-    "tests/e2e/test_sdk_python.py": 11,
-    "tests/e2e/test_api_aipokalypse_modes.py": 8,
-    "tests/e2e/test_openapi_payloads.py": 7,
-    "tests/e2e/test_generated_python_client.py": 6,
-    "tests/integration/test_workers.py": 5,
-    "tests/e2e/test_verify_cross_language.py": 3,
+    "tests/unit/test_cli_play.py": 12,
+    "tests/e2e/test_contract_e2e.py": 10,
 }
 
 

@@ -78,7 +78,10 @@ def played_log(game: str, seats: int, options: dict, seed: int, max_turns: int =
 
 
 #: decisions checked per game by the no-peeking test (each analysed three times)
-PEEK_DECISIONS = 12
+PEEK_DECISIONS = 8
+#: turns of the log the determinism test analyses twice (each decision's rollouts play to the
+#: end of the match: 40 turns took 107 s of a Dead Apocalypse run on a busy machine)
+SAME_ANALYSIS_TURNS = 20
 
 
 def _setup(game: str):
@@ -88,7 +91,7 @@ def _setup(game: str):
 @pytest.mark.parametrize("game", ANALYSED)
 def test_the_same_log_budget_and_seed_give_the_same_analysis(game):
     seats, options = _setup(game)
-    setup, turns = played_log(game, seats, options, seed=7, max_turns=40)
+    setup, turns = played_log(game, seats, options, seed=7, max_turns=SAME_ANALYSIS_TURNS)
     engine = registry()[game]
     seen = []
     first = analyse(engine, setup, turns, 8, b"seed", seats, progress=lambda d, t: seen.append(d))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-import yaml
+from tests.support.openapi_doc import openapi_document
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,5 +29,5 @@ def test_license_file_is_the_full_apache_2_0_text():
 def test_pyproject_and_openapi_state_apache_2_0():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
-    info = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))["info"]
+    info = openapi_document()["info"]
     assert info["license"]["identifier"] == "Apache-2.0"

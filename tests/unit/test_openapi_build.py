@@ -4,6 +4,7 @@ makes of ``api/openapi_base.yaml`` and the games' schema files, and the package-
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from api import openapi_build
@@ -11,18 +12,25 @@ from api import openapi_build
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@lru_cache(maxsize=1)
+def built() -> str:
+    """``render(build())``, made once for this module's tests (a build and its YAML dump
+    take seconds of CPU; ``main`` below still makes its own)."""
+    return openapi_build.render(openapi_build.build())
+
+
 def test_committed_openapi_yaml_is_the_builders_output():
     committed = openapi_build.TARGET_PATH.read_text(encoding="utf-8")
-    assert committed == openapi_build.render(openapi_build.build()), (
+    assert committed == built(), (
         "openapi.yaml is stale or hand-edited: run python -m api.openapi_build"
     )
 
 
 def test_check_mode_fails_on_a_hand_edit(tmp_path):
     edited = tmp_path / "openapi.yaml"
-    edited.write_text(openapi_build.render(openapi_build.build()) + "# edit\n", encoding="utf-8")
+    edited.write_text(built() + "# edit\n", encoding="utf-8")
     assert openapi_build.main(["--check", "--output", str(edited)]) == 1
-    edited.write_text(openapi_build.render(openapi_build.build()), encoding="utf-8")
+    edited.write_text(built(), encoding="utf-8")
     assert openapi_build.main(["--check", "--output", str(edited)]) == 0
 
 
@@ -37,9 +45,9 @@ def test_an_event_data_union_lists_the_stricter_form_first():
     # Generated clients take the first anyOf member that parses: a redacted payload must not
     # parse as a stored form whose required properties are fewer (it would lose the extra
     # ones: AI: 100% Human's AIPowerUsed drawn_count was dropped by the Python client).
-    import yaml
+    from tests.support.openapi_doc import openapi_document
 
-    document = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    document = openapi_document()
     unions = 0
     for name, component in document["components"]["schemas"].items():
         data = component.get("properties", {}).get("data", {})

@@ -17,8 +17,7 @@ import ast
 import re
 from pathlib import Path
 
-import yaml
-
+from tests.support.openapi_doc import openapi_document
 from tests.support.pysource import parse_module
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +86,7 @@ def server_codes() -> set[str]:
 
 
 def documented_codes() -> set[str]:
-    document = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    document = openapi_document()
     branches = document["components"]["schemas"]["ProblemCode"]["anyOf"]
     return {code for branch in branches for code in branch.get("enum", [])}
 

@@ -116,9 +116,11 @@ def test_a_fixture_taken_at_run_time_by_name_groups_its_test_too():
 def test_the_longest_work_units_are_handed_out_first():
     cost = suite_plan.cost
     browser = cost("browser", ["tests/e2e/browser/test_a.py::t"])
-    faults = cost(
-        "tests/integration/test_faults.py::test_a", ["tests/integration/test_faults.py::test_a"]
+    killing = (
+        "tests/integration/test_faults.py::"
+        "test_killing_workers_at_random_loses_no_turn_and_plays_no_decision_twice"
     )
+    faults = cost(killing, [killing])
     module = cost("tests/unit/test_m.py", [f"tests/unit/test_m.py::t{n}" for n in range(7)])
     assert (
         browser
@@ -128,9 +130,11 @@ def test_the_longest_work_units_are_handed_out_first():
         > cost("tests/unit/test_u.py::t", ["tests/unit/test_u.py::t"])
     )
     # the longest matching prefix counts
+    dead = "tests/e2e/test_cli_play.py::test_interactive_dead_apocalypse_to_the_result"
     assert (
-        cost("x", ["tests/e2e/test_cli_play.py::test_interactive_dead_apocalypse"])
-        == (suite_plan.LONG["tests/e2e/test_cli_play.py::test_interactive_dead"])
+        cost("x", [dead + "[x]"])
+        == suite_plan.LONG[dead]
+        != suite_plan.LONG["tests/e2e/test_cli_play.py"]
     )
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from domain.engine import Setup, derive_rng, fold
 from domain.games.aipokalypse import ENGINE
+from tests.support import depth
 
 MAX_STEPS = 5000
 
@@ -109,7 +110,7 @@ def _candidates(state, seat, rng):
     return out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=depth.examples(12), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_decide_accepts_exactly_the_legal_actions(seed):
     from domain.engine import RuleError

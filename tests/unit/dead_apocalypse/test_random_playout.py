@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 
 from domain.engine import Setup, fold
 from domain.games.dead_apocalypse import ENGINE as E
+from tests.support import depth
 from tests.support.playout import checked_playout
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=depth.examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 VARIANTS = [
     {},
     {"no_kill_ditch": 2},
@@ -73,7 +76,7 @@ def test_bot_matches_finish_and_every_projection_agrees(seats, seed, variant, co
         assert result["winners"] == []
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=depth.examples(5), deadline=None)
 @given(seats=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
 def test_same_seed_and_choices_give_the_same_events(seats, seed):
     def run():
