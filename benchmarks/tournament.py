@@ -5,7 +5,7 @@ Usage::
 
     python benchmarks/tournament.py --game GAME [--seats N] [--options JSON]
         --levels LINEUP [--levels LINEUP ...] [--bot-option LEVEL.KEY=VALUE ...]
-        [--matches 40] [--seed S] [--jobs 1] [--no-rotate] [--quiet]
+        [--matches 40] [--seed S] [--jobs 1] [--no-rotate] [--log FILE [--resume]] [--quiet]
 
 - ``--levels``: one bot level per seat, comma separated, the last one repeating
   (``expert,tactician`` on 4 seats is ``expert,tactician,tactician,tactician``; ``expert``
@@ -21,6 +21,10 @@ Usage::
   replayed exactly by the same arguments (bots with a wall-clock ``time_budget_ms`` may
   stop earlier on a busier machine).
 - ``--jobs``: worker processes (``multiprocessing``); results do not depend on it.
+- Order and ``--log``: every lineup's match ``i`` is played before match ``i + 1``;
+  ``--log FILE`` appends one JSON line per finished match, so a long run stopped early
+  (CPU-heavy experts) keeps paired matches, and ``--resume`` (same arguments) reads them
+  back instead of playing them again, e.g. to grow ``--matches`` later.
 
 Reported per lineup and bot level (``levels``):
 
@@ -40,7 +44,10 @@ Reported per lineup and bot level (``levels``):
 
 With several lineups, ``comparisons`` gives the win-rate difference of each lineup's first
 level against the first lineup's, with a 95% interval (Newcombe's hybrid Wilson method for
-two proportions; conservative here since the lineups share their seeds).
+two proportions; conservative here since the lineups share their seeds); between two
+one-level lineups (teams or solo seats) also ``paired``: the matches won by one lineup only
+and by the other only on the same seed, with the exact McNemar p-value (each one-level
+lineup's summary lists ``won`` per match).
 
 Output: one JSON object on stdout (``_common.report``): the metric is the largest p95
 decision CPU time over the levels, held to the issue-23 target (<= 1 s at the default
@@ -216,7 +223,11 @@ def summarise(games: list[dict[str, Any]], lineup: list[str]) -> dict[str, Any]:
     for g in games:
         if g["reason"] is not None:
             reasons[str(g["reason"])] = reasons.get(str(g["reason"]), 0) + 1
-    return {"lineup": lineup, "matches": len(games), "levels": levels, "reasons": reasons}
+    out = {"lineup": lineup, "matches": len(games), "levels": levels, "reasons": reasons}
+    if len(set(lineup)) == 1:  # a team or a solo seat: won or not, per match (paired counts)
+        seats = range(len(lineup))
+        out["won"] = [any(seat in g["winners"] for seat in seats) for g in games]
+    return out
 
 
 def run(
@@ -229,22 +240,60 @@ def run(
     seed: str,
     jobs: int,
     rotate: bool = True,
+    log: str | None = None,
+    resume: bool = False,
 ) -> list[dict[str, Any]]:
-    """Play ``matches`` matches of every lineup on the same seeds; one summary per lineup."""
+    """Play ``matches`` matches of every lineup on the same seeds; one summary per lineup.
+
+    The matches are played by match index, every lineup's match ``i`` before match ``i + 1``
+    (so a run stopped early leaves paired matches). ``log``: a file that gets one JSON line
+    per match as it ends (``{"lineup": index, "match": i, ...}`` with :func:`play_one`'s
+    members); with ``resume`` the matches the file already holds (same lineup index and
+    match index) are read back instead of played again (the caller keeps the arguments the
+    same: nothing in the file says which they were)."""
+    done: dict[tuple[int, int], dict[str, Any]] = {}
+    if log and resume:
+        try:
+            with open(log, encoding="utf-8") as lines:
+                for line in lines:
+                    if line.strip():
+                        row = json.loads(line)
+                        done[(row.pop("lineup"), row.pop("match"))] = row
+        except FileNotFoundError:
+            pass
     work = []
-    for index, lineup in enumerate(lineups):
-        for i in range(matches):
+    for i in range(matches):
+        for index, lineup in enumerate(lineups):
+            if (index, i) in done:
+                continue
             bots = rotated(lineup, i) if rotate and len(set(lineup)) > 1 else list(lineup)
-            work.append((index, (game, bots, match_seed(seed, i), options, bot_options)))
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            played = list(pool.map(play_one, [job for _, job in work]))
-    else:
-        played = [play_one(job) for _, job in work]
+            work.append(((index, i), (game, bots, match_seed(seed, i), options, bot_options)))
+    sink = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115 (closed below)
+    try:
+        if jobs > 1:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                played = pool.map(play_one, [job for _, job in work])
+                for (key, _), g in zip(work, played, strict=True):
+                    done[key] = g
+                    _log_match(sink, key, g)
+        else:
+            for key, job in work:
+                done[key] = play_one(job)
+                _log_match(sink, key, done[key])
+    finally:
+        if sink:
+            sink.close()
     return [
-        summarise([g for (idx, _), g in zip(work, played, strict=True) if idx == index], lineup)
+        summarise([done[(index, i)] for i in range(matches)], lineup)
         for index, lineup in enumerate(lineups)
     ]
+
+
+def _log_match(sink: Any, key: tuple[int, int], game: dict[str, Any]) -> None:
+    """One JSON line for a finished match (``run``'s ``log``), flushed at once."""
+    if sink is not None:
+        sink.write(json.dumps({"lineup": key[0], "match": key[1], **game}) + "\n")
+        sink.flush()
 
 
 def comparisons(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -260,17 +309,34 @@ def comparisons(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         b_level = other["lineup"][0]
         b = other["levels"][b_level]
         lo, hi = difference_ci(a["wins"], a["entries"], b["wins"], b["entries"])
-        out.append(
-            {
-                "a": ",".join(first["lineup"]),
-                "a_level": a_level,
-                "b": ",".join(other["lineup"]),
-                "b_level": b_level,
-                "difference": round(a["win_rate"] - b["win_rate"], 4),
-                "ci95": [round(lo, 4), round(hi, 4)],
+        row = {
+            "a": ",".join(first["lineup"]),
+            "a_level": a_level,
+            "b": ",".join(other["lineup"]),
+            "b_level": b_level,
+            "difference": round(a["win_rate"] - b["win_rate"], 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+        }
+        if "won" in first and "won" in other:  # two teams (or solo seats) on the same seeds
+            a_only = sum(x and not y for x, y in zip(first["won"], other["won"], strict=True))
+            b_only = sum(y and not x for x, y in zip(first["won"], other["won"], strict=True))
+            row["paired"] = {
+                "a_only": a_only,
+                "b_only": b_only,
+                "mcnemar_p": mcnemar(a_only, b_only),
             }
-        )
+        out.append(row)
     return out
+
+
+def mcnemar(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value of ``a_only`` against ``b_only`` discordant pairs
+    (binomial, p = 1/2; 1.0 when there are none)."""
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(a_only, b_only) + 1)) / 2**n
+    return round(min(1.0, 2 * tail), 4)
 
 
 def table(body: dict[str, Any]) -> str:
@@ -305,6 +371,13 @@ def table(body: dict[str, Any]) -> str:
             f"{c['a_level']} ({c['a']}) - {c['b_level']} ({c['b']}): "
             f"{c['difference'] * 100:+.1f} points, 95% CI "
             f"[{c['ci95'][0] * 100:+.1f}, {c['ci95'][1] * 100:+.1f}]"
+            + (
+                f"; paired: {c['paired']['a_only']} won by the first only, "
+                f"{c['paired']['b_only']} by the second only (exact McNemar p "
+                f"{c['paired']['mcnemar_p']})"
+                if "paired" in c
+                else ""
+            )
         )
     return "\n".join(lines)
 
@@ -347,6 +420,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         action="store_false",
         help="keep mixed lineups in the seats as written",
     )
+    ap.add_argument(
+        "--log",
+        default=None,
+        metavar="FILE",
+        help="append one JSON line per finished match to FILE (a run stopped early keeps them)",
+    )
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --log: read the matches FILE holds instead of playing them again",
+    )
     ap.add_argument("--quiet", action="store_true", help="no table on stderr")
     args = ap.parse_args(argv)
     engine = get_engine(args.game)
@@ -357,6 +441,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ap.error(f"{engine.title} seats {engine.min_seats}-{engine.max_seats}")
     if args.matches < 1 or args.jobs < 1:
         ap.error("--matches and --jobs must be at least 1")
+    if args.resume and not args.log:
+        ap.error("--resume needs --log")
     try:
         options = json.loads(args.options)
         if not isinstance(options, dict):
@@ -384,6 +470,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.seed,
         args.jobs,
         args.rotate,
+        args.log,
+        args.resume,
     )
     worst = (
         max((r["cpu_ms"]["p95"] for s in summaries for r in s["levels"].values()), default=0.0)

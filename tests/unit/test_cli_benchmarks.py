@@ -213,6 +213,28 @@ def test_tournament_team_and_mixed_lineups():
     assert body["comparisons"][0]["a_level"] == "cooperative"
 
 
+def test_tournament_log_and_resume(tmp_path):
+    """--log writes one line per match, lineups interleaved by match index; --resume reads
+    them back (a line edited in the file shows in the summary: nothing was played again)
+    and plays only the matches missing; two teams get paired counts."""
+    log = tmp_path / "matches.jsonl"
+    args = ["--game", "dead-apocalypse", "--seats", "1", "--levels", "cooperative"]
+    args += ["--levels", "random", "--seed", "smoke", "--quiet", "--log", str(log)]
+    first = _run("tournament.py", *args, "--matches", "2")
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(r["lineup"], r["match"]) for r in rows] == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    paired = first["comparisons"][0]["paired"]
+    won = [first["lineups"][k]["won"] for k in (0, 1)]
+    assert paired["a_only"] == sum(a and not b for a, b in zip(*won, strict=True))
+    assert 0.0 <= paired["mcnemar_p"] <= 1.0
+    rows[0]["winners"] = [] if rows[0]["winners"] else [0]  # a forged first match
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    again = _run("tournament.py", *args, "--matches", "3", "--resume")
+    assert again["lineups"][0]["won"][0] is not won[0][0]
+    assert again["lineups"][0]["won"][1:2] == won[0][1:2]
+    assert len(log.read_text().splitlines()) == 6
+
+
 def test_tournament_refuses_bad_arguments():
     proc = subprocess.run(
         [

@@ -28,9 +28,26 @@ def sources(player: Player) -> Iterator[tuple[int | None, Card]]:
         yield None, cat[fid]
 
 
-def statics(player: Player, name: str) -> list[tuple[int | None, Mapping[str, Any]]]:
-    """Every op called ``name`` in any effect of the seat's sources, with its slot."""
-    return [(i, op) for i, card in sources(player) for op in card.has(name)]
+#: :func:`statics` answers by (A.I.Toma?, the units on the slots, the factions, op name): a
+#: pure function of the cards in play, asked millions of times by the expert's rollouts
+#: (battle reactions ask every hand card's strength); emptied when it grows past
+#: :data:`STATICS_CACHE_MAX` entries
+_STATICS: dict[tuple[Any, ...], tuple[tuple[int | None, Mapping[str, Any]], ...]] = {}
+STATICS_CACHE_MAX = 50_000
+
+
+def statics(player: Player, name: str) -> tuple[tuple[int | None, Mapping[str, Any]], ...]:
+    """Every op called ``name`` in any effect of the seat's sources, with its slot (a tuple
+    shared between calls: read it, never change it)."""
+    key = (player.toma, tuple(slot.unit for slot in player.slots), *factions(player), name)
+    found = _STATICS.get(key)
+    if found is None:
+        if len(_STATICS) >= STATICS_CACHE_MAX:
+            _STATICS.clear()
+        found = _STATICS[key] = tuple(
+            (i, op) for i, card in sources(player) for op in card.has(name)
+        )
+    return found
 
 
 def has(player: Player, name: str) -> bool:
