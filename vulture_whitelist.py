@@ -20,6 +20,7 @@ _.strict_slashes  # api/app.py: url_map setting
 _.arena_client_key  # api/limits.py: per-request cache on flask.g (read with g.get)
 _.arena_service  # api/runtime.py: per-request cache on flask.g (read with g.get)
 _.log_request  # cli/serve.py: werkzeug request handler override
+_.on_exit  # api/gunicorn_config.py: gunicorn server hook (called by name)
 
 # -- marshmallow reads these -----------------------------------------------------------------
 _.Meta  # api/schemas.py: schema options (unknown = EXCLUDE)

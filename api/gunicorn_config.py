@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
 import tempfile
 from typing import Any
 
@@ -34,18 +35,34 @@ from service.logs import gunicorn_logconfig
 check_or_exit()
 
 
+#: the metrics directory :func:`on_starting` made in this master (None: none, or the
+#: operator's own)
+_made_dir: str | None = None
+
+
 def on_starting(server: Any) -> None:
     """In the master, before any worker exists: set ``PROMETHEUS_MULTIPROC_DIR`` (a new
     temporary directory unless set) and remove the metric files of an earlier run in it
     (their processes are gone). Workers inherit the variable before they import
     prometheus_client (do not use ``--preload``: the app would import it first)."""
-    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(
-        prefix="arena-prometheus-"
-    )
+    global _made_dir
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
+        path = _made_dir = tempfile.mkdtemp(prefix="arena-prometheus-")
     os.makedirs(path, exist_ok=True)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
     for old in glob.glob(os.path.join(path, "*.db")):
         os.remove(old)
+
+
+def on_exit(server: Any) -> None:
+    """In the master, as it exits: remove the metrics directory :func:`on_starting` made
+    (a directory named by ``PROMETHEUS_MULTIPROC_DIR`` is the operator's and stays; every
+    start left an ``arena-prometheus-*`` directory in /tmp before: newcomer probe)."""
+    global _made_dir
+    if _made_dir is not None:
+        shutil.rmtree(_made_dir, ignore_errors=True)
+        _made_dir = None
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -162,3 +162,23 @@ def test_gunicorn_sums_the_http_metrics_of_every_worker_process(redis_url, tmp_p
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def test_gunicorn_removes_the_metrics_directory_it_made_and_keeps_the_operators(
+    monkeypatch, tmp_path
+):
+    """``on_starting`` makes a temporary ``PROMETHEUS_MULTIPROC_DIR`` when none is set and
+    ``on_exit`` removes it (each start left one in /tmp); a directory the operator named
+    stays."""
+    import api.gunicorn_config as config
+
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    config.on_starting(None)
+    made = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    assert os.path.isdir(made) and os.path.basename(made).startswith("arena-prometheus-")
+    config.on_exit(None)
+    assert not os.path.exists(made)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    config.on_starting(None)
+    config.on_exit(None)
+    assert tmp_path.is_dir()
