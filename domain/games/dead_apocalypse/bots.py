@@ -493,8 +493,8 @@ EXPERT_OPTIONS_SCHEMA = expert_options_schema(
     f"plan's choice. Default {DEFAULT_EXPERT.budget}.",
     candidates="Commands weighed by the rollouts (that plan's choice and strategic "
     f"alternatives). Default {DEFAULT_EXPERT.candidates}.",
-    time_budget="Dead Apocalypse counts the CPU time of the deciding process "
-    f"(time.process_time). Default {round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
+    time_budget="Dead Apocalypse counts the CPU time of the deciding thread "
+    f"(time.thread_time). Default {round(DEFAULT_EXPERT.time_cap_s * 1000)}.",
     max_candidates=12,
 )
 BOT_OPTIONS = {"expert": EXPERT_OPTIONS_SCHEMA}

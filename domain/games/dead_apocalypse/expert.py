@@ -41,7 +41,8 @@ How the bot decides (one call of :meth:`ExpertBot.choose`):
    best mean wins (ties: the earlier candidate, i.e. the policy's choice).
 
 Determinism: the choice depends only on the view, the legal commands and ``rng``;
-``time_cap_s`` caps the CPU time of a decision (``time.process_time``: when a decision
+``time_cap_s`` caps the CPU time of a decision (``time.thread_time``, the deciding
+thread's: other threads of an embedded server do not count; when a decision
 uses more, the samples finished so far decide; then the choice may depend on the machine).
 
 The estimator (:class:`WinEstimator`, ``ENGINE.estimator()``) runs the same rollouts for
@@ -69,7 +70,8 @@ from .views import view
 
 DEFAULT_BUDGET = 32  # rollouts per searched decision
 DEFAULT_CANDIDATES = 4  # commands weighed by rollouts
-DEFAULT_TIME_CAP_S = 0.8  # CPU-time cap per decision (seconds of time.process_time)
+#: CPU-time cap per decision (seconds of the deciding thread's CPU, time.thread_time)
+DEFAULT_TIME_CAP_S = 0.8
 MAX_ROLLOUT_STEPS = 20_000  # a safety net: a match has about 150-200 commands
 HORIZON_ROUNDS = 2  # rounds of turns a rollout plays past the decision's turn
 HORIZON_MIN_TURNS = 3  # ... at least this many turns (1 and 2 seats)
@@ -257,13 +259,13 @@ def evaluate(
     commands keep the means of the rounds they played, below every survivor), else every
     command gets the same samples, round-robin, ``budget`` rollouts in all (a command
     beyond the budget gets none). Never more than ``budget`` rollouts; once ``time_cap_s``
-    seconds of CPU (``time.process_time``) have passed it stops, dropping the sample under way (every command
+    seconds of CPU (``time.thread_time``) have passed it stops, dropping the sample under way (every command
     keeps the same samples); ``rollouts`` counts the rollouts kept."""
     n = len(commands)
     totals, wins, counts = [0.0] * n, [0] * n, [0] * n
     alive = list(range(n))
     rounds = max(1, math.ceil(math.log2(n))) if halving and n > 1 else 1
-    started = time.process_time()
+    started = time.thread_time()
     spent = 0
     out_of_time = False
     dropped_rank: list[int] = []
@@ -284,7 +286,7 @@ def evaluate(
                 spent += 1
                 if (
                     time_cap_s is not None
-                    and time.process_time() - started > time_cap_s
+                    and time.thread_time() - started > time_cap_s
                     and len(sample) < len(alive)
                 ):
                     out_of_time = True  # a partial sample is dropped (common random numbers)
@@ -295,7 +297,7 @@ def evaluate(
                 totals[i] += value
                 wins[i] += won
                 counts[i] += 1
-            if time_cap_s is not None and time.process_time() - started > time_cap_s:
+            if time_cap_s is not None and time.thread_time() - started > time_cap_s:
                 out_of_time = True
                 break
         if out_of_time or len(alive) <= 1 or rnd == rounds - 1:
@@ -315,7 +317,7 @@ def evaluate(
 class ExpertBot:
     """Monte Carlo bot over the seat's information set (module doc). ``budget``: rollouts
     per searched decision (0: :data:`POLICY`'s choice); ``candidates``: commands weighed;
-    ``time_cap_s``: CPU-time cap per decision in seconds (``time.process_time``). Raises ValueError for a
+    ``time_cap_s``: CPU-time cap per decision in seconds (``time.thread_time``). Raises ValueError for a
     negative budget, fewer than one candidate or a cap <= 0."""
 
     name = "expert"

@@ -317,7 +317,7 @@ def test_expert_plays_whole_solo_and_2_player_matches_with_rollouts(seats, seed)
 def test_solo_side_choice_weighs_several_sides_to_the_end_of_the_match():
     state = _mode_state(1, 24, lambda s: s.step == "setup")
     assert len(legal_actions(state, 0)) == 12
-    bot = ExpertBot(budget=6, candidates=2, time_cap_s=60)
+    bot = ExpertBot(budget=6, candidates=2, time_cap_s=60, cpu_cap_s=60)
     choice = bot.choose(state, 0, random.Random(0))
     assert choice["type"] == "choose_ai_side"
     # solo budget 4 x 6 = 24 rollouts, 6 sides, 3 halving rounds of 8:
@@ -342,7 +342,7 @@ def test_solo_expert_does_not_read_the_timer_stack_order(step, turn, monkeypatch
     twisted = _solo_twisted(state)
     assert E.view(twisted, 0) == E.view(state, 0)
     assert twisted.timer != state.timer
-    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
+    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60, cpu_cap_s=60)
     assert bot.choose(twisted, 0, random.Random(5)) == bot.choose(state, 0, random.Random(5))
     assert bot.last_rollouts == 48  # solo 4 x 12: 8 x 3, then 12 x 2
 
@@ -358,7 +358,7 @@ def test_2_player_expert_does_not_read_the_opponents_hand(step, turn):
     other.seats[1].reserve = list(reversed(other.seats[1].reserve))
     assert E.view(other, 0) == E.view(state, 0)
     assert other.seats[1].hand != state.seats[1].hand
-    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60)
+    bot = ExpertBot(budget=12, candidates=3, time_cap_s=60, cpu_cap_s=60)
     assert bot.choose(other, 0, random.Random(6)) == bot.choose(state, 0, random.Random(6))
     assert bot.last_rollouts > 0
 
@@ -530,13 +530,13 @@ def test_default_shortlist_and_cap_follow_the_mode(monkeypatch):
     assert MODE_CANDIDATES["solo"] > DEFAULT_CANDIDATES
     state = _mode_state(1, 35, lambda s: s.step == "place" and s.turn == 3)
     assert len(legal_actions(state, 0)) > MODE_CANDIDATES["solo"]
-    bot = ExpertBot(budget=6, time_cap_s=60)  # solo: 4 x 6 = 24 rollouts
+    bot = ExpertBot(budget=6, time_cap_s=60, cpu_cap_s=60)  # solo: 4 x 6 = 24 rollouts
     bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 6 + 9 + 8  # 6 candidates: 1x6, 3x3, 4x2
-    bot = ExpertBot(budget=6, candidates=3, time_cap_s=60)
+    bot = ExpertBot(budget=6, candidates=3, time_cap_s=60, cpu_cap_s=60)
     bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 12 + 12  # 3 candidates: 4x3, 6x2
-    bot = ExpertBot(budget=5, time_cap_s=60)  # 20 rollouts: 1x6, 2x3, 4x2
+    bot = ExpertBot(budget=5, time_cap_s=60, cpu_cap_s=60)  # 20 rollouts: 1x6, 2x3, 4x2
     bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 6 + 6 + 8
 
@@ -555,7 +555,7 @@ def test_successive_halving_keeps_the_better_half_each_round(monkeypatch):
         return float(worth[command["card"]])
 
     monkeypatch.setattr(X, "rollout", fake_rollout)
-    bot = ExpertBot(budget=120, time_cap_s=60)
+    bot = ExpertBot(budget=120, time_cap_s=60, cpu_cap_s=60)
     values = bot._rollouts({}, 0, [{"card": c} for c in worth], random.Random(0), 120, 60, False)
     assert values[1] == 50 and values[3] == 40
     assert values[0] == values[2] == values[4] == float("-inf")
@@ -595,7 +595,7 @@ def test_cpu_cap_shrinks_the_budget_and_every_halving_round_still_plays(monkeypa
         return float(worth[command["card"]])
 
     monkeypatch.setattr(X, "rollout", fake_rollout)
-    bot = ExpertBot(budget=120, time_cap_s=60)
+    bot = ExpertBot(budget=120, time_cap_s=60, cpu_cap_s=60)
     commands = [{"card": c} for c in worth]
     values = bot._rollouts({}, 0, commands, random.Random(0), 120, 60, False, 0.505)
     assert values[1] == 50 and values[3] == 40
@@ -631,6 +631,6 @@ def test_solo_expert_spends_the_horizon_budget():
     state = _mode_state(1, 36, lambda s: s.phase == 2 and s.step == "place" and s.turn == 4)
     assert "solo" in X.HORIZON_BUDGET_MODES
     assert len(legal_actions(state, 0)) > 6
-    bot = ExpertBot(budget=6, time_cap_s=60)
+    bot = ExpertBot(budget=6, time_cap_s=60, cpu_cap_s=60)
     bot.choose(state, 0, random.Random(0))
     assert bot.last_rollouts == 24 + 30 + 30

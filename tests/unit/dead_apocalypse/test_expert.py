@@ -135,7 +135,7 @@ def test_expert_stops_at_its_cpu_time_cap(monkeypatch):
     rollout counts, the cooperative choice stands."""
     state, seat = _searched(1, 6)
     ticks = iter(range(0, 10_000, 10))
-    monkeypatch.setattr(X.time, "process_time", lambda: float(next(ticks)))
+    monkeypatch.setattr(X.time, "thread_time", lambda: float(next(ticks)))
     bot = X.ExpertBot(budget=64, candidates=3, time_cap_s=1.0)
     coop = E.bots["cooperative"].choose(state, seat, random.Random(0))
     assert bot.choose(state, seat, random.Random(2)) == coop and bot.last_rollouts == 0
