@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +24,7 @@ import pytest
 
 from service.log.codec import LOG_FORMAT, LOG_FORMAT_V1, envelope_hash, ijson_errors, jcs
 from tests.support.exports import CASES, make_export, new_service
+from tests.support.node import node_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "scripts" / "verify-export.mjs"
@@ -35,12 +34,7 @@ pytestmark = [pytest.mark.e2e]
 
 @pytest.fixture(scope="module")
 def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("node must be installed in CI (the JavaScript verifier's tests)")
-        pytest.skip("node is not installed")
-    return path
+    return node_or_skip("the JavaScript verifier's tests")
 
 
 def run_node(node: str, files: list[Path]) -> dict[str, dict[str, Any]]:

@@ -21,9 +21,7 @@ Nothing asserts a duration: the loops wait for conditions under generous bounds.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import threading
 import time
@@ -35,6 +33,7 @@ import requests
 
 from tests.e2e.http_helpers import Http
 from tests.production.helpers import CLIENT_TIMEOUT_S, Background
+from tests.support.node import node_or_skip
 
 PREFER = {"Prefer": "return=representation"}
 FIELDS = ("view", "pending", "status", "result", "legal_actions")
@@ -58,12 +57,7 @@ console.log(JSON.stringify({status: response.status,
 @pytest.fixture(scope="module")
 def node() -> str:
     """The ``node`` executable (>= 18: ``fetch``); skipped without one outside CI."""
-    path = shutil.which("node")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("node must be installed in CI (the JavaScript clients' tests)")
-        pytest.skip("node is not installed")
-    return path
+    return node_or_skip("the JavaScript clients' tests")
 
 
 def _first_action(http: Http, match_id: str, token: str) -> dict[str, Any]:
