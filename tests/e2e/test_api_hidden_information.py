@@ -228,6 +228,20 @@ class Table:
         self.since = self.knowledge.version
         self.rounds += 1
 
+    def play_checked(self, every: int, tied_rounds: int | None = None) -> None:
+        """Check every answer now, then play to the end, checking again every ``every``
+        commands and whenever a chosen AI side is tied to its seat (only while fewer than
+        ``tied_rounds`` rounds were checked, when given)."""
+        self.check()
+        commands = 0
+        while not self.finished:
+            assert commands < MAX_COMMANDS, "the match did not finish"
+            self.step()
+            commands += 1
+            tied = self.knowledge.tied() and (tied_rounds is None or self.rounds < tied_rounds)
+            if (commands % every == 0 or tied) and not self.finished:
+                self.check()
+
 
 @pytest.mark.parametrize("game", sorted(GAME_OPTIONS))
 def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(
@@ -235,14 +249,7 @@ def test_no_answer_to_a_seat_or_spectator_shows_another_seats_secrets(
 ):
     table = Table(http, client, embedded_service, game, random.Random(2024))
     every = settings(game).leak_check_every  # commands between two rounds of checks
-    table.check()
-    commands = 0
-    while not table.finished:
-        assert commands < MAX_COMMANDS, "the match did not finish"
-        table.step()
-        commands += 1
-        if (commands % every == 0 or table.knowledge.tied()) and not table.finished:
-            table.check()
+    table.play_checked(every)
     assert table.rounds >= 2 and table.compared > 300  # many secrets really were compared
 
 
@@ -255,13 +262,5 @@ def test_four_drafters_see_none_of_the_others_secrets_in_any_answer(http, client
     and every ``FOUR_SEATS_ROUND_EVERY`` commands."""
     table = Table(http, client, embedded_service, "ai-100-human", random.Random(4), seats=4)
     assert len(table.tokens) == 4
-    table.check()
-    commands = 0
-    while not table.finished:
-        assert commands < MAX_COMMANDS, "the match did not finish"
-        table.step()
-        commands += 1
-        tied = table.knowledge.tied() and table.rounds < 3
-        if (commands % FOUR_SEATS_ROUND_EVERY == 0 or tied) and not table.finished:
-            table.check()
+    table.play_checked(FOUR_SEATS_ROUND_EVERY, tied_rounds=3)
     assert table.rounds >= 4 and table.compared > 300
