@@ -1,5 +1,6 @@
 """Plays one match of every game on a server against one of its bots: seat 0 is ours (a
-random legal action each turn, seeded), seat 1 the game's first bot level. Prints one JSON
+random legal action each turn, seeded), seat 1 the game's ``random`` bot (the cheapest
+level: any name of ``game.bots`` works, e.g. ``expert``, which thinks for up to a second a move). Prints one JSON
 line per game; exits 1 when a match did not finish.
 
     python clients/python/examples/play_every_game.py http://127.0.0.1:8000
@@ -14,12 +15,17 @@ import sys
 from arena_sdk import Arena, play_seat, stream_events
 
 
+def cheap_bot(bots: list[str]) -> str:
+    """``random`` when the game has it, else its first level."""
+    return "random" if "random" in bots else bots[0]
+
+
 def main(base_url: str) -> int:
     arena = Arena(base_url)
     unfinished = 0
     for index, game in enumerate(arena.games()):
         created = arena.create_match(
-            game.id, [{"kind": "human"}, {"kind": "bot", "bot": game.bots[0]}]
+            game.id, [{"kind": "human"}, {"kind": "bot", "bot": cheap_bot(game.bots)}]
         )
         rng = random.Random(index + 1)
         final = play_seat(

@@ -1,7 +1,8 @@
 /**
  * Plays one match of every game on a server against one of its bots: seat 0 is ours
- * (a random legal action each turn, seeded), seat 1 the game's first bot level. Prints one
- * line per game; exits 1 when a match did not finish.
+ * (a random legal action each turn, seeded), seat 1 the game's `random` bot (the cheapest
+ * level: any name of `game.bots` works, e.g. `expert`, which thinks for up to a second a
+ * move). Prints one line per game; exits 1 when a match did not finish.
  *
  *   node build/examples/play_every_game.js http://127.0.0.1:8000
  */
@@ -20,7 +21,7 @@ async function main(baseUrl: string): Promise<number> {
   const { games } = unwrapGames(await anonymous.api.GET("/v1/games"));
   let failures = 0;
   for (const [index, game] of games.entries()) {
-    const bot = game.bots[0];
+    const bot = game.bots.includes("random") ? "random" : game.bots[0];
     if (bot === undefined) throw new Error(`${game.id} has no bot`);
     const created = await anonymous.createMatch({
       game: game.id, seats: [{ kind: "human" }, { kind: "bot", bot }],

@@ -78,7 +78,21 @@ def _table(
         resource_row=[None if r is None else r["card"] for r in v["resource_row"]],
         attackers=[z["column"] for z in v["zombie_row"] if z is not None and z["attacking"]],
         help={"assisted": list(v["help"].get("assisted", []))},
+        options=v.get("options", {}),
     )
+
+
+def attack_cards(options: Mapping[str, Any], hp: int) -> int:
+    """Cards (Resource Row + Resource Stack) an attacker of ``hp`` HP left undefeated costs
+    at the end of the turn under the match ``options``: its column's Resource Row card and
+    one Resource Stack card, ceil(HP/2) stack cards with
+    ``attack_ditch_half_hp``, none in the easy games ("Undefeated Zombies"; "Game Play
+    Variations": "For a more difficult game", "For an easy game"). The expert's policy
+    prices an attacker at :data:`STACK_THREAT` per such card (30 plan points at the
+    standard rules) where ``cooperative`` adds a flat +8 (measured: ``expert.py``)."""
+    if options.get("difficulty", "standard") != "standard":
+        return 0
+    return 1 + (-(-hp // 2) if options.get("attack_ditch_half_hp") else 1)
 
 
 def card_value(card: CardDef) -> float:
@@ -107,7 +121,8 @@ def zombie_value(t: SimpleNamespace, column: int) -> float:
     """Worth of defeating the Zombie in ``column`` this turn; a Zombie whose Repeat Ditches
     Resource Stack cards (the Plague Carrier: 3 each turn it stays in the row, the cards
     the team loses by) is worth ``t.stack_threat`` more per card (0 for ``cooperative``,
-    :data:`STACK_THREAT` for the expert's policy)."""
+    :data:`STACK_THREAT` for the expert's policy), and so is an attacker per card it would
+    cost undefeated (:func:`attack_cards`; ``cooperative``: +8)."""
     cat = catalogue()
     z = cat.of(t.zombie_row[column])
     reward = t.resource_row[column]
@@ -117,7 +132,9 @@ def zombie_value(t: SimpleNamespace, column: int) -> float:
     if reward is not None:
         value += card_value(cat.of(reward))
     if column in t.attackers:
-        value += 8
+        # the expert's policy prices the cards an undefeated attacker Ditches
+        # (30 at the standard rules); ``cooperative`` a flat +8
+        value += t.stack_threat * attack_cards(t.options, z.hp) if t.stack_threat else 8
     if z.repeat_ops:
         value += 5
     if t.stack_threat:

@@ -180,3 +180,37 @@ def test_a_negative_stack_threat_is_refused():
 
     with pytest.raises(ValueError):
         CooperativeBot(stack_threat=-1.0)
+
+
+def test_the_expert_policy_prices_an_undefeated_attacker_by_the_cards_it_costs():
+    """ "Undefeated Zombies": an attacker left standing Ditches its column's Resource Row card
+    and the top Resource Stack card at the end of the turn. 7 damage defeats the attacking
+    Crawler (HP 1, reward Nurse) or the Bulldozer (HP 7, not attacking, reward Farmhouse),
+    not both. ``cooperative`` (a flat +8 per attacker) takes the Bulldozer and its
+    Location; the expert's policy prices the attacker at two cards (30 plan points) and
+    defeats the Crawler. With the easy rules nothing is Ditched."""
+    from domain.games.dead_apocalypse.bots import (
+        STACK_THREAT,
+        CooperativeBot,
+        attack_cards,
+    )
+
+    def position(options=None):
+        state = table(
+            attackers=[0],
+            hands={0: []},
+            zombie_row=["crawler#1", None, "bulldozer#1", None, None],
+            resource_row=["nurse#1", "soldier#1", "farmhouse#1", "radio#1", "machete#1"],
+            options=options,
+        )
+        state.damage = [_scout(7)]
+        return state
+
+    policy = CooperativeBot(stack_threat=STACK_THREAT)
+    assert STACK_THREAT * attack_cards({}, 1) == 30
+    assert coop(position(), 0) == {"type": "defeat", "column": 2}
+    assert policy.choose(position(), 0, random.Random(0)) == {"type": "defeat", "column": 0}
+    easy = position({"difficulty": "easy"})
+    assert policy.choose(easy, 0, random.Random(0)) == {"type": "defeat", "column": 2}
+    assert [attack_cards({"attack_ditch_half_hp": True}, hp) for hp in (1, 4, 7)] == [2, 3, 5]
+    assert attack_cards({"difficulty": "easier"}, 7) == 0
