@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from rq.exceptions import StopRequested
 from rq.timeouts import TimerDeathPenalty
 
 from service import bootstrap
@@ -36,6 +37,21 @@ class ThreadWorker(LeanSimpleWorker):
     def dequeue_timeout(self) -> int:
         """Block at most 1 s per dequeue so a stop request is noticed quickly."""
         return 1
+
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        """RQ's dequeue, one :attr:`dequeue_timeout` at a time, until a job comes or a stop
+        is requested. RQ 3.0 retries a dequeue that timed out inside this method without
+        looking at the stop request, so an idle worker never stopped (``stop`` waited out
+        its join timeout, 5 s per embedded shutdown). Raises ``StopRequested`` (the work
+        loop's way out) once :meth:`stop` was called; a job already dequeued is returned
+        and runs first. A burst dequeue (``timeout`` None) is RQ's own."""
+        if timeout is None:
+            return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+        while not self._stop_requested:
+            result = super().dequeue_job_and_maintain_ttl(timeout, max_idle_time=timeout)
+            if result is not None:
+                return result
+        raise StopRequested()
 
     def stop(self) -> None:
         """Ask the work loop to finish after the current job."""

@@ -95,3 +95,28 @@ def test_a_lean_state_write_is_skipped_only_when_it_repeats_the_last_one(service
             pipe.execute()
         worker.set_state("idle")
         assert conn.hget(worker.key, "state") == b"idle"
+
+
+def test_an_idle_thread_worker_stops_on_request(service):
+    """RQ 3.0 retries a dequeue that timed out without looking at the stop request: the
+    embedded worker thread never ended while its queue was empty (each embedded shutdown
+    waited out its 5 s join). Now the next 1 s dequeue timeout ends it."""
+    import threading
+
+    queue = service.scheduler.queue
+    assert len(queue) == 0
+    worker = ThreadWorker([queue], connection=queue.connection)
+    thread = threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"})
+    thread.start()
+    for _ in range(6000):  # until it listens (RQ sets "idle" before its dequeue loop)
+        if worker.get_state() == "idle":
+            break
+        time.sleep(0.01)
+    assert worker.get_state() == "idle"
+    worker.stop()
+    thread.join(60)  # a bound far above the 1 s dequeue timeout; the old worker never ends
+    alive = thread.is_alive()
+    if alive:  # the old code: end the thread with a job so the test process can exit
+        service.create_match("race", RACE_BOTS, {"target": 15})
+        thread.join()
+    assert not alive
