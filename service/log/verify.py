@@ -203,7 +203,16 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
             roster.cause(first, engine.resigned(state))
             produced = engine.decide(state, actor, command, derive_rng(seed, version))
             if not _same(produced, batch, log_format):
-                errors.append(f"event {first.get('version')}: decide produced different events")
+                declared = roster.roster.get("rules_version", engine.rules_version)
+                older = (
+                    ""
+                    if declared == engine.rules_version
+                    else f" (the log's rules version {declared!r} decided it; this server's "
+                    f"{engine.rules_version!r} decides it differently)"
+                )
+                errors.append(
+                    f"event {first.get('version')}: decide produced different events{older}"
+                )
                 break
             for env in batch:
                 state = engine.evolve(state, to_event(env))

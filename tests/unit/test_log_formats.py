@@ -271,3 +271,26 @@ def test_plain_json_admits_tuples_and_non_ascii_keys_only_as_asked():
     assert plain_json({"\u00e9": 1}) and not plain_json({"\u00e9": 1}, ascii_keys=True)
     assert not plain_json([(1, 2)]) and plain_json([(1, 2)], tuples=True)
     assert not plain_json([(1, 2.5)], tuples=True)
+
+
+def test_a_rules_3_aipokalypse_log_verifies_and_a_difference_names_both_versions(svc):
+    """A.I.Pokalypse moved to rules version 4 (a reshuffle caused in the Recruitment Phase
+    is the move's hidden event, R-HIDDEN-BATCH). Rules 3 logs re-decide exactly unless they
+    hold such a reshuffle, which no event type tells apart: the log@2 fixture (rules 3, no
+    reshuffle) verifies; where a rules 3 log differs, the error names both versions."""
+    log = _old(V2_FIXTURES[1])
+    assert log["game"] == "aipokalypse"
+    assert log["events"][0]["roster"]["rules_version"] == "3"
+    assert svc.verify(log)["valid"]
+    ready = next(e for e in log["events"] if e["type"] == "SeatReady")
+    ready["data"] = {**ready["data"], "forged": True}  # a differing event, resealed
+    for i, env in enumerate(log["events"]):
+        env["prev_hash"] = genesis_hash(log["match_id"]) if i == 0 else log["events"][i - 1]["hash"]
+        env["hash"] = envelope_hash(env, LOG_FORMAT_V2)
+    report = svc.verify(log)
+    assert not report["valid"]
+    assert any(
+        "decide produced different events (the log's rules version '3' decided it; "
+        "this server's '4' decides it differently)" in e
+        for e in report["errors"]
+    ), report["errors"][:5]

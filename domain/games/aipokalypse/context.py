@@ -132,10 +132,17 @@ class Ctx:
         """The scratch state's players."""
         return self.state.players
 
-    def ensure_draw(self) -> bool:
+    def ensure_draw(self, seat: int | None = None) -> bool:
         """Reshuffle the discard pile into a new draw pile when the draw pile is empty
         ("When the common draw pile ever becomes empty, shuffle the discard pile").
-        Returns False when both are empty."""
+        Returns False when both are empty.
+
+        ``seat``: the seat whose card move needs the draw pile. During the Recruitment
+        Phase the reshuffle is then that seat's and ``hidden`` like the move that caused
+        it (:meth:`emit`), so it stays inside the move's one ``RecruitmentMoves`` event
+        (RULINGS R-HIDDEN-BATCH): a public reshuffle between two hidden runs told the
+        other seats that the seat drew past the end of the pile (rules version 4). Outside
+        Recruitment, or with no seat (the A.I.Toma's public draws), it is public."""
         s = self.state
         if s.draw:
             return True
@@ -143,14 +150,15 @@ class Ctx:
             return False
         order = list(s.discard)
         self.rng.shuffle(order)
-        self.emit("DrawPileReshuffled", None, order=order)
+        owner = seat if s.phase == "recruitment" else None
+        self.emit("DrawPileReshuffled", owner, order=order)
         return True
 
     def draw(self, seat: int, count: int, to: str = "hand") -> list[str]:
         """Draw ``count`` cards (fewer when draw and discard piles run out) into the seat's
         hand or battle stack; one ``CardsDrawn`` per contiguous run. Returns the cards."""
         got: list[str] = []
-        while len(got) < count and self.ensure_draw():
+        while len(got) < count and self.ensure_draw(seat):
             take = self.state.draw[: count - len(got)]
             self.emit("CardsDrawn", seat, cards=take, to=to)
             got.extend(take)

@@ -24,9 +24,17 @@ MAX_SEATS = 8
 SCHEMA_VERSION = 5  # 3: the A.I.Toma (solo/co-op) and the second copy (5-8 seats);
 # 4: the A.I.Toma's board is shown as the battle left it;
 # 5: an open choice names its decline (the timeout's answer)
-RULES_VERSION = "3"  # in every match's verifiable roster; 2: resignation and abandonment;
+RULES_VERSION = "4"  # in every match's verifiable roster; 2: resignation and abandonment;
 # 3: issue 17 (Vault A.F.K.'s round 1, timeouts decline, Lieutenant
-# Dan's and Big Benji's ammo, declinable steal and swap)
+# Dan's and Big Benji's ammo, declinable steal and swap); 4: a reshuffle of the draw pile
+# caused by a seat's card move in the Recruitment Phase is that seat's hidden event, inside
+# the move's one RecruitmentMoves event (R-HIDDEN-BATCH), not a public event between two
+# batches that told the other seats the move drew past the end of the pile
+#: older rules versions this server still re-decides, with the event types it decides
+#: differently (a log holding one is refused by name). Rules 3 logs re-decide exactly but for
+#: a reshuffle in the Recruitment Phase, which no event type tells apart: such a log fails
+#: at that event, the verifier's error naming both rules versions
+OLDER_RULES_VERIFIED: dict[str, frozenset[str]] = {"3": frozenset()}
 MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}  # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")
 BASE_MAX_SEATS = 4  # "limited to 4 players"; 5-8 seats add a second copy

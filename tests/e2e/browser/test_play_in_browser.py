@@ -56,11 +56,17 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
         f"() => JSON.parse(localStorage.getItem('arena.seats'))['{match_id}'].token"
     )
     rng = random.Random(f"browser-{game}")
-    moves = checks = board_clicks = 0
+    moves = checks = board_clicks = piles_noted = 0
     while True:
         settle(page)
         check_board(page, api, game, match_id, token, 0, catalogue)
         checks += 1
+        if game == "aipokalypse":
+            # in Recruitment the shared piles are shown as the phase began (R-PRIVACY): said
+            head = page.inner_text("#board .board-head")
+            recruiting = "Phase 1: Recruitment" in head
+            assert recruiting == ("(piles as Recruitment began)" in head), head
+            piles_noted += recruiting
         if page.get_attribute("#board", "data-status") == "finished":
             break
         before = page_version(page)
@@ -70,6 +76,7 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
             board_clicks += page_version(page) > before
         assert moves < MAX_MOVES, "the match did not end"
     assert moves > 5 and checks > moves / 2
+    assert piles_noted or game != "aipokalypse"
     final = api.get(f"/v1/matches/{match_id}", token)
     assert final["status"] == "finished"
     result = page.inner_text("#result")

@@ -7,7 +7,7 @@ import random
 
 from domain.games.aipokalypse import ENGINE
 from domain.games.aipokalypse.batching import unbatch
-from tests.unit.aipokalypse.helpers import empty_slot, give_ammo, hand, ids, put, table
+from tests.unit.aipokalypse.helpers import empty_slot, give_ammo, hand, ids, put, table, take
 
 
 def _table():
@@ -110,3 +110,48 @@ def test_a_batch_folds_like_its_events_and_replays_identically():
     for e in unbatch(events):
         flat = ENGINE.evolve(flat, e)
     assert batched == flat
+
+
+def test_a_reshuffle_caused_by_a_hidden_move_stays_inside_its_batch():
+    """Recruiting Walter White ("open another slot ... with the top card of the draw pile")
+    when the draw pile is empty reshuffles the discard pile first ("When the common draw
+    pile ever becomes empty, shuffle the discard pile"). Rules 3 put the public
+    ``DrawPileReshuffled`` between two ``RecruitmentMoves`` (three envelopes: the others saw
+    that the move drew past the end of the pile); rules 4 keep it inside the one batch: one
+    ``RecruitmentMoveMade`` for the others, the mover sees its three events and the new
+    pile as a count only, and the others' view keeps the piles as Recruitment began."""
+    from domain.games.aipokalypse.spec import RULES_VERSION
+
+    state = _table()
+    take(state, "S13")
+    state.players[0].hand.append("S13")
+    state.discard = state.draw + state.discard
+    state.draw = []
+    pile = len(state.discard)
+    state.set_table_public(  # the piles as this Recruitment Phase began (fold of its start)
+        {"discard": list(state.discard), "draw": 0, "specials": 9, "ammo_deck": 9}
+    )
+    piles = ENGINE.view(state, 1)["draw_pile"], ENGINE.view(state, 1)["discard_pile"]
+    events = ENGINE.decide(
+        state, 0, {"type": "recruit", "card": "S13", "slot": 1}, random.Random(5)
+    )
+    assert RULES_VERSION == "4"
+    assert [(e.type, e.seat) for e in unbatch(events)] == [
+        ("UnitRecruited", 0),
+        ("DrawPileReshuffled", 0),
+        ("SlotOpened", 0),
+    ]
+    assert [(e.type, e.seat) for e in events] == [("RecruitmentMoves", 0)]
+    for viewer in (None, 1, 2):
+        assert _shape(events, viewer) == [("RecruitmentMoveMade", 0, ["hidden"])]
+    own = ENGINE.redact(events[0], 0)["events"]
+    assert own[1] == {
+        "type": "DrawPileReshuffled",
+        "seat": 0,
+        "data": {"count": len(state.discard)},
+    }
+    after = state
+    for event in events:
+        after = ENGINE.evolve(after, event)
+    assert not after.discard and len(after.draw) == pile - 1
+    assert (ENGINE.view(after, 1)["draw_pile"], ENGINE.view(after, 1)["discard_pile"]) == piles

@@ -173,6 +173,8 @@ export function render(view, ctx) {
       view.apocalypse ? h("span", { class: "tag", text: "A.I.POKALYPSE" }) : null,
       stat("Draw pile", view.draw_pile), stat("Discard pile", (view.discard_pile || []).length),
       stat("Special Units deck", view.specials_deck), stat("Ammo deck", view.ammo_deck),
+      // in Recruitment every seat sees the shared piles as the phase began (RULINGS R-PRIVACY)
+      view.phase === "recruitment" ? h("span", { class: "muted small", text: "(piles as Recruitment began)" }) : null,
       stat("Battle", `card ${battle.cards ?? 0}, point ${battle.point ?? 0}`),
       battle.scores ? stat("Points won", Object.entries(battle.scores).map(([s, n]) => `${sideName(ctx, view, Number(s))} ${n}`).join(", ")) : null),
     reacting ? h("div", { class: "callout", role: "alert", text: "Reaction window: react with a card or ammo, or pass." }) : null,

@@ -138,7 +138,7 @@ def check_red_exchange(ctx: Ctx, seat: int, slot: int) -> None:
     s = player(ctx, seat).slots[slot]
     if not (s.red and s.unit and s.pos == MAX_POS):
         return
-    if not ctx.ensure_draw():
+    if not ctx.ensure_draw(seat):
         return
     ctx.emit("RedSlotExchanged", seat, slot=slot, card=ctx.state.draw[0])
     if ctx.state.specials:
@@ -310,7 +310,7 @@ def pick_unit(
 def exhaust_unit(ctx: Ctx, seat: int, slot: int) -> None:
     """ "If a unit that has not fought yet is exhausted by an effect, draw a card from the draw
     pile and place it face down above the unit, as if you lost a point with that unit."""
-    card = ctx.state.draw[0] if ctx.ensure_draw() else None
+    card = ctx.state.draw[0] if ctx.ensure_draw(seat) else None
     ctx.emit("UnitExhausted", seat, slot=slot, card=card)
 
 
@@ -442,7 +442,7 @@ def left_neighbour(ctx: Ctx, seat: int) -> int | None:
 @_op("open_slot")
 def _open_slot(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
     limit = MAX_SLOTS + (1 if op["extra"] else 0)
-    if len(player(ctx, seat).slots) < limit and ctx.ensure_draw():
+    if len(player(ctx, seat).slots) < limit and ctx.ensure_draw(seat):
         ctx.emit(
             "SlotOpened",
             seat,
@@ -581,7 +581,7 @@ def _search(ctx: Ctx, seat: int, op: Op, origin: dict) -> None:
                 == "stop"
             ):
                 return
-            ctx.ensure_draw()
+            ctx.ensure_draw(seat)
             reshuffled = True  # one pass through the new pile at most
         top = ctx.state.draw[0]
         card = cat[top]
