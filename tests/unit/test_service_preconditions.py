@@ -86,6 +86,33 @@ def test_decision_ids_survive_a_cold_process(service, fake_redis_server):
     assert cold.legal_actions(mid, 0)["decision_id"] == service.legal_actions(mid, 0)["decision_id"]
 
 
+def test_a_decision_closed_by_another_process_answers_decision_moved_not_a_rule_error(
+    service, fake_redis_server
+):
+    """The race the HTTP tests met (a bot or a timeout in a worker moves the match between a
+    client's read and its post), made deterministic: this process's fold cache holds the
+    match at seat 0's decision; another process (a worker) plays seat 0's turn; the stale
+    client's command with the old ``decision_id`` is 409 ``decision_moved`` naming the new
+    decision — never ``not_your_turn`` (a rule error of the old state) nor an append."""
+    mid = service.create_match("race", HUMANS2, {"target": 50})["match_id"]
+    seat = int(next(iter(service.match_view(mid, None)["pending"])))
+    stale = service.legal_actions(mid, seat)  # folded and cached here
+    worker = MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        service.keys,
+        None,
+        ENGINES,
+        blocking_reads=False,
+        fold_cache_size=0,
+    )
+    worker.act(mid, seat, {"type": "add", "amount": 1})  # the turn passes to the other seat
+    with pytest.raises(errors.DecisionMoved) as exc:
+        service.act(mid, seat, {"type": "add", "amount": 1}, decision_id=stale["decision_id"])
+    assert exc.value.extra["current_decision_id"] is None
+    assert exc.value.extra["current_version"] == stale["version"] + 1
+    assert service.match_view(mid, None)["version"] == stale["version"] + 1  # nothing appended
+
+
 def test_an_idempotency_key_is_bound_to_the_command_and_its_preconditions(service):
     mid = service.create_match("race", HUMANS2, {"target": 50})["match_id"]
     seat = int(next(iter(service.match_view(mid, None)["pending"])))
