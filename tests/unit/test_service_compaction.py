@@ -230,3 +230,26 @@ def test_the_compaction_check_decodes_without_rehashing_and_refuses_another_docu
     other = {**doc, "events": [*doc["events"][:-1], {**doc["events"][-1], "seat": 9}]}
     assert not decodes_to(pack(other), doc)
     assert not decodes_to(pack(doc)[:-4], doc)
+
+
+def test_the_compaction_seal_check_is_the_chain_and_the_seed_commitment(service):
+    """Compaction checks the seal of the log it stores (every hash of the chain, the seed
+    against its commitment) and no longer re-decides every command inside the request that
+    ends the match (each event was decided by this engine when it was appended)."""
+    import copy
+
+    from service.upkeep.compaction import sealed_errors
+
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    doc = service.export(mid)
+    assert sealed_errors(doc) == []
+    other_seed = copy.deepcopy(doc)
+    other_seed["seed"] = ("0" if doc["seed"][0] != "0" else "1") + doc["seed"][1:]
+    assert sealed_errors(other_seed) == ["seed does not match seed_commitment"]
+    forged = copy.deepcopy(doc)
+    forged["events"][3]["data"] = {**forged["events"][3]["data"], "forged": 1}
+    assert sealed_errors(forged) == ["event 4: hash does not match its content"]
+    service.compactor.enabled = True
+    assert service.compact(mid) and service._record(mid).compacted
