@@ -84,6 +84,27 @@ def http(client) -> Http:
 
 
 @pytest.fixture(scope="session")
+def python_client_code(tmp_path_factory) -> Path:
+    """The Python client generated from the current ``openapi.yaml`` by the SDK's own
+    ``clients/python/generate.py`` (openapi-python-client, the pinned version), once per
+    session: a folder holding ``arena_sdk/generated``, the package both the SDK tests
+    (``tests/e2e/test_sdk_python.py``) and the bare generated client's tests
+    (``tests/e2e/test_generated_python_client.py``, as ``arena_client``) copy. Its tests
+    share one xdist worker (group ``python-client``, :mod:`tests.support.suite_plan`)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    script = root / "clients" / "python" / "generate.py"
+    spec = importlib.util.spec_from_file_location("arena_sdk_generate", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    folder = tmp_path_factory.mktemp("python-client")
+    module.generate(root / "openapi.yaml", folder)
+    return folder / "arena_sdk" / "generated"
+
+
+@pytest.fixture(scope="session")
 def typescript_tools() -> Path:
     """``clients/ts/node_modules/.bin`` with the lock file's packages and ``openapi.d.ts``
     freshly generated, once per session (:func:`tests.support.typescript.prepare`)."""

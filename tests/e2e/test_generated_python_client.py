@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import random
 import shutil
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -23,34 +22,15 @@ from tests.e2e.http_helpers import GAME_OPTIONS
 from tests.support.game_settings import e2e_seats
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERATOR = Path(sys.executable).parent / "openapi-python-client"
 
 
 @pytest.fixture(scope="module")
-def arena_client(tmp_path_factory):
-    """The generated package ``arena_client``, imported from a temporary folder."""
-    if not GENERATOR.exists() and shutil.which("openapi-python-client") is None:
-        pytest.fail("openapi-python-client is not installed (pip install -e '.[test]')")
+def arena_client(tmp_path_factory, python_client_code):
+    """The generated package (``python_client_code``: openapi-python-client's output for
+    the current ``openapi.yaml``, made once per session) imported as ``arena_client`` from
+    a temporary folder."""
     folder = tmp_path_factory.mktemp("generated")
-    config = folder / "config.yaml"
-    config.write_text("post_hooks: []\n", encoding="utf-8")
-    subprocess.run(
-        [
-            str(GENERATOR) if GENERATOR.exists() else "openapi-python-client",
-            "generate",
-            "--path",
-            str(ROOT / "openapi.yaml"),
-            "--meta",
-            "none",
-            "--output-path",
-            str(folder / "arena_client"),
-            "--config",
-            str(config),
-        ],
-        check=True,
-        timeout=900,
-        capture_output=True,
-    )
+    shutil.copytree(python_client_code, folder / "arena_client")
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module("arena_client")

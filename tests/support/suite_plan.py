@@ -16,6 +16,8 @@ together:
   fixture, tests/production: gunicorn and worker processes, started once);
 - ``browser``: the Chromium tests (one Chromium and one web server);
 - ``typescript``: tests using the generated TypeScript tools (one ``npm`` generation);
+- ``python-client``: tests using the Python client generated from ``openapi.yaml``
+  (``python_client_code``: one openapi-python-client run);
 - a module's own name: tests using a module- or class-scoped fixture (a gunicorn, a played
   match) run where that fixture lives, so it is made once.
 
@@ -100,6 +102,8 @@ def xdist_group(item: pytest.Item) -> str | None:
         return "production"
     if "typescript_tools" in names:
         return "typescript"
+    if "python_client_code" in names:
+        return "python-client"
     info = getattr(item, "_fixtureinfo", None)
     for defs in getattr(info, "name2fixturedefs", {}).values():
         if defs and defs[-1].scope in ("module", "class", "package"):
