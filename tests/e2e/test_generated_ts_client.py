@@ -36,25 +36,58 @@ def generated_types(node, typescript_tools):
     return TS / "openapi.d.ts"
 
 
-def test_views_script_passes_tsc_strict(generated_types):
-    checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+#: files written into ``src`` for the one ``tsc`` run of this module (name -> source):
+#: a view field no game declares (must fail), a create request with a game's own options
+#: and one without options (must compile), one with another game's option (must fail)
+PROBES = {
+    "_undeclared_check.ts": 'import type { components } from "../openapi";\n'
+    'export const f = (m: components["schemas"]["DeadApocalypseMatchView"]) => '
+    "m.view.no_such_field;\n",
+    "_create_check.ts": 'import type { components } from "../openapi";\n'
+    'type Create = components["schemas"]["CreateMatchRequest"];\n'
+    'export const coop: Create = { game: "aipokalypse", seats: [{ kind: "human" }, '
+    '{ kind: "human" }], options: { mode: "coop" } };\n'
+    'export const bare: Create = { game: "dead-apocalypse", seats: [{ kind: "human" }] };\n',
+    "_create_refused_check.ts": 'import type { components } from "../openapi";\n'
+    'type Create = components["schemas"]["CreateMatchRequest"];\n'
+    'export const coop: Create = { game: "aipokalypse", seats: [{ kind: "human" }, '
+    '{ kind: "human" }], options: { tricks: 5 } };\n',
+}
 
 
-def test_tsc_refuses_a_field_the_contract_lacks(generated_types, tmp_path):
-    # the check can fail: a view field no game declares is a compile error
-    bad = TS / "src" / "_undeclared_check.ts"
-    bad.write_text(
-        'import type { components } from "../openapi";\n'
-        'export const f = (m: components["schemas"]["DeadApocalypseMatchView"]) => '
-        "m.view.no_such_field;\n",
-        encoding="utf-8",
-    )
+@pytest.fixture(scope="module")
+def tsc_errors(generated_types) -> dict[str, str]:
+    """One ``tsc --strict`` run of ``tsconfig.views.json`` (``src/*.ts``: the views script
+    and the :data:`PROBES`, written for the run and removed after it): its error lines by
+    file (``src/<name>``; one tsc start instead of one per check)."""
+    written = [TS / "src" / name for name in PROBES]
     try:
+        for path, source in zip(written, PROBES.values(), strict=True):
+            path.write_text(source, encoding="utf-8")
         checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
     finally:
-        bad.unlink()
-    assert checked.returncode != 0 and "no_such_field" in checked.stdout
+        for path in written:
+            path.unlink(missing_ok=True)
+    by_file: dict[str, str] = {}
+    name = "(other)"
+    for line in (checked.stdout + checked.stderr).splitlines():
+        if "): error " in line:
+            name = line.split("(", 1)[0]
+        elif not line.startswith(" "):
+            name = "(other)"  # a line of no file's error (an indented one continues one)
+        by_file[name] = by_file.get(name, "") + line + "\n"
+    assert (checked.returncode == 0) == (not by_file), checked
+    return by_file
+
+
+def test_views_script_passes_tsc_strict(tsc_errors):
+    probes = {f"src/{name}" for name in PROBES}
+    assert {k: v for k, v in tsc_errors.items() if k not in probes} == {}
+
+
+def test_tsc_refuses_a_field_the_contract_lacks(tsc_errors):
+    # the check can fail: a view field no game declares is a compile error
+    assert "no_such_field" in tsc_errors.get("src/_undeclared_check.ts", ""), tsc_errors
 
 
 def _untyped(path: Path) -> subprocess.CompletedProcess:
@@ -88,28 +121,8 @@ def test_the_untyped_count_finds_each_kind(generated_types, tmp_path):
     assert counted.returncode == 1 and '"count": 3' in counted.stdout, counted.stdout
 
 
-def test_create_requests_are_typed_per_game(generated_types):
+def test_create_requests_are_typed_per_game(tsc_errors):
     # a game's own options compile without a cast; another game's option does not, and
     # fields with a default stay optional (defaults never make a request field required)
-    good = TS / "src" / "_create_check.ts"
-    good.write_text(
-        'import type { components } from "../openapi";\n'
-        'type Create = components["schemas"]["CreateMatchRequest"];\n'
-        'export const coop: Create = { game: "aipokalypse", seats: [{ kind: "human" }, '
-        '{ kind: "human" }], options: { mode: "coop" } };\n'
-        'export const bare: Create = { game: "dead-apocalypse", seats: [{ kind: "human" }] };\n',
-        encoding="utf-8",
-    )
-    try:
-        checked = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
-        assert checked.returncode == 0, checked.stdout + checked.stderr
-        good.write_text(
-            good.read_text(encoding="utf-8").replace(
-                'options: { mode: "coop" }', "options: { tricks: 5 }"
-            ),
-            encoding="utf-8",
-        )
-        refused = _npx("tsc", "--strict", "--noEmit", "-p", "tsconfig.views.json")
-    finally:
-        good.unlink()
-    assert refused.returncode != 0 and "tricks" in refused.stdout
+    assert "src/_create_check.ts" not in tsc_errors, tsc_errors
+    assert "tricks" in tsc_errors.get("src/_create_refused_check.ts", ""), tsc_errors
