@@ -352,7 +352,7 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const title = viewer === null ? "Spectating" : legal.actions.length ? "Your move" : match.status === "finished" ? "Finished" : "Waiting";
     replace(actionsBox,
       h("h3", { text: title }),
-      acting ? h("p", { class: "sending", text: `Sending your move: ${sending}…` })
+      acting ? h("p", { class: "sending", text: `Sending your move: ${sending.replace(/\.$/, "")}…` })
         : match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
       selection.keys.length ? h("p", {}, `Selected: ${selection.keys.map((k) => k.replace(/^card:/, "").replace(/^(cell|slot|column):/, "$1 ")).join(", ")} `,
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,

@@ -106,6 +106,6 @@ export function waitOut(ms, what, signal) {
 /** What the note says for a 429 or 503 answer: a short first sentence (shown bold), then
  * the rest. */
 export function waitReason(status) {
-  return status === 429 ? "Too many requests. The server asks this page to wait; it goes on by itself."
-    : "The server is busy. It asks this page to wait; the page goes on by itself.";
+  return status === 429 ? "Too many requests from this page. Nothing is lost: the page waits as the server asks, then tries again by itself."
+    : "The server is busy. Nothing is lost: the page waits as the server asks, then tries again by itself.";
 }

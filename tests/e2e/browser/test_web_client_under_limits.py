@@ -118,6 +118,14 @@ RETRY_NOTE = """() => { const n = document.querySelector('#retry-note');
 NOTE_GONE = "() => { const n = document.querySelector('#retry-note'); return !n || n.hidden; }"
 
 
+#: whether the shown retry note has a background of its own and ends above the board
+NOTE_LAYOUT = """() => { const n = document.querySelector('#retry-note');
+  const b = document.querySelector('#board');
+  const bg = getComputedStyle(n).backgroundColor;
+  return bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent'
+    && n.getBoundingClientRect().bottom <= b.getBoundingClientRect().top; }"""
+
+
 def _seat_page(page: Any, base: str, match_id: str, token: str, seat: int = 0) -> None:
     """Open the seat's play page (its token handed over as a seat link does)."""
     page.goto(f"{base}/#/seat/{match_id}/{seat}/{token}")
@@ -261,6 +269,12 @@ def test_a_503_with_retry_after_is_waited_out_and_the_move_sent_again(page, web_
     before = page_version(page)
     page.locator(".actions button.action").first.click()
     page.wait_for_function(RETRY_NOTE)
+    # worded for a person, styled (its own band) and above the table, not over it
+    note = page.inner_text("#retry-note")
+    assert "The server is busy." in note and "tries again by itself" in note, note
+    assert page.evaluate(NOTE_LAYOUT), "the note is unstyled or overlaps the board"
+    sending = page.inner_text(".actions .sending")
+    assert sending.startswith("Sending your move: ") and ".…" not in sending, sending
     page.wait_for_function(NOTE_GONE, timeout=RECOVERY_MS)
     page.wait_for_function(
         f"() => Number(document.querySelector('#board').dataset.version) > {before}"
