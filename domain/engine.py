@@ -176,6 +176,11 @@ class Engine(Protocol):
         match that plays on has their decisions made by the ``timeout_bot``. Default
         (EngineBase): none (a game without resignation)."""
 
+    def as_older_rules(self, events: list[Event], rules_version: str) -> list[Event]:
+        """``events`` (this engine's ``decide`` answer) as the older rules
+        ``rules_version`` (a key of ``older_rules_verified``) recorded them, for the
+        verifier's comparison with an older log. Default (EngineBase): ``events``."""
+
     def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
         """A bot of ``level`` configured by validated ``options``; raises
         :class:`InvalidBotOptions` (or ValueError) for values its schema cannot express.
@@ -328,8 +333,8 @@ class EngineBase:
     - :meth:`make_bot`: the shared ``bots[level]`` for no options; TypeError for options
       (an engine declaring options for a level must override it).
     - :meth:`redact_type`: every viewer sees the stored event type.
-    - ``rules_version`` ``"1"``, no ``older_rules_verified``, and :meth:`resigned` (nobody
-      resigned).
+    - ``rules_version`` ``"1"``, no ``older_rules_verified``, :meth:`as_older_rules` (the
+      events as they are), and :meth:`resigned` (nobody resigned).
     - :meth:`public_cards`: no card data (``{"cards": []}``).
     - :meth:`estimator`: no estimator (``None``).
 
@@ -348,6 +353,10 @@ class EngineBase:
     def resigned(self, state: Any) -> frozenset[int]:
         """No seat ever resigned (a game that does not implement resignation)."""
         return frozenset()
+
+    def as_older_rules(self, events: list[Event], rules_version: str) -> list[Event]:
+        """``events`` unchanged: the older rules versions re-decide exactly."""
+        return events
 
     def make_bot(self, level: str, options: Mapping[str, Any]) -> Bot:
         """The shared ``bots[level]`` when ``options`` is empty; raises TypeError otherwise

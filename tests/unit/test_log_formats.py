@@ -294,3 +294,42 @@ def test_a_rules_3_aipokalypse_log_verifies_and_a_difference_names_both_versions
         "this server's '4' decides it differently)" in e
         for e in report["errors"]
     ), report["errors"][:5]
+
+
+def test_a_rules_3_aipokalypse_log_with_a_hidden_reshuffle_verifies(monkeypatch):
+    """Rules 3 put a reshuffle caused by a hidden Recruitment move between two
+    ``RecruitmentMoves`` batches as a public event; rules 4 keep it inside the move's
+    batch. A rules 3 log holding one is re-decided by this server and compared as rules 3
+    recorded it (``engine.as_older_rules``), so it verifies. The log is made here by the
+    rules 3 decider (rules 4's events as ``batching.as_rules_3``): three random bots, a
+    fixed seed (byte 6) whose match reshuffles in Recruitment at envelope 269."""
+    import random
+
+    import service.usecases.create_join as create_join
+    from domain.games.aipokalypse import ENGINE
+    from domain.games.aipokalypse.batching import as_rules_3
+    from tests.support.exports import play
+
+    rules_4 = ENGINE.decide
+    real_bytes = create_join.secrets.token_bytes
+    with monkeypatch.context() as m:
+        m.setattr(type(ENGINE), "rules_version", "3")
+        m.setattr(ENGINE, "decide", lambda *a: as_rules_3(rules_4(*a)))
+        m.setattr(
+            create_join.secrets, "token_bytes", lambda n: b"\6" * n if n == 32 else real_bytes(n)
+        )
+        svc = new_service()
+        seats = [{"kind": "bot", "bot": "random"}] * 3
+        match_id = svc.create_match("aipokalypse", seats, {}, None)["match_id"]
+        play(svc, match_id, random.Random(0))
+        log = svc.export(match_id)
+    events = log["events"]
+    assert events[0]["roster"]["rules_version"] == "3"
+    public = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "DrawPileReshuffled" and events[i - 1]["type"] == "RecruitmentMoves"
+    ]
+    assert public == [269] and events[270]["type"] == "RecruitmentMoves"
+    report = new_service().verify(log)
+    assert report["valid"] and report["errors"] == [], report["errors"][:5]

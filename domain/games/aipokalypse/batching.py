@@ -97,3 +97,25 @@ def redact_batch(
     if not seen:
         return HIDDEN_MOVE_TYPE, {"hidden": True}
     return BATCH_TYPE, {"events": seen}
+
+
+def as_rules_3(events: list[Event]) -> list[Event]:
+    """``events`` as rules version 3 decided them: a ``DrawPileReshuffled`` inside a
+    ``RecruitmentMoves`` batch (rules 4: the reshuffle a hidden move caused is that move's
+    hidden event) was then public, of no seat, and split the batch around it (same
+    shuffle, same order). Every other event is unchanged. For the verifier of rules 3 logs
+    (RULINGS R-HIDDEN-BATCH, ``spec.OLDER_RULES_VERIFIED``)."""
+    out: list[Event] = []
+    for event in events:
+        atoms = inner(event)
+        if event.type != BATCH_TYPE or not any(e.type == "DrawPileReshuffled" for e in atoms):
+            out.append(event)
+            continue
+        public = [
+            Event(e.type, {k: v for k, v in e.data.items() if k != "hidden"}, None)
+            if e.type == "DrawPileReshuffled"
+            else e
+            for e in atoms
+        ]
+        out.extend(batch(public, event.seat))
+    return out

@@ -12,7 +12,7 @@ from domain.engine import Event
 from domain.lifecycle import abandoned_result, check_abandon, check_resign
 from domain.modular import ModularEngine
 
-from . import actions, bots, cards, expert, flow, fold, rules, sides, spec, views
+from . import actions, batching, bots, cards, expert, flow, fold, rules, sides, spec, views
 from . import state as state_mod
 from .context import Ctx
 from .state import MatchState
@@ -41,6 +41,11 @@ class AIPokalypseEngine(ModularEngine):
         ctx = Ctx(None, rng)
         flow.start_match(ctx, seats, options)
         return ctx.events
+
+    def as_older_rules(self, events: list[Event], rules_version: str) -> list[Event]:
+        """Rules 3 (``spec.OLDER_RULES_VERIFIED``): a reshuffle caused by a hidden
+        Recruitment move was a public event between two batches (``batching.as_rules_3``)."""
+        return batching.as_rules_3(events) if rules_version == "3" else events
 
     def redact_type(self, event: Event, viewer: int | None, state: Any = None) -> str:
         """``views.redact_type``: a hidden Recruitment move shows as

@@ -32,8 +32,8 @@ RULES_VERSION = "4"  # in every match's verifiable roster; 2: resignation and ab
 # batches that told the other seats the move drew past the end of the pile
 #: older rules versions this server still re-decides, with the event types it decides
 #: differently (a log holding one is refused by name). Rules 3 logs re-decide exactly but for
-#: a reshuffle in the Recruitment Phase, which no event type tells apart: such a log fails
-#: at that event, the verifier's error naming both rules versions
+#: a reshuffle in the Recruitment Phase, which the verifier compares as rules 3 recorded it
+#: (``AIPokalypseEngine.as_older_rules``: ``batching.as_rules_3``), so they verify too
 OLDER_RULES_VERIFIED: dict[str, frozenset[str]] = {"3": frozenset()}
 MODES = {"competitive": (2, 8), "solo": (1, 1), "coop": (2, 2)}  # mode -> (min, max) seats
 TOMA_MODES = ("solo", "coop")
