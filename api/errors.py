@@ -142,6 +142,10 @@ class Problem(Exception):
         self.extras = extras
 
 
+#: the longest ``detail`` a problem answer carries (characters)
+MAX_DETAIL = 1000
+
+
 def validation_problem(errors: Any, detail: str = "The request is not valid.") -> Problem:
     """A 400 ``validation_error`` carrying marshmallow-style ``errors`` (field -> messages)."""
     return Problem(400, "validation_error", detail, errors=errors)
@@ -153,7 +157,11 @@ def problem_response(
     """Build the RFC 9457 response (``instance`` is the request path when in a request).
 
     A 503 answer gets ``Retry-After: RETRY_AFTER_S`` (seconds) unless ``headers`` has one.
+    A ``detail`` longer than :data:`MAX_DETAIL` characters is cut there (a message that
+    quotes a client's value never echoes megabytes of it back).
     """
+    if len(detail) > MAX_DETAIL:
+        detail = detail[: MAX_DETAIL - 3] + "..."
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE_BASE + code,
         "title": TITLES.get(code, code.replace("_", " ").capitalize()),

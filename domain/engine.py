@@ -94,7 +94,8 @@ class UnknownAction(RuleError):
     """The command ``type`` is not one this game knows (HTTP 422, ``unknown_action``)."""
 
     def __init__(self, action: str):
-        super().__init__("unknown_action", f"Unknown action type {action!r}.", 422)
+        shown = action if len(action) <= 64 else action[:64] + "..."  # never echo a huge type
+        super().__init__("unknown_action", f"Unknown action type {shown!r}.", 422)
 
 
 class InvalidCommand(RuleError):

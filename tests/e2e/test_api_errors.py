@@ -236,6 +236,22 @@ def test_unknown_action_is_422(http, match):
     )
     assert "teleport" in body["detail"]
     assert version_of(http, match_id) == before
+    # a huge type (newcomer probe: a 5 MB type came back whole in the detail) is quoted cut
+    status, headers, huge = http.post(actions_path(match_id), {"type": "a" * 200_000}, tokens[0])
+    assert_problem((status, headers, huge), 422, "unknown_action")
+    assert huge["detail"] == f"Unknown action type {'a' * 64 + '...'!r}."
+    assert version_of(http, match_id) == before
+
+
+def test_a_problem_detail_is_cut_at_max_detail(app):
+    """Any message quoting a client's value stays short (api.errors.MAX_DETAIL)."""
+    import json
+
+    from api.errors import MAX_DETAIL, problem_response
+
+    with app.test_request_context("/v1/x"):
+        body = json.loads(problem_response(422, "x", "y" * 5000).get_data())
+    assert len(body["detail"]) == MAX_DETAIL and body["detail"].endswith("...")
 
 
 def test_illegal_move_is_422_with_the_engines_code(http, match):
