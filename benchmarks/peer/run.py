@@ -342,7 +342,7 @@ def measure_bgio(
     time.sleep(max(0.0, deadline - time.time()))
     cpu = meter.stop()
     latencies: list[float] = []
-    moves, matches, resent, errors = 0, 0, 0, {}
+    moves, matches, resent, resyncs, errors = 0, 0, 0, 0, {}
     for gen in gens:
         out, _ = gen.communicate(timeout=120)
         part = read_report(out, f"loadgen.js on port {port}")
@@ -350,6 +350,7 @@ def measure_bgio(
         moves += part["moves"]
         matches += part["matches"]
         resent += part["resent"]
+        resyncs += part.get("resyncs", 0)
         for code, count in part["errors"].items():
             errors[code] = errors.get(code, 0) + count
     server_cpu = cpu.get("server") or 0.0
@@ -361,6 +362,7 @@ def measure_bgio(
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
         "matches_finished": matches,
         "resent_moves": resent,
+        "reconnects": resyncs,
         "errors": errors,
         "machine_busy_cores": cpu.get("machine_busy_cores"),
     }
@@ -395,36 +397,42 @@ def memory_arena(ctx: dict[str, Any], matches: int) -> float:
     return (after - before) / matches
 
 
-def memory_bgio(proc: subprocess.Popen, port: int, matches: int) -> float:
+#: the memory step's bound on one boardgame.io server (s): a stalled server ends it early
+MEMORY_BUDGET_S = 120
+
+
+def memory_bgio(proc: subprocess.Popen, port: int, matches: int) -> float | None:
     """KB per live match on a boardgame.io server: the Node process's RSS after minus
-    before ``matches`` matches created, joined and one trick played (``loadgen.js`` mode
-    ``memory``)."""
-    warm = {"port": port, "memory": 4}
+    before up to ``matches`` matches created, joined and one trick played (``loadgen.js``
+    mode ``memory``), within ``MEMORY_BUDGET_S``; divided by the matches actually created
+    (None when none was)."""
+    warm = {"port": port, "memory": 4, "budgetS": 30}
     subprocess.run(
         ["node", "loadgen.js", json.dumps(warm)],
         cwd=BGIO,
         check=True,
         capture_output=True,
-        timeout=300,
+        timeout=60,
     )
     before = _rss_kb(proc.pid)
-    config = {"port": port, "memory": matches}
+    config = {"port": port, "memory": matches, "budgetS": MEMORY_BUDGET_S}
     done = subprocess.run(
         ["node", "loadgen.js", json.dumps(config)],
         cwd=BGIO,
         check=True,
         capture_output=True,
         text=True,
-        timeout=1200,
+        timeout=MEMORY_BUDGET_S + 60,
     )
     outcome = read_report(done.stdout, "loadgen.js memory mode")
-    if outcome["trick_played"] < matches:
+    created = outcome["matches"]
+    if created < matches or outcome["trick_played"] < created:
         print(
-            f"memory: {matches - outcome['trick_played']} of {matches} matches did not finish "
-            "their first trick within 20 s",
+            f"memory: {created} of {matches} matches created within {MEMORY_BUDGET_S} s, "
+            f"{created - outcome['trick_played']} of them without their first trick",
             file=sys.stderr,
         )
-    return (_rss_kb(proc.pid) - before) / matches
+    return (_rss_kb(proc.pid) - before) / created if created else None
 
 
 # ------------------------------------------------------------------ report
@@ -523,14 +531,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     )
                     print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
         for system in systems:
-            memory[system] = round(
+            per_match = (
                 memory_arena(ctx, args.memory_matches)
                 if system == "arena"
                 else memory_bgio(
                     *running_bgio(bgio, system, work, procs, restarts), args.memory_matches
-                ),
-                2,
+                )
             )
+            if per_match is not None:
+                memory[system] = round(per_match, 2)
     finally:
         stop_all(procs)
         shutil.rmtree(work, ignore_errors=True)
