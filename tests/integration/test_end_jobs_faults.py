@@ -188,6 +188,7 @@ class RedisGoesAway:
             yield self
 
 
+@BOTH_STORES
 @pytest.mark.parametrize("lost_reply", [False, True], ids=["command-lost", "reply-lost"])
 def test_redis_going_away_at_any_round_trip_of_the_job_counts_rates_and_archives_once(
     service, monkeypatch, lost_reply
