@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import redis
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
@@ -340,18 +341,35 @@ def test_a_job_popped_to_rqs_intermediate_list_and_never_started_is_requeued(ser
     assert service.match_view(mid, None)["status"] == "finished"
 
 
-def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(service, monkeypatch):
-    import redis
-
+@pytest.mark.parametrize(
+    "outage",
+    [
+        redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory"),
+        # a Redis Cluster with no node reachable (not a RedisError: it escaped the job)
+        redis.exceptions.RedisClusterException(
+            "Redis Cluster cannot be connected. Please provide at least one reachable node: x"
+        ),
+    ],
+    ids=["loading", "cluster-unreachable"],
+)
+def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(
+    service, monkeypatch, outage
+):
     from workers import jobs
 
     mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     seat = service.match_view(mid, None)["view"]["turn"]
 
     def down(*_args, **_kwargs):
-        raise redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory")
+        raise outage
+
+    def bug(*_args, **_kwargs):
+        raise redis.exceptions.RedisClusterException("Keys in request don't hash to the same slot")
 
     with monkeypatch.context() as patch:
+        patch.setattr(service, "run_bot_turn", bug)
+        with pytest.raises(redis.exceptions.RedisClusterException):
+            jobs.bot_turn(mid, 1, seat)  # not an outage: the job fails
         patch.setattr(service, "run_bot_turn", down)
         assert jobs.bot_turn(mid, 1, seat) == {"status": "store_unavailable"}
         drain(service)  # the queued job runs into the outage and ends
