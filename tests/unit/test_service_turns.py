@@ -505,6 +505,28 @@ def test_one_match_failing_to_reconcile_does_not_stop_the_pass(service, monkeypa
     assert service.reconcile(full=False) == {"checked": 3, "requeued": 2}
 
 
+def test_a_cluster_with_no_node_reachable_ends_the_reconcile_pass(service, monkeypatch):
+    # A store outage ends the pass (the loops retry it) instead of being logged as one
+    # bad match after another: on a Redis Cluster that is a RedisClusterException, which
+    # is not a RedisError.
+    mids = sorted(service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(2))
+    for mid in mids:
+        seat = service.match_view(mid, None)["view"]["turn"]
+        _started_by(service, service.keys.bot_job_id(mid, 1, seat), "w-killed")
+    tried = []
+
+    def revive(match_id, version, seat):
+        tried.append(match_id)
+        raise redis.exceptions.RedisClusterException(
+            "Redis Cluster cannot be connected. Please provide at least one reachable node: x"
+        )
+
+    monkeypatch.setattr(service.scheduler, "revive_bot_turn", revive)
+    with pytest.raises(redis.exceptions.RedisClusterException):
+        service.reconcile(full=False)
+    assert tried == mids[:1]
+
+
 def test_bot_seats_deciding_at_once_have_one_job_queued_per_match(service):
     """high-card's two seats choose at once: one bot job is queued for the match (the
     lowest bot seat's), never one per seat (the second would only be stale once the first
