@@ -4,7 +4,9 @@ Every job carries the stream version it was made for; the service makes a stale 
 no-op, so duplicates (RQ's scheduler may run a scheduled job twice, reconcile re-enqueues
 a job whose worker died) are harmless: a decision is appended at most once per version.
 
-A job that meets a store outage (``service.store.store_errors``) ends normally with
+A job that meets a store outage (``service.store.store_errors.is_store_unavailable``: on a
+Redis Cluster with no node reachable that is a ``RedisClusterException``, which is not a
+``RedisError``) ends normally with
 ``{"status": "store_unavailable"}``: nothing was decided, the turn is still pending, and
 reconcile enqueues it again once Redis answers — without counting it as a failed attempt.
 """
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.bootstrap import get_service
-from service.store.store_errors import STORE_UNAVAILABLE
+from service.store.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +28,9 @@ def _through_outage(run: Callable[[], dict], what: str, kind: str) -> dict[str, 
     started = time.perf_counter()
     try:
         return run()
-    except STORE_UNAVAILABLE as error:
+    except Exception as error:  # noqa: BLE001 - re-raised unless a store outage
+        if not is_store_unavailable(error):
+            raise
         log.warning(
             "%s: store unavailable (%s: %s); reconcile retries it",
             what,
@@ -42,8 +46,9 @@ def _observe(kind: str, seconds: float) -> None:
     """Count the job in ``arena_rq_job_duration_seconds`` (a store outage skips it)."""
     try:
         get_service().observe_job(kind, seconds)
-    except STORE_UNAVAILABLE:
-        pass
+    except Exception as error:  # noqa: BLE001 - re-raised unless a store outage
+        if not is_store_unavailable(error):
+            raise
 
 
 def bot_turn(match_id: str, version: int, seat: int | None = None) -> dict:

@@ -37,7 +37,7 @@ from service.log.codec import chain_errors, seed_commitment
 from service.log.verify import export_log
 from service.store.compact_store import CompactStore, DamagedLog, decodes_to, pack, unpack
 from service.store.fold_cache import LruMap
-from service.store.store_errors import STORE_UNAVAILABLE
+from service.store.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -192,8 +192,8 @@ class Compactor:
         for match_id in self.store.pending_ids(count):
             try:
                 done += self.compact(match_id)
-            except STORE_UNAVAILABLE:
-                raise  # the pass ends; the next one retries
-            except Exception:  # noqa: BLE001 - one bad match must not stop the others
+            except Exception as error:  # noqa: BLE001 - one bad match must not stop the others
+                if is_store_unavailable(error):
+                    raise  # the pass ends (a cluster with no node reachable too); the next retries
                 log.exception("compacting %s failed", match_id)
         return done

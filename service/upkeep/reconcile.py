@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from service import errors
 from service.store.pass_turn import PassTurn
-from service.store.store_errors import RedisError
+from service.store.store_errors import RedisError, is_store_unavailable
 from service.usecases.after_append import AfterAppend, awaits_worker, queued_bot_seat
 from service.usecases.context import MatchContext
 
@@ -163,9 +163,9 @@ class Reconciler:
         with self._one_at_a_time:
             try:
                 return self._match_now(match_id, mark)
-            except RedisError:
-                raise  # an outage ends the pass (the loops retry it)
-            except Exception:  # noqa: BLE001 - one bad match must not stop every other's
+            except Exception as error:  # noqa: BLE001 - one bad match must not stop every other's
+                if isinstance(error, RedisError) or is_store_unavailable(error):
+                    raise  # an outage (a cluster's too) ends the pass (the loops retry it)
                 log.exception("reconcile of match %s failed; the pass goes on", match_id)
                 return Reconciled(1, 0)
 

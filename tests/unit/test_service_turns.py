@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import redis
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
@@ -340,18 +341,35 @@ def test_a_job_popped_to_rqs_intermediate_list_and_never_started_is_requeued(ser
     assert service.match_view(mid, None)["status"] == "finished"
 
 
-def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(service, monkeypatch):
-    import redis
-
+@pytest.mark.parametrize(
+    "outage",
+    [
+        redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory"),
+        # a Redis Cluster with no node reachable (not a RedisError: it escaped the job)
+        redis.exceptions.RedisClusterException(
+            "Redis Cluster cannot be connected. Please provide at least one reachable node: x"
+        ),
+    ],
+    ids=["loading", "cluster-unreachable"],
+)
+def test_a_bot_job_meeting_a_store_outage_ends_and_does_not_use_up_attempts(
+    service, monkeypatch, outage
+):
     from workers import jobs
 
     mid = service.create_match("race", BOTS3, {"target": 12})["match_id"]
     seat = service.match_view(mid, None)["view"]["turn"]
 
     def down(*_args, **_kwargs):
-        raise redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory")
+        raise outage
+
+    def bug(*_args, **_kwargs):
+        raise redis.exceptions.RedisClusterException("Keys in request don't hash to the same slot")
 
     with monkeypatch.context() as patch:
+        patch.setattr(service, "run_bot_turn", bug)
+        with pytest.raises(redis.exceptions.RedisClusterException):
+            jobs.bot_turn(mid, 1, seat)  # not an outage: the job fails
         patch.setattr(service, "run_bot_turn", down)
         assert jobs.bot_turn(mid, 1, seat) == {"status": "store_unavailable"}
         drain(service)  # the queued job runs into the outage and ends
@@ -485,6 +503,28 @@ def test_one_match_failing_to_reconcile_does_not_stop_the_pass(service, monkeypa
 
     monkeypatch.setattr(service.scheduler, "revive_bot_turn", revive)
     assert service.reconcile(full=False) == {"checked": 3, "requeued": 2}
+
+
+def test_a_cluster_with_no_node_reachable_ends_the_reconcile_pass(service, monkeypatch):
+    # A store outage ends the pass (the loops retry it) instead of being logged as one
+    # bad match after another: on a Redis Cluster that is a RedisClusterException, which
+    # is not a RedisError.
+    mids = sorted(service.create_match("race", BOTS3, {"target": 12})["match_id"] for _ in range(2))
+    for mid in mids:
+        seat = service.match_view(mid, None)["view"]["turn"]
+        _started_by(service, service.keys.bot_job_id(mid, 1, seat), "w-killed")
+    tried = []
+
+    def revive(match_id, version, seat):
+        tried.append(match_id)
+        raise redis.exceptions.RedisClusterException(
+            "Redis Cluster cannot be connected. Please provide at least one reachable node: x"
+        )
+
+    monkeypatch.setattr(service.scheduler, "revive_bot_turn", revive)
+    with pytest.raises(redis.exceptions.RedisClusterException):
+        service.reconcile(full=False)
+    assert tried == mids[:1]
 
 
 def test_bot_seats_deciding_at_once_have_one_job_queued_per_match(service):
