@@ -29,17 +29,45 @@ from domain.engine import Event
 
 
 def strings(value: Any) -> Iterator[str]:
-    """Every string inside a JSON-like value: dict keys and values, list/tuple items."""
+    """Every string inside a JSON-like value: dict keys and values, list/tuple items (in
+    no particular order). Iterative, with exact-type checks first: the leak tests walk
+    millions of nested values (a recursive generator cost one frame resume per level)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = json_kind(item)
+        if kind is str:
+            yield item
+        elif kind is dict:
+            for key, inner in item.items():
+                if isinstance(key, str):
+                    yield key
+                stack.append(inner)
+        elif kind is list:
+            stack.extend(item)
+
+
+#: types :func:`json_kind` knows hold no string
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def json_kind(value: Any) -> type | None:
+    """``str``, ``dict`` (any Mapping), ``list`` (a list or tuple) or None (anything else)
+    for a JSON-like value: exact types first, the abstract checks only for other types."""
+    kind = type(value)
+    if kind is str or kind is dict or kind is list:
+        return kind
+    if kind is tuple:
+        return list
+    if kind in _SCALARS:
+        return None
     if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield key
-            yield from strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from strings(item)
+        return str
+    if isinstance(value, Mapping):
+        return dict
+    if isinstance(value, (list, tuple)):
+        return list
+    return None
 
 
 def seat_of_event(event: Event) -> int | None:
@@ -77,9 +105,14 @@ class Secrecy:
 
     def ids(self, value: Any) -> set[str]:
         """The card ids among the strings of ``value`` or mentioned inside them."""
+        return self.ids_in(strings(value))
+
+    def ids_in(self, texts: Iterable[str]) -> set[str]:
+        """The card ids that the strings ``texts`` are or mention."""
+        card = self.card
         found: set[str] = set()
-        for text in strings(value):
-            named = _ids_in(self.card, text)
+        for text in texts:
+            named = _ids_in(card, text)
             if named:
                 found |= named
         return found

@@ -24,13 +24,14 @@ with ``views=true`` carries, :data:`OWN_KEYS`). A broken projection therefore fa
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from domain.engine import Event
+from domain.testing import json_kind
 from tests.support.secrecy import SECRECY, Secrecy, strings, union
 
-__all__ = ["Knowledge", "strings", "sse_payloads", "string_lists"]
+__all__ = ["Knowledge", "Walk", "strings", "sse_payloads", "string_lists"]
 
 #: A face-down stack's order counts as shown when all of it, from this many cards on,
 #: stands in one list of an answer (shorter stacks match old public lists by chance: a
@@ -44,34 +45,51 @@ ORDER_MIN = 5
 OWN_KEYS = frozenset({"seat_state"})
 
 
-def string_lists(value: Any) -> Iterator[list[str]]:
+class Walk:
+    """One pass over a JSON-like answer (iterative: the hidden-information tests walk
+    millions of nested values; three recursive generators spent a third of an
+    A.I.Pokalypse match's checks resuming frames).
+
+    Attributes:
+        texts: every string inside it (dict keys and values, list items), in no order.
+        lists: every list of strings (at least two strings) inside it, the strings in
+            their order.
+        seat_objects: every JSON object with a ``"seat"`` member, at any depth.
+    """
+
+    def __init__(self, value: Any):
+        self.texts: list[str] = []
+        self.lists: list[list[str]] = []
+        self.seat_objects: list[Mapping[str, Any]] = []
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            kind = json_kind(item)
+            if kind is str:
+                self.texts.append(item)
+            elif kind is dict:
+                if "seat" in item:
+                    self.seat_objects.append(item)
+                for key, inner in item.items():
+                    if isinstance(key, str):
+                        self.texts.append(key)
+                    stack.append(inner)
+            elif kind is list:
+                listed = [inner for inner in item if isinstance(inner, str)]
+                if len(listed) >= 2:
+                    self.lists.append(listed)
+                self.texts += listed
+                stack.extend(inner for inner in item if json_kind(inner) not in (str, None))
+
+
+def string_lists(value: Any) -> list[list[str]]:
     """Every list of strings (at least two) inside a JSON-like value."""
-    if isinstance(value, Mapping):
-        for item in value.values():
-            yield from string_lists(item)
-    elif isinstance(value, (list, tuple)):
-        texts = [item for item in value if isinstance(item, str)]
-        if len(texts) >= 2:
-            yield texts
-        for item in value:
-            yield from string_lists(item)
+    return Walk(value).lists
 
 
 def _contains_run(haystack: list[str], run: list[str]) -> bool:
     n = len(run)
     return any(haystack[i : i + n] == run for i in range(len(haystack) - n + 1))
-
-
-def _seat_objects(value: Any) -> Iterator[Mapping[str, Any]]:
-    """Every JSON object with a ``"seat"`` member, at any depth."""
-    if isinstance(value, Mapping):
-        if "seat" in value:
-            yield value
-        for item in value.values():
-            yield from _seat_objects(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _seat_objects(item)
 
 
 def sse_payloads(text: str) -> list[Any]:
@@ -164,21 +182,24 @@ class Knowledge:
         """What in ``answer`` (a decoded JSON body, or a list of them) ``viewer`` must not
         see: forbidden card ids, the order of a face-down stack (all of it, ORDER_MIN cards
         or more, in one list), an id tied to the seat keeping it secret. Empty = no leak."""
-        found = [f"card {c}" for c in sorted(self.forbidden(viewer) & self.secrecy.ids(answer))]
+        walk = Walk(answer)
+        forbidden = self.forbidden(viewer)
+        shown = self.secrecy.ids_in(walk.texts) if forbidden else set()
+        found = [f"card {c}" for c in sorted(forbidden & shown)]
         orders = [
             (name, order)
             for name, order in self.secrecy.unseen(self.state).items()
             if len(order) >= ORDER_MIN
         ]
-        for listed in string_lists(answer):
+        for listed in walk.lists if orders else ():
             found += [
                 f"the order of {name}" for name, order in orders if _contains_run(listed, order)
             ]
         bound = {s: self.secrecy.bound(self.state, s) for s in self.seats if s != viewer}
-        for obj in _seat_objects(answer):
+        for obj in walk.seat_objects if any(bound.values()) else ():
             secret = bound.get(obj["seat"]) if isinstance(obj["seat"], int) else None
             if secret:
-                shown = set(
+                tied = set(
                     strings(
                         {
                             k: v
@@ -187,5 +208,5 @@ class Knowledge:
                         }
                     )
                 )
-                found += [f"seat {obj['seat']}'s {c}" for c in sorted(secret & shown)]
+                found += [f"seat {obj['seat']}'s {c}" for c in sorted(secret & tied)]
         return found

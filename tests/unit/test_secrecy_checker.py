@@ -1,8 +1,13 @@
 """The hidden-information checker itself (tests/support/secrecy.py): what it counts as a
-card id inside free text."""
+card id inside free text, and its one walk over an answer."""
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from domain.games.ai_100_human.testing import SECRECY as AI_100_HUMAN
-from tests.support.leaks import Knowledge
+from tests.support.leaks import Knowledge, Walk, strings
 
 
 def test_a_version_number_in_a_problem_detail_is_not_a_card_id():
@@ -57,3 +62,51 @@ def test_an_id_tied_to_its_seat_is_still_caught_in_the_event_and_inside_a_seat_s
         "seat_state": {"view": {"players": [{"seat": 0, "ai": "AI-5"}]}},
     }
     assert knowledge.leaks(nested, 1) == ["seat 0's AI-5"]
+
+
+def _recursive_walk(value, texts, lists, objects) -> None:
+    """The walk's definition, written recursively (as the checker was)."""
+    if isinstance(value, str):
+        texts.append(value)
+    elif isinstance(value, Mapping):
+        if "seat" in value:
+            objects.append(value)
+        for key, item in value.items():
+            if isinstance(key, str):
+                texts.append(key)
+            _recursive_walk(item, texts, lists, objects)
+    elif isinstance(value, (list, tuple)):
+        listed = [item for item in value if isinstance(item, str)]
+        if len(listed) >= 2:
+            lists.append(listed)
+        for item in value:
+            _recursive_walk(item, texts, lists, objects)
+
+
+def _random_json(rng: random.Random, depth: int = 0):
+    roll = rng.random()
+    if depth > 5 or roll < 0.4:
+        return rng.choice(["AI-5", "120", "seat", "x", 3, 2.5, None, True, ""])
+    if roll < 0.7:
+        keys = rng.sample(["seat", "hand", "AI-7", "deck", "data", "019"], rng.randrange(4))
+        made = {key: _random_json(rng, depth + 1) for key in keys}
+        return MappingProxyType(made) if rng.random() < 0.2 else made
+    items = [_random_json(rng, depth + 1) for _ in range(rng.randrange(5))]
+    return tuple(items) if rng.random() < 0.2 else items
+
+
+def test_the_iterative_walk_finds_what_the_recursive_definition_finds():
+    """Walk (one iterative pass) and strings find every string, every list of two or more
+    strings (in order) and every object with a "seat" of 500 random nested values (dicts,
+    mappings, lists, tuples, scalars), as the recursive definition does."""
+    rng = random.Random("walk")
+    for _ in range(500):
+        value = _random_json(rng)
+        texts: list[str] = []
+        lists: list[list[str]] = []
+        objects: list[Mapping] = []
+        _recursive_walk(value, texts, lists, objects)
+        walk = Walk(value)
+        assert Counter(walk.texts) == Counter(texts) == Counter(strings(value)), value
+        assert sorted(walk.lists) == sorted(lists), value
+        assert sorted(map(id, walk.seat_objects)) == sorted(map(id, objects)), value
