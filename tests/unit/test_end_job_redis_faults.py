@@ -8,6 +8,7 @@ rebuild from the logs equal to the live table. In process, on fakeredis: no timi
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,11 +23,16 @@ from tests.support.exports import new_service
 def redis_fails_at(trip: int, lost_answer: bool) -> Iterator[list[str]]:
     """Redis fails (``ConnectionError``) at round trip number ``trip`` (0-based: a command
     or a pipeline's execute) inside the block, once: before sending it, or, with
-    ``lost_answer``, after Redis ran it. Yields the trips seen (command names)."""
+    ``lost_answer``, after Redis ran it. Yields the trips seen (command names). Only this
+    thread's trips count and fail: other threads of the process (an xdist worker's embedded
+    runtime from an e2e test, reconciling its own service) go through untouched."""
     seen: list[str] = []
     command, execute = redis.Redis.execute_command, redis.client.Pipeline.execute
+    owner = threading.get_ident()
 
     def fault(name: str, run):
+        if threading.get_ident() != owner:
+            return run()
         seen.append(name)
         if len(seen) - 1 != trip:
             return run()
