@@ -198,7 +198,29 @@ def load(schema: Schema | type[Schema], data: Any, *, what: str = "body") -> dic
     try:
         return schema.load(data)
     except ValidationError as error:
-        raise validation_problem(error.messages, f"The {what} is not valid.") from None
+        raise validation_problem(error.messages, _invalid(what, error.messages)) from None
+
+
+def _invalid(what: str, messages: Any) -> str:
+    """The detail of a refused ``what``: its first fields (dotted paths into nested ones)
+    with their first message, ``errors`` holding them all, e.g. "The query string is not
+    valid: version (Missing data for required field)." (newcomer probe: the bare sentence
+    did not say which)."""
+    leaves: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", messages)]
+    while stack and len(leaves) < 6:
+        path, node = stack.pop()
+        if isinstance(node, Mapping):
+            for key in sorted(node, key=str, reverse=True):
+                name = "" if str(key) == "_schema" else str(key)
+                stack.append((f"{path}.{name}".strip(".") if name else path, node[key]))
+        elif isinstance(node, list) and node and isinstance(node[0], str):
+            leaves.append((path, node[0].rstrip(".")))
+    if not leaves:
+        return f"The {what} is not valid."
+    parts = [f"{path} ({text})" if path else text for path, text in leaves[:5]]
+    more = " and more" if len(leaves) > 5 else ""
+    return f"The {what} is not valid: {'; '.join(parts)}{more}."
 
 
 def query(schema: Schema | type[Schema]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-from service.store.store_errors import STORE_UNAVAILABLE
+from service.store.store_errors import is_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,9 @@ class Housekeeping:
         if self.archiver is not None:
             try:
                 archived = self.archiver.move_due()
-            except STORE_UNAVAILABLE:
-                raise
-            except Exception:  # noqa: BLE001 - PostgreSQL down or a mismatch: next pass
+            except Exception as error:  # noqa: BLE001 - PostgreSQL down or a mismatch: next pass
+                if is_store_unavailable(error):
+                    raise  # a Redis outage (a cluster with no node reachable too) ends the pass
                 log.exception("archive pass failed; the next full pass retries")
                 archived = 0
             if archived:

@@ -684,3 +684,21 @@ def test_a_seat_name_that_passes_for_a_bot_level_is_422_and_a_blank_one_says_so(
     assert version_of(http, match_id) == before
     status, _, joined = http.post(f"/v1/matches/{match_id}/seats/1/join", {"name": "Expertise"})
     assert status == 200, joined
+
+
+def test_a_refused_query_or_body_names_its_fields_in_the_detail(http, match):
+    """Newcomer probe: ``state?seat=1`` without ``version`` answered only "The query string
+    is not valid."; the detail now names each refused field with its first message (all
+    of them stay in ``errors``), nested ones by a dotted path."""
+    match_id, tokens = match
+    body = assert_problem(
+        http.get(f"/v1/matches/{match_id}/state?seat=0", tokens[0]), 400, "validation_error"
+    )
+    assert body["detail"].startswith("The query string is not valid: version ("), body
+    assert "version" in body["errors"]
+    created = assert_problem(
+        http.post("/v1/matches", {"game": GAME, "seats": [{"kind": "human", "level": "x"}]}),
+        400,
+        "validation_error",
+    )
+    assert "seats.0.level (Unknown field)" in created["detail"], created
