@@ -56,7 +56,11 @@ def test_the_json_document_is_the_analysis_and_is_the_same_twice(export_file):
 
 def test_the_report_shows_accuracy_curves_and_better_moves(export_file):
     document = run_analysis(json.loads(export_file.read_text()), 30)
-    result = CliRunner().invoke(main, ["analyse", str(export_file), "--budget", "30"])
+    # a terminal wide enough that rich does not wrap a table cell ("play" / "card=D04" on
+    # two lines at CI's default 80 columns)
+    result = CliRunner().invoke(
+        main, ["analyse", str(export_file), "--budget", "30"], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     assert "accuracy" in result.stdout and "curve" in result.stdout
     marked = [d for d in document["decisions"] if d["label"]]
