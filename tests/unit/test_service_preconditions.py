@@ -20,6 +20,18 @@ from tests.support.games import ENGINES
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 
 
+def _other_process(service, fake_redis_server) -> MatchService:
+    """Another process's service on the same store (no fold cache: it reads the store)."""
+    return MatchService(
+        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
+        service.keys,
+        None,
+        ENGINES,
+        blocking_reads=False,
+        fold_cache_size=0,
+    )
+
+
 def _card(service, mid, seat):
     return service.legal_actions(mid, seat)["actions"][0]
 
@@ -75,14 +87,7 @@ def test_decision_ids_survive_a_cold_process(service, fake_redis_server):
     """A process that never saw the match reads the same decision id from the store."""
     mid = service.create_match("high-card", HUMANS2, {"rounds": 2})["match_id"]
     service.act(mid, 1, _card(service, mid, 1))
-    cold = MatchService(
-        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
-        service.keys,
-        None,
-        ENGINES,
-        blocking_reads=False,
-        fold_cache_size=0,
-    )
+    cold = _other_process(service, fake_redis_server)
     assert cold.legal_actions(mid, 0)["decision_id"] == service.legal_actions(mid, 0)["decision_id"]
 
 
@@ -97,14 +102,7 @@ def test_a_decision_closed_by_another_process_answers_decision_moved_not_a_rule_
     mid = service.create_match("race", HUMANS2, {"target": 50})["match_id"]
     seat = int(next(iter(service.match_view(mid, None)["pending"])))
     stale = service.legal_actions(mid, seat)  # folded and cached here
-    worker = MatchService(
-        fakeredis.FakeRedis(server=fake_redis_server, decode_responses=True),
-        service.keys,
-        None,
-        ENGINES,
-        blocking_reads=False,
-        fold_cache_size=0,
-    )
+    worker = _other_process(service, fake_redis_server)
     worker.act(mid, seat, {"type": "add", "amount": 1})  # the turn passes to the other seat
     with pytest.raises(errors.DecisionMoved) as exc:
         service.act(mid, seat, {"type": "add", "amount": 1}, decision_id=stale["decision_id"])
