@@ -69,8 +69,11 @@ def pytest_configure(config: pytest.Config) -> None:
     written to ``ARENA_TEST_REDIS_URL`` for the processes tests start) and the stray-process
     backstop (:mod:`tests.support.reaper`: SIGINT/SIGTERM stop the run within seconds and
     leave no process behind), and the hypothesis profile ``ARENA_HYPOTHESIS_PROFILE`` names
-    (:mod:`tests.support.depth`)."""
-    from tests.support import depth, reaper, redis_env
+    (:mod:`tests.support.depth`); with ``ARENA_TEST_CPU_LOG=FILE`` each test's CPU is logged
+    (:mod:`tests.support.cpu_log`)."""
+    from tests.support import cpu_log, depth, reaper, redis_env
+
+    cpu_log.register(config)
 
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     try:
