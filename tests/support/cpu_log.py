@@ -32,9 +32,10 @@ ENV = "ARENA_TEST_CPU_LOG"
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _tree_ticks(root: int) -> dict[int, int]:
-    """``{pid: user + system clock ticks}`` of every live process under ``root`` (not
-    ``root`` itself), read from ``/proc``; empty where there is no ``/proc``."""
+def _tree_ticks(root: int) -> tuple[dict[int, int], set[int]]:
+    """``({pid: user + system clock ticks}, {pids whose parent is root})`` of every live
+    process under ``root`` (not ``root`` itself), read from ``/proc``; empty where there is
+    no ``/proc``."""
     parents: dict[int, int] = {}
     ticks: dict[int, int] = {}
     for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
@@ -57,7 +58,7 @@ def _tree_ticks(root: int) -> dict[int, int]:
             cursor = parents[cursor]
         if cursor == root or cursor in inside:
             inside.update((p, ticks[p]) for p in seen)
-    return inside
+    return inside, {pid for pid in inside if parents[pid] == root}
 
 
 def _own_seconds() -> float:
@@ -75,13 +76,18 @@ class CpuLog:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
         root = os.getpid()
-        before_tree, before_own, start = _tree_ticks(root), _own_seconds(), time.perf_counter()
+        (before_tree, before_children), before_own = _tree_ticks(root), _own_seconds()
+        start = time.perf_counter()
         yield
-        after_tree = _tree_ticks(root)
-        tree = sum(t - before_tree.get(pid, 0) for pid, t in after_tree.items()) / _TICK
+        after_tree, _ = _tree_ticks(root)
+        # A child that lived before the test and was reaped during it lands in os.times
+        # with its whole life's CPU: take off what earlier tests were already charged. A
+        # vanished grandchild (reaped by its own parent) is not in os.times: count 0.
+        gone = sum(before_tree[pid] for pid in before_children if pid not in after_tree)
+        tree = (sum(t - before_tree.get(pid, 0) for pid, t in after_tree.items()) - gone) / _TICK
         line = {
             "nodeid": item.nodeid,
-            "cpu_s": round(_own_seconds() - before_own + max(0.0, tree), 3),
+            "cpu_s": round(_own_seconds() - before_own + tree, 3),
             "wall_s": round(time.perf_counter() - start, 3),
             "worker": self.worker,
         }
