@@ -58,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,10 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("redis-server did not start")
 
 
-def start_arena(redis_url: str) -> tuple[subprocess.Popen, int]:
-    """gunicorn with the shipped configuration serving this server (Duel registered)."""
+def start_arena(redis_url: str, extra: Sequence[str] = ()) -> tuple[subprocess.Popen, int]:
+    """gunicorn with the shipped configuration serving this server (Duel registered);
+    ``extra``: more gunicorn arguments, which override the configuration's (an A/B of a
+    worker class: ``["-k", "gevent"]``)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -168,6 +171,7 @@ def start_arena(redis_url: str) -> tuple[subprocess.Popen, int]:
             str(ROOT / "api" / "gunicorn_config.py"),
             "--bind",
             f"127.0.0.1:{port}",
+            *extra,
             "api.app:create_app()",
         ],
         cwd=ROOT,
@@ -469,6 +473,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "(about one request per move; session 9, 2 alternating rounds: CPU per move equal "
         "within the noise, 4.95-6.77 against 5.88-6.14 ms)",
     )
+    parser.add_argument(
+        "--arena-gunicorn-arg",
+        action="append",
+        default=[],
+        help="one more gunicorn argument for this server (repeatable; overrides "
+        "api/gunicorn_config.py, e.g. --arena-gunicorn-arg=-k --arena-gunicorn-arg=gevent)",
+    )
     args = parser.parse_args(argv)
     seat_counts = [int(s) for s in args.seats.split(",") if s]
     systems = [s for s in args.systems.split(",") if s]
@@ -490,7 +501,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             (work / "redis").mkdir()
             ctx["redis"], ctx["redis_url"] = start_redis(work / "redis")
             procs.append(ctx["redis"])
-            ctx["arena"], ctx["arena_port"] = start_arena(ctx["redis_url"])
+            ctx["arena"], ctx["arena_port"] = start_arena(ctx["redis_url"], args.arena_gunicorn_arg)
             procs.append(ctx["arena"])
         bgio: dict[str, tuple[subprocess.Popen, int]] = {}
         for system in systems:

@@ -312,3 +312,20 @@ def test_peer_run_starts_a_boardgame_io_server_again_when_it_exited(tmp_path, mo
     assert fresh[1] == 2 and fresh[0] is not dead and bgio["bgio-flatfile"] == fresh
     assert started == [("flatfile", tmp_path / "bgio-flatfile-restart-1")]
     assert restarts == {"bgio-flatfile": 1} and procs == [fresh[0]]
+
+
+def test_peer_run_passes_more_gunicorn_arguments_before_the_app(monkeypatch):
+    """``--arena-gunicorn-arg`` (an A/B of a worker class) reaches gunicorn's command line
+    after the shipped configuration, so it overrides it, and before the app."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from peer import run
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    commands = []
+    monkeypatch.setattr(run.subprocess, "Popen", lambda cmd, **kw: commands.append(cmd))
+    monkeypatch.setattr(run.bench_http, "wait_healthy", lambda port, procs: None)
+    run.start_arena("redis://127.0.0.1:1/0", ["-k", "gevent"])
+    command = commands[0]
+    assert command.index("-c") < command.index("-k") < command.index("api.app:create_app()")
+    assert command[command.index("-k") + 1] == "gevent"
