@@ -65,11 +65,16 @@ def seed_of(base: str, part: str, index: int) -> bytes:
 
 
 def play(
-    levels: list[str], options: dict[str, Any], seed: bytes, budget: int, time_cap: float
+    levels: list[str],
+    options: dict[str, Any],
+    seed: bytes,
+    budget: int,
+    time_cap: float,
+    expert_class: type[ExpertBot] = ExpertBot,
 ) -> dict[str, Any]:
-    """One match: ``levels[s]`` plays seat ``s`` (``expert`` with ``budget``); answers the
-    result and the CPU seconds of every expert decision."""
-    expert = ExpertBot(POLICIES, budget=budget, time_cap_s=time_cap)
+    """One match: ``levels[s]`` plays seat ``s`` (``expert``: an ``expert_class`` with
+    ``budget``); answers the result and the CPU seconds of every expert decision."""
+    expert = expert_class(POLICIES, budget=budget, time_cap_s=time_cap)
     n = len(levels)
     events = ENGINE.new_match(Setup(n, ENGINE.validate_options(n, options)), derive_rng(seed, 0))
     state, count, rng = fold(ENGINE, events), len(events), random.Random(seed)

@@ -349,6 +349,10 @@ class ExpertBot:
     negative budget, fewer than 1 candidate or horizon, or a cap <= 0."""
 
     name = "expert"
+    #: the rollouts' class: it draws the worlds a decision is weighed in (from the seat's
+    #: view: :func:`sample_world`); a benchmark's omniscient bound swaps it
+    #: (``benchmarks/aipokalypse_toma_oracle.py``), the bots of the server never do
+    search_class: type[_Search] = _Search
 
     def __init__(
         self,
@@ -390,7 +394,7 @@ class ExpertBot:
         if len(candidates) == 1:
             return first
         samples = budget // len(candidates)  # >= 1: never above the budget
-        search = _Search(state, seat, horizon, self.policies)
+        search = self.search_class(state, seat, horizon, self.policies)
         means, self.last_rollouts = search.values(
             candidates, samples, seed, time.perf_counter() + self.time_cap_s
         )

@@ -376,3 +376,34 @@ def test_the_solo_fit_script_reports_weights_for_every_feature():
     assert len(body["weights"]) == len(TOMA_WEIGHTS) and body["matches"] == 8
     assert body["rows"] >= 8 and 0 <= body["wins"] <= 8  # a row per Recruitment Phase
     assert math.isfinite(body["test"]) and 0.0 <= body["base_rate"] <= 1.0
+
+
+def test_the_omniscient_bound_of_the_benchmark_searches_the_true_state_and_the_bot_never():
+    """``benchmarks/aipokalypse_toma_oracle.py`` swaps the expert's search for one whose
+    worlds are the true state (the deck order included); the server's expert draws its
+    worlds from the view (the draw pile's order differs from the true one)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from aipokalypse_toma_oracle import OracleBot, OracleSearch, summarise
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    state, seat = _position(
+        1, {"mode": "solo", "difficulty": "boss"}, _recruiting, level="toma_hunter"
+    )
+    truth = ENGINE.dump_state(state)
+    oracle = OracleSearch(state, seat, 2, POLICIES)
+    assert oracle.world(1) == truth and oracle.world(2) == truth
+    assert OracleBot.search_class is OracleSearch
+    assert ExpertBot.search_class is not OracleSearch
+    drawn = ExpertBot.search_class(state, seat, 2, POLICIES).world(1)
+    assert drawn["draw"] != truth["draw"]
+    assert sorted(drawn["draw"]) == sorted(truth["draw"])
+    rows = [
+        {"level": "oracle", "difficulty": "boss", "index": 0, "win": True},
+        {"level": "oracle", "difficulty": "boss", "index": 1, "win": False},
+        {"level": "toma_hunter", "difficulty": "boss", "index": 0, "win": False},
+        {"level": "toma_hunter", "difficulty": "boss", "index": 1, "win": False},
+    ]
+    cell = summarise(rows, ["boss"])["boss"]
+    assert cell["margin"] == 0.5 and cell["oracle"]["wins"] == 1
+    assert cell["paired"] == {"matches": 2, "oracle_only": 1, "toma_hunter_only": 0}
