@@ -101,6 +101,8 @@ def create_app(service: Any = None, config: Mapping[str, Any] | None = None) -> 
     app.config.update(config or {})
     settings.check_app(app.config)  # a bad setting stops the app here, not per request
     app.url_map.strict_slashes = False
+    # "//" in a path is a 404 problem, not werkzeug's HTML 308 to the merged path
+    app.url_map.merge_slashes = False
     app.extensions["arena"] = Runtime(service)
     for module in (games, matches, events, players, replays, analysis, ops, webclient):
         app.register_blueprint(module.bp)

@@ -393,6 +393,9 @@ def test_bad_query_parameters_are_400(http, match):
 def test_unknown_route_and_wrong_method(http, match):
     match_id, _ = match
     assert_problem(http.get("/v1/nothing-here"), 404, "not_found")
+    # an empty path segment is no route (not an HTML redirect to the path without it)
+    assert_problem(http.get("/v1/matches//events"), 404, "not_found")
+    assert_problem(http.get(f"/v1/matches/{match_id}//events"), 404, "not_found")
     status, headers, body = http.call("DELETE", f"/v1/matches/{match_id}")
     assert_problem((status, headers, body), 405, "method_not_allowed")
     assert "GET" in headers["Allow"]
