@@ -17,6 +17,7 @@ _.sort_keys  # api/app.py: the JSON provider's settings
 _.ensure_ascii  # api/app.py
 _.json_provider_class  # api/app.py: Flask picks the provider class
 _.strict_slashes  # api/app.py: url_map setting
+_.merge_slashes  # api/app.py: url_map setting
 _.arena_client_key  # api/limits.py: per-request cache on flask.g (read with g.get)
 _.arena_service  # api/runtime.py: per-request cache on flask.g (read with g.get)
 _.log_request  # cli/serve.py: werkzeug request handler override
