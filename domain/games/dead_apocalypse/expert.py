@@ -64,7 +64,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import legal_actions, pending
-from .bots import STACK_THREAT, CooperativeBot, _table, zombie_value
+from .bots import OCCUPY_MARGIN, STACK_THREAT, CooperativeBot, _table, zombie_value
 from .cards import catalogue, def_id
 from .determinize import sample_world
 from .ending import owned_cards
@@ -87,8 +87,10 @@ HORIZON_MIN_TURNS = 3  # ... at least this many turns (1 and 2 seats)
 RACE_WEIGHTS = (-1.3168, 0.1921, 0.1079, -1.7581, 0.6881, 1.2423, 0.3058, -1.595)
 
 #: the base and rollout policy of every seat: the ``cooperative`` plan with the Plague
-#: Carrier's Resource Stack Ditches priced (:data:`bots.STACK_THREAT`)
-POLICY = CooperativeBot(stack_threat=STACK_THREAT)
+#: Carrier's Resource Stack Ditches priced (:data:`bots.STACK_THREAT`), a Plague Carrier
+#: defeated before a Call for Help (``drain_first``) and Humans occupying Locations at a
+#: small cost to the turn's plan (:data:`bots.OCCUPY_MARGIN`)
+POLICY = CooperativeBot(stack_threat=STACK_THREAT, drain_first=True, occupy_margin=OCCUPY_MARGIN)
 #: policy choices played without search (module doc, step 1)
 NO_SEARCH = frozenset({"play", "use_repeat"})
 

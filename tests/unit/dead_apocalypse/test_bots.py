@@ -214,3 +214,40 @@ def test_the_expert_policy_prices_an_undefeated_attacker_by_the_cards_it_costs()
     assert policy.choose(easy, 0, random.Random(0)) == {"type": "defeat", "column": 2}
     assert [attack_cards({"attack_ditch_half_hp": True}, hp) for hp in (1, 4, 7)] == [2, 3, 5]
     assert attack_cards({"difficulty": "easier"}, 7) == 0
+
+
+def test_the_expert_policy_defeats_a_plague_carrier_before_calling_for_help():
+    """The Brute (HP 7) attacks and 4 damage cannot defeat it, so a Call for Help is
+    legal; after an assist only attacking Zombies may be defeated, and the Plague Carrier
+    (HP 4, not attacking) would Ditch 3 Resource Stack cards again next turn.
+    ``cooperative`` calls at once; the expert's policy (``drain_first``) resolves the
+    Plague Carrier's Repeat, defeats it with its own 4 damage, then calls."""
+    from domain.games.dead_apocalypse.bots import STACK_THREAT, CooperativeBot
+
+    state = table(
+        seats=2,
+        attackers=[0],
+        hands={0: [], 1: ["shotgun#2"]},
+        zombie_row=["brute#1", "plague-carrier#1", None, None, None],
+        resource_row=["shotgun#1", "soldier#1", "radio#1", "nurse#1", "machete#1"],
+    )
+    state.damage = [_scout(4)]
+    assert {"type": "call_for_help"} in E.legal_actions(state, 0)
+    assert coop(state, 0)["type"] == "call_for_help"
+    old = CooperativeBot(stack_threat=STACK_THREAT)
+    assert old.choose(state, 0, random.Random(0)) == {"type": "call_for_help"}
+    new = CooperativeBot(stack_threat=STACK_THREAT, drain_first=True)
+    repeat = {"type": "use_repeat", "card": "plague-carrier#1"}
+    assert new.choose(state, 0, random.Random(0)) == repeat
+    _, state = act(state, 0, repeat)
+    assert new.choose(state, 0, random.Random(0)) == {"type": "defeat", "column": 1}
+    _, state = act(state, 0, {"type": "defeat", "column": 1})
+    assert state.zombie_row[1] is None
+    assert new.choose(state, 0, random.Random(0)) == {"type": "call_for_help"}
+
+
+def test_a_negative_occupy_margin_is_refused():
+    from domain.games.dead_apocalypse.bots import CooperativeBot
+
+    with pytest.raises(ValueError):
+        CooperativeBot(occupy_margin=-1.0)
