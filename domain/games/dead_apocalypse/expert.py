@@ -11,7 +11,12 @@ left undefeated ("Undefeated Zombies": its Resource Row card and a Resource Stac
 :func:`bots.attack_cards`) at the same :data:`bots.STACK_THREAT` per card, where
 ``cooperative`` adds a flat 8: solo, 400 deals of seed ``da23``, the policy alone then
 wins 373 (93.2%, 95% CI 90.4-95.3) against ``cooperative``'s 313 (78.3%), +15.0 points
-[+10.2, +19.8] (paired: 62 won by the policy only, 2 by ``cooperative`` only).
+[+10.2, +19.8] (paired: 62 won by the policy only, 2 by ``cooperative`` only). Two rules of
+team play followed (2026-12-04): a non-attacking Plague Carrier the seat's own pool can
+defeat is defeated *before* a Call for Help (``drain_first``: after an assist the pooled
+damage only defeats attacking Zombies), and a Location is occupied when that costs the
+turn's plan less than :data:`bots.OCCUPY_MARGIN`; with 4 seats the policy alone then wins
+65.5% of 400 deals against ``cooperative``'s 37.0% (+28.5 [+21.7, +34.9]).
 
 How the bot decides (one call of :meth:`ExpertBot.choose`):
 
