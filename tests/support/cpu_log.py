@@ -28,37 +28,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import reaper
+
 ENV = "ARENA_TEST_CPU_LOG"
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _tree_ticks(root: int) -> tuple[dict[int, int], set[int]]:
     """``({pid: user + system clock ticks}, {pids whose parent is root})`` of every live
-    process under ``root`` (not ``root`` itself), read from ``/proc``; empty where there is
-    no ``/proc``."""
-    parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
-        if not entry.name.isdigit():
-            continue
-        try:
-            raw = Path(entry.path, "stat").read_text()
-        except OSError:
-            continue
-        # "pid (comm) state ppid ..." - comm may hold spaces or parentheses
-        fields = raw[raw.rindex(")") + 2 :].split()
-        pid = int(entry.name)
-        parents[pid] = int(fields[1])
-        ticks[pid] = int(fields[11]) + int(fields[12])
-    inside: dict[int, int] = {}
-    for pid in ticks:
-        seen, cursor = [], pid
-        while cursor in parents and cursor != root and cursor not in inside:
-            seen.append(cursor)
-            cursor = parents[cursor]
-        if cursor == root or cursor in inside:
-            inside.update((p, ticks[p]) for p in seen)
-    return inside, {pid for pid in inside if parents[pid] == root}
+    process under ``root`` (not ``root`` itself), read from ``/proc``
+    (:func:`tests.support.reaper.proc_stats`); empty where there is no ``/proc``."""
+    stats = reaper.proc_stats()
+    under = reaper.descendants(root, {pid: parent for pid, (parent, _) in stats.items()})
+    return {pid: stats[pid][1] for pid in under}, {pid for pid in under if stats[pid][0] == root}
 
 
 def _own_seconds() -> float:

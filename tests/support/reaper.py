@@ -48,9 +48,10 @@ def become_subreaper() -> bool:
         return False
 
 
-def _parent_map() -> dict[int, int]:
-    """``{pid: ppid}`` of every process visible in ``/proc`` (empty without ``/proc``)."""
-    parents: dict[int, int] = {}
+def proc_stats() -> dict[int, tuple[int, int]]:
+    """``{pid: (ppid, user + system CPU clock ticks)}`` of every process visible in
+    ``/proc`` (``stat`` fields 4, 14 and 15; empty without ``/proc``)."""
+    stats: dict[int, tuple[int, int]] = {}
     for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
         if not entry.name.isdigit():
             continue
@@ -60,15 +61,21 @@ def _parent_map() -> dict[int, int]:
             continue  # exited meanwhile
         # "pid (comm) state ppid ...": comm may hold spaces and parentheses
         fields = stat[stat.rfind(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-    return parents
+        stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    return stats
 
 
-def descendants(pid: int | None = None) -> list[int]:
-    """Pids of every living descendant of ``pid`` (default: this process), parents first."""
+def _parent_map() -> dict[int, int]:
+    """``{pid: ppid}`` of every process visible in ``/proc`` (empty without ``/proc``)."""
+    return {pid: parent for pid, (parent, _) in proc_stats().items()}
+
+
+def descendants(pid: int | None = None, parents: dict[int, int] | None = None) -> list[int]:
+    """Pids of every living descendant of ``pid`` (default: this process), parents first;
+    ``parents``: a ``{pid: ppid}`` already read (default: read ``/proc`` now)."""
     root = os.getpid() if pid is None else pid
     children: dict[int, list[int]] = {}
-    for child, parent in _parent_map().items():
+    for child, parent in (_parent_map() if parents is None else parents).items():
         children.setdefault(parent, []).append(child)
     found: list[int] = []
     todo = [root]
