@@ -246,6 +246,52 @@ def test_the_expert_policy_defeats_a_plague_carrier_before_calling_for_help():
     assert new.choose(state, 0, random.Random(0)) == {"type": "call_for_help"}
 
 
+def test_the_expert_policy_occupies_a_location_at_a_cost_below_its_margin():
+    """Occupying Locations: "The active player may instead decide to place a Human from
+    his/her hand beneath a Location card to generate damage each following turn." The seat's
+    Base Camp (Occupancy 2, no Repeat) is in play and empty; the hand holds a Soldier (3)
+    and a Police Officer (2). Played, both defeat the Pack Hunter (HP 3, reward Shotgun:
+    16 plan points) and the Bloater (HP 2, reward Soldier, 2 Infections: 11); the Police
+    Officer alone still defeats the Bloater. Occupying with the Soldier costs 16 < 25
+    (:data:`OCCUPY_MARGIN`) and a defeat remains: the expert's policy occupies, then
+    defeats the Bloater. With margin 0 (``cooperative``, or the expert's policy without
+    the margin) it plays the Soldier; when the Pack Hunter attacks (30 more points) or no
+    defeat would remain, the expert's policy plays it too."""
+    from domain.games.dead_apocalypse.bots import OCCUPY_MARGIN, STACK_THREAT, CooperativeBot
+    from domain.games.dead_apocalypse.expert import POLICY
+
+    def position(zombie_row=("pack-hunter#1", "bloater#1", None, None, None), attackers=None):
+        state = table(
+            attackers=attackers,
+            hands={0: ["soldier#2", "police-officer#4"]},
+            zombie_row=list(zombie_row),
+            zombie_stack=["rotting-walker#1", "rotting-walker#2"],
+        )
+        state.seats[0].locations = [{"card": "base-camp#s0.1", "occupants": []}]
+        return state
+
+    occupy = {"type": "occupy", "card": "soldier#2", "location": "base-camp#s0.1"}
+    play = {"type": "play", "card": "soldier#2"}
+    state = position()
+    assert occupy in E.legal_actions(state, 0)
+    assert POLICY.occupy_margin == OCCUPY_MARGIN == 25
+    assert POLICY.choose(state, 0, random.Random(0)) == occupy
+    no_margin = CooperativeBot(stack_threat=STACK_THREAT, drain_first=True, occupy_margin=0.0)
+    assert no_margin.choose(state, 0, random.Random(0)) == play
+    assert coop(state, 0) == play
+    attacked = position(attackers=[0])
+    assert POLICY.choose(attacked, 0, random.Random(0)) == play
+    alone = position(zombie_row=("pack-hunter#1", None, None, None, None))
+    assert POLICY.choose(alone, 0, random.Random(0)) == play
+    _, state = act(state, 0, occupy)
+    assert state.seats[0].locations == [
+        {"card": "base-camp#s0.1", "occupants": [{"card": "soldier#2", "upright": False}]}
+    ]
+    assert POLICY.choose(state, 0, random.Random(0)) == {"type": "play", "card": "police-officer#4"}
+    _, state = act(state, 0, {"type": "play", "card": "police-officer#4"})
+    assert POLICY.choose(state, 0, random.Random(0)) == {"type": "defeat", "column": 1}
+
+
 def test_a_negative_occupy_margin_is_refused():
     from domain.games.dead_apocalypse.bots import CooperativeBot
 
