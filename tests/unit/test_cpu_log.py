@@ -4,12 +4,9 @@ also when a child process outlives the test that started it."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.inner_pytest import run_pytest
 
 CONFTEST = """
 from tests.support import cpu_log
@@ -44,16 +41,7 @@ def test_a_child_reaped_in_a_later_test_is_charged_once(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_child.py").write_text(TESTS)
     log = tmp_path / "cpu.jsonl"
-    env = {**os.environ, "ARENA_TEST_CPU_LOG": str(log), "PYTHONPATH": str(ROOT)}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_pytest(tmp_path, "-q", "-p", "no:xdist", env={"ARENA_TEST_CPU_LOG": str(log)})
     cpu = {
         json.loads(line)["nodeid"]: json.loads(line)["cpu_s"]
         for line in log.read_text().splitlines()

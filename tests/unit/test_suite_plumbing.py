@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.support import depth, reaper, redis_env, suite_plan
+from tests.support.inner_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,31 +174,14 @@ def test_descendants_finds_a_grandchild_whose_parent_exited():
 
 def test_a_run_without_arena_test_redis_url_says_which_redis_and_database_it_uses(tmp_path):
     (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL")
-    }
-    env["PYTHONPATH"] = str(ROOT)
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "tests.conftest",
-            "-p",
-            "no:cacheprovider",
-            "test_one.py",
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    run = run_pytest(
+        tmp_path,
+        "-q",
+        "-p",
+        "tests.conftest",
+        "test_one.py",
+        drop=("ARENA_TEST_REDIS_URL", "ARENA_TEST_REDIS_BASE_URL"),
     )
-    assert run.returncode == 0, run.stdout + run.stderr
     assert f"test Redis: {redis_env.DEFAULT_URL} (default" in run.stdout
 
 
@@ -224,30 +208,9 @@ def test_free(n):
 
 def test_under_xdist_the_tests_of_a_module_fixture_run_on_one_worker(tmp_path):
     (tmp_path / "test_grouped.py").write_text(GROUPED)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "tests.conftest",
-            "-p",
-            "no:cacheprovider",
-            "-n",
-            "2",
-            "--dist",
-            "loadgroup",
-            "-v",
-            "test_grouped.py",
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    run = run_pytest(
+        tmp_path, "-p", "tests.conftest", "-n", "2", "--dist", "loadgroup", "-v", "test_grouped.py"
     )
-    assert run.returncode == 0, run.stdout + run.stderr
     workers = {
         line.split()[0]
         for line in run.stdout.splitlines()
