@@ -7,6 +7,7 @@ import pytest
 
 from domain.engine import MatchFinished
 from service import errors
+from tests.support.compaction import failing_compaction
 from tests.support.reads import every_read
 from tests.support.reads import finish_by_hand as _finish
 from tests.support.runtime import drain
@@ -119,16 +120,7 @@ def test_a_bot_match_played_by_jobs_is_compacted_and_exports_a_valid_log(service
 def test_a_failed_compaction_stays_pending_and_a_full_reconcile_pass_retries_it(
     service, monkeypatch
 ):
-    real = service.compactor.compact
-    calls = []
-
-    def failing_once(match_id):
-        calls.append(match_id)
-        if len(calls) == 1:
-            raise RuntimeError("injected")
-        return real(match_id)
-
-    monkeypatch.setattr(service.compactor, "compact", failing_once)
+    failing_compaction(service, monkeypatch, RuntimeError("injected"))
     mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
     _finish(service, mid)
     assert not service._record(mid).compacted

@@ -11,6 +11,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException
 
 from service.upkeep.housekeeping import Housekeeping
+from tests.support.compaction import failing_compaction
 from tests.support.reads import finish_by_hand
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -21,11 +22,7 @@ NO_NODE = "Redis Cluster cannot be connected. Please provide at least one reacha
 def _pending_matches(service, monkeypatch, count: int) -> list[str]:
     """``count`` finished matches whose compaction (inside the request that ended them)
     failed, so that they wait in the pending set for a full pass."""
-
-    def broken(match_id):
-        raise RuntimeError("injected")
-
-    monkeypatch.setattr(service.compactor, "compact", broken)
+    failing_compaction(service, monkeypatch, RuntimeError("injected"), failures=None)
     mids = []
     for _ in range(count):
         mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
@@ -45,13 +42,7 @@ def test_an_outage_ends_the_compaction_pass_and_every_match_stays_pending(
     service, monkeypatch, outage
 ):
     mids = _pending_matches(service, monkeypatch, 3)
-    calls = []
-
-    def unreachable(match_id):
-        calls.append(match_id)
-        raise outage
-
-    monkeypatch.setattr(service.compactor, "compact", unreachable)
+    calls = failing_compaction(service, monkeypatch, outage, failures=None)
     with pytest.raises(type(outage)):
         service.reconcile(full=True)
     assert len(calls) == 1  # the first match met the outage: the others were not tried
@@ -65,16 +56,7 @@ def test_an_outage_ends_the_compaction_pass_and_every_match_stays_pending(
 
 def test_one_match_that_fails_to_compact_does_not_stop_the_pass(service, monkeypatch, caplog):
     mids = _pending_matches(service, monkeypatch, 3)
-    real = service.compactor.compact
-    calls = []
-
-    def first_fails(match_id):
-        calls.append(match_id)
-        if len(calls) == 1:
-            raise RuntimeError("one bad match")
-        return real(match_id)
-
-    monkeypatch.setattr(service.compactor, "compact", first_fails)
+    calls = failing_compaction(service, monkeypatch, RuntimeError("one bad match"))
     with caplog.at_level(logging.ERROR):
         assert service.reconcile(full=True).get("compacted") == 2
     assert len(calls) == 3 and f"compacting {calls[0]} failed" in caplog.text
