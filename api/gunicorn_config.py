@@ -73,9 +73,14 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """In each worker, once its app is loaded: cap the app's waiting requests for the
-    worker's ``threads`` (:func:`api.waits.configure`) and log the cap at INFO."""
+    """In each worker, once its app is loaded: load the game catalogue
+    (:func:`api.runtime.warm`: before the worker accepts, not in its first requests), cap
+    the app's waiting requests for the worker's ``threads`` (:func:`api.waits.configure`)
+    and log the cap at INFO."""
+    from api.runtime import warm
     from api.waits import configure
+
+    warm(worker.wsgi)
 
     limit = configure(worker.wsgi, worker.cfg.threads)
     if limit is not None:
