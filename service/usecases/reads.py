@@ -18,6 +18,7 @@ from service.log.verify import export_log, verify_log
 from service.store.deadline_store import DeadlineStore
 from service.usecases.context import (
     HeadFacts,
+    Loaded,
     MatchContext,
     RequestReads,
     check_seat,
@@ -245,11 +246,16 @@ class Reads:
         own fold is not in hand: an idempotent replay, an empty batch). Raises
         MatchNotFound, SeatNotFound. ``reads``: the request's reads."""
         loaded, _ = self.ctx.head(match_id, reads=reads)
+        return self._represent(loaded, seat)
+
+    def _represent(self, loaded: Loaded, seat: int) -> dict[str, Any]:
+        """:func:`seat_representation` of ``seat`` on ``loaded``, which then goes back to the
+        fold cache (only after the engine calls succeeded: they are read-only)."""
         seat = self.ctx.checked_seat(loaded, seat)
         out = seat_representation(
             loaded.engine, loaded.state, loaded.version, loaded.seat_decisions, seat
         )
-        self.ctx.keep(loaded)  # only after the engine calls succeeded (read-only calls)
+        self.ctx.keep(loaded)
         return out
 
     def representation_when_pending(
@@ -260,11 +266,22 @@ class Reads:
         capped at 60) until an event leaves it pending or the match finished, as
         :meth:`legal_actions` long-polls, then :meth:`representation` at the head; ``None``
         when the wait passed first (the caller answers the batch's own representation).
-        Saves the client the ``GET .../legal-actions?wait=`` that would follow."""
+        Saves the client the ``GET .../legal-actions?wait=`` that would follow. Each new
+        event costs one head read (:meth:`MatchContext.head`: meta and tail in one script
+        call, folded into the fold cache), which also gives the answer: not a meta read and
+        then a head read (one round trip less per answered wait)."""
         deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
-        if not self._wait_for_decision(match_id, seat, after, deadline):
-            return None
-        return self.representation(match_id, seat)
+        events = self.ctx.stores.events
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not events.wait_after(match_id, after, remaining):
+                return None
+            loaded, _ = self.ctx.head(match_id)
+            record = loaded.record
+            if record.finished or seat in record.pending or loaded.version <= after:
+                return self._represent(loaded, seat)
+            self.ctx.keep(loaded)
+            after = loaded.version
 
     def check_running(self, match_id: str) -> None:
         """Raise MatchFinished (409 ``match_finished``) when the match has a result (and
