@@ -22,9 +22,13 @@ What runs (each started here, stopped afterwards):
 The load generators follow the same rules for both: each seat is its own client on its own
 connection; a seat plays as soon as it may (a random card of its hand; both seats of a
 trick at the same time); when a match ends its seats start the next. This server is driven
-over HTTP by ``bench_http.py``'s seat clients (``Prefer: return=representation`` on the
-``POST .../actions``, ``GET .../legal-actions?wait=`` long-polls when the seat has nothing
-to do); boardgame.io by its own client over its socket.io transport (``bgio/loadgen.js``;
+over HTTP by ``bench_http.py``'s seat clients: ``POST .../actions?wait=`` with ``Prefer:
+return=representation``, answered once the seat has its next decision (a long-poll on the
+move itself: one request per move, the HTTP counterpart of the state boardgame.io pushes;
+``--arena-wait-on decision``, the rule of the runs before 2026-12-04: the ``POST`` answered
+at once and a ``GET .../legal-actions?wait=`` long-poll when the seat has nothing to do,
+about two requests per move, 1-34% more CPU per move in 4 alternating pairs);
+boardgame.io by its own client over its socket.io transport (``bgio/loadgen.js``;
 a move boardgame.io drops because it was sent at an older state is sent again, the latency
 counting from the first send). A move counts when the server accepted it; its latency is
 from the first send to the answer (this server) or to the state without the card
@@ -40,10 +44,10 @@ then the ratios of this server to each boardgame.io storage and issue 21's targe
 move <= FlatFile's and <= 3x in-memory's, p99 <= FlatFile's, memory per live match no worse
 than the reference recorded in ``REFERENCE_MEMORY_KB``.
 
-Before the first round every system gets one discarded window (gunicorn's workers load the
-games on their first requests, which takes seconds). The machine is shared and noisy:
-compare the ratios, measured within one run; the report also gives the whole machine's busy
-cores during each window.
+Before the first round every system gets one discarded window (caches and connection
+pools fill; gunicorn's workers load the games before they accept, ``api.runtime.warm``).
+The machine is shared and noisy: compare the ratios, measured within one run; the report
+also gives the whole machine's busy cores during each window.
 """
 
 from __future__ import annotations
@@ -465,13 +469,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--arena-wait-on",
         choices=("decision", "post"),
-        default="decision",
-        help="this server's seats: decision (default, the rules of every recorded run) "
-        "the POST .../actions answers at once and a seat with nothing to do long-polls GET "
-        ".../legal-actions?wait= (about two requests per move); post: POST .../actions?wait= "
+        default="post",
+        help="this server's seats: post (default since 2026-12-04): POST .../actions?wait= "
         "with Prefer: return=representation, answered once the seat has its next decision "
-        "(about one request per move; session 9, 2 alternating rounds: CPU per move equal "
-        "within the noise, 4.95-6.77 against 5.88-6.14 ms)",
+        "(about one request per move); decision (the rule of the runs before): the POST "
+        ".../actions answers at once and a seat with nothing to do long-polls GET "
+        ".../legal-actions?wait= (about two requests per move). 4 alternating pairs on "
+        "2026-12-04, CPU per move post / decision: 0.93-0.99 at 16 seats, 0.66-0.97 at 64",
     )
     parser.add_argument(
         "--arena-gunicorn-arg",
