@@ -365,8 +365,10 @@ class SeatClient:
 
     def play(self, match_id: str, token: str) -> None:
         """Act whenever the seat has a legal action, long-poll otherwise, until the match
-        finishes or the window closes. ``wait_on`` ``decision``: the long-poll is ``GET
-        .../legal-actions?wait=2``, answered once THIS seat has something to do;
+        finishes (a ``POST`` answer's representation saying so ends it at once; otherwise a
+        ``GET`` of the match once a long-poll comes back empty) or the window closes.
+        ``wait_on`` ``decision``: the long-poll is ``GET .../legal-actions?wait=2``,
+        answered once THIS seat has something to do;
         ``events``: ``GET .../events?wait=2``, answered on every new event (any seat's
         move), then ``GET .../legal-actions``."""
         base = f"/v1/matches/{match_id}"
@@ -402,6 +404,10 @@ class SeatClient:
                         time.perf_counter() - started - self.client.waited_s()
                     )
                     self.window.moved()
+                if isinstance(answer, dict) and answer.get("status") not in (None, "running"):
+                    # the representation says the match ended: no request asks it again
+                    self.tally.matches += 1
+                    return
                 nxt = answer.get("legal_actions") if isinstance(answer, dict) else None
                 legal = nxt if isinstance(nxt, dict) and "actions" in nxt else None
                 continue
