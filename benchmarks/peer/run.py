@@ -321,6 +321,37 @@ def measure_bgio(
 ) -> dict[str, Any]:
     """One counted window of ``seats`` seats on a boardgame.io server (``loadgen.js``
     processes, each a share of the matches)."""
+    return measure_node("loadgen.js", port, seats, args, {"server": {proc.pid}}, {})
+
+
+def measure_arena_node(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One counted window of ``seats`` seats on this server driven by Node clients
+    (``bgio/arena_loadgen.js``: the rules of ``bench_http.py``'s seat clients with
+    ``--arena-wait-on post``, in boardgame.io's load generator's runtime); the Redis
+    server's CPU counts as the server's."""
+    return measure_node(
+        "arena_loadgen.js",
+        ctx["arena_port"],
+        seats,
+        args,
+        {"server": {ctx["arena"].pid}},
+        {"redis": {ctx["redis"].pid}},
+    )
+
+
+def measure_node(
+    script: str,
+    port: int,
+    seats: int,
+    args: argparse.Namespace,
+    groups: dict[str, set[int]],
+    pids: dict[str, set[int]],
+) -> dict[str, Any]:
+    """One counted window of ``seats`` seats (``seats // 2`` matches at once) played by
+    ``script`` (a Node load generator in ``bgio/``; ``min(4, seats // 8)`` processes, each
+    a share of the matches) against the server on ``port``; ``groups`` / ``pids``: the
+    server's processes for :class:`CpuMeter` (every ``pids`` entry counts as the server's
+    CPU too). ``client_cpu_ms_per_move``: the load generators' own CPU."""
     processes = min(4, max(1, seats // 8))
     pairs = seats // 2
     first = time.time() + 1.0 + args.warmup_seconds
@@ -337,43 +368,54 @@ def measure_bgio(
         }
         gens.append(
             subprocess.Popen(
-                ["node", "loadgen.js", json.dumps(config)],
+                ["node", script, json.dumps(config)],
                 cwd=BGIO,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
             )
         )
-    meter = CpuMeter(groups={"server": {proc.pid}})
+    meter = CpuMeter(groups=groups, pids=pids)
     time.sleep(max(0.0, first - time.time()))
     meter.start()
     time.sleep(max(0.0, deadline - time.time()))
     cpu = meter.stop()
     latencies: list[float] = []
-    moves, matches, resent, resyncs, errors = 0, 0, 0, 0, {}
+    moves, matches, resent, resyncs, client_cpu, errors = 0, 0, 0, 0, 0.0, {}
     for gen in gens:
         out, _ = gen.communicate(timeout=120)
-        part = read_report(out, f"loadgen.js on port {port}")
+        part = read_report(out, f"{script} on port {port}")
         latencies += part["latencies_ms"]
         moves += part["moves"]
         matches += part["matches"]
-        resent += part["resent"]
+        resent += part.get("resent", 0)
         resyncs += part.get("resyncs", 0)
+        client_cpu += part.get("cpu_s", 0.0)
         for code, count in part["errors"].items():
             errors[code] = errors.get(code, 0) + count
-    server_cpu = cpu.get("server") or 0.0
-    return {
+    server_cpu = sum(cpu.get(name) or 0.0 for name in (*groups, *pids))
+    row: dict[str, Any] = {
         "moves": moves,
         "moves_per_s": moves / args.seconds,
         "p50_ms": percentile(latencies, 0.5),
         "p99_ms": percentile(latencies, 0.99),
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
-        "matches_finished": matches,
-        "resent_moves": resent,
-        "reconnects": resyncs,
-        "errors": errors,
-        "machine_busy_cores": cpu.get("machine_busy_cores"),
     }
+    if pids:
+        row["redis_cpu_ms_per_move"] = (
+            1000 * sum(cpu.get(name) or 0.0 for name in pids) / moves if moves else None
+        )
+    row.update(
+        {
+            "client_cpu_ms_per_move": 1000 * client_cpu / moves if moves else None,
+            "matches_finished": matches,
+            "resent_moves": resent,
+            "reconnects": resyncs,
+            "errors": errors,
+            "machine_busy_cores": cpu.get("machine_busy_cores"),
+        }
+    )
+    return row
 
 
 # ------------------------------------------------------------------ memory
@@ -478,6 +520,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "2026-12-04, CPU per move post / decision: 0.93-0.99 at 16 seats, 0.66-0.97 at 64",
     )
     parser.add_argument(
+        "--arena-client",
+        choices=("python", "node"),
+        default="python",
+        help="this server's seat clients: python (bench_http.py's threads, 4 processes) "
+        "or node (bgio/arena_loadgen.js: the same rules in boardgame.io's load generator's "
+        "runtime; --arena-wait-on post only)",
+    )
+    parser.add_argument(
         "--arena-gunicorn-arg",
         action="append",
         default=[],
@@ -516,9 +566,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 procs.append(bgio[system][0])
         # One discarded window per system first: gunicorn's workers load the games and
         # warm their caches on their first requests (seconds), Node compiles its hot paths.
+        arena_window = measure_arena_node if args.arena_client == "node" else measure_arena
         for system in systems:
             if system == "arena":
-                measure_arena(ctx, seat_counts[0], args)
+                arena_window(ctx, seat_counts[0], args)
             else:
                 measure_bgio(
                     *running_bgio(bgio, system, work, procs, restarts), seat_counts[0], args
@@ -528,7 +579,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             for seats in seat_counts:
                 for system in order:
                     if system == "arena":
-                        figures = measure_arena(ctx, seats, args)
+                        figures = arena_window(ctx, seats, args)
                     else:
                         figures = measure_bgio(
                             *running_bgio(bgio, system, work, procs, restarts), seats, args
