@@ -19,16 +19,12 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 const { printAndExit } = require('./report');
+const { seededRandom, now, errorCounter } = require('./seeded');
 
 const cfg = JSON.parse(process.argv[2]);
 const out = { moves: 0, latencies_ms: [], matches: 0, errors: {}, requests: 0 };
-let rngState = (cfg.seed || 1) >>> 0;
-const rand = () => { // xorshift32: the same card choices for the same seed
-  rngState ^= rngState << 13; rngState >>>= 0; rngState ^= rngState >>> 17; rngState ^= rngState << 5; rngState >>>= 0;
-  return rngState / 4294967296;
-};
-const now = () => Date.now() / 1000;
-const fail = (code) => { out.errors[code] = (out.errors[code] || 0) + 1; };
+const rand = seededRandom(cfg.seed);
+const fail = errorCounter(out.errors);
 const LONG_POLL_S = 2;
 const server = new URL(cfg.url || `http://127.0.0.1:${cfg.port}`);
 const GAME = cfg.game || 'duel';

@@ -13,17 +13,13 @@ const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
 const { Duel } = require('./duel');
 const { printAndExit } = require('./report');
+const { seededRandom, now, errorCounter } = require('./seeded');
 
 const cfg = JSON.parse(process.argv[2]);
 const base = `http://127.0.0.1:${cfg.port}`;
 const out = { moves: 0, latencies_ms: [], matches: 0, errors: {}, resent: 0 };
-let rngState = (cfg.seed || 1) >>> 0;
-const rand = () => { // xorshift32: the same card choices for the same seed
-  rngState ^= rngState << 13; rngState >>>= 0; rngState ^= rngState >>> 17; rngState ^= rngState << 5; rngState >>>= 0;
-  return rngState / 4294967296;
-};
-const now = () => Date.now() / 1000;
-const fail = (code) => { out.errors[code] = (out.errors[code] || 0) + 1; };
+const rand = seededRandom(cfg.seed);
+const fail = errorCounter(out.errors);
 
 // A seat with no state, or with a move unanswered, for STALL_MS reconnects (as a real client's
 // reconnect would): with the FlatFile storage a first sync or a move was sometimes never
