@@ -85,7 +85,8 @@ class Turns:
                 expected_version=version,
                 cause="bot" if record.is_bot(s) else "timeout",
             )
-        except errors.VersionConflict:
+        except (errors.VersionConflict, MatchFinished):
+            # the match moved or ended (a seat resigned) while the bot was thinking
             return {"status": "stale"}
         return {"status": "acted", "seat": s, "version": answer["version"]}
 

@@ -51,6 +51,40 @@ def test_duplicate_bot_jobs_collapse_and_stale_jobs_do_nothing(service):
     assert service.match_view(mid, None)["version"] == 5
 
 
+def test_a_bot_turn_whose_match_ends_while_the_bot_thinks_is_stale_not_a_failed_job(
+    service, monkeypatch
+):
+    """The match ends while the bot chooses (newcomer probe: an ``expert`` bot thinking for
+    seconds, its human opponent resigning meanwhile; here the last cards of a one-round
+    match are played by others): the bot's append meets a finished match, and the job
+    ends quietly as stale instead of raising ``MatchFinished`` (a failed RQ job)."""
+    mid = service.create_match(
+        "high-card", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {"rounds": 1}
+    )["match_id"]
+    version = service.match_view(mid, None)["version"]
+    turns = service._turns
+    plain = turns.seat_bot
+
+    def finishing_bot(engine, record, seat):
+        bot = plain(engine, record, seat)
+
+        class FinishedMeanwhile:
+            def choose(self, state, s, rng):
+                command = bot.choose(state, s, rng)
+                human = service.legal_actions(mid, 0)["actions"][0]
+                service.act(mid, 0, human)  # the human's card
+                service.act(mid, s, command)  # the seat's card, sent by another process
+                return command
+
+        return FinishedMeanwhile()
+
+    monkeypatch.setattr(turns, "seat_bot", finishing_bot)
+    assert service.run_bot_turn(mid, version, 1) == {"status": "stale"}
+    view = service.match_view(mid, None)
+    assert view["status"] == "finished" and view["version"] > version
+    assert service.log(mid)[-1]["type"] == "MatchEnded"
+
+
 def _timed_race(service, timeout_s):
     mid = service.create_match(
         "race", [{"kind": "human"}, {"kind": "human"}], {"target": 30}, turn_timeout_s=timeout_s
