@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 from typing import Any
 
 from service import errors
@@ -41,6 +42,7 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
         if (
             isinstance(score, bool)
             or not isinstance(score, (int, float))
+            or not math.isfinite(score)  # 1e999 and NaN parse; no position holds them
             or not isinstance(match_id, str)
         ):
             raise ValueError(cursor)

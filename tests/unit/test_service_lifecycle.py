@@ -4,6 +4,7 @@ through :func:`tests.support.runtime.drain` where needed)."""
 
 from __future__ import annotations
 
+import base64
 import copy
 from datetime import UTC, datetime, timedelta
 
@@ -111,9 +112,15 @@ def test_a_lobby_item_holds_only_public_facts_and_moves_with_joins_and_the_end(s
     assert done["finished_at"] and joined["version"] < done["version"]
 
 
-def test_a_cursor_the_lobby_did_not_give_is_a_400(svc):
+@pytest.mark.parametrize(
+    "raw", [None, b'["x","y"]', b'[1e999,"a"]', b'[-1e999,"a"]', b'[NaN,"a"]', b"[1,2]"]
+)
+def test_a_cursor_the_lobby_did_not_give_is_a_400(svc, raw):
+    """Not base64 JSON, or a position no match has (newcomer probe: ``[1e999, "a"]``
+    parsed as infinity and answered a page)."""
+    cursor = "not-a-cursor!" if raw is None else base64.urlsafe_b64encode(raw).decode()
     with pytest.raises(errors.InvalidCursor):
-        svc.list_matches(cursor="not-a-cursor!")
+        svc.list_matches(cursor=cursor.rstrip("="))
 
 
 # ---------------------------------------------------------------- spectators
