@@ -227,6 +227,14 @@ def test_the_proxys_own_errors_are_problem_json(proxied):
     )
     assert status == 400
     _problem(status, headers, body, "bad_request")
+    # a method nginx refuses itself, an HTTP version it does not speak (newcomer probe:
+    # both were nginx's HTML pages)
+    status, headers, body = exchange(nginx_port, b"TRACE /v1/matches HTTP/1.1\r\nHost: t\r\n\r\n")
+    assert status == 405 and "GET" in headers.get("allow", "")
+    _problem(status, headers, body, "method_not_allowed")
+    status, headers, body = exchange(nginx_port, b"GET /v1/games HTTP/2.0\r\nHost: t\r\n\r\n")
+    assert status == 505
+    _problem(status, headers, body, "http_version_not_supported")
     # the API's own problems pass through untouched
     status, headers, body = exchange(
         nginx_port, b"GET /v1/matches/nope HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
