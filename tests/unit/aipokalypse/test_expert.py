@@ -283,6 +283,47 @@ def test_the_tournament_script_reports_win_rates_with_intervals_and_decision_tim
     )
 
 
+def test_the_budget_ab_script_pairs_the_arms_on_the_same_matches(tmp_path):
+    log = tmp_path / "ab.jsonl"
+    command = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "aipokalypse_budget_ab.py"),
+        "--matches",
+        "2",
+        "--difficulties",
+        "handy_man",
+        "--budgets",
+        "1,2",
+        "--log",
+        str(log),
+    ]
+    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout.strip())
+    assert body["benchmark"] == "aipokalypse_budget_ab" and body["target"]["value"] == 2.0
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted((r["arm"], r["index"]) for r in rows) == [
+        (arm, i) for arm in ("1", "2", "toma_hunter") for i in (0, 1)
+    ]
+    cell = body["cells"]["handy_man"]
+    for arm in ("1", "2", "toma_hunter"):
+        wins = sum(r["win"] for r in rows if r["arm"] == arm)
+        assert cell[arm]["wins"] == wins and cell[arm]["matches"] == 2
+        assert cell[arm]["ci95"][0] <= cell[arm]["rate"] <= cell[arm]["ci95"][1]
+    pair = cell["2_vs_1"]
+    assert pair["matches"] == 2
+    assert pair["only_2"] - pair["only_1"] == cell["2"]["wins"] - cell["1"]["wins"]
+    assert body["cells"]["pooled"]["2_vs_1"] == pair
+    times = sorted(t for r in rows if r["arm"] == "2" for t in r["cpu_s"])
+    assert body["cpu"]["2"]["decisions"] == len(times) > 0
+    assert body["cpu"]["2"]["max_s"] == times[-1] >= body["cpu"]["2"]["p95_s"]
+    assert "toma_hunter" not in body["cpu"]
+    # a rerun with the same log plays no match again
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and again.stderr == ""
+    assert json.loads(again.stdout.strip())["cells"] == body["cells"]
+
+
 def test_more_sides_play_shorter_rollouts_with_a_smaller_budget():
     from domain.games.aipokalypse.expert import plan
 
