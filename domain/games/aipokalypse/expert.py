@@ -66,7 +66,9 @@ FULL_BUDGET_SIDES = 2
 # Solo against the A.I.Toma a rollout is cheap (one seat recruits, the A.I.Toma plays itself:
 # CPU per decision p50 0.21 s, p95 0.36 s at budget 24, 2026-12-02), and with 8 samples per
 # candidate a rollout's value was too noisy to rank commands whose chances differ by a few
-# points: the budget is multiplied by SOLO_BUDGET_FACTOR there (plan).
+# points: the budget is multiplied by SOLO_BUDGET_FACTOR there (plan). 3 instead of 2 (budget
+# 36, paired, 160 solo matches, 2026-12-04) won 15 matches the default lost and lost 17 it
+# won (z -0.35; p95 0.60 s of CPU against 0.40 s): not adopted (docs/known-limitations.md).
 SOLO_BUDGET_FACTOR = 2
 DEFAULT_TIME_CAP_S = 1.5  # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000  # commands one rollout may play (a guard, never reached)
