@@ -68,7 +68,8 @@ FULL_BUDGET_SIDES = 2
 # candidate a rollout's value was too noisy to rank commands whose chances differ by a few
 # points: the budget is multiplied by SOLO_BUDGET_FACTOR there (plan). 3 instead of 2 (budget
 # 36, paired, 160 solo matches, 2026-12-04) won 15 matches the default lost and lost 17 it
-# won (z -0.35; p95 0.60 s of CPU against 0.40 s): not adopted (docs/known-limitations.md).
+# won (z -0.35; p95 0.60 s of CPU against 0.40 s); 4 (Boss and Untamed, 80 matches) 8 against
+# 5 (z 0.83; p95 0.81 s): neither adopted (docs/known-limitations.md).
 SOLO_BUDGET_FACTOR = 2
 DEFAULT_TIME_CAP_S = 1.5  # wall-clock safety net per decision (seconds)
 ROLLOUT_STEP_CAP = 4000  # commands one rollout may play (a guard, never reached)
