@@ -25,7 +25,7 @@ from typing import Any
 from domain.expert_options import expert_kwargs, expert_options_schema
 from domain.modular import RandomBot
 
-from . import roles
+from . import hacking, roles
 from .actions import legal_actions
 from .hacking import swap
 from .scoring import score_ai_card, score_effect, score_objective
@@ -168,15 +168,7 @@ class _Seen:
         return self._cache[card]
 
     def _targets(self, card: str) -> list[str]:
-        wanted = roles.copy_color(card)
-        return sorted(
-            {
-                c
-                for t in self.neighbours
-                for c in t.values()
-                if not roles.is_ai(c) and roles.color(c) == wanted
-            }
-        )
+        return hacking.copy_targets_in(self.neighbours, card)
 
     def move_gain(self, option: dict[str, Any]) -> tuple[int, int]:
         """119/120 move or AI-5 exchange: gain in the current objective plus the AI card's

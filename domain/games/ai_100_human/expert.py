@@ -418,15 +418,7 @@ class Prior:
         return self._potential[card]
 
     def _targets(self, card: str) -> list[str]:
-        wanted = roles.copy_color(card)
-        return sorted(
-            {
-                c
-                for t in self.neighbours
-                for c in t.values()
-                if not roles.is_ai(c) and roles.color(c) == wanted
-            }
-        )
+        return hacking.copy_targets_in(self.neighbours, card)
 
     def _ai6_hand(self) -> list[str]:
         """AI-6's "hand" in the view: the hand (solo: the standee's offer)."""

@@ -8,7 +8,8 @@ All functions are pure and return plain data; cells are ``(row, col)`` tuples.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from . import roles
 from .state import MatchState, Pos
@@ -40,13 +41,22 @@ def copy_targets(state: MatchState, seat: int, copy_card: str) -> list[str]:
     in the adjacent players' tableaux (2-player mode: the opponent's tableau and the neutral
     grid; solo: the draft grid; see ``MatchState.neighbour_tableaux``). AI cards cannot be
     copied. Sorted, no duplicates. RULINGS R-COPY."""
+    return copy_targets_in(state.neighbour_tableaux(seat), copy_card)
+
+
+def copy_targets_in(tableaux: Iterable[Mapping[Any, str]], copy_card: str) -> list[str]:
+    """:func:`copy_targets` over given ``tableaux`` (each ``{position: card id}``; the bots
+    pass the neighbour tableaux of their seat's view): the non-AI cards of ``copy_card``'s
+    colour, sorted, no duplicates. RULINGS R-COPY."""
     wanted = roles.copy_color(copy_card)
-    found: set[str] = set()
-    for tableau in state.neighbour_tableaux(seat):
-        for card in tableau.values():
-            if not roles.is_ai(card) and roles.color(card) == wanted:
-                found.add(card)
-    return sorted(found)
+    return sorted(
+        {
+            card
+            for tableau in tableaux
+            for card in tableau.values()
+            if not roles.is_ai(card) and roles.color(card) == wanted
+        }
+    )
 
 
 def reserve_exchanges(state: MatchState, seat: int) -> list[dict]:
