@@ -528,7 +528,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seats", default="16,64")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup-seconds", type=float, default=3.0)
-    parser.add_argument("--memory-matches", type=int, default=100)
+    parser.add_argument(
+        "--memory-matches",
+        type=int,
+        default=100,
+        help="matches of the memory step per system (0: no memory step, no memory ratio)",
+    )
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument(
         "--arena-wait-on",
@@ -616,7 +621,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         }
                     )
                     print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-        for system in systems:
+        for system in systems if args.memory_matches > 0 else ():
             per_match = (
                 memory_arena(ctx, args.memory_matches)
                 if system == "arena"
