@@ -10,7 +10,9 @@ only loads, reports and sets the exit code: 0 when the log verifies, 1 otherwise
 from __future__ import annotations
 
 import json
+import lzma
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,19 +21,23 @@ from rich.console import Console
 from cli.render import result_table
 
 
+XZ_MAGIC = b"\xfd7zXZ\x00"
+"""The first six bytes of an xz file (the .xz file format, section 2.1.1.1)."""
+
+
 def load_log(path: str) -> dict[str, Any]:
-    """Read the JSON log at ``path`` (``-`` = stdin).
+    """Read the JSON log at ``path`` (``-`` = stdin), plain or xz-compressed (told by the
+    file's magic bytes, not its name: ``m.json.xz`` and a renamed copy both load).
 
     Raises:
-        click.ClickException: unreadable file or not a JSON object.
+        click.ClickException: unreadable file, broken xz data or not a JSON object.
     """
     try:
-        if path == "-":
-            data = json.load(sys.stdin)
-        else:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-    except (OSError, ValueError) as exc:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if raw.startswith(XZ_MAGIC):
+            raw = lzma.decompress(raw)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, lzma.LZMAError) as exc:
         raise click.ClickException(f"cannot read log {path}: {exc}") from exc
     if not isinstance(data, dict):
         raise click.ClickException(f"{path} is not a match log (expected a JSON object)")

@@ -548,7 +548,22 @@ def describe_action(action: Mapping[str, Any], mine: Mapping[str, Any], cards: C
             if action.get("target") is not None
             else ""
         )
-        return Text(f"discard {card} (its discard effect resolves){target}")
+        on = next(
+            (
+                i
+                for i, s in enumerate(mine.get("slots") or [])
+                if s.get("unit") == action.get("card")
+            ),
+            None,
+        )
+        where = (
+            f" from {_slot_words(on, mine, cards)}"
+            if on is not None
+            else " from your hand"
+            if action.get("card") in (mine.get("hand") or [])
+            else ""
+        )
+        return Text(f"discard {card}{where} (its discard effect resolves){target}")
     if kind == "spend_ammo":
         return Text(f"spend 1 ammo: {slot} gains 1 strength")
     if kind == "triple":

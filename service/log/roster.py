@@ -261,8 +261,8 @@ class RosterCheck:
         out = []
         if seats_from(self.roster, self.joins) != self.log.get("seats"):
             out.append(
-                "seats differ from the roster in the hash chain (kinds, names, bot "
-                "levels or bot options were edited)"
+                "seats differ from the roster in the hash chain (kinds, names, players, "
+                "bot levels or bot options were edited)"
             )
         if plain(self.roster.get("options")) != self.log.get("options"):
             out.append("options differ from the roster in the hash chain")

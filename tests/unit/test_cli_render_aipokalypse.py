@@ -132,7 +132,10 @@ def test_a_red_slot_shows_its_bonuses_and_exhausted_battle_cards():
 
 
 def test_commands_read_as_the_rulebook_words():
-    mine = {"slots": [{"unit": "B001", "pos": 2, "red": False}, {"unit": None, "red": True}]}
+    mine = {
+        "slots": [{"unit": "B001", "pos": 2, "red": False}, {"unit": None, "red": True}],
+        "hand": ["B006"],
+    }
 
     def said(action):
         return describe_action(action, mine, CARDS).plain
@@ -144,6 +147,16 @@ def test_commands_read_as_the_rulebook_words():
     assert (
         said({"type": "spend_ammo", "slot": 0})
         == "spend 1 ammo: slot 0 (B001 Berserker (B1 H), strength 3) gains 1 strength"
+    )
+    assert said({"type": "discard", "card": "B001"}) == (
+        "discard B001 Berserker (B1 H) from slot 0 (B001 Berserker (B1 H), strength 3) "
+        "(its discard effect resolves)"
+    )
+    assert said({"type": "discard", "card": "B006"}) == (
+        f"discard {label('B006', CARDS)} from your hand (its discard effect resolves)"
+    )
+    assert said({"type": "discard", "card": "F25"}) == (
+        f"discard {label('F25', CARDS)} (its discard effect resolves)"
     )
     assert (
         said({"type": "react_ammo", "count": 2})

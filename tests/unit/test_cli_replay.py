@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import lzma
 
 import fakeredis
 import pytest
@@ -70,6 +71,29 @@ def test_a_verified_log_prints_every_final_score(tmp_path, exported_log):
         assert f" {score} " in result.output
     assert f"{len(exported_log['events'])} events (hash chain" in result.output
     assert result.output.count("winner") == len(final["data"]["winners"])
+
+
+def test_an_xz_compressed_log_verifies_whatever_its_name(tmp_path, exported_log):
+    """``m.json.xz`` (what ``arena ratings replay`` also reads) loads by its magic bytes:
+    the same scores as the plain log, also when renamed without the suffix."""
+    packed = lzma.compress(json.dumps(exported_log).encode("utf-8"))
+    final = exported_log["events"][-1]
+    for name in ("log.json.xz", "renamed.json"):
+        path = tmp_path / name
+        path.write_bytes(packed)
+        result = CliRunner().invoke(main, ["replay", str(path)], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        for score in final["data"]["scores"]:
+            assert f" {score} " in result.output
+
+
+def test_broken_xz_data_is_a_clear_error(tmp_path, exported_log):
+    packed = lzma.compress(json.dumps(exported_log).encode("utf-8"))
+    path = tmp_path / "log.json.xz"
+    path.write_bytes(packed[: len(packed) // 2])
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "cannot read log" in result.output
 
 
 def test_a_tampered_event_fails_with_the_reason(tmp_path, exported_log):

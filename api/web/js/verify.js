@@ -236,7 +236,7 @@ function rosterErrors(log, events) {
     }
     return entry;
   });
-  if (!same(seats, log.seats)) errors.push("seats differ from the roster in the hash chain (kinds, names, bot levels or bot options were edited)");
+  if (!same(seats, log.seats)) errors.push("seats differ from the roster in the hash chain (kinds, names, players, bot levels or bot options were edited)");
   if (!same(roster.options, log.options)) errors.push("options differ from the roster in the hash chain");
   if (!same(roster.turn_timeout_s, log.turn_timeout_s)) errors.push("turn_timeout_s differs from the roster in the hash chain");
   if (!same(roster.forked_from ?? null, log.forked_from ?? null)) errors.push("forked_from differs from the roster in the hash chain");
