@@ -23,6 +23,7 @@ import re
 import socket
 from typing import Any, cast
 
+from gunicorn.http import parser as gunicorn_parser
 from gunicorn.util import write_nonblock
 from gunicorn.workers.gthread import ThreadWorker
 from werkzeug.serving import WSGIRequestHandler
@@ -107,9 +108,54 @@ class _CapturedSocket:
         return getattr(self.sock, name)
 
 
+#: The most of an unread request body gunicorn discards to keep a connection open (its
+#: parser's ``_DRAIN_MAX_BYTES``): past it the connection closes after the answer.
+DRAIN_MAX_BYTES: int = getattr(gunicorn_parser, "_DRAIN_MAX_BYTES", 64 * 1024)
+
+
+def body_left_unread(body: Any) -> bool:
+    """Whether a gunicorn request ``body`` (``wsgi.input`` as the server made it) still holds
+    more than gunicorn will discard to keep the connection: a ``Content-Length`` body with
+    more than :data:`DRAIN_MAX_BYTES` not yet read, or a chunked body not read to its end
+    (its size is unknown)."""
+    reader: Any = getattr(body, "reader", None)
+    length = getattr(reader, "length", None)
+    if isinstance(length, int):  # LengthReader: ``length`` is what is left to read
+        return length > DRAIN_MAX_BYTES
+    if hasattr(reader, "parser"):  # ChunkedReader: ``parser`` is None once the body ended
+        return reader.parser is not None
+    return False
+
+
+def closing_when_body_unread(app: Any) -> Any:
+    """``app`` (a WSGI callable under gunicorn) whose answer says ``Connection: close`` when
+    the app answered without reading a large request body (a 401, 404 or 413 refusing it
+    early): gunicorn then closes the connection instead of discarding the rest, so the
+    answer must not promise keep-alive (RFC 9112 section 9.6). It looks at the server's own
+    body object (taken before the app may replace ``wsgi.input``) and closes through the
+    gunicorn response that ``start_response`` belongs to, before any header is sent."""
+
+    def wrapped(environ: dict[str, Any], start_response: Any) -> Any:
+        body = environ.get("wsgi.input")
+        answer = app(environ, start_response)
+        response = getattr(start_response, "__self__", None)
+        if response is not None and body_left_unread(body):
+            response.force_close()
+        return answer
+
+    return wrapped
+
+
 class ProblemThreadWorker(ThreadWorker):
     """gunicorn's ``gthread`` worker answering its own request errors as problem+json, its
-    requests handed to :class:`api.request_threads.RequestThreads` (no future per request)."""
+    requests handed to :class:`api.request_threads.RequestThreads` (no future per request),
+    and saying ``Connection: close`` when it will not keep a connection whose request body
+    the app left unread (:func:`closing_when_body_unread`)."""
+
+    def load_wsgi(self) -> None:
+        """gunicorn's loading of the app, wrapped in :func:`closing_when_body_unread`."""
+        super().load_wsgi()
+        self.wsgi = closing_when_body_unread(self.wsgi)
 
     def get_thread_pool(self) -> Any:
         """``threads`` request threads taking connections from one queue."""

@@ -20,7 +20,6 @@ from rich.console import Console
 
 from cli.render import result_table
 
-
 XZ_MAGIC = b"\xfd7zXZ\x00"
 """The first six bytes of an xz file (the .xz file format, section 2.1.1.1)."""
 

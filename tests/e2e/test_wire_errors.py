@@ -6,6 +6,7 @@ driven over raw sockets."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -296,3 +297,35 @@ def test_a_truncated_chunk_is_400_problem_json(server, request):
     assert (
         exchange(port, b"GET /v1/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")[0] == 200
     )
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "embedded"])
+@pytest.mark.parametrize("size", [1_000, 200_000])
+def test_an_early_answer_to_a_large_body_never_promises_a_dead_connection(server, size, request):
+    """A request refused before its body is read (404 unknown path, 401 no token) with 200 KB
+    of body: gunicorn discards at most 64 KiB of an unread body to keep a connection, so such
+    an answer says ``Connection: close``; an answer that keeps the connection open must serve
+    the next request on it (the probe's client got ``RemoteDisconnected`` there)."""
+    port = request.getfixturevalue(f"{server}_port")
+    body = json.dumps({"padding": "a" * size}).encode()
+    closed = []
+    for path in ("/v1/no-such-thing", "/v1/matches/m1/actions"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+            first = conn.getresponse()
+            first.read()
+            assert first.status in (401, 404)
+            if first.getheader("Connection", "").lower() == "close" or first.will_close:
+                closed.append(path)
+                continue
+            conn.request("GET", "/v1/games")
+            again = conn.getresponse()
+            assert again.status == 200 and json.loads(again.read())["games"]
+        finally:
+            conn.close()
+    if server == "gunicorn":
+        # a small body is discarded and the connection kept; a large one closes it
+        assert closed == (
+            [] if size < 64 * 1024 else ["/v1/no-such-thing", "/v1/matches/m1/actions"]
+        )
