@@ -327,13 +327,32 @@ def header(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> tuple
     )
 
 
+def condition_words(entry: Mapping[str, Any]) -> str:
+    """Why a conditional pool entry is worth what it is now (ruling R-CONDITION: counted when
+    the damage is spent), e.g. `` (+2 while another Military card is in play)``, ``` (+1 for
+    each equipment card in play, 1 spent)``; ``""`` for a plain entry."""
+    cond = entry.get("cond")
+    if not isinstance(cond, Mapping):
+        return ""
+    match = cond.get("match") or {}
+    if cond.get("op") == "damage_if":
+        words = f"+{cond.get('amount')} while another {match.get('faction')} card is in play"
+    elif "kind" in match:
+        words = f"+{cond.get('amount')} for each {match.get('kind')} card in play"
+    else:
+        words = f"+{cond.get('amount')} for each other {match.get('faction')} card in play"
+    spent = entry.get("spent") or 0
+    return f" ({words}{f', {spent} spent' if spent else ''})"
+
+
 def damage_line(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """``damage this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)``."""
+    """``damage this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)``; a conditional
+    entry says its condition (:func:`condition_words`)."""
     entries = list(view.get("damage") or [])
     total = sum(d.get("amount", 0) for d in entries)
     listed = "; ".join(
         f"[{i}] {d.get('title')}, {names.get(d.get('seat'), d.get('seat'))}"
-        f"{', ally' if d.get('ally') else ''} +{d.get('amount')}"
+        f"{', ally' if d.get('ally') else ''} +{d.get('amount')}{condition_words(d)}"
         for i, d in enumerate(entries)
     )
     return (

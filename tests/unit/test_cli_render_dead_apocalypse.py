@@ -143,3 +143,45 @@ def test_commands_read_as_the_rulebook_words():
         said({"type": "use_repeat", "card": "watchtower#1"})
         == "repeat the ability of your Location Watchtower (M) #1"
     )
+
+
+def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log():
+    """Sniper: "+3 damage. +2 damage if another Military card is in play" — its +2 is a pool
+    entry worth 0 until a Military card is in play (ruling R-CONDITION); the pool and the
+    log say so rather than a bare "+0" that later reads "+2"."""
+    from cli.render.dead_apocalypse import damage_line
+    from cli.render.phrases import Phrasebook
+
+    cond = {"op": "damage_if", "amount": 2, "match": {"faction": "Military"}}
+    view = {
+        "damage": [
+            {"seat": 0, "title": "Sniper", "amount": 3},
+            {"seat": 0, "title": "Sniper", "amount": 0, "cond": cond, "spent": 0},
+            {
+                "seat": 1,
+                "title": "Mechanic",
+                "amount": 1,
+                "ally": True,
+                "spent": 1,
+                "cond": {"op": "damage_per", "amount": 1, "match": {"kind": "equipment"}},
+            },
+        ],
+        "defeated_this_turn": 0,
+    }
+    assert damage_line(view, {0: "you", 1: "seat 1"}) == (
+        "damage this turn: 4 ([0] Sniper, you +3; [1] Sniper, you +0 (+2 while another "
+        "Military card is in play); [2] Mechanic, seat 1, ally +1 (+1 for each equipment card "
+        "in play, 1 spent)) - Zombies defeated this turn: 0"
+    )
+    book = Phrasebook(public_cards(ENGINE)["phrasebook"], CARDS.get)
+    seats = [{"seat": 0, "kind": "human", "name": "ann"}]
+    gained = {
+        "type": "DamageGained",
+        "seat": 0,
+        "data": {"seat": 0, "source": "sniper#1", "amount": 0, "ally": False, "cond": cond},
+    }
+    plain = book.event({**gained, "data": {**gained["data"], "cond": None}}, seats, 0)
+    assert plain.startswith("You gain 0 damage from Sniper")
+    assert book.event(gained, seats, 0) == (
+        f"{plain} for now: +2 while another Military card is in play"
+    )

@@ -49,6 +49,20 @@ function rows(ctx, view) {
   return h("div", { class: "rows", style: `--cols:${columns}` }, cells);
 }
 
+// Why a conditional damage entry is worth what it is now (ruling R-CONDITION: counted when the
+// damage is spent); the same words as cli/render/dead_apocalypse.py condition_words.
+export function conditionWords(d) {
+  const cond = d.cond;
+  if (!cond || typeof cond !== "object") return "";
+  const match = cond.match || {};
+  const words = cond.op === "damage_if"
+    ? `+${cond.amount} while another ${match.faction} card is in play`
+    : "kind" in match
+      ? `+${cond.amount} for each ${match.kind} card in play`
+      : `+${cond.amount} for each other ${match.faction} card in play`;
+  return ` (${words}${d.spent ? `, ${d.spent} spent` : ""})`;
+}
+
 function helpPrompt(ctx, view) {
   const help = view.help || {};
   const out = [];
@@ -100,7 +114,7 @@ export function render(view, ctx) {
     helpPrompt(ctx, view),
     section("Zombie Row over Resource Row", rows(ctx, view)),
     section(`Damage this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
-      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}` })))),
+      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d)}` })))),
     (view.events_aside || []).length ? section("Events set aside", row(view.events_aside, (c) => tile(ctx, c))) : null,
     ...seats.map((s) => seatBoard(ctx, view, s)));
 }
