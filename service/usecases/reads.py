@@ -188,25 +188,24 @@ class Reads:
         ``wait_s`` > 0 (seconds, capped at 60) long-polls on the seat's own decision: when
         the seat has nothing to do now, the answer waits until it has (an event made it
         pending with legal actions), the match finished, or ``wait_s`` passed (then
-        ``actions`` is ``[]``). While it waits, each new event costs one read of the meta
-        hash (its ``pending`` seats, its status); the fold and the legal actions are
-        computed only once the seat is pending, so a waiting seat costs no request per
-        other seat's move. ``reads``: the request's reads (:meth:`MatchContext.head`)."""
+        ``actions`` is ``[]``). While it waits, each new event costs one head read
+        (:meth:`_wait_for_decision`), and the answer is computed on the head that read
+        folded: no second read of the meta hash or the head once the seat is pending.
+        ``reads``: the request's reads (:meth:`MatchContext.head`)."""
         deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
+        loaded, _ = self.ctx.head(match_id, reads=reads)
         while True:
-            answer, version, finished = self._legal_actions_now(match_id, seat, reads)
-            reads = None  # a head kept by the seat check serves the first read only
+            answer, finished = self._legal_actions_on(loaded, seat)
             if answer["actions"] or finished:
                 return answer
-            if not self._wait_for_decision(match_id, seat, version, deadline):
+            woken = self._wait_for_decision(match_id, seat, answer["version"], deadline)
+            if woken is None:
                 return answer
+            loaded = woken
 
-    def _legal_actions_now(
-        self, match_id: str, seat: int, reads: RequestReads | None = None
-    ) -> tuple[dict[str, Any], int, bool]:
-        """:meth:`legal_actions` at the head, with the head's version and whether the
-        match has a result."""
-        loaded, _ = self.ctx.head(match_id, reads=reads)
+    def _legal_actions_on(self, loaded: Loaded, seat: int) -> tuple[dict[str, Any], bool]:
+        """:meth:`legal_actions` on the head ``loaded`` (which then goes back to the fold
+        cache), and whether the match has a result. Raises SeatNotFound."""
         seat = self.ctx.checked_seat(loaded, seat)
         engine = loaded.engine
         result = engine.result(loaded.state)
@@ -214,29 +213,37 @@ class Reads:
         head = {"game": engine.game_id, "version": loaded.version, "status": status_of(result)}
         if seat in engine.resigned(loaded.state):
             self.ctx.keep(loaded)
-            return ({**head, "actions": [], "decision_id": None}, loaded.version, finished)
+            return {**head, "actions": [], "decision_id": None}, finished
         actions = engine.legal_actions(loaded.state, seat)
         decision = decision_id(loaded.seat_decisions, seat, actions)
         # given back to the fold cache only once read: another request may take it from
         # there and fold newer events into it in place (an A.I.Pokalypse legal-actions read
         # once met a battle card taken away under it: 500 "the seat has no battle card")
         self.ctx.keep(loaded)
-        return ({**head, "actions": actions, "decision_id": decision}, loaded.version, finished)
+        return {**head, "actions": actions, "decision_id": decision}, finished
 
-    def _wait_for_decision(self, match_id: str, seat: int, after: int, deadline: float) -> bool:
+    def _wait_for_decision(
+        self, match_id: str, seat: int, after: int, deadline: float
+    ) -> Loaded | None:
         """Block (``deadline``: a ``time.monotonic()`` instant) until an event after
-        version ``after`` leaves ``seat`` pending or the match finished: True, the caller
-        computes the answer; False when the deadline passed first. Reads only the meta hash
-        on each new event (:meth:`MatchContext.record`)."""
+        version ``after`` leaves ``seat`` pending or the match finished; returns the head
+        read then (:meth:`MatchContext.head`: meta and tail in one script call, folded
+        through the fold cache), which the caller answers from and gives back; ``None`` when
+        the deadline passed first. Each new event costs that one head read: a head that
+        leaves the seat nothing to do goes back to the fold cache, and the wait goes on.
+        The one wait loop of ``GET .../legal-actions?wait=`` (:meth:`legal_actions`) and
+        ``POST .../actions?wait=`` (:meth:`representation_when_pending`)."""
         events = self.ctx.stores.events
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not events.wait_after(match_id, after, remaining):
-                return False
-            record = self.ctx.record(match_id)
-            if record.finished or seat in record.pending or record.version <= after:
-                return True
-            after = record.version
+                return None
+            loaded, _ = self.ctx.head(match_id)
+            record = loaded.record
+            if record.finished or seat in record.pending or loaded.version <= after:
+                return loaded
+            self.ctx.keep(loaded)
+            after = loaded.version
 
     def representation(
         self, match_id: str, seat: int, *, reads: RequestReads | None = None
@@ -264,24 +271,14 @@ class Reads:
         """The answer of ``POST .../actions?wait=`` once the command is in: when the seat has
         nothing to do after version ``after`` (its own batch), wait (``wait_s`` seconds,
         capped at 60) until an event leaves it pending or the match finished, as
-        :meth:`legal_actions` long-polls, then :meth:`representation` at the head; ``None``
-        when the wait passed first (the caller answers the batch's own representation).
-        Saves the client the ``GET .../legal-actions?wait=`` that would follow. Each new
-        event costs one head read (:meth:`MatchContext.head`: meta and tail in one script
-        call, folded into the fold cache), which also gives the answer: not a meta read and
-        then a head read (one round trip less per answered wait)."""
+        :meth:`legal_actions` long-polls (the same loop, :meth:`_wait_for_decision`), then
+        :meth:`representation` on the head that wait read; ``None`` when the wait passed
+        first (the caller answers the batch's own representation). Saves the client the
+        ``GET .../legal-actions?wait=`` that would follow. Each new event costs one head
+        read, which also gives the answer."""
         deadline = time.monotonic() + min(max(0.0, float(wait_s)), 60.0)
-        events = self.ctx.stores.events
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not events.wait_after(match_id, after, remaining):
-                return None
-            loaded, _ = self.ctx.head(match_id)
-            record = loaded.record
-            if record.finished or seat in record.pending or loaded.version <= after:
-                return self._represent(loaded, seat)
-            self.ctx.keep(loaded)
-            after = loaded.version
+        loaded = self._wait_for_decision(match_id, seat, after, deadline)
+        return None if loaded is None else self._represent(loaded, seat)
 
     def check_running(self, match_id: str) -> None:
         """Raise MatchFinished (409 ``match_finished``) when the match has a result (and
