@@ -17,8 +17,8 @@ stored as raw bytes (read with redis-py's
 from __future__ import annotations
 
 import lzma
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from redis.client import NEVER_DECODE
 from redis.exceptions import WatchError
@@ -108,6 +108,30 @@ def decodes_to(blob: bytes, doc: Mapping[str, Any]) -> bool:
         return False
 
 
+def _as_dict(reply) -> dict[str, str]:
+    """A hash-like reply as a dict: redis-py parses ``HGETALL`` and a stream entry's fields
+    into one, except an ``XRANGE`` entry's fields inside a Redis Cluster ``MULTI`` (redis-py
+    8 answers them as the flat ``[k1, v1, ...]`` there)."""
+    if isinstance(reply, Mapping):
+        return dict(reply)
+    flat = list(reply or [])
+    return {flat[i]: flat[i + 1] for i in range(0, len(flat) - 1, 2)}
+
+
+class FinishedRead(NamedTuple):
+    """What :meth:`CompactStore.read_finished` read in one ``MULTI``: the match's ``meta``
+    hash (``{}``: no such match in Redis), its stream's ``envelopes`` (in order, ``[]``
+    once compacted), the ``claimed`` seats (holding a token) and ``own_idem``: the
+    service's own turn-timeout idempotency fields (with ``#``,
+    :meth:`service.store.keys.Keys.timeout_idem_field`) that :meth:`CompactStore.store`
+    deletes."""
+
+    meta: dict[str, str]
+    envelopes: list[dict[str, Any]]
+    claimed: set[int]
+    own_idem: list[str]
+
+
 class CompactStore:
     """Reads and writes compacted matches in one Redis (``decode_responses=True``)."""
 
@@ -126,18 +150,38 @@ class CompactStore:
         """Up to ``count`` ids of finished matches not compacted yet."""
         return list(self.redis.srandmember(self.keys.compact_pending(), count) or [])
 
-    def store(self, match_id: str, blob: bytes) -> None:
+    def read_finished(self, match_id: str) -> FinishedRead:
+        """Everything compacting the match reads, in one ``MULTI`` (one round trip; its
+        per-match keys share one cluster slot): the meta hash, the whole stream, the
+        token holders and the idempotency fields :meth:`store` drops. Read together, the
+        meta and the stream are one moment's: a compaction by another process lands
+        before or after the read, never between its parts."""
+        keys = self.keys
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(keys.meta(match_id))
+        pipe.xrange(keys.events(match_id))
+        pipe.hkeys(keys.tokens(match_id))
+        pipe.hkeys(keys.idem(match_id))
+        meta, entries, tokens, idem = pipe.execute()
+        return FinishedRead(
+            _as_dict(meta),
+            [loads(_as_dict(fields)["e"]) for _entry_id, fields in entries or []],
+            {int(seat) for seat in tokens or []},
+            # "<seat>#timeout:<version>"; a client's "<seat>:<key>" may hold "#" in its key
+            [field for field in idem or [] if "#" in field.partition(":")[0]],
+        )
+
+    def store(self, match_id: str, blob: bytes, own_idem: Sequence[str] = ()) -> None:
         """Replace the match's stream, snapshot and deadlines by ``blob`` in one ``MULTI``
         (per-match keys only: one cluster slot), mark the meta hash ``compacted`` (its
         size in bytes) and drop :data:`DROPPED_META`. Clients' idempotency records keep
-        their TTL; the service's own turn-timeout records (fields with ``#``,
-        :meth:`service.store.keys.Keys.timeout_idem_field`) go: no timeout acts on a finished
-        match."""
+        their TTL; the service's own turn-timeout records ``own_idem`` (as
+        :meth:`read_finished` read them) go in the same ``MULTI``: no timeout acts on a
+        finished match, so none is added after that read."""
         keys = self.keys
-        own = [f for f in self.redis.hkeys(keys.idem(match_id)) if "#" in f]
         pipe = self.redis.pipeline(transaction=True)
-        if own:
-            pipe.hdel(keys.idem(match_id), *own)
+        if own_idem:
+            pipe.hdel(keys.idem(match_id), *own_idem)
         pipe.set(keys.log(match_id), blob)
         pipe.hset(keys.meta(match_id), "compacted", len(blob))
         pipe.hdel(keys.meta(match_id), *DROPPED_META)

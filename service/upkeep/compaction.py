@@ -5,8 +5,10 @@ When a match ends, the append's book-keeping (:mod:`service.usecases.after_appen
 after the end), then :meth:`Compactor.compact` runs at once (a failure is logged; every
 full reconcile pass retries the pending set):
 
-1. read the whole stream and build the export document (:func:`service.log.verify.export_log`,
-   the same document ``GET .../export`` answers);
+1. one ``MULTI`` reads the meta hash, the whole stream, the token holders and the
+   idempotency fields (:meth:`CompactStore.read_finished`), and the export document is
+   built from them (:func:`service.log.verify.export_log`, the same document
+   ``GET .../export`` answers);
 2. check it (:func:`sealed_errors`: the hash chain over every envelope and the seed against
    its commitment) and that it ends at the meta's version and head hash; a log that fails
    stays uncompacted (logged). Every command is not re-decided here: each event was decided
@@ -14,7 +16,8 @@ full reconcile pass retries the pending set):
    nobody vouches for), and it cost a whole replay inside the request that ended the match;
 3. one ``MULTI``: ``P:{mid}:log`` = the compressed document (:mod:`service.store.compact_store`:
    the chain fields dropped, recomputed on reading), meta field ``compacted``, the stream,
-   snapshot and deadline records deleted;
+   snapshot and deadline records deleted, and the service's own turn-timeout
+   idempotency records with them;
 4. the match leaves the pending set and the ``matches`` list and joins ``P:compacted``
    (scored by its end: what the archive mover scans).
 
@@ -34,6 +37,7 @@ from typing import Any
 
 from service import errors
 from service.log.codec import chain_errors, seed_commitment
+from service.log.match_record import MatchRecord
 from service.log.verify import export_log
 from service.store.compact_store import CompactStore, DamagedLog, decodes_to, pack, unpack
 from service.store.fold_cache import LruMap
@@ -136,31 +140,35 @@ class Compactor:
 
     def compact(self, match_id: str) -> bool:
         """Compact finished ``match_id``; True when this call compacted it. A running,
-        vanished or already compacted match is only filed where it belongs. Raises
-        RuntimeError when the stream does not make a valid log of the recorded head."""
-        ctx = self.ctx
-        try:
-            record = ctx.record(match_id)
-        except errors.MatchNotFound:
+        vanished, archived or already compacted match is only filed where it belongs.
+        Raises RuntimeError when the stream does not make a valid log of the recorded head.
+
+        Three round trips: one ``MULTI`` reads the meta hash, the stream, the token
+        holders and the idempotency fields (:meth:`CompactStore.read_finished`); one
+        ``MULTI`` stores the compacted log (:meth:`CompactStore.store`); one pipeline
+        files it (:meth:`CompactStore.filed`, with the counter)."""
+        read = self.store.read_finished(match_id)
+        if not read.meta or "game" not in read.meta:
+            # no such match in Redis (an archived one's keys are gone too)
             self.store.drop_pending(match_id)
             return False
+        record = MatchRecord.parse(match_id, read.meta)
         if not record.finished or record.archived:
             self.store.drop_pending(match_id)
             return False
         if record.compacted:
             self.store.filed(match_id, finished_ts(record))
             return False
-        envelopes = ctx.stores.events.read(match_id, upto=record.version)
+        # read with the meta in one MULTI: a compaction meanwhile cannot have cut it short
+        envelopes = read.envelopes[: record.version]
         if len(envelopes) != record.version or (
             envelopes and envelopes[-1]["hash"] != record.head_hash
         ):
-            if ctx.record(match_id).compacted:  # another process compacted it meanwhile
-                return False
             raise RuntimeError(f"stream of {match_id} does not end at the recorded head")
         doc = export_log(
             match_id,
             record.game,
-            record.public_seats(ctx.stores.seats.claimed(match_id)),
+            record.public_seats(read.claimed),
             record.options,
             record.seed,
             record.seed_commitment,
@@ -175,11 +183,11 @@ class Compactor:
         blob = pack(doc)
         if not decodes_to(blob, doc):  # what every read will decode (the chain checked above)
             raise RuntimeError(f"compacted log of {match_id} does not decode to its export")
-        self.store.store(match_id, blob)
+        self.store.store(match_id, blob, read.own_idem)
         self.store.filed(
             match_id,
             finished_ts(record),
-            also=lambda pipe: ctx.stores.metrics.incr("matches_compacted", pipe=pipe),
+            also=lambda pipe: self.ctx.stores.metrics.incr("matches_compacted", pipe=pipe),
         )
         return True
 

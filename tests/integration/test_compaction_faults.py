@@ -1,6 +1,7 @@
 """Compaction when Redis fails (issue 12 item 4 follow-up): a private ``redis-server``
-(benchmarks/_faults.py) is killed when the compaction of a finished match starts, just
-before its ``MULTI`` or just after it (before the global book-keeping). In every case the
+(benchmarks/_faults.py) is killed at each boundary of the compaction of a finished match's
+three round trips: before its read (``CompactStore.read_finished``), just before the
+``MULTI`` that stores the log or just after it (before the global book-keeping). In every case the
 final append stands, the match reads as before once Redis is back (its stream, or its
 compacted log), a full reconcile pass finishes the compaction, and nothing is lost: the
 export is the same, verifies, and the match is filed where a compacted match belongs."""
@@ -61,7 +62,7 @@ def test_a_compaction_cut_by_a_redis_outage_loses_nothing_and_a_full_pass_finish
     keys, store = svc.keys, svc.stores.compacted
     svc.compactor.enabled = True
     targets = {
-        "start": (svc.ctx, "record"),
+        "start": (store, "read_finished"),
         "before-multi": (store, "store"),
         "after-multi": (store, "filed"),
     }

@@ -8,48 +8,12 @@ rebuild from the logs equal to the live table. In process, on fakeredis: no timi
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 import redis
 
 from tests.support.duels import rated_duel
 from tests.support.exports import new_service
-
-
-@contextmanager
-def redis_fails_at(trip: int, lost_answer: bool) -> Iterator[list[str]]:
-    """Redis fails (``ConnectionError``) at round trip number ``trip`` (0-based: a command
-    or a pipeline's execute) inside the block, once: before sending it, or, with
-    ``lost_answer``, after Redis ran it. Yields the trips seen (command names). Only this
-    thread's trips count and fail: other threads of the process (an xdist worker's embedded
-    runtime from an e2e test, reconciling its own service) go through untouched."""
-    seen: list[str] = []
-    command, execute = redis.Redis.execute_command, redis.client.Pipeline.execute
-    owner = threading.get_ident()
-
-    def fault(name: str, run):
-        if threading.get_ident() != owner:
-            return run()
-        seen.append(name)
-        if len(seen) - 1 != trip:
-            return run()
-        if lost_answer:
-            run()
-        raise redis.exceptions.ConnectionError(f"Redis gone at trip {trip} ({name})")
-
-    def patched_command(self, *args, **kwargs):
-        return fault(str(args[0]), lambda: command(self, *args, **kwargs))
-
-    def patched_execute(self, *args, **kwargs):
-        return fault("PIPELINE", lambda: execute(self, *args, **kwargs))
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(redis.Redis, "execute_command", patched_command)
-        m.setattr(redis.client.Pipeline, "execute", patched_execute)
-        yield seen
+from tests.support.round_trips import redis_fails_at
 
 
 def _counted_once(svc, mid: str, players) -> None:

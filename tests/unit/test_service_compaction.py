@@ -245,3 +245,66 @@ def test_the_compaction_seal_check_is_the_chain_and_the_seed_commitment(service)
     assert sealed_errors(forged) == ["event 4: hash does not match its content"]
     service.compactor.enabled = True
     assert service.compact(mid) and service._record(mid).compacted
+
+
+def test_compacting_a_finished_match_takes_three_round_trips(service):
+    """One ``MULTI`` reads meta, stream, token holders and idempotency fields; one ``MULTI``
+    stores the log and drops the service's own turn-timeout records; one pipeline files
+    the match (issue 21: six round trips before). A client's key holding ``#`` is the
+    client's: its record stays until its TTL."""
+    from tests.support.round_trips import count_round_trips
+
+    service.compactor.enabled = False
+    mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+    _finish(service, mid)
+    keys, redis = service.keys, service.redis
+    own, clients = keys.timeout_idem_field(1, 3), keys.idem_field(0, "retry#7")
+    redis.hset(keys.idem(mid), mapping={own: "{}", clients: "{}"})
+    before = service.export(mid)
+    service.compactor.enabled = True
+    trips = count_round_trips(service)
+
+    assert service.compact(mid) is True
+    assert trips.calls == ["pipeline:4", "pipeline:5", "pipeline:5"], trips.calls
+    assert not redis.hexists(keys.idem(mid), own) and redis.hexists(keys.idem(mid), clients)
+    service.folds.clear()
+    assert service._record(mid).compacted and service.export(mid) == before
+    assert service.stores.metrics.totals().get("matches_compacted") == 1
+
+
+@pytest.mark.parametrize("lost_answer", [False, True], ids=["before-send", "answer-lost"])
+def test_a_compaction_cut_at_any_round_trip_loses_nothing_and_a_full_pass_finishes_it(
+    service, lost_answer
+):
+    """Redis fails at each of the compaction's three round trips in turn (before the trip
+    reaches Redis, or after it ran with its answer lost): the match reads as before, and
+    the next full reconcile pass compacts and files it."""
+    import redis as redis_py
+
+    from tests.support.round_trips import redis_fails_at
+
+    service.compactor.enabled = False
+    keys, redis = service.keys, service.redis
+    for trip in range(3):
+        mid = service.create_match("high-card", HUMANS, {"rounds": 1})["match_id"]
+        _finish(service, mid)
+        before = service.export(mid)
+        service.compactor.enabled = True
+        with redis_fails_at(trip, lost_answer) as seen:
+            with pytest.raises(redis_py.exceptions.ConnectionError):
+                service.compact(mid)
+        assert len(seen) == trip + 1, seen
+        service.folds.clear()
+        assert service.export(mid) == before  # readable meanwhile, stream or compacted log
+        assert redis.sismember(keys.compact_pending(), mid) or (lost_answer and trip == 2)
+
+        service.reconcile(full=True)
+
+        assert not redis.sismember(keys.compact_pending(), mid)
+        assert service._record(mid).compacted and not redis.exists(keys.events(mid))
+        assert redis.zscore(keys.compacted(), mid) is not None
+        assert redis.zscore(keys.matches(service.stores.index.shard(mid)), mid) is None
+        service.folds.clear()
+        after = service.export(mid)
+        assert after == before and service.verify(after)["valid"] is True
+        service.compactor.enabled = False
