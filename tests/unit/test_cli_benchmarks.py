@@ -139,6 +139,34 @@ def test_bench_http_cache():
     assert body["view_bytes"] > 0
 
 
+@pytest.mark.integration
+def test_profile_action_path_ab_plays_seeded_match_pairs_with_their_long_polls(redis_url):
+    """``--wait-on decision --before REF``: pairs of whole matches dealt from the same seed,
+    a thread per seat, one match of each pair with REF's methods of the swapped classes."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "profile_action_path.py"),
+            *("--redis-url", redis_url, "--game", "duel", "--seats", "2"),
+            *("--wait-on", "decision", "--matches", "2", "--before", "HEAD"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1, proc.stdout
+    body = json.loads(lines[0])
+    assert (body["ab"], body["game"], body["matches_per_arm"]) == (True, "duel", 2)
+    assert {"Reads", "Compactor", "CompactStore"} <= set(body["swapped"])
+    # the same seeds deal the same matches: both arms play them to the end, alike
+    assert body["moves"]["before"] == body["moves"]["after"] > 0
+    assert min(body["redis_round_trips_per_move"].values()) > 1  # (wakes vary run to run)
+    assert body["cpu_ms_per_move"]["after"] > 0 and body["ratio_after_before_total"] > 0
+
+
 def test_bench_domain_calls_compares_a_git_revision_with_this_tree():
     body = _run(
         "bench_domain_calls.py",
