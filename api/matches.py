@@ -94,7 +94,7 @@ def resign(match_id: str):
     or ``{}``, read as every POST's: 415 ``unsupported_media_type``, 400 ``malformed_json``
     / ``validation_error`` (a value that is not an object, or any field), nothing changed."""
     seat = require_seat(match_id)
-    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
+    schemas.load(schemas.EmptyBodySchema, schemas.json_body(optional=True))
     outcome = service().resign(match_id, seat)
     return jsonify(
         {
@@ -109,9 +109,9 @@ def resign(match_id: str):
 def rematch(match_id: str):
     """The rematch of a finished match, and the bearer seat's token in it (once per seat);
     201 when this call created it, else 200. The body is empty or ``{}``, as a resign's
-    (:class:`api.schemas.ResignSchema`)."""
+    (:class:`api.schemas.EmptyBodySchema`)."""
     seat = require_seat(match_id)
-    schemas.load(schemas.ResignSchema, schemas.json_body(optional=True))
+    schemas.load(schemas.EmptyBodySchema, schemas.json_body(optional=True))
     answer = service().rematch(
         match_id, seat, client=quota_client(), idempotency_key=schemas.idempotency_key()
     )

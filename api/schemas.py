@@ -357,9 +357,9 @@ class JoinSchema(Schema):
     )
 
 
-class ResignSchema(Schema):
-    """``POST .../resign`` and ``POST .../rematch`` body: empty, or a JSON object without
-    fields (``{}``)."""
+class EmptyBodySchema(Schema):
+    """The body of ``POST .../resign``, ``POST .../rematch`` and ``POST .../analysis``:
+    empty, or a JSON object without fields (``{}``)."""
 
     class Meta:
         unknown = RAISE

@@ -107,3 +107,42 @@ def test_errors_are_problems_with_stable_codes(client, embedded_service):
     assert response.get_json()["cap"] == 512
     assert client.get("/v1/analyses/0123").get_json()["code"] == "analysis_not_found"
     assert client.post("/v1/matches/nope/analysis").status_code == 404
+
+
+def test_the_budget_is_a_query_parameter_and_any_other_body_is_refused(client, embedded_service):
+    """docs/analysis.md: the budget is ``?budget=N``. A ``{"budget": 8}`` body was ignored
+    (the analysis ran with 64) and a text body was taken; both are refused now, and nothing
+    is queued. A budget above the cap is 422 ``analysis_budget_capped`` whatever its size
+    (above 4096 it was a 400 ``validation_error``)."""
+    mid = finished_duel(embedded_service, tricks=2, seed=6)
+    url = f"/v1/matches/{mid}/analysis"
+    refused = [
+        (client.post(url, json={"budget": 8}), 400, "validation_error"),
+        (client.post(url, json={"depth": 2}), 400, "validation_error"),
+        (client.post(url, json=[8]), 400, "validation_error"),
+        (
+            client.post(url, data="budget=8", content_type="text/plain"),
+            415,
+            "unsupported_media_type",
+        ),
+        (client.post(url, data="{", content_type="application/json"), 400, "malformed_json"),
+    ]
+    for response, status, code in refused:
+        assert (response.status_code, response.get_json()["code"]) == (status, code)
+        assert response.mimetype == "application/problem+json"
+    assert "budget" in refused[0][0].get_json()["errors"]
+    assert client.get(url).get_json()["code"] == "analysis_not_found"  # nothing queued
+    for budget in (513, 4097, 10**17):
+        response = client.post(f"{url}?budget={budget}")
+        assert (response.status_code, response.get_json()["code"]) == (
+            422,
+            "analysis_budget_capped",
+        ), budget
+        assert response.get_json()["cap"] == 512
+        assert client.get(f"{url}?budget={budget}").get_json()["code"] == "analysis_budget_capped"
+    log = embedded_service.export(mid)
+    response = client.post("/v1/analyses", json={**log, "budget": 8})
+    assert (response.status_code, response.get_json()["code"]) == (400, "validation_error")
+    accepted = client.post(f"{url}?budget=8", json={})
+    assert accepted.status_code == 202 and accepted.get_json()["budget"] == 8
+    assert client.post(f"{url}?budget=8").status_code == 202  # no body at all
