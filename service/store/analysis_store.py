@@ -65,16 +65,26 @@ class AnalysisStore:
     ) -> bool:
         """Create the record with ``fields`` (and the uploaded ``log``) unless one exists
         that has not failed (``replace``: whatever exists); True when created (the caller
-        then enqueues its job)."""
+        then enqueues its job from the record's ``next`` turn).
+
+        A record replaced (failed, or lost its job) keeps its ``partial`` decisions, ``next``
+        and ``progress``: the same id names the same log and budget, whose decisions are
+        the same (each has its own seeded RNG), so the analysis resumes where it stopped
+        and its progress never goes back."""
         key = self.keys.analysis(analysis_id)
         existing = self.redis.hget(key, "status")
         if existing is not None and existing != "failed" and not replace:
             return False
+        mapping = {k: str(v) for k, v in fields.items()}
+        if existing is not None:
+            partial, start, progress = self.redis.hmget(key, "partial", "next", "progress")
+            if partial is not None and start is not None:
+                mapping.update(partial=partial, next=start, progress=progress or "0")
         # filed first: an entry whose record never came is dropped by its reader
         self.redis.zadd(self.keys.analyses(), {analysis_id: time.time()})
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(key)
-        pipe.hset(key, mapping={k: str(v) for k, v in fields.items()})
+        pipe.hset(key, mapping=mapping)
         pipe.expire(key, ANALYSIS_TTL_S)
         if log is not None:
             pipe.set(

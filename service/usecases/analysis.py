@@ -6,11 +6,14 @@ finished match or of an uploaded export.
   the server's cap), create the analysis record (:mod:`service.store.analysis_store`) and
   enqueue its job through the :class:`service.scheduler.Scheduler` port. The record is the
   cache: the same log and budget name the same analysis (:func:`analysis_id`), so a second
-  request answers the record as it stands (queued, running with its progress, done).
+  request answers the record as it stands (queued, running with its progress, done); a
+  record that failed or lost its job is created again, keeping the decisions its slices
+  made (:meth:`service.store.analysis_store.AnalysisStore.create`).
 - :meth:`Analyses.run` (the worker's job): analyses one slice of the log's turns with
   :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most), writing
-  the progress in percent as it goes, and enqueues the next slice; the last one writes the
-  result.
+  the progress in percent as it goes (only ever up: a slice run again after its worker
+  died passes the percentages shown already), and enqueues the next slice; the last one
+  writes the result.
 - :meth:`Analyses.get` reads one.
 - :meth:`Analyses.revive` (every reconcile pass): a slice that ended on a store outage,
   whose worker died, or whose next slice was never enqueued is enqueued again, from the
@@ -264,7 +267,9 @@ class Analyses:
             replace=self._stale(analysis),
         )
         if created and self.ctx.scheduler is not None:
-            self.ctx.scheduler.enqueue_analysis(analysis, 0, run)
+            # a record that failed or lost its job kept its decisions: resume from them
+            record = self.store.get(analysis) or {}
+            self.ctx.scheduler.enqueue_analysis(analysis, record.get("next", 0), run)
         return self.get(analysis), created
 
     def get(self, analysis: str) -> dict[str, Any]:
@@ -326,8 +331,10 @@ class Analyses:
         shown = [record.get("progress", 0)]
 
         def progress(done: int, total: int) -> None:
+            # only ever up: a slice run again (its worker died after writing progress but
+            # before its decisions) passes the percentages it showed already
             percent = (100 * done) // max(1, total)
-            if percent != shown[0] and percent < 100:
+            if shown[0] < percent < 100:
                 shown[0] = percent
                 self.store.update(analysis, progress=percent)
 

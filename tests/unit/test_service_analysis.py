@@ -180,3 +180,71 @@ def test_reconcile_revives_a_lost_slice_and_fails_an_analysis_whose_job_keeps_ra
     assert created and store.active() == [aid]
     assert service.run_analysis(aid, 0) == {"status": "done"}
     assert store.active() == []
+
+
+def _progress_seen(service, monkeypatch) -> list[int]:
+    """Every ``progress`` an analysis record is given from now on (the store's writes)."""
+    store = service._analyses.store
+    seen: list[int] = []
+    write = store.update
+
+    def update(analysis_id, **fields):
+        if "progress" in fields:
+            seen.append(int(fields["progress"]))
+        write(analysis_id, **fields)
+
+    monkeypatch.setattr(store, "update", update)
+    return seen
+
+
+def test_progress_never_goes_back_when_a_slice_runs_again(service, monkeypatch):
+    """A worker killed in the middle of a slice had written its progress (62% of an
+    8-turn match) but not the slice's decisions; the slice run again from its first turn
+    wrote 50% (the probe saw 12% -> 8%). It now passes the percentages shown already."""
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 3 * 20)  # 3 turns a slice
+    mid = _finished_duel(service, seed=6)
+    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    assert service.run_analysis(aid, 0) == {"status": "running"}
+    assert service.analysis(aid)["progress"] == 37  # 3 of 8 turns
+    service._analyses.store.update(aid, progress=62)  # the killed job's last write (5 of 8)
+    seen = _progress_seen(service, monkeypatch)
+    assert service.run_analysis(aid, 3) == {"status": "running"}
+    assert seen == [75] and service.analysis(aid)["progress"] == 75
+    assert service.run_analysis(aid, 6) == {"status": "done"}
+    assert seen == [75, 87, 100]
+
+
+def test_an_analysis_started_again_resumes_from_its_decisions(service, monkeypatch):
+    """An analysis whose job was lost (or that failed) is created again by the next
+    request; it started from 0% and the first turn, dropping the decisions of its slices
+    done. It now keeps them: queued at its progress, its one job from the next turn, and
+    the same result as the in-process analysis."""
+    from domain.analysis import analyse
+    from domain.games import registry
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 3 * 20)
+    mid = _finished_duel(service, seed=7)
+    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    assert service.run_analysis(aid, 0) == {"status": "running"}
+    lost = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S + 60)
+    service.ctx.stores.redis.hset(service.keys.analysis(aid), "updated_at", lost.isoformat())
+    service.scheduler.analysis_queue.empty()
+    again, created = service.request_analysis(mid, 20)
+    assert created and (again["status"], again["progress"]) == ("queued", 37)
+    (job,) = service.scheduler.analysis_queue.jobs
+    assert job.args[1] == 3  # from the next turn
+    assert service.run_analysis(aid, 3) == {"status": "running"}
+    service._analyses.store.update(aid, status="failed", error="boom")
+    again, created = service.request_analysis(mid, 20)
+    assert created and (again["status"], again["progress"]) == ("queued", 75)
+    assert service.run_analysis(aid, 6) == {"status": "done"}
+    log = service.export(mid)
+    setup, turns = usecase.turns_of(log)
+    expected = analyse(
+        registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(), seat_count=2
+    )
+    result = service.analysis(aid)["result"]
+    assert {k: result[k] for k in expected} == expected
