@@ -93,6 +93,7 @@ TITLES: dict[str, str] = {
     "rate_limited": "Too many requests",
     "too_many_waits": "Too many open streams and long-polls",
     "too_many_bot_matches": "Too many running bot matches",
+    "too_many_analyses": "Too many analyses queued or running",
     "bot_options_capped": "Bot options above the server's cap",
     "player_key_mismatch": "Key of another player",
     "seat_name_reserved": "Seat name reserved",

@@ -143,12 +143,15 @@ def analyse_turns(
     start: int = 0,
     stop: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    enough: Callable[[], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The decision entries (shape: :func:`analyse`) of ``turns[start:stop]``, the log
     folded up to ``turns[start]`` first; a slice's entries are the whole analysis's entries
     of those turns (each decision has its own RNG), so a long analysis may run in slices.
     ``progress(done, total)`` after each turn of the slice (``done`` counts from the first
-    turn of the log). Raises ValueError as :func:`analyse`."""
+    turn of the log); ``enough()``, asked after each turn, ends the slice early when true
+    (the caller's time is up: the last ``done`` says where it ended). Raises ValueError as
+    :func:`analyse`."""
     if engine.estimator() is None:
         raise ValueError(f"{engine.game_id} has no estimator")
     if budget < 1:
@@ -167,6 +170,8 @@ def analyse_turns(
         state = fold(engine, turn.events, state)
         if progress is not None:
             progress(index + 1, len(turns))
+        if enough is not None and enough():
+            break
     return decisions
 
 

@@ -87,6 +87,7 @@ def build_service(
         archive_after_s=config.archive_after_s,
         archive_batch=config.archive_batch,
         finished_index_max=config.finished_index_max,
+        analyses_per_client=config.max_analyses_per_client,
         wait_replicas=0 if config.embedded else config.wait_replicas,
         wait_ms=config.wait_ms,
     )

@@ -51,6 +51,9 @@ Each variable's parser, default and accepted values are in :data:`service.settin
 - ``ARENA_MAX_BOT_MATCHES_PER_CLIENT``: running matches with a bot seat one client may
   have (default 4; ``0`` = no cap). These three apply to matches made through the HTTP
   API (:mod:`service.store.quotas`); the API's request rate limits are in :mod:`api.limits`.
+- ``ARENA_MAX_ANALYSES_PER_CLIENT``: match analyses one client of the API (its rate-limit
+  client: player, seat or address) may have queued or running (default 3; ``0`` = no cap);
+  one more is refused with 429 ``too_many_analyses`` (:mod:`service.usecases.analysis`).
 - ``ARENA_COMPACTION``: ``1`` (default) compacts every finished match into one compressed
   key (:mod:`service.upkeep.compaction`); ``0`` keeps its event stream.
 - ``ARENA_IDEMPOTENCY_TTL_S``: idempotency records of a match expire this many seconds
@@ -112,6 +115,7 @@ class Config:
     max_bot_budget: int = 512
     max_bot_time_ms: int = 2000
     max_bot_matches_per_client: int = 4
+    max_analyses_per_client: int = 3
     compaction: bool = True
     idempotency_ttl_s: float = 3600.0
     archive_url: str | None = None
@@ -199,6 +203,7 @@ class Config:
             max_bot_budget=v["ARENA_MAX_BOT_BUDGET"],
             max_bot_time_ms=v["ARENA_MAX_BOT_TIME_MS"],
             max_bot_matches_per_client=v["ARENA_MAX_BOT_MATCHES_PER_CLIENT"],
+            max_analyses_per_client=v["ARENA_MAX_ANALYSES_PER_CLIENT"],
             compaction=v["ARENA_COMPACTION"],
             idempotency_ttl_s=v["ARENA_IDEMPOTENCY_TTL_S"],
             archive_url=v["ARENA_ARCHIVE_URL"],
@@ -243,6 +248,7 @@ class Config:
             "ARENA_MAX_BOT_BUDGET": str(self.max_bot_budget),
             "ARENA_MAX_BOT_TIME_MS": str(self.max_bot_time_ms),
             "ARENA_MAX_BOT_MATCHES_PER_CLIENT": str(self.max_bot_matches_per_client),
+            "ARENA_MAX_ANALYSES_PER_CLIENT": str(self.max_analyses_per_client),
             "ARENA_COMPACTION": "1" if self.compaction else "0",
             "ARENA_IDEMPOTENCY_TTL_S": str(self.idempotency_ttl_s),
             "ARENA_ARCHIVE_AFTER_S": str(self.archive_after_s),

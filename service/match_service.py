@@ -105,6 +105,9 @@ class MatchService:
             ``abandoned`` at the next full reconcile pass (``ARENA_ABANDON_AFTER_S``).
         bot_caps: the server's caps on bot options and running bot matches per client
             (:mod:`service.store.quotas`; default none), applied to calls that name a ``client``.
+        analyses_per_client: analyses one client may have queued or running
+            (``ARENA_MAX_ANALYSES_PER_CLIENT``; ``0``, the default here: no cap), applied to
+            analysis requests that name a ``client`` (:mod:`service.usecases.analysis`).
         compaction: compact finished matches (:mod:`service.upkeep.compaction`, ``ARENA_COMPACTION``).
         idempotency_ttl_s: idempotency records expire this long after the match ended
             (``ARENA_IDEMPOTENCY_TTL_S``); a keyed create's or fork's pointer this long
@@ -150,6 +153,7 @@ class MatchService:
         wait_replicas: int = 0,
         wait_ms: int = 100,
         finished_index_max: int = 0,
+        analyses_per_client: int = 0,
     ):
         self.redis = redis
         self.keys = keys
@@ -198,7 +202,9 @@ class MatchService:
         self._players = Players(self.ctx, PlayerStore(redis, keys))
         self._create_join.players = self._players
         self._ratings = Ratings(self.ctx, RatingStore(redis, keys), self._players)
-        self._analyses = Analyses(self.ctx, self._reads, self.quotas.caps.budget)
+        self._analyses = Analyses(
+            self.ctx, self._reads, self.quotas.caps.budget, per_client=analyses_per_client
+        )
         self._reconciler.analyses = self._analyses.revive
         # the adapters and caches under their historical names
         self.store = self.stores.events
@@ -553,20 +559,20 @@ class MatchService:
         return self._ops.collect()
 
     def request_analysis(
-        self, match_id: str, budget: int | None = None
+        self, match_id: str, budget: int | None = None, client: str | None = None
     ) -> tuple[dict[str, Any], bool]:
         """See :meth:`service.usecases.analysis.Analyses.request_match`."""
-        return self._analyses.request_match(match_id, budget)
+        return self._analyses.request_match(match_id, budget, client)
 
     def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
         """See :meth:`service.usecases.analysis.Analyses.match_analysis`."""
         return self._analyses.match_analysis(match_id, budget)
 
     def request_log_analysis(
-        self, log_doc: Any, budget: int | None = None
+        self, log_doc: Any, budget: int | None = None, client: str | None = None
     ) -> tuple[dict[str, Any], bool]:
         """See :meth:`service.usecases.analysis.Analyses.request_upload`."""
-        return self._analyses.request_upload(log_doc, budget)
+        return self._analyses.request_upload(log_doc, budget, client)
 
     def analysis(self, analysis_id: str) -> dict[str, Any]:
         """See :meth:`service.usecases.analysis.Analyses.get`."""

@@ -367,6 +367,14 @@ SERVICE: tuple[Setting, ...] = (
         "Running matches with a bot seat one client (address) may have.",
     ),
     _s(
+        "ARENA_MAX_ANALYSES_PER_CLIENT",
+        "3",
+        integer(0),
+        "an integer >= 0 (0: no cap)",
+        "Match analyses one client (the rate limits' client: player, seat or address) may "
+        "have queued or running; one more is refused with 429 `too_many_analyses`.",
+    ),
+    _s(
         "ARENA_COMPACTION",
         "1",
         flag,

@@ -5,10 +5,19 @@ An analysis id names one log and one budget (:func:`service.usecases.analysis.an
 so the hash is the cache: a second request for the same match and budget reads it. Fields:
 ``status`` (``queued``, ``running``, ``done``, ``failed``), ``progress`` (0..100),
 ``source`` (``match`` or ``upload``), ``match_id``, ``game``, ``budget``, ``created_at``,
-``run`` (a token per creation, part of its job ids),
+``run`` (a token per creation, part of its job ids), ``client`` (the API client whose
+request created it, counted against its cap; never answered),
 ``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
 first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
 once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
+
+``P:analysing:<client>`` (a set, :meth:`service.store.keys.Keys.client_analyses`) holds the
+ids of the analyses a client of the API had created that may still be queued or running,
+for the cap on analyses per client (``ARENA_MAX_ANALYSES_PER_CLIENT``): an id is added below
+the cap by one script (:data:`service.store.quotas.RESERVE_BELOW_CAP`), removed when its
+analysis is done or failed, and the ids of analyses no longer queued or running are pruned
+when the cap is met (a removal lost with a crashed process); the set expires
+:data:`CLIENT_SET_TTL_S` after its last addition.
 
 ``P:analyses`` (a sorted set, :meth:`service.store.keys.Keys.analyses`) lists the analyses
 not done or failed yet, filed before their record is created and taken out after it is
@@ -26,10 +35,15 @@ from typing import Any
 
 from service.log.codec import canonical_json
 from service.store.keys import Keys
+from service.store.quotas import RESERVE_BELOW_CAP
 
 #: an analysis (and an uploaded export waiting for it) is kept this long after its last
 #: write (seconds): 7 days
 ANALYSIS_TTL_S = 7 * 24 * 3600
+#: a client's set of analyses expires this long after its last addition (seconds): longer
+#: than an analysis may go unwritten before it is started again
+#: (``service.usecases.analysis.STALE_AFTER_S``)
+CLIENT_SET_TTL_S = 2 * 3600
 
 
 class AnalysisStore:
@@ -41,6 +55,7 @@ class AnalysisStore:
         #: ``() -> ISO 8601 UTC`` of now, written as ``updated_at`` by :meth:`update`
         #: (``None``: not written)
         self.clock = clock
+        self._reserve = redis.register_script(RESERVE_BELOW_CAP)
 
     def get(self, analysis_id: str) -> dict[str, Any] | None:
         """The record (``result`` parsed, ``progress``/``budget`` as ints) or ``None``."""
@@ -126,3 +141,36 @@ class AnalysisStore:
     def drop(self, analysis_id: str) -> None:
         """Take ``analysis_id`` out of the active analyses (done, failed or gone)."""
         self.redis.zrem(self.keys.analyses(), analysis_id)
+
+    def reserve(self, client: str, analysis_id: str, cap: int) -> int:
+        """Hold ``analysis_id`` in ``client``'s set below ``cap``: 1 added, 2 held already,
+        0 refused (the set is at the cap)."""
+        return int(
+            self._reserve(
+                keys=[self.keys.client_analyses(client)],
+                args=[analysis_id, cap, CLIENT_SET_TTL_S],
+            )
+        )
+
+    def release(self, client: str, analysis_id: str) -> None:
+        """Take ``analysis_id`` out of ``client``'s set (done, failed, or never created)."""
+        self.redis.srem(self.keys.client_analyses(client), analysis_id)
+
+    def prune(self, client: str) -> int:
+        """Take the analyses no longer queued or running (done, failed, expired) out of
+        ``client``'s set; returns how many. One pipeline reads their statuses."""
+        key = self.keys.client_analyses(client)
+        ids = sorted(self.redis.smembers(key))
+        if not ids:
+            return 0
+        pipe = self.redis.pipeline(transaction=False)
+        for analysis_id in ids:
+            pipe.hget(self.keys.analysis(analysis_id), "status")
+        over = [
+            a
+            for a, status in zip(ids, pipe.execute(), strict=True)
+            if status not in ("queued", "running")
+        ]
+        if over:
+            self.redis.srem(key, *over)
+        return len(over)

@@ -133,6 +133,14 @@ class Keys:
         ``ARENA_MAX_BOT_MATCHES_PER_CLIENT`` (:mod:`service.store.quotas`). One key per client."""
         return f"{self.prefix}:botmatches:{client}"
 
+    def client_analyses(self, client: str) -> str:
+        """Set of the ids of the analyses one client (the API's client key) had queued
+        that may still be queued or running, counted against
+        ``ARENA_MAX_ANALYSES_PER_CLIENT`` (:mod:`service.store.analysis_store`). One key
+        per client, expiring :data:`service.store.analysis_store.CLIENT_SET_TTL_S` after
+        its last addition."""
+        return f"{self.prefix}:analysing:{client}"
+
     def rate_limits(self) -> str:
         """Prefix of the rate-limit counters the ``limits`` library writes (its storage's
         ``key_prefix``: keys ``<this>:LIMITER/<client>/<scope>/...``, each with a TTL of

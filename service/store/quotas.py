@@ -36,12 +36,15 @@ from service.store.keys import Keys
 #: Seconds a client refused by the running-bot-match cap is told to wait (``Retry-After``).
 QUOTA_RETRY_AFTER_S = 10
 
-#: ``KEYS[1]`` the client's set, ``ARGV[1]`` match id, ``ARGV[2]`` cap. Returns 2 when the id
-#: is held already, 1 when added now, 0 when the set is at the cap.
-_RESERVE = """
+#: ``KEYS[1]`` a client's set, ``ARGV[1]`` the id to hold (a match, an analysis), ``ARGV[2]``
+#: the cap, ``ARGV[3]`` (optional) seconds the set then lives. Returns 2 when the id is held
+#: already, 1 when added now, 0 when the set is at the cap. Also used by
+#: :class:`service.store.analysis_store.AnalysisStore` (analyses per client).
+RESERVE_BELOW_CAP = """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
+if ARGV[3] then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3])) end
 return 1
 """
 
@@ -105,7 +108,7 @@ class BotMatchSets:
     def __init__(self, redis, keys: Keys):
         self.redis = redis
         self.keys = keys
-        self._reserve = redis.register_script(_RESERVE)
+        self._reserve = redis.register_script(RESERVE_BELOW_CAP)
 
     def reserve(self, client: str, match_id: str, cap: int) -> int:
         """Add ``match_id`` to ``client``'s set below ``cap``: 1 added, 2 held already,

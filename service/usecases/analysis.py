@@ -10,10 +10,16 @@ finished match or of an uploaded export.
   record that failed or lost its job is created again, keeping the decisions its slices
   made (:meth:`service.store.analysis_store.AnalysisStore.create`).
 - :meth:`Analyses.run` (the worker's job): analyses one slice of the log's turns with
-  :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most), writing
+  :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most, no turn
+  begun after :data:`SLICE_SECONDS`, so bot turns queued meanwhile wait little), writing
   the progress in percent as it goes (only ever up: a slice run again after its worker
   died passes the percentages shown already), and enqueues the next slice; the last one
   writes the result.
+- A request that names its ``client`` (the API's rate-limit client: player, seat or
+  address) and would create an analysis counts it against the client's cap of analyses
+  queued or running (``ARENA_MAX_ANALYSES_PER_CLIENT``, :class:`TooManyAnalyses`): one client
+  queued 30 and bot turns waited behind them. A request answered from the cache costs
+  nothing.
 - :meth:`Analyses.get` reads one.
 - :meth:`Analyses.revive` (every reconcile pass): a slice that ended on a store outage,
   whose worker died, or whose next slice was never enqueued is enqueued again, from the
@@ -31,6 +37,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
+from time import monotonic
 from typing import Any
 
 from domain.analysis import Turn, analyse_turns, summary
@@ -58,6 +65,30 @@ REVIVE_AFTER_S = 10.0
 #: rollouts one analysis job may spend: a job analyses ``max(1, SLICE_ROLLOUTS // budget)``
 #: turns and enqueues the next slice, so a worker returns to the turn queue between slices
 SLICE_ROLLOUTS = 2048
+#: seconds (wall clock) after which a slice ends with the turn it is on: a running job holds
+#: its worker, and bot turns and timeouts queued meanwhile wait for it (2,048 rollouts of
+#: AI: 100% Human took 22 s of CPU, 29 s on a busy machine: bot turns waited 8-15 s)
+SLICE_SECONDS = 1.0
+
+
+#: seconds a client refused by the cap on analyses per client is told to wait
+#: (``Retry-After``, a polling hint: an analysis ends at its own pace)
+RETRY_AFTER_S = 10
+
+
+class TooManyAnalyses(errors.ServiceError):
+    """429 ``too_many_analyses``: the client has ``cap`` analyses queued or running already
+    (``Retry-After``: :data:`RETRY_AFTER_S`). Extra ``cap``."""
+
+    def __init__(self, cap: int):
+        super().__init__(
+            "too_many_analyses",
+            429,
+            f"This client has {cap} analyses queued or running, the server's cap; request "
+            "another when one of them is done.",
+            cap=cap,
+        )
+        self.retry_after_s = RETRY_AFTER_S
 
 
 class AnalysisUnavailable(errors.ServiceError):
@@ -154,16 +185,19 @@ def public_record(analysis: str, record: Mapping[str, Any]) -> dict[str, Any]:
 
 class Analyses:
     """The analysis use cases over a :class:`service.usecases.context.MatchContext`
-    (``ctx``), the export reader (``reads``: :class:`service.usecases.reads.Reads`) and the
-    server's ``budget_cap`` (``ARENA_MAX_BOT_BUDGET``; 0 = :data:`MAX_BUDGET`)."""
+    (``ctx``), the export reader (``reads``: :class:`service.usecases.reads.Reads`), the
+    server's ``budget_cap`` (``ARENA_MAX_BOT_BUDGET``; 0 = :data:`MAX_BUDGET`) and
+    ``per_client``, the analyses one client may have queued or running
+    (``ARENA_MAX_ANALYSES_PER_CLIENT``; 0 = no cap)."""
 
-    def __init__(self, ctx, reads, budget_cap: int = 0):
+    def __init__(self, ctx, reads, budget_cap: int = 0, per_client: int = 0):
         self.ctx = ctx
         self.reads = reads
         self.store = AnalysisStore(
             ctx.stores.redis, ctx.stores.keys, clock=lambda: self.ctx.clock().isoformat()
         )
         self.cap = min(budget_cap, MAX_BUDGET) if budget_cap else MAX_BUDGET
+        self.per_client = per_client
 
     def _budget(self, budget: int | None) -> int:
         value = DEFAULT_BUDGET if budget is None else int(budget)
@@ -190,13 +224,14 @@ class Analyses:
         return engine
 
     def request_match(
-        self, match_id: str, budget: int | None = None
+        self, match_id: str, budget: int | None = None, client: str | None = None
     ) -> tuple[dict[str, Any], bool]:
         """Analyse the finished match ``match_id`` with ``budget`` rollouts per decision
-        (default :data:`DEFAULT_BUDGET`). Returns ``(the record's answer, created)``.
+        (default :data:`DEFAULT_BUDGET`) for ``client`` (the API's client key; ``None``: an
+        in-process caller, not capped). Returns ``(the record's answer, created)``.
 
         Raises MatchNotFound, MatchRunning (409 ``match_running``: not finished),
-        AnalysisUnavailable, AnalysisBudgetCapped."""
+        AnalysisUnavailable, AnalysisBudgetCapped, TooManyAnalyses."""
         value = self._budget(budget)
         record = self.ctx.record(match_id)
         if not record.finished:
@@ -205,6 +240,7 @@ class Analyses:
         return self._start(
             analysis_id(record.game, self._head(record), value),
             {"source": "match", "match_id": match_id, "game": record.game, "budget": value},
+            client=client,
         )
 
     def match_analysis(self, match_id: str, budget: int | None = None) -> dict[str, Any]:
@@ -217,13 +253,13 @@ class Analyses:
         return self.get(analysis_id(record.game, self._head(record), value))
 
     def request_upload(
-        self, log_doc: Any, budget: int | None = None
+        self, log_doc: Any, budget: int | None = None, client: str | None = None
     ) -> tuple[dict[str, Any], bool]:
-        """Analyse an uploaded export once it verifies (:func:`service.log.verify.verify_log`).
-        Returns ``(the record's answer, created)``.
+        """Analyse an uploaded export once it verifies (:func:`service.log.verify.verify_log`),
+        for ``client`` (as :meth:`request_match`). Returns ``(the record's answer, created)``.
 
         Raises InvalidLog (not an object), LogNotVerified, UnknownGame,
-        AnalysisUnavailable, AnalysisBudgetCapped."""
+        AnalysisUnavailable, AnalysisBudgetCapped, TooManyAnalyses."""
         value = self._budget(budget)
         if not isinstance(log_doc, dict):
             raise errors.InvalidLog("an export must be a JSON object")
@@ -237,22 +273,45 @@ class Analyses:
             analysis_id(game, head, value),
             {"source": "upload", "match_id": "", "game": game, "budget": value},
             log=log_doc,
+            client=client,
         )
 
-    def _stale(self, analysis: str) -> bool:
-        """True when the analysis is queued or running but its record was last written more
+    def _stale(self, record: Mapping[str, Any] | None) -> bool:
+        """True when the analysis ``record`` is queued or running but was last written more
         than :data:`STALE_AFTER_S` ago (its job is lost)."""
-        record = self.store.get(analysis)
         if record is None or record["status"] not in ("queued", "running"):
             return False
         written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
         return (self.ctx.clock() - written).total_seconds() > STALE_AFTER_S
 
+    def _reserve(self, client: str, analysis: str) -> bool:
+        """Count ``analysis`` (about to be created) among ``client``'s analyses below the
+        cap; True when this call added it. Raises TooManyAnalyses when the client is at
+        the cap even after the analyses no longer queued or running left its set."""
+        outcome = self.store.reserve(client, analysis, self.per_client)
+        if outcome == 0 and self.store.prune(client):
+            outcome = self.store.reserve(client, analysis, self.per_client)
+        if outcome == 0:
+            raise TooManyAnalyses(self.per_client)
+        return outcome == 1
+
     def _start(
-        self, analysis: str, fields: dict[str, Any], log: Mapping[str, Any] | None = None
+        self,
+        analysis: str,
+        fields: dict[str, Any],
+        log: Mapping[str, Any] | None = None,
+        client: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
         now = self.ctx.clock().isoformat()
         run = secrets.token_hex(4)
+        existing = self.store.get(analysis)
+        replace = self._stale(existing)
+        counted = client if client and self.per_client else None
+        if counted is not None:
+            if existing is not None and existing["status"] != "failed" and not replace:
+                counted = None  # answered from the cache: nothing new to run
+            elif not self._reserve(counted, analysis):
+                counted = None  # held already (a request of its own made it)
         created = self.store.create(
             analysis,
             {
@@ -262,10 +321,13 @@ class Analyses:
                 "created_at": now,
                 "updated_at": now,
                 "run": run,
+                **({"client": client} if client else {}),
             },
             log=log,
-            replace=self._stale(analysis),
+            replace=replace,
         )
+        if counted is not None and not created:
+            self.store.release(counted, analysis)  # another request created it meanwhile
         if created and self.ctx.scheduler is not None:
             # a record that failed or lost its job kept its decisions: resume from them
             record = self.store.get(analysis) or {}
@@ -301,8 +363,9 @@ class Analyses:
                 continue
             outcome = revive(analysis, record.get("next", 0), record.get("run", ""))
             if outcome is None:
-                self.store.update(
+                self._end(
                     analysis,
+                    record,
                     status="failed",
                     error="the analysis job failed repeatedly; request the analysis again",
                 )
@@ -312,7 +375,8 @@ class Analyses:
 
     def run(self, analysis: str, start: int = 0) -> dict[str, Any]:
         """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job):
-        at most ``max(1, SLICE_ROLLOUTS // budget)`` turns, then the next slice is enqueued,
+        at most ``max(1, SLICE_ROLLOUTS // budget)`` turns, and none begun after
+        :data:`SLICE_SECONDS` (at least one turn), then the next slice is enqueued,
         or the result written after the last one. ``{"status": ...}``: ``noop`` for a
         record that is gone or done or a slice that is not the next one (a duplicate job),
         ``running`` after a slice, ``done``, or ``failed`` (the reason in the record)."""
@@ -324,13 +388,15 @@ class Analyses:
         else:
             log_doc = self.store.log(analysis)
             if log_doc is None:
-                self.store.update(analysis, status="failed", error="the uploaded export expired")
+                self._end(analysis, record, status="failed", error="the uploaded export expired")
                 return {"status": "failed"}
         engine = self.ctx.engine(record["game"])
         self.store.update(analysis, status="running")
         shown = [record.get("progress", 0)]
+        reached = [start]  # the turns analysed so far, this slice's included
 
         def progress(done: int, total: int) -> None:
+            reached[0] = done
             # only ever up: a slice run again (its worker died after writing progress but
             # before its decisions) passes the percentages it showed already
             percent = (100 * done) // max(1, total)
@@ -340,16 +406,25 @@ class Analyses:
 
         setup, turns = turns_of(log_doc)
         budget = record["budget"]
-        stop = start + max(1, SLICE_ROLLOUTS // budget)
         seed = str(log_doc["events"][-1]["hash"]).encode()
+        deadline = monotonic() + SLICE_SECONDS
         try:
             decisions = record.get("partial", []) + analyse_turns(
-                engine, setup, turns, budget, seed, start, stop, progress=progress
+                engine,
+                setup,
+                turns,
+                budget,
+                seed,
+                start,
+                start + max(1, SLICE_ROLLOUTS // budget),
+                progress=progress,
+                enough=lambda: monotonic() >= deadline,
             )
         except (ValueError, KeyError, IndexError, TypeError) as error:
             log.warning("analysis %s failed: %s", analysis, error)
-            self.store.update(analysis, status="failed", error=str(error))
+            self._end(analysis, record, status="failed", error=str(error))
             return {"status": "failed"}
+        stop = reached[0]
         if stop < len(turns):
             self.store.update(analysis, partial=decisions, next=stop)
             if self.ctx.scheduler is not None:
@@ -361,5 +436,12 @@ class Analyses:
             "seat_count": len(log_doc["seats"]),
             **summary(engine, decisions, budget, len(log_doc["seats"])),
         }
-        self.store.update(analysis, status="done", progress=100, result=result)
+        self._end(analysis, record, status="done", progress=100, result=result)
         return {"status": "done"}
+
+    def _end(self, analysis: str, record: Mapping[str, Any], **fields: Any) -> None:
+        """Write the last ``fields`` of the analysis (``status`` ``done`` or ``failed``) and
+        take it out of its client's analyses (the record's ``client``)."""
+        self.store.update(analysis, **fields)
+        if record.get("client"):
+            self.store.release(record["client"], analysis)

@@ -30,9 +30,15 @@ from workers.embedded import EmbeddedRuntime
 
 @pytest.fixture(scope="session")
 def embedded_service() -> Iterator[Any]:
-    """A MatchService on embedded fakeredis (unique prefix) with worker threads running."""
+    """A MatchService on embedded fakeredis (unique prefix) with worker threads running.
+    Every test client is one address: the caps per client are off (their own tests set
+    them)."""
     service = build_service(
-        Config(key_prefix=f"e2e-{uuid.uuid4().hex[:8]}", max_bot_matches_per_client=0)
+        Config(
+            key_prefix=f"e2e-{uuid.uuid4().hex[:8]}",
+            max_bot_matches_per_client=0,
+            max_analyses_per_client=0,
+        )
     )
     runtime = EmbeddedRuntime(service, interval_s=1, reconcile_s=1.0).start()
     yield service

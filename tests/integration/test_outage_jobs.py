@@ -181,7 +181,7 @@ def test_a_redis_outage_or_a_killed_worker_in_an_analysis_slice_resumes_the_anal
     pool.env["ARENA_TEST_REVIVE_AFTER_S"] = str(REVIVE_AFTER_S)
     worker = pool.start()
     mid = finished_duel(service, tricks=6, seed=9)
-    answer, created = service.request_analysis(mid, 512)  # 12 turns: 3 slices of 4
+    answer, created = service.request_analysis(mid, 512)  # 12 turns: slices of 4 at most
     assert created
     analysis = answer["analysis_id"]
     if fault == "redis outage":

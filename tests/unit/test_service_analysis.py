@@ -16,7 +16,12 @@ from tests.support.exports import new_service
 
 
 @pytest.fixture
-def service():
+def service(monkeypatch):
+    from service.usecases import analysis as usecase
+
+    # slices cut by rollouts only: a slice's wall-clock bound (SLICE_SECONDS) has its own
+    # test, on a clock of its own
+    monkeypatch.setattr(usecase, "SLICE_SECONDS", float("inf"))
     return new_service()
 
 
@@ -241,6 +246,40 @@ def test_an_analysis_started_again_resumes_from_its_decisions(service, monkeypat
     again, created = service.request_analysis(mid, 20)
     assert created and (again["status"], again["progress"]) == ("queued", 75)
     assert service.run_analysis(aid, 6) == {"status": "done"}
+    log = service.export(mid)
+    setup, turns = usecase.turns_of(log)
+    expected = analyse(
+        registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(), seat_count=2
+    )
+    result = service.analysis(aid)["result"]
+    assert {k: result[k] for k in expected} == expected
+
+
+def test_a_slice_ends_when_its_time_is_up(service, monkeypatch):
+    """A slice of 2,048 rollouts held its worker 20-30 s (AI: 100% Human), and every bot
+    turn queued meanwhile waited for it. A slice now begins no turn after
+    ``SLICE_SECONDS``: here each turn takes 0.6 s of a fake clock against 1 s, so the
+    8-turn match is analysed 2 turns a job (4 jobs, each enqueuing the next), with the same
+    result as the in-process analysis."""
+    from itertools import count
+
+    from domain.analysis import analyse
+    from domain.games import registry
+    from service.usecases import analysis as usecase
+
+    ticks = count()
+    monkeypatch.setattr(usecase, "SLICE_SECONDS", 1.0)
+    monkeypatch.setattr(usecase, "monotonic", lambda: 0.6 * next(ticks))
+    mid = _finished_duel(service, seed=8)
+    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    queue = service.scheduler.analysis_queue
+    starts = []
+    while queue.count:
+        (job,) = queue.jobs
+        queue.remove(job)
+        starts.append(job.args[1])
+        service.run_analysis(aid, job.args[1])
+    assert starts == [0, 2, 4, 6] and service.analysis(aid)["status"] == "done"
     log = service.export(mid)
     setup, turns = usecase.turns_of(log)
     expected = analyse(
