@@ -22,6 +22,11 @@ decision 100); a seat's accuracy is the mean over its decisions with a choice (`
 without any). Decisions with a single legal command are counted (``forced``) but not
 estimated.
 
+Forks: a forked match's log begins with the decisions of the match it was forked from
+(copied up to the fork's version, by that match's seats). Their entries say
+``from_parent: true``; they are valued like the others but are no decision of the fork's
+seats, so a seat's summary (counts, accuracy, labels) leaves them out.
+
 Determinism: the RNG of the decision at version ``v`` of seat ``s`` is
 ``Random(int(SHA-256(seed || v || s)))`` (:func:`decision_rng`) with ``seed`` the caller's
 bytes (the service uses the log's head hash), so the same log and budget give the same
@@ -64,13 +69,16 @@ THRESHOLDS: Mapping[str, Mapping[str, float]] = {
 class Turn:
     """One command of the log: ``version`` (events before it, the version it was decided
     at), the acting ``seat``, the ``command`` (a JSON object), its ``cause`` (``player``,
-    ``bot``, ``timeout``, ...) and the ``events`` it produced (folded after it)."""
+    ``bot``, ``timeout``, ...), the ``events`` it produced (folded after it) and
+    ``from_parent`` (True: copied into a fork from the match it was forked from, decided by
+    that match's seat)."""
 
     version: int
     seat: int | None
     command: Mapping[str, Any]
     cause: str
     events: Sequence[Event]
+    from_parent: bool = False
 
 
 def label(metric: str, loss: float) -> str | None:
@@ -121,11 +129,12 @@ def analyse(
     (``total`` = ``len(turns)``).
 
     Returns ``{"metric", "budget", "thresholds", "decisions": [...], "seats": [...]}``:
-    each decision ``{"version", "seat", "cause", "choices" (legal commands), "played",
-    "played_value", "best" (the best alternative), "best_value", "loss", "label",
+    each decision ``{"version", "seat", "cause", "from_parent", "choices" (legal commands),
+    "played", "played_value", "best" (the best alternative), "best_value", "loss", "label",
     "accuracy"}`` (``best``/``best_value`` ``None`` and no label for a forced decision:
-    ``choices`` 1); each seat ``{"seat", "decisions", "forced", "accuracy", "inaccuracies",
-    "mistakes", "blunders"}``.
+    ``choices`` 1; ``from_parent``: :attr:`Turn.from_parent`); each seat ``{"seat",
+    "decisions", "forced", "accuracy", "inaccuracies", "mistakes", "blunders"}`` over its
+    own decisions (``from_parent`` ones left out).
 
     Raises ValueError when the engine has no estimator, for a ``budget`` below 1, or when a
     turn's command is not legal where the log puts it (a log that was not verified).
@@ -217,6 +226,7 @@ def analyse_decision(
         "version": turn.version,
         "seat": turn.seat,
         "cause": turn.cause,
+        "from_parent": turn.from_parent,
         "choices": len(legal),
         "played": dict(turn.command),
         "played_value": None,
@@ -259,7 +269,7 @@ def analyse_decision(
 
 
 def _seat_summary(seat: int, decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    mine = [d for d in decisions if d["seat"] == seat]
+    mine = [d for d in decisions if d["seat"] == seat and not d.get("from_parent")]
     scored = [d["accuracy"] for d in mine if d["accuracy"] is not None]
     return {
         "seat": seat,

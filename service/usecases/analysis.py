@@ -136,17 +136,29 @@ class LogNotVerified(errors.ServiceError):
         )
 
 
+#: the analysis document's format, part of every analysis id: raised when a result of the
+#: same log and budget would read differently, so no cached result of the format before is
+#: answered (2: decisions copied into a fork say ``from_parent`` and leave the seats'
+#: summaries)
+ANALYSIS_FORMAT = 2
+
+
 def analysis_id(game: str, head_hash: str, budget: int) -> str:
     """The id of the analysis of the log ending in ``head_hash`` with ``budget``: the first
-    32 hex digits of ``SHA-256("<game>|<head hash>|<budget>")``."""
-    return hashlib.sha256(f"{game}|{head_hash}|{budget}".encode()).hexdigest()[:32]
+    32 hex digits of ``SHA-256("<game>|<head hash>|<budget>|<ANALYSIS_FORMAT>")``."""
+    name = f"{game}|{head_hash}|{budget}|{ANALYSIS_FORMAT}"
+    return hashlib.sha256(name.encode()).hexdigest()[:32]
 
 
 def turns_of(log_doc: Mapping[str, Any]) -> tuple[list, list[Turn]]:
     """The set-up events and the :class:`domain.analysis.Turn` s of a verified export's
-    ``events`` (joins, which the engine never folds, are skipped)."""
+    ``events`` (joins, which the engine never folds, are skipped). In a fork's log
+    (``forked_from: {"match_id", "version"}``) the commands within its first ``version``
+    events are ``from_parent``."""
     groups = batches(log_doc["events"])
     setup = [to_event(env) for env in groups[0]]
+    forked = log_doc.get("forked_from")
+    copied = int(forked["version"]) if isinstance(forked, Mapping) else 0
     turns: list[Turn] = []
     for batch in groups[1:]:
         first = batch[0]
@@ -159,9 +171,23 @@ def turns_of(log_doc: Mapping[str, Any]) -> tuple[list, list[Turn]]:
                 command=dict(first.get("command") or {}),
                 cause=str(first.get("cause")),
                 events=[to_event(env) for env in batch],
+                from_parent=int(first["version"]) <= copied,
             )
         )
     return setup, turns
+
+
+def result_document(log_doc: Mapping[str, Any], analysed: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of an analysis of ``log_doc`` (a verified export): ``{"game",
+    "match_id", "seat_count", "forked_from"}`` (``forked_from``: the export's, ``None`` for
+    a match that is no fork) and ``analysed`` (:func:`domain.analysis.summary`'s document)."""
+    return {
+        "game": log_doc["game"],
+        "match_id": log_doc.get("match_id"),
+        "seat_count": len(log_doc["seats"]),
+        "forked_from": log_doc.get("forked_from"),
+        **analysed,
+    }
 
 
 def public_record(analysis: str, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -430,12 +456,7 @@ class Analyses:
             if self.ctx.scheduler is not None:
                 self.ctx.scheduler.enqueue_analysis(analysis, stop, record.get("run", ""))
             return {"status": "running"}
-        result = {
-            "game": record["game"],
-            "match_id": log_doc.get("match_id"),
-            "seat_count": len(log_doc["seats"]),
-            **summary(engine, decisions, budget, len(log_doc["seats"])),
-        }
+        result = result_document(log_doc, summary(engine, decisions, budget, len(log_doc["seats"])))
         self._end(analysis, record, status="done", progress=100, result=result)
         return {"status": "done"}
 

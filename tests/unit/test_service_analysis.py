@@ -287,3 +287,41 @@ def test_a_slice_ends_when_its_time_is_up(service, monkeypatch):
     )
     result = service.analysis(aid)["result"]
     assert {k: result[k] for k in expected} == expected
+
+
+def test_the_decisions_a_fork_copied_are_marked_and_left_out_of_its_seats(service):
+    """A fork's log begins with the decisions of the match it was forked from, made by
+    that match's seats; its analysis credited them to the fork's seats (cat and dan were
+    charged with ann's and bob's moves). They are now ``from_parent`` (still valued: the
+    curve goes through them) and the seats' summaries count the fork's own decisions only;
+    the result names the parent (``forked_from``)."""
+    from service.usecases.analysis import turns_of
+
+    mid = _finished_duel(service, seed=9)
+    _, parent_turns = turns_of(service.export(mid))
+    at = parent_turns[4].version  # after 4 commands (2 tricks)
+    names = [{"kind": "human", "name": "cat"}, {"kind": "human", "name": "dan"}]
+    fork = service.fork(mid, at, names)["match_id"]
+    rng = random.Random(9)
+    while service.match_view(fork, None)["status"] != "finished":
+        for seat in (0, 1):
+            legal = service.legal_actions(fork, seat)["actions"]
+            if legal:
+                service.act(fork, seat, rng.choice(legal))
+    aid = service.request_analysis(fork, 20)[0]["analysis_id"]
+    assert service.run_analysis(aid) == {"status": "done"}
+    result = service.analysis(aid)["result"]
+    assert result["forked_from"] == {"match_id": mid, "version": at}
+    decisions = result["decisions"]
+    assert [d["from_parent"] for d in decisions] == [d["version"] < at for d in decisions]
+    assert sum(d["from_parent"] for d in decisions) == 4 and len(decisions) == 8
+    for seat in result["seats"]:
+        own = [d for d in decisions if d["seat"] == seat["seat"] and not d["from_parent"]]
+        assert seat["decisions"] == len(own) == 2
+        scored = [d["accuracy"] for d in own if d["accuracy"] is not None]
+        assert seat["accuracy"] == (round(sum(scored) / len(scored), 6) if scored else None)
+    # the parent's own analysis: no fork, nothing copied
+    parent = service.request_analysis(mid, 20)[0]["analysis_id"]
+    service.run_analysis(parent)
+    done = service.analysis(parent)["result"]
+    assert done["forked_from"] is None and not any(d["from_parent"] for d in done["decisions"])
