@@ -5,7 +5,10 @@ The log is verified first (as ``arena replay``); then every decision of every se
 valued by the game's estimator from that seat's knowledge (:mod:`domain.analysis`), with
 a progress bar. Printed: each seat's accuracy and label counts, its value curve over the
 versions (one character per decision: ``▁`` lowest .. ``█`` highest, in the metric's
-range), and every inaccuracy, mistake and blunder with the better move. ``--json`` prints
+range), and every inaccuracy, mistake and blunder with the better move, each move in the
+game's words (its phrasebook, as ``arena play``'s menu says a command) with the command
+beside it; in a fork, the decisions copied from the match it was forked from are marked
+as that match's (``from_parent``) and its seats' figures leave them out. ``--json`` prints
 the result document instead (the ``result`` of ``GET /v1/analyses/{id}``). The seed is the
 log's head hash, so the same file and budget print the same analysis. Exit 1 when the log
 does not verify or its game has no estimator.
@@ -15,10 +18,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -31,11 +36,11 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 def run_analysis(log: dict[str, Any], budget: int, progress=None) -> dict[str, Any]:
     """The analysis result of a verified ``log`` (``service.usecases.analysis``'s shape:
-    ``{"game", "match_id", "seat_count", "metric", "budget", "thresholds", "decisions",
-    "seats"}``). Raises ValueError when the game has no estimator."""
+    ``{"game", "match_id", "seat_count", "forked_from", "metric", "budget", "thresholds",
+    "decisions", "seats"}``). Raises ValueError when the game has no estimator."""
     from domain.analysis import analyse
     from domain.games import registry
-    from service.usecases.analysis import turns_of
+    from service.usecases.analysis import result_document, turns_of
 
     engine = registry()[log["game"]]
     setup, turns = turns_of(log)
@@ -48,12 +53,7 @@ def run_analysis(log: dict[str, Any], budget: int, progress=None) -> dict[str, A
         seat_count=len(log["seats"]),
         progress=progress,
     )
-    return {
-        "game": log["game"],
-        "match_id": log.get("match_id"),
-        "seat_count": len(log["seats"]),
-        **result,
-    }
+    return result_document(log, result)
 
 
 def sparkline(values: list[float], low: float, high: float) -> str:
@@ -75,6 +75,36 @@ def _command(command: dict[str, Any] | None) -> str:
     return f"{command.get('type', '?')} {rest}".strip()
 
 
+def describer(game: str) -> Callable[[dict[str, Any] | None, int], str]:
+    """``(command, seat) -> words``: a command of ``game`` in its phrasebook's words with the
+    command beside it (``Draft Y3 - 8 VP per ... [draft card=071]``), as ``arena play``'s
+    menu says it (:class:`cli.render.cards.CardBook` over the game's public card data); the
+    command alone for a game without a phrasebook (or not installed here)."""
+    from cli.render.cards import CardBook
+    from domain.engine import public_cards
+    from domain.games import registry
+
+    engine = registry().get(game)
+    phrases = CardBook(public_cards(engine)).phrases if engine is not None else None
+
+    def describe(command: dict[str, Any] | None, seat: int) -> str:
+        raw = _command(command)
+        if phrases is None or not command:
+            return raw
+        return f"{phrases.command(command, (), seat)} [{raw}]"
+
+    return describe
+
+
+def decider(result: dict[str, Any], decision: dict[str, Any]) -> str:
+    """Who made ``decision``: its seat, or, copied into a fork from the match it was forked
+    from (``from_parent``), that match's seat (``0 of match <id> (before the fork)``)."""
+    if not decision.get("from_parent"):
+        return str(decision["seat"])
+    fork = result.get("forked_from") or {}
+    return f"{decision['seat']} of match {fork.get('match_id', '?')} (before the fork)"
+
+
 def print_report(console: Console, result: dict[str, Any]) -> None:
     """The seats' accuracy, curves and labelled decisions of ``result``."""
     metric = result["metric"]
@@ -88,7 +118,7 @@ def print_report(console: Console, result: dict[str, Any]) -> None:
     for name in ("seat", "accuracy", "inaccuracies", "mistakes", "blunders", "curve"):
         table.add_column(name)
     for seat in result["seats"]:
-        mine = [d for d in valued if d["seat"] == seat["seat"]]
+        mine = [d for d in valued if d["seat"] == seat["seat"] and not d.get("from_parent")]
         curve = sparkline([d["played_value"] for d in mine], low, high)
         accuracy = "-" if seat["accuracy"] is None else f"{seat['accuracy']:.1f}"
         table.add_row(
@@ -100,6 +130,13 @@ def print_report(console: Console, result: dict[str, Any]) -> None:
             curve,
         )
     console.print(table)
+    fork = result.get("forked_from")
+    if fork:
+        console.print(
+            f"A fork of match {fork['match_id']} at version {fork['version']}: the decisions "
+            "before it were made there, by that match's seats, and are left out of the "
+            "figures above."
+        )
     marked = [d for d in valued if d["label"]]
     if not marked:
         console.print("No inaccuracy, mistake or blunder.")
@@ -107,13 +144,14 @@ def print_report(console: Console, result: dict[str, Any]) -> None:
     errors = Table(title="Where it was lost (value of the move played -> of the better move)")
     for name in ("version", "seat", "label", "played", "better move", "values"):
         errors.add_column(name)
+    describe = describer(result["game"])
     for d in marked:
         errors.add_row(
             str(d["version"]),
-            str(d["seat"]),
+            decider(result, d),
             f"{d['label']} {MARKS[d['label']]}",
-            _command(d["played"]),
-            _command(d["best"]),
+            escape(describe(d["played"], d["seat"])),  # "[draft card=071]" is no markup
+            escape(describe(d["best"], d["seat"])),
             f"{d['played_value']:.3g} -> {d['best_value']:.3g}",
         )
     console.print(errors)

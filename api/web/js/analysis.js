@@ -1,8 +1,11 @@
 // The computer analysis of a finished match on the replay page (issue 23): request it
 // (POST /v1/matches/{id}/analysis, or POST /v1/analyses with an uploaded export), follow its
 // progress, then draw the value curve over the versions with a mark on each decision and
-// list every inaccuracy, mistake and blunder with the better move. Labels and values:
-// docs/analysis.md.
+// list every inaccuracy, mistake and blunder with the better move. Each move is said in the
+// game's words (the replay page's `describe`: the phrasebook, as the play page's buttons),
+// its command beside it. In a fork, the decisions copied from the match it was forked from
+// (`from_parent`) are that match's seats', not this one's: said so, never by this match's
+// seat names. Labels and values: docs/analysis.md.
 import { ApiError, call, get } from "./api.js";
 import { h, replace } from "./dom.js";
 
@@ -34,6 +37,29 @@ export function commandWords(command) {
   return [command.type, ...rest].join(" ");
 }
 
+/**
+ * A move in words with its command beside it: "Draft Y3 — 8 VP per … [draft card=071]".
+ * @param {(command: any, seat: number) => string} describe @param {any} command @param {number} seat
+ * @returns {HTMLElement}
+ */
+function moveWords(describe, command, seat) {
+  if (!command) return h("span", { text: "—" });
+  const words = describe(command, seat);
+  const raw = commandWords(command);
+  return h("span", { class: "move" }, words, words === raw ? null : h("code", { class: "raw", text: ` [${raw}]` }));
+}
+
+/**
+ * Who made a decision: this match's seat, or — copied into a fork — that seat of the match
+ * it was forked from. @param {import("./types.js").AnalysisResult} result @param {any} d
+ * @param {(seat: number) => string} seatName
+ */
+export function deciderName(result, d, seatName) {
+  if (!d.from_parent) return seatName(d.seat);
+  const parent = result.forked_from ? ` of match ${result.forked_from.match_id}` : " of the original match";
+  return `seat ${d.seat}${parent} (before the fork)`;
+}
+
 /** A value of the analysis's metric for people. @param {string} metric @param {number|null} value */
 function valueWords(metric, value) {
   if (value === null || value === undefined) return "—";
@@ -46,8 +72,9 @@ function valueWords(metric, value) {
  * shows that version.
  * @param {import("./types.js").AnalysisResult} result @param {number} last
  * @param {(seat: number) => string} seatName @param {(version: number) => void} goTo
+ * @param {(command: any, seat: number) => string} [describe] a command in words
  */
-export function valueCurve(result, last, seatName, goTo) {
+export function valueCurve(result, last, seatName, goTo, describe = commandWords) {
   const valued = result.decisions.filter((d) => d.played_value !== null);
   const values = valued.map((d) => /** @type {number} */ (d.played_value));
   const [low, high] = result.metric === "win_probability" ? [0, 1]
@@ -65,9 +92,10 @@ export function valueCurve(result, last, seatName, goTo) {
     for (const d of mine) {
       const mark = d.label ? MARKS[d.label] : null;
       const dot = svg("circle", { cx: x(d.version).toFixed(1), cy: y(/** @type {number} */ (d.played_value)).toFixed(1),
-        r: mark ? 5 : 3, class: `dot seat-${seat.seat % 8} ${mark ? mark[1] : ""}`, "data-version": d.version, tabindex: 0 },
-      [svg("title", {}, [document.createTextNode(`v${d.version} · ${seatName(d.seat)}: ${commandWords(d.played)} ` +
-        `(${valueWords(result.metric, d.played_value)})${d.label ? ` — ${d.label}` : ""}`)])]);
+        r: mark ? 5 : 3, class: `dot seat-${seat.seat % 8} ${mark ? mark[1] : ""}${d.from_parent ? " from-parent" : ""}`,
+        "data-version": d.version, tabindex: 0 },
+      [svg("title", {}, [document.createTextNode(`v${d.version} · ${deciderName(result, d, seatName)}: ` +
+        `${describe(d.played, d.seat)} (${valueWords(result.metric, d.played_value)})${d.label ? ` — ${d.label}` : ""}`)])]);
       dot.addEventListener("click", () => goTo(d.version));
       parts.push(dot);
     }
@@ -81,8 +109,9 @@ export function valueCurve(result, last, seatName, goTo) {
  * the better move (a button showing that version).
  * @param {import("./types.js").AnalysisResult} result @param {number} last
  * @param {(seat: number) => string} seatName @param {(version: number) => void} goTo
+ * @param {(command: any, seat: number) => string} [describe] a command in words
  */
-export function analysisResult(result, last, seatName, goTo) {
+export function analysisResult(result, last, seatName, goTo, describe = commandWords) {
   const seats = h("table", { class: "analysis-seats" },
     h("tr", {}, ["Seat", "Accuracy", "Inaccuracies", "Mistakes", "Blunders"].map((t) => h("th", { text: t }))),
     result.seats.map((s) => h("tr", {}, h("td", { text: seatName(s.seat) }),
@@ -91,20 +120,27 @@ export function analysisResult(result, last, seatName, goTo) {
   const marked = result.decisions.filter((d) => d.label);
   const list = h("ol", { class: "analysis-mistakes", id: "analysis-mistakes" }, marked.map((d) => {
     const mark = MARKS[/** @type {string} */ (d.label)];
-    return h("li", { class: mark[1], "data-version": String(d.version) },
+    return h("li", { class: `${mark[1]}${d.from_parent ? " from-parent" : ""}`, "data-version": String(d.version) },
       h("button", { type: "button", class: "link", text: `v${d.version}`, onclick: () => goTo(d.version) }),
-      ` ${seatName(d.seat)} played ${commandWords(d.played)} ${mark[0]} (${d.label}, ${valueWords(result.metric, d.played_value)})`,
-      h("span", { class: "better", text: ` · better: ${commandWords(d.best)} (${valueWords(result.metric, d.best_value)})` }));
+      ` ${deciderName(result, d, seatName)} played `, moveWords(describe, d.played, d.seat),
+      ` ${mark[0]} (${d.label}, ${valueWords(result.metric, d.played_value)})`,
+      h("span", { class: "better" }, " · better: ", moveWords(describe, d.best, d.seat),
+        ` (${valueWords(result.metric, d.best_value)})`));
   }));
-  return h("div", { class: "analysis-result" }, seats, valueCurve(result, last, seatName, goTo),
+  const fork = result.forked_from;
+  const forkNote = fork ? h("p", { class: "muted small", id: "analysis-fork",
+    text: `This match is a fork of ${fork.match_id} at version ${fork.version}: the decisions before it were made there, ` +
+      "by that match's seats, and are left out of the seats' accuracy and counts above." }) : null;
+  return h("div", { class: "analysis-result" }, seats, forkNote, valueCurve(result, last, seatName, goTo, describe),
     marked.length ? list : h("p", { class: "muted", text: "No inaccuracy, mistake or blunder." }));
 }
 
 /**
  * The analysis section of the replay page. `source`: {matchId} (a finished match on this
- * server) or {log} (an uploaded export: analysed once it verifies on the server).
+ * server) or {log} (an uploaded export: analysed once it verifies on the server);
+ * `describe`: a command in the game's words (default: its type and fields).
  * @param {{matchId: string|null, log: any, last: number, seatName: (seat: number) => string,
- *   goTo: (version: number) => void}} source
+ *   goTo: (version: number) => void, describe?: (command: any, seat: number) => string}} source
  * @returns {HTMLElement}
  */
 export function analysisPanel(source) {
@@ -119,7 +155,7 @@ export function analysisPanel(source) {
   function render(answer) {
     box.setAttribute("data-status", answer.status);
     if (answer.status === "done" && answer.result) {
-      replace(status, analysisResult(answer.result, source.last, source.seatName, source.goTo));
+      replace(status, analysisResult(answer.result, source.last, source.seatName, source.goTo, source.describe));
     } else if (answer.status === "failed") {
       replace(status, h("p", { class: "problem", text: `The analysis failed: ${answer.error || "unknown reason"}` }));
     } else {

@@ -7,7 +7,7 @@ import { loadCards } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { boardFor } from "./boards/index.js";
 import { boardContext, resultPanel, seatNamer, verifyLogText, verifyReport } from "./play.js";
-import { eventWords } from "./words.js";
+import { actionWords, eventWords } from "./words.js";
 
 /**
  * The replay viewer. `source` is {matchId} (a match on this server) or {log} (an uploaded
@@ -53,7 +53,9 @@ export async function showReplay(root, source, initialVersion = null) {
   const prev = h("button", { type: "button", text: "◀ previous", "aria-label": "Previous version" });
   const next = h("button", { type: "button", text: "next ▶", "aria-label": "Next version" });
   const goTo = (/** @type {number} */ v) => { slider.value = String(v); show(); };
-  const analysis = analysisPanel({ matchId: match ? matchId : null, log, last, seatName, goTo });
+  // a move of the analysis in words, as the play page's buttons say it (the phrasebook)
+  const describe = (/** @type {any} */ command, /** @type {number} */ seat) => actionWords(command, labelOf, { cards, seats, viewer: seat });
+  const analysis = analysisPanel({ matchId: match ? matchId : null, log, last, seatName, goTo, describe });
   replace(root, h("div", { class: "match replay" },
     h("h1", { text: `Replay of ${matchId}` }),
     h("p", { class: "muted small" }, `${game} · ${events.length} events · seed `, h("code", { class: "seed", text: log.seed })),
