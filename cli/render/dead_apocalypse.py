@@ -330,10 +330,12 @@ def header(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> tuple
 def condition_words(entry: Mapping[str, Any]) -> str:
     """Why a conditional pool entry is worth what it is now (ruling R-CONDITION: counted when
     the damage is spent), e.g. `` (+2 while another Military card is in play)``, ``` (+1 for
-    each equipment card in play, 1 spent)``; ``""`` for a plain entry."""
+    each equipment card in play, 1 spent)``; `` (spent)`` for a plain entry defeats used up,
+    ``""`` for another plain entry."""
     cond = entry.get("cond")
     if not isinstance(cond, Mapping):
-        return ""
+        # a plain entry is never gained at 0 (effects.gain_damage): 0 left is all spent
+        return " (spent)" if entry.get("amount") == 0 else ""
     match = cond.get("match") or {}
     if cond.get("op") == "damage_if":
         words = f"+{cond.get('amount')} while another {match.get('faction')} card is in play"
@@ -346,8 +348,9 @@ def condition_words(entry: Mapping[str, Any]) -> str:
 
 
 def damage_line(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """``damage this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)``; a conditional
-    entry says its condition (:func:`condition_words`)."""
+    """``damage left this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)`` (what is not
+    spent on defeats yet); a conditional entry says its condition, a spent one says so
+    (:func:`condition_words`)."""
     entries = list(view.get("damage") or [])
     total = sum(d.get("amount", 0) for d in entries)
     listed = "; ".join(
@@ -356,7 +359,7 @@ def damage_line(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
         for i, d in enumerate(entries)
     )
     return (
-        f"damage this turn: {total}"
+        f"damage left this turn: {total}"
         + (f" ({listed})" if listed else "")
         + f" - Zombies defeated this turn: {view.get('defeated_this_turn', 0)}"
     )

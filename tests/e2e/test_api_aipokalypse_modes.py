@@ -85,7 +85,7 @@ class Driver:
                 "match_finished",
             ):
                 continue
-            if status == 422 and body["code"] == "reaction_not_allowed":
+            if status == 422 and body["code"] in ("reaction_not_allowed", "card_not_in_hand"):
                 continue
             assert status == 200, (seat, command, body)
             self.seen.append((seat, body["version"], body))

@@ -156,6 +156,7 @@ def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log()
     view = {
         "damage": [
             {"seat": 0, "title": "Sniper", "amount": 3},
+            {"seat": 0, "title": "Survivor", "amount": 0},
             {"seat": 0, "title": "Sniper", "amount": 0, "cond": cond, "spent": 0},
             {
                 "seat": 1,
@@ -169,9 +170,9 @@ def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log()
         "defeated_this_turn": 0,
     }
     assert damage_line(view, {0: "you", 1: "seat 1"}) == (
-        "damage this turn: 4 ([0] Sniper, you +3; [1] Sniper, you +0 (+2 while another "
-        "Military card is in play); [2] Mechanic, seat 1, ally +1 (+1 for each equipment card "
-        "in play, 1 spent)) - Zombies defeated this turn: 0"
+        "damage left this turn: 4 ([0] Sniper, you +3; [1] Survivor, you +0 (spent); [2] "
+        "Sniper, you +0 (+2 while another Military card is in play); [3] Mechanic, seat 1, "
+        "ally +1 (+1 for each equipment card in play, 1 spent)) - Zombies defeated this turn: 0"
     )
     book = Phrasebook(public_cards(ENGINE)["phrasebook"], CARDS.get)
     seats = [{"seat": 0, "kind": "human", "name": "ann"}]

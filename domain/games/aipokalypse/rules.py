@@ -220,6 +220,9 @@ def _place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def _react(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     legal = battle.reactions(ctx.state, seat)
     if dict(cmd) not in legal:
+        if cmd["type"] == "react_card" and cmd["card"] not in ctx.players[seat].hand:
+            # the same answer for another seat's card and no card at all (nothing leaks)
+            raise IllegalMove(f"{cmd['card']!r} is not in your hand.", "card_not_in_hand")
         raise IllegalMove(
             "Only a reaction that makes you (tied) highest is allowed.", "reaction_not_allowed"
         )

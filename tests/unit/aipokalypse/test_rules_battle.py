@@ -192,6 +192,17 @@ def test_reaction_window_only_reactions_that_make_you_tied_highest():
     with pytest.raises(Exception) as err:
         act(state2, 1, {"type": "react_ammo", "count": 1})
     assert err.value.code == "reaction_not_allowed"
+    with pytest.raises(Exception) as err:  # held, but it does not reach 10
+        act(state2, 1, {"type": "react_card", "card": ids("Berserker", 3)[0]})
+    assert err.value.code == "reaction_not_allowed"
+    # a card seat 1 does not hold: the same answer for the opponent's card and no card
+    answers = set()
+    for card in (ids("Commander", 3)[0], "ZZZ-999"):
+        with pytest.raises(Exception) as err:
+            act(state2, 1, {"type": "react_card", "card": card})
+        assert err.value.code == "card_not_in_hand"
+        answers.add(str(err.value).replace(card, "X"))
+    assert len(answers) == 1
     after, events = act(state2, 1, {"type": "react_card", "card": ids("Veteran", 3)[2]})
     assert _points(events)[0] == ([0, 1], {"0": 10, "1": 10})
     passed, events = act(state2, 1, {"type": "pass"})

@@ -53,7 +53,8 @@ function rows(ctx, view) {
 // damage is spent); the same words as cli/render/dead_apocalypse.py condition_words.
 export function conditionWords(d) {
   const cond = d.cond;
-  if (!cond || typeof cond !== "object") return "";
+  // a plain entry is never gained at 0 (effects.gain_damage): 0 left is all spent
+  if (!cond || typeof cond !== "object") return d.amount === 0 ? " (spent)" : "";
   const match = cond.match || {};
   const words = cond.op === "damage_if"
     ? `+${cond.amount} while another ${match.faction} card is in play`
@@ -113,7 +114,7 @@ export function render(view, ctx) {
       view.cdc_holder !== null && view.cdc_holder !== undefined ? stat("CDC", ctx.seatName(view.cdc_holder)) : null),
     helpPrompt(ctx, view),
     section("Zombie Row over Resource Row", rows(ctx, view)),
-    section(`Damage this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
+    section(`Damage left this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
       h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d)}` })))),
     (view.events_aside || []).length ? section("Events set aside", row(view.events_aside, (c) => tile(ctx, c))) : null,
     ...seats.map((s) => seatBoard(ctx, view, s)));
