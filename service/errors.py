@@ -307,7 +307,12 @@ class InvalidPlayerName(ServiceError):
 class RatedMatchRefused(ServiceError):
     """422 ``rated_match_refused``: a rated match needs every human seat to be a player
     (one seat per player): bound by the creator's player key or an open seat joined with
-    one; the detail says which condition failed."""
+    one; the detail says which condition failed. Finer codes for the seats a rated match
+    may not have (``code``): ``rated_match_without_player`` (no human seat for the
+    creator: bots alone would rate each other), ``rated_bot_options`` (a bot seat with
+    ``bot_options``: its level is rated at its default strength) and ``unrated_bot_level``
+    (a level that is not rated, such as ``idle``); these carry the extra ``seat`` when one
+    seat is at fault."""
 
-    def __init__(self, detail: str):
-        super().__init__("rated_match_refused", 422, detail)
+    def __init__(self, detail: str, code: str = "rated_match_refused", **extra: Any):
+        super().__init__(code, 422, detail, **extra)

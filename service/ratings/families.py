@@ -23,6 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+#: bot levels that are never rated (a rated match may not seat them): ``idle`` never acts
+#: on its own, so a rating of it would measure the turn timer
+UNRATED_LEVELS = frozenset({"idle"})
+
 #: every family of the built-in games, per game (what a leaderboard's ``mode`` may be)
 FAMILIES: dict[str, tuple[str, ...]] = {
     "ai-100-human": ("2p", "3-6p", "solo"),

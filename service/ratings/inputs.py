@@ -7,7 +7,12 @@ A match is rated when:
 
 - its roster in the hash chain says ``rated: true`` (log@3, :mod:`service.log.roster`);
 - every seat is a rated player: a human seat bound to a player (``player:<id>``, one seat
-  per player) or a bot level (``bot:<game>:<level>``);
+  per player) or a bot level (``bot:<game>:<level>``) played with its default options (a
+  bot seat with ``bot_options``, such as a budget of 1, is not the level that was
+  calibrated: ``bot_options``) and not one of
+  :data:`service.ratings.families.UNRATED_LEVELS` (``idle``: ``unrated_level``);
+- at least one seat is a player's (bots alone would only move each other's calibrated
+  ratings: ``no_player``);
 - it ended with a ``MatchEnded`` that is not an abandonment (``outcome: "abandoned"``);
 - every seat made its first decision (a command batch of cause ``player`` or ``bot`` with
   that seat as actor) before the end; otherwise it was aborted, as Lichess aborts a game
@@ -32,7 +37,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from service.log.roster import SEAT_FIELDS
-from service.ratings.families import bot_player, family_of, human_player
+from service.ratings.families import UNRATED_LEVELS, bot_player, family_of, human_player
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -88,9 +93,9 @@ def end_us(at: str) -> int:
 
 def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     """The :class:`RatingInput` of an export document, or the reason it is not rated
-    (``casual``, ``not_finished``, ``abandoned``, ``anonymous_seat``, ``player_twice``,
-    ``aborted``, ``malformed``: no events, a roster without its ``game`` or an ``at`` that
-    is no ISO time)."""
+    (``casual``, ``not_finished``, ``abandoned``, ``anonymous_seat``, ``bot_options``,
+    ``unrated_level``, ``no_player``, ``player_twice``, ``aborted``, ``malformed``: no
+    events, a roster without its ``game`` or an ``at`` that is no ISO time)."""
     events = doc.get("events") or []
     if not events or not isinstance(events[0], Mapping):
         return "malformed"
@@ -114,12 +119,19 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     players: list[str] = []
     for seat in seats:
         if seat.get("kind") == "bot":
-            players.append(bot_player(game, seat.get("bot") or "random"))
+            level = seat.get("bot") or "random"
+            if seat.get("bot_options"):
+                return "bot_options"
+            if level in UNRATED_LEVELS:
+                return "unrated_level"
+            players.append(bot_player(game, level))
         elif seat.get("player"):
             players.append(human_player(seat["player"]))
         else:
             return "anonymous_seat"
     humans = [p for p in players if p.startswith("player:")]
+    if not humans:
+        return "no_player"
     if len(set(humans)) != len(humans):
         return "player_twice"
     decided, last_cause = set(), {}

@@ -40,6 +40,7 @@ from service.log.envelopes import (
 )
 from service.log.match_record import MatchRecord
 from service.log.roster import join_envelope, roster_of
+from service.ratings.families import UNRATED_LEVELS
 from service.store.quotas import BotQuotas
 from service.store.write_batch import WriteBatch
 from service.tokens import find_seat, new_token, token_digest
@@ -123,9 +124,14 @@ def bind_creator(
     seats: list[dict[str, Any]], player_id: str | None, rated: bool
 ) -> list[dict[str, Any]]:
     """``seats`` with the first human seat bound to the creator's ``player_id`` (``player``
-    in its entry); for a ``rated`` match also checks that there is a creator and no other
-    human seat (those are open seats joined with player keys, or bots). Raises
-    RatedMatchRefused."""
+    in its entry); for a ``rated`` match also checks that there is a creator with a human
+    seat of its own and no other human seat (those are open seats joined with player
+    keys, or bots), and that every bot seat is a rated level at its default strength.
+    Raises RatedMatchRefused: ``rated_match_refused`` (no player key, two human seats),
+    ``rated_match_without_player`` (no human seat: bots alone would only move each other's
+    calibrated ratings), ``rated_bot_options`` (a bot seat with ``bot_options``: the level
+    is rated as calibrated, with its default options), ``unrated_bot_level`` (a level of
+    :data:`service.ratings.families.UNRATED_LEVELS`, ``idle``)."""
     humans = [s for s in seats if s["kind"] == "human"]
     if rated and player_id is None:
         raise errors.RatedMatchRefused(
@@ -136,9 +142,40 @@ def bind_creator(
             "A rated match has one human seat at creation (the "
             "creator's); other players join open seats."
         )
+    if rated:
+        check_rated_seats(seats, humans)
     if player_id is not None and humans:
         humans[0]["player"] = player_id
     return seats
+
+
+def check_rated_seats(seats: list[dict[str, Any]], humans: list[dict[str, Any]]) -> None:
+    """The seats a rated match may not have at creation (see :func:`bind_creator`):
+    ``humans`` empty, a bot seat with ``bot_options`` or of an unrated level. Raises
+    RatedMatchRefused with the finer codes (extra ``seat`` for a bot seat)."""
+    if not humans:
+        raise errors.RatedMatchRefused(
+            "A rated match has the creator's human seat: a match of bots alone is not rated.",
+            "rated_match_without_player",
+        )
+    for entry in seats:
+        if entry["kind"] != "bot":
+            continue
+        if entry["bot"] in UNRATED_LEVELS:
+            raise errors.RatedMatchRefused(
+                f"Seat {entry['seat']}: the bot level {entry['bot']!r} is not rated; "
+                "choose another level or play a casual match.",
+                "unrated_bot_level",
+                seat=entry["seat"],
+            )
+        if entry.get("bot_options"):
+            raise errors.RatedMatchRefused(
+                f"Seat {entry['seat']}: a rated bot plays with its level's default options "
+                "(the strength its rating was calibrated at); leave bot_options out or play "
+                "a casual match.",
+                "rated_bot_options",
+                seat=entry["seat"],
+            )
 
 
 class CreateJoin:

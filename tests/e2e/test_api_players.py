@@ -205,3 +205,21 @@ def test_a_player_key_is_never_logged(http):
     text = "\n".join(lines)
     for key in (player["key"], rotated["key"]):
         assert key.split(".")[2] not in text
+
+
+@pytest.mark.parametrize(
+    "seats,code",
+    [
+        ([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "high"}], "rated_match_without_player"),
+        ([{"kind": "human"}, {"kind": "bot", "bot": "high", "bot_options": {}}], None),
+    ],
+)  # fmt: skip
+def test_a_rated_match_of_bots_alone_is_422_but_empty_bot_options_are_none(http, seats, code):
+    ann = _player(http)
+    body = {"game": "duel", "seats": seats, "options": {"tricks": 1}, "rated": True}
+    status, headers, problem = http.post("/v1/matches", body, ann["key"])
+    if code is None:  # empty bot_options are no options: the level at its default
+        assert status == 201, problem
+        return
+    assert (status, problem["code"]) == (422, code), problem
+    assert headers["Content-Type"].startswith("application/problem+json")

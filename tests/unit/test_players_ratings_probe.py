@@ -1,0 +1,91 @@
+"""Session 17 newcomer probe of players and ratings (docs/players-and-ratings.md): what a
+rated match may seat, a key rotation racing another, replay counting a match twice, seat
+names that pass for another seat or a player, keyset paging of a player's history, and
+resignations before any decision (aborted: neither rated nor counted). In-process
+fakeredis with the example game Duel and the built-in games' bot levels."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from click.testing import CliRunner
+
+from cli.ratings import ratings as ratings_cli
+from service import errors
+from service.ratings.inputs import rating_input
+from tests.support import exports
+from tests.support.exports import new_service, play
+
+
+@pytest.fixture()
+def svc(monkeypatch):
+    monkeypatch.setitem(exports.LEVEL, "duel", "high")
+    return new_service()
+
+
+def _duel(svc, a, b=None, *, rated=True, tricks=1, bot=None):
+    """A Duel (not played yet) of player ``a`` against player ``b`` or a bot level."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": bot} if bot else {"kind": "open"}]
+    mid = svc.create_match("duel", seats, {"tricks": tricks}, player_key=a["key"], rated=rated)
+    if not bot:
+        svc.join(mid["match_id"], 1, player_key=b["key"])
+    return mid["match_id"]
+
+
+# ---------------------------------------------------------------- 1. what a rated match seats
+@pytest.mark.parametrize(
+    "game,seats,code,seat",
+    [
+        # bots alone moved the calibrated bots' ratings
+        (
+            "duel",
+            [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "high"}],
+            "rated_match_without_player",
+            None,
+        ),
+        # a budget of 1 was rated as the full-strength expert
+        (
+            "ai-100-human",
+            [{"kind": "human"}, {"kind": "bot", "bot": "expert", "bot_options": {"budget": 1}}],
+            "rated_bot_options",
+            1,
+        ),
+        ("ai-100-human", [{"kind": "human"}, {"kind": "bot", "bot": "idle"}], "unrated_bot_level", 1),
+    ],
+)  # fmt: skip
+def test_a_rated_match_refuses_bots_alone_bot_options_and_the_idle_level(
+    svc, game, seats, code, seat
+):
+    ann = svc.create_player("Ann")
+    with pytest.raises(errors.RatedMatchRefused) as caught:
+        svc.create_match(game, seats, {}, player_key=ann["key"], rated=True)
+    assert (caught.value.status, caught.value.code) == (422, code)
+    assert caught.value.extra == ({} if seat is None else {"seat": seat})
+    assert svc.player_matches(ann["player_id"])["items"] == []  # nothing was created
+    casual = svc.create_match(game, seats, {}, player_key=ann["key"])  # casual: fine
+    assert casual["match_id"]
+
+
+def test_a_log_of_such_a_match_is_not_rated_either(svc):
+    """Rebuild and replay read the same rule from a log (a match rated before the rule
+    counts no more once rebuilt): bots alone, bot options, the idle level."""
+    mid = svc.create_match(
+        "duel", [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "high"}], {"tricks": 1}
+    )["match_id"]
+    play(svc, mid, random.Random(1))
+    events = json.loads(json.dumps(svc.log(mid)))
+    events[0]["roster"]["rated"] = True
+    assert rating_input({"match_id": mid, "events": events}) == "no_player"
+    ann = svc.create_player("Ann")
+    mid = _duel(svc, ann, bot="high", tricks=1)
+    play(svc, mid, random.Random(2))
+    events = json.loads(json.dumps(svc.log(mid)))
+    assert rating_input({"match_id": mid, "events": events}).board == "duel:2p"
+    events[0]["roster"]["seats"][1]["bot_options"] = {"budget": 1}
+    assert rating_input({"match_id": mid, "events": events}) == "bot_options"
+    del events[0]["roster"]["seats"][1]["bot_options"]
+    events[0]["roster"]["seats"][1]["bot"] = "idle"
+    assert rating_input({"match_id": mid, "events": events}) == "unrated_level"
