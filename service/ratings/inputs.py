@@ -15,8 +15,9 @@ A match is rated when:
   ratings: ``no_player``);
 - it ended with a ``MatchEnded`` that is not an abandonment (``outcome: "abandoned"``);
 - every seat made its first decision (a command batch of cause ``player`` or ``bot`` with
-  that seat as actor) before the end; otherwise it was aborted, as Lichess aborts a game
-  before both sides moved.
+  that seat as actor, other than a resignation) before the end; otherwise it was aborted,
+  as Lichess aborts a game before both sides moved (:func:`aborted`; an aborted match
+  does not count in the players' ``played``/``won`` either).
 
 Places: the result's ``ranking`` ranks (or winners first, everybody else second); a seat
 that resigned, or whose last decision before the end was a timeout (it had left), is
@@ -40,6 +41,8 @@ from service.log.roster import SEAT_FIELDS
 from service.ratings.families import UNRATED_LEVELS, bot_player, family_of, human_player
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: the platform's resign command type (:data:`service.usecases.lifecycle.RESIGN`)
+RESIGN = "resign"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,17 +137,13 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
         return "no_player"
     if len(set(humans)) != len(humans):
         return "player_twice"
-    decided, last_cause = set(), {}
-    for env in events:
-        if not isinstance(env, Mapping) or "command" not in env:
-            continue
-        actor, cause = env.get("actor"), env.get("cause")
-        if isinstance(actor, int):
-            last_cause[actor] = cause
-            if cause in ("player", "bot"):
-                decided.add(actor)
-    if len(decided & set(range(len(seats)))) != len(seats):
+    if aborted(events, len(seats)):
         return "aborted"
+    last_cause = {
+        env["actor"]: env.get("cause")
+        for env in events
+        if isinstance(env, Mapping) and "command" in env and isinstance(env.get("actor"), int)
+    }
     try:
         at = str(ended["at"])
         end = end_us(at)
@@ -175,6 +174,26 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     return RatingInput(
         doc.get("match_id") or "", family.board, tuple((p,) for p in players), ranks, at, end
     )
+
+
+def aborted(events: list, seat_count: int) -> bool:
+    """True when a seat of a ``seat_count``-seat match never made its first decision in
+    ``events`` (envelopes): a command batch of cause ``player`` or ``bot`` with the seat as
+    ``actor``. A resignation is no decision (a seat that resigned before it decided
+    anything leaves an aborted match, as Lichess aborts a game resigned before both sides
+    moved), nor is a timeout's default answer."""
+    decided: set[int] = set()
+    for env in events:
+        if not isinstance(env, Mapping) or "command" not in env:
+            continue
+        actor, command = env.get("actor"), env.get("command")
+        if (
+            isinstance(actor, int)
+            and env.get("cause") in ("player", "bot")
+            and not (isinstance(command, Mapping) and command.get("type") == RESIGN)
+        ):
+            decided.add(actor)
+    return len(decided & set(range(seat_count))) != seat_count
 
 
 def _seats(roster: Mapping[str, Any], events: list) -> list[dict[str, Any]]:

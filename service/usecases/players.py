@@ -9,7 +9,8 @@ player's seat in any match (:meth:`Players.seat_for`).
 
 Names follow :mod:`service.usecases.player_names`. Counters ``played`` / ``won`` per game and
 mode family (:mod:`service.ratings.families`) are added once per finished match
-(:meth:`Players.count_end`, run by the end-of-match job).
+(:meth:`Players.count_end`, run by the end-of-match job); an aborted match (a seat never
+made its first decision) counts for nobody.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from service import errors
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.ratings.families import family_of, modes_of
+from service.ratings.inputs import aborted
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
@@ -155,10 +157,13 @@ class Players:
         """Add a match to the player's history (at creation or join)."""
         self.store.add_match(player_id, match_id, created_ts)
 
-    def count_end(self, record: MatchRecord) -> int:
+    def count_end(self, record: MatchRecord, events: list[Mapping[str, Any]]) -> int:
         """Count a finished match in the ``played``/``won`` counters of each bound player,
-        once per match (a repeat counts nothing). Returns how many players it counted."""
-        if not record.finished:
+        once per match (a repeat counts nothing). ``events``: the match's envelopes. An
+        aborted match (a seat never made its first decision, a resignation being none:
+        :func:`service.ratings.inputs.aborted`) counts for nobody. Returns how many players
+        it counted."""
+        if not record.finished or aborted(list(events), len(record.seats)):
             return 0
         family = family_of(record.game, len(record.seats), record.options)
         result = record.result if isinstance(record.result, dict) else {}

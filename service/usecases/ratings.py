@@ -69,8 +69,9 @@ class Ratings:
 
     # ---------------------------------------------------------------- the job
     def on_match_ended(self, match_id: str) -> dict[str, Any]:
-        """The end-of-match job: count the match for its players, file it when it is
-        rated, advance the fold and write the match's rows to the archive (when one is
+        """The end-of-match job: count the match for its players (not when it was aborted:
+        :meth:`service.usecases.players.Players.count_end`), file it when it is rated,
+        advance the fold and write the match's rows to the archive (when one is
         configured), then take the match out of the ``end-jobs`` set. Returns ``{"status",
         "counted", "rated" (the reason when not), "folded"}``; a running or unknown match
         is a no-op. An archive failure answers ``status`` ``"archive_failed"`` and leaves
@@ -83,14 +84,11 @@ class Ratings:
             return {"status": "unknown"}
         if not record.finished:
             return {"status": "running"}
-        counted = self.players.count_end(record)
+        events = self.ctx.envelopes(match_id, record, upto=record.version)
+        counted = self.players.count_end(record, events)
         outcome: Any = "casual"
         if record.rated:
-            doc = {
-                "match_id": match_id,
-                "events": self.ctx.envelopes(match_id, record, upto=record.version),
-            }
-            outcome = rating_input(doc)
+            outcome = rating_input({"match_id": match_id, "events": events})
             if isinstance(outcome, RatingInput):
                 self.store.register(
                     match_id, outcome.end_us, json.dumps(outcome.to_json(), sort_keys=True)

@@ -89,3 +89,34 @@ def test_a_log_of_such_a_match_is_not_rated_either(svc):
     del events[0]["roster"]["seats"][1]["bot_options"]
     events[0]["roster"]["seats"][1]["bot"] = "idle"
     assert rating_input({"match_id": mid, "events": events}) == "unrated_level"
+
+
+# ---------------------------------------------------------------- 6. aborted matches
+def test_a_resignation_as_a_seats_first_command_aborts_the_match(svc):
+    """Bob decided (played a card); Ann resigned before any decision of hers. The docs
+    say a match where a seat never decided is aborted: not rated, and counted for nobody
+    (it was rated and counted as Ann's loss)."""
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob, tricks=3)
+    svc.act(mid, 1, svc.legal_actions(mid, 1)["actions"][0])
+    svc.resign(mid, 0)
+    assert svc._record(mid).finished
+    assert rating_input({"match_id": mid, "events": svc.log(mid)}) == "aborted"
+    ended = svc.match_ended(mid)
+    assert (ended["rated"], ended["counted"]) == ("aborted", 0)
+    for player in (ann, bob):
+        assert svc.player_profile(player["player_id"])["played"] == 0
+
+
+def test_an_aborted_casual_match_counts_for_nobody_and_a_decided_one_does(svc):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    aborted = _duel(svc, ann, bob, rated=False, tricks=3)
+    svc.resign(aborted, 0)
+    assert svc.match_ended(aborted)["counted"] == 0
+    played = _duel(svc, ann, bob, rated=False, tricks=3)
+    for seat in (0, 1):
+        svc.act(played, seat, svc.legal_actions(played, seat)["actions"][0])
+    svc.resign(played, 0)
+    assert svc.match_ended(played)["counted"] == 2
+    profile = svc.player_profile(bob["player_id"])
+    assert (profile["played"], profile["won"]) == (1, 1)
