@@ -21,6 +21,15 @@ for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
+#: KEYS: player hash. ARGV: the current key digest, the new one. Replaces the digest only
+#: while it is still the current one (returns 1), else changes nothing (0): of two
+#: rotations racing with the same key, one wins.
+_SWAP = """
+if redis.call('HGET', KEYS[1], 'key_digest') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'key_digest', ARGV[2])
+return 1
+"""
+
 
 class PlayerStore:
     """Players in Redis (``redis`` with ``decode_responses=True``)."""
@@ -29,6 +38,7 @@ class PlayerStore:
         self.redis = redis
         self.keys = keys
         self._count = redis.register_script(_COUNT)
+        self._swap = redis.register_script(_SWAP)
 
     def create(self, player_id: str, folded: str, fields: Mapping[str, str]) -> bool:
         """Reserve the folded name for ``player_id`` (``HSETNX``) and store the player's
@@ -61,9 +71,11 @@ class PlayerStore:
             pipe.hgetall(self.keys.player(pid))
         return {pid: raw for pid, raw in zip(player_ids, pipe.execute(), strict=True) if raw}
 
-    def set_digest(self, player_id: str, digest: str) -> None:
-        """Replace the player's key digest (a rotation: the old key stops working)."""
-        self.redis.hset(self.keys.player(player_id), "key_digest", digest)
+    def swap_digest(self, player_id: str, current: str, new: str) -> bool:
+        """Replace the player's key digest ``current`` by ``new`` (a rotation: the old key
+        stops working) in one script that compares and sets: False, nothing changed, when
+        the digest is no longer ``current`` (another rotation won)."""
+        return bool(self._swap(keys=[self.keys.player(player_id)], args=[current, new]))
 
     def add_match(self, player_id: str, match_id: str, created_ts: float) -> None:
         """File ``match_id`` in the player's match list."""

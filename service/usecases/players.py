@@ -101,14 +101,19 @@ class Players:
 
     def rotate(self, player_id: str, key: str) -> dict[str, Any]:
         """A new key for ``player_id`` authenticated by its current ``key``; the old one
-        stops working. Raises PlayerNotFound, InvalidPlayerKey, PlayerKeyMismatch (403: a
-        valid key of another player; nothing changes)."""
+        stops working. The store swaps the digests only while ``key``'s is still the
+        current one (:meth:`service.store.player_store.PlayerStore.swap_digest`), so of two
+        rotations racing with the same key exactly one answers a key, and that key works;
+        the other is InvalidPlayerKey (401), as a rotated key is. Raises PlayerNotFound,
+        InvalidPlayerKey, PlayerKeyMismatch (403: a valid key of another player; nothing
+        changes)."""
         self._get(player_id)
         owner = self.authenticate(key)
         if owner != player_id:
             raise errors.PlayerKeyMismatch()
         new_key = f"{KEY_PREFIX}{player_id}.{secrets.token_urlsafe(32)}"
-        self.store.set_digest(player_id, token_digest(new_key))
+        if not self.store.swap_digest(player_id, token_digest(key), token_digest(new_key)):
+            raise errors.InvalidPlayerKey()
         return {"player_id": player_id, "key": new_key}
 
     def check_seat_name(self, seat: int, name: str, player_id: str | None = None) -> None:

@@ -91,6 +91,34 @@ def test_a_log_of_such_a_match_is_not_rated_either(svc):
     assert rating_input({"match_id": mid, "events": events}) == "unrated_level"
 
 
+# ---------------------------------------------------------------- 2. key rotation race
+def test_of_two_rotations_racing_with_one_key_exactly_one_wins(svc, monkeypatch):
+    """Both rotations pass the key check before either sets the new digest: the second
+    request runs whole between the first one's check and its set. The first one's swap
+    then finds the digest moved: 401 invalid_player_key, and the key the winner answered
+    works (before, both answered 200 and the winner's key was dead)."""
+    ann = svc.create_player("Ann")
+    players = svc._players
+    real = players.authenticate
+    winner: list[dict] = []
+
+    def check_then_race(key):
+        owner = real(key)
+        if not winner:
+            winner.append({})
+            winner[0] = svc.rotate_player_key(ann["player_id"], ann["key"])
+        return owner
+
+    monkeypatch.setattr(players, "authenticate", check_then_race)
+    with pytest.raises(errors.InvalidPlayerKey) as caught:
+        svc.rotate_player_key(ann["player_id"], ann["key"])
+    assert caught.value.status == 401
+    monkeypatch.setattr(players, "authenticate", real)
+    assert svc.player_of_key(winner[0]["key"]) == ann["player_id"]
+    with pytest.raises(errors.InvalidPlayerKey):
+        svc.player_of_key(ann["key"])
+
+
 # ---------------------------------------------------------------- 6. aborted matches
 def test_a_resignation_as_a_seats_first_command_aborts_the_match(svc):
     """Bob decided (played a card); Ann resigned before any decision of hers. The docs
