@@ -4,7 +4,8 @@
   deployment (``REDIS_URL``; archive from ``ARENA_ARCHIVE_URL``) and say whether it equals
   the live table; ``--write`` replaces the live table with it.
 - ``replay EXPORT...``: the ratings that export files alone give (``.json`` or
-  ``.json.xz``): anyone holding the logs can check a leaderboard.
+  ``.json.xz``): anyone holding the logs can check a leaderboard. A match given twice
+  (two files, or one file named twice) counts once, and the output says so.
 - ``calibrate --game G --matches N``: seeded bot-vs-bot matches of the game's bot levels
   (in-process, no server) folded into ratings from the model's default; ``--write`` stores
   them as the levels' starting ratings in ``service/ratings/bot_ratings.json``. A solo or
@@ -54,10 +55,15 @@ def read_export(path: Path) -> dict[str, Any]:
     "exports", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
 def replay(exports: tuple[Path, ...]) -> None:
-    """Print the ratings EXPORTS give (JSON: rated, skipped, boards best first)."""
+    """Print the ratings EXPORTS give (JSON: rated, skipped, duplicates, boards best
+    first). A match given more than once counts once (its longest export); each such
+    match is named on stderr and in ``duplicates``."""
     from service.usecases.ratings import replay as replay_docs
 
-    click.echo(json.dumps(replay_docs([read_export(p) for p in exports]), indent=2, sort_keys=True))
+    report = replay_docs([read_export(p) for p in exports])
+    for match_id, extra in sorted(report["duplicates"].items()):
+        click.echo(f"match {match_id}: given {extra + 1} times, counted once", err=True)
+    click.echo(json.dumps(report, indent=2, sort_keys=True))
 
 
 def calibration(

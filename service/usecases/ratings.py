@@ -402,12 +402,37 @@ class Ratings:
         return {"game": game, "mode": mode, "total": total, "offset": offset, "items": items}
 
 
+def unique_matches(
+    docs: Iterable[Mapping[str, Any]],
+) -> tuple[list[Mapping[str, Any]], dict[str, int]]:
+    """``docs`` (export documents) with each ``match_id`` once, and match id -> how many
+    more times it was given. Of one match's documents the one with the most events is
+    kept (an export taken later holds the earlier one's events and more); documents
+    without a ``match_id`` are all kept."""
+    kept: dict[str, Mapping[str, Any]] = {}
+    unnamed: list[Mapping[str, Any]] = []
+    duplicates: dict[str, int] = {}
+    for doc in docs:
+        match_id = doc.get("match_id")
+        if not isinstance(match_id, str) or not match_id:
+            unnamed.append(doc)
+            continue
+        if match_id in kept:
+            duplicates[match_id] = duplicates.get(match_id, 0) + 1
+            if len(doc.get("events") or []) <= len(kept[match_id].get("events") or []):
+                continue
+        kept[match_id] = doc
+    return [*kept.values(), *unnamed], duplicates
+
+
 def replay(docs: Iterable[Mapping[str, Any]], starts=None) -> dict[str, Any]:
     """The ratings computed from export documents alone (``arena ratings replay``):
-    ``{"rated", "skipped", "boards": {board: [public rating + "participant"], best
-    first}}``."""
+    ``{"rated", "skipped", "duplicates", "boards": {board: [public rating +
+    "participant"], best first}}``. Each match counts once however often it is given
+    (:func:`unique_matches`); ``duplicates``: match id -> the copies left out."""
     inputs: list[RatingInput] = []
     skipped: dict[str, int] = {}
+    docs, duplicates = unique_matches(docs)
     for doc in docs:
         outcome = rating_input(doc)
         if isinstance(outcome, RatingInput):
@@ -419,4 +444,4 @@ def replay(docs: Iterable[Mapping[str, Any]], starts=None) -> dict[str, Any]:
     for board, rows in sorted(table.items()):
         listed = [{"participant": p, **public(p, board, r)} for p, r in rows.items()]
         boards[board] = sorted(listed, key=lambda e: (-e["ordinal"], e["participant"]))
-    return {"rated": len(inputs), "skipped": skipped, "boards": boards}
+    return {"rated": len(inputs), "skipped": skipped, "duplicates": duplicates, "boards": boards}

@@ -119,6 +119,28 @@ def test_of_two_rotations_racing_with_one_key_exactly_one_wins(svc, monkeypatch)
         svc.player_of_key(ann["key"])
 
 
+# ---------------------------------------------------------------- 3. replay counts a match once
+def test_replay_of_one_match_given_twice_counts_it_once_and_says_so(svc, tmp_path):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    play(svc, mid, random.Random(3))
+    svc.match_ended(mid)
+    path = tmp_path / "m1.json"
+    path.write_text(json.dumps(svc.export(mid)), encoding="utf-8")
+    copy = tmp_path / "m1-copy.json"
+    copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(ratings_cli, ["replay", str(path), str(path), str(copy)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["rated"] == 1 and doc["duplicates"] == {mid: 2}
+    assert f"match {mid}: given 3 times, counted once" in result.stderr
+    assert all(e["matches"] == 1 for e in doc["boards"]["duel:2p"])
+    live, _ = svc._ratings.live_table()
+    assert {e["participant"]: (e["mu"], e["sigma"]) for e in doc["boards"]["duel:2p"]} == {
+        p: (r["mu"], r["sigma"]) for p, r in live["duel:2p"].items()
+    }
+
+
 # ---------------------------------------------------------------- 6. aborted matches
 def test_a_resignation_as_a_seats_first_command_aborts_the_match(svc):
     """Bob decided (played a card); Ann resigned before any decision of hers. The docs
