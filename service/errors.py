@@ -282,6 +282,22 @@ class SeatNameReserved(ServiceError):
         )
 
 
+class SeatNameTaken(ServiceError):
+    """422 ``seat_name_taken``: a seat name (on create, join or a fork's seats) that another
+    seat of the same match carries already, compared by
+    :func:`service.usecases.player_names.name_key` (``Ann``, `` ann `` and ``АNN`` with a
+    Cyrillic ``А`` are one name). Extra ``seat``."""
+
+    def __init__(self, seat: int, name: str, other: int):
+        super().__init__(
+            "seat_name_taken",
+            422,
+            f"Seat {seat}: seat {other} of this match is called {name!r} already (or a name "
+            "that looks the same); choose another one.",
+            seat=seat,
+        )
+
+
 class PlayerKeyMismatch(ServiceError):
     """403 ``player_key_mismatch``: a valid player key sent for another player's resource
     (rotating another player's key): a key acts only for the player it belongs to."""

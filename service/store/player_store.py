@@ -48,14 +48,13 @@ class PlayerStore:
         self.redis.hset(self.keys.player(player_id), mapping=dict(fields))
         return True
 
-    def rated_holder(self, folded: str) -> str | None:
-        """The id of the player holding the folded name ``folded`` when that player has a
-        rating (its name is filed in the ratings' ``names`` hash by the script that wrote
-        its ratings), else ``None``. Two reads."""
-        holder = self.redis.hget(self.keys.player_names(), folded)
-        if holder is None or not self.redis.hexists(self.keys.ratings("names"), f"player:{holder}"):
-            return None
-        return holder
+    def holders(self, keys: list[str]) -> list[str]:
+        """The ids of the players holding any of the name keys ``keys`` in the name index
+        (one ``HMGET``: one round trip), without repeats."""
+        if not keys:
+            return []
+        found = self.redis.hmget(self.keys.player_names(), keys)
+        return list(dict.fromkeys(pid for pid in found if pid))
 
     def get(self, player_id: str) -> dict[str, str] | None:
         """The player's hash, or ``None`` for an unknown id."""

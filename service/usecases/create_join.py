@@ -60,6 +60,7 @@ from service.usecases.idempotency import (
     fingerprint,
     with_tokens,
 )
+from service.usecases.player_names import name_key
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,20 @@ def _already_seated() -> errors.ServiceError:
     return errors.ServiceError(
         "player_already_seated", 409, "This player holds a seat of this match already."
     )
+
+
+def seat_names(record: MatchRecord) -> dict[int, str]:
+    """seat -> name of the seats of ``record`` that carry a name (given at creation or
+    by a join)."""
+    return {s["seat"]: n for s in record.public_seats(set()) if (n := s.get("name"))}
+
+
+def same_name(named: Mapping[int, str], seat: int, name: str) -> int | None:
+    """The seat among ``named`` (seat -> name) other than ``seat`` whose name is ``name``
+    by :func:`service.usecases.player_names.name_key` (``Ann``, `` ann`` and ``Аnn`` with
+    a Cyrillic ``А`` are one name), or ``None``."""
+    key = name_key(name)
+    return next((s for s, n in sorted(named.items()) if s != seat and name_key(n) == key), None)
 
 
 def check_timeout(turn_timeout_s: Any) -> float | None:
@@ -234,16 +249,27 @@ class CreateJoin:
             out.append(entry)
         return out
 
-    def check_names(self, seats: list[dict[str, Any]]) -> None:
+    def check_names(
+        self, seats: list[dict[str, Any]], taken: Mapping[int, str] | None = None
+    ) -> None:
         """Refuse a seat name that passes for someone it is not (a bot level, a game's
-        own opponent, a player the seat is not bound to: :meth:`service.usecases.players.
-        Players.check_seat_name`); ``seats``: entries with ``seat``, ``name``? and
-        ``player``? (the player the seat is bound to). Raises SeatNameReserved (422)."""
-        if self.players is None:
-            return
+        own opponent, a participant's id, a registered player the seat is not bound to:
+        :meth:`service.usecases.players.Players.check_seat_name`) or that another seat of
+        the match carries (:func:`same_name`); ``seats``: entries with ``seat``, ``name``?
+        and ``player``? (the player the seat is bound to); ``taken``: seat -> name of the
+        match's seats already named (a join's match). Raises SeatNameReserved,
+        SeatNameTaken (422)."""
+        named = dict(taken or {})
         for entry in seats:
-            if entry.get("name"):
-                self.players.check_seat_name(entry["seat"], entry["name"], entry.get("player"))
+            name = entry.get("name")
+            if not name:
+                continue
+            if self.players is not None:
+                self.players.check_seat_name(entry["seat"], name, entry.get("player"))
+            other = same_name(named, entry["seat"], name)
+            if other is not None:
+                raise errors.SeatNameTaken(entry["seat"], name, other)
+            named[entry["seat"]] = name
 
     def _seat_bot_options(
         self, engine: Engine, index: int, level: str, item: Mapping[str, Any]
@@ -689,7 +715,9 @@ class CreateJoin:
         if player_id is not None and record.seat_of_player(player_id) is not None:
             raise _already_seated()  # after a keyed repeat's answer: that is its own seat
         if name is not None:  # after a keyed repeat's answer: checked when it was first sent
-            self.check_names([{"seat": seat, "name": name, "player": player_id}])
+            self.check_names(
+                [{"seat": seat, "name": name, "player": player_id}], seat_names(record)
+            )
         if record.seats[seat]["kind"] != "open":
             raise errors.SeatTaken(seat)
         if record.finished:
@@ -731,7 +759,7 @@ class CreateJoin:
         try:
             return self._append_join(match_id, seat, name, idem_field, player_id)
         except errors.ServiceError as exc:
-            if exc.code == "player_already_seated":
+            if exc.code in ("player_already_seated", "seat_name_taken"):
                 seats.release(match_id, seat, digest)
             raise
 
@@ -758,6 +786,9 @@ class CreateJoin:
             record = self.ctx.record(match_id)
             if player_id is not None and record.seat_of_player(player_id) not in (None, seat):
                 raise _already_seated()
+            other = same_name(seat_names(record), seat, name) if name else None
+            if other is not None and name:  # a racing join took the name since join() read
+                raise errors.SeatNameTaken(seat, name, other)
             now = utc_iso(self.ctx.clock())
             env = join_envelope(
                 record.version + 1, record.head_hash, seat, name, now, record.log_format, player_id

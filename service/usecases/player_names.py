@@ -16,7 +16,9 @@ game id (``game:dead-apocalypse:standard``, the games' difficulties as rated opp
 be the A.I.Toma (``Toma``, ``A.I.Toma``).
 
 Nor may a name pass for one of the labels clients print for a seat
-(:func:`imitates_a_label`): ``You``, ``Seat 2``, ``Seat 1 (greedy bot)``, ``ann (seat 3)``.
+(:func:`imitates_a_label`): ``You``, ``Seat 2``, ``Seat 1 (greedy bot)``, ``ann (seat 3)``,
+nor for a rated participant's id (:func:`imitates_a_participant`: ``player:<id>``,
+``bot:x``, ``game:x``, whatever follows the prefix).
 
 Two names are the same player name when their :func:`name_key` is (NFKC, spaces at either
 end stripped and doubled ones inside made one, ``casefold``, Cyrillic and Greek look-alikes
@@ -91,6 +93,9 @@ _LETTER_LOOKALIKES = str.maketrans(SCRIPT_LOOKALIKES)
 #: the label forms (:func:`name_key` without anything but letters and digits) of what
 #: clients print for a seat: "You", "Seat 2", "Seat 1 (greedy bot)", "ann (seat 3)"
 _LABEL = re.compile(r"you|.*seat[0-9]+.*")
+#: the prefixes of the rated participants' ids (:mod:`service.ratings.families`), which
+#: the leaderboard and the logs print: a name may not start with one
+PARTICIPANT_PREFIXES = ("player:", "bot:", "game:")
 
 
 def fold(name: str) -> str:
@@ -110,6 +115,13 @@ def imitates_a_label(name: str) -> bool:
     naming ``seat <digits>`` (``Seat 1 (greedy bot)``, ``ann (seat 3)``), compared by
     :func:`name_key` with only letters and digits kept (``Ｙou``, ``SEAT-2``)."""
     return _LABEL.fullmatch("".join(ch for ch in name_key(name) if ch.isalnum())) is not None
+
+
+def imitates_a_participant(name: str) -> bool:
+    """True when ``name`` starts with a rated participant's prefix (``player:``, ``bot:``,
+    ``game:``), compared by :func:`name_key` without spaces (``Player: 12``, ``BOT :x``,
+    a fullwidth ``ｂot:`` or a Cyrillic ``рlayer:``)."""
+    return "".join(name_key(name).split()).startswith(PARTICIPANT_PREFIXES)
 
 
 def skeleton(name: str) -> str:
@@ -168,6 +180,11 @@ def check_name(name: Any, games: Iterable[Any]) -> str:
         raise errors.InvalidPlayerName(
             "player_name_reserved",
             f"{name!r} reads as a label clients print for a seat (You, Seat 2, ...).",
+        )
+    if imitates_a_participant(name):
+        raise errors.InvalidPlayerName(
+            "player_name_reserved",
+            f"{name!r} starts like a rated participant's id (player:, bot:, game:).",
         )
     return name
 

@@ -33,6 +33,7 @@ from service.usecases.player_names import (
     fold,
     imitates_a_bot,
     imitates_a_label,
+    imitates_a_participant,
     name_key,
 )
 
@@ -119,24 +120,28 @@ class Players:
     def check_seat_name(self, seat: int, name: str, player_id: str | None = None) -> None:
         """Refuse a seat name that passes for someone it is not: one that imitates a bot
         level or a game's own opponent (:func:`service.usecases.player_names.imitates_a_bot`,
-        the rule of player names) or a label clients print for a seat (``You``, ``Seat 1
-        (greedy bot)``: :func:`service.usecases.player_names.imitates_a_label`), or that is
-        the name of a *rated* player (one on a leaderboard) other than ``player_id`` (the
-        player the seat is bound to; ``None`` for an anonymous casual seat), compared by
-        :func:`name_key` (NFKC, stripped, case-insensitive, Cyrillic/Greek look-alikes as
-        Latin: `` Аda`` is ``Ada``) and, for players filed before that key, by :func:`fold`.
-        Names of players without a rating stay free for casual seats. Two or three reads.
-        Raises SeatNameReserved."""
+        the rule of player names), a label clients print for a seat (``You``, ``Seat 1
+        (greedy bot)``: :func:`service.usecases.player_names.imitates_a_label`) or a rated
+        participant's id (``player:<id>``, ``bot:x``, ``game:x``:
+        :func:`service.usecases.player_names.imitates_a_participant`), or that is the name
+        of a registered player other than ``player_id`` (the player the seat is bound to;
+        ``None`` for a guest seat), compared by :func:`name_key` (NFKC, stripped,
+        case-insensitive, Cyrillic/Greek look-alikes as Latin: `` Аda`` is ``Ada``) and,
+        for players filed before that key, by :func:`fold`. One read (``HMGET`` of the
+        name index). Raises SeatNameReserved."""
         if imitates_a_bot(name, self.ctx.engines.values()):
             raise errors.SeatNameReserved(
                 seat, name, "imitates a bot level or a game's own opponent"
             )
         if imitates_a_label(name):
             raise errors.SeatNameReserved(seat, name, "reads as a label clients print for a seat")
-        for key in dict.fromkeys((name_key(name), fold(name))):
-            holder = self.store.rated_holder(key)
-            if holder is not None and holder != player_id:
-                raise errors.SeatNameReserved(seat, name, "is (or looks like) a rated player's")
+        if imitates_a_participant(name):
+            raise errors.SeatNameReserved(
+                seat, name, "starts like a rated participant's id (player:, bot:, game:)"
+            )
+        holders = self.store.holders(list(dict.fromkeys((name_key(name), fold(name)))))
+        if any(holder != player_id for holder in holders):
+            raise errors.SeatNameReserved(seat, name, "is (or looks like) a registered player's")
 
     def name_of(self, player_id: str) -> str:
         """The name of an existing player (PlayerNotFound otherwise)."""

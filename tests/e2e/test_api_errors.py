@@ -535,7 +535,8 @@ def test_blank_or_invisible_seat_names_are_rejected(http):
             "validation_error",
         )
     status, _, _ = http.post(
-        "/v1/matches", {"game": GAME, "seats": [{"kind": "human", "name": "Zoë 🧟"}] * 3}
+        "/v1/matches",
+        {"game": GAME, "seats": [{"kind": "human", "name": n} for n in ("Zoë 🧟", "Ann ✨", "Bo")]},
     )
     assert status == 201
 

@@ -490,8 +490,9 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
     """A casual seat could be named ``Expert`` (or a rated player's name) and pass for a
     bot level or that player in every view and export (session 8 probe). Now 422
     ``seat_name_reserved`` on a join, a creation and a fork's seats; nothing is stored.
-    Names of players without a rating stay free for casual seats, and a player's own seat
-    may carry the player's own name."""
+    Since session 17 the names of players without a rating are refused too (a guest
+    ``ProbeAnn`` beside the player: tests/unit/test_players_ratings_probe.py), and a
+    player's own seat may carry the player's own name."""
     ann, bob, cy = (svc.create_player(n) for n in ("Ann", "Bob", "Cy"))
     rated = _duel(svc, ann, bob)
     play(svc, rated, random.Random(1))
@@ -538,8 +539,10 @@ def test_seat_names_may_not_pass_for_a_bot_level_or_a_rated_player(svc):
             setup_end,
             [{"kind": "human", "name": "Greedy"}, {"kind": "human"}],
         )
-    # free: an unrated player's name, a plain name, the player's own name on its seat
-    assert svc.join(mid, 1, name="cy")["seat"] == 1
+    # free: a plain name, the player's own name on its seat; not an unrated player's
+    with pytest.raises(errors.SeatNameReserved):
+        svc.join(mid, 1, name="cy")
+    assert svc.join(mid, 1, name="Dee")["seat"] == 1
     own = svc.create_match(
         "duel", [{"kind": "human", "name": "Ann"}, {"kind": "open"}], {}, player_key=ann["key"]
     )

@@ -141,6 +141,87 @@ def test_replay_of_one_match_given_twice_counts_it_once_and_says_so(svc, tmp_pat
     }
 
 
+# ---------------------------------------------------------------- 4. seat names
+def test_a_seat_name_another_seat_of_the_match_carries_is_refused(svc):
+    with pytest.raises(errors.SeatNameTaken) as caught:
+        svc.create_match(
+            "duel", [{"kind": "human", "name": "Zed"}, {"kind": "human", "name": " zED "}], {}
+        )
+    assert (caught.value.status, caught.value.code, caught.value.extra) == (
+        422,
+        "seat_name_taken",
+        {"seat": 1},
+    )
+    mid = svc.create_match(
+        "aipokalypse",
+        [{"kind": "human", "name": "Zed"}, {"kind": "open"}, {"kind": "open"}],
+        {},
+    )["match_id"]
+    before = svc.match_view(mid, None)["version"]
+    for twin in ("ZED", "Z\u0435d"):  # a Cyrillic е
+        with pytest.raises(errors.SeatNameTaken):
+            svc.join(mid, 1, name=twin)
+    assert svc.match_view(mid, None)["version"] == before
+    assert svc.join(mid, 1, name="Zoe")["seat"] == 1
+    with pytest.raises(errors.SeatNameTaken):  # a joined seat's name counts too
+        svc.join(mid, 2, name="zoe")
+
+
+def test_racing_joins_with_one_name_take_it_once(svc, monkeypatch):
+    """Two guests join two seats as ``Zed`` at once: both pass the check before either
+    appended. Modelled exactly: the second join runs whole inside the first one's append;
+    the first one's append conflicts, its retry sees ``Zed`` taken (422
+    ``seat_name_taken``) and gives its seat's claim back."""
+    mid = svc.create_match(
+        "aipokalypse", [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}], {}
+    )["match_id"]
+    events = svc.stores.events
+    real_append = events.append
+
+    def racing_append(*args, **kwargs):
+        monkeypatch.setattr(events, "append", real_append)
+        svc.join(mid, 2, name="Zed")
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(events, "append", racing_append)
+    with pytest.raises(errors.SeatNameTaken):
+        svc.join(mid, 1, name="zed")
+    assert svc.join(mid, 1, name="Amy")["seat"] == 1  # the claim was given back
+    names = [s.get("name") for s in svc.match_view(mid, None)["seats"]]
+    assert names == [None, "Amy", "Zed"]
+
+
+def test_a_guest_seat_may_not_carry_a_registered_players_name(svc):
+    """``ProbeAnn`` (registered, never rated) twice: a guest took her name beside her. Any
+    registered player's name is now refused to a seat not bound to that player (one read
+    of the name index); her own seat carries it."""
+    ann = svc.create_player("ProbeAnn")
+    for name in ("ProbeAnn", " probeann", "Pr\u043ebeAnn"):  # Cyrillic о
+        with pytest.raises(errors.SeatNameReserved) as caught:
+            svc.create_match("duel", [{"kind": "human", "name": name}, {"kind": "open"}], {})
+        assert (caught.value.status, caught.value.code) == (422, "seat_name_reserved")
+    mid = svc.create_match("duel", [{"kind": "human", "name": "Cy"}, {"kind": "open"}], {})
+    with pytest.raises(errors.SeatNameReserved):
+        svc.join(mid["match_id"], 1, name="ProbeAnn")
+    bob = svc.create_player("Bob")
+    with pytest.raises(errors.SeatNameReserved):  # Bob's seat named after Ann
+        svc.join(mid["match_id"], 1, name="ProbeAnn", player_key=bob["key"])
+    assert svc.join(mid["match_id"], 1, player_key=ann["key"])["seat"] == 1  # her own name
+    assert svc.match_view(mid["match_id"], None)["seats"][1]["name"] == "ProbeAnn"
+
+
+@pytest.mark.parametrize(
+    "name", ["player:0123456789abcdef", "bot:x", "BOT : x", "Game:easy", "\u0440layer:x"]
+)
+def test_a_participants_prefix_is_no_name(svc, name):
+    with pytest.raises(errors.SeatNameReserved):
+        svc.create_match("duel", [{"kind": "human", "name": name}, {"kind": "human"}], {})
+    with pytest.raises(errors.InvalidPlayerName) as caught:
+        svc.create_player(name)
+    assert caught.value.code == "player_name_reserved"
+    assert svc.create_player("Botany")["name"] == "Botany"  # no prefix: fine
+
+
 # ---------------------------------------------------------------- 6. aborted matches
 def test_a_resignation_as_a_seats_first_command_aborts_the_match(svc):
     """Bob decided (played a card); Ann resigned before any decision of hers. The docs
