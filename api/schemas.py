@@ -564,7 +564,7 @@ class PlayerMatchesQuerySchema(Schema):
         validate=validate.OneOf(["running", "finished", "abandoned"]), load_default=None
     )
     rated = fields.Boolean(load_default=None, truthy={"true"}, falsy={"false"})
-    cursor = fields.String(validate=validate.Length(min=1, max=16), load_default=None)
+    cursor = fields.String(validate=validate.Length(min=1, max=256), load_default=None)
     limit = QueryInteger(load_default=20, validate=validate.Range(min=1, max=100))
 
 

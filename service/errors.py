@@ -147,10 +147,13 @@ class SeatResigned(ServiceError):
 
 
 class InvalidCursor(ServiceError):
-    """400 ``invalid_cursor``: a lobby cursor this server did not hand out."""
+    """400 ``invalid_cursor``: a cursor this server did not hand out for the list asked
+    (``what``: ``the lobby``, ``this player's match history``)."""
 
-    def __init__(self):
-        super().__init__("invalid_cursor", 400, "The cursor is not one this lobby gave.")
+    def __init__(self, what: str = "the lobby"):
+        super().__init__(
+            "invalid_cursor", 400, f"The cursor is not a next_cursor that {what} gave."
+        )
 
 
 class NotASeatOfTheMatch(ServiceError):

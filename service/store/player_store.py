@@ -80,9 +80,26 @@ class PlayerStore:
         """File ``match_id`` in the player's match list."""
         self.redis.zadd(self.keys.player_matches(player_id), {match_id: created_ts})
 
-    def match_page(self, player_id: str, offset: int, count: int) -> list[str]:
-        """Up to ``count`` of the player's match ids, newest first, from ``offset``."""
-        return self.redis.zrevrange(self.keys.player_matches(player_id), offset, offset + count - 1)
+    def match_page(
+        self, player_id: str, before: tuple[float, str] | None, count: int
+    ) -> list[tuple[float, str]]:
+        """Up to ``count`` ``(created_at, match_id)`` of the player's matches, newest first
+        (ties: greater id first), strictly after the position ``before`` (a keyset page: a
+        match filed meanwhile, newer than ``before``, neither repeats nor hides an entry).
+        One round trip: the entries older than ``before`` and those of its very time."""
+        key = self.keys.player_matches(player_id)
+        if before is None:
+            reply = self.redis.zrevrangebyscore(
+                key, "+inf", "-inf", start=0, num=count, withscores=True
+            )
+            return [(float(score), member) for member, score in reply]
+        score, last = before
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrevrangebyscore(key, f"({score!r}", "-inf", start=0, num=count, withscores=True)
+        pipe.zrangebyscore(key, repr(score), repr(score), withscores=True)
+        older, same = pipe.execute()
+        rows = [(float(s), m) for m, s in older] + [(float(s), m) for m, s in same if m < last]
+        return sorted(set(rows), reverse=True)[:count]
 
     def count_end(self, player_id: str, match_id: str, increments: Mapping[str, int]) -> bool:
         """Add ``increments`` (field -> n) to the player's counters once per ``match_id``;

@@ -34,8 +34,9 @@ def encode_cursor(position: tuple[float, str]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> tuple[float, str]:
-    """Inverse of :func:`encode_cursor`; raises InvalidCursor."""
+def decode_cursor(cursor: str, what: str = "the lobby") -> tuple[float, str]:
+    """Inverse of :func:`encode_cursor`; raises InvalidCursor (its detail names ``what``:
+    the list the cursor was sent to)."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         score, match_id = json.loads(raw)
@@ -48,7 +49,7 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
             raise ValueError(cursor)
         return float(score), match_id
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
-        raise errors.InvalidCursor() from None
+        raise errors.InvalidCursor(what) from None
 
 
 def lobby_item(record: MatchRecord, claimed: set[int]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from service.ratings.inputs import aborted
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
+from service.usecases.lobby import decode_cursor, encode_cursor
 from service.usecases.player_names import (
     check_name,
     fold,
@@ -40,6 +41,8 @@ from service.usecases.player_names import (
 KEY_PREFIX = "pk."
 #: history entries looked at per requested entry when filters drop some (bounds a page)
 SCAN_FACTOR = 10
+#: what an invalid history cursor's problem names
+HISTORY = "this player's match history"
 
 
 def is_player_key(token: str | None) -> bool:
@@ -235,8 +238,11 @@ class Players:
         "game", "mode", "status", "rated", "seat", "won", "created_at", "finished_at"?,
         "seats"}], "next_cursor"}``, filtered by ``game``, ``mode`` (family), ``status``
         (``running``, ``finished``, ``abandoned``) and ``rated``. ``cursor``: the
-        ``next_cursor`` of the previous page (an offset into the list). Raises
-        PlayerNotFound, InvalidCursor, UnknownGame (404) for a ``game`` the server does not
+        ``next_cursor`` of the previous page, opaque (the position of the last entry
+        looked at, as the lobby's: :func:`service.usecases.lobby.encode_cursor`), so a
+        match filed between two pages repeats nothing. Raises PlayerNotFound,
+        InvalidCursor (400: not a cursor this history gave, such as ``0``), UnknownGame
+        (404) for a ``game`` the server does not
         serve, ServiceError ``unknown_mode`` (404) for a ``mode`` no served game (or not
         ``game``) has — as the leaderboard answers them."""
         self._get(player_id)
@@ -253,27 +259,24 @@ class Players:
                 raise errors.ServiceError(
                     "unknown_mode", 404, f"No served game has the mode {mode!r}: {sorted(served)}."
                 )
-        offset = 0
-        if cursor is not None:
-            if not cursor.isdigit() or len(cursor) > 9:
-                raise errors.InvalidCursor()
-            offset = int(cursor)
+        last = None if cursor is None else decode_cursor(cursor, HISTORY)
         items: list[dict[str, Any]] = []
         scanned = 0
         while len(items) < limit and scanned < limit * SCAN_FACTOR:
-            ids = self.store.match_page(player_id, offset, limit)
-            if not ids:
+            rows = self.store.match_page(player_id, last, limit)
+            if not rows:
                 return {"items": items, "next_cursor": None}
-            for match_id in ids:
-                offset += 1
+            for position in rows:
+                last = position
                 scanned += 1
-                item = self._history_item(match_id, player_id)
+                item = self._history_item(position[1], player_id)
                 if item is not None and _keeps(item, game, mode, status, rated):
                     items.append(item)
                     if len(items) == limit:
                         break
-        more = bool(self.store.match_page(player_id, offset, 1))
-        return {"items": items, "next_cursor": str(offset) if more else None}
+        if last is None or not self.store.match_page(player_id, last, 1):
+            return {"items": items, "next_cursor": None}
+        return {"items": items, "next_cursor": encode_cursor(last)}
 
     def _history_item(self, match_id: str, player_id: str) -> dict[str, Any] | None:
         try:

@@ -207,6 +207,29 @@ def test_a_player_key_is_never_logged(http):
         assert key.split(".")[2] not in text
 
 
+def test_history_pages_follow_an_opaque_cursor_and_refuse_one_they_did_not_give(http):
+    """Session 17 probe: ``cursor=0`` was accepted (an offset) and a wrong cursor's problem
+    spoke of "this lobby". The cursor is now the lobby's kind (opaque, longer than the 16
+    characters an offset was allowed)."""
+    ann = _player(http)
+    made = [_duel(http, ann["key"], rated=False)["match_id"] for _ in range(3)]
+    seen: list[str] = []
+    path = f"/v1/players/{ann['player_id']}/matches?limit=2"
+    while path:
+        status, _, page = http.get(path)
+        assert status == 200, page
+        seen += [i["match_id"] for i in page["items"]]
+        cursor = page["next_cursor"]
+        path = f"/v1/players/{ann['player_id']}/matches?limit=2&cursor={cursor}" if cursor else ""
+    assert sorted(seen) == sorted(made) and len(seen) == 3
+    for bad in ("0", "12", "x" * 300):
+        status, headers, problem = http.get(f"/v1/players/{ann['player_id']}/matches?cursor={bad}")
+        assert status == 400 and problem["code"] in ("invalid_cursor", "validation_error")
+        assert headers["Content-Type"].startswith("application/problem+json")
+        if len(bad) < 256:
+            assert problem["code"] == "invalid_cursor" and "lobby" not in problem["detail"]
+
+
 @pytest.mark.parametrize(
     "seats,code",
     [

@@ -222,6 +222,31 @@ def test_a_participants_prefix_is_no_name(svc, name):
     assert svc.create_player("Botany")["name"] == "Botany"  # no prefix: fine
 
 
+# ---------------------------------------------------------------- 5. history paging
+def test_history_pages_by_keyset_so_a_new_match_repeats_nothing(svc, monkeypatch):
+    start = datetime(2026, 12, 4, tzinfo=UTC)
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(svc.ctx, "clock", lambda: start + timedelta(seconds=next(ticks)))
+    ann = svc.create_player("Ann")
+    made = [_duel(svc, ann, rated=False, bot="random") for _ in range(3)]
+    first = svc.player_matches(ann["player_id"], limit=2)
+    assert [i["match_id"] for i in first["items"]] == made[::-1][:2]
+    newer = _duel(svc, ann, rated=False, bot="random")  # lands between the two pages
+    second = svc.player_matches(ann["player_id"], limit=2, cursor=first["next_cursor"])
+    assert [i["match_id"] for i in second["items"]] == [made[0]]  # offsets repeated made[1]
+    assert second["next_cursor"] is None
+    assert svc.player_matches(ann["player_id"], limit=1)["items"][0]["match_id"] == newer
+
+
+@pytest.mark.parametrize("cursor", ["0", "2", "nope", "WzEsMl0"])  # WzEsMl0: [1,2]
+def test_a_history_cursor_it_did_not_give_is_400_invalid_cursor(svc, cursor):
+    ann = svc.create_player("Ann")
+    with pytest.raises(errors.InvalidCursor) as caught:
+        svc.player_matches(ann["player_id"], cursor=cursor)
+    assert (caught.value.status, caught.value.code) == (400, "invalid_cursor")
+    assert "match history" in caught.value.detail and "lobby" not in caught.value.detail
+
+
 # ---------------------------------------------------------------- 6. aborted matches
 def test_a_resignation_as_a_seats_first_command_aborts_the_match(svc):
     """Bob decided (played a card); Ann resigned before any decision of hers. The docs
