@@ -331,7 +331,8 @@ class RatedMatchRefused(ServiceError):
     creator: bots alone would rate each other), ``rated_bot_options`` (a bot seat with
     ``bot_options``: its level is rated at its default strength) and ``unrated_bot_level``
     (a level that is not rated, such as ``idle``); these carry the extra ``seat`` when one
-    seat is at fault."""
+    seat is at fault. ``RatedMatchRefused(code, detail, **extra)``, like
+    :class:`InvalidPlayerName`."""
 
-    def __init__(self, detail: str, code: str = "rated_match_refused", **extra: Any):
+    def __init__(self, code: str, detail: str, **extra: Any):
         super().__init__(code, 422, detail, **extra)

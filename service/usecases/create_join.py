@@ -150,12 +150,14 @@ def bind_creator(
     humans = [s for s in seats if s["kind"] == "human"]
     if rated and player_id is None:
         raise errors.RatedMatchRefused(
-            "A rated match is created with a player key (Authorization: Bearer <player key>)."
+            "rated_match_refused",
+            "A rated match is created with a player key (Authorization: Bearer <player key>).",
         )
     if rated and len(humans) > 1:
         raise errors.RatedMatchRefused(
+            "rated_match_refused",
             "A rated match has one human seat at creation (the "
-            "creator's); other players join open seats."
+            "creator's); other players join open seats.",
         )
     if rated:
         check_rated_seats(seats, humans)
@@ -170,25 +172,25 @@ def check_rated_seats(seats: list[dict[str, Any]], humans: list[dict[str, Any]])
     RatedMatchRefused with the finer codes (extra ``seat`` for a bot seat)."""
     if not humans:
         raise errors.RatedMatchRefused(
-            "A rated match has the creator's human seat: a match of bots alone is not rated.",
             "rated_match_without_player",
+            "A rated match has the creator's human seat: a match of bots alone is not rated.",
         )
     for entry in seats:
         if entry["kind"] != "bot":
             continue
         if entry["bot"] in UNRATED_LEVELS:
             raise errors.RatedMatchRefused(
+                "unrated_bot_level",
                 f"Seat {entry['seat']}: the bot level {entry['bot']!r} is not rated; "
                 "choose another level or play a casual match.",
-                "unrated_bot_level",
                 seat=entry["seat"],
             )
         if entry.get("bot_options"):
             raise errors.RatedMatchRefused(
+                "rated_bot_options",
                 f"Seat {entry['seat']}: a rated bot plays with its level's default options "
                 "(the strength its rating was calibrated at); leave bot_options out or play "
                 "a casual match.",
-                "rated_bot_options",
                 seat=entry["seat"],
             )
 
@@ -686,7 +688,8 @@ class CreateJoin:
         seat = check_seat(record, seat)
         if record.rated and player_id is None and record.seats[seat]["kind"] == "open":
             raise errors.RatedMatchRefused(
-                "A rated match is joined with a player key (Authorization: Bearer <player key>)."
+                "rated_match_refused",
+                "A rated match is joined with a player key (Authorization: Bearer <player key>).",
             )
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 64):
             raise errors.InvalidSeats("name must be 1-64 characters")

@@ -29,8 +29,9 @@ SOURCES = [
     *sorted((ROOT / "workers").rglob("*.py")),
 ]
 #: the error classes whose first argument is the code (``RuleError("cell_not_adjacent", ...)``,
-#: ``ServiceError("ratings_busy", 503, ...)``, ``InvalidPlayerName("player_name_taken", ...)``)
-ERROR_CLASSES = {"RuleError", "ServiceError", "InvalidPlayerName"}
+#: ``ServiceError("ratings_busy", 503, ...)``, ``InvalidPlayerName("player_name_taken", ...)``,
+#: ``RatedMatchRefused("rated_bot_options", ...)``)
+ERROR_CLASSES = {"RuleError", "ServiceError", "InvalidPlayerName", "RatedMatchRefused"}
 TABLES = {"TITLES": "keys", "_HTTP_CODES": "values", "WIRE_CODES": "values"}
 
 
