@@ -100,3 +100,6 @@ _.left_neighbour  # domain/games/aipokalypse/effects/resolve.py: tests/unit/aipo
 _.ratings_replay  # service/match_service.py: tests/unit/test_players_ratings.py (replay = rebuild)
 _.rating_curve  # service/store/archive_store.py: tests/unit/test_players_ratings.py (PG history)
 _.calibrate  # cli/ratings.py: `arena ratings calibrate` (click command registered on `ratings`)
+
+# inspect.unwrap reads it: api.gunicorn_config.post_worker_init finds the Flask app under the wrapper
+_.__wrapped__  # api/wire_errors.py closing_when_body_unread

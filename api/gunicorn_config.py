@@ -21,6 +21,7 @@ and one line naming it, before any worker starts. It also
 from __future__ import annotations
 
 import glob
+import inspect
 import os
 import shutil
 import tempfile
@@ -80,9 +81,11 @@ def post_worker_init(worker: Any) -> None:
     from api.runtime import warm
     from api.waits import configure
 
-    warm(worker.wsgi)
+    # the Flask app under the worker class's wrapper (api.wire_errors.closing_when_body_unread)
+    app = inspect.unwrap(worker.wsgi)
+    warm(app)
 
-    limit = configure(worker.wsgi, worker.cfg.threads)
+    limit = configure(app, worker.cfg.threads)
     if limit is not None:
         worker.log.info(
             "worker %s: %d threads, at most %d open streams and long-polls",

@@ -143,6 +143,7 @@ def closing_when_body_unread(app: Any) -> Any:
             response.force_close()
         return answer
 
+    wrapped.__wrapped__ = app  # type: ignore[attr-defined]  # inspect.unwrap finds the app
     return wrapped
 
 

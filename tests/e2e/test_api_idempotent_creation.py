@@ -69,10 +69,9 @@ def test_a_repeated_join_answers_the_same_token_and_claims_once(client, embedded
         f"/v1/matches/{mid}/seats/1/join", {"name": "Ann"}, headers=key()
     )
     assert (status, problem["code"]) == (409, "seat_taken")
-    # the key is bound to its seat: on seat 2 it is a new join
-    status, _, other = http.post(
-        f"/v1/matches/{mid}/seats/2/join", {"name": "Ann"}, headers=headers
-    )
+    # the key is bound to its seat: on seat 2 it is a new join (another name: one name
+    # per match, seat_name_taken)
+    status, _, other = http.post(f"/v1/matches/{mid}/seats/2/join", {"name": "Cy"}, headers=headers)
     assert status == 200 and other["token"] != first["token"]
     # the token is stored nowhere in Redis, only its digest
     redis = embedded_service.redis

@@ -31,7 +31,8 @@ def test_a_worker_process_analyses_a_finished_match(game_service, start_worker):
     start_worker(ready=True, engines_path=None, game_packages=("examples",))
     mid = finished_duel(service, tricks=6, seed=9)
     answer, created = service.request_analysis(mid, 512)
-    assert created and answer["status"] == "queued"
+    # the worker may take the job before the answer is read back (a busy machine)
+    assert created and answer["status"] in ("queued", "running")
     done = wait_for(lambda: service.analysis(answer["analysis_id"])["status"] == "done", 120)
     assert done, service.analysis(answer["analysis_id"])
     result = service.analysis(answer["analysis_id"])["result"]
