@@ -77,6 +77,8 @@ STORE_PATTERNS = {
     "index:lobby": rf"^{PREFIX}:\{{{PREFIX}-ix-\d+\}}:lobby:(all|open|running|finished)(:[a-z0-9-]+)?$",
     "metrics": rf"^{PREFIX}:(\{{{PREFIX}-ix-\d+\}}:)?metrics$",
     "quota:botmatches": rf"^{PREFIX}:botmatches:.+$",
+    # a bot match between its reservation and its write (expires in 60 s)
+    "quota:reserving": rf"^{PREFIX}:{MID}:reserving$",
     "limits": rf"^{PREFIX}:limits:.+$",
     "idem:new-match": rf"^{PREFIX}:idem-new:\{{[0-9a-f]{{64}}\}}$",
 }

@@ -16,7 +16,8 @@ ids of the analyses a client of the API had created that may still be queued or 
 for the cap on analyses per client (``ARENA_MAX_ANALYSES_PER_CLIENT``): an id is added below
 the cap by one script (:data:`service.store.quotas.RESERVE_BELOW_CAP`), removed when its
 analysis is done or failed, and the ids of analyses no longer queued or running are pruned
-when the cap is met (a removal lost with a crashed process); the set expires
+when the cap is met (a removal lost with a crashed process), except those another request
+is creating (in flight: :class:`service.store.quotas.ClientSets`); the set expires
 :data:`CLIENT_SET_TTL_S` after its last addition.
 
 ``P:analyses`` (a sorted set, :meth:`service.store.keys.Keys.analyses`) lists the analyses
@@ -35,7 +36,7 @@ from typing import Any
 
 from service.log.codec import canonical_json
 from service.store.keys import Keys
-from service.store.quotas import RESERVE_BELOW_CAP
+from service.store.quotas import ClientSets
 
 #: an analysis (and an uploaded export waiting for it) is kept this long after its last
 #: write (seconds): 7 days
@@ -55,7 +56,16 @@ class AnalysisStore:
         #: ``() -> ISO 8601 UTC`` of now, written as ``updated_at`` by :meth:`update`
         #: (``None``: not written)
         self.clock = clock
-        self._reserve = redis.register_script(RESERVE_BELOW_CAP)
+        #: the per-client sets of analyses queued or running (the cap's count)
+        self.clients = ClientSets(
+            redis,
+            keys,
+            set_key=keys.client_analyses,
+            slot=lambda analysis_id: f"an-{analysis_id}",
+            status_key=keys.analysis,
+            live=frozenset({"queued", "running"}),
+            ttl_s=CLIENT_SET_TTL_S,
+        )
 
     def get(self, analysis_id: str) -> dict[str, Any] | None:
         """The record (``result`` parsed, ``progress``/``budget`` as ints) or ``None``."""
@@ -99,6 +109,7 @@ class AnalysisStore:
         self.redis.zadd(self.keys.analyses(), {analysis_id: time.time()})
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(key)
+        self.clients.written(analysis_id, pipe)  # its slot: no longer in flight
         pipe.hset(key, mapping=mapping)
         pipe.expire(key, ANALYSIS_TTL_S)
         if log is not None:
@@ -144,33 +155,19 @@ class AnalysisStore:
 
     def reserve(self, client: str, analysis_id: str, cap: int) -> int:
         """Hold ``analysis_id`` in ``client``'s set below ``cap``: 1 added, 2 held already,
-        0 refused (the set is at the cap)."""
-        return int(
-            self._reserve(
-                keys=[self.keys.client_analyses(client)],
-                args=[analysis_id, cap, CLIENT_SET_TTL_S],
-            )
-        )
+        0 refused (the set is at the cap). The id is in flight until :meth:`create` writes
+        its record (:class:`service.store.quotas.ClientSets`)."""
+        return self.clients.reserve(client, analysis_id, cap)
 
     def release(self, client: str, analysis_id: str) -> None:
-        """Take ``analysis_id`` out of ``client``'s set (done, failed, or never created)."""
-        self.redis.srem(self.keys.client_analyses(client), analysis_id)
+        """Take ``analysis_id`` out of ``client``'s set (done, failed, or never created)
+        and clear its in-flight mark (one pipeline)."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.clients.release(client, analysis_id, pipe)
+        self.clients.written(analysis_id, pipe)
+        pipe.execute()
 
     def prune(self, client: str) -> int:
-        """Take the analyses no longer queued or running (done, failed, expired) out of
-        ``client``'s set; returns how many. One pipeline reads their statuses."""
-        key = self.keys.client_analyses(client)
-        ids = sorted(self.redis.smembers(key))
-        if not ids:
-            return 0
-        pipe = self.redis.pipeline(transaction=False)
-        for analysis_id in ids:
-            pipe.hget(self.keys.analysis(analysis_id), "status")
-        over = [
-            a
-            for a, status in zip(ids, pipe.execute(), strict=True)
-            if status not in ("queued", "running")
-        ]
-        if over:
-            self.redis.srem(key, *over)
-        return len(over)
+        """Take the analyses no longer queued or running (done, failed, expired; not one
+        another request is creating) out of ``client``'s set; returns how many."""
+        return self.clients.prune(client)

@@ -133,6 +133,14 @@ class Keys:
         ``ARENA_MAX_BOT_MATCHES_PER_CLIENT`` (:mod:`service.store.quotas`). One key per client."""
         return f"{self.prefix}:botmatches:{client}"
 
+    def reserving(self, slot: str) -> str:
+        """String key ``1`` while an id reserved in a client's capped set (a bot match's
+        ``match_id``, or ``an-<analysis id>``) has no record yet
+        (:class:`service.store.quotas.ClientSets`): hash-tagged ``slot``, the slot of the
+        record it announces; expires :data:`service.store.quotas.IN_FLIGHT_S` after it is
+        set, and is deleted once the record is written or the reservation given back."""
+        return f"{self.prefix}:{{{slot}}}:reserving"
+
     def client_analyses(self, client: str) -> str:
         """Set of the ids of the analyses one client (the API's client key) had queued
         that may still be queued or running, counted against

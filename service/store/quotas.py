@@ -20,13 +20,14 @@ tests, tools) pass none and are trusted.
   the end of the match removes it (:mod:`service.usecases.after_append`, in the pipeline of the
   append that finished it), and a failed creation gives it back. Membership makes every
   step idempotent; a removal lost with a crashed process is repaired when the cap is hit:
-  the ids of matches that are no longer running (or gone) are removed first. An empty set
+  the ids of matches that are no longer running (or gone, unless a request is still creating
+  them: :class:`ClientSets`) are removed first. An empty set
   is deleted by Redis, so nothing stays behind for a client without running bot matches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,41 +103,109 @@ def has_bot(seats: Iterable[Mapping[str, Any]]) -> bool:
     return any(seat.get("kind") == "bot" for seat in seats)
 
 
-class BotMatchSets:
-    """Redis adapter: the per-client sets of running bot match ids (module docstring)."""
+#: Seconds a reserved id stays counted while its record is not written yet (the creating
+#: request is between its reservation and its write): :meth:`ClientSets.prune` leaves it
+#: alone meanwhile; after that a reservation whose creator died is pruned like an ended one.
+IN_FLIGHT_S = 60
 
-    def __init__(self, redis, keys: Keys):
+
+class ClientSets:
+    """Redis adapter: per-client sets of ids held below a cap, the mechanism shared by the
+    running bot matches (:class:`BotMatchSets`) and the analyses queued or running
+    (:class:`service.store.analysis_store.AnalysisStore`).
+
+    ``set_key(client)`` names a client's set; ``slot(id)`` is the hash tag of the id's
+    record, ``status_key(id)`` the hash whose ``status`` says whether the id still counts
+    (one of ``live``); ``ttl_s`` is how long a set lives after its last addition (``None``:
+    no expiry).
+
+    A reservation first marks the id in flight (:meth:`service.store.keys.Keys.reserving`,
+    expiring after :data:`IN_FLIGHT_S`), then adds it below the cap (one script on the
+    set's one key: :data:`RESERVE_BELOW_CAP`); :meth:`written` clears the mark once the
+    record exists. :meth:`prune` removes the ids whose record is not live, and those with no
+    record unless in flight: without the mark, a request that met the cap while another was between its
+    reservation and its write pruned that one (no record yet) and passed the cap (a probe
+    sent 6 analyses at once at a cap of 3: 4 were accepted)."""
+
+    def __init__(
+        self,
+        redis,
+        keys: Keys,
+        set_key: Callable[[str], str],
+        slot: Callable[[str], str],
+        status_key: Callable[[str], str],
+        live: frozenset[str],
+        ttl_s: int | None = None,
+    ):
         self.redis = redis
         self.keys = keys
+        self.set_key = set_key
+        self.slot = slot
+        self.status_key = status_key
+        self.live = live
+        self.ttl_s = ttl_s
         self._reserve = redis.register_script(RESERVE_BELOW_CAP)
 
-    def reserve(self, client: str, match_id: str, cap: int) -> int:
-        """Add ``match_id`` to ``client``'s set below ``cap``: 1 added, 2 held already,
-        0 refused (at the cap)."""
-        return int(self._reserve(keys=[self.keys.bot_matches(client)], args=[match_id, cap]))
+    def reserve(self, client: str, item: str, cap: int) -> int:
+        """Mark ``item`` in flight and add it to ``client``'s set below ``cap``: 1 added,
+        2 held already, 0 refused (at the cap; the mark is taken back). Two round trips
+        (three when refused)."""
+        marker = self.keys.reserving(self.slot(item))
+        self.redis.set(marker, 1, ex=IN_FLIGHT_S)
+        args: list[Any] = [item, cap] + ([self.ttl_s] if self.ttl_s else [])
+        outcome = int(self._reserve(keys=[self.set_key(client)], args=args))
+        if outcome == 0:
+            self.redis.delete(marker)
+        return outcome
 
-    def release(self, client: str, match_id: str, pipe=None) -> None:
-        """Remove ``match_id`` from ``client``'s set (queued on ``pipe`` when given)."""
-        (pipe if pipe is not None else self.redis).srem(self.keys.bot_matches(client), match_id)
+    def written(self, item: str, pipe=None) -> None:
+        """``item``'s record is written (or its creation given up): clear its in-flight
+        mark (queued on ``pipe``, which must be on the record's slot, when given)."""
+        (pipe if pipe is not None else self.redis).delete(self.keys.reserving(self.slot(item)))
+
+    def release(self, client: str, item: str, pipe=None) -> None:
+        """Remove ``item`` from ``client``'s set (queued on ``pipe`` when given)."""
+        (pipe if pipe is not None else self.redis).srem(self.set_key(client), item)
 
     def members(self, client: str) -> set[str]:
-        """The match ids held by ``client``."""
-        return set(self.redis.smembers(self.keys.bot_matches(client)))
+        """The ids held by ``client``."""
+        return set(self.redis.smembers(self.set_key(client)))
 
     def prune(self, client: str) -> int:
-        """Remove the ids of matches that are no longer running (finished, abandoned or
-        gone) from ``client``'s set; returns how many were removed. One pipeline reads the
-        statuses (per-match keys, in their own slots)."""
+        """Remove from ``client``'s set the ids whose record is not live (ended, failed),
+        or gone and not in flight; returns how many were removed. One pipeline reads each
+        id's status and mark (per-id keys, each id's two in one slot)."""
         ids = sorted(self.members(client))
         if not ids:
             return 0
         pipe = self.redis.pipeline(transaction=False)
-        for match_id in ids:
-            pipe.hget(self.keys.meta(match_id), "status")
-        stale = [m for m, status in zip(ids, pipe.execute(), strict=True) if status != "running"]
+        for item in ids:
+            pipe.hget(self.status_key(item), "status")
+            pipe.exists(self.keys.reserving(self.slot(item)))
+        read = pipe.execute()
+        stale = [
+            item
+            for item, status, flying in zip(ids, read[0::2], read[1::2], strict=True)
+            if status not in self.live and (status is not None or not flying)
+        ]
         if stale:
-            self.redis.srem(self.keys.bot_matches(client), *stale)
+            self.redis.srem(self.set_key(client), *stale)
         return len(stale)
+
+
+class BotMatchSets(ClientSets):
+    """The per-client sets of running bot match ids (module docstring): live while the
+    match's meta says ``running``; no expiry."""
+
+    def __init__(self, redis, keys: Keys):
+        super().__init__(
+            redis,
+            keys,
+            set_key=keys.bot_matches,
+            slot=lambda match_id: match_id,
+            status_key=keys.meta,
+            live=frozenset({"running"}),
+        )
 
 
 class BotQuotas:
@@ -189,6 +258,12 @@ class BotQuotas:
     def release(self, client: str, match_id: str, pipe=None) -> None:
         """Stop counting ``match_id`` for ``client`` (it ended, or its creation failed)."""
         self.sets.release(client, match_id, pipe)
+        if pipe is None:
+            self.sets.written(match_id)
+
+    def written(self, match_id: str) -> None:
+        """The match counted by :meth:`reserve` is stored: it stops being in flight."""
+        self.sets.written(match_id)
 
     def running(self, client: str) -> int:
         """How many bot matches ``client`` is counted for now."""

@@ -526,7 +526,7 @@ class CreateJoin:
             self.quotas.check_options(seat_list)
             counted = self.quotas.reserve(client, match_id, seat_list)
         try:
-            return self._store(
+            stored = self._store(
                 engine,
                 seat_list,
                 options,
@@ -547,6 +547,9 @@ class CreateJoin:
             if counted and client is not None:
                 self.quotas.release(client, match_id)
             raise
+        if counted:
+            self.quotas.written(match_id)
+        return stored
 
     def _store(
         self,

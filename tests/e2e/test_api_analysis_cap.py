@@ -86,6 +86,28 @@ def test_a_place_left_behind_is_pruned_at_the_cap(capped):
     _refused(client.post(f"{url}?budget=11"))
 
 
+def test_an_analysis_being_created_is_not_pruned_by_another_request_at_the_cap(capped):
+    """Two requests at once: one has reserved its place but not written its record yet
+    when the other meets the cap. Pruning must leave the first (before the in-flight mark
+    it took it out as gone: a probe sent 6 analyses at once and 4 were accepted)."""
+    client, service = capped
+    mid = finished_duel(service, tricks=2, seed=4)
+    url = f"/v1/matches/{mid}/analysis"
+    made = [client.post(f"{url}?budget={b}").get_json()["analysis_id"] for b in (10, 11)]
+    store, who, racing = service._analyses.store, "addr:127.0.0.1", "e" * 32
+    assert store.reserve(who, racing, 3) == 1  # the third place, its record not yet written
+    _refused(client.post(f"{url}?budget=12"))
+    assert store.clients.members(who) == {*made, racing}
+    # its request died: once the mark has expired (IN_FLIGHT_S), the place is pruned
+    service.stores.redis.delete(service.stores.keys.reserving(f"an-{racing}"))
+    third = client.post(f"{url}?budget=12")
+    assert third.status_code == 202, third.get_json()
+    assert store.clients.members(who) == {*made, third.get_json()["analysis_id"]}
+    assert not service.stores.redis.exists(
+        service.stores.keys.reserving(f"an-{third.get_json()['analysis_id']}")
+    )
+
+
 def test_bot_turns_never_wait_behind_analyses(capped):
     """Turn jobs (bot turns, due timeouts) go to the turn queue (``ARENA_QUEUE``), analysis
     slices to ``<queue>-analysis``; a worker lists the turn queue first, and RQ takes the

@@ -275,6 +275,25 @@ def test_a_count_left_behind_by_a_lost_release_is_repaired_at_the_cap(limited):
     assert service.stores.bot_matches.members("addr:127.0.0.1") == {body["match_id"]}
 
 
+def test_a_match_being_created_is_not_pruned_by_another_request_at_the_cap(limited):
+    """A request between its reservation and its write holds an id with no meta yet: a
+    second request meeting the cap must not prune it (before the in-flight mark, it did,
+    and both matches were made: a cap of 1, two running bot matches)."""
+    http, service = limited(max_bot_matches_per_client=1)
+    client, racing = "addr:127.0.0.1", "f" * 20
+    assert service.stores.bot_matches.reserve(client, racing, 1) == 1  # no meta written yet
+    status, _, body = http.post("/v1/matches", RACE_BOT)
+    assert (status, body["code"]) == (429, "too_many_bot_matches")
+    assert service.stores.bot_matches.members(client) == {racing}
+    # its creator died: once the mark has expired (IN_FLIGHT_S), the cap repairs itself
+    service.stores.redis.delete(service.stores.keys.reserving(racing))
+    status, _, body = http.post("/v1/matches", RACE_BOT)
+    assert status == 201, body
+    assert service.stores.bot_matches.members(client) == {body["match_id"]}
+    # a stored match is no longer in flight: its mark is gone
+    assert not service.stores.redis.exists(service.stores.keys.reserving(body["match_id"]))
+
+
 def test_a_refused_creation_counts_nothing(limited):
     http, service = limited(max_bot_matches_per_client=1)
     bad = {**RACE_BOT, "options": {"target": 1}}  # the game refuses the options
