@@ -166,40 +166,43 @@ def simulate(
 ) -> list[dict[str, Any]]:
     """Rows ``{"variant","seats","games","wins","win_rate","ci95","mean_turns","losses"}``
     (with ``audit`` also ``"audit"``: the module doc's counts summed over the row)."""
-    jobs = [(v, s, seed + i, audit) for v in variants for s in seat_counts for i in range(games)]
+    # the competitive game ranks at least 2 players (spec.validate_options refuses 1 seat)
+    pairs = [
+        (v, s) for v in variants for s in seat_counts if s > 1 or not VARIANTS[v].get("competitive")
+    ]
+    jobs = [(v, s, seed + i, audit) for v, s in pairs for i in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             outcomes = list(pool.map(_job, jobs, chunksize=8))
     else:
         outcomes = [_job(j) for j in jobs]
     rows = []
-    for v in variants:
-        for s in seat_counts:
-            got = [o for vv, ss, o in outcomes if vv == v and ss == s]
-            wins = sum(o["won"] for o in got)
-            losses: dict[str, int] = {}
-            for o in got:
-                if not o["won"]:
-                    losses[o["reason"]] = losses.get(o["reason"], 0) + 1
-            lo, hi = wilson(wins, len(got))
-            rows.append(
-                {
-                    "variant": v,
-                    "seats": s,
-                    "games": len(got),
-                    "wins": wins,
-                    "win_rate": round(wins / len(got), 4),
-                    "ci95": [round(lo, 4), round(hi, 4)],
-                    "mean_turns": round(sum(o["turns"] for o in got) / len(got), 2),
-                    "losses": losses,
-                }
-            )
-            if audit:
-                row = rows[-1]
-                row["audit"] = {k: sum(o["audit"][k] for o in got) for k in got[0]["audit"]}
-                gave_up = [o for o in got if o["audit"]["turns_win_given_up"]]
-                row["audit"]["games_win_given_up"] = len(gave_up)
-                row["audit"]["games_win_given_up_then_lost"] = sum(not o["won"] for o in gave_up)
+    for v, s in pairs:
+        got = [o for vv, ss, o in outcomes if vv == v and ss == s]
+        wins = sum(o["won"] for o in got)
+        losses: dict[str, int] = {}
+        for o in got:
+            if not o["won"]:
+                losses[o["reason"]] = losses.get(o["reason"], 0) + 1
+        lo, hi = wilson(wins, len(got))
+        rows.append(
+            {
+                "variant": v,
+                "seats": s,
+                "games": len(got),
+                "wins": wins,
+                "win_rate": round(wins / len(got), 4),
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "mean_turns": round(sum(o["turns"] for o in got) / len(got), 2),
+                "losses": losses,
+            }
+        )
+        if audit:
+            row = rows[-1]
+            row["audit"] = {k: sum(o["audit"][k] for o in got) for k in got[0]["audit"]}
+            gave_up = [o for o in got if o["audit"]["turns_win_given_up"]]
+            row["audit"]["games_win_given_up"] = len(gave_up)
+            row["audit"]["games_win_given_up_then_lost"] = sum(not o["won"] for o in gave_up)
     return rows
 
 

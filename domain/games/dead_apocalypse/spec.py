@@ -63,7 +63,8 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
     (:func:`domain.modular.checked_options`).
 
     Raises :class:`InvalidCommand` for a seat count outside 1..4, unknown keys or values the
-    schema refuses, or a harder rule combined with an easy difficulty (they contradict).
+    schema refuses, a harder rule combined with an easy difficulty (they contradict), or
+    ``competitive`` with one seat (it ranks "both players").
     """
     if not isinstance(seats, int) or isinstance(seats, bool) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidCommand(f"Dead Apocalypse is played by {MIN_SEATS} to {MAX_SEATS} seats.")
@@ -72,6 +73,13 @@ def validate_options(seats: int, options: Mapping[str, Any] | None) -> dict[str,
         out["no_kill_ditch"] != 1 or out["attack_ditch_half_hp"]
     ):
         raise InvalidCommand("The harder rules only combine with the standard difficulty.")
+    if out["competitive"] and seats < 2:
+        # "For a more competitive game": "both players then add up the number of Humans in
+        # their individual decks. The player with the most wins." - a ranking of players
+        raise InvalidCommand(
+            "The competitive game (For a more competitive game) ranks the players against "
+            "each other: it needs at least 2 seats."
+        )
     return out
 
 

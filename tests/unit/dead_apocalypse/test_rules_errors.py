@@ -87,3 +87,14 @@ def test_options_are_validated():
     ):
         with pytest.raises(InvalidCommand):
             E.validate_options(seats, options)
+
+
+def test_the_competitive_game_needs_two_players():
+    """The book, "For a more competitive game": "both players then add up the number of Humans ...
+    The player with the most wins" - one seat has nobody to be ranked against."""
+    from domain.engine import InvalidCommand
+
+    with pytest.raises(InvalidCommand, match="at least 2 seats"):
+        E.validate_options(1, {"competitive": True})
+    assert E.validate_options(2, {"competitive": True})["competitive"] is True
+    assert E.validate_options(1, {"competitive": False})["competitive"] is False
