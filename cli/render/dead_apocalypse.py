@@ -24,6 +24,7 @@ from rich.text import Text
 
 from cli.render.cards import CardBook
 from cli.render.common import generic_action, who
+from cli.render.phrases import Phrasebook
 
 ROW_SIZE = 5
 FACTION_LETTER = {
@@ -327,35 +328,34 @@ def header(match: Mapping[str, Any], view: Mapping[str, Any], you: int) -> tuple
     )
 
 
-def condition_words(entry: Mapping[str, Any]) -> str:
+def condition_words(entry: Mapping[str, Any], phrases: Phrasebook | None) -> str:
     """Why a conditional pool entry is worth what it is now (ruling R-CONDITION: counted when
     the damage is spent), e.g. `` (+2 while another Military card is in play)``, ``` (+1 for
-    each equipment card in play, 1 spent)``; `` (spent)`` for a plain entry defeats used up,
-    ``""`` for another plain entry."""
+    each equipment card in play, 1 spent)``: the condition in the phrasebook's words (its
+    ``condition`` part, which the log's DamageGained sentence says too); `` (spent)`` for a
+    plain entry defeats used up, ``""`` for another plain entry (or without a phrasebook)."""
     cond = entry.get("cond")
     if not isinstance(cond, Mapping):
         # a plain entry is never gained at 0 (effects.gain_damage): 0 left is all spent
         return " (spent)" if entry.get("amount") == 0 else ""
-    match = cond.get("match") or {}
-    if cond.get("op") == "damage_if":
-        words = f"+{cond.get('amount')} while another {match.get('faction')} card is in play"
-    elif "kind" in match:
-        words = f"+{cond.get('amount')} for each {match.get('kind')} card in play"
-    else:
-        words = f"+{cond.get('amount')} for each other {match.get('faction')} card in play"
+    words = phrases.part("condition", cond) if phrases is not None else ""
     spent = entry.get("spent") or 0
-    return f" ({words}{f', {spent} spent' if spent else ''})"
+    if spent:
+        words = f"{words}, {spent} spent" if words else f"{spent} spent"
+    return f" ({words})" if words else ""
 
 
-def damage_line(view: Mapping[str, Any], names: Mapping[int, str]) -> str:
+def damage_line(
+    view: Mapping[str, Any], names: Mapping[int, str], phrases: Phrasebook | None = None
+) -> str:
     """``damage left this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)`` (what is not
-    spent on defeats yet); a conditional entry says its condition, a spent one says so
-    (:func:`condition_words`)."""
+    spent on defeats yet); a conditional entry says its condition in ``phrases``' words, a
+    spent one says so (:func:`condition_words`)."""
     entries = list(view.get("damage") or [])
     total = sum(d.get("amount", 0) for d in entries)
     listed = "; ".join(
         f"[{i}] {d.get('title')}, {names.get(d.get('seat'), d.get('seat'))}"
-        f"{', ally' if d.get('ally') else ''} +{d.get('amount')}{condition_words(d)}"
+        f"{', ally' if d.get('ally') else ''} +{d.get('amount')}{condition_words(d, phrases)}"
         for i, d in enumerate(entries)
     )
     return (
@@ -379,7 +379,7 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
         if panel is not None:
             console.print(panel)
     console.print(rows_table(view, cards))
-    console.print(Text(damage_line(view, names)))
+    console.print(Text(damage_line(view, names, cards.phrases)))
     if view.get("events_aside"):
         console.print(
             Text("events set aside: " + ", ".join(label(c, cards) for c in view["events_aside"]))

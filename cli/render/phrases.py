@@ -29,6 +29,7 @@ Formats: ``card`` (a card's name), ``card+text`` (name - effect text), ``cards``
 ``words`` (underscores as spaces), ``list``, ``ordinal``, ``by_seat`` (``{seat: n}`` as
 ``Seat 0 (5) and you (3)``), ``thing`` (a card, else
 ``terms.option``), ``each:<part>`` (each item of a list through ``parts[<part>]``),
+``part:<part>`` (an object through ``parts[<part>]``, which may be alternatives),
 ``command`` (a nested command), ``events`` (nested event envelopes, each in words).
 A number prints as itself; ``true``/``false``/``null`` print as nothing.
 """
@@ -190,6 +191,19 @@ class Phrasebook:
             return sentence(words_of(kind).capitalize())
         return sentence(self._say(entry, action, you, list(seats), you))
 
+    def part(
+        self,
+        name: str,
+        data: Mapping[str, Any],
+        seats: Iterable[Mapping[str, Any]] = (),
+        you: int | None = None,
+    ) -> str:
+        """``parts[name]`` (a template or alternatives, as an event's entry) over ``data``,
+        e.g. Dead Apocalypse's ``condition`` over a damage entry's ``cond``: ``"+2 while
+        another Military card is in play"``; ``""`` when the book has no such part."""
+        entry = (self.book.get("parts") or {}).get(name)
+        return "" if entry is None else self._say(entry, data, None, list(seats), you)
+
     def term(self, name: str, value: Any) -> str:
         """``terms[name][value]``, else the value in words."""
         table = (self.book.get("terms") or {}).get(name) or {}
@@ -268,6 +282,8 @@ class Phrasebook:
                 ),
                 "nothing",
             )
+        if kind == "part":
+            return self.part(arg, value, seats, you) if isinstance(value, Mapping) else ""
         if kind == "command":
             return self.command(value, seats, you) if isinstance(value, Mapping) else ""
         if kind == "events":

@@ -4,6 +4,12 @@ discard counts, Locations with occupants, Call for Help; commands in words."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
 from rich.console import Console
 
 from cli.render import CardBook, renderer_for
@@ -15,6 +21,7 @@ from tests.support.screens import played_until, seat_screen
 ENGINE = get_engine("dead-apocalypse")
 CARDS = CardBook({"game": "dead-apocalypse", **public_cards(ENGINE)})
 RENDER = renderer_for("dead-apocalypse")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _played(seats: int, seed: str, until, options=None, bot: str = "cooperative"):
@@ -169,7 +176,7 @@ def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log()
         ],
         "defeated_this_turn": 0,
     }
-    assert damage_line(view, {0: "you", 1: "seat 1"}) == (
+    assert damage_line(view, {0: "you", 1: "seat 1"}, CARDS.phrases) == (
         "damage left this turn: 4 ([0] Sniper, you +3; [1] Survivor, you +0 (spent); [2] "
         "Sniper, you +0 (+2 while another Military card is in play); [3] Mechanic, seat 1, "
         "ally +1 (+1 for each equipment card in play, 1 spent)) - Zombies defeated this turn: 0"
@@ -186,3 +193,50 @@ def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log()
     assert book.event(gained, seats, 0) == (
         f"{plain} for now: +2 while another Military card is in play"
     )
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_web_board_says_the_pool_conditions_as_the_terminal(tmp_path):
+    """The web board's ``conditionWords`` and the CLI's :func:`condition_words` read the same
+    phrasebook part (``condition``): the same words for every kind of entry."""
+    from cli.render.dead_apocalypse import condition_words
+
+    entries = [
+        {"amount": 3},
+        {"amount": 0},
+        {
+            "amount": 0,
+            "spent": 0,
+            "cond": {"op": "damage_if", "amount": 2, "match": {"faction": "Military"}},
+        },
+        {
+            "amount": 1,
+            "spent": 1,
+            "cond": {"op": "damage_per", "amount": 1, "match": {"kind": "equipment"}},
+        },
+        {
+            "amount": 2,
+            "spent": 0,
+            "cond": {"op": "damage_per", "amount": 1, "match": {"faction": "Civilian"}},
+        },
+    ]
+    expected = [condition_words(e, CARDS.phrases) for e in entries]
+    assert expected == [
+        "",
+        " (spent)",
+        " (+2 while another Military card is in play)",
+        " (+1 for each equipment card in play, 1 spent)",
+        " (+1 for each other Civilian card in play)",
+    ]
+    web = ROOT / "api" / "web" / "js"
+    script = tmp_path / "run.mjs"
+    script.write_text(
+        f'import {{ conditionWords }} from "{(web / "boards" / "dead-apocalypse.js").as_uri()}";\n'
+        f'import {{ phrasebook }} from "{(web / "phrases.js").as_uri()}";\n'
+        f"const book = phrasebook({json.dumps(CARDS.phrasebook)}, () => null);\n"
+        f"const entries = {json.dumps(entries)};\n"
+        "process.stdout.write(JSON.stringify(entries.map((e) => conditionWords(e, book))));\n"
+    )
+    proc = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == expected

@@ -155,6 +155,7 @@ export function phrasebook(book, faces) {
         const part = (pb.parts || {})[arg] || "";
         return join(items(v).filter((x) => x && typeof x === "object").map((x) => fill(part, x, null, seats, you)), "nothing");
       }
+      case "part": return v && typeof v === "object" ? part(arg, v, seats, you) : "";
       case "command": return v && typeof v === "object" ? api.command(v, seats, you) : "";
       case "events": return items(v).filter((e) => e && typeof e === "object").map((e) => api.event(e, seats, you).replace(/\.$/, "")).join("; ") || "nothing to show";
       case "seat": return seatName(v, seats, you);
@@ -193,8 +194,14 @@ export function phrasebook(book, faces) {
     return "";
   }
 
+  /** parts[name] (a template or alternatives) over `data`; "" when the book has none. */
+  function part(name, data, seats, you) {
+    const entry = (pb.parts || {})[name];
+    return entry === undefined ? "" : say(entry, data, null, seats || [], you);
+  }
+
   const api = {
-    card, cardText, term,
+    card, cardText, term, part,
     /** An event envelope (redacted for the reader) as one sentence. */
     event(env, seats, you) {
       const kind = String(env.type || "");

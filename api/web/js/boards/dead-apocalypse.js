@@ -2,6 +2,7 @@
 // and discard counts, Locations with their occupants, Call for Help prompts.
 import { h } from "../dom.js";
 import { lookup } from "../cards.js";
+import { phrasesOf } from "../words.js";
 import { row, section, seatTitle, stat } from "./common.js";
 
 const FACTION_LETTER = { Survivor: "S", Civilian: "C", Military: "M", Armory: "A", Medical: "D",
@@ -50,18 +51,15 @@ function rows(ctx, view) {
 }
 
 // Why a conditional damage entry is worth what it is now (ruling R-CONDITION: counted when the
-// damage is spent); the same words as cli/render/dead_apocalypse.py condition_words.
-export function conditionWords(d) {
+// damage is spent): the condition in the phrasebook's words (its `condition` part, which the
+// log's DamageGained sentence says too), as cli/render/dead_apocalypse.py condition_words.
+export function conditionWords(d, phrases) {
   const cond = d.cond;
   // a plain entry is never gained at 0 (effects.gain_damage): 0 left is all spent
   if (!cond || typeof cond !== "object") return d.amount === 0 ? " (spent)" : "";
-  const match = cond.match || {};
-  const words = cond.op === "damage_if"
-    ? `+${cond.amount} while another ${match.faction} card is in play`
-    : "kind" in match
-      ? `+${cond.amount} for each ${match.kind} card in play`
-      : `+${cond.amount} for each other ${match.faction} card in play`;
-  return ` (${words}${d.spent ? `, ${d.spent} spent` : ""})`;
+  let words = phrases ? phrases.part("condition", cond) : "";
+  if (d.spent) words = words ? `${words}, ${d.spent} spent` : `${d.spent} spent`;
+  return words ? ` (${words})` : "";
 }
 
 function helpPrompt(ctx, view) {
@@ -115,7 +113,7 @@ export function render(view, ctx) {
     helpPrompt(ctx, view),
     section("Zombie Row over Resource Row", rows(ctx, view)),
     section(`Damage left this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
-      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d)}` })))),
+      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d, phrasesOf(ctx.cards))}` })))),
     (view.events_aside || []).length ? section("Events set aside", row(view.events_aside, (c) => tile(ctx, c))) : null,
     ...seats.map((s) => seatBoard(ctx, view, s)));
 }
