@@ -273,6 +273,30 @@ class CreateJoin:
                 raise errors.SeatNameTaken(entry["seat"], name, other)
             named[entry["seat"]] = name
 
+    def passing_names(
+        self, seats: list[dict[str, Any]], taken: Mapping[int, str] | None = None
+    ) -> list[dict[str, Any]]:
+        """Copies of ``seats`` (entries as for :meth:`check_names`) with every name
+        :meth:`check_names` would refuse left out, for seat names copied rather than given
+        (a rematch's, a fork's default seats): a name that passes for someone it is not (a
+        registered player's on a seat not bound to that player, a bot level, a label, a
+        participant's id) or that an earlier seat of ``seats`` or one of ``taken`` (seat ->
+        name) carries already. Such a seat is unnamed; nothing is raised."""
+        kept = dict(taken or {})
+        out = []
+        for item in seats:
+            entry = dict(item)
+            name = entry.get("name")
+            if name:
+                try:
+                    self.check_names([entry], kept)
+                except (errors.SeatNameReserved, errors.SeatNameTaken):
+                    del entry["name"]
+                else:
+                    kept[entry["seat"]] = name
+            out.append(entry)
+        return out
+
     def _seat_bot_options(
         self, engine: Engine, index: int, level: str, item: Mapping[str, Any]
     ) -> dict[str, Any]:
@@ -419,7 +443,9 @@ class CreateJoin:
         anyone holding it can compute the fork's hidden cards and future draws.
 
         ``seats`` defaults to the original seats as they were at ``version``
-        (:func:`seats_at_fork`: kinds, bot levels and options, names; new tokens); given
+        (:func:`seats_at_fork`: kinds, bot levels and options, names; new tokens; a fork
+        binds nobody, so a name a seat of it may not carry, a registered player's above all,
+        is left out: :meth:`passing_names`); given
         ``seats`` are taken as given (names included). ``client`` as for
         :meth:`create_match`. Raises MatchRunning, VersionOutOfRange (before the end of
         set-up, or at or past the last version: that fork would be finished already; its
@@ -454,8 +480,8 @@ class CreateJoin:
                 f"Version {version} is inside one command's events; "
                 "fork at the last event of a command.",
             )
-        if seats is None:
-            seat_list = seats_at_fork(record.seats, envelopes[:version])
+        if seats is None:  # copied names: those a seat of the fork may not carry go
+            seat_list = self.passing_names(seats_at_fork(record.seats, envelopes[:version]))
         else:
             seat_list = self.validate_seats(engine, seats)
             self.check_names(seat_list)

@@ -16,7 +16,9 @@
   agree on one id, and the creation's append at version 0 lets only one request create
   it). Each human seat of the original then claims its rematch seat once: a seat created
   human gets its new token (``HSETNX`` of its digest), a joined open seat joins the
-  rematch's open seat under the same name. With an ``Idempotency-Key`` (scoped by the
+  rematch's open seat under the same name. Copied names follow the rules of create and join
+  (a name that would be refused there is left out: the rematch binds no seat to a player,
+  so a registered player's name, even that player's own, goes). With an ``Idempotency-Key`` (scoped by the
   bearer's seat) a repeated call answers the first answer again, the same token included
   (:mod:`service.usecases.idempotency`).
 """
@@ -32,7 +34,7 @@ from service import errors
 from service.tokens import new_token, token_digest
 from service.usecases.act import Act
 from service.usecases.context import MatchContext
-from service.usecases.create_join import CreateJoin
+from service.usecases.create_join import CreateJoin, seat_names
 from service.usecases.idempotency import fingerprint
 
 log = logging.getLogger(__name__)
@@ -159,16 +161,7 @@ class Lifecycle:
             field = idem.seat_fields(scope, seat, idempotency_key)[0]
         token = new_token() if ticket is None else ticket.token(seat)
         if created_kind == "open":
-            try:
-                self.create_join.claim_and_join(
-                    rematch_id,
-                    seat,
-                    record.names.get(seat),
-                    token,
-                    None if field is None else field + ":joined",
-                )
-            except errors.SeatTaken:
-                raise errors.RematchSeatClaimed(seat, rematch_id) from None
+            self._rejoin(rematch_id, seat, record.names.get(seat), token, field)
         else:
             digest = token_digest(token)
             if not ctx.stores.seats.claim(rematch_id, seat, digest) and not (
@@ -193,6 +186,28 @@ class Lifecycle:
         recorded, earlier = self.create_join.idem.record_answer(rematch_id, field, answer)
         return {**_with_token(recorded, token), "replayed": earlier}
 
+    def _rejoin(
+        self, rematch_id: str, seat: int, name: str | None, token: str, field: str | None
+    ) -> None:
+        """Join the rematch's open ``seat`` with ``token`` under the name the seat joined
+        the original with, when that name passes the rules of a join
+        (:meth:`CreateJoin.passing_names`: no registered player's name, since a rematch
+        binds nobody; no name another seat of the rematch carries), else unnamed. Raises
+        RematchSeatClaimed when someone else joined the seat."""
+        joined = None if field is None else field + ":joined"
+        if name:
+            taken = seat_names(self.ctx.record(rematch_id))
+            name = self.create_join.passing_names([{"seat": seat, "name": name}], taken)[0].get(
+                "name"
+            )
+        try:
+            try:
+                self.create_join.claim_and_join(rematch_id, seat, name, token, joined)
+            except errors.SeatNameTaken:  # another seat's join took the name meanwhile
+                self.create_join.claim_and_join(rematch_id, seat, None, token, joined)
+        except errors.SeatTaken:
+            raise errors.RematchSeatClaimed(seat, rematch_id) from None
+
     def _rematch_match(self, record, client: str | None = None) -> tuple[str, bool]:
         """The id of ``record``'s rematch, creating it when this call is the first to
         name it or finds it named but not yet stored; ``(id, created by this call)``."""
@@ -209,8 +224,12 @@ class Lifecycle:
         except errors.MatchNotFound:
             pass
         engine = ctx.engine(record.game)
-        # a rematch is casual and its seats anonymous until joined (players bind their own)
-        seats = [{k: v for k, v in s.items() if k != "player"} for s in record.seats]
+        # a rematch is casual and its seats anonymous until joined (players bind their own):
+        # a copied name that a seat of the rematch may not carry (a registered player's, a
+        # reserved one, a second seat's) is left out, as create and join would refuse it
+        seats = self.create_join.passing_names(
+            [{k: v for k, v in s.items() if k != "player"} for s in record.seats]
+        )
         try:
             self.create_join.start_fresh(
                 engine,

@@ -73,3 +73,81 @@ def test_a_rated_bot_seat_with_empty_bot_options_is_the_level_at_its_defaults(sv
     events = json.loads(json.dumps(svc.log(mid)))
     events[0]["roster"]["seats"][1]["bot_options"] = {}
     assert isinstance(rating_input({"match_id": mid, "events": events}), RatingInput)
+
+
+# ---------------------------------------------------------------- 4. names a rematch copies
+def _names(answer):
+    return [s.get("name") for s in answer["seats"]]
+
+
+def test_a_rematch_leaves_out_a_copied_name_create_and_join_refuse(svc, monkeypatch):
+    """A match stored before the name rules (modelled by creating it with the checks off)
+    seats ``Zed`` twice and a participant's id; ``Dora`` registered as a player since. Its
+    rematch copied the names unchecked: two ``Zed``, ``bot:x``, ``Dora`` on guest seats."""
+    monkeypatch.setattr(svc._create_join, "check_names", lambda *a, **k: None)
+    twice = svc.create_match(
+        "duel", [{"kind": "human", "name": "Zed"}, {"kind": "human", "name": " zED"}], {}
+    )["match_id"]
+    prefixed = svc.create_match(
+        "duel", [{"kind": "human", "name": "bot:x"}, {"kind": "human", "name": "Dora"}], {}
+    )["match_id"]
+    monkeypatch.undo()
+    svc.create_player("Dora")
+    for mid in (twice, prefixed):
+        svc.resign(mid, 0)
+    assert _names(svc.rematch(twice, 1)) == ["Zed", None]
+    assert _names(svc.rematch(prefixed, 0)) == [None, None]
+
+
+def test_a_rematch_seat_claimed_by_token_takes_no_players_name(svc):
+    """Ann (a player) created, Bob joined with his key (his seat named ``Bob``). The
+    rematch binds nobody, so neither name may sit on its guest seats: Bob's seat, claimed
+    with his old seat's token, joined the rematch as ``Bob`` and Ann's was ``Ann``."""
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob, rated=False)
+    assert _names(svc.match_view(mid, None)) == ["Ann", "Bob"]
+    svc.resign(mid, 0)
+    first = svc.rematch(mid, 1)  # Bob's seat: creates the rematch and joins its open seat
+    assert first["created"] and _names(first) == [None, None]
+    assert [s.get("player") for s in first["seats"]] == [None, None]
+    again = svc.rematch(mid, 0)
+    assert _names(svc.match_view(again["match_id"], None)) == [None, None]
+    guest = svc.create_match("duel", [{"kind": "human"}, {"kind": "open"}], {})["match_id"]
+    svc.join(guest, 1, name="Cleo")
+    svc.resign(guest, 0)
+    assert _names(svc.rematch(guest, 1)) == [None, "Cleo"]  # a guest's own name stays
+
+
+def test_a_rematch_join_whose_name_another_join_took_meanwhile_joins_unnamed(svc, monkeypatch):
+    """Both seats of the original were open and joined (``Kim``, ``Lee``). Between Lee's
+    rematch claim checking ``Lee`` and appending its join, a stranger joins the rematch's
+    other open seat as ``lee``: the claim joins unnamed instead of failing 422."""
+    mid = svc.create_match("duel", [{"kind": "open"}, {"kind": "open"}], {})["match_id"]
+    svc.join(mid, 0, name="Kim")
+    svc.join(mid, 1, name="Lee")
+    svc.resign(mid, 0)
+    create_join = svc._create_join
+    real = create_join.claim_and_join
+
+    def stranger_first(rematch_id, seat, name, *args, **kwargs):
+        monkeypatch.setattr(create_join, "claim_and_join", real)
+        svc.join(rematch_id, 0, name="lee")
+        return real(rematch_id, seat, name, *args, **kwargs)
+
+    monkeypatch.setattr(create_join, "claim_and_join", stranger_first)
+    answer = svc.rematch(mid, 1)
+    assert answer["seat"] == 1 and _names(svc.match_view(answer["match_id"], None)) == ["lee", None]
+    with pytest.raises(errors.RematchSeatClaimed):  # the stranger holds Kim's seat
+        svc.rematch(mid, 0)
+
+
+def test_a_fork_with_its_default_seats_leaves_a_players_name_out(svc):
+    """Anyone may fork a finished match; its default seats are guests with new tokens, so
+    the forker sat as ``Ann`` beside nobody's check."""
+    ann = svc.create_player("Ann")
+    mid = _duel(svc, ann, bot="high", rated=False, tricks=1)
+    play(svc, mid, random.Random(5))
+    setup = sum(1 for e in svc.log(mid) if e["cause"] == "setup")
+    fork = svc.fork(mid, setup)
+    assert [s.get("name") for s in fork["seats"]] == [None, None]
+    assert "token" in fork["seats"][0] and "player" not in fork["seats"][0]
