@@ -333,8 +333,9 @@ class MatchService:
         return self._players.profile(player_id, self._ratings.ratings_of)
 
     def player_matches(self, player_id: str, **filters: Any) -> dict[str, Any]:
-        """See :meth:`service.usecases.players.Players.matches`."""
-        return self._players.matches(player_id, **filters)
+        """See :meth:`service.usecases.players.Players.matches` (a finished match is
+        rated when the ratings filed it: :meth:`service.usecases.ratings.Ratings.filed`)."""
+        return self._players.matches(player_id, filed=self._ratings.filed, **filters)
 
     def match_ended(self, match_id: str) -> dict[str, Any]:
         """The end-of-match job: see :meth:`service.usecases.ratings.Ratings.on_match_ended`."""

@@ -101,6 +101,16 @@ class PlayerStore:
         rows = [(float(s), m) for m, s in older] + [(float(s), m) for m, s in same if m < last]
         return sorted(set(rows), reverse=True)[:count]
 
+    def counted(self, player_id: str, match_ids: list[str]) -> set[str]:
+        """Those of ``match_ids`` counted in the player's ``played``/``won`` already (in
+        its ``counted`` set: :meth:`count_end`); one pipelined round trip."""
+        if not match_ids:
+            return set()
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.sismember(self.keys.player_counted(player_id), match_id)
+        return {m for m, found in zip(match_ids, pipe.execute(), strict=True) if found}
+
     def count_end(self, player_id: str, match_id: str, increments: Mapping[str, int]) -> bool:
         """Add ``increments`` (field -> n) to the player's counters once per ``match_id``;
         True when this call counted it."""

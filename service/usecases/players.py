@@ -10,7 +10,8 @@ player's seat in any match (:meth:`Players.seat_for`).
 Names follow :mod:`service.usecases.player_names`. Counters ``played`` / ``won`` per game and
 mode family (:mod:`service.ratings.families`) are added once per finished match
 (:meth:`Players.count_end`, run by the end-of-match job); an aborted match (a seat never
-made its first decision) counts for nobody.
+made its first decision) counts for nobody, and the history says it was aborted and not
+rated (:meth:`Players.matches`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from service import errors
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.ratings.families import family_of, modes_of
-from service.ratings.inputs import aborted
+from service.ratings.inputs import RatingInput, aborted, rating_input
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
@@ -233,18 +234,28 @@ class Players:
         rated: bool | None = None,
         cursor: str | None = None,
         limit: int = 20,
+        filed: Callable[[list[str]], set[str]] | None = None,
     ) -> dict[str, Any]:
         """One page of the player's matches, newest first: ``{"items": [{"match_id",
-        "game", "mode", "status", "rated", "seat", "won", "created_at", "finished_at"?,
-        "seats"}], "next_cursor"}``, filtered by ``game``, ``mode`` (family), ``status``
-        (``running``, ``finished``, ``abandoned``) and ``rated``. ``cursor``: the
-        ``next_cursor`` of the previous page, opaque (the position of the last entry
-        looked at, as the lobby's: :func:`service.usecases.lobby.encode_cursor`), so a
-        match filed between two pages repeats nothing. Raises PlayerNotFound,
+        "game", "mode", "status", "rated", "aborted", "seat", "won", "created_at",
+        "finished_at"?, "seats"}], "next_cursor"}``, filtered by ``game``, ``mode``
+        (family), ``status`` (``running``, ``finished``, ``abandoned``) and ``rated``.
+
+        ``rated``: while the match runs, whether it was created rated; once it ended,
+        whether it counted for the ratings (:func:`service.ratings.inputs.rating_input`: an
+        aborted match, one a seat of which never made its first decision, is not).
+        ``aborted``: ``None`` while the match runs, then whether it was aborted (it counts
+        for nobody's ``played``/``won`` either). Both are read from what the end job wrote
+        when it says so (the match in the player's ``counted`` set: not aborted; in
+        ``filed(match_ids)``, the ratings' filed inputs: rated), else from the match's log.
+
+        ``cursor``: the ``next_cursor`` of the previous page, opaque (the position of the
+        last entry looked at, as the lobby's: :func:`service.usecases.lobby.encode_cursor`),
+        so a match filed between two pages repeats nothing. Raises PlayerNotFound,
         InvalidCursor (400: not a cursor this history gave, such as ``0``), UnknownGame
-        (404) for a ``game`` the server does not
-        serve, ServiceError ``unknown_mode`` (404) for a ``mode`` no served game (or not
-        ``game``) has — as the leaderboard answers them."""
+        (404) for a ``game`` the server does not serve, ServiceError ``unknown_mode`` (404)
+        for a ``mode`` no served game (or not ``game``) has — as the leaderboard answers
+        them."""
         self._get(player_id)
         if game is not None:
             self.ctx.engine(game)
@@ -266,10 +277,16 @@ class Players:
             rows = self.store.match_page(player_id, last, limit)
             if not rows:
                 return {"items": items, "next_cursor": None}
+            ids = [match_id for _, match_id in rows]
+            counted = self.store.counted(player_id, ids)
+            rated_ids = filed(ids) if filed is not None else set()
             for position in rows:
                 last = position
                 scanned += 1
-                item = self._history_item(position[1], player_id)
+                match_id = position[1]
+                item = self._history_item(
+                    match_id, player_id, match_id in counted, match_id in rated_ids
+                )
                 if item is not None and _keeps(item, game, mode, status, rated):
                     items.append(item)
                     if len(items) == limit:
@@ -278,7 +295,9 @@ class Players:
             return {"items": items, "next_cursor": None}
         return {"items": items, "next_cursor": encode_cursor(last)}
 
-    def _history_item(self, match_id: str, player_id: str) -> dict[str, Any] | None:
+    def _history_item(
+        self, match_id: str, player_id: str, counted: bool, filed: bool
+    ) -> dict[str, Any] | None:
         try:
             record = self.ctx.record(match_id)
         except errors.MatchNotFound:
@@ -288,12 +307,16 @@ class Players:
             return None
         family = family_of(record.game, len(record.seats), record.options)
         result = record.result if isinstance(record.result, dict) else {}
+        rated, was_aborted = (
+            self._outcome(record, counted, filed) if record.finished else (record.rated, None)
+        )
         item: dict[str, Any] = {
             "match_id": match_id,
             "game": record.game,
             "mode": family.mode,
             "status": record.status,
-            "rated": record.rated,
+            "rated": rated,
+            "aborted": was_aborted,
             "seat": seat,
             "won": (seat in (result.get("winners") or [])) if record.finished else None,
             "created_at": record.created_at,
@@ -305,6 +328,20 @@ class Players:
         if record.finished:
             item["finished_at"] = record.finished_at
         return item
+
+    def _outcome(self, record: MatchRecord, counted: bool, filed: bool) -> tuple[bool, bool]:
+        """``(rated, aborted)`` of a finished match: counted for the player (so not
+        aborted) and casual or filed by the ratings (so rated) needs no read; otherwise the
+        end job has not run yet, or it found the match aborted or not rated, and the log
+        says which (:func:`service.ratings.inputs.aborted`, :func:`rating_input`)."""
+        if counted and (filed or not record.rated):
+            return record.rated and filed, False
+        events = self.ctx.envelopes(record.match_id, record, upto=record.version)
+        was_aborted = aborted(events, len(record.seats))
+        rated = record.rated and isinstance(
+            rating_input({"match_id": record.match_id, "events": events}), RatingInput
+        )
+        return rated, was_aborted
 
 
 def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:

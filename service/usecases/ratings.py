@@ -335,6 +335,12 @@ class Ratings:
         return table, history
 
     # ---------------------------------------------------------------- reads
+    def filed(self, match_ids: list[str]) -> set[str]:
+        """Those of ``match_ids`` filed as rated matches (their input in the ratings hash:
+        the end job or a rebuild found them rated); one ``HMGET``."""
+        found = self.store.inputs(list(match_ids))
+        return {m for m, text in zip(match_ids, found, strict=True) if text}
+
     def ratings_of(self, participant: str) -> list[dict[str, Any]]:
         """Every rating of one participant, with its curve (``history``: the ordinal after
         each rated match)."""

@@ -37,6 +37,47 @@ def _entry(svc, player, match_id, **filters):
     return found[0] if found else None
 
 
+# ---------------------------------------------------------------- 1. aborted in the history
+def test_an_aborted_rated_match_says_in_the_history_it_was_aborted_and_not_rated(svc, monkeypatch):
+    """Bob played a card, Ann resigned before any decision of hers: the match is aborted
+    (counted for nobody, not rated), but both histories listed it ``rated: true``."""
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    running = _entry(svc, ann, mid)
+    assert (running["status"], running["rated"], running["aborted"]) == ("running", True, None)
+    svc.act(mid, 1, svc.legal_actions(mid, 1)["actions"][0])
+    svc.resign(mid, 0)
+    for job_ran in (False, True):  # from the log before the end job, from its counters after
+        if job_ran:
+            assert svc.match_ended(mid)["rated"] == "aborted"
+        for player in (ann, bob):
+            item = _entry(svc, player, mid)
+            assert (item["status"], item["rated"], item["aborted"]) == ("finished", False, True)
+            assert _entry(svc, player, mid, rated=True) is None
+            assert _entry(svc, player, mid, rated=False)["match_id"] == mid
+    assert svc.player_profile(ann["player_id"])["played"] == 0
+
+
+def test_a_decided_rated_match_stays_rated_and_needs_no_log_read_once_its_job_ran(svc, monkeypatch):
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    mid = _duel(svc, ann, bob)
+    for seat in (0, 1):
+        svc.act(mid, seat, svc.legal_actions(mid, seat)["actions"][0])
+    svc.resign(mid, 0)
+    item = _entry(svc, ann, mid)
+    assert (item["rated"], item["aborted"], item["won"]) == (True, False, False)
+    ended = svc.match_ended(mid)
+    assert (ended["rated"], ended["counted"]) == (True, 2)
+
+    def no_log(*args, **kwargs):
+        raise AssertionError("the end job's counters and filed input say it")
+
+    monkeypatch.setattr(svc.ctx, "envelopes", no_log)
+    for player, won in ((ann, False), (bob, True)):
+        item = _entry(svc, player, mid, rated=True)
+        assert (item["rated"], item["aborted"], item["won"]) == (True, False, won)
+
+
 # ---------------------------------------------------------------- 3. bot_options {} when rated
 def test_a_rated_bot_seat_with_empty_bot_options_is_the_level_at_its_defaults(svc):
     """The docs said to leave ``bot_options`` out; ``{}`` is the default options, so it is
