@@ -101,6 +101,12 @@ class PlayerStore:
         rows = [(float(s), m) for m, s in older] + [(float(s), m) for m, s in same if m < last]
         return sorted(set(rows), reverse=True)[:count]
 
+    def filed_at(self, player_id: str, match_id: str) -> float | None:
+        """The position score (creation time, Unix seconds) of ``match_id`` in the
+        player's match list, ``None`` when it is not there (one ``ZSCORE``)."""
+        score = self.redis.zscore(self.keys.player_matches(player_id), match_id)
+        return None if score is None else float(score)
+
     def counted(self, player_id: str, match_ids: list[str]) -> set[str]:
         """Those of ``match_ids`` counted in the player's ``played``/``won`` already (in
         its ``counted`` set: :meth:`count_end`); one pipelined round trip."""

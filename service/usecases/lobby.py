@@ -28,28 +28,49 @@ STATUSES = ("open", "running", "finished")
 MAX_LIMIT = 100
 
 
-def encode_cursor(position: tuple[float, str]) -> str:
-    """The opaque cursor after ``(created_at, match_id)``."""
-    raw = json.dumps([position[0], position[1]], separators=(",", ":")).encode()
+def encode_cursor(position: tuple[float, str], owner: str | None = None) -> str:
+    """The opaque cursor after ``(created_at, match_id)``: base64url of ``[created_at,
+    match_id]``, or with ``owner`` (the list's owner: a player's history names the player
+    id) ``[created_at, match_id, owner]``, so a list of another owner refuses it."""
+    parts: list[Any] = [position[0], position[1]]
+    if owner is not None:
+        parts.append(owner)
+    raw = json.dumps(parts, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, what: str = "the lobby") -> tuple[float, str]:
-    """Inverse of :func:`encode_cursor`; raises InvalidCursor (its detail names ``what``:
-    the list the cursor was sent to)."""
+def decode_owned_cursor(cursor: str, what: str) -> tuple[float, str, str | None]:
+    """Inverse of :func:`encode_cursor`: ``(created_at, match_id, owner)`` (``owner``
+    ``None`` for a cursor that names none). Raises InvalidCursor (its detail names
+    ``what``: the list the cursor was sent to) for anything else."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        score, match_id = json.loads(raw)
+        parts = json.loads(raw)
+        if not isinstance(parts, list) or len(parts) not in (2, 3):
+            raise ValueError(cursor)
+        score, match_id = parts[0], parts[1]
+        owner = parts[2] if len(parts) == 3 else None
         if (
             isinstance(score, bool)
             or not isinstance(score, (int, float))
             or not math.isfinite(score)  # 1e999 and NaN parse; no position holds them
             or not isinstance(match_id, str)
+            or (len(parts) == 3 and not isinstance(owner, str))
         ):
             raise ValueError(cursor)
-        return float(score), match_id
+        return float(score), match_id, owner
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
         raise errors.InvalidCursor(what) from None
+
+
+def decode_cursor(cursor: str, what: str = "the lobby") -> tuple[float, str]:
+    """Inverse of :func:`encode_cursor` for a list without owners (the lobby): a cursor
+    naming an owner (a player's history's) is refused too. Raises InvalidCursor (its
+    detail names ``what``)."""
+    score, match_id, owner = decode_owned_cursor(cursor, what)
+    if owner is not None:
+        raise errors.InvalidCursor(what)
+    return score, match_id
 
 
 def lobby_item(record: MatchRecord, claimed: set[int]) -> dict[str, Any]:

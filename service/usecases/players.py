@@ -29,7 +29,7 @@ from service.ratings.inputs import RatingInput, aborted, rating_input
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
-from service.usecases.lobby import decode_cursor, encode_cursor
+from service.usecases.lobby import decode_owned_cursor, encode_cursor
 from service.usecases.player_names import (
     check_name,
     fold,
@@ -250,12 +250,12 @@ class Players:
         ``filed(match_ids)``, the ratings' filed inputs: rated), else from the match's log.
 
         ``cursor``: the ``next_cursor`` of the previous page, opaque (the position of the
-        last entry looked at, as the lobby's: :func:`service.usecases.lobby.encode_cursor`),
+        last entry looked at and the player's id: :func:`service.usecases.lobby.encode_cursor`),
         so a match filed between two pages repeats nothing. Raises PlayerNotFound,
-        InvalidCursor (400: not a cursor this history gave, such as ``0``), UnknownGame
-        (404) for a ``game`` the server does not serve, ServiceError ``unknown_mode`` (404)
-        for a ``mode`` no served game (or not ``game``) has — as the leaderboard answers
-        them."""
+        InvalidCursor (400: not a cursor this history gave, such as ``0``, or one of another
+        player's history), UnknownGame (404) for a ``game`` the server does not serve,
+        ServiceError ``unknown_mode`` (404) for a ``mode`` no served game (or not ``game``)
+        has — as the leaderboard answers them."""
         self._get(player_id)
         if game is not None:
             self.ctx.engine(game)
@@ -270,7 +270,7 @@ class Players:
                 raise errors.ServiceError(
                     "unknown_mode", 404, f"No served game has the mode {mode!r}: {sorted(served)}."
                 )
-        last = None if cursor is None else decode_cursor(cursor, HISTORY)
+        last = None if cursor is None else self._position(player_id, cursor)
         items: list[dict[str, Any]] = []
         scanned = 0
         while len(items) < limit and scanned < limit * SCAN_FACTOR:
@@ -293,7 +293,20 @@ class Players:
                         break
         if last is None or not self.store.match_page(player_id, last, 1):
             return {"items": items, "next_cursor": None}
-        return {"items": items, "next_cursor": encode_cursor(last)}
+        return {"items": items, "next_cursor": encode_cursor(last, player_id)}
+
+    def _position(self, player_id: str, cursor: str) -> tuple[float, str]:
+        """The history position ``cursor`` names for ``player_id``. A cursor names the
+        player whose history gave it; one naming none (given before cursors named their
+        player) is taken only when its position is one of this player's entries. Raises
+        InvalidCursor."""
+        score, match_id, owner = decode_owned_cursor(cursor, HISTORY)
+        if owner is None:
+            if self.store.filed_at(player_id, match_id) != score:
+                raise errors.InvalidCursor(HISTORY)
+        elif owner != player_id:
+            raise errors.InvalidCursor(HISTORY)
+        return score, match_id
 
     def _history_item(
         self, match_id: str, player_id: str, counted: bool, filed: bool

@@ -230,6 +230,24 @@ def test_history_pages_follow_an_opaque_cursor_and_refuse_one_they_did_not_give(
             assert problem["code"] == "invalid_cursor" and "lobby" not in problem["detail"]
 
 
+def test_a_history_cursor_of_another_player_is_400_invalid_cursor(http):
+    """Session 18 probe: Ann's ``next_cursor`` paged Bob's history. The cursor names its
+    player now; Bob's history refuses Ann's and answers as before."""
+    ann, bob = _player(http, "Ann"), _player(http, "Bob")
+    for player in (ann, bob):
+        for _ in range(2):
+            _duel(http, player["key"], rated=False)
+    _, _, anns = http.get(f"/v1/players/{ann['player_id']}/matches?limit=1")
+    bobs_path = f"/v1/players/{bob['player_id']}/matches?limit=1"
+    _, _, bobs = http.get(bobs_path)
+    status, headers, problem = http.get(f"{bobs_path}&cursor={anns['next_cursor']}")
+    assert (status, problem["code"]) == (400, "invalid_cursor"), problem
+    assert headers["Content-Type"].startswith("application/problem+json")
+    assert http.get(bobs_path)[2] == bobs
+    status, _, rest = http.get(f"{bobs_path}&cursor={bobs['next_cursor']}")
+    assert status == 200 and len(rest["items"]) == 1, rest
+
+
 @pytest.mark.parametrize(
     "seats,code",
     [

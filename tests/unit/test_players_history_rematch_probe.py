@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from service import errors
 from service.ratings.inputs import RatingInput, rating_input
+from service.usecases.lobby import encode_cursor
 from tests.support import exports
 from tests.support.exports import new_service, play
 
@@ -76,6 +78,49 @@ def test_a_decided_rated_match_stays_rated_and_needs_no_log_read_once_its_job_ra
     for player, won in ((ann, False), (bob, True)):
         item = _entry(svc, player, mid, rated=True)
         assert (item["rated"], item["aborted"], item["won"]) == (True, False, won)
+
+
+# ---------------------------------------------------------------- 2. a cursor of another player
+def _three_each(svc, monkeypatch):
+    start = datetime(2026, 12, 5, tzinfo=UTC)
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(svc.ctx, "clock", lambda: start + timedelta(seconds=next(ticks)))
+    ann, bob = svc.create_player("Ann"), svc.create_player("Bob")
+    for player in (ann, bob):
+        for _ in range(3):
+            _duel(svc, player, rated=False, bot="random")
+    return ann, bob
+
+
+def test_a_history_cursor_of_another_players_history_is_400_invalid_cursor(svc, monkeypatch):
+    ann, bob = _three_each(svc, monkeypatch)
+    anns = svc.player_matches(ann["player_id"], limit=2)
+    bobs = svc.player_matches(bob["player_id"], limit=2)
+    with pytest.raises(errors.InvalidCursor) as caught:
+        svc.player_matches(bob["player_id"], limit=2, cursor=anns["next_cursor"])
+    assert (caught.value.status, caught.value.code) == (400, "invalid_cursor")
+    assert "match history" in caught.value.detail
+    assert svc.player_matches(bob["player_id"], limit=2) == bobs  # nothing changed
+    for player, page in ((ann, anns), (bob, bobs)):  # each one's own cursor pages on
+        rest = svc.player_matches(player["player_id"], limit=2, cursor=page["next_cursor"])
+        assert len(rest["items"]) == 1 and rest["next_cursor"] is None
+
+
+def test_a_cursor_naming_no_player_is_taken_only_at_the_players_own_entry(svc, monkeypatch):
+    """A cursor handed out before cursors named their player (``[created_at, match_id]``,
+    as the lobby's) still pages its own history; at another player's entry it is 400."""
+    ann, bob = _three_each(svc, monkeypatch)
+    score = svc._players.store.filed_at
+    first = svc.player_matches(ann["player_id"], limit=1)["items"][0]["match_id"]
+    old = encode_cursor((score(ann["player_id"], first), first))
+    page = svc.player_matches(ann["player_id"], limit=5, cursor=old)
+    assert len(page["items"]) == 2 and first not in [i["match_id"] for i in page["items"]]
+    with pytest.raises(errors.InvalidCursor):
+        svc.player_matches(bob["player_id"], cursor=old)
+    with pytest.raises(errors.InvalidCursor):  # the right match at another time: no entry
+        svc.player_matches(ann["player_id"], cursor=encode_cursor((1.0, first)))
+    with pytest.raises(errors.InvalidCursor):  # and the lobby takes no history cursor
+        svc.list_matches(cursor=svc.player_matches(ann["player_id"], limit=1)["next_cursor"])
 
 
 # ---------------------------------------------------------------- 3. bot_options {} when rated
