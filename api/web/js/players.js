@@ -129,7 +129,7 @@ export async function showProfile(root, playerId) {
       const others = m.seats.filter((s) => s.seat !== m.seat).map((s) =>
         s.player ? playerLink(s.player, s.name || s.player) : (s.kind === "bot" ? `bot ${s.bot}` : s.name || s.kind));
       history.append(h("li", { "data-match": m.match_id },
-        h("b", { text: `${m.game} ${m.mode}` }), ` · ${m.rated ? "rated" : "casual"} · ${m.status}`,
+        h("b", { text: `${m.game} ${m.mode}` }), ` · ${m.aborted ? "aborted" : m.rated ? "rated" : "casual"} · ${m.status}`,
         m.won === null ? "" : m.won ? " · won" : " · lost", " · vs ",
         ...others.flatMap((o, i) => (i ? [", ", o] : [o])), " · ",
         h("a", { href: m.status === "running" ? `#/watch/${m.match_id}` : `#/replay/${m.match_id}`, text: m.status === "running" ? "watch" : "replay" })));
