@@ -54,6 +54,11 @@ def test_the_replay_page_analyses_a_match_and_shows_its_mistakes(
     # a phone: the page never scrolls sideways
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # ... and the seat table's last column (Blunders) is on the screen, not scrolled off
+    # inside its box (it was, at 390 px)
+    table = page.locator(".analysis-seats").bounding_box()
+    blunders = page.locator(".analysis-seats th", has_text="Blunders").bounding_box()
+    assert table and blunders and blunders["x"] + blunders["width"] <= table["x"] + table["width"]
     target = marked[0]["version"]
     page.click(f"#analysis-mistakes li[data-version='{target}'] button")
     wait_for_version(page, target)
