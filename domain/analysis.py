@@ -32,6 +32,12 @@ Determinism: the RNG of the decision at version ``v`` of seat ``s`` is
 bytes (the service uses the log's head hash), so the same log and budget give the same
 analysis. CPU: at most ``budget`` rollouts per decision (twice that for a played command the
 estimator pruned, :func:`analyse`).
+
+Slices: :func:`analyse_slice` analyses part of the log and may stop in the middle of a
+decision (after any rollout of a :class:`domain.estimates.Resumable` estimator, when the
+caller's ``enough`` says so); it answers that decision's :data:`Pending` document, and the
+next slice, in another process, goes on from it. The entries are the same as one
+uninterrupted run's, to the last bit (``tests/unit/test_analysis_split.py``).
 """
 
 from __future__ import annotations
@@ -46,6 +52,12 @@ from typing import Any, Protocol
 
 from domain.engine import Engine, Event, fold
 from domain.estimates import Estimator
+
+#: a decision part-way through its rollouts (JSON): ``{"version", "seat", "stage"
+#: ("all": the legal commands; "pair": the played command the estimator pruned against the
+#: best one, ``best`` its index among the legal commands), "estimate" (the estimator's
+#: resume document, :class:`domain.estimates.Tally`)}``
+Pending = dict[str, Any]
 
 
 class AnalysedEngine(Engine, Protocol):
@@ -152,15 +164,54 @@ def analyse_turns(
     start: int = 0,
     stop: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-    enough: Callable[[], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """The decision entries (shape: :func:`analyse`) of ``turns[start:stop]``, the log
-    folded up to ``turns[start]`` first; a slice's entries are the whole analysis's entries
-    of those turns (each decision has its own RNG), so a long analysis may run in slices.
-    ``progress(done, total)`` after each turn of the slice (``done`` counts from the first
-    turn of the log); ``enough()``, asked after each turn, ends the slice early when true
-    (the caller's time is up: the last ``done`` says where it ended). Raises ValueError as
-    :func:`analyse`."""
+    folded up to ``turns[start]`` first: :func:`analyse_slice` never stopped early.
+    Raises ValueError as :func:`analyse`."""
+    return analyse_slice(
+        engine, setup, turns, budget, seed, start, stop, progress=progress
+    ).decisions
+
+
+@dataclass(frozen=True)
+class Slice:
+    """What :func:`analyse_slice` did: ``decisions`` (the entries of the turns it
+    finished), ``next`` (the index of the first turn it did not finish), ``pending`` (the
+    :data:`Pending` document of the decision at ``turns[next]`` when it stopped inside
+    it, else ``None``) and ``rollouts`` (the rollouts it counted: those of
+    :class:`domain.estimates.Resumable` estimators)."""
+
+    decisions: list[dict[str, Any]]
+    next: int
+    pending: Pending | None
+    rollouts: int
+
+
+def analyse_slice(
+    engine: AnalysedEngine,
+    setup: Sequence[Event],
+    turns: Sequence[Turn],
+    budget: int,
+    seed: bytes,
+    start: int = 0,
+    stop: int | None = None,
+    pending: Pending | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    enough: Callable[[int], bool] | None = None,
+) -> Slice:
+    """Analyse ``turns[start:stop]`` (the log folded up to ``turns[start]`` first), the
+    decision at ``turns[start]`` going on from ``pending`` (a :attr:`Slice.pending` of the
+    slice before; ``None``: from its start). A slice's entries are the whole analysis's
+    entries of those turns (each decision has its own RNG, and a decision split between
+    slices sums its rollouts in the same order), so a long analysis may run in slices.
+
+    ``progress(done, total)`` after each turn finished (``done`` counts from the first
+    turn of the log); ``enough(rollouts)`` (the rollouts of this slice so far), asked after
+    each rollout of a :class:`domain.estimates.Resumable` estimator and after each turn,
+    ends the slice when true: inside a decision (``pending`` answered) or after the turn.
+
+    Raises ValueError as :func:`analyse`, and for a ``pending`` that is not the decision at
+    ``turns[start]`` (KeyError / IndexError / TypeError for one that is malformed)."""
     if engine.estimator() is None:
         raise ValueError(f"{engine.game_id} has no estimator")
     if budget < 1:
@@ -170,18 +221,33 @@ def analyse_turns(
     for turn in turns[:start]:
         state = fold(engine, turn.events, state)
     decisions: list[dict[str, Any]] = []
-    for index in range(start, stop):
+    spent = 0
+
+    def go_on() -> bool:
+        nonlocal spent
+        spent += 1
+        return enough is None or not enough(spent)
+
+    index = start
+    while index < stop:
         turn = turns[index]
         if turn.seat is not None and turn.seat in engine.pending(state):
-            entry = analyse_decision(engine, state, turn, budget, seed)
+            entry, left = decision_part(
+                engine, state, turn, budget, seed, pending if index == start else None, go_on
+            )
+            if left is not None:
+                return Slice(decisions, index, left, spent)
             if entry is not None:
                 decisions.append(entry)
+        elif index == start and pending is not None:
+            raise ValueError(f"no decision at version {turn.version} to go on with")
         state = fold(engine, turn.events, state)
+        index += 1
         if progress is not None:
-            progress(index + 1, len(turns))
-        if enough is not None and enough():
+            progress(index, len(turns))
+        if enough is not None and enough(spent):
             break
-    return decisions
+    return Slice(decisions, index, None, spent)
 
 
 def summary(
@@ -208,18 +274,55 @@ def analyse_decision(
     fold at ``turn.version``), or ``None`` when the command is not one of the seat's legal
     game commands (a platform command: resign, abandon). Raises ValueError as
     :func:`analyse`; ``None`` too for a turn of no seat."""
+    return decision_part(engine, state, turn, budget, seed)[0]
+
+
+def _estimate(
+    estimator: Estimator,
+    state: Any,
+    seat: int,
+    commands: Sequence[Mapping[str, Any]],
+    budget: int,
+    rng: random.Random,
+    resume: Mapping[str, Any] | None,
+    go_on: Callable[[], bool] | None,
+) -> list[float] | dict[str, Any]:
+    """The estimator's values, or its resume document when ``go_on`` stopped it (an
+    estimator without ``estimate_part`` estimates the whole decision at once)."""
+    part = getattr(estimator, "estimate_part", None)
+    if part is None:
+        return [float(v) for v in estimator.estimate(state, seat, commands, budget, rng)]
+    out = part(state, seat, commands, budget, rng, resume, go_on)
+    return out if isinstance(out, dict) else [float(v) for v in out]
+
+
+def decision_part(
+    engine: AnalysedEngine,
+    state: Any,
+    turn: Turn,
+    budget: int,
+    seed: bytes,
+    pending: Pending | None = None,
+    go_on: Callable[[], bool] | None = None,
+) -> tuple[dict[str, Any] | None, Pending | None]:
+    """:func:`analyse_decision` going on from ``pending`` (``None``: from the start) and
+    stopping after a rollout when ``go_on()`` is falsy (``None``: never): ``(the entry or
+    None, None)`` once the decision is valued, ``(None, the decision's`` :data:`Pending`
+    ``)`` when stopped part-way. Raises ValueError as :func:`analyse_slice`."""
     estimator = engine.estimator()
     if estimator is None:
         raise ValueError(f"{engine.game_id} has no estimator")
     seat = turn.seat
     if seat is None:
-        return None
+        return None, None
+    if pending is not None and (pending["version"], pending["seat"]) != (turn.version, seat):
+        raise ValueError(f"the decision under way is not the one at version {turn.version}")
     legal = engine.legal_actions(state, seat)
     keys = [_canonical(c) for c in legal]
     played_key = _canonical(turn.command)
     if played_key not in keys:
         if turn.command.get("type") in ("resign", "abandon"):
-            return None
+            return None, None
         raise ValueError(f"the command at version {turn.version} is not legal there")
     played = keys.index(played_key)
     entry: dict[str, Any] = {
@@ -237,35 +340,45 @@ def analyse_decision(
         "accuracy": None,
     }
     if len(legal) == 1:
-        return entry
-    rng = decision_rng(seed, turn.version, seat)
-    values = [float(v) for v in estimator.estimate(state, seat, legal, budget, rng)]
-    others = [i for i in range(len(legal)) if i != played and math.isfinite(values[i])]
-    best = max(others, key=lambda i: (values[i], -i)) if others else None
-    played_value = values[played]
+        return entry, None
+    where = {"version": turn.version, "seat": seat}
+    if pending is None or pending["stage"] == "all":
+        rng = decision_rng(seed, turn.version, seat)
+        resume = pending["estimate"] if pending is not None else None
+        out = _estimate(estimator, state, seat, legal, budget, rng, resume, go_on)
+        if isinstance(out, dict):
+            return None, {**where, "stage": "all", "estimate": out}
+        values = out
+        others = [i for i in range(len(legal)) if i != played and math.isfinite(values[i])]
+        best = max(others, key=lambda i: (values[i], -i)) if others else None
+        played_value = values[played]
+        best_value = values[best] if best is not None else math.nan
+        pair_resume = None
+    else:
+        best = int(pending["best"])
+        played_value = -math.inf
+        pair_resume = pending["estimate"]
     if best is not None and not math.isfinite(played_value):
         # the estimator pruned the played command: weigh it against the best one alone
-        pair = estimator.estimate(
-            state,
-            seat,
-            [legal[best], legal[played]],
-            budget,
-            decision_rng(seed + b"pair", turn.version, seat),
-        )
-        values[best], played_value = float(pair[0]), float(pair[1])
+        rng = decision_rng(seed + b"pair", turn.version, seat)
+        commands = [legal[best], legal[played]]
+        pair = _estimate(estimator, state, seat, commands, budget, rng, pair_resume, go_on)
+        if isinstance(pair, dict):
+            return None, {**where, "stage": "pair", "best": best, "estimate": pair}
+        best_value, played_value = pair[0], pair[1]
     if best is None or not math.isfinite(played_value):
-        return entry
+        return entry, None
     metric = estimator.metric
-    loss = max(0.0, values[best] - played_value)
+    loss = max(0.0, best_value - played_value)
     entry.update(
         played_value=_rounded(played_value),
         best=dict(legal[best]),
-        best_value=_rounded(values[best]),
+        best_value=_rounded(best_value),
         loss=_rounded(loss),
         label=label(metric, loss),
         accuracy=_rounded(move_accuracy(metric, loss)),
     )
-    return entry
+    return entry, None
 
 
 def _seat_summary(seat: int, decisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

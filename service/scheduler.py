@@ -43,16 +43,18 @@ class Scheduler(Protocol):
     # same table from the logs).
 
     def enqueue_analysis(
-        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1
+        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1, part: int = 0
     ) -> str:
         """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn
         ``start`` on a worker, after the queued turn jobs; ``run``: the record's run token
         (part of the job id); ``attempt``: which try of this slice it is (1 for a new one;
-        ``revive_analysis`` counts them to give up); a duplicate is a no-op. Returns the
-        job id."""
+        ``revive_analysis`` counts them to give up); ``part``: 0 for a slice that begins
+        with the turn ``start``, else how many slices went into its decision already (the
+        record's ``part``; part of the job id); a duplicate is a no-op. Returns the job
+        id."""
         ...
 
-    # Optional (issue 23): ``revive_analysis(analysis_id, start, run) -> bool | None``
+    # Optional (issue 23): ``revive_analysis(analysis_id, start, run, part=0) -> bool | None``
     # enqueues a slice again for reconcile unless its job is alive (None: given up, the
     # analysis is then marked failed); without it a lost slice waits for a new request
     # after ``service.usecases.analysis.STALE_AFTER_S``.

@@ -83,12 +83,13 @@ def match_ended(match_id: str) -> dict:
     )
 
 
-def analysis(analysis_id: str, start: int = 0) -> dict:
+def analysis(analysis_id: str, start: int = 0, part: int = 0) -> dict:
     """Run the slice from turn ``start`` of the match analysis ``analysis_id`` (issue 23:
-    :meth:`MatchService.run_analysis`, which enqueues the next slice); a finished, unknown
-    or already run slice is a no-op."""
+    :meth:`MatchService.run_analysis`, which enqueues the next slice; ``part``: how many
+    slices went into the decision at ``start`` already, 0 for one that begins there); a
+    finished, unknown or already run slice is a no-op."""
     return _through_outage(
-        lambda: get_service().run_analysis(analysis_id, start),
-        f"analysis {analysis_id}@{start}",
+        lambda: get_service().run_analysis(analysis_id, start, part),
+        f"analysis {analysis_id}@{start}" + (f".{part}" if part else ""),
         "analysis",
     )

@@ -117,18 +117,20 @@ class TurnScheduler:
         return [self.queue, self.analysis_queue]
 
     def enqueue_analysis(
-        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1
+        self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1, part: int = 0
     ) -> str:
-        """Enqueue ``analysis(analysis_id, start)`` (the slice from turn ``start``) on the
+        """Enqueue ``analysis(analysis_id, start[, part])`` (the slice from turn ``start``;
+        ``part`` > 0: the ``part``-th that goes on with the decision there) on the
         analysis queue (``run``: the record's run token, part of the job id; ``attempt``:
         its run, for :meth:`revive_analysis`); a job with the same id already in Redis
         makes this a no-op. Returns the job id."""
-        job_id = self.keys.analysis_job_id(analysis_id, start, run)
+        job_id = self.keys.analysis_job_id(analysis_id, start, run, part)
         try:
             self.analysis_queue.enqueue(
                 ANALYSIS,
                 analysis_id,
                 start,
+                *((part,) if part else ()),
                 job_id=job_id,
                 unique=True,
                 job_timeout=ANALYSIS_JOB_TIMEOUT_S,
@@ -140,18 +142,20 @@ class TurnScheduler:
             pass
         return job_id
 
-    def revive_analysis(self, analysis_id: str, start: int, run: str) -> bool | None:
-        """Re-enqueue the slice from turn ``start`` of the analysis ``analysis_id`` (its
-        record's ``run``) unless its job is queued or running on a live worker
+    def revive_analysis(self, analysis_id: str, start: int, run: str, part: int = 0) -> bool | None:
+        """Re-enqueue the slice from turn ``start`` (and ``part``, :meth:`enqueue_analysis`)
+        of the analysis ``analysis_id`` (its record's ``run``) unless its job is queued or running on a live worker
         (:meth:`job_state` on the analysis queue, with the analysis job timeout): a slice
         that ended because the store was unavailable, whose worker died, or whose next
         slice was never enqueued (reconcile, for an analysis still queued or running).
         True when a job was enqueued, False when it is alive, ``None`` when it *raised*
         ``max_attempts`` times (given up: the caller marks the analysis failed)."""
         return self._revive(
-            self.keys.analysis_job_id(analysis_id, start, run),
+            self.keys.analysis_job_id(analysis_id, start, run, part),
             "analysis",
-            lambda attempt: self.enqueue_analysis(analysis_id, start, run, attempt=attempt),
+            lambda attempt: self.enqueue_analysis(
+                analysis_id, start, run, attempt=attempt, part=part
+            ),
             queue=self.analysis_queue,
             timeout_s=ANALYSIS_JOB_TIMEOUT_S,
         )

@@ -12,13 +12,20 @@ both seats. A win counts 1, a shared win (equal tricks, RULES.md "End") 1/2, a l
 Candidates share the samples (common random numbers). ``budget``: rollouts over all
 candidates, ``budget // len(commands)`` samples each (at least one: with fewer rollouts
 than candidates it spends one sample per candidate).
+
+Resumable (:class:`domain.estimates.Resumable`, how match analysis splits a decision over
+several jobs): ``estimate_part`` may stop after any rollout and answers its
+:class:`~domain.estimates.Tally`; the next call deals the samples done again from ``rng``
+(a sample is a shuffle of ``rng`` itself) and goes on.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from domain.estimates import Metric, Tally, estimate_whole
 
 from . import spec
 from .views import view
@@ -27,7 +34,7 @@ from .views import view
 class DuelEstimator:
     """Win probability of each candidate ``play`` of a seat (module doc)."""
 
-    metric = "win_probability"
+    metric: Metric = "win_probability"
 
     def estimate(
         self,
@@ -39,16 +46,42 @@ class DuelEstimator:
     ) -> list[float]:
         """One value in 0..1 per command of ``commands`` (legal ``play`` commands of
         ``seat``). Raises ValueError for no commands or a budget below 1."""
+        return estimate_whole(self, state, seat, commands, budget, rng)
+
+    def estimate_part(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+        resume: Mapping[str, Any] | None = None,
+        go_on: Callable[[], bool] | None = None,
+    ) -> list[float] | dict[str, Any]:
+        """:meth:`estimate` from ``resume`` (``None``: from the start), stopping after a
+        rollout when ``go_on()`` is falsy (module doc). Raises ValueError as
+        :meth:`estimate`."""
         if not commands or budget < 1:
             raise ValueError("commands must not be empty and budget must be at least 1")
         v = view(state, seat)
         samples = max(1, budget // len(commands))
-        totals = [0.0] * len(commands)
-        for _ in range(samples):
+        tally = Tally.of(resume, len(commands))
+        for _ in range(tally.sample):  # the worlds of the samples done, dealt again
+            _sample(v, seat, rng)
+        stopped = False
+        while tally.sample < samples and not stopped:
             world = _sample(v, seat, rng)
-            for i, command in enumerate(commands):
-                totals[i] += _rollout(world, seat, command["card"])
-        return [total / samples for total in totals]
+            while tally.index < len(commands) and not stopped:
+                i = tally.index
+                tally.totals[i] += _rollout(world, seat, commands[i]["card"])
+                tally.counts[i] += 1
+                tally.index += 1
+                stopped = go_on is not None and not go_on()
+            if tally.index == len(commands):
+                tally.sample, tally.index = tally.sample + 1, 0
+        if tally.sample < samples:
+            return tally.document()
+        return [total / samples for total in tally.totals]
 
 
 def _sample(v: Mapping[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:

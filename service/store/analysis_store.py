@@ -8,7 +8,10 @@ so the hash is the cache: a second request for the same match and budget reads i
 ``run`` (a token per creation, part of its job ids), ``client`` (the API client whose
 request created it, counted against its cap; never answered),
 ``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
-first turn of the next slice and the decisions so far, JSON), ``result`` (the JSON of :func:`domain.analysis.analyse`,
+first turn of the next slice and the decisions so far, JSON), ``part`` and ``pending``
+(while a decision is split between slices: how many slices went into the decision at
+``next`` so far, and where it stands, JSON: :data:`domain.analysis.Pending`, with each
+candidate's sums and counts of rollouts), ``result`` (the JSON of :func:`domain.analysis.analyse`,
 once ``done``), ``error`` (once ``failed``). Both keys expire :data:`ANALYSIS_TTL_S` seconds after their last write.
 
 ``P:analysing:<client>`` (a set, :meth:`service.store.keys.Keys.client_analyses`) holds the
@@ -73,10 +76,10 @@ class AnalysisStore:
         if not raw:
             return None
         out: dict[str, Any] = dict(raw)
-        for name in ("progress", "budget", "next"):
+        for name in ("progress", "budget", "next", "part"):
             if name in out:
                 out[name] = int(out[name])
-        for name in ("result", "partial"):
+        for name in ("result", "partial", "pending"):
             if name in out:
                 out[name] = json.loads(out[name])
         return out
@@ -93,18 +96,23 @@ class AnalysisStore:
         then enqueues its job from the record's ``next`` turn).
 
         A record replaced (failed, or lost its job) keeps its ``partial`` decisions, ``next``
-        and ``progress``: the same id names the same log and budget, whose decisions are
-        the same (each has its own seeded RNG), so the analysis resumes where it stopped
-        and its progress never goes back."""
+        and ``progress``, and the decision under way (``part``, ``pending``): the same id
+        names the same log and budget, whose decisions are the same (each has its own
+        seeded RNG), so the analysis resumes where it stopped and its progress never goes
+        back."""
         key = self.keys.analysis(analysis_id)
         existing = self.redis.hget(key, "status")
         if existing is not None and existing != "failed" and not replace:
             return False
         mapping = {k: str(v) for k, v in fields.items()}
         if existing is not None:
-            partial, start, progress = self.redis.hmget(key, "partial", "next", "progress")
+            partial, start, progress, part, pending = self.redis.hmget(
+                key, "partial", "next", "progress", "part", "pending"
+            )
             if partial is not None and start is not None:
                 mapping.update(partial=partial, next=start, progress=progress or "0")
+                if part is not None and pending is not None:
+                    mapping.update(part=part, pending=pending)
         # filed first: an entry whose record never came is dropped by its reader
         self.redis.zadd(self.keys.analyses(), {analysis_id: time.time()})
         pipe = self.redis.pipeline(transaction=True)
@@ -125,21 +133,28 @@ class AnalysisStore:
         return json.loads(raw) if raw else None
 
     def update(self, analysis_id: str, **fields: Any) -> None:
-        """Set ``fields`` (``result`` as canonical JSON, the rest as strings) and renew the
-        TTL; a ``status`` of ``done`` also deletes the uploaded export."""
+        """Set ``fields`` (``result``, ``partial`` and ``pending`` as canonical JSON, the
+        rest as strings; a field given ``None`` is deleted) and renew the TTL; a ``status``
+        of ``done`` also deletes the uploaded export and the slices' fields (``partial``,
+        ``part``, ``pending``)."""
         key = self.keys.analysis(analysis_id)
         mapping = {
-            k: canonical_json(v) if k in ("result", "partial") else str(v)
+            k: canonical_json(v) if k in ("result", "partial", "pending") else str(v)
             for k, v in fields.items()
+            if v is not None
         }
+        gone = [k for k, v in fields.items() if v is None]
         if self.clock is not None:
             mapping["updated_at"] = self.clock()
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(key, mapping=mapping)
+        if mapping:
+            pipe.hset(key, mapping=mapping)
+        if gone:
+            pipe.hdel(key, *gone)
         pipe.expire(key, ANALYSIS_TTL_S)
         if fields.get("status") == "done":
             pipe.delete(self.keys.analysis_log(analysis_id))
-            pipe.hdel(key, "partial")
+            pipe.hdel(key, "partial", "part", "pending")
         pipe.execute()
         if fields.get("status") in ("done", "failed"):
             self.drop(analysis_id)

@@ -172,11 +172,16 @@ class Keys:
         """String: the uploaded export an analysis reads (JSON; deleted once analysed)."""
         return f"{self.prefix}:{{an-{analysis_id}}}:log"
 
-    def analysis_job_id(self, analysis_id: str, start: int = 0, run: str = "") -> str:
+    def analysis_job_id(
+        self, analysis_id: str, start: int = 0, run: str = "", part: int = 0
+    ) -> str:
         """RQ job id of the slice of the analysis ``analysis_id`` from turn ``start`` in its
         ``run`` (a token per creation of the record, so an analysis started again is not
-        taken for its lost or failed job; duplicates within a run collapse)."""
-        return f"{self.prefix}-analysis-{analysis_id}-{run}-{start}"
+        taken for its lost or failed job; duplicates within a run collapse); ``part`` > 0:
+        the slice that goes on with the decision at ``start`` for the ``part``-th time
+        (``-p<part>`` appended)."""
+        job_id = f"{self.prefix}-analysis-{analysis_id}-{run}-{start}"
+        return f"{job_id}-p{part}" if part else job_id
 
     # -- RQ ----------------------------------------------------------------------------
     def worker_lease(self, worker_name: str) -> str:

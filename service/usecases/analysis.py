@@ -10,11 +10,14 @@ finished match or of an uploaded export.
   record that failed or lost its job is created again, keeping the decisions its slices
   made (:meth:`service.store.analysis_store.AnalysisStore.create`).
 - :meth:`Analyses.run` (the worker's job): analyses one slice of the log's turns with
-  :func:`domain.analysis.analyse_turns` (:data:`SLICE_ROLLOUTS` rollouts at most, no turn
-  begun after :data:`SLICE_SECONDS`, so bot turns queued meanwhile wait little), writing
-  the progress in percent as it goes (only ever up: a slice run again after its worker
-  died passes the percentages shown already), and enqueues the next slice; the last one
-  writes the result.
+  :func:`domain.analysis.analyse_slice`, which ends after :data:`SLICE_SECONDS` of wall
+  clock or :data:`SLICE_ROLLOUTS` rollouts, after the rollout it is on (a decision's
+  rollouts are split between slices: its per-candidate sums and counts so far are kept in
+  the record's ``pending``, and the next slice goes on from them, with the same result as
+  an unsplit run), so bot turns queued meanwhile wait about a second plus one rollout. It
+  writes the progress in percent as it goes (only ever up: a slice run again after its
+  worker died passes the percentages shown already) and enqueues the next slice; the last
+  one writes the result.
 - A request that names its ``client`` (the API's rate-limit client: player, seat or
   address) and would create an analysis counts it against the client's cap of analyses
   queued or running (``ARENA_MAX_ANALYSES_PER_CLIENT``, :class:`TooManyAnalyses`): one client
@@ -23,7 +26,8 @@ finished match or of an uploaded export.
 - :meth:`Analyses.get` reads one.
 - :meth:`Analyses.revive` (every reconcile pass): a slice that ended on a store outage,
   whose worker died, or whose next slice was never enqueued is enqueued again, from the
-  record's ``next`` turn (the decisions of the slices before are in the record); a slice
+  record's ``next`` turn and ``part`` (the decisions of the slices before, and the
+  decision under way, are in the record); a slice
   whose job *raised* ``max_attempts`` times marks the analysis ``failed`` with the reason.
 
 The analysis seed is the log's head hash (its last envelope's ``hash``): the same match and
@@ -40,7 +44,7 @@ from datetime import datetime
 from time import monotonic
 from typing import Any
 
-from domain.analysis import Turn, analyse_turns, summary
+from domain.analysis import Turn, analyse_slice, summary
 from domain.engine import Engine
 from service import errors
 from service.log.envelopes import batches, is_platform, to_event
@@ -62,12 +66,16 @@ STALE_AFTER_S = 3900
 #: the gaps between writing a slice's decisions and enqueuing the next slice, and between
 #: creating the record and enqueuing its first slice, are far shorter
 REVIVE_AFTER_S = 10.0
-#: rollouts one analysis job may spend: a job analyses ``max(1, SLICE_ROLLOUTS // budget)``
-#: turns and enqueues the next slice, so a worker returns to the turn queue between slices
+#: rollouts one analysis job may spend (counted one by one, a decision's split between jobs
+#: when need be); a job analyses at most ``max(1, SLICE_ROLLOUTS // budget)`` turns and
+#: enqueues the next slice, so a worker returns to the turn queue between slices
 SLICE_ROLLOUTS = 2048
-#: seconds (wall clock) after which a slice ends with the turn it is on: a running job holds
-#: its worker, and bot turns and timeouts queued meanwhile wait for it (2,048 rollouts of
-#: AI: 100% Human took 22 s of CPU, 29 s on a busy machine: bot turns waited 8-15 s)
+#: seconds (wall clock) after which a slice ends, after the rollout it is on (inside a
+#: decision, whose rollouts the next slice goes on with): a running job holds its worker,
+#: and bot turns and timeouts queued meanwhile wait for it. 2,048 rollouts of AI: 100%
+#: Human took 22 s of CPU, 29 s on a busy machine (bot turns waited 8-15 s); ending only
+#: between decisions, a slice at budget 512 still took 16.8-31.2 s (one decision of
+#: A.I.Pokalypse's up to 30 s)
 SLICE_SECONDS = 1.0
 
 
@@ -357,7 +365,9 @@ class Analyses:
         if created and self.ctx.scheduler is not None:
             # a record that failed or lost its job kept its decisions: resume from them
             record = self.store.get(analysis) or {}
-            self.ctx.scheduler.enqueue_analysis(analysis, record.get("next", 0), run)
+            self.ctx.scheduler.enqueue_analysis(
+                analysis, record.get("next", 0), run, part=record.get("part", 0)
+            )
         return self.get(analysis), created
 
     def get(self, analysis: str) -> dict[str, Any]:
@@ -371,7 +381,8 @@ class Analyses:
         """Reconcile's pass over the analyses not yet done or failed
         (:meth:`service.store.analysis_store.AnalysisStore.active`): one whose record is
         gone, done or failed leaves the list; one whose record was last written more than
-        :data:`REVIVE_AFTER_S` ago gets the slice from its ``next`` turn enqueued again
+        :data:`REVIVE_AFTER_S` ago gets the slice from its ``next`` turn (and ``part``)
+        enqueued again
         unless that job is queued or running on a live worker (the scheduler's
         ``revive_analysis``), and is marked ``failed`` when that job raised too often.
         Returns how many slices it enqueued (0 without such a scheduler)."""
@@ -387,7 +398,9 @@ class Analyses:
             written = datetime.fromisoformat(record.get("updated_at") or record["created_at"])
             if (self.ctx.clock() - written).total_seconds() < REVIVE_AFTER_S:
                 continue
-            outcome = revive(analysis, record.get("next", 0), record.get("run", ""))
+            outcome = revive(
+                analysis, record.get("next", 0), record.get("run", ""), record.get("part", 0)
+            )
             if outcome is None:
                 self._end(
                     analysis,
@@ -399,15 +412,22 @@ class Analyses:
                 requeued += int(outcome)
         return requeued
 
-    def run(self, analysis: str, start: int = 0) -> dict[str, Any]:
-        """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job):
-        at most ``max(1, SLICE_ROLLOUTS // budget)`` turns, and none begun after
-        :data:`SLICE_SECONDS` (at least one turn), then the next slice is enqueued,
-        or the result written after the last one. ``{"status": ...}``: ``noop`` for a
-        record that is gone or done or a slice that is not the next one (a duplicate job),
-        ``running`` after a slice, ``done``, or ``failed`` (the reason in the record)."""
+    def run(self, analysis: str, start: int = 0, part: int = 0) -> dict[str, Any]:
+        """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job;
+        ``part`` > 0: the slice goes on with the decision at ``start``, the record's
+        ``pending``, for the ``part``-th time): at most ``max(1, SLICE_ROLLOUTS // budget)``
+        turns and :data:`SLICE_ROLLOUTS` rollouts, and it ends after the rollout or turn it
+        is on once :data:`SLICE_SECONDS` have passed (at least one rollout or turn); then
+        the next slice is enqueued, or the result written after the last one.
+        ``{"status": ...}``: ``noop`` for a record that is gone or done or a slice that is
+        not the next one (a duplicate job), ``running`` after a slice, ``done``, or
+        ``failed`` (the reason in the record)."""
         record = self.store.get(analysis)
-        if record is None or record["status"] == "done" or start != record.get("next", 0):
+        if (
+            record is None
+            or record["status"] == "done"
+            or (start, part) != (record.get("next", 0), record.get("part", 0))
+        ):
             return {"status": "noop"}
         if record["source"] == "match":
             log_doc = self.reads.export(record["match_id"])
@@ -419,10 +439,8 @@ class Analyses:
         engine = self.ctx.engine(record["game"])
         self.store.update(analysis, status="running")
         shown = [record.get("progress", 0)]
-        reached = [start]  # the turns analysed so far, this slice's included
 
         def progress(done: int, total: int) -> None:
-            reached[0] = done
             # only ever up: a slice run again (its worker died after writing progress but
             # before its decisions) passes the percentages it showed already
             percent = (100 * done) // max(1, total)
@@ -435,7 +453,7 @@ class Analyses:
         seed = str(log_doc["events"][-1]["hash"]).encode()
         deadline = monotonic() + SLICE_SECONDS
         try:
-            decisions = record.get("partial", []) + analyse_turns(
+            done = analyse_slice(
                 engine,
                 setup,
                 turns,
@@ -443,18 +461,26 @@ class Analyses:
                 seed,
                 start,
                 start + max(1, SLICE_ROLLOUTS // budget),
+                pending=record.get("pending") if part else None,
                 progress=progress,
-                enough=lambda: monotonic() >= deadline,
+                enough=lambda rollouts: rollouts >= SLICE_ROLLOUTS or monotonic() >= deadline,
             )
         except (ValueError, KeyError, IndexError, TypeError) as error:
             log.warning("analysis %s failed: %s", analysis, error)
             self._end(analysis, record, status="failed", error=str(error))
             return {"status": "failed"}
-        stop = reached[0]
-        if stop < len(turns):
-            self.store.update(analysis, partial=decisions, next=stop)
+        decisions = record.get("partial", []) + done.decisions
+        if done.next < len(turns):
+            # the slices that went into the decision at ``next`` so far: (next, part) only
+            # ever grows, so a slice job met twice is a no-op
+            after = 0 if done.pending is None else part + 1 if done.next == start else 1
+            self.store.update(
+                analysis, partial=decisions, next=done.next, part=after, pending=done.pending
+            )
             if self.ctx.scheduler is not None:
-                self.ctx.scheduler.enqueue_analysis(analysis, stop, record.get("run", ""))
+                self.ctx.scheduler.enqueue_analysis(
+                    analysis, done.next, record.get("run", ""), part=after
+                )
             return {"status": "running"}
         result = result_document(log_doc, summary(engine, decisions, budget, len(log_doc["seats"])))
         self._end(analysis, record, status="done", progress=100, result=result)

@@ -255,36 +255,166 @@ def test_an_analysis_started_again_resumes_from_its_decisions(service, monkeypat
     assert {k: result[k] for k in expected} == expected
 
 
-def test_a_slice_ends_when_its_time_is_up(service, monkeypatch):
-    """A slice of 2,048 rollouts held its worker 20-30 s (AI: 100% Human), and every bot
-    turn queued meanwhile waited for it. A slice now begins no turn after
-    ``SLICE_SECONDS``: here each turn takes 0.6 s of a fake clock against 1 s, so the
-    8-turn match is analysed 2 turns a job (4 jobs, each enqueuing the next), with the same
-    result as the in-process analysis."""
-    from itertools import count
+def _rollouts(monkeypatch) -> list[int]:
+    """A counter of Duel's rollouts (``[n]``), the estimator's ``_rollout`` wrapped."""
+    from examples.duel import estimator
 
-    from domain.analysis import analyse
-    from domain.games import registry
+    counted = [0]
+    real = estimator._rollout
+
+    def rollout(*args):
+        counted[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(estimator, "_rollout", rollout)
+    return counted
+
+
+def _fake_clock(monkeypatch, counted: list[int], seconds_per_rollout: float) -> None:
+    """The slices' clock (``monotonic``) reads ``seconds_per_rollout`` per rollout run so
+    far: each rollout takes that long, and nothing else any time."""
     from service.usecases import analysis as usecase
 
-    ticks = count()
-    monkeypatch.setattr(usecase, "SLICE_SECONDS", 1.0)
-    monkeypatch.setattr(usecase, "monotonic", lambda: 0.6 * next(ticks))
-    mid = _finished_duel(service, seed=8)
-    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    monkeypatch.setattr(usecase, "monotonic", lambda: seconds_per_rollout * counted[0])
+
+
+def _drain(service, aid: str, counted: list[int]) -> list[tuple[int, int, int]]:
+    """Run the analysis's slice jobs as the worker would, one after the other, until none
+    is queued: ``(start, part, rollouts)`` of each."""
     queue = service.scheduler.analysis_queue
-    starts = []
+    ran = []
     while queue.count:
         (job,) = queue.jobs
         queue.remove(job)
-        starts.append(job.args[1])
-        service.run_analysis(aid, job.args[1])
-    assert starts == [0, 2, 4, 6] and service.analysis(aid)["status"] == "done"
+        start, part = job.args[1], (job.args[2] if len(job.args) > 2 else 0)
+        before = counted[0]
+        assert service.run_analysis(aid, start, part)["status"] in ("running", "done")
+        ran.append((start, part, counted[0] - before))
+    return ran
+
+
+def _expected(service, mid: str, budget: int) -> dict:
+    """The in-process analysis of ``mid`` with ``budget`` (one uninterrupted run)."""
+    from domain.analysis import analyse
+    from domain.games import registry
+    from service.usecases.analysis import turns_of
+
     log = service.export(mid)
-    setup, turns = usecase.turns_of(log)
-    expected = analyse(
-        registry()["duel"], setup, turns, 20, log["events"][-1]["hash"].encode(), seat_count=2
-    )
+    setup, turns = turns_of(log)
+    seed = log["events"][-1]["hash"].encode()
+    return analyse(registry()["duel"], setup, turns, budget, seed, seat_count=2)
+
+
+def test_a_slice_ends_when_its_time_is_up(service, monkeypatch):
+    """A slice of 2,048 rollouts held its worker 20-30 s (AI: 100% Human), and every bot
+    turn queued meanwhile waited for it. A slice now ends once ``SLICE_SECONDS`` have
+    passed, after the rollout it is on: here each rollout takes 0.05 s of a fake clock
+    against 1 s, so every slice runs 20 rollouts at most (the decisions of the 8-turn
+    match take up to 20 each at budget 20, so slices end inside decisions too), each job
+    enqueuing the next, with the same result as the in-process analysis."""
+    from service.usecases import analysis as usecase
+
+    counted = _rollouts(monkeypatch)
+    monkeypatch.setattr(usecase, "SLICE_SECONDS", 1.0)
+    _fake_clock(monkeypatch, counted, 0.05)
+    mid = _finished_duel(service, seed=8)
+    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    ran = _drain(service, aid, counted)
+    assert service.analysis(aid)["status"] == "done"
+    assert max(n for _, _, n in ran) == 20 and any(part for _, part, _ in ran)
+    assert [(start, part) for start, part, _ in ran] == sorted({(s, p) for s, p, _ in ran})
+    result = service.analysis(aid)["result"]
+    expected = _expected(service, mid, 20)
+    assert {k: result[k] for k in expected} == expected
+
+
+def test_a_slice_at_budget_512_stops_inside_its_decision_and_the_next_goes_on(service, monkeypatch):
+    """At budget 512 (the server's cap) one decision is 512 rollouts: a slice ended only
+    between decisions, so it held its worker for a whole one (16.8-31.2 s in a probe on a
+    busy machine). Here each rollout takes 10 ms of a fake clock: the first slice stops
+    after 100 rollouts inside the first decision, keeps the decision's per-card sums in
+    the record (``pending``; ``next`` 0, ``part`` 1) and enqueues the slice that goes on
+    with it; no slice runs more than 100 rollouts, all of them together no more than one
+    uninterrupted run, the progress never goes back, and the result is that run's."""
+    from service.usecases import analysis as usecase
+
+    counted = _rollouts(monkeypatch)
+    monkeypatch.setattr(usecase, "SLICE_SECONDS", 1.0)
+    _fake_clock(monkeypatch, counted, 0.01)
+    mid = _finished_duel(service, seed=10)
+    aid = service.request_analysis(mid, 512)[0]["analysis_id"]
+    store, queue = service._analyses.store, service.scheduler.analysis_queue
+    (first,) = queue.jobs
+    queue.remove(first)
+    assert first.args == (aid, 0)
+    assert service.run_analysis(aid, 0) == {"status": "running"}
+    assert counted[0] == 100
+    record = store.get(aid)
+    assert (record["next"], record["part"], record["partial"]) == (0, 1, [])
+    pending = record["pending"]
+    assert (pending["version"], pending["stage"]) == (_expected_first_version(service, mid), "all")
+    assert sum(pending["estimate"]["counts"]) + len(pending["estimate"]["row"]) == 100
+    (job,) = queue.jobs
+    assert job.args == (aid, 0, 1) and job.id == first.id + "-p1"
+    assert service.run_analysis(aid, 0) == {"status": "noop"}  # the slice that ran
+    seen = _progress_seen(service, monkeypatch)
+    ran = _drain(service, aid, counted)
+    assert ran[0] == (0, 1, 100) and max(n for _, _, n in ran) == 100
+    assert seen == sorted(seen) and seen[-1] == 100
+    assert service.run_analysis(aid, 0, 1) == {"status": "noop"}  # done
+    record = store.get(aid)
+    assert not {"partial", "part", "pending"} & set(record)
+    whole = counted[0]
+    expected = _expected(service, mid, 512)
+    assert counted[0] - whole == sum(n for _, _, n in ran) + 100  # the in-process run's
+    result = service.analysis(aid)["result"]
+    assert {k: result[k] for k in expected} == expected
+
+
+def _expected_first_version(service, mid: str) -> int:
+    """The version of the first decision of ``mid``'s log."""
+    from service.usecases.analysis import turns_of
+
+    return turns_of(service.export(mid))[1][0].version
+
+
+def test_a_decision_split_between_slices_resumes_after_a_lost_or_failed_slice(service, monkeypatch):
+    """A slice that stopped inside a decision leaves it in the record. Its next slice is
+    lost (a worker killed): reconcile enqueues it again with the same ``part``; the
+    analysis failed instead: the next request creates it again from the same decision
+    (``pending`` kept), and the analysis ends with the in-process result, each rollout run
+    once."""
+    from service.usecases import analysis as usecase
+    from service.usecases.analysis import REVIVE_AFTER_S
+
+    counted = _rollouts(monkeypatch)
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 150)  # 150 rollouts a slice, 1 turn
+    mid = _finished_duel(service, seed=11)
+    aid = service.request_analysis(mid, 512)[0]["analysis_id"]
+    queue, store = service.scheduler.analysis_queue, service._analyses.store
+    queue.empty()
+    assert service.run_analysis(aid, 0) == {"status": "running"} and counted[0] == 150
+    queue.empty()  # the next slice's job is lost
+    old = datetime.now(UTC) - timedelta(seconds=REVIVE_AFTER_S + 1)
+    service.ctx.stores.redis.hset(service.keys.analysis(aid), "updated_at", old.isoformat())
+    assert service.reconcile(full=False)["requeued"] == 1
+    (job,) = queue.jobs
+    assert job.args == (aid, 0, 1)
+    queue.empty()
+    assert service.run_analysis(aid, 0, 1) == {"status": "running"} and counted[0] == 300
+    pending = store.get(aid)["pending"]
+    queue.empty()
+    store.update(aid, status="failed", error="boom")
+    again, created = service.request_analysis(mid, 512)
+    assert created and again["status"] == "queued"
+    assert store.get(aid)["pending"] == pending
+    (job,) = queue.jobs
+    assert job.args == (aid, 0, 2)
+    ran = _drain(service, aid, counted)
+    assert ran[0] == (0, 2, 150) and service.analysis(aid)["status"] == "done"
+    split = counted[0]
+    expected = _expected(service, mid, 512)
+    assert counted[0] - split == split  # every rollout once
     result = service.analysis(aid)["result"]
     assert {k: result[k] for k in expected} == expected
 

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from domain.estimates import Metric, Tally, estimate_whole
 
 from .expert import Prior, determinize, rollout
 from .views import view
@@ -37,9 +39,10 @@ SHORTLIST = 6
 
 
 class AI100Estimator:
-    """Expected final score (VP) of each candidate command of a seat (module doc)."""
+    """Expected final score (VP) of each candidate command of a seat (module doc); a
+    :class:`domain.estimates.Resumable` estimator."""
 
-    metric = "expected_score"
+    metric: Metric = "expected_score"
 
     def estimate(
         self,
@@ -52,6 +55,24 @@ class AI100Estimator:
         """One value per command of ``commands`` (legal commands of ``seat``), in VP;
         ``-inf`` for the commands the prior pruned. Raises ValueError for no commands or a
         budget below 1."""
+        return estimate_whole(self, state, seat, commands, budget, rng)
+
+    def estimate_part(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+        resume: Mapping[str, Any] | None = None,
+        go_on: Callable[[], bool] | None = None,
+    ) -> list[float] | dict[str, Any]:
+        """:meth:`estimate` from ``resume`` (a :class:`~domain.estimates.Tally` over the
+        shortlist, in index order; ``None``: from the start), stopping after a rollout
+        when ``go_on()`` is falsy (:class:`domain.estimates.Resumable`). A sample's values
+        are added once all its rollouts are done (``row`` holds them meanwhile: a sample
+        the rules refuse is skipped whole, after the rollout refused). Raises ValueError as
+        :meth:`estimate`."""
         if not commands or budget < 1:
             raise ValueError("commands must not be empty and budget must be at least 1")
         v = view(state, seat)
@@ -60,29 +81,39 @@ class AI100Estimator:
         ranked = sorted(range(len(commands)), key=lambda i: (-priors[i], i))
         short = sorted(ranked[:SHORTLIST])
         samples = max(1, budget // len(short))
-        totals = [0.0] * len(commands)
-        done = 0
-        for _ in range(samples):
+        tally = Tally.of(resume, len(short))
+        for _ in range(tally.sample):  # the seeds of the samples done
+            rng.getrandbits(64), rng.getrandbits(64)
+        stopped = False
+        while tally.sample < samples and not stopped:
             world_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
-            try:
-                values = [
-                    rollout(
+            while tally.index < len(short) and not stopped:
+                try:
+                    value = rollout(
                         determinize(v, seat, random.Random(world_seed)),
                         seat,
-                        commands[i],
+                        commands[short[tally.index]],
                         random.Random(play_seed),
                         to_end=True,
                     )
-                    for i in short
-                ]
-            except (ValueError, KeyError, IndexError):
-                continue
-            for i, value in zip(short, values, strict=True):
-                totals[i] += value
-            done += 1
+                except (ValueError, KeyError, IndexError):
+                    tally.index, tally.row = len(short), []  # a sample the rules refuse: skipped
+                else:
+                    tally.index += 1
+                    tally.row.append(value)
+                stopped = go_on is not None and not go_on()
+            if tally.index == len(short):  # the sample is done: its values are added
+                for k, value in enumerate(tally.row):
+                    tally.totals[k] += value
+                    tally.counts[k] += 1
+                tally.sample, tally.index, tally.row = tally.sample + 1, 0, []
+        if tally.sample < samples:
+            return tally.document()
+        done = tally.counts[0]
         if not done:
             return priors
-        return [totals[i] / done if i in short else -math.inf for i in range(len(commands))]
+        totals = dict(zip(short, tally.totals, strict=True))
+        return [totals[i] / done if i in totals else -math.inf for i in range(len(commands))]
 
 
 ESTIMATOR = AI100Estimator()

@@ -45,9 +45,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
+
+from domain.estimates import Metric, Tally, estimate_whole
 
 from . import actions, fold, rules, views
 from . import state as state_mod
@@ -342,6 +344,45 @@ class _Search:
         means = [t / c if c else math.nan for t, c in zip(totals, counts, strict=True)]
         return means, runs
 
+    def resume(
+        self,
+        commands: Sequence[Mapping[str, Any]],
+        samples: int,
+        seed: int,
+        tally: Tally,
+        go_on: Callable[[], bool] | None = None,
+    ) -> bool:
+        """:meth:`values`' rollouts (without a deadline) from where ``tally`` stands, added
+        to it; True once all ``samples`` are done, False when ``go_on()`` (asked after each
+        rollout) was falsy before. The seeds of the samples done are drawn again
+        from ``seed`` and the world of a sample under way is dealt again from its seed, so
+        chained calls add what one call adds (:class:`domain.estimates.Resumable`)."""
+        seeder = random.Random(seed)
+        for _ in range(tally.sample):
+            seeder.getrandbits(64), seeder.getrandbits(64)
+        stopped = False
+        while tally.sample < samples and not stopped:
+            world_seed, roll_seed = seeder.getrandbits(64), seeder.getrandbits(64)
+            try:
+                world = self.world(world_seed)
+            except Exception:  # noqa: BLE001 (a dump it cannot deal)
+                tally.sample, tally.index = tally.sample + 1, 0
+                continue
+            while tally.index < len(commands) and not stopped:
+                i = tally.index
+                try:
+                    val = self.rollout(world, commands[i], roll_seed)
+                except Exception:  # noqa: BLE001 (a world the policy breaks)
+                    val = math.nan
+                if not math.isnan(val):
+                    tally.totals[i] += val
+                    tally.counts[i] += 1
+                tally.index += 1
+                stopped = go_on is not None and not go_on()
+            if tally.index == len(commands):
+                tally.sample, tally.index = tally.sample + 1, 0
+        return tally.sample == samples
+
 
 class ExpertBot:
     """Monte Carlo bot (module doc). ``policies``: the rollout policy bots by level
@@ -415,7 +456,7 @@ class Estimator:
     worlds of the seat's view (:class:`ExpertBot`'s rollouts with ``policies``, ``horizon``
     rounds); the rollouts spent never exceed ``budget``."""
 
-    metric = "win_probability"
+    metric: Metric = "win_probability"
 
     def __init__(self, policies: Mapping[str, Any], horizon: int | None = None):
         self.policies = policies
@@ -432,6 +473,22 @@ class Estimator:
         """One float in 0..1 per command, in order. A budget below one rollout per command
         weighs each command by :func:`value_of` right after it in one sample world (no
         rollout). Raises ValueError for no commands or a budget below 1."""
+        return estimate_whole(self, state, seat, commands, budget, rng)
+
+    def estimate_part(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+        resume: Mapping[str, Any] | None = None,
+        go_on: Callable[[], bool] | None = None,
+    ) -> list[float] | dict[str, Any]:
+        """:meth:`estimate` from ``resume`` (a :class:`~domain.estimates.Tally` over
+        ``commands``; ``None``: from the start), stopping after a rollout when ``go_on()``
+        is falsy (:class:`domain.estimates.Resumable`: :meth:`_Search.resume`). Raises
+        ValueError as :meth:`estimate`."""
         if not commands:
             raise ValueError("no commands to estimate")
         if budget < 1:
@@ -439,5 +496,8 @@ class Estimator:
         samples = budget // len(commands)
         horizon = plan(API.view(state, seat), budget, self.horizon)[1]
         search = _Search(state, seat, horizon if samples else 0, self.policies)
-        means, _ = search.values(list(commands), max(1, samples), rng.getrandbits(64))
+        tally = Tally.of(resume, len(commands))
+        if not search.resume(list(commands), max(1, samples), rng.getrandbits(64), tally, go_on):
+            return tally.document()
+        means = [t / c if c else math.nan for t, c in zip(tally.totals, tally.counts, strict=True)]
         return [0.0 if math.isnan(m) else m for m in means]

@@ -65,8 +65,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from domain.estimates import Metric, Tally, estimate_whole
 
 from .actions import legal_actions, pending
 from .bots import OCCUPY_MARGIN, STACK_THREAT, CooperativeBot, _table, zombie_value
@@ -386,7 +388,7 @@ class WinEstimator:
     commands, the first ``budget`` commands get one rollout and the others the mean of
     those)."""
 
-    metric = "win_probability"
+    metric: Metric = "win_probability"
 
     def estimate(
         self,
@@ -398,15 +400,53 @@ class WinEstimator:
     ) -> list[float]:
         """One win probability (0..1) per command, in order. Raises ValueError for no
         command or a budget below 1."""
+        return estimate_whole(self, state, seat, commands, budget, rng)
+
+    def estimate_part(
+        self,
+        state: MatchState,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+        resume: Mapping[str, Any] | None = None,
+        go_on: Callable[[], bool] | None = None,
+    ) -> list[float] | dict[str, Any]:
+        """:meth:`estimate` from ``resume`` (a :class:`~domain.estimates.Tally` over
+        ``commands``; ``None``: from the start), stopping after a rollout when ``go_on()``
+        is falsy (:class:`domain.estimates.Resumable`). The rollouts of
+        :func:`evaluate` without halving, in its order (sample by sample, every command on
+        the sample's world and play seed, ``budget`` at most): the seeds of the samples
+        done are drawn again, the world of a sample under way dealt again from its seed.
+        Raises ValueError as :meth:`estimate`."""
         if not commands:
             raise ValueError("estimate needs at least one command")
         if budget < 1:
             raise ValueError("estimate needs a budget of at least 1 rollout")
         v = view(state, seat)
-        means, _, counts = evaluate(v, seat, list(commands), rng, budget, halving=False)
-        done = [means[i] for i in range(len(commands)) if counts[i]]
+        n = len(commands)
+        total = min(budget, max(1, budget // n) * n)
+        tally = Tally.of(resume, n)
+        for _ in range(tally.sample):  # the seeds of the samples done
+            rng.getrandbits(64), rng.getrandbits(64)
+        base, play_seed = None, 0
+        while tally.sample * n + tally.index < total:
+            if base is None or tally.index == 0:
+                world_seed, play_seed = rng.getrandbits(64), rng.getrandbits(64)
+                base = sample_world(v, seat, random.Random(world_seed))
+            i = tally.index
+            value = rollout(clone(base), seat, commands[i], random.Random(play_seed))[1]
+            tally.totals[i] += value
+            tally.counts[i] += 1
+            tally.sample, tally.index = divmod(tally.sample * n + i + 1, n)
+            stopped = go_on is not None and not go_on()
+            if stopped and tally.sample * n + tally.index < total:
+                return tally.document()
+        counts = tally.counts
+        means = [tally.totals[i] / counts[i] if counts[i] else 0.0 for i in range(n)]
+        done = [means[i] for i in range(n) if counts[i]]
         fallback = sum(done) / len(done) if done else 0.0
-        return [means[i] if counts[i] else fallback for i in range(len(commands))]
+        return [means[i] if counts[i] else fallback for i in range(n)]
 
 
 ESTIMATOR = WinEstimator()
