@@ -52,6 +52,19 @@ def test_bench_scoring():
     assert body["evaluations_per_pass"] >= 4 * (14 + 16 + 1)
 
 
+def test_bench_analysis_slices(tmp_path):
+    """One decision's worth of AI: 100% Human at budget 2, the export kept in --logs and
+    used again by a second run: the same decisions (digest)."""
+    args = ("--games", "ai-100-human", "--budget", "2", "--turns", "1", "--logs", str(tmp_path))
+    body = _run("bench_analysis_slices.py", *args)
+    assert (body["unit"], body["target"]) == ("s", {"op": "<=", "value": 1.5})
+    row = body["games"]["ai-100-human"]
+    assert row["slices"] >= 1 and row["longest_cpu_s"] <= row["total_cpu_s"]
+    assert (tmp_path / "ai-100-human.json").exists()
+    again = _run("bench_analysis_slices.py", *args)["games"]["ai-100-human"]
+    assert again["digest"] == row["digest"]
+
+
 @pytest.mark.integration
 def test_bench_redis_bytes(redis_url):
     body = _run("bench_redis_bytes.py", "--redis-url", redis_url, "--seats", "3")
