@@ -1,7 +1,7 @@
 """Match analysis across processes (issue 23 item 3): a REAL RQ worker process
 (``python -m workers.runner``) on the real Redis takes the analysis jobs from their queue
-(budget 512: at most 4 turns per slice, and no turn begun after a second, so the 12 turns
-take 3 jobs or more, each enqueuing the next),
+(budget 512: at most 4 turns per slice, and none goes on past a second, inside a decision
+if need be, so the 12 turns take 3 jobs or more, each enqueuing the next),
 writes the progress and result, and answers exactly what the domain computes in-process
 for the same log, budget and seed (the log's head hash)."""
 
