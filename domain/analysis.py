@@ -56,7 +56,7 @@ from domain.estimates import Estimator
 #: a decision part-way through its rollouts (JSON): ``{"version", "seat", "stage"
 #: ("all": the legal commands; "pair": the played command the estimator pruned against the
 #: best one, ``best`` its index among the legal commands), "estimate" (the estimator's
-#: resume document, :class:`domain.estimates.Tally`)}``
+#: resume document, :class:`domain.estimates.Tally`; ``None``: the stage not begun)}``
 Pending = dict[str, Any]
 
 
@@ -342,10 +342,16 @@ def decision_part(
     if len(legal) == 1:
         return entry, None
     where = {"version": turn.version, "seat": seat}
+    said = [True]  # go_on's last answer: no pair stage begun after a "stop"
+
+    def asked() -> bool:
+        said[0] = go_on is None or bool(go_on())
+        return said[0]
+
     if pending is None or pending["stage"] == "all":
         rng = decision_rng(seed, turn.version, seat)
         resume = pending["estimate"] if pending is not None else None
-        out = _estimate(estimator, state, seat, legal, budget, rng, resume, go_on)
+        out = _estimate(estimator, state, seat, legal, budget, rng, resume, asked)
         if isinstance(out, dict):
             return None, {**where, "stage": "all", "estimate": out}
         values = out
@@ -354,6 +360,8 @@ def decision_part(
         played_value = values[played]
         best_value = values[best] if best is not None else math.nan
         pair_resume = None
+        if best is not None and not math.isfinite(played_value) and not said[0]:
+            return None, {**where, "stage": "pair", "best": best, "estimate": None}
     else:
         best = int(pending["best"])
         played_value = -math.inf
@@ -362,7 +370,7 @@ def decision_part(
         # the estimator pruned the played command: weigh it against the best one alone
         rng = decision_rng(seed + b"pair", turn.version, seat)
         commands = [legal[best], legal[played]]
-        pair = _estimate(estimator, state, seat, commands, budget, rng, pair_resume, go_on)
+        pair = _estimate(estimator, state, seat, commands, budget, rng, pair_resume, asked)
         if isinstance(pair, dict):
             return None, {**where, "stage": "pair", "best": best, "estimate": pair}
         best_value, played_value = pair[0], pair[1]

@@ -110,8 +110,9 @@ def test_a_log_analysed_in_slices_of_four_rollouts_is_the_uninterrupted_analysis
 
 def test_a_pruned_played_command_is_weighed_again_across_slices():
     """AI: 100% Human's prior prunes all but 6 commands; a played command it pruned is
-    weighed against the best one in a second estimate (``stage`` ``pair``). Split after
-    every rollout, through both stages, the entry is the uninterrupted one."""
+    weighed against the best one in a second estimate (``stage`` ``pair``). Stopped after
+    every rollout, through both stages, the entry is the uninterrupted one, and no call
+    runs more than the one rollout it was allowed."""
     if "ai-100-human" not in ANALYSED:
         pytest.skip("AI: 100% Human has no estimator")
     from domain.analysis import Turn, analyse_decision, decision_part
@@ -133,12 +134,24 @@ def test_a_pruned_played_command_is_weighed_again_across_slices():
         pytest.fail("no pruned played command in the log")
     assert isinstance(turn, Turn)
     whole = analyse_decision(engine, state, turn, 6, b"pair")
-    stages, pending = [], None
+    asked = [0]
+
+    def stop() -> bool:
+        asked[0] += 1
+        return False
+
+    stages, per_call, pending, begun = [], [], None, []
     while True:
-        entry, pending = decision_part(engine, state, turn, 6, b"pair", pending, lambda: False)
+        before = asked[0]
+        entry, pending = decision_part(engine, state, turn, 6, b"pair", pending, stop)
+        per_call.append(asked[0] - before)
         if pending is None:
             break
         pending = _round_trip(pending)
         stages.append(pending["stage"])
+        begun.append(pending["estimate"] is not None)
     assert entry == whole and whole["best_value"] is not None
-    assert stages.count("all") == 5 and stages.count("pair") == 5  # 6 + 6 rollouts
+    # 6 rollouts of the shortlist, then 6 of the pair (3 samples of 2), one a call: the
+    # call whose last rollout ended the shortlist's stage does not begin the pair's
+    assert stages == ["all"] * 5 + ["pair"] * 6 and per_call == [1] * 12
+    assert begun == [True] * 5 + [False] + [True] * 5
