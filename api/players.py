@@ -36,7 +36,9 @@ def create_player():
 @bp.post("/<player_id>/key")
 def rotate_key(player_id: str):
     """A new key for the player (authenticated by its current key, which stops working):
-    ``{"player_id", "key"}``."""
+    ``{"player_id", "key"}``. The body is empty or ``{}``, read as every POST's: 415
+    ``unsupported_media_type``, 400 ``malformed_json`` / ``validation_error``, and the key
+    stays (a probe's junk bodies rotated it)."""
     schemas.check_player_id(player_id)
     token = bearer_token()
     if token is None:
@@ -46,6 +48,7 @@ def rotate_key(player_id: str):
             "Send the player's current key as a bearer token.",
             headers={"WWW-Authenticate": _CHALLENGE},
         )
+    schemas.load(schemas.EmptyBodySchema, schemas.json_body(optional=True))
     return jsonify(service().rotate_player_key(player_id, token))
 
 

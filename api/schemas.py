@@ -690,8 +690,13 @@ def command_body(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
 
 
 def _expected_version(value: Any) -> int | None:
+    """A body's ``expected_version``: a JSON integer as every integer field reads one
+    (:class:`api.fields.StrictInteger`: ``9.0`` is 9, as fork's ``version``; a probe found
+    the two disagreeing), 0..``MAX_VERSION``; else 400 ``validation_error``."""
     if value is None:
         return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VERSION:
         raise validation_problem({"expected_version": ["Must be a non-negative integer."]})
     return value

@@ -351,6 +351,19 @@ def test_expected_version_in_body_and_if_match_must_agree(http, match):
     assert "expected_version" in body["errors"]
 
 
+def test_expected_version_is_a_json_integer_as_every_integer_field(http, match):
+    """``9.0`` is the integer 9 in JSON (as fork's ``version`` reads it); ``9.5`` is not."""
+    match_id, tokens = match
+    current = version_of(http, match_id)
+    _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[2])
+    command = {**legal["actions"][0], "expected_version": current + 0.5}
+    assert_problem(http.post(actions_path(match_id), command, tokens[2]), 400, "validation_error")
+    assert version_of(http, match_id) == current
+    command = {**legal["actions"][0], "expected_version": float(current)}
+    status, _, accepted = http.post(actions_path(match_id), command, tokens[2])
+    assert status == 200 and accepted["version"] > current, accepted
+
+
 def test_idempotent_repeat_returns_the_first_body_and_appends_once(http, match):
     match_id, tokens = match
     _, _, legal = http.get(f"/v1/matches/{match_id}/legal-actions", tokens[0])

@@ -108,7 +108,17 @@ def test_a_player_key_on_a_match_it_holds_no_seat_of_is_403_and_a_bad_key_401(ht
     assert http.get(f"/v1/matches/{mid}/legal-actions", ann["key"])[0] == 200
     status, _, body = http.post(f"/v1/players/{ann['player_id']}/key")
     assert status == 401 and body["code"] == "missing_token"
-    status, _, rotated = http.post(f"/v1/players/{ann['player_id']}/key", None, ann["key"])
+    # a junk body is refused like every POST's, and the key stays (a probe rotated it so)
+    key_url = f"/v1/players/{ann['player_id']}/key"
+    for raw, ctype, code in (
+        (b"hello", "text/plain", "unsupported_media_type"),
+        (b"{bad", "application/json", "malformed_json"),
+        (b'{"x": 1}', "application/json", "validation_error"),
+    ):
+        status, _, body = http.call("POST", key_url, ann["key"], raw=raw, content_type=ctype)
+        assert body["code"] == code and status in (400, 415), body
+    assert http.get(f"/v1/matches/{mid}/legal-actions", ann["key"])[0] == 200
+    status, _, rotated = http.post(key_url, {}, ann["key"])
     assert status == 200 and rotated["key"] != ann["key"]
     status, _, body = http.get(f"/v1/matches/{mid}/legal-actions", ann["key"])
     assert status == 401  # the old key stopped working
