@@ -7,7 +7,8 @@ come only from the service's ``view``/``redact`` output (hidden information stay
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 
 from flask import Blueprint, jsonify, url_for
 
@@ -20,7 +21,7 @@ from api.prefer import REPRESENTATION, wants_representation
 from api.runtime import runtime, service
 from api.waits import HeldSlot, waiting
 from domain.engine import RuleError
-from service.errors import VersionConflict
+from service.errors import ServiceError, VersionConflict
 from service.match_service import is_player_key
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
@@ -55,9 +56,9 @@ def create_match():
     ``unlisted: true`` keeps it out of the lobby; ``spectators: false`` makes tokenless
     reads 403 while it runs. ``Authorization: Bearer <player key>`` binds the first human
     seat to that player; ``rated: true`` makes a rated match (issue 22)."""
-    body = schemas.create_match_body()
-    return _created(
-        service().create_match(
+    with key_judged_first(lambda key: service().check_refused_claim(key)):
+        body = schemas.create_match_body()
+        created = service().create_match(
             body["game"],
             body["seats"],
             body["options"],
@@ -69,7 +70,26 @@ def create_match():
             player_key=player_key(),
             rated=body["rated"],
         )
-    )
+    return _created(created)
+
+
+@contextmanager
+def key_judged_first(check: Callable[[str], None]) -> Iterator[None]:
+    """Around reading and doing a keyed create or join: a body refused with 400/422 whose
+    ``Idempotency-Key`` was already used there answers 422 ``idempotency_key_reused``
+    instead (``check(key)`` raises it), as ``POST .../actions`` does: the key is judged
+    before the body (docs/walkthrough.md). A malformed key leaves the body's error."""
+    try:
+        yield
+    except (Problem, RuleError, ServiceError) as error:
+        if error.status in (400, 422) and getattr(error, "code", "") != "idempotency_key_reused":
+            try:
+                key = schemas.idempotency_key()
+            except Problem:
+                key = None
+            if key:
+                check(key)
+        raise
 
 
 def player_key() -> str | None:
@@ -136,16 +156,24 @@ def join(match_id: str, seat: str):
     ``Authorization: Bearer <player key>`` binds the seat to that player. A ``seat`` that
     is not one of the match's seat numbers (``-1``, ``99``, ``abc``) is 404
     ``seat_not_found`` (after 404 ``match_not_found``)."""
-    body = schemas.load(schemas.JoinSchema, schemas.json_body(optional=True))
-    return _answer(
-        service().join(
+
+    def check(key: str) -> None:
+        try:
+            number = schemas.seat_number(seat)
+        except Problem:  # no seat of any match: nothing was recorded under it
+            return
+        service().check_refused_claim(key, match_id, number)
+
+    with key_judged_first(check):
+        body = schemas.load(schemas.JoinSchema, schemas.json_body(optional=True))
+        joined = service().join(
             match_id,
             schemas.seat_number(seat),
             body["name"],
             idempotency_key=schemas.idempotency_key(),
             player_key=player_key(),
         )
-    )
+    return _answer(joined)
 
 
 @bp.get("/<match_id>/legal-actions")

@@ -453,6 +453,27 @@ class MatchService:
                 self.stores.metrics.rejected("idempotency_key_reused")
                 raise errors.IdempotencyKeyReused()
 
+    def check_refused_claim(
+        self, idempotency_key: str, match_id: str | None = None, seat: int | None = None
+    ) -> None:
+        """What the API asks before answering a create (``match_id`` None) or a join of
+        ``seat`` whose body it refused (400/422): an ``idempotency_key`` already used there
+        raises IdempotencyKeyReused (``what="body"``: a refused body is never the body the
+        key recorded), as for :meth:`check_refused_command` - the key is judged before the
+        body. One read; a key of the wrong length was never recorded."""
+        if not 1 <= len(idempotency_key) <= 255:
+            return
+        idem = self._create_join.idem
+        if match_id is None:
+            used = idem.new_match_used(("create",), idempotency_key)
+        else:
+            used = seat is not None and idem.seat_used(
+                match_id, ("join", match_id, seat), seat, idempotency_key
+            )
+        if used:
+            self.stores.metrics.rejected("idempotency_key_reused")
+            raise errors.IdempotencyKeyReused(what="body")
+
     def events(
         self,
         match_id: str,

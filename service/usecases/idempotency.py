@@ -157,6 +157,10 @@ class IdempotencyStore:
         ticket.check(stored["fingerprint"])
         return ticket
 
+    def new_match_used(self, scope: tuple[Any, ...], key: str) -> bool:
+        """True when a create or fork of ``scope`` recorded ``key`` (its pointer lives)."""
+        return bool(self.redis.exists(self.keys.idem_new_match(scope_digest(scope, key))))
+
     @staticmethod
     def answer_field(ticket: Ticket) -> str:
         """The field of the new match's ``idem`` hash holding a create's or fork's answer."""
@@ -193,6 +197,11 @@ class IdempotencyStore:
         ticket = Ticket(scope, key, body_fingerprint, salted["salt"])
         ticket.check(salted["fingerprint"])
         return ticket, None if answer is None else loads(answer)
+
+    def seat_used(self, match_id: str, scope: tuple[Any, ...], seat: int, key: str) -> bool:
+        """True when a join or rematch of ``seat`` recorded ``key`` (its salt field)."""
+        _, salt_field = self.seat_fields(scope, seat, key)
+        return bool(self.redis.hexists(self.keys.idem(match_id), salt_field))
 
     @staticmethod
     def seat_fields(scope: tuple[Any, ...], seat: int, key: str) -> tuple[str, str]:

@@ -135,6 +135,33 @@ def test_a_repeated_create_answers_the_same_match_and_tokens(client):
     assert http.post("/v1/matches", body, headers=key())[2]["match_id"] != first["match_id"]
 
 
+def test_a_used_key_with_a_body_the_schema_refuses_is_judged_on_the_key(client):
+    """As on ``POST .../actions``: the key is judged before the body (a probe got 400
+    ``validation_error`` here, the walkthrough says 422 ``idempotency_key_reused``)."""
+    http = Http(client)
+    headers = key()
+    body = {"game": GAME, "seats": HUMANS, "options": {"objectives": "starter"}}
+    made = http.post("/v1/matches", body, headers=headers)[2]
+    bad = {"game": GAME, "seats": [{"kind": "alien"}]}
+    status, _, problem = http.post("/v1/matches", bad, headers=headers)
+    assert (status, problem["code"]) == (422, "idempotency_key_reused"), problem
+    assert http.post("/v1/matches", bad, headers=key())[2]["code"] == "validation_error"
+    options = {**body, "options": {"objectives": "nonsense"}}  # refused by the game
+    assert http.post("/v1/matches", options, headers=headers)[2]["code"] == (
+        "idempotency_key_reused"
+    )
+    # join: a seat's key used, then a body the schema refuses
+    match = create(http, [{"kind": "human"}, {"kind": "open"}])
+    join = f"/v1/matches/{match['match_id']}/seats/1/join"
+    assert http.post(join, {"name": "Ann"}, headers=headers)[0] == 200
+    version = http.get(f"/v1/matches/{match['match_id']}")[2]["version"]
+    status, _, problem = http.post(join, {"name": 5}, headers=headers)
+    assert (status, problem["code"]) == (422, "idempotency_key_reused"), problem
+    assert http.post(join, {"name": 5}, headers=key())[2]["code"] == "validation_error"
+    assert http.get(f"/v1/matches/{match['match_id']}")[2]["version"] == version
+    assert made["match_id"] != match["match_id"]
+
+
 def test_racing_repeats_of_one_create_make_one_match(client):
     http = Http(client)
     headers, answers = key(), []
