@@ -81,6 +81,7 @@ class Scheduler(Protocol):
         """Make sure the timeout job of a decision exists; True when it was (re)created."""
         ...
 
-    def queue_depth(self) -> dict[str, int]:
-        """``{"queued", "scheduled", "started"}`` job counts of the turn queue (metrics)."""
+    def queue_depth(self) -> dict[str, dict[str, int]]:
+        """``{"turns": {"queued", "scheduled", "started"}, "analysis": {...}}``: job counts
+        of the turn queue and the analysis queue (metrics)."""
         ...

@@ -202,16 +202,22 @@ class TurnScheduler:
         """The queue Redis's state after one ``PING`` (:func:`service.store.store_errors.probe`)."""
         return probe(self.connection)
 
-    def queue_depth(self) -> dict[str, int]:
-        """``{"queued", "scheduled", "started"}`` job counts of the turn queue (RQ's list and
-        registries, read in one round trip without RQ's clean-up). Raises the store errors
-        of :mod:`service.store.store_errors`."""
+    def queue_depth(self) -> dict[str, dict[str, int]]:
+        """``{"turns": {"queued", "scheduled", "started"}, "analysis": {...}}``: the job
+        counts of the turn queue and of the analysis queue (RQ's lists and registries, read
+        in one round trip without RQ's clean-up). Raises the store errors of
+        :mod:`service.store.store_errors`."""
         pipe = self.connection.pipeline(transaction=False)
-        pipe.llen(self.queue.key)
-        pipe.zcard(self.queue.scheduled_job_registry.key)
-        pipe.zcard(self.queue.started_job_registry.key)
-        queued, scheduled, started = pipe.execute()
-        return {"queued": int(queued), "scheduled": int(scheduled), "started": int(started)}
+        for queue in (self.queue, self.analysis_queue):
+            pipe.llen(queue.key)
+            pipe.zcard(queue.scheduled_job_registry.key)
+            pipe.zcard(queue.started_job_registry.key)
+        counts = [int(n) for n in pipe.execute()]
+        states = ("queued", "scheduled", "started")
+        return {
+            "turns": dict(zip(states, counts[:3], strict=True)),
+            "analysis": dict(zip(states, counts[3:], strict=True)),
+        }
 
     def _job(self, job_id: str) -> Job | None:
         try:

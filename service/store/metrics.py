@@ -98,12 +98,13 @@ class Metrics:
         pipe.hincrbyfloat(key, f"{JOB_SUM}{kind}", seconds)
         pipe.execute()
 
-    def collect(self, running: int, queue: dict[str, int] | None = None):
+    def collect(self, running: int, queue: dict[str, dict[str, int]] | None = None):
         """prometheus_client metric families (a custom collector's ``collect``): every
         counter of :data:`COUNTERS`, ``arena_actions_rejected_total{code}``,
         ``arena_running_matches``, ``arena_rq_job_duration_seconds{kind}`` (a histogram)
-        and, given ``queue`` (``{"queued": n, "scheduled": n, "started": n}`` of
-        :meth:`service.usecases.ops.Ops.queue_depth`), ``arena_rq_jobs{queue, state}``."""
+        and, given ``queue`` (``{"turns": {"queued": n, "scheduled": n, "started": n},
+        "analysis": {...}}`` of :meth:`service.usecases.ops.Ops.queue_depth`),
+        ``arena_rq_jobs{queue, state}``."""
         raw = self.totals()
         for field_name, (metric, help_text) in COUNTERS.items():
             yield CounterMetricFamily(metric, help_text, value=int(raw.get(field_name, 0)))
@@ -132,16 +133,17 @@ class Metrics:
         if queue is not None:
             depth = GaugeMetricFamily(
                 "arena_rq_jobs",
-                "RQ jobs of the turn queue by state "
-                "(queued: waiting for a worker; scheduled: turn timeouts "
-                "not due yet; started: running).",
-                labels=["state"],
+                "RQ jobs by queue (turns: bot turns and timeouts; analysis: analysis "
+                "slices) and state (queued: waiting for a worker; scheduled: turn "
+                "timeouts not due yet; started: running).",
+                labels=["queue", "state"],
             )
-            for state, count in queue.items():
-                depth.add_metric([state], count)
+            for name, states in queue.items():
+                for state, count in states.items():
+                    depth.add_metric([name, state], count)
             yield depth
 
-    def render(self, running: int, queue: dict[str, int] | None = None) -> str:
+    def render(self, running: int, queue: dict[str, dict[str, int]] | None = None) -> str:
         """Prometheus text exposition (version 0.0.4, by prometheus_client) of
         :meth:`collect`."""
         registry = CollectorRegistry(auto_describe=False)

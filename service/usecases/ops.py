@@ -31,10 +31,11 @@ class Ops:
             "queue_state": queue_state,
         }
 
-    def queue_depth(self) -> dict[str, int] | None:
-        """``{"queued", "scheduled", "started"}`` job counts of the turn queue (RQ's list and
-        registries, read without RQ's clean-up), ``None`` for a service without a
-        scheduler. Raises the store errors of :mod:`service.store.store_errors`."""
+    def queue_depth(self) -> dict[str, dict[str, int]] | None:
+        """``{"turns": {"queued", "scheduled", "started"}, "analysis": {...}}`` job counts
+        of the turn and analysis queues (RQ's lists and registries, read without RQ's
+        clean-up), ``None`` for a service without a scheduler. Raises the store errors
+        of :mod:`service.store.store_errors`."""
         scheduler = self.ctx.scheduler
         if scheduler is None:
             return None

@@ -75,8 +75,11 @@ def test_metrics_keep_the_counters_and_add_http_rq_and_build_families(service):
         == 1
     )
     assert samples[("arena_rq_job_duration_seconds_sum", kind)] == pytest.approx(7.03)
+    # both queues: a probe saw analysis slices hold both workers while this said 0
     assert {labels for name, labels in samples if name == "arena_rq_jobs"} == {
-        (("state", s),) for s in ("queued", "scheduled", "started")
+        (("queue", q), ("state", s))
+        for q in ("turns", "analysis")
+        for s in ("queued", "scheduled", "started")
     }
     build = [labels for name, labels in samples if name == "arena_build_info"]
     assert len(build) == 1 and dict(build[0])["version"]
