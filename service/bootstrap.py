@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from domain.engine import Engine
 from service.config import Config
@@ -104,9 +105,32 @@ def install(service: MatchService) -> MatchService:
     return service
 
 
+#: a thread's own service (:func:`bound`), ahead of the process's
+_bound = threading.local()
+
+
+@contextmanager
+def bound(service: MatchService) -> Iterator[MatchService]:
+    """Within the block, :func:`get_service` returns ``service`` in this thread whatever
+    the process installed: an embedded runtime's worker runs its jobs so. (A session-long
+    embedded runtime of the test suite ran its jobs on whatever service a unit test had
+    installed, and after a ``reset`` installed one built from the environment over the
+    unit test's own: that test's bot turns then found no match.)"""
+    previous = getattr(_bound, "service", None)
+    _bound.service = service
+    try:
+        yield service
+    finally:
+        _bound.service = previous
+
+
 def get_service() -> MatchService:
-    """The process's MatchService, built from the environment on first use."""
+    """The thread's bound service (:func:`bound`), else the process's MatchService,
+    built from the environment on first use."""
     global _service
+    local = getattr(_bound, "service", None)
+    if local is not None:
+        return local
     with _lock:
         current = _service
     if current is None:

@@ -105,7 +105,8 @@ class EmbeddedRuntime:
 
     def _work(self) -> None:
         try:
-            self.worker.work(burst=False, logging_level="WARNING")
+            with bootstrap.bound(self.service):  # its jobs run on its own service
+                self.worker.work(burst=False, logging_level="WARNING")
         except Exception:  # noqa: BLE001 - keep the API process alive; log for operators
             log.exception("embedded worker stopped")
 
