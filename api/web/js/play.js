@@ -11,6 +11,7 @@
 import { ApiError, get, getText, idempotencyKey, once, post, seatOf, verifyText } from "./api.js";
 import { loadCards, lookup } from "./cards.js";
 import { h, replace, toast } from "./dom.js";
+import { tellApart } from "./alike.js";
 import { boardFor } from "./boards/index.js";
 import { follow } from "./stream.js";
 import { Selection } from "./targets.js";
@@ -246,6 +247,11 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     const note = /** @type {any} */ (board).note;
     return typeof note === "function" ? note(action, match.view || {}) : "";
   };
+  /** a card's place in the viewer's view, for telling apart moves of the same words */
+  const whereOf = (id) => {
+    const where = /** @type {any} */ (board).where;
+    return typeof where === "function" ? where(match.view || {}, viewer, id) : null;
+  };
   /** @returns {import("./words.js").Table} */
   const table = () => ({ cards, seats: tableSeats(), viewer });
   /** the roster and the seats a game adds (A.I.Pokalypse's A.I.Toma, named in sentences) */
@@ -356,9 +362,10 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
         : match.status === "running" ? h("p", { class: "muted", text: waiting ? `Waiting for: ${waiting}` : "" }) : null,
       selection.keys.length ? h("p", {}, `Selected: ${selection.keys.map((k) => k.replace(/^card:/, "").replace(/^(cell|slot|column):/, "$1 ")).join(", ")} `,
         h("button", { type: "button", class: "link", onclick: () => { selection.clear(); drawBoard(); }, text: "clear" })) : null,
-      legal.actions.length ? h("div", { class: "action-list" }, candidates.map((action) =>
-        h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), disabled: acting,
-          onclick: () => act(action), text: actionWords(action, labelOf, table()) + noteOf(action) }))) : null,
+      legal.actions.length ? h("div", { class: "action-list" }, tellApart(candidates,
+        (action) => actionWords(action, labelOf, table()) + noteOf(action), whereOf).map(({ action, text, count }) =>
+        h("button", { type: "button", class: "action", "data-action": JSON.stringify(action), "data-alike": String(count),
+          disabled: acting, onclick: () => act(action), text }))) : null,
       legal.actions.length ? h("p", { class: "muted small", text: "Or click a highlighted card or cell on the board." }) : null);
   }
 

@@ -189,6 +189,12 @@ def _play_until(
 
 def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Path]:
     files = []
+    page.wait_for_function(SETTLED)
+    # a person tells every move apart: no two buttons say the same (js/alike.js)
+    words = page.eval_on_selector_all(
+        ".action-list button.action", "bs => bs.map(b => b.textContent)"
+    )
+    assert len(words) == len(set(words)), (name, [w for w in words if words.count(w) > 1])
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
         page.wait_for_function(SETTLED)

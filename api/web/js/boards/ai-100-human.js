@@ -39,6 +39,19 @@ export function tile(ctx, id, key = `card:${id}`) {
   return ctx.mark(el, key);
 }
 
+/**
+ * Where card `id` is for the action list (`alike.js`): "in your hand" or null (a card's
+ * label names its id, so no two cards' moves share words).
+ * @param {Record<string, any>} view
+ * @param {number|null} _viewer
+ * @param {string} id
+ * @returns {string|null}
+ */
+export function where(view, _viewer, id) {
+  const you = field(view, "you");
+  return you && (you.hand || []).includes(id) ? "in your hand" : null;
+}
+
 /** A card with its effect text beside (hand, dealt, AI choice). */
 function withText(ctx, id, cls = "") {
   const card = lookup(ctx.cards, id);

@@ -21,6 +21,19 @@ export function label(cards, id) {
   return card.category === "basic" && card.color ? `${card.name} (${card.color} ${card.value})` : card.name;
 }
 
+/**
+ * Where card `id` is for the action list (`alike.js`): "in your hand" or null. Basic units
+ * of one name, colour and value are the same card (their label says all three).
+ * @param {Record<string, any>} view
+ * @param {number|null} viewer
+ * @param {string} id
+ * @returns {string|null}
+ */
+export function where(view, viewer, id) {
+  const own = (view.seats || []).find((s) => s.seat === viewer);
+  return own && (own.hand || []).includes(id) ? "in your hand" : null;
+}
+
 /** A view value in words: a card id by its name, an object as "key value" pairs. */
 function describe(cards, value) {
   if (value === null || value === undefined) return "none";

@@ -14,6 +14,36 @@ export function label(cards, id) {
   return card ? card.title : String(id);
 }
 
+/**
+ * Where card `id` is in the view of seat `viewer`, in words ("in your hand", "in Zombie Row
+ * column 2"), or null: the action list tells apart moves whose words are the same
+ * (`alike.js`). Identical cards in one place are the same move (rulebook: Occupying Locations
+ * takes "a Human from his/her hand"; a Zombie is told by its column).
+ * @param {Record<string, any>} view
+ * @param {number|null} viewer
+ * @param {string} id
+ * @returns {string|null}
+ */
+export function where(view, viewer, id) {
+  const column = (rowOf) => (view[rowOf] || []).findIndex((c) => c && c.card === id);
+  const z = column("zombie_row");
+  if (z >= 0) return `in Zombie Row column ${z}`;
+  const r = column("resource_row");
+  if (r >= 0) return `in Resource Row column ${r}`;
+  for (const s of view.seats || []) {
+    const whose = s.seat === viewer ? "your" : `Seat ${s.seat}'s`;
+    if ((s.hand || []).includes(id)) return `in ${whose} hand`;
+    if ((s.played || []).includes(id)) return `among ${whose} cards played this turn`;
+    for (const [i, loc] of (s.locations || []).entries()) {
+      if (loc.card === id) return `among ${whose} Locations`;
+      if ((loc.occupants || []).some((o) => (o.card || o.id || o) === id)) return `occupying ${whose} Location ${i + 1}`;
+    }
+    if ((s.discard || []).includes(id)) return `in ${whose} discard pile`;
+  }
+  if ((view.events_aside || []).includes(id)) return "among the Events set aside";
+  return null;
+}
+
 /** One card tile: title, kind, faction letter, damage / HP / occupancy, text. */
 export function tile(ctx, id, info = null, key = `card:${id}`) {
   const card = info || lookup(ctx.cards, id);

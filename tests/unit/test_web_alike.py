@@ -1,0 +1,110 @@
+"""The web client's action list tells moves apart (``api/web/js/alike.js``): identical cards
+in one place are one button, the same words for cards in different places say where."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.support.node import node_or_skip
+
+WEB = Path(__file__).resolve().parents[2] / "api" / "web" / "js"
+
+# A Dead Apocalypse view of seat 0 (the fields the board reads): three Survivors and a Scout
+# in hand, two Plague Carriers in the Zombie Row (columns 0 and 2), Base Camp in play.
+VIEW = {
+    "zombie_row": [{"card": "plague-carrier#z1"}, None, {"card": "plague-carrier#z2"}],
+    "resource_row": [{"card": "shotgun#r1"}],
+    "seats": [
+        {
+            "seat": 0,
+            "hand": ["survivor#s0.1", "survivor#s0.2", "survivor#s0.3", "scout#s0.4"],
+            "played": [],
+            "locations": [{"card": "base-camp#s0.9", "occupants": []}],
+        },
+        {"seat": 1, "hand_count": 5, "played": ["survivor#s1.1"], "locations": []},
+    ],
+}
+ACTIONS = [
+    {"type": "play", "card": "survivor#s0.1"},
+    {"type": "play", "card": "survivor#s0.2"},
+    {"type": "repeat", "card": "plague-carrier#z1"},
+    {"type": "repeat", "card": "plague-carrier#z2"},
+    {"type": "play", "card": "survivor#s0.3"},
+    {"type": "occupy", "card": "survivor#s0.1", "location": "base-camp#s0.9"},
+    {"type": "occupy", "card": "survivor#s0.2", "location": "base-camp#s0.9"},
+    {"type": "play", "card": "scout#s0.4"},
+    {"type": "help", "card": "survivor#s1.1"},
+    {"type": "help", "card": "mystery#x"},
+]
+
+
+def run_node(tmp_path: Path, body: str) -> object:
+    node = node_or_skip("the web client's action list")
+    script = tmp_path / "run.mjs"
+    script.write_text(
+        f'import {{ tellApart }} from "{(WEB / "alike.js").as_uri()}";\n'
+        f'import {{ where }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
+        f"const view = {json.dumps(VIEW)};\nconst actions = {json.dumps(ACTIONS)};\n"
+        'const words = (a) => `${a.type} ${a.card.split("#")[0]}`;\n' + body
+    )
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_identical_cards_in_hand_are_one_button_and_zombies_say_their_column(tmp_path):
+    shown = run_node(
+        tmp_path,
+        "process.stdout.write(JSON.stringify(tellApart(actions, words, (id) => where(view, 0, id))"
+        ".map((b) => [b.text, b.count, b.action.card])));\n",
+    )
+    assert shown == [
+        ["play survivor (3 alike in your hand)", 3, "survivor#s0.1"],
+        ["repeat plague-carrier — in Zombie Row column 0", 1, "plague-carrier#z1"],
+        ["repeat plague-carrier — in Zombie Row column 2", 1, "plague-carrier#z2"],
+        ["occupy survivor (2 alike in your hand)", 2, "survivor#s0.1"],
+        ["play scout", 1, "scout#s0.4"],
+        # words differ ("survivor" / "mystery"): nothing to tell apart
+        ["help survivor", 1, "survivor#s1.1"],
+        ["help mystery", 1, "mystery#x"],
+    ]
+
+
+def test_where_names_each_place_from_the_viewers_side(tmp_path):
+    places = run_node(
+        tmp_path,
+        "const ids = ['survivor#s0.1', 'plague-carrier#z2', 'shotgun#r1', 'base-camp#s0.9',"
+        " 'survivor#s1.1', 'mystery#x'];\n"
+        "process.stdout.write(JSON.stringify([ids.map((id) => where(view, 0, id)),"
+        " ids.map((id) => where(view, 1, id))]));\n",
+    )
+    assert places == [
+        [
+            "in your hand",
+            "in Zombie Row column 2",
+            "in Resource Row column 0",
+            "among your Locations",
+            "among Seat 1's cards played this turn",
+            None,
+        ],
+        [
+            "in Seat 0's hand",
+            "in Zombie Row column 2",
+            "in Resource Row column 0",
+            "among Seat 0's Locations",
+            "among your cards played this turn",
+            None,
+        ],
+    ]
+
+
+def test_moves_nothing_tells_apart_keep_a_button_each(tmp_path):
+    shown = run_node(
+        tmp_path,
+        "const same = [{type: 'x', card: 'a#1'}, {type: 'x', card: 'a#2'}];\n"
+        "process.stdout.write(JSON.stringify(tellApart(same, () => 'x a', () => null)"
+        ".map((b) => b.action.card)));\n",
+    )
+    assert shown == ["a#1", "a#2"]
