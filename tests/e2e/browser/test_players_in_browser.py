@@ -63,6 +63,27 @@ def test_a_player_plays_a_rated_match_and_sees_the_rating_and_the_leaderboard(pa
     assert page.inner_text("h1") == name
     assert page.locator(f"#player-history li[data-match='{match_id}']").count() == 1
     assert "rated" in page.inner_text(f"#player-history li[data-match='{match_id}']")
+
+    # a rated match the player resigns before deciding anything is aborted: it says so
+    status, _, created = http.post(
+        "/v1/matches",
+        {
+            "game": "duel",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "high"}],
+            "options": {"tricks": 1},
+            "rated": True,
+        },
+        kept["key"],
+    )
+    assert status == 201, created
+    gone = created["match_id"]
+    status, _, resigned = http.post(f"/v1/matches/{gone}/resign", None, kept["key"])
+    assert status == 200, resigned
+    page.reload()
+    item = f"#player-history li[data-match='{gone}']"
+    page.wait_for_selector(item)
+    words = page.inner_text(item)
+    assert "aborted" in words and "rated" not in words, words
     page.console_guard.check()
 
 
