@@ -29,6 +29,7 @@ from typing import Any
 import click
 import requests
 from rich.console import Console
+from rich.text import Text
 
 from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from cli.http_client import ApiError, ArenaClient, default_timeout_s
@@ -215,13 +216,13 @@ def play_match(
             seen = max([seen] + [e["version"] for e in polled["events"]])
             legal = None
             continue
+        # one line per different move: identical cards in one place are one entry
+        entries = renderer.menu(actions, match, 0, cards)
         if show:
             renderer.render_view(console, match, 0, cards)
-            for number, action in enumerate(actions, start=1):
-                console.print(
-                    f"  [bold cyan]{number:>3}[/]  ", renderer.command_line(action, match, 0, cards)
-                )
-        choice = choose(actions)
+            for number, entry in enumerate(entries, start=1):
+                console.print(f"  [bold cyan]{number:>3}[/]  ", Text(entry.text), highlight=False)
+        choice = choose([entry.action for entry in entries])
         if choice == QUIT:
             leave(client, session, console, "You quit")
             return None
@@ -230,7 +231,7 @@ def play_match(
             console.print("The match goes on without you; its result follows.")
             legal = None
             continue
-        answer = _send(client, match_id, token, actions[int(choice)], legal["version"])
+        answer = _send(client, match_id, token, dict(entries[int(choice)].action), legal["version"])
         legal = None
         if answer is None:
             continue  # no longer legal (the match moved on): read it again and re-ask

@@ -10,7 +10,7 @@ gets :data:`GENERIC`: the view's fields and the commands in words, never a JSON 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from cli.render import ai_100_human, aipokalypse, dead_apocalypse
+from cli.render.alike import Entry, tell_apart
 from cli.render.cards import CardBook
 from cli.render.common import (
     event_line,
@@ -52,6 +53,9 @@ class GameRenderer:
     - ``label(card_id, cards) -> str``: a card in a sentence (the event log).
     - ``render_result_extras(console, match, you, cards)``: what the result adds.
     - ``table_seats(view) -> [{"seat", "name"}]``: seats beyond the roster (the A.I.Toma).
+    - ``where(view, you, value, field) -> str | None``: a card's place in the seat's view
+      in words, or what another command field's value means (the menu tells apart moves
+      of the same words: :meth:`menu`).
     """
 
     game: str
@@ -63,6 +67,9 @@ class GameRenderer:
     label: Callable[[str, CardBook], str]
     render_result_extras: Callable[[Console, Mapping[str, Any], int, CardBook], None]
     table_seats: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = lambda view: []
+    where: Callable[[Mapping[str, Any], int, Any, str], str | None] = (
+        lambda view, you, value, field: None
+    )
 
     def render_events(
         self,
@@ -96,6 +103,23 @@ class GameRenderer:
             return Text(cards.phrases.command(action, match.get("seats") or [], you))
         return self.action_line(action, match, you, cards)
 
+    def menu(
+        self,
+        actions: Sequence[Mapping[str, Any]],
+        match: Mapping[str, Any],
+        you: int,
+        cards: CardBook,
+    ) -> list[Entry]:
+        """The legal commands as menu entries a person tells apart
+        (:func:`cli.render.alike.tell_apart`): identical cards in one place are one entry,
+        the same words for cards in different places say where."""
+        view = match.get("view") or {}
+        return tell_apart(
+            actions,
+            lambda action: self.command_line(action, match, you, cards).plain,
+            lambda value, field: self.where(view, you, value, field),
+        )
+
 
 def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
     extra = getattr(module, "table_seats", None)
@@ -108,7 +132,8 @@ def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
         module.action_line,
         module.label,
         module.render_result_extras,
-        *([extra] if extra else []),
+        extra or (lambda view: []),
+        module.where,
     )
 
 

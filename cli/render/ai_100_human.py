@@ -532,3 +532,10 @@ def breakdown_table(result: Mapping[str, Any], seats: list[Mapping[str, Any]], y
             style="bold" if seat == you else None,
         )
     return table
+
+
+def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") -> str | None:
+    """Where ``card_id`` is for the menu (:mod:`cli.render.alike`): ``in your hand`` or
+    ``None`` (a card's words name its id: no two cards' moves share words)."""
+    mine = view.get("you") or {}
+    return "in your hand" if card_id in (mine.get("hand") or []) else None

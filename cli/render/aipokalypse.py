@@ -645,3 +645,27 @@ def render_result_extras(
             expand=False,
         )
     )
+
+
+def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") -> str | None:
+    """Where ``card_id`` is for the menu (:mod:`cli.render.alike`, as the web board's
+    ``where``): ``in your hand``, ``in your pool``, ``in slot 2`` (its unit), ``under slot 2``
+    (its slot card), ``attached in slot 2``, or ``None``. Basic units of one name, colour and
+    value are the same card."""
+    own = next((s for s in view.get("seats") or [] if s.get("seat") == you), None)
+    if own is None or not isinstance(card_id, str):
+        return None
+    if card_id in (own.get("hand") or []):
+        return "in your hand"
+    if card_id in (own.get("pool") or []):
+        return "in your pool"
+    for i, slot in enumerate(own.get("slots") or []):
+        if not slot:
+            continue
+        if slot.get("unit") == card_id:
+            return f"in slot {i}"
+        if slot.get("card") == card_id:
+            return f"under slot {i}"
+        if card_id in (slot.get("attached") or []):
+            return f"attached in slot {i}"
+    return None

@@ -510,3 +510,52 @@ def render_result_extras(
             expand=False,
         )
     )
+
+
+def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") -> str | None:
+    """Where ``card_id`` is in the view of seat ``you``, in words (``in your hand``, ``in
+    Zombie Row column 2``), or ``None``: the menu tells apart moves whose words are the same
+    (:mod:`cli.render.alike`, as the web board's ``where``). Identical cards in one place are
+    the same move (Occupying Locations takes "a Human from his/her hand"; a Zombie is told by
+    its column). A ``defeat``'s ``spend`` plan (``[[damage entry, amount], ...]``) is said as
+    the damage it spends (``spending 2 of Sniper, 1 of Survivor #2``)."""
+    if field == "spend":
+        return _spend_plan_words(view, card_id)
+    if not isinstance(card_id, str):
+        return None
+    for row, name in (("zombie_row", "Zombie Row"), ("resource_row", "Resource Row")):
+        for column, entry in enumerate(view.get(row) or []):
+            if isinstance(entry, Mapping) and entry.get("card") == card_id:
+                return f"in {name} column {column}"
+    for s in view.get("seats") or []:
+        whose = "your" if s.get("seat") == you else f"Seat {s.get('seat')}'s"
+        if card_id in (s.get("hand") or []):
+            return f"in {whose} hand"
+        if card_id in (s.get("played") or []):
+            return f"among {whose} cards played this turn"
+        for i, loc in enumerate(s.get("locations") or []):
+            if loc.get("card") == card_id:
+                return f"among {whose} Locations"
+            for o in loc.get("occupants") or []:
+                occupant = (o.get("card") or o.get("id")) if isinstance(o, Mapping) else o
+                if occupant == card_id:
+                    return f"occupying {whose} Location {i + 1}"
+        if card_id in (s.get("discard") or []):
+            return f"in {whose} discard pile"
+    if card_id in (view.get("events_aside") or []):
+        return "among the Events set aside"
+    return None
+
+
+def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
+    pool = list(view.get("damage") or [])
+    if not isinstance(plan, list) or not plan:
+        return None
+    parts = []
+    for index, amount in plan:
+        if not (isinstance(index, int) and 0 <= index < len(pool)):
+            return None
+        title = pool[index].get("title")
+        twice = sum(d.get("title") == title for d in pool) > 1
+        parts.append(f"{amount} of {title}" + (f" #{index + 1}" if twice else ""))
+    return "spending " + ", ".join(parts)

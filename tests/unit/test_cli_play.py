@@ -441,6 +441,21 @@ def test_play_asks_the_server_for_the_levels_of_a_game_not_installed_here(monkey
     assert unknown.exit_code == 2 and "chess" in unknown.output
 
 
+def _menus(text: str) -> list[list[str]]:
+    """Each numbered menu of ``text``: its lines' words (without the numbers)."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        number, _, words = line.strip().partition("  ")
+        if line.startswith("  ") and number.isdigit() and int(number) == len(current) + 1:
+            current.append(words.strip())
+            continue
+        if current:
+            blocks.append(current)
+        current = [words.strip()] if number == "1" and line.startswith("    1  ") else []
+    return blocks + ([current] if current else [])
+
+
 @pytest.mark.parametrize(
     "game, seats, options",
     [
@@ -461,6 +476,11 @@ def test_auto_play_draws_every_decision_of_the_other_games_in_words(game, seats,
     # Each menu line is words, never a JSON object; every screen had the game's board.
     menu = [line for line in text.splitlines() if line.startswith("    1  ")]
     assert menu and not any("{" in line or '"type"' in line for line in menu)
+    # a person tells every line of a menu apart (cli/render/alike.py)
+    for block in _menus(text):
+        assert len(block) == len(set(block)), block
+    if game == "dead-apocalypse":  # starting decks hold several Survivors
+        assert "alike in your hand)" in text
     if game == "aipokalypse":
         assert "your hand (" in text and "your slots - ammo" in text
         assert ("A.I.Toma: difficulty" in text) == (seats == 1 or bool(options))

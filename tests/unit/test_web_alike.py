@@ -1,5 +1,7 @@
-"""The web client's action list tells moves apart (``api/web/js/alike.js``): identical cards
-in one place are one button, the same words for cards in different places say where."""
+"""The web client's action list (``api/web/js/alike.js``) and the terminal's menu
+(``cli/render/alike.py``) tell moves apart: identical cards in one place are one entry, the
+same words for cards in different places say where, a Dead Apocalypse defeat says the damage
+it spends; both say it in the same words."""
 
 from __future__ import annotations
 
@@ -16,6 +18,11 @@ WEB = Path(__file__).resolve().parents[2] / "api" / "web" / "js"
 VIEW = {
     "zombie_row": [{"card": "plague-carrier#z1"}, None, {"card": "plague-carrier#z2"}],
     "resource_row": [{"card": "shotgun#r1"}],
+    "damage": [
+        {"title": "Sniper", "amount": 3},
+        {"title": "Survivor", "amount": 1},
+        {"title": "Survivor", "amount": 1},
+    ],
     "seats": [
         {
             "seat": 0,
@@ -37,6 +44,9 @@ ACTIONS = [
     {"type": "play", "card": "scout#s0.4"},
     {"type": "help", "card": "survivor#s1.1"},
     {"type": "help", "card": "mystery#x"},
+    {"type": "defeat", "column": 0},
+    {"type": "defeat", "column": 0, "spend": [[0, 3], [1, 1]]},
+    {"type": "defeat", "column": 0, "spend": [[1, 1], [2, 1]]},
 ]
 
 
@@ -47,7 +57,8 @@ def run_node(tmp_path: Path, body: str) -> object:
         f'import {{ tellApart }} from "{(WEB / "alike.js").as_uri()}";\n'
         f'import {{ where }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
         f"const view = {json.dumps(VIEW)};\nconst actions = {json.dumps(ACTIONS)};\n"
-        'const words = (a) => `${a.type} ${a.card.split("#")[0]}`;\n' + body
+        'const words = (a) => `${a.type} ${(a.card || "column " + a.column).split("#")[0]}`;\n'
+        + body
     )
     proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -57,8 +68,8 @@ def run_node(tmp_path: Path, body: str) -> object:
 def test_identical_cards_in_hand_are_one_button_and_zombies_say_their_column(tmp_path):
     shown = run_node(
         tmp_path,
-        "process.stdout.write(JSON.stringify(tellApart(actions, words, (id) => where(view, 0, id))"
-        ".map((b) => [b.text, b.count, b.action.card])));\n",
+        "process.stdout.write(JSON.stringify(tellApart(actions, words, (v, f) => where(view, 0, v, f))"
+        ".map((b) => [b.text, b.count, b.action.card ?? null])));\n",
     )
     assert shown == [
         ["play survivor (3 alike in your hand)", 3, "survivor#s0.1"],
@@ -69,7 +80,21 @@ def test_identical_cards_in_hand_are_one_button_and_zombies_say_their_column(tmp
         # words differ ("survivor" / "mystery"): nothing to tell apart
         ["help survivor", 1, "survivor#s1.1"],
         ["help mystery", 1, "mystery#x"],
+        # the bare command (the default spending) says nothing more than its words
+        ["defeat column 0", 1, None],
+        ["defeat column 0 — spending 3 of Sniper, 1 of Survivor #2", 1, None],
+        ["defeat column 0 — spending 1 of Survivor #2, 1 of Survivor #3", 1, None],
     ]
+    # the terminal's menu: the same lines
+    from cli.render.alike import tell_apart
+    from cli.render.dead_apocalypse import where
+
+    def words(action):
+        thing = action.get("card") or "column {}".format(action["column"])
+        return f"{action['type']} {thing.split('#')[0]}"
+
+    menu = tell_apart(ACTIONS, words, lambda value, field: where(VIEW, 0, value, field))
+    assert [[e.text, e.count, e.action.get("card")] for e in menu] == shown
 
 
 def test_where_names_each_place_from_the_viewers_side(tmp_path):

@@ -13,7 +13,9 @@
  *
  * @param {Array<Record<string, any>>} actions the legal actions shown (commands)
  * @param {(action: Record<string, any>) => string} words an action's words
- * @param {(id: string) => (string|null)} where a card's place in the viewer's view, or null
+ * @param {(value: any, field: string) => (string|null)} where a card's place in the viewer's
+ *   view (`value` a card id), or what another field's value means there (Dead Apocalypse's
+ *   `spend` plan), or null
  * @returns {Array<{action: Record<string, any>, text: string, count: number}>}
  */
 export function tellApart(actions, words, where) {
@@ -60,13 +62,14 @@ function differing(group) {
   return [...fields].filter((f) => new Set(group.map((a) => JSON.stringify(a[f]))).size > 1).sort();
 }
 
-/** Where a differing field's value is: a card's place, "column 2" for a number, else null. */
+/** Where a differing field's value is: a card's place, "column 2" for a number, else what
+ * the board says of it (or null). */
 function placeOf(field, value, where) {
-  if (typeof value === "string") return where(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-    const places = [...new Set(value.map(where))];
+  if (typeof value === "string") return where(value, field);
+  if (Array.isArray(value) && value.length && value.every((v) => typeof v === "string")) {
+    const places = [...new Set(value.map((v) => where(v, field)))];
     return places.every(Boolean) ? places.join(", ") : null;
   }
   if (Number.isInteger(value)) return `${field.replace(/_/g, " ")} ${value}`;
-  return null;
+  return where(value, field);
 }

@@ -248,9 +248,9 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
     return typeof note === "function" ? note(action, match.view || {}) : "";
   };
   /** a card's place in the viewer's view, for telling apart moves of the same words */
-  const whereOf = (id) => {
+  const whereOf = (value, field) => {
     const where = /** @type {any} */ (board).where;
-    return typeof where === "function" ? where(match.view || {}, viewer, id) : null;
+    return typeof where === "function" ? where(match.view || {}, viewer, value, field) : null;
   };
   /** @returns {import("./words.js").Table} */
   const table = () => ({ cards, seats: tableSeats(), viewer });

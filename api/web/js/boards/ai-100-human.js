@@ -44,12 +44,12 @@ export function tile(ctx, id, key = `card:${id}`) {
  * label names its id, so no two cards' moves share words).
  * @param {Record<string, any>} view
  * @param {number|null} _viewer
- * @param {string} id
+ * @param {any} id a card id (or the value of another field: null)
  * @returns {string|null}
  */
 export function where(view, _viewer, id) {
   const you = field(view, "you");
-  return you && (you.hand || []).includes(id) ? "in your hand" : null;
+  return you && typeof id === "string" && (you.hand || []).includes(id) ? "in your hand" : null;
 }
 
 /** A card with its effect text beside (hand, dealt, AI choice). */

@@ -22,16 +22,26 @@ export function label(cards, id) {
 }
 
 /**
- * Where card `id` is for the action list (`alike.js`): "in your hand" or null. Basic units
- * of one name, colour and value are the same card (their label says all three).
+ * Where card `id` is for the action list (`alike.js`): "in your hand", "in your pool", "in
+ * slot 2" (its unit), "under slot 2" (its slot card), "attached in slot 2", or null. Basic
+ * units of one name, colour and value are the same card (their label says all three).
  * @param {Record<string, any>} view
  * @param {number|null} viewer
- * @param {string} id
+ * @param {any} id a card id (or the value of another field: null)
  * @returns {string|null}
  */
 export function where(view, viewer, id) {
   const own = (view.seats || []).find((s) => s.seat === viewer);
-  return own && (own.hand || []).includes(id) ? "in your hand" : null;
+  if (!own || typeof id !== "string") return null;
+  if ((own.hand || []).includes(id)) return "in your hand";
+  if ((own.pool || []).includes(id)) return "in your pool";
+  for (const [i, slot] of (own.slots || []).entries()) {
+    if (!slot) continue;
+    if (slot.unit === id) return `in slot ${i}`;
+    if (slot.card === id) return `under slot ${i}`;
+    if ((slot.attached || []).includes(id)) return `attached in slot ${i}`;
+  }
+  return null;
 }
 
 /** A view value in words: a card id by its name, an object as "key value" pairs. */

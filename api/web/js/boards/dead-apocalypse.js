@@ -18,13 +18,17 @@ export function label(cards, id) {
  * Where card `id` is in the view of seat `viewer`, in words ("in your hand", "in Zombie Row
  * column 2"), or null: the action list tells apart moves whose words are the same
  * (`alike.js`). Identical cards in one place are the same move (rulebook: Occupying Locations
- * takes "a Human from his/her hand"; a Zombie is told by its column).
+ * takes "a Human from his/her hand"; a Zombie is told by its column). A `defeat`'s `spend`
+ * plan (`[[damage entry, amount], ...]`) is said as the damage it spends.
  * @param {Record<string, any>} view
  * @param {number|null} viewer
- * @param {string} id
+ * @param {any} id a card id (or the value of `field`)
+ * @param {string} [field] the command's field
  * @returns {string|null}
  */
-export function where(view, viewer, id) {
+export function where(view, viewer, id, field = "card") {
+  if (field === "spend") return spendWords(view, id);
+  if (typeof id !== "string") return null;
   const column = (rowOf) => (view[rowOf] || []).findIndex((c) => c && c.card === id);
   const z = column("zombie_row");
   if (z >= 0) return `in Zombie Row column ${z}`;
@@ -42,6 +46,19 @@ export function where(view, viewer, id) {
   }
   if ((view.events_aside || []).includes(id)) return "among the Events set aside";
   return null;
+}
+
+/** "spending 2 of Sniper, 1 of Survivor #2" (a title twice in the pool: its place in it). */
+function spendWords(view, plan) {
+  const pool = view.damage || [];
+  if (!Array.isArray(plan) || !plan.length) return null;
+  const parts = plan.map(([index, amount]) => {
+    const entry = pool[index];
+    if (!entry) return null;
+    const twice = pool.filter((d) => d.title === entry.title).length > 1;
+    return `${amount} of ${entry.title}${twice ? ` #${index + 1}` : ""}`;
+  });
+  return parts.every(Boolean) ? `spending ${parts.join(", ")}` : null;
 }
 
 /** One card tile: title, kind, faction letter, damage / HP / occupancy, text. */
