@@ -24,8 +24,9 @@ when asked to and answers a JSON document (:class:`Tally`: the samples done, the
 per-command sums and counts so far) from which a later call, in another process, goes on.
 Chained calls answer exactly what one :meth:`Estimator.estimate` call answers (same
 floats: the sums are added in the same order, and each call replays the seeded draws of
-the samples done). Every game of this repository has one; an estimator without it is
-asked for the whole decision at once.
+the samples done). Every game of this repository has one, and derives
+:class:`WholeEstimate`, whose ``estimate`` is ``estimate_part`` never stopped; an
+estimator without it is asked for the whole decision at once.
 """
 
 from __future__ import annotations
@@ -142,9 +143,41 @@ class Tally:
         }
 
 
-def estimate_whole(estimator: Resumable, *args: Any) -> list[float]:
-    """``estimator.estimate_part(*args)`` without stopping (``estimate``'s body for a
-    :class:`Resumable` estimator: one code path for whole and split estimates)."""
-    values = estimator.estimate_part(*args)
-    assert isinstance(values, list)  # never asked to stop
-    return values
+class WholeEstimate:
+    """The :meth:`Estimator.estimate` of a :class:`Resumable` estimator: its
+    ``estimate_part`` run without stopping, so whole and split estimates take one code
+    path (a base class: every game's estimator of this repository derives from it).
+
+    A subclass defines ``metric`` (:data:`Metric`) and overrides :meth:`estimate_part`,
+    and says in its class docstring what its values are (their unit: VP for
+    ``expected_score``, 0..1 for ``win_probability``; what a pruned command gets)."""
+
+    def estimate(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+    ) -> list[float]:
+        """One value per command of ``commands`` (legal commands of ``seat`` in
+        ``state``), in their order, in the estimator's ``metric`` (class docstring):
+        :meth:`estimate_part` from the start, never stopped. Raises ValueError for no
+        commands or a budget below 1."""
+        values = self.estimate_part(state, seat, commands, budget, rng)
+        assert isinstance(values, list)  # never asked to stop
+        return values
+
+    def estimate_part(
+        self,
+        state: Any,
+        seat: int,
+        commands: Sequence[Mapping[str, Any]],
+        budget: int,
+        rng: random.Random,
+        resume: Mapping[str, Any] | None = None,
+        go_on: Callable[[], bool] | None = None,
+    ) -> list[float] | dict[str, Any]:
+        """:meth:`Resumable.estimate_part`, which every subclass overrides. Raises
+        NotImplementedError here."""
+        raise NotImplementedError(f"{type(self).__name__} has no estimate_part")

@@ -25,28 +25,19 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.estimates import Metric, Tally, estimate_whole
+from domain.estimates import Metric, Tally, WholeEstimate
 
 from . import spec
 from .views import view
 
 
-class DuelEstimator:
-    """Win probability of each candidate ``play`` of a seat (module doc)."""
+class DuelEstimator(WholeEstimate):
+    """Win probability of each candidate ``play`` of a seat (module doc): one value in
+    0..1 per command (legal ``play`` commands of the seat); a
+    :class:`domain.estimates.Resumable` estimator whose ``estimate`` is
+    :class:`domain.estimates.WholeEstimate`'s."""
 
     metric: Metric = "win_probability"
-
-    def estimate(
-        self,
-        state: Any,
-        seat: int,
-        commands: Sequence[Mapping[str, Any]],
-        budget: int,
-        rng: random.Random,
-    ) -> list[float]:
-        """One value in 0..1 per command of ``commands`` (legal ``play`` commands of
-        ``seat``). Raises ValueError for no commands or a budget below 1."""
-        return estimate_whole(self, state, seat, commands, budget, rng)
 
     def estimate_part(
         self,

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.estimates import Metric, Tally, estimate_whole
+from domain.estimates import Metric, Tally, WholeEstimate
 
 from .expert import Prior, determinize, rollout
 from .views import view
@@ -38,24 +38,13 @@ from .views import view
 SHORTLIST = 6
 
 
-class AI100Estimator:
-    """Expected final score (VP) of each candidate command of a seat (module doc); a
-    :class:`domain.estimates.Resumable` estimator."""
+class AI100Estimator(WholeEstimate):
+    """Expected final score (VP) of each candidate command of a seat (module doc): one
+    value per command, in VP; ``-inf`` for the commands the prior pruned. A
+    :class:`domain.estimates.Resumable` estimator whose ``estimate`` is
+    :class:`domain.estimates.WholeEstimate`'s."""
 
     metric: Metric = "expected_score"
-
-    def estimate(
-        self,
-        state: Any,
-        seat: int,
-        commands: Sequence[Mapping[str, Any]],
-        budget: int,
-        rng: random.Random,
-    ) -> list[float]:
-        """One value per command of ``commands`` (legal commands of ``seat``), in VP;
-        ``-inf`` for the commands the prior pruned. Raises ValueError for no commands or a
-        budget below 1."""
-        return estimate_whole(self, state, seat, commands, budget, rng)
 
     def estimate_part(
         self,

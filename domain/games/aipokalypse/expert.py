@@ -49,7 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from domain.estimates import Metric, Tally, estimate_whole
+from domain.estimates import Metric, Tally, WholeEstimate
 
 from . import actions, fold, rules, views
 from . import state as state_mod
@@ -450,30 +450,21 @@ class ExpertBot:
         return dict(best)
 
 
-class Estimator:
+class Estimator(WholeEstimate):
     """The game's :class:`domain.estimates.Estimator`: each command's mean rollout value
     (:func:`value_of`, the seat's win probability) over ``budget // len(commands)`` sample
     worlds of the seat's view (:class:`ExpertBot`'s rollouts with ``policies``, ``horizon``
-    rounds); the rollouts spent never exceed ``budget``."""
+    rounds); the rollouts spent never exceed ``budget``. One float in 0..1 per command,
+    in order; a budget below one rollout per command weighs each command by
+    :func:`value_of` right after it in one sample world (no rollout). A
+    :class:`domain.estimates.Resumable` estimator whose ``estimate`` is
+    :class:`domain.estimates.WholeEstimate`'s."""
 
     metric: Metric = "win_probability"
 
     def __init__(self, policies: Mapping[str, Any], horizon: int | None = None):
         self.policies = policies
         self.horizon = horizon
-
-    def estimate(
-        self,
-        state: Any,
-        seat: int,
-        commands: Sequence[Mapping[str, Any]],
-        budget: int,
-        rng: random.Random,
-    ) -> list[float]:
-        """One float in 0..1 per command, in order. A budget below one rollout per command
-        weighs each command by :func:`value_of` right after it in one sample world (no
-        rollout). Raises ValueError for no commands or a budget below 1."""
-        return estimate_whole(self, state, seat, commands, budget, rng)
 
     def estimate_part(
         self,

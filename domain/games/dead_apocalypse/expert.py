@@ -68,7 +68,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.estimates import Metric, Tally, estimate_whole
+from domain.estimates import Metric, Tally, WholeEstimate
 
 from .actions import legal_actions, pending
 from .bots import OCCUPY_MARGIN, STACK_THREAT, CooperativeBot, _table, zombie_value
@@ -379,28 +379,18 @@ def _wins_now(v: Mapping[str, Any], command: Mapping[str, Any]) -> bool:
     return reward is not None and catalogue().of(reward["card"]).kind == "cdc"
 
 
-class WinEstimator:
+class WinEstimator(WholeEstimate):
     """The :class:`domain.estimates.Estimator` of Dead Apocalypse: for each command, the
     mean value of its rollouts (module doc, steps 2-3: 1 won, 0 lost, the race's win
     probability at a horizon), the team's chance to win after it, from the seat's view
     only. ``metric`` ``"win_probability"``. Each command gets ``budget // len(commands)``
     rollouts on shared samples (at least one sample; with a budget below the number of
     commands, the first ``budget`` commands get one rollout and the others the mean of
-    those)."""
+    those). One win probability (0..1) per command, in order; a
+    :class:`domain.estimates.Resumable` estimator whose ``estimate`` is
+    :class:`domain.estimates.WholeEstimate`'s."""
 
     metric: Metric = "win_probability"
-
-    def estimate(
-        self,
-        state: MatchState,
-        seat: int,
-        commands: Sequence[Mapping[str, Any]],
-        budget: int,
-        rng: random.Random,
-    ) -> list[float]:
-        """One win probability (0..1) per command, in order. Raises ValueError for no
-        command or a budget below 1."""
-        return estimate_whole(self, state, seat, commands, budget, rng)
 
     def estimate_part(
         self,
