@@ -600,9 +600,11 @@ class MatchService:
         """See :meth:`service.usecases.analysis.Analyses.get`."""
         return self._analyses.get(analysis_id)
 
-    def run_analysis(self, analysis_id: str, start: int = 0, part: int = 0) -> dict[str, Any]:
+    def run_analysis(
+        self, analysis_id: str, start: int = 0, part: int = 0, run: str | None = None
+    ) -> dict[str, Any]:
         """See :meth:`service.usecases.analysis.Analyses.run` (the worker's job)."""
-        return self._analyses.run(analysis_id, start, part)
+        return self._analyses.run(analysis_id, start, part, run)
 
     def observe_job(self, kind: str, seconds: float) -> None:
         """See :meth:`service.usecases.ops.Ops.observe_job`."""

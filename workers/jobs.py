@@ -83,13 +83,15 @@ def match_ended(match_id: str) -> dict:
     )
 
 
-def analysis(analysis_id: str, start: int = 0, part: int = 0) -> dict:
+def analysis(analysis_id: str, start: int = 0, part: int = 0, run: str | None = None) -> dict:
     """Run the slice from turn ``start`` of the match analysis ``analysis_id`` (issue 23:
     :meth:`MatchService.run_analysis`, which enqueues the next slice; ``part``: how many
-    slices went into the decision at ``start`` already, 0 for one that begins there); a
-    finished, unknown or already run slice is a no-op."""
+    slices went into the decision at ``start`` already, 0 for one that begins there;
+    ``run``: the run token of the record it was enqueued for, ``None`` in a job enqueued
+    before tokens were passed); a finished, unknown or already run slice, or one of an
+    earlier run of the analysis, is a no-op."""
     return _through_outage(
-        lambda: get_service().run_analysis(analysis_id, start, part),
+        lambda: get_service().run_analysis(analysis_id, start, part, run),
         f"analysis {analysis_id}@{start}" + (f".{part}" if part else ""),
         "analysis",
     )

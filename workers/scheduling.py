@@ -119,9 +119,10 @@ class TurnScheduler:
     def enqueue_analysis(
         self, analysis_id: str, start: int = 0, run: str = "", attempt: int = 1, part: int = 0
     ) -> str:
-        """Enqueue ``analysis(analysis_id, start[, part])`` (the slice from turn ``start``;
-        ``part`` > 0: the ``part``-th that goes on with the decision there) on the
-        analysis queue (``run``: the record's run token, part of the job id; ``attempt``:
+        """Enqueue ``analysis(analysis_id, start[, part], run=run)`` (the slice from turn
+        ``start``; ``part`` > 0: the ``part``-th that goes on with the decision there) on
+        the analysis queue (``run``: the record's run token, part of the job id and passed
+        to the job, which is a no-op once the record has another; ``attempt``:
         its run, for :meth:`revive_analysis`); a job with the same id already in Redis
         makes this a no-op. Returns the job id."""
         job_id = self.keys.analysis_job_id(analysis_id, start, run, part)
@@ -131,6 +132,7 @@ class TurnScheduler:
                 analysis_id,
                 start,
                 *((part,) if part else ()),
+                **({"run": run} if run else {}),
                 job_id=job_id,
                 unique=True,
                 job_timeout=ANALYSIS_JOB_TIMEOUT_S,

@@ -5,7 +5,8 @@ An analysis id names one log and one budget (:func:`service.usecases.analysis.an
 so the hash is the cache: a second request for the same match and budget reads it. Fields:
 ``status`` (``queued``, ``running``, ``done``, ``failed``), ``progress`` (0..100),
 ``source`` (``match`` or ``upload``), ``match_id``, ``game``, ``budget``, ``created_at``,
-``run`` (a token per creation, part of its job ids), ``client`` (the API client whose
+``run`` (a token per creation, part of its job ids and passed to them: a job of another
+run is a no-op), ``client`` (the API client whose
 request created it, counted against its cap; never answered),
 ``updated_at`` (its last write), ``next`` and ``partial`` (while it runs in slices: the
 first turn of the next slice and the decisions so far, JSON), ``part`` and ``pending``

@@ -412,21 +412,27 @@ class Analyses:
                 requeued += int(outcome)
         return requeued
 
-    def run(self, analysis: str, start: int = 0, part: int = 0) -> dict[str, Any]:
+    def run(
+        self, analysis: str, start: int = 0, part: int = 0, run: str | None = None
+    ) -> dict[str, Any]:
         """Run the slice of the analysis ``analysis`` from turn ``start`` (a worker's job;
         ``part`` > 0: the slice goes on with the decision at ``start``, the record's
         ``pending``, for the ``part``-th time): at most ``max(1, SLICE_ROLLOUTS // budget)``
         turns and :data:`SLICE_ROLLOUTS` rollouts, and it ends after the rollout or turn it
         is on once :data:`SLICE_SECONDS` have passed (at least one rollout or turn); then
-        the next slice is enqueued, or the result written after the last one.
-        ``{"status": ...}``: ``noop`` for a record that is gone or done or a slice that is
-        not the next one (a duplicate job), ``running`` after a slice, ``done``, or
-        ``failed`` (the reason in the record)."""
+        the next slice is enqueued, or the result written after the last one. ``run``: the
+        run token of the record the job was enqueued for (``None`` or empty: a job
+        enqueued without one, not checked).
+        ``{"status": ...}``: ``noop`` for a record that is gone or done, a slice that is
+        not the next one (a duplicate job) or a job of another run (enqueued before the
+        record was created again, which enqueued its own job for the same slice),
+        ``running`` after a slice, ``done``, or ``failed`` (the reason in the record)."""
         record = self.store.get(analysis)
         if (
             record is None
             or record["status"] == "done"
             or (start, part) != (record.get("next", 0), record.get("part", 0))
+            or (run and run != record.get("run"))
         ):
             return {"status": "noop"}
         if record["source"] == "match":

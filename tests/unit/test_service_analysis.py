@@ -371,6 +371,33 @@ def test_a_slice_at_budget_512_stops_inside_its_decision_and_the_next_goes_on(se
     assert {k: result[k] for k in expected} == expected
 
 
+def test_a_job_of_an_earlier_run_is_a_noop(service, monkeypatch):
+    """An analysis that failed is created again with a new ``run`` token and its slice
+    enqueued anew (the token is part of the job id, so both jobs are queued). The job of
+    the earlier run, still queued, computed the same slice again (its rollouts twice): it
+    is now a no-op, as is any job whose token is not the record's. The new run's job runs;
+    a job without a token (enqueued before tokens were passed to the job) still runs."""
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 3 * 20)  # 3 turns a slice
+    counted = _rollouts(monkeypatch)
+    mid = _finished_duel(service, seed=12)
+    aid = service.request_analysis(mid, 20)[0]["analysis_id"]
+    queue, store = service.scheduler.analysis_queue, service._analyses.store
+    (old,) = queue.jobs
+    store.update(aid, status="failed", error="boom")
+    again, created = service.request_analysis(mid, 20)
+    assert created and again["status"] == "queued"
+    (new,) = [job for job in queue.jobs if job.id != old.id]
+    assert old.args == new.args == (aid, 0)
+    assert old.kwargs["run"] != new.kwargs["run"] == store.get(aid)["run"]
+    assert service.run_analysis(*old.args, **old.kwargs) == {"status": "noop"}
+    assert counted[0] == 0 and store.get(aid)["status"] == "queued"
+    assert service.run_analysis(*new.args, **new.kwargs) == {"status": "running"}
+    assert service.run_analysis(aid, 3, run="other") == {"status": "noop"}
+    assert service.run_analysis(aid, 3) == {"status": "running"}  # no token: runs
+
+
 def _expected_first_version(service, mid: str) -> int:
     """The version of the first decision of ``mid``'s log."""
     from service.usecases.analysis import turns_of
