@@ -47,11 +47,11 @@ class Scheduler(Protocol):
     ) -> str:
         """Run the slice of the match analysis ``analysis_id`` (issue 23) from turn
         ``start`` on a worker, after the queued turn jobs; ``run``: the record's run token
-        (part of the job id, and passed to the job: one of an earlier run is a no-op); ``attempt``: which try of this slice it is (1 for a new one;
-        ``revive_analysis`` counts them to give up); ``part``: 0 for a slice that begins
-        with the turn ``start``, else how many slices went into its decision already (the
-        record's ``part``; part of the job id); a duplicate is a no-op. Returns the job
-        id."""
+        (part of the job id, and passed to the job: one of an earlier run is a no-op);
+        ``attempt``: which try of this slice it is (1 for a new one; ``revive_analysis``
+        counts them to give up); ``part``: 0 for a slice that begins with the turn
+        ``start``, else how many slices went into its decision already (the record's
+        ``part``; part of the job id); a duplicate is a no-op. Returns the job id."""
         ...
 
     # Optional (issue 23): ``revive_analysis(analysis_id, start, run, part=0) -> bool | None``
