@@ -56,7 +56,9 @@ from domain.estimates import Estimator
 #: a decision part-way through its rollouts (JSON): ``{"version", "seat", "stage"
 #: ("all": the legal commands; "pair": the played command the estimator pruned against the
 #: best one, ``best`` its index among the legal commands), "estimate" (the estimator's
-#: resume document, :class:`domain.estimates.Tally`; ``None``: the stage not begun)}``
+#: resume document, :class:`domain.estimates.Tally`; ``None``: the stage not begun),
+#: "rollouts" (the decision's rollouts so far, over all its slices: for the progress;
+#: absent in a document of an earlier version, read as 0)}``
 Pending = dict[str, Any]
 
 
@@ -130,7 +132,7 @@ def analyse(
     budget: int,
     seed: bytes,
     seat_count: int,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
 ) -> dict[str, Any]:
     """The analysis of one match (module doc): :func:`analyse_turns` over every turn, then
     :func:`summary`.
@@ -163,7 +165,7 @@ def analyse_turns(
     seed: bytes,
     start: int = 0,
     stop: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The decision entries (shape: :func:`analyse`) of ``turns[start:stop]``, the log
     folded up to ``turns[start]`` first: :func:`analyse_slice` never stopped early.
@@ -196,7 +198,7 @@ def analyse_slice(
     start: int = 0,
     stop: int | None = None,
     pending: Pending | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
     enough: Callable[[int], bool] | None = None,
 ) -> Slice:
     """Analyse ``turns[start:stop]`` (the log folded up to ``turns[start]`` first), the
@@ -205,10 +207,14 @@ def analyse_slice(
     entries of those turns (each decision has its own RNG, and a decision split between
     slices sums its rollouts in the same order), so a long analysis may run in slices.
 
-    ``progress(done, total)`` after each turn finished (``done`` counts from the first
-    turn of the log); ``enough(rollouts)`` (the rollouts of this slice so far), asked after
-    each rollout of a :class:`domain.estimates.Resumable` estimator and after each turn,
-    ends the slice when true: inside a decision (``pending`` answered) or after the turn.
+    ``progress(done, total)`` after each turn finished (``done`` counts the turns from the
+    first of the log), and when the slice stops inside a decision (``done``: the turns
+    before it plus :func:`decision_share` of it, a float below the next integer), so a
+    caller's percent moves while one decision spans many slices; ``enough(rollouts)``
+    (the rollouts of this slice so far), asked after each rollout of a
+    :class:`domain.estimates.Resumable` estimator and after each turn, ends the slice when
+    true: inside a decision (``pending`` answered, with the decision's rollouts so far) or
+    after the turn.
 
     Raises ValueError as :func:`analyse`, and for a ``pending`` that is not the decision at
     ``turns[start]`` (KeyError / IndexError / TypeError for one that is malformed)."""
@@ -222,21 +228,25 @@ def analyse_slice(
         state = fold(engine, turn.events, state)
     decisions: list[dict[str, Any]] = []
     spent = 0
+    within = 0  # rollouts of the decision under way, its earlier slices' included
 
     def go_on() -> bool:
-        nonlocal spent
+        nonlocal spent, within
         spent += 1
+        within += 1
         return enough is None or not enough(spent)
 
     index = start
     while index < stop:
         turn = turns[index]
         if turn.seat is not None and turn.seat in engine.pending(state):
-            entry, left = decision_part(
-                engine, state, turn, budget, seed, pending if index == start else None, go_on
-            )
+            resume = pending if index == start else None
+            within = int(resume.get("rollouts", 0)) if resume is not None else 0
+            entry, left = decision_part(engine, state, turn, budget, seed, resume, go_on)
             if left is not None:
-                return Slice(decisions, index, left, spent)
+                if progress is not None:
+                    progress(index + decision_share(within, budget), len(turns))
+                return Slice(decisions, index, {**left, "rollouts": within}, spent)
             if entry is not None:
                 decisions.append(entry)
         elif index == start and pending is not None:
@@ -248,6 +258,14 @@ def analyse_slice(
         if enough is not None and enough(spent):
             break
     return Slice(decisions, index, None, spent)
+
+
+def decision_share(rollouts: int, budget: int) -> float:
+    """The part of a decision done after ``rollouts`` of its rollouts at ``budget``, for
+    the progress: ``min(rollouts, budget) / (budget + 1)``, in 0..1 and below 1 (the
+    decision counts whole only once it is done; the rollouts of a pruned played command
+    weighed against the best one, up to ``budget`` more, do not move it)."""
+    return min(max(0, rollouts), budget) / (budget + 1)
 
 
 def summary(

@@ -15,9 +15,10 @@ finished match or of an uploaded export.
   rollouts are split between slices: its per-candidate sums and counts so far are kept in
   the record's ``pending``, and the next slice goes on from them, with the same result as
   an unsplit run), so bot turns queued meanwhile wait about a second plus one rollout. It
-  writes the progress in percent as it goes (only ever up: a slice run again after its
-  worker died passes the percentages shown already) and enqueues the next slice; the last
-  one writes the result.
+  writes the progress in percent as it goes (a decision it stops inside counted in part,
+  by its rollouts so far: :func:`domain.analysis.decision_share`; only ever up: a slice
+  run again after its worker died passes the percentages shown already) and enqueues the
+  next slice; the last one writes the result.
 - A request that names its ``client`` (the API's rate-limit client: player, seat or
   address) and would create an analysis counts it against the client's cap of analyses
   queued or running (``ARENA_MAX_ANALYSES_PER_CLIENT``, :class:`TooManyAnalyses`): one client
@@ -446,10 +447,11 @@ class Analyses:
         self.store.update(analysis, status="running")
         shown = [record.get("progress", 0)]
 
-        def progress(done: int, total: int) -> None:
+        def progress(done: float, total: int) -> None:
             # only ever up: a slice run again (its worker died after writing progress but
-            # before its decisions) passes the percentages it showed already
-            percent = (100 * done) // max(1, total)
+            # before its decisions) passes the percentages it showed already; ``done`` has
+            # a fraction when the slice stopped inside a decision (its rollouts so far)
+            percent = int((100 * done) // max(1, total))
             if shown[0] < percent < 100:
                 shown[0] = percent
                 self.store.update(analysis, progress=percent)

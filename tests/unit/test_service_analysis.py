@@ -398,6 +398,31 @@ def test_a_job_of_an_earlier_run_is_a_noop(service, monkeypatch):
     assert service.run_analysis(aid, 3) == {"status": "running"}  # no token: runs
 
 
+def test_progress_counts_the_rollouts_of_the_decision_under_way(service, monkeypatch):
+    """At budget 512 one A.I.Pokalypse decision took about 30 one-second slices, and the
+    percent stood still through them: it moved only when a decision was done. A slice that
+    stops inside a decision now counts the decision's rollouts so far (those of its
+    earlier slices too: the record's ``pending`` keeps them) as a part of the decision:
+    here every slice runs 150 rollouts and ends inside the first decision of 512, no
+    decision is done, and each slice writes a higher percent than the one before, below
+    the first decision's whole share (1 turn of 8: 12%)."""
+    from service.usecases import analysis as usecase
+
+    monkeypatch.setattr(usecase, "SLICE_ROLLOUTS", 150)  # 150 rollouts a slice
+    mid = _finished_duel(service, seed=11)
+    turns = len(usecase.turns_of(service.export(mid))[1])
+    aid = service.request_analysis(mid, 512)[0]["analysis_id"]
+    store = service._analyses.store
+    shown = [store.get(aid)["progress"]]
+    for part in range(3):
+        assert service.run_analysis(aid, 0, part) == {"status": "running"}
+        record = store.get(aid)
+        assert (record["next"], record["part"], record["partial"]) == (0, part + 1, [])
+        assert record["pending"]["rollouts"] == 150 * (part + 1)
+        shown.append(record["progress"])
+    assert shown[0] < shown[1] < shown[2] < shown[3] < 100 // turns, shown
+
+
 def _expected_first_version(service, mid: str) -> int:
     """The version of the first decision of ``mid``'s log."""
     from service.usecases.analysis import turns_of
