@@ -66,7 +66,6 @@ _.current_version  # service/usecases/act.py: a field of the named result Append
 _.estimator  # EngineBase.estimator: the match-analysis hook (no caller yet in the server)
 _.Estimator
 _.estimate
-_.Resumable  # the optional protocol of estimate_part (WholeEstimate implements it)
 
 # -- the game test settings (domain/testing.py) read by the generic tests --------------------
 _.private

@@ -143,14 +143,15 @@ class Tally:
         }
 
 
-class WholeEstimate:
-    """The :meth:`Estimator.estimate` of a :class:`Resumable` estimator: its
-    ``estimate_part`` run without stopping, so whole and split estimates take one code
-    path (a base class: every game's estimator of this repository derives from it).
+class WholeEstimate(Resumable):
+    """A :class:`Resumable` estimator whose :meth:`Estimator.estimate` is its
+    :meth:`Resumable.estimate_part` run without stopping, so whole and split estimates take
+    one code path (a base class: every game's estimator of this repository derives from
+    it).
 
-    A subclass defines ``metric`` (:data:`Metric`) and overrides :meth:`estimate_part`,
-    and says in its class docstring what its values are (their unit: VP for
-    ``expected_score``, 0..1 for ``win_probability``; what a pruned command gets)."""
+    A subclass defines ``metric`` (:data:`Metric`) and ``estimate_part``, and says in its
+    class docstring what its values are (their unit: VP for ``expected_score``, 0..1 for
+    ``win_probability``; what a pruned command gets)."""
 
     def estimate(
         self,
@@ -162,22 +163,8 @@ class WholeEstimate:
     ) -> list[float]:
         """One value per command of ``commands`` (legal commands of ``seat`` in
         ``state``), in their order, in the estimator's ``metric`` (class docstring):
-        :meth:`estimate_part` from the start, never stopped. Raises ValueError for no
-        commands or a budget below 1."""
+        ``estimate_part`` from the start, never stopped. Raises ValueError for no commands
+        or a budget below 1."""
         values = self.estimate_part(state, seat, commands, budget, rng)
         assert isinstance(values, list)  # never asked to stop
         return values
-
-    def estimate_part(
-        self,
-        state: Any,
-        seat: int,
-        commands: Sequence[Mapping[str, Any]],
-        budget: int,
-        rng: random.Random,
-        resume: Mapping[str, Any] | None = None,
-        go_on: Callable[[], bool] | None = None,
-    ) -> list[float] | dict[str, Any]:
-        """:meth:`Resumable.estimate_part`, which every subclass overrides. Raises
-        NotImplementedError here."""
-        raise NotImplementedError(f"{type(self).__name__} has no estimate_part")
