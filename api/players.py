@@ -15,6 +15,7 @@ from api import schemas
 from api.auth import bearer_token
 from api.errors import Problem
 from api.runtime import service
+from service.match_service import is_player_key
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
@@ -61,12 +62,18 @@ def get_player(player_id: str):
 
 @bp.get("/<player_id>/matches")
 def player_matches(player_id: str):
-    """One page of the player's matches, newest first (``next_cursor``), filtered."""
+    """One page of the player's matches, newest first (``next_cursor``), filtered. With the
+    player's own key as bearer token its unlisted matches are listed too (another player's
+    key or a seat token: the public page; a player key that is no player's current key: 401
+    ``invalid_player_key``)."""
     schemas.check_player_id(player_id)
     q = schemas.query(schemas.PlayerMatchesQuerySchema)
+    token = bearer_token()  # a seat token is no player's: the public page
+    own = is_player_key(token) and service().player_of_key(str(token)) == player_id
     return jsonify(
         service().player_matches(
             player_id,
+            own=own,
             game=q["game"],
             mode=q["mode"],
             status=q["status"],

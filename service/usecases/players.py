@@ -235,6 +235,7 @@ class Players:
         cursor: str | None = None,
         limit: int = 20,
         filed: Callable[[list[str]], set[str]] | None = None,
+        own: bool = False,
     ) -> dict[str, Any]:
         """One page of the player's matches, newest first: ``{"items": [{"match_id",
         "game", "mode", "status", "rated", "aborted", "seat", "won", "created_at",
@@ -248,6 +249,10 @@ class Players:
         for nobody's ``played``/``won`` either). Both are read from what the end job wrote
         when it says so (the match in the player's ``counted`` set: not aborted; in
         ``filed(match_ids)``, the ratings' filed inputs: rated), else from the match's log.
+
+        ``own``: the player itself asks (its key): its unlisted matches are listed too; to
+        anyone else an unlisted match is not there (reachable by its id only, as the lobby
+        keeps it: a newcomer probe found them, open seats included, in public histories).
 
         ``cursor``: the ``next_cursor`` of the previous page, opaque (the position of the
         last entry looked at and the player's id: :func:`service.usecases.lobby.encode_cursor`),
@@ -285,7 +290,7 @@ class Players:
                 scanned += 1
                 match_id = position[1]
                 item = self._history_item(
-                    match_id, player_id, match_id in counted, match_id in rated_ids
+                    match_id, player_id, match_id in counted, match_id in rated_ids, own
                 )
                 if item is not None and _keeps(item, game, mode, status, rated):
                     items.append(item)
@@ -309,14 +314,14 @@ class Players:
         return score, match_id
 
     def _history_item(
-        self, match_id: str, player_id: str, counted: bool, filed: bool
+        self, match_id: str, player_id: str, counted: bool, filed: bool, own: bool
     ) -> dict[str, Any] | None:
         try:
             record = self.ctx.record(match_id)
         except errors.MatchNotFound:
             return None
         seat = record.seat_of_player(player_id)
-        if seat is None:
+        if seat is None or not (record.listed or own):
             return None
         family = family_of(record.game, len(record.seats), record.options)
         result = record.result if isinstance(record.result, dict) else {}

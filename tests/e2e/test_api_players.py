@@ -274,3 +274,39 @@ def test_a_rated_match_of_bots_alone_is_422_but_empty_bot_options_are_none(http,
         return
     assert (status, problem["code"]) == (422, code), problem
     assert headers["Content-Type"].startswith("application/problem+json")
+
+
+def test_an_unlisted_match_is_in_the_players_own_history_only(http):
+    """A newcomer probe found a player's unlisted match (reachable by id only, as the docs
+    promise) in the public history, its open seat there for anyone to join. Now only the
+    player's own key lists it; anonymous and other players' reads do not, and a key that is
+    no player's is 401."""
+    ann, bob = _player(http, "Ann"), _player(http, "Bob")
+    status, _, hidden = http.post(
+        "/v1/matches",
+        {
+            "game": "duel",
+            "seats": [{"kind": "human"}, {"kind": "open"}],
+            "options": {"tricks": 1},
+            "unlisted": True,
+        },
+        ann["key"],
+    )
+    assert status == 201, hidden
+    shown = _duel(http, ann["key"], rated=False)
+    path = f"/v1/players/{ann['player_id']}/matches"
+
+    def listed(key=None):
+        status, headers, page = http.get(path, key)
+        assert status == 200, page
+        return {item["match_id"] for item in page["items"]}, headers
+
+    public, headers = listed()
+    assert shown["match_id"] in public and hidden["match_id"] not in public
+    assert listed(bob["key"])[0] == public
+    mine, own_headers = listed(ann["key"])
+    assert mine == public | {hidden["match_id"]}
+    # no shared cache may hand the player's own page to anyone else
+    assert "public" not in own_headers.get("Cache-Control", "")
+    status, _, problem = http.get(path, "pk.0123456789abcdef.notakey")
+    assert status == 401 and problem["code"] == "invalid_player_key", problem

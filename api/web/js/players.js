@@ -123,8 +123,11 @@ export async function showProfile(root, playerId) {
   const more = h("button", { type: "button", id: "more-history", text: "More" });
   let cursor = /** @type {string | null} */ (null);
   async function page() {
+    // the player's own key lists its unlisted matches too (to anyone else they are not there)
+    const mine = currentPlayer();
     /** @type {import("./types.js").PlayerMatchPage} */
-    const got = await get(`/v1/players/${id}/matches${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const got = await get(`/v1/players/${id}/matches${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
+      mine && mine.player_id === playerId ? mine.key : undefined);
     for (const m of got.items) {
       const others = m.seats.filter((s) => s.seat !== m.seat).map((s) =>
         s.player ? playerLink(s.player, s.name || s.player) : (s.kind === "bot" ? `bot ${s.bot}` : s.name || s.kind));
