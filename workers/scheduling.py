@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from rq import Queue
-from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.exceptions import DuplicateJobError, InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.store.keys import Keys
@@ -337,11 +337,19 @@ class TurnScheduler:
         return job_id
 
     def cancel(self, job_id: str) -> bool:
-        """Delete the job (queued or scheduled) so it never runs; True when it existed."""
+        """Delete the job (queued or scheduled) so it never runs; True when it existed.
+        Two requests may cancel one job at once (simultaneous moves ending one turn): the
+        one that finds it deleted between fetching it and reading its status answers False
+        (RQ raises ``InvalidJobOperation`` there; a newcomer probe saw it logged as a failed
+        scheduling)."""
         job = self._job(job_id)
         if job is None:
             return False
-        if job.get_status(refresh=True) == JobStatus.STARTED:
+        try:
+            status = job.get_status(refresh=True)
+        except (InvalidJobOperation, NoSuchJobError):
+            return False  # another request deleted it meanwhile
+        if status == JobStatus.STARTED:
             return False  # running now: its own version check makes it a no-op
         job.delete()
         return True

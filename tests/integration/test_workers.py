@@ -1,7 +1,7 @@
 """Bot turns and timeouts through REAL RQ worker processes (``python -m workers.runner``)."""
 
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from rq.registry import StartedJobRegistry
@@ -170,3 +170,22 @@ def test_turn_timeouts_fire_on_their_first_run_through_a_real_worker(
     assert report["lateness_s"]["p50"] >= 0
     causes = [e["cause"] for e in real_service.log(mid)[1:]]
     assert causes and set(causes) == {"timeout"}
+
+
+def test_a_timeout_another_request_cancelled_meanwhile_cancels_to_false(real_service):
+    """Two requests cancel one turn's timeout at once: the second fetches the job, the
+    first deletes it, the second reads its status. RQ raises InvalidJobOperation there; a
+    newcomer probe saw it logged as 'scheduling turn jobs ... failed'. Now False."""
+    from rq.job import Job
+
+    scheduler = real_service.scheduler
+    job_id = scheduler.schedule_turn_timeout("m" * 32, 0, 7, datetime(2099, 1, 1, tzinfo=UTC))
+    stale = Job.fetch(job_id, connection=scheduler.connection)
+    real_fetch = scheduler._job
+    scheduler._job = lambda _id: stale  # the job as the second request fetched it
+    try:
+        assert real_fetch(job_id) is not None and scheduler.cancel(job_id) is True
+        assert real_fetch(job_id) is None
+        assert scheduler.cancel(job_id) is False  # deleted after it was fetched
+    finally:
+        scheduler._job = real_fetch
