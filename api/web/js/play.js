@@ -200,8 +200,14 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   /** @type {import("./types.js").MatchView} */
   let match;
   try { match = await get(path, token); } catch (error) {
-    const closed = error instanceof ApiError && error.code === "spectators_disabled";
-    replace(root, h("h1", { text: closed ? "No spectators in this match" : "Match not found" }),
+    const code = error instanceof ApiError ? error.code : null;
+    const closed = code === "spectators_disabled";
+    // the heading says what went wrong: a refused seat token is no missing match (probe)
+    const heading = closed ? "No spectators in this match"
+      : code === "match_not_found" ? "Match not found"
+      : error instanceof ApiError && error.status === 401 ? "This seat link does not open the match"
+      : "The match could not be opened";
+    replace(root, h("h1", { text: heading }),
       h("p", { class: "problem", text: closed ? "This match was created with spectators disabled: it can be watched once it has finished, or played with a seat link." : error.message }),
       h("a", { href: "#/", text: "Back to the lobby" }));
     return () => {};

@@ -105,3 +105,23 @@ def test_a_match_is_played_to_its_result_by_clicking(page, web_server, game):
     ) + page.inner_text("#problem")
     assert "Verified" in page.inner_text("#verify-result")
     page.console_guard.check()
+
+
+@pytest.mark.e2e
+def test_a_seat_link_with_a_bad_token_says_so_not_that_the_match_is_missing(page, web_server):
+    """A newcomer probe opened ``#/seat/<id>/0/notatoken``: the page said "Match not found"
+    over the detail "The seat token is not valid for this match." The heading now says the
+    link does not open the match; a match id nobody made is still "Match not found"."""
+    api = Api(web_server)
+    status, created = api.post(
+        "/v1/matches",
+        {"game": "duel", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "high"}]},
+    )
+    assert status == 201, created
+    page.console_guard.allowed |= {(created["match_id"], 401), ("0" * 32, 404)}  # as asked
+    page.goto(f"{web_server}/#/seat/{created['match_id']}/0/notatoken")
+    page.wait_for_selector("h1")
+    assert page.inner_text("h1") == "This seat link does not open the match"
+    assert "not valid" in page.inner_text(".problem")
+    page.goto(f"{web_server}/#/watch/{'0' * 32}")
+    page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Match not found'")
