@@ -9,8 +9,10 @@ cached per log and ``budget``. The budget (rollouts per decision; default 64) is
 parameter only: ``POST .../analysis`` takes an empty body (or ``{}``), ``POST /v1/analyses``
 the export; a ``budget`` member in either body is refused (400 ``validation_error``) rather
 than ignored, a budget below 1 is a 400 ``validation_error`` and one above the server's cap
-(``ARENA_MAX_BOT_BUDGET``, at most 4096) a 422 ``analysis_budget_capped``. A client (the
-rate limits' client, :func:`api.limits.client_key`: player, seat or address) with
+(``ARENA_MAX_BOT_BUDGET``, at most 4096) a 422 ``analysis_budget_capped``. A client (its
+address, :func:`api.limits.quota_client`, as the bot-match cap's: player keys are free and
+seat tokens come with every new match, so counting per key let one address queue any
+number, a newcomer probe found) with
 ``ARENA_MAX_ANALYSES_PER_CLIENT`` analyses queued or running is refused one more with 429
 ``too_many_analyses`` and ``Retry-After``; an analysis answered from the cache is never
 refused. The result's shape and labels: :mod:`domain.analysis`; docs/analysis.md.
@@ -26,7 +28,7 @@ from marshmallow import EXCLUDE, Schema, validate
 
 from api import schemas
 from api.errors import validation_problem
-from api.limits import client_key
+from api.limits import quota_client
 from api.replays import MAX_LOG_EVENTS
 from api.runtime import service
 
@@ -70,7 +72,7 @@ def request_match_analysis(match_id: str):
     body = schemas.json_body(optional=True)
     _no_budget_in(body)
     schemas.load(schemas.EmptyBodySchema, body)
-    answer, _ = service().request_analysis(match_id, budget, client=client_key())
+    answer, _ = service().request_analysis(match_id, budget, client=quota_client())
     return _accepted(answer)
 
 
@@ -89,7 +91,7 @@ def request_log_analysis():
     budget = schemas.query(BudgetQuerySchema)["budget"]
     log = schemas.match_log(current_app.config[MAX_LOG_EVENTS])
     _no_budget_in(log)
-    answer, _ = service().request_log_analysis(log, budget, client=client_key())
+    answer, _ = service().request_log_analysis(log, budget, client=quota_client())
     return _accepted(answer)
 
 

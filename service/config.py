@@ -51,8 +51,8 @@ Each variable's parser, default and accepted values are in :data:`service.settin
 - ``ARENA_MAX_BOT_MATCHES_PER_CLIENT``: running matches with a bot seat one client may
   have (default 4; ``0`` = no cap). These three apply to matches made through the HTTP
   API (:mod:`service.store.quotas`); the API's request rate limits are in :mod:`api.limits`.
-- ``ARENA_MAX_ANALYSES_PER_CLIENT``: match analyses one client of the API (its rate-limit
-  client: player, seat or address) may have queued or running (default 3; ``0`` = no cap);
+- ``ARENA_MAX_ANALYSES_PER_CLIENT``: match analyses one client of the API (its address, as
+  the bot-match cap counts: keys and seat tokens are free) may have queued or running (default 3; ``0`` = no cap);
   one more is refused with 429 ``too_many_analyses`` (:mod:`service.usecases.analysis`).
 - ``ARENA_COMPACTION``: ``1`` (default) compacts every finished match into one compressed
   key (:mod:`service.upkeep.compaction`); ``0`` keeps its event stream.

@@ -371,7 +371,7 @@ SERVICE: tuple[Setting, ...] = (
         "3",
         integer(0),
         "an integer >= 0 (0: no cap)",
-        "Match analyses one client (the rate limits' client: player, seat or address) may "
+        "Match analyses one client (address, as for bot matches) may "
         "have queued or running; one more is refused with 429 `too_many_analyses`.",
     ),
     _s(

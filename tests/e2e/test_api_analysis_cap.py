@@ -1,6 +1,7 @@
 """The cap on analyses per client (``ARENA_MAX_ANALYSES_PER_CLIENT``, default 3): a newcomer
 probe queued 30 analyses from one client and bot turns waited 8-15 s behind them. A client
-(the rate limits' client: player, seat or address) with 3 analyses queued or running is
+(its address, as for bot matches: player keys and seat tokens are free) with 3 analyses
+queued or running is
 refused a 4th with 429 ``too_many_analyses`` (``cap``, ``Retry-After``) and nothing is
 queued; an analysis answered from the cache is never refused; one done or failed frees its
 place. No worker runs here: the analyses stay queued until a test runs one. And the queues:
@@ -60,9 +61,14 @@ def test_a_client_has_at_most_three_analyses_queued_or_running(capped):
     _refused(client.post("/v1/analyses?budget=13", json=service.export(mid)))  # uploads too
     assert queue.count == 3  # nothing queued
     assert client.post(f"{url}?budget=10").status_code == 202  # the cache: never refused
-    # another client (a seat of the match, by its token) has its own count
+    # a seat token or a new player key is no new client (a probe queued 10 with three new
+    # players); another address has its own count
     seat = {"Authorization": f"Bearer {tokens[0]}"}
-    assert client.post(f"{url}?budget=20", headers=seat).status_code == 202
+    _refused(client.post(f"{url}?budget=20", headers=seat))
+    key = client.post("/v1/players", json={"name": "Fresh"}).get_json()["key"]
+    _refused(client.post(f"{url}?budget=20", headers={"Authorization": f"Bearer {key}"}))
+    other = {"REMOTE_ADDR": "192.0.2.7"}
+    assert client.post(f"{url}?budget=20", environ_base=other).status_code == 202
     # in-process callers (arena analyse, tools) are not capped
     assert service.request_analysis(mid, 21)[1] is True
     # one done frees its place
