@@ -262,7 +262,10 @@ SERVICE: tuple[Setting, ...] = (
         "arena",
         key_prefix,
         "1-64 characters of A-Z a-z 0-9 _ . : -",
-        "Prefix of every key; also names the RQ queue `<prefix>-turns`.",
+        "Prefix of every key the server writes (matches, players, ratings, limits); also "
+        "names the RQ queues `<prefix>-turns` and `<prefix>-turns-analysis`. RQ's own "
+        "bookkeeping keys stay `rq:*` (workers, registries; shared by every prefix on one "
+        "Redis, each queue's jobs apart).",
     ),
     _s(
         "ARENA_QUEUE",
