@@ -343,6 +343,7 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
     platform_events = components.pop(PLATFORM_EVENTS, {})
     preconditions = schemas.pop("CommandPreconditions")["properties"]
     engines = registry(CONTRACT_GAME_PACKAGES)
+    built_in = set(registry(()))
     games = [_Game(game_id, _schemas(engine)) for game_id, engine in engines.items()]
     generated: dict[str, Any] = {"BotOptions": bot_options_schema(engines)}
     # the base's game-dependent components: a per-game copy refers to its own game's
@@ -365,6 +366,12 @@ def build(base: dict[str, Any] | None = None) -> dict[str, Any]:
             for game in games:
                 copy_ = _scoped(copy.deepcopy(body), game, scoped)
                 copy_["properties"]["game"] = {"type": "string", "const": game.id}
+                if game.id not in built_in:  # a probe took the contract for the served games
+                    copy_["description"] = (
+                        f"{game.id} is an example game ({', '.join(CONTRACT_GAME_PACKAGES)}/): "
+                        "a server serves it only with ``ARENA_GAME_PACKAGES=examples`` (else "
+                        "404 ``unknown_game``); ``GET /v1/games`` lists the games served."
+                    )
                 generated[f"{game.p}{name}"] = copy_
                 mapping[game.id] = REF + f"{game.p}{name}"
             schemas[name] = {
