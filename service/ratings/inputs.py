@@ -176,6 +176,24 @@ def rating_input(doc: Mapping[str, Any]) -> RatingInput | str:
     )
 
 
+def ended_outcome(
+    match_id: str, events: list, seat_count: int, created_rated: bool
+) -> tuple[bool, bool]:
+    """``(rated, aborted)`` of a finished ``seat_count``-seat match from its envelopes
+    ``events`` (the whole log): ``aborted`` by :func:`aborted`; ``rated`` when it was
+    created rated (``created_rated``: the meta's ``rated``) and it counts for the ratings
+    (:func:`rating_input` gives a :class:`RatingInput`), so never when it was aborted. The
+    one answer of ``GET /v1/matches/{id}`` and of the players' histories
+    (:meth:`service.usecases.players.Players.matches`)."""
+    was_aborted = aborted(events, seat_count)
+    rated = (
+        created_rated
+        and not was_aborted
+        and isinstance(rating_input({"match_id": match_id, "events": events}), RatingInput)
+    )
+    return rated, was_aborted
+
+
 def aborted(events: list, seat_count: int) -> bool:
     """True when a seat of a ``seat_count``-seat match never made its first decision in
     ``events`` (envelopes): a command batch of cause ``player`` or ``bot`` with the seat as

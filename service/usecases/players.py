@@ -25,7 +25,7 @@ from service import errors
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.ratings.families import family_of, modes_of
-from service.ratings.inputs import RatingInput, aborted, rating_input
+from service.ratings.inputs import aborted, ended_outcome
 from service.store.player_store import PlayerStore
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
@@ -351,15 +351,11 @@ class Players:
         """``(rated, aborted)`` of a finished match: counted for the player (so not
         aborted) and casual or filed by the ratings (so rated) needs no read; otherwise the
         end job has not run yet, or it found the match aborted or not rated, and the log
-        says which (:func:`service.ratings.inputs.aborted`, :func:`rating_input`)."""
+        says which (:func:`service.ratings.inputs.ended_outcome`)."""
         if counted and (filed or not record.rated):
             return record.rated and filed, False
         events = self.ctx.envelopes(record.match_id, record, upto=record.version)
-        was_aborted = aborted(events, len(record.seats))
-        rated = record.rated and isinstance(
-            rating_input({"match_id": record.match_id, "events": events}), RatingInput
-        )
-        return rated, was_aborted
+        return ended_outcome(record.match_id, events, len(record.seats), record.rated)
 
 
 def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:

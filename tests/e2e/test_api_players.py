@@ -57,6 +57,7 @@ def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboa
         assert status == 200, done
     status, _, view = http.get(f"/v1/matches/{mid}")
     assert view["status"] == "finished" and view["rated"] is True  # session 9 probe
+    assert view["aborted"] is False
     assert (
         embedded_service.match_ended(mid)["rated"] is True
         or embedded_service.match_ended(mid)["folded"] == 0
@@ -77,6 +78,33 @@ def test_a_rated_match_between_two_players_moves_their_ratings_and_the_leaderboa
     assert status == 200 and [i["match_id"] for i in page["items"]] == [mid]
     status, _, log = http.get(f"/v1/matches/{mid}/export")
     assert [s["player"] for s in log["seats"]] == [ann["player_id"], bob["player_id"]]
+
+
+def test_an_aborted_rated_match_reads_unrated_in_the_match_as_in_the_histories(http):
+    """Bob played a card, Ann resigned before any decision of hers: the match is aborted.
+    ``GET /v1/matches/{id}`` said ``rated: true`` (the flag at creation) while both
+    histories said ``rated: false, aborted: true``; now both say the latter."""
+    ann, bob = _player(http, "Ann"), _player(http, "Bob")
+    mid = _duel(http, ann["key"])["match_id"]
+    assert http.post(f"/v1/matches/{mid}/seats/1/join", None, bob["key"])[0] == 200
+    status, _, view = http.get(f"/v1/matches/{mid}")
+    assert (status, view["status"], view["rated"], view["aborted"]) == (200, "running", True, None)
+    status, _, legal = http.get(f"/v1/matches/{mid}/legal-actions", bob["key"])
+    assert http.post(f"/v1/matches/{mid}/actions", legal["actions"][0], bob["key"])[0] == 200
+    status, _, resigned = http.post(f"/v1/matches/{mid}/resign", None, ann["key"])
+    assert status == 200, resigned
+    for token in (None, ann["key"], bob["key"]):  # a spectator and both seats
+        status, _, view = http.get(f"/v1/matches/{mid}", token)
+        assert status == 200 and view["status"] == "finished", view
+        assert (view["rated"], view["aborted"]) == (False, True)
+    for player in (ann, bob):
+        status, _, page = http.get(f"/v1/players/{player['player_id']}/matches", player["key"])
+        item = next(i for i in page["items"] if i["match_id"] == mid)
+        assert (item["rated"], item["aborted"]) == (view["rated"], view["aborted"])
+    status, _, page = http.get(f"/v1/players/{ann['player_id']}/matches?rated=true")
+    assert mid not in [i["match_id"] for i in page["items"]]
+    status, _, profile = http.get(f"/v1/players/{ann['player_id']}")
+    assert not profile["ratings"]  # the ratings never rated it
 
 
 @pytest.mark.parametrize(
