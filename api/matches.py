@@ -74,11 +74,18 @@ def create_match():
 
 
 @contextmanager
-def key_judged_first(check: Callable[[str], None]) -> Iterator[None]:
-    """Around reading and doing a keyed create or join: a body refused with 400/422 whose
-    ``Idempotency-Key`` was already used there answers 422 ``idempotency_key_reused``
-    instead (``check(key)`` raises it), as ``POST .../actions`` does: the key is judged
-    before the body (docs/walkthrough.md). A malformed key leaves the body's error."""
+def key_judged_first(check: Callable[[str | None], None]) -> Iterator[None]:
+    """Around reading (and, for create and join, doing) a request that may carry an
+    ``Idempotency-Key``: when the body is refused with 400/422, ``check(key)`` runs first
+    and its error answers instead of the body's. ``key``: the request's key, ``None`` when
+    it has none or a malformed one. Create and join pass
+    :meth:`~service.match_service.MatchService.check_refused_claim`, ``POST .../actions``
+    :meth:`~service.match_service.MatchService.check_refused_command` (a finished match
+    answers 409 ``match_finished`` first, key or not): a key already used there answers
+    422 ``idempotency_key_reused`` - the key is judged before the body
+    (docs/walkthrough.md). A malformed key (400 of its own, answered by the request's
+    later read of it) leaves the body's error. An ``idempotency_key_reused`` raised inside
+    is not judged again."""
     try:
         yield
     except (Problem, RuleError, ServiceError) as error:
@@ -87,8 +94,7 @@ def key_judged_first(check: Callable[[str], None]) -> Iterator[None]:
                 key = schemas.idempotency_key()
             except Problem:
                 key = None
-            if key:
-                check(key)
+            check(key or None)
         raise
 
 
@@ -157,7 +163,9 @@ def join(match_id: str, seat: str):
     is not one of the match's seat numbers (``-1``, ``99``, ``abc``) is 404
     ``seat_not_found`` (after 404 ``match_not_found``)."""
 
-    def check(key: str) -> None:
+    def check(key: str | None) -> None:
+        if key is None:  # nothing recorded to judge
+            return
         try:
             number = schemas.seat_number(seat)
         except Problem:  # no seat of any match: nothing was recorded under it
@@ -209,18 +217,10 @@ def act(match_id: str):
     """
     seat = require_seat(match_id)
     wait_s = schemas.query(schemas.ActQuerySchema)["wait"]
-    try:
+    # a refused body: a finished match answers match_finished first, a reused
+    # Idempotency-Key idempotency_key_reused (as with another valid command), then the body
+    with key_judged_first(lambda key: service().check_refused_command(match_id, seat, key)):
         command, expected, decision = schemas.command_body(runtime().game_of(match_id))
-    except (Problem, RuleError) as error:
-        if error.status in (400, 422):
-            # a finished match answers match_finished first, a reused Idempotency-Key
-            # idempotency_key_reused (as with another valid command), then the body's error
-            try:
-                key = schemas.idempotency_key()
-            except Problem:  # a malformed key: the body's own error stands
-                key = None
-            service().check_refused_command(match_id, seat, key)
-        raise
     represent = wants_representation()
     waited_ms: float | None = None
     skipped = False

@@ -454,14 +454,15 @@ class MatchService:
                 raise errors.IdempotencyKeyReused()
 
     def check_refused_claim(
-        self, idempotency_key: str, match_id: str | None = None, seat: int | None = None
+        self, idempotency_key: str | None, match_id: str | None = None, seat: int | None = None
     ) -> None:
         """What the API asks before answering a create (``match_id`` None) or a join of
         ``seat`` whose body it refused (400/422): an ``idempotency_key`` already used there
         raises IdempotencyKeyReused (``what="body"``: a refused body is never the body the
         key recorded), as for :meth:`check_refused_command` - the key is judged before the
-        body. One read; a key of the wrong length was never recorded."""
-        if not 1 <= len(idempotency_key) <= 255:
+        body. One read; none without a key (``None``) or with one of the wrong length
+        (never recorded)."""
+        if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255:
             return
         idem = self._create_join.idem
         if match_id is None:
