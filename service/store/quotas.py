@@ -149,7 +149,11 @@ class ClientSets:
     def reserve(self, client: str, item: str, cap: int) -> int:
         """Mark ``item`` in flight and add it to ``client``'s set below ``cap``: 1 added,
         2 held already, 0 refused (at the cap; the mark is taken back). Two round trips
-        (three when refused)."""
+        (three when refused). A Redis error after the mark's ``SET`` raises and leaves the
+        mark (the script may have run, its reply lost): the id counts at most until the
+        mark expires (:data:`IN_FLIGHT_S`), then :meth:`prune` removes it as an id without
+        a record; it is not given back here, as this call may not be the one that added it
+        (a keyed create's repeat reserves the same id: tests/integration/test_bot_cap_faults.py)."""
         marker = self.keys.reserving(self.slot(item))
         self.redis.set(marker, 1, ex=IN_FLIGHT_S)
         args: list[Any] = [item, cap] + ([self.ttl_s] if self.ttl_s else [])

@@ -543,7 +543,8 @@ class CreateJoin:
         a rematch's seats are claimed one by one) serve the rematch; a match that exists
         already under ``match_id`` raises MatchExists and stores nothing. With a ``client``
         the bot caps are checked and a running bot match is counted for it (given back if
-        the match cannot be stored). ``ticket`` (a keyed create or fork): the seat tokens
+        the match cannot be stored; a store outage clearing its in-flight mark once it is
+        stored leaves the mark to expire and the creation stands). ``ticket`` (a keyed create or fork): the seat tokens
         are the ticket's derived ones and the answer is recorded by the storing append."""
         stores = self.ctx.stores
         match_id = match_id or stores.new_match_id()
@@ -574,7 +575,15 @@ class CreateJoin:
                 self.quotas.release(client, match_id)
             raise
         if counted:
-            self.quotas.written(match_id)
+            try:
+                self.quotas.written(match_id)
+            except Exception as error:
+                # stored and counted: the in-flight mark expires by itself (it only spares
+                # an id without a record from pruning), so the creation stands; a 503 here
+                # would have a client without an Idempotency-Key create a second match
+                if not errors.is_store_unavailable(error):
+                    raise
+                log.warning("in-flight mark of %s left to expire: %r", match_id, error)
         return stored
 
     def _store(
