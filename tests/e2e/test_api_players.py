@@ -26,7 +26,7 @@ def _player(http, prefix="Pat"):
     return body
 
 
-def _duel(http, key, rated=True):
+def _duel(http, key, rated=True, **extra):
     status, _, body = http.post(
         "/v1/matches",
         {
@@ -34,6 +34,7 @@ def _duel(http, key, rated=True):
             "seats": [{"kind": "human"}, {"kind": "open"}],
             "options": {"tricks": 1},
             "rated": rated,
+            **extra,
         },
         key,
     )
@@ -310,17 +311,7 @@ def test_an_unlisted_match_is_in_the_players_own_history_only(http):
     player's own key lists it; anonymous and other players' reads do not, and a key that is
     no player's is 401."""
     ann, bob = _player(http, "Ann"), _player(http, "Bob")
-    status, _, hidden = http.post(
-        "/v1/matches",
-        {
-            "game": "duel",
-            "seats": [{"kind": "human"}, {"kind": "open"}],
-            "options": {"tricks": 1},
-            "unlisted": True,
-        },
-        ann["key"],
-    )
-    assert status == 201, hidden
+    hidden = _duel(http, ann["key"], rated=False, unlisted=True)
     shown = _duel(http, ann["key"], rated=False)
     path = f"/v1/players/{ann['player_id']}/matches"
 
