@@ -8,6 +8,7 @@ unique. Player keys themselves are never stored: only their SHA-256 digests.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,18 @@ if redis.call('HGET', KEYS[1], 'key_digest') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'key_digest', ARGV[2])
 return 1
 """
+
+
+#: A history cursor's tie-break names its entry by a digest, never by the match id: the
+#: entry a page stopped at may be an unlisted match the reader may not see (a probe read
+#: unlisted ids, open seats included, out of anonymous cursors).
+TIE_PREFIX = "h:"
+
+
+def tie_of(match_id: str) -> str:
+    """The cursor tie-break of ``match_id``: ``h:`` and 16 hex digits of BLAKE2b (a match
+    id is 80 random bits: the digest does not give it back)."""
+    return TIE_PREFIX + hashlib.blake2b(match_id.encode(), digest_size=8).hexdigest()
 
 
 class PlayerStore:
@@ -85,7 +98,8 @@ class PlayerStore:
     ) -> list[tuple[float, str]]:
         """Up to ``count`` ``(created_at, match_id)`` of the player's matches, newest first
         (ties: greater id first), strictly after the position ``before`` (a keyset page: a
-        match filed meanwhile, newer than ``before``, neither repeats nor hides an entry).
+        match filed meanwhile, newer than ``before``, neither repeats nor hides an entry;
+        its second part a match id or a cursor's :func:`tie_of` digest of one).
         One round trip: the entries older than ``before`` and those of its very time."""
         key = self.keys.player_matches(player_id)
         if before is None:
@@ -98,6 +112,8 @@ class PlayerStore:
         pipe.zrevrangebyscore(key, f"({score!r}", "-inf", start=0, num=count, withscores=True)
         pipe.zrangebyscore(key, repr(score), repr(score), withscores=True)
         older, same = pipe.execute()
+        if last.startswith(TIE_PREFIX):  # a cursor's digest: the member it names, if any
+            last = next((m for m, _ in same if tie_of(m) == last), "")
         rows = [(float(s), m) for m, s in older] + [(float(s), m) for m, s in same if m < last]
         return sorted(set(rows), reverse=True)[:count]
 

@@ -26,7 +26,7 @@ from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.ratings.families import family_of, modes_of
 from service.ratings.inputs import aborted, ended_outcome
-from service.store.player_store import PlayerStore
+from service.store.player_store import TIE_PREFIX, PlayerStore, tie_of
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
 from service.usecases.lobby import decode_owned_cursor, encode_cursor
@@ -255,7 +255,8 @@ class Players:
         keeps it: a newcomer probe found them, open seats included, in public histories).
 
         ``cursor``: the ``next_cursor`` of the previous page, opaque (the position of the
-        last entry looked at and the player's id: :func:`service.usecases.lobby.encode_cursor`),
+        last entry looked at, by its :func:`service.store.player_store.tie_of` digest, never its
+        id, and the player's id: :func:`service.usecases.lobby.encode_cursor`),
         so a match filed between two pages repeats nothing. Raises PlayerNotFound,
         InvalidCursor (400: not a cursor this history gave, such as ``0``, or one of another
         player's history), UnknownGame (404) for a ``game`` the server does not serve,
@@ -298,7 +299,9 @@ class Players:
                         break
         if last is None or not self.store.match_page(player_id, last, 1):
             return {"items": items, "next_cursor": None}
-        return {"items": items, "next_cursor": encode_cursor(last, player_id)}
+        # the cursor names its entry by a digest: it may be one the reader may not see
+        tie = last[1] if last[1].startswith(TIE_PREFIX) else tie_of(last[1])
+        return {"items": items, "next_cursor": encode_cursor((last[0], tie), player_id)}
 
     def _position(self, player_id: str, cursor: str) -> tuple[float, str]:
         """The history position ``cursor`` names for ``player_id``. A cursor names the

@@ -329,3 +329,36 @@ def test_an_unlisted_match_is_in_the_players_own_history_only(http):
     assert "public" not in own_headers.get("Cache-Control", "")
     status, _, problem = http.get(path, "pk.0123456789abcdef.notakey")
     assert status == 401 and problem["code"] == "invalid_player_key", problem
+
+
+def test_no_cursor_of_a_history_names_a_match_the_reader_may_not_see(http):
+    """A second probe: a page stopped after ``limit x 10`` hidden entries put the last one
+    looked at, an unlisted match, into the anonymous ``next_cursor`` (base64 JSON), and a
+    stranger joined its open seat. Cursors now name their entry by a digest; paging still
+    lists every visible entry once, for the public and for the player."""
+    import base64
+    import json
+
+    ann = _player(http, "Ann")
+    listed = _duel(http, ann["key"], rated=False)["match_id"]
+    hidden = [_duel(http, ann["key"], rated=False, unlisted=True)["match_id"] for _ in range(12)]
+    path = f"/v1/players/{ann['player_id']}/matches?limit=1"
+
+    def walk(key=None):
+        seen, cursors, url = [], [], path
+        while True:
+            status, _, page = http.get(url, key)
+            assert status == 200, page
+            seen += [item["match_id"] for item in page["items"]]
+            if page["next_cursor"] is None:
+                return seen, cursors
+            cursors.append(page["next_cursor"])
+            url = f"{path}&cursor={page['next_cursor']}"
+
+    public, cursors = walk()
+    assert public == [listed] and cursors  # the first page stopped among the hidden ones
+    for cursor in cursors:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        assert not any(mid in raw for mid in hidden + [listed]), json.loads(raw)
+    mine, _ = walk(ann["key"])
+    assert mine == hidden[::-1] + [listed]  # newest first, each once
