@@ -548,7 +548,11 @@ def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") 
 
 
 def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
+    """As the web board's ``spendWords``: a title twice in the pool says which of them,
+    counted among that title's entries; the bare command spends "the default way"."""
     pool = list(view.get("damage") or [])
+    if plan is None:
+        return "spending the default way"
     if not isinstance(plan, list) or not plan:
         return None
     parts = []
@@ -556,6 +560,7 @@ def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
         if not (isinstance(index, int) and 0 <= index < len(pool)):
             return None
         title = pool[index].get("title")
-        twice = sum(d.get("title") == title for d in pool) > 1
-        parts.append(f"{amount} of {title}" + (f" #{index + 1}" if twice else ""))
+        same = sum(d.get("title") == title for d in pool)
+        nth = sum(d.get("title") == title for d in pool[:index]) + 1
+        parts.append(f"{amount} of {title}" + (f" #{nth}" if same > 1 else ""))
     return "spending " + ", ".join(parts)

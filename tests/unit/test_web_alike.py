@@ -80,10 +80,10 @@ def test_identical_cards_in_hand_are_one_button_and_zombies_say_their_column(tmp
         # words differ ("survivor" / "mystery"): nothing to tell apart
         ["help survivor", 1, "survivor#s1.1"],
         ["help mystery", 1, "mystery#x"],
-        # the bare command (the default spending) says nothing more than its words
-        ["defeat column 0", 1, None],
-        ["defeat column 0 — spending 3 of Sniper, 1 of Survivor #2", 1, None],
-        ["defeat column 0 — spending 1 of Survivor #2, 1 of Survivor #3", 1, None],
+        # the bare command spends the default way (R-SPEND); a title twice: which of them
+        ["defeat column 0 — spending the default way", 1, None],
+        ["defeat column 0 — spending 3 of Sniper, 1 of Survivor #1", 1, None],
+        ["defeat column 0 — spending 1 of Survivor #1, 1 of Survivor #2", 1, None],
     ]
     # the terminal's menu: the same lines
     from cli.render.alike import tell_apart

@@ -48,15 +48,21 @@ export function where(view, viewer, id, field = "card") {
   return null;
 }
 
-/** "spending 2 of Sniper, 1 of Survivor #2" (a title twice in the pool: its place in it). */
+/**
+ * "spending 2 of Sniper, 1 of Survivor #2" (a title twice in the pool: which of them, counted
+ * among that title's entries); the bare command (no plan) spends "the default way" (ruling
+ * R-SPEND: the same as one of the plans, which the engine lists first).
+ */
 function spendWords(view, plan) {
   const pool = view.damage || [];
+  if (plan === undefined || plan === null) return "spending the default way";
   if (!Array.isArray(plan) || !plan.length) return null;
   const parts = plan.map(([index, amount]) => {
     const entry = pool[index];
     if (!entry) return null;
-    const twice = pool.filter((d) => d.title === entry.title).length > 1;
-    return `${amount} of ${entry.title}${twice ? ` #${index + 1}` : ""}`;
+    const same = pool.filter((d) => d.title === entry.title);
+    const nth = pool.slice(0, index).filter((d) => d.title === entry.title).length + 1;
+    return `${amount} of ${entry.title}${same.length > 1 ? ` #${nth}` : ""}`;
   });
   return parts.every(Boolean) ? `spending ${parts.join(", ")}` : null;
 }
