@@ -349,14 +349,15 @@ def damage_line(
     view: Mapping[str, Any], names: Mapping[int, str], phrases: Phrasebook | None = None
 ) -> str:
     """``damage left this turn: 5 (Shotgun, you +3; Soldier, seat 1, ally +2)`` (what is not
-    spent on defeats yet); a conditional entry says its condition in ``phrases``' words, a
-    spent one says so (:func:`condition_words`)."""
+    spent on defeats yet; a title twice in the pool is numbered among its own entries,
+    :func:`pool_names`, as the menu's spending plans say them); a conditional entry says
+    its condition in ``phrases``' words, a spent one says so (:func:`condition_words`)."""
     entries = list(view.get("damage") or [])
     total = sum(d.get("amount", 0) for d in entries)
     listed = "; ".join(
-        f"[{i}] {d.get('title')}, {names.get(d.get('seat'), d.get('seat'))}"
+        f"{name}, {names.get(d.get('seat'), d.get('seat'))}"
         f"{', ally' if d.get('ally') else ''} +{d.get('amount')}{condition_words(d, phrases)}"
-        for i, d in enumerate(entries)
+        for name, d in zip(pool_names(entries), entries, strict=True)
     )
     return (
         f"damage left this turn: {total}"
@@ -419,12 +420,24 @@ def _column_words(view: Mapping[str, Any], column: Any, cards: CardBook) -> str:
     return f"{label(z.get('card'), cards)}, HP {z.get('hp')}, in column {column}"
 
 
+def pool_names(pool: list[Mapping[str, Any]]) -> list[str]:
+    """Each damage pool entry's name: its title, and ``#k`` when the title is there twice
+    (``k`` counted among that title's entries: ``Survivor #1``, ``Survivor #2``), as the
+    web board's ``spendWords`` says them."""
+    titles = [str(d.get("title", "?")) for d in pool]
+    return [
+        t + (f" #{titles[: i + 1].count(t)}" if titles.count(t) > 1 else "")
+        for i, t in enumerate(titles)
+    ]
+
+
 def _spend_words(view: Mapping[str, Any], spend: Iterable[Any], names: Mapping[int, str]) -> str:
     pool = list(view.get("damage") or [])
+    named = pool_names(pool)
     parts = []
     for index, amount in spend:
-        entry = pool[index] if isinstance(index, int) and 0 <= index < len(pool) else {}
-        parts.append(f"{amount} of [{index}] {entry.get('title', '?')}")
+        ok = isinstance(index, int) and 0 <= index < len(pool)
+        parts.append(f"{amount} of {named[index] if ok else '?'}")
     return ", ".join(parts)
 
 
@@ -555,12 +568,10 @@ def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
         return "spending the default way"
     if not isinstance(plan, list) or not plan:
         return None
+    named = pool_names(pool)
     parts = []
     for index, amount in plan:
         if not (isinstance(index, int) and 0 <= index < len(pool)):
             return None
-        title = pool[index].get("title")
-        same = sum(d.get("title") == title for d in pool)
-        nth = sum(d.get("title") == title for d in pool[:index]) + 1
-        parts.append(f"{amount} of {title}" + (f" #{nth}" if same > 1 else ""))
+        parts.append(f"{amount} of {named[index]}")
     return "spending " + ", ".join(parts)

@@ -129,7 +129,7 @@ def test_commands_read_as_the_rulebook_words():
     assert said({"type": "defeat", "column": 0}) == "defeat Shambler (W) #1, HP 1, in column 0"
     assert (
         said({"type": "defeat", "column": 0, "spend": [[0, 1]]})
-        == "defeat Shambler (W) #1, HP 1, in column 0, spending 1 of [0] Shotgun"
+        == "defeat Shambler (W) #1, HP 1, in column 0, spending 1 of Shotgun"
     )
     assert (
         said({"type": "claim", "choice": "resource"})
@@ -177,9 +177,9 @@ def test_a_conditional_damage_entry_says_its_condition_in_the_pool_and_the_log()
         "defeated_this_turn": 0,
     }
     assert damage_line(view, {0: "you", 1: "seat 1"}, CARDS.phrases) == (
-        "damage left this turn: 4 ([0] Sniper, you +3; [1] Survivor, you +0 (spent); [2] "
-        "Sniper, you +0 (+2 while another Military card is in play); [3] Mechanic, seat 1, "
-        "ally +1 (+1 for each equipment card in play, 1 spent)) - Zombies defeated this turn: 0"
+        "damage left this turn: 4 (Sniper #1, you +3; Survivor, you +0 (spent); Sniper #2, "
+        "you +0 (+2 while another Military card is in play); Mechanic, seat 1, ally +1 (+1 "
+        "for each equipment card in play, 1 spent)) - Zombies defeated this turn: 0"
     )
     book = Phrasebook(public_cards(ENGINE)["phrasebook"], CARDS.get)
     seats = [{"seat": 0, "kind": "human", "name": "ann"}]

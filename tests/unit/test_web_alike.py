@@ -133,3 +133,19 @@ def test_moves_nothing_tells_apart_keep_a_button_each(tmp_path):
         ".map((b) => b.action.card)));\n",
     )
     assert shown == ["a#1", "a#2"]
+
+
+def test_the_damage_pool_is_named_alike_on_the_web_and_in_the_terminal(tmp_path):
+    """A title twice in the pool is numbered among its own entries, on the board, in the
+    terminal's damage line and in both menus' spending plans (a probe saw Survivor #1, #3,
+    #4 in a menu beside a 0-based ``[1]`` in the damage line)."""
+    from cli.render.dead_apocalypse import pool_names
+
+    pool = [{"title": t} for t in ("Survivor", "Weapons Cache", "Survivor", "Survivor", "Sniper")]
+    web = run_node(
+        tmp_path,
+        f'import {{ poolNames }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
+        f"process.stdout.write(JSON.stringify(poolNames({json.dumps(pool)})));\n",
+    )
+    expected = ["Survivor #1", "Weapons Cache", "Survivor #2", "Survivor #3", "Sniper"]
+    assert web == pool_names(pool) == expected

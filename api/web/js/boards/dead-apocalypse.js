@@ -57,14 +57,21 @@ function spendWords(view, plan) {
   const pool = view.damage || [];
   if (plan === undefined || plan === null) return "spending the default way";
   if (!Array.isArray(plan) || !plan.length) return null;
-  const parts = plan.map(([index, amount]) => {
-    const entry = pool[index];
-    if (!entry) return null;
-    const same = pool.filter((d) => d.title === entry.title);
-    const nth = pool.slice(0, index).filter((d) => d.title === entry.title).length + 1;
-    return `${amount} of ${entry.title}${same.length > 1 ? ` #${nth}` : ""}`;
-  });
+  const named = poolNames(pool);
+  const parts = plan.map(([index, amount]) => (pool[index] ? `${amount} of ${named[index]}` : null));
   return parts.every(Boolean) ? `spending ${parts.join(", ")}` : null;
+}
+
+/**
+ * Each damage pool entry's name: its title, and "#k" when the title is there twice (k counted
+ * among that title's entries), as the terminal's `pool_names`.
+ * @param {Array<Record<string, any>>} pool
+ * @returns {string[]}
+ */
+export function poolNames(pool) {
+  const titles = pool.map((d) => String(d.title ?? "?"));
+  return titles.map((t, i) => (titles.filter((x) => x === t).length > 1
+    ? `${t} #${titles.slice(0, i + 1).filter((x) => x === t).length}` : t));
 }
 
 /** One card tile: title, kind, faction letter, damage / HP / occupancy, text. */
@@ -165,8 +172,8 @@ export function render(view, ctx) {
       view.cdc_holder !== null && view.cdc_holder !== undefined ? stat("CDC", ctx.seatName(view.cdc_holder)) : null),
     helpPrompt(ctx, view),
     section("Zombie Row over Resource Row", rows(ctx, view)),
-    section(`Damage left this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d) =>
-      h("li", { text: `${d.title} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d, phrasesOf(ctx.cards))}` })))),
+    section(`Damage left this turn: ${damage}`, h("ul", { class: "damage" }, (view.damage || []).map((d, i, pool) =>
+      h("li", { text: `${poolNames(pool)[i]} (${ctx.seatName(d.seat)}${d.ally ? ", ally" : ""}): +${d.amount}${conditionWords(d, phrasesOf(ctx.cards))}` })))),
     (view.events_aside || []).length ? section("Events set aside", row(view.events_aside, (c) => tile(ctx, c))) : null,
     ...seats.map((s) => seatBoard(ctx, view, s)));
 }
