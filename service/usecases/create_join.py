@@ -668,6 +668,10 @@ class CreateJoin:
             "seed_commitment": meta["seed_commitment"],
             "seats": seat_list,
             "turn_timeout_s": timeout,
+            # what the request asked for, as the match keeps it (a probe had to GET it)
+            "rated": record.rated,
+            "unlisted": not record.listed,
+            "spectators": record.spectators,
         }
         idem: dict[str, Any] = {}
         if ticket is not None:  # recorded with the match (tokens derived again on a repeat)

@@ -362,3 +362,15 @@ def test_no_cursor_of_a_history_names_a_match_the_reader_may_not_see(http):
         assert not any(mid in raw for mid in hidden + [listed]), json.loads(raw)
     mine, _ = walk(ann["key"])
     assert mine == hidden[::-1] + [listed]  # newest first, each once
+
+
+def test_a_create_answer_says_what_was_asked(http):
+    """A probe could not confirm ``rated``/``unlisted``/``spectators`` without a GET: the
+    create answer now carries them as the match keeps them."""
+    ann = _player(http, "Ann")
+    made = _duel(http, ann["key"], rated=True, unlisted=True, spectators=False)
+    assert (made["rated"], made["unlisted"], made["spectators"]) == (True, True, False)
+    plain = _duel(http, None, rated=False)
+    assert (plain["rated"], plain["unlisted"], plain["spectators"]) == (False, False, True)
+    status, _, view = http.get(f"/v1/matches/{plain['match_id']}")
+    assert status == 200 and (view["rated"], view["unlisted"]) == (False, False)
