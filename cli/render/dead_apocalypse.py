@@ -431,16 +431,6 @@ def pool_names(pool: list[Mapping[str, Any]]) -> list[str]:
     ]
 
 
-def _spend_words(view: Mapping[str, Any], spend: Iterable[Any], names: Mapping[int, str]) -> str:
-    pool = list(view.get("damage") or [])
-    named = pool_names(pool)
-    parts = []
-    for index, amount in spend:
-        ok = isinstance(index, int) and 0 <= index < len(pool)
-        parts.append(f"{amount} of {named[index] if ok else '?'}")
-    return ", ".join(parts)
-
-
 def describe_action(
     action: Mapping[str, Any],
     view: Mapping[str, Any],
@@ -465,7 +455,7 @@ def describe_action(
         return Text(f"repeat the ability of your Location {card}")
     if kind == "defeat":
         spend = action.get("spend")
-        how = f", spending {_spend_words(view, spend, names)}" if spend else ""
+        how = f", {_spend_plan_words(view, spend) or 'spending ?'}" if spend else ""
         return Text(f"defeat {_column_words(view, action.get('column'), cards)}{how}")
     if kind == "call_for_help":
         return Text("call for help")

@@ -19,11 +19,11 @@ finished match or of an uploaded export.
   by its rollouts so far: :func:`domain.analysis.decision_share`; only ever up: a slice
   run again after its worker died passes the percentages shown already) and enqueues the
   next slice; the last one writes the result.
-- A request that names its ``client`` (the API's rate-limit client: player, seat or
-  address) and would create an analysis counts it against the client's cap of analyses
-  queued or running (``ARENA_MAX_ANALYSES_PER_CLIENT``, :class:`TooManyAnalyses`): one client
-  queued 30 and bot turns waited behind them. A request answered from the cache costs
-  nothing.
+- A request that names its ``client`` (the API's quota client: the address, as for bot
+  matches; player keys and seat tokens are free to make) and would create an analysis
+  counts it against the client's cap of analyses queued or running
+  (``ARENA_MAX_ANALYSES_PER_CLIENT``, :class:`TooManyAnalyses`): one client queued 30 and
+  bot turns waited behind them. A request answered from the cache costs nothing.
 - :meth:`Analyses.get` reads one.
 - :meth:`Analyses.revive` (every reconcile pass): a slice that ended on a store outage,
   whose worker died, or whose next slice was never enqueued is enqueued again, from the
