@@ -695,11 +695,16 @@ def _expected_version(value: Any) -> int | None:
     the two disagreeing), 0..``MAX_VERSION``; else 400 ``validation_error``."""
     if value is None:
         return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VERSION:
-        raise validation_problem({"expected_version": ["Must be a non-negative integer."]})
-    return value
+    try:
+        return int(_EXPECTED_VERSION.deserialize(value))
+    except ValidationError:
+        raise validation_problem(
+            {"expected_version": ["Must be a non-negative integer."]}
+        ) from None
+
+
+#: ``expected_version`` read as every integer field of a body
+_EXPECTED_VERSION = StrictInteger(validate=validate.Range(min=0, max=MAX_VERSION))
 
 
 def if_match_version() -> int | None:
