@@ -19,9 +19,10 @@ from service import errors
 from service.log.codec import dumps, genesis_hash
 from service.log.envelopes import fold_envelope
 from service.log.match_record import MatchRecord
+from service.ratings.inputs import ended_outcome
 from service.scheduler import Scheduler
 from service.store.event_store import HeadRead
-from service.store.fold_cache import CachedFold, FoldCache, TokenCache
+from service.store.fold_cache import CachedFold, FoldCache, LruMap, TokenCache
 from service.store.stores import Stores
 from service.upkeep.compaction import FinishedLogs
 from service.usecases.bots import BotCache
@@ -191,6 +192,10 @@ def check_seat(record: MatchRecord, seat: Any) -> int:
     return seat
 
 
+#: finished matches whose ``(version, rated, aborted)`` a process keeps (:meth:`MatchContext.outcome`)
+OUTCOMES_CACHED = 1024
+
+
 class MatchContext:
     """Shared by the use cases of one :class:`~service.match_service.MatchService`.
 
@@ -223,6 +228,8 @@ class MatchContext:
         #: the PostgreSQL archive (:class:`service.store.archive_store.ArchiveStore`) or None
         self.archive = None
         self.logs = FinishedLogs(stores.compacted, lambda: self.archive)
+        #: match id -> ``(version, rated, aborted)`` of finished matches (:meth:`outcome`)
+        self._outcomes: LruMap[tuple[int, bool, bool]] = LruMap(OUTCOMES_CACHED)
 
     # ------------------------------------------------------------------ engines
     @property
@@ -254,6 +261,19 @@ class MatchContext:
         if self.archive is None or not isinstance(match_id, str):
             return {}
         return self.archive.meta(match_id)
+
+    def outcome(self, record: MatchRecord, version: int) -> tuple[bool, bool]:
+        """``(rated, aborted)`` of the finished match ``record`` at its last ``version``
+        (:func:`service.ratings.inputs.ended_outcome`: an aborted match is not rated), the
+        one answer of the match view and the players' histories; its log is read once per
+        process (a finished log no longer changes)."""
+        cached = self._outcomes.get(record.match_id)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        events = self.envelopes(record.match_id, record, upto=version)
+        rated, was_aborted = ended_outcome(record.match_id, events, len(record.seats), record.rated)
+        self._outcomes.set(record.match_id, (version, rated, was_aborted))
+        return rated, was_aborted
 
     def envelopes(
         self,

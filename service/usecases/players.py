@@ -25,7 +25,7 @@ from service import errors
 from service.log.envelopes import utc_iso
 from service.log.match_record import MatchRecord
 from service.ratings.families import family_of, modes_of
-from service.ratings.inputs import aborted, ended_outcome
+from service.ratings.inputs import aborted
 from service.store.player_store import TIE_PREFIX, PlayerStore, tie_of
 from service.tokens import token_digest
 from service.usecases.context import MatchContext
@@ -354,11 +354,10 @@ class Players:
         """``(rated, aborted)`` of a finished match: counted for the player (so not
         aborted) and casual or filed by the ratings (so rated) needs no read; otherwise the
         end job has not run yet, or it found the match aborted or not rated, and the log
-        says which (:func:`service.ratings.inputs.ended_outcome`)."""
+        says which (:meth:`MatchContext.outcome`, cached per process)."""
         if counted and (filed or not record.rated):
             return record.rated and filed, False
-        events = self.ctx.envelopes(record.match_id, record, upto=record.version)
-        return ended_outcome(record.match_id, events, len(record.seats), record.rated)
+        return self.ctx.outcome(record, record.version)
 
 
 def _keeps(item: Mapping[str, Any], game, mode, status, rated) -> bool:

@@ -14,11 +14,8 @@ from typing import Any
 from domain.engine import MatchFinished, bot_options_schemas, public_cards
 from service import errors
 from service.log.envelopes import redact_envelopes
-from service.log.match_record import MatchRecord
 from service.log.verify import export_log, verify_log
-from service.ratings.inputs import ended_outcome
 from service.store.deadline_store import DeadlineStore
-from service.store.fold_cache import LruMap
 from service.usecases.context import (
     HeadFacts,
     Loaded,
@@ -84,13 +81,8 @@ def seat_representation(
 class Reads:
     """games, cards, match_view, legal_actions, events, state_at, export, verify."""
 
-    #: finished matches whose ``(version, rated, aborted)`` a process keeps (a finished
-    #: log no longer changes: each is read once per process, not on every view)
-    OUTCOMES_CACHED = 1024
-
     def __init__(self, ctx: MatchContext):
         self.ctx = ctx
-        self._outcomes: LruMap[tuple[int, bool, bool]] = LruMap(self.OUTCOMES_CACHED)
 
     def games(self) -> list[dict[str, Any]]:
         """Installed games: id, title, seat range, options schema, command schemas, bot
@@ -122,7 +114,7 @@ class Reads:
         ``rated``: while the match runs, whether it was created rated; once it ended,
         whether it counted for the ratings; ``aborted``: ``None`` while it runs, then
         whether a seat never made its first decision (then ``rated`` is False): the same
-        two as the players' histories (:meth:`_outcome`).
+        two as the players' histories (:meth:`MatchContext.outcome`).
         Raises SpectatorsDisabled (403) for a spectator of a running match created with
         ``spectators: false``."""
         ctx = self.ctx
@@ -158,7 +150,7 @@ class Reads:
             "created_at": record.created_at,
         }
         if result is not None:
-            out["rated"], out["aborted"] = self._outcome(record, loaded.version)
+            out["rated"], out["aborted"] = ctx.outcome(record, loaded.version)
             out["seed"] = record.seed.hex()
             if record.finished_at:
                 out["finished_at"] = record.finished_at
@@ -182,18 +174,6 @@ class Reads:
             mine = deadlines.get(str(viewer)) if viewer is not None else None
             out["deadline"] = mine or min(deadlines.values())
         return out
-
-    def _outcome(self, record: MatchRecord, version: int) -> tuple[bool, bool]:
-        """``(rated, aborted)`` of the finished match ``record`` at its last ``version``,
-        as the players' histories say it (:func:`service.ratings.inputs.ended_outcome`:
-        an aborted match is not rated); its log is read once per process."""
-        cached = self._outcomes.get(record.match_id)
-        if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
-        events = self.ctx.envelopes(record.match_id, record, upto=version)
-        rated, was_aborted = ended_outcome(record.match_id, events, len(record.seats), record.rated)
-        self._outcomes.set(record.match_id, (version, rated, was_aborted))
-        return rated, was_aborted
 
     def _claimed(self, loaded) -> set[int]:
         """Seats holding a token: from the head read when it fetched them, else read."""
