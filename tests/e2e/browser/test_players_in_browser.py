@@ -84,6 +84,7 @@ def test_a_player_plays_a_rated_match_and_sees_the_rating_and_the_leaderboard(pa
     page.wait_for_selector(item)
     words = page.inner_text(item)
     assert "aborted" in words and "rated" not in words, words
+    assert not page.is_visible("#more-history")  # two entries: no more page to ask for
     page.console_guard.check()
 
 
