@@ -5,7 +5,8 @@ same rules, views and checks.
 
 Usage (from the repository root; Node.js and npm on the PATH):
     python benchmarks/peer/run.py [--rounds 3] [--seats 16,64] [--seconds 10]
-        [--warmup-seconds 3] [--memory-matches 100] [--systems arena,bgio-memory,bgio-flatfile]
+        [--warmup-seconds 3] [--memory-matches 100]
+        [--systems arena,bgio-memory,bgio-flatfile,ceiling]
 
 What runs (each started here, stopped afterwards):
 
@@ -15,6 +16,13 @@ What runs (each started here, stopped afterwards):
   ``appendfsync everysec`` (durable to the second, as recommended for production).
   Per-client rate limits are off for the load generator (one address, many clients), as
   in ``bench_http.py``.
+- **ceiling**: the stack's floor, ``bench_http.py``'s ceiling app (Flask answering a
+  ``POST`` after exactly one Redis ``XADD``) on gunicorn with this server's worker model
+  (2 ``gthread`` workers x 48 threads), on the same Redis, driven by as many clients as
+  there are seats, each with one request in flight: its "move" is one bare request. Its
+  CPU per request against boardgame.io's CPU per move (``ceiling_request_cpu/...``) is
+  what the fixed stack costs before any game, log or contract work; this server's ratio
+  to it is reported as to the other systems.
 - **bgio-memory** / **bgio-flatfile**: boardgame.io 0.50.2 (``bgio/package-lock.json``)
   ``Server`` with its ``InMemory`` storage, and with its ``FlatFile`` storage in a
   temporary folder.
@@ -81,7 +89,7 @@ BGIO = HERE / "bgio"
 #: issue 21: "memory per live match no worse than today" — today's figure for this server
 #: (5.8 KB of Redis + ~25 KB of fold cache, the issue's measurement), in KB
 REFERENCE_MEMORY_KB = 31.0
-SYSTEMS = ("arena", "bgio-memory", "bgio-flatfile")
+SYSTEMS = ("arena", "bgio-memory", "bgio-flatfile", "ceiling")
 GAME = "duel"
 
 
@@ -178,6 +186,30 @@ def start_arena(redis_url: str, extra: Sequence[str] = ()) -> tuple[subprocess.P
             *extra,
             "api.app:create_app()",
         ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    bench_http.wait_healthy(port, [proc])
+    return proc, port
+
+
+def start_ceiling(redis_url: str) -> tuple[subprocess.Popen, int]:
+    """``bench_http.py``'s ceiling app (``benchmarks/ceiling_app.py``: Flask answering each
+    ``POST /ceiling`` after exactly one Redis ``XADD``) on gunicorn with this server's worker
+    model (2 ``gthread`` workers x 48 threads, keep-alive), on this server's Redis: what one
+    request costs on the fixed stack before any game, log or contract work."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "ARENA_KEY_PREFIX": "peer-ceiling",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)]),
+    }
+    proc = subprocess.Popen(
+        bench_http.gunicorn_command(port, 2, 48, "ceiling_app:create_app()"),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -310,7 +342,48 @@ def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> 
         "p99_ms": percentile(box["actions"], 0.99) * 1000,
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
         "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves if moves else None,
-        "matches_finished": box["matches"],
+        # each seat client counts the end of its match: two per Duel match
+        "matches_finished": box["matches"] // bench_http.SEATS,
+        "errors": box["errors"],
+        "machine_busy_cores": cpu.get("machine_busy_cores"),
+    }
+
+
+def measure_ceiling(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One counted window of the ceiling app (:func:`start_ceiling`) driven by ``seats``
+    clients, each with one request in flight at a time (``bench_http.py``'s ceiling
+    clients, the same processes as :func:`measure_arena`'s): its "move" is one request,
+    its server CPU the gunicorn processes' and the Redis server's."""
+    meter = CpuMeter(groups={"server": {ctx["ceiling"].pid}}, pids={"redis": {ctx["redis"].pid}})
+    processes = min(4, max(1, seats // 8))
+    first = time.time() + 0.5 + 0.05 * processes + args.warmup_seconds
+    deadline, moved = bench_http.CTX.Value("d", first + args.seconds), bench_http.CTX.Value("i", 0)
+    window = bench_http.Window(first, deadline, moved)
+    box: dict[str, Any] = {}
+    import threading
+
+    runner = threading.Thread(
+        target=lambda: box.update(
+            bench_http.run_load(
+                "ceiling", ctx["ceiling_port"], window, processes, seats // processes
+            )
+        )
+    )
+    runner.start()
+    time.sleep(max(0.0, first - time.time()))
+    meter.start()
+    time.sleep(max(0.0, deadline.value - time.time()))
+    cpu = meter.stop()
+    runner.join()
+    requests = len(box["actions"])
+    server_cpu = (cpu.get("server") or 0.0) + (cpu.get("redis") or 0.0)
+    return {
+        "moves": requests,
+        "moves_per_s": requests / args.seconds,
+        "p50_ms": percentile(box["actions"], 0.5) * 1000,
+        "p99_ms": percentile(box["actions"], 0.99) * 1000,
+        "server_cpu_ms_per_move": 1000 * server_cpu / requests if requests else None,
+        "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / requests if requests else None,
         "errors": box["errors"],
         "machine_busy_cores": cpu.get("machine_busy_cores"),
     }
@@ -578,12 +651,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     restarts: dict[str, int] = {}
     try:
         ctx: dict[str, Any] = {}
-        if "arena" in systems:
+        if "arena" in systems or "ceiling" in systems:
             (work / "redis").mkdir()
             ctx["redis"], ctx["redis_url"] = start_redis(work / "redis")
             procs.append(ctx["redis"])
+        if "arena" in systems:
             ctx["arena"], ctx["arena_port"] = start_arena(ctx["redis_url"], args.arena_gunicorn_arg)
             procs.append(ctx["arena"])
+        if "ceiling" in systems:
+            ctx["ceiling"], ctx["ceiling_port"] = start_ceiling(ctx["redis_url"])
+            procs.append(ctx["ceiling"])
         bgio: dict[str, tuple[subprocess.Popen, int]] = {}
         for system in systems:
             if system.startswith("bgio-"):
@@ -597,6 +674,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for system in systems:
             if system == "arena":
                 arena_window(ctx, seat_counts[0], args)
+            elif system == "ceiling":
+                measure_ceiling(ctx, seat_counts[0], args)
             else:
                 measure_bgio(
                     *running_bgio(bgio, system, work, procs, restarts), seat_counts[0], args
@@ -607,6 +686,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 for system in order:
                     if system == "arena":
                         figures = arena_window(ctx, seats, args)
+                    elif system == "ceiling":
+                        figures = measure_ceiling(ctx, seats, args)
                     else:
                         figures = _bgio_window(bgio, system, work, procs, restarts, seats, args)
                     rows.append(
@@ -621,7 +702,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         }
                     )
                     print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-        for system in systems if args.memory_matches > 0 else ():
+        for system in [s for s in systems if s != "ceiling"] if args.memory_matches > 0 else ():
             per_match = (
                 memory_arena(ctx, args.memory_matches)
                 if system == "arena"
@@ -657,7 +738,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         ratios.setdefault(f"{metric}/{peer}/{seats}", []).append(
                             round(a / b, 3) if a and b else None
                         )
-        ratios = {k: _spread(v) for k, v in ratios.items()}
+    if "ceiling" in systems:
+        # the stack's floor: one bare request of the fixed stack (gunicorn + Flask + one
+        # Redis command) against a whole move of each boardgame.io storage
+        for seats in seat_counts:
+            for round_no in range(args.rounds):
+                mine = {
+                    r["system"]: r for r in rows if r["round"] == round_no and r["seats"] == seats
+                }
+                for peer in (s for s in systems if s.startswith("bgio-")):
+                    a = mine["ceiling"].get("server_cpu_ms_per_move")
+                    b = mine[peer].get("server_cpu_ms_per_move")
+                    ratios.setdefault(f"ceiling_request_cpu/{peer}_move/{seats}", []).append(
+                        round(a / b, 3) if a and b else None
+                    )
+    ratios = {k: _spread(v) for k, v in ratios.items()}
     worst_cpu_flatfile = max(
         (
             v["max"]
@@ -681,6 +776,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             default=0.0,
         ),
         "memory_kb_per_match_<=reference": memory.get("arena"),
+        # not a target: the fixed stack's bare request against boardgame.io in-memory's
+        # whole move (the "ceiling" system), the floor under cpu_vs_memory
+        "stack_floor_ceiling_request_vs_memory_move": max(
+            (
+                v["max"]
+                for k, v in ratios.items()
+                if v and k.startswith("ceiling_request_cpu/bgio-memory")
+            ),
+            default=None,
+        ),
         "memory_reference_kb": REFERENCE_MEMORY_KB,
     }
     return report(

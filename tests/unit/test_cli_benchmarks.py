@@ -370,3 +370,50 @@ def test_peer_run_passes_more_gunicorn_arguments_before_the_app(monkeypatch):
     command = commands[0]
     assert command.index("-c") < command.index("-k") < command.index("api.app:create_app()")
     assert command[command.index("-k") + 1] == "gevent"
+
+
+def test_peer_run_reports_the_stack_floor_from_the_ceiling_system(monkeypatch, capsys):
+    """With the ``ceiling`` system, each round's bare request CPU is divided by each
+    boardgame.io storage's CPU per move of the same round and seat count, and the worst
+    in-memory one is reported as the stack's floor (not a target)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from peer import run
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+    class Proc:
+        pid = 1
+
+        def poll(self):
+            return None
+
+    monkeypatch.setattr(run, "start_redis", lambda folder: (Proc(), "redis://x/0"))
+    monkeypatch.setattr(run, "start_ceiling", lambda url: (Proc(), 2))
+    monkeypatch.setattr(run, "start_bgio", lambda storage, folder: (Proc(), 3))
+    monkeypatch.setattr(run, "stop_all", lambda procs: None)
+    cpu = iter([9.0, 9.0, 0.4, 0.5, 0.6, 0.5])  # discarded windows first, then two rounds
+
+    def figures(*args):
+        return {
+            "server_cpu_ms_per_move": next(cpu),
+            "p50_ms": 1.0,
+            "p99_ms": 1.0,
+            "moves_per_s": 1.0,
+        }
+
+    monkeypatch.setattr(run, "measure_ceiling", lambda ctx, seats, args: figures())
+    monkeypatch.setattr(run, "measure_bgio", lambda proc, port, seats, args: figures())
+    monkeypatch.setattr(run, "BGIO", ROOT / "benchmarks" / "peer" / "bgio")
+    monkeypatch.setattr(run.Path, "is_dir", lambda self: True)
+    out = run.main(
+        ["--systems", "bgio-memory,ceiling", "--rounds", "2", "--seats", "16"]
+        + ["--memory-matches", "0", "--seconds", "1"]
+    )
+    # round 0: bgio-memory 0.4, ceiling 0.5; round 1 (order reversed): ceiling 0.6, bgio 0.5
+    assert out["ratios"]["ceiling_request_cpu/bgio-memory_move/16"] == {
+        "min": 1.2,
+        "median": 1.225,
+        "max": 1.25,
+    }
+    assert out["targets"]["stack_floor_ceiling_request_vs_memory_move"] == 1.25
