@@ -44,7 +44,10 @@ JSON_MEDIA_TYPES = frozenset({"application/json"})
 _NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 _NAME_VISIBLE = r"[^\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 NAME_PATTERN = re.compile(f"^{_NAME_CHAR}*{_NAME_VISIBLE}{_NAME_CHAR}*$")
-_QUERY_INT = re.compile(r"^[0-9]{1,18}$")
+_QUERY_INT = re.compile(r"^[0-9]+$")
+#: digits past which a query integer is larger than any range here allows (MAX_VERSION and
+#: every other bound are below 10**18): it is refused by the field's range, not parsed
+_QUERY_INT_DIGITS = 18
 _PATH_SEAT = re.compile(r"^-?[0-9]{1,18}$")
 #: A decision id as ``GET .../legal-actions`` gives it (:mod:`service.usecases.decisions`):
 #: the version the decision started at and 16 hex digits. Anything else is bad input (400).
@@ -244,11 +247,14 @@ def query(schema: Schema | type[Schema]) -> dict[str, Any]:
 
 class QueryInteger(fields.Integer):
     """A query-string integer written with ASCII digits only (no sign, spaces or the
-    other Unicode digits Python's ``int()`` would accept)."""
+    other Unicode digits Python's ``int()`` would accept); one of more than 18 digits
+    (leading zeros aside) is refused by the field's ``Range`` as too large, not parsed."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
         if not isinstance(value, str) or not _QUERY_INT.match(value):
             raise ValidationError("Must be a non-negative integer written with digits 0-9.")
+        if len(value.lstrip("0")) > _QUERY_INT_DIGITS:
+            return 10**_QUERY_INT_DIGITS  # beyond every bound: the range validator says so
         return super()._deserialize(value, attr, data, **kwargs)
 
 

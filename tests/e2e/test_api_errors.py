@@ -719,3 +719,20 @@ def test_a_refused_query_or_body_names_its_fields_in_the_detail(http, match):
         "validation_error",
     )
     assert "seats.0.level (Unknown field)" in created["detail"], created
+
+
+def test_an_oversized_query_integer_is_refused_as_too_large(http, match):
+    """A query integer of many digits (20, or 5,000: past ``int()``'s own limit) is refused
+    by its range ("less than or equal to"), as one just past the bound is; it was "must be
+    an integer written with digits 0-9", which it is (probe, session 20)."""
+    match_id, tokens = match
+    for digits in ("9" * 20, "1" + "0" * 4999, "0" * 30 + "1000000000001"):
+        for url, token in (
+            (f"/v1/matches/{match_id}/events?after={digits}", None),
+            (f"/v1/matches/{match_id}/state?version={digits}", None),
+            (f"/v1/matches?limit={digits}", None),
+        ):
+            body = assert_problem(http.get(url, token), 400, "validation_error")
+            (field,) = body["errors"]
+            assert "less than or equal to" in body["errors"][field][0], (url[:60], body)
+    assert http.get(f"/v1/matches/{match_id}/events?after={'0' * 30}1")[0] == 200
