@@ -15,6 +15,7 @@ export the same way in any JavaScript runtime; only this verifier re-decides and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -81,6 +82,16 @@ def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> boo
         and stored(dict(p.data), log_format) == e.get("data")
         for p, e in zip(produced, logged, strict=True)
     )
+
+
+_EVENT_NUMBER = re.compile(r"\bevent (\d+)")
+
+
+def _first_event(error: str) -> int:
+    """The event number an error names first (``-1`` for an error about the whole log), the
+    key that lists a log's errors in log order."""
+    found = _EVENT_NUMBER.search(error)
+    return int(found.group(1)) if found else -1
 
 
 def _integral(value: Any) -> Any:
@@ -205,6 +216,15 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
             declared = roster.roster.get("rules_version", engine.rules_version)
             if declared != engine.rules_version and isinstance(declared, str):
                 produced = engine.as_older_rules(produced, declared)  # as those rules said
+            if batch is groups[-1] and _same(produced[: len(batch)], batch, log_format):
+                if len(produced) > len(batch):
+                    errors.append(
+                        f"the log ends at event {batch[-1].get('version')}, inside the "
+                        f"{len(produced)} events of the command at event "
+                        f"{first.get('version')}: {len(produced) - len(batch)} of them are "
+                        "missing (truncated)"
+                    )
+                    break
             if not _same(produced, batch, log_format):
                 older = (
                     ""
@@ -224,6 +244,7 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
     except (KeyError, TypeError, ValueError) as exc:
         errors.append(f"after event {version}: malformed log ({exc.__class__.__name__})")
     errors += roster.errors + roster.final_errors()
+    errors.sort(key=_first_event)  # in log order: a broken chain and replay interleave
     result = engine.result(state) if state is not None else None
     if not errors and result is None:
         # An export exists only for a finished match: a log whose replay has no result

@@ -114,10 +114,32 @@ def test_a_wrong_seed_fails(tmp_path, exported_log):
 
 
 def test_a_truncated_log_fails(tmp_path, exported_log):
+    """A log cut inside the last command's events says so (probe, session 20: it said
+    only "decide produced different events")."""
+    from service.log.envelopes import batches
+
     log = copy.deepcopy(exported_log)
+    last = batches(log["events"])[-1]
+    assert len(last) > 1  # the match's end comes in the batch of the last command
     del log["events"][-1]
     result = _replay(tmp_path, log)
     assert result.exit_code == 1
+    assert "truncated" in result.output and "1 of them are missing" in result.output
+    assert "decide produced different events" not in result.output
+
+
+def test_a_logs_errors_are_listed_in_log_order(exported_log):
+    """A changed score breaks the last event's hash and the replay of its command, which
+    comes earlier: the errors name the earlier event first."""
+    from cli.replay import verify_log
+    from service.log.envelopes import batches
+
+    log = copy.deepcopy(exported_log)
+    log["events"][-1]["data"]["scores"][0] += 1
+    first = batches(log["events"])[-1][0]["version"]
+    errors = verify_log(log)["errors"]
+    assert len(errors) == 2 and errors[0].startswith(f"event {first}: decide"), errors
+    assert "hash" in errors[1]
 
 
 def test_a_file_that_is_not_json_fails(tmp_path):
