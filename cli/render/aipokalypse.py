@@ -496,8 +496,9 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
             True,
         )
     )
-    parts.append(
-        card_table(f"your hand ({len(mine.get('hand') or [])})", mine.get("hand") or [], cards)
+    hand = list(mine.get("hand") or [])
+    parts.append(  # no header over no rows
+        card_table(f"your hand ({len(hand)})", hand, cards) if hand else Text("Your hand is empty.")
     )
     parts.extend(_own_extras(mine, cards))
     console.print(Group(*parts))

@@ -394,15 +394,12 @@ def render_view(console: Console, match: Mapping[str, Any], you: int, cards: Car
         lines += [f"  Location {line}" for line in locations_lines(seat, cards)]
         console.print(Text("\n".join(lines)))
     if mine:
-        console.print(
-            card_table(
-                f"your hand ({len(mine.get('hand') or [])}) - deck "
-                f"{mine.get('deck_count')}, discard "
-                f"{len(mine.get('discard') or [])}",
-                mine.get("hand") or [],
-                cards,
-            )
-        )
+        hand = list(mine.get("hand") or [])
+        piles = f"deck {mine.get('deck_count')}, discard {len(mine.get('discard') or [])}"
+        if hand:
+            console.print(card_table(f"your hand ({len(hand)}) - {piles}", hand, cards))
+        else:  # no header over no rows
+            console.print(Text(f"Your hand is empty - {piles}."))
     pending = (view.get("pending") or match.get("pending") or {}).get(str(you))
     if pending:
         deadline = match.get("deadline")

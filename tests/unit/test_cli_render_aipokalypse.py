@@ -63,6 +63,18 @@ def test_a_recruitment_screen_shows_slots_on_the_strength_scale_and_the_hand_wit
     assert "{" not in text.split("your decision:")[1]  # the menu is words
 
 
+def test_an_empty_hand_is_a_sentence_not_a_header_without_rows():
+    def empty(state):
+        return ENGINE.pending(state).get(0) == "recruit" and not state.players[0].hand
+
+    state = _played(3, "e3", empty)
+    text, match = _screen(state)
+    assert match["view"]["seats"][0]["hand"] == []
+    assert "Your hand is empty." in text and "your hand (0)" not in text
+    after = text.split("your slots - ammo", 1)[1]
+    assert "┃ card " not in after.split("Your hand is empty.", 1)[1]
+
+
 def test_the_other_seats_hidden_cards_never_appear():
     state = _played(
         3, "render-pk-hidden", lambda s: ENGINE.pending(s).get(0) == "recruit" and s.round >= 2

@@ -85,6 +85,17 @@ def test_a_turn_shows_the_hand_with_text_counts_and_the_menu_in_words():
     assert not shown_instances
 
 
+def test_an_empty_hand_is_a_sentence_not_a_header_without_rows():
+    state = _played(2, "render-da-empty", lambda s: _pending("turn")(s) and not s.seats[0].hand)
+    text, match = _screen(state, 0)
+    mine = match["view"]["seats"][0]
+    assert mine["hand"] == []
+    assert (
+        f"Your hand is empty - deck {mine['deck_count']}, discard {len(mine['discard'])}." in text
+    )
+    assert "your hand (0)" not in text and "┃ card " not in text.split("cards in play")[-1]
+
+
 def test_locations_show_their_occupants():
     def occupied(state):
         return any(loc["occupants"] for s in state.seats for loc in s.locations)
