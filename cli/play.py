@@ -3,17 +3,19 @@
 It creates a match with one human seat (you, seat 0) and bots, then loops: read the match
 as seat 0 (``GET /v1/matches/{id}``), and when ``legal-actions`` lists something, draw the
 board with the game's renderer (:mod:`cli.render`: card faces from
-``GET /v1/games/{game}/cards``) and the legal actions as a numbered menu in words, and send
-the chosen one (``POST .../actions`` with an ``Idempotency-Key``, ``expected_version`` and
-``Prefer: return=representation``, whose answer carries the next view and legal actions:
-while the seat keeps the turn, one request per move); otherwise long-poll ``.../events``
-until the bots (or the other seats) have acted. Everything shown comes from what the
-server returns for seat 0's token, so no other seat's hidden cards can appear.
+``GET /v1/games/{game}/cards``) and the legal actions as a numbered menu in words
+(:mod:`cli.menu`: the move that ends the turn or passes is key 0, asked y/N while other
+moves remain), and send the chosen one (``POST .../actions`` with an ``Idempotency-Key``,
+``expected_version`` and ``Prefer: return=representation``, whose answer carries the next
+view and legal actions: while the seat keeps the turn, one request per move); otherwise
+long-poll ``.../events`` until the bots (or the other seats) have acted. Everything shown
+comes from what the server returns for seat 0's token, so no other seat's hidden cards
+can appear.
 
-Commands at the prompt (:data:`HELP`): a number, ``help``, ``resign`` (give the seat up,
-``POST .../resign``, and watch the match to its result) and ``quit`` (resign and leave).
-Ctrl-C leaves the same way as ``quit`` but exits with code 130; end of input (a closed
-stdin) is a ``quit``.
+Commands at the prompt (:data:`cli.menu.HELP`): a number, ``0``, ``help``, ``resign``
+(give the seat up, ``POST .../resign``, and watch the match to its result) and ``quit``
+(resign and leave). Ctrl-C leaves the same way as ``quit`` but exits with code 130; end of
+input (a closed stdin) is a ``quit``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,29 +30,19 @@ from typing import Any
 import click
 import requests
 from rich.console import Console
-from rich.text import Text
 
 from cli.bot_options import BOT_OPTION_HELP, default_bot_level, parse_bot_options
 from cli.http_client import ApiError, ArenaClient, default_timeout_s
+from cli.menu import QUIT, RESIGN, Choice, MenuLine, menu_lines, print_menu, prompt_chooser
 from cli.render import SEATS_HELP, CardBook, render_result, renderer_for
 
 #: How long one long-poll waits for the next event (seconds).
 POLL_WAIT_S = 10.0
 #: Exit code after Ctrl-C (128 + SIGINT, the shell's convention).
 EXIT_INTERRUPTED = 130
-QUIT, RESIGN = "quit", "resign"
 
-#: A chooser answers the index of the chosen action, or :data:`QUIT` / :data:`RESIGN`.
-Choice = int | str
-Chooser = Callable[[list[dict[str, Any]]], Choice]
-
-HELP = """commands:
-  a number   send that legal action (Enter alone takes it when there is only one)
-  help       show this help (also h or ?)
-  resign     give up your seat (POST .../resign); the match goes on by its rules
-             (the bots, or your seat's timeout bot in Dead Apocalypse) and you watch it
-             to the result
-  quit       resign and leave now (also q); Ctrl-C does the same (exit code 130)"""
+#: A chooser answers the index of the chosen menu line, or :data:`QUIT` / :data:`RESIGN`.
+Chooser = Callable[[list[MenuLine]], Choice]
 
 
 @dataclass
@@ -76,52 +67,6 @@ def server_url(url: str | None, console: Console) -> Iterator[str]:
     with EmbeddedServer("127.0.0.1", 0, access_log=False) as server:
         console.print(f"[dim]embedded server on {server.url}[/]")
         yield server.url
-
-
-def prompt_chooser(
-    console: Console, read: Callable[[str], str] = input, echo: bool | None = None
-) -> Chooser:
-    """Ask on stdin (``read``) for the number of an action (1-based, as listed) or a
-    command (:data:`HELP`); a bad entry is answered with a sentence and asked again. End
-    of input is :data:`QUIT`. ``echo`` (default: stdin is not a terminal, e.g. a script)
-    prints each entry after the prompt, as a terminal would have shown it."""
-    if echo is None:
-        echo = read is input and not sys.stdin.isatty()
-
-    def choose(actions: list[dict[str, Any]]) -> Choice:
-        count = len(actions)
-        while True:
-            try:
-                line = read(f"your choice (1-{count}, help, resign, quit): ")
-            except EOFError:
-                console.print(("\n" if echo else "") + "Input ended: leaving the match.")
-                return QUIT
-            if echo:
-                console.print(line.rstrip("\n"), markup=False, highlight=False)
-            entry = line.strip().lower()
-            if entry in ("h", "help", "?"):
-                console.print(HELP)
-            elif entry in ("q", "quit", "exit"):
-                return QUIT
-            elif entry == "resign":
-                return RESIGN
-            elif entry == "" and count == 1:
-                return 0
-            elif entry == "":
-                console.print(f"Please type the number of an action, from 1 to {count} (or help).")
-            elif entry.isdigit() and 1 <= int(entry) <= count:
-                return int(entry) - 1
-            elif entry.isdigit():
-                console.print(
-                    f"There is no action {int(entry)}: choose a number from 1 to {count}."
-                )
-            else:
-                console.print(
-                    f'"{line.strip()}" is neither an action number (1 to {count}) '
-                    "nor a command; type help to see the commands."
-                )
-
-    return choose
 
 
 def auto_chooser(seed: int | None) -> Chooser:
@@ -216,13 +161,15 @@ def play_match(
             seen = max([seen] + [e["version"] for e in polled["events"]])
             legal = None
             continue
-        # one line per different move: identical cards in one place are one entry
-        entries = renderer.menu(actions, match, 0, cards)
+        # one line per different move (identical cards in one place are one entry); the
+        # move that ends the turn or passes is key 0, never a play's number (cli/menu.py)
+        lines = menu_lines(
+            renderer.menu(actions, match, 0, cards), lambda a, now=view: renderer.ends(a, now)
+        )
         if show:
             renderer.render_view(console, match, 0, cards)
-            for number, entry in enumerate(entries, start=1):
-                console.print(f"  [bold cyan]{number:>3}[/]  ", Text(entry.text), highlight=False)
-        choice = choose([entry.action for entry in entries])
+            print_menu(console, lines)
+        choice = choose(lines)
         if choice == QUIT:
             leave(client, session, console, "You quit")
             return None
@@ -231,7 +178,7 @@ def play_match(
             console.print("The match goes on without you; its result follows.")
             legal = None
             continue
-        answer = _send(client, match_id, token, dict(entries[int(choice)].action), legal["version"])
+        answer = _send(client, match_id, token, dict(lines[int(choice)].action), legal["version"])
         legal = None
         if answer is None:
             continue  # no longer legal (the match moved on): read it again and re-ask
@@ -427,7 +374,8 @@ def play(
 ) -> None:
     """Play a match in the terminal against bots, over the public HTTP API.
 
-    At the prompt type an action's number, help, resign (give up the seat and watch the
+    At the prompt type an action's number, 0 for the move that ends your turn or passes
+    (asked y/N while other moves remain), help, resign (give up the seat and watch the
     match to its result) or quit (resign and leave). Ctrl-C resigns the seat too and exits
     with code 130; quit exits with 0.
 

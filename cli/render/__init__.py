@@ -56,6 +56,9 @@ class GameRenderer:
     - ``where(view, you, value, field) -> str | None``: a card's place in the seat's view
       in words, or what another command field's value means (the menu tells apart moves
       of the same words: :meth:`menu`).
+    - ``ends(action, view) -> bool``: the command ends the seat's turn (or phase, or part
+      in another's turn) or passes: ``arena play`` keys it 0, apart from the plays'
+      numbers, and asks y/N before sending it while other moves remain (``cli/menu.py``).
     """
 
     game: str
@@ -70,6 +73,7 @@ class GameRenderer:
     where: Callable[[Mapping[str, Any], int, Any, str], str | None] = (
         lambda view, you, value, field: None
     )
+    ends: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] = lambda action, view: False
 
     def render_events(
         self,
@@ -134,6 +138,7 @@ def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
         module.render_result_extras,
         extra or (lambda view: []),
         module.where,
+        module.ends,
     )
 
 
@@ -167,9 +172,25 @@ def _no_extras(console: Console, match: Mapping[str, Any], you: int, cards: Card
     return None
 
 
+#: The usual names of a command that ends the turn or passes, for a game without a module.
+GENERIC_ENDING = frozenset({"end_turn", "pass"})
+
+
+def _generic_ends(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    return action.get("type") in GENERIC_ENDING
+
+
 #: A game without a module of its own: its view's fields and commands in words.
 GENERIC = GameRenderer(
-    "", "", "", _generic_mode, _generic_view, _generic_action, _generic_label, _no_extras
+    "",
+    "",
+    "",
+    _generic_mode,
+    _generic_view,
+    _generic_action,
+    _generic_label,
+    _no_extras,
+    ends=_generic_ends,
 )
 
 RENDERERS: dict[str, GameRenderer] = {

@@ -539,3 +539,13 @@ def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") 
     ``None`` (a card's words name its id: no two cards' moves share words)."""
     mine = view.get("you") or {}
     return "in your hand" if card_id in (mine.get("hand") or []) else None
+
+
+#: Commands that pass: the menu's key 0, asked y/N while other moves remain
+#: (``cli/menu.py``): not using the exchange of a Hacking card.
+ENDING = frozenset({"decline"})
+
+
+def ends(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """True when ``action`` passes (:data:`ENDING`)."""
+    return action.get("type") in ENDING

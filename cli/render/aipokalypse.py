@@ -670,3 +670,22 @@ def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") 
         if card_id in (slot.get("attached") or []):
             return f"attached in slot {i}"
     return None
+
+
+#: Commands that end the seat's phase or pass: the menu's key 0, asked y/N while other moves
+#: remain (``cli/menu.py``): Ready (the end of your Recruitment Phase), Pass (no reaction).
+ENDING = frozenset({"ready", "pass"})
+
+
+def ends(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """True when ``action`` ends the seat's Recruitment Phase or passes (:data:`ENDING`),
+    or answers an open effect decision with the option that declines it (the view's
+    ``choice.decline``: "skip", "stop", "keep", 0 ... of an optional effect)."""
+    if action.get("type") in ENDING:
+        return True
+    choice = view.get("choice") or {}
+    return (
+        action.get("type") == "choose"
+        and choice.get("decline") is not None
+        and action.get("option") == choice["decline"]
+    )

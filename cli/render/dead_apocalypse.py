@@ -562,3 +562,14 @@ def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
             return None
         parts.append(f"{amount} of {named[index]}")
     return "spending " + ", ".join(parts)
+
+
+#: Commands that end the seat's turn or pass: the menu's key 0, asked y/N while other moves
+#: remain (``cli/menu.py``): end the turn, stop assisting, choose nothing more at a Ditch or
+#: occupy prompt, decline a Call for Help.
+ENDING = frozenset({"end_turn", "end_assist", "skip", "decline"})
+
+
+def ends(action: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """True when ``action`` ends the seat's turn or passes (:data:`ENDING`)."""
+    return action.get("type") in ENDING

@@ -22,6 +22,10 @@ from tests.support.polling import wait_for
 ROOT = Path(__file__).resolve().parents[2]
 #: Generous bounds for a loaded machine (never asserted as durations).
 PROCESS_TIMEOUT_S = 1200
+#: Scripted answers that play on: the first action, then the move that ends the turn or
+#: passes (key 0) confirmed with y when it asks (a line that fits no menu is answered with a
+#: sentence and skipped).
+ENDING_TOO = "1\n0\ny\n"
 
 
 def _env() -> dict[str, str]:
@@ -98,8 +102,9 @@ def test_interactive_play_reads_the_numbered_choice_from_stdin():
 
 @pytest.mark.e2e
 def test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result():
-    # Help, a bad entry and a number out of range first, then always the first action.
-    stdin = "help\nfight\n999\n" + "1\n" * 3000
+    # Help, a bad entry and a number out of range first, then the first action, Ready or
+    # Pass (key 0, answered y while other moves remain): the ending move is never a number.
+    stdin = "help\nfight\n999\n" + ENDING_TOO * 1500
     proc = _arena("play", "--game", "aipokalypse", "--seats", "1", stdin=stdin)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
@@ -119,13 +124,21 @@ def test_interactive_aipokalypse_solo_against_the_ai_toma_to_the_result():
 @pytest.mark.e2e
 def test_interactive_dead_apocalypse_to_the_result():
     proc = _arena(
-        "play", "--game", "dead-apocalypse", "--seats", "2", "--bots", "random", stdin="1\n" * 5000
+        "play",
+        "--game",
+        "dead-apocalypse",
+        "--seats",
+        "2",
+        "--bots",
+        "random",
+        stdin=ENDING_TOO * 2500,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "co-operative game, 2 players, standard game: you are seat 0, 1 bot (random)" in out
     assert "Zombie Row over Resource Row" in out and "│ Resource Row" in out
-    assert "your hand (" in out and "- deck " in out and "End your turn" in out
+    assert "your hand (" in out and "- deck " in out and "    0   End your turn" in out
+    assert "End your turn with " in out and "other moves left (1-" in out  # asked first
     assert not any("{" in line for line in _menus(out))
     assert "the team " in out
     rows = _cells(out)
@@ -179,7 +192,7 @@ def test_ctrl_c_resigns_the_seat_and_ends_the_process(served, game):
     )
     reader.start()
     try:
-        assert wait_for(lambda: "your choice (1-" in "".join(output), PROCESS_TIMEOUT_S, 0.2), (
+        assert wait_for(lambda: "your choice (" in "".join(output), PROCESS_TIMEOUT_S, 0.2), (
             "".join(output)[-3000:]
         )
         match_id = re.search(r"match (\w{20}) \(", "".join(output)).group(1)

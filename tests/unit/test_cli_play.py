@@ -7,6 +7,7 @@ for seat 0's token). The full game over HTTP runs in tests/e2e/test_cli_play.py;
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +20,9 @@ from rich.console import Console
 from cli.bot_match import bot_rng, match_seed
 from cli.http_client import ApiError
 from cli.main import main
+from cli.menu import MenuLine, discard_typeahead
 from cli.play import QUIT, RESIGN, Session, _send, auto_chooser, lineup, play_match, prompt_chooser
-from cli.render import CardBook
+from cli.render import CardBook, renderer_for
 from cli.render.ai_100_human import card_label as _card_label
 from domain.engine import Event, Setup, derive_rng, fold, public_cards
 from domain.games import get_engine
@@ -35,6 +37,13 @@ def card_label(card_id):
 ROOT = Path(__file__).resolve().parents[2]
 
 DRAFT = {"type": "draft", "card": "001"}
+END_TURN = {"type": "end_turn"}
+
+
+def _drafts(count: int, ending: bool = False) -> list[MenuLine]:
+    """A menu of ``count`` draft lines numbered from 1, then "End your turn" (key 0)."""
+    lines = [MenuLine(str(n), f"Draft {n:03}", DRAFT) for n in range(1, count + 1)]
+    return lines + ([MenuLine("0", "End your turn", END_TURN, True)] if ending else [])
 
 
 class FakeClient:
@@ -140,7 +149,7 @@ def _prompt(lines):
     feed = iter(lines)
 
     def read(prompt):
-        console.print(prompt, end="")
+        console.print(prompt, end="", markup=False)
         try:
             return next(feed)
         except StopIteration:
@@ -151,7 +160,7 @@ def _prompt(lines):
 
 def test_the_prompt_answers_a_bad_entry_with_a_sentence_and_asks_again():
     choose, console = _prompt(["0", "9", "two", "", " 2 "])
-    assert choose([DRAFT, DRAFT, DRAFT]) == 1
+    assert choose(_drafts(3)) == 1
     text = console.export_text()
     assert "There is no action 0: choose a number from 1 to 3." in text
     assert "There is no action 9: choose a number from 1 to 3." in text
@@ -162,15 +171,87 @@ def test_the_prompt_answers_a_bad_entry_with_a_sentence_and_asks_again():
 
 def test_the_prompt_knows_help_quit_resign_and_end_of_input():
     choose, console = _prompt(["help", "resign"])
-    assert choose([DRAFT]) == RESIGN
+    assert choose(_drafts(1)) == RESIGN
     text = console.export_text()
     assert "resign     give up your seat" in text and "quit       resign and leave" in text
-    assert _prompt(["quit"])[0]([DRAFT]) == QUIT
-    assert _prompt(["q"])[0]([DRAFT]) == QUIT
-    assert _prompt([""])[0]([DRAFT]) == 0  # Enter takes the only action
+    assert "0          the move that ends your turn or passes" in text
+    assert _prompt(["quit"])[0](_drafts(1)) == QUIT
+    assert _prompt(["q"])[0](_drafts(1)) == QUIT
+    assert _prompt([""])[0](_drafts(1)) == 0  # Enter takes the only action
     choose, console = _prompt([])
-    assert choose([DRAFT]) == QUIT
+    assert choose(_drafts(1)) == QUIT
     assert "Input ended: leaving the match." in console.export_text()
+
+
+def test_a_single_choice_is_prompted_as_one_not_as_a_range():
+    choose, console = _prompt(["2", "1"])
+    assert choose(_drafts(1)) == 0
+    text = console.export_text()
+    assert "1-1" not in text
+    assert "your choice (1, or Enter; help, resign, quit): " in text
+    assert "There is no action 2: choose 1." in text
+    choose, console = _prompt(["1", "0"])  # the ending move alone: no question
+    assert choose(_drafts(0, ending=True)) == 0
+    text = console.export_text()
+    assert "your choice (0 = End your turn, or Enter; help, resign, quit): " in text
+    assert "There is no action 1: choose 0 (End your turn)." in text
+    assert "[y/N]" not in text
+    assert _prompt([""])[0](_drafts(0, ending=True)) == 0
+
+
+def test_the_ending_move_has_key_0_and_asks_while_other_moves_remain():
+    choose, console = _prompt(["0", "n", "0", "", "0", "y"])
+    assert choose(_drafts(4, ending=True)) == 4
+    text = console.export_text()
+    assert "your choice (1-4; 0 = End your turn; help, resign, quit): " in text
+    assert text.count("End your turn with 4 other moves left (1-4)? [y/N] ") == 3
+    assert text.count("Not sent: choose again.") == 2  # "n" and Enter keep the turn
+    choose, console = _prompt(["5", "go", "", "0", "yes"])
+    assert choose(_drafts(1, ending=True)) == 1
+    text = console.export_text()
+    assert "There is no action 5: choose 1, or 0 (End your turn)." in text
+    assert '"go" is neither an action number (1, or 0 (End your turn)) nor a command' in text
+    assert "Please type the number of an action, 1, or 0 (End your turn) (or help)." in text
+    assert "End your turn with 1 other move left (1)? [y/N] " in text
+    # end of input at the question leaves the match, nothing sent
+    assert _prompt(["0"])[0](_drafts(2, ending=True)) == QUIT
+
+
+def test_typed_ahead_lines_are_dropped_on_a_terminal_and_said_so():
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        with os.fdopen(slave, "r", closefd=False) as terminal:
+            assert discard_typeahead(terminal) is False  # nothing waiting
+            os.write(master, b"1\n4\n")
+            assert wait_for_readable(terminal)
+            assert discard_typeahead(terminal) is True
+            assert discard_typeahead(terminal) is False  # gone
+    finally:
+        os.close(master)
+        os.close(slave)
+    read_end, write_end = os.pipe()  # not a terminal (a script): left alone
+    try:
+        with os.fdopen(read_end, "r", closefd=False) as piped:
+            os.write(write_end, b"1\n")
+            assert discard_typeahead(piped) is False and piped.readline() == "1\n"
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    console = Console(record=True, width=200, color_system=None)
+    flushed = iter([True, False])
+    feed = iter(["2", "1"])
+    choose = prompt_chooser(console, lambda prompt: next(feed), False, lambda: next(flushed))
+    assert choose(_drafts(3)) == 1 and choose(_drafts(3)) == 0
+    assert console.export_text().count("Ignored what you typed before this menu was shown") == 1
+
+
+def wait_for_readable(stream) -> bool:
+    """Whether ``stream`` has input within a second."""
+    import select
+
+    return bool(select.select([stream], [], [], 1.0)[0])
 
 
 class DomainApi:
@@ -511,3 +592,111 @@ def test_quit_resigns_and_returns_none():
     )
     assert api.resigned == [0] and session.resigned and session.match_id == "m"
     assert "You quit: seat 0 resigned match m." in console.export_text()
+
+
+class _Typist:
+    """Reads a script of entries at the prompt (then end of input), recording each prompt
+    and the commands seat 0 sent through ``api``."""
+
+    def __init__(self, api: DomainApi, entries):
+        self.entries, self.prompts, self.sent = iter(entries), [], []
+        act = api.act
+
+        def recorded(match_id, token, command, expected_version=None):
+            self.sent.append(command)
+            return act(match_id, token, command, expected_version)
+
+        api.act = recorded
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        entry = next(self.entries, None)
+        if entry is None:
+            raise EOFError
+        return entry(prompt) if callable(entry) else entry
+
+
+def _typed(game: str, seats: int, seed: str, entries) -> tuple[_Typist, str, DomainApi]:
+    api = DomainApi(match_seed(seed, 0), game)
+    typist = _Typist(api, entries)
+    console = Console(record=True, width=200, color_system=None)
+    play_match(api, game, seats, "random", prompt_chooser(console, typist, True), console)
+    return typist, console.export_text(), api
+
+
+def _highest(prompt: str) -> str:
+    """The highest play number the prompt offers (``(1-7; ...`` -> ``7``), ``1`` when it
+    offers none: a player typing numbers from a menu without reading it."""
+    head = re.match(r"1(?:-(\d+))?[,;]", prompt.split("(", 1)[1])
+    return (head.group(1) or "1") if head else "1"
+
+
+def test_typing_plays_numbers_never_ends_the_turn():
+    # 1, 1, 4 and then the highest number of each menu: while "End your turn" was the last
+    # number of the menu, this ended the turn with cards unplayed
+    typist, text, api = _typed("dead-apocalypse", 2, "play-keys", ["1", "1", "4"] + [_highest] * 8)
+    assert len(typist.sent) >= 8 and END_TURN not in typist.sent
+    assert "    0   End your turn" in text
+    assert "There is no action 1: choose 0 (End your turn)." in text  # all played: only 0
+    assert "End your turn with " not in text  # 0 never typed: never asked
+    assert not [e for e in api.log if e.type == "TurnEnded" and e.seat == 0]
+
+
+def test_the_end_key_asks_and_n_keeps_the_turn_y_ends_it():
+    entries = ["1", "0", "n", "1", "0", "y"]
+    typist, text, api = _typed("dead-apocalypse", 2, "play-keys", entries)
+    assert [c["type"] for c in typist.sent] == ["use_repeat", "play", "end_turn"]
+    questions = [p for p in typist.prompts if p.startswith("End your turn with ")]
+    assert questions == [
+        "End your turn with 3 other moves left (1-3)? [y/N] ",
+        "End your turn with 4 other moves left (1-4)? [y/N] ",
+    ]
+    assert "Not sent: choose again." in text
+    assert len([e for e in api.log if e.type == "TurnEnded" and e.seat == 0]) == 1
+
+
+@pytest.mark.parametrize(
+    "game, seats, ending",
+    [
+        ("dead-apocalypse", 2, {"end_turn", "end_assist", "skip", "decline"}),
+        ("aipokalypse", 3, {"ready", "pass", "choose"}),
+        ("aipokalypse", 1, {"ready", "pass", "choose"}),
+        ("ai-100-human", 2, {"decline"}),
+    ],
+)
+def test_every_game_keys_its_ending_moves_0_and_nothing_else(game, seats, ending):
+    menus: list[list] = []
+
+    def record(lines):  # one seeded draw per menu: it reaches each game's ending moves
+        menus.append(lines)
+        return auto_chooser(5)(lines)
+
+    match, text, api = _play(seats, f"play-keys-{game}", game, choose=record)
+    assert match["status"] == "finished"
+    keyed = [line for lines in menus for line in lines if line.ends]
+    assert keyed and {line.action["type"] for line in keyed} <= ending
+    for lines in menus:
+        numbers = [line.key for line in lines if not line.ends]
+        assert numbers == [str(n) for n in range(1, len(numbers) + 1)]
+        assert [line.key for line in lines if line.ends] in ([], ["0"])
+    if game == "ai-100-human":
+        assert all(line.text == "Do not use the exchange" for line in keyed)
+
+
+def test_what_ends_the_turn_or_passes_in_each_game():
+    da, aip, human = (
+        renderer_for(g).ends for g in ("dead-apocalypse", "aipokalypse", "ai-100-human")
+    )
+    for kind in ("end_turn", "end_assist", "skip", "decline"):
+        assert da({"type": kind}, {})
+    assert not da({"type": "play", "card": "survivor#s0.1"}, {}) and not da({"type": "assist"}, {})
+    assert aip({"type": "ready"}, {}) and aip({"type": "pass"}, {})
+    assert not aip({"type": "recruit", "card": "B001", "slot": 0}, {})
+    # an optional effect's decline ("stop", "skip", 0 ...) passes; a forced choice has none
+    declining = {"choice": {"options": ["B001", "stop"], "decline": "stop"}}
+    assert aip({"type": "choose", "option": "stop"}, declining)
+    assert not aip({"type": "choose", "option": "B001"}, declining)
+    assert aip({"type": "choose", "option": 0}, {"choice": {"options": [0, 1], "decline": 0}})
+    assert not aip({"type": "choose", "option": "B001"}, {"choice": {"decline": None}})
+    assert human({"type": "decline"}, {}) and not human({"type": "draft", "card": "001"}, {})
+    assert renderer_for("other").ends({"type": "end_turn"}, {})  # the usual names elsewhere
