@@ -161,6 +161,13 @@ def play_match(
             seen = max([seen] + [e["version"] for e in polled["events"]])
             legal = None
             continue
+        if legal["version"] != match.get("version"):
+            legal = None  # others moved between the two reads: the board and menu of one version
+            continue
+        if show and match["version"] > seen:  # what led here (the bots' moves), then the board
+            page = client.events(match_id, token, after=seen)
+            renderer.render_events(console, page["events"], cards, roster, 0, view)
+            seen = max([seen] + [e["version"] for e in page["events"]])
         # one line per different move (identical cards in one place are one entry); the
         # move that ends the turn or passes is key 0, never a play's number (cli/menu.py)
         lines = menu_lines(
@@ -184,9 +191,9 @@ def play_match(
             continue  # no longer legal (the match moved on): read it again and re-ask
         if isinstance(answer.get("legal_actions"), dict) and "view" in answer:
             legal = answer["legal_actions"]  # the representation: no GET for the next move
-            match = {
+            match = {  # the view and legal actions of one version (it may be past ours)
                 **match,
-                "version": answer["version"],
+                "version": legal.get("version", answer["version"]),
                 **{k: answer[k] for k in ("view", "pending", "status", "result")},
             }
         if show:  # everything since the last shown event: others' moves, then ours

@@ -700,3 +700,39 @@ def test_what_ends_the_turn_or_passes_in_each_game():
     assert not aip({"type": "choose", "option": "B001"}, {"choice": {"decline": None}})
     assert human({"type": "decline"}, {}) and not human({"type": "draft", "card": "001"}, {})
     assert renderer_for("other").ends({"type": "end_turn"}, {})  # the usual names elsewhere
+
+
+class _RacingApi(DomainApi):
+    """The bots move only between the client's two reads: after ``GET`` of the match and
+    before its ``legal-actions`` (as a bot worker may on a real server)."""
+
+    def _bots(self, resigned_too: bool = False):
+        return None
+
+    def legal_actions(self, match_id, token):
+        DomainApi._bots(self)
+        return super().legal_actions(match_id, token)
+
+
+def test_the_board_and_the_menu_are_of_one_version_when_the_bots_move_between_reads():
+    api = _RacingApi(match_seed("play-race", 0), "dead-apocalypse")
+    console = Console(record=True, width=200, color_system=None)
+    boards: list[str] = []
+
+    def end_turns(lines):  # the screen so far: its last board is the one of this menu
+        screen = console.export_text(clear=False)
+        at = screen.rindex("match m - version")
+        boards.append((screen[:at], screen[at:]))
+        if len(boards) > 12:
+            return QUIT
+        return next((i for i, line in enumerate(lines) if line.ends), 0)
+
+    play_match(api, "dead-apocalypse", 2, "random", end_turns, console)
+    assert sum("End your turn" in board for _, board in boards) >= 3
+    for before, board in boards:  # a stale board: the bot's turn over your turn's menu
+        header = board.splitlines()[0]
+        assert "your decision:" in board, header
+        if "Play " in board.split("your decision:")[1]:
+            assert "active: you" in header, header
+        version = int(header.split("version ")[1].split(" ")[0])
+        assert f"\nv{version} " in before  # the events up to it were shown before the board
