@@ -56,6 +56,8 @@ class GameRenderer:
     - ``where(view, you, value, field) -> str | None``: a card's place in the seat's view
       in words, or what another command field's value means (the menu tells apart moves
       of the same words: :meth:`menu`).
+    - ``note(action, view, you) -> str``: what a legal command's menu line adds to the
+      phrasebook's words (A.I.Pokalypse: where a discarded card lies when not in hand).
     - ``ends(action, view) -> bool``: the command ends the seat's turn (or phase, or part
       in another's turn) or passes: ``arena play`` keys it 0, apart from the plays'
       numbers, and asks y/N before sending it while other moves remain (``cli/menu.py``).
@@ -74,6 +76,9 @@ class GameRenderer:
         lambda view, you, value, field: None
     )
     ends: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] = lambda action, view: False
+    note: Callable[[Mapping[str, Any], Mapping[str, Any], int], str] = (
+        lambda action, view, you: ""
+    )
 
     def render_events(
         self,
@@ -104,7 +109,8 @@ class GameRenderer:
         """A legal command in words: the phrasebook's sentence (``Draft Y3 - 8 VP per
         ...``) when the game has one, else :attr:`action_line`."""
         if cards.phrases is not None:
-            return Text(cards.phrases.command(action, match.get("seats") or [], you))
+            words = cards.phrases.command(action, match.get("seats") or [], you)
+            return Text(words + self.note(action, match.get("view") or {}, you))
         return self.action_line(action, match, you, cards)
 
     def menu(
@@ -139,6 +145,7 @@ def _of(module: ModuleType, game: str, title: str) -> GameRenderer:
         extra or (lambda view: []),
         module.where,
         module.ends,
+        getattr(module, "note", lambda action, view, you: ""),
     )
 
 

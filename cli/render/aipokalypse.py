@@ -672,6 +672,17 @@ def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") 
     return None
 
 
+def note(action: Mapping[str, Any], view: Mapping[str, Any], you: int) -> str:
+    """What a legal command adds to its menu line (as the web board's ``note``): a discard
+    of a card that is not in the hand says where the card is (`` — in slot 1``), since
+    "Discard Patient Zero" reads as a hand card (rulebook, Recruitment Phase: "Discard a
+    card from your hand or a slot"); other commands add nothing."""
+    if action.get("type") != "discard":
+        return ""
+    place = where(view, you, action.get("card"))
+    return f" — {place}" if place and place != "in your hand" else ""
+
+
 #: Commands that end the seat's phase or pass: the menu's key 0, asked y/N while other moves
 #: remain (``cli/menu.py``): Ready (the end of your Recruitment Phase), Pass (no reaction).
 ENDING = frozenset({"ready", "pass"})

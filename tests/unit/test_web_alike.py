@@ -149,3 +149,43 @@ def test_the_damage_pool_is_named_alike_on_the_web_and_in_the_terminal(tmp_path)
     )
     expected = ["Survivor #1", "Weapons Cache", "Survivor #2", "Survivor #3", "Sniper"]
     assert web == pool_names(pool) == expected
+
+
+def test_an_aipokalypse_discard_of_a_unit_says_its_slot_on_the_web_and_in_the_terminal(
+    tmp_path,
+):
+    """A.I.Pokalypse discards from the hand or a slot; "Discard Patient Zero" with an empty
+    hand read as a hand card (probe, session 20): a discard of a card not in hand says where
+    it lies, the same words on the web and in the terminal."""
+    from cli.render.aipokalypse import note
+
+    view = {
+        "seats": [
+            {
+                "seat": 0,
+                "hand": ["B001"],
+                "pool": ["S010"],
+                "slots": [{"unit": "B002", "card": "B003", "attached": []}, None],
+            },
+            {"seat": 1, "hand_count": 3, "slots": [{"unit": "B009"}]},
+        ]
+    }
+    actions = [
+        {"type": "discard", "card": "B001"},
+        {"type": "discard", "card": "B002"},
+        {"type": "discard", "card": "B002", "target": 0},
+        {"type": "discard", "card": "S010"},
+        {"type": "recruit", "card": "B001", "slot": 1},
+    ]
+    node = node_or_skip("the web client's action notes")
+    script = tmp_path / "note.mjs"
+    script.write_text(
+        f'import {{ note }} from "{(WEB / "boards" / "aipokalypse.js").as_uri()}";\n'
+        f"const view = {json.dumps(view)};\n"
+        f"process.stdout.write(JSON.stringify({json.dumps(actions)}"
+        ".map((a) => note(a, view, 0))));\n"
+    )
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    expected = ["", " — in slot 0", " — in slot 0", " — in your pool", ""]
+    assert json.loads(proc.stdout) == [note(a, view, 0) for a in actions] == expected

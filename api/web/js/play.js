@@ -248,10 +248,11 @@ export async function showMatch(root, matchId, { spectate = false } = {}) {
   let verified = null;
   const seatName = () => seatNamer(match.seats);
   const labelOf = (id) => board.label(cards, id);
-  /** what a board adds to an action's words (AI: 100% Human: a placement's VP preview) */
+  /** what a board adds to an action's words (AI: 100% Human: a placement's VP preview;
+   * A.I.Pokalypse: where a discarded card lies when not in hand) */
   const noteOf = (action) => {
     const note = /** @type {any} */ (board).note;
-    return typeof note === "function" ? note(action, match.view || {}) : "";
+    return typeof note === "function" ? note(action, match.view || {}, viewer) : "";
   };
   /** a card's place in the viewer's view, for telling apart moves of the same words */
   const whereOf = (value, field) => {

@@ -44,6 +44,21 @@ export function where(view, viewer, id) {
   return null;
 }
 
+/**
+ * What a legal command adds to its button (as the terminal's `note`): a discard of a card
+ * that is not in the hand says where the card is (" — in slot 1"): "Discard Patient Zero"
+ * reads as a hand card (rulebook, Recruitment Phase: a card from your hand or a slot).
+ * @param {Record<string, any>} action
+ * @param {Record<string, any>} view
+ * @param {number|null} viewer
+ * @returns {string}
+ */
+export function note(action, view, viewer) {
+  if (action.type !== "discard") return "";
+  const place = where(view, viewer, action.card);
+  return place && place !== "in your hand" ? ` — ${place}` : "";
+}
+
 /** A view value in words: a card id by its name, an object as "key value" pairs. */
 function describe(cards, value) {
   if (value === null || value === undefined) return "none";
