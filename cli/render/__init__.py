@@ -76,9 +76,7 @@ class GameRenderer:
         lambda view, you, value, field: None
     )
     ends: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] = lambda action, view: False
-    note: Callable[[Mapping[str, Any], Mapping[str, Any], int], str] = (
-        lambda action, view, you: ""
-    )
+    note: Callable[[Mapping[str, Any], Mapping[str, Any], int], str] = lambda action, view, you: ""
 
     def render_events(
         self,
