@@ -153,9 +153,9 @@ def play_match(
             legal = client.legal_actions(match_id, token)
         actions = legal["actions"]
         if not actions:
-            polled = client.events(
-                match_id, token, after=max(seen, legal["version"]), wait_s=POLL_WAIT_S
-            )
+            # after the last event shown: others may have moved before the legal actions
+            # were read (an answer at once then shows them; otherwise it waits)
+            polled = client.events(match_id, token, after=seen, wait_s=POLL_WAIT_S)
             if show:
                 renderer.render_events(console, polled["events"], cards, roster, 0, view)
             seen = max([seen] + [e["version"] for e in polled["events"]])

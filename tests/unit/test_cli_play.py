@@ -736,3 +736,60 @@ def test_the_board_and_the_menu_are_of_one_version_when_the_bots_move_between_re
             assert "active: you" in header, header
         version = int(header.split("version ")[1].split(" ")[0])
         assert f"\nv{version} " in before  # the events up to it were shown before the board
+
+
+class _OneBotMoveApi(DomainApi):
+    """The bots move one command at a time: one before each ``legal-actions`` answer and
+    one per long-poll, none inside the client's own ``POST`` (as a bot worker on a real
+    server does, between the client's requests)."""
+
+    def _bots(self, resigned_too: bool = False):
+        return None
+
+    def _one(self, resigned_too: bool = False) -> None:
+        if self.engine.result(self.state) is not None:
+            return
+        bots = sorted(
+            s
+            for s in self.engine.pending(self.state)
+            if s != 0 or (resigned_too and 0 in self.resigned)
+        )
+        if bots:
+            version = len(self.log)
+            command = self.engine.bots["random"].choose(
+                self.state, bots[0], bot_rng(self.seed, version, bots[0])
+            )
+            self._append(
+                self.engine.decide(self.state, bots[0], command, derive_rng(self.seed, version))
+            )
+
+    def legal_actions(self, match_id, token):
+        self._one()
+        return super().legal_actions(match_id, token)
+
+    def events(self, match_id, token, after, wait_s=0.0):
+        if wait_s:
+            self._one(resigned_too=True)
+        return super().events(match_id, token, after)
+
+
+def test_every_event_is_shown_once_when_the_bots_move_while_the_seat_waits():
+    """After the seat's move, a bot's first command landed before the client read its
+    (empty) legal actions: the long-poll asked for events after that version, and the
+    bot's command was never shown (helper, session 20). Every version is shown once."""
+    api = _OneBotMoveApi(match_seed("play-one-bot", 0), "dead-apocalypse")
+    console = Console(record=True, width=200, color_system=None)
+    menus = []
+
+    def end_turns(lines):
+        menus.append(1)
+        if len(menus) > 8:
+            return QUIT
+        return next((i for i, line in enumerate(lines) if line.ends), 0)
+
+    play_match(api, "dead-apocalypse", 3, "random", end_turns, console)
+    shown = [int(v) for v in re.findall(r"^v(\d+) ", console.export_text(), flags=re.M)]
+    first, last = min(shown), max(shown)  # from the first event after the set-up
+    assert len(menus) > 3 and last > first + 20
+    every = list(range(first, last + 1))
+    assert sorted(shown) == every, sorted(set(every) - set(shown))
