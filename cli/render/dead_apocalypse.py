@@ -564,6 +564,22 @@ def _spend_plan_words(view: Mapping[str, Any], plan: Any) -> str | None:
     return "spending " + ", ".join(parts)
 
 
+def note(action: Mapping[str, Any], view: Mapping[str, Any], you: int) -> str:
+    """What a legal command adds to its menu line (as the web board's ``note``): taking
+    the Resource Row card after an assisted Combat names it (`` — Shotgun, Resource Row
+    column 2``; rulebook, After Combat: "take the adjacent card"); other commands add
+    nothing."""
+    if action.get("type") != "claim" or action.get("choice") != "resource":
+        return ""
+    prompt = view.get("prompt") or {}
+    column = prompt.get("column")
+    row = view.get("resource_row") or []
+    if prompt.get("kind") != "reward" or not isinstance(column, int) or column >= len(row):
+        return ""
+    entry = row[column] or {}
+    return f" — {entry['title']}, Resource Row column {column}" if entry.get("title") else ""
+
+
 #: Commands that end the seat's turn or pass: the menu's key 0, asked y/N while other moves
 #: remain (``cli/menu.py``): end the turn, stop assisting, choose nothing more at a Ditch or
 #: occupy prompt, decline a Call for Help.

@@ -189,3 +189,35 @@ def test_an_aipokalypse_discard_of_a_unit_says_its_slot_on_the_web_and_in_the_te
     assert proc.returncode == 0, proc.stderr
     expected = ["", " — in slot 0", " — in slot 0", " — in your pool", ""]
     assert json.loads(proc.stdout) == [note(a, view, 0) for a in actions] == expected
+
+
+def test_taking_the_resource_row_card_names_it_on_the_web_and_in_the_terminal(tmp_path):
+    """Dead Apocalypse's reward choice said "Take the Resource Row card" without naming it
+    (helper, session 20): it names the card of the defeated column, the same on both."""
+    from cli.render.dead_apocalypse import note
+
+    view = {
+        "prompt": {"kind": "reward", "seat": 1, "column": 1, "queue": [], "taken": False},
+        "resource_row": [
+            {"card": "shotgun#r1", "title": "Shotgun"},
+            {"card": "axe#r2", "title": "Axe"},
+        ],
+    }
+    actions = [
+        {"type": "claim", "choice": "resource"},
+        {"type": "claim", "choice": "adept"},
+        {"type": "end_turn"},
+    ]
+    node = node_or_skip("the web client's action notes")
+    script = tmp_path / "note.mjs"
+    script.write_text(
+        f'import {{ note }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
+        f"const view = {json.dumps(view)};\n"
+        f"process.stdout.write(JSON.stringify({json.dumps(actions)}"
+        ".map((a) => note(a, view, 1))));\n"
+    )
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    expected = [" — Axe, Resource Row column 1", "", ""]
+    assert json.loads(proc.stdout) == [note(a, view, 1) for a in actions] == expected
+    assert note(actions[0], {"resource_row": view["resource_row"]}, 1) == ""  # no prompt

@@ -63,6 +63,23 @@ function spendWords(view, plan) {
 }
 
 /**
+ * What a legal command adds to its button (as the terminal's `note`): taking the Resource
+ * Row card after an assisted Combat names it (" — Shotgun, Resource Row column 2";
+ * rulebook, After Combat: "take the adjacent card").
+ * @param {Record<string, any>} action
+ * @param {Record<string, any>} view
+ * @returns {string}
+ */
+export function note(action, view) {
+  if (action.type !== "claim" || action.choice !== "resource") return "";
+  const prompt = view.prompt || {};
+  const row = view.resource_row || [];
+  if (prompt.kind !== "reward" || !Number.isInteger(prompt.column) || prompt.column >= row.length) return "";
+  const entry = row[prompt.column] || {};
+  return entry.title ? ` — ${entry.title}, Resource Row column ${prompt.column}` : "";
+}
+
+/**
  * Each damage pool entry's name: its title, and "#k" when the title is there twice (k counted
  * among that title's entries), as the terminal's `pool_names`.
  * @param {Array<Record<string, any>>} pool
