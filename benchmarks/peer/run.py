@@ -304,7 +304,59 @@ def percentile(values: list[float], q: float) -> float:
 def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
     """One counted window of ``seats`` seats (``seats // 2`` matches at once) on this server."""
     bench_http.SEATS = 2  # the seat clients' match size (forked below)
-    meter = CpuMeter(groups={"server": {ctx["arena"].pid}}, pids={"redis": {ctx["redis"].pid}})
+    row = _python_window(
+        ctx["arena"].pid,
+        ctx["redis"].pid,
+        seats,
+        args,
+        lambda window, processes: bench_http.run_load(
+            "project",
+            ctx["arena_port"],
+            window,
+            processes,
+            seats // processes,
+            GAME,
+            "humans",
+            True,
+            args.arena_wait_on,
+        ),
+    )
+    # each seat client counts the end of its match: two per Duel match
+    row["matches_finished"] = row.pop("matches") // bench_http.SEATS
+    return row
+
+
+def measure_ceiling(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One counted window of the ceiling app (:func:`start_ceiling`) driven by ``seats``
+    clients, each with one request in flight at a time (``bench_http.py``'s ceiling
+    clients, the same processes as :func:`measure_arena`'s): its "move" is one request,
+    its server CPU the gunicorn processes' and the Redis server's."""
+    row = _python_window(
+        ctx["ceiling"].pid,
+        ctx["redis"].pid,
+        seats,
+        args,
+        lambda window, processes: bench_http.run_load(
+            "ceiling", ctx["ceiling_port"], window, processes, seats // processes
+        ),
+    )
+    del row["matches"]
+    return row
+
+
+def _python_window(
+    server_pgid: int,
+    redis_pid: int,
+    seats: int,
+    args: argparse.Namespace,
+    load: Any,
+) -> dict[str, Any]:
+    """One counted window of ``bench_http.py``'s load generator (``min(4, seats // 8)``
+    processes): ``load(window, processes)`` drives the server and returns its tally; the
+    server's CPU is process group ``server_pgid``'s plus the Redis server's (``redis_pid``).
+    A row of the report (``moves``: accepted moves or answered requests; ``matches``: the
+    tally's count, as its clients count them)."""
+    meter = CpuMeter(groups={"server": {server_pgid}}, pids={"redis": {redis_pid}})
     processes = min(4, max(1, seats // 8))
     first = time.time() + 0.5 + 0.05 * processes + args.warmup_seconds
     deadline, moved = bench_http.CTX.Value("d", first + args.seconds), bench_http.CTX.Value("i", 0)
@@ -312,21 +364,7 @@ def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> 
     box: dict[str, Any] = {}
     import threading
 
-    runner = threading.Thread(
-        target=lambda: box.update(
-            bench_http.run_load(
-                "project",
-                ctx["arena_port"],
-                window,
-                processes,
-                seats // processes,
-                GAME,
-                "humans",
-                True,
-                args.arena_wait_on,
-            )
-        )
-    )
+    runner = threading.Thread(target=lambda: box.update(load(window, processes)))
     runner.start()
     time.sleep(max(0.0, first - time.time()))
     meter.start()
@@ -342,48 +380,7 @@ def measure_arena(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> 
         "p99_ms": percentile(box["actions"], 0.99) * 1000,
         "server_cpu_ms_per_move": 1000 * server_cpu / moves if moves else None,
         "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / moves if moves else None,
-        # each seat client counts the end of its match: two per Duel match
-        "matches_finished": box["matches"] // bench_http.SEATS,
-        "errors": box["errors"],
-        "machine_busy_cores": cpu.get("machine_busy_cores"),
-    }
-
-
-def measure_ceiling(ctx: dict[str, Any], seats: int, args: argparse.Namespace) -> dict[str, Any]:
-    """One counted window of the ceiling app (:func:`start_ceiling`) driven by ``seats``
-    clients, each with one request in flight at a time (``bench_http.py``'s ceiling
-    clients, the same processes as :func:`measure_arena`'s): its "move" is one request,
-    its server CPU the gunicorn processes' and the Redis server's."""
-    meter = CpuMeter(groups={"server": {ctx["ceiling"].pid}}, pids={"redis": {ctx["redis"].pid}})
-    processes = min(4, max(1, seats // 8))
-    first = time.time() + 0.5 + 0.05 * processes + args.warmup_seconds
-    deadline, moved = bench_http.CTX.Value("d", first + args.seconds), bench_http.CTX.Value("i", 0)
-    window = bench_http.Window(first, deadline, moved)
-    box: dict[str, Any] = {}
-    import threading
-
-    runner = threading.Thread(
-        target=lambda: box.update(
-            bench_http.run_load(
-                "ceiling", ctx["ceiling_port"], window, processes, seats // processes
-            )
-        )
-    )
-    runner.start()
-    time.sleep(max(0.0, first - time.time()))
-    meter.start()
-    time.sleep(max(0.0, deadline.value - time.time()))
-    cpu = meter.stop()
-    runner.join()
-    requests = len(box["actions"])
-    server_cpu = (cpu.get("server") or 0.0) + (cpu.get("redis") or 0.0)
-    return {
-        "moves": requests,
-        "moves_per_s": requests / args.seconds,
-        "p50_ms": percentile(box["actions"], 0.5) * 1000,
-        "p99_ms": percentile(box["actions"], 0.99) * 1000,
-        "server_cpu_ms_per_move": 1000 * server_cpu / requests if requests else None,
-        "redis_cpu_ms_per_move": 1000 * (cpu.get("redis") or 0.0) / requests if requests else None,
+        "matches": box["matches"],
         "errors": box["errors"],
         "machine_busy_cores": cpu.get("machine_busy_cores"),
     }

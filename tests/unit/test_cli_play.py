@@ -299,21 +299,29 @@ class DomainApi:
     def _bots(self, resigned_too: bool = False):
         """The bots act; a resigned seat 0 only when ``resigned_too`` (the worker plays it
         while the client long-polls, so the client sees it pending in between)."""
-        while self.engine.result(self.state) is None:
-            bots = sorted(
-                s
-                for s in self.engine.pending(self.state)
-                if s != 0 or (resigned_too and 0 in self.resigned)
-            )
-            if not bots:
-                return
-            version = len(self.log)
-            command = self.engine.bots["random"].choose(
-                self.state, bots[0], bot_rng(self.seed, version, bots[0])
-            )
-            self._append(
-                self.engine.decide(self.state, bots[0], command, derive_rng(self.seed, version))
-            )
+        while self._one_bot(resigned_too):
+            pass
+
+    def _one_bot(self, resigned_too: bool = False) -> bool:
+        """The first pending bot plays one command; False when none is pending (or the
+        match has ended)."""
+        if self.engine.result(self.state) is not None:
+            return False
+        bots = sorted(
+            s
+            for s in self.engine.pending(self.state)
+            if s != 0 or (resigned_too and 0 in self.resigned)
+        )
+        if not bots:
+            return False
+        version = len(self.log)
+        command = self.engine.bots["random"].choose(
+            self.state, bots[0], bot_rng(self.seed, version, bots[0])
+        )
+        self._append(
+            self.engine.decide(self.state, bots[0], command, derive_rng(self.seed, version))
+        )
+        return True
 
     def match(self, match_id, token):
         assert token == "t0"
@@ -746,30 +754,13 @@ class _OneBotMoveApi(DomainApi):
     def _bots(self, resigned_too: bool = False):
         return None
 
-    def _one(self, resigned_too: bool = False) -> None:
-        if self.engine.result(self.state) is not None:
-            return
-        bots = sorted(
-            s
-            for s in self.engine.pending(self.state)
-            if s != 0 or (resigned_too and 0 in self.resigned)
-        )
-        if bots:
-            version = len(self.log)
-            command = self.engine.bots["random"].choose(
-                self.state, bots[0], bot_rng(self.seed, version, bots[0])
-            )
-            self._append(
-                self.engine.decide(self.state, bots[0], command, derive_rng(self.seed, version))
-            )
-
     def legal_actions(self, match_id, token):
-        self._one()
+        self._one_bot()
         return super().legal_actions(match_id, token)
 
     def events(self, match_id, token, after, wait_s=0.0):
         if wait_s:
-            self._one(resigned_too=True)
+            self._one_bot(resigned_too=True)
         return super().events(match_id, token, after)
 
 

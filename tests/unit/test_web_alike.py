@@ -65,6 +65,21 @@ def run_node(tmp_path: Path, body: str) -> object:
     return json.loads(proc.stdout)
 
 
+def web_notes(tmp_path: Path, board: str, view: dict, actions: list, viewer: int) -> object:
+    """What the web board ``board``'s ``note`` adds to each of ``actions`` for ``viewer``."""
+    node = node_or_skip("the web client's action notes")
+    script = tmp_path / "note.mjs"
+    script.write_text(
+        f'import {{ note }} from "{(WEB / "boards" / f"{board}.js").as_uri()}";\n'
+        f"const view = {json.dumps(view)};\n"
+        f"process.stdout.write(JSON.stringify({json.dumps(actions)}"
+        f".map((a) => note(a, view, {viewer}))));\n"
+    )
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
 def test_identical_cards_in_hand_are_one_button_and_zombies_say_their_column(tmp_path):
     shown = run_node(
         tmp_path,
@@ -177,18 +192,9 @@ def test_an_aipokalypse_discard_of_a_unit_says_its_slot_on_the_web_and_in_the_te
         {"type": "discard", "card": "S010"},
         {"type": "recruit", "card": "B001", "slot": 1},
     ]
-    node = node_or_skip("the web client's action notes")
-    script = tmp_path / "note.mjs"
-    script.write_text(
-        f'import {{ note }} from "{(WEB / "boards" / "aipokalypse.js").as_uri()}";\n'
-        f"const view = {json.dumps(view)};\n"
-        f"process.stdout.write(JSON.stringify({json.dumps(actions)}"
-        ".map((a) => note(a, view, 0))));\n"
-    )
-    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
     expected = ["", " — in slot 0", " — in slot 0", " — in your pool", ""]
-    assert json.loads(proc.stdout) == [note(a, view, 0) for a in actions] == expected
+    web = web_notes(tmp_path, "aipokalypse", view, actions, 0)
+    assert web == [note(a, view, 0) for a in actions] == expected
 
 
 def test_taking_the_resource_row_card_names_it_on_the_web_and_in_the_terminal(tmp_path):
@@ -208,16 +214,7 @@ def test_taking_the_resource_row_card_names_it_on_the_web_and_in_the_terminal(tm
         {"type": "claim", "choice": "adept"},
         {"type": "end_turn"},
     ]
-    node = node_or_skip("the web client's action notes")
-    script = tmp_path / "note.mjs"
-    script.write_text(
-        f'import {{ note }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
-        f"const view = {json.dumps(view)};\n"
-        f"process.stdout.write(JSON.stringify({json.dumps(actions)}"
-        ".map((a) => note(a, view, 1))));\n"
-    )
-    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
     expected = [" — Axe, Resource Row column 1", "", ""]
-    assert json.loads(proc.stdout) == [note(a, view, 1) for a in actions] == expected
+    web = web_notes(tmp_path, "dead-apocalypse", view, actions, 1)
+    assert web == [note(a, view, 1) for a in actions] == expected
     assert note(actions[0], {"resource_row": view["resource_row"]}, 1) == ""  # no prompt
