@@ -208,13 +208,8 @@ def start_ceiling(redis_url: str) -> tuple[subprocess.Popen, int]:
         "ARENA_KEY_PREFIX": "peer-ceiling",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)]),
     }
-    proc = subprocess.Popen(
-        bench_http.gunicorn_command(port, 2, 48, "ceiling_app:create_app()"),
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    proc = bench_http._spawn(
+        bench_http.gunicorn_command(port, 2, 48, "ceiling_app:create_app()"), env
     )
     bench_http.wait_healthy(port, [proc])
     return proc, port
