@@ -163,6 +163,8 @@ def prompt_chooser(
             if line is None:
                 return QUIT
             entry = line.strip().lower()
+            # ASCII digits only ("²" is a digit to str.isdigit, not to int()), few of them
+            number = int(entry) if entry.isascii() and entry.isdigit() and len(entry) < 9 else None
             if entry in ("h", "help", "?"):
                 console.print(HELP)
             elif entry in ("q", "quit", "exit"):
@@ -175,8 +177,8 @@ def prompt_chooser(
                 console.print(
                     f"Please type the number of an action, {choices_words(lines, 'from ')} (or help)."
                 )
-            elif entry in keys or (entry.isdigit() and 1 <= int(entry) <= plays):
-                index = keys.get(entry, int(entry) - 1)
+            elif entry in keys or (number is not None and 1 <= number <= plays):
+                index = keys[entry] if entry in keys else number - 1
                 question = confirm_text(lines[index], lines)
                 if question is None:
                     return index
@@ -186,8 +188,8 @@ def prompt_chooser(
                 if answer.strip().lower() in ("y", "yes"):
                     return index
                 console.print("Not sent: choose again.")
-            elif entry.isdigit():
-                console.print(f"There is no action {int(entry)}: choose {choices_words(lines)}.")
+            elif number is not None:
+                console.print(f"There is no action {number}: choose {choices_words(lines)}.")
             else:
                 console.print(
                     f'"{line.strip()}" is neither an action number ({choices_words(lines, "")}) '

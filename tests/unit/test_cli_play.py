@@ -169,6 +169,15 @@ def test_the_prompt_answers_a_bad_entry_with_a_sentence_and_asks_again():
     assert text.count("your choice (1-3, help, resign, quit): ") == 5
 
 
+def test_unicode_digits_and_huge_numbers_are_bad_entries_not_a_crash():
+    """A "²" is a digit to ``str.isdigit`` but not to ``int()`` (it raised ValueError and
+    ended ``arena play``); 5,000 digits pass ``int()``'s limit: both are bad entries."""
+    choose, console = _prompt(["²", "٣", "9" * 5000, "2"])
+    assert choose(_drafts(3)) == 1
+    text = console.export_text()
+    assert text.count("is neither an action number (1 to 3) nor a command") == 3
+
+
 def test_the_prompt_knows_help_quit_resign_and_end_of_input():
     choose, console = _prompt(["help", "resign"])
     assert choose(_drafts(1)) == RESIGN
