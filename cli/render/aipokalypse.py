@@ -675,8 +675,8 @@ def where(view: Mapping[str, Any], you: int, card_id: Any, field: str = "card") 
 def note(action: Mapping[str, Any], view: Mapping[str, Any], you: int) -> str:
     """What a legal command adds to its menu line (as the web board's ``note``): a discard
     of a card that is not in the hand says where the card is (`` — in slot 1``), since
-    "Discard Patient Zero" reads as a hand card (rulebook, Recruitment Phase: "Discard a
-    card from your hand or a slot"); other commands add nothing."""
+    "Discard Patient Zero" reads as a hand card (rulebook: "You can also discard cards from
+    your hand or slots onto the discard pile at any time"); other commands add nothing."""
     if action.get("type") != "discard":
         return ""
     place = where(view, you, action.get("card"))

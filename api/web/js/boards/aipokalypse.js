@@ -47,7 +47,7 @@ export function where(view, viewer, id) {
 /**
  * What a legal command adds to its button (as the terminal's `note`): a discard of a card
  * that is not in the hand says where the card is (" — in slot 1"): "Discard Patient Zero"
- * reads as a hand card (rulebook, Recruitment Phase: a card from your hand or a slot).
+ * reads as a hand card (rulebook: "You can also discard cards from your hand or slots").
  * @param {Record<string, any>} action
  * @param {Record<string, any>} view
  * @param {number|null} viewer
