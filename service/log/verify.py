@@ -87,6 +87,11 @@ def _same(produced, logged: Sequence[Mapping[str, Any]], log_format: str) -> boo
 _EVENT_NUMBER = re.compile(r"\bevent (\d+)")
 
 
+def _missing(count: int) -> str:
+    """``1 of them is missing`` / ``3 of them are missing``."""
+    return f"{count} of them {'is' if count == 1 else 'are'} missing"
+
+
 def _first_event(error: str) -> int:
     """The event number an error names first (``-1`` for an error about the whole log), the
     key that lists a log's errors in log order."""
@@ -221,8 +226,8 @@ def verify_log(log: Mapping[str, Any], engines: Mapping[str, Engine]) -> dict[st
                     errors.append(
                         f"the log ends at event {batch[-1].get('version')}, inside the "
                         f"{len(produced)} events of the command at event "
-                        f"{first.get('version')}: {len(produced) - len(batch)} of them are "
-                        "missing (truncated)"
+                        f"{first.get('version')}: {_missing(len(produced) - len(batch))} "
+                        "(truncated)"
                     )
                     break
             if not _same(produced, batch, log_format):

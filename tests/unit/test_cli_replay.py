@@ -124,7 +124,7 @@ def test_a_truncated_log_fails(tmp_path, exported_log):
     del log["events"][-1]
     result = _replay(tmp_path, log)
     assert result.exit_code == 1
-    assert "truncated" in result.output and "1 of them are missing" in result.output
+    assert "truncated" in result.output and "1 of them is missing" in result.output
     assert "decide produced different events" not in result.output
 
 

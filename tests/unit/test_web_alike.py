@@ -218,3 +218,31 @@ def test_taking_the_resource_row_card_names_it_on_the_web_and_in_the_terminal(tm
     web = web_notes(tmp_path, "dead-apocalypse", view, actions, 1)
     assert web == [note(a, view, 1) for a in actions] == expected
     assert note(actions[0], {"resource_row": view["resource_row"]}, 1) == ""  # no prompt
+
+
+def test_a_dead_apocalypse_prompt_is_a_sentence_on_the_web(tmp_path):
+    """The web board printed an open prompt as its raw fields ("kind: \\"reward\\"; seat: 0;
+    column: 0; queue: ; taken: false", probe, session 20): it says it as the terminal does."""
+    node = node_or_skip("the web client's prompt words")
+    view = {
+        "prompt": {"kind": "reward", "seat": 1, "column": 1, "queue": [], "taken": False},
+        "resource_row": [None, {"card": "axe#r2", "column": 1}],
+    }
+    script = tmp_path / "prompt.mjs"
+    script.write_text(
+        f'import {{ promptWords }} from "{(WEB / "boards" / "dead-apocalypse.js").as_uri()}";\n'
+        "const cards = new Map([['axe', {id: 'axe', title: 'Axe'}]]);\n"
+        "const ctx = {viewer: 0, cards, seatName: (s) => `Seat ${s}`};\n"
+        f"const view = {json.dumps(view)};\n"
+        "const taken = {...view, prompt: {...view.prompt, taken: true}};\n"
+        "process.stdout.write(JSON.stringify([promptWords(ctx, view), "
+        "promptWords({...ctx, viewer: 1}, taken)]));\n"
+    )
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    first, second = json.loads(proc.stdout)
+    assert first.startswith(
+        "Seat 1: the reward for assisting - the Resource Row card of column 1 ("
+    )
+    assert first.endswith(") or an Adept Survivor") and "kind" not in first
+    assert second == "you: the reward for assisting - an Adept Survivor"

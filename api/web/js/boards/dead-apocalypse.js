@@ -152,11 +152,30 @@ function helpPrompt(ctx, view) {
       (help.queue || []).includes(ctx.viewer) ? h("div", { text: "You may assist or decline." }) : null));
   }
   if (view.prompt) {
-    const p = view.prompt;
-    out.push(h("div", { class: "callout" }, h("b", { text: "Prompt: " }),
-      Object.entries(p).map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.map((x) => (typeof x === "string" ? label(ctx.cards, x) : JSON.stringify(x))).join(", ") : (typeof v === "string" && v.includes("#") ? label(ctx.cards, v) : JSON.stringify(v))}`).join("; ")));
+    out.push(h("div", { class: "callout" }, h("b", { text: "Prompt: " }), promptWords(ctx, view)));
   }
   return out;
+}
+
+/**
+ * An open prompt in a sentence, as the terminal's prompt panel says it: Ditch cards (how many,
+ * from where, whose card asks), place a Human beneath a Location, or an assisting seat's reward
+ * (the Resource Row card of the defeated column, named, or an Adept Survivor).
+ * @param {any} ctx
+ * @param {Record<string, any>} view
+ * @returns {string}
+ */
+export function promptWords(ctx, view) {
+  const p = view.prompt || {};
+  const whose = p.seat === ctx.viewer ? "you" : ctx.seatName(p.seat);
+  if (p.kind === "ditch") return `${whose}: Ditch ${p.remaining} card(s) from ${p.from || "hand"} (${label(ctx.cards, p.source)})`;
+  if (p.kind === "occupy") return `${whose}: place a Human beneath a Location (${label(ctx.cards, p.source)})`;
+  if (p.kind === "reward") {
+    const resource = (view.resource_row || []).find((r) => r && r.column === p.column);
+    const offered = resource && !p.taken ? `the Resource Row card of column ${p.column} (${label(ctx.cards, resource.card)}) or ` : "";
+    return `${whose}: the reward for assisting - ${offered}an Adept Survivor`;
+  }
+  return `${whose}: ${String(p.kind).replace(/_/g, " ")}`;
 }
 
 function seatBoard(ctx, view, s) {
