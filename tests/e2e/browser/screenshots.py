@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import shutil
 import threading
 import time
@@ -195,6 +196,16 @@ def _shoot(page: Any, out: Path, name: str, also: str | None = None) -> list[Pat
         ".action-list button.action", "bs => bs.map(b => b.textContent)"
     )
     assert len(words) == len(set(words)), (name, [w for w in words if words.count(w) > 1])
+    # A.I.Pokalypse: the board head counts the battle's points as its battle panel does
+    # (from 1; it said "card 4, point 1" over "point 2 of 4", and "point 0" in Recruitment)
+    head, panel = page.evaluate(
+        "() => [document.querySelector('.board-head')?.textContent || '',"
+        " document.querySelector('section.zone.battle h3')?.textContent || '']"
+    )
+    if panel:
+        fought = re.search(r"point (\d+) of (\d+)", panel)
+        assert fought and f"Battle: point {fought[1]} of {fought[2]}" in head, (name, head, panel)
+    assert "Battle: card" not in head and "point 0" not in head, (name, head)
     for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
         page.wait_for_function(SETTLED)

@@ -213,7 +213,8 @@ export function render(view, ctx) {
       stat("Special Units deck", view.specials_deck), stat("Ammo deck", view.ammo_deck),
       // in Recruitment every seat sees the shared piles as the phase began (RULINGS R-PRIVACY)
       view.phase === "recruitment" ? h("span", { class: "muted small", text: "(piles as Recruitment began)" }) : null,
-      stat("Battle", `card ${battle.cards ?? 0}, point ${battle.point ?? 0}`),
+      // the point being fought, counted from 1 as the battle panel counts it; only in battle
+      view.phase === "battle" ? stat("Battle", `point ${Math.min(Number(battle.point ?? 0) + 1, Number(battle.cards) || 1)} of ${battle.cards ?? "?"}`) : null,
       battle.scores ? stat("Points won", Object.entries(battle.scores).map(([s, n]) => `${sideName(ctx, view, Number(s))} ${n}`).join(", ")) : null),
     reacting ? h("div", { class: "callout", role: "alert", text: "Reaction window: react with a card or ammo, or pass." }) : null,
     view.phase === "battle" ? battlePanel(ctx, view) : null,
